@@ -1,0 +1,176 @@
+#include "coulomb/contact/contact_problem.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace coulomb {
+namespace {
+
+std::invalid_argument ConstraintError(int index, const std::string& what) {
+  return std::invalid_argument("constraint " + std::to_string(index) + ": " + what);
+}
+
+}  // namespace
+
+ContactProblem::ContactProblem(double time_step) : time_step_(time_step) {
+  if (!(time_step > 0.0) || !std::isfinite(time_step)) {
+    throw std::invalid_argument("time step must be positive and finite, got " +
+                                std::to_string(time_step));
+  }
+}
+
+int ContactProblem::AddClique(Eigen::MatrixXd a) {
+  const int index = num_cliques();
+  const std::string name = "clique " + std::to_string(index);
+  if (a.rows() == 0 || a.rows() != a.cols()) {
+    throw std::invalid_argument(name + ": A must be square and non-empty, got " +
+                                std::to_string(a.rows()) + "×" + std::to_string(a.cols()));
+  }
+  if (!a.allFinite()) throw std::invalid_argument(name + ": A has non-finite entries");
+  const double asymmetry = (a - a.transpose()).norm();
+  if (asymmetry > 1e-10 * a.norm()) {
+    throw std::invalid_argument(name + ": A is not symmetric (‖A − Aᵀ‖ = " +
+                                std::to_string(asymmetry) + ")");
+  }
+  if (a.llt().info() != Eigen::Success) {
+    throw std::invalid_argument(name + ": A is not positive definite");
+  }
+  clique_offsets_.push_back(num_dofs_);
+  num_dofs_ += static_cast<int>(a.rows());
+  cliques_.push_back(std::move(a));
+  finalized_ = false;
+  return index;
+}
+
+void ContactProblem::SetFreeMotionVelocities(Eigen::VectorXd v_star) {
+  if (!v_star.allFinite()) throw std::invalid_argument("v* has non-finite entries");
+  v_star_ = std::move(v_star);
+  finalized_ = false;
+}
+
+int ContactProblem::AddConstraint(std::vector<JacobianBlock> jacobian,
+                                  std::unique_ptr<ConvexConstraint> potential) {
+  const int num_equations = potential ? potential->num_equations() : 0;
+  return AddConstraint(std::move(jacobian), ConstraintVector::Zero(num_equations),
+                       std::move(potential));
+}
+
+int ContactProblem::AddConstraint(std::vector<JacobianBlock> jacobian, ConstraintVector bias,
+                                  std::unique_ptr<ConvexConstraint> potential) {
+  const int index = num_constraints();
+  constraints_.push_back({std::move(jacobian), std::move(bias), std::move(potential)});
+  ValidateConstraint(index);
+  constraint_offsets_.push_back(num_constraint_equations_);
+  num_constraint_equations_ += constraints_.back().potential->num_equations();
+  finalized_ = false;
+  return index;
+}
+
+void ContactProblem::ValidateConstraint(int index) const {
+  const ProblemConstraint& c = constraints_[index];
+  if (!c.potential) throw ConstraintError(index, "has no potential");
+  const int rows = c.potential->num_equations();
+  if (rows < 1 || rows > kMaxConstraintEquations) {
+    throw ConstraintError(index, "has " + std::to_string(rows) + " equations");
+  }
+  if (c.jacobian.empty()) throw ConstraintError(index, "touches no clique");
+  if (c.bias.size() != rows || !c.bias.allFinite()) {
+    throw ConstraintError(index, "bias must be finite with " + std::to_string(rows) + " rows");
+  }
+  for (size_t b = 0; b < c.jacobian.size(); ++b) {
+    const JacobianBlock& block = c.jacobian[b];
+    if (block.clique < 0 || block.clique >= num_cliques()) {
+      throw ConstraintError(index, "Jacobian block " + std::to_string(b) +
+                                       " refers to clique " + std::to_string(block.clique) +
+                                       ", which does not exist");
+    }
+    for (size_t other = 0; other < b; ++other) {
+      if (c.jacobian[other].clique == block.clique) {
+        throw ConstraintError(index, "has two Jacobian blocks for clique " +
+                                         std::to_string(block.clique));
+      }
+    }
+    if (block.matrix.rows() != rows || block.matrix.cols() != clique_size(block.clique)) {
+      throw ConstraintError(
+          index, "Jacobian block for clique " + std::to_string(block.clique) + " is " +
+                     std::to_string(block.matrix.rows()) + "×" +
+                     std::to_string(block.matrix.cols()) + ", expected " +
+                     std::to_string(rows) + "×" + std::to_string(clique_size(block.clique)));
+    }
+    if (!block.matrix.allFinite()) throw ConstraintError(index, "Jacobian is not finite");
+  }
+}
+
+void ContactProblem::Finalize() {
+  if (v_star_.size() != num_dofs_) {
+    throw std::invalid_argument("v* has " + std::to_string(v_star_.size()) +
+                                " entries, expected " + std::to_string(num_dofs_));
+  }
+  PrepareConstraints();
+  finalized_ = true;
+}
+
+void ContactProblem::PrepareConstraints() {
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> a_factors;
+  a_factors.reserve(cliques_.size());
+  for (const auto& a : cliques_) a_factors.emplace_back(a);
+  for (int index = 0; index < num_constraints(); ++index) {
+    ProblemConstraint& c = constraints_[index];
+    const int rows = c.potential->num_equations();
+    ConstraintMatrix delassus = ConstraintMatrix::Zero(rows, rows);
+    for (const JacobianBlock& block : c.jacobian) {
+      const Eigen::MatrixXd a_inverse_jt = a_factors[block.clique].solve(block.matrix.transpose());
+      delassus += block.matrix * a_inverse_jt;
+    }
+    try {
+      c.potential->Prepare(delassus, time_step_);
+    } catch (const std::invalid_argument& e) {
+      throw ConstraintError(index, e.what());
+    }
+  }
+}
+
+void ContactProblem::CalcConstraintVelocities(const Eigen::VectorXd& v,
+                                              Eigen::VectorXd* v_c) const {
+  MultiplyByJacobian(v, v_c);
+  for (int index = 0; index < num_constraints(); ++index) {
+    const ConstraintVector& bias = constraints_[index].bias;
+    v_c->segment(constraint_offsets_[index], bias.size()) += bias;
+  }
+}
+
+void ContactProblem::MultiplyByJacobian(const Eigen::VectorXd& x, Eigen::VectorXd* y) const {
+  y->resize(num_constraint_equations_);
+  for (int index = 0; index < num_constraints(); ++index) {
+    const ProblemConstraint& c = constraints_[index];
+    auto y_i = y->segment(constraint_offsets_[index], c.bias.size());
+    y_i.setZero();
+    for (const JacobianBlock& block : c.jacobian) {
+      y_i.noalias() +=
+          block.matrix * x.segment(clique_offsets_[block.clique], block.matrix.cols());
+    }
+  }
+}
+
+void ContactProblem::AddJacobianTransposeTimes(const Eigen::VectorXd& gamma,
+                                               Eigen::VectorXd* generalized) const {
+  for (int index = 0; index < num_constraints(); ++index) {
+    const ProblemConstraint& c = constraints_[index];
+    const auto gamma_i = gamma.segment(constraint_offsets_[index], c.bias.size());
+    for (const JacobianBlock& block : c.jacobian) {
+      generalized->segment(clique_offsets_[block.clique], block.matrix.cols()).noalias() +=
+          block.matrix.transpose() * gamma_i;
+    }
+  }
+}
+
+void ContactProblem::MultiplyByA(const Eigen::VectorXd& x, Eigen::VectorXd* y) const {
+  y->resize(num_dofs_);
+  for (int clique = 0; clique < num_cliques(); ++clique) {
+    y->segment(clique_offsets_[clique], clique_size(clique)).noalias() =
+        cliques_[clique] * x.segment(clique_offsets_[clique], clique_size(clique));
+  }
+}
+
+}  // namespace coulomb

@@ -1,0 +1,96 @@
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "coulomb/contact/convex_constraint.h"
+
+namespace coulomb {
+
+// One block of a constraint Jacobian: the rows of J_i acting on one clique.
+struct JacobianBlock {
+  int clique = -1;
+  Eigen::MatrixXd matrix;  // num_equations × clique's num_dofs
+};
+
+// A constraint of the problem: its Jacobian blocks, bias and potential.
+// Constraint velocity v_c = Σ_blocks J_it v_t + bias.
+struct ProblemConstraint {
+  std::vector<JacobianBlock> jacobian;
+  ConstraintVector bias;
+  std::unique_ptr<ConvexConstraint> potential;
+};
+
+// The contact problem of one time step (SAP §IV-D, math.md §2.8): pure data.
+//
+// Generalized velocities v are grouped into cliques (trees) t, each with a
+// dense SPD block A_t of the (linearized) dynamics; A = blockdiag(A_t). The
+// solvers minimize ℓ_p(v) = ½‖v − v*‖²_A + Σ_i ℓ_i(J_i v + b_i), where each
+// constraint i touches one or more cliques through its Jacobian blocks. The
+// velocities of clique t are v.segment(clique_offset(t), clique_size(t)).
+//
+// Build with AddClique / SetFreeMotionVelocities / AddConstraint, then call
+// Finalize(), which validates everything and prepares the constraints
+// (Delassus estimates); solvers accept only finalized problems. Bad input
+// throws std::invalid_argument saying which clique/constraint is wrong.
+class ContactProblem {
+ public:
+  // time_step δt [s] > 0, passed to the constraints (SAP's Rn depends on it).
+  explicit ContactProblem(double time_step);
+
+  ContactProblem(ContactProblem&&) = default;
+  ContactProblem& operator=(ContactProblem&&) = default;
+
+  // Adds a clique with SPD block A_t; returns its index.
+  int AddClique(Eigen::MatrixXd a);
+  void SetFreeMotionVelocities(Eigen::VectorXd v_star);
+  // Adds a constraint; the bias defaults to zero. Returns its index.
+  int AddConstraint(std::vector<JacobianBlock> jacobian,
+                    std::unique_ptr<ConvexConstraint> potential);
+  int AddConstraint(std::vector<JacobianBlock> jacobian, ConstraintVector bias,
+                    std::unique_ptr<ConvexConstraint> potential);
+  void Finalize();
+
+  bool finalized() const { return finalized_; }
+  double time_step() const { return time_step_; }
+  int num_cliques() const { return static_cast<int>(cliques_.size()); }
+  int num_dofs() const { return num_dofs_; }
+  int num_constraints() const { return static_cast<int>(constraints_.size()); }
+  // Σ_i num_equations(i): the size of the stacked v_c and γ.
+  int num_constraint_equations() const { return num_constraint_equations_; }
+
+  const Eigen::MatrixXd& clique_matrix(int clique) const { return cliques_[clique]; }
+  int clique_offset(int clique) const { return clique_offsets_[clique]; }
+  int clique_size(int clique) const { return static_cast<int>(cliques_[clique].rows()); }
+  const Eigen::VectorXd& v_star() const { return v_star_; }
+  const ProblemConstraint& constraint(int index) const { return constraints_[index]; }
+  int constraint_offset(int index) const { return constraint_offsets_[index]; }
+
+  // v_c = J v + b for all constraints, stacked.
+  void CalcConstraintVelocities(const Eigen::VectorXd& v, Eigen::VectorXd* v_c) const;
+  // y = J x (no bias), stacked like v_c.
+  void MultiplyByJacobian(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
+  // Adds Jᵀ γ (γ stacked like v_c) to `generalized`.
+  void AddJacobianTransposeTimes(const Eigen::VectorXd& gamma,
+                                 Eigen::VectorXd* generalized) const;
+  // y = A x.
+  void MultiplyByA(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
+
+ private:
+  void ValidateConstraint(int index) const;
+  void PrepareConstraints();
+
+  double time_step_;
+  bool finalized_ = false;
+  std::vector<Eigen::MatrixXd> cliques_;
+  std::vector<int> clique_offsets_;
+  int num_dofs_ = 0;
+  Eigen::VectorXd v_star_;
+  std::vector<ProblemConstraint> constraints_;
+  std::vector<int> constraint_offsets_;
+  int num_constraint_equations_ = 0;
+};
+
+}  // namespace coulomb

@@ -1,0 +1,128 @@
+#include "coulomb/contact/sap_friction_cone.h"
+
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+namespace coulomb {
+namespace {
+
+void Require(bool condition, const char* field, const char* requirement, double value) {
+  if (!condition) {
+    throw std::invalid_argument(std::string(field) + ": " + requirement + ", got " +
+                                std::to_string(value));
+  }
+}
+
+}  // namespace
+
+void ValidateSapContactParameters(const SapContactParameters& p) {
+  Require(p.stiffness > 0.0, "stiffness", "must be positive (or +inf)", p.stiffness);
+  Require(std::isfinite(p.dissipation_time_scale) && p.dissipation_time_scale >= 0.0,
+          "dissipation_time_scale", "must be finite and ≥ 0", p.dissipation_time_scale);
+  Require(std::isfinite(p.friction) && p.friction >= 0.0, "friction",
+          "must be finite and ≥ 0", p.friction);
+  Require(std::isfinite(p.near_rigid_threshold) && p.near_rigid_threshold > 0.0,
+          "near_rigid_threshold", "must be finite and positive", p.near_rigid_threshold);
+  Require(std::isfinite(p.sigma) && p.sigma > 0.0, "sigma", "must be finite and positive",
+          p.sigma);
+}
+
+double SapStabilizationVelocity(double phi0, double time_step,
+                                double dissipation_time_scale) {
+  return -phi0 / (time_step + dissipation_time_scale);
+}
+
+SapFrictionCone::SapFrictionCone(const SapContactParameters& parameters,
+                                 const Eigen::Vector3d& v_hat)
+    : parameters_(parameters), v_hat_(v_hat) {
+  ValidateSapContactParameters(parameters);
+  if (!v_hat.allFinite()) throw std::invalid_argument("v_hat: must be finite");
+}
+
+void SapFrictionCone::Prepare(const ConstraintMatrix& delassus_estimate, double time_step) {
+  const double w = delassus_estimate.norm() / 3.0;  // ‖W_ii‖_F / 3 (SAP §V-B)
+  if (!(w > 0.0) || !std::isfinite(w)) {
+    throw std::invalid_argument("Delassus estimate ‖W_ii‖/3 = " + std::to_string(w) +
+                                ": the contact Jacobian is zero or not finite");
+  }
+  const double beta = parameters_.near_rigid_threshold;
+  const double k = parameters_.stiffness;
+  const double near_rigid_rn = beta * beta / (4.0 * std::numbers::pi * std::numbers::pi) * w;
+  const double compliant_rn =
+      std::isinf(k) ? 0.0
+                    : 1.0 / (time_step * k * (time_step + parameters_.dissipation_time_scale));
+  SetRegularization(parameters_.sigma * w, std::max(near_rigid_rn, compliant_rn));
+}
+
+void SapFrictionCone::SetRegularization(double rt, double rn) {
+  if (!(rt > 0.0) || !(rn > 0.0)) {
+    throw std::invalid_argument("SAP regularization must be positive: Rt = " +
+                                std::to_string(rt) + ", Rn = " + std::to_string(rn));
+  }
+  rt_ = rt;
+  rn_ = rn;
+}
+
+SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v_c) const {
+  const Eigen::Vector3d r_diagonal(rt_, rt_, rn_);
+  const Eigen::Vector3d y = -(v_c - v_hat_).cwiseQuotient(r_diagonal);
+  const Eigen::Vector2d y_t = y.head<2>();
+  const double y_n = y.z();
+  const double y_r = y_t.norm();
+  const double mu = parameters_.friction;
+  const double mu_hat = mu * rt_ / rn_;
+  const double mu_tilde_squared = mu * mu_hat;
+
+  Evaluation result;
+  if (y_n >= 0.0 && y_r <= mu * y_n) {
+    result.region = Region::kStiction;
+    result.gamma = y;
+    result.cost = 0.5 * (rt_ * y_r * y_r + rn_ * y_n * y_n);
+    result.hessian = r_diagonal.cwiseInverse().asDiagonal();  // R⁻¹ R R⁻¹
+    return result;
+  }
+  if (y_n < -mu_hat * y_r) {
+    result.region = Region::kNoContact;
+    return result;  // γ = 0, ℓ = 0, G = 0
+  }
+  result.region = Region::kSliding;
+  const Eigen::Vector2d t_hat = y_r > 0.0 ? Eigen::Vector2d(y_t / y_r) : Eigen::Vector2d::Zero();
+  const double s = y_n + mu_hat * y_r;  // ≥ 0 in this region
+  const double scale = 1.0 / (1.0 + mu_tilde_squared);
+  const double gamma_n = s * scale;
+  result.gamma << mu * gamma_n * t_hat, gamma_n;
+  result.cost = 0.5 * rn_ * s * s * scale;
+
+  // ∇²_y ℓ_R (SAP App. D), then G = R⁻¹ ∇²_y ℓ_R R⁻¹.
+  Eigen::Matrix3d hessian_y;
+  const Eigen::Matrix2d p = t_hat * t_hat.transpose();
+  Eigen::Matrix2d tangential = mu_hat * mu_hat * p;
+  if (mu_hat > 0.0) tangential += mu_hat * s / y_r * (Eigen::Matrix2d::Identity() - p);
+  hessian_y.topLeftCorner<2, 2>() = tangential;
+  hessian_y.topRightCorner<2, 1>() = mu_hat * t_hat;
+  hessian_y.bottomLeftCorner<1, 2>() = mu_hat * t_hat.transpose();
+  hessian_y(2, 2) = 1.0;
+  hessian_y *= rn_ * scale;
+  const Eigen::Vector3d r_inverse = r_diagonal.cwiseInverse();
+  result.hessian = r_inverse.asDiagonal() * hessian_y * r_inverse.asDiagonal();
+  return result;
+}
+
+double SapFrictionCone::Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
+                                 ConstraintMatrix* hessian) const {
+  const Evaluation evaluation = EvaluateAt(Eigen::Vector3d(v_c));
+  *gamma = evaluation.gamma;
+  if (hessian != nullptr) *hessian = evaluation.hessian;
+  return evaluation.cost;
+}
+
+double SapFrictionCone::ComplementarityProduct(const ConstraintVector& v_c,
+                                               const ConstraintVector& gamma) const {
+  const Eigen::Vector3d g =
+      Eigen::Vector3d(v_c) - v_hat_ + Eigen::Vector3d(rt_, rt_, rn_).cwiseProduct(gamma);
+  return g.dot(gamma);
+}
+
+}  // namespace coulomb

@@ -1,0 +1,85 @@
+#pragma once
+
+#include <limits>
+
+#include <Eigen/Dense>
+
+#include "coulomb/contact/convex_constraint.h"
+
+namespace coulomb {
+
+// Physical parameters of a SAP contact (SAP §V). Defaults model a rigid,
+// inelastic contact with μ = 1, the paper's choices.
+struct SapContactParameters {
+  // k [N/m], > 0. +∞ selects the near-rigid regime.
+  double stiffness = std::numeric_limits<double>::infinity();
+  // τ_d [s], ≥ 0: dissipation time scale (τ_d = δt models inelastic contact).
+  double dissipation_time_scale = 0.0;
+  // μ ≥ 0, dimensionless. μ = 0 is frictionless.
+  double friction = 1.0;
+  // β > 0: near-rigid threshold; contact is near-rigid when its natural period
+  // is below β δt (SAP eq. 29, β = 1 in the paper).
+  double near_rigid_threshold = 1.0;
+  // σ > 0: tangential regularization relative to the Delassus estimate,
+  // Rt = σ w (SAP §V-B, σ = 1e-3: slip during stiction ≈ μ σ δt g).
+  double sigma = 1e-3;
+};
+
+// Throws std::invalid_argument naming the offending field.
+void ValidateSapContactParameters(const SapContactParameters& parameters);
+
+// v̂_n = −φ0 / (δt + τ_d), the normal stabilization velocity (SAP §V-A).
+double SapStabilizationVelocity(double phi0, double time_step, double dissipation_time_scale);
+
+// Friction cone constraint of SAP (SAP §V-A, eqs. 24, 28–30, App. C–D).
+//
+// Constraint velocity v_c = [v_t; v_n] in the contact frame (z along the
+// normal; v_n > 0 when the bodies separate). With R = diag(Rt, Rt, Rn) and
+// y = −R⁻¹(v_c − v̂_c), the impulse is γ = P_F(y), the projection onto the
+// friction cone F = {‖γ_t‖ ≤ μ γ_n} in the R norm, and the cost is
+// ℓ = ½‖γ‖²_R. Three regions (math.md §2.2): stiction (y ∈ F), sliding,
+// no contact (y in the polar cone). On the boundary of F the stiction
+// formulas are used, on the boundary of the polar cone the sliding ones.
+// Regularization from the Delassus estimate w = ‖W_ii‖_F / 3 (SAP eq. 29):
+//   Rn = max(β²/(4π²) w, 1/(δt k (δt + τ_d))),   Rt = σ w.
+// Units: v [m/s], γ [N·s], R [m/(N·s)].
+class SapFrictionCone final : public ConvexConstraint {
+ public:
+  enum class Region { kStiction, kSliding, kNoContact };
+
+  struct Evaluation {
+    double cost = 0.0;
+    Eigen::Vector3d gamma = Eigen::Vector3d::Zero();
+    Eigen::Matrix3d hessian = Eigen::Matrix3d::Zero();
+    Region region = Region::kNoContact;
+  };
+
+  // v_hat: the stabilization velocity v̂_c [m/s] (often [0, 0, v̂_n]).
+  SapFrictionCone(const SapContactParameters& parameters, const Eigen::Vector3d& v_hat);
+
+  int num_equations() const override { return 3; }
+  void Prepare(const ConstraintMatrix& delassus_estimate, double time_step) override;
+  double Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
+                  ConstraintMatrix* hessian) const override;
+  double ComplementarityProduct(const ConstraintVector& v_c,
+                                const ConstraintVector& gamma) const override;
+
+  // Cost, impulse, Hessian and region at v_c (the fixed-size kernel).
+  Evaluation EvaluateAt(const Eigen::Vector3d& v_c) const;
+
+  // Sets Rt, Rn directly (tests; Prepare computes them from W_ii).
+  void SetRegularization(double rt, double rn);
+
+  double friction() const { return parameters_.friction; }
+  double rt() const { return rt_; }
+  double rn() const { return rn_; }
+  const Eigen::Vector3d& v_hat() const { return v_hat_; }
+
+ private:
+  SapContactParameters parameters_;
+  Eigen::Vector3d v_hat_;
+  double rt_ = 0.0;
+  double rn_ = 0.0;
+};
+
+}  // namespace coulomb

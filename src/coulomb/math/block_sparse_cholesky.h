@@ -1,0 +1,99 @@
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "coulomb/math/block_sparsity_pattern.h"
+#include "coulomb/math/minimum_degree_elimination.h"
+
+namespace coulomb {
+
+// Supernodal (block) Cholesky factorization H = L Lᵀ of a symmetric positive
+// definite block-sparse matrix, with blocks as supernodes.
+//
+// Construction does the symbolic work once (minimum-degree ordering, fill,
+// storage and the list of block updates); numeric factorizations then reuse
+// it for any matrix with the same pattern, without allocating. Blocks are
+// addressed in the caller's numbering through handles; a block is stored
+// below the diagonal in elimination order, so asking for (i, j) may hand out
+// the storage of H_ji = H_ijᵀ (the handle says so).
+//
+// Usage per factorization: SetZero(), AddToBlock(...) for every term,
+// Factor(), then Solve(b) any number of times.
+class BlockSparseCholesky {
+ public:
+  struct BlockHandle {
+    int storage = -1;         // index of the stored block
+    bool transposed = false;  // the stored block is H_ji (= H_ijᵀ)
+  };
+
+  explicit BlockSparseCholesky(const BlockSparsityPattern& pattern);
+
+  int num_blocks() const { return static_cast<int>(block_offsets_.size()); }
+  int num_rows() const { return num_rows_; }
+  int block_offset(int block) const { return block_offsets_[block]; }
+  int block_size(int block) const { return block_sizes_[block]; }
+  const BlockElimination& elimination() const { return elimination_; }
+  // Number of stored scalars of L (diagonal blocks stored whole).
+  int64_t num_factor_entries() const { return static_cast<int64_t>(values_.size()); }
+
+  // Handle of block (i, j); (i, j) must be a diagonal block or in the pattern.
+  BlockHandle Handle(int i, int j) const;
+
+  void SetZero();
+
+  // H_ij += block (through a handle from Handle(i, j)).
+  template <typename Derived>
+  void AddToBlock(const BlockHandle& handle, const Eigen::MatrixBase<Derived>& block) {
+    auto stored = StoredBlock(handle.storage);
+    if (handle.transposed) {
+      stored.noalias() += block.transpose();
+    } else {
+      stored.noalias() += block;
+    }
+  }
+
+  // Factors in place. Returns false if a pivot block is not positive definite.
+  bool Factor();
+
+  // Solves H x = b in place (b in the caller's numbering).
+  void Solve(Eigen::Ref<Eigen::VectorXd> b) const;
+
+ private:
+  struct StoredBlockInfo {
+    int64_t offset;
+    int rows;
+    int cols;
+  };
+  // target -= L_{a,k} L_{b,k}ᵀ after eliminating column k.
+  struct BlockUpdate {
+    int target;
+    int left;
+    int right;
+  };
+
+  Eigen::Map<Eigen::MatrixXd> StoredBlock(int storage);
+  Eigen::Map<const Eigen::MatrixXd> StoredBlock(int storage) const;
+  int AddStoredBlock(int rows, int cols);
+  static uint64_t Key(int row_block, int col_block) {
+    return (static_cast<uint64_t>(row_block) << 32) | static_cast<uint32_t>(col_block);
+  }
+
+  int num_rows_ = 0;
+  std::vector<int> block_sizes_;
+  std::vector<int> block_offsets_;
+  BlockElimination elimination_;
+  std::vector<double> values_;
+  std::vector<StoredBlockInfo> stored_blocks_;
+  // Column k (caller's numbering): its diagonal block and the storage of
+  // L_{i,k} for i in elimination_.below_diagonal[k], in the same order.
+  std::vector<int> diagonal_storage_;
+  std::vector<std::vector<int>> below_storage_;
+  std::vector<std::vector<BlockUpdate>> updates_;  // per column
+  std::unordered_map<uint64_t, int> storage_of_key_;  // (row, col) stored order
+};
+
+}  // namespace coulomb

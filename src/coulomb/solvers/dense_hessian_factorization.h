@@ -1,0 +1,22 @@
+#pragma once
+
+#include "coulomb/solvers/hessian_factorization.h"
+
+namespace coulomb {
+
+// H = A + JᵀGJ assembled as a dense n_v × n_v matrix and factored by dense
+// Cholesky, O(n_v³). The reference path; fine for small problems.
+class DenseHessianFactorization final : public HessianFactorization {
+ public:
+  explicit DenseHessianFactorization(const ContactProblem& problem);
+
+  bool Factor(const ContactProblem& problem,
+              const std::vector<ConstraintMatrix>& hessians) override;
+  void Solve(Eigen::Ref<Eigen::VectorXd> b) const override;
+
+ private:
+  Eigen::MatrixXd h_;
+  Eigen::LLT<Eigen::MatrixXd> llt_;
+};
+
+}  // namespace coulomb

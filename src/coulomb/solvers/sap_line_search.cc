@@ -1,0 +1,94 @@
+#include "coulomb/solvers/sap_line_search.h"
+
+#include <cmath>
+#include <limits>
+
+#include "coulomb/math/rtsafe.h"
+
+namespace coulomb {
+
+IslandLineFunction::Value IslandLineFunction::operator()(double alpha,
+                                                         bool with_curvature) const {
+  Value value{c_ + alpha * a_ + 0.5 * alpha * alpha * b_, a_ + alpha * b_, b_};
+  ConstraintVector gamma;
+  ConstraintMatrix hessian;
+  for (int index : constraints_) {
+    const int offset = problem_.constraint_offset(index);
+    const ConvexConstraint& potential = *problem_.constraint(index).potential;
+    const int size = potential.num_equations();
+    const auto delta = delta_v_c_.segment(offset, size);
+    const ConstraintVector v_c_alpha = v_c_.segment(offset, size) + alpha * delta;
+    value.cost += potential.Evaluate(v_c_alpha, &gamma, with_curvature ? &hessian : nullptr);
+    value.slope -= delta.dot(gamma);
+    if (with_curvature) value.curvature += delta.dot(hessian * delta);
+  }
+  return value;
+}
+
+LineSearchResult ExactLineSearch(const IslandLineFunction& line, double slope0,
+                                 const SapSolverParameters& parameters) {
+  LineSearchResult result;
+  if (!(slope0 < 0.0)) {
+    // Δv is zero or, to round-off, orthogonal to the gradient: the island is at
+    // its minimum. The Newton step is then a round-off sized move.
+    result.alpha = 1.0;
+    result.succeeded = true;
+    return result;
+  }
+  const double slope_tolerance = parameters.exact_line_search_tolerance * -slope0;
+  // Bracket the root of dℓ/dα: the Newton step α = 1 usually lands close.
+  double alpha_upper = 1.0;
+  IslandLineFunction::Value upper = line(alpha_upper, false);
+  ++result.iterations;
+  if (std::abs(upper.slope) <= slope_tolerance) {
+    result.alpha = alpha_upper;
+    result.succeeded = true;
+    return result;
+  }
+  double alpha_lower = 0.0;
+  while (upper.slope < 0.0) {
+    if (result.iterations >= parameters.exact_line_search_max_iterations) return result;
+    alpha_lower = alpha_upper;
+    alpha_upper *= 2.0;
+    upper = line(alpha_upper, false);
+    ++result.iterations;
+  }
+  const RootFindingResult root = Rtsafe(
+      [&line](double alpha) {
+        const IslandLineFunction::Value value = line(alpha, true);
+        return std::pair{value.slope, value.curvature};
+      },
+      alpha_lower, alpha_upper, 1.0, 1e-14 * alpha_upper, slope_tolerance,
+      parameters.exact_line_search_max_iterations);
+  result.iterations += root.iterations;
+  result.alpha = root.root;
+  result.succeeded = root.converged && root.root > 0.0;
+  return result;
+}
+
+LineSearchResult BacktrackingLineSearch(const IslandLineFunction& line, double slope0,
+                                        const SapSolverParameters& parameters) {
+  LineSearchResult result;
+  if (!(slope0 < 0.0)) {  // at the minimum to round-off; see ExactLineSearch
+    result.alpha = 1.0;
+    result.succeeded = true;
+    return result;
+  }
+  const double cost0 = line(0.0, false).cost;
+  // Differences of ℓ below this are round-off and cannot decide Armijo.
+  const double roundoff = 10.0 * std::numeric_limits<double>::epsilon() * std::abs(cost0);
+  double alpha = parameters.backtracking_alpha_max;
+  for (result.iterations = 1; result.iterations <= parameters.backtracking_max_iterations;
+       ++result.iterations) {
+    const double cost = line(alpha, false).cost;
+    if (cost < cost0 + parameters.armijo_c * alpha * slope0 || cost - cost0 <= roundoff) {
+      result.alpha = alpha;
+      result.succeeded = true;
+      return result;
+    }
+    alpha *= parameters.backtracking_rho;
+  }
+  return result;
+}
+
+}  // namespace coulomb

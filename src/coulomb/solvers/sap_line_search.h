@@ -1,0 +1,61 @@
+#pragma once
+
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "coulomb/contact/contact_problem.h"
+#include "coulomb/solvers/sap_solver_parameters.h"
+
+namespace coulomb {
+
+// ℓ_p restricted to one island along the Newton direction (SAP §IV-B, IV-C):
+//   ℓ(α) = c + α a + ½ α² b + Σ_{i ∈ island} ℓ_i(v_c,i + α Δv_c,i)
+// with c = ½‖v − v*‖²_A, a = Δpᵀ(v − v*), b = Δvᵀ Δp, Δp = A Δv, all over
+// the island's dofs. Derivatives (math.md §2.5), O(n) per evaluation:
+//   dℓ/dα = a + α b − Σ Δv_c,iᵀ γ_i(α),   d²ℓ/dα² = b + Σ Δv_c,iᵀ G_i(α) Δv_c,i.
+class IslandLineFunction {
+ public:
+  struct Value {
+    double cost;
+    double slope;
+    double curvature;
+  };
+
+  IslandLineFunction(const ContactProblem& problem, const std::vector<int>& constraints,
+                     const Eigen::VectorXd& v_c, const Eigen::VectorXd& delta_v_c,
+                     double c, double a, double b)
+      : problem_(problem),
+        constraints_(constraints),
+        v_c_(v_c),
+        delta_v_c_(delta_v_c),
+        c_(c),
+        a_(a),
+        b_(b) {}
+
+  Value operator()(double alpha, bool with_curvature) const;
+
+ private:
+  const ContactProblem& problem_;
+  const std::vector<int>& constraints_;
+  const Eigen::VectorXd& v_c_;
+  const Eigen::VectorXd& delta_v_c_;
+  double c_, a_, b_;
+};
+
+struct LineSearchResult {
+  double alpha = 0.0;
+  int iterations = 0;
+  bool succeeded = false;
+};
+
+// α = argmin ℓ(α) by rtsafe on dℓ/dα (ℓ is strictly convex along the line).
+// slope0 = dℓ/dα(0) < 0 for a descent direction.
+LineSearchResult ExactLineSearch(const IslandLineFunction& line, double slope0,
+                                 const SapSolverParameters& parameters);
+
+// Armijo backtracking from α_max (SAP §IV-B).
+LineSearchResult BacktrackingLineSearch(const IslandLineFunction& line, double slope0,
+                                        const SapSolverParameters& parameters);
+
+}  // namespace coulomb

@@ -1,0 +1,206 @@
+#include "coulomb/solvers/sap_solver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "coulomb/solvers/sap_line_search.h"
+
+namespace coulomb {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+}  // namespace
+
+std::string ToString(SapStatus status) {
+  switch (status) {
+    case SapStatus::kConverged:
+      return "converged";
+    case SapStatus::kMaxIterationsReached:
+      return "max_iterations_reached";
+    case SapStatus::kFactorizationFailed:
+      return "factorization_failed";
+    case SapStatus::kLineSearchFailed:
+      return "line_search_failed";
+  }
+  return "unknown";
+}
+
+SapSolver::SapSolver(const SapSolverParameters& parameters) : parameters_(parameters) {
+  ValidateSapSolverParameters(parameters);
+}
+
+void SapSolver::SetUpWorkspace(const ContactProblem& problem) {
+  const int n = problem.num_dofs();
+  if (!graph_ || !graph_->Matches(problem)) {
+    graph_.emplace(problem);
+    factorization_ = MakeHessianFactorization(parameters_.linear_solver, problem, *graph_);
+    for (Eigen::VectorXd* vector :
+         {&inverse_sqrt_diagonal_, &velocity_error_, &a_times_velocity_error_, &momentum_,
+          &generalized_impulse_, &gradient_, &delta_v_, &delta_p_}) {
+      vector->resize(n);
+    }
+    delta_v_c_.resize(problem.num_constraint_equations());
+    constraint_costs_.resize(problem.num_constraints());
+    constraint_hessians_.resize(problem.num_constraints());
+  }
+  for (int clique = 0; clique < problem.num_cliques(); ++clique) {
+    inverse_sqrt_diagonal_.segment(problem.clique_offset(clique), problem.clique_size(clique)) =
+        problem.clique_matrix(clique).diagonal().cwiseSqrt().cwiseInverse();
+  }
+}
+
+SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
+                                     const Eigen::VectorXd& v_guess, SapSolution* solution) {
+  const Clock::time_point start = Clock::now();
+  if (!problem.finalized()) throw std::logic_error("SapSolver: the problem is not finalized");
+  if (v_guess.size() != 0 && v_guess.size() != problem.num_dofs()) {
+    throw std::invalid_argument("SapSolver: initial guess has " +
+                                std::to_string(v_guess.size()) + " entries, expected " +
+                                std::to_string(problem.num_dofs()));
+  }
+  SetUpWorkspace(problem);
+  solution->v = v_guess.size() != 0 ? v_guess : problem.v_star();
+
+  SapSolverStatistics stats;
+  stats.num_islands = graph_->num_islands;
+  Evaluation evaluation;
+  while (true) {
+    evaluation = Evaluate(problem, /*with_hessians=*/true, solution);
+    SapIterationRecord record{evaluation.cost, evaluation.gradient_norm, 0.0, 0};
+    const double tolerance =
+        parameters_.abs_tolerance + parameters_.rel_tolerance * evaluation.momentum_scale;
+    if (evaluation.gradient_norm < tolerance) {
+      stats.status = SapStatus::kConverged;
+      stats.history.push_back(record);
+      break;
+    }
+    if (stats.iterations >= parameters_.max_iterations) {
+      stats.status = SapStatus::kMaxIterationsReached;
+      stats.history.push_back(record);
+      break;
+    }
+    const Clock::time_point factor_start = Clock::now();
+    const bool factored = factorization_->Factor(problem, constraint_hessians_);
+    if (factored) {
+      delta_v_ = -gradient_;
+      factorization_->Solve(delta_v_);
+    }
+    stats.factorization_time_s += SecondsSince(factor_start);
+    if (!factored) {
+      stats.status = SapStatus::kFactorizationFailed;
+      stats.history.push_back(record);
+      break;
+    }
+    const bool stepped = UpdateAlongDirection(problem, solution, &record);
+    stats.history.push_back(record);
+    stats.line_search_iterations += record.line_search_iterations;
+    if (!stepped) {
+      stats.status = SapStatus::kLineSearchFailed;
+      evaluation = Evaluate(problem, /*with_hessians=*/false, solution);
+      break;
+    }
+    ++stats.iterations;
+  }
+  stats.cost = evaluation.cost;
+  stats.momentum_error =
+      evaluation.momentum_scale > 0.0
+          ? evaluation.gradient_norm / evaluation.momentum_scale
+          : (evaluation.gradient_norm > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
+  stats.complementarity_error = ComplementarityError(problem, *solution, evaluation.cost);
+  stats.total_time_s = SecondsSince(start);
+  return stats;
+}
+
+SapSolver::Evaluation SapSolver::Evaluate(const ContactProblem& problem, bool with_hessians,
+                                          SapSolution* solution) {
+  Evaluation evaluation;
+  problem.CalcConstraintVelocities(solution->v, &solution->v_c);
+  solution->gamma.resize(problem.num_constraint_equations());
+  ConstraintVector gamma;
+  for (int index = 0; index < problem.num_constraints(); ++index) {
+    const ConvexConstraint& potential = *problem.constraint(index).potential;
+    const int offset = problem.constraint_offset(index);
+    const int size = potential.num_equations();
+    const ConstraintVector v_c = solution->v_c.segment(offset, size);
+    constraint_costs_[index] = potential.Evaluate(
+        v_c, &gamma, with_hessians ? &constraint_hessians_[index] : nullptr);
+    solution->gamma.segment(offset, size) = gamma;
+    evaluation.cost += constraint_costs_[index];
+  }
+  velocity_error_ = solution->v - problem.v_star();
+  problem.MultiplyByA(velocity_error_, &a_times_velocity_error_);
+  problem.MultiplyByA(solution->v, &momentum_);
+  generalized_impulse_.setZero();
+  problem.AddJacobianTransposeTimes(solution->gamma, &generalized_impulse_);
+  gradient_ = a_times_velocity_error_ - generalized_impulse_;
+  evaluation.cost += 0.5 * velocity_error_.dot(a_times_velocity_error_);
+  evaluation.gradient_norm = inverse_sqrt_diagonal_.cwiseProduct(gradient_).norm();
+  evaluation.momentum_scale =
+      std::max(inverse_sqrt_diagonal_.cwiseProduct(momentum_).norm(),
+               inverse_sqrt_diagonal_.cwiseProduct(generalized_impulse_).norm());
+  return evaluation;
+}
+
+bool SapSolver::UpdateAlongDirection(const ContactProblem& problem, SapSolution* solution,
+                                     SapIterationRecord* record) {
+  problem.MultiplyByJacobian(delta_v_, &delta_v_c_);
+  problem.MultiplyByA(delta_v_, &delta_p_);
+  record->min_alpha = std::numeric_limits<double>::infinity();
+  for (int island = 0; island < graph_->num_islands; ++island) {
+    double c = 0.0, a = 0.0, b = 0.0;
+    for (int clique : graph_->cliques_of_island[island]) {
+      const int offset = problem.clique_offset(clique);
+      const int size = problem.clique_size(clique);
+      const auto error = velocity_error_.segment(offset, size);
+      const auto delta_p = delta_p_.segment(offset, size);
+      c += 0.5 * error.dot(a_times_velocity_error_.segment(offset, size));
+      a += delta_p.dot(error);
+      b += delta_p.dot(delta_v_.segment(offset, size));
+    }
+    double slope0 = a;
+    for (int index : graph_->constraints_of_island[island]) {
+      const int offset = problem.constraint_offset(index);
+      const int size = problem.constraint(index).potential->num_equations();
+      slope0 -= delta_v_c_.segment(offset, size).dot(solution->gamma.segment(offset, size));
+    }
+    const IslandLineFunction line(problem, graph_->constraints_of_island[island],
+                                  solution->v_c, delta_v_c_, c, a, b);
+    const LineSearchResult step = parameters_.line_search == LineSearchType::kExact
+                                      ? ExactLineSearch(line, slope0, parameters_)
+                                      : BacktrackingLineSearch(line, slope0, parameters_);
+    record->line_search_iterations += step.iterations;
+    if (!step.succeeded) return false;
+    record->min_alpha = std::min(record->min_alpha, step.alpha);
+    for (int clique : graph_->cliques_of_island[island]) {
+      const int offset = problem.clique_offset(clique);
+      const int size = problem.clique_size(clique);
+      solution->v.segment(offset, size) += step.alpha * delta_v_.segment(offset, size);
+    }
+  }
+  return true;
+}
+
+double SapSolver::ComplementarityError(const ContactProblem& problem,
+                                       const SapSolution& solution, double cost) const {
+  if (problem.num_constraints() == 0 || !(cost > 0.0)) return 0.0;
+  double sum = 0.0;
+  for (int index = 0; index < problem.num_constraints(); ++index) {
+    const ConvexConstraint& potential = *problem.constraint(index).potential;
+    const int offset = problem.constraint_offset(index);
+    const int size = potential.num_equations();
+    sum += std::abs(potential.ComplementarityProduct(solution.v_c.segment(offset, size),
+                                                     solution.gamma.segment(offset, size)));
+  }
+  return sum / problem.num_constraints() / cost;
+}
+
+}  // namespace coulomb

@@ -1,0 +1,81 @@
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "coulomb/contact/clique_graph.h"
+#include "coulomb/contact/contact_problem.h"
+#include "coulomb/solvers/hessian_factorization.h"
+#include "coulomb/solvers/sap_solver_parameters.h"
+#include "coulomb/solvers/sap_statistics.h"
+
+namespace coulomb {
+
+// What a SAP solve returns: velocities and, per constraint (stacked), the
+// constraint velocities v_c = J v + b and impulses γ at v.
+struct SapSolution {
+  Eigen::VectorXd v;
+  Eigen::VectorXd v_c;
+  Eigen::VectorXd gamma;
+};
+
+// The SAP Newton solver (SAP Alg. 2, §IV; math.md §2.3–2.7).
+//
+// Minimizes the strongly convex ℓ_p(v) = ½‖v − v*‖²_A + Σ_i ℓ_i(J_i v + b_i)
+// by Newton's method, Δv = −H⁻¹∇ℓ_p with H = A + JᵀGJ, and a line search on
+// α. Islands of the clique graph (independent sub-problems) share the
+// factorization but each takes its own step length. Stops when
+//   ‖D∇ℓ_p‖ < ε_a + ε_r max(‖D p‖, ‖D j_c‖),  D = diag(A)^(-1/2),
+// p = A v, j_c = Jᵀγ (SAP-26), and reports e_m and e_μ (SAP-32, SAP-33).
+//
+// The solver keeps its workspace (symbolic factorization, buffers) between
+// solves while the problem pattern is unchanged.
+class SapSolver {
+ public:
+  explicit SapSolver(const SapSolverParameters& parameters = {});
+
+  const SapSolverParameters& parameters() const { return parameters_; }
+
+  // Solves from the initial guess v_guess (warm start; v* if empty). Never
+  // throws for a well-formed problem: failure is reported in the status.
+  SapSolverStatistics Solve(const ContactProblem& problem, const Eigen::VectorXd& v_guess,
+                            SapSolution* solution);
+
+ private:
+  struct Evaluation {
+    double cost = 0.0;
+    double gradient_norm = 0.0;   // ‖D∇ℓ‖
+    double momentum_scale = 0.0;  // max(‖Dp‖, ‖D j_c‖)
+  };
+
+  void SetUpWorkspace(const ContactProblem& problem);
+  // Evaluates constraints, gradient and norms at solution->v.
+  Evaluation Evaluate(const ContactProblem& problem, bool with_hessians,
+                      SapSolution* solution);
+  // Step lengths per island along delta_v_; returns false if one failed.
+  bool UpdateAlongDirection(const ContactProblem& problem, SapSolution* solution,
+                            SapIterationRecord* record);
+  double ComplementarityError(const ContactProblem& problem, const SapSolution& solution,
+                              double cost) const;
+
+  SapSolverParameters parameters_;
+  std::optional<CliqueGraph> graph_;
+  std::unique_ptr<HessianFactorization> factorization_;
+  // Workspace, sized per pattern.
+  Eigen::VectorXd inverse_sqrt_diagonal_;  // D
+  Eigen::VectorXd velocity_error_;         // v − v*
+  Eigen::VectorXd a_times_velocity_error_;  // A(v − v*)
+  Eigen::VectorXd momentum_;               // A v
+  Eigen::VectorXd generalized_impulse_;    // Jᵀγ
+  Eigen::VectorXd gradient_;
+  Eigen::VectorXd delta_v_;
+  Eigen::VectorXd delta_p_;
+  Eigen::VectorXd delta_v_c_;
+  std::vector<double> constraint_costs_;
+  std::vector<ConstraintMatrix> constraint_hessians_;
+};
+
+}  // namespace coulomb

@@ -1,0 +1,47 @@
+#include "coulomb/solvers/sap_solver_parameters.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace coulomb {
+
+LinearSolverType ParseLinearSolverType(const std::string& name) {
+  if (name == "dense") return LinearSolverType::kDense;
+  if (name == "sparse") return LinearSolverType::kSparse;
+  throw std::invalid_argument("unknown linear solver '" + name + "' (use dense or sparse)");
+}
+
+LineSearchType ParseLineSearchType(const std::string& name) {
+  if (name == "exact") return LineSearchType::kExact;
+  if (name == "backtracking") return LineSearchType::kBacktracking;
+  throw std::invalid_argument("unknown line search '" + name +
+                              "' (use exact or backtracking)");
+}
+
+std::string ToString(LinearSolverType type) {
+  return type == LinearSolverType::kDense ? "dense" : "sparse";
+}
+
+std::string ToString(LineSearchType type) {
+  return type == LineSearchType::kExact ? "exact" : "backtracking";
+}
+
+void ValidateSapSolverParameters(const SapSolverParameters& p) {
+  if (!(p.rel_tolerance > 0.0 && p.rel_tolerance < 1.0)) {
+    throw std::invalid_argument("rel_tolerance must be in (0, 1), got " +
+                                std::to_string(p.rel_tolerance));
+  }
+  if (!(p.abs_tolerance >= 0.0) || !std::isfinite(p.abs_tolerance)) {
+    throw std::invalid_argument("abs_tolerance must be finite and ≥ 0");
+  }
+  if (p.max_iterations <= 0) {
+    throw std::invalid_argument("max_iterations must be positive, got " +
+                                std::to_string(p.max_iterations));
+  }
+  if (!(p.backtracking_rho > 0.0 && p.backtracking_rho < 1.0) ||
+      !(p.backtracking_alpha_max > 0.0) || !(p.armijo_c > 0.0 && p.armijo_c < 1.0)) {
+    throw std::invalid_argument("backtracking parameters out of range");
+  }
+}
+
+}  // namespace coulomb

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <string>
+
+namespace coulomb {
+
+enum class LinearSolverType {
+  kDense,   // assemble H as an n_v × n_v matrix, dense Cholesky: O(n_v³)
+  kSparse,  // block-sparse supernodal Cholesky over the clique graph
+};
+
+enum class LineSearchType {
+  kExact,        // rtsafe on dℓ/dα (SAP §IV-C), the default
+  kBacktracking  // Armijo backtracking (SAP §IV-B)
+};
+
+// Parses "dense"/"sparse" and "exact"/"backtracking"; throws
+// std::invalid_argument listing the valid names otherwise.
+LinearSolverType ParseLinearSolverType(const std::string& name);
+LineSearchType ParseLineSearchType(const std::string& name);
+std::string ToString(LinearSolverType type);
+std::string ToString(LineSearchType type);
+
+// Parameters of the SAP Newton solver (SAP Alg. 2, eqs. 25–26).
+struct SapSolverParameters {
+  // ε_r ∈ (0, 1): relative tolerance of the stopping criterion SAP-26. The
+  // paper recommends 1e-6…1e-1; 1e-6 resolves stiction well.
+  double rel_tolerance = 1e-6;
+  // ε_a ≥ 0: absolute tolerance [same units as D∇ℓ]; tiny, to stop at
+  // exactly zero gradient (SAP-26).
+  double abs_tolerance = 1e-16;
+  // Newton iterations before the solve is declared failed (> 0).
+  int max_iterations = 100;
+  LinearSolverType linear_solver = LinearSolverType::kSparse;
+  LineSearchType line_search = LineSearchType::kExact;
+
+  // Exact line search: stop when |dℓ/dα| ≤ tolerance · |dℓ/dα(0)|.
+  double exact_line_search_tolerance = 1e-10;
+  int exact_line_search_max_iterations = 100;
+
+  // Backtracking (SAP §IV-B): α starts at α_max, α ← ρα until Armijo holds.
+  double backtracking_alpha_max = 1.25;
+  double backtracking_rho = 0.8;
+  double armijo_c = 1e-4;
+  int backtracking_max_iterations = 40;
+};
+
+// Throws std::invalid_argument naming the offending field.
+void ValidateSapSolverParameters(const SapSolverParameters& parameters);
+
+}  // namespace coulomb

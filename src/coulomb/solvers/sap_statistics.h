@@ -1,0 +1,41 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace coulomb {
+
+enum class SapStatus {
+  kConverged,
+  kMaxIterationsReached,  // stopping criterion not met: the answer is not certified
+  kFactorizationFailed,   // H was not numerically positive definite
+  kLineSearchFailed,      // no acceptable step along a descent direction
+};
+
+std::string ToString(SapStatus status);
+
+// One Newton iteration (values at the iterate before the update).
+struct SapIterationRecord {
+  double cost = 0.0;           // ℓ_p(v)
+  double gradient_norm = 0.0;  // ‖D ∇ℓ_p(v)‖
+  double min_alpha = 0.0;      // smallest step length over the islands
+  int line_search_iterations = 0;
+};
+
+// What every SAP solve reports (SAP §V-B, eqs. 32–33).
+struct SapSolverStatistics {
+  SapStatus status = SapStatus::kMaxIterationsReached;
+  int iterations = 0;  // Newton updates performed
+  int line_search_iterations = 0;
+  std::vector<SapIterationRecord> history;
+  double cost = 0.0;                   // ℓ_p at the returned v
+  double momentum_error = 0.0;         // e_m = ‖D∇ℓ‖ / max(‖Dp‖, ‖D j_c‖)
+  double complementarity_error = 0.0;  // e_μ = (1/n_c) Σ|g_i·γ_i| / ℓ_p
+  int num_islands = 0;
+  double factorization_time_s = 0.0;   // numeric factorizations (+ solves)
+  double total_time_s = 0.0;
+
+  bool converged() const { return status == SapStatus::kConverged; }
+};
+
+}  // namespace coulomb
