@@ -45,6 +45,12 @@ class BlockSparseCholesky {
 
   void SetZero();
 
+  // The stored block of a handle. Of a diagonal block only the lower
+  // triangle is read by Factor().
+  Eigen::Map<Eigen::MatrixXd> MutableBlock(const BlockHandle& handle) {
+    return StoredBlock(handle.storage);
+  }
+
   // H_ij += block (through a handle from Handle(i, j)).
   template <typename Derived>
   void AddToBlock(const BlockHandle& handle, const Eigen::MatrixBase<Derived>& block) {

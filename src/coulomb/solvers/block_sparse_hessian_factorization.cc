@@ -11,7 +11,7 @@ BlockSparseHessianFactorization::BlockSparseHessianFactorization(
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& jacobian = problem.constraint(index).jacobian;
     for (int a = 0; a < static_cast<int>(jacobian.size()); ++a) {
-      for (int b = 0; b <= a; ++b) {
+      for (int b = 0; b < a; ++b) {  // a == b is in the clique's diagonal term
         terms_.push_back(
             {index, a, b, cholesky_.Handle(jacobian[a].clique, jacobian[b].clique)});
       }
@@ -21,15 +21,19 @@ BlockSparseHessianFactorization::BlockSparseHessianFactorization(
 
 bool BlockSparseHessianFactorization::Factor(const ContactProblem& problem,
                                              const std::vector<ConstraintMatrix>& hessians) {
-  UpdateHessianTimesJacobian(problem, hessians);
+  UpdateStackedJacobians(problem, hessians);
   cholesky_.SetZero();
   for (int clique = 0; clique < problem.num_cliques(); ++clique) {
     cholesky_.AddToBlock(diagonal_handles_[clique], problem.clique_matrix(clique));
+    // Only the lower triangle of a diagonal block is factored: half the flops.
+    cholesky_.MutableBlock(diagonal_handles_[clique]).triangularView<Eigen::Lower>() +=
+        stacked_jacobian(clique).transpose() * stacked_hessian_times_jacobian(clique);
   }
   for (const Term& term : terms_) {
     const auto& j_a = problem.constraint(term.constraint).jacobian[term.block_a].matrix;
     cholesky_.AddToBlock(term.handle,
-                         j_a.transpose() * hessian_times_jacobian(term.constraint, term.block_b));
+                         j_a.transpose() *
+                             hessian_times_jacobian(problem, term.constraint, term.block_b));
   }
   return cholesky_.Factor();
 }

@@ -22,8 +22,8 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   const BlockSparseCholesky& cholesky() const { return cholesky_; }
 
  private:
-  // J_aᵀ (G J_b) goes to block (clique_a, clique_b), for a ≥ b in the
-  // constraint's block list.
+  // J_aᵀ (G J_b) goes to block (clique_a, clique_b), for a > b in the
+  // constraint's block list (a = b terms are summed per clique).
   struct Term {
     int constraint;
     int block_a;

@@ -9,21 +9,30 @@ DenseHessianFactorization::DenseHessianFactorization(const ContactProblem& probl
 
 bool DenseHessianFactorization::Factor(const ContactProblem& problem,
                                        const std::vector<ConstraintMatrix>& hessians) {
-  UpdateHessianTimesJacobian(problem, hessians);
+  UpdateStackedJacobians(problem, hessians);
   h_.setZero();
   for (int clique = 0; clique < problem.num_cliques(); ++clique) {
     const int offset = problem.clique_offset(clique);
     const int size = problem.clique_size(clique);
-    h_.block(offset, offset, size, size) = problem.clique_matrix(clique);
+    auto diagonal = h_.block(offset, offset, size, size);
+    diagonal = problem.clique_matrix(clique);
+    // LLT reads only the lower triangle: half the flops.
+    diagonal.triangularView<Eigen::Lower>() +=
+        stacked_jacobian(clique).transpose() * stacked_hessian_times_jacobian(clique);
   }
+  // Off-diagonal clique pairs: J_rᵀ G J_c into the lower triangle (r after c).
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& jacobian = problem.constraint(index).jacobian;
-    for (size_t a = 0; a < jacobian.size(); ++a) {
-      const int row_offset = problem.clique_offset(jacobian[a].clique);
-      for (size_t b = 0; b < jacobian.size(); ++b) {
-        const int col_offset = problem.clique_offset(jacobian[b].clique);
-        h_.block(row_offset, col_offset, jacobian[a].matrix.cols(), jacobian[b].matrix.cols())
-            .noalias() += jacobian[a].matrix.transpose() * hessian_times_jacobian(index, b);
+    for (int a = 0; a < static_cast<int>(jacobian.size()); ++a) {
+      for (int b = 0; b < a; ++b) {
+        const bool a_after_b = problem.clique_offset(jacobian[a].clique) >
+                               problem.clique_offset(jacobian[b].clique);
+        const JacobianBlock& row = jacobian[a_after_b ? a : b];
+        const int col = a_after_b ? b : a;
+        const JacobianBlock& column = jacobian[col];
+        h_.block(problem.clique_offset(row.clique), problem.clique_offset(column.clique),
+                 row.matrix.cols(), column.matrix.cols())
+            .noalias() += row.matrix.transpose() * hessian_times_jacobian(problem, index, col);
       }
     }
   }

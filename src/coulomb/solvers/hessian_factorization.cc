@@ -6,20 +6,29 @@
 namespace coulomb {
 
 HessianFactorization::HessianFactorization(const ContactProblem& problem) {
-  g_times_j_.resize(problem.num_constraints());
+  std::vector<int> rows_on_clique(problem.num_cliques(), 0);
+  stacked_row_.resize(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index) {
     for (const JacobianBlock& block : problem.constraint(index).jacobian) {
-      g_times_j_[index].emplace_back(block.matrix.rows(), block.matrix.cols());
+      stacked_row_[index].push_back(rows_on_clique[block.clique]);
+      rows_on_clique[block.clique] += static_cast<int>(block.matrix.rows());
     }
+  }
+  for (int clique = 0; clique < problem.num_cliques(); ++clique) {
+    stacked_j_.emplace_back(rows_on_clique[clique], problem.clique_size(clique));
+    stacked_gj_.emplace_back(rows_on_clique[clique], problem.clique_size(clique));
   }
 }
 
-void HessianFactorization::UpdateHessianTimesJacobian(
+void HessianFactorization::UpdateStackedJacobians(
     const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& jacobian = problem.constraint(index).jacobian;
     for (size_t b = 0; b < jacobian.size(); ++b) {
-      g_times_j_[index][b].noalias() = hessians[index] * jacobian[b].matrix;
+      const Eigen::MatrixXd& j = jacobian[b].matrix;
+      const int row = stacked_row_[index][b];
+      stacked_j_[jacobian[b].clique].middleRows(row, j.rows()) = j;
+      stacked_gj_[jacobian[b].clique].middleRows(row, j.rows()).noalias() = hessians[index] * j;
     }
   }
 }

@@ -30,15 +30,26 @@ class HessianFactorization {
  protected:
   explicit HessianFactorization(const ContactProblem& problem);
 
-  // G_i J_it for every Jacobian block, recomputed by UpdateHessianTimesJacobian.
-  void UpdateHessianTimesJacobian(const ContactProblem& problem,
-                                  const std::vector<ConstraintMatrix>& hessians);
-  const Eigen::MatrixXd& hessian_times_jacobian(int constraint, int block) const {
-    return g_times_j_[constraint][block];
+  // Refreshes, per clique t, the stacked rows J_t of every Jacobian block on t
+  // and G J_t (block by block), so that the clique's diagonal term
+  // Σ_i J_itᵀ G_i J_it = J_tᵀ (G J_t) is one matrix product.
+  void UpdateStackedJacobians(const ContactProblem& problem,
+                              const std::vector<ConstraintMatrix>& hessians);
+  const Eigen::MatrixXd& stacked_jacobian(int clique) const { return stacked_j_[clique]; }
+  const Eigen::MatrixXd& stacked_hessian_times_jacobian(int clique) const {
+    return stacked_gj_[clique];
+  }
+  // G_i J_it for block `block` of constraint `constraint`.
+  auto hessian_times_jacobian(const ContactProblem& problem, int constraint, int block) const {
+    const JacobianBlock& jacobian = problem.constraint(constraint).jacobian[block];
+    return stacked_gj_[jacobian.clique].middleRows(stacked_row_[constraint][block],
+                                                   jacobian.matrix.rows());
   }
 
  private:
-  std::vector<std::vector<Eigen::MatrixXd>> g_times_j_;
+  std::vector<Eigen::MatrixXd> stacked_j_;      // per clique: m_t × n_t
+  std::vector<Eigen::MatrixXd> stacked_gj_;     // per clique: m_t × n_t
+  std::vector<std::vector<int>> stacked_row_;  // per constraint and block
 };
 
 std::unique_ptr<HessianFactorization> MakeHessianFactorization(LinearSolverType type,

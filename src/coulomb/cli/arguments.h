@@ -1,0 +1,35 @@
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace coulomb {
+
+// Bad command-line usage; main prints the message and exits with code 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Walks the arguments of one command: flags with values, switches, positionals.
+class Arguments {
+ public:
+  explicit Arguments(std::vector<std::string> arguments) : arguments_(std::move(arguments)) {}
+
+  bool Done() const { return next_ >= arguments_.size(); }
+  const std::string& Peek() const { return arguments_[next_]; }
+  std::string Next() { return arguments_[next_++]; }
+  // The value after flag `name`.
+  std::string Value(const std::string& name) {
+    if (Done()) throw UsageError(name + " needs a value");
+    return Next();
+  }
+  double DoubleValue(const std::string& name);
+  int IntValue(const std::string& name);
+
+ private:
+  std::vector<std::string> arguments_;
+  size_t next_ = 0;
+};
+
+}  // namespace coulomb

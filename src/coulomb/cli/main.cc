@@ -1,0 +1,46 @@
+// coulomb: the command-line front end. Each command lives in its own file;
+// this one dispatches and turns errors into one-line messages and exit codes.
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "coulomb/cli/arguments.h"
+#include "coulomb/cli/bench_command.h"
+#include "coulomb/cli/solve_command.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: coulomb <command> [options]\n"
+    "commands:\n"
+    "  solve PROBLEM.hdf5 [--solver sap] [--rel-tol X] [--max-iterations N]\n"
+    "        [--linear-solver dense|sparse] [--line-search exact|backtracking]\n"
+    "        [--output SOLUTION.hdf5] [--json]\n"
+    "                 solve one FCLIB problem with SAP\n"
+    "  solve DIRECTORY [options]   solve every .hdf5 in DIRECTORY, print a table\n"
+    "  solve --example [options]   solve a built-in random problem\n"
+    "  bench solve [--fclib-dir DIR] [--repetitions N] [--max-bodies N]\n"
+    "                 time SAP solves, dense vs sparse Cholesky\n"
+    "exit codes: 0 success, 1 a solve did not converge, 2 bad input\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> arguments(argv + 1, argv + argc);
+  if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h" ||
+      arguments[0] == "help") {
+    std::fputs(kUsage, arguments.empty() ? stderr : stdout);
+    return arguments.empty() ? 2 : 0;
+  }
+  const std::string command = arguments[0];
+  arguments.erase(arguments.begin());
+  try {
+    if (command == "solve") return coulomb::RunSolveCommand(arguments);
+    if (command == "bench") return coulomb::RunBenchCommand(arguments);
+    throw coulomb::UsageError("unknown command '" + command + "' (try coulomb --help)");
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "coulomb %s: %s\n", command.c_str(), error.what());
+    return 2;
+  }
+}

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "coulomb/contact/contact_problem.h"
+#include "coulomb/contact/sap_friction_cone.h"
+#include "coulomb/fclib/fclib_problem.h"
+
+namespace coulomb {
+
+// An FCLIB problem mapped to a contact problem with one SAP friction cone per
+// contact (issue #2, fixed so results can be checked independently):
+// * global: A = M; cliques = connected components of the sparsity graph of M;
+//   v* = M⁻¹ f; J = Hᵀ with each contact's rows reordered from FCLIB's
+//   [n, t1, t2] to our [t1, t2, n]; v̂_c = −w (reordered).
+// * local: a single clique with A = I, J = V Λ^½ from the eigendecomposition
+//   W = V Λ Vᵀ (so J Jᵀ = W even for singular W), v* = 0, v̂_c = −q. If W is
+//   slightly asymmetric, its symmetric part is used (and the asymmetry kept).
+// Then v_c − v̂_c = u (FCLIB's contact velocity), A(v − v*) = Jᵀγ is
+// M v = H r + f with r = γ reordered, and γ ∈ F is r ∈ K_μ.
+// Contact parameters: k = +∞ (near-rigid), β and σ from `parameters`.
+struct FclibContactProblem {
+  ContactProblem problem;
+  // Global problems: our dof k is FCLIB's dof fclib_dof[k].
+  std::vector<int> fclib_dof;
+  // Local problems: max |W − Wᵀ| / max |W| of the file (0 when symmetric).
+  double w_relative_asymmetry = 0.0;
+};
+
+// δt does not enter the near-rigid regularization (k = +∞); the problem
+// carries δt = 1 s as a placeholder. Throws std::runtime_error naming the file
+// (e.g. M not SPD, W not positive semidefinite, a contact with no Jacobian).
+FclibContactProblem BuildFclibContactProblem(const FclibProblem& fclib,
+                                             const SapContactParameters& parameters = {});
+
+// Contact vectors between our order [t1, t2, n] and FCLIB's [n, t1, t2].
+Eigen::VectorXd ToFclibContactOrder(const Eigen::VectorXd& ours);
+Eigen::VectorXd FromFclibContactOrder(const Eigen::VectorXd& fclib);
+
+// Generalized velocities in FCLIB's dof order (global problems).
+Eigen::VectorXd ToFclibDofOrder(const FclibContactProblem& mapped, const Eigen::VectorXd& v);
+
+}  // namespace coulomb

@@ -1,0 +1,139 @@
+#include "coulomb/fclib/hdf5_file.h"
+
+#include <stdexcept>
+
+namespace coulomb {
+namespace {
+
+// Closes an HDF5 handle with the right function when it goes out of scope.
+class Handle {
+ public:
+  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  ~Handle() {
+    if (id_ >= 0) close_(id_);
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  hid_t get() const { return id_; }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+}  // namespace
+
+Hdf5File::Hdf5File(const std::string& path, Mode mode) : path_(path) {
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // we report errors ourselves
+  if (mode == Mode::kRead) {
+    if (H5Fis_hdf5(path.c_str()) <= 0) {
+      throw std::runtime_error(path + ": cannot open (missing or not an HDF5 file)");
+    }
+    file_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  } else {
+    file_ = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  }
+  if (file_ < 0) throw std::runtime_error(path + ": cannot open");
+}
+
+Hdf5File::~Hdf5File() {
+  if (file_ >= 0) H5Fclose(file_);
+}
+
+void Hdf5File::Fail(const std::string& object_path, const std::string& what) const {
+  throw std::runtime_error(path_ + ": " + object_path + ": " + what);
+}
+
+bool Hdf5File::Exists(const std::string& object_path) const {
+  // Check each prefix: H5Lexists fails on a path whose parent is missing.
+  for (size_t slash = object_path.find('/', 1);; slash = object_path.find('/', slash + 1)) {
+    const std::string prefix = object_path.substr(0, slash);
+    if (H5Lexists(file_, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+    if (slash == std::string::npos) return true;
+  }
+}
+
+hid_t Hdf5File::OpenDataset(const std::string& dataset) const {
+  if (!Exists(dataset)) Fail(dataset, "missing");
+  const hid_t id = H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT);
+  if (id < 0) Fail(dataset, "is not a dataset");
+  return id;
+}
+
+long long Hdf5File::NumElements(hid_t dataset_id, const std::string& dataset) const {
+  const Handle space(H5Dget_space(dataset_id), H5Sclose);
+  const hssize_t count = H5Sget_simple_extent_npoints(space.get());
+  if (count < 0) Fail(dataset, "has no readable extent");
+  return count;
+}
+
+Eigen::VectorXd Hdf5File::ReadDoubles(const std::string& dataset) const {
+  const Handle id(OpenDataset(dataset), H5Dclose);
+  const Handle type(H5Dget_type(id.get()), H5Tclose);
+  const H5T_class_t type_class = H5Tget_class(type.get());
+  if (type_class != H5T_FLOAT && type_class != H5T_INTEGER) Fail(dataset, "is not numeric");
+  Eigen::VectorXd values(NumElements(id.get(), dataset));
+  if (values.size() > 0 &&
+      H5Dread(id.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
+    Fail(dataset, "cannot be read as numbers");
+  }
+  return values;
+}
+
+std::vector<long long> Hdf5File::ReadIntegers(const std::string& dataset) const {
+  const Handle id(OpenDataset(dataset), H5Dclose);
+  const Handle type(H5Dget_type(id.get()), H5Tclose);
+  if (H5Tget_class(type.get()) != H5T_INTEGER) Fail(dataset, "is not an integer dataset");
+  std::vector<long long> values(NumElements(id.get(), dataset));
+  if (!values.empty() &&
+      H5Dread(id.get(), H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
+    Fail(dataset, "cannot be read as integers");
+  }
+  return values;
+}
+
+long long Hdf5File::ReadInteger(const std::string& dataset) const {
+  const std::vector<long long> values = ReadIntegers(dataset);
+  if (values.size() != 1) {
+    Fail(dataset, "expected one integer, found " + std::to_string(values.size()));
+  }
+  return values.front();
+}
+
+std::string Hdf5File::ReadString(const std::string& dataset) const {
+  const Handle id(OpenDataset(dataset), H5Dclose);
+  const Handle type(H5Dget_type(id.get()), H5Tclose);
+  if (H5Tget_class(type.get()) != H5T_STRING) Fail(dataset, "is not a string");
+  if (H5Tis_variable_str(type.get()) > 0) {
+    char* text = nullptr;
+    const Handle memory_type(H5Tcopy(H5T_C_S1), H5Tclose);
+    H5Tset_size(memory_type.get(), H5T_VARIABLE);
+    if (H5Dread(id.get(), memory_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &text) < 0) {
+      Fail(dataset, "cannot be read");
+    }
+    std::string result = text != nullptr ? text : "";
+    H5free_memory(text);
+    return result;
+  }
+  std::string buffer(H5Tget_size(type.get()), '\0');
+  if (H5Dread(id.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()) < 0) {
+    Fail(dataset, "cannot be read");
+  }
+  return buffer.substr(0, buffer.find('\0'));
+}
+
+void Hdf5File::WriteDoubles(const std::string& dataset, const Eigen::VectorXd& values) {
+  const Handle link_properties(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
+  H5Pset_create_intermediate_group(link_properties.get(), 1);
+  const hsize_t size = static_cast<hsize_t>(values.size());
+  const Handle space(H5Screate_simple(1, &size, nullptr), H5Sclose);
+  const Handle id(H5Dcreate2(file_, dataset.c_str(), H5T_IEEE_F64LE, space.get(),
+                             link_properties.get(), H5P_DEFAULT, H5P_DEFAULT),
+                  H5Dclose);
+  if (id.get() < 0 ||
+      H5Dwrite(id.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
+    Fail(dataset, "cannot be written");
+  }
+}
+
+}  // namespace coulomb

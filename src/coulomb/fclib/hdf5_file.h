@@ -1,0 +1,46 @@
+#pragma once
+
+#include <hdf5.h>
+
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+namespace coulomb {
+
+// A thin RAII wrapper over the HDF5 C API for the few operations FCLIB files
+// need: read numeric datasets whole (converted to double or int64) and
+// strings, write double vectors. Every failure throws std::runtime_error with
+// "<file>: <dataset>: <what>"; HDF5's own error printing is silenced.
+class Hdf5File {
+ public:
+  enum class Mode { kRead, kCreate };
+
+  Hdf5File(const std::string& path, Mode mode);
+  ~Hdf5File();
+  Hdf5File(const Hdf5File&) = delete;
+  Hdf5File& operator=(const Hdf5File&) = delete;
+
+  const std::string& path() const { return path_; }
+  bool Exists(const std::string& object_path) const;
+
+  Eigen::VectorXd ReadDoubles(const std::string& dataset) const;
+  std::vector<long long> ReadIntegers(const std::string& dataset) const;
+  long long ReadInteger(const std::string& dataset) const;
+  std::string ReadString(const std::string& dataset) const;
+
+  // Creates the intermediate groups as needed.
+  void WriteDoubles(const std::string& dataset, const Eigen::VectorXd& values);
+
+  [[noreturn]] void Fail(const std::string& object_path, const std::string& what) const;
+
+ private:
+  hid_t OpenDataset(const std::string& dataset) const;
+  long long NumElements(hid_t dataset_id, const std::string& dataset) const;
+
+  std::string path_;
+  hid_t file_ = -1;
+};
+
+}  // namespace coulomb
