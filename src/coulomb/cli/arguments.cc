@@ -28,7 +28,8 @@ int Arguments::IntValue(const std::string& name) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used != text.size()) throw UsageError(name + ": expected an integer, got '" + text + "'");
+  if (used != text.size())
+    throw UsageError(name + ": expected an integer, got '" + text + "'");
   return value;
 }
 

@@ -14,7 +14,8 @@ struct UsageError : std::runtime_error {
 // Walks the arguments of one command: flags with values, switches, positionals.
 class Arguments {
  public:
-  explicit Arguments(std::vector<std::string> arguments) : arguments_(std::move(arguments)) {}
+  explicit Arguments(std::vector<std::string> arguments)
+      : arguments_(std::move(arguments)) {}
 
   bool Done() const { return next_ >= arguments_.size(); }
   const std::string& Peek() const { return arguments_[next_]; }

@@ -58,8 +58,9 @@ std::vector<BenchCase> MakeCases(const BenchOptions& options) {
     }
     std::sort(files.begin(), files.end());
     for (const auto& file : files) {
-      cases.push_back({file.filename().string(),
-                       BuildFclibContactProblem(ReadFclibProblem(file.string())).problem});
+      cases.push_back(
+          {file.filename().string(),
+           BuildFclibContactProblem(ReadFclibProblem(file.string())).problem});
     }
   }
   for (int bodies : {10, 30, 100, 300, 1000, 3000}) {
@@ -96,9 +97,10 @@ void BenchOne(const BenchCase& bench, LinearSolverType type, int repetitions) {
   }
   std::sort(times.begin(), times.end());
   std::sort(factor_shares.begin(), factor_shares.end());
-  std::printf("%-42s %-7s %6d %8d %6d %5s %12.3f %9.0f%% %10.2e\n", bench.name.c_str(), name,
-              bench.problem.num_dofs(), bench.problem.num_constraints(), stats.iterations,
-              stats.converged() ? "yes" : "NO", 1e3 * times[times.size() / 2],
+  std::printf("%-42s %-7s %6d %8d %6d %5s %12.3f %9.0f%% %10.2e\n", bench.name.c_str(),
+              name, bench.problem.num_dofs(), bench.problem.num_constraints(),
+              stats.iterations, stats.converged() ? "yes" : "NO",
+              1e3 * times[times.size() / 2],
               100.0 * factor_shares[factor_shares.size() / 2], stats.momentum_error);
 }
 

@@ -4,7 +4,8 @@
 
 namespace coulomb {
 
-FclibSapRun SolveFclibWithSap(const FclibProblem& fclib, const FclibContactProblem& mapped,
+FclibSapRun SolveFclibWithSap(const FclibProblem& fclib,
+                              const FclibContactProblem& mapped,
                               const SapSolverParameters& parameters) {
   FclibSapRun run;
   SapSolver solver(parameters);
@@ -16,7 +17,8 @@ FclibSapRun SolveFclibWithSap(const FclibProblem& fclib, const FclibContactProbl
   run.r = ToFclibContactOrder(solution.gamma);
   run.residual = CalcNaturalMapResidual(fclib, run.r);
   run.u = run.residual.u;
-  if (fclib.kind == FclibProblem::Kind::kGlobal) run.v = ToFclibDofOrder(mapped, solution.v);
+  if (fclib.kind == FclibProblem::Kind::kGlobal)
+    run.v = ToFclibDofOrder(mapped, solution.v);
   return run;
 }
 

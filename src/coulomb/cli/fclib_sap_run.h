@@ -20,12 +20,13 @@ struct FclibSapRun {
   Eigen::VectorXd u;  // contact velocities u(r), FCLIB order
   Eigen::VectorXd v;  // generalized velocities, FCLIB dof order (global only)
   NaturalMapResidual residual;
-  int num_dofs = 0;   // of the mapped contact problem
+  int num_dofs = 0;                   // of the mapped contact problem
   double w_relative_asymmetry = 0.0;  // see FclibContactProblem
-  double wall_time_s = 0.0;  // the solve alone (not reading or mapping)
+  double wall_time_s = 0.0;           // the solve alone (not reading or mapping)
 };
 
-FclibSapRun SolveFclibWithSap(const FclibProblem& fclib, const FclibContactProblem& mapped,
+FclibSapRun SolveFclibWithSap(const FclibProblem& fclib,
+                              const FclibContactProblem& mapped,
                               const SapSolverParameters& parameters);
 
 // Writes /solution/r, /solution/u and (global) /solution/v.

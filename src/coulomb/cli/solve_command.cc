@@ -28,7 +28,8 @@ SolveOptions ParseSolveOptions(const std::vector<std::string>& list) {
     const std::string flag = arguments.Next();
     if (flag == "--solver") {
       const std::string solver = arguments.Value(flag);
-      if (solver != "sap") throw UsageError("--solver: unknown solver '" + solver + "' (use sap)");
+      if (solver != "sap")
+        throw UsageError("--solver: unknown solver '" + solver + "' (use sap)");
     } else if (flag == "--rel-tol") {
       options.parameters.rel_tolerance = arguments.DoubleValue(flag);
     } else if (flag == "--max-iterations") {
@@ -62,7 +63,8 @@ std::string KindName(const FclibProblem& fclib) {
   return fclib.kind == FclibProblem::Kind::kLocal ? "local" : "global";
 }
 
-void PrintJson(const std::string& name, const FclibProblem& fclib, const FclibSapRun& run) {
+void PrintJson(const std::string& name, const FclibProblem& fclib,
+               const FclibSapRun& run) {
   const SapSolverStatistics& s = run.statistics;
   JsonObjectWriter json;
   json.Add("problem", name);
@@ -87,41 +89,46 @@ void PrintJson(const std::string& name, const FclibProblem& fclib, const FclibSa
   std::cout << json.str() << "\n";
 }
 
-void PrintSummary(const std::string& name, const FclibProblem& fclib, const FclibSapRun& run,
-                  const SapSolverParameters& parameters) {
+void PrintSummary(const std::string& name, const FclibProblem& fclib,
+                  const FclibSapRun& run, const SapSolverParameters& parameters) {
   const SapSolverStatistics& s = run.statistics;
   std::printf("%s (%s, %d dofs, %d contacts, %d islands)\n", name.c_str(),
               KindName(fclib).c_str(), run.num_dofs, fclib.num_contacts, s.num_islands);
   if (s.converged()) {
-    std::printf("  SAP converged in %d iterations (%d line-search iterations), ε_r = %.1e\n",
-                s.iterations, s.line_search_iterations, parameters.rel_tolerance);
+    std::printf(
+        "  SAP converged in %d iterations (%d line-search iterations), ε_r = %.1e\n",
+        s.iterations, s.line_search_iterations, parameters.rel_tolerance);
   } else {
-    std::printf("  SAP did NOT converge: %s after %d iterations (‖D∇ℓ‖ = %.3e, ε_r = %.1e)\n",
-                ToString(s.status).c_str(), s.iterations, s.history.back().gradient_norm,
-                parameters.rel_tolerance);
+    std::printf(
+        "  SAP did NOT converge: %s after %d iterations (‖D∇ℓ‖ = %.3e, ε_r = %.1e)\n",
+        ToString(s.status).c_str(), s.iterations, s.history.back().gradient_norm,
+        parameters.rel_tolerance);
   }
   std::printf("  momentum error e_m = %.3e, complementarity error e_μ = %.3e\n",
               s.momentum_error, s.complementarity_error);
   std::printf("  FCLIB natural-map residual = %.3e (÷ max(‖q‖,‖r‖,‖u‖) = %.3e)\n",
               run.residual.error, run.residual.normalization);
   if (run.w_relative_asymmetry > 0.0) {
-    std::printf("  note: W is asymmetric (max |W − Wᵀ| / max |W| = %.1e); SAP used its "
-                "symmetric part, the residual uses W as stored\n",
-                run.w_relative_asymmetry);
+    std::printf(
+        "  note: W is asymmetric (max |W − Wᵀ| / max |W| = %.1e); SAP used its "
+        "symmetric part, the residual uses W as stored\n",
+        run.w_relative_asymmetry);
   }
   std::printf("  wall time %.3f ms (factorization %.0f%%)\n", 1e3 * run.wall_time_s,
               100.0 * s.factorization_time_s / std::max(run.wall_time_s, 1e-300));
 }
 
 void PrintTableHeader() {
-  std::printf("%-42s %6s %6s %8s %5s %6s %10s %10s %10s %10s\n", "problem", "kind", "dofs",
-              "contacts", "conv", "iters", "e_m", "e_mu", "ncp_resid", "time_ms");
+  std::printf("%-42s %6s %6s %8s %5s %6s %10s %10s %10s %10s\n", "problem", "kind",
+              "dofs", "contacts", "conv", "iters", "e_m", "e_mu", "ncp_resid", "time_ms");
 }
 
-void PrintTableRow(const std::string& name, const std::string& kind, int dofs, int contacts,
-                   const SapSolverStatistics& s, double ncp_residual, double time_s) {
+void PrintTableRow(const std::string& name, const std::string& kind, int dofs,
+                   int contacts, const SapSolverStatistics& s, double ncp_residual,
+                   double time_s) {
   char residual[16] = "-";
-  if (ncp_residual >= 0.0) std::snprintf(residual, sizeof(residual), "%.2e", ncp_residual);
+  if (ncp_residual >= 0.0)
+    std::snprintf(residual, sizeof(residual), "%.2e", ncp_residual);
   std::printf("%-42s %6s %6d %8d %5s %6d %10.2e %10.2e %10s %10.2f\n", name.c_str(),
               kind.c_str(), dofs, contacts, s.converged() ? "yes" : "NO", s.iterations,
               s.momentum_error, s.complementarity_error, residual, 1e3 * time_s);
@@ -149,22 +156,25 @@ int SolveDirectory(const SolveOptions& options) {
   }
   std::sort(files.begin(), files.end());
   if (files.empty()) throw std::runtime_error(options.input + ": no .hdf5 files");
-  std::printf("SAP on the FCLIB problems in %s (ε_r = %.1e, %s Cholesky, %s line search)\n",
-              options.input.c_str(), options.parameters.rel_tolerance,
-              ToString(options.parameters.linear_solver).c_str(),
-              ToString(options.parameters.line_search).c_str());
+  std::printf(
+      "SAP on the FCLIB problems in %s (ε_r = %.1e, %s Cholesky, %s line search)\n",
+      options.input.c_str(), options.parameters.rel_tolerance,
+      ToString(options.parameters.linear_solver).c_str(),
+      ToString(options.parameters.line_search).c_str());
   PrintTableHeader();
   bool all_converged = true;
   for (const auto& file : files) {
     const FclibProblem fclib = ReadFclibProblem(file.string());
     const FclibContactProblem mapped = BuildFclibContactProblem(fclib);
     const FclibSapRun run = SolveFclibWithSap(fclib, mapped, options.parameters);
-    PrintTableRow(file.filename().string(), KindName(fclib), run.num_dofs, fclib.num_contacts,
-                  run.statistics, run.residual.error, run.wall_time_s);
+    PrintTableRow(file.filename().string(), KindName(fclib), run.num_dofs,
+                  fclib.num_contacts, run.statistics, run.residual.error,
+                  run.wall_time_s);
     all_converged = all_converged && run.statistics.converged();
   }
-  std::printf("ncp_resid: FCLIB natural-map residual ÷ max(‖q‖,‖r‖,‖u‖); SAP solves the "
-              "regularized problem, so it is reported, not driven to zero.\n");
+  std::printf(
+      "ncp_resid: FCLIB natural-map residual ÷ max(‖q‖,‖r‖,‖u‖); SAP solves the "
+      "regularized problem, so it is reported, not driven to zero.\n");
   return all_converged ? 0 : 1;
 }
 

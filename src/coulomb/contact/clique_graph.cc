@@ -32,7 +32,8 @@ CliqueGraph::CliqueGraph(const ContactProblem& problem)
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& jacobian = problem.constraint(index).jacobian;
     for (size_t a = 0; a < jacobian.size(); ++a) {
-      for (size_t b = 0; b < a; ++b) pattern.AddCoupling(jacobian[a].clique, jacobian[b].clique);
+      for (size_t b = 0; b < a; ++b)
+        pattern.AddCoupling(jacobian[a].clique, jacobian[b].clique);
     }
   }
   num_islands = pattern.ConnectedComponents(&island_of_clique);
@@ -43,7 +44,8 @@ CliqueGraph::CliqueGraph(const ContactProblem& problem)
   }
   island_of_constraint.resize(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index) {
-    const int island = island_of_clique[problem.constraint(index).jacobian.front().clique];
+    const int island =
+        island_of_clique[problem.constraint(index).jacobian.front().clique];
     island_of_constraint[index] = island;
     constraints_of_island[island].push_back(index);
   }

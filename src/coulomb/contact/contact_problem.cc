@@ -25,13 +25,14 @@ int ContactProblem::AddClique(Eigen::MatrixXd a) {
   const std::string name = "clique " + std::to_string(index);
   if (a.rows() == 0 || a.rows() != a.cols()) {
     throw std::invalid_argument(name + ": A must be square and non-empty, got " +
-                                std::to_string(a.rows()) + "×" + std::to_string(a.cols()));
+                                std::to_string(a.rows()) + "×" +
+                                std::to_string(a.cols()));
   }
   if (!a.allFinite()) throw std::invalid_argument(name + ": A has non-finite entries");
   const double asymmetry = (a - a.transpose()).norm();
   if (asymmetry > 1e-10 * a.norm()) {
-    throw std::invalid_argument(name + ": A is not symmetric (‖A − Aᵀ‖ = " +
-                                std::to_string(asymmetry) + ")");
+    throw std::invalid_argument(
+        name + ": A is not symmetric (‖A − Aᵀ‖ = " + std::to_string(asymmetry) + ")");
   }
   if (a.llt().info() != Eigen::Success) {
     throw std::invalid_argument(name + ": A is not positive definite");
@@ -56,7 +57,8 @@ int ContactProblem::AddConstraint(std::vector<JacobianBlock> jacobian,
                        std::move(potential));
 }
 
-int ContactProblem::AddConstraint(std::vector<JacobianBlock> jacobian, ConstraintVector bias,
+int ContactProblem::AddConstraint(std::vector<JacobianBlock> jacobian,
+                                  ConstraintVector bias,
                                   std::unique_ptr<ConvexConstraint> potential) {
   const int index = num_constraints();
   constraints_.push_back({std::move(jacobian), std::move(bias), std::move(potential)});
@@ -76,27 +78,29 @@ void ContactProblem::ValidateConstraint(int index) const {
   }
   if (c.jacobian.empty()) throw ConstraintError(index, "touches no clique");
   if (c.bias.size() != rows || !c.bias.allFinite()) {
-    throw ConstraintError(index, "bias must be finite with " + std::to_string(rows) + " rows");
+    throw ConstraintError(index,
+                          "bias must be finite with " + std::to_string(rows) + " rows");
   }
   for (size_t b = 0; b < c.jacobian.size(); ++b) {
     const JacobianBlock& block = c.jacobian[b];
     if (block.clique < 0 || block.clique >= num_cliques()) {
-      throw ConstraintError(index, "Jacobian block " + std::to_string(b) +
-                                       " refers to clique " + std::to_string(block.clique) +
-                                       ", which does not exist");
+      throw ConstraintError(index,
+                            "Jacobian block " + std::to_string(b) + " refers to clique " +
+                                std::to_string(block.clique) + ", which does not exist");
     }
     for (size_t other = 0; other < b; ++other) {
       if (c.jacobian[other].clique == block.clique) {
-        throw ConstraintError(index, "has two Jacobian blocks for clique " +
-                                         std::to_string(block.clique));
+        throw ConstraintError(
+            index, "has two Jacobian blocks for clique " + std::to_string(block.clique));
       }
     }
     if (block.matrix.rows() != rows || block.matrix.cols() != clique_size(block.clique)) {
-      throw ConstraintError(
-          index, "Jacobian block for clique " + std::to_string(block.clique) + " is " +
-                     std::to_string(block.matrix.rows()) + "×" +
-                     std::to_string(block.matrix.cols()) + ", expected " +
-                     std::to_string(rows) + "×" + std::to_string(clique_size(block.clique)));
+      throw ConstraintError(index, "Jacobian block for clique " +
+                                       std::to_string(block.clique) + " is " +
+                                       std::to_string(block.matrix.rows()) + "×" +
+                                       std::to_string(block.matrix.cols()) +
+                                       ", expected " + std::to_string(rows) + "×" +
+                                       std::to_string(clique_size(block.clique)));
     }
     if (!block.matrix.allFinite()) throw ConstraintError(index, "Jacobian is not finite");
   }
@@ -120,7 +124,8 @@ void ContactProblem::PrepareConstraints() {
     const int rows = c.potential->num_equations();
     ConstraintMatrix delassus = ConstraintMatrix::Zero(rows, rows);
     for (const JacobianBlock& block : c.jacobian) {
-      const Eigen::MatrixXd a_inverse_jt = a_factors[block.clique].solve(block.matrix.transpose());
+      const Eigen::MatrixXd a_inverse_jt =
+          a_factors[block.clique].solve(block.matrix.transpose());
       delassus += block.matrix * a_inverse_jt;
     }
     try {
@@ -140,7 +145,8 @@ void ContactProblem::CalcConstraintVelocities(const Eigen::VectorXd& v,
   }
 }
 
-void ContactProblem::MultiplyByJacobian(const Eigen::VectorXd& x, Eigen::VectorXd* y) const {
+void ContactProblem::MultiplyByJacobian(const Eigen::VectorXd& x,
+                                        Eigen::VectorXd* y) const {
   y->resize(num_constraint_equations_);
   for (int index = 0; index < num_constraints(); ++index) {
     const ProblemConstraint& c = constraints_[index];
@@ -159,8 +165,8 @@ void ContactProblem::AddJacobianTransposeTimes(const Eigen::VectorXd& gamma,
     const ProblemConstraint& c = constraints_[index];
     const auto gamma_i = gamma.segment(constraint_offsets_[index], c.bias.size());
     for (const JacobianBlock& block : c.jacobian) {
-      generalized->segment(clique_offsets_[block.clique], block.matrix.cols()).noalias() +=
-          block.matrix.transpose() * gamma_i;
+      generalized->segment(clique_offsets_[block.clique], block.matrix.cols())
+          .noalias() += block.matrix.transpose() * gamma_i;
     }
   }
 }

@@ -15,14 +15,18 @@ Eigen::Matrix<double, 6, 6> RandomBodyMass(std::mt19937_64* random) {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   const double mass = 0.1 + 9.9 * unit(*random);
   const Eigen::Vector3d principal =
-      mass * 0.01 * (Eigen::Vector3d(unit(*random), unit(*random), unit(*random)).array() + 0.2);
-  const Eigen::Matrix3d rotation =
-      Eigen::Quaterniond(Eigen::Vector4d::NullaryExpr([&] { return unit(*random) - 0.5; }))
-          .normalized()
-          .toRotationMatrix();
-  const Eigen::Vector3d offset = 0.2 * Eigen::Vector3d::NullaryExpr([&] { return unit(*random) - 0.5; });
+      mass * 0.01 *
+      (Eigen::Vector3d(unit(*random), unit(*random), unit(*random)).array() + 0.2);
+  const Eigen::Matrix3d rotation = Eigen::Quaterniond(Eigen::Vector4d::NullaryExpr([&] {
+                                     return unit(*random) - 0.5;
+                                   }))
+                                       .normalized()
+                                       .toRotationMatrix();
+  const Eigen::Vector3d offset =
+      0.2 * Eigen::Vector3d::NullaryExpr([&] { return unit(*random) - 0.5; });
   Eigen::Matrix3d cross;
-  cross << 0, -offset.z(), offset.y(), offset.z(), 0, -offset.x(), -offset.y(), offset.x(), 0;
+  cross << 0, -offset.z(), offset.y(), offset.z(), 0, -offset.x(), -offset.y(),
+      offset.x(), 0;
   Eigen::Matrix<double, 6, 6> m;
   m.topLeftCorner<3, 3>() = mass * Eigen::Matrix3d::Identity();
   m.topRightCorner<3, 3>() = -mass * cross;
@@ -54,17 +58,17 @@ ContactProblem MakeRandomContactProblem(const RandomContactProblemOptions& optio
   Eigen::VectorXd v_star(6 * options.num_bodies);
   for (int body = 0; body < options.num_bodies; ++body) {
     problem.AddClique(RandomBodyMass(&random));
-    v_star.segment<6>(6 * body) = Eigen::Vector<double, 6>::NullaryExpr([&] {
-      return 2.0 * unit(random) - 1.0;
-    });
+    v_star.segment<6>(6 * body) =
+        Eigen::Vector<double, 6>::NullaryExpr([&] { return 2.0 * unit(random) - 1.0; });
   }
   problem.SetFreeMotionVelocities(v_star);
   std::uniform_int_distribution<int> pick_body(0, options.num_bodies - 1);
   for (int contact = 0; contact < options.num_contacts; ++contact) {
-    const Eigen::Matrix3d frame =
-        Eigen::Quaterniond(Eigen::Vector4d::NullaryExpr([&] { return unit(random) - 0.5; }))
-            .normalized()
-            .toRotationMatrix();
+    const Eigen::Matrix3d frame = Eigen::Quaterniond(Eigen::Vector4d::NullaryExpr([&] {
+                                    return unit(random) - 0.5;
+                                  }))
+                                      .normalized()
+                                      .toRotationMatrix();
     std::vector<JacobianBlock> jacobian;
     const int body_a = pick_body(random);
     jacobian.push_back({body_a, RandomPointJacobian(frame, &random, -1.0)});
@@ -74,15 +78,17 @@ ContactProblem MakeRandomContactProblem(const RandomContactProblemOptions& optio
       jacobian.push_back({body_b, RandomPointJacobian(frame, &random, 1.0)});
     }
     SapContactParameters parameters;
-    parameters.friction = unit(random) < options.frictionless_fraction ? 0.0 : unit(random);
+    parameters.friction =
+        unit(random) < options.frictionless_fraction ? 0.0 : unit(random);
     if (unit(random) < options.compliant_fraction) {
       parameters.stiffness = std::pow(10.0, 3.0 + 5.0 * unit(random));
       parameters.dissipation_time_scale = options.time_step * unit(random);
     }
     const double phi0 = 0.01 * (unit(random) - 0.7);  // mostly penetrating
-    const Eigen::Vector3d v_hat(0.0, 0.0,
-                                SapStabilizationVelocity(phi0, options.time_step,
-                                                         parameters.dissipation_time_scale));
+    const Eigen::Vector3d v_hat(
+        0.0, 0.0,
+        SapStabilizationVelocity(phi0, options.time_step,
+                                 parameters.dissipation_time_scale));
     problem.AddConstraint(std::move(jacobian),
                           std::make_unique<SapFrictionCone>(parameters, v_hat));
   }

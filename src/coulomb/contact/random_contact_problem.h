@@ -10,12 +10,12 @@ namespace coulomb {
 // contact: bodies with dense 6×6 SPD mass blocks (one clique each), contacts
 // that touch one body (against the world) or two.
 struct RandomContactProblemOptions {
-  int num_bodies = 10;               // ≥ 1
-  int num_contacts = 20;             // ≥ 0
-  double two_body_fraction = 0.5;    // share of contacts between two bodies
+  int num_bodies = 10;                 // ≥ 1
+  int num_contacts = 20;               // ≥ 0
+  double two_body_fraction = 0.5;      // share of contacts between two bodies
   double frictionless_fraction = 0.1;  // share of contacts with μ = 0
-  double compliant_fraction = 0.5;   // share with finite k (others k = +∞)
-  double time_step = 0.01;           // δt [s]
+  double compliant_fraction = 0.5;     // share with finite k (others k = +∞)
+  double time_step = 0.01;             // δt [s]
   uint64_t seed = 1;
 };
 

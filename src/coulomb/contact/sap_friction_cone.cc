@@ -41,7 +41,8 @@ SapFrictionCone::SapFrictionCone(const SapContactParameters& parameters,
   if (!v_hat.allFinite()) throw std::invalid_argument("v_hat: must be finite");
 }
 
-void SapFrictionCone::Prepare(const ConstraintMatrix& delassus_estimate, double time_step) {
+void SapFrictionCone::Prepare(const ConstraintMatrix& delassus_estimate,
+                              double time_step) {
   const double w = delassus_estimate.norm() / 3.0;  // ‖W_ii‖_F / 3 (SAP §V-B)
   if (!(w > 0.0) || !std::isfinite(w)) {
     throw std::invalid_argument("Delassus estimate ‖W_ii‖/3 = " + std::to_string(w) +
@@ -49,10 +50,12 @@ void SapFrictionCone::Prepare(const ConstraintMatrix& delassus_estimate, double 
   }
   const double beta = parameters_.near_rigid_threshold;
   const double k = parameters_.stiffness;
-  const double near_rigid_rn = beta * beta / (4.0 * std::numbers::pi * std::numbers::pi) * w;
+  const double near_rigid_rn =
+      beta * beta / (4.0 * std::numbers::pi * std::numbers::pi) * w;
   const double compliant_rn =
-      std::isinf(k) ? 0.0
-                    : 1.0 / (time_step * k * (time_step + parameters_.dissipation_time_scale));
+      std::isinf(k)
+          ? 0.0
+          : 1.0 / (time_step * k * (time_step + parameters_.dissipation_time_scale));
   SetRegularization(parameters_.sigma * w, std::max(near_rigid_rn, compliant_rn));
 }
 
@@ -65,7 +68,8 @@ void SapFrictionCone::SetRegularization(double rt, double rn) {
   rn_ = rn;
 }
 
-SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v_c) const {
+SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(
+    const Eigen::Vector3d& v_c) const {
   const Eigen::Vector3d r_diagonal(rt_, rt_, rn_);
   const Eigen::Vector3d y = -(v_c - v_hat_).cwiseQuotient(r_diagonal);
   const Eigen::Vector2d y_t = y.head<2>();
@@ -88,7 +92,8 @@ SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v
     return result;  // γ = 0, ℓ = 0, G = 0
   }
   result.region = Region::kSliding;
-  const Eigen::Vector2d t_hat = y_r > 0.0 ? Eigen::Vector2d(y_t / y_r) : Eigen::Vector2d::Zero();
+  const Eigen::Vector2d t_hat =
+      y_r > 0.0 ? Eigen::Vector2d(y_t / y_r) : Eigen::Vector2d::Zero();
   const double s = y_n + mu_hat * y_r;  // ≥ 0 in this region
   const double scale = 1.0 / (1.0 + mu_tilde_squared);
   const double gamma_n = s * scale;

@@ -29,7 +29,8 @@ struct SapContactParameters {
 void ValidateSapContactParameters(const SapContactParameters& parameters);
 
 // v̂_n = −φ0 / (δt + τ_d), the normal stabilization velocity (SAP §V-A).
-double SapStabilizationVelocity(double phi0, double time_step, double dissipation_time_scale);
+double SapStabilizationVelocity(double phi0, double time_step,
+                                double dissipation_time_scale);
 
 // Friction cone constraint of SAP (SAP §V-A, eqs. 24, 28–30, App. C–D).
 //

@@ -44,12 +44,14 @@ FclibContactProblem BuildLocal(const FclibProblem& fclib, const SapContactParame
   const double scale = std::max(w.cwiseAbs().maxCoeff(), 1e-300);
   const double relative_asymmetry = (w - w.transpose()).cwiseAbs().maxCoeff() / scale;
   if (relative_asymmetry > kMaxRelativeAsymmetry) {
-    throw std::runtime_error(fclib.path + ": /fclib_local/W is not symmetric (max |W − Wᵀ| / " +
+    throw std::runtime_error(fclib.path +
+                             ": /fclib_local/W is not symmetric (max |W − Wᵀ| / " +
                              "max |W| = " + std::to_string(relative_asymmetry) + ")");
   }
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(0.5 * (w + w.transpose()));
   if (eigen.eigenvalues().minCoeff() < -1e-9 * scale) {
-    throw std::runtime_error(fclib.path + ": /fclib_local/W is not positive semidefinite");
+    throw std::runtime_error(fclib.path +
+                             ": /fclib_local/W is not positive semidefinite");
   }
   const Eigen::MatrixXd factor =
       eigen.eigenvectors() * eigen.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal();
@@ -62,8 +64,9 @@ FclibContactProblem BuildLocal(const FclibProblem& fclib, const SapContactParame
     for (int c = 0; c < 3; ++c) block.matrix.row(OurRow(c)) = factor.row(3 * contact + c);
     std::vector<JacobianBlock> jacobian;
     jacobian.push_back(std::move(block));
-    mapped.problem.AddConstraint(std::move(jacobian),
-                                 MakeCone(p, fclib.mu[contact], -ContactSegment(fclib.q, contact)));
+    mapped.problem.AddConstraint(
+        std::move(jacobian),
+        MakeCone(p, fclib.mu[contact], -ContactSegment(fclib.q, contact)));
   }
   Finalize(fclib, &mapped.problem);
   return mapped;
@@ -107,9 +110,9 @@ void AddGlobalCliques(const FclibProblem& fclib, FclibContactProblem* mapped,
     try {
       clique = mapped->problem.AddClique(a);
     } catch (const std::invalid_argument& e) {
-      throw std::runtime_error(fclib.path + ": /fclib_global/M is not symmetric positive " +
-                               "definite (dofs " + std::to_string(dofs.front()) + "…): " +
-                               e.what());
+      throw std::runtime_error(
+          fclib.path + ": /fclib_global/M is not symmetric positive " +
+          "definite (dofs " + std::to_string(dofs.front()) + "…): " + e.what());
     }
     v_star.segment(mapped->problem.clique_offset(clique), size) = a.llt().solve(f);
     for (int r = 0; r < size; ++r) {
@@ -121,7 +124,8 @@ void AddGlobalCliques(const FclibProblem& fclib, FclibContactProblem* mapped,
   mapped->problem.SetFreeMotionVelocities(v_star);
 }
 
-FclibContactProblem BuildGlobal(const FclibProblem& fclib, const SapContactParameters& p) {
+FclibContactProblem BuildGlobal(const FclibProblem& fclib,
+                                const SapContactParameters& p) {
   FclibContactProblem mapped{ContactProblem(1.0), {}, 0.0};
   std::vector<int> clique_of_dof, local_index;
   AddGlobalCliques(fclib, &mapped, &clique_of_dof, &local_index);
@@ -143,8 +147,9 @@ FclibContactProblem BuildGlobal(const FclibProblem& fclib, const SapContactParam
     }
     std::vector<JacobianBlock> jacobian;
     for (auto& [clique, matrix] : blocks) jacobian.push_back({clique, std::move(matrix)});
-    mapped.problem.AddConstraint(std::move(jacobian),
-                                 MakeCone(p, fclib.mu[contact], -ContactSegment(fclib.w, contact)));
+    mapped.problem.AddConstraint(
+        std::move(jacobian),
+        MakeCone(p, fclib.mu[contact], -ContactSegment(fclib.w, contact)));
   }
   Finalize(fclib, &mapped.problem);
   return mapped;
@@ -157,7 +162,7 @@ FclibContactProblem BuildFclibContactProblem(const FclibProblem& fclib,
   SapContactParameters near_rigid = parameters;
   near_rigid.stiffness = std::numeric_limits<double>::infinity();
   return fclib.kind == FclibProblem::Kind::kLocal ? BuildLocal(fclib, near_rigid)
-                                                   : BuildGlobal(fclib, near_rigid);
+                                                  : BuildGlobal(fclib, near_rigid);
 }
 
 Eigen::VectorXd ToFclibContactOrder(const Eigen::VectorXd& ours) {
@@ -177,7 +182,8 @@ Eigen::VectorXd FromFclibContactOrder(const Eigen::VectorXd& fclib) {
   return ours;
 }
 
-Eigen::VectorXd ToFclibDofOrder(const FclibContactProblem& mapped, const Eigen::VectorXd& v) {
+Eigen::VectorXd ToFclibDofOrder(const FclibContactProblem& mapped,
+                                const Eigen::VectorXd& v) {
   Eigen::VectorXd fclib_v(v.size());
   for (Eigen::Index k = 0; k < v.size(); ++k) fclib_v[mapped.fclib_dof[k]] = v[k];
   return fclib_v;

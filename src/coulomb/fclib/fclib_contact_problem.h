@@ -40,6 +40,7 @@ Eigen::VectorXd ToFclibContactOrder(const Eigen::VectorXd& ours);
 Eigen::VectorXd FromFclibContactOrder(const Eigen::VectorXd& fclib);
 
 // Generalized velocities in FCLIB's dof order (global problems).
-Eigen::VectorXd ToFclibDofOrder(const FclibContactProblem& mapped, const Eigen::VectorXd& v);
+Eigen::VectorXd ToFclibDofOrder(const FclibContactProblem& mapped,
+                                const Eigen::VectorXd& v);
 
 }  // namespace coulomb

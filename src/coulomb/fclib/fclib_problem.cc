@@ -12,17 +12,18 @@ using Triplets = std::vector<Eigen::Triplet<double>>;
 
 // Compressed storage (CSR if rows_compressed, else CSC): p has
 // outer_size + 1 pointers into i (inner indices) and x.
-void AppendCompressed(const Hdf5File& file, const std::string& group, bool rows_compressed,
-                      long long rows, long long cols, const std::vector<long long>& p,
-                      const std::vector<long long>& i, const Eigen::VectorXd& x,
-                      Triplets* triplets) {
+void AppendCompressed(const Hdf5File& file, const std::string& group,
+                      bool rows_compressed, long long rows, long long cols,
+                      const std::vector<long long>& p, const std::vector<long long>& i,
+                      const Eigen::VectorXd& x, Triplets* triplets) {
   const long long outer_size = rows_compressed ? rows : cols;
   const long long inner_size = rows_compressed ? cols : rows;
   if (static_cast<long long>(p.size()) < outer_size + 1) {
     file.Fail(group + "/p", "has " + std::to_string(p.size()) + " entries, expected " +
                                 std::to_string(outer_size + 1));
   }
-  if (p[0] != 0 || p[outer_size] > static_cast<long long>(std::min(i.size(), size_t(x.size())))) {
+  if (p[0] != 0 ||
+      p[outer_size] > static_cast<long long>(std::min(i.size(), size_t(x.size())))) {
     file.Fail(group + "/p", "pointers out of range");
   }
   for (long long outer = 0; outer < outer_size; ++outer) {
@@ -52,8 +53,10 @@ void AppendTriplets(const Hdf5File& file, const std::string& group, long long nz
   }
 }
 
-Eigen::SparseMatrix<double> ReadSparseMatrix(const Hdf5File& file, const std::string& group,
-                                             long long expected_rows, long long expected_cols) {
+Eigen::SparseMatrix<double> ReadSparseMatrix(const Hdf5File& file,
+                                             const std::string& group,
+                                             long long expected_rows,
+                                             long long expected_cols) {
   const long long rows = file.ReadInteger(group + "/m");
   const long long cols = file.ReadInteger(group + "/n");
   if (rows != expected_rows || cols != expected_cols) {
@@ -94,7 +97,8 @@ void ReadFrictionCoefficients(const Hdf5File& file, const std::string& root,
                               FclibProblem* problem) {
   problem->mu = file.ReadDoubles(root + "/vectors/mu");
   problem->num_contacts = static_cast<int>(problem->mu.size());
-  if (problem->num_contacts == 0) file.Fail(root + "/vectors/mu", "is empty: no contacts");
+  if (problem->num_contacts == 0)
+    file.Fail(root + "/vectors/mu", "is empty: no contacts");
   for (int contact = 0; contact < problem->num_contacts; ++contact) {
     const double mu = problem->mu[contact];
     if (!(mu >= 0.0) || !std::isfinite(mu)) {
@@ -116,7 +120,8 @@ void ReadLocal(const Hdf5File& file, FclibProblem* problem) {
 void ReadGlobal(const Hdf5File& file, FclibProblem* problem) {
   const std::string root = "/fclib_global";
   ReadFrictionCoefficients(file, root, problem);
-  if (file.Exists(root + "/G")) file.Fail(root + "/G", "equality constraints are not supported");
+  if (file.Exists(root + "/G"))
+    file.Fail(root + "/G", "equality constraints are not supported");
   const long long size = 3LL * problem->num_contacts;
   problem->f = file.ReadDoubles(root + "/vectors/f");
   const long long num_dofs = problem->f.size();
@@ -136,13 +141,15 @@ FclibProblem ReadFclibProblem(const std::string& path) {
   const bool local = file.Exists("/fclib_local");
   const bool global = file.Exists("/fclib_global");
   if (!local && !global) {
-    throw std::runtime_error(path + ": not an FCLIB file (no /fclib_local or /fclib_global)");
+    throw std::runtime_error(path +
+                             ": not an FCLIB file (no /fclib_local or /fclib_global)");
   }
   const std::string root = global ? "/fclib_global" : "/fclib_local";
   if (file.Exists(root + "/spacedim") && file.ReadInteger(root + "/spacedim") != 3) {
     file.Fail(root + "/spacedim", "only 3-D problems are supported");
   }
-  if (file.Exists(root + "/info/title")) problem.title = file.ReadString(root + "/info/title");
+  if (file.Exists(root + "/info/title"))
+    problem.title = file.ReadString(root + "/info/title");
   if (global) {
     problem.kind = FclibProblem::Kind::kGlobal;
     ReadGlobal(file, &problem);

@@ -46,7 +46,8 @@ void Hdf5File::Fail(const std::string& object_path, const std::string& what) con
 
 bool Hdf5File::Exists(const std::string& object_path) const {
   // Check each prefix: H5Lexists fails on a path whose parent is missing.
-  for (size_t slash = object_path.find('/', 1);; slash = object_path.find('/', slash + 1)) {
+  for (size_t slash = object_path.find('/', 1);;
+       slash = object_path.find('/', slash + 1)) {
     const std::string prefix = object_path.substr(0, slash);
     if (H5Lexists(file_, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
     if (slash == std::string::npos) return true;
@@ -71,10 +72,11 @@ Eigen::VectorXd Hdf5File::ReadDoubles(const std::string& dataset) const {
   const Handle id(OpenDataset(dataset), H5Dclose);
   const Handle type(H5Dget_type(id.get()), H5Tclose);
   const H5T_class_t type_class = H5Tget_class(type.get());
-  if (type_class != H5T_FLOAT && type_class != H5T_INTEGER) Fail(dataset, "is not numeric");
+  if (type_class != H5T_FLOAT && type_class != H5T_INTEGER)
+    Fail(dataset, "is not numeric");
   Eigen::VectorXd values(NumElements(id.get(), dataset));
-  if (values.size() > 0 &&
-      H5Dread(id.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
+  if (values.size() > 0 && H5Dread(id.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
+                                   H5P_DEFAULT, values.data()) < 0) {
     Fail(dataset, "cannot be read as numbers");
   }
   return values;
@@ -85,8 +87,8 @@ std::vector<long long> Hdf5File::ReadIntegers(const std::string& dataset) const 
   const Handle type(H5Dget_type(id.get()), H5Tclose);
   if (H5Tget_class(type.get()) != H5T_INTEGER) Fail(dataset, "is not an integer dataset");
   std::vector<long long> values(NumElements(id.get(), dataset));
-  if (!values.empty() &&
-      H5Dread(id.get(), H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
+  if (!values.empty() && H5Dread(id.get(), H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL,
+                                 H5P_DEFAULT, values.data()) < 0) {
     Fail(dataset, "cannot be read as integers");
   }
   return values;
@@ -123,15 +125,25 @@ std::string Hdf5File::ReadString(const std::string& dataset) const {
 }
 
 void Hdf5File::WriteDoubles(const std::string& dataset, const Eigen::VectorXd& values) {
+  Write(dataset, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, values.size(), values.data());
+}
+
+void Hdf5File::WriteIntegers(const std::string& dataset,
+                             const std::vector<long long>& values) {
+  Write(dataset, H5T_STD_I64LE, H5T_NATIVE_LLONG, values.size(), values.data());
+}
+
+void Hdf5File::Write(const std::string& dataset, hid_t file_type, hid_t memory_type,
+                     size_t size, const void* data) {
   const Handle link_properties(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
   H5Pset_create_intermediate_group(link_properties.get(), 1);
-  const hsize_t size = static_cast<hsize_t>(values.size());
-  const Handle space(H5Screate_simple(1, &size, nullptr), H5Sclose);
-  const Handle id(H5Dcreate2(file_, dataset.c_str(), H5T_IEEE_F64LE, space.get(),
+  const hsize_t dimension = size;
+  const Handle space(H5Screate_simple(1, &dimension, nullptr), H5Sclose);
+  const Handle id(H5Dcreate2(file_, dataset.c_str(), file_type, space.get(),
                              link_properties.get(), H5P_DEFAULT, H5P_DEFAULT),
                   H5Dclose);
-  if (id.get() < 0 ||
-      H5Dwrite(id.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) {
+  if (id.get() < 0 || (size > 0 && H5Dwrite(id.get(), memory_type, H5S_ALL, H5S_ALL,
+                                            H5P_DEFAULT, data) < 0)) {
     Fail(dataset, "cannot be written");
   }
 }

@@ -17,7 +17,7 @@ struct NaturalMapResidual {
   double error = 0.0;         // normalized
   double unnormalized = 0.0;  // ‖r − P_K(r − û)‖
   double normalization = 1.0;
-  Eigen::VectorXd u;          // contact velocities at r
+  Eigen::VectorXd u;  // contact velocities at r
 };
 
 NaturalMapResidual CalcNaturalMapResidual(const FclibProblem& problem,

@@ -31,8 +31,7 @@ BlockSparseCholesky::BlockSparseCholesky(const BlockSparsityPattern& pattern)
       for (size_t b = 0; b <= a; ++b) {
         // rows are sorted by position, so rows[a] comes after rows[b].
         const int target = storage_of_key_.at(Key(rows[a], rows[b]));
-        updates_[col].push_back(
-            {target, below_storage_[col][a], below_storage_[col][b]});
+        updates_[col].push_back({target, below_storage_[col][a], below_storage_[col][b]});
       }
     }
   }
@@ -90,7 +89,9 @@ void BlockSparseCholesky::Solve(Eigen::Ref<Eigen::VectorXd> b) const {
   // Forward: L y = b.
   for (int col : elimination_.order) {
     auto x_col = b.segment(block_offsets_[col], block_sizes_[col]);
-    StoredBlock(diagonal_storage_[col]).triangularView<Eigen::Lower>().solveInPlace(x_col);
+    StoredBlock(diagonal_storage_[col])
+        .triangularView<Eigen::Lower>()
+        .solveInPlace(x_col);
     const auto& rows = elimination_.below_diagonal[col];
     for (size_t r = 0; r < rows.size(); ++r) {
       b.segment(block_offsets_[rows[r]], block_sizes_[rows[r]]).noalias() -=

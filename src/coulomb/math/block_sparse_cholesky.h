@@ -98,7 +98,7 @@ class BlockSparseCholesky {
   // L_{i,k} for i in elimination_.below_diagonal[k], in the same order.
   std::vector<int> diagonal_storage_;
   std::vector<std::vector<int>> below_storage_;
-  std::vector<std::vector<BlockUpdate>> updates_;  // per column
+  std::vector<std::vector<BlockUpdate>> updates_;     // per column
   std::unordered_map<uint64_t, int> storage_of_key_;  // (row, col) stored order
 };
 

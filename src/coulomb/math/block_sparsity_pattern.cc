@@ -12,7 +12,8 @@ void BlockSparsityPattern::AddCoupling(int i, int j) {
   neighbors[j].push_back(i);
 }
 
-int BlockSparsityPattern::ConnectedComponents(std::vector<int>* component_of_block) const {
+int BlockSparsityPattern::ConnectedComponents(
+    std::vector<int>* component_of_block) const {
   component_of_block->assign(num_blocks(), -1);
   int num_components = 0;
   std::vector<int> stack;

@@ -25,7 +25,8 @@ RootFindingResult Rtsafe(FunctionAndDerivative&& function_and_derivative, double
                          double x_upper, double x_guess, double x_tolerance,
                          double f_tolerance, int max_iterations) {
   RootFindingResult result;
-  double x = (x_guess > x_lower && x_guess < x_upper) ? x_guess : 0.5 * (x_lower + x_upper);
+  double x =
+      (x_guess > x_lower && x_guess < x_upper) ? x_guess : 0.5 * (x_lower + x_upper);
   double previous_step = x_upper - x_lower;
   for (result.iterations = 1; result.iterations <= max_iterations; ++result.iterations) {
     const auto [f, df] = function_and_derivative(x);
@@ -42,7 +43,8 @@ RootFindingResult Rtsafe(FunctionAndDerivative&& function_and_derivative, double
     const double newton_x = df > 0.0 ? x - f / df : x_upper + 1.0;  // invalid if df ≤ 0
     const bool newton_inside = newton_x > x_lower && newton_x < x_upper;
     const bool newton_fast = std::abs(newton_x - x) < 0.5 * std::abs(previous_step);
-    const double next_x = (newton_inside && newton_fast) ? newton_x : 0.5 * (x_lower + x_upper);
+    const double next_x =
+        (newton_inside && newton_fast) ? newton_x : 0.5 * (x_lower + x_upper);
     previous_step = next_x - x;
     x = next_x;
     if (x_upper - x_lower <= x_tolerance) {

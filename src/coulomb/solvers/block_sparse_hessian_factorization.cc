@@ -19,8 +19,8 @@ BlockSparseHessianFactorization::BlockSparseHessianFactorization(
   }
 }
 
-bool BlockSparseHessianFactorization::Factor(const ContactProblem& problem,
-                                             const std::vector<ConstraintMatrix>& hessians) {
+bool BlockSparseHessianFactorization::Factor(
+    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
   UpdateStackedJacobians(problem, hessians);
   cholesky_.SetZero();
   for (int clique = 0; clique < problem.num_cliques(); ++clique) {
@@ -31,9 +31,9 @@ bool BlockSparseHessianFactorization::Factor(const ContactProblem& problem,
   }
   for (const Term& term : terms_) {
     const auto& j_a = problem.constraint(term.constraint).jacobian[term.block_a].matrix;
-    cholesky_.AddToBlock(term.handle,
-                         j_a.transpose() *
-                             hessian_times_jacobian(problem, term.constraint, term.block_b));
+    cholesky_.AddToBlock(
+        term.handle,
+        j_a.transpose() * hessian_times_jacobian(problem, term.constraint, term.block_b));
   }
   return cholesky_.Factor();
 }

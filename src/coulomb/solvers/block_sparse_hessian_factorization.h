@@ -13,7 +13,8 @@ namespace coulomb {
 // other, so they are factored independently at no extra cost.
 class BlockSparseHessianFactorization final : public HessianFactorization {
  public:
-  BlockSparseHessianFactorization(const ContactProblem& problem, const CliqueGraph& graph);
+  BlockSparseHessianFactorization(const ContactProblem& problem,
+                                  const CliqueGraph& graph);
 
   bool Factor(const ContactProblem& problem,
               const std::vector<ConstraintMatrix>& hessians) override;

@@ -32,7 +32,8 @@ bool DenseHessianFactorization::Factor(const ContactProblem& problem,
         const JacobianBlock& column = jacobian[col];
         h_.block(problem.clique_offset(row.clique), problem.clique_offset(column.clique),
                  row.matrix.cols(), column.matrix.cols())
-            .noalias() += row.matrix.transpose() * hessian_times_jacobian(problem, index, col);
+            .noalias() +=
+            row.matrix.transpose() * hessian_times_jacobian(problem, index, col);
       }
     }
   }

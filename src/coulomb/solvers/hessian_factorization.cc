@@ -28,14 +28,14 @@ void HessianFactorization::UpdateStackedJacobians(
       const Eigen::MatrixXd& j = jacobian[b].matrix;
       const int row = stacked_row_[index][b];
       stacked_j_[jacobian[b].clique].middleRows(row, j.rows()) = j;
-      stacked_gj_[jacobian[b].clique].middleRows(row, j.rows()).noalias() = hessians[index] * j;
+      stacked_gj_[jacobian[b].clique].middleRows(row, j.rows()).noalias() =
+          hessians[index] * j;
     }
   }
 }
 
-std::unique_ptr<HessianFactorization> MakeHessianFactorization(LinearSolverType type,
-                                                               const ContactProblem& problem,
-                                                               const CliqueGraph& graph) {
+std::unique_ptr<HessianFactorization> MakeHessianFactorization(
+    LinearSolverType type, const ContactProblem& problem, const CliqueGraph& graph) {
   if (type == LinearSolverType::kDense) {
     return std::make_unique<DenseHessianFactorization>(problem);
   }

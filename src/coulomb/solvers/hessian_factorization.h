@@ -40,20 +40,20 @@ class HessianFactorization {
     return stacked_gj_[clique];
   }
   // G_i J_it for block `block` of constraint `constraint`.
-  auto hessian_times_jacobian(const ContactProblem& problem, int constraint, int block) const {
+  auto hessian_times_jacobian(const ContactProblem& problem, int constraint,
+                              int block) const {
     const JacobianBlock& jacobian = problem.constraint(constraint).jacobian[block];
     return stacked_gj_[jacobian.clique].middleRows(stacked_row_[constraint][block],
                                                    jacobian.matrix.rows());
   }
 
  private:
-  std::vector<Eigen::MatrixXd> stacked_j_;      // per clique: m_t × n_t
-  std::vector<Eigen::MatrixXd> stacked_gj_;     // per clique: m_t × n_t
+  std::vector<Eigen::MatrixXd> stacked_j_;     // per clique: m_t × n_t
+  std::vector<Eigen::MatrixXd> stacked_gj_;    // per clique: m_t × n_t
   std::vector<std::vector<int>> stacked_row_;  // per constraint and block
 };
 
-std::unique_ptr<HessianFactorization> MakeHessianFactorization(LinearSolverType type,
-                                                               const ContactProblem& problem,
-                                                               const CliqueGraph& graph);
+std::unique_ptr<HessianFactorization> MakeHessianFactorization(
+    LinearSolverType type, const ContactProblem& problem, const CliqueGraph& graph);
 
 }  // namespace coulomb

@@ -18,7 +18,8 @@ IslandLineFunction::Value IslandLineFunction::operator()(double alpha,
     const int size = potential.num_equations();
     const auto delta = delta_v_c_.segment(offset, size);
     const ConstraintVector v_c_alpha = v_c_.segment(offset, size) + alpha * delta;
-    value.cost += potential.Evaluate(v_c_alpha, &gamma, with_curvature ? &hessian : nullptr);
+    value.cost +=
+        potential.Evaluate(v_c_alpha, &gamma, with_curvature ? &hessian : nullptr);
     value.slope -= delta.dot(gamma);
     if (with_curvature) value.curvature += delta.dot(hessian * delta);
   }

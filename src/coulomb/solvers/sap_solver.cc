@@ -42,7 +42,8 @@ void SapSolver::SetUpWorkspace(const ContactProblem& problem) {
   const int n = problem.num_dofs();
   if (!graph_ || !graph_->Matches(problem)) {
     graph_.emplace(problem);
-    factorization_ = MakeHessianFactorization(parameters_.linear_solver, problem, *graph_);
+    factorization_ =
+        MakeHessianFactorization(parameters_.linear_solver, problem, *graph_);
     for (Eigen::VectorXd* vector :
          {&inverse_sqrt_diagonal_, &velocity_error_, &a_times_velocity_error_, &momentum_,
           &generalized_impulse_, &gradient_, &delta_v_, &delta_p_}) {
@@ -53,15 +54,18 @@ void SapSolver::SetUpWorkspace(const ContactProblem& problem) {
     constraint_hessians_.resize(problem.num_constraints());
   }
   for (int clique = 0; clique < problem.num_cliques(); ++clique) {
-    inverse_sqrt_diagonal_.segment(problem.clique_offset(clique), problem.clique_size(clique)) =
+    inverse_sqrt_diagonal_.segment(problem.clique_offset(clique),
+                                   problem.clique_size(clique)) =
         problem.clique_matrix(clique).diagonal().cwiseSqrt().cwiseInverse();
   }
 }
 
 SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
-                                     const Eigen::VectorXd& v_guess, SapSolution* solution) {
+                                     const Eigen::VectorXd& v_guess,
+                                     SapSolution* solution) {
   const Clock::time_point start = Clock::now();
-  if (!problem.finalized()) throw std::logic_error("SapSolver: the problem is not finalized");
+  if (!problem.finalized())
+    throw std::logic_error("SapSolver: the problem is not finalized");
   if (v_guess.size() != 0 && v_guess.size() != problem.num_dofs()) {
     throw std::invalid_argument("SapSolver: initial guess has " +
                                 std::to_string(v_guess.size()) + " entries, expected " +
@@ -114,14 +118,15 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
   stats.momentum_error =
       evaluation.momentum_scale > 0.0
           ? evaluation.gradient_norm / evaluation.momentum_scale
-          : (evaluation.gradient_norm > 0.0 ? std::numeric_limits<double>::infinity() : 0.0);
+          : (evaluation.gradient_norm > 0.0 ? std::numeric_limits<double>::infinity()
+                                            : 0.0);
   stats.complementarity_error = ComplementarityError(problem, *solution, evaluation.cost);
   stats.total_time_s = SecondsSince(start);
   return stats;
 }
 
-SapSolver::Evaluation SapSolver::Evaluate(const ContactProblem& problem, bool with_hessians,
-                                          SapSolution* solution) {
+SapSolver::Evaluation SapSolver::Evaluate(const ContactProblem& problem,
+                                          bool with_hessians, SapSolution* solution) {
   Evaluation evaluation;
   problem.CalcConstraintVelocities(solution->v, &solution->v_c);
   solution->gamma.resize(problem.num_constraint_equations());
@@ -170,7 +175,8 @@ bool SapSolver::UpdateAlongDirection(const ContactProblem& problem, SapSolution*
     for (int index : graph_->constraints_of_island[island]) {
       const int offset = problem.constraint_offset(index);
       const int size = problem.constraint(index).potential->num_equations();
-      slope0 -= delta_v_c_.segment(offset, size).dot(solution->gamma.segment(offset, size));
+      slope0 -=
+          delta_v_c_.segment(offset, size).dot(solution->gamma.segment(offset, size));
     }
     const IslandLineFunction line(problem, graph_->constraints_of_island[island],
                                   solution->v_c, delta_v_c_, c, a, b);
@@ -197,8 +203,8 @@ double SapSolver::ComplementarityError(const ContactProblem& problem,
     const ConvexConstraint& potential = *problem.constraint(index).potential;
     const int offset = problem.constraint_offset(index);
     const int size = potential.num_equations();
-    sum += std::abs(potential.ComplementarityProduct(solution.v_c.segment(offset, size),
-                                                     solution.gamma.segment(offset, size)));
+    sum += std::abs(potential.ComplementarityProduct(
+        solution.v_c.segment(offset, size), solution.gamma.segment(offset, size)));
   }
   return sum / problem.num_constraints() / cost;
 }

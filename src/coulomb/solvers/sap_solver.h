@@ -65,11 +65,11 @@ class SapSolver {
   std::optional<CliqueGraph> graph_;
   std::unique_ptr<HessianFactorization> factorization_;
   // Workspace, sized per pattern.
-  Eigen::VectorXd inverse_sqrt_diagonal_;  // D
-  Eigen::VectorXd velocity_error_;         // v − v*
+  Eigen::VectorXd inverse_sqrt_diagonal_;   // D
+  Eigen::VectorXd velocity_error_;          // v − v*
   Eigen::VectorXd a_times_velocity_error_;  // A(v − v*)
-  Eigen::VectorXd momentum_;               // A v
-  Eigen::VectorXd generalized_impulse_;    // Jᵀγ
+  Eigen::VectorXd momentum_;                // A v
+  Eigen::VectorXd generalized_impulse_;     // Jᵀγ
   Eigen::VectorXd gradient_;
   Eigen::VectorXd delta_v_;
   Eigen::VectorXd delta_p_;

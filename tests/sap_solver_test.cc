@@ -1,0 +1,180 @@
+#include "coulomb/solvers/sap_solver.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "coulomb/contact/random_contact_problem.h"
+#include "test_support.h"
+
+namespace coulomb {
+namespace {
+
+using testing::DenseSapProblem;
+using testing::MakeDenseSapProblem;
+
+ContactProblem SmallProblem(unsigned seed) {
+  RandomContactProblemOptions options;
+  options.num_bodies = 1 + static_cast<int>(seed % 4);
+  options.num_contacts = 2 + static_cast<int>(seed % 5);
+  options.seed = seed;
+  return MakeRandomContactProblem(options);
+}
+
+SapSolverParameters Tight() {
+  SapSolverParameters parameters;
+  parameters.rel_tolerance = 1e-12;
+  return parameters;
+}
+
+class SapOptimality : public ::testing::TestWithParam<unsigned> {};
+
+// The KKT conditions of the primal (SAP-19) at the returned (v, γ):
+// momentum balance, γ ∈ F, g = J v + b − v̂ + Rγ ∈ F*, g·γ = 0.
+TEST_P(SapOptimality, SolutionSatisfiesTheKktConditions) {
+  const ContactProblem problem = SmallProblem(GetParam());
+  SapSolver solver(Tight());
+  SapSolution solution;
+  const SapSolverStatistics stats = solver.Solve(problem, Eigen::VectorXd(), &solution);
+  ASSERT_TRUE(stats.converged()) << ToString(stats.status);
+  EXPECT_LT(stats.momentum_error, 1e-12);
+
+  const DenseSapProblem dense = MakeDenseSapProblem(problem);
+  const Eigen::VectorXd& gamma = solution.gamma;
+  const Eigen::VectorXd balance = dense.a * (solution.v - dense.v_star) - dense.j.transpose() * gamma;
+  const double momentum_scale = (dense.a * solution.v).norm() + (dense.j.transpose() * gamma).norm();
+  EXPECT_LT(balance.norm(), 1e-10 * momentum_scale);
+
+  const Eigen::VectorXd g =
+      dense.j * solution.v + dense.bias - dense.v_hat + dense.r_diagonal.cwiseProduct(gamma);
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    const Eigen::Vector3d gamma_i = gamma.segment<3>(3 * i);
+    const Eigen::Vector3d g_i = g.segment<3>(3 * i);
+    const double mu = dense.mu[i];
+    const double tolerance = 1e-9 * (1.0 + gamma_i.norm() + g_i.norm());
+    EXPECT_LE(gamma_i.head<2>().norm(), mu * gamma_i.z() + tolerance) << "γ ∉ F, contact " << i;
+    EXPECT_LE(mu * g_i.head<2>().norm(), g_i.z() + tolerance) << "g ∉ F*, contact " << i;
+    EXPECT_NEAR(g_i.dot(gamma_i), 0.0, tolerance * (1.0 + g_i.norm())) << "contact " << i;
+  }
+}
+
+// SAP's primal impulses equal the minimizer of the dual (SAP-22), computed by
+// projected gradient, an independent method.
+TEST_P(SapOptimality, ImpulsesMatchTheDualMinimizer) {
+  const ContactProblem problem = SmallProblem(GetParam());
+  SapSolver solver(Tight());
+  SapSolution solution;
+  ASSERT_TRUE(solver.Solve(problem, Eigen::VectorXd(), &solution).converged());
+  const Eigen::VectorXd dual =
+      testing::SolveSapDualByProjectedGradient(MakeDenseSapProblem(problem), 2000000, 1e-13);
+  // The dual is ill conditioned (Rt = 1e-3 w): projected gradient reaches
+  // ~1e-7 relative accuracy on these problems.
+  EXPECT_LT((solution.gamma - dual).norm(), 1e-6 * (1.0 + dual.norm()));
+}
+
+INSTANTIATE_TEST_SUITE_P(RandomProblems, SapOptimality, ::testing::Range(1u, 25u));
+
+TEST(SapSolver, DenseAndSparseLinearSolversGiveTheSameAnswer) {
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    RandomContactProblemOptions options;
+    options.num_bodies = 12;
+    options.num_contacts = 25;
+    options.seed = seed;
+    const ContactProblem problem = MakeRandomContactProblem(options);
+    SapSolverParameters parameters = Tight();
+    parameters.linear_solver = LinearSolverType::kDense;
+    SapSolver dense(parameters);
+    parameters.linear_solver = LinearSolverType::kSparse;
+    SapSolver sparse(parameters);
+    SapSolution dense_solution, sparse_solution;
+    ASSERT_TRUE(dense.Solve(problem, Eigen::VectorXd(), &dense_solution).converged());
+    ASSERT_TRUE(sparse.Solve(problem, Eigen::VectorXd(), &sparse_solution).converged());
+    EXPECT_LT((dense_solution.v - sparse_solution.v).norm(), 1e-9 * dense_solution.v.norm());
+  }
+}
+
+TEST(SapSolver, WarmStartFromTheSolutionConvergesInAtMostOneIteration) {
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    const ContactProblem problem = SmallProblem(seed);
+    SapSolver solver;
+    SapSolution solution;
+    ASSERT_TRUE(solver.Solve(problem, Eigen::VectorXd(), &solution).converged());
+    const Eigen::VectorXd v = solution.v;
+    const SapSolverStatistics warm = solver.Solve(problem, v, &solution);
+    EXPECT_TRUE(warm.converged());
+    EXPECT_LE(warm.iterations, 1);
+  }
+}
+
+TEST(SapSolver, BacktrackingLineSearchReachesTheSameSolution) {
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    const ContactProblem problem = SmallProblem(seed);
+    SapSolverParameters parameters;
+    parameters.rel_tolerance = 1e-10;
+    SapSolver exact(parameters);
+    parameters.line_search = LineSearchType::kBacktracking;
+    parameters.max_iterations = 500;
+    SapSolver backtracking(parameters);
+    SapSolution a, b;
+    ASSERT_TRUE(exact.Solve(problem, Eigen::VectorXd(), &a).converged());
+    ASSERT_TRUE(backtracking.Solve(problem, Eigen::VectorXd(), &b).converged());
+    EXPECT_LT((a.v - b.v).norm(), 1e-7 * (1.0 + a.v.norm()));
+  }
+}
+
+TEST(SapSolver, ReportsFailureInsteadOfASilentAnswer) {
+  RandomContactProblemOptions options;
+  options.num_bodies = 10;
+  options.num_contacts = 40;
+  const ContactProblem problem = MakeRandomContactProblem(options);
+  SapSolverParameters parameters;
+  parameters.max_iterations = 1;
+  SapSolver solver(parameters);
+  SapSolution solution;
+  const SapSolverStatistics stats = solver.Solve(problem, Eigen::VectorXd(), &solution);
+  EXPECT_FALSE(stats.converged());
+  EXPECT_EQ(stats.status, SapStatus::kMaxIterationsReached);
+  EXPECT_GT(stats.momentum_error, parameters.rel_tolerance);
+}
+
+TEST(SapSolver, ConvergesQuadraticallyNearTheSolution) {
+  // A smooth case: one 6-dof body and four contacts. Newton's method shows
+  // e_{k+1} ≲ C e_k² once close: the exponent log e_{k+1} / log e_k nears 2.
+  RandomContactProblemOptions options;
+  options.num_bodies = 1;
+  options.num_contacts = 4;
+  options.seed = 7;
+  const ContactProblem problem = MakeRandomContactProblem(options);
+  SapSolverParameters parameters;
+  parameters.rel_tolerance = 1e-14;
+  SapSolver solver(parameters);
+  SapSolution solution;
+  const SapSolverStatistics stats = solver.Solve(problem, Eigen::VectorXd(), &solution);
+  ASSERT_TRUE(stats.converged());
+  const double g0 = stats.history.front().gradient_norm;
+  double best_exponent = 0.0;
+  for (size_t k = 0; k + 1 < stats.history.size(); ++k) {
+    const double e_k = stats.history[k].gradient_norm / g0;
+    const double e_next = stats.history[k + 1].gradient_norm / g0;
+    if (e_k < 1e-2 && e_k > 1e-9 && e_next > 0.0) {
+      best_exponent = std::max(best_exponent, std::log(e_next) / std::log(e_k));
+    }
+  }
+  EXPECT_GT(best_exponent, 1.8) << "iterations " << stats.iterations;
+}
+
+TEST(SapSolver, ProblemWithoutConstraintsReturnsFreeMotion) {
+  ContactProblem problem(0.01);
+  problem.AddClique(Eigen::Matrix2d::Identity() * 3.0);
+  problem.SetFreeMotionVelocities(Eigen::Vector2d(1.0, -2.0));
+  problem.Finalize();
+  SapSolver solver;
+  SapSolution solution;
+  const SapSolverStatistics stats = solver.Solve(problem, Eigen::Vector2d(5.0, 5.0), &solution);
+  ASSERT_TRUE(stats.converged());
+  EXPECT_EQ(stats.iterations, 1);  // ℓ_p is quadratic: one Newton step
+  EXPECT_LT((solution.v - problem.v_star()).norm(), 1e-14);
+}
+
+}  // namespace
+}  // namespace coulomb

@@ -1,0 +1,120 @@
+#include "test_support.h"
+
+#include <stdexcept>
+
+namespace coulomb::testing {
+
+Eigen::VectorXd NumericalGradient(const std::function<double(const Eigen::VectorXd&)>& f,
+                                  const Eigen::VectorXd& x, double h) {
+  Eigen::VectorXd gradient(x.size());
+  for (Eigen::Index k = 0; k < x.size(); ++k) {
+    Eigen::VectorXd plus = x, minus = x;
+    plus[k] += h;
+    minus[k] -= h;
+    gradient[k] = (f(plus) - f(minus)) / (2.0 * h);
+  }
+  return gradient;
+}
+
+Eigen::MatrixXd NumericalJacobian(
+    const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& f, const Eigen::VectorXd& x,
+    double h) {
+  const Eigen::VectorXd f0 = f(x);
+  Eigen::MatrixXd jacobian(f0.size(), x.size());
+  for (Eigen::Index k = 0; k < x.size(); ++k) {
+    Eigen::VectorXd plus = x, minus = x;
+    plus[k] += h;
+    minus[k] -= h;
+    jacobian.col(k) = (f(plus) - f(minus)) / (2.0 * h);
+  }
+  return jacobian;
+}
+
+DenseSapProblem MakeDenseSapProblem(const ContactProblem& problem) {
+  DenseSapProblem dense;
+  const int n = problem.num_dofs();
+  const int m = problem.num_constraint_equations();
+  dense.a = Eigen::MatrixXd::Zero(n, n);
+  for (int t = 0; t < problem.num_cliques(); ++t) {
+    dense.a.block(problem.clique_offset(t), problem.clique_offset(t), problem.clique_size(t),
+                  problem.clique_size(t)) = problem.clique_matrix(t);
+  }
+  dense.j = Eigen::MatrixXd::Zero(m, n);
+  dense.bias.resize(m);
+  dense.r_diagonal.resize(m);
+  dense.v_hat.resize(m);
+  dense.mu.resize(problem.num_constraints());
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    const ProblemConstraint& c = problem.constraint(i);
+    const auto* cone = dynamic_cast<const SapFrictionCone*>(c.potential.get());
+    if (cone == nullptr) throw std::logic_error("not a SAP friction cone");
+    const int row = problem.constraint_offset(i);
+    for (const JacobianBlock& block : c.jacobian) {
+      dense.j.block(row, problem.clique_offset(block.clique), 3, block.matrix.cols()) =
+          block.matrix;
+    }
+    dense.bias.segment<3>(row) = c.bias;
+    dense.r_diagonal.segment<3>(row) << cone->rt(), cone->rt(), cone->rn();
+    dense.v_hat.segment<3>(row) = cone->v_hat();
+    dense.mu[i] = cone->friction();
+  }
+  dense.v_star = problem.v_star();
+  return dense;
+}
+
+Eigen::Vector3d ProjectOntoCone(const Eigen::Vector3d& x, double mu) {
+  const double normal = x.z();
+  const double tangent = x.head<2>().norm();
+  if (tangent <= mu * normal) return x;
+  if (mu * tangent <= -normal) return Eigen::Vector3d::Zero();
+  const double projected_normal = (normal + mu * tangent) / (1.0 + mu * mu);
+  Eigen::Vector3d result;
+  result << mu * projected_normal * x.head<2>() / tangent, projected_normal;
+  return result;
+}
+
+namespace {
+
+Eigen::VectorXd ProjectAll(const Eigen::VectorXd& x, const Eigen::VectorXd& mu) {
+  Eigen::VectorXd result(x.size());
+  for (Eigen::Index i = 0; i < mu.size(); ++i) {
+    result.segment<3>(3 * i) = ProjectOntoCone(x.segment<3>(3 * i), mu[i]);
+  }
+  return result;
+}
+
+}  // namespace
+
+Eigen::VectorXd SolveSapDualByProjectedGradient(const DenseSapProblem& p, int max_iterations,
+                                                double tolerance) {
+  const Eigen::MatrixXd w = p.j * p.a.llt().solve(p.j.transpose());
+  const Eigen::MatrixXd q = w + Eigen::MatrixXd(p.r_diagonal.asDiagonal());
+  const Eigen::VectorXd r = p.j * p.v_star + p.bias - p.v_hat;
+  const double lipschitz = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(q).eigenvalues().maxCoeff();
+  const double step = 1.0 / lipschitz;
+  Eigen::VectorXd gamma = Eigen::VectorXd::Zero(r.size());
+  Eigen::VectorXd y = gamma;
+  double t = 1.0;
+  const auto fixed_point_residual = [&](const Eigen::VectorXd& x) {
+    return (x - ProjectAll(x - step * (q * x + r), p.mu)).norm();
+  };
+  for (int k = 0; k < max_iterations; ++k) {
+    const Eigen::VectorXd next = ProjectAll(y - step * (q * y + r), p.mu);
+    // Adaptive restart (O'Donoghue & Candès) keeps convergence linear.
+    if ((q * y + r).dot(next - gamma) > 0.0) {
+      t = 1.0;
+      y = gamma;
+      continue;
+    }
+    const double t_next = 0.5 * (1.0 + std::sqrt(1.0 + 4.0 * t * t));
+    y = next + ((t - 1.0) / t_next) * (next - gamma);
+    gamma = next;
+    t = t_next;
+    if (k % 50 == 0 && fixed_point_residual(gamma) <= tolerance * std::max(1e-300, gamma.norm())) {
+      break;
+    }
+  }
+  return gamma;
+}
+
+}  // namespace coulomb::testing

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <functional>
+
+#include <Eigen/Dense>
+
+#include "coulomb/contact/contact_problem.h"
+#include "coulomb/contact/sap_friction_cone.h"
+
+namespace coulomb::testing {
+
+// Central differences (error O(h²)) of a scalar / vector function of x.
+Eigen::VectorXd NumericalGradient(const std::function<double(const Eigen::VectorXd&)>& f,
+                                  const Eigen::VectorXd& x, double h);
+Eigen::MatrixXd NumericalJacobian(
+    const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& f, const Eigen::VectorXd& x,
+    double h);
+
+// The problem's A, J (dense, stacked) and per-contact R, v̂, μ for problems
+// whose constraints are all SapFrictionCone.
+struct DenseSapProblem {
+  Eigen::MatrixXd a;
+  Eigen::MatrixXd j;
+  Eigen::VectorXd bias;
+  Eigen::VectorXd v_star;
+  Eigen::VectorXd r_diagonal;  // [Rt, Rt, Rn] per contact
+  Eigen::VectorXd v_hat;
+  Eigen::VectorXd mu;
+};
+DenseSapProblem MakeDenseSapProblem(const ContactProblem& problem);
+
+// Euclidean projection onto {‖x_t‖ ≤ μ x_n}, our order [t1, t2, n].
+Eigen::Vector3d ProjectOntoCone(const Eigen::Vector3d& x, double mu);
+
+// The SAP dual (SAP-22): min_{γ∈F} ½ γᵀ(W + R)γ + rᵀγ, W = J A⁻¹ Jᵀ,
+// r = J v* + b − v̂, solved by accelerated projected gradient with restarts
+// (FISTA): an independent method, sharing no code with the SAP solver.
+Eigen::VectorXd SolveSapDualByProjectedGradient(const DenseSapProblem& problem,
+                                                int max_iterations, double tolerance);
+
+}  // namespace coulomb::testing
