@@ -79,7 +79,8 @@ TEST_P(BlockSparseCholeskyRandom, RefactorsWithNewValuesOnTheSamePattern) {
   BlockSparseCholesky cholesky(matrix.pattern);
   Load(matrix, &cholesky);
   ASSERT_TRUE(cholesky.Factor());
-  matrix.dense += 3.0 * Eigen::MatrixXd::Identity(matrix.dense.rows(), matrix.dense.cols());
+  matrix.dense +=
+      3.0 * Eigen::MatrixXd::Identity(matrix.dense.rows(), matrix.dense.cols());
   Load(matrix, &cholesky);
   ASSERT_TRUE(cholesky.Factor());
   const Eigen::VectorXd b = Eigen::VectorXd::Random(matrix.dense.rows());

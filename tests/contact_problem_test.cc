@@ -9,7 +9,8 @@ namespace coulomb {
 namespace {
 
 std::unique_ptr<SapFrictionCone> Cone() {
-  return std::make_unique<SapFrictionCone>(SapContactParameters{}, Eigen::Vector3d::Zero());
+  return std::make_unique<SapFrictionCone>(SapContactParameters{},
+                                           Eigen::Vector3d::Zero());
 }
 
 TEST(ContactProblem, DelassusEstimateSumsOverTheTouchedCliques) {
@@ -23,7 +24,8 @@ TEST(ContactProblem, DelassusEstimateSumsOverTheTouchedCliques) {
   jacobian.push_back({1, Eigen::MatrixXd::Identity(3, 3)});
   problem.AddConstraint(std::move(jacobian), Cone());
   problem.Finalize();
-  const auto& cone = dynamic_cast<const SapFrictionCone&>(*problem.constraint(0).potential);
+  const auto& cone =
+      dynamic_cast<const SapFrictionCone&>(*problem.constraint(0).potential);
   const double w = 0.75 * std::sqrt(3.0) / 3.0;  // ‖0.75 I‖_F / 3
   EXPECT_DOUBLE_EQ(cone.rt(), 1e-3 * w);
 }
@@ -68,8 +70,9 @@ TEST(CliqueGraph, SplitsIndependentIslands) {
   ContactProblem problem(0.01);
   for (int t = 0; t < 4; ++t) problem.AddClique(Eigen::Matrix3d::Identity());
   problem.SetFreeMotionVelocities(Eigen::VectorXd::Zero(12));
-  problem.AddConstraint({{0, Eigen::MatrixXd::Identity(3, 3)}, {2, Eigen::MatrixXd::Identity(3, 3)}},
-                        Cone());
+  problem.AddConstraint(
+      {{0, Eigen::MatrixXd::Identity(3, 3)}, {2, Eigen::MatrixXd::Identity(3, 3)}},
+      Cone());
   problem.AddConstraint({{3, Eigen::MatrixXd::Identity(3, 3)}}, Cone());
   problem.Finalize();
   const CliqueGraph graph(problem);

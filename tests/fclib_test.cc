@@ -1,7 +1,7 @@
+#include <unistd.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -17,11 +17,13 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path TemporaryPath(const std::string& name) {
-  return fs::temp_directory_path() / ("coulomb_fclib_test_" + std::to_string(getpid()) + "_" + name);
+  return fs::temp_directory_path() /
+         ("coulomb_fclib_test_" + std::to_string(getpid()) + "_" + name);
 }
 
 // Writes a sparse matrix in FCLIB triplet form (i = row, p = column).
-void WriteTriplets(Hdf5File* file, const std::string& group, const Eigen::MatrixXd& matrix) {
+void WriteTriplets(Hdf5File* file, const std::string& group,
+                   const Eigen::MatrixXd& matrix) {
   std::vector<long long> rows, cols;
   std::vector<double> values;
   for (int c = 0; c < matrix.cols(); ++c) {
@@ -75,9 +77,9 @@ struct KnownSolution {
 
 TEST(NaturalMapResidual, VanishesAtKnownSolutionsAndNotElsewhere) {
   const std::vector<KnownSolution> cases = {
-      {"stick", {-1.0, 0.2, 0.0}, {1.0, -0.2, 0.0}},     // u = 0, ‖r_T‖ = 0.2 ≤ 0.5
-      {"separate", {1.0, 0.3, 0.0}, {0.0, 0.0, 0.0}},    // r = 0, û ∈ K*
-      {"slide", {-1.0, 2.0, 0.0}, {1.0, -0.5, 0.0}},     // u_n = 0, r_T = −μ r_n t̂
+      {"stick", {-1.0, 0.2, 0.0}, {1.0, -0.2, 0.0}},   // u = 0, ‖r_T‖ = 0.2 ≤ 0.5
+      {"separate", {1.0, 0.3, 0.0}, {0.0, 0.0, 0.0}},  // r = 0, û ∈ K*
+      {"slide", {-1.0, 2.0, 0.0}, {1.0, -0.5, 0.0}},   // u_n = 0, r_T = −μ r_n t̂
   };
   for (const KnownSolution& c : cases) {
     const fs::path path = WriteLocalProblem(c.name, Eigen::Matrix3d::Identity(), c.q,
@@ -108,7 +110,8 @@ TEST(FclibReader, RejectsBadFilesWithAMessageNamingTheFile) {
   expect_error(text, "not an HDF5 file");
 
   const fs::path unrelated = TemporaryPath("unrelated.hdf5");
-  Hdf5File(unrelated.string(), Hdf5File::Mode::kCreate).WriteDoubles("/data", Eigen::Vector2d(1, 2));
+  Hdf5File(unrelated.string(), Hdf5File::Mode::kCreate)
+      .WriteDoubles("/data", Eigen::Vector2d(1, 2));
   expect_error(unrelated, "not an FCLIB file");
 
   const Eigen::VectorXd mu = Eigen::VectorXd::Constant(1, -0.3);
@@ -116,8 +119,9 @@ TEST(FclibReader, RejectsBadFilesWithAMessageNamingTheFile) {
                                               Eigen::Vector3d::Zero(), mu);
   expect_error(negative, "friction must be finite and ≥ 0");
 
-  const fs::path short_q = WriteLocalProblem("short_q", Eigen::Matrix3d::Identity(),
-                                             Eigen::Vector2d::Zero(), Eigen::VectorXd::Ones(1));
+  const fs::path short_q =
+      WriteLocalProblem("short_q", Eigen::Matrix3d::Identity(), Eigen::Vector2d::Zero(),
+                        Eigen::VectorXd::Ones(1));
   expect_error(short_q, "/fclib_local/vectors/q: has 2 entries, expected 3");
 
   for (const auto& path : {text, unrelated, negative, short_q}) fs::remove(path);
@@ -125,15 +129,16 @@ TEST(FclibReader, RejectsBadFilesWithAMessageNamingTheFile) {
 
 TEST(FclibContactProblem, RejectsAMassMatrixThatIsNotPositiveDefinite) {
   const Eigen::Vector2d m_diagonal(1.0, -1.0);
-  const fs::path path = WriteGlobalProblem("indefinite", m_diagonal.asDiagonal().toDenseMatrix(),
-                                           Eigen::MatrixXd::Ones(2, 3), Eigen::Vector2d::Zero(),
-                                           Eigen::Vector3d::Zero(), Eigen::VectorXd::Ones(1));
+  const fs::path path = WriteGlobalProblem(
+      "indefinite", m_diagonal.asDiagonal().toDenseMatrix(), Eigen::MatrixXd::Ones(2, 3),
+      Eigen::Vector2d::Zero(), Eigen::Vector3d::Zero(), Eigen::VectorXd::Ones(1));
   const FclibProblem problem = ReadFclibProblem(path.string());
   try {
     BuildFclibContactProblem(problem);
     ADD_FAILURE() << "an indefinite M was accepted";
   } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("not symmetric positive definite"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("not symmetric positive definite"),
+              std::string::npos)
         << e.what();
   }
   fs::remove(path);
@@ -158,8 +163,9 @@ std::vector<fs::path> FclibFiles() {
 TEST(FclibFiles, SapConvergesOnEveryFileAndSatisfiesFclibsEquations) {
   const std::vector<fs::path> files = FclibFiles();
   if (files.empty()) {
-    GTEST_SKIP() << "COULOMB_FCLIB_DIR is not set or holds no .hdf5 files: the real FCLIB "
-                    "problems (../shared/fclib) are not available on this machine";
+    GTEST_SKIP()
+        << "COULOMB_FCLIB_DIR is not set or holds no .hdf5 files: the real FCLIB "
+           "problems (../shared/fclib) are not available on this machine";
   }
   for (const fs::path& file : files) {
     SCOPED_TRACE(file.filename().string());
@@ -170,20 +176,23 @@ TEST(FclibFiles, SapConvergesOnEveryFileAndSatisfiesFclibsEquations) {
     parameters.max_iterations = 200;
     SapSolver solver(parameters);
     SapSolution solution;
-    const SapSolverStatistics stats = solver.Solve(mapped.problem, Eigen::VectorXd(), &solution);
+    const SapSolverStatistics stats =
+        solver.Solve(mapped.problem, Eigen::VectorXd(), &solution);
     ASSERT_TRUE(stats.converged()) << ToString(stats.status);
     EXPECT_LT(stats.momentum_error, 1e-10);
 
     const Eigen::VectorXd r = ToFclibContactOrder(solution.gamma);
     for (int contact = 0; contact < fclib.num_contacts; ++contact) {
       const Eigen::Vector3d r_i = r.segment<3>(3 * contact);
-      EXPECT_LE(r_i.tail<2>().norm(), fclib.mu[contact] * r_i[0] + 1e-12 * (1.0 + r_i.norm()));
+      EXPECT_LE(r_i.tail<2>().norm(),
+                fclib.mu[contact] * r_i[0] + 1e-12 * (1.0 + r_i.norm()));
     }
     // u as SAP sees it: v_c − v̂_c.
     Eigen::VectorXd v_hat(solution.v_c.size());
     for (int i = 0; i < mapped.problem.num_constraints(); ++i) {
       v_hat.segment<3>(3 * i) =
-          dynamic_cast<const SapFrictionCone&>(*mapped.problem.constraint(i).potential).v_hat();
+          dynamic_cast<const SapFrictionCone&>(*mapped.problem.constraint(i).potential)
+              .v_hat();
     }
     const Eigen::VectorXd u_sap = ToFclibContactOrder(solution.v_c - v_hat);
     if (fclib.kind == FclibProblem::Kind::kGlobal) {
@@ -201,7 +210,8 @@ TEST(FclibFiles, SapConvergesOnEveryFileAndSatisfiesFclibsEquations) {
     const NaturalMapResidual residual = CalcNaturalMapResidual(fclib, r);
     EXPECT_TRUE(std::isfinite(residual.error));
     std::printf("%-44s iterations %3d  e_m %.2e  ncp residual %.2e\n",
-                file.filename().c_str(), stats.iterations, stats.momentum_error, residual.error);
+                file.filename().c_str(), stats.iterations, stats.momentum_error,
+                residual.error);
   }
 }
 

@@ -22,14 +22,18 @@ TEST(Rtsafe, FindsTheRootOfAStrictlyIncreasingFunction) {
 
 TEST(Rtsafe, FallsBackToBisectionWhenNewtonLeavesTheBracket) {
   // arctan has Newton steps that overshoot far from the root.
-  const auto f = [](double x) { return std::pair{std::atan(x - 1.0), 1.0 / (1.0 + (x - 1.0) * (x - 1.0))}; };
+  const auto f = [](double x) {
+    return std::pair{std::atan(x - 1.0), 1.0 / (1.0 + (x - 1.0) * (x - 1.0))};
+  };
   const RootFindingResult result = Rtsafe(f, -20.0, 30.0, 25.0, 1e-14, 1e-14, 200);
   ASSERT_TRUE(result.converged);
   EXPECT_NEAR(result.root, 1.0, 1e-12);
 }
 
 TEST(Rtsafe, ReportsFailureWhenOutOfIterations) {
-  const auto f = [](double x) { return std::pair{x - 0.123456789, 0.0}; };  // no slope: bisection
+  const auto f = [](double x) {
+    return std::pair{x - 0.123456789, 0.0};
+  };  // no slope: bisection
   const RootFindingResult result = Rtsafe(f, 0.0, 1.0, 0.5, 1e-15, 1e-15, 5);
   EXPECT_FALSE(result.converged);
   EXPECT_EQ(result.iterations, 5);

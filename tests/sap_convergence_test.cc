@@ -20,13 +20,15 @@ TEST(SapConvergence, ConvergesFromAnyInitialGuessOnRandomProblems) {
   for (unsigned seed = 1; seed <= 300; ++seed) {
     RandomContactProblemOptions options;
     options.num_bodies = bodies(random);
-    options.num_contacts = std::uniform_int_distribution<int>(1, 3 * options.num_bodies)(random);
+    options.num_contacts =
+        std::uniform_int_distribution<int>(1, 3 * options.num_bodies)(random);
     options.frictionless_fraction = 0.2;
     options.seed = seed;
     const ContactProblem problem = MakeRandomContactProblem(options);
     const Eigen::VectorXd guess = 100.0 * Eigen::VectorXd::Random(problem.num_dofs());
     SapSolverParameters parameters;
-    parameters.line_search = seed % 2 == 0 ? LineSearchType::kExact : LineSearchType::kBacktracking;
+    parameters.line_search =
+        seed % 2 == 0 ? LineSearchType::kExact : LineSearchType::kBacktracking;
     parameters.max_iterations = 300;
     SapSolver solver(parameters);
     SapSolution solution;

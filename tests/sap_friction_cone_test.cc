@@ -17,7 +17,8 @@ using testing::NumericalJacobian;
 constexpr double kRt = 0.3;
 constexpr double kRn = 2.0;
 
-SapFrictionCone MakeCone(double mu, const Eigen::Vector3d& v_hat = Eigen::Vector3d(0.1, -0.2, 0.3)) {
+SapFrictionCone MakeCone(double mu,
+                         const Eigen::Vector3d& v_hat = Eigen::Vector3d(0.1, -0.2, 0.3)) {
   SapContactParameters parameters;
   parameters.friction = mu;
   SapFrictionCone cone(parameters, v_hat);
@@ -43,11 +44,21 @@ std::vector<Eigen::Vector3d> SampleY(double mu, unsigned seed) {
     const double y_r = 0.05 + 2.0 * unit(random);
     double y_n = 0.0;
     switch (k % 5) {
-      case 0: y_n = y_r / mu * (1.0 + 2.0 * unit(random)); break;                  // stiction
-      case 1: y_n = -mu_hat * y_r + (y_r / mu + mu_hat * y_r) * unit(random); break;  // sliding
-      case 2: y_n = -mu_hat * y_r - 2.0 * unit(random) - 1e-3; break;               // no contact
-      case 3: y_n = y_r / mu * (1.0 + (unit(random) < 0.5 ? -1e-4 : 1e-4)); break;  // ∂F
-      case 4: y_n = -mu_hat * y_r * (1.0 + (unit(random) < 0.5 ? -1e-4 : 1e-4)); break;  // ∂F°
+      case 0:
+        y_n = y_r / mu * (1.0 + 2.0 * unit(random));
+        break;  // stiction
+      case 1:
+        y_n = -mu_hat * y_r + (y_r / mu + mu_hat * y_r) * unit(random);
+        break;  // sliding
+      case 2:
+        y_n = -mu_hat * y_r - 2.0 * unit(random) - 1e-3;
+        break;  // no contact
+      case 3:
+        y_n = y_r / mu * (1.0 + (unit(random) < 0.5 ? -1e-4 : 1e-4));
+        break;  // ∂F
+      case 4:
+        y_n = -mu_hat * y_r * (1.0 + (unit(random) < 0.5 ? -1e-4 : 1e-4));
+        break;  // ∂F°
     }
     Eigen::Vector3d y;
     y << y_r * t_hat, y_n;
@@ -68,11 +79,12 @@ TEST(SapFrictionCone, ImpulseIsTheProjectionInTheRNormInAllRegions) {
     const Eigen::Vector3d& gamma = evaluation.gamma;
     const Eigen::Vector3d z = Eigen::Vector3d(kRt, kRt, kRn).cwiseProduct(gamma - y);
     const double scale = 1e-12 * (1.0 + y.norm());
-    EXPECT_LE(gamma.head<2>().norm(), mu * gamma.z() + scale);           // γ ∈ F
-    EXPECT_LE(mu * z.head<2>().norm(), z.z() + scale);                    // z ∈ F*
-    EXPECT_NEAR(gamma.dot(z), 0.0, scale * (1.0 + z.norm()));             // γ ⊥ z
+    EXPECT_LE(gamma.head<2>().norm(), mu * gamma.z() + scale);  // γ ∈ F
+    EXPECT_LE(mu * z.head<2>().norm(), z.z() + scale);          // z ∈ F*
+    EXPECT_NEAR(gamma.dot(z), 0.0, scale * (1.0 + z.norm()));   // γ ⊥ z
     // ℓ = ½‖γ‖²_R (SAP eq. 24) in every region.
-    EXPECT_NEAR(evaluation.cost, 0.5 * gamma.dot(Eigen::Vector3d(kRt, kRt, kRn).cwiseProduct(gamma)),
+    EXPECT_NEAR(evaluation.cost,
+                0.5 * gamma.dot(Eigen::Vector3d(kRt, kRt, kRn).cwiseProduct(gamma)),
                 1e-12 * (1.0 + evaluation.cost));
   }
   EXPECT_GT(count[0], 50);
@@ -141,7 +153,8 @@ TEST(SapFrictionCone, AtTheApexTheStictionFormulasApply) {
   const auto evaluation = cone.EvaluateAt(Eigen::Vector3d::Zero());  // y = 0
   EXPECT_EQ(evaluation.region, Region::kStiction);
   EXPECT_EQ(evaluation.gamma, Eigen::Vector3d::Zero());
-  EXPECT_TRUE(evaluation.hessian.isApprox(Eigen::Vector3d(1 / kRt, 1 / kRt, 1 / kRn).asDiagonal().toDenseMatrix()));
+  EXPECT_TRUE(evaluation.hessian.isApprox(
+      Eigen::Vector3d(1 / kRt, 1 / kRt, 1 / kRn).asDiagonal().toDenseMatrix()));
 }
 
 TEST(SapFrictionCone, RegularizationFollowsSapEquation29) {
@@ -174,7 +187,8 @@ TEST(SapFrictionCone, RejectsInvalidParameters) {
                std::invalid_argument);
   SapContactParameters nan_stiffness;
   nan_stiffness.stiffness = std::nan("");
-  EXPECT_THROW(SapFrictionCone(nan_stiffness, Eigen::Vector3d::Zero()), std::invalid_argument);
+  EXPECT_THROW(SapFrictionCone(nan_stiffness, Eigen::Vector3d::Zero()),
+               std::invalid_argument);
   SapFrictionCone cone(SapContactParameters{}, Eigen::Vector3d::Zero());
   EXPECT_THROW(cone.Prepare(ConstraintMatrix::Zero(3, 3), 0.01), std::invalid_argument);
 }

@@ -41,18 +41,21 @@ TEST_P(SapOptimality, SolutionSatisfiesTheKktConditions) {
 
   const DenseSapProblem dense = MakeDenseSapProblem(problem);
   const Eigen::VectorXd& gamma = solution.gamma;
-  const Eigen::VectorXd balance = dense.a * (solution.v - dense.v_star) - dense.j.transpose() * gamma;
-  const double momentum_scale = (dense.a * solution.v).norm() + (dense.j.transpose() * gamma).norm();
+  const Eigen::VectorXd balance =
+      dense.a * (solution.v - dense.v_star) - dense.j.transpose() * gamma;
+  const double momentum_scale =
+      (dense.a * solution.v).norm() + (dense.j.transpose() * gamma).norm();
   EXPECT_LT(balance.norm(), 1e-10 * momentum_scale);
 
-  const Eigen::VectorXd g =
-      dense.j * solution.v + dense.bias - dense.v_hat + dense.r_diagonal.cwiseProduct(gamma);
+  const Eigen::VectorXd g = dense.j * solution.v + dense.bias - dense.v_hat +
+                            dense.r_diagonal.cwiseProduct(gamma);
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const Eigen::Vector3d gamma_i = gamma.segment<3>(3 * i);
     const Eigen::Vector3d g_i = g.segment<3>(3 * i);
     const double mu = dense.mu[i];
     const double tolerance = 1e-9 * (1.0 + gamma_i.norm() + g_i.norm());
-    EXPECT_LE(gamma_i.head<2>().norm(), mu * gamma_i.z() + tolerance) << "γ ∉ F, contact " << i;
+    EXPECT_LE(gamma_i.head<2>().norm(), mu * gamma_i.z() + tolerance)
+        << "γ ∉ F, contact " << i;
     EXPECT_LE(mu * g_i.head<2>().norm(), g_i.z() + tolerance) << "g ∉ F*, contact " << i;
     EXPECT_NEAR(g_i.dot(gamma_i), 0.0, tolerance * (1.0 + g_i.norm())) << "contact " << i;
   }
@@ -65,8 +68,8 @@ TEST_P(SapOptimality, ImpulsesMatchTheDualMinimizer) {
   SapSolver solver(Tight());
   SapSolution solution;
   ASSERT_TRUE(solver.Solve(problem, Eigen::VectorXd(), &solution).converged());
-  const Eigen::VectorXd dual =
-      testing::SolveSapDualByProjectedGradient(MakeDenseSapProblem(problem), 2000000, 1e-13);
+  const Eigen::VectorXd dual = testing::SolveSapDualByProjectedGradient(
+      MakeDenseSapProblem(problem), 2000000, 1e-13);
   // The dual is ill conditioned (Rt = 1e-3 w): projected gradient reaches
   // ~1e-7 relative accuracy on these problems.
   EXPECT_LT((solution.gamma - dual).norm(), 1e-6 * (1.0 + dual.norm()));
@@ -89,7 +92,8 @@ TEST(SapSolver, DenseAndSparseLinearSolversGiveTheSameAnswer) {
     SapSolution dense_solution, sparse_solution;
     ASSERT_TRUE(dense.Solve(problem, Eigen::VectorXd(), &dense_solution).converged());
     ASSERT_TRUE(sparse.Solve(problem, Eigen::VectorXd(), &sparse_solution).converged());
-    EXPECT_LT((dense_solution.v - sparse_solution.v).norm(), 1e-9 * dense_solution.v.norm());
+    EXPECT_LT((dense_solution.v - sparse_solution.v).norm(),
+              1e-9 * dense_solution.v.norm());
   }
 }
 
@@ -170,7 +174,8 @@ TEST(SapSolver, ProblemWithoutConstraintsReturnsFreeMotion) {
   problem.Finalize();
   SapSolver solver;
   SapSolution solution;
-  const SapSolverStatistics stats = solver.Solve(problem, Eigen::Vector2d(5.0, 5.0), &solution);
+  const SapSolverStatistics stats =
+      solver.Solve(problem, Eigen::Vector2d(5.0, 5.0), &solution);
   ASSERT_TRUE(stats.converged());
   EXPECT_EQ(stats.iterations, 1);  // ℓ_p is quadratic: one Newton step
   EXPECT_LT((solution.v - problem.v_star()).norm(), 1e-14);

@@ -17,8 +17,8 @@ Eigen::VectorXd NumericalGradient(const std::function<double(const Eigen::Vector
 }
 
 Eigen::MatrixXd NumericalJacobian(
-    const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& f, const Eigen::VectorXd& x,
-    double h) {
+    const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& f,
+    const Eigen::VectorXd& x, double h) {
   const Eigen::VectorXd f0 = f(x);
   Eigen::MatrixXd jacobian(f0.size(), x.size());
   for (Eigen::Index k = 0; k < x.size(); ++k) {
@@ -36,8 +36,9 @@ DenseSapProblem MakeDenseSapProblem(const ContactProblem& problem) {
   const int m = problem.num_constraint_equations();
   dense.a = Eigen::MatrixXd::Zero(n, n);
   for (int t = 0; t < problem.num_cliques(); ++t) {
-    dense.a.block(problem.clique_offset(t), problem.clique_offset(t), problem.clique_size(t),
-                  problem.clique_size(t)) = problem.clique_matrix(t);
+    dense.a.block(problem.clique_offset(t), problem.clique_offset(t),
+                  problem.clique_size(t), problem.clique_size(t)) =
+        problem.clique_matrix(t);
   }
   dense.j = Eigen::MatrixXd::Zero(m, n);
   dense.bias.resize(m);
@@ -85,12 +86,13 @@ Eigen::VectorXd ProjectAll(const Eigen::VectorXd& x, const Eigen::VectorXd& mu) 
 
 }  // namespace
 
-Eigen::VectorXd SolveSapDualByProjectedGradient(const DenseSapProblem& p, int max_iterations,
-                                                double tolerance) {
+Eigen::VectorXd SolveSapDualByProjectedGradient(const DenseSapProblem& p,
+                                                int max_iterations, double tolerance) {
   const Eigen::MatrixXd w = p.j * p.a.llt().solve(p.j.transpose());
   const Eigen::MatrixXd q = w + Eigen::MatrixXd(p.r_diagonal.asDiagonal());
   const Eigen::VectorXd r = p.j * p.v_star + p.bias - p.v_hat;
-  const double lipschitz = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(q).eigenvalues().maxCoeff();
+  const double lipschitz =
+      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(q).eigenvalues().maxCoeff();
   const double step = 1.0 / lipschitz;
   Eigen::VectorXd gamma = Eigen::VectorXd::Zero(r.size());
   Eigen::VectorXd y = gamma;
@@ -110,7 +112,8 @@ Eigen::VectorXd SolveSapDualByProjectedGradient(const DenseSapProblem& p, int ma
     y = next + ((t - 1.0) / t_next) * (next - gamma);
     gamma = next;
     t = t_next;
-    if (k % 50 == 0 && fixed_point_residual(gamma) <= tolerance * std::max(1e-300, gamma.norm())) {
+    if (k % 50 == 0 &&
+        fixed_point_residual(gamma) <= tolerance * std::max(1e-300, gamma.norm())) {
       break;
     }
   }

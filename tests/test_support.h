@@ -13,8 +13,8 @@ namespace coulomb::testing {
 Eigen::VectorXd NumericalGradient(const std::function<double(const Eigen::VectorXd&)>& f,
                                   const Eigen::VectorXd& x, double h);
 Eigen::MatrixXd NumericalJacobian(
-    const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& f, const Eigen::VectorXd& x,
-    double h);
+    const std::function<Eigen::VectorXd(const Eigen::VectorXd&)>& f,
+    const Eigen::VectorXd& x, double h);
 
 // The problem's A, J (dense, stacked) and per-contact R, v̂, μ for problems
 // whose constraints are all SapFrictionCone.
