@@ -3,19 +3,26 @@
 namespace coulomb {
 namespace {
 
-// Clique sizes, then each constraint's size and cliques: the pattern's identity.
-std::vector<int> PatternSignature(const ContactProblem& problem) {
-  std::vector<int> signature;
-  signature.push_back(problem.num_cliques());
+// Visits the pattern's identity: clique sizes, then each constraint's size
+// and cliques, as a sequence of integers.
+template <typename Visitor>
+void VisitPatternSignature(const ContactProblem& problem, Visitor&& visit) {
+  visit(problem.num_cliques());
   for (int clique = 0; clique < problem.num_cliques(); ++clique) {
-    signature.push_back(problem.clique_size(clique));
+    visit(problem.clique_size(clique));
   }
+  visit(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const ProblemConstraint& c = problem.constraint(index);
-    signature.push_back(static_cast<int>(c.bias.size()));
-    signature.push_back(static_cast<int>(c.jacobian.size()));
-    for (const JacobianBlock& block : c.jacobian) signature.push_back(block.clique);
+    visit(static_cast<int>(c.bias.size()));
+    visit(static_cast<int>(c.jacobian.size()));
+    for (const JacobianBlock& block : c.jacobian) visit(block.clique);
   }
+}
+
+std::vector<int> PatternSignature(const ContactProblem& problem) {
+  std::vector<int> signature;
+  VisitPatternSignature(problem, [&signature](int value) { signature.push_back(value); });
   return signature;
 }
 
@@ -52,7 +59,14 @@ CliqueGraph::CliqueGraph(const ContactProblem& problem)
 }
 
 bool CliqueGraph::Matches(const ContactProblem& problem) const {
-  return PatternSignature(problem) == signature_;
+  // Compared in place: called before every solve, it must not allocate.
+  size_t position = 0;
+  bool matches = true;
+  VisitPatternSignature(problem, [&](int value) {
+    matches = matches && position < signature_.size() && signature_[position] == value;
+    ++position;
+  });
+  return matches && position == signature_.size();
 }
 
 }  // namespace coulomb

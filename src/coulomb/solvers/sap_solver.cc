@@ -76,6 +76,7 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
 
   SapSolverStatistics stats;
   stats.num_islands = graph_->num_islands;
+  stats.history.reserve(parameters_.max_iterations + 1);  // the solve's one allocation
   Evaluation evaluation;
   while (true) {
     evaluation = Evaluate(problem, /*with_hessians=*/true, solution);
