@@ -54,8 +54,8 @@ TEST(SapAllocation, RepeatedSolvesDoNotAllocatePerIteration) {
     ASSERT_TRUE(stats.converged());
     ASSERT_GE(stats.iterations, 5);
     // The returned statistics own one history vector: one allocation.
-    EXPECT_LE(allocations, 1) << ToString(type) << ": " << allocations << " allocations in "
-                              << stats.iterations << " iterations";
+    EXPECT_LE(allocations, 1) << ToString(type) << ": " << allocations
+                              << " allocations in " << stats.iterations << " iterations";
   }
 }
 

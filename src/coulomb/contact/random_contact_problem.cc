@@ -10,8 +10,9 @@ namespace {
 
 // Mass block of a rigid body with mass m ∈ [0.1, 10] kg and a random rotated
 // inertia, expressed at a point offset from the center of mass, so that it is
-// dense: M = [m I, −m [c]×; m [c]×, I_c − m [c]×²].
-Eigen::Matrix<double, 6, 6> RandomBodyMass(std::mt19937_64* random) {
+// dense: M = [m I, −m [c]×; m [c]×, I_c − m [c]×²]. With `diagonal`, the
+// principal inertia at the center of mass: M = diag(m, m, m, I_1, I_2, I_3).
+Eigen::Matrix<double, 6, 6> RandomBodyMass(std::mt19937_64* random, bool diagonal) {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   const double mass = 0.1 + 9.9 * unit(*random);
   const Eigen::Vector3d principal =
@@ -23,7 +24,8 @@ Eigen::Matrix<double, 6, 6> RandomBodyMass(std::mt19937_64* random) {
                                        .normalized()
                                        .toRotationMatrix();
   const Eigen::Vector3d offset =
-      0.2 * Eigen::Vector3d::NullaryExpr([&] { return unit(*random) - 0.5; });
+      (diagonal ? 0.0 : 0.2) *
+      Eigen::Vector3d::NullaryExpr([&] { return unit(*random) - 0.5; });
   Eigen::Matrix3d cross;
   cross << 0, -offset.z(), offset.y(), offset.z(), 0, -offset.x(), -offset.y(),
       offset.x(), 0;
@@ -32,7 +34,10 @@ Eigen::Matrix<double, 6, 6> RandomBodyMass(std::mt19937_64* random) {
   m.topRightCorner<3, 3>() = -mass * cross;
   m.bottomLeftCorner<3, 3>() = mass * cross;
   m.bottomRightCorner<3, 3>() =
-      rotation * principal.asDiagonal() * rotation.transpose() - mass * cross * cross;
+      diagonal
+          ? Eigen::Matrix3d(principal.asDiagonal())
+          : Eigen::Matrix3d(rotation * principal.asDiagonal() * rotation.transpose() -
+                            mass * cross * cross);
   return m;
 }
 
@@ -57,7 +62,7 @@ ContactProblem MakeRandomContactProblem(const RandomContactProblemOptions& optio
   ContactProblem problem(options.time_step);
   Eigen::VectorXd v_star(6 * options.num_bodies);
   for (int body = 0; body < options.num_bodies; ++body) {
-    problem.AddClique(RandomBodyMass(&random));
+    problem.AddClique(RandomBodyMass(&random, options.diagonal_mass));
     v_star.segment<6>(6 * body) =
         Eigen::Vector<double, 6>::NullaryExpr([&] { return 2.0 * unit(random) - 1.0; });
   }

@@ -16,6 +16,9 @@ struct RandomContactProblemOptions {
   double frictionless_fraction = 0.1;  // share of contacts with μ = 0
   double compliant_fraction = 0.5;     // share with finite k (others k = +∞)
   double time_step = 0.01;             // δt [s]
+  // Mass blocks diag(m, m, m, I_xx, I_yy, I_zz) (principal axes at the center
+  // of mass), as in FCLIB global problems, instead of dense ones.
+  bool diagonal_mass = false;
   uint64_t seed = 1;
 };
 

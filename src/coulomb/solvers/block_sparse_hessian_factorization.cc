@@ -3,17 +3,18 @@
 namespace coulomb {
 
 BlockSparseHessianFactorization::BlockSparseHessianFactorization(
-    const ContactProblem& problem, const CliqueGraph& graph)
-    : HessianFactorization(problem), cholesky_(graph.pattern) {
-  for (int clique = 0; clique < problem.num_cliques(); ++clique) {
-    diagonal_handles_.push_back(cholesky_.Handle(clique, clique));
-  }
+    const ContactProblem& problem)
+    : HessianFactorization(problem), cholesky_(partition().pattern) {
+  const SupernodePartition& p = partition();
+  for (int s = 0; s < p.num_supernodes(); ++s)
+    diagonal_handles_.push_back(cholesky_.Handle(s, s));
   for (int index = 0; index < problem.num_constraints(); ++index) {
-    const auto& jacobian = problem.constraint(index).jacobian;
-    for (int a = 0; a < static_cast<int>(jacobian.size()); ++a) {
-      for (int b = 0; b < a; ++b) {  // a == b is in the clique's diagonal term
+    const auto& supernodes = p.supernodes_of_constraint[index];
+    const int rows = problem.constraint(index).potential->num_equations();
+    for (int a = 0; a < static_cast<int>(supernodes.size()); ++a) {
+      for (int b = 0; b < a; ++b) {
         terms_.push_back(
-            {index, a, b, cholesky_.Handle(jacobian[a].clique, jacobian[b].clique)});
+            {index, rows, a, b, cholesky_.Handle(supernodes[a], supernodes[b])});
       }
     }
   }
@@ -23,22 +24,23 @@ bool BlockSparseHessianFactorization::Factor(
     const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
   UpdateStackedJacobians(problem, hessians);
   cholesky_.SetZero();
-  for (int clique = 0; clique < problem.num_cliques(); ++clique) {
-    cholesky_.AddToBlock(diagonal_handles_[clique], problem.clique_matrix(clique));
+  for (int s = 0; s < partition().num_supernodes(); ++s) {
+    auto diagonal = cholesky_.MutableBlock(diagonal_handles_[s]);
+    AddCliqueMatrices(problem, s, diagonal);
     // Only the lower triangle of a diagonal block is factored: half the flops.
-    cholesky_.MutableBlock(diagonal_handles_[clique]).triangularView<Eigen::Lower>() +=
-        stacked_jacobian(clique).transpose() * stacked_hessian_times_jacobian(clique);
+    diagonal.triangularView<Eigen::Lower>() +=
+        stacked_jacobian(s).transpose() * stacked_hessian_times_jacobian(s);
   }
   for (const Term& term : terms_) {
-    const auto& j_a = problem.constraint(term.constraint).jacobian[term.block_a].matrix;
     cholesky_.AddToBlock(
         term.handle,
-        j_a.transpose() * hessian_times_jacobian(problem, term.constraint, term.block_b));
+        jacobian_block(term.constraint, term.a, term.rows).transpose() *
+            hessian_times_jacobian_block(term.constraint, term.b, term.rows));
   }
   return cholesky_.Factor();
 }
 
-void BlockSparseHessianFactorization::Solve(Eigen::Ref<Eigen::VectorXd> b) const {
+void BlockSparseHessianFactorization::SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const {
   cholesky_.Solve(b);
 }
 

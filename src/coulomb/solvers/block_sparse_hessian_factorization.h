@@ -7,28 +7,30 @@
 
 namespace coulomb {
 
-// H = A + JᵀGJ factored by the supernodal block Cholesky over the clique
-// graph (SAP §IV-D): one supernode per clique, minimum-degree ordering, the
-// symbolic analysis done once at construction. Islands never fill into each
-// other, so they are factored independently at no extra cost.
+// H = A + JᵀGJ factored by the supernodal block Cholesky (SAP §IV-D): one
+// supernode per group of indistinguishable cliques (SupernodePartition),
+// minimum-degree ordering, the symbolic analysis done once at construction.
+// Islands never fill into each other, so they are factored independently at
+// no extra cost.
 class BlockSparseHessianFactorization final : public HessianFactorization {
  public:
-  BlockSparseHessianFactorization(const ContactProblem& problem,
-                                  const CliqueGraph& graph);
+  explicit BlockSparseHessianFactorization(const ContactProblem& problem);
 
   bool Factor(const ContactProblem& problem,
               const std::vector<ConstraintMatrix>& hessians) override;
-  void Solve(Eigen::Ref<Eigen::VectorXd> b) const override;
 
   const BlockSparseCholesky& cholesky() const { return cholesky_; }
 
  private:
-  // J_aᵀ (G J_b) goes to block (clique_a, clique_b), for a > b in the
-  // constraint's block list (a = b terms are summed per clique).
+  void SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const override;
+
+  // J_aᵀ (G J_b) goes to block (supernode_a, supernode_b), for a > b in the
+  // constraint's supernode list (a = b terms are summed per supernode).
   struct Term {
     int constraint;
-    int block_a;
-    int block_b;
+    int rows;
+    int a;
+    int b;
     BlockSparseCholesky::BlockHandle handle;
   };
 

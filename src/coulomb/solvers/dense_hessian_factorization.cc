@@ -10,30 +10,29 @@ DenseHessianFactorization::DenseHessianFactorization(const ContactProblem& probl
 bool DenseHessianFactorization::Factor(const ContactProblem& problem,
                                        const std::vector<ConstraintMatrix>& hessians) {
   UpdateStackedJacobians(problem, hessians);
-  h_.setZero();
-  for (int clique = 0; clique < problem.num_cliques(); ++clique) {
-    const int offset = problem.clique_offset(clique);
-    const int size = problem.clique_size(clique);
-    auto diagonal = h_.block(offset, offset, size, size);
-    diagonal = problem.clique_matrix(clique);
-    // LLT reads only the lower triangle: half the flops.
+  const SupernodePartition& p = partition();
+  h_.setZero();  // LLT reads only the lower triangle, so only it is assembled
+  for (int s = 0; s < p.num_supernodes(); ++s) {
+    auto diagonal = h_.block(p.supernode_offset[s], p.supernode_offset[s],
+                             p.supernode_size[s], p.supernode_size[s]);
+    AddCliqueMatrices(problem, s, diagonal);
     diagonal.triangularView<Eigen::Lower>() +=
-        stacked_jacobian(clique).transpose() * stacked_hessian_times_jacobian(clique);
+        stacked_jacobian(s).transpose() * stacked_hessian_times_jacobian(s);
   }
-  // Off-diagonal clique pairs: J_rᵀ G J_c into the lower triangle (r after c).
+  // Supernode pairs of a constraint: J_rᵀ G J_c with r after c (lower triangle).
   for (int index = 0; index < problem.num_constraints(); ++index) {
-    const auto& jacobian = problem.constraint(index).jacobian;
-    for (int a = 0; a < static_cast<int>(jacobian.size()); ++a) {
+    const auto& supernodes = p.supernodes_of_constraint[index];
+    const int rows = problem.constraint(index).potential->num_equations();
+    for (int a = 0; a < static_cast<int>(supernodes.size()); ++a) {
       for (int b = 0; b < a; ++b) {
-        const bool a_after_b = problem.clique_offset(jacobian[a].clique) >
-                               problem.clique_offset(jacobian[b].clique);
-        const JacobianBlock& row = jacobian[a_after_b ? a : b];
-        const int col = a_after_b ? b : a;
-        const JacobianBlock& column = jacobian[col];
-        h_.block(problem.clique_offset(row.clique), problem.clique_offset(column.clique),
-                 row.matrix.cols(), column.matrix.cols())
-            .noalias() +=
-            row.matrix.transpose() * hessian_times_jacobian(problem, index, col);
+        const bool a_after_b =
+            p.supernode_offset[supernodes[a]] > p.supernode_offset[supernodes[b]];
+        const int r = a_after_b ? a : b;
+        const int c = a_after_b ? b : a;
+        h_.block(p.supernode_offset[supernodes[r]], p.supernode_offset[supernodes[c]],
+                 p.supernode_size[supernodes[r]], p.supernode_size[supernodes[c]])
+            .noalias() += jacobian_block(index, r, rows).transpose() *
+                          hessian_times_jacobian_block(index, c, rows);
       }
     }
   }
@@ -41,7 +40,7 @@ bool DenseHessianFactorization::Factor(const ContactProblem& problem,
   return llt_.info() == Eigen::Success;
 }
 
-void DenseHessianFactorization::Solve(Eigen::Ref<Eigen::VectorXd> b) const {
+void DenseHessianFactorization::SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const {
   llt_.solveInPlace(b);
 }
 

@@ -12,9 +12,10 @@ class DenseHessianFactorization final : public HessianFactorization {
 
   bool Factor(const ContactProblem& problem,
               const std::vector<ConstraintMatrix>& hessians) override;
-  void Solve(Eigen::Ref<Eigen::VectorXd> b) const override;
 
  private:
+  void SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const override;
+
   Eigen::MatrixXd h_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
 };

@@ -5,9 +5,9 @@
 
 #include <Eigen/Dense>
 
-#include "coulomb/contact/clique_graph.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/solvers/sap_solver_parameters.h"
+#include "coulomb/solvers/supernode_partition.h"
 
 namespace coulomb {
 
@@ -16,7 +16,8 @@ namespace coulomb {
 //
 // Built once per problem pattern (cliques and constraint–clique incidence),
 // it keeps its storage and symbolic analysis; Factor() may be called for any
-// problem with that pattern and any G.
+// problem with that pattern and any G. H is assembled per supernode (see
+// SupernodePartition) in the permuted dof order; Solve() permutes in and out.
 class HessianFactorization {
  public:
   virtual ~HessianFactorization() = default;
@@ -24,36 +25,57 @@ class HessianFactorization {
   // Assembles and factors H. Returns false if H is not numerically SPD.
   virtual bool Factor(const ContactProblem& problem,
                       const std::vector<ConstraintMatrix>& hessians) = 0;
-  // Solves H x = b in place.
-  virtual void Solve(Eigen::Ref<Eigen::VectorXd> b) const = 0;
+  // Solves H x = b in place (b in the problem's dof order).
+  void Solve(Eigen::Ref<Eigen::VectorXd> b) const;
+
+  const SupernodePartition& partition() const { return partition_; }
 
  protected:
   explicit HessianFactorization(const ContactProblem& problem);
 
-  // Refreshes, per clique t, the stacked rows J_t of every Jacobian block on t
-  // and G J_t (block by block), so that the clique's diagonal term
-  // Σ_i J_itᵀ G_i J_it = J_tᵀ (G J_t) is one matrix product.
+  // Solves H x = b in place, b in the permuted (supernode) order.
+  virtual void SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const = 0;
+
+  // Refreshes, per supernode s, the stacked rows J_s of every constraint on s
+  // (each constraint row-block spans all cliques of s) and G J_s, so that the
+  // supernode's diagonal term Σ_i J_isᵀ G_i J_is = J_sᵀ (G J_s) is one product.
   void UpdateStackedJacobians(const ContactProblem& problem,
                               const std::vector<ConstraintMatrix>& hessians);
-  const Eigen::MatrixXd& stacked_jacobian(int clique) const { return stacked_j_[clique]; }
-  const Eigen::MatrixXd& stacked_hessian_times_jacobian(int clique) const {
-    return stacked_gj_[clique];
+  const Eigen::MatrixXd& stacked_jacobian(int supernode) const {
+    return stacked_j_[supernode];
   }
-  // G_i J_it for block `block` of constraint `constraint`.
-  auto hessian_times_jacobian(const ContactProblem& problem, int constraint,
-                              int block) const {
-    const JacobianBlock& jacobian = problem.constraint(constraint).jacobian[block];
-    return stacked_gj_[jacobian.clique].middleRows(stacked_row_[constraint][block],
-                                                   jacobian.matrix.rows());
+  const Eigen::MatrixXd& stacked_hessian_times_jacobian(int supernode) const {
+    return stacked_gj_[supernode];
+  }
+  // J_is and G_i J_is for the k-th supernode constraint i touches.
+  auto jacobian_block(int constraint, int k, int rows) const {
+    return stacked_j_[partition_.supernodes_of_constraint[constraint][k]].middleRows(
+        stacked_row_[constraint][k], rows);
+  }
+  auto hessian_times_jacobian_block(int constraint, int k, int rows) const {
+    return stacked_gj_[partition_.supernodes_of_constraint[constraint][k]].middleRows(
+        stacked_row_[constraint][k], rows);
+  }
+  // A_t for every clique of supernode s, placed in the s×s diagonal block.
+  template <typename Block>
+  void AddCliqueMatrices(const ContactProblem& problem, int supernode,
+                         Block&& diagonal) const {
+    for (int clique : partition_.cliques_of_supernode[supernode]) {
+      const int offset = partition_.offset_in_supernode[clique];
+      const int size = problem.clique_size(clique);
+      diagonal.block(offset, offset, size, size) += problem.clique_matrix(clique);
+    }
   }
 
  private:
-  std::vector<Eigen::MatrixXd> stacked_j_;     // per clique: m_t × n_t
-  std::vector<Eigen::MatrixXd> stacked_gj_;    // per clique: m_t × n_t
-  std::vector<std::vector<int>> stacked_row_;  // per constraint and block
+  SupernodePartition partition_;
+  std::vector<Eigen::MatrixXd> stacked_j_;     // per supernode: m_s × n_s
+  std::vector<Eigen::MatrixXd> stacked_gj_;    // per supernode: m_s × n_s
+  std::vector<std::vector<int>> stacked_row_;  // per constraint and touched supernode
+  mutable Eigen::VectorXd permuted_;           // Solve() workspace
 };
 
 std::unique_ptr<HessianFactorization> MakeHessianFactorization(
-    LinearSolverType type, const ContactProblem& problem, const CliqueGraph& graph);
+    LinearSolverType type, const ContactProblem& problem);
 
 }  // namespace coulomb

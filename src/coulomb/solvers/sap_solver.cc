@@ -42,8 +42,7 @@ void SapSolver::SetUpWorkspace(const ContactProblem& problem) {
   const int n = problem.num_dofs();
   if (!graph_ || !graph_->Matches(problem)) {
     graph_.emplace(problem);
-    factorization_ =
-        MakeHessianFactorization(parameters_.linear_solver, problem, *graph_);
+    factorization_ = MakeHessianFactorization(parameters_.linear_solver, problem);
     for (Eigen::VectorXd* vector :
          {&inverse_sqrt_diagonal_, &velocity_error_, &a_times_velocity_error_, &momentum_,
           &generalized_impulse_, &gradient_, &delta_v_, &delta_p_}) {

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <vector>
+
+#include "coulomb/contact/contact_problem.h"
+#include "coulomb/math/block_sparsity_pattern.h"
+
+namespace coulomb {
+
+// Groups the cliques of a contact problem into supernodes for the Hessian
+// factorization. Cliques touched by exactly the same (non-empty) set of
+// constraints are indistinguishable in H = A + JᵀGJ: they have the same
+// coupling, so merging them into one dense block adds no fill and replaces
+// many small block operations by a few larger ones. This matters for FCLIB
+// problems with a diagonal M (one-dof cliques, a contact touching twelve).
+// Cliques touched by no constraint stay alone (they are independent).
+//
+// Supernode s holds cliques_of_supernode[s] in that order; the Hessian is
+// factored in the permuted dof order that lists supernodes one after another.
+struct SupernodePartition {
+  std::vector<std::vector<int>> cliques_of_supernode;
+  std::vector<int> supernode_of_clique;
+  std::vector<int> offset_in_supernode;  // per clique, dofs before it in its supernode
+  std::vector<int> supernode_offset;     // per supernode, in the permuted order
+  std::vector<int> supernode_size;
+  std::vector<int> original_dof;         // original_dof[permuted position]
+  // Per constraint: the supernodes it touches (each with all its cliques).
+  std::vector<std::vector<int>> supernodes_of_constraint;
+  BlockSparsityPattern pattern;          // over supernodes
+
+  explicit SupernodePartition(const ContactProblem& problem);
+
+  int num_supernodes() const { return static_cast<int>(supernode_size.size()); }
+};
+
+}  // namespace coulomb
