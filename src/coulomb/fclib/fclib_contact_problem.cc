@@ -1,5 +1,6 @@
 #include "coulomb/fclib/fclib_contact_problem.h"
 
+#include <limits>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -53,14 +54,22 @@ FclibContactProblem BuildLocal(const FclibProblem& fclib, const SapContactParame
     throw std::runtime_error(fclib.path +
                              ": /fclib_local/W is not positive semidefinite");
   }
-  const Eigen::MatrixXd factor =
-      eigen.eigenvectors() * eigen.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal();
+  // Eigenvalues come sorted ascending; those at round-off level (W is often
+  // singular: more contact rows than body dofs) are dropped, so J is
+  // 3nc × rank and the clique has `rank` dofs: the same J Jᵀ = W, a smaller H.
+  const Eigen::VectorXd& eigenvalues = eigen.eigenvalues();
+  const double cutoff =
+      size * std::numeric_limits<double>::epsilon() * eigenvalues.maxCoeff();
+  const int rank = static_cast<int>((eigenvalues.array() > cutoff).count());
+  if (rank == 0) throw std::runtime_error(fclib.path + ": /fclib_local/W is zero");
+  const Eigen::MatrixXd factor = eigen.eigenvectors().rightCols(rank) *
+                                 eigenvalues.tail(rank).cwiseSqrt().asDiagonal();
 
   FclibContactProblem mapped{ContactProblem(1.0), {}, relative_asymmetry};
-  mapped.problem.AddClique(Eigen::MatrixXd::Identity(size, size));
-  mapped.problem.SetFreeMotionVelocities(Eigen::VectorXd::Zero(size));
+  mapped.problem.AddClique(Eigen::MatrixXd::Identity(rank, rank));
+  mapped.problem.SetFreeMotionVelocities(Eigen::VectorXd::Zero(rank));
   for (int contact = 0; contact < fclib.num_contacts; ++contact) {
-    JacobianBlock block{0, Eigen::MatrixXd(3, size)};
+    JacobianBlock block{0, Eigen::MatrixXd(3, rank)};
     for (int c = 0; c < 3; ++c) block.matrix.row(OurRow(c)) = factor.row(3 * contact + c);
     std::vector<JacobianBlock> jacobian;
     jacobian.push_back(std::move(block));

@@ -16,7 +16,8 @@ namespace coulomb {
 //   v* = M⁻¹ f; J = Hᵀ with each contact's rows reordered from FCLIB's
 //   [n, t1, t2] to our [t1, t2, n]; v̂_c = −w (reordered).
 // * local: a single clique with A = I, J = V Λ^½ from the eigendecomposition
-//   W = V Λ Vᵀ (so J Jᵀ = W even for singular W), v* = 0, v̂_c = −q. If W is
+//   W = V Λ Vᵀ (so J Jᵀ = W even for singular W; eigenvalues at round-off
+//   level are dropped, so the clique has rank(W) dofs), v* = 0, v̂_c = −q. If W is
 //   slightly asymmetric, its symmetric part is used (and the asymmetry kept).
 // Then v_c − v̂_c = u (FCLIB's contact velocity), A(v − v*) = Jᵀγ is
 // M v = H r + f with r = γ reordered, and γ ∈ F is r ∈ K_μ.

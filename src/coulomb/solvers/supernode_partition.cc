@@ -19,7 +19,8 @@ std::vector<std::vector<int>> ConstraintsOfClique(const ContactProblem& problem)
 }  // namespace
 
 SupernodePartition::SupernodePartition(const ContactProblem& problem) {
-  const std::vector<std::vector<int>> constraints_of_clique = ConstraintsOfClique(problem);
+  const std::vector<std::vector<int>> constraints_of_clique =
+      ConstraintsOfClique(problem);
   std::map<std::vector<int>, int> supernode_of_key;
   supernode_of_clique.resize(problem.num_cliques());
   offset_in_supernode.resize(problem.num_cliques());

@@ -23,10 +23,10 @@ struct SupernodePartition {
   std::vector<int> offset_in_supernode;  // per clique, dofs before it in its supernode
   std::vector<int> supernode_offset;     // per supernode, in the permuted order
   std::vector<int> supernode_size;
-  std::vector<int> original_dof;         // original_dof[permuted position]
+  std::vector<int> original_dof;  // original_dof[permuted position]
   // Per constraint: the supernodes it touches (each with all its cliques).
   std::vector<std::vector<int>> supernodes_of_constraint;
-  BlockSparsityPattern pattern;          // over supernodes
+  BlockSparsityPattern pattern;  // over supernodes
 
   explicit SupernodePartition(const ContactProblem& problem);
 
