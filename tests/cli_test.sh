@@ -43,6 +43,10 @@ required = ["solver", "converged", "iterations", "momentum_error", "complementar
 missing = [k for k in required if k not in report]
 assert not missing, missing
 assert report["converged"] is True and report["num_contacts"] == 82 and report["num_dofs"] == 450
+# One history record per evaluation: the iterations plus the final check,
+# with ‖D∇ℓ‖ of the last one below ε_r times the momentum scale.
+assert len(report["history"]) == report["iterations"] + 1
+assert report["momentum_error"] < 1e-6
 PY
   check "solution file has r, u, v" bash -c "h5ls -r '$work/solution.hdf5' 2>/dev/null | grep -q '/solution/v' || python3 -c 1"
   "$coulomb" solve "$fclib" --max-iterations 1 >/dev/null; code=$?

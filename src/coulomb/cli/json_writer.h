@@ -3,10 +3,12 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 namespace coulomb {
 
-// Writes one flat JSON object, key by key. Non-finite numbers become null
+// Writes one JSON object, key by key (values: strings, numbers, booleans,
+// arrays of objects). Non-finite numbers become null
 // (JSON has no NaN or infinity).
 class JsonObjectWriter {
  public:
@@ -21,6 +23,12 @@ class JsonObjectWriter {
     char buffer[32];
     std::snprintf(buffer, sizeof(buffer), "%.17g", value);
     AddRaw(key, buffer);
+  }
+  void Add(const std::string& key, const std::vector<JsonObjectWriter>& objects) {
+    std::string array = "[";
+    for (size_t k = 0; k < objects.size(); ++k)
+      array += (k > 0 ? ", " : "") + objects[k].str();
+    AddRaw(key, array + "]");
   }
   std::string str() const { return "{" + body_ + "}"; }
 

@@ -86,6 +86,15 @@ void PrintJson(const std::string& name, const FclibProblem& fclib,
   json.Add("w_relative_asymmetry", run.w_relative_asymmetry);
   json.Add("wall_time_s", run.wall_time_s);
   json.Add("factorization_time_s", s.factorization_time_s);
+  std::vector<JsonObjectWriter> history;
+  for (const SapIterationRecord& record : s.history) {
+    history.emplace_back();
+    history.back().Add("cost", record.cost);
+    history.back().Add("gradient_norm", record.gradient_norm);
+    history.back().Add("min_alpha", record.min_alpha);
+    history.back().Add("line_search_iterations", record.line_search_iterations);
+  }
+  json.Add("history", history);
   std::cout << json.str() << "\n";
 }
 

@@ -1,5 +1,6 @@
 #include "coulomb/solvers/sap_line_search.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -27,16 +28,18 @@ IslandLineFunction::Value IslandLineFunction::operator()(double alpha,
 }
 
 LineSearchResult ExactLineSearch(const IslandLineFunction& line, double slope0,
+                                 double slope_roundoff,
                                  const SapSolverParameters& parameters) {
   LineSearchResult result;
-  if (!(slope0 < 0.0)) {
-    // Δv is zero or, to round-off, orthogonal to the gradient: the island is at
-    // its minimum. The Newton step is then a round-off sized move.
+  if (!(slope0 < -slope_roundoff)) {
+    // dℓ/dα(0) is zero to round-off: the island is at its minimum and the
+    // Newton step is a round-off sized move.
     result.alpha = 1.0;
     result.succeeded = true;
     return result;
   }
-  const double slope_tolerance = parameters.exact_line_search_tolerance * -slope0;
+  const double slope_tolerance =
+      std::max(parameters.exact_line_search_tolerance * -slope0, slope_roundoff);
   // Bracket the root of dℓ/dα: the Newton step α = 1 usually lands close.
   double alpha_upper = 1.0;
   IslandLineFunction::Value upper = line(alpha_upper, false);
@@ -47,19 +50,25 @@ LineSearchResult ExactLineSearch(const IslandLineFunction& line, double slope0,
     return result;
   }
   double alpha_lower = 0.0;
+  double slope_lower = slope0;
   while (upper.slope < 0.0) {
     if (result.iterations >= parameters.exact_line_search_max_iterations) return result;
     alpha_lower = alpha_upper;
+    slope_lower = upper.slope;
     alpha_upper *= 2.0;
     upper = line(alpha_upper, false);
     ++result.iterations;
   }
+  // First guess: the secant (regula falsi) point of the bracket, always inside.
+  const double secant = alpha_lower - slope_lower * (alpha_upper - alpha_lower) /
+                                          (upper.slope - slope_lower);
   const RootFindingResult root = Rtsafe(
       [&line](double alpha) {
         const IslandLineFunction::Value value = line(alpha, true);
         return std::pair{value.slope, value.curvature};
       },
-      alpha_lower, alpha_upper, 1.0, 1e-14 * alpha_upper, slope_tolerance,
+      alpha_lower, alpha_upper, secant,
+      parameters.exact_line_search_alpha_tolerance * alpha_upper, slope_tolerance,
       parameters.exact_line_search_max_iterations);
   result.iterations += root.iterations;
   result.alpha = root.root;
@@ -68,9 +77,10 @@ LineSearchResult ExactLineSearch(const IslandLineFunction& line, double slope0,
 }
 
 LineSearchResult BacktrackingLineSearch(const IslandLineFunction& line, double slope0,
+                                        double slope_roundoff,
                                         const SapSolverParameters& parameters) {
   LineSearchResult result;
-  if (!(slope0 < 0.0)) {  // at the minimum to round-off; see ExactLineSearch
+  if (!(slope0 < -slope_roundoff)) {  // at the minimum to round-off; see ExactLineSearch
     result.alpha = 1.0;
     result.succeeded = true;
     return result;

@@ -50,12 +50,16 @@ struct LineSearchResult {
 };
 
 // α = argmin ℓ(α) by rtsafe on dℓ/dα (ℓ is strictly convex along the line).
-// slope0 = dℓ/dα(0) < 0 for a descent direction.
+// slope0 = dℓ/dα(0) < 0 for a descent direction; slope_roundoff is the
+// round-off level of dℓ/dα (ε times the magnitude of its terms): below it
+// the slope carries no information and the search stops.
 LineSearchResult ExactLineSearch(const IslandLineFunction& line, double slope0,
+                                 double slope_roundoff,
                                  const SapSolverParameters& parameters);
 
 // Armijo backtracking from α_max (SAP §IV-B).
 LineSearchResult BacktrackingLineSearch(const IslandLineFunction& line, double slope0,
+                                        double slope_roundoff,
                                         const SapSolverParameters& parameters);
 
 }  // namespace coulomb

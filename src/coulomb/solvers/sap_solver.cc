@@ -161,29 +161,10 @@ bool SapSolver::UpdateAlongDirection(const ContactProblem& problem, SapSolution*
   problem.MultiplyByA(delta_v_, &delta_p_);
   record->min_alpha = std::numeric_limits<double>::infinity();
   for (int island = 0; island < graph_->num_islands; ++island) {
-    double c = 0.0, a = 0.0, b = 0.0;
-    for (int clique : graph_->cliques_of_island[island]) {
-      const int offset = problem.clique_offset(clique);
-      const int size = problem.clique_size(clique);
-      const auto error = velocity_error_.segment(offset, size);
-      const auto delta_p = delta_p_.segment(offset, size);
-      c += 0.5 * error.dot(a_times_velocity_error_.segment(offset, size));
-      a += delta_p.dot(error);
-      b += delta_p.dot(delta_v_.segment(offset, size));
-    }
-    double slope0 = a;
-    for (int index : graph_->constraints_of_island[island]) {
-      const int offset = problem.constraint_offset(index);
-      const int size = problem.constraint(index).potential->num_equations();
-      slope0 -=
-          delta_v_c_.segment(offset, size).dot(solution->gamma.segment(offset, size));
-    }
-    const IslandLineFunction line(problem, graph_->constraints_of_island[island],
-                                  solution->v_c, delta_v_c_, c, a, b);
-    const LineSearchResult step = parameters_.line_search == LineSearchType::kExact
-                                      ? ExactLineSearch(line, slope0, parameters_)
-                                      : BacktrackingLineSearch(line, slope0, parameters_);
-    record->line_search_iterations += step.iterations;
+    const LineSearchResult step = IslandStepLength(problem, *solution, island);
+    // Islands are independent: count the longest search, not their sum.
+    record->line_search_iterations =
+        std::max(record->line_search_iterations, step.iterations);
     if (!step.succeeded) return false;
     record->min_alpha = std::min(record->min_alpha, step.alpha);
     for (int clique : graph_->cliques_of_island[island]) {
@@ -193,6 +174,43 @@ bool SapSolver::UpdateAlongDirection(const ContactProblem& problem, SapSolution*
     }
   }
   return true;
+}
+
+LineSearchResult SapSolver::IslandStepLength(const ContactProblem& problem,
+                                             const SapSolution& solution,
+                                             int island) const {
+  const std::vector<int>& constraints = graph_->constraints_of_island[island];
+  if (constraints.empty()) {
+    // ℓ is quadratic on this island: the Newton step is its exact minimizer.
+    return {1.0, 0, true};
+  }
+  double c = 0.0, a = 0.0, b = 0.0;
+  for (int clique : graph_->cliques_of_island[island]) {
+    const int offset = problem.clique_offset(clique);
+    const int size = problem.clique_size(clique);
+    const auto error = velocity_error_.segment(offset, size);
+    const auto delta_p = delta_p_.segment(offset, size);
+    c += 0.5 * error.dot(a_times_velocity_error_.segment(offset, size));
+    a += delta_p.dot(error);
+    b += delta_p.dot(delta_v_.segment(offset, size));
+  }
+  double slope0 = a;
+  double slope_magnitude = std::abs(a);
+  for (int index : constraints) {
+    const int offset = problem.constraint_offset(index);
+    const int size = problem.constraint(index).potential->num_equations();
+    const double term =
+        delta_v_c_.segment(offset, size).dot(solution.gamma.segment(offset, size));
+    slope0 -= term;
+    slope_magnitude += std::abs(term);
+  }
+  // dℓ/dα sums terms of this magnitude: its round-off is a few ulps of it.
+  const double slope_roundoff =
+      64.0 * std::numeric_limits<double>::epsilon() * slope_magnitude;
+  const IslandLineFunction line(problem, constraints, solution.v_c, delta_v_c_, c, a, b);
+  return parameters_.line_search == LineSearchType::kExact
+             ? ExactLineSearch(line, slope0, slope_roundoff, parameters_)
+             : BacktrackingLineSearch(line, slope0, slope_roundoff, parameters_);
 }
 
 double SapSolver::ComplementarityError(const ContactProblem& problem,

@@ -9,6 +9,7 @@
 #include "coulomb/contact/clique_graph.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/solvers/hessian_factorization.h"
+#include "coulomb/solvers/sap_line_search.h"
 #include "coulomb/solvers/sap_solver_parameters.h"
 #include "coulomb/solvers/sap_statistics.h"
 
@@ -58,6 +59,9 @@ class SapSolver {
   // Step lengths per island along delta_v_; returns false if one failed.
   bool UpdateAlongDirection(const ContactProblem& problem, SapSolution* solution,
                             SapIterationRecord* record);
+  // α for one island along delta_v_ (exact or backtracking line search).
+  LineSearchResult IslandStepLength(const ContactProblem& problem,
+                                    const SapSolution& solution, int island) const;
   double ComplementarityError(const ContactProblem& problem, const SapSolution& solution,
                               double cost) const;
 

@@ -34,8 +34,12 @@ struct SapSolverParameters {
   LinearSolverType linear_solver = LinearSolverType::kSparse;
   LineSearchType line_search = LineSearchType::kExact;
 
-  // Exact line search: stop when |dℓ/dα| ≤ tolerance · |dℓ/dα(0)|.
+  // Exact line search: stop when |dℓ/dα| ≤ tolerance · |dℓ/dα(0)| or when the
+  // bracket on α is narrower than alpha_tolerance · α_upper. Late in Newton's
+  // iteration dℓ/dα(0) is at round-off level, so the bracket test ends the
+  // search; α to 1e-8 relative leaves Newton's convergence unaffected.
   double exact_line_search_tolerance = 1e-10;
+  double exact_line_search_alpha_tolerance = 1e-8;
   int exact_line_search_max_iterations = 100;
 
   // Backtracking (SAP §IV-B): α starts at α_max, α ← ρα until Armijo holds.

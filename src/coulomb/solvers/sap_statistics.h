@@ -16,10 +16,10 @@ std::string ToString(SapStatus status);
 
 // One Newton iteration (values at the iterate before the update).
 struct SapIterationRecord {
-  double cost = 0.0;           // ℓ_p(v)
-  double gradient_norm = 0.0;  // ‖D ∇ℓ_p(v)‖
-  double min_alpha = 0.0;      // smallest step length over the islands
-  int line_search_iterations = 0;
+  double cost = 0.0;               // ℓ_p(v)
+  double gradient_norm = 0.0;      // ‖D ∇ℓ_p(v)‖
+  double min_alpha = 0.0;          // smallest step length over the islands
+  int line_search_iterations = 0;  // the longest over the islands
 };
 
 // What every SAP solve reports (SAP §V-B, eqs. 32–33).
