@@ -1,11 +1,16 @@
 # Coulomb: `make run` and `make test` are all a newcomer needs. Every target
-# first installs what is missing (Debian packages through apt-get).
+# first installs what is missing: Debian packages through apt-get, Python
+# packages (binary wheels only, pinned) into the project-local .venv.
 BUILD_DIR ?= build
+VENV := .venv
+# Pinocchio and Coal as C++ libraries from PyPI's cmeel wheels; the URDF
+# headers are a build-time dependency the libpinocchio wheel does not pull.
+PIP_PACKAGES := libpinocchio==4.1.0 libcoal==3.0.3 cmeel-urdfdom-headers==3.0.0
 FCLIB_DIR ?= $(abspath ../shared/fclib)
 APT_PACKAGES := cmake ninja-build g++ make libeigen3-dev libhdf5-dev libgtest-dev clang-format
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test run bench format format-check clean
+.PHONY: deps venv build test run bench format format-check clean
 
 deps:
 	@missing=""; for package in $(APT_PACKAGES); do \
@@ -16,8 +21,16 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-build: deps
-	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release
+venv: $(VENV)/installed.stamp
+
+$(VENV)/installed.stamp: Makefile
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --only-binary=:all: $(PIP_PACKAGES)
+	touch $@
+
+build: deps venv
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DCMAKE_PREFIX_PATH="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)"
 	cmake --build $(BUILD_DIR) -j 2
 
 # FCLIB tests read the problems from COULOMB_FCLIB_DIR (skipped, with a
@@ -40,4 +53,4 @@ format-check: deps
 	git ls-files '*.h' '*.cc' | xargs clang-format --dry-run -Werror
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(VENV)

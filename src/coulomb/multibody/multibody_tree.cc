@@ -1,0 +1,177 @@
+// The Pinocchio adapter: the only translation unit that includes Pinocchio.
+#include "coulomb/multibody/multibody_tree.h"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include <pinocchio/algorithm/center-of-mass.hpp>
+#include <pinocchio/algorithm/crba.hpp>
+#include <pinocchio/algorithm/energy.hpp>
+#include <pinocchio/algorithm/frames.hpp>
+#include <pinocchio/algorithm/jacobian.hpp>
+#include <pinocchio/algorithm/joint-configuration.hpp>
+#include <pinocchio/algorithm/kinematics.hpp>
+#include <pinocchio/algorithm/rnea.hpp>
+#include <pinocchio/multibody/data.hpp>
+#include <pinocchio/multibody/model.hpp>
+#include <pinocchio/parsers/urdf.hpp>
+
+namespace coulomb {
+
+struct MultibodyTree::Impl {
+  pinocchio::Model model;
+  pinocchio::Data data;
+  std::vector<pinocchio::FrameIndex> body_frames;
+  std::vector<std::string> body_names;
+  Eigen::VectorXd q;
+  Eigen::VectorXd v;
+  Eigen::MatrixXd mass_matrix;
+  bool free_base = false;
+
+  void Finish() {
+    data = pinocchio::Data(model);
+    for (pinocchio::FrameIndex f = 0; f < model.frames.size(); ++f) {
+      if (model.frames[f].type != pinocchio::BODY) continue;
+      body_frames.push_back(f);
+      body_names.push_back(model.frames[f].name);
+    }
+    q = pinocchio::neutral(model);
+    v = Eigen::VectorXd::Zero(model.nv);
+  }
+};
+
+MultibodyTree::MultibodyTree(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+MultibodyTree::~MultibodyTree() = default;
+MultibodyTree::MultibodyTree(MultibodyTree&&) noexcept = default;
+MultibodyTree& MultibodyTree::operator=(MultibodyTree&&) noexcept = default;
+
+MultibodyTree MultibodyTree::FreeBody(const std::string& name, double mass,
+                                      const Eigen::Matrix3d& inertia_about_com) {
+  if (!(mass > 0.0) || !std::isfinite(mass)) {
+    throw std::invalid_argument(name + ": mass must be positive and finite, got " +
+                                std::to_string(mass));
+  }
+  const bool symmetric = (inertia_about_com - inertia_about_com.transpose()).norm() <=
+                         1e-12 * inertia_about_com.norm();
+  if (!inertia_about_com.allFinite() || !symmetric ||
+      inertia_about_com.llt().info() != Eigen::Success) {
+    throw std::invalid_argument(name + ": inertia must be symmetric positive definite");
+  }
+  auto impl = std::make_unique<Impl>();
+  const pinocchio::JointIndex joint = impl->model.addJoint(
+      0, pinocchio::JointModelFreeFlyer(), pinocchio::SE3::Identity(), name + "_joint");
+  impl->model.appendBodyToJoint(
+      joint, pinocchio::Inertia(mass, Eigen::Vector3d::Zero(), inertia_about_com));
+  const auto joint_frame = impl->model.addJointFrame(joint, 0);
+  impl->model.addBodyFrame(name, joint, pinocchio::SE3::Identity(),
+                           static_cast<int>(joint_frame));
+  impl->free_base = true;
+  impl->Finish();
+  return MultibodyTree(std::move(impl));
+}
+
+MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_base) {
+  if (!std::filesystem::is_regular_file(path)) {
+    throw std::runtime_error(path + ": URDF file not found");
+  }
+  auto impl = std::make_unique<Impl>();
+  try {
+    if (floating_base) {
+      pinocchio::urdf::buildModel(path, pinocchio::JointModelFreeFlyer(), impl->model);
+    } else {
+      pinocchio::urdf::buildModel(path, impl->model);
+    }
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path + ": cannot load URDF: " + e.what());
+  }
+  impl->free_base = floating_base;
+  impl->Finish();
+  return MultibodyTree(std::move(impl));
+}
+
+int MultibodyTree::num_positions() const { return impl_->model.nq; }
+int MultibodyTree::num_velocities() const { return impl_->model.nv; }
+int MultibodyTree::num_bodies() const { return static_cast<int>(impl_->body_frames.size()); }
+const std::string& MultibodyTree::body_name(int body) const { return impl_->body_names[body]; }
+bool MultibodyTree::has_free_base() const { return impl_->free_base; }
+
+int MultibodyTree::FindBody(const std::string& name) const {
+  for (int body = 0; body < num_bodies(); ++body) {
+    if (impl_->body_names[body] == name) return body;
+  }
+  return -1;
+}
+
+Eigen::VectorXd MultibodyTree::NeutralConfiguration() const {
+  return pinocchio::neutral(impl_->model);
+}
+
+void MultibodyTree::SetGravity(const Eigen::Vector3d& gravity) {
+  impl_->model.gravity.linear(gravity);
+}
+
+void MultibodyTree::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  Impl& m = *impl_;
+  m.q = q;
+  m.v = v;
+  pinocchio::forwardKinematics(m.model, m.data, q, v);
+  pinocchio::updateFramePlacements(m.model, m.data);
+  pinocchio::computeJointJacobians(m.model, m.data, q);
+  pinocchio::crba(m.model, m.data, q, pinocchio::Convention::WORLD);
+  m.mass_matrix = m.data.M.selfadjointView<Eigen::Upper>();
+  pinocchio::nonLinearEffects(m.model, m.data, q, v);
+}
+
+const Eigen::MatrixXd& MultibodyTree::mass_matrix() const { return impl_->mass_matrix; }
+const Eigen::VectorXd& MultibodyTree::nonlinear_effects() const { return impl_->data.nle; }
+
+Eigen::Isometry3d MultibodyTree::body_pose(int body) const {
+  const pinocchio::SE3& pose = impl_->data.oMf[impl_->body_frames[body]];
+  Eigen::Isometry3d result = Eigen::Isometry3d::Identity();
+  result.linear() = pose.rotation();
+  result.translation() = pose.translation();
+  return result;
+}
+
+Eigen::Matrix<double, 3, Eigen::Dynamic> MultibodyTree::PointJacobian(
+    int body, const Eigen::Vector3d& p_W) const {
+  const Impl& m = *impl_;
+  const pinocchio::JointIndex joint = m.model.frames[m.body_frames[body]].parentJoint;
+  pinocchio::Data::Matrix6x joint_jacobian(6, m.model.nv);
+  joint_jacobian.setZero();
+  pinocchio::getJointJacobian(m.model, m.data, joint, pinocchio::LOCAL_WORLD_ALIGNED,
+                              joint_jacobian);
+  // v_P = v_O + ω × (p − o) = (J_v − [p − o]× J_ω) v.
+  const Eigen::Vector3d r = p_W - m.data.oMi[joint].translation();
+  Eigen::Matrix3d r_cross;
+  r_cross << 0, -r.z(), r.y(), r.z(), 0, -r.x(), -r.y(), r.x(), 0;
+  return joint_jacobian.topRows<3>() - r_cross * joint_jacobian.bottomRows<3>();
+}
+
+Eigen::Vector3d MultibodyTree::BodyLinearVelocity(int body) const {
+  return PointJacobian(body, body_pose(body).translation()) * impl_->v;
+}
+
+Eigen::Vector3d MultibodyTree::BodyAngularVelocity(int body) const {
+  const Impl& m = *impl_;
+  const pinocchio::JointIndex joint = m.model.frames[m.body_frames[body]].parentJoint;
+  return m.data.oMi[joint].rotation() * m.data.v[joint].angular();
+}
+
+double MultibodyTree::KineticEnergy() const {
+  return 0.5 * impl_->v.dot(impl_->mass_matrix * impl_->v);
+}
+
+double MultibodyTree::GravityPotentialEnergy() const {
+  Impl& m = *impl_;
+  const Eigen::Vector3d com = pinocchio::centerOfMass(m.model, m.data, m.q, false);
+  const double mass = pinocchio::computeTotalMass(m.model);
+  return -mass * m.model.gravity.linear().dot(com);
+}
+
+Eigen::VectorXd MultibodyTree::Integrate(const Eigen::VectorXd& q,
+                                         const Eigen::VectorXd& dq) const {
+  return pinocchio::integrate(impl_->model, q, dq);
+}
+
+}  // namespace coulomb

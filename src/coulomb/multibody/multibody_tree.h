@@ -1,0 +1,75 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+#include <Eigen/Geometry>
+
+namespace coulomb {
+
+// One kinematic tree of rigid bodies (a free body or a robot): the clique of
+// the contact problem. Backed by one Pinocchio model; Pinocchio's headers stay
+// in multibody_tree.cc (they cost a minute and gigabytes per translation unit).
+//
+// Conventions (Pinocchio's): a free joint has q = [p_WB (3), quaternion
+// x, y, z, w] and v = [v_B, ω_B] in the body frame; revolute/prismatic joints
+// have one q and one v each. Bodies are the model's link frames, numbered in
+// model order. Units SI; gravity g [m/s²] in world.
+//
+// Equations of motion: M(q) v̇ = −h(q, v) + τ with h = C(q,v) v − g(q) the
+// nonlinear effects (Coriolis, gyroscopic, gravity), both computed by
+// SetState. Point Jacobians give world-frame linear velocities.
+class MultibodyTree {
+ public:
+  ~MultibodyTree();
+  MultibodyTree(MultibodyTree&&) noexcept;
+  MultibodyTree& operator=(MultibodyTree&&) noexcept;
+
+  // A single rigid body on a free joint. inertia_about_com: 3×3 SPD rotational
+  // inertia [kg·m²] about the center of mass, in the body frame (the body
+  // frame origin is the center of mass). Throws on mass ≤ 0 or a non-SPD
+  // inertia.
+  static MultibodyTree FreeBody(const std::string& name, double mass,
+                                const Eigen::Matrix3d& inertia_about_com);
+  // A robot from a URDF file, with a fixed or free base. Throws
+  // std::runtime_error naming the file if it is missing or does not parse.
+  static MultibodyTree FromUrdf(const std::string& path, bool floating_base);
+
+  int num_positions() const;
+  int num_velocities() const;
+  int num_bodies() const;
+  const std::string& body_name(int body) const;
+  int FindBody(const std::string& name) const;  // −1 if absent
+  bool has_free_base() const;
+  Eigen::VectorXd NeutralConfiguration() const;
+  void SetGravity(const Eigen::Vector3d& gravity);
+
+  // Kinematics and dynamics at (q, v): poses, M, h. q must have
+  // num_positions() entries (quaternions normalized by the caller).
+  void SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  const Eigen::MatrixXd& mass_matrix() const;
+  const Eigen::VectorXd& nonlinear_effects() const;
+  Eigen::Isometry3d body_pose(int body) const;
+  // J such that the world velocity of the point p_W moving with `body` is J v.
+  Eigen::Matrix<double, 3, Eigen::Dynamic> PointJacobian(int body,
+                                                          const Eigen::Vector3d& p_W) const;
+  // World velocity of the body frame origin and angular velocity, at the state.
+  Eigen::Vector3d BodyLinearVelocity(int body) const;
+  Eigen::Vector3d BodyAngularVelocity(int body) const;
+  // ½ vᵀ M v and −Σ m_b g·p_b at the state.
+  double KineticEnergy() const;
+  double GravityPotentialEnergy() const;
+
+  // q ⊕ dq: integrates the velocity-space increment dq (e.g. δt v) on the
+  // configuration manifold; quaternions stay unit.
+  Eigen::VectorXd Integrate(const Eigen::VectorXd& q, const Eigen::VectorXd& dq) const;
+
+ private:
+  struct Impl;
+  explicit MultibodyTree(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace coulomb
