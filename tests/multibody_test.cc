@@ -11,7 +11,8 @@ namespace {
 
 Eigen::Matrix3d BoxInertia(double mass, const Eigen::Vector3d& size) {
   const Eigen::Vector3d s2 = size.cwiseAbs2();
-  return mass / 12.0 * Eigen::Vector3d(s2.y() + s2.z(), s2.x() + s2.z(), s2.x() + s2.y()).asDiagonal();
+  return mass / 12.0 *
+         Eigen::Vector3d(s2.y() + s2.z(), s2.x() + s2.z(), s2.x() + s2.y()).asDiagonal();
 }
 
 Eigen::VectorXd RandomFreeConfiguration(unsigned seed) {
@@ -40,18 +41,23 @@ TEST(MultibodyTree, NonlinearEffectsAreWeightAndGyroscopicTorque) {
   const Eigen::Vector3d gravity(0.0, 0.0, -9.81);
   body.SetGravity(gravity);
   const Eigen::VectorXd q = RandomFreeConfiguration(2);
-  const Eigen::Matrix3d r_wb = Eigen::Quaterniond(q[6], q[3], q[4], q[5]).toRotationMatrix();
+  const Eigen::Matrix3d r_wb =
+      Eigen::Quaterniond(q[6], q[3], q[4], q[5]).toRotationMatrix();
   Eigen::VectorXd v = Eigen::VectorXd::Zero(6);
-  v.tail<3>() = Eigen::Vector3d(0.3, -1.2, 2.0);  // ω in the body frame, no linear velocity
+  v.tail<3>() =
+      Eigen::Vector3d(0.3, -1.2, 2.0);  // ω in the body frame, no linear velocity
   body.SetState(q, v);
   const Eigen::Vector3d omega = v.tail<3>();
   // Newton–Euler in the body frame: h = [−m Rᵀg ; ω × I ω] for v_B = 0.
-  EXPECT_TRUE(body.nonlinear_effects().head<3>().isApprox(-3.0 * r_wb.transpose() * gravity, 1e-12));
-  EXPECT_TRUE(body.nonlinear_effects().tail<3>().isApprox(omega.cross(inertia * omega), 1e-12));
+  EXPECT_TRUE(body.nonlinear_effects().head<3>().isApprox(
+      -3.0 * r_wb.transpose() * gravity, 1e-12));
+  EXPECT_TRUE(
+      body.nonlinear_effects().tail<3>().isApprox(omega.cross(inertia * omega), 1e-12));
 }
 
 TEST(MultibodyTree, PointJacobianMatchesFiniteDifferencesOfThePointPosition) {
-  MultibodyTree body = MultibodyTree::FreeBody("box", 1.0, BoxInertia(1.0, {0.2, 0.2, 0.2}));
+  MultibodyTree body =
+      MultibodyTree::FreeBody("box", 1.0, BoxInertia(1.0, {0.2, 0.2, 0.2}));
   const Eigen::VectorXd q = RandomFreeConfiguration(3);
   body.SetState(q, Eigen::VectorXd::Zero(6));
   const Eigen::Vector3d p_B(0.1, -0.05, 0.2);  // a point fixed on the body
@@ -82,8 +88,8 @@ TEST(MultibodyTree, IntegrationKeepsTheQuaternionUnit) {
 TEST(MultibodyTree, PendulumFromUrdfHasTheTextbookInertia) {
   // A rod-free pendulum: a link with mass m = 2 at 0.5 m below a revolute
   // joint about y, own inertia I_yy = 0.1: M = I_yy + m l² = 0.6.
-  const std::filesystem::path path =
-      std::filesystem::temp_directory_path() / ("pendulum_" + std::to_string(getpid()) + ".urdf");
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("pendulum_" + std::to_string(getpid()) + ".urdf");
   std::ofstream(path) << R"(<robot name="pendulum">
   <link name="base"/>
   <link name="bob">
@@ -104,7 +110,8 @@ TEST(MultibodyTree, PendulumFromUrdfHasTheTextbookInertia) {
 }
 
 TEST(MultibodyTree, RejectsMissingUrdfAndBadMass) {
-  EXPECT_THROW(MultibodyTree::FromUrdf("/nonexistent/robot.urdf", true), std::runtime_error);
+  EXPECT_THROW(MultibodyTree::FromUrdf("/nonexistent/robot.urdf", true),
+               std::runtime_error);
   EXPECT_THROW(MultibodyTree::FreeBody("b", -1.0, Eigen::Matrix3d::Identity()),
                std::invalid_argument);
   EXPECT_THROW(MultibodyTree::FreeBody("b", 1.0, -Eigen::Matrix3d::Identity()),

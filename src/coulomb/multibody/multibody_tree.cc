@@ -91,8 +91,12 @@ MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_bas
 
 int MultibodyTree::num_positions() const { return impl_->model.nq; }
 int MultibodyTree::num_velocities() const { return impl_->model.nv; }
-int MultibodyTree::num_bodies() const { return static_cast<int>(impl_->body_frames.size()); }
-const std::string& MultibodyTree::body_name(int body) const { return impl_->body_names[body]; }
+int MultibodyTree::num_bodies() const {
+  return static_cast<int>(impl_->body_frames.size());
+}
+const std::string& MultibodyTree::body_name(int body) const {
+  return impl_->body_names[body];
+}
 bool MultibodyTree::has_free_base() const { return impl_->free_base; }
 
 int MultibodyTree::FindBody(const std::string& name) const {
@@ -123,7 +127,9 @@ void MultibodyTree::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v)
 }
 
 const Eigen::MatrixXd& MultibodyTree::mass_matrix() const { return impl_->mass_matrix; }
-const Eigen::VectorXd& MultibodyTree::nonlinear_effects() const { return impl_->data.nle; }
+const Eigen::VectorXd& MultibodyTree::nonlinear_effects() const {
+  return impl_->data.nle;
+}
 
 Eigen::Isometry3d MultibodyTree::body_pose(int body) const {
   const pinocchio::SE3& pose = impl_->data.oMf[impl_->body_frames[body]];

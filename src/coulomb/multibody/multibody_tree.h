@@ -53,8 +53,8 @@ class MultibodyTree {
   const Eigen::VectorXd& nonlinear_effects() const;
   Eigen::Isometry3d body_pose(int body) const;
   // J such that the world velocity of the point p_W moving with `body` is J v.
-  Eigen::Matrix<double, 3, Eigen::Dynamic> PointJacobian(int body,
-                                                          const Eigen::Vector3d& p_W) const;
+  Eigen::Matrix<double, 3, Eigen::Dynamic> PointJacobian(
+      int body, const Eigen::Vector3d& p_W) const;
   // World velocity of the body frame origin and angular velocity, at the state.
   Eigen::Vector3d BodyLinearVelocity(int body) const;
   Eigen::Vector3d BodyAngularVelocity(int body) const;
