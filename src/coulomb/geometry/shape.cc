@@ -1,0 +1,107 @@
+#include "coulomb/geometry/shape.h"
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <stdexcept>
+
+namespace coulomb {
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+
+void RequirePositive(double value, const std::string& what) {
+  if (!(value > 0.0) || !std::isfinite(value)) {
+    throw std::invalid_argument(what + " must be positive and finite, got " +
+                                std::to_string(value));
+  }
+}
+
+// Solid cylinder of radius r and length l about its centroid, unit density.
+Eigen::Vector3d CylinderInertia(double r, double l) {
+  const double mass = kPi * r * r * l;
+  const double transverse = mass * (3.0 * r * r + l * l) / 12.0;
+  return {transverse, transverse, 0.5 * mass * r * r};
+}
+
+}  // namespace
+
+std::string ShapeName(const Shape& shape) {
+  return std::visit(
+      Overloaded{[](const Sphere&) { return "sphere"; }, [](const Box&) { return "box"; },
+                 [](const Capsule&) { return "capsule"; },
+                 [](const Cylinder&) { return "cylinder"; },
+                 [](const HalfSpace&) { return "halfspace"; }},
+      shape);
+}
+
+void ValidateShape(const Shape& shape) {
+  std::visit(
+      Overloaded{[](const Sphere& s) { RequirePositive(s.radius, "sphere radius"); },
+                 [](const Box& b) {
+                   for (int k = 0; k < 3; ++k) RequirePositive(b.size[k], "box size");
+                 },
+                 [](const Capsule& c) {
+                   RequirePositive(c.radius, "capsule radius");
+                   RequirePositive(c.length, "capsule length");
+                 },
+                 [](const Cylinder& c) {
+                   RequirePositive(c.radius, "cylinder radius");
+                   RequirePositive(c.length, "cylinder length");
+                 },
+                 [](const HalfSpace&) {}},
+      shape);
+}
+
+double Volume(const Shape& shape) {
+  return std::visit(
+      Overloaded{
+          [](const Sphere& s) { return 4.0 / 3.0 * kPi * std::pow(s.radius, 3); },
+          [](const Box& b) { return b.size.prod(); },
+          [](const Capsule& c) {
+            return kPi * c.radius * c.radius * (c.length + 4.0 / 3.0 * c.radius);
+          },
+          [](const Cylinder& c) { return kPi * c.radius * c.radius * c.length; },
+          [](const HalfSpace&) { return std::numeric_limits<double>::infinity(); }},
+      shape);
+}
+
+Eigen::Matrix3d UnitDensityInertia(const Shape& shape) {
+  const Eigen::Vector3d principal = std::visit(
+      Overloaded{
+          [](const Sphere& s) -> Eigen::Vector3d {
+            return Eigen::Vector3d::Constant(0.4 * Volume(s) * s.radius * s.radius);
+          },
+          [](const Box& b) -> Eigen::Vector3d {
+            const Eigen::Vector3d s2 = b.size.cwiseAbs2();
+            return b.size.prod() / 12.0 *
+                   Eigen::Vector3d(s2.y() + s2.z(), s2.x() + s2.z(), s2.x() + s2.y());
+          },
+          [](const Capsule& c) -> Eigen::Vector3d {
+            // Cylinder plus two hemispheres (parallel-axis theorem for their
+            // centroids at ±(l/2 + 3r/8)).
+            const double r = c.radius, l = c.length;
+            const double hemisphere_mass = 2.0 / 3.0 * kPi * r * r * r;
+            const double offset = 0.5 * l + 3.0 / 8.0 * r;
+            const double transverse =
+                2.0 * (hemisphere_mass * (83.0 / 320.0 * r * r + offset * offset));
+            const Eigen::Vector3d cylinder = CylinderInertia(r, l);
+            return cylinder + Eigen::Vector3d(transverse, transverse,
+                                              2.0 * 0.4 * hemisphere_mass * r * r);
+          },
+          [](const Cylinder& c) -> Eigen::Vector3d {
+            return CylinderInertia(c.radius, c.length);
+          },
+          [](const HalfSpace&) -> Eigen::Vector3d {
+            throw std::invalid_argument("a half-space has no finite inertia");
+          }},
+      shape);
+  return principal.asDiagonal();
+}
+
+}  // namespace coulomb

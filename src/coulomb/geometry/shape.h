@@ -1,0 +1,39 @@
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include <Eigen/Dense>
+
+namespace coulomb {
+
+// Collision shapes, each in its own geometry frame G (SI units, meters).
+struct Sphere {
+  double radius = 0.0;
+};
+struct Box {
+  Eigen::Vector3d size = Eigen::Vector3d::Zero();  // full edge lengths along x, y, z
+};
+struct Capsule {  // axis along z, `length` between the hemisphere centers
+  double radius = 0.0;
+  double length = 0.0;
+};
+struct Cylinder {  // axis along z
+  double radius = 0.0;
+  double length = 0.0;
+};
+struct HalfSpace {};  // the region z ≤ 0 of G, outward normal +z
+
+using Shape = std::variant<Sphere, Box, Capsule, Cylinder, HalfSpace>;
+
+std::string ShapeName(const Shape& shape);
+
+// Throws std::invalid_argument if a dimension is not positive and finite.
+void ValidateShape(const Shape& shape);
+
+// Volume [m³] (infinite for a half-space) and the rotational inertia about the
+// centroid of a uniform solid of unit density [m⁵], in G.
+double Volume(const Shape& shape);
+Eigen::Matrix3d UnitDensityInertia(const Shape& shape);
+
+}  // namespace coulomb

@@ -1,0 +1,150 @@
+#include <cmath>
+#include <functional>
+#include <numbers>
+
+#include <gtest/gtest.h>
+
+#include "coulomb/geometry/collision_world.h"
+#include "coulomb/geometry/shape.h"
+
+namespace coulomb {
+namespace {
+
+Eigen::Isometry3d Translation(double x, double y, double z) {
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  pose.translation() = Eigen::Vector3d(x, y, z);
+  return pose;
+}
+
+TEST(CollisionWorld, SphereOnGroundHasOnePointAtTheSignedDistance) {
+  CollisionWorld world;
+  world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());
+  world.AddGeometry(Sphere{0.1}, 0, 0, Eigen::Isometry3d::Identity());
+  std::vector<ContactPoint> contacts;
+  world.ComputeContacts({Eigen::Isometry3d::Identity(), Translation(0.3, -0.2, 0.08)},
+                        0.0, &contacts);
+  ASSERT_EQ(contacts.size(), 1u);
+  EXPECT_NEAR(contacts[0].phi, -0.02, 1e-12);
+  EXPECT_TRUE(
+      contacts[0].normal_W.isApprox(Eigen::Vector3d::UnitZ(), 1e-12));  // ground → sphere
+  EXPECT_TRUE(
+      contacts[0].p_W.isApprox(Eigen::Vector3d(0.3, -0.2, -0.01), 1e-12));  // midpoint
+  EXPECT_EQ(contacts[0].geometry_a, 0);
+  EXPECT_EQ(contacts[0].geometry_b, 1);
+}
+
+TEST(CollisionWorld, ReportsSeparatedPairsWithinTheMarginOnly) {
+  CollisionWorld world;
+  world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());
+  world.AddGeometry(Sphere{0.1}, 0, 0, Eigen::Isometry3d::Identity());
+  std::vector<ContactPoint> contacts;
+  world.ComputeContacts({Eigen::Isometry3d::Identity(), Translation(0, 0, 0.105)}, 0.01,
+                        &contacts);
+  ASSERT_EQ(contacts.size(), 1u);
+  EXPECT_NEAR(contacts[0].phi, 0.005, 1e-12);
+  world.ComputeContacts({Eigen::Isometry3d::Identity(), Translation(0, 0, 0.2)}, 0.01,
+                        &contacts);
+  EXPECT_TRUE(contacts.empty());
+}
+
+TEST(CollisionWorld, BoxOnGroundRestsOnItsFourCorners) {
+  CollisionWorld world;
+  world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());
+  world.AddGeometry(Box{{0.2, 0.4, 0.2}}, 0, 0, Eigen::Isometry3d::Identity());
+  std::vector<ContactPoint> contacts;
+  world.ComputeContacts({Eigen::Isometry3d::Identity(), Translation(1.0, 0, 0.099)}, 0.0,
+                        &contacts);
+  ASSERT_EQ(contacts.size(), 4u);
+  Eigen::Vector3d centroid = Eigen::Vector3d::Zero();
+  for (const ContactPoint& c : contacts) {
+    // Box pairs go through GJK/EPA, accurate to its tolerance (~1e-10 here).
+    EXPECT_NEAR(c.phi, -0.001, 1e-9);
+    EXPECT_NEAR(std::abs(c.p_W.x() - 1.0), 0.1, 1e-9);
+    EXPECT_NEAR(std::abs(c.p_W.y()), 0.2, 1e-9);
+    centroid += c.p_W / 4.0;
+  }
+  EXPECT_NEAR(centroid.x(), 1.0, 1e-9);
+}
+
+TEST(CollisionWorld, StackedBoxesTouchOverTheirOverlap) {
+  CollisionWorld world;
+  world.AddGeometry(Box{{0.2, 0.2, 0.2}}, 0, 0, Eigen::Isometry3d::Identity());
+  world.AddGeometry(Box{{0.2, 0.2, 0.2}}, 1, 0, Eigen::Isometry3d::Identity());
+  std::vector<ContactPoint> contacts;
+  world.ComputeContacts({Eigen::Isometry3d::Identity(), Translation(0.05, 0.02, 0.199)},
+                        0.0, &contacts);
+  ASSERT_EQ(contacts.size(), 4u);  // the overlap rectangle [−0.05, 0.1] × [−0.08, 0.1]
+  for (const ContactPoint& c : contacts) {
+    EXPECT_NEAR(c.phi, -0.001, 1e-9);  // GJK/EPA tolerance, as above
+    EXPECT_NEAR(c.normal_W.z(), 1.0, 1e-9);
+    EXPECT_GE(c.p_W.x(), -0.05 - 1e-9);
+    EXPECT_LE(c.p_W.y(), 0.1 + 1e-9);
+  }
+}
+
+TEST(CollisionWorld, SkipsSameBodyStaticAndExcludedPairs) {
+  CollisionWorld world;
+  world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());
+  world.AddGeometry(Box{{1, 1, 1}}, -1, 1, Eigen::Isometry3d::Identity());  // static too
+  world.AddGeometry(Sphere{0.1}, 0, 0, Eigen::Isometry3d::Identity());
+  world.AddGeometry(Sphere{0.1}, 0, 0, Eigen::Isometry3d::Identity());  // same body
+  world.ExcludePair(2, 0);
+  std::vector<ContactPoint> contacts;
+  const std::vector<Eigen::Isometry3d> poses(4, Eigen::Isometry3d::Identity());
+  world.ComputeContacts(poses, 0.0, &contacts);
+  for (const ContactPoint& c : contacts) {
+    EXPECT_FALSE(c.geometry_a == 0 && c.geometry_b == 1);
+    EXPECT_FALSE(c.geometry_a == 2 && c.geometry_b == 3);
+    EXPECT_FALSE(c.geometry_a == 0 && c.geometry_b == 2);
+  }
+  EXPECT_FALSE(contacts.empty());  // 0–3, 1–2 and 1–3 do overlap
+}
+
+// Inertia of a solid of revolution about z by slicing into discs: an
+// integration independent of the closed forms.
+Eigen::Vector3d SlicedInertia(const std::function<double(double)>& radius, double z_min,
+                              double z_max) {
+  const int slices = 200000;
+  const double dz = (z_max - z_min) / slices;
+  double axial = 0.0, transverse = 0.0;
+  for (int k = 0; k < slices; ++k) {
+    const double z = z_min + (k + 0.5) * dz;
+    const double r = radius(z);
+    const double dm = std::numbers::pi * r * r * dz;
+    axial += 0.5 * r * r * dm;
+    transverse += (0.25 * r * r + z * z) * dm;
+  }
+  return {transverse, transverse, axial};
+}
+
+TEST(Shape, InertiaOfCapsuleCylinderAndSphereMatchSlicing) {
+  const double r = 0.1, l = 0.3;
+  const Eigen::Vector3d capsule = SlicedInertia(
+      [&](double z) {
+        const double over = std::max(0.0, std::abs(z) - 0.5 * l);
+        return std::sqrt(std::max(0.0, r * r - over * over));
+      },
+      -0.5 * l - r, 0.5 * l + r);
+  EXPECT_TRUE(UnitDensityInertia(Capsule{r, l}).diagonal().isApprox(capsule, 1e-6));
+  const Eigen::Vector3d cylinder =
+      SlicedInertia([&](double) { return r; }, -0.5 * l, 0.5 * l);
+  EXPECT_TRUE(UnitDensityInertia(Cylinder{r, l}).diagonal().isApprox(cylinder, 1e-6));
+  const Eigen::Vector3d sphere = SlicedInertia(
+      [&](double z) { return std::sqrt(std::max(0.0, r * r - z * z)); }, -r, r);
+  EXPECT_TRUE(UnitDensityInertia(Sphere{r}).diagonal().isApprox(sphere, 1e-6));
+  EXPECT_NEAR(Volume(Capsule{r, l}),
+              std::numbers::pi * r * r * l + 4.0 / 3.0 * std::numbers::pi * r * r * r,
+              1e-15);
+}
+
+TEST(Shape, RejectsNonPositiveDimensions) {
+  EXPECT_THROW(ValidateShape(Sphere{-1.0}), std::invalid_argument);
+  EXPECT_THROW(ValidateShape(Box{{1.0, 0.0, 1.0}}), std::invalid_argument);
+  EXPECT_THROW(ValidateShape(Capsule{0.1, std::nan("")}), std::invalid_argument);
+  CollisionWorld world;
+  EXPECT_THROW(world.AddGeometry(Sphere{0.0}, 0, 0, Eigen::Isometry3d::Identity()),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace coulomb
