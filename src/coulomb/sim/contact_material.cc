@@ -1,0 +1,41 @@
+#include "coulomb/sim/contact_material.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace coulomb {
+
+ContactMaterial CombineContactMaterials(const ContactMaterial& a,
+                                        const ContactMaterial& b) {
+  ContactMaterial pair;
+  if (std::isinf(a.stiffness)) {
+    pair.stiffness = b.stiffness;
+  } else if (std::isinf(b.stiffness)) {
+    pair.stiffness = a.stiffness;
+  } else {
+    pair.stiffness = a.stiffness * b.stiffness / (a.stiffness + b.stiffness);
+  }
+  pair.dissipation_time_scale =
+      std::max(a.dissipation_time_scale, b.dissipation_time_scale);
+  const double sum = a.friction + b.friction;
+  pair.friction = sum > 0.0 ? 2.0 * a.friction * b.friction / sum : 0.0;
+  return pair;
+}
+
+void ValidateContactMaterial(const ContactMaterial& m) {
+  if (!(m.stiffness > 0.0)) {
+    throw std::invalid_argument("stiffness: must be positive, got " +
+                                std::to_string(m.stiffness));
+  }
+  if (!std::isfinite(m.dissipation_time_scale)) {
+    throw std::invalid_argument("dissipation_time_scale: must be finite");
+  }
+  if (!(m.friction >= 0.0) || !std::isfinite(m.friction)) {
+    throw std::invalid_argument("friction: must be finite and ≥ 0, got " +
+                                std::to_string(m.friction));
+  }
+}
+
+}  // namespace coulomb

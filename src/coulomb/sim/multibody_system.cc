@@ -1,0 +1,86 @@
+#include "coulomb/sim/multibody_system.h"
+
+#include <stdexcept>
+
+namespace coulomb {
+
+MultibodySystem::MultibodySystem(const Eigen::Vector3d& gravity) : gravity_(gravity) {
+  if (!gravity.allFinite()) throw std::invalid_argument("gravity: must be finite");
+}
+
+int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
+                             const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  if (q.size() != model.num_positions() || v.size() != model.num_velocities()) {
+    throw std::invalid_argument(name + ": state has " + std::to_string(q.size()) +
+                                " positions and " + std::to_string(v.size()) +
+                                " velocities, expected " +
+                                std::to_string(model.num_positions()) + " and " +
+                                std::to_string(model.num_velocities()));
+  }
+  if (!q.allFinite() || !v.allFinite())
+    throw std::invalid_argument(name + ": state is not finite");
+  model.SetGravity(gravity_);
+  trees_.push_back({name, std::move(model), q, v});
+  return num_trees() - 1;
+}
+
+int MultibodySystem::AddFreeBody(const std::string& name, const Shape& shape, double mass,
+                                 const Eigen::Isometry3d& X_WB,
+                                 const Eigen::Vector3d& v_W,
+                                 const Eigen::Vector3d& omega_W,
+                                 const ContactMaterial& material) {
+  ValidateShape(shape);
+  const Eigen::Matrix3d inertia = mass / Volume(shape) * UnitDensityInertia(shape);
+  MultibodyTree body = MultibodyTree::FreeBody(name, mass, inertia);
+  // Free joint: q = [p_WB, quaternion (x, y, z, w)], v = [v_B, ω_B] in the body frame.
+  const Eigen::Quaterniond rotation(X_WB.linear());
+  Eigen::VectorXd q(7), v(6);
+  q << X_WB.translation(), rotation.x(), rotation.y(), rotation.z(), rotation.w();
+  v << X_WB.linear().transpose() * v_W, X_WB.linear().transpose() * omega_W;
+  const int index = AddTree(name, std::move(body), q, v);
+  AddGeometry(shape, index, 0, Eigen::Isometry3d::Identity(), material);
+  return index;
+}
+
+int MultibodySystem::AddStaticGeometry(const Shape& shape, const Eigen::Isometry3d& X_WG,
+                                       const ContactMaterial& material) {
+  return AddGeometry(shape, -1, 0, X_WG, material);
+}
+
+int MultibodySystem::AddGeometry(const Shape& shape, int tree, int body,
+                                 const Eigen::Isometry3d& X_BG,
+                                 const ContactMaterial& material) {
+  ValidateContactMaterial(material);
+  if (tree >= num_trees() ||
+      (tree >= 0 && (body < 0 || body >= trees_[tree].model.num_bodies()))) {
+    throw std::invalid_argument("geometry on a body that does not exist (tree " +
+                                std::to_string(tree) + ", body " + std::to_string(body) +
+                                ")");
+  }
+  materials_.push_back(material);
+  return collision_world_.AddGeometry(shape, tree, body, X_BG);
+}
+
+void MultibodySystem::UpdateAllTrees() {
+  for (Tree& t : trees_) t.model.SetState(t.q, t.v);
+}
+
+void MultibodySystem::CalcGeometryPoses(std::vector<Eigen::Isometry3d>* X_WG) const {
+  X_WG->resize(collision_world_.num_geometries());
+  for (int g = 0; g < collision_world_.num_geometries(); ++g) {
+    const int t = collision_world_.tree(g);
+    const Eigen::Isometry3d X_WB =
+        t < 0 ? Eigen::Isometry3d::Identity()
+              : trees_[t].model.body_pose(collision_world_.body(g));
+    (*X_WG)[g] = X_WB * collision_world_.pose_in_body(g);
+  }
+}
+
+double MultibodySystem::MechanicalEnergy() const {
+  double energy = 0.0;
+  for (const Tree& t : trees_)
+    energy += t.model.KineticEnergy() + t.model.GravityPotentialEnergy();
+  return energy;
+}
+
+}  // namespace coulomb

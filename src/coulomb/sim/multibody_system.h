@@ -1,0 +1,66 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+#include <Eigen/Geometry>
+
+#include "coulomb/geometry/collision_world.h"
+#include "coulomb/multibody/multibody_tree.h"
+#include "coulomb/sim/contact_material.h"
+
+namespace coulomb {
+
+// Everything that is simulated: trees of rigid bodies with their state
+// (q, v), collision geometries with contact materials, and gravity.
+// Geometry on tree −1 is static (the world). Trees are the cliques of the
+// contact problem, in the order they were added.
+class MultibodySystem {
+ public:
+  struct Tree {
+    std::string name;
+    MultibodyTree model;
+    Eigen::VectorXd q;
+    Eigen::VectorXd v;
+  };
+
+  explicit MultibodySystem(const Eigen::Vector3d& gravity = Eigen::Vector3d(0, 0, -9.81));
+
+  // Adds a tree with its initial state; throws if sizes mismatch or values
+  // are not finite. Returns the tree index.
+  int AddTree(const std::string& name, MultibodyTree model, const Eigen::VectorXd& q,
+              const Eigen::VectorXd& v);
+  // A free rigid body of the given mass (inertia of a uniform solid of its
+  // shape) at pose X_WB, with world-frame linear and angular velocity.
+  int AddFreeBody(const std::string& name, const Shape& shape, double mass,
+                  const Eigen::Isometry3d& X_WB, const Eigen::Vector3d& v_W,
+                  const Eigen::Vector3d& omega_W, const ContactMaterial& material);
+  // Static geometry at X_WG.
+  int AddStaticGeometry(const Shape& shape, const Eigen::Isometry3d& X_WG,
+                        const ContactMaterial& material);
+  int AddGeometry(const Shape& shape, int tree, int body, const Eigen::Isometry3d& X_BG,
+                  const ContactMaterial& material);
+
+  int num_trees() const { return static_cast<int>(trees_.size()); }
+  Tree& tree(int index) { return trees_[index]; }
+  const Tree& tree(int index) const { return trees_[index]; }
+  const CollisionWorld& collision_world() const { return collision_world_; }
+  const ContactMaterial& material(int geometry) const { return materials_[geometry]; }
+  const Eigen::Vector3d& gravity() const { return gravity_; }
+
+  // Sets every tree's kinematics and dynamics to its current (q, v).
+  void UpdateAllTrees();
+  // World poses of all geometries (after UpdateAllTrees).
+  void CalcGeometryPoses(std::vector<Eigen::Isometry3d>* X_WG) const;
+  // Kinetic + gravitational potential energy (after UpdateAllTrees) [J].
+  double MechanicalEnergy() const;
+
+ private:
+  Eigen::Vector3d gravity_;
+  std::vector<Tree> trees_;
+  CollisionWorld collision_world_;
+  std::vector<ContactMaterial> materials_;
+};
+
+}  // namespace coulomb

@@ -1,0 +1,210 @@
+#include "coulomb/sim/time_stepper.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+namespace coulomb {
+namespace {
+
+// Rotation whose z axis is the unit vector n (the contact frame C).
+Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& normal) {
+  const Eigen::Vector3d helper =
+      std::abs(normal.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
+  const Eigen::Vector3d t1 = normal.cross(helper).normalized();
+  Eigen::Matrix3d frame;
+  frame << t1, normal.cross(t1), normal;
+  return frame;
+}
+
+}  // namespace
+
+Scheme ParseScheme(const std::string& name) {
+  if (name == "explicit_euler") return Scheme::kExplicitEuler;
+  if (name == "symplectic_euler") return Scheme::kSymplecticEuler;
+  if (name == "implicit_euler") return Scheme::kImplicitEuler;
+  if (name == "midpoint") return Scheme::kMidpoint;
+  throw std::invalid_argument(
+      "unknown scheme '" + name +
+      "' (use explicit_euler, symplectic_euler, implicit_euler, midpoint)");
+}
+
+std::string ToString(Scheme scheme) {
+  switch (scheme) {
+    case Scheme::kExplicitEuler:
+      return "explicit_euler";
+    case Scheme::kSymplecticEuler:
+      return "symplectic_euler";
+    case Scheme::kImplicitEuler:
+      return "implicit_euler";
+    case Scheme::kMidpoint:
+      return "midpoint";
+  }
+  return "unknown";
+}
+
+TimeStepper::TimeStepper(const TimeStepperParameters& parameters)
+    : parameters_(parameters), solver_(parameters.sap) {
+  if (!(parameters.time_step > 0.0) || !std::isfinite(parameters.time_step)) {
+    throw std::invalid_argument("time_step: must be positive and finite");
+  }
+  if (!(parameters.contact_margin >= 0.0)) {
+    throw std::invalid_argument("contact_margin: must be ≥ 0");
+  }
+}
+
+TimeStepper::Theta TimeStepper::SchemeTheta() const {
+  switch (parameters_.scheme) {
+    case Scheme::kExplicitEuler:
+      return {0.0, 0.0};
+    case Scheme::kSymplecticEuler:
+      return {0.0, 1.0};
+    case Scheme::kImplicitEuler:
+      return {1.0, 1.0};
+    case Scheme::kMidpoint:
+      return {0.5, 0.5};
+  }
+  return {0.0, 1.0};
+}
+
+int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta,
+                                 Eigen::VectorXd* v_star, bool* converged) const {
+  const double dt = parameters_.time_step;
+  const Eigen::VectorXd q0 = tree->q;
+  const Eigen::VectorXd v0 = tree->v;
+  *v_star = v0;
+  *converged = true;
+  for (int iteration = 1; iteration <= parameters_.free_motion_max_iterations;
+       ++iteration) {
+    const Eigen::VectorXd v_theta_vq =
+        theta.theta_vq * *v_star + (1 - theta.theta_vq) * v0;
+    const Eigen::VectorXd q_theta =
+        tree->model.Integrate(q0, theta.theta * dt * v_theta_vq);
+    const Eigen::VectorXd v_theta = theta.theta * *v_star + (1 - theta.theta) * v0;
+    tree->model.SetState(q_theta, v_theta);
+    // m(v*) = M(q^θ)(v* − v0) + δt h(q^θ, v^θ) = 0.
+    const Eigen::VectorXd next =
+        v0 - dt * tree->model.mass_matrix().llt().solve(tree->model.nonlinear_effects());
+    const double change = (next - *v_star).norm();
+    *v_star = next;
+    if (theta.theta == 0.0) return iteration;  // explicit: q^θ = q0, v^θ = v0
+    if (change <= parameters_.free_motion_tolerance * (1.0 + v_star->norm()))
+      return iteration;
+  }
+  *converged = false;
+  return parameters_.free_motion_max_iterations;
+}
+
+TimeStepper::ContactConstraint TimeStepper::MakeContactConstraint(
+    const MultibodySystem& system, const ContactPoint& contact) const {
+  const CollisionWorld& world = system.collision_world();
+  const ContactMaterial pair = CombineContactMaterials(
+      system.material(contact.geometry_a), system.material(contact.geometry_b));
+  const double dt = parameters_.time_step;
+  ContactConstraint constraint;
+  constraint.parameters.stiffness = pair.stiffness;
+  constraint.parameters.friction = pair.friction;
+  constraint.parameters.near_rigid_threshold = parameters_.near_rigid_threshold;
+  constraint.parameters.sigma = parameters_.sigma;
+  // Near-rigid default τ_d = (β/π) δt (critical damping, SAP §V-B).
+  constraint.parameters.dissipation_time_scale =
+      pair.dissipation_time_scale >= 0.0
+          ? pair.dissipation_time_scale
+          : parameters_.near_rigid_threshold / std::numbers::pi * dt;
+  constraint.v_hat =
+      Eigen::Vector3d(0.0, 0.0,
+                      SapStabilizationVelocity(
+                          contact.phi, dt, constraint.parameters.dissipation_time_scale));
+  // v_c = R_WCᵀ (v_B(p) − v_A(p)): positive v_n separates B from A.
+  const Eigen::Matrix3d R_CW = ContactFrame(contact.normal_W).transpose();
+  for (const auto& [geometry, sign] :
+       {std::pair{contact.geometry_b, 1.0}, std::pair{contact.geometry_a, -1.0}}) {
+    const int tree = world.tree(geometry);
+    if (tree < 0) continue;
+    const Eigen::MatrixXd block =
+        sign * R_CW *
+        system.tree(tree).model.PointJacobian(world.body(geometry), contact.p_W);
+    auto same_tree =
+        std::find_if(constraint.jacobian.begin(), constraint.jacobian.end(),
+                     [tree](const JacobianBlock& b) { return b.clique == tree; });
+    if (same_tree != constraint.jacobian.end()) {
+      same_tree->matrix += block;  // two bodies of one tree
+    } else {
+      constraint.jacobian.push_back({tree, block});
+    }
+  }
+  return constraint;
+}
+
+StepStatistics TimeStepper::Step(MultibodySystem* system) {
+  const auto start = std::chrono::steady_clock::now();
+  StepStatistics stats;
+  // Geometry once, at q0.
+  system->UpdateAllTrees();
+  system->CalcGeometryPoses(&geometry_poses_);
+  system->collision_world().ComputeContacts(geometry_poses_, parameters_.contact_margin,
+                                            &contacts_);
+  std::vector<ContactConstraint> constraints;
+  for (const ContactPoint& contact : contacts_) {
+    stats.max_penetration = std::max(stats.max_penetration, -contact.phi);
+    ContactConstraint constraint = MakeContactConstraint(*system, contact);
+    if (!constraint.jacobian.empty()) constraints.push_back(std::move(constraint));
+  }
+  stats.num_contacts = static_cast<int>(constraints.size());
+
+  // Free motion per tree, then the contact problem with A_t = M(q^θ).
+  const Theta theta = SchemeTheta();
+  ContactProblem problem(parameters_.time_step);
+  Eigen::VectorXd v_star_all(0), v_guess(0);
+  for (int t = 0; t < system->num_trees(); ++t) {
+    MultibodySystem::Tree& tree = system->tree(t);
+    Eigen::VectorXd v_star;
+    bool converged = true;
+    stats.free_motion_iterations = std::max(
+        stats.free_motion_iterations, SolveFreeMotion(&tree, theta, &v_star, &converged));
+    if (!converged) {
+      stats.failure = "free motion of " + tree.name + " did not converge";
+      return stats;
+    }
+    problem.AddClique(tree.model.mass_matrix());
+    v_star_all.conservativeResize(v_star_all.size() + v_star.size());
+    v_star_all.tail(v_star.size()) = v_star;
+    v_guess.conservativeResize(v_guess.size() + tree.v.size());
+    v_guess.tail(tree.v.size()) = tree.v;
+  }
+  problem.SetFreeMotionVelocities(v_star_all);
+  for (ContactConstraint& c : constraints) {
+    problem.AddConstraint(std::move(c.jacobian),
+                          std::make_unique<SapFrictionCone>(c.parameters, c.v_hat));
+  }
+  problem.Finalize();
+
+  SapSolution solution;
+  const SapSolverStatistics sap = solver_.Solve(problem, v_guess, &solution);
+  stats.sap_iterations = sap.iterations;
+  stats.momentum_error = sap.momentum_error;
+  stats.complementarity_error = sap.complementarity_error;
+  if (!sap.converged()) {
+    stats.failure = "SAP " + ToString(sap.status) + " after " +
+                    std::to_string(sap.iterations) +
+                    " iterations (e_m = " + std::to_string(sap.momentum_error) + ")";
+    return stats;
+  }
+  // Positions: q = q0 ⊕ δt v^θvq.
+  for (int t = 0; t < system->num_trees(); ++t) {
+    MultibodySystem::Tree& tree = system->tree(t);
+    const Eigen::VectorXd v =
+        solution.v.segment(problem.clique_offset(t), problem.clique_size(t));
+    const Eigen::VectorXd v_theta_vq = theta.theta_vq * v + (1 - theta.theta_vq) * tree.v;
+    tree.q = tree.model.Integrate(tree.q, parameters_.time_step * v_theta_vq);
+    tree.v = v;
+  }
+  stats.converged = true;
+  stats.wall_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+}  // namespace coulomb

@@ -1,0 +1,86 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "coulomb/contact/contact_problem.h"
+#include "coulomb/contact/sap_friction_cone.h"
+#include "coulomb/sim/multibody_system.h"
+#include "coulomb/solvers/sap_solver.h"
+
+namespace coulomb {
+
+// Schemes of the two-stage θ-method (math.md §1, SAP §II-C).
+enum class Scheme { kExplicitEuler, kSymplecticEuler, kImplicitEuler, kMidpoint };
+Scheme ParseScheme(const std::string& name);  // explicit_euler, symplectic_euler, …
+std::string ToString(Scheme scheme);
+
+struct TimeStepperParameters {
+  double time_step = 0.01;  // δt [s] > 0
+  Scheme scheme = Scheme::kSymplecticEuler;
+  // Contacts are kept while φ < margin [m], so approaching bodies are seen
+  // one step ahead.
+  double contact_margin = 1e-3;
+  double near_rigid_threshold = 1.0;  // β of SAP eq. 29
+  double sigma = 1e-3;                // σ of SAP §V-B
+  SapSolverParameters sap;
+  // Free motion of implicit schemes: fixed-point iterations on v* until
+  // ‖Δv*‖ ≤ tolerance (1 + ‖v*‖).
+  double free_motion_tolerance = 1e-12;
+  int free_motion_max_iterations = 50;
+};
+
+// What one step reports (SAP eqs. 32–33 and the contact geometry).
+struct StepStatistics {
+  bool converged = false;
+  std::string failure;  // why, when not converged
+  int sap_iterations = 0;
+  double momentum_error = 0.0;
+  double complementarity_error = 0.0;
+  int num_contacts = 0;
+  double max_penetration = 0.0;  // max(−φ0, 0) [m]
+  int free_motion_iterations = 0;
+  double wall_time_s = 0.0;
+};
+
+// The two-stage θ-method (SAP §II-C, II-D; math.md §1), once per step:
+// 1. free motion v*: M(q^θ)(v* − v0) = δt k(q^θ, v^θ), k = −h (gravity,
+//    Coriolis, gyroscopic); q^θ = q0 ⊕ θ δt v^θvq. Explicit schemes (θ = 0)
+//    need one solve; others iterate (fixed point; no joint springs or
+//    dampers yet, so K = D = 0 and A = M(q^θ)).
+// 2. contact: geometry queried once at q0 (J(q0), φ0); one SAP friction cone
+//    per contact point, v̂_n = −φ0/(δt + τ_d); SAP warm-started with v0.
+// 3. positions: q = q0 ⊕ δt (θvq v + (1 − θvq) v0); quaternions stay unit.
+class TimeStepper {
+ public:
+  explicit TimeStepper(const TimeStepperParameters& parameters);
+  const TimeStepperParameters& parameters() const { return parameters_; }
+
+  // Advances `system` by δt. On a solver failure the state is left at q0, v0
+  // and the statistics say why.
+  StepStatistics Step(MultibodySystem* system);
+
+ private:
+  struct Theta {
+    double theta;
+    double theta_vq;
+  };
+  Theta SchemeTheta() const;
+  int SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta,
+                      Eigen::VectorXd* v_star, bool* converged) const;
+  // A contact constraint computed at q0, before the problem exists.
+  struct ContactConstraint {
+    std::vector<JacobianBlock> jacobian;
+    SapContactParameters parameters;
+    Eigen::Vector3d v_hat;
+  };
+  ContactConstraint MakeContactConstraint(const MultibodySystem& system,
+                                          const ContactPoint& contact) const;
+
+  TimeStepperParameters parameters_;
+  SapSolver solver_;
+  std::vector<ContactPoint> contacts_;
+  std::vector<Eigen::Isometry3d> geometry_poses_;
+};
+
+}  // namespace coulomb
