@@ -148,3 +148,36 @@ TEST(Shape, RejectsNonPositiveDimensions) {
 
 }  // namespace
 }  // namespace coulomb
+
+namespace coulomb {
+namespace {
+
+TEST(CollisionWorld, TiltedBoxReportsEachCornerAtItsOwnHeight) {
+  // A 0.2 m cube tilted by θ about y, its lowest edge 1 mm into the ground:
+  // the other bottom edge is 0.2 sin θ ≈ 1 mm higher, just touching. Both are
+  // within the margin and each reports its own signed distance.
+  const double theta = 0.005, margin = 0.01;
+  CollisionWorld world;
+  world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());
+  world.AddGeometry(Box{{0.2, 0.2, 0.2}}, 0, 0, Eigen::Isometry3d::Identity());
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  pose.linear() = Eigen::AngleAxisd(theta, Eigen::Vector3d::UnitY()).toRotationMatrix();
+  const double lowest =
+      (pose.linear() * Eigen::Vector3d(0.1, 0, -0.1)).z();  // x > 0 dips
+  pose.translation() = Eigen::Vector3d(0, 0, -lowest - 0.001);
+  std::vector<ContactPoint> contacts;
+  world.ComputeContacts({Eigen::Isometry3d::Identity(), pose}, margin, &contacts);
+  ASSERT_EQ(contacts.size(), 4u);
+  int low = 0, high = 0;
+  for (const ContactPoint& c : contacts) {
+    const Eigen::Vector3d in_box = pose.inverse() * c.p_W;
+    const Eigen::Vector3d corner(in_box.x() > 0 ? 0.1 : -0.1, in_box.y(), -0.1);
+    EXPECT_NEAR(c.phi, (pose * corner).z(), 1e-9);  // the ground is z = 0
+    (in_box.x() > 0 ? low : high) += 1;
+  }
+  EXPECT_EQ(low, 2);
+  EXPECT_EQ(high, 2);
+}
+
+}  // namespace
+}  // namespace coulomb

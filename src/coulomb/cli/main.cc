@@ -7,6 +7,7 @@
 
 #include "coulomb/cli/arguments.h"
 #include "coulomb/cli/bench_command.h"
+#include "coulomb/cli/run_command.h"
 #include "coulomb/cli/solve_command.h"
 
 namespace {
@@ -20,9 +21,13 @@ constexpr const char* kUsage =
     "                 solve one FCLIB problem with SAP\n"
     "  solve DIRECTORY [options]   solve every .hdf5 in DIRECTORY, print a table\n"
     "  solve --example [options]   solve a built-in random problem\n"
+    "  run [SCENE] [--dt S] [--duration S] [--scheme NAME] [--rel-tol X]\n"
+    "      [--set key=value]... [--out DIR] [--json]\n"
+    "                 simulate a built-in scene (default: clutter)\n"
+    "  scenes         list the built-in scenes\n"
     "  bench solve [--fclib-dir DIR] [--repetitions N] [--max-bodies N]\n"
     "                 time SAP solves, dense vs sparse Cholesky\n"
-    "exit codes: 0 success, 1 a solve did not converge, 2 bad input\n";
+    "exit codes: 0 success, 1 a solve or step did not converge, 2 bad input\n";
 
 }  // namespace
 
@@ -38,6 +43,8 @@ int main(int argc, char** argv) {
   try {
     if (command == "solve") return coulomb::RunSolveCommand(arguments);
     if (command == "bench") return coulomb::RunBenchCommand(arguments);
+    if (command == "run") return coulomb::RunRunCommand(arguments);
+    if (command == "scenes") return coulomb::RunScenesCommand(arguments);
     throw coulomb::UsageError("unknown command '" + command + "' (try coulomb --help)");
   } catch (const std::exception& error) {
     std::fprintf(stderr, "coulomb %s: %s\n", command.c_str(), error.what());

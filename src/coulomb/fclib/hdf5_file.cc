@@ -125,20 +125,31 @@ std::string Hdf5File::ReadString(const std::string& dataset) const {
 }
 
 void Hdf5File::WriteDoubles(const std::string& dataset, const Eigen::VectorXd& values) {
-  Write(dataset, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, values.size(), values.data());
+  Write(dataset, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {static_cast<hsize_t>(values.size())},
+        values.data());
+}
+
+void Hdf5File::WriteMatrix(const std::string& dataset,
+                           const std::vector<double>& row_major, size_t rows,
+                           size_t cols) {
+  if (row_major.size() != rows * cols) Fail(dataset, "matrix data has the wrong size");
+  Write(dataset, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {rows, cols}, row_major.data());
 }
 
 void Hdf5File::WriteIntegers(const std::string& dataset,
                              const std::vector<long long>& values) {
-  Write(dataset, H5T_STD_I64LE, H5T_NATIVE_LLONG, values.size(), values.data());
+  Write(dataset, H5T_STD_I64LE, H5T_NATIVE_LLONG, {values.size()}, values.data());
 }
 
 void Hdf5File::Write(const std::string& dataset, hid_t file_type, hid_t memory_type,
-                     size_t size, const void* data) {
+                     const std::vector<hsize_t>& dimensions, const void* data) {
   const Handle link_properties(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
   H5Pset_create_intermediate_group(link_properties.get(), 1);
-  const hsize_t dimension = size;
-  const Handle space(H5Screate_simple(1, &dimension, nullptr), H5Sclose);
+  const Handle space(
+      H5Screate_simple(static_cast<int>(dimensions.size()), dimensions.data(), nullptr),
+      H5Sclose);
+  size_t size = 1;
+  for (hsize_t dimension : dimensions) size *= dimension;
   const Handle id(H5Dcreate2(file_, dataset.c_str(), file_type, space.get(),
                              link_properties.get(), H5P_DEFAULT, H5P_DEFAULT),
                   H5Dclose);

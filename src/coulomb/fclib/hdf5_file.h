@@ -33,14 +33,17 @@ class Hdf5File {
   // Creates the intermediate groups as needed.
   void WriteDoubles(const std::string& dataset, const Eigen::VectorXd& values);
   void WriteIntegers(const std::string& dataset, const std::vector<long long>& values);
+  // A rows × cols dataset from row-major values.
+  void WriteMatrix(const std::string& dataset, const std::vector<double>& row_major,
+                   size_t rows, size_t cols);
 
   [[noreturn]] void Fail(const std::string& object_path, const std::string& what) const;
 
  private:
   hid_t OpenDataset(const std::string& dataset) const;
   long long NumElements(hid_t dataset_id, const std::string& dataset) const;
-  void Write(const std::string& dataset, hid_t file_type, hid_t memory_type, size_t size,
-             const void* data);
+  void Write(const std::string& dataset, hid_t file_type, hid_t memory_type,
+             const std::vector<hsize_t>& dimensions, const void* data);
 
   std::string path_;
   hid_t file_ = -1;

@@ -1,6 +1,10 @@
 // The Coal adapter: the only translation unit that includes Coal.
 #include "coulomb/geometry/collision_world.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include <coal/collision.h>
@@ -41,14 +45,46 @@ coal::Transform3s ToCoal(const Eigen::Isometry3d& pose) {
 
 // Curved shapes' patches are sampled with this many points (Coal's default).
 constexpr size_t kCurvedPatchSamples = 8;
-// Points of a shape within this distance of the separating plane belong to
-// the patch [m].
-constexpr double kPatchTolerance = 1e-3;
+
+// Where the line p + t n (G frame) crosses the shape's surface: leaving it
+// (`leaving`, the side facing along n) or entering it. For a box and a
+// half-space, the crossing with the plane of the face that faces that way:
+// exact on face contacts, and stable at the patch's corners, where a ray
+// through a box corner would graze edges. For a sphere, the exact crossing.
+// nullopt for other shapes (capsule, cylinder), which keep the patch depth.
+std::optional<double> SurfaceCrossing(const Shape& shape, const Eigen::Vector3d& p,
+                                      const Eigen::Vector3d& n, bool leaving) {
+  const double side = leaving ? 1.0 : -1.0;
+  const auto plane_crossing = [&](const Eigen::Vector3d& face_normal,
+                                  double offset) -> std::optional<double> {
+    const double slope = face_normal.dot(n);
+    if (std::abs(slope) < 1e-12) return std::nullopt;
+    return (offset - face_normal.dot(p)) / slope;
+  };
+  if (const auto* box = std::get_if<Box>(&shape)) {
+    Eigen::Index axis = 0;
+    (side * n).cwiseAbs().maxCoeff(&axis);
+    const double sign = side * n[axis] >= 0 ? 1.0 : -1.0;
+    return plane_crossing(sign * Eigen::Vector3d::Unit(axis), 0.5 * box->size[axis]);
+  }
+  if (std::holds_alternative<HalfSpace>(shape)) {  // z ≤ 0: only its top face
+    return plane_crossing(Eigen::Vector3d::UnitZ(), 0.0);
+  }
+  if (const auto* sphere = std::get_if<Sphere>(&shape)) {
+    const double b = p.dot(n);
+    const double discriminant =
+        b * b - (p.squaredNorm() - sphere->radius * sphere->radius);
+    if (discriminant < 0) return std::nullopt;
+    return -b + side * std::sqrt(discriminant);
+  }
+  return std::nullopt;
+}
 
 }  // namespace
 
 struct CollisionWorld::Impl {
   struct Geometry {
+    Shape our_shape;
     std::shared_ptr<coal::CollisionGeometry> shape;
     int tree;
     int body;
@@ -56,6 +92,26 @@ struct CollisionWorld::Impl {
   };
   std::vector<Geometry> geometries;
   std::set<std::pair<int, int>> excluded;
+
+  // Replaces the patch-wide depth by the gap between the two surfaces along
+  // the normal line through the point, where both shapes allow it.
+  void RefineAlongNormal(const Eigen::Isometry3d& X_WA, const Eigen::Isometry3d& X_WB,
+                         ContactPoint* contact) const {
+    const Eigen::Vector3d& p = contact->p_W;
+    const Eigen::Vector3d& n = contact->normal_W;
+    // A's surface is where the line leaves A (going along n), B's where it enters B.
+    const auto surface_a =
+        SurfaceCrossing(geometries[contact->geometry_a].our_shape, X_WA.inverse() * p,
+                        X_WA.linear().transpose() * n,
+                        /*leaving=*/true);
+    const auto surface_b =
+        SurfaceCrossing(geometries[contact->geometry_b].our_shape, X_WB.inverse() * p,
+                        X_WB.linear().transpose() * n,
+                        /*leaving=*/false);
+    if (!surface_a || !surface_b) return;
+    contact->phi = *surface_b - *surface_a;
+    contact->p_W = p + 0.5 * (*surface_a + *surface_b) * n;
+  }
 
   bool Skip(int a, int b) const {
     const Geometry& ga = geometries[a];
@@ -74,7 +130,7 @@ CollisionWorld& CollisionWorld::operator=(CollisionWorld&&) noexcept = default;
 int CollisionWorld::AddGeometry(const Shape& shape, int tree, int body,
                                 const Eigen::Isometry3d& X_BG) {
   ValidateShape(shape);
-  impl_->geometries.push_back({MakeCoalShape(shape), tree, body, X_BG});
+  impl_->geometries.push_back({shape, MakeCoalShape(shape), tree, body, X_BG});
   return num_geometries() - 1;
 }
 
@@ -98,7 +154,11 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
   contacts->clear();
   coal::CollisionRequest request(coal::CONTACT, 1);
   request.security_margin = margin;
-  const coal::ContactPatchRequest patch_request(1, kCurvedPatchSamples, kPatchTolerance);
+  // Every point of the support sets within the margin belongs to the patch;
+  // each then gets its own φ (SignedDistanceAlongNormal), so that an edge
+  // about to touch is seen before it penetrates.
+  const coal::ContactPatchRequest patch_request(1, kCurvedPatchSamples,
+                                                std::max(margin, 1e-6));
   coal::ContactPatchResult patches(patch_request);
   for (int a = 0; a < num_geometries(); ++a) {
     for (int b = a + 1; b < num_geometries(); ++b) {
@@ -117,8 +177,10 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
         const coal::ContactPatch& patch = patches.getContactPatch(k);
         // Coal: normal from A to B; penetration_depth is the signed distance.
         for (size_t i = 0; i < patch.size(); ++i) {
-          contacts->push_back(
-              {a, b, patch.getPoint(i), patch.getNormal(), patch.penetration_depth});
+          ContactPoint contact{a, b, patch.getPoint(i), patch.getNormal(),
+                               patch.penetration_depth};
+          impl_->RefineAlongNormal(X_WG[a], X_WG[b], &contact);
+          if (contact.phi < margin) contacts->push_back(contact);
         }
       }
     }

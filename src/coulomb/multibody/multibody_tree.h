@@ -13,9 +13,10 @@ namespace coulomb {
 // the contact problem. Backed by one Pinocchio model; Pinocchio's headers stay
 // in multibody_tree.cc (they cost a minute and gigabytes per translation unit).
 //
-// Conventions (Pinocchio's): a free joint has q = [p_WB (3), quaternion
-// x, y, z, w] and v = [v_B, ω_B] in the body frame; revolute/prismatic joints
-// have one q and one v each. Bodies are the model's link frames, numbered in
+// Conventions: a free joint (free body, floating base) has q = [p_WB (3),
+// quaternion x, y, z, w] and v = [ṗ_WB in world (3), ω_B in the body frame
+// (3)] (a translation joint then a spherical joint); revolute/prismatic
+// joints have one q and one v each. Bodies are the model's link frames, numbered in
 // model order. Units SI; gravity g [m/s²] in world.
 //
 // Equations of motion: M(q) v̇ = −h(q, v) + τ with h = C(q,v) v − g(q) the
@@ -62,8 +63,9 @@ class MultibodyTree {
   double KineticEnergy() const;
   double GravityPotentialEnergy() const;
 
-  // q ⊕ dq: integrates the velocity-space increment dq (e.g. δt v) on the
-  // configuration manifold; quaternions stay unit.
+  // q ⊕ dq: integrates the velocity-space increment dq (e.g. δt v) with
+  // q̇ = N(q) v: positions additively, rotations by the exponential map;
+  // quaternions stay unit.
   Eigen::VectorXd Integrate(const Eigen::VectorXd& q, const Eigen::VectorXd& dq) const;
 
  private:

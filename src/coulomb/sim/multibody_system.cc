@@ -32,11 +32,11 @@ int MultibodySystem::AddFreeBody(const std::string& name, const Shape& shape, do
   ValidateShape(shape);
   const Eigen::Matrix3d inertia = mass / Volume(shape) * UnitDensityInertia(shape);
   MultibodyTree body = MultibodyTree::FreeBody(name, mass, inertia);
-  // Free joint: q = [p_WB, quaternion (x, y, z, w)], v = [v_B, ω_B] in the body frame.
+  // Free joint: q = [p_WB, quaternion (x, y, z, w)], v = [ṗ_WB, ω_B].
   const Eigen::Quaterniond rotation(X_WB.linear());
   Eigen::VectorXd q(7), v(6);
   q << X_WB.translation(), rotation.x(), rotation.y(), rotation.z(), rotation.w();
-  v << X_WB.linear().transpose() * v_W, X_WB.linear().transpose() * omega_W;
+  v << v_W, X_WB.linear().transpose() * omega_W;
   const int index = AddTree(name, std::move(body), q, v);
   AddGeometry(shape, index, 0, Eigen::Isometry3d::Identity(), material);
   return index;

@@ -138,13 +138,26 @@ TimeStepper::ContactConstraint TimeStepper::MakeContactConstraint(
   return constraint;
 }
 
+double TimeStepper::ContactMargin(const MultibodySystem& system) const {
+  // Speculative contacts: a pair closing at speed s is seen if s δt reaches
+  // the gap. The fastest body origin bounds s (up to rotation).
+  double max_speed = 0.0;
+  for (int t = 0; t < system.num_trees(); ++t) {
+    const MultibodyTree& model = system.tree(t).model;
+    for (int body = 0; body < model.num_bodies(); ++body) {
+      max_speed = std::max(max_speed, model.BodyLinearVelocity(body).norm());
+    }
+  }
+  return parameters_.contact_margin + 2.0 * max_speed * parameters_.time_step;
+}
+
 StepStatistics TimeStepper::Step(MultibodySystem* system) {
   const auto start = std::chrono::steady_clock::now();
   StepStatistics stats;
   // Geometry once, at q0.
   system->UpdateAllTrees();
   system->CalcGeometryPoses(&geometry_poses_);
-  system->collision_world().ComputeContacts(geometry_poses_, parameters_.contact_margin,
+  system->collision_world().ComputeContacts(geometry_poses_, ContactMargin(*system),
                                             &contacts_);
   std::vector<ContactConstraint> constraints;
   for (const ContactPoint& contact : contacts_) {

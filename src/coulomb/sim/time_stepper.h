@@ -18,8 +18,9 @@ std::string ToString(Scheme scheme);
 struct TimeStepperParameters {
   double time_step = 0.01;  // δt [s] > 0
   Scheme scheme = Scheme::kSymplecticEuler;
-  // Contacts are kept while φ < margin [m], so approaching bodies are seen
-  // one step ahead.
+  // Contacts are kept while φ < margin + 2 δt max|v_body| [m], so that
+  // approaching bodies are seen one step ahead. Speculative contacts with
+  // φ0 > 0 only act if the bodies would close the gap within the step.
   double contact_margin = 1e-3;
   double near_rigid_threshold = 1.0;  // β of SAP eq. 29
   double sigma = 1e-3;                // σ of SAP §V-B
@@ -66,6 +67,7 @@ class TimeStepper {
     double theta_vq;
   };
   Theta SchemeTheta() const;
+  double ContactMargin(const MultibodySystem& system) const;
   int SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta,
                       Eigen::VectorXd* v_star, bool* converged) const;
   // A contact constraint computed at q0, before the problem exists.

@@ -1,0 +1,153 @@
+#include "coulomb/sim/builtin_scenes.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace coulomb {
+namespace {
+
+Eigen::Isometry3d Pose(const Eigen::Vector3d& position,
+                       const Eigen::Vector3d& rpy = Eigen::Vector3d::Zero()) {
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  pose.linear() = (Eigen::AngleAxisd(rpy.z(), Eigen::Vector3d::UnitZ()) *
+                   Eigen::AngleAxisd(rpy.y(), Eigen::Vector3d::UnitY()) *
+                   Eigen::AngleAxisd(rpy.x(), Eigen::Vector3d::UnitX()))
+                      .toRotationMatrix();
+  pose.translation() = position;
+  return pose;
+}
+
+void RejectOptions(const std::string& scene,
+                   const std::map<std::string, std::string>& options) {
+  if (!options.empty()) {
+    throw std::invalid_argument(scene + ": unknown option '" + options.begin()->first +
+                                "' (this scene has none)");
+  }
+}
+
+Scene SphereOnGround(const std::map<std::string, std::string>& options) {
+  RejectOptions("sphere_on_ground", options);
+  Scene scene{"sphere_on_ground", MultibodySystem(), {}, 2.0};
+  scene.parameters.time_step = 0.01;
+  scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(),
+                                 ContactMaterial{});
+  scene.system.AddFreeBody("ball", Sphere{0.1}, 1.0, Pose({0, 0, 0.5}),
+                           Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(),
+                           ContactMaterial{});
+  return scene;
+}
+
+Scene BoxSlide(const std::map<std::string, std::string>& options) {
+  RejectOptions("box_slide", options);
+  Scene scene{"box_slide", MultibodySystem(), {}, 0.5};
+  scene.parameters.time_step = 1e-3;
+  ContactMaterial material;
+  material.friction = 0.5;
+  scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(), material);
+  scene.system.AddFreeBody("box", Box{{0.2, 0.2, 0.1}}, 1.0, Pose({0, 0, 0.05}),
+                           Eigen::Vector3d(1.0, 0, 0), Eigen::Vector3d::Zero(), material);
+  return scene;
+}
+
+int ParseCount(const std::string& key, const std::string& text) {
+  size_t used = 0;
+  int value = -1;
+  try {
+    value = std::stoi(text, &used);
+  } catch (const std::exception&) {
+  }
+  if (used != text.size() || value <= 0) {
+    throw std::invalid_argument(key + ": expected a positive integer, got '" + text +
+                                "'");
+  }
+  return value;
+}
+
+bool ParseBool(const std::string& key, const std::string& text) {
+  if (text == "true") return true;
+  if (text == "false") return false;
+  throw std::invalid_argument(key + ": expected true or false, got '" + text + "'");
+}
+
+// SAP §VI-C with the exact layout of ../shared/spec/scenes.md.
+Scene Clutter(const std::map<std::string, std::string>& options) {
+  int bodies = 40;
+  bool walls = true;
+  for (const auto& [key, value] : options) {
+    if (key == "bodies") {
+      bodies = ParseCount(key, value);
+      if (bodies % 4 != 0) throw std::invalid_argument("bodies: must be a multiple of 4");
+    } else if (key == "walls") {
+      walls = ParseBool(key, value);
+    } else {
+      throw std::invalid_argument("clutter: unknown option '" + key +
+                                  "' (bodies, walls)");
+    }
+  }
+  Scene scene{"clutter", MultibodySystem(), {}, 10.0};
+  const double dt = 0.01;
+  scene.parameters.time_step = dt;
+  ContactMaterial material;
+  material.stiffness = 1e12;
+  material.dissipation_time_scale = dt;
+  material.friction = 1.0;
+  scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(), material);
+  if (walls) {
+    const double half = 0.4, thickness = 0.05, height = 0.8;
+    const double center = half + 0.5 * thickness;
+    for (const auto& [position, size] :
+         {std::pair{Eigen::Vector3d(center, 0, 0.5 * height),
+                    Eigen::Vector3d(thickness, 0.9, height)},
+          std::pair{Eigen::Vector3d(-center, 0, 0.5 * height),
+                    Eigen::Vector3d(thickness, 0.9, height)},
+          std::pair{Eigen::Vector3d(0, center, 0.5 * height),
+                    Eigen::Vector3d(0.9, thickness, height)},
+          std::pair{Eigen::Vector3d(0, -center, 0.5 * height),
+                    Eigen::Vector3d(0.9, thickness, height)}}) {
+      scene.system.AddStaticGeometry(Box{size}, Pose(position), material);
+    }
+  }
+  const double column_x[4] = {0.2, -0.2, -0.2, 0.2};
+  const double column_y[4] = {0.2, 0.2, -0.2, -0.2};
+  for (int k = 0; k < 4; ++k) {
+    for (int j = 0; j < bodies / 4; ++j) {
+      const Eigen::Vector3d position(column_x[k], column_y[k], 0.1 + 0.15 * j);
+      const std::string name = "body_" + std::to_string(k) + "_" + std::to_string(j);
+      if ((j + k) % 2 == 0) {
+        scene.system.AddFreeBody(name, Sphere{0.05}, 1000.0 * Volume(Sphere{0.05}),
+                                 Pose(position), Eigen::Vector3d::Zero(),
+                                 Eigen::Vector3d::Zero(), material);
+      } else {
+        const Eigen::Vector3d rpy(0.2 * j, 0.3 * k, 0.1 * (j + k));
+        scene.system.AddFreeBody(name, Box{Eigen::Vector3d::Constant(0.1)}, 1.0,
+                                 Pose(position, rpy), Eigen::Vector3d::Zero(),
+                                 Eigen::Vector3d::Zero(), material);
+      }
+    }
+  }
+  return scene;
+}
+
+}  // namespace
+
+std::vector<BuiltinSceneInfo> BuiltinScenes() {
+  return {
+      {"clutter",
+       "SAP §VI-C: 40 spheres and boxes fall into an 80 cm box (bodies=N, walls=false)"},
+      {"sphere_on_ground", "a 1 kg ball dropped from 0.5 m onto the ground"},
+      {"box_slide", "a box sliding at 1 m/s on the ground comes to rest (μ = 0.5)"}};
+}
+
+Scene MakeBuiltinScene(const std::string& name,
+                       const std::map<std::string, std::string>& options) {
+  if (name == "clutter") return Clutter(options);
+  if (name == "sphere_on_ground") return SphereOnGround(options);
+  if (name == "box_slide") return BoxSlide(options);
+  std::string names;
+  for (const BuiltinSceneInfo& info : BuiltinScenes())
+    names += (names.empty() ? "" : ", ") + info.name;
+  throw std::invalid_argument("unknown scene '" + name + "' (built-in scenes: " + names +
+                              ")");
+}
+
+}  // namespace coulomb
