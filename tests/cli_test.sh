@@ -54,5 +54,42 @@ PY
 else
   echo "FCLIB file not found (COULOMB_FCLIB_DIR unset): FCLIB CLI checks skipped"
 fi
+# coulomb run / scenes
+"$coulomb" scenes >"$work/out"; code=$?
+check "scenes exits 0" test "$code" -eq 0
+check "scenes lists clutter" grep -q "^clutter" "$work/out"
+
+"$coulomb" run sphere_on_ground --json --out "$work/run" >"$work/out"; code=$?
+check "run exits 0" test "$code" -eq 0
+check "run JSON summary and files" python3 - "$work/out" "$work/run" <<'PY'
+import json, os, sys
+report = json.load(open(sys.argv[1]))
+required = ["steps", "sim_time", "wall_time_s", "realtime_factor", "iterations_mean",
+            "iterations_max", "momentum_error_max", "failed_steps", "penetration_max",
+            "contacts_max", "energy_initial", "energy_final"]
+missing = [k for k in required if k not in report]
+assert not missing, missing
+assert report["steps"] == 200 and report["failed_steps"] == 0
+# The ball dropped from 0.5 m ends at rest on the ground: the energy left is
+# its potential energy m g r = 1 × 9.81 × 0.1 (to the rest penetration).
+assert abs(report["energy_final"] - 0.981) < 1e-3, report["energy_final"]
+stats = json.load(open(os.path.join(sys.argv[2], "stats.json")))
+assert len(stats["per_step"]) == 200
+assert os.path.getsize(os.path.join(sys.argv[2], "trajectory.h5")) > 0
+PY
+
+"$coulomb" run no_such_scene >/dev/null 2>"$work/err"; code=$?
+check "unknown scene exits 2" test "$code" -eq 2
+check "unknown scene lists the built-ins" grep -q "built-in scenes: clutter" "$work/err"
+
+"$coulomb" run clutter --set colour=red >/dev/null 2>"$work/err"; code=$?
+check "unknown scene option exits 2" test "$code" -eq 2
+
+"$coulomb" run box_slide --scheme leapfrog >/dev/null 2>"$work/err"; code=$?
+check "unknown scheme exits 2" test "$code" -eq 2
+
+"$coulomb" run box_slide --rel-tol 1e-6 --max-iterations 1 >/dev/null 2>"$work/err"; code=$?
+check "unknown run option exits 2" test "$code" -eq 2
+
 echo "$passed passed, $failures failed"
 test "$failures" -eq 0

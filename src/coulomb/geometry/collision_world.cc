@@ -45,6 +45,10 @@ coal::Transform3s ToCoal(const Eigen::Isometry3d& pose) {
 
 // Curved shapes' patches are sampled with this many points (Coal's default).
 constexpr size_t kCurvedPatchSamples = 8;
+// Thickness of the contact plane for patches [m]: support points of both
+// shapes within it form the manifold. Larger values would pull in points of
+// neighbouring faces, whose distance the face-plane refinement gets wrong.
+constexpr double kPatchTolerance = 1e-3;
 
 // Where the line p + t n (G frame) crosses the shape's surface: leaving it
 // (`leaving`, the side facing along n) or entering it. For a box and a
@@ -154,11 +158,10 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
   contacts->clear();
   coal::CollisionRequest request(coal::CONTACT, 1);
   request.security_margin = margin;
-  // Every point of the support sets within the margin belongs to the patch;
-  // each then gets its own φ (SignedDistanceAlongNormal), so that an edge
-  // about to touch is seen before it penetrates.
-  const coal::ContactPatchRequest patch_request(1, kCurvedPatchSamples,
-                                                std::max(margin, 1e-6));
+  // Points of the support sets within kPatchTolerance of the contact plane
+  // form the patch; each then gets its own φ (RefineAlongNormal), so that an
+  // edge about to touch is seen before it penetrates.
+  const coal::ContactPatchRequest patch_request(1, kCurvedPatchSamples, kPatchTolerance);
   coal::ContactPatchResult patches(patch_request);
   for (int a = 0; a < num_geometries(); ++a) {
     for (int b = a + 1; b < num_geometries(); ++b) {

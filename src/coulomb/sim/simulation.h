@@ -54,6 +54,7 @@ class Simulation {
   SimulationSummary Run(const std::function<void(double)>& progress = {});
 
   const Scene& scene() const { return scene_; }
+  Scene& mutable_scene() { return scene_; }
   const std::vector<StepRecord>& records() const { return records_; }
   const Trajectory& trajectory() const { return trajectory_; }
 
