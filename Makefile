@@ -7,7 +7,8 @@ VENV := .venv
 # headers are a build-time dependency the libpinocchio wheel does not pull.
 PIP_PACKAGES := libpinocchio==4.1.0 libcoal==3.0.3 cmeel-urdfdom-headers==3.0.0
 FCLIB_DIR ?= $(abspath ../shared/fclib)
-APT_PACKAGES := cmake ninja-build g++ make libeigen3-dev libhdf5-dev libgtest-dev clang-format
+APT_PACKAGES := cmake ninja-build g++ make libeigen3-dev libhdf5-dev libgtest-dev libyaml-cpp-dev \
+  clang-format
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps venv build test run bench format format-check clean

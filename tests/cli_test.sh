@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# End-to-end checks of `coulomb solve`: exit codes, one-line errors, JSON keys
-# and the HDF5 solution file. Usage: cli_test.sh PATH/TO/coulomb
+# End-to-end checks of `coulomb solve`, `run` and `scenes`: exit codes,
+# one-line errors, JSON keys and output files.
+# Usage: cli_test.sh PATH/TO/coulomb PATH/TO/scenes
 set -u
 coulomb="$1"
+scenes="$2"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -90,6 +92,15 @@ check "unknown scheme exits 2" test "$code" -eq 2
 
 "$coulomb" run box_slide --rel-tol 1e-6 --max-iterations 1 >/dev/null 2>"$work/err"; code=$?
 check "unknown run option exits 2" test "$code" -eq 2
+
+for scene in "$scenes"/*.yaml; do
+  "$coulomb" run "$scene" --json >"$work/out"; code=$?
+  check "$(basename "$scene") runs" test "$code" -eq 0
+done
+printf 'bodies:\n  - name: b\n    shape: {sphere: {radius: -1}}\n    mass: 1\n' >"$work/bad.yaml"
+"$coulomb" run "$work/bad.yaml" >/dev/null 2>"$work/err"; code=$?
+check "bad scene file exits 2" test "$code" -eq 2
+check "bad scene file names line and key" grep -q "bad.yaml:3: bodies\[0\].shape.sphere.radius: must be positive" "$work/err"
 
 echo "$passed passed, $failures failed"
 test "$failures" -eq 0

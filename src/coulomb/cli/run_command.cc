@@ -11,6 +11,7 @@
 #include "coulomb/cli/arguments.h"
 #include "coulomb/cli/json_writer.h"
 #include "coulomb/fclib/hdf5_file.h"
+#include "coulomb/sim/scene_file.h"
 #include "coulomb/sim/simulation.h"
 
 namespace coulomb {
@@ -26,6 +27,10 @@ struct RunOptions {
   std::string out_dir;
   bool json = false;
 };
+
+bool IsSceneFile(const std::string& scene) {
+  return scene.ends_with(".yaml") || scene.ends_with(".yml");
+}
 
 RunOptions ParseRunOptions(const std::vector<std::string>& list) {
   RunOptions options;
@@ -64,16 +69,17 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
       throw UsageError("more than one scene given: " + options.scene + ", " + flag);
     }
   }
-  if (options.scene.ends_with(".yaml") || options.scene.ends_with(".yml")) {
-    throw UsageError(
-        options.scene +
-        ": scene files are not supported yet; run a built-in scene (coulomb scenes)");
+  if (IsSceneFile(options.scene) && !options.scene_options.empty()) {
+    throw UsageError("--set applies to built-in scenes; edit " + options.scene +
+                     " instead");
   }
   return options;
 }
 
 Scene PrepareScene(const RunOptions& options) {
-  Scene scene = MakeBuiltinScene(options.scene, options.scene_options);
+  Scene scene = IsSceneFile(options.scene)
+                    ? LoadSceneFile(options.scene)
+                    : MakeBuiltinScene(options.scene, options.scene_options);
   if (options.time_step > 0) scene.parameters.time_step = options.time_step;
   if (options.duration > 0) scene.duration = options.duration;
   if (!options.scheme.empty()) scene.parameters.scheme = ParseScheme(options.scheme);
@@ -176,6 +182,8 @@ void PrintSummary(const Scene& scene, const SimulationSummary& s) {
 int RunRunCommand(const std::vector<std::string>& arguments) {
   const RunOptions options = ParseRunOptions(arguments);
   Simulation simulation(PrepareScene(options));
+  // Fail on an unusable output directory now, not after the run.
+  if (!options.out_dir.empty()) std::filesystem::create_directories(options.out_dir);
   const bool show_progress = isatty(STDERR_FILENO) != 0 && !options.json;
   const SimulationSummary summary = simulation.Run([&](double fraction) {
     if (!show_progress) return;
@@ -187,7 +195,6 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
   if (show_progress) std::fprintf(stderr, "\n");
   if (!options.out_dir.empty()) {
     const std::filesystem::path dir(options.out_dir);
-    std::filesystem::create_directories(dir);
     WriteTrajectory(dir / "trajectory.h5", simulation.trajectory());
     WriteStats(dir / "stats.json", simulation.scene(), summary, simulation.records());
   }

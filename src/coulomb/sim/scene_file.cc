@@ -1,0 +1,310 @@
+#include "coulomb/sim/scene_file.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <set>
+
+namespace coulomb {
+namespace {
+
+// Reads typed values out of YAML nodes, with errors that point at the file,
+// the line and the key path (e.g. "bodies[3].mass").
+class SceneReader {
+ public:
+  explicit SceneReader(std::string path) : path_(std::move(path)) {}
+
+  [[noreturn]] void Fail(const YAML::Node& node, const std::string& key,
+                         const std::string& what) const {
+    const int line = node.Mark().line >= 0 ? node.Mark().line + 1 : 0;
+    throw SceneFileError(path_ + ":" + std::to_string(line) + ": " + key + ": " + what);
+  }
+
+  void CheckKeys(const YAML::Node& node, const std::string& key,
+                 const std::set<std::string>& allowed) const {
+    if (!node.IsMap()) Fail(node, key, "expected a mapping");
+    for (const auto& entry : node) {
+      const std::string name = entry.first.as<std::string>();
+      if (!allowed.count(name)) {
+        std::string list;
+        for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        Fail(entry.first, Join(key, name), "unknown key (allowed: " + list + ")");
+      }
+    }
+  }
+
+  double Number(const YAML::Node& node, const std::string& key,
+                bool allow_infinite = false) const {
+    double value = 0.0;
+    if (!node.IsScalar() || !YAML::convert<double>::decode(node, value)) {
+      Fail(node, key, "expected a number");
+    }
+    if (std::isnan(value) || (!allow_infinite && std::isinf(value))) {
+      Fail(node, key, "must be finite, got " + node.as<std::string>());
+    }
+    return value;
+  }
+
+  double Positive(const YAML::Node& node, const std::string& key,
+                  bool allow_infinite = false) const {
+    const double value = Number(node, key, allow_infinite);
+    if (!(value > 0.0))
+      Fail(node, key, "must be positive, got " + node.as<std::string>());
+    return value;
+  }
+
+  double NonNegative(const YAML::Node& node, const std::string& key) const {
+    const double value = Number(node, key);
+    if (value < 0.0) Fail(node, key, "must be ≥ 0, got " + node.as<std::string>());
+    return value;
+  }
+
+  int Integer(const YAML::Node& node, const std::string& key) const {
+    int value = 0;
+    if (!node.IsScalar() || !YAML::convert<int>::decode(node, value)) {
+      Fail(node, key, "expected an integer");
+    }
+    return value;
+  }
+
+  bool Boolean(const YAML::Node& node, const std::string& key) const {
+    bool value = false;
+    if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)) {
+      Fail(node, key, "expected true or false");
+    }
+    return value;
+  }
+
+  std::string String(const YAML::Node& node, const std::string& key) const {
+    if (!node.IsScalar()) Fail(node, key, "expected a string");
+    return node.as<std::string>();
+  }
+
+  Eigen::Vector3d Vector3(const YAML::Node& node, const std::string& key) const {
+    if (!node.IsSequence() || node.size() != 3)
+      Fail(node, key, "expected a list of 3 numbers");
+    Eigen::Vector3d value;
+    for (int k = 0; k < 3; ++k)
+      value[k] = Number(node[k], key + "[" + std::to_string(k) + "]");
+    return value;
+  }
+
+  static std::string Join(const std::string& parent, const std::string& child) {
+    return parent.empty() ? child : parent + "." + child;
+  }
+
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+void ReadContactMaterial(const SceneReader& r, const YAML::Node& node,
+                         const std::string& key, ContactMaterial* material) {
+  if (node["stiffness"])
+    material->stiffness = r.Positive(node["stiffness"], key + ".stiffness", true);
+  if (node["dissipation_time_scale"]) {
+    material->dissipation_time_scale =
+        r.NonNegative(node["dissipation_time_scale"], key + ".dissipation_time_scale");
+  }
+  if (node["friction"])
+    material->friction = r.NonNegative(node["friction"], key + ".friction");
+}
+
+void ReadContactDefaults(const SceneReader& r, const YAML::Node& node, Scene* scene,
+                         ContactMaterial* defaults) {
+  r.CheckKeys(node, "contact",
+              {"model", "stiffness", "dissipation_time_scale", "friction",
+               "near_rigid_threshold", "sigma"});
+  if (node["model"] && r.String(node["model"], "contact.model") != "sap") {
+    r.Fail(node["model"], "contact.model", "only 'sap' is available so far");
+  }
+  ReadContactMaterial(r, node, "contact", defaults);
+  if (node["near_rigid_threshold"]) {
+    scene->parameters.near_rigid_threshold =
+        r.Positive(node["near_rigid_threshold"], "contact.near_rigid_threshold");
+  }
+  if (node["sigma"]) scene->parameters.sigma = r.Positive(node["sigma"], "contact.sigma");
+}
+
+void ReadSolver(const SceneReader& r, const YAML::Node& node, Scene* scene) {
+  r.CheckKeys(node, "solver",
+              {"rel_tolerance", "max_iterations", "line_search", "linear_solver"});
+  SapSolverParameters& sap = scene->parameters.sap;
+  if (node["rel_tolerance"]) {
+    sap.rel_tolerance = r.Positive(node["rel_tolerance"], "solver.rel_tolerance");
+    if (sap.rel_tolerance >= 1.0)
+      r.Fail(node["rel_tolerance"], "solver.rel_tolerance", "must be < 1");
+  }
+  if (node["max_iterations"]) {
+    sap.max_iterations = r.Integer(node["max_iterations"], "solver.max_iterations");
+    if (sap.max_iterations <= 0)
+      r.Fail(node["max_iterations"], "solver.max_iterations", "must be positive");
+  }
+  try {
+    if (node["line_search"]) {
+      sap.line_search =
+          ParseLineSearchType(r.String(node["line_search"], "solver.line_search"));
+    }
+    if (node["linear_solver"]) {
+      sap.linear_solver =
+          ParseLinearSolverType(r.String(node["linear_solver"], "solver.linear_solver"));
+    }
+  } catch (const std::invalid_argument& e) {
+    r.Fail(node, "solver", e.what());
+  }
+}
+
+Shape ReadShape(const SceneReader& r, const YAML::Node& node, const std::string& key) {
+  r.CheckKeys(node, key, {"sphere", "box", "capsule", "cylinder", "halfspace"});
+  if (node.size() != 1)
+    r.Fail(node, key, "give exactly one of sphere, box, capsule, cylinder, halfspace");
+  const std::string kind = node.begin()->first.as<std::string>();
+  const YAML::Node spec = node.begin()->second;
+  const std::string sub = key + "." + kind;
+  if (kind == "halfspace") {
+    if (spec.IsMap() && spec.size() > 0) r.Fail(spec, sub, "takes no parameters");
+    return HalfSpace{};
+  }
+  if (kind == "box") {
+    r.CheckKeys(spec, sub, {"size"});
+    if (!spec["size"]) r.Fail(spec, sub, "size is required");
+    const Eigen::Vector3d size = r.Vector3(spec["size"], sub + ".size");
+    if ((size.array() <= 0).any())
+      r.Fail(spec["size"], sub + ".size", "must be positive");
+    return Box{size};
+  }
+  if (kind == "sphere") {
+    r.CheckKeys(spec, sub, {"radius"});
+    if (!spec["radius"]) r.Fail(spec, sub, "radius is required");
+    return Sphere{r.Positive(spec["radius"], sub + ".radius")};
+  }
+  r.CheckKeys(spec, sub, {"radius", "length"});
+  if (!spec["radius"] || !spec["length"])
+    r.Fail(spec, sub, "radius and length are required");
+  const double radius = r.Positive(spec["radius"], sub + ".radius");
+  const double length = r.Positive(spec["length"], sub + ".length");
+  if (kind == "capsule") return Capsule{radius, length};
+  return Cylinder{radius, length};
+}
+
+Eigen::Isometry3d ReadPose(const SceneReader& r, const YAML::Node& node,
+                           const std::string& key) {
+  r.CheckKeys(node, key, {"position", "rpy"});
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  if (node["position"])
+    pose.translation() = r.Vector3(node["position"], key + ".position");
+  if (node["rpy"]) {
+    const Eigen::Vector3d rpy = r.Vector3(node["rpy"], key + ".rpy");
+    pose.linear() = (Eigen::AngleAxisd(rpy.z(), Eigen::Vector3d::UnitZ()) *
+                     Eigen::AngleAxisd(rpy.y(), Eigen::Vector3d::UnitY()) *
+                     Eigen::AngleAxisd(rpy.x(), Eigen::Vector3d::UnitX()))
+                        .toRotationMatrix();
+  }
+  return pose;
+}
+
+void ReadBody(const SceneReader& r, const YAML::Node& node, const std::string& key,
+              const ContactMaterial& defaults, std::set<std::string>* names,
+              Scene* scene) {
+  r.CheckKeys(
+      node, key,
+      {"name", "shape", "mass", "density", "pose", "velocity", "fixed", "contact"});
+  if (!node["name"]) r.Fail(node, key, "name is required");
+  const std::string name = r.String(node["name"], key + ".name");
+  if (!names->insert(name).second)
+    r.Fail(node["name"], key + ".name", "duplicate name '" + name + "'");
+  if (!node["shape"]) r.Fail(node, key, "shape is required");
+  const Shape shape = ReadShape(r, node["shape"], key + ".shape");
+  const Eigen::Isometry3d pose = node["pose"] ? ReadPose(r, node["pose"], key + ".pose")
+                                              : Eigen::Isometry3d::Identity();
+  ContactMaterial material = defaults;
+  if (node["contact"]) {
+    r.CheckKeys(node["contact"], key + ".contact",
+                {"stiffness", "dissipation_time_scale", "friction"});
+    ReadContactMaterial(r, node["contact"], key + ".contact", &material);
+  }
+  const bool fixed = node["fixed"] && r.Boolean(node["fixed"], key + ".fixed");
+  if (fixed || std::holds_alternative<HalfSpace>(shape)) {
+    if (!fixed) r.Fail(node, key, "a halfspace must be fixed: true");
+    for (const char* dynamic_key : {"mass", "density", "velocity"}) {
+      if (node[dynamic_key])
+        r.Fail(node[dynamic_key], key + "." + dynamic_key, "not allowed on a fixed body");
+    }
+    scene->system.AddStaticGeometry(shape, pose, material);
+    return;
+  }
+  if (!!node["mass"] == !!node["density"])
+    r.Fail(node, key, "give exactly one of mass and density");
+  const double mass = node["mass"]
+                          ? r.Positive(node["mass"], key + ".mass")
+                          : r.Positive(node["density"], key + ".density") * Volume(shape);
+  Eigen::Vector3d linear = Eigen::Vector3d::Zero(), angular = Eigen::Vector3d::Zero();
+  if (node["velocity"]) {
+    const YAML::Node velocity = node["velocity"];
+    r.CheckKeys(velocity, key + ".velocity", {"linear", "angular"});
+    if (velocity["linear"])
+      linear = r.Vector3(velocity["linear"], key + ".velocity.linear");
+    if (velocity["angular"])
+      angular = r.Vector3(velocity["angular"], key + ".velocity.angular");
+  }
+  scene->system.AddFreeBody(name, shape, mass, pose, linear, angular, material);
+}
+
+Scene ReadScene(const SceneReader& r, const YAML::Node& root) {
+  r.CheckKeys(root, "",
+              {"time_step", "duration", "scheme", "gravity", "contact", "solver",
+               "bodies", "robots", "seed"});
+  if (root["robots"])
+    r.Fail(root["robots"], "robots", "URDF robots in scene files are not supported yet");
+  const Eigen::Vector3d gravity = root["gravity"] ? r.Vector3(root["gravity"], "gravity")
+                                                  : Eigen::Vector3d(0, 0, -9.81);
+  Scene scene{
+      std::filesystem::path(r.path()).stem().string(), MultibodySystem(gravity), {}, 1.0};
+  if (root["time_step"])
+    scene.parameters.time_step = r.Positive(root["time_step"], "time_step");
+  if (root["duration"]) scene.duration = r.Positive(root["duration"], "duration");
+  if (root["seed"]) r.Integer(root["seed"], "seed");  // reserved for generated content
+  if (root["scheme"]) {
+    try {
+      scene.parameters.scheme = ParseScheme(r.String(root["scheme"], "scheme"));
+    } catch (const std::invalid_argument& e) {
+      r.Fail(root["scheme"], "scheme", e.what());
+    }
+  }
+  ContactMaterial defaults;
+  if (root["contact"]) ReadContactDefaults(r, root["contact"], &scene, &defaults);
+  if (root["solver"]) ReadSolver(r, root["solver"], &scene);
+  if (!root["bodies"] || !root["bodies"].IsSequence() || root["bodies"].size() == 0) {
+    r.Fail(root, "bodies", "a non-empty list of bodies is required");
+  }
+  std::set<std::string> names;
+  for (size_t k = 0; k < root["bodies"].size(); ++k) {
+    ReadBody(r, root["bodies"][k], "bodies[" + std::to_string(k) + "]", defaults, &names,
+             &scene);
+  }
+  return scene;
+}
+
+}  // namespace
+
+Scene LoadSceneFile(const std::string& path) {
+  if (!std::filesystem::is_regular_file(path))
+    throw SceneFileError(path + ": file not found");
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::Exception& e) {
+    throw SceneFileError(path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+  const SceneReader reader(path);
+  try {
+    return ReadScene(reader, root);
+  } catch (const YAML::Exception& e) {
+    throw SceneFileError(path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+}
+
+}  // namespace coulomb

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "coulomb/sim/builtin_scenes.h"
+
+namespace coulomb {
+
+// An error in a scene file: "FILE:LINE: KEY: what is wrong".
+struct SceneFileError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Loads a YAML scene (format in scenes/README.md): time_step, duration,
+// scheme, gravity, contact defaults, solver settings, bodies. Everything is
+// validated before anything runs: unknown keys, wrong types, non-finite or
+// out-of-range numbers, missing files; the first problem throws
+// SceneFileError naming the file, the line and the key.
+Scene LoadSceneFile(const std::string& path);
+
+}  // namespace coulomb

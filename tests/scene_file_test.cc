@@ -1,0 +1,129 @@
+#include "coulomb/sim/scene_file.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+namespace coulomb {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path WriteScene(const std::string& name, const std::string& text) {
+  const fs::path path = fs::temp_directory_path() /
+                        ("scene_" + std::to_string(getpid()) + "_" + name + ".yaml");
+  std::ofstream(path) << text;
+  return path;
+}
+
+constexpr const char* kValid = R"(time_step: 0.002
+duration: 0.5
+scheme: midpoint
+gravity: [0, 0, -3.7]
+contact: {friction: 0.4, dissipation_time_scale: 0.01}
+solver: {rel_tolerance: 1.0e-8, linear_solver: dense}
+bodies:
+  - name: ground
+    shape: {halfspace: {}}
+    fixed: true
+  - name: brick
+    shape: {box: {size: [0.1, 0.2, 0.3]}}
+    density: 1000
+    pose: {position: [1, 2, 3], rpy: [0, 0, 1.5707963267948966]}
+    velocity: {linear: [0.5, 0, 0]}
+    contact: {friction: 0.9}
+)";
+
+TEST(SceneFile, ReadsEveryKeyIntoTheScene) {
+  const fs::path path = WriteScene("valid", kValid);
+  Scene scene = LoadSceneFile(path.string());
+  EXPECT_DOUBLE_EQ(scene.parameters.time_step, 0.002);
+  EXPECT_DOUBLE_EQ(scene.duration, 0.5);
+  EXPECT_EQ(scene.parameters.scheme, Scheme::kMidpoint);
+  EXPECT_EQ(scene.parameters.sap.linear_solver, LinearSolverType::kDense);
+  EXPECT_DOUBLE_EQ(scene.parameters.sap.rel_tolerance, 1e-8);
+  EXPECT_EQ(scene.system.gravity(), Eigen::Vector3d(0, 0, -3.7));
+  ASSERT_EQ(scene.system.num_trees(), 1);
+  ASSERT_EQ(scene.system.collision_world().num_geometries(), 2);
+  EXPECT_DOUBLE_EQ(scene.system.material(0).friction, 0.4);
+  EXPECT_DOUBLE_EQ(scene.system.material(1).friction, 0.9);
+  EXPECT_DOUBLE_EQ(scene.system.material(1).dissipation_time_scale, 0.01);
+  MultibodySystem::Tree& brick = scene.system.tree(0);
+  brick.model.SetState(brick.q, brick.v);
+  EXPECT_NEAR(brick.model.mass_matrix()(0, 0), 1000 * 0.1 * 0.2 * 0.3,
+              1e-12);  // density × volume
+  EXPECT_TRUE(brick.model.body_pose(0).translation().isApprox(Eigen::Vector3d(1, 2, 3)));
+  // yaw of 90°: the body x axis points along world y.
+  EXPECT_TRUE(
+      brick.model.body_pose(0).linear().col(0).isApprox(Eigen::Vector3d::UnitY(), 1e-12));
+  EXPECT_TRUE(brick.model.BodyLinearVelocity(0).isApprox(Eigen::Vector3d(0.5, 0, 0)));
+  fs::remove(path);
+}
+
+// Each broken variant of the valid file must fail with FILE:LINE: KEY: …
+struct BrokenScene {
+  const char* name;
+  const char* replace;
+  const char* with;
+  const char* message;  // expected fragment: "LINE: KEY: what"
+};
+
+TEST(SceneFile, RejectsBadInputNamingFileLineAndKey) {
+  const std::vector<BrokenScene> cases = {
+      {"unknown_key", "duration: 0.5", "duraton: 0.5", ":2: duraton: unknown key"},
+      {"negative_step", "time_step: 0.002", "time_step: -1",
+       ":1: time_step: must be positive"},
+      {"nan_gravity", "[0, 0, -3.7]", "[0, .nan, -3.7]",
+       ":4: gravity[1]: must be finite"},
+      {"bad_scheme", "scheme: midpoint", "scheme: leapfrog",
+       ":3: scheme: unknown scheme"},
+      {"negative_friction", "{friction: 0.9}", "{friction: -0.9}",
+       ":16: bodies[1].contact.friction: must be ≥ 0"},
+      {"negative_density", "density: 1000", "density: -1000",
+       ":13: bodies[1].density: must be positive"},
+      {"mass_and_density", "density: 1000", "density: 1000\n    mass: 2",
+       "bodies[1]: give exactly one of mass and density"},
+      {"wrong_type", "[0.1, 0.2, 0.3]", "big",
+       "bodies[1].shape.box.size: expected a list of 3"},
+      {"two_shapes", "{box: {size: [0.1, 0.2, 0.3]}}",
+       "{box: {size: [0.1, 0.2, 0.3]}, sphere: {radius: 1}}",
+       "bodies[1].shape: give exactly one"},
+      {"duplicate_name", "name: brick", "name: ground", "bodies[1].name: duplicate name"},
+      {"robots", "bodies:", "robots: []\nbodies:", "robots: URDF robots in scene files"},
+  };
+  for (const BrokenScene& c : cases) {
+    std::string text = kValid;
+    const size_t at = text.find(c.replace);
+    ASSERT_NE(at, std::string::npos) << c.name;
+    text.replace(at, std::string(c.replace).size(), c.with);
+    const fs::path path = WriteScene(c.name, text);
+    try {
+      LoadSceneFile(path.string());
+      ADD_FAILURE() << c.name << " was accepted";
+    } catch (const SceneFileError& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(message.rfind(path.string(), 0), 0u) << message;  // starts with the file
+      EXPECT_NE(message.find(c.message), std::string::npos) << c.name << ": " << message;
+    }
+    fs::remove(path);
+  }
+}
+
+TEST(SceneFile, ReportsMissingFilesAndYamlSyntaxErrors) {
+  EXPECT_THROW(LoadSceneFile("/nonexistent/scene.yaml"), SceneFileError);
+  const fs::path path = WriteScene("syntax", "bodies: [\n  {name: a\n");
+  try {
+    LoadSceneFile(path.string());
+    ADD_FAILURE() << "a YAML syntax error was accepted";
+  } catch (const SceneFileError& e) {
+    EXPECT_NE(std::string(e.what()).find(path.string() + ":"), std::string::npos)
+        << e.what();
+  }
+  fs::remove(path);
+}
+
+}  // namespace
+}  // namespace coulomb
