@@ -6,6 +6,8 @@ VENV := .venv
 # Pinocchio and Coal as C++ libraries from PyPI's cmeel wheels; the URDF
 # headers are a build-time dependency the libpinocchio wheel does not pull.
 PIP_PACKAGES := libpinocchio==4.1.0 libcoal==3.0.3 cmeel-urdfdom-headers==3.0.0
+# Robot models (URDF + meshes); data only, so without its Python dependencies.
+PIP_DATA_PACKAGES := example-robot-data==6.0.0
 FCLIB_DIR ?= $(abspath ../shared/fclib)
 APT_PACKAGES := cmake ninja-build g++ make libeigen3-dev libhdf5-dev libgtest-dev libyaml-cpp-dev \
   clang-format
@@ -27,11 +29,14 @@ venv: $(VENV)/installed.stamp
 $(VENV)/installed.stamp: Makefile
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --only-binary=:all: $(PIP_PACKAGES)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --only-binary=:all: --no-deps \
+	  $(PIP_DATA_PACKAGES)
 	touch $@
 
 build: deps venv
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
-	  -DCMAKE_PREFIX_PATH="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)"
+	  -DCMAKE_PREFIX_PATH="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)" \
+	  -DCOULOMB_ROBOT_DATA_DIR="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)/share/example-robot-data/robots"
 	cmake --build $(BUILD_DIR) -j 2
 
 # FCLIB tests read the problems from COULOMB_FCLIB_DIR (skipped, with a

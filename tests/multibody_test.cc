@@ -94,6 +94,7 @@ TEST(MultibodyTree, PendulumFromUrdfHasTheTextbookInertia) {
   <link name="bob">
     <inertial><origin xyz="0 0 -0.5"/><mass value="2"/>
       <inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin xyz="0 0 -0.5"/><geometry><sphere radius="0.05"/></geometry></collision>
   </link>
   <joint name="hinge" type="revolute"><parent link="base"/><child link="bob"/>
     <axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="10"/></joint>
@@ -105,6 +106,17 @@ TEST(MultibodyTree, PendulumFromUrdfHasTheTextbookInertia) {
   EXPECT_NEAR(pendulum.mass_matrix()(0, 0), 0.6, 1e-12);
   // Gravity torque about y of a mass at (l sin θ... ): h = m g l sin θ.
   EXPECT_NEAR(pendulum.nonlinear_effects()[0], 2.0 * 9.81 * 0.5 * std::sin(0.3), 1e-12);
+  // The collision sphere rides with the bob: at θ about y its center is
+  // R_y(θ) (0, 0, −0.5) = (−0.5 sin θ, 0, −0.5 cos θ).
+  ASSERT_EQ(pendulum.collision_geometries().size(), 1u);
+  const BodyGeometry& ball = pendulum.collision_geometries()[0];
+  ASSERT_TRUE(std::holds_alternative<Sphere>(ball.shape));
+  EXPECT_DOUBLE_EQ(std::get<Sphere>(ball.shape).radius, 0.05);
+  const Eigen::Vector3d center =
+      (pendulum.body_pose(ball.body) * ball.X_BG).translation();
+  EXPECT_TRUE(center.isApprox(
+      Eigen::Vector3d(-0.5 * std::sin(0.3), 0, -0.5 * std::cos(0.3)), 1e-12))
+      << center.transpose();
   std::filesystem::remove(path);
 }
 

@@ -161,3 +161,32 @@ TEST(Simulation, ClutterSettlesWithoutGainingEnergy) {
 
 }  // namespace
 }  // namespace coulomb
+
+namespace coulomb {
+namespace {
+
+TEST(Simulation, QuadrupedFromExampleRobotDataLandsOnItsCollisionPrimitives) {
+  Scene scene;
+  try {
+    scene = MakeBuiltinScene("quadruped_drop");
+  } catch (const std::runtime_error& e) {
+    GTEST_SKIP() << "example-robot-data is not installed (make venv installs it): "
+                 << e.what();
+  }
+  ASSERT_EQ(scene.system.num_trees(), 1);
+  // The A1's URDF has 22 collision primitives (boxes, cylinders, spheres).
+  EXPECT_EQ(scene.system.collision_world().num_geometries(), 1 + 22);
+  Simulation simulation(std::move(scene));
+  const SimulationSummary summary = simulation.Run();
+  EXPECT_EQ(summary.failed_steps, 0) << summary.failure;
+  EXPECT_LT(summary.energy_final, summary.energy_initial);
+  EXPECT_GT(summary.contacts_max, 0);
+  // It lands: the base ends between the ground and its start height.
+  const double base_height = simulation.trajectory().body_samples[0].back()[2];
+  EXPECT_GT(base_height, 0.0);
+  EXPECT_LT(base_height, 0.5);
+  EXPECT_LT(summary.penetration_max, 5e-3);
+}
+
+}  // namespace
+}  // namespace coulomb

@@ -1,9 +1,12 @@
 // The Pinocchio adapter: the only translation unit that includes Pinocchio.
 #include "coulomb/multibody/multibody_tree.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
+#include <coal/shape/geometric_shapes.h>
 #include <pinocchio/algorithm/center-of-mass.hpp>
 #include <pinocchio/algorithm/crba.hpp>
 #include <pinocchio/algorithm/energy.hpp>
@@ -13,6 +16,7 @@
 #include <pinocchio/algorithm/kinematics.hpp>
 #include <pinocchio/algorithm/rnea.hpp>
 #include <pinocchio/multibody/data.hpp>
+#include <pinocchio/multibody/geometry.hpp>
 #include <pinocchio/multibody/model.hpp>
 #include <pinocchio/parsers/urdf.hpp>
 
@@ -34,6 +38,30 @@ pinocchio::JointModelComposite FreeJoint() {
   return joint;
 }
 
+// Our shape for a Coal primitive; nullopt for meshes and other types.
+std::optional<Shape> ToShape(const coal::CollisionGeometry& geometry) {
+  if (const auto* box = dynamic_cast<const coal::Box*>(&geometry)) {
+    return Box{2.0 * box->halfSide};
+  }
+  if (const auto* sphere = dynamic_cast<const coal::Sphere*>(&geometry)) {
+    return Sphere{sphere->radius};
+  }
+  if (const auto* cylinder = dynamic_cast<const coal::Cylinder*>(&geometry)) {
+    return Cylinder{cylinder->radius, 2.0 * cylinder->halfLength};
+  }
+  if (const auto* capsule = dynamic_cast<const coal::Capsule*>(&geometry)) {
+    return Capsule{capsule->radius, 2.0 * capsule->halfLength};
+  }
+  return std::nullopt;
+}
+
+Eigen::Isometry3d ToIsometry(const pinocchio::SE3& pose) {
+  Eigen::Isometry3d result = Eigen::Isometry3d::Identity();
+  result.linear() = pose.rotation();
+  result.translation() = pose.translation();
+  return result;
+}
+
 }  // namespace
 
 struct MultibodyTree::Impl {
@@ -45,6 +73,7 @@ struct MultibodyTree::Impl {
   Eigen::VectorXd v;
   Eigen::MatrixXd mass_matrix;
   bool free_base = false;
+  std::vector<BodyGeometry> geometries;
 
   void Finish() {
     data = pinocchio::Data(model);
@@ -55,6 +84,33 @@ struct MultibodyTree::Impl {
     }
     q = pinocchio::neutral(model);
     v = Eigen::VectorXd::Zero(model.nv);
+  }
+
+  // Collision primitives of the URDF's links, placed in their link frames.
+  void LoadUrdfCollisionGeometry(const std::string& path) {
+    pinocchio::GeometryModel geometry_model;
+    try {
+      pinocchio::urdf::buildGeom(model, path, pinocchio::COLLISION, geometry_model);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(path + ": cannot load collision geometry: " + e.what());
+    }
+    for (const pinocchio::GeometryObject& object : geometry_model.geometryObjects) {
+      const std::optional<Shape> shape = ToShape(*object.geometry);
+      if (!shape) {
+        throw std::runtime_error(path + ": " + object.name +
+                                 ": collision meshes are not supported yet");
+      }
+      const auto frame =
+          std::find(body_frames.begin(), body_frames.end(), object.parentFrame);
+      if (frame == body_frames.end()) {
+        throw std::runtime_error(path + ": " + object.name + ": attached to no link");
+      }
+      // GeometryObject::placement is relative to the parent joint.
+      const Eigen::Isometry3d X_JB =
+          ToIsometry(model.frames[object.parentFrame].placement);
+      geometries.push_back({object.name, static_cast<int>(frame - body_frames.begin()),
+                            X_JB.inverse() * ToIsometry(object.placement), *shape});
+    }
   }
 };
 
@@ -103,7 +159,12 @@ MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_bas
   }
   impl->free_base = floating_base;
   impl->Finish();
+  impl->LoadUrdfCollisionGeometry(path);
   return MultibodyTree(std::move(impl));
+}
+
+const std::vector<BodyGeometry>& MultibodyTree::collision_geometries() const {
+  return impl_->geometries;
 }
 
 int MultibodyTree::num_positions() const { return impl_->model.nq; }

@@ -7,7 +7,17 @@
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
 
+#include "coulomb/geometry/shape.h"
+
 namespace coulomb {
+
+// A collision shape attached to a body of a tree, at X_BG in the body frame.
+struct BodyGeometry {
+  std::string name;
+  int body = -1;
+  Eigen::Isometry3d X_BG = Eigen::Isometry3d::Identity();
+  Shape shape;
+};
 
 // One kinematic tree of rigid bodies (a free body or a robot): the clique of
 // the contact problem. Backed by one Pinocchio model; Pinocchio's headers stay
@@ -34,9 +44,14 @@ class MultibodyTree {
   // inertia.
   static MultibodyTree FreeBody(const std::string& name, double mass,
                                 const Eigen::Matrix3d& inertia_about_com);
-  // A robot from a URDF file, with a fixed or free base. Throws
-  // std::runtime_error naming the file if it is missing or does not parse.
+  // A robot from a URDF file, with a fixed or free base, and the collision
+  // geometry of its links (primitives: box, sphere, cylinder, capsule).
+  // Throws std::runtime_error naming the file if it is missing, does not
+  // parse, or has collision meshes (not supported yet).
   static MultibodyTree FromUrdf(const std::string& path, bool floating_base);
+
+  // Collision geometry read from the URDF (empty for free bodies).
+  const std::vector<BodyGeometry>& collision_geometries() const;
 
   int num_positions() const;
   int num_velocities() const;

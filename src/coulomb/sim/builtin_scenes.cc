@@ -1,6 +1,7 @@
 #include "coulomb/sim/builtin_scenes.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace coulomb {
@@ -128,6 +129,28 @@ Scene Clutter(const std::map<std::string, std::string>& options) {
   return scene;
 }
 
+std::string RobotDataDir() {
+  const char* from_environment = std::getenv("COULOMB_ROBOT_DATA_DIR");
+  return from_environment != nullptr ? from_environment : COULOMB_ROBOT_DATA_DIR;
+}
+
+// Unitree A1 from example-robot-data (collision primitives only), dropped
+// from 0.5 m with its joints straight and unactuated.
+Scene QuadrupedDrop(const std::map<std::string, std::string>& options) {
+  RejectOptions("quadruped_drop", options);
+  const std::string urdf = RobotDataDir() + "/a1_description/urdf/a1.urdf";
+  Scene scene{"quadruped_drop", MultibodySystem(), {}, 1.0};
+  scene.parameters.time_step = 2e-3;
+  scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(),
+                                 ContactMaterial{});
+  MultibodyTree robot = MultibodyTree::FromUrdf(urdf, /*floating_base=*/true);
+  Eigen::VectorXd q = robot.NeutralConfiguration();
+  q[2] = 0.5;
+  const Eigen::VectorXd v = Eigen::VectorXd::Zero(robot.num_velocities());
+  scene.system.AddRobot("a1", std::move(robot), q, v, ContactMaterial{});
+  return scene;
+}
+
 }  // namespace
 
 std::vector<BuiltinSceneInfo> BuiltinScenes() {
@@ -143,6 +166,7 @@ Scene MakeBuiltinScene(const std::string& name,
   if (name == "clutter") return Clutter(options);
   if (name == "sphere_on_ground") return SphereOnGround(options);
   if (name == "box_slide") return BoxSlide(options);
+  if (name == "quadruped_drop") return QuadrupedDrop(options);
   std::string names;
   for (const BuiltinSceneInfo& info : BuiltinScenes())
     names += (names.empty() ? "" : ", ") + info.name;

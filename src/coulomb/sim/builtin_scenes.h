@@ -11,7 +11,7 @@ namespace coulomb {
 
 // A runnable scene: the system, the stepper parameters and the duration.
 struct Scene {
-  std::string name;
+  std::string name = "empty";
   MultibodySystem system;
   TimeStepperParameters parameters;
   double duration = 1.0;  // [s]

@@ -42,6 +42,21 @@ int MultibodySystem::AddFreeBody(const std::string& name, const Shape& shape, do
   return index;
 }
 
+int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
+                              const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                              const ContactMaterial& material) {
+  const std::vector<BodyGeometry> geometries = model.collision_geometries();
+  const int index = AddTree(name, std::move(model), q, v);
+  std::vector<int> added;
+  for (const BodyGeometry& geometry : geometries) {
+    const int id =
+        AddGeometry(geometry.shape, index, geometry.body, geometry.X_BG, material);
+    for (int other : added) collision_world_.ExcludePair(other, id);
+    added.push_back(id);
+  }
+  return index;
+}
+
 int MultibodySystem::AddStaticGeometry(const Shape& shape, const Eigen::Isometry3d& X_WG,
                                        const ContactMaterial& material) {
   return AddGeometry(shape, -1, 0, X_WG, material);

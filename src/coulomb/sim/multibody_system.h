@@ -36,6 +36,10 @@ class MultibodySystem {
   int AddFreeBody(const std::string& name, const Shape& shape, double mass,
                   const Eigen::Isometry3d& X_WB, const Eigen::Vector3d& v_W,
                   const Eigen::Vector3d& omega_W, const ContactMaterial& material);
+  // A robot (tree) with its URDF collision geometry; the robot's links do
+  // not collide with each other (no self-collision yet).
+  int AddRobot(const std::string& name, MultibodyTree model, const Eigen::VectorXd& q,
+               const Eigen::VectorXd& v, const ContactMaterial& material);
   // Static geometry at X_WG.
   int AddStaticGeometry(const Shape& shape, const Eigen::Isometry3d& X_WG,
                         const ContactMaterial& material);
