@@ -190,3 +190,30 @@ TEST(Simulation, QuadrupedFromExampleRobotDataLandsOnItsCollisionPrimitives) {
 
 }  // namespace
 }  // namespace coulomb
+
+namespace coulomb {
+namespace {
+
+TEST(ContactMaterial, PairsCombineStiffnessInSeriesAndFrictionByHarmonicMean) {
+  ContactMaterial soft{1e4, 0.01, 0.4}, stiff{3e4, 0.02, 0.8}, rigid{};
+  const ContactMaterial pair = CombineContactMaterials(soft, stiff);
+  // Springs in series: 1/k = 1/k_a + 1/k_b.
+  EXPECT_DOUBLE_EQ(1.0 / pair.stiffness, 1.0 / 1e4 + 1.0 / 3e4);
+  EXPECT_DOUBLE_EQ(pair.dissipation_time_scale, 0.02);
+  EXPECT_DOUBLE_EQ(pair.friction, 2 * 0.4 * 0.8 / 1.2);
+  // A rigid partner leaves the other's compliance; symmetric in its arguments.
+  EXPECT_DOUBLE_EQ(CombineContactMaterials(rigid, soft).stiffness, 1e4);
+  EXPECT_DOUBLE_EQ(CombineContactMaterials(soft, rigid).stiffness, 1e4);
+  EXPECT_TRUE(std::isinf(CombineContactMaterials(rigid, rigid).stiffness));
+  // Frictionless on either side means frictionless.
+  EXPECT_EQ(CombineContactMaterials(ContactMaterial{1e4, 0.0, 0.0}, stiff).friction, 0.0);
+  // Not given (negative) on both sides stays "not given".
+  EXPECT_LT(CombineContactMaterials(rigid, rigid).dissipation_time_scale, 0.0);
+  EXPECT_THROW(ValidateContactMaterial(ContactMaterial{1e4, 0.0, -1.0}),
+               std::invalid_argument);
+  EXPECT_THROW(ValidateContactMaterial(ContactMaterial{0.0, 0.0, 1.0}),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace coulomb
