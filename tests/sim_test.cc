@@ -217,3 +217,82 @@ TEST(ContactMaterial, PairsCombineStiffnessInSeriesAndFrictionByHarmonicMean) {
 
 }  // namespace
 }  // namespace coulomb
+
+namespace coulomb {
+namespace {
+
+// Runs spring_cylinder and returns the simulation (x is q[0] of the tree).
+Simulation RunSpringCylinder(Scheme scheme, double dt, double duration, double friction) {
+  Scene scene =
+      MakeBuiltinScene("spring_cylinder", {{"friction", std::to_string(friction)}});
+  scene.parameters.scheme = scheme;
+  scene.parameters.time_step = dt;
+  scene.duration = duration;
+  Simulation simulation(std::move(scene));
+  const SimulationSummary summary = simulation.Run();
+  EXPECT_EQ(summary.failed_steps, 0) << summary.failure;
+  return simulation;
+}
+
+// Spring + kinetic energy: the total minus the (constant) gravity term.
+std::vector<double> OscillatorEnergy(const Simulation& simulation) {
+  const double gravity_energy = 0.5 * 9.81 * (0.05 - 0.5 * 9.81 / 1e4);
+  std::vector<double> energy;
+  for (const StepRecord& record : simulation.records()) {
+    energy.push_back(record.energy - gravity_energy);
+  }
+  return energy;
+}
+
+TEST(SpringCylinder, EnergyIsConservedByMidpointBoundedBySymplecticLostByImplicitEuler) {
+  // SAP §VI-B, μ = 0, δt = 0.02 s (~22 steps per period), 10 s; the initial
+  // oscillator energy is ½ k_s x0² = 0.5 J.
+  const auto band = [](const std::vector<double>& e) {
+    return (*std::max_element(e.begin(), e.end()) -
+            *std::min_element(e.begin(), e.end())) /
+           0.5;
+  };
+  const std::vector<double> midpoint =
+      OscillatorEnergy(RunSpringCylinder(Scheme::kMidpoint, 0.02, 10.0, 0.0));
+  EXPECT_LT(band(midpoint), 1e-6);
+  const std::vector<double> symplectic =
+      OscillatorEnergy(RunSpringCylinder(Scheme::kSymplecticEuler, 0.02, 10.0, 0.0));
+  EXPECT_GT(band(symplectic), 0.1);  // the paper reports a 28 % band
+  EXPECT_LT(band(symplectic), 0.4);
+  EXPECT_GT(symplectic.back(), 0.3);  // bounded, not decaying away
+  const std::vector<double> implicit =
+      OscillatorEnergy(RunSpringCylinder(Scheme::kImplicitEuler, 0.02, 10.0, 0.0));
+  EXPECT_LT(implicit.back(), 0.01 * 0.5);
+}
+
+// L2 error of x(t) against x0 cos(ω t) over the run.
+double PositionError(const Simulation& simulation, double omega) {
+  const Trajectory& trajectory = simulation.trajectory();
+  double sum = 0.0;
+  for (size_t k = 0; k < trajectory.time.size(); ++k) {
+    const double error = trajectory.q[k][0] - 0.1 * std::cos(omega * trajectory.time[k]);
+    sum += error * error;
+  }
+  return std::sqrt(sum / trajectory.time.size());
+}
+
+TEST(SpringCylinder, MidpointIsSecondOrderAndSymplecticEulerFirstOrder) {
+  const double omega = std::sqrt(100.0 / 0.5);
+  const auto ratio = [&](Scheme scheme) {
+    return PositionError(RunSpringCylinder(scheme, 0.01, 2.0, 0.0), omega) /
+           PositionError(RunSpringCylinder(scheme, 0.005, 2.0, 0.0), omega);
+  };
+  EXPECT_NEAR(ratio(Scheme::kMidpoint), 4.0, 0.6);
+  EXPECT_NEAR(ratio(Scheme::kSymplecticEuler), 2.0, 0.5);
+}
+
+TEST(SpringCylinder, RollsWithTheEffectiveMassOfASolidCylinder) {
+  // μ = 1: no slip, m_eff = m + I/R² = 1.5 m, ω = √(k_s / m_eff); the
+  // sliding frequency √(k_s/m) would be off by 22 %.
+  const Simulation rolling = RunSpringCylinder(Scheme::kMidpoint, 0.005, 2.0, 1.0);
+  EXPECT_LT(PositionError(rolling, std::sqrt(100.0 / 0.75)), 0.005);  // 5 % of x0
+  EXPECT_GT(PositionError(rolling, std::sqrt(100.0 / 0.5)), 0.03);
+}
+
+}  // namespace
+}  // namespace coulomb

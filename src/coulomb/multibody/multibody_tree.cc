@@ -62,6 +62,20 @@ Eigen::Isometry3d ToIsometry(const pinocchio::SE3& pose) {
   return result;
 }
 
+void ValidateMassProperties(const std::string& name, double mass,
+                            const Eigen::Matrix3d& inertia_about_com) {
+  if (!(mass > 0.0) || !std::isfinite(mass)) {
+    throw std::invalid_argument(name + ": mass must be positive and finite, got " +
+                                std::to_string(mass));
+  }
+  const bool symmetric = (inertia_about_com - inertia_about_com.transpose()).norm() <=
+                         1e-12 * inertia_about_com.norm();
+  if (!inertia_about_com.allFinite() || !symmetric ||
+      inertia_about_com.llt().info() != Eigen::Success) {
+    throw std::invalid_argument(name + ": inertia must be symmetric positive definite");
+  }
+}
+
 }  // namespace
 
 struct MultibodyTree::Impl {
@@ -121,16 +135,7 @@ MultibodyTree& MultibodyTree::operator=(MultibodyTree&&) noexcept = default;
 
 MultibodyTree MultibodyTree::FreeBody(const std::string& name, double mass,
                                       const Eigen::Matrix3d& inertia_about_com) {
-  if (!(mass > 0.0) || !std::isfinite(mass)) {
-    throw std::invalid_argument(name + ": mass must be positive and finite, got " +
-                                std::to_string(mass));
-  }
-  const bool symmetric = (inertia_about_com - inertia_about_com.transpose()).norm() <=
-                         1e-12 * inertia_about_com.norm();
-  if (!inertia_about_com.allFinite() || !symmetric ||
-      inertia_about_com.llt().info() != Eigen::Success) {
-    throw std::invalid_argument(name + ": inertia must be symmetric positive definite");
-  }
+  ValidateMassProperties(name, mass, inertia_about_com);
   auto impl = std::make_unique<Impl>();
   impl->model.addJoint(0, FreeJoint(), pinocchio::SE3::Identity(), name + "_joint");
   impl->model.appendBodyToJoint(
@@ -161,6 +166,40 @@ MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_bas
   impl->Finish();
   impl->LoadUrdfCollisionGeometry(path);
   return MultibodyTree(std::move(impl));
+}
+
+MultibodyTree MultibodyTree::PlanarBody(const std::string& name, double mass,
+                                        const Eigen::Matrix3d& inertia_about_com) {
+  ValidateMassProperties(name, mass, inertia_about_com);
+  auto impl = std::make_unique<Impl>();
+  pinocchio::Model& model = impl->model;
+  const auto x =
+      model.addJoint(0, pinocchio::JointModelPX(), pinocchio::SE3::Identity(), "x");
+  const auto z =
+      model.addJoint(x, pinocchio::JointModelPZ(), pinocchio::SE3::Identity(), "z");
+  const auto theta =
+      model.addJoint(z, pinocchio::JointModelRY(), pinocchio::SE3::Identity(), "theta");
+  model.appendBodyToJoint(
+      theta, pinocchio::Inertia(mass, Eigen::Vector3d::Zero(), inertia_about_com));
+  int previous = 0;
+  for (pinocchio::JointIndex joint = 1; joint <= theta; ++joint) {
+    previous = static_cast<int>(model.addJointFrame(joint, previous));
+  }
+  model.addBodyFrame(name, theta, pinocchio::SE3::Identity(), previous);
+  impl->Finish();
+  return MultibodyTree(std::move(impl));
+}
+
+MultibodyTree::JointIndex MultibodyTree::FindOneDofJoint(const std::string& name) const {
+  const pinocchio::Model& model = impl_->model;
+  if (!model.existJointName(name)) {
+    throw std::invalid_argument("no joint named '" + name + "'");
+  }
+  const pinocchio::JointIndex joint = model.getJointId(name);
+  if (model.joints[joint].nq() != 1 || model.joints[joint].nv() != 1) {
+    throw std::invalid_argument("joint '" + name + "' is not a one-dof joint");
+  }
+  return {model.joints[joint].idx_q(), model.joints[joint].idx_v()};
 }
 
 const std::vector<BodyGeometry>& MultibodyTree::collision_geometries() const {

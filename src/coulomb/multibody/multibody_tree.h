@@ -44,6 +44,11 @@ class MultibodyTree {
   // inertia.
   static MultibodyTree FreeBody(const std::string& name, double mass,
                                 const Eigen::Matrix3d& inertia_about_com);
+  // A rigid body moving in the x–z plane of the world: prismatic joints "x"
+  // and "z" and a revolute joint "theta" about y (q = v-integrable, 3 dofs),
+  // body frame at the center of mass.
+  static MultibodyTree PlanarBody(const std::string& name, double mass,
+                                  const Eigen::Matrix3d& inertia_about_com);
   // A robot from a URDF file, with a fixed or free base, and the collision
   // geometry of its links (primitives: box, sphere, cylinder, capsule).
   // Throws std::runtime_error naming the file if it is missing, does not
@@ -58,6 +63,13 @@ class MultibodyTree {
   int num_bodies() const;
   const std::string& body_name(int body) const;
   int FindBody(const std::string& name) const;  // −1 if absent
+  // Position and velocity index of a one-dof joint (revolute, prismatic);
+  // throws std::invalid_argument if there is no such joint.
+  struct JointIndex {
+    int position = -1;
+    int velocity = -1;
+  };
+  JointIndex FindOneDofJoint(const std::string& name) const;
   bool has_free_base() const;
   Eigen::VectorXd NeutralConfiguration() const;
   void SetGravity(const Eigen::Vector3d& gravity);

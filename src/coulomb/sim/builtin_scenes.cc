@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <numbers>
 #include <stdexcept>
 
 namespace coulomb {
@@ -129,6 +130,56 @@ Scene Clutter(const std::map<std::string, std::string>& options) {
   return scene;
 }
 
+// SAP §VI-B: a solid cylinder (R = 5 cm, 0.5 kg) moving in the x–z plane on
+// the ground, its center tied by a spring k_s = 100 N/m to x = 0, released
+// at rest from x0 = 0.1 m. Contact k = 1e4 N/m, τ_d = 0.02 s; δt = 0.02 s.
+// friction=0: a spring–mass (ω = √(k_s/m)); friction=1: it rolls
+// (m_eff = 1.5 m). It starts at its static contact deflection m g / k.
+Scene SpringCylinder(const std::map<std::string, std::string>& options) {
+  double friction = 0.0;
+  for (const auto& [key, value] : options) {
+    if (key != "friction") {
+      throw std::invalid_argument("spring_cylinder: unknown option '" + key +
+                                  "' (friction)");
+    }
+    size_t used = 0;
+    try {
+      friction = std::stod(value, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != value.size() || !(friction >= 0.0)) {
+      throw std::invalid_argument("friction: expected a number ≥ 0, got '" + value + "'");
+    }
+  }
+  const double radius = 0.05, length = 0.1, mass = 0.5, gravity = 9.81;
+  ContactMaterial material;
+  material.stiffness = 1e4;
+  material.dissipation_time_scale = 0.02;
+  material.friction = friction;
+  Scene scene{
+      "spring_cylinder", MultibodySystem(Eigen::Vector3d(0, 0, -gravity)), {}, 10.0};
+  scene.parameters.time_step = 0.02;
+  scene.parameters.scheme = Scheme::kMidpoint;
+  // The cylinder's axis (z of its shape) along world y: rotate by 90° about x.
+  const Eigen::Matrix3d R_BG =
+      Eigen::AngleAxisd(std::numbers::pi / 2, Eigen::Vector3d::UnitX())
+          .toRotationMatrix();
+  const Shape shape = Cylinder{radius, length};
+  const Eigen::Matrix3d inertia =
+      mass / Volume(shape) * R_BG * UnitDensityInertia(shape) * R_BG.transpose();
+  const int tree = scene.system.AddTree(
+      "cylinder", MultibodyTree::PlanarBody("cylinder", mass, inertia),
+      Eigen::Vector3d(0.1, radius - mass * gravity / material.stiffness, 0.0),
+      Eigen::Vector3d::Zero());
+  Eigen::Isometry3d X_BG = Eigen::Isometry3d::Identity();
+  X_BG.linear() = R_BG;
+  scene.system.AddGeometry(shape, tree, 0, X_BG, material);
+  scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(), material);
+  scene.system.AddJointSpringDamper(tree, "x", 100.0, 0.0, 0.0);
+  return scene;
+}
+
 std::string RobotDataDir() {
   const char* from_environment = std::getenv("COULOMB_ROBOT_DATA_DIR");
   return from_environment != nullptr ? from_environment : COULOMB_ROBOT_DATA_DIR;
@@ -167,6 +218,7 @@ Scene MakeBuiltinScene(const std::string& name,
   if (name == "sphere_on_ground") return SphereOnGround(options);
   if (name == "box_slide") return BoxSlide(options);
   if (name == "quadruped_drop") return QuadrupedDrop(options);
+  if (name == "spring_cylinder") return SpringCylinder(options);
   std::string names;
   for (const BuiltinSceneInfo& info : BuiltinScenes())
     names += (names.empty() ? "" : ", ") + info.name;

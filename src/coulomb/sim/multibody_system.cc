@@ -1,5 +1,6 @@
 #include "coulomb/sim/multibody_system.h"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace coulomb {
@@ -20,7 +21,7 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
   if (!q.allFinite() || !v.allFinite())
     throw std::invalid_argument(name + ": state is not finite");
   model.SetGravity(gravity_);
-  trees_.push_back({name, std::move(model), q, v});
+  trees_.push_back({name, std::move(model), q, v, {}});
   return num_trees() - 1;
 }
 
@@ -55,6 +56,21 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
     added.push_back(id);
   }
   return index;
+}
+
+void MultibodySystem::AddJointSpringDamper(int tree, const std::string& joint,
+                                           double stiffness, double rest_position,
+                                           double damping) {
+  if (tree < 0 || tree >= num_trees())
+    throw std::invalid_argument("no tree " + std::to_string(tree));
+  if (!(stiffness >= 0.0) || !std::isfinite(stiffness) || !(damping >= 0.0) ||
+      !std::isfinite(damping) || !std::isfinite(rest_position)) {
+    throw std::invalid_argument(trees_[tree].name + ": joint '" + joint +
+                                "': spring stiffness and damping must be finite and ≥ 0");
+  }
+  const MultibodyTree::JointIndex index = trees_[tree].model.FindOneDofJoint(joint);
+  trees_[tree].springs.push_back(
+      {index.position, index.velocity, stiffness, rest_position, damping});
 }
 
 int MultibodySystem::AddStaticGeometry(const Shape& shape, const Eigen::Isometry3d& X_WG,
@@ -93,8 +109,10 @@ void MultibodySystem::CalcGeometryPoses(std::vector<Eigen::Isometry3d>* X_WG) co
 
 double MultibodySystem::MechanicalEnergy() const {
   double energy = 0.0;
-  for (const Tree& t : trees_)
-    energy += t.model.KineticEnergy() + t.model.GravityPotentialEnergy();
+  for (const Tree& t : trees_) {
+    energy += t.model.KineticEnergy() + t.model.GravityPotentialEnergy() +
+              SpringPotentialEnergy(t.springs, t.q);
+  }
   return energy;
 }
 

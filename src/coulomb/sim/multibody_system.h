@@ -9,6 +9,7 @@
 #include "coulomb/geometry/collision_world.h"
 #include "coulomb/multibody/multibody_tree.h"
 #include "coulomb/sim/contact_material.h"
+#include "coulomb/sim/joint_spring_damper.h"
 
 namespace coulomb {
 
@@ -23,6 +24,7 @@ class MultibodySystem {
     MultibodyTree model;
     Eigen::VectorXd q;
     Eigen::VectorXd v;
+    std::vector<JointSpringDamper> springs;
   };
 
   explicit MultibodySystem(const Eigen::Vector3d& gravity = Eigen::Vector3d(0, 0, -9.81));
@@ -40,6 +42,9 @@ class MultibodySystem {
   // not collide with each other (no self-collision yet).
   int AddRobot(const std::string& name, MultibodyTree model, const Eigen::VectorXd& q,
                const Eigen::VectorXd& v, const ContactMaterial& material);
+  // A spring and damper on a one-dof joint of a tree (k, d ≥ 0, finite).
+  void AddJointSpringDamper(int tree, const std::string& joint, double stiffness,
+                            double rest_position, double damping);
   // Static geometry at X_WG.
   int AddStaticGeometry(const Shape& shape, const Eigen::Isometry3d& X_WG,
                         const ContactMaterial& material);
@@ -57,7 +62,7 @@ class MultibodySystem {
   void UpdateAllTrees();
   // World poses of all geometries (after UpdateAllTrees).
   void CalcGeometryPoses(std::vector<Eigen::Isometry3d>* X_WG) const;
-  // Kinetic + gravitational potential energy (after UpdateAllTrees) [J].
+  // Kinetic + gravitational + spring potential energy (after UpdateAllTrees) [J].
   double MechanicalEnergy() const;
 
  private:

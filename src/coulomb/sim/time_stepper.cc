@@ -70,12 +70,14 @@ TimeStepper::Theta TimeStepper::SchemeTheta() const {
 }
 
 int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta,
-                                 Eigen::VectorXd* v_star, bool* converged) const {
+                                 Eigen::VectorXd* v_star, Eigen::MatrixXd* a,
+                                 bool* converged) const {
   const double dt = parameters_.time_step;
   const Eigen::VectorXd q0 = tree->q;
   const Eigen::VectorXd v0 = tree->v;
   *v_star = v0;
   *converged = true;
+  Eigen::VectorXd force(v0.size());
   for (int iteration = 1; iteration <= parameters_.free_motion_max_iterations;
        ++iteration) {
     const Eigen::VectorXd v_theta_vq =
@@ -84,14 +86,23 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
         tree->model.Integrate(q0, theta.theta * dt * v_theta_vq);
     const Eigen::VectorXd v_theta = theta.theta * *v_star + (1 - theta.theta) * v0;
     tree->model.SetState(q_theta, v_theta);
-    // m(v*) = M(q^θ)(v* − v0) + δt h(q^θ, v^θ) = 0.
-    const Eigen::VectorXd next =
-        v0 - dt * tree->model.mass_matrix().llt().solve(tree->model.nonlinear_effects());
-    const double change = (next - *v_star).norm();
-    *v_star = next;
-    if (theta.theta == 0.0) return iteration;  // explicit: q^θ = q0, v^θ = v0
-    if (change <= parameters_.free_motion_tolerance * (1.0 + v_star->norm()))
+    // m(v) = M(q^θ)(v − v0) − δt k(q^θ, v^θ), k = −h + k1 (springs, dampers).
+    force = -tree->model.nonlinear_effects();
+    AddSpringDamperForces(tree->springs, q_theta, v_theta, &force);
+    const Eigen::VectorXd momentum_residual =
+        tree->model.mass_matrix() * (*v_star - v0) - dt * force;
+    // Newton with the SPD linearization A = M + δt² θ θvq K + δt θ D (the
+    // ∂M/∂q and ∂h/∂v terms are left out): exact in one step for explicit
+    // schemes, where q^θ = q0 and v^θ = v0 do not depend on v.
+    *a = tree->model.mass_matrix();
+    AddSpringDamperLinearization(tree->springs, dt * dt * theta.theta * theta.theta_vq,
+                                 dt * theta.theta, a);
+    const Eigen::VectorXd step = -a->llt().solve(momentum_residual);
+    *v_star += step;
+    if (theta.theta == 0.0) return iteration;
+    if (step.norm() <= parameters_.free_motion_tolerance * (1.0 + v_star->norm())) {
       return iteration;
+    }
   }
   *converged = false;
   return parameters_.free_motion_max_iterations;
@@ -174,14 +185,16 @@ StepStatistics TimeStepper::Step(MultibodySystem* system) {
   for (int t = 0; t < system->num_trees(); ++t) {
     MultibodySystem::Tree& tree = system->tree(t);
     Eigen::VectorXd v_star;
+    Eigen::MatrixXd a;
     bool converged = true;
-    stats.free_motion_iterations = std::max(
-        stats.free_motion_iterations, SolveFreeMotion(&tree, theta, &v_star, &converged));
+    stats.free_motion_iterations =
+        std::max(stats.free_motion_iterations,
+                 SolveFreeMotion(&tree, theta, &v_star, &a, &converged));
     if (!converged) {
       stats.failure = "free motion of " + tree.name + " did not converge";
       return stats;
     }
-    problem.AddClique(tree.model.mass_matrix());
+    problem.AddClique(std::move(a));
     v_star_all.conservativeResize(v_star_all.size() + v_star.size());
     v_star_all.tail(v_star.size()) = v_star;
     v_guess.conservativeResize(v_guess.size() + tree.v.size());

@@ -25,7 +25,7 @@ struct TimeStepperParameters {
   double near_rigid_threshold = 1.0;  // β of SAP eq. 29
   double sigma = 1e-3;                // σ of SAP §V-B
   SapSolverParameters sap;
-  // Free motion of implicit schemes: fixed-point iterations on v* until
+  // Free motion of implicit schemes: Newton iterations on v* until
   // ‖Δv*‖ ≤ tolerance (1 + ‖v*‖).
   double free_motion_tolerance = 1e-12;
   int free_motion_max_iterations = 50;
@@ -46,11 +46,11 @@ struct StepStatistics {
 
 // The two-stage θ-method (SAP §II-C, II-D; math.md §1), once per step:
 // 1. free motion v*: M(q^θ)(v* − v0) = δt k(q^θ, v^θ), k = −h (gravity,
-//    Coriolis, gyroscopic); q^θ = q0 ⊕ θ δt v^θvq. Explicit schemes (θ = 0)
-//    need one solve; others iterate (fixed point; no joint springs or
-//    dampers yet, so K = D = 0 and A = M(q^θ)).
+//    Coriolis, gyroscopic) + joint springs and dampers; q^θ = q0 ⊕ θ δt v^θvq.
+//    Newton iterations with A = M + δt² θ θvq K + δt θ D (one for θ = 0).
 // 2. contact: geometry queried once at q0 (J(q0), φ0); one SAP friction cone
-//    per contact point, v̂_n = −φ0/(δt + τ_d); SAP warm-started with v0.
+//    per contact point, v̂_n = −φ0/(δt + τ_d); A_t = the linearization of 1;
+//    SAP warm-started with v0.
 // 3. positions: q = q0 ⊕ δt (θvq v + (1 − θvq) v0); quaternions stay unit.
 class TimeStepper {
  public:
@@ -68,8 +68,9 @@ class TimeStepper {
   };
   Theta SchemeTheta() const;
   double ContactMargin(const MultibodySystem& system) const;
+  // v* and the contact problem's A for one tree; returns the iterations.
   int SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta,
-                      Eigen::VectorXd* v_star, bool* converged) const;
+                      Eigen::VectorXd* v_star, Eigen::MatrixXd* a, bool* converged) const;
   // A contact constraint computed at q0, before the problem exists.
   struct ContactConstraint {
     std::vector<JacobianBlock> jacobian;
