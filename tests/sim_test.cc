@@ -1,4 +1,5 @@
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 
 #include <gtest/gtest.h>
@@ -282,8 +283,12 @@ TEST(SpringCylinder, MidpointIsSecondOrderAndSymplecticEulerFirstOrder) {
     return PositionError(RunSpringCylinder(scheme, 0.01, 2.0, 0.0), omega) /
            PositionError(RunSpringCylinder(scheme, 0.005, 2.0, 0.0), omega);
   };
-  EXPECT_NEAR(ratio(Scheme::kMidpoint), 4.0, 0.6);
-  EXPECT_NEAR(ratio(Scheme::kSymplecticEuler), 2.0, 0.5);
+  const double midpoint = ratio(Scheme::kMidpoint);
+  const double symplectic = ratio(Scheme::kSymplecticEuler);
+  std::printf("error ratio δt = 0.01 → 0.005: midpoint %.2f, symplectic Euler %.2f\n",
+              midpoint, symplectic);
+  EXPECT_NEAR(midpoint, 4.0, 0.6);
+  EXPECT_NEAR(symplectic, 2.0, 0.5);
 }
 
 TEST(SpringCylinder, RollsWithTheEffectiveMassOfASolidCylinder) {
