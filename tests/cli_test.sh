@@ -59,7 +59,9 @@ fi
 # coulomb run / scenes
 "$coulomb" scenes >"$work/out"; code=$?
 check "scenes exits 0" test "$code" -eq 0
-check "scenes lists clutter" grep -q "^clutter" "$work/out"
+for name in clutter sphere_on_ground box_slide spring_cylinder quadruped_drop; do
+  check "scenes lists $name" grep -q "^$name " "$work/out"
+done
 
 "$coulomb" run sphere_on_ground --json --out "$work/run" >"$work/out"; code=$?
 check "run exits 0" test "$code" -eq 0

@@ -209,7 +209,11 @@ std::vector<BuiltinSceneInfo> BuiltinScenes() {
       {"clutter",
        "SAP §VI-C: 40 spheres and boxes fall into an 80 cm box (bodies=N, walls=false)"},
       {"sphere_on_ground", "a 1 kg ball dropped from 0.5 m onto the ground"},
-      {"box_slide", "a box sliding at 1 m/s on the ground comes to rest (μ = 0.5)"}};
+      {"box_slide", "a box sliding at 1 m/s on the ground comes to rest (μ = 0.5)"},
+      {"spring_cylinder",
+       "SAP §VI-B: a cylinder on a spring, sliding (friction=0) or rolling (friction=1)"},
+      {"quadruped_drop",
+       "a Unitree A1 (example-robot-data URDF) dropped on the ground, limp"}};
 }
 
 Scene MakeBuiltinScene(const std::string& name,
