@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -92,7 +93,6 @@ TEST(SceneFile, RejectsBadInputNamingFileLineAndKey) {
        "{box: {size: [0.1, 0.2, 0.3]}, sphere: {radius: 1}}",
        "bodies[1].shape: give exactly one"},
       {"duplicate_name", "name: brick", "name: ground", "bodies[1].name: duplicate name"},
-      {"robots", "bodies:", "robots: []\nbodies:", "robots: URDF robots in scene files"},
   };
   for (const BrokenScene& c : cases) {
     std::string text = kValid;
@@ -123,6 +123,74 @@ TEST(SceneFile, ReportsMissingFilesAndYamlSyntaxErrors) {
         << e.what();
   }
   fs::remove(path);
+}
+
+}  // namespace
+}  // namespace coulomb
+
+namespace coulomb {
+namespace {
+
+// A pendulum: revolute joint "hinge" about y, a 5 cm collision sphere 0.5 m
+// below it on the link.
+void WritePendulumUrdf(const fs::path& path) {
+  std::ofstream(path) << R"(<robot name="pendulum">
+  <link name="base"/>
+  <link name="bob">
+    <inertial><origin xyz="0 0 -0.5"/><mass value="2"/>
+      <inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin xyz="0 0 -0.5"/><geometry><sphere radius="0.05"/></geometry></collision>
+  </link>
+  <joint name="hinge" type="revolute"><parent link="base"/><child link="bob"/>
+    <axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="10"/></joint>
+</robot>)";
+}
+
+TEST(SceneFile, PlacesAFixedBaseRobotAndSetsItsJoints) {
+  const fs::path urdf =
+      fs::temp_directory_path() / ("pendulum_" + std::to_string(getpid()) + ".urdf");
+  WritePendulumUrdf(urdf);
+  const fs::path path = WriteScene(
+      "robot",
+      "bodies: []\nrobots:\n  - name: arm\n    urdf: " + urdf.filename().string() +
+          "\n    base: fixed\n    pose: {position: [1, 0, 2]}\n"
+          "    joints: {hinge: 0.3}\n");
+  Scene scene =
+      LoadSceneFile(path.string());  // the URDF path is relative to the scene file
+  ASSERT_EQ(scene.system.num_trees(), 1);
+  ASSERT_EQ(scene.system.collision_world().num_geometries(), 1);
+  scene.system.UpdateAllTrees();
+  std::vector<Eigen::Isometry3d> poses;
+  scene.system.CalcGeometryPoses(&poses);
+  // Hinge at (1, 0, 2), bob at R_y(0.3) (0, 0, −0.5) from it.
+  const Eigen::Vector3d expected(1 - 0.5 * std::sin(0.3), 0, 2 - 0.5 * std::cos(0.3));
+  EXPECT_TRUE(poses[0].translation().isApprox(expected, 1e-12))
+      << poses[0].translation().transpose();
+
+  const fs::path bad_joint = WriteScene(
+      "bad_joint", "bodies: []\nrobots:\n  - name: arm\n    urdf: " +
+                       urdf.filename().string() + "\n    joints: {elbow: 0.3}\n");
+  try {
+    LoadSceneFile(bad_joint.string());
+    ADD_FAILURE() << "an unknown joint was accepted";
+  } catch (const SceneFileError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find(":5: robots[0].joints.elbow: no joint named 'elbow'"),
+        std::string::npos)
+        << e.what();
+  }
+  const fs::path missing = WriteScene(
+      "missing_urdf", "bodies: []\nrobots:\n  - name: arm\n    urdf: nowhere.urdf\n");
+  try {
+    LoadSceneFile(missing.string());
+    ADD_FAILURE() << "a missing URDF was accepted";
+  } catch (const SceneFileError& e) {
+    EXPECT_NE(std::string(e.what()).find(":4: robots[0].urdf:"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("URDF file not found"), std::string::npos)
+        << e.what();
+  }
+  for (const auto& p : {urdf, path, bad_joint, missing}) fs::remove(p);
 }
 
 }  // namespace

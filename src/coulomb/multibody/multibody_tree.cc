@@ -100,6 +100,21 @@ struct MultibodyTree::Impl {
     v = Eigen::VectorXd::Zero(model.nv);
   }
 
+  // Moves everything attached to the world (joints and frames whose parent is
+  // the universe) by X_WB, before the geometry is built from the frames.
+  void WeldBaseAt(const Eigen::Isometry3d& X_WB) {
+    const pinocchio::SE3 pose(X_WB.linear(), X_WB.translation());
+    for (pinocchio::JointIndex joint = 1; joint < model.joints.size(); ++joint) {
+      if (model.parents[joint] == 0)
+        model.jointPlacements[joint] = pose * model.jointPlacements[joint];
+    }
+    for (pinocchio::FrameIndex frame = 1; frame < model.frames.size(); ++frame) {
+      if (model.frames[frame].parentJoint == 0) {
+        model.frames[frame].placement = pose * model.frames[frame].placement;
+      }
+    }
+  }
+
   // Collision primitives of the URDF's links, placed in their link frames.
   void LoadUrdfCollisionGeometry(const std::string& path) {
     pinocchio::GeometryModel geometry_model;
@@ -148,7 +163,8 @@ MultibodyTree MultibodyTree::FreeBody(const std::string& name, double mass,
   return MultibodyTree(std::move(impl));
 }
 
-MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_base) {
+MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_base,
+                                      const Eigen::Isometry3d& X_WB) {
   if (!std::filesystem::is_regular_file(path)) {
     throw std::runtime_error(path + ": URDF file not found");
   }
@@ -163,6 +179,7 @@ MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_bas
     throw std::runtime_error(path + ": cannot load URDF: " + e.what());
   }
   impl->free_base = floating_base;
+  if (!floating_base) impl->WeldBaseAt(X_WB);
   impl->Finish();
   impl->LoadUrdfCollisionGeometry(path);
   return MultibodyTree(std::move(impl));

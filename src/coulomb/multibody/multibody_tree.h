@@ -53,7 +53,11 @@ class MultibodyTree {
   // geometry of its links (primitives: box, sphere, cylinder, capsule).
   // Throws std::runtime_error naming the file if it is missing, does not
   // parse, or has collision meshes (not supported yet).
-  static MultibodyTree FromUrdf(const std::string& path, bool floating_base);
+  // A fixed base is welded to the world at X_WB (ignored for a floating base,
+  // whose pose is its configuration).
+  static MultibodyTree FromUrdf(
+      const std::string& path, bool floating_base,
+      const Eigen::Isometry3d& X_WB = Eigen::Isometry3d::Identity());
 
   // Collision geometry read from the URDF (empty for free bodies).
   const std::vector<BodyGeometry>& collision_geometries() const;

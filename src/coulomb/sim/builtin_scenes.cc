@@ -180,16 +180,11 @@ Scene SpringCylinder(const std::map<std::string, std::string>& options) {
   return scene;
 }
 
-std::string RobotDataDir() {
-  const char* from_environment = std::getenv("COULOMB_ROBOT_DATA_DIR");
-  return from_environment != nullptr ? from_environment : COULOMB_ROBOT_DATA_DIR;
-}
-
 // Unitree A1 from example-robot-data (collision primitives only), dropped
 // from 0.5 m with its joints straight and unactuated.
 Scene QuadrupedDrop(const std::map<std::string, std::string>& options) {
   RejectOptions("quadruped_drop", options);
-  const std::string urdf = RobotDataDir() + "/a1_description/urdf/a1.urdf";
+  const std::string urdf = RobotDataDirectory() + "/a1_description/urdf/a1.urdf";
   Scene scene{"quadruped_drop", MultibodySystem(), {}, 1.0};
   scene.parameters.time_step = 2e-3;
   scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(),
@@ -203,6 +198,11 @@ Scene QuadrupedDrop(const std::map<std::string, std::string>& options) {
 }
 
 }  // namespace
+
+std::string RobotDataDirectory() {
+  const char* from_environment = std::getenv("COULOMB_ROBOT_DATA_DIR");
+  return from_environment != nullptr ? from_environment : COULOMB_ROBOT_DATA_DIR;
+}
 
 std::vector<BuiltinSceneInfo> BuiltinScenes() {
   return {

@@ -23,6 +23,10 @@ struct BuiltinSceneInfo {
 };
 std::vector<BuiltinSceneInfo> BuiltinScenes();
 
+// example-robot-data's robots folder: $COULOMB_ROBOT_DATA_DIR if set, else
+// the folder configured at build time (the .venv copy).
+std::string RobotDataDirectory();
+
 // Builds a built-in scene. `options` are scene-specific key=value settings
 // (clutter: bodies=N (multiple of 4), walls=true|false); unknown names or
 // keys throw std::invalid_argument listing what is valid.

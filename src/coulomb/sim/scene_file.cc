@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <set>
 
 namespace coulomb {
@@ -253,12 +254,77 @@ void ReadBody(const SceneReader& r, const YAML::Node& node, const std::string& k
   scene->system.AddFreeBody(name, shape, mass, pose, linear, angular, material);
 }
 
+// A robot path: "example-robot-data/…" inside that package, else absolute or
+// relative to the scene file's folder.
+std::string ResolveUrdfPath(const SceneReader& r, const std::string& urdf) {
+  const std::string package = "example-robot-data/";
+  if (urdf.rfind(package, 0) == 0)
+    return RobotDataDirectory() + "/" + urdf.substr(package.size());
+  const std::filesystem::path path(urdf);
+  if (path.is_absolute()) return urdf;
+  return (std::filesystem::path(r.path()).parent_path() / path).string();
+}
+
+void ReadJointPositions(const SceneReader& r, const YAML::Node& node,
+                        const std::string& key, const MultibodyTree& model,
+                        Eigen::VectorXd* q) {
+  if (!node.IsMap()) r.Fail(node, key, "expected a mapping of joint names to positions");
+  for (const auto& entry : node) {
+    const std::string joint = entry.first.as<std::string>();
+    try {
+      (*q)[model.FindOneDofJoint(joint).position] =
+          r.Number(entry.second, key + "." + joint);
+    } catch (const std::invalid_argument& e) {
+      r.Fail(entry.first, key + "." + joint, e.what());
+    }
+  }
+}
+
+void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
+               const ContactMaterial& defaults, std::set<std::string>* names,
+               Scene* scene) {
+  r.CheckKeys(node, key, {"name", "urdf", "base", "pose", "joints", "contact"});
+  if (!node["name"] || !node["urdf"]) r.Fail(node, key, "name and urdf are required");
+  const std::string name = r.String(node["name"], key + ".name");
+  if (!names->insert(name).second) {
+    r.Fail(node["name"], key + ".name", "duplicate name '" + name + "'");
+  }
+  const std::string base =
+      node["base"] ? r.String(node["base"], key + ".base") : "floating";
+  if (base != "fixed" && base != "floating") {
+    r.Fail(node["base"], key + ".base", "expected fixed or floating");
+  }
+  const bool floating = base == "floating";
+  const Eigen::Isometry3d pose = node["pose"] ? ReadPose(r, node["pose"], key + ".pose")
+                                              : Eigen::Isometry3d::Identity();
+  const std::string path = ResolveUrdfPath(r, r.String(node["urdf"], key + ".urdf"));
+  std::optional<MultibodyTree> model;
+  try {
+    model.emplace(MultibodyTree::FromUrdf(path, floating, pose));
+  } catch (const std::exception& e) {
+    r.Fail(node["urdf"], key + ".urdf", e.what());
+  }
+  Eigen::VectorXd q = model->NeutralConfiguration();
+  if (floating) {
+    const Eigen::Quaterniond rotation(pose.linear());
+    q.head<7>() << pose.translation(), rotation.x(), rotation.y(), rotation.z(),
+        rotation.w();
+  }
+  if (node["joints"]) ReadJointPositions(r, node["joints"], key + ".joints", *model, &q);
+  ContactMaterial material = defaults;
+  if (node["contact"]) {
+    r.CheckKeys(node["contact"], key + ".contact",
+                {"stiffness", "dissipation_time_scale", "friction"});
+    ReadContactMaterial(r, node["contact"], key + ".contact", &material);
+  }
+  const Eigen::VectorXd v = Eigen::VectorXd::Zero(model->num_velocities());
+  scene->system.AddRobot(name, std::move(*model), q, v, material);
+}
+
 Scene ReadScene(const SceneReader& r, const YAML::Node& root) {
   r.CheckKeys(root, "",
               {"time_step", "duration", "scheme", "gravity", "contact", "solver",
                "bodies", "robots", "seed"});
-  if (root["robots"])
-    r.Fail(root["robots"], "robots", "URDF robots in scene files are not supported yet");
   const Eigen::Vector3d gravity = root["gravity"] ? r.Vector3(root["gravity"], "gravity")
                                                   : Eigen::Vector3d(0, 0, -9.81);
   Scene scene{
@@ -277,13 +343,20 @@ Scene ReadScene(const SceneReader& r, const YAML::Node& root) {
   ContactMaterial defaults;
   if (root["contact"]) ReadContactDefaults(r, root["contact"], &scene, &defaults);
   if (root["solver"]) ReadSolver(r, root["solver"], &scene);
-  if (!root["bodies"] || !root["bodies"].IsSequence() || root["bodies"].size() == 0) {
-    r.Fail(root, "bodies", "a non-empty list of bodies is required");
+  if (!root["bodies"] || !root["bodies"].IsSequence()) {
+    r.Fail(root, "bodies", "a list of bodies is required");
   }
   std::set<std::string> names;
   for (size_t k = 0; k < root["bodies"].size(); ++k) {
     ReadBody(r, root["bodies"][k], "bodies[" + std::to_string(k) + "]", defaults, &names,
              &scene);
+  }
+  if (root["robots"]) {
+    if (!root["robots"].IsSequence()) r.Fail(root["robots"], "robots", "expected a list");
+    for (size_t k = 0; k < root["robots"].size(); ++k) {
+      ReadRobot(r, root["robots"][k], "robots[" + std::to_string(k) + "]", defaults,
+                &names, &scene);
+    }
   }
   return scene;
 }
