@@ -13,7 +13,7 @@ APT_PACKAGES := cmake ninja-build g++ make libeigen3-dev libhdf5-dev libgtest-de
   clang-format
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps venv build test run bench format format-check clean
+.PHONY: deps venv build test run fclib bench format format-check clean
 
 deps:
 	@missing=""; for package in $(APT_PACKAGES); do \
@@ -44,7 +44,12 @@ build: deps venv
 test: build
 	cd $(BUILD_DIR) && COULOMB_FCLIB_DIR=$(FCLIB_DIR) ctest --output-on-failure -j 2
 
+# The built-in clutter scene (SAP §VI-C), with a progress bar on a terminal.
 run: build
+	./$(BUILD_DIR)/coulomb run
+
+# SAP on the FCLIB problems in ../shared/fclib (a built-in example without them).
+fclib: build
 	@if [ -d "$(FCLIB_DIR)" ]; then ./$(BUILD_DIR)/coulomb solve "$(FCLIB_DIR)"; \
 	else ./$(BUILD_DIR)/coulomb solve --example; fi
 
