@@ -4,7 +4,9 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+
 #include <unistd.h>
+#include "test_support.h"
 
 namespace coulomb {
 namespace {
@@ -89,16 +91,7 @@ TEST(MultibodyTree, PendulumFromUrdfHasTheTextbookInertia) {
   // joint about y, own inertia I_yy = 0.1: M = I_yy + m l² = 0.6.
   const std::filesystem::path path = std::filesystem::temp_directory_path() /
                                      ("pendulum_" + std::to_string(getpid()) + ".urdf");
-  std::ofstream(path) << R"(<robot name="pendulum">
-  <link name="base"/>
-  <link name="bob">
-    <inertial><origin xyz="0 0 -0.5"/><mass value="2"/>
-      <inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
-    <collision><origin xyz="0 0 -0.5"/><geometry><sphere radius="0.05"/></geometry></collision>
-  </link>
-  <joint name="hinge" type="revolute"><parent link="base"/><child link="bob"/>
-    <axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="10"/></joint>
-</robot>)";
+  testing::WritePendulumUrdf(path.string());
   MultibodyTree pendulum = MultibodyTree::FromUrdf(path.string(), false);
   ASSERT_EQ(pendulum.num_velocities(), 1);
   pendulum.SetGravity({0, 0, -9.81});

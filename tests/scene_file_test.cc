@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "test_support.h"
+
 namespace coulomb {
 namespace {
 
@@ -131,25 +133,10 @@ TEST(SceneFile, ReportsMissingFilesAndYamlSyntaxErrors) {
 namespace coulomb {
 namespace {
 
-// A pendulum: revolute joint "hinge" about y, a 5 cm collision sphere 0.5 m
-// below it on the link.
-void WritePendulumUrdf(const fs::path& path) {
-  std::ofstream(path) << R"(<robot name="pendulum">
-  <link name="base"/>
-  <link name="bob">
-    <inertial><origin xyz="0 0 -0.5"/><mass value="2"/>
-      <inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
-    <collision><origin xyz="0 0 -0.5"/><geometry><sphere radius="0.05"/></geometry></collision>
-  </link>
-  <joint name="hinge" type="revolute"><parent link="base"/><child link="bob"/>
-    <axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="10"/></joint>
-</robot>)";
-}
-
 TEST(SceneFile, PlacesAFixedBaseRobotAndSetsItsJoints) {
   const fs::path urdf =
       fs::temp_directory_path() / ("pendulum_" + std::to_string(getpid()) + ".urdf");
-  WritePendulumUrdf(urdf);
+  testing::WritePendulumUrdf(urdf.string());
   const fs::path path = WriteScene(
       "robot",
       "bodies: []\nrobots:\n  - name: arm\n    urdf: " + urdf.filename().string() +

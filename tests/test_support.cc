@@ -1,5 +1,6 @@
 #include "test_support.h"
 
+#include <fstream>
 #include <stdexcept>
 
 namespace coulomb::testing {
@@ -118,6 +119,19 @@ Eigen::VectorXd SolveSapDualByProjectedGradient(const DenseSapProblem& p,
     }
   }
   return gamma;
+}
+
+void WritePendulumUrdf(const std::string& path) {
+  std::ofstream(path) << R"(<robot name="pendulum">
+  <link name="base"/>
+  <link name="bob">
+    <inertial><origin xyz="0 0 -0.5"/><mass value="2"/>
+      <inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><origin xyz="0 0 -0.5"/><geometry><sphere radius="0.05"/></geometry></collision>
+  </link>
+  <joint name="hinge" type="revolute"><parent link="base"/><child link="bob"/>
+    <axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="10"/></joint>
+</robot>)";
 }
 
 }  // namespace coulomb::testing

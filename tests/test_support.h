@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 
 #include <Eigen/Dense>
 
@@ -37,5 +38,10 @@ Eigen::Vector3d ProjectOntoCone(const Eigen::Vector3d& x, double mu);
 // (FISTA): an independent method, sharing no code with the SAP solver.
 Eigen::VectorXd SolveSapDualByProjectedGradient(const DenseSapProblem& problem,
                                                 int max_iterations, double tolerance);
+
+// Writes a one-link pendulum URDF: revolute joint "hinge" about y, link
+// "bob" of mass 2 kg centred 0.5 m below it (I = 0.1 kg·m²), with a 5 cm
+// collision sphere at its centre.
+void WritePendulumUrdf(const std::string& path);
 
 }  // namespace coulomb::testing
