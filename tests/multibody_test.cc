@@ -124,3 +124,37 @@ TEST(MultibodyTree, RejectsMissingUrdfAndBadMass) {
 
 }  // namespace
 }  // namespace coulomb
+
+namespace coulomb {
+namespace {
+
+TEST(MultibodyTree, AdjacencyIsParentAndChildOnly) {
+  // base —hinge1— upper —hinge2— lower: base/upper and upper/lower are
+  // adjacent, base/lower is not.
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("chain_" + std::to_string(getpid()) + ".urdf");
+  const char* inertial =
+      R"(<inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>)";
+  std::ofstream(path) << "<robot name=\"chain\"><link name=\"base\">" << inertial
+                      << "</link><link name=\"upper\">" << inertial
+                      << "</link><link name=\"lower\">" << inertial << R"(</link>
+  <joint name="hinge1" type="revolute"><parent link="base"/><child link="upper"/>
+    <axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="10"/></joint>
+  <joint name="hinge2" type="revolute"><parent link="upper"/><child link="lower"/>
+    <origin xyz="0 0 -0.5"/><axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="10" velocity="10"/></joint>
+</robot>)";
+  const MultibodyTree chain =
+      MultibodyTree::FromUrdf(path.string(), /*floating_base=*/true);
+  const int base = chain.FindBody("base"), upper = chain.FindBody("upper"),
+            lower = chain.FindBody("lower");
+  ASSERT_GE(base, 0);
+  ASSERT_GE(upper, 0);
+  ASSERT_GE(lower, 0);
+  EXPECT_TRUE(chain.AreAdjacent(base, upper));
+  EXPECT_TRUE(chain.AreAdjacent(lower, upper));
+  EXPECT_FALSE(chain.AreAdjacent(base, lower));
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace coulomb

@@ -207,6 +207,13 @@ MultibodyTree MultibodyTree::PlanarBody(const std::string& name, double mass,
   return MultibodyTree(std::move(impl));
 }
 
+bool MultibodyTree::AreAdjacent(int body_a, int body_b) const {
+  const pinocchio::Model& model = impl_->model;
+  const pinocchio::JointIndex a = model.frames[impl_->body_frames[body_a]].parentJoint;
+  const pinocchio::JointIndex b = model.frames[impl_->body_frames[body_b]].parentJoint;
+  return a == b || model.parents[a] == b || model.parents[b] == a;
+}
+
 MultibodyTree::JointIndex MultibodyTree::FindOneDofJoint(const std::string& name) const {
   const pinocchio::Model& model = impl_->model;
   if (!model.existJointName(name)) {

@@ -67,6 +67,9 @@ class MultibodyTree {
   int num_bodies() const;
   const std::string& body_name(int body) const;
   int FindBody(const std::string& name) const;  // −1 if absent
+  // True if the two bodies move with the same joint or are joined by one
+  // joint (parent and child): the pairs whose collision is filtered.
+  bool AreAdjacent(int body_a, int body_b) const;
   // Position and velocity index of a one-dof joint (revolute, prismatic);
   // throws std::invalid_argument if there is no such joint.
   struct JointIndex {

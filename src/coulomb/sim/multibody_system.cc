@@ -48,14 +48,34 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
                               const ContactMaterial& material) {
   const std::vector<BodyGeometry> geometries = model.collision_geometries();
   const int index = AddTree(name, std::move(model), q, v);
+  const MultibodyTree& tree = trees_[index].model;
   std::vector<int> added;
   for (const BodyGeometry& geometry : geometries) {
     const int id =
         AddGeometry(geometry.shape, index, geometry.body, geometry.X_BG, material);
-    for (int other : added) collision_world_.ExcludePair(other, id);
+    for (int other : added) {
+      if (tree.AreAdjacent(collision_world_.body(other), geometry.body)) {
+        collision_world_.ExcludePair(other, id);
+      }
+    }
     added.push_back(id);
   }
+  ExcludeInitiallyOverlappingPairs(index);
   return index;
+}
+
+void MultibodySystem::ExcludeInitiallyOverlappingPairs(int tree) {
+  std::vector<Eigen::Isometry3d> poses;
+  UpdateAllTrees();
+  CalcGeometryPoses(&poses);
+  std::vector<ContactPoint> contacts;
+  collision_world_.ComputeContacts(poses, 0.0, &contacts);
+  for (const ContactPoint& contact : contacts) {
+    if (collision_world_.tree(contact.geometry_a) == tree &&
+        collision_world_.tree(contact.geometry_b) == tree) {
+      collision_world_.ExcludePair(contact.geometry_a, contact.geometry_b);
+    }
+  }
 }
 
 void MultibodySystem::AddJointSpringDamper(int tree, const std::string& joint,

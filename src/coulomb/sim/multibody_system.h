@@ -38,8 +38,10 @@ class MultibodySystem {
   int AddFreeBody(const std::string& name, const Shape& shape, double mass,
                   const Eigen::Isometry3d& X_WB, const Eigen::Vector3d& v_W,
                   const Eigen::Vector3d& omega_W, const ContactMaterial& material);
-  // A robot (tree) with its URDF collision geometry; the robot's links do
-  // not collide with each other (no self-collision yet).
+  // A robot (tree) with its URDF collision geometry. Its links collide with
+  // each other except adjacent links (same joint or parent–child) and pairs
+  // that already overlap in the initial configuration (URDF collision shapes
+  // often do; filtering them is what an SRDF would do).
   int AddRobot(const std::string& name, MultibodyTree model, const Eigen::VectorXd& q,
                const Eigen::VectorXd& v, const ContactMaterial& material);
   // A spring and damper on a one-dof joint of a tree (k, d ≥ 0, finite).
@@ -66,6 +68,8 @@ class MultibodySystem {
   double MechanicalEnergy() const;
 
  private:
+  void ExcludeInitiallyOverlappingPairs(int tree);
+
   Eigen::Vector3d gravity_;
   std::vector<Tree> trees_;
   CollisionWorld collision_world_;
