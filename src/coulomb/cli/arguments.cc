@@ -1,36 +1,43 @@
 #include "coulomb/cli/arguments.h"
 
 #include <cmath>
+#include <optional>
 
 namespace coulomb {
+namespace {
+
+// Converts the whole of `text` with `parse` (std::stod, std::stoi, …), or
+// nothing if it is not entirely a number.
+template <typename Parse>
+auto ParseWhole(const std::string& text, Parse&& parse)
+    -> std::optional<decltype(parse(text, nullptr))> {
+  size_t used = 0;
+  try {
+    const auto value = parse(text, &used);
+    if (used == text.size()) return value;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 double Arguments::DoubleValue(const std::string& name) {
   const std::string text = Value(name);
-  size_t used = 0;
-  double value = 0.0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || !std::isfinite(value)) {
+  const auto value = ParseWhole(
+      text, [](const std::string& s, size_t* used) { return std::stod(s, used); });
+  if (!value || !std::isfinite(*value)) {
     throw UsageError(name + ": expected a finite number, got '" + text + "'");
   }
-  return value;
+  return *value;
 }
 
 int Arguments::IntValue(const std::string& name) {
   const std::string text = Value(name);
-  size_t used = 0;
-  int value = 0;
-  try {
-    value = std::stoi(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size())
-    throw UsageError(name + ": expected an integer, got '" + text + "'");
-  return value;
+  const auto value = ParseWhole(
+      text, [](const std::string& s, size_t* used) { return std::stoi(s, used); });
+  if (!value) throw UsageError(name + ": expected an integer, got '" + text + "'");
+  return *value;
 }
 
 }  // namespace coulomb
