@@ -296,7 +296,12 @@ Eigen::Matrix<double, 3, Eigen::Dynamic> MultibodyTree::PointJacobian(
 }
 
 Eigen::Vector3d MultibodyTree::BodyLinearVelocity(int body) const {
-  return PointJacobian(body, body_pose(body).translation()) * impl_->v;
+  // From the velocities of SetState's forward kinematics: no Jacobian needed
+  // (this runs for every body each step, for the contact margin).
+  const Impl& m = *impl_;
+  return pinocchio::getFrameVelocity(m.model, m.data, m.body_frames[body],
+                                     pinocchio::LOCAL_WORLD_ALIGNED)
+      .linear();
 }
 
 Eigen::Vector3d MultibodyTree::BodyAngularVelocity(int body) const {
