@@ -1,0 +1,63 @@
+#include "coulomb/contact/hunt_crossley.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace coulomb {
+
+void ValidateHuntCrossleyParameters(const HuntCrossleyParameters& p) {
+  auto require = [](bool condition, const char* field, const char* requirement,
+                    double value) {
+    if (!condition) {
+      throw std::invalid_argument(std::string(field) + ": " + requirement + ", got " +
+                                  std::to_string(value));
+    }
+  };
+  require(std::isfinite(p.stiffness) && p.stiffness > 0.0, "stiffness",
+          "must be finite and positive for Hunt & Crossley contact", p.stiffness);
+  require(std::isfinite(p.dissipation) && p.dissipation >= 0.0, "dissipation",
+          "must be finite and ≥ 0", p.dissipation);
+  require(std::isfinite(p.friction) && p.friction >= 0.0, "friction",
+          "must be finite and ≥ 0", p.friction);
+  require(std::isfinite(p.stiction_tolerance) && p.stiction_tolerance > 0.0,
+          "stiction_tolerance", "must be finite and positive", p.stiction_tolerance);
+}
+
+HuntCrossleyNormal::HuntCrossleyNormal(double stiffness, double dissipation, double x0,
+                                       double time_step)
+    : stiffness_(stiffness),
+      dissipation_(dissipation),
+      f0_(stiffness * x0),
+      time_step_(time_step),
+      v_hat_(dissipation > 0.0 ? std::min(x0 / time_step, 1.0 / dissipation)
+                               : x0 / time_step) {}
+
+double HuntCrossleyNormal::Potential(double v_n) const {
+  const double v = std::min(v_n, v_hat_);
+  const double delta_f = -time_step_ * stiffness_ * v;
+  return time_step_ * (v * (f0_ + 0.5 * delta_f) -
+                       0.5 * dissipation_ * v * v * (f0_ + 2.0 / 3.0 * delta_f));
+}
+
+double HuntCrossleyNormal::Impulse(double v_n) const {
+  if (v_n >= v_hat_) return 0.0;
+  return time_step_ * (f0_ - time_step_ * stiffness_ * v_n) * (1.0 - dissipation_ * v_n);
+}
+
+double HuntCrossleyNormal::ImpulseDerivative(double v_n) const {
+  if (v_n >= v_hat_) return 0.0;
+  const double force = f0_ - time_step_ * stiffness_ * v_n;  // k x ≥ 0
+  const double damping = 1.0 - dissipation_ * v_n;           // 1 + d ẋ ≥ 0
+  return -time_step_ * (time_step_ * stiffness_ * damping + dissipation_ * force);
+}
+
+SoftNorm::SoftNorm(const Eigen::Vector2d& x, double epsilon) {
+  const double root = std::sqrt(x.squaredNorm() + epsilon * epsilon);
+  value = root - epsilon;
+  tangent = x / root;
+  hessian = (Eigen::Matrix2d::Identity() - tangent * tangent.transpose()) / root;
+}
+
+}  // namespace coulomb

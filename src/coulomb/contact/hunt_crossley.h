@@ -1,0 +1,67 @@
+#pragma once
+
+#include <Eigen/Dense>
+
+namespace coulomb {
+
+// Physical parameters of a Hunt & Crossley contact with regularized friction
+// (IRR §IV–V), shared by the Lagged and Similar models.
+struct HuntCrossleyParameters {
+  // k [N/m], finite and > 0. The IRR paper models steel with 1e7.
+  double stiffness = 1e7;
+  // d [s/m] ≥ 0: Hunt & Crossley dissipation, f_n = k x (1 + d ẋ)₊. The
+  // default 10 s/m is the IRR clutter value (IRR §X-A).
+  double dissipation = 10.0;
+  // μ ≥ 0, dimensionless.
+  double friction = 1.0;
+  // v_s [m/s] > 0: the slip speed at which friction saturates (the ε of the
+  // soft norm). 1e-4 m/s is IRR's value for manipulation (IRR §IX).
+  double stiction_tolerance = 1e-4;
+};
+
+// Throws std::invalid_argument naming the offending field.
+void ValidateHuntCrossleyParameters(const HuntCrossleyParameters& parameters);
+
+// The discrete Hunt & Crossley normal impulse as a function of the normal
+// velocity v_n (IRR-13 … IRR-16, math.md §3.1).
+//
+// Over one step the penetration is x = x0 − δt v_n and its rate ẋ = −v_n, so
+// the impulse is n(v_n) = δt k x₊ (1 + d ẋ)₊ = δt (f0 − δt k v_n)(1 − d v_n)
+// for v_n < v̂ = min(x0/δt, 1/d), and 0 above. Its antiderivative, written
+// with f0 = k x0 and Δf = −δt k v_n so that it stays well conditioned when k
+// is small and x0 large (IRR §IV), is
+//   N⁺(v_n) = δt [ v_n (f0 + ½Δf) − d v_n²/2 · (f0 + ⅔Δf) ],
+//   N(v_n)  = N⁺(min(v_n, v̂)),
+// concave (n' ≤ 0) and C¹. A contact model's normal cost is −N.
+// Units: v [m/s], impulses [N·s], x0 [m] (negative for a gap, which makes
+// the contact speculative: it acts only when v_n < x0/δt closes the gap).
+class HuntCrossleyNormal {
+ public:
+  HuntCrossleyNormal() = default;
+  // x0 = −φ0 [m], the penetration at the start of the step.
+  HuntCrossleyNormal(double stiffness, double dissipation, double x0, double time_step);
+
+  double v_hat() const { return v_hat_; }
+  double Potential(double v_n) const;          // N(v_n) [N·m·s… = J·s]
+  double Impulse(double v_n) const;            // n(v_n) = N'(v_n) ≥ 0 [N·s]
+  double ImpulseDerivative(double v_n) const;  // n'(v_n) ≤ 0 [N·s²/m]
+
+ private:
+  double stiffness_ = 0.0;
+  double dissipation_ = 0.0;
+  double f0_ = 0.0;  // k x0 [N]
+  double time_step_ = 0.0;
+  double v_hat_ = 0.0;
+};
+
+// The soft norm ‖x‖_s = √(‖x‖² + ε²) − ε of a tangential velocity and its
+// derivatives (IRR-18, IRR App. A): gradient t̂_s = x / √(‖x‖² + ε²), Hessian
+// (I − t̂_s t̂_sᵀ) / (‖x‖_s + ε). ε > 0 [m/s].
+struct SoftNorm {
+  SoftNorm(const Eigen::Vector2d& x, double epsilon);
+  double value;             // ‖x‖_s
+  Eigen::Vector2d tangent;  // t̂_s, ‖t̂_s‖ < 1
+  Eigen::Matrix2d hessian;  // ∂²‖x‖_s/∂x²
+};
+
+}  // namespace coulomb

@@ -1,0 +1,41 @@
+#pragma once
+
+#include "coulomb/contact/convex_constraint.h"
+#include "coulomb/contact/hunt_crossley.h"
+
+namespace coulomb {
+
+// The Similar contact model (IRR §VI-C, math.md §3.4): Hunt & Crossley normal
+// impulse evaluated at the grouped velocity z = v_n − μ‖v_t‖_s, which couples
+// friction and the normal direction strongly (like SAP) with a user-chosen
+// stiction tolerance. Glides at ≈ μ δt ‖v_t‖ while sliding.
+//
+// Constraint velocity v_c = [v_t; v_n] in the contact frame (z along the
+// normal, v_n > 0 separating); ε = v_s.
+//   ℓ(v_c) = −N(z),   γ = n(z) [−μ t̂_s; 1],
+//   G = [ μ n (I − t̂_s t̂_sᵀ)/(‖v_t‖_s+ε) − μ² n' t̂_s t̂_sᵀ   μ n' t̂_s ]
+//       [ μ n' t̂_sᵀ                                         −n'       ]
+// with n = n(z), n' = n'(z) ≤ 0, so G ⪰ 0 (−N is convex and non-increasing,
+// z is concave). Units: v [m/s], γ [N·s].
+class SimilarContact final : public ConvexConstraint {
+ public:
+  // phi0 [m]: signed distance at q0 (< 0 overlapping).
+  SimilarContact(const HuntCrossleyParameters& parameters, double phi0);
+
+  int num_equations() const override { return 3; }
+  void Prepare(const ConstraintMatrix& delassus_estimate, double time_step) override;
+  double Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
+                  ConstraintMatrix* hessian) const override;
+  // Not derived from a cone complementarity problem: 0.
+  double ComplementarityProduct(const ConstraintVector&,
+                                const ConstraintVector&) const override {
+    return 0.0;
+  }
+
+ private:
+  HuntCrossleyParameters parameters_;
+  double phi0_;
+  HuntCrossleyNormal normal_;
+};
+
+}  // namespace coulomb
