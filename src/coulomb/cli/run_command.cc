@@ -23,6 +23,7 @@ struct RunOptions {
   double time_step = 0.0;  // 0: the scene's
   double duration = 0.0;
   std::string scheme;
+  std::string model;
   double rel_tolerance = 0.0;
   std::string out_dir;
   bool json = false;
@@ -47,6 +48,9 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
     } else if (flag == "--scheme") {
       options.scheme = arguments.Value(flag);
       ParseScheme(options.scheme);  // validates
+    } else if (flag == "--model") {
+      options.model = arguments.Value(flag);
+      ParseContactModel(options.model);  // validates
     } else if (flag == "--rel-tol") {
       options.rel_tolerance = arguments.DoubleValue(flag);
     } else if (flag == "--set") {
@@ -83,6 +87,8 @@ Scene PrepareScene(const RunOptions& options) {
   if (options.time_step > 0) scene.parameters.time_step = options.time_step;
   if (options.duration > 0) scene.duration = options.duration;
   if (!options.scheme.empty()) scene.parameters.scheme = ParseScheme(options.scheme);
+  if (!options.model.empty())
+    scene.parameters.contact.model = ParseContactModel(options.model);
   if (options.rel_tolerance > 0)
     scene.parameters.sap.rel_tolerance = options.rel_tolerance;
   ValidateSapSolverParameters(scene.parameters.sap);
@@ -93,6 +99,7 @@ JsonObjectWriter SummaryJson(const Scene& scene, const SimulationSummary& s) {
   JsonObjectWriter json;
   json.Add("scene", scene.name);
   json.Add("scheme", ToString(scene.parameters.scheme));
+  json.Add("contact_model", ToString(scene.parameters.contact.model));
   json.Add("time_step", scene.parameters.time_step);
   json.Add("steps", s.steps);
   json.Add("sim_time", s.sim_time);
@@ -166,9 +173,11 @@ void WriteStats(const std::filesystem::path& path, const Scene& scene,
 
 void PrintSummary(const Scene& scene, const SimulationSummary& s) {
   std::printf(
-      "%s: %d steps of %.4g s (%s), %.3f s simulated in %.3f s (%.2f× real time)\n",
+      "%s: %d steps of %.4g s (%s, %s contact), %.3f s simulated in %.3f s (%.2f× real "
+      "time)\n",
       scene.name.c_str(), s.steps, scene.parameters.time_step,
-      ToString(scene.parameters.scheme).c_str(), s.sim_time, s.wall_time_s,
+      ToString(scene.parameters.scheme).c_str(),
+      ToString(scene.parameters.contact.model).c_str(), s.sim_time, s.wall_time_s,
       s.realtime_factor);
   std::printf("  SAP iterations mean %.2f, max %d; max momentum error e_m %.2e\n",
               s.iterations_mean, s.iterations_max, s.momentum_error_max);

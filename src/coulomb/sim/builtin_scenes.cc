@@ -65,6 +65,20 @@ int ParseCount(const std::string& key, const std::string& text) {
   return value;
 }
 
+double ParsePositive(const std::string& key, const std::string& text) {
+  size_t used = 0;
+  double value = 0.0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !(value > 0.0) || !std::isfinite(value)) {
+    throw std::invalid_argument(key + ": expected a positive number, got '" + text + "'");
+  }
+  return value;
+}
+
 bool ParseBool(const std::string& key, const std::string& text) {
   if (text == "true") return true;
   if (text == "false") return false;
@@ -75,24 +89,31 @@ bool ParseBool(const std::string& key, const std::string& text) {
 Scene Clutter(const std::map<std::string, std::string>& options) {
   int bodies = 40;
   bool walls = true;
+  const double dt = 0.01;
+  ContactMaterial material;  // per geometry: a pair has half the stiffness
+  material.stiffness = 1e12;
+  material.dissipation_time_scale = dt;
+  material.friction = 1.0;
   for (const auto& [key, value] : options) {
     if (key == "bodies") {
       bodies = ParseCount(key, value);
       if (bodies % 4 != 0) throw std::invalid_argument("bodies: must be a multiple of 4");
     } else if (key == "walls") {
       walls = ParseBool(key, value);
+    } else if (key == "stiffness") {
+      material.stiffness = ParsePositive(key, value);
+    } else if (key == "hunt_crossley_dissipation") {
+      material.hunt_crossley_dissipation = ParsePositive(key, value);
+    } else if (key == "dissipation_time_scale") {
+      material.dissipation_time_scale = ParsePositive(key, value);
     } else {
       throw std::invalid_argument("clutter: unknown option '" + key +
-                                  "' (bodies, walls)");
+                                  "' (bodies, walls, stiffness, "
+                                  "hunt_crossley_dissipation, dissipation_time_scale)");
     }
   }
   Scene scene{"clutter", MultibodySystem(), {}, 10.0};
-  const double dt = 0.01;
   scene.parameters.time_step = dt;
-  ContactMaterial material;
-  material.stiffness = 1e12;
-  material.dissipation_time_scale = dt;
-  material.friction = 1.0;
   scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(), material);
   if (walls) {
     const double half = 0.4, thickness = 0.05, height = 0.8;
@@ -207,7 +228,8 @@ std::string RobotDataDirectory() {
 std::vector<BuiltinSceneInfo> BuiltinScenes() {
   return {
       {"clutter",
-       "SAP §VI-C: 40 spheres and boxes fall into an 80 cm box (bodies=N, walls=false)"},
+       "SAP §VI-C: 40 spheres and boxes fall into an 80 cm box (bodies=N, walls=false, "
+       "stiffness=K, hunt_crossley_dissipation=D, dissipation_time_scale=T)"},
       {"sphere_on_ground", "a 1 kg ball dropped from 0.5 m onto the ground"},
       {"box_slide", "a box sliding at 1 m/s on the ground comes to rest (μ = 0.5)"},
       {"spring_cylinder",

@@ -6,6 +6,19 @@
 #include <string>
 
 namespace coulomb {
+namespace {
+
+// (k_b d_a + k_a d_b)/(k_a + k_b), with the limits for infinite stiffness.
+double CombineDissipation(const ContactMaterial& a, const ContactMaterial& b) {
+  const double d_a = a.hunt_crossley_dissipation;
+  const double d_b = b.hunt_crossley_dissipation;
+  if (std::isinf(a.stiffness) && std::isinf(b.stiffness)) return 0.5 * (d_a + d_b);
+  if (std::isinf(a.stiffness)) return d_b;
+  if (std::isinf(b.stiffness)) return d_a;
+  return (b.stiffness * d_a + a.stiffness * d_b) / (a.stiffness + b.stiffness);
+}
+
+}  // namespace
 
 ContactMaterial CombineContactMaterials(const ContactMaterial& a,
                                         const ContactMaterial& b) {
@@ -19,6 +32,7 @@ ContactMaterial CombineContactMaterials(const ContactMaterial& a,
   }
   pair.dissipation_time_scale =
       std::max(a.dissipation_time_scale, b.dissipation_time_scale);
+  pair.hunt_crossley_dissipation = CombineDissipation(a, b);
   const double sum = a.friction + b.friction;
   pair.friction = sum > 0.0 ? 2.0 * a.friction * b.friction / sum : 0.0;
   return pair;
@@ -31,6 +45,12 @@ void ValidateContactMaterial(const ContactMaterial& m) {
   }
   if (!std::isfinite(m.dissipation_time_scale)) {
     throw std::invalid_argument("dissipation_time_scale: must be finite");
+  }
+  if (!(m.hunt_crossley_dissipation >= 0.0) ||
+      !std::isfinite(m.hunt_crossley_dissipation)) {
+    throw std::invalid_argument(
+        "hunt_crossley_dissipation: must be finite and ≥ 0, got " +
+        std::to_string(m.hunt_crossley_dissipation));
   }
   if (!(m.friction >= 0.0) || !std::isfinite(m.friction)) {
     throw std::invalid_argument("friction: must be finite and ≥ 0, got " +

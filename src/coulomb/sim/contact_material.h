@@ -14,6 +14,9 @@ struct ContactMaterial {
   double dissipation_time_scale = -1.0;
   // μ ≥ 0.
   double friction = 1.0;
+  // d [s/m] ≥ 0: Hunt & Crossley dissipation of the Lagged and Similar models
+  // (unused by SAP). Default 10 s/m, the IRR clutter value (IRR §X-A).
+  double hunt_crossley_dissipation = 10.0;
 };
 
 // Combination rules for a pair (documented choices, tested):
@@ -22,6 +25,10 @@ struct ContactMaterial {
 //   the other; if neither, "not given");
 // * friction: μ = 2 μ_a μ_b / (μ_a + μ_b), the harmonic mean used by Drake
 //   (0 if either is 0).
+// * Hunt & Crossley dissipation: the series combination of two spring–damper
+//   elements with f = k x (1 + d ẋ), d = k (d_a/k_a + d_b/k_b) = (k_b d_a +
+//   k_a d_b)/(k_a + k_b): a rigid side (k = ∞) leaves the other's d; two rigid
+//   sides (or equal stiffness) give the mean.
 ContactMaterial CombineContactMaterials(const ContactMaterial& a,
                                         const ContactMaterial& b);
 

@@ -112,22 +112,42 @@ void ReadContactMaterial(const SceneReader& r, const YAML::Node& node,
   }
   if (node["friction"])
     material->friction = r.NonNegative(node["friction"], key + ".friction");
+  if (node["hunt_crossley_dissipation"]) {
+    material->hunt_crossley_dissipation = r.NonNegative(
+        node["hunt_crossley_dissipation"], key + ".hunt_crossley_dissipation");
+  }
 }
 
 void ReadContactDefaults(const SceneReader& r, const YAML::Node& node, Scene* scene,
                          ContactMaterial* defaults) {
   r.CheckKeys(node, "contact",
               {"model", "stiffness", "dissipation_time_scale", "friction",
-               "near_rigid_threshold", "sigma"});
-  if (node["model"] && r.String(node["model"], "contact.model") != "sap") {
-    r.Fail(node["model"], "contact.model", "only 'sap' is available so far");
-  }
+               "hunt_crossley_dissipation", "near_rigid_threshold", "sigma",
+               "stiction_tolerance"});
   ReadContactMaterial(r, node, "contact", defaults);
+  if (node["model"]) {
+    try {
+      scene->parameters.contact.model =
+          ParseContactModel(r.String(node["model"], "contact.model"));
+    } catch (const std::invalid_argument& e) {
+      r.Fail(node["model"], "contact.model", e.what());
+    }
+    if (scene->parameters.contact.model != ContactModel::kSap &&
+        std::isinf(defaults->stiffness)) {
+      r.Fail(node["model"], "contact.model",
+             "Hunt & Crossley models need a finite contact.stiffness");
+    }
+  }
+  if (node["stiction_tolerance"]) {
+    scene->parameters.contact.stiction_tolerance =
+        r.Positive(node["stiction_tolerance"], "contact.stiction_tolerance");
+  }
   if (node["near_rigid_threshold"]) {
-    scene->parameters.near_rigid_threshold =
+    scene->parameters.contact.near_rigid_threshold =
         r.Positive(node["near_rigid_threshold"], "contact.near_rigid_threshold");
   }
-  if (node["sigma"]) scene->parameters.sigma = r.Positive(node["sigma"], "contact.sigma");
+  if (node["sigma"])
+    scene->parameters.contact.sigma = r.Positive(node["sigma"], "contact.sigma");
 }
 
 void ReadSolver(const SceneReader& r, const YAML::Node& node, Scene* scene) {
@@ -223,8 +243,9 @@ void ReadBody(const SceneReader& r, const YAML::Node& node, const std::string& k
                                               : Eigen::Isometry3d::Identity();
   ContactMaterial material = defaults;
   if (node["contact"]) {
-    r.CheckKeys(node["contact"], key + ".contact",
-                {"stiffness", "dissipation_time_scale", "friction"});
+    r.CheckKeys(
+        node["contact"], key + ".contact",
+        {"stiffness", "dissipation_time_scale", "friction", "hunt_crossley_dissipation"});
     ReadContactMaterial(r, node["contact"], key + ".contact", &material);
   }
   const bool fixed = node["fixed"] && r.Boolean(node["fixed"], key + ".fixed");
@@ -313,8 +334,9 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
   if (node["joints"]) ReadJointPositions(r, node["joints"], key + ".joints", *model, &q);
   ContactMaterial material = defaults;
   if (node["contact"]) {
-    r.CheckKeys(node["contact"], key + ".contact",
-                {"stiffness", "dissipation_time_scale", "friction"});
+    r.CheckKeys(
+        node["contact"], key + ".contact",
+        {"stiffness", "dissipation_time_scale", "friction", "hunt_crossley_dissipation"});
     ReadContactMaterial(r, node["contact"], key + ".contact", &material);
   }
   const Eigen::VectorXd v = Eigen::VectorXd::Zero(model->num_velocities());

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <numbers>
 #include <stdexcept>
 
 namespace coulomb {
@@ -111,23 +110,8 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
 TimeStepper::ContactConstraint TimeStepper::MakeContactConstraint(
     const MultibodySystem& system, const ContactPoint& contact) const {
   const CollisionWorld& world = system.collision_world();
-  const ContactMaterial pair = CombineContactMaterials(
-      system.material(contact.geometry_a), system.material(contact.geometry_b));
-  const double dt = parameters_.time_step;
   ContactConstraint constraint;
-  constraint.parameters.stiffness = pair.stiffness;
-  constraint.parameters.friction = pair.friction;
-  constraint.parameters.near_rigid_threshold = parameters_.near_rigid_threshold;
-  constraint.parameters.sigma = parameters_.sigma;
-  // Near-rigid default τ_d = (β/π) δt (critical damping, SAP §V-B).
-  constraint.parameters.dissipation_time_scale =
-      pair.dissipation_time_scale >= 0.0
-          ? pair.dissipation_time_scale
-          : parameters_.near_rigid_threshold / std::numbers::pi * dt;
-  constraint.v_hat =
-      Eigen::Vector3d(0.0, 0.0,
-                      SapStabilizationVelocity(
-                          contact.phi, dt, constraint.parameters.dissipation_time_scale));
+  ContactPointState point{.phi0 = contact.phi, .v_n0 = 0.0};
   // v_c = R_WCᵀ (v_B(p) − v_A(p)): positive v_n separates B from A.
   const Eigen::Matrix3d R_CW = ContactFrame(contact.normal_W).transpose();
   for (const auto& [geometry, sign] :
@@ -137,6 +121,7 @@ TimeStepper::ContactConstraint TimeStepper::MakeContactConstraint(
     const Eigen::MatrixXd block =
         sign * R_CW *
         system.tree(tree).model.PointJacobian(world.body(geometry), contact.p_W);
+    point.v_n0 += block.row(2).dot(system.tree(tree).v);
     auto same_tree =
         std::find_if(constraint.jacobian.begin(), constraint.jacobian.end(),
                      [tree](const JacobianBlock& b) { return b.clique == tree; });
@@ -146,6 +131,11 @@ TimeStepper::ContactConstraint TimeStepper::MakeContactConstraint(
       constraint.jacobian.push_back({tree, block});
     }
   }
+  if (constraint.jacobian.empty()) return constraint;
+  const ContactMaterial pair = CombineContactMaterials(
+      system.material(contact.geometry_a), system.material(contact.geometry_b));
+  constraint.potential =
+      MakeContactPotential(parameters_.contact, pair, point, parameters_.time_step);
   return constraint;
 }
 
@@ -173,8 +163,13 @@ StepStatistics TimeStepper::Step(MultibodySystem* system) {
   std::vector<ContactConstraint> constraints;
   for (const ContactPoint& contact : contacts_) {
     stats.max_penetration = std::max(stats.max_penetration, -contact.phi);
-    ContactConstraint constraint = MakeContactConstraint(*system, contact);
-    if (!constraint.jacobian.empty()) constraints.push_back(std::move(constraint));
+    try {
+      ContactConstraint constraint = MakeContactConstraint(*system, contact);
+      if (!constraint.jacobian.empty()) constraints.push_back(std::move(constraint));
+    } catch (const std::invalid_argument& error) {  // e.g. k = ∞ with lagged
+      stats.failure = error.what();
+      return stats;
+    }
   }
   stats.num_contacts = static_cast<int>(constraints.size());
 
@@ -202,8 +197,7 @@ StepStatistics TimeStepper::Step(MultibodySystem* system) {
   }
   problem.SetFreeMotionVelocities(v_star_all);
   for (ContactConstraint& c : constraints) {
-    problem.AddConstraint(std::move(c.jacobian),
-                          std::make_unique<SapFrictionCone>(c.parameters, c.v_hat));
+    problem.AddConstraint(std::move(c.jacobian), std::move(c.potential));
   }
   problem.Finalize();
 

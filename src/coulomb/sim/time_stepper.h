@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "coulomb/contact/contact_problem.h"
-#include "coulomb/contact/sap_friction_cone.h"
+#include "coulomb/sim/contact_model.h"
 #include "coulomb/sim/multibody_system.h"
 #include "coulomb/solvers/sap_solver.h"
 
@@ -22,8 +22,8 @@ struct TimeStepperParameters {
   // approaching bodies are seen one step ahead. Speculative contacts with
   // φ0 > 0 only act if the bodies would close the gap within the step.
   double contact_margin = 1e-3;
-  double near_rigid_threshold = 1.0;  // β of SAP eq. 29
-  double sigma = 1e-3;                // σ of SAP §V-B
+  // The contact model (sap, lagged, …) and its run-wide parameters.
+  ContactModelParameters contact;
   SapSolverParameters sap;
   // Free motion of implicit schemes: Newton iterations on v* until
   // ‖Δv*‖ ≤ tolerance (1 + ‖v*‖).
@@ -48,8 +48,9 @@ struct StepStatistics {
 // 1. free motion v*: M(q^θ)(v* − v0) = δt k(q^θ, v^θ), k = −h (gravity,
 //    Coriolis, gyroscopic) + joint springs and dampers; q^θ = q0 ⊕ θ δt v^θvq.
 //    Newton iterations with A = M + δt² θ θvq K + δt θ D (one for θ = 0).
-// 2. contact: geometry queried once at q0 (J(q0), φ0); one SAP friction cone
-//    per contact point, v̂_n = −φ0/(δt + τ_d); A_t = the linearization of 1;
+// 2. contact: geometry queried once at q0 (J(q0), φ0); one potential of the
+//    chosen contact model per contact point (SAP: v̂_n = −φ0/(δt + τ_d);
+//    Lagged: γ_n0 from the normal velocity at v0); A_t = the linearization of 1;
 //    SAP warm-started with v0.
 // 3. positions: q = q0 ⊕ δt (θvq v + (1 − θvq) v0); quaternions stay unit.
 class TimeStepper {
@@ -74,8 +75,7 @@ class TimeStepper {
   // A contact constraint computed at q0, before the problem exists.
   struct ContactConstraint {
     std::vector<JacobianBlock> jacobian;
-    SapContactParameters parameters;
-    Eigen::Vector3d v_hat;
+    std::unique_ptr<ConvexConstraint> potential;
   };
   ContactConstraint MakeContactConstraint(const MultibodySystem& system,
                                           const ContactPoint& contact) const;

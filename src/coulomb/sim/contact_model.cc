@@ -1,0 +1,92 @@
+#include "coulomb/sim/contact_model.h"
+
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+#include "coulomb/contact/lagged_contact.h"
+#include "coulomb/contact/sap_friction_cone.h"
+#include "coulomb/contact/similar_contact.h"
+
+namespace coulomb {
+namespace {
+
+std::unique_ptr<ConvexConstraint> MakeSapCone(const ContactModelParameters& model,
+                                              const ContactMaterial& pair,
+                                              const ContactPointState& point,
+                                              double time_step) {
+  SapContactParameters parameters;
+  parameters.stiffness = pair.stiffness;
+  parameters.friction = pair.friction;
+  parameters.near_rigid_threshold = model.near_rigid_threshold;
+  parameters.sigma = model.sigma;
+  // Near-rigid default τ_d = (β/π) δt (critical damping, SAP §V-B).
+  parameters.dissipation_time_scale =
+      pair.dissipation_time_scale >= 0.0
+          ? pair.dissipation_time_scale
+          : model.near_rigid_threshold / std::numbers::pi * time_step;
+  const double v_hat_n =
+      SapStabilizationVelocity(point.phi0, time_step, parameters.dissipation_time_scale);
+  return std::make_unique<SapFrictionCone>(parameters,
+                                           Eigen::Vector3d(0.0, 0.0, v_hat_n));
+}
+
+HuntCrossleyParameters HuntCrossley(const ContactModelParameters& model,
+                                    const ContactMaterial& pair) {
+  if (std::isinf(pair.stiffness)) {
+    throw std::invalid_argument(
+        "contact.stiffness: the " + ToString(model.model) +
+        " model needs a finite stiffness (e.g. 1e7 N/m for steel)");
+  }
+  HuntCrossleyParameters parameters;
+  parameters.stiffness = pair.stiffness;
+  parameters.dissipation = pair.hunt_crossley_dissipation;
+  parameters.friction = pair.friction;
+  parameters.stiction_tolerance = model.stiction_tolerance;
+  return parameters;
+}
+
+}  // namespace
+
+ContactModel ParseContactModel(const std::string& name) {
+  if (name == "sap") return ContactModel::kSap;
+  if (name == "lagged") return ContactModel::kLagged;
+  if (name == "regularized_lagged") return ContactModel::kRegularizedLagged;
+  if (name == "similar") return ContactModel::kSimilar;
+  throw std::invalid_argument("unknown contact model '" + name +
+                              "' (use sap, lagged, regularized_lagged, similar)");
+}
+
+std::string ToString(ContactModel model) {
+  switch (model) {
+    case ContactModel::kSap:
+      return "sap";
+    case ContactModel::kLagged:
+      return "lagged";
+    case ContactModel::kRegularizedLagged:
+      return "regularized_lagged";
+    case ContactModel::kSimilar:
+      return "similar";
+  }
+  return "unknown";
+}
+
+std::unique_ptr<ConvexConstraint> MakeContactPotential(
+    const ContactModelParameters& model, const ContactMaterial& pair,
+    const ContactPointState& point, double time_step) {
+  switch (model.model) {
+    case ContactModel::kSap:
+      return MakeSapCone(model, pair, point, time_step);
+    case ContactModel::kLagged:
+      return std::make_unique<LaggedContact>(HuntCrossley(model, pair), point.phi0,
+                                             point.v_n0);
+    case ContactModel::kRegularizedLagged:
+      return std::make_unique<LaggedContact>(HuntCrossley(model, pair), point.phi0,
+                                             point.v_n0, model.sigma);
+    case ContactModel::kSimilar:
+      return std::make_unique<SimilarContact>(HuntCrossley(model, pair), point.phi0);
+  }
+  throw std::logic_error("unhandled contact model");
+}
+
+}  // namespace coulomb

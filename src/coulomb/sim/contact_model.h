@@ -1,0 +1,43 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "coulomb/contact/convex_constraint.h"
+#include "coulomb/sim/contact_material.h"
+
+namespace coulomb {
+
+// The convex contact potential used for every contact point of a run.
+// * sap: SAP's regularized friction cone with linear compliance k, τ_d and
+//   the near-rigid regime (SAP §V);
+// * lagged, regularized_lagged: Hunt & Crossley with friction bounded by
+//   the previous step's normal impulse (IRR §VI-B, IRR-44);
+// * similar: Hunt & Crossley at z = v_n − μ‖v_t‖_s (IRR §VI-C).
+// Hunt & Crossley models need a finite stiffness.
+enum class ContactModel { kSap, kLagged, kRegularizedLagged, kSimilar };
+ContactModel ParseContactModel(const std::string& name);  // throws on unknown
+std::string ToString(ContactModel model);
+
+// What the potential of one contact point needs besides its material.
+struct ContactPointState {
+  double phi0 = 0.0;  // signed distance at q0 [m]
+  double v_n0 = 0.0;  // normal velocity at v0 [m/s] (the Lagged impulse)
+};
+
+// Model-wide parameters (per run, not per geometry).
+struct ContactModelParameters {
+  ContactModel model = ContactModel::kSap;
+  double near_rigid_threshold = 1.0;  // β of SAP eq. 29
+  double sigma = 1e-3;                // σ of SAP §V-B and of IRR-44
+  double stiction_tolerance = 1e-4;   // v_s [m/s] of Lagged and Similar (IRR §IX)
+};
+
+// The potential of one contact point with the combined material of its pair.
+// A missing τ_d takes SAP's near-rigid default (β/π) δt. Throws
+// std::invalid_argument for a Hunt & Crossley model with infinite stiffness.
+std::unique_ptr<ConvexConstraint> MakeContactPotential(
+    const ContactModelParameters& model, const ContactMaterial& pair,
+    const ContactPointState& point, double time_step);
+
+}  // namespace coulomb
