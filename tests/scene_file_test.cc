@@ -95,6 +95,15 @@ TEST(SceneFile, RejectsBadInputNamingFileLineAndKey) {
        "{box: {size: [0.1, 0.2, 0.3]}, sphere: {radius: 1}}",
        "bodies[1].shape: give exactly one"},
       {"duplicate_name", "name: brick", "name: ground", "bodies[1].name: duplicate name"},
+      {"unknown_model", "{friction: 0.4,", "{model: rigid, friction: 0.4,",
+       ":5: contact.model: unknown contact model 'rigid'"},
+      {"lagged_without_stiffness", "{friction: 0.4,", "{model: lagged, friction: 0.4,",
+       ":5: contact.model: Hunt & Crossley models need a finite contact.stiffness"},
+      {"negative_hunt_crossley", "{friction: 0.9}", "{hunt_crossley_dissipation: -1}",
+       ":16: bodies[1].contact.hunt_crossley_dissipation: must be ≥ 0"},
+      {"zero_stiction_tolerance", "{friction: 0.4,",
+       "{stiction_tolerance: 0, friction: 0.4,",
+       ":5: contact.stiction_tolerance: must be positive"},
   };
   for (const BrokenScene& c : cases) {
     std::string text = kValid;
@@ -112,6 +121,22 @@ TEST(SceneFile, RejectsBadInputNamingFileLineAndKey) {
     }
     fs::remove(path);
   }
+}
+
+TEST(SceneFile, ReadsTheHuntCrossleyContactModel) {
+  std::string text = kValid;
+  const std::string defaults = "contact: {friction: 0.4, dissipation_time_scale: 0.01}";
+  text.replace(
+      text.find(defaults), defaults.size(),
+      "contact: {model: similar, stiffness: 1.0e7, hunt_crossley_dissipation: 500,\n"
+      "          stiction_tolerance: 1.0e-3, friction: 0.4}");
+  const fs::path path = WriteScene("similar", text);
+  const Scene scene = LoadSceneFile(path.string());
+  fs::remove(path);
+  EXPECT_EQ(scene.parameters.contact.model, ContactModel::kSimilar);
+  EXPECT_DOUBLE_EQ(scene.parameters.contact.stiction_tolerance, 1e-3);
+  EXPECT_DOUBLE_EQ(scene.system.material(1).stiffness, 1e7);
+  EXPECT_DOUBLE_EQ(scene.system.material(1).hunt_crossley_dissipation, 500.0);
 }
 
 TEST(SceneFile, ReportsMissingFilesAndYamlSyntaxErrors) {
