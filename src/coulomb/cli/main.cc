@@ -7,6 +7,7 @@
 
 #include "coulomb/cli/arguments.h"
 #include "coulomb/cli/bench_command.h"
+#include "coulomb/cli/irr_bench_command.h"
 #include "coulomb/cli/run_command.h"
 #include "coulomb/cli/solve_command.h"
 
@@ -28,6 +29,8 @@ constexpr const char* kUsage =
     "  scenes         list the built-in scenes\n"
     "  bench solve [--fclib-dir DIR] [--repetitions N] [--max-bodies N]\n"
     "                 time SAP solves, dense vs sparse Cholesky\n"
+    "  bench irr [--case belt|sphere|rod|all] [--quick]\n"
+    "                 IRR §IX studies: SAP vs Lagged vs Similar, convergence in δt\n"
     "exit codes: 0 success, 1 a solve or step did not converge, 2 bad input\n";
 
 }  // namespace
@@ -43,6 +46,9 @@ int main(int argc, char** argv) {
   arguments.erase(arguments.begin());
   try {
     if (command == "solve") return coulomb::RunSolveCommand(arguments);
+    if (command == "bench" && !arguments.empty() && arguments.front() == "irr") {
+      return coulomb::RunIrrBenchCommand({arguments.begin() + 1, arguments.end()});
+    }
     if (command == "bench") return coulomb::RunBenchCommand(arguments);
     if (command == "run") return coulomb::RunRunCommand(arguments);
     if (command == "scenes") return coulomb::RunScenesCommand(arguments);

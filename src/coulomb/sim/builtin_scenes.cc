@@ -1,5 +1,8 @@
 #include "coulomb/sim/builtin_scenes.h"
 
+#include "coulomb/sim/irr_scenes.h"
+#include "coulomb/sim/scene_options.h"
+
 #include <cmath>
 #include <cstdlib>
 #include <numbers>
@@ -7,25 +10,6 @@
 
 namespace coulomb {
 namespace {
-
-Eigen::Isometry3d Pose(const Eigen::Vector3d& position,
-                       const Eigen::Vector3d& rpy = Eigen::Vector3d::Zero()) {
-  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
-  pose.linear() = (Eigen::AngleAxisd(rpy.z(), Eigen::Vector3d::UnitZ()) *
-                   Eigen::AngleAxisd(rpy.y(), Eigen::Vector3d::UnitY()) *
-                   Eigen::AngleAxisd(rpy.x(), Eigen::Vector3d::UnitX()))
-                      .toRotationMatrix();
-  pose.translation() = position;
-  return pose;
-}
-
-void RejectOptions(const std::string& scene,
-                   const std::map<std::string, std::string>& options) {
-  if (!options.empty()) {
-    throw std::invalid_argument(scene + ": unknown option '" + options.begin()->first +
-                                "' (this scene has none)");
-  }
-}
 
 Scene SphereOnGround(const std::map<std::string, std::string>& options) {
   RejectOptions("sphere_on_ground", options);
@@ -49,40 +33,6 @@ Scene BoxSlide(const std::map<std::string, std::string>& options) {
   scene.system.AddFreeBody("box", Box{{0.2, 0.2, 0.1}}, 1.0, Pose({0, 0, 0.05}),
                            Eigen::Vector3d(1.0, 0, 0), Eigen::Vector3d::Zero(), material);
   return scene;
-}
-
-int ParseCount(const std::string& key, const std::string& text) {
-  size_t used = 0;
-  int value = -1;
-  try {
-    value = std::stoi(text, &used);
-  } catch (const std::exception&) {
-  }
-  if (used != text.size() || value <= 0) {
-    throw std::invalid_argument(key + ": expected a positive integer, got '" + text +
-                                "'");
-  }
-  return value;
-}
-
-double ParsePositive(const std::string& key, const std::string& text) {
-  size_t used = 0;
-  double value = 0.0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size() || !(value > 0.0) || !std::isfinite(value)) {
-    throw std::invalid_argument(key + ": expected a positive number, got '" + text + "'");
-  }
-  return value;
-}
-
-bool ParseBool(const std::string& key, const std::string& text) {
-  if (text == "true") return true;
-  if (text == "false") return false;
-  throw std::invalid_argument(key + ": expected true or false, got '" + text + "'");
 }
 
 // SAP §VI-C with the exact layout of ../shared/spec/scenes.md.
@@ -235,7 +185,13 @@ std::vector<BuiltinSceneInfo> BuiltinScenes() {
       {"spring_cylinder",
        "SAP §VI-B: a cylinder on a spring, sliding (friction=0) or rolling (friction=1)"},
       {"quadruped_drop",
-       "a Unitree A1 (example-robot-data URDF) dropped on the ground, limp"}};
+       "a Unitree A1 (example-robot-data URDF) dropped on the ground, limp"},
+      {"conveyor_belt",
+       "IRR §IX-A: a box on a belt oscillating at 1 Hz, ±0.2 m (μ = 0.7)"},
+      {"falling_sphere",
+       "IRR §IX-B: a steel sphere lands sliding at 2 m/s and starts to roll"},
+      {"sliding_rod",
+       "IRR §IX-C: Painlevé's rod jams into the ground (dissipation=true|false)"}};
 }
 
 Scene MakeBuiltinScene(const std::string& name,
@@ -245,6 +201,9 @@ Scene MakeBuiltinScene(const std::string& name,
   if (name == "box_slide") return BoxSlide(options);
   if (name == "quadruped_drop") return QuadrupedDrop(options);
   if (name == "spring_cylinder") return SpringCylinder(options);
+  if (name == "conveyor_belt") return ConveyorBeltScene(options);
+  if (name == "falling_sphere") return FallingSphereScene(options);
+  if (name == "sliding_rod") return SlidingRodScene(options);
   std::string names;
   for (const BuiltinSceneInfo& info : BuiltinScenes())
     names += (names.empty() ? "" : ", ") + info.name;

@@ -98,12 +98,29 @@ int MultibodySystem::AddStaticGeometry(const Shape& shape, const Eigen::Isometry
   return AddGeometry(shape, -1, 0, X_WG, material);
 }
 
+int MultibodySystem::AddKinematicBody(const PrescribedMotion& motion) {
+  ValidatePrescribedMotion(motion);
+  kinematic_bodies_.push_back(motion);
+  return static_cast<int>(kinematic_bodies_.size());
+}
+
+Eigen::Isometry3d MultibodySystem::WorldBodyPose(int body) const {
+  return body == 0 ? Eigen::Isometry3d::Identity()
+                   : kinematic_bodies_[body - 1].PoseAt(time_);
+}
+
+Eigen::Vector3d MultibodySystem::WorldBodyVelocity(int body, double time_step) const {
+  return body == 0 ? Eigen::Vector3d::Zero()
+                   : kinematic_bodies_[body - 1].MeanVelocity(time_, time_step);
+}
+
 int MultibodySystem::AddGeometry(const Shape& shape, int tree, int body,
                                  const Eigen::Isometry3d& X_BG,
                                  const ContactMaterial& material) {
   ValidateContactMaterial(material);
-  if (tree >= num_trees() ||
-      (tree >= 0 && (body < 0 || body >= trees_[tree].model.num_bodies()))) {
+  const int num_bodies = tree >= 0 ? trees_[tree].model.num_bodies()
+                                   : static_cast<int>(kinematic_bodies_.size()) + 1;
+  if (tree >= num_trees() || body < 0 || body >= num_bodies) {
     throw std::invalid_argument("geometry on a body that does not exist (tree " +
                                 std::to_string(tree) + ", body " + std::to_string(body) +
                                 ")");
@@ -120,9 +137,9 @@ void MultibodySystem::CalcGeometryPoses(std::vector<Eigen::Isometry3d>* X_WG) co
   X_WG->resize(collision_world_.num_geometries());
   for (int g = 0; g < collision_world_.num_geometries(); ++g) {
     const int t = collision_world_.tree(g);
+    const int body = collision_world_.body(g);
     const Eigen::Isometry3d X_WB =
-        t < 0 ? Eigen::Isometry3d::Identity()
-              : trees_[t].model.body_pose(collision_world_.body(g));
+        t < 0 ? WorldBodyPose(body) : trees_[t].model.body_pose(body);
     (*X_WG)[g] = X_WB * collision_world_.pose_in_body(g);
   }
 }

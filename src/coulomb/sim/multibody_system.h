@@ -10,13 +10,15 @@
 #include "coulomb/multibody/multibody_tree.h"
 #include "coulomb/sim/contact_material.h"
 #include "coulomb/sim/joint_spring_damper.h"
+#include "coulomb/sim/prescribed_motion.h"
 
 namespace coulomb {
 
 // Everything that is simulated: trees of rigid bodies with their state
-// (q, v), collision geometries with contact materials, and gravity.
-// Geometry on tree −1 is static (the world). Trees are the cliques of the
-// contact problem, in the order they were added.
+// (q, v), collision geometries with contact materials, gravity and the time.
+// Geometry on tree −1 belongs to the world: body 0 is static, bodies 1, 2, …
+// are kinematic (prescribed motion). Trees are the cliques of the contact
+// problem, in the order they were added.
 class MultibodySystem {
  public:
   struct Tree {
@@ -47,6 +49,9 @@ class MultibodySystem {
   // A spring and damper on a one-dof joint of a tree (k, d ≥ 0, finite).
   void AddJointSpringDamper(int tree, const std::string& joint, double stiffness,
                             double rest_position, double damping);
+  // A kinematic body of the world; returns its body index (≥ 1) for
+  // AddGeometry(shape, −1, body, X_BG, material).
+  int AddKinematicBody(const PrescribedMotion& motion);
   // Static geometry at X_WG.
   int AddStaticGeometry(const Shape& shape, const Eigen::Isometry3d& X_WG,
                         const ContactMaterial& material);
@@ -59,6 +64,12 @@ class MultibodySystem {
   const CollisionWorld& collision_world() const { return collision_world_; }
   const ContactMaterial& material(int geometry) const { return materials_[geometry]; }
   const Eigen::Vector3d& gravity() const { return gravity_; }
+  double time() const { return time_; }  // [s]
+  void set_time(double time) { time_ = time; }
+  // Pose of a world body (0: identity; ≥ 1: kinematic) at time().
+  Eigen::Isometry3d WorldBodyPose(int body) const;
+  // Velocity of a world body over the step [time(), time() + δt] (zero for 0).
+  Eigen::Vector3d WorldBodyVelocity(int body, double time_step) const;
 
   // Sets every tree's kinematics and dynamics to its current (q, v).
   void UpdateAllTrees();
@@ -74,6 +85,8 @@ class MultibodySystem {
   std::vector<Tree> trees_;
   CollisionWorld collision_world_;
   std::vector<ContactMaterial> materials_;
+  std::vector<PrescribedMotion> kinematic_bodies_;  // world body b ≥ 1 is [b − 1]
+  double time_ = 0.0;
 };
 
 }  // namespace coulomb

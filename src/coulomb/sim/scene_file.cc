@@ -227,12 +227,29 @@ Eigen::Isometry3d ReadPose(const SceneReader& r, const YAML::Node& node,
   return pose;
 }
 
+// motion: {amplitude: [x, y, z], frequency: f, phase: φ, drift_velocity: [x, y, z]}
+PrescribedMotion ReadMotion(const SceneReader& r, const YAML::Node& node,
+                            const std::string& key, const Eigen::Isometry3d& pose) {
+  r.CheckKeys(node, key, {"amplitude", "frequency", "phase", "drift_velocity"});
+  PrescribedMotion motion;
+  motion.X_WB0 = pose;
+  if (node["amplitude"])
+    motion.amplitude = r.Vector3(node["amplitude"], key + ".amplitude");
+  if (node["frequency"])
+    motion.frequency = r.NonNegative(node["frequency"], key + ".frequency");
+  if (node["phase"]) motion.phase = r.Number(node["phase"], key + ".phase");
+  if (node["drift_velocity"]) {
+    motion.drift_velocity = r.Vector3(node["drift_velocity"], key + ".drift_velocity");
+  }
+  return motion;
+}
+
 void ReadBody(const SceneReader& r, const YAML::Node& node, const std::string& key,
               const ContactMaterial& defaults, std::set<std::string>* names,
               Scene* scene) {
-  r.CheckKeys(
-      node, key,
-      {"name", "shape", "mass", "density", "pose", "velocity", "fixed", "contact"});
+  r.CheckKeys(node, key,
+              {"name", "shape", "mass", "density", "pose", "velocity", "fixed", "motion",
+               "contact"});
   if (!node["name"]) r.Fail(node, key, "name is required");
   const std::string name = r.String(node["name"], key + ".name");
   if (!names->insert(name).second)
@@ -249,13 +266,24 @@ void ReadBody(const SceneReader& r, const YAML::Node& node, const std::string& k
     ReadContactMaterial(r, node["contact"], key + ".contact", &material);
   }
   const bool fixed = node["fixed"] && r.Boolean(node["fixed"], key + ".fixed");
-  if (fixed || std::holds_alternative<HalfSpace>(shape)) {
-    if (!fixed) r.Fail(node, key, "a halfspace must be fixed: true");
+  if (fixed || node["motion"] || std::holds_alternative<HalfSpace>(shape)) {
+    if (!fixed && !node["motion"])
+      r.Fail(node, key, "a halfspace must be fixed: true or have a motion");
+    if (fixed && node["motion"])
+      r.Fail(node["motion"], key + ".motion", "not allowed on a fixed body");
     for (const char* dynamic_key : {"mass", "density", "velocity"}) {
-      if (node[dynamic_key])
-        r.Fail(node[dynamic_key], key + "." + dynamic_key, "not allowed on a fixed body");
+      if (node[dynamic_key]) {
+        r.Fail(node[dynamic_key], key + "." + dynamic_key,
+               "not allowed on a fixed or kinematic body");
+      }
     }
-    scene->system.AddStaticGeometry(shape, pose, material);
+    if (fixed) {
+      scene->system.AddStaticGeometry(shape, pose, material);
+    } else {
+      const int body = scene->system.AddKinematicBody(
+          ReadMotion(r, node["motion"], key + ".motion", pose));
+      scene->system.AddGeometry(shape, -1, body, Eigen::Isometry3d::Identity(), material);
+    }
     return;
   }
   if (!!node["mass"] == !!node["density"])

@@ -44,8 +44,19 @@ std::string ToString(Scheme scheme) {
   return "unknown";
 }
 
+namespace {
+
+// Time stepping measures SAP's momentum error against the change of momentum
+// over the step (see SapSolverParameters::momentum_relative_to_guess).
+SapSolverParameters StepSolverParameters(SapSolverParameters sap) {
+  sap.momentum_relative_to_guess = true;
+  return sap;
+}
+
+}  // namespace
+
 TimeStepper::TimeStepper(const TimeStepperParameters& parameters)
-    : parameters_(parameters), solver_(parameters.sap) {
+    : parameters_(parameters), solver_(StepSolverParameters(parameters.sap)) {
   if (!(parameters.time_step > 0.0) || !std::isfinite(parameters.time_step)) {
     throw std::invalid_argument("time_step: must be positive and finite");
   }
@@ -117,7 +128,12 @@ TimeStepper::ContactConstraint TimeStepper::MakeContactConstraint(
   for (const auto& [geometry, sign] :
        {std::pair{contact.geometry_b, 1.0}, std::pair{contact.geometry_a, -1.0}}) {
     const int tree = world.tree(geometry);
-    if (tree < 0) continue;
+    if (tree < 0) {  // v_B(p) of a kinematic body is prescribed: a bias
+      constraint.bias +=
+          sign * R_CW *
+          system.WorldBodyVelocity(world.body(geometry), parameters_.time_step);
+      continue;
+    }
     const Eigen::MatrixXd block =
         sign * R_CW *
         system.tree(tree).model.PointJacobian(world.body(geometry), contact.p_W);
@@ -132,6 +148,7 @@ TimeStepper::ContactConstraint TimeStepper::MakeContactConstraint(
     }
   }
   if (constraint.jacobian.empty()) return constraint;
+  point.v_n0 += constraint.bias(2);
   const ContactMaterial pair = CombineContactMaterials(
       system.material(contact.geometry_a), system.material(contact.geometry_b));
   constraint.potential =
@@ -197,7 +214,8 @@ StepStatistics TimeStepper::Step(MultibodySystem* system) {
   }
   problem.SetFreeMotionVelocities(v_star_all);
   for (ContactConstraint& c : constraints) {
-    problem.AddConstraint(std::move(c.jacobian), std::move(c.potential));
+    problem.AddConstraint(std::move(c.jacobian), ConstraintVector(c.bias),
+                          std::move(c.potential));
   }
   problem.Finalize();
 
@@ -221,6 +239,7 @@ StepStatistics TimeStepper::Step(MultibodySystem* system) {
     tree.q = tree.model.Integrate(tree.q, parameters_.time_step * v_theta_vq);
     tree.v = v;
   }
+  system->set_time(system->time() + parameters_.time_step);
   stats.converged = true;
   stats.wall_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

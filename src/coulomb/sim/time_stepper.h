@@ -75,6 +75,7 @@ class TimeStepper {
   // A contact constraint computed at q0, before the problem exists.
   struct ContactConstraint {
     std::vector<JacobianBlock> jacobian;
+    Eigen::Vector3d bias = Eigen::Vector3d::Zero();  // kinematic bodies' velocity
     std::unique_ptr<ConvexConstraint> potential;
   };
   ContactConstraint MakeContactConstraint(const MultibodySystem& system,

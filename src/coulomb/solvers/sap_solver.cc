@@ -45,7 +45,8 @@ void SapSolver::SetUpWorkspace(const ContactProblem& problem) {
     factorization_ = MakeHessianFactorization(parameters_.linear_solver, problem);
     for (Eigen::VectorXd* vector :
          {&inverse_sqrt_diagonal_, &velocity_error_, &a_times_velocity_error_, &momentum_,
-          &generalized_impulse_, &gradient_, &delta_v_, &delta_p_}) {
+          &momentum_origin_, &velocity_change_, &generalized_impulse_, &gradient_,
+          &delta_v_, &delta_p_}) {
       vector->resize(n);
     }
     delta_v_c_.resize(problem.num_constraint_equations());
@@ -72,6 +73,11 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
   }
   SetUpWorkspace(problem);
   solution->v = v_guess.size() != 0 ? v_guess : problem.v_star();
+  if (parameters_.momentum_relative_to_guess) {
+    momentum_origin_ = solution->v;
+  } else {
+    momentum_origin_.setZero();
+  }
 
   SapSolverStatistics stats;
   stats.num_islands = graph_->num_islands;
@@ -143,7 +149,8 @@ SapSolver::Evaluation SapSolver::Evaluate(const ContactProblem& problem,
   }
   velocity_error_ = solution->v - problem.v_star();
   problem.MultiplyByA(velocity_error_, &a_times_velocity_error_);
-  problem.MultiplyByA(solution->v, &momentum_);
+  velocity_change_ = solution->v - momentum_origin_;
+  problem.MultiplyByA(velocity_change_, &momentum_);
   generalized_impulse_.setZero();
   problem.AddJacobianTransposeTimes(solution->gamma, &generalized_impulse_);
   gradient_ = a_times_velocity_error_ - generalized_impulse_;

@@ -72,7 +72,9 @@ class SapSolver {
   Eigen::VectorXd inverse_sqrt_diagonal_;   // D
   Eigen::VectorXd velocity_error_;          // v − v*
   Eigen::VectorXd a_times_velocity_error_;  // A(v − v*)
-  Eigen::VectorXd momentum_;                // A v
+  Eigen::VectorXd momentum_;                // A v or A (v − v_guess)
+  Eigen::VectorXd momentum_origin_;         // 0 or v_guess
+  Eigen::VectorXd velocity_change_;         // v − momentum_origin_
   Eigen::VectorXd generalized_impulse_;     // Jᵀγ
   Eigen::VectorXd gradient_;
   Eigen::VectorXd delta_v_;

@@ -29,6 +29,15 @@ struct SapSolverParameters {
   // ε_a ≥ 0: absolute tolerance [same units as D∇ℓ]; tiny, to stop at
   // exactly zero gradient (SAP-26).
   double abs_tolerance = 1e-16;
+  // The momentum p in the scale of SAP-26 and of e_m (SAP-32).
+  // false: p = A v, as in the paper (FCLIB problems, `coulomb solve`).
+  // true: p = A (v − v_guess), the momentum change of the step when the guess
+  // is the previous velocity (time stepping). SAP's p = A v lets the residual
+  // grow with the bodies' speed: at δt = 1e-6 s a body moving at 10 m/s
+  // passes the test at its warm start, gravity (m g δt ≈ 1e-6 |p|) unapplied,
+  // so errors accumulate as δt → 0. The change of momentum is Galilean
+  // invariant and scales with the step's impulses.
+  bool momentum_relative_to_guess = false;
   // Newton iterations before the solve is declared failed (> 0).
   int max_iterations = 100;
   LinearSolverType linear_solver = LinearSolverType::kSparse;

@@ -1,0 +1,60 @@
+#include "coulomb/sim/scene_options.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace coulomb {
+
+Eigen::Isometry3d Pose(const Eigen::Vector3d& position, const Eigen::Vector3d& rpy) {
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  pose.linear() = (Eigen::AngleAxisd(rpy.z(), Eigen::Vector3d::UnitZ()) *
+                   Eigen::AngleAxisd(rpy.y(), Eigen::Vector3d::UnitY()) *
+                   Eigen::AngleAxisd(rpy.x(), Eigen::Vector3d::UnitX()))
+                      .toRotationMatrix();
+  pose.translation() = position;
+  return pose;
+}
+
+void RejectOptions(const std::string& scene,
+                   const std::map<std::string, std::string>& options) {
+  if (!options.empty()) {
+    throw std::invalid_argument(scene + ": unknown option '" + options.begin()->first +
+                                "' (this scene has none)");
+  }
+}
+
+int ParseCount(const std::string& key, const std::string& text) {
+  size_t used = 0;
+  int value = -1;
+  try {
+    value = std::stoi(text, &used);
+  } catch (const std::exception&) {
+  }
+  if (used != text.size() || value <= 0) {
+    throw std::invalid_argument(key + ": expected a positive integer, got '" + text +
+                                "'");
+  }
+  return value;
+}
+
+double ParsePositive(const std::string& key, const std::string& text) {
+  size_t used = 0;
+  double value = 0.0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !(value > 0.0) || !std::isfinite(value)) {
+    throw std::invalid_argument(key + ": expected a positive number, got '" + text + "'");
+  }
+  return value;
+}
+
+bool ParseBool(const std::string& key, const std::string& text) {
+  if (text == "true") return true;
+  if (text == "false") return false;
+  throw std::invalid_argument(key + ": expected true or false, got '" + text + "'");
+}
+
+}  // namespace coulomb
