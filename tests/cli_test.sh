@@ -59,7 +59,8 @@ fi
 # coulomb run / scenes
 "$coulomb" scenes >"$work/out"; code=$?
 check "scenes exits 0" test "$code" -eq 0
-for name in clutter sphere_on_ground box_slide spring_cylinder quadruped_drop; do
+for name in clutter sphere_on_ground box_slide spring_cylinder quadruped_drop conveyor_belt \
+  falling_sphere sliding_rod; do
   check "scenes lists $name" grep -q "^$name " "$work/out"
 done
 
@@ -94,6 +95,21 @@ check "unknown scheme exits 2" test "$code" -eq 2
 
 "$coulomb" run box_slide --rel-tol 1e-6 --max-iterations 1 >/dev/null 2>"$work/err"; code=$?
 check "unknown run option exits 2" test "$code" -eq 2
+
+for model in sap lagged regularized_lagged similar; do
+  "$coulomb" run conveyor_belt --model "$model" --duration 0.5 --json >"$work/out"; code=$?
+  check "conveyor_belt runs with --model $model" test "$code" -eq 0
+  check "--model $model is reported" grep -q "\"contact_model\": \"$model\"" "$work/out"
+done
+"$coulomb" run conveyor_belt --model rigid >/dev/null 2>"$work/err"; code=$?
+check "unknown contact model exits 2" test "$code" -eq 2
+# Lagged needs a finite stiffness: box_slide is near-rigid (k = ∞).
+"$coulomb" run box_slide --model lagged >/dev/null 2>"$work/err"; code=$?
+check "lagged with infinite stiffness exits 1" test "$code" -eq 1
+check "and says why" grep -q "needs a finite stiffness" "$work/out" "$work/err"
+"$coulomb" bench irr --case belt --quick >"$work/out"; code=$?
+check "bench irr exits 0" test "$code" -eq 0
+check "bench irr prints the gliding table" grep -q "^| similar | 0.01 |" "$work/out"
 
 for scene in "$scenes"/*.yaml; do
   "$coulomb" run "$scene" --json >"$work/out"; code=$?

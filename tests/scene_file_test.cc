@@ -95,6 +95,11 @@ TEST(SceneFile, RejectsBadInputNamingFileLineAndKey) {
        "{box: {size: [0.1, 0.2, 0.3]}, sphere: {radius: 1}}",
        "bodies[1].shape: give exactly one"},
       {"duplicate_name", "name: brick", "name: ground", "bodies[1].name: duplicate name"},
+      {"kinematic_with_mass", "density: 1000",
+       "density: 1000\n    motion: {frequency: 1}",
+       "bodies[1].density: not allowed on a fixed or kinematic body"},
+      {"negative_frequency", "fixed: true", "motion: {frequency: -1}",
+       ":10: bodies[0].motion.frequency: must be ≥ 0"},
       {"unknown_model", "{friction: 0.4,", "{model: rigid, friction: 0.4,",
        ":5: contact.model: unknown contact model 'rigid'"},
       {"lagged_without_stiffness", "{friction: 0.4,", "{model: lagged, friction: 0.4,",
@@ -137,6 +142,31 @@ TEST(SceneFile, ReadsTheHuntCrossleyContactModel) {
   EXPECT_DOUBLE_EQ(scene.parameters.contact.stiction_tolerance, 1e-3);
   EXPECT_DOUBLE_EQ(scene.system.material(1).stiffness, 1e7);
   EXPECT_DOUBLE_EQ(scene.system.material(1).hunt_crossley_dissipation, 500.0);
+}
+
+TEST(SceneFile, ReadsKinematicBodiesWithPrescribedMotion) {
+  const fs::path path = WriteScene("belt", R"(bodies:
+  - name: belt
+    shape: {box: {size: [2, 1, 0.1]}}
+    pose: {position: [0, 0, -0.05]}
+    motion: {amplitude: [0.2, 0, 0], frequency: 2.0, phase: 0.5, drift_velocity: [0, 0.1, 0]}
+)");
+  Scene scene = LoadSceneFile(path.string());
+  fs::remove(path);
+  ASSERT_EQ(scene.system.num_trees(), 0);
+  ASSERT_EQ(scene.system.collision_world().num_geometries(), 1);
+  EXPECT_EQ(scene.system.collision_world().tree(0), -1);
+  const int body = scene.system.collision_world().body(0);
+  EXPECT_GE(body, 1);
+  scene.system.set_time(0.3);
+  // p(t) = p0 + u t + a sin(2π f t + φ)
+  const Eigen::Vector3d expected(0.2 * std::sin(2 * M_PI * 2.0 * 0.3 + 0.5), 0.03, -0.05);
+  EXPECT_TRUE(scene.system.WorldBodyPose(body).translation().isApprox(expected, 1e-14));
+  // The step's mean velocity moves the body exactly to its next pose.
+  const Eigen::Vector3d velocity = scene.system.WorldBodyVelocity(body, 0.01);
+  scene.system.set_time(0.31);
+  EXPECT_TRUE((expected + 0.01 * velocity)
+                  .isApprox(scene.system.WorldBodyPose(body).translation(), 1e-14));
 }
 
 TEST(SceneFile, ReportsMissingFilesAndYamlSyntaxErrors) {
