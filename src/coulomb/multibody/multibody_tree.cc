@@ -223,7 +223,27 @@ MultibodyTree::JointIndex MultibodyTree::FindOneDofJoint(const std::string& name
   if (model.joints[joint].nq() != 1 || model.joints[joint].nv() != 1) {
     throw std::invalid_argument("joint '" + name + "' is not a one-dof joint");
   }
-  return {model.joints[joint].idx_q(), model.joints[joint].idx_v()};
+  const int q_index = model.joints[joint].idx_q();
+  const int v_index = model.joints[joint].idx_v();
+  // Pinocchio marks "no limit" with ±max(double); keep ±∞ for the caller.
+  const auto finite_or = [](double value, double otherwise) {
+    return std::abs(value) < 1e300 ? value : otherwise;
+  };
+  const double inf = std::numeric_limits<double>::infinity();
+  return {q_index, v_index, finite_or(model.lowerPositionLimit[q_index], -inf),
+          finite_or(model.upperPositionLimit[q_index], inf),
+          finite_or(model.effortLimit[v_index], inf)};
+}
+
+std::vector<std::string> MultibodyTree::OneDofJointNames() const {
+  const pinocchio::Model& model = impl_->model;
+  std::vector<std::string> names;
+  for (pinocchio::JointIndex joint = 1; joint < model.joints.size(); ++joint) {
+    if (model.joints[joint].nq() == 1 && model.joints[joint].nv() == 1) {
+      names.push_back(model.names[joint]);
+    }
+  }
+  return names;
 }
 
 const std::vector<BodyGeometry>& MultibodyTree::collision_geometries() const {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -70,13 +71,19 @@ class MultibodyTree {
   // True if the two bodies move with the same joint or are joined by one
   // joint (parent and child): the pairs whose collision is filtered.
   bool AreAdjacent(int body_a, int body_b) const;
-  // Position and velocity index of a one-dof joint (revolute, prismatic);
-  // throws std::invalid_argument if there is no such joint.
+  // Position and velocity index of a one-dof joint (revolute, prismatic) and
+  // its limits from the URDF (±∞ where none are given: [rad] or [m], effort
+  // [N·m] or [N]); throws std::invalid_argument if there is no such joint.
   struct JointIndex {
     int position = -1;
     int velocity = -1;
+    double lower_limit = -std::numeric_limits<double>::infinity();
+    double upper_limit = std::numeric_limits<double>::infinity();
+    double effort_limit = std::numeric_limits<double>::infinity();
   };
   JointIndex FindOneDofJoint(const std::string& name) const;
+  // Names of all one-dof joints, in model order.
+  std::vector<std::string> OneDofJointNames() const;
   bool has_free_base() const;
   Eigen::VectorXd NeutralConfiguration() const;
   void SetGravity(const Eigen::Vector3d& gravity);

@@ -1,0 +1,55 @@
+#include "coulomb/contact/sap_unilateral_constraint.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+namespace coulomb {
+
+SapUnilateralConstraint::SapUnilateralConstraint(const Parameters& parameters,
+                                                 double gap0)
+    : parameters_(parameters), gap0_(gap0) {
+  if (!(parameters.stiffness > 0.0) || !(parameters.near_rigid_threshold > 0.0) ||
+      !std::isfinite(parameters.near_rigid_threshold) ||
+      !std::isfinite(parameters.dissipation_time_scale) || !std::isfinite(gap0)) {
+    throw std::invalid_argument(
+        "unilateral constraint: stiffness and β must be positive, τ_d and the gap "
+        "finite");
+  }
+}
+
+void SapUnilateralConstraint::Prepare(const ConstraintMatrix& delassus_estimate,
+                                      double time_step) {
+  const double w = std::abs(delassus_estimate(0, 0));
+  if (!(w > 0.0) || !std::isfinite(w)) {
+    throw std::invalid_argument(
+        "unilateral constraint: zero or non-finite Delassus estimate");
+  }
+  const double beta = parameters_.near_rigid_threshold;
+  const double tau_d = parameters_.dissipation_time_scale >= 0.0
+                           ? parameters_.dissipation_time_scale
+                           : beta / std::numbers::pi * time_step;
+  const double k = parameters_.stiffness;
+  const double near_rigid = beta * beta / (4.0 * std::numbers::pi * std::numbers::pi) * w;
+  const double compliant =
+      std::isinf(k) ? 0.0 : 1.0 / (time_step * k * (time_step + tau_d));
+  r_ = std::max(near_rigid, compliant);
+  v_hat_ = -gap0_ / (time_step + tau_d);
+}
+
+double SapUnilateralConstraint::Evaluate(const ConstraintVector& v_c,
+                                         ConstraintVector* gamma,
+                                         ConstraintMatrix* hessian) const {
+  const double impulse = std::max(0.0, (v_hat_ - v_c(0)) / r_);
+  gamma->setConstant(1, impulse);
+  if (hessian != nullptr) hessian->setConstant(1, 1, impulse > 0.0 ? 1.0 / r_ : 0.0);
+  return 0.5 * r_ * impulse * impulse;
+}
+
+double SapUnilateralConstraint::ComplementarityProduct(
+    const ConstraintVector& v_c, const ConstraintVector& gamma) const {
+  return (v_c(0) - v_hat_ + r_ * gamma(0)) * gamma(0);
+}
+
+}  // namespace coulomb

@@ -1,0 +1,125 @@
+#include <cmath>
+#include <numbers>
+
+#include <gtest/gtest.h>
+
+#include "coulomb/contact/pd_controller_constraint.h"
+#include "coulomb/contact/sap_unilateral_constraint.h"
+
+namespace coulomb {
+namespace {
+
+constexpr double kTimeStep = 0.01;
+
+struct Values {
+  double cost;
+  double gamma;
+  double hessian;
+};
+
+Values EvaluateAt(const ConvexConstraint& constraint, double v) {
+  ConstraintVector gamma;
+  ConstraintMatrix hessian;
+  const double cost =
+      constraint.Evaluate(ConstraintVector::Constant(1, v), &gamma, &hessian);
+  return {cost, gamma(0), hessian(0, 0)};
+}
+
+// γ = −ℓ', G = −γ' by central differences (h = 1e-6: truncation of the
+// piecewise-quadratic ℓ is zero away from kinks, round-off ~1e-16 ℓ/h), G ≥ 0,
+// and ℓ(b) ≥ ℓ(a) − γ(a)(b − a) against every other sample.
+void ExpectConvexPotential(const ConvexConstraint& constraint,
+                           const std::vector<double>& velocities) {
+  const double h = 1e-6;
+  for (double v : velocities) {
+    const Values at = EvaluateAt(constraint, v);
+    const Values plus = EvaluateAt(constraint, v + h),
+                 minus = EvaluateAt(constraint, v - h);
+    EXPECT_NEAR(at.gamma, -(plus.cost - minus.cost) / (2 * h),
+                1e-7 * (1 + std::abs(at.gamma)))
+        << "v = " << v;
+    EXPECT_NEAR(at.hessian, -(plus.gamma - minus.gamma) / (2 * h),
+                1e-6 * (1 + std::abs(at.hessian)))
+        << "v = " << v;
+    EXPECT_GE(at.hessian, 0.0);
+    for (double other : velocities) {
+      EXPECT_GE(EvaluateAt(constraint, other).cost,
+                at.cost - at.gamma * (other - v) - 1e-12 * (1 + std::abs(at.cost)));
+    }
+  }
+}
+
+TEST(SapUnilateralConstraint, NearRigidImpulseFollowsSapRegularization) {
+  SapUnilateralConstraint limit({}, /*gap0=*/-0.002);  // violated by 2 mrad
+  limit.Prepare(ConstraintMatrix::Constant(1, 1, 4.0), kTimeStep);
+  const double tau_d = kTimeStep / std::numbers::pi;  // (β/π) δt, β = 1
+  EXPECT_DOUBLE_EQ(limit.v_hat(), 0.002 / (kTimeStep + tau_d));
+  EXPECT_DOUBLE_EQ(limit.regularization(),
+                   4.0 / (4.0 * std::numbers::pi * std::numbers::pi));
+  const Values closing = EvaluateAt(limit, -0.3);
+  EXPECT_DOUBLE_EQ(closing.gamma, (limit.v_hat() + 0.3) / limit.regularization());
+  EXPECT_EQ(EvaluateAt(limit, 1.0).gamma, 0.0);  // opening fast: no impulse
+  ExpectConvexPotential(limit, {-1.0, -0.31, 0.0, 0.1, 0.5, 2.0});
+  // g·γ = 0 in both regimes.
+  for (double v : {-0.5, 0.9}) {
+    ConstraintVector gamma;
+    limit.Evaluate(ConstraintVector::Constant(1, v), &gamma, nullptr);
+    EXPECT_NEAR(limit.ComplementarityProduct(ConstraintVector::Constant(1, v), gamma),
+                0.0, 1e-14);
+  }
+}
+
+TEST(SapUnilateralConstraint, CompliantLimitUsesItsStiffness) {
+  SapUnilateralConstraint limit({.stiffness = 1e3, .dissipation_time_scale = 0.05}, 0.0);
+  limit.Prepare(ConstraintMatrix::Constant(1, 1, 1.0), kTimeStep);
+  EXPECT_DOUBLE_EQ(limit.regularization(), 1.0 / (kTimeStep * 1e3 * (kTimeStep + 0.05)));
+}
+
+PdControllerConstraint::Parameters Gains(double effort_limit) {
+  return {.proportional_gain = 100.0,
+          .derivative_gain = 5.0,
+          .target_position = 0.3,
+          .target_velocity = 0.1,
+          .feedforward = 2.0,
+          .effort_limit = effort_limit};
+}
+
+TEST(PdControllerConstraint, ActuationIsTheClampedImplicitPdLaw) {
+  PdControllerConstraint controller(Gains(10.0), /*position0=*/0.25);
+  controller.Prepare(ConstraintMatrix::Zero(1, 1), kTimeStep);
+  for (double v : {-3.0, -0.5, 0.0, 0.4, 3.0}) {
+    const double q = 0.25 + kTimeStep * v;  // the position at the end of the step
+    const double pd = -100.0 * (q - 0.3) - 5.0 * (v - 0.1) + 2.0;
+    EXPECT_NEAR(controller.Actuation(v), std::clamp(pd, -10.0, 10.0), 1e-12) << v;
+    EXPECT_NEAR(EvaluateAt(controller, v).gamma, kTimeStep * controller.Actuation(v),
+                1e-14);
+  }
+  // Inside the limits G = δt (Kp δt + Kd); saturated, 0.
+  EXPECT_DOUBLE_EQ(EvaluateAt(controller, 0.0).hessian,
+                   kTimeStep * (100.0 * kTimeStep + 5.0));
+  EXPECT_EQ(EvaluateAt(controller, 3.0).hessian, 0.0);
+}
+
+TEST(PdControllerConstraint, IsAConvexPotentialInsideAndOutsideTheLimits) {
+  for (double limit : {10.0, std::numeric_limits<double>::infinity()}) {
+    PdControllerConstraint controller(Gains(limit), 0.25);
+    controller.Prepare(ConstraintMatrix::Zero(1, 1), kTimeStep);
+    ExpectConvexPotential(controller, {-3.0, -1.7, -0.2, 0.0, 0.9, 1.6, 3.0});
+  }
+  // Kp = Kd = 0: a constant effort (feedforward only), clamped.
+  PdControllerConstraint torque({.feedforward = 7.0, .effort_limit = 5.0}, 0.0);
+  torque.Prepare(ConstraintMatrix::Zero(1, 1), kTimeStep);
+  EXPECT_DOUBLE_EQ(EvaluateAt(torque, 0.3).gamma, kTimeStep * 5.0);
+  ExpectConvexPotential(torque, {-1.0, 0.0, 2.0});
+}
+
+TEST(PdControllerConstraint, RejectsInvalidGains) {
+  EXPECT_THROW(PdControllerConstraint({.proportional_gain = -1.0}, 0.0),
+               std::invalid_argument);
+  EXPECT_THROW(PdControllerConstraint({.effort_limit = 0.0}, 0.0), std::invalid_argument);
+  EXPECT_THROW(PdControllerConstraint({.target_position = NAN}, 0.0),
+               std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace coulomb
