@@ -21,7 +21,7 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
   if (!q.allFinite() || !v.allFinite())
     throw std::invalid_argument(name + ": state is not finite");
   model.SetGravity(gravity_);
-  trees_.push_back({name, std::move(model), q, v, {}});
+  trees_.push_back({name, std::move(model), q, v, {}, {}, {}});
   return num_trees() - 1;
 }
 
@@ -61,7 +61,45 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
     added.push_back(id);
   }
   ExcludeInitiallyOverlappingPairs(index);
+  for (const std::string& joint : tree.OneDofJointNames()) {
+    const MultibodyTree::JointIndex limits = tree.FindOneDofJoint(joint);
+    if (std::isfinite(limits.lower_limit) || std::isfinite(limits.upper_limit)) {
+      SetJointLimits(index, joint, limits.lower_limit, limits.upper_limit);
+    }
+  }
   return index;
+}
+
+void MultibodySystem::SetJointLimits(int tree, const std::string& joint, double lower,
+                                     double upper) {
+  CheckTreeIndex(tree);
+  if (!(lower < upper) || std::isnan(lower) || std::isnan(upper)) {
+    throw std::invalid_argument(trees_[tree].name + ": joint '" + joint +
+                                "': limits need lower < upper");
+  }
+  const MultibodyTree::JointIndex index = trees_[tree].model.FindOneDofJoint(joint);
+  std::vector<JointLimit>& limits = trees_[tree].limits;
+  std::erase_if(limits,
+                [&joint](const JointLimit& limit) { return limit.joint == joint; });
+  limits.push_back({joint, index.position, index.velocity, lower, upper});
+}
+
+void MultibodySystem::AddJointPdController(
+    int tree, const std::string& joint, const PdControllerConstraint::Parameters& gains) {
+  CheckTreeIndex(tree);
+  try {
+    ValidatePdControllerParameters(gains);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(trees_[tree].name + ": joint '" + joint +
+                                "': " + e.what());
+  }
+  const MultibodyTree::JointIndex index = trees_[tree].model.FindOneDofJoint(joint);
+  trees_[tree].controllers.push_back({joint, index.position, index.velocity, gains});
+}
+
+void MultibodySystem::CheckTreeIndex(int tree) const {
+  if (tree < 0 || tree >= num_trees())
+    throw std::invalid_argument("no tree " + std::to_string(tree));
 }
 
 void MultibodySystem::ExcludeInitiallyOverlappingPairs(int tree) {
@@ -81,8 +119,7 @@ void MultibodySystem::ExcludeInitiallyOverlappingPairs(int tree) {
 void MultibodySystem::AddJointSpringDamper(int tree, const std::string& joint,
                                            double stiffness, double rest_position,
                                            double damping) {
-  if (tree < 0 || tree >= num_trees())
-    throw std::invalid_argument("no tree " + std::to_string(tree));
+  CheckTreeIndex(tree);
   if (!(stiffness >= 0.0) || !std::isfinite(stiffness) || !(damping >= 0.0) ||
       !std::isfinite(damping) || !std::isfinite(rest_position)) {
     throw std::invalid_argument(trees_[tree].name + ": joint '" + joint +

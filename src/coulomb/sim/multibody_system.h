@@ -9,6 +9,7 @@
 #include "coulomb/geometry/collision_world.h"
 #include "coulomb/multibody/multibody_tree.h"
 #include "coulomb/sim/contact_material.h"
+#include "coulomb/sim/joint_actuation.h"
 #include "coulomb/sim/joint_spring_damper.h"
 #include "coulomb/sim/prescribed_motion.h"
 
@@ -27,6 +28,8 @@ class MultibodySystem {
     Eigen::VectorXd q;
     Eigen::VectorXd v;
     std::vector<JointSpringDamper> springs;
+    std::vector<JointLimit> limits;
+    std::vector<JointPdController> controllers;
   };
 
   explicit MultibodySystem(const Eigen::Vector3d& gravity = Eigen::Vector3d(0, 0, -9.81));
@@ -40,10 +43,11 @@ class MultibodySystem {
   int AddFreeBody(const std::string& name, const Shape& shape, double mass,
                   const Eigen::Isometry3d& X_WB, const Eigen::Vector3d& v_W,
                   const Eigen::Vector3d& omega_W, const ContactMaterial& material);
-  // A robot (tree) with its URDF collision geometry. Its links collide with
-  // each other except adjacent links (same joint or parent–child) and pairs
-  // that already overlap in the initial configuration (URDF collision shapes
-  // often do; filtering them is what an SRDF would do).
+  // A robot (tree) with its URDF collision geometry and the URDF's joint
+  // position limits. Its links collide with each other except adjacent links
+  // (same joint or parent–child) and pairs that already overlap in the
+  // initial configuration (URDF collision shapes often do; filtering them is
+  // what an SRDF would do).
   int AddRobot(const std::string& name, MultibodyTree model, const Eigen::VectorXd& q,
                const Eigen::VectorXd& v, const ContactMaterial& material);
   // A spring and damper on a one-dof joint of a tree (k, d ≥ 0, finite).
@@ -52,6 +56,13 @@ class MultibodySystem {
   // A kinematic body of the world; returns its body index (≥ 1) for
   // AddGeometry(shape, −1, body, X_BG, material).
   int AddKinematicBody(const PrescribedMotion& motion);
+  // Position limits of a one-dof joint (lower < upper, ±∞ allowed),
+  // replacing any it had. Throws std::invalid_argument on a bad joint or range.
+  void SetJointLimits(int tree, const std::string& joint, double lower, double upper);
+  // A PD controller (or constant effort) on a one-dof joint; throws on bad
+  // gains or joint.
+  void AddJointPdController(int tree, const std::string& joint,
+                            const PdControllerConstraint::Parameters& gains);
   // Static geometry at X_WG.
   int AddStaticGeometry(const Shape& shape, const Eigen::Isometry3d& X_WG,
                         const ContactMaterial& material);
@@ -80,6 +91,7 @@ class MultibodySystem {
 
  private:
   void ExcludeInitiallyOverlappingPairs(int tree);
+  void CheckTreeIndex(int tree) const;  // throws if out of range
 
   Eigen::Vector3d gravity_;
   std::vector<Tree> trees_;

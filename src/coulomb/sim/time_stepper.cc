@@ -1,5 +1,7 @@
 #include "coulomb/sim/time_stepper.h"
 
+#include "coulomb/contact/sap_unilateral_constraint.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -156,6 +158,39 @@ TimeStepper::ContactConstraint TimeStepper::MakeContactConstraint(
   return constraint;
 }
 
+void TimeStepper::AddJointConstraints(const MultibodySystem& system,
+                                      ContactProblem* problem) const {
+  const double dt = parameters_.time_step;
+  SapUnilateralConstraint::Parameters limit_parameters;
+  limit_parameters.near_rigid_threshold = parameters_.contact.near_rigid_threshold;
+  for (int t = 0; t < system.num_trees(); ++t) {
+    const MultibodySystem::Tree& tree = system.tree(t);
+    const auto joint_row = [&tree, t](int velocity, double sign) {
+      JacobianBlock block{t, Eigen::MatrixXd::Zero(1, tree.v.size())};
+      block.matrix(0, velocity) = sign;
+      return std::vector<JacobianBlock>{std::move(block)};
+    };
+    for (const JointLimit& limit : tree.limits) {
+      const double q = tree.q[limit.position];
+      const double reach =
+          parameters_.contact_margin + 2.0 * dt * std::abs(tree.v[limit.velocity]);
+      // Lower: gap q − q_l opens with q̇; upper: gap q_u − q opens with −q̇.
+      for (const auto& [gap, sign] :
+           {std::pair{q - limit.lower, 1.0}, std::pair{limit.upper - q, -1.0}}) {
+        if (gap >= reach) continue;
+        problem->AddConstraint(
+            joint_row(limit.velocity, sign),
+            std::make_unique<SapUnilateralConstraint>(limit_parameters, gap));
+      }
+    }
+    for (const JointPdController& controller : tree.controllers) {
+      problem->AddConstraint(joint_row(controller.velocity, 1.0),
+                             std::make_unique<PdControllerConstraint>(
+                                 controller.gains, tree.q[controller.position]));
+    }
+  }
+}
+
 double TimeStepper::ContactMargin(const MultibodySystem& system) const {
   // Speculative contacts: a pair closing at speed s is seen if s δt reaches
   // the gap. The fastest body origin bounds s (up to rotation).
@@ -217,6 +252,7 @@ StepStatistics TimeStepper::Step(MultibodySystem* system) {
     problem.AddConstraint(std::move(c.jacobian), ConstraintVector(c.bias),
                           std::move(c.potential));
   }
+  AddJointConstraints(*system, &problem);
   problem.Finalize();
 
   SapSolution solution;

@@ -52,6 +52,8 @@ struct StepStatistics {
 //    chosen contact model per contact point (SAP: v̂_n = −φ0/(δt + τ_d);
 //    Lagged: γ_n0 from the normal velocity at v0); A_t = the linearization of 1;
 //    SAP warm-started with v0.
+//    Joint limits (near-rigid, SAP-style) and PD controllers (implicit) join
+//    the same problem as convex potentials.
 // 3. positions: q = q0 ⊕ δt (θvq v + (1 − θvq) v0); quaternions stay unit.
 class TimeStepper {
  public:
@@ -80,6 +82,8 @@ class TimeStepper {
   };
   ContactConstraint MakeContactConstraint(const MultibodySystem& system,
                                           const ContactPoint& contact) const;
+  // Joint limits within reach during the step and PD controllers, at q0.
+  void AddJointConstraints(const MultibodySystem& system, ContactProblem* problem) const;
 
   TimeStepperParameters parameters_;
   SapSolver solver_;

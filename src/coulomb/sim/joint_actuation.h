@@ -1,0 +1,30 @@
+#pragma once
+
+#include <string>
+
+#include "coulomb/contact/pd_controller_constraint.h"
+
+namespace coulomb {
+
+// Position limits of a one-dof joint, lower < upper (either may be ±∞),
+// enforced by SapUnilateralConstraint (near-rigid) when the joint comes
+// within reach of a limit during the step.
+struct JointLimit {
+  std::string joint;
+  int position = -1;  // index in q
+  int velocity = -1;  // index in v
+  double lower = 0.0;
+  double upper = 0.0;
+};
+
+// A PD controller with effort limit on a one-dof joint, implicit in the
+// solve through PdControllerConstraint. Kp = Kd = 0 with a feedforward is a
+// constant joint effort.
+struct JointPdController {
+  std::string joint;
+  int position = -1;
+  int velocity = -1;
+  PdControllerConstraint::Parameters gains;
+};
+
+}  // namespace coulomb
