@@ -235,5 +235,54 @@ TEST(SceneFile, PlacesAFixedBaseRobotAndSetsItsJoints) {
   for (const auto& p : {urdf, path, bad_joint, missing}) fs::remove(p);
 }
 
+TEST(SceneFile, ReadsJointLimitsControllersAndSprings) {
+  const fs::path urdf =
+      fs::temp_directory_path() / ("pendulum_j_" + std::to_string(getpid()) + ".urdf");
+  testing::WritePendulumUrdf(urdf.string());
+  const std::string robot =
+      "bodies: []\nrobots:\n  - name: arm\n    urdf: " + urdf.filename().string() +
+      "\n    base: fixed\n";
+  const fs::path path = WriteScene(
+      "joints", robot +
+                    "    limits: {hinge: [-0.5, .inf]}\n"
+                    "    controllers: {hinge: {kp: 100, kd: 10, target: 0.2}}\n"
+                    "    springs: {hinge: {stiffness: 3, rest: 0.1, damping: 0.5}}\n");
+  const Scene scene = LoadSceneFile(path.string());
+  const MultibodySystem::Tree& arm = scene.system.tree(0);
+  ASSERT_EQ(arm.limits.size(), 1u);
+  EXPECT_EQ(arm.limits[0].lower, -0.5);
+  EXPECT_TRUE(std::isinf(arm.limits[0].upper));
+  ASSERT_EQ(arm.controllers.size(), 1u);
+  EXPECT_EQ(arm.controllers[0].gains.proportional_gain, 100.0);
+  EXPECT_EQ(arm.controllers[0].gains.target_position, 0.2);
+  EXPECT_EQ(arm.controllers[0].gains.effort_limit, 10.0);  // the URDF's effort
+  ASSERT_EQ(arm.springs.size(), 1u);
+  EXPECT_EQ(arm.springs[0].stiffness, 3.0);
+
+  const fs::path no_limits = WriteScene("no_limits", robot + "    joint_limits: false\n");
+  EXPECT_TRUE(LoadSceneFile(no_limits.string()).system.tree(0).limits.empty());
+
+  const std::pair<const char*, const char*> broken[] = {
+      {"    limits: {hinge: [1, -1]}\n", ":6: robots[0].limits.hinge: "},
+      {"    controllers: {hinge: {kp: -1}}\n",
+       ":6: robots[0].controllers.hinge.kp: must be ≥ 0"},
+      {"    controllers: {elbow: {kp: 1}}\n",
+       ":6: robots[0].controllers.elbow: no joint"},
+      {"    springs: {hinge: {stiff: 1}}\n",
+       "robots[0].springs.hinge.stiff: unknown key"},
+  };
+  for (const auto& [text, message] : broken) {
+    const fs::path bad = WriteScene("bad_joints", robot + text);
+    try {
+      LoadSceneFile(bad.string());
+      ADD_FAILURE() << text << " was accepted";
+    } catch (const SceneFileError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+    fs::remove(bad);
+  }
+  for (const auto& p : {urdf, path, no_limits}) fs::remove(p);
+}
+
 }  // namespace
 }  // namespace coulomb

@@ -1,5 +1,9 @@
 #include "coulomb/sim/scene_file.h"
 
+#include "coulomb/sim/scene_options.h"
+#include "coulomb/sim/scene_reader.h"
+#include "coulomb/sim/scene_robot_reader.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
@@ -9,98 +13,6 @@
 #include <set>
 
 namespace coulomb {
-namespace {
-
-// Reads typed values out of YAML nodes, with errors that point at the file,
-// the line and the key path (e.g. "bodies[3].mass").
-class SceneReader {
- public:
-  explicit SceneReader(std::string path) : path_(std::move(path)) {}
-
-  [[noreturn]] void Fail(const YAML::Node& node, const std::string& key,
-                         const std::string& what) const {
-    const int line = node.Mark().line >= 0 ? node.Mark().line + 1 : 0;
-    throw SceneFileError(path_ + ":" + std::to_string(line) + ": " + key + ": " + what);
-  }
-
-  void CheckKeys(const YAML::Node& node, const std::string& key,
-                 const std::set<std::string>& allowed) const {
-    if (!node.IsMap()) Fail(node, key, "expected a mapping");
-    for (const auto& entry : node) {
-      const std::string name = entry.first.as<std::string>();
-      if (!allowed.count(name)) {
-        std::string list;
-        for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        Fail(entry.first, Join(key, name), "unknown key (allowed: " + list + ")");
-      }
-    }
-  }
-
-  double Number(const YAML::Node& node, const std::string& key,
-                bool allow_infinite = false) const {
-    double value = 0.0;
-    if (!node.IsScalar() || !YAML::convert<double>::decode(node, value)) {
-      Fail(node, key, "expected a number");
-    }
-    if (std::isnan(value) || (!allow_infinite && std::isinf(value))) {
-      Fail(node, key, "must be finite, got " + node.as<std::string>());
-    }
-    return value;
-  }
-
-  double Positive(const YAML::Node& node, const std::string& key,
-                  bool allow_infinite = false) const {
-    const double value = Number(node, key, allow_infinite);
-    if (!(value > 0.0))
-      Fail(node, key, "must be positive, got " + node.as<std::string>());
-    return value;
-  }
-
-  double NonNegative(const YAML::Node& node, const std::string& key) const {
-    const double value = Number(node, key);
-    if (value < 0.0) Fail(node, key, "must be ≥ 0, got " + node.as<std::string>());
-    return value;
-  }
-
-  int Integer(const YAML::Node& node, const std::string& key) const {
-    int value = 0;
-    if (!node.IsScalar() || !YAML::convert<int>::decode(node, value)) {
-      Fail(node, key, "expected an integer");
-    }
-    return value;
-  }
-
-  bool Boolean(const YAML::Node& node, const std::string& key) const {
-    bool value = false;
-    if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)) {
-      Fail(node, key, "expected true or false");
-    }
-    return value;
-  }
-
-  std::string String(const YAML::Node& node, const std::string& key) const {
-    if (!node.IsScalar()) Fail(node, key, "expected a string");
-    return node.as<std::string>();
-  }
-
-  Eigen::Vector3d Vector3(const YAML::Node& node, const std::string& key) const {
-    if (!node.IsSequence() || node.size() != 3)
-      Fail(node, key, "expected a list of 3 numbers");
-    Eigen::Vector3d value;
-    for (int k = 0; k < 3; ++k)
-      value[k] = Number(node[k], key + "[" + std::to_string(k) + "]");
-    return value;
-  }
-
-  static std::string Join(const std::string& parent, const std::string& child) {
-    return parent.empty() ? child : parent + "." + child;
-  }
-
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 void ReadContactMaterial(const SceneReader& r, const YAML::Node& node,
                          const std::string& key, ContactMaterial* material) {
@@ -117,6 +29,8 @@ void ReadContactMaterial(const SceneReader& r, const YAML::Node& node,
         node["hunt_crossley_dissipation"], key + ".hunt_crossley_dissipation");
   }
 }
+
+namespace {
 
 void ReadContactDefaults(const SceneReader& r, const YAML::Node& node, Scene* scene,
                          ContactMaterial* defaults) {
@@ -211,21 +125,20 @@ Shape ReadShape(const SceneReader& r, const YAML::Node& node, const std::string&
   return Cylinder{radius, length};
 }
 
+}  // namespace
+
 Eigen::Isometry3d ReadPose(const SceneReader& r, const YAML::Node& node,
                            const std::string& key) {
   r.CheckKeys(node, key, {"position", "rpy"});
-  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
-  if (node["position"])
-    pose.translation() = r.Vector3(node["position"], key + ".position");
-  if (node["rpy"]) {
-    const Eigen::Vector3d rpy = r.Vector3(node["rpy"], key + ".rpy");
-    pose.linear() = (Eigen::AngleAxisd(rpy.z(), Eigen::Vector3d::UnitZ()) *
-                     Eigen::AngleAxisd(rpy.y(), Eigen::Vector3d::UnitY()) *
-                     Eigen::AngleAxisd(rpy.x(), Eigen::Vector3d::UnitX()))
-                        .toRotationMatrix();
-  }
-  return pose;
+  const Eigen::Vector3d position = node["position"]
+                                       ? r.Vector3(node["position"], key + ".position")
+                                       : Eigen::Vector3d::Zero();
+  const Eigen::Vector3d rpy =
+      node["rpy"] ? r.Vector3(node["rpy"], key + ".rpy") : Eigen::Vector3d::Zero();
+  return Pose(position, rpy);
 }
+
+namespace {
 
 // motion: {amplitude: [x, y, z], frequency: f, phase: φ, drift_velocity: [x, y, z]}
 PrescribedMotion ReadMotion(const SceneReader& r, const YAML::Node& node,
@@ -301,74 +214,6 @@ void ReadBody(const SceneReader& r, const YAML::Node& node, const std::string& k
       angular = r.Vector3(velocity["angular"], key + ".velocity.angular");
   }
   scene->system.AddFreeBody(name, shape, mass, pose, linear, angular, material);
-}
-
-// A robot path: "example-robot-data/…" inside that package, else absolute or
-// relative to the scene file's folder.
-std::string ResolveUrdfPath(const SceneReader& r, const std::string& urdf) {
-  const std::string package = "example-robot-data/";
-  if (urdf.rfind(package, 0) == 0)
-    return RobotDataDirectory() + "/" + urdf.substr(package.size());
-  const std::filesystem::path path(urdf);
-  if (path.is_absolute()) return urdf;
-  return (std::filesystem::path(r.path()).parent_path() / path).string();
-}
-
-void ReadJointPositions(const SceneReader& r, const YAML::Node& node,
-                        const std::string& key, const MultibodyTree& model,
-                        Eigen::VectorXd* q) {
-  if (!node.IsMap()) r.Fail(node, key, "expected a mapping of joint names to positions");
-  for (const auto& entry : node) {
-    const std::string joint = entry.first.as<std::string>();
-    try {
-      (*q)[model.FindOneDofJoint(joint).position] =
-          r.Number(entry.second, key + "." + joint);
-    } catch (const std::invalid_argument& e) {
-      r.Fail(entry.first, key + "." + joint, e.what());
-    }
-  }
-}
-
-void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
-               const ContactMaterial& defaults, std::set<std::string>* names,
-               Scene* scene) {
-  r.CheckKeys(node, key, {"name", "urdf", "base", "pose", "joints", "contact"});
-  if (!node["name"] || !node["urdf"]) r.Fail(node, key, "name and urdf are required");
-  const std::string name = r.String(node["name"], key + ".name");
-  if (!names->insert(name).second) {
-    r.Fail(node["name"], key + ".name", "duplicate name '" + name + "'");
-  }
-  const std::string base =
-      node["base"] ? r.String(node["base"], key + ".base") : "floating";
-  if (base != "fixed" && base != "floating") {
-    r.Fail(node["base"], key + ".base", "expected fixed or floating");
-  }
-  const bool floating = base == "floating";
-  const Eigen::Isometry3d pose = node["pose"] ? ReadPose(r, node["pose"], key + ".pose")
-                                              : Eigen::Isometry3d::Identity();
-  const std::string path = ResolveUrdfPath(r, r.String(node["urdf"], key + ".urdf"));
-  std::optional<MultibodyTree> model;
-  try {
-    model.emplace(MultibodyTree::FromUrdf(path, floating, pose));
-  } catch (const std::exception& e) {
-    r.Fail(node["urdf"], key + ".urdf", e.what());
-  }
-  Eigen::VectorXd q = model->NeutralConfiguration();
-  if (floating) {
-    const Eigen::Quaterniond rotation(pose.linear());
-    q.head<7>() << pose.translation(), rotation.x(), rotation.y(), rotation.z(),
-        rotation.w();
-  }
-  if (node["joints"]) ReadJointPositions(r, node["joints"], key + ".joints", *model, &q);
-  ContactMaterial material = defaults;
-  if (node["contact"]) {
-    r.CheckKeys(
-        node["contact"], key + ".contact",
-        {"stiffness", "dissipation_time_scale", "friction", "hunt_crossley_dissipation"});
-    ReadContactMaterial(r, node["contact"], key + ".contact", &material);
-  }
-  const Eigen::VectorXd v = Eigen::VectorXd::Zero(model->num_velocities());
-  scene->system.AddRobot(name, std::move(*model), q, v, material);
 }
 
 Scene ReadScene(const SceneReader& r, const YAML::Node& root) {

@@ -1,0 +1,114 @@
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include <Eigen/Dense>
+#include <Eigen/Geometry>
+
+#include "coulomb/sim/contact_material.h"
+#include "coulomb/sim/scene_file.h"
+
+namespace coulomb {
+
+// Reads typed values out of YAML nodes, with errors that point at the file,
+// the line and the key path (e.g. "bodies[3].mass").
+class SceneReader {
+ public:
+  explicit SceneReader(std::string path) : path_(std::move(path)) {}
+
+  [[noreturn]] void Fail(const YAML::Node& node, const std::string& key,
+                         const std::string& what) const {
+    const int line = node.Mark().line >= 0 ? node.Mark().line + 1 : 0;
+    throw SceneFileError(path_ + ":" + std::to_string(line) + ": " + key + ": " + what);
+  }
+
+  void CheckKeys(const YAML::Node& node, const std::string& key,
+                 const std::set<std::string>& allowed) const {
+    if (!node.IsMap()) Fail(node, key, "expected a mapping");
+    for (const auto& entry : node) {
+      const std::string name = entry.first.as<std::string>();
+      if (!allowed.count(name)) {
+        std::string list;
+        for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        Fail(entry.first, Join(key, name), "unknown key (allowed: " + list + ")");
+      }
+    }
+  }
+
+  double Number(const YAML::Node& node, const std::string& key,
+                bool allow_infinite = false) const {
+    double value = 0.0;
+    if (!node.IsScalar() || !YAML::convert<double>::decode(node, value)) {
+      Fail(node, key, "expected a number");
+    }
+    if (std::isnan(value) || (!allow_infinite && std::isinf(value))) {
+      Fail(node, key, "must be finite, got " + node.as<std::string>());
+    }
+    return value;
+  }
+
+  double Positive(const YAML::Node& node, const std::string& key,
+                  bool allow_infinite = false) const {
+    const double value = Number(node, key, allow_infinite);
+    if (!(value > 0.0))
+      Fail(node, key, "must be positive, got " + node.as<std::string>());
+    return value;
+  }
+
+  double NonNegative(const YAML::Node& node, const std::string& key) const {
+    const double value = Number(node, key);
+    if (value < 0.0) Fail(node, key, "must be ≥ 0, got " + node.as<std::string>());
+    return value;
+  }
+
+  int Integer(const YAML::Node& node, const std::string& key) const {
+    int value = 0;
+    if (!node.IsScalar() || !YAML::convert<int>::decode(node, value)) {
+      Fail(node, key, "expected an integer");
+    }
+    return value;
+  }
+
+  bool Boolean(const YAML::Node& node, const std::string& key) const {
+    bool value = false;
+    if (!node.IsScalar() || !YAML::convert<bool>::decode(node, value)) {
+      Fail(node, key, "expected true or false");
+    }
+    return value;
+  }
+
+  std::string String(const YAML::Node& node, const std::string& key) const {
+    if (!node.IsScalar()) Fail(node, key, "expected a string");
+    return node.as<std::string>();
+  }
+
+  Eigen::Vector3d Vector3(const YAML::Node& node, const std::string& key) const {
+    if (!node.IsSequence() || node.size() != 3)
+      Fail(node, key, "expected a list of 3 numbers");
+    Eigen::Vector3d value;
+    for (int k = 0; k < 3; ++k)
+      value[k] = Number(node[k], key + "[" + std::to_string(k) + "]");
+    return value;
+  }
+
+  static std::string Join(const std::string& parent, const std::string& child) {
+    return parent.empty() ? child : parent + "." + child;
+  }
+
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Shared by the body and robot readers (scene_file.cc).
+void ReadContactMaterial(const SceneReader& r, const YAML::Node& node,
+                         const std::string& key, ContactMaterial* material);
+Eigen::Isometry3d ReadPose(const SceneReader& r, const YAML::Node& node,
+                           const std::string& key);
+
+}  // namespace coulomb

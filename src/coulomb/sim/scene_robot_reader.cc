@@ -1,0 +1,156 @@
+#include "coulomb/sim/scene_robot_reader.h"
+
+#include <filesystem>
+#include <optional>
+
+namespace coulomb {
+namespace {
+
+// A robot path: "example-robot-data/…" inside that package, else absolute or
+// relative to the scene file's folder.
+std::string ResolveUrdfPath(const SceneReader& r, const std::string& urdf) {
+  const std::string package = "example-robot-data/";
+  if (urdf.rfind(package, 0) == 0)
+    return RobotDataDirectory() + "/" + urdf.substr(package.size());
+  const std::filesystem::path path(urdf);
+  if (path.is_absolute()) return urdf;
+  return (std::filesystem::path(r.path()).parent_path() / path).string();
+}
+
+void ReadJointPositions(const SceneReader& r, const YAML::Node& node,
+                        const std::string& key, const MultibodyTree& model,
+                        Eigen::VectorXd* q) {
+  if (!node.IsMap()) r.Fail(node, key, "expected a mapping of joint names to positions");
+  for (const auto& entry : node) {
+    const std::string joint = entry.first.as<std::string>();
+    try {
+      (*q)[model.FindOneDofJoint(joint).position] =
+          r.Number(entry.second, key + "." + joint);
+    } catch (const std::invalid_argument& e) {
+      r.Fail(entry.first, key + "." + joint, e.what());
+    }
+  }
+}
+
+// Applies `setting` to a one-dof joint, turning std::invalid_argument (no
+// such joint, bad values) into a scene-file error at `node`.
+template <typename Setting>
+void ForEachJoint(const SceneReader& r, const YAML::Node& node, const std::string& key,
+                  Setting setting) {
+  if (!node.IsMap()) r.Fail(node, key, "expected a mapping of joint names");
+  for (const auto& entry : node) {
+    const std::string joint = entry.first.as<std::string>();
+    try {
+      setting(joint, entry.second, key + "." + joint);
+    } catch (const std::invalid_argument& e) {
+      r.Fail(entry.first, key + "." + joint, e.what());
+    }
+  }
+}
+
+// controllers: {JOINT: {kp, kd, target, target_velocity, feedforward,
+// effort_limit}}; effort_limit defaults to the URDF's.
+PdControllerConstraint::Parameters ReadGains(const SceneReader& r, const YAML::Node& node,
+                                             const std::string& key, double urdf_effort) {
+  r.CheckKeys(node, key,
+              {"kp", "kd", "target", "target_velocity", "feedforward", "effort_limit"});
+  PdControllerConstraint::Parameters gains;
+  if (node["kp"]) gains.proportional_gain = r.NonNegative(node["kp"], key + ".kp");
+  if (node["kd"]) gains.derivative_gain = r.NonNegative(node["kd"], key + ".kd");
+  if (node["target"]) gains.target_position = r.Number(node["target"], key + ".target");
+  if (node["target_velocity"])
+    gains.target_velocity = r.Number(node["target_velocity"], key + ".target_velocity");
+  if (node["feedforward"])
+    gains.feedforward = r.Number(node["feedforward"], key + ".feedforward");
+  gains.effort_limit = node["effort_limit"]
+                           ? r.Positive(node["effort_limit"], key + ".effort_limit", true)
+                           : urdf_effort;
+  return gains;
+}
+
+void ReadJointSettings(const SceneReader& r, const YAML::Node& node,
+                       const std::string& key, int tree, MultibodySystem* system) {
+  if (node["joint_limits"] && !r.Boolean(node["joint_limits"], key + ".joint_limits")) {
+    system->tree(tree).limits.clear();
+  }
+  const MultibodyTree& model = system->tree(tree).model;
+  if (node["limits"]) {
+    ForEachJoint(
+        r, node["limits"], key + ".limits",
+        [&](const std::string& joint, const YAML::Node& range, const std::string& at) {
+          if (!range.IsSequence() || range.size() != 2)
+            r.Fail(range, at, "expected [lower, upper]");
+          system->SetJointLimits(tree, joint, r.Number(range[0], at + "[0]", true),
+                                 r.Number(range[1], at + "[1]", true));
+        });
+  }
+  if (node["controllers"]) {
+    ForEachJoint(
+        r, node["controllers"], key + ".controllers",
+        [&](const std::string& joint, const YAML::Node& spec, const std::string& at) {
+          const double urdf_effort = model.FindOneDofJoint(joint).effort_limit;
+          system->AddJointPdController(tree, joint, ReadGains(r, spec, at, urdf_effort));
+        });
+  }
+  if (node["springs"]) {
+    ForEachJoint(
+        r, node["springs"], key + ".springs",
+        [&](const std::string& joint, const YAML::Node& spec, const std::string& at) {
+          r.CheckKeys(spec, at, {"stiffness", "rest", "damping"});
+          const auto value = [&](const char* field) {
+            return spec[field] ? r.Number(spec[field], at + "." + field) : 0.0;
+          };
+          system->AddJointSpringDamper(tree, joint, value("stiffness"), value("rest"),
+                                       value("damping"));
+        });
+  }
+}
+
+}  // namespace
+
+void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
+               const ContactMaterial& defaults, std::set<std::string>* names,
+               Scene* scene) {
+  r.CheckKeys(node, key,
+              {"name", "urdf", "base", "pose", "joints", "contact", "joint_limits",
+               "limits", "controllers", "springs"});
+  if (!node["name"] || !node["urdf"]) r.Fail(node, key, "name and urdf are required");
+  const std::string name = r.String(node["name"], key + ".name");
+  if (!names->insert(name).second) {
+    r.Fail(node["name"], key + ".name", "duplicate name '" + name + "'");
+  }
+  const std::string base =
+      node["base"] ? r.String(node["base"], key + ".base") : "floating";
+  if (base != "fixed" && base != "floating") {
+    r.Fail(node["base"], key + ".base", "expected fixed or floating");
+  }
+  const bool floating = base == "floating";
+  const Eigen::Isometry3d pose = node["pose"] ? ReadPose(r, node["pose"], key + ".pose")
+                                              : Eigen::Isometry3d::Identity();
+  const std::string path = ResolveUrdfPath(r, r.String(node["urdf"], key + ".urdf"));
+  std::optional<MultibodyTree> model;
+  try {
+    model.emplace(MultibodyTree::FromUrdf(path, floating, pose));
+  } catch (const std::exception& e) {
+    r.Fail(node["urdf"], key + ".urdf", e.what());
+  }
+  Eigen::VectorXd q = model->NeutralConfiguration();
+  if (floating) {
+    const Eigen::Quaterniond rotation(pose.linear());
+    q.head<7>() << pose.translation(), rotation.x(), rotation.y(), rotation.z(),
+        rotation.w();
+  }
+  if (node["joints"]) ReadJointPositions(r, node["joints"], key + ".joints", *model, &q);
+  ContactMaterial material = defaults;
+  if (node["contact"]) {
+    r.CheckKeys(
+        node["contact"], key + ".contact",
+        {"stiffness", "dissipation_time_scale", "friction", "hunt_crossley_dissipation"});
+    ReadContactMaterial(r, node["contact"], key + ".contact", &material);
+  }
+  const Eigen::VectorXd v = Eigen::VectorXd::Zero(model->num_velocities());
+  const int tree = scene->system.AddRobot(name, std::move(*model), q, v, material);
+  ReadJointSettings(r, node, key, tree, &scene->system);
+}
+
+}  // namespace coulomb

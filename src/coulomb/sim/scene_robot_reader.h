@@ -1,0 +1,17 @@
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "coulomb/sim/scene_reader.h"
+
+namespace coulomb {
+
+// Reads one entry of a scene's `robots` list (format in scenes/README.md):
+// the URDF, base, pose, initial joint positions, contact overrides, joint
+// limits, PD controllers and springs; adds the robot to the scene.
+void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
+               const ContactMaterial& defaults, std::set<std::string>* names,
+               Scene* scene);
+
+}  // namespace coulomb
