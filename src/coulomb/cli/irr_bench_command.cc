@@ -7,6 +7,7 @@
 #include <string>
 
 #include "coulomb/cli/arguments.h"
+#include "coulomb/cli/irr_clutter_bench.h"
 #include "coulomb/sim/irr_scenes.h"
 #include "coulomb/sim/simulation.h"
 #include "coulomb/sim/trajectory_analysis.h"
@@ -30,8 +31,10 @@ IrrBenchOptions ParseIrrBenchOptions(const std::vector<std::string>& list) {
     if (flag == "--case") {
       options.which = arguments.Value(flag);
       if (options.which != "belt" && options.which != "sphere" &&
-          options.which != "rod" && options.which != "all") {
-        throw UsageError("--case: belt, sphere, rod or all, got '" + options.which + "'");
+          options.which != "rod" && options.which != "clutter" &&
+          options.which != "all") {
+        throw UsageError("--case: belt, sphere, rod, clutter or all, got '" +
+                         options.which + "'");
       }
     } else if (flag == "--quick") {
       options.quick = true;
@@ -207,6 +210,8 @@ int RunIrrBenchCommand(const std::vector<std::string>& arguments) {
   if (options.which == "belt" || options.which == "all") BeltStudy(options);
   if (options.which == "sphere" || options.which == "all") SphereStudy(options);
   if (options.which == "rod" || options.which == "all") RodStudy(options);
+  if (options.which == "clutter" || options.which == "all")
+    RunIrrClutterStudy(options.quick);
   return 0;
 }
 

@@ -29,7 +29,7 @@ constexpr const char* kUsage =
     "  scenes         list the built-in scenes\n"
     "  bench solve [--fclib-dir DIR] [--repetitions N] [--max-bodies N]\n"
     "                 time SAP solves, dense vs sparse Cholesky\n"
-    "  bench irr [--case belt|sphere|rod|all] [--quick]\n"
+    "  bench irr [--case belt|sphere|rod|clutter|all] [--quick]\n"
     "                 IRR §IX studies: SAP vs Lagged vs Similar, convergence in δt\n"
     "exit codes: 0 success, 1 a solve or step did not converge, 2 bad input\n";
 

@@ -34,11 +34,15 @@ HuntCrossleyNormal::HuntCrossleyNormal(double stiffness, double dissipation, dou
       v_hat_(dissipation > 0.0 ? std::min(x0 / time_step, 1.0 / dissipation)
                                : x0 / time_step) {}
 
+// With w = v̂ − v_n ≥ 0 the two factors of n are A + B w and C + D w, where
+// A = f0 − δt k v̂ ≥ 0, B = δt k, C = 1 − d v̂ ≥ 0, D = d (A C = 0 at v̂):
+// every term below is ≥ 0, so there is no cancellation at any stiffness.
 double HuntCrossleyNormal::Potential(double v_n) const {
-  const double v = std::min(v_n, v_hat_);
-  const double delta_f = -time_step_ * stiffness_ * v;
-  return time_step_ * (v * (f0_ + 0.5 * delta_f) -
-                       0.5 * dissipation_ * v * v * (f0_ + 2.0 / 3.0 * delta_f));
+  if (v_n >= v_hat_) return 0.0;
+  const double w = v_hat_ - v_n;
+  const double a = f0_ - time_step_ * stiffness_ * v_hat_, b = time_step_ * stiffness_;
+  const double c = 1.0 - dissipation_ * v_hat_, d = dissipation_;
+  return -time_step_ * w * (a * c + w * (0.5 * (a * d + b * c) + w * b * d / 3.0));
 }
 
 double HuntCrossleyNormal::Impulse(double v_n) const {

@@ -32,7 +32,10 @@ void ValidateHuntCrossleyParameters(const HuntCrossleyParameters& parameters);
 // is small and x0 large (IRR §IV), is
 //   N⁺(v_n) = δt [ v_n (f0 + ½Δf) − d v_n²/2 · (f0 + ⅔Δf) ],
 //   N(v_n)  = N⁺(min(v_n, v̂)),
-// concave (n' ≤ 0) and C¹. A contact model's normal cost is −N.
+// concave (n' ≤ 0) and C¹. A contact model's normal cost is −N. Potential()
+// returns N(v_n) − N(v̂) ≤ 0, evaluated as −∫ n over [v_n, v̂] in powers of
+// v̂ − v_n: the constant N(v̂) (up to 1e5 J·s for a fast speculative contact
+// at k = 1e7) would otherwise dominate the total cost and its round-off.
 // Units: v [m/s], impulses [N·s], x0 [m] (negative for a gap, which makes
 // the contact speculative: it acts only when v_n < x0/δt closes the gap).
 class HuntCrossleyNormal {
@@ -42,7 +45,7 @@ class HuntCrossleyNormal {
   HuntCrossleyNormal(double stiffness, double dissipation, double x0, double time_step);
 
   double v_hat() const { return v_hat_; }
-  double Potential(double v_n) const;          // N(v_n) [N·m·s… = J·s]
+  double Potential(double v_n) const;          // N(v_n) − N(v̂) ≤ 0 [J·s]
   double Impulse(double v_n) const;            // n(v_n) = N'(v_n) ≥ 0 [N·s]
   double ImpulseDerivative(double v_n) const;  // n'(v_n) ≤ 0 [N·s²/m]
 

@@ -34,7 +34,8 @@ void Simulation::Record(double time) {
   trajectory_.v.push_back(v_all);
 }
 
-SimulationSummary Simulation::Run(const std::function<void(double)>& progress) {
+SimulationSummary Simulation::Run(const std::function<void(double)>& progress,
+                                  const StepObserver& observer) {
   SimulationSummary summary;
   const auto start = std::chrono::steady_clock::now();
   TimeStepper stepper(scene_.parameters);
@@ -65,6 +66,7 @@ SimulationSummary Simulation::Run(const std::function<void(double)>& progress) {
     summary.iterations_max = std::max(summary.iterations_max, stats.sap_iterations);
     summary.energy_final = energy;
     Record(n * dt);
+    if (observer) observer(stepper, records_.back());
     if (progress) progress(static_cast<double>(n) / num_steps);
   }
   summary.sim_time = summary.steps * dt;

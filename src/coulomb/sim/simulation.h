@@ -50,8 +50,13 @@ class Simulation {
  public:
   explicit Simulation(Scene scene);
 
+  // Called after each successful step with the stepper (its last problem and
+  // solution) and the step's record, e.g. for diagnostics.
+  using StepObserver = std::function<void(const TimeStepper&, const StepRecord&)>;
+
   // progress(fraction) is called after each step when given.
-  SimulationSummary Run(const std::function<void(double)>& progress = {});
+  SimulationSummary Run(const std::function<void(double)>& progress = {},
+                        const StepObserver& observer = {});
 
   const Scene& scene() const { return scene_; }
   Scene& mutable_scene() { return scene_; }

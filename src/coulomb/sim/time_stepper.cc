@@ -213,8 +213,13 @@ StepStatistics TimeStepper::Step(MultibodySystem* system) {
   system->collision_world().ComputeContacts(geometry_poses_, ContactMargin(*system),
                                             &contacts_);
   std::vector<ContactConstraint> constraints;
+  int overlapping = 0;
   for (const ContactPoint& contact : contacts_) {
     stats.max_penetration = std::max(stats.max_penetration, -contact.phi);
+    if (contact.phi < 0.0) {
+      stats.mean_penetration -= contact.phi;
+      ++overlapping;
+    }
     try {
       ContactConstraint constraint = MakeContactConstraint(*system, contact);
       if (!constraint.jacobian.empty()) constraints.push_back(std::move(constraint));
@@ -223,11 +228,13 @@ StepStatistics TimeStepper::Step(MultibodySystem* system) {
       return stats;
     }
   }
+  if (overlapping > 0) stats.mean_penetration /= overlapping;
   stats.num_contacts = static_cast<int>(constraints.size());
 
   // Free motion per tree, then the contact problem with A_t = M(q^θ).
   const Theta theta = SchemeTheta();
-  ContactProblem problem(parameters_.time_step);
+  problem_.emplace(parameters_.time_step);
+  ContactProblem& problem = *problem_;
   Eigen::VectorXd v_star_all(0), v_guess(0);
   for (int t = 0; t < system->num_trees(); ++t) {
     MultibodySystem::Tree& tree = system->tree(t);
@@ -255,7 +262,7 @@ StepStatistics TimeStepper::Step(MultibodySystem* system) {
   AddJointConstraints(*system, &problem);
   problem.Finalize();
 
-  SapSolution solution;
+  SapSolution& solution = solution_;
   const SapSolverStatistics sap = solver_.Solve(problem, v_guess, &solution);
   stats.sap_iterations = sap.iterations;
   stats.momentum_error = sap.momentum_error;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,7 +40,8 @@ struct StepStatistics {
   double momentum_error = 0.0;
   double complementarity_error = 0.0;
   int num_contacts = 0;
-  double max_penetration = 0.0;  // max(−φ0, 0) [m]
+  double max_penetration = 0.0;   // max(−φ0, 0) [m]
+  double mean_penetration = 0.0;  // mean of −φ0 over overlapping contacts [m]
   int free_motion_iterations = 0;
   double wall_time_s = 0.0;
 };
@@ -64,6 +66,11 @@ class TimeStepper {
   // and the statistics say why.
   StepStatistics Step(MultibodySystem* system);
 
+  // The contact problem and SAP solution of the last step (diagnostics such
+  // as the Hessian's condition number); null before the first step.
+  const ContactProblem* last_problem() const { return problem_ ? &*problem_ : nullptr; }
+  const SapSolution& last_solution() const { return solution_; }
+
  private:
   struct Theta {
     double theta;
@@ -87,6 +94,8 @@ class TimeStepper {
 
   TimeStepperParameters parameters_;
   SapSolver solver_;
+  std::optional<ContactProblem> problem_;
+  SapSolution solution_;
   std::vector<ContactPoint> contacts_;
   std::vector<Eigen::Isometry3d> geometry_poses_;
 };

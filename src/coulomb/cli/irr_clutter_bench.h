@@ -1,0 +1,15 @@
+#pragma once
+
+namespace coulomb {
+
+// The clutter study of IRR §X-A (printed as Markdown tables): 40 bodies,
+// pair stiffness k = 1e7 N/m, d = 10 s/m, τ_d = 1e-4 s (SAP), σ = 1e-3,
+// v_s = 1e-4 m/s, μ = 1, 3 s, for SAP, Lagged, regularized Lagged, Similar:
+// * iterations and the scaled Hessian condition number over time (δt = 2 ms);
+// * mean iterations and condition number per δt;
+// * mean penetration at rest (the last 1.25 s) for pair stiffness 1e3…1e12
+//   N/m at δt = 5 ms, where the solver fails, and why.
+// quick: fewer step sizes and stiffnesses, 1.5 s.
+void RunIrrClutterStudy(bool quick);
+
+}  // namespace coulomb
