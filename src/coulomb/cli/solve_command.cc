@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "coulomb/cli/arguments.h"
+#include "coulomb/cli/fclib_ncp_run.h"
 #include "coulomb/cli/fclib_sap_run.h"
 #include "coulomb/cli/json_writer.h"
 #include "coulomb/contact/random_contact_problem.h"
@@ -17,6 +18,8 @@ struct SolveOptions {
   std::string input;  // a file, a directory, or empty with --example
   bool example = false;
   SapSolverParameters parameters;
+  std::string solver = "sap";          // sap | canal | pgs
+  NcpSolverParameters ncp_parameters;  // canal, pgs
   std::string output;
   bool json = false;
 };
@@ -27,13 +30,18 @@ SolveOptions ParseSolveOptions(const std::vector<std::string>& list) {
   while (!arguments.Done()) {
     const std::string flag = arguments.Next();
     if (flag == "--solver") {
-      const std::string solver = arguments.Value(flag);
-      if (solver != "sap")
-        throw UsageError("--solver: unknown solver '" + solver + "' (use sap)");
+      options.solver = arguments.Value(flag);
+      if (options.solver != "sap" && options.solver != "canal" &&
+          options.solver != "pgs") {
+        throw UsageError("--solver: unknown solver '" + options.solver +
+                         "' (use sap, canal or pgs)");
+      }
     } else if (flag == "--rel-tol") {
       options.parameters.rel_tolerance = arguments.DoubleValue(flag);
+      options.ncp_parameters.tolerance = options.parameters.rel_tolerance;
     } else if (flag == "--max-iterations") {
       options.parameters.max_iterations = arguments.IntValue(flag);
+      options.ncp_parameters.max_iterations = options.parameters.max_iterations;
     } else if (flag == "--linear-solver") {
       options.parameters.linear_solver = ParseLinearSolverType(arguments.Value(flag));
     } else if (flag == "--line-search") {
@@ -143,7 +151,43 @@ void PrintTableRow(const std::string& name, const std::string& kind, int dofs,
               s.momentum_error, s.complementarity_error, residual, 1e3 * time_s);
 }
 
+int SolveOneFileWithNcpSolver(const SolveOptions& options) {
+  const FclibProblem fclib = ReadFclibProblem(options.input);
+  const FclibContactProblem mapped = BuildFclibContactProblem(fclib);
+  const FclibNcpRun run =
+      SolveFclibWithNcpSolver(fclib, mapped, options.solver, options.ncp_parameters);
+  const std::string name = std::filesystem::path(options.input).filename().string();
+  if (options.json) {
+    PrintNcpJson(name, fclib, run);
+  } else {
+    PrintNcpSummary(name, fclib, run);
+  }
+  return run.statistics.converged ? 0 : 1;
+}
+
+int SolveDirectoryWithNcpSolver(const SolveOptions& options,
+                                const std::vector<std::filesystem::path>& files) {
+  std::printf("%s on the FCLIB problems in %s (rigid NCP, natural-map tolerance %.1e)\n",
+              options.solver.c_str(), options.input.c_str(),
+              options.ncp_parameters.tolerance);
+  PrintNcpTableHeader();
+  bool all_converged = true;
+  for (const auto& file : files) {
+    const FclibProblem fclib = ReadFclibProblem(file.string());
+    const FclibContactProblem mapped = BuildFclibContactProblem(fclib);
+    const FclibNcpRun run =
+        SolveFclibWithNcpSolver(fclib, mapped, options.solver, options.ncp_parameters);
+    PrintNcpTableRow(file.filename().string(), fclib, run);
+    all_converged = all_converged && run.statistics.converged;
+  }
+  std::printf(
+      "ncp_resid: FCLIB natural-map residual ÷ max(‖q‖,‖r‖,‖u‖), from the file's "
+      "matrices.\n");
+  return all_converged ? 0 : 1;
+}
+
 int SolveOneFile(const SolveOptions& options) {
+  if (options.solver != "sap") return SolveOneFileWithNcpSolver(options);
   const FclibProblem fclib = ReadFclibProblem(options.input);
   const FclibContactProblem mapped = BuildFclibContactProblem(fclib);
   const FclibSapRun run = SolveFclibWithSap(fclib, mapped, options.parameters);
@@ -165,6 +209,7 @@ int SolveDirectory(const SolveOptions& options) {
   }
   std::sort(files.begin(), files.end());
   if (files.empty()) throw std::runtime_error(options.input + ": no .hdf5 files");
+  if (options.solver != "sap") return SolveDirectoryWithNcpSolver(options, files);
   std::printf(
       "SAP on the FCLIB problems in %s (ε_r = %.1e, %s Cholesky, %s line search)\n",
       options.input.c_str(), options.parameters.rel_tolerance,

@@ -39,6 +39,11 @@ class SapSolver {
   explicit SapSolver(const SapSolverParameters& parameters = {});
 
   const SapSolverParameters& parameters() const { return parameters_; }
+  // Changes the stopping tolerance ε_r between solves (CANAL tightens its
+  // inner solves as the outer iteration converges); keeps the workspace.
+  void set_rel_tolerance(double rel_tolerance) {
+    parameters_.rel_tolerance = rel_tolerance;
+  }
 
   // Solves from the initial guess v_guess (warm start; v* if empty). Never
   // throws for a well-formed problem: failure is reported in the status.

@@ -1,0 +1,95 @@
+#include "coulomb/cli/fclib_ncp_run.h"
+
+#include <cstdio>
+#include <iostream>
+#include <stdexcept>
+
+#include "coulomb/cli/json_writer.h"
+#include "coulomb/solvers/canal_solver.h"
+#include "coulomb/solvers/pgs_solver.h"
+
+namespace coulomb {
+
+FclibNcpRun SolveFclibWithNcpSolver(const FclibProblem& fclib,
+                                    const FclibContactProblem& mapped,
+                                    const std::string& solver,
+                                    const NcpSolverParameters& parameters) {
+  const ContactNcp ncp(mapped.problem);
+  NcpSolution solution;
+  FclibNcpRun run;
+  if (solver == "canal") {
+    run.statistics = CanalSolver(parameters).Solve(ncp, Eigen::VectorXd(), &solution);
+  } else if (solver == "pgs") {
+    run.statistics = PgsSolver(parameters).Solve(ncp, Eigen::VectorXd(), &solution);
+  } else {
+    throw std::invalid_argument("unknown NCP solver '" + solver + "' (use canal or pgs)");
+  }
+  run.num_dofs = mapped.problem.num_dofs();
+  run.r = ToFclibContactOrder(solution.lambda);
+  run.residual = CalcNaturalMapResidual(fclib, run.r);
+  return run;
+}
+
+void PrintNcpSummary(const std::string& name, const FclibProblem& fclib,
+                     const FclibNcpRun& run) {
+  const NcpSolverStatistics& s = run.statistics;
+  std::printf("%s (%s, %d dofs, %d contacts)\n", name.c_str(),
+              fclib.kind == FclibProblem::Kind::kLocal ? "local" : "global", run.num_dofs,
+              fclib.num_contacts);
+  std::printf("  %s %s after %d iterations", s.solver.c_str(),
+              s.converged ? "converged" : ("did NOT converge: " + s.status).c_str(),
+              s.iterations);
+  if (s.solver == "canal")
+    std::printf(" (%d inner Newton iterations)", s.inner_iterations);
+  std::printf(
+      "\n  FCLIB natural-map residual = %.3e (÷ max(‖q‖,‖r‖,‖u‖) = %.3e); solver's "
+      "own = %.3e\n  wall time %.3f ms\n",
+      run.residual.error, run.residual.normalization, s.residual, 1e3 * s.total_time_s);
+}
+
+void PrintNcpJson(const std::string& name, const FclibProblem& fclib,
+                  const FclibNcpRun& run) {
+  const NcpSolverStatistics& s = run.statistics;
+  JsonObjectWriter json;
+  json.Add("problem", name);
+  json.Add("kind", fclib.kind == FclibProblem::Kind::kLocal ? "local" : "global");
+  json.Add("solver", s.solver);
+  json.Add("converged", s.converged);
+  json.Add("status", s.status);
+  json.Add("iterations", s.iterations);
+  json.Add("inner_iterations", s.inner_iterations);
+  json.Add("ncp_residual", run.residual.error);
+  json.Add("ncp_residual_unnormalized", run.residual.unnormalized);
+  json.Add("ncp_residual_normalization", "max(|q|,|r|,|u|)");
+  json.Add("contact_residual",
+           s.history.empty() ? 0.0 : s.history.back().primal_residual);
+  json.Add("num_dofs", run.num_dofs);
+  json.Add("num_contacts", fclib.num_contacts);
+  json.Add("wall_time_s", s.total_time_s);
+  std::vector<JsonObjectWriter> history;
+  for (const NcpIterationRecord& record : s.history) {
+    history.emplace_back();
+    history.back().Add("residual", record.residual);
+    history.back().Add("primal_residual", record.primal_residual);
+    history.back().Add("inner_iterations", record.inner_iterations);
+    history.back().Add("penalty", record.penalty);
+  }
+  json.Add("history", history);
+  std::cout << json.str() << "\n";
+}
+
+void PrintNcpTableHeader() {
+  std::printf("%-42s %6s %6s %8s %5s %6s %7s %10s %10s\n", "problem", "kind", "dofs",
+              "contacts", "conv", "iters", "inner", "ncp_resid", "time_ms");
+}
+
+void PrintNcpTableRow(const std::string& name, const FclibProblem& fclib,
+                      const FclibNcpRun& run) {
+  const NcpSolverStatistics& s = run.statistics;
+  std::printf("%-42s %6s %6d %8d %5s %6d %7d %10.2e %10.2f\n", name.c_str(),
+              fclib.kind == FclibProblem::Kind::kLocal ? "local" : "global", run.num_dofs,
+              fclib.num_contacts, s.converged ? "yes" : "NO", s.iterations,
+              s.inner_iterations, run.residual.error, 1e3 * s.total_time_s);
+}
+
+}  // namespace coulomb

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <string>
+
+#include <Eigen/Dense>
+
+#include "coulomb/fclib/fclib_contact_problem.h"
+#include "coulomb/fclib/fclib_problem.h"
+#include "coulomb/fclib/natural_map_residual.h"
+#include "coulomb/solvers/contact_ncp.h"
+
+namespace coulomb {
+
+// One solve of the rigid FCLIB problem (W r + q, or M v = H r + f with
+// u = Hᵀ v + w, and the De Saxcé term) by an NCP solver, `canal` or `pgs`,
+// with its FCLIB-order solution and the FCLIB natural-map residual computed
+// from the file's own matrices (independent of the solver's).
+struct FclibNcpRun {
+  NcpSolverStatistics statistics;
+  Eigen::VectorXd r;  // FCLIB order [n, t1, t2]
+  NaturalMapResidual residual;
+  int num_dofs = 0;
+};
+
+// Throws std::invalid_argument for an unknown solver name.
+FclibNcpRun SolveFclibWithNcpSolver(const FclibProblem& fclib,
+                                    const FclibContactProblem& mapped,
+                                    const std::string& solver,
+                                    const NcpSolverParameters& parameters);
+
+// Output of `coulomb solve --solver canal|pgs`: a summary, JSON (with the
+// per-iteration history) or a table row.
+void PrintNcpSummary(const std::string& name, const FclibProblem& fclib,
+                     const FclibNcpRun& run);
+void PrintNcpJson(const std::string& name, const FclibProblem& fclib,
+                  const FclibNcpRun& run);
+void PrintNcpTableHeader();
+void PrintNcpTableRow(const std::string& name, const FclibProblem& fclib,
+                      const FclibNcpRun& run);
+
+}  // namespace coulomb

@@ -1,0 +1,127 @@
+#include "coulomb/solvers/canal_solver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <memory>
+
+#include "coulomb/contact/augmented_lagrangian_cone.h"
+
+namespace coulomb {
+namespace {
+
+SapSolverParameters InnerParameters(const NcpSolverParameters& parameters) {
+  SapSolverParameters inner;
+  inner.rel_tolerance = parameters.inner_rel_tolerance;
+  inner.max_iterations = 25;  // Newton converges in a few; more only stalls at round-off
+  return inner;
+}
+
+}  // namespace
+
+CanalSolver::CanalSolver(const NcpSolverParameters& parameters)
+    : parameters_(parameters), inner_solver_(InnerParameters(parameters)) {
+  if (parameters_.max_iterations <= 0) parameters_.max_iterations = 100;
+}
+
+ContactProblem CanalSolver::MakeInnerProblem(const ContactNcp& ncp, double penalty) {
+  const ContactProblem& data = ncp.problem();
+  ContactProblem inner(data.time_step());
+  for (int t = 0; t < data.num_cliques(); ++t) inner.AddClique(data.clique_matrix(t));
+  inner.SetFreeMotionVelocities(data.v_star());
+  cones_.clear();
+  for (int i = 0; i < data.num_constraints(); ++i) {
+    auto cone = std::make_unique<AugmentedLagrangianCone>(ncp.friction(i), penalty,
+                                                          Eigen::Vector3d::Zero());
+    cones_.push_back(cone.get());
+    inner.AddConstraint(data.constraint(i).jacobian, data.constraint(i).bias,
+                        std::move(cone));
+  }
+  inner.Finalize();
+  return inner;
+}
+
+double CanalSolver::InitialPenalty(const ContactNcp& ncp) const {
+  const ContactProblem& problem = ncp.problem();
+  double mean_w = 0.0;
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    for (const JacobianBlock& block : problem.constraint(i).jacobian) {
+      const Eigen::MatrixXd a_inverse_jt =
+          ncp.clique_factorization(block.clique).solve(block.matrix.transpose());
+      mean_w += (block.matrix * a_inverse_jt).trace() / 3.0;
+    }
+  }
+  mean_w /= std::max(1, problem.num_constraints());
+  return parameters_.penalty_scale / (mean_w > 0.0 ? mean_w : 1.0);
+}
+
+NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
+                                       const Eigen::VectorXd& v_guess,
+                                       NcpSolution* solution) {
+  const auto start = std::chrono::steady_clock::now();
+  NcpSolverStatistics stats;
+  stats.solver = "canal";
+  stats.status = "max_iterations_reached";
+  const ContactProblem& data = ncp.problem();
+  const double initial_penalty = InitialPenalty(ncp);
+  double penalty = initial_penalty;
+  ContactProblem inner = MakeInnerProblem(ncp, penalty);
+  solution->v = v_guess.size() != 0 ? v_guess : data.v_star();
+  solution->lambda = Eigen::VectorXd::Zero(data.num_constraint_equations());
+  ncp.CalcContactVelocities(solution->v, &solution->u);
+  stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
+  Eigen::VectorXd slack = solution->u;  // z
+  double previous_residual = std::numeric_limits<double>::infinity();
+  SapSolution inner_solution;
+  for (int k = 1; k <= parameters_.max_iterations; ++k) {
+    for (int i = 0; i < ncp.num_contacts(); ++i) {
+      const int offset = data.constraint_offset(i);
+      Eigen::Vector3d shift = ncp.offsets().segment<3>(offset) -
+                              solution->lambda.segment<3>(offset) / penalty;
+      shift(2) += ncp.friction(i) * slack.segment<2>(offset).norm();  // De Saxcé
+      cones_[i]->set_penalty(penalty);
+      cones_[i]->set_shift(shift);
+    }
+    // Inexact inner solves: a tenth of the current outer residual is enough
+    // (AL §V), down to the configured floor.
+    inner_solver_.set_rel_tolerance(
+        std::clamp(0.1 * stats.residual, parameters_.inner_rel_tolerance, 1e-6));
+    const SapSolverStatistics inner_stats = inner_solver_.Solve(
+        inner, k == 1 ? solution->v : inner_solution.v, &inner_solution);
+    stats.inner_iterations += inner_stats.iterations;
+    if (inner_stats.status == SapStatus::kFactorizationFailed) {
+      stats.status = "inner_solve_failed";
+      break;
+    }
+    ncp.CalcContactVelocities(inner_solution.v, &solution->u);
+    const Eigen::VectorXd change = inner_solution.gamma - solution->lambda;
+    slack = solution->u + change / penalty;
+    solution->lambda = inner_solution.gamma;
+    const double primal = change.norm() / penalty;
+    // The NCP residual at v = v* + A⁻¹Jᵀλ, which satisfies the dynamics
+    // exactly (AL §VII): the inner solve's momentum error does not hide in it.
+    ncp.CalcVelocities(solution->lambda, &solution->v);
+    ncp.CalcContactVelocities(solution->v, &solution->u);
+    stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
+    stats.history.push_back({stats.residual, primal, inner_stats.iterations, penalty});
+    stats.iterations = k;
+    if (stats.residual <= parameters_.tolerance) {
+      stats.converged = true;
+      stats.status = "converged";
+      break;
+    }
+    // Grow β when the NCP residual stalls. (Judging by the primal residual
+    // ‖Δλ‖/β instead lets β run away: a larger β shrinks it by itself, and
+    // an ill-conditioned inner problem then caps the accuracy.)
+    if (stats.residual > parameters_.stall_ratio * previous_residual) {
+      penalty = std::min(penalty * parameters_.penalty_growth,
+                         initial_penalty * parameters_.max_penalty_growth);
+    }
+    previous_residual = stats.residual;
+  }
+  stats.total_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+}  // namespace coulomb

@@ -1,0 +1,48 @@
+#pragma once
+
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "coulomb/contact/augmented_lagrangian_cone.h"
+#include "coulomb/solvers/contact_ncp.h"
+#include "coulomb/solvers/sap_solver.h"
+
+namespace coulomb {
+
+// CANAL: the augmented Lagrangian method for the exact contact NCP with a
+// convex inner problem (AL §V, Alg. 1; math.md §4.2).
+//
+// Outer iteration k, with the multipliers λ^{k−1} (u = −λ in AL's notation)
+// and the De Saxcé term d_i = [0, 0, μ_i ‖z_i,t‖] of the previous slack z:
+//   v^k = argmin ½‖v − v*‖²_A + Σ_i ‖Π_K(λ_i^{k−1} − β (u_i(v) + d_i))‖² / (2β)
+//   λ^k = Π_K(λ^{k−1} − β (u(v^k) + d)),   z = u(v^k) + (λ^k − λ^{k−1})/β,
+// a proximal-point step whose fixed point is the NCP (λ = Π_K(λ − β ũ) ⟺
+// K ∋ λ ⊥ ũ ∈ K*). The inner problem is SAP's with AugmentedLagrangianCone
+// potentials, solved by the same Newton method, exact line search and block
+// Cholesky (warm-started; the symbolic factorization is reused across outer
+// iterations). β starts at penalty_scale / mean_i(trace(W_ii)/3) and grows by
+// penalty_growth (up to max_penalty_growth) whenever the natural-map residual
+// fell by less than stall_ratio; the primal residual ‖J v − z‖ =
+// ‖λ^k − λ^{k−1}‖/β is reported. Stops when the natural-map residual at
+// v = v* + A⁻¹Jᵀλ (exact dynamics) ≤ tolerance. One outer iteration from
+// λ = 0 is a soft convex model.
+class CanalSolver {
+ public:
+  explicit CanalSolver(const NcpSolverParameters& parameters = {});
+
+  // v_guess: empty for v*.
+  NcpSolverStatistics Solve(const ContactNcp& ncp, const Eigen::VectorXd& v_guess,
+                            NcpSolution* solution);
+
+ private:
+  // A copy of the NCP's dynamics and Jacobians with one AL cone per contact.
+  ContactProblem MakeInnerProblem(const ContactNcp& ncp, double penalty);
+  double InitialPenalty(const ContactNcp& ncp) const;
+
+  NcpSolverParameters parameters_;
+  SapSolver inner_solver_;
+  std::vector<AugmentedLagrangianCone*> cones_;  // owned by the inner problem
+};
+
+}  // namespace coulomb

@@ -1,0 +1,95 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "coulomb/contact/contact_problem.h"
+
+namespace coulomb {
+
+// The rigid Signorini–Coulomb NCP on the data of a contact problem (AL
+// §III-B, math.md §4.1): find v and λ with
+//   A (v − v*) = Jᵀ λ,   u = J v + b + e,
+//   K_μ ∋ λ_i ⊥ ũ_i = u_i + [0, 0, μ_i ‖u_i,t‖] ∈ K_μ*   (De Saxcé),
+// per contact i, order [t1, t2, n]: no regularization, no gliding.
+// Built from a problem whose constraints are SAP friction cones: μ_i is the
+// cone's and e_i = −v̂_i, so u = v_c − v̂. For a mapped FCLIB problem u is then
+// FCLIB's contact velocity (u = W r + q or Hᵀv + w); in simulation
+// v̂_n = −φ0/(δt + τ_d) is the Baumgarte-style position feedback e_n = φ0/(δt + τ_d).
+class ContactNcp {
+ public:
+  // Throws std::invalid_argument if a constraint is not a SapFrictionCone or
+  // the problem is not finalized.
+  explicit ContactNcp(const ContactProblem& problem);
+
+  const ContactProblem& problem() const { return *problem_; }
+  int num_contacts() const { return problem_->num_constraints(); }
+  double friction(int contact) const { return friction_[contact]; }
+  // e_i, stacked like v_c.
+  const Eigen::VectorXd& offsets() const { return offsets_; }
+
+  // u = J v + b + e, stacked.
+  void CalcContactVelocities(const Eigen::VectorXd& v, Eigen::VectorXd* u) const;
+  // v = v* + A⁻¹ Jᵀ λ: the velocities that satisfy the dynamics exactly.
+  void CalcVelocities(const Eigen::VectorXd& lambda, Eigen::VectorXd* v) const;
+  // The FCLIB natural-map measure ‖λ − Π_K(λ − ũ)‖ / max(‖q‖, ‖λ‖, ‖u‖), with
+  // q = u(λ = 0) and u = u(λ) (Acary, Brémond, Huber 2018).
+  double NaturalMapResidual(const Eigen::VectorXd& lambda,
+                            const Eigen::VectorXd& u) const;
+  // A_t⁻¹ by Cholesky, per clique.
+  const Eigen::LLT<Eigen::MatrixXd>& clique_factorization(int clique) const {
+    return factorizations_[clique];
+  }
+
+ private:
+  const ContactProblem* problem_;
+  std::vector<double> friction_;
+  Eigen::VectorXd offsets_;
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> factorizations_;
+  double free_velocity_norm_ = 0.0;  // ‖q‖
+};
+
+// What the NCP solvers (CANAL, PGS) report, per outer iteration or sweep.
+struct NcpIterationRecord {
+  double residual = 0.0;         // natural-map residual (normalized)
+  double primal_residual = 0.0;  // CANAL: ‖J v̂ − z‖; PGS: 0
+  int inner_iterations = 0;      // CANAL: Newton iterations of the inner solve
+  double penalty = 0.0;          // CANAL: β
+};
+
+struct NcpSolverStatistics {
+  std::string solver;
+  bool converged = false;
+  std::string status;  // "converged", "max_iterations_reached", "inner_solve_failed"
+  int iterations = 0;  // outer iterations (CANAL) or sweeps (PGS)
+  int inner_iterations = 0;  // CANAL: total Newton iterations
+  double residual = 0.0;     // final natural-map residual
+  std::vector<NcpIterationRecord> history;
+  double total_time_s = 0.0;
+};
+
+struct NcpSolution {
+  Eigen::VectorXd v;       // generalized velocities
+  Eigen::VectorXd lambda;  // impulses, stacked [t1, t2, n] per contact
+  Eigen::VectorXd u;       // contact velocities u(v)
+};
+
+// Stopping and iteration limits shared by the NCP solvers.
+struct NcpSolverParameters {
+  double tolerance = 1e-9;  // on the normalized natural-map residual
+  int max_iterations = 0;   // 0: the solver's default (CANAL 100, PGS 10000)
+  // CANAL: initial β = scale / mean(w_i) (w_i = trace(W_ii)/3, an inverse
+  // effective mass); ×growth when the natural-map residual fell by less than
+  // stall_ratio; at most max_growth × the initial β.
+  double penalty_scale = 1.0;
+  double penalty_growth = 10.0;
+  double stall_ratio = 0.5;
+  double max_penalty_growth = 1e6;
+  // SAP's ε_r for the inner problem: 0.1 × the outer residual, within
+  // [inner_rel_tolerance, 1e-6].
+  double inner_rel_tolerance = 1e-13;
+};
+
+}  // namespace coulomb

@@ -1,0 +1,78 @@
+#include "coulomb/solvers/pgs_solver.h"
+
+#include <chrono>
+
+#include "coulomb/contact/friction_cone_projection.h"
+
+namespace coulomb {
+
+PgsSolver::PgsSolver(const NcpSolverParameters& parameters) : parameters_(parameters) {
+  if (parameters_.max_iterations <= 0) parameters_.max_iterations = 10000;
+}
+
+void PgsSolver::Precompute(const ContactNcp& ncp) {
+  const ContactProblem& problem = ncp.problem();
+  blocks_.assign(ncp.num_contacts(), {});
+  delassus_inverse_.resize(ncp.num_contacts());
+  for (int i = 0; i < ncp.num_contacts(); ++i) {
+    Eigen::Matrix3d delassus = Eigen::Matrix3d::Zero();
+    for (const JacobianBlock& block : problem.constraint(i).jacobian) {
+      ContactBlock b{
+          block.clique, problem.clique_offset(block.clique), block.matrix,
+          ncp.clique_factorization(block.clique).solve(block.matrix.transpose())};
+      delassus += b.jacobian * b.a_inverse_jt;
+      blocks_[i].push_back(std::move(b));
+    }
+    // W_ii can be singular (a rank-deficient local FCLIB problem): a relative
+    // 1e-12 on the diagonal keeps the inverse finite and changes nothing else.
+    delassus.diagonal().array() += 1e-12 * delassus.trace() + 1e-300;
+    delassus_inverse_[i] = delassus.inverse();
+  }
+}
+
+NcpSolverStatistics PgsSolver::Solve(const ContactNcp& ncp,
+                                     const Eigen::VectorXd& lambda_guess,
+                                     NcpSolution* solution) {
+  const auto start = std::chrono::steady_clock::now();
+  const ContactProblem& problem = ncp.problem();
+  Precompute(ncp);
+  NcpSolverStatistics stats;
+  stats.solver = "pgs";
+  solution->lambda = lambda_guess.size() != 0
+                         ? lambda_guess
+                         : Eigen::VectorXd::Zero(problem.num_constraint_equations());
+  ncp.CalcVelocities(solution->lambda, &solution->v);
+  stats.status = "max_iterations_reached";
+  for (int sweep = 1; sweep <= parameters_.max_iterations; ++sweep) {
+    for (int i = 0; i < ncp.num_contacts(); ++i) {
+      const int offset = problem.constraint_offset(i);
+      Eigen::Vector3d u =
+          problem.constraint(i).bias.head<3>() + ncp.offsets().segment<3>(offset);
+      for (const ContactBlock& b : blocks_[i]) {
+        u += b.jacobian * solution->v.segment(b.offset, b.jacobian.cols());
+      }
+      const Eigen::Vector3d old = solution->lambda.segment<3>(offset);
+      const Eigen::Vector3d updated =
+          StrictFrictionOperator(old - delassus_inverse_[i] * u, ncp.friction(i));
+      solution->lambda.segment<3>(offset) = updated;
+      for (const ContactBlock& b : blocks_[i]) {
+        solution->v.segment(b.offset, b.a_inverse_jt.rows()) +=
+            b.a_inverse_jt * (updated - old);
+      }
+    }
+    ncp.CalcContactVelocities(solution->v, &solution->u);
+    stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
+    stats.history.push_back({stats.residual, 0.0, 0, 0.0});
+    stats.iterations = sweep;
+    if (stats.residual <= parameters_.tolerance) {
+      stats.converged = true;
+      stats.status = "converged";
+      break;
+    }
+  }
+  stats.total_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+}  // namespace coulomb

@@ -1,0 +1,231 @@
+// The rigid-contact (NCP) building blocks and solvers: the friction-cone
+// projection and the strict operator, CANAL's inner potential, and CANAL
+// and PGS on tiny problems whose exact NCP solution is known.
+#include <cmath>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "coulomb/contact/augmented_lagrangian_cone.h"
+#include "coulomb/contact/friction_cone_projection.h"
+#include "coulomb/contact/sap_friction_cone.h"
+#include "coulomb/solvers/canal_solver.h"
+#include "coulomb/solvers/pgs_solver.h"
+#include "test_support.h"
+
+namespace coulomb {
+namespace {
+
+// Points in the three regions of the projection onto K_μ and near both
+// boundaries (relative 1e-4 on either side).
+std::vector<Eigen::Vector3d> SampleAroundTheCone(double mu, unsigned seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::vector<Eigen::Vector3d> samples;
+  for (int k = 0; k < 200; ++k) {
+    const double angle = 2 * M_PI * unit(random), slip = 0.1 + 2 * unit(random);
+    double normal = 0.0;
+    switch (k % 5) {
+      case 0:
+        normal = slip / mu * (1.0 + unit(random));
+        break;  // stick
+      case 1:
+        normal = -mu * slip + (slip / mu + mu * slip) * unit(random);
+        break;  // slip
+      case 2:
+        normal = -mu * slip - unit(random) - 1e-3;
+        break;  // open
+      case 3:
+        normal = slip / mu * (1.0 + (unit(random) < 0.5 ? -1e-4 : 1e-4));
+        break;
+      case 4:
+        normal = -mu * slip * (1.0 + (unit(random) < 0.5 ? -1e-4 : 1e-4));
+        break;
+    }
+    samples.emplace_back(slip * std::cos(angle), slip * std::sin(angle), normal);
+  }
+  return samples;
+}
+
+TEST(FrictionConeProjection, SatisfiesTheProjectionKktConditionsInAllRegions) {
+  for (double mu : {0.3, 1.0, 2.5}) {
+    for (const Eigen::Vector3d& x : SampleAroundTheCone(mu, 1)) {
+      const Eigen::Vector3d p = ProjectOntoFrictionConeWithJacobian(x, mu).value;
+      const Eigen::Vector3d d = x - p;  // must lie in the polar cone, ⊥ p
+      const double tolerance = 1e-12 * (1.0 + x.norm());
+      EXPECT_LE(p.head<2>().norm(), mu * p(2) + tolerance);
+      EXPECT_LE(mu * d.head<2>().norm(), -d(2) + tolerance);
+      EXPECT_NEAR(p.dot(d), 0.0, tolerance * (1.0 + x.norm()));
+      // And it agrees with the test suite's independent projection.
+      EXPECT_LT((p - testing::ProjectOntoCone(x, mu)).norm(), tolerance);
+    }
+  }
+}
+
+TEST(FrictionConeProjection, JacobianMatchesFiniteDifferences) {
+  for (double mu : {0.3, 1.0, 2.5}) {
+    for (const Eigen::Vector3d& x : SampleAroundTheCone(mu, 2)) {
+      const Eigen::Matrix3d jacobian =
+          ProjectOntoFrictionConeWithJacobian(x, mu).jacobian;
+      const Eigen::Matrix3d numerical = testing::NumericalJacobian(
+          [mu](const Eigen::VectorXd& y) -> Eigen::VectorXd {
+            return ProjectOntoFrictionConeWithJacobian(Eigen::Vector3d(y), mu).value;
+          },
+          x, 1e-8);
+      // Samples stay ≥ 1e-4 relative from the region boundaries, ≫ h = 1e-8.
+      EXPECT_LT((jacobian - numerical).norm(), 1e-5) << x.transpose();
+      EXPECT_LT((jacobian - jacobian.transpose()).norm(), 1e-14);
+    }
+  }
+}
+
+TEST(StrictFrictionOperator, ClampsTheNormalThenProjectsOntoTheDisc) {
+  // Open: negative normal → zero.
+  EXPECT_EQ(StrictFrictionOperator({0.3, 0.1, -1.0}, 0.5), Eigen::Vector3d::Zero());
+  // Inside the disc: unchanged.
+  EXPECT_EQ(StrictFrictionOperator({0.1, 0.2, 1.0}, 0.5), Eigen::Vector3d(0.1, 0.2, 1.0));
+  // Outside: the tangential part is scaled to μ λ_n; the normal is untouched,
+  // unlike the Euclidean projection's (2 + 0.5·5)/(1 + 0.25) = 3.6.
+  const Eigen::Vector3d strict = StrictFrictionOperator({3.0, 4.0, 2.0}, 0.5);
+  EXPECT_TRUE(strict.isApprox(Eigen::Vector3d(0.6, 0.8, 2.0), 1e-15));
+  EXPECT_NEAR(ProjectOntoFrictionConeWithJacobian({3.0, 4.0, 2.0}, 0.5).value(2), 3.6,
+              1e-14);
+}
+
+TEST(AugmentedLagrangianCone, ImpulseIsMinusGradientAndHessianItsDerivative) {
+  const AugmentedLagrangianCone cone(0.7, 3.0, Eigen::Vector3d(0.1, -0.2, 0.05));
+  for (const Eigen::Vector3d& y : SampleAroundTheCone(0.7, 3)) {
+    // v_c such that y = −β (v_c + s).
+    const Eigen::Vector3d v_c = -y / 3.0 - Eigen::Vector3d(0.1, -0.2, 0.05);
+    ConstraintVector gamma;
+    ConstraintMatrix hessian;
+    cone.Evaluate(v_c, &gamma, &hessian);
+    const auto cost = [&cone](const Eigen::VectorXd& v) {
+      ConstraintVector unused;
+      return cone.Evaluate(ConstraintVector(v), &unused, nullptr);
+    };
+    const auto minus_gamma = [&cone](const Eigen::VectorXd& v) -> Eigen::VectorXd {
+      ConstraintVector g;
+      cone.Evaluate(ConstraintVector(v), &g, nullptr);
+      return -g;
+    };
+    EXPECT_LT(
+        (Eigen::Vector3d(gamma) + testing::NumericalGradient(cost, v_c, 1e-7)).norm(),
+        1e-6 * (1.0 + gamma.norm()));
+    EXPECT_LT(
+        (Eigen::Matrix3d(hessian) - testing::NumericalJacobian(minus_gamma, v_c, 1e-8))
+            .norm(),
+        1e-5 * (1.0 + hessian.norm()));
+    EXPECT_GE(Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(Eigen::Matrix3d(hessian))
+                  .eigenvalues()
+                  .minCoeff(),
+              -1e-12);
+  }
+}
+
+// A point mass m = 2 kg (A = m I) with one contact J = I and free velocity
+// v*: the NCP solution is known in closed form for each regime.
+ContactProblem PointMassProblem(const Eigen::Vector3d& v_star, double mu) {
+  ContactProblem problem(0.01);
+  problem.AddClique(2.0 * Eigen::Matrix3d::Identity());
+  problem.SetFreeMotionVelocities(v_star);
+  SapContactParameters parameters;
+  parameters.friction = mu;
+  problem.AddConstraint(
+      {{0, Eigen::Matrix3d::Identity()}},
+      std::make_unique<SapFrictionCone>(parameters, Eigen::Vector3d::Zero()));
+  problem.Finalize();
+  return problem;
+}
+
+struct KnownCase {
+  const char* name;
+  Eigen::Vector3d v_star;
+  double mu;
+  Eigen::Vector3d v;       // exact velocity
+  Eigen::Vector3d lambda;  // exact impulse
+};
+
+std::vector<KnownCase> KnownCases() {
+  return {
+      // Stick: u = 0 needs λ = −m v* inside the cone (‖λ_t‖ = 0.2 ≤ 1·2).
+      {"stick", {0.1, 0.0, -1.0}, 1.0, {0, 0, 0}, {-0.2, 0.0, 2.0}},
+      // Slip: v_n = 0 (λ_n = 2), friction μ λ_n = 1 against the slip:
+      // v_t = 2 − 1/m = 1.5.
+      {"slip", {2.0, 0.0, -1.0}, 0.5, {1.5, 0, 0}, {-1.0, 0.0, 2.0}},
+      // Separation: no impulse.
+      {"separation", {1.0, -0.5, 1.0}, 0.5, {1.0, -0.5, 1.0}, {0, 0, 0}},
+  };
+}
+
+TEST(NcpSolvers, CanalAndPgsReturnTheExactSingleContactSolution) {
+  for (const KnownCase& c : KnownCases()) {
+    const ContactProblem problem = PointMassProblem(c.v_star, c.mu);
+    const ContactNcp ncp(problem);
+    NcpSolution canal, pgs;
+    const NcpSolverStatistics canal_stats = CanalSolver().Solve(ncp, {}, &canal);
+    const NcpSolverStatistics pgs_stats = PgsSolver().Solve(ncp, {}, &pgs);
+    for (const auto& [stats, solution] :
+         {std::pair{canal_stats, canal}, {pgs_stats, pgs}}) {
+      EXPECT_TRUE(stats.converged) << c.name << " " << stats.solver;
+      EXPECT_LT((solution.v - c.v).norm(), 1e-8) << c.name << " " << stats.solver;
+      EXPECT_LT((solution.lambda - c.lambda).norm(), 1e-8)
+          << c.name << " " << stats.solver;
+    }
+  }
+}
+
+// A 1 kg box (10 cm cube, I = m s²/6) resting on four corner contacts with
+// gravity's impulse in v*: the rigid answer is v = 0 and Σλ_n = m g δt
+// (individual λ_n are not unique: the box is statically indeterminate).
+TEST(NcpSolvers, BoxRestingOnFourContactsStaysAtRest) {
+  const double m = 1.0, s = 0.1, dt = 0.01, g = 9.81;
+  ContactProblem problem(dt);
+  Eigen::Matrix<double, 6, 6> mass = Eigen::Matrix<double, 6, 6>::Zero();
+  mass.diagonal() << m, m, m, m * s * s / 6, m * s * s / 6, m * s * s / 6;
+  problem.AddClique(mass);
+  Eigen::VectorXd v_star = Eigen::VectorXd::Zero(6);
+  v_star(2) = -g * dt;
+  problem.SetFreeMotionVelocities(v_star);
+  for (double x : {-0.05, 0.05}) {
+    for (double y : {-0.05, 0.05}) {
+      // Corner p = (x, y, −0.05) of a body with v = [ṗ, ω]: v_p = ṗ + ω × p.
+      const Eigen::Vector3d p(x, y, -0.05);
+      Eigen::Matrix<double, 3, 6> jacobian;
+      Eigen::Matrix3d cross;
+      cross << 0, -p.z(), p.y(), p.z(), 0, -p.x(), -p.y(), p.x(), 0;
+      jacobian << Eigen::Matrix3d::Identity(), -cross;
+      SapContactParameters parameters;
+      parameters.friction = 0.5;
+      problem.AddConstraint({{0, jacobian}}, std::make_unique<SapFrictionCone>(
+                                                 parameters, Eigen::Vector3d::Zero()));
+    }
+  }
+  problem.Finalize();
+  const ContactNcp ncp(problem);
+  for (int solver = 0; solver < 2; ++solver) {
+    NcpSolution solution;
+    const NcpSolverStatistics stats = solver == 0
+                                          ? CanalSolver().Solve(ncp, {}, &solution)
+                                          : PgsSolver().Solve(ncp, {}, &solution);
+    EXPECT_TRUE(stats.converged) << stats.solver << " " << stats.status;
+    EXPECT_LT(solution.v.norm(), 1e-8) << stats.solver;
+    double total = 0.0;
+    for (int i = 0; i < 4; ++i) total += solution.lambda(3 * i + 2);
+    EXPECT_NEAR(total, m * g * dt, 1e-9) << stats.solver;
+  }
+}
+
+TEST(ContactNcp, RejectsProblemsWithoutFrictionCones) {
+  ContactProblem problem(0.01);
+  problem.AddClique(Eigen::Matrix3d::Identity());
+  problem.SetFreeMotionVelocities(Eigen::Vector3d::Zero());
+  problem.AddConstraint(
+      {{0, Eigen::Matrix3d::Identity()}},
+      std::make_unique<AugmentedLagrangianCone>(1.0, 1.0, Eigen::Vector3d::Zero()));
+  problem.Finalize();
+  EXPECT_THROW(ContactNcp{problem}, std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace coulomb
