@@ -9,6 +9,8 @@
 #include "coulomb/fclib/fclib_problem.h"
 #include "coulomb/fclib/hdf5_file.h"
 #include "coulomb/fclib/natural_map_residual.h"
+#include "coulomb/solvers/canal_solver.h"
+#include "coulomb/solvers/pgs_solver.h"
 #include "coulomb/solvers/sap_solver.h"
 
 namespace coulomb {
@@ -212,6 +214,41 @@ TEST(FclibFiles, SapConvergesOnEveryFileAndSatisfiesFclibsEquations) {
     std::printf("%-44s iterations %3d  e_m %.2e  ncp residual %.2e\n",
                 file.filename().c_str(), stats.iterations, stats.momentum_error,
                 residual.error);
+  }
+}
+
+// CANAL solves the rigid problem itself: FCLIB's natural-map residual,
+// computed from the file's own matrices, must reach 1e-8 (issue #5). PGS is
+// the baseline: it runs, stays finite and is reported where it stalls.
+// Capsules-i125-1213 is left out: its W is asymmetric (1.3e-3 relative), so
+// no solver of the symmetric problem can drive the residual of the stored W
+// below that, and its dense 3639-dof local form costs minutes per solve.
+TEST(FclibFiles, CanalReachesTheRigidSolutionOnEveryFile) {
+  const std::vector<fs::path> files = FclibFiles();
+  if (files.empty()) GTEST_SKIP() << "COULOMB_FCLIB_DIR is not set (see above)";
+  for (const fs::path& file : files) {
+    if (file.filename().string().starts_with("Capsules")) continue;
+    SCOPED_TRACE(file.filename().string());
+    const FclibProblem fclib = ReadFclibProblem(file.string());
+    const FclibContactProblem mapped = BuildFclibContactProblem(fclib);
+    const ContactNcp ncp(mapped.problem);
+    NcpSolution canal;
+    const NcpSolverStatistics stats = CanalSolver().Solve(ncp, {}, &canal);
+    const NaturalMapResidual residual =
+        CalcNaturalMapResidual(fclib, ToFclibContactOrder(canal.lambda));
+    EXPECT_TRUE(stats.converged) << stats.status;
+    EXPECT_LE(residual.error, 1e-8);
+    NcpSolverParameters pgs_parameters;
+    pgs_parameters.max_iterations = 200;
+    NcpSolution pgs;
+    const NcpSolverStatistics pgs_stats = PgsSolver(pgs_parameters).Solve(ncp, {}, &pgs);
+    const NaturalMapResidual pgs_residual =
+        CalcNaturalMapResidual(fclib, ToFclibContactOrder(pgs.lambda));
+    EXPECT_TRUE(std::isfinite(pgs_residual.error));
+    std::printf(
+        "%-44s CANAL %2d outer / %3d Newton, residual %.2e | PGS 200 sweeps %.2e\n",
+        file.filename().c_str(), stats.iterations, stats.inner_iterations, residual.error,
+        pgs_residual.error);
   }
 }
 
