@@ -107,6 +107,17 @@ check "unknown contact model exits 2" test "$code" -eq 2
 "$coulomb" run box_slide --model lagged >/dev/null 2>"$work/err"; code=$?
 check "lagged with infinite stiffness exits 1" test "$code" -eq 1
 check "and says why" grep -q "needs a finite stiffness" "$work/out" "$work/err"
+"$coulomb" run box_slide --solver canal --json >"$work/out"; code=$?
+check "run --solver canal exits 0" test "$code" -eq 0
+check "run --solver canal reports the NCP residual" python3 -c "
+import json, sys; r = json.load(open('$work/out'))
+assert r['solver'] == 'canal' and r['ncp_residual_max'] < 1e-6, r"
+if [ -n "$fclib" ] && [ -f "$fclib" ]; then
+  "$coulomb" solve "$fclib" --solver canal --json >"$work/out"; code=$?
+  check "solve --solver canal exits 0" test "$code" -eq 0
+  check "solve --solver canal reaches the rigid solution" python3 -c "
+import json; r = json.load(open('$work/out')); assert r['ncp_residual'] < 1e-8, r"
+fi
 "$coulomb" bench irr --case belt --quick >"$work/out"; code=$?
 check "bench irr exits 0" test "$code" -eq 0
 check "bench irr prints the gliding table" grep -q "^| similar | 0.01 |" "$work/out"

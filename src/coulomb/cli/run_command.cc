@@ -24,6 +24,7 @@ struct RunOptions {
   double duration = 0.0;
   std::string scheme;
   std::string model;
+  std::string solver;
   double rel_tolerance = 0.0;
   std::string out_dir;
   bool json = false;
@@ -48,6 +49,9 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
     } else if (flag == "--scheme") {
       options.scheme = arguments.Value(flag);
       ParseScheme(options.scheme);  // validates
+    } else if (flag == "--solver") {
+      options.solver = arguments.Value(flag);
+      ParseContactSolver(options.solver);  // validates
     } else if (flag == "--model") {
       options.model = arguments.Value(flag);
       ParseContactModel(options.model);  // validates
@@ -89,6 +93,8 @@ Scene PrepareScene(const RunOptions& options) {
   if (!options.scheme.empty()) scene.parameters.scheme = ParseScheme(options.scheme);
   if (!options.model.empty())
     scene.parameters.contact.model = ParseContactModel(options.model);
+  if (!options.solver.empty())
+    scene.parameters.solver = ParseContactSolver(options.solver);
   if (options.rel_tolerance > 0)
     scene.parameters.sap.rel_tolerance = options.rel_tolerance;
   ValidateSapSolverParameters(scene.parameters.sap);
@@ -100,6 +106,7 @@ JsonObjectWriter SummaryJson(const Scene& scene, const SimulationSummary& s) {
   json.Add("scene", scene.name);
   json.Add("scheme", ToString(scene.parameters.scheme));
   json.Add("contact_model", ToString(scene.parameters.contact.model));
+  json.Add("solver", ToString(scene.parameters.solver));
   json.Add("time_step", scene.parameters.time_step);
   json.Add("steps", s.steps);
   json.Add("sim_time", s.sim_time);
@@ -108,6 +115,7 @@ JsonObjectWriter SummaryJson(const Scene& scene, const SimulationSummary& s) {
   json.Add("iterations_mean", s.iterations_mean);
   json.Add("iterations_max", s.iterations_max);
   json.Add("momentum_error_max", s.momentum_error_max);
+  json.Add("ncp_residual_max", s.ncp_residual_max);
   json.Add("failed_steps", s.failed_steps);
   json.Add("penetration_max", s.penetration_max);
   json.Add("contacts_max", s.contacts_max);
@@ -162,6 +170,7 @@ void WriteStats(const std::filesystem::path& path, const Scene& scene,
     step.Add("iterations", record.statistics.sap_iterations);
     step.Add("momentum_error", record.statistics.momentum_error);
     step.Add("complementarity_error", record.statistics.complementarity_error);
+    step.Add("ncp_residual", record.statistics.ncp_residual);
     step.Add("contacts", record.statistics.num_contacts);
     step.Add("penetration_max", record.statistics.max_penetration);
     step.Add("energy", record.energy);
@@ -179,8 +188,14 @@ void PrintSummary(const Scene& scene, const SimulationSummary& s) {
       ToString(scene.parameters.scheme).c_str(),
       ToString(scene.parameters.contact.model).c_str(), s.sim_time, s.wall_time_s,
       s.realtime_factor);
-  std::printf("  SAP iterations mean %.2f, max %d; max momentum error e_m %.2e\n",
-              s.iterations_mean, s.iterations_max, s.momentum_error_max);
+  if (scene.parameters.solver == ContactSolver::kSap) {
+    std::printf("  SAP iterations mean %.2f, max %d; max momentum error e_m %.2e\n",
+                s.iterations_mean, s.iterations_max, s.momentum_error_max);
+  } else {
+    std::printf("  %s iterations mean %.2f, max %d; max NCP residual %.2e\n",
+                ToString(scene.parameters.solver).c_str(), s.iterations_mean,
+                s.iterations_max, s.ncp_residual_max);
+  }
   std::printf("  contacts max %d, penetration max %.3e m; energy %.6g J → %.6g J\n",
               s.contacts_max, s.penetration_max, s.energy_initial, s.energy_final);
   if (!s.failure.empty()) std::printf("  FAILED at %s\n", s.failure.c_str());

@@ -54,6 +54,7 @@ SimulationSummary Simulation::Run(const std::function<void(double)>& progress,
     summary.momentum_error_max =
         std::max(summary.momentum_error_max, stats.momentum_error);
     summary.penetration_max = std::max(summary.penetration_max, stats.max_penetration);
+    summary.ncp_residual_max = std::max(summary.ncp_residual_max, stats.ncp_residual);
     summary.contacts_max = std::max(summary.contacts_max, stats.num_contacts);
     if (!stats.converged) {
       ++summary.failed_steps;

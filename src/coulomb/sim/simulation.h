@@ -36,6 +36,7 @@ struct SimulationSummary {
   double iterations_mean = 0.0;
   int iterations_max = 0;
   double momentum_error_max = 0.0;
+  double ncp_residual_max = 0.0;  // CANAL, PGS
   int failed_steps = 0;
   double penetration_max = 0.0;
   int contacts_max = 0;

@@ -7,9 +7,17 @@
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/sim/contact_model.h"
 #include "coulomb/sim/multibody_system.h"
+#include "coulomb/solvers/contact_ncp.h"
 #include "coulomb/solvers/sap_solver.h"
 
 namespace coulomb {
+
+// The solver of the contact step: SAP (the convex compliant problem of the
+// chosen contact model) or an exact-NCP solver (rigid Signorini–Coulomb on
+// the same contacts, AL §III; math.md §4), CANAL or PGS.
+enum class ContactSolver { kSap, kCanal, kPgs };
+ContactSolver ParseContactSolver(const std::string& name);  // sap, canal, pgs
+std::string ToString(ContactSolver solver);
 
 // Schemes of the two-stage θ-method (math.md §1, SAP §II-C).
 enum class Scheme { kExplicitEuler, kSymplecticEuler, kImplicitEuler, kMidpoint };
@@ -26,6 +34,15 @@ struct TimeStepperParameters {
   // The contact model (sap, lagged, …) and its run-wide parameters.
   ContactModelParameters contact;
   SapSolverParameters sap;
+  // CANAL and PGS treat every contact as rigid: they take μ from the contact
+  // and the position feedback e_n = φ0/(δt + τ_d) (SAP's v̂, with τ_d's
+  // near-rigid default (β/π) δt), need contact.model sap, and do not support
+  // joint limits or controllers yet.
+  ContactSolver solver = ContactSolver::kSap;
+  // Per step: stop at the natural-map tolerance or after max_iterations (outer
+  // iterations for CANAL, sweeps for PGS; 0: 20 and 100), which is not a
+  // failure (AL §VII-C uses fixed budgets); the residual is reported per step.
+  NcpSolverParameters ncp = {.tolerance = 1e-8, .max_iterations = 0};
   // Free motion of implicit schemes: Newton iterations on v* until
   // ‖Δv*‖ ≤ tolerance (1 + ‖v*‖).
   double free_motion_tolerance = 1e-12;
@@ -39,6 +56,7 @@ struct StepStatistics {
   int sap_iterations = 0;
   double momentum_error = 0.0;
   double complementarity_error = 0.0;
+  double ncp_residual = 0.0;  // CANAL, PGS: natural-map residual (normalized)
   int num_contacts = 0;
   double max_penetration = 0.0;   // max(−φ0, 0) [m]
   double mean_penetration = 0.0;  // mean of −φ0 over overlapping contacts [m]
@@ -89,6 +107,8 @@ class TimeStepper {
   };
   ContactConstraint MakeContactConstraint(const MultibodySystem& system,
                                           const ContactPoint& contact) const;
+  // Solves the finalized problem_ with CANAL or PGS into solution_.v.
+  bool SolveRigidContact(const Eigen::VectorXd& v_guess, StepStatistics* stats);
   // Joint limits within reach during the step and PD controllers, at q0.
   void AddJointConstraints(const MultibodySystem& system, ContactProblem* problem) const;
 
