@@ -11,18 +11,25 @@ PIP_DATA_PACKAGES := example-robot-data==6.0.0
 FCLIB_DIR ?= $(abspath ../shared/fclib)
 APT_PACKAGES := cmake ninja-build g++ make libeigen3-dev libhdf5-dev libgtest-dev libyaml-cpp-dev \
   clang-format
+# Only for `make siconos` (the comparison with Siconos, Debian's Python).
+SICONOS_APT_PACKAGES := python3-siconos python3-h5py python3-scipy
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps venv build test run fclib bench format format-check clean
+.PHONY: deps venv build test run fclib bench bench-irr siconos format format-check clean
 
-deps:
-	@missing=""; for package in $(APT_PACKAGES); do \
+# $(call apt_install,PACKAGES): installs the Debian packages that are missing.
+define apt_install
+	@missing=""; for package in $(1); do \
 	  dpkg -s $$package >/dev/null 2>&1 || missing="$$missing $$package"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
+endef
+
+deps:
+	$(call apt_install,$(APT_PACKAGES))
 
 venv: $(VENV)/installed.stamp
 
@@ -56,6 +63,16 @@ fclib: build
 bench: build
 	@if [ -d "$(FCLIB_DIR)" ]; then ./$(BUILD_DIR)/coulomb bench solve --fclib-dir "$(FCLIB_DIR)"; \
 	else ./$(BUILD_DIR)/coulomb bench solve; fi
+
+# The IRR studies (a few minutes): docs/irr_benchmarks.md holds one run.
+bench-irr: build
+	./$(BUILD_DIR)/coulomb bench irr
+
+# Siconos NSGS and PROX on the FCLIB problems, same error measure as
+# `coulomb solve --solver canal|pgs` (docs/ncp_solvers.md holds one run).
+siconos:
+	$(call apt_install,$(SICONOS_APT_PACKAGES))
+	/usr/bin/python3 bench/siconos_compare.py "$(FCLIB_DIR)"
 
 format: deps
 	git ls-files '*.h' '*.cc' | xargs clang-format -i
