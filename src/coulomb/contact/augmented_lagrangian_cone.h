@@ -24,11 +24,6 @@ class AugmentedLagrangianCone final : public ConvexConstraint {
   void Prepare(const ConstraintMatrix&, double) override {}
   double Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
                   ConstraintMatrix* hessian) const override;
-  // Not used by CANAL (its accuracy is the NCP residual): 0.
-  double ComplementarityProduct(const ConstraintVector&,
-                                const ConstraintVector&) const override {
-    return 0.0;
-  }
 
   void set_penalty(double penalty) { penalty_ = penalty; }
   void set_shift(const Eigen::Vector3d& shift) { shift_ = shift; }

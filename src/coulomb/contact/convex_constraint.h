@@ -40,10 +40,12 @@ class ConvexConstraint {
                           ConstraintMatrix* hessian) const = 0;
 
   // g·γ, where g is the slack of the constraint's dual-cone condition at v_c
-  // with impulse γ (for SAP, g = v_c − v̂_c + Rγ ∈ F*). Zero for potentials
-  // that are not derived from a cone complementarity problem.
-  virtual double ComplementarityProduct(const ConstraintVector& v_c,
-                                        const ConstraintVector& gamma) const = 0;
+  // with impulse γ (for SAP, g = v_c − v̂_c + Rγ ∈ F*). Zero (this default)
+  // for potentials that are not derived from a cone complementarity problem.
+  virtual double ComplementarityProduct(const ConstraintVector& /*v_c*/,
+                                        const ConstraintVector& /*gamma*/) const {
+    return 0.0;
+  }
 };
 
 }  // namespace coulomb

@@ -30,11 +30,6 @@ class LaggedContact final : public ConvexConstraint {
   void Prepare(const ConstraintMatrix& delassus_estimate, double time_step) override;
   double Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
                   ConstraintMatrix* hessian) const override;
-  // Not derived from a cone complementarity problem: 0.
-  double ComplementarityProduct(const ConstraintVector&,
-                                const ConstraintVector&) const override {
-    return 0.0;
-  }
 
   double lagged_normal_impulse() const { return lagged_normal_impulse_; }  // γ_n0
   double stiction_tolerance() const { return epsilon_; }                   // ε

@@ -36,11 +36,6 @@ class PdControllerConstraint final : public ConvexConstraint {
   void Prepare(const ConstraintMatrix& delassus_estimate, double time_step) override;
   double Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
                   ConstraintMatrix* hessian) const override;
-  // Not a cone complementarity constraint: 0.
-  double ComplementarityProduct(const ConstraintVector&,
-                                const ConstraintVector&) const override {
-    return 0.0;
-  }
 
   // u(v), the actuation the controller applies at joint velocity v.
   double Actuation(double v) const;

@@ -26,11 +26,6 @@ class SimilarContact final : public ConvexConstraint {
   void Prepare(const ConstraintMatrix& delassus_estimate, double time_step) override;
   double Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
                   ConstraintMatrix* hessian) const override;
-  // Not derived from a cone complementarity problem: 0.
-  double ComplementarityProduct(const ConstraintVector&,
-                                const ConstraintVector&) const override {
-    return 0.0;
-  }
 
  private:
   HuntCrossleyParameters parameters_;

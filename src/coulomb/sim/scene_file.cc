@@ -30,6 +30,19 @@ void ReadContactMaterial(const SceneReader& r, const YAML::Node& node,
   }
 }
 
+ContactMaterial ReadContactOverrides(const SceneReader& r, const YAML::Node& node,
+                                     const std::string& key,
+                                     const ContactMaterial& defaults) {
+  ContactMaterial material = defaults;
+  if (node["contact"]) {
+    r.CheckKeys(
+        node["contact"], key + ".contact",
+        {"stiffness", "dissipation_time_scale", "friction", "hunt_crossley_dissipation"});
+    ReadContactMaterial(r, node["contact"], key + ".contact", &material);
+  }
+  return material;
+}
+
 namespace {
 
 void ReadContactDefaults(const SceneReader& r, const YAML::Node& node, Scene* scene,
@@ -171,13 +184,7 @@ void ReadBody(const SceneReader& r, const YAML::Node& node, const std::string& k
   const Shape shape = ReadShape(r, node["shape"], key + ".shape");
   const Eigen::Isometry3d pose = node["pose"] ? ReadPose(r, node["pose"], key + ".pose")
                                               : Eigen::Isometry3d::Identity();
-  ContactMaterial material = defaults;
-  if (node["contact"]) {
-    r.CheckKeys(
-        node["contact"], key + ".contact",
-        {"stiffness", "dissipation_time_scale", "friction", "hunt_crossley_dissipation"});
-    ReadContactMaterial(r, node["contact"], key + ".contact", &material);
-  }
+  const ContactMaterial material = ReadContactOverrides(r, node, key, defaults);
   const bool fixed = node["fixed"] && r.Boolean(node["fixed"], key + ".fixed");
   if (fixed || node["motion"] || std::holds_alternative<HalfSpace>(shape)) {
     if (!fixed && !node["motion"])

@@ -108,6 +108,10 @@ class SceneReader {
 // Shared by the body and robot readers (scene_file.cc).
 void ReadContactMaterial(const SceneReader& r, const YAML::Node& node,
                          const std::string& key, ContactMaterial* material);
+// defaults with the overrides of `node`'s optional `contact` mapping.
+ContactMaterial ReadContactOverrides(const SceneReader& r, const YAML::Node& node,
+                                     const std::string& key,
+                                     const ContactMaterial& defaults);
 Eigen::Isometry3d ReadPose(const SceneReader& r, const YAML::Node& node,
                            const std::string& key);
 

@@ -141,13 +141,7 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
         rotation.w();
   }
   if (node["joints"]) ReadJointPositions(r, node["joints"], key + ".joints", *model, &q);
-  ContactMaterial material = defaults;
-  if (node["contact"]) {
-    r.CheckKeys(
-        node["contact"], key + ".contact",
-        {"stiffness", "dissipation_time_scale", "friction", "hunt_crossley_dissipation"});
-    ReadContactMaterial(r, node["contact"], key + ".contact", &material);
-  }
+  const ContactMaterial material = ReadContactOverrides(r, node, key, defaults);
   const Eigen::VectorXd v = Eigen::VectorXd::Zero(model->num_velocities());
   const int tree = scene->system.AddRobot(name, std::move(*model), q, v, material);
   ReadJointSettings(r, node, key, tree, &scene->system);
