@@ -8,9 +8,11 @@
 
 #include "coulomb/contact/augmented_lagrangian_cone.h"
 #include "coulomb/contact/friction_cone_projection.h"
+#include "coulomb/contact/random_contact_problem.h"
 #include "coulomb/contact/sap_friction_cone.h"
 #include "coulomb/solvers/canal_solver.h"
 #include "coulomb/solvers/pgs_solver.h"
+#include "coulomb/solvers/subadmm_solver.h"
 #include "test_support.h"
 
 namespace coulomb {
@@ -158,15 +160,16 @@ std::vector<KnownCase> KnownCases() {
   };
 }
 
-TEST(NcpSolvers, CanalAndPgsReturnTheExactSingleContactSolution) {
+TEST(NcpSolvers, CanalSubAdmmAndPgsReturnTheExactSingleContactSolution) {
   for (const KnownCase& c : KnownCases()) {
     const ContactProblem problem = PointMassProblem(c.v_star, c.mu);
     const ContactNcp ncp(problem);
-    NcpSolution canal, pgs;
+    NcpSolution canal, pgs, subadmm;
     const NcpSolverStatistics canal_stats = CanalSolver().Solve(ncp, {}, &canal);
     const NcpSolverStatistics pgs_stats = PgsSolver().Solve(ncp, {}, &pgs);
+    const NcpSolverStatistics subadmm_stats = SubAdmmSolver().Solve(ncp, &subadmm);
     for (const auto& [stats, solution] :
-         {std::pair{canal_stats, canal}, {pgs_stats, pgs}}) {
+         {std::pair{canal_stats, canal}, {pgs_stats, pgs}, {subadmm_stats, subadmm}}) {
       EXPECT_TRUE(stats.converged) << c.name << " " << stats.solver;
       EXPECT_LT((solution.v - c.v).norm(), 1e-8) << c.name << " " << stats.solver;
       EXPECT_LT((solution.lambda - c.lambda).norm(), 1e-8)
@@ -203,17 +206,38 @@ TEST(NcpSolvers, BoxRestingOnFourContactsStaysAtRest) {
   }
   problem.Finalize();
   const ContactNcp ncp(problem);
-  for (int solver = 0; solver < 2; ++solver) {
+  for (int solver = 0; solver < 3; ++solver) {
     NcpSolution solution;
-    const NcpSolverStatistics stats = solver == 0
-                                          ? CanalSolver().Solve(ncp, {}, &solution)
-                                          : PgsSolver().Solve(ncp, {}, &solution);
+    const NcpSolverStatistics stats =
+        solver == 0   ? CanalSolver().Solve(ncp, {}, &solution)
+        : solver == 1 ? PgsSolver().Solve(ncp, {}, &solution)
+                      : SubAdmmSolver().Solve(ncp, &solution);
     EXPECT_TRUE(stats.converged) << stats.solver << " " << stats.status;
     EXPECT_LT(solution.v.norm(), 1e-8) << stats.solver;
     double total = 0.0;
     for (int i = 0; i < 4; ++i) total += solution.lambda(3 * i + 2);
     EXPECT_NEAR(total, m * g * dt, 1e-9) << stats.solver;
   }
+}
+
+// Every subsystem solve and constraint update writes only its own data, so
+// the iterates do not depend on how the loops are split over threads.
+TEST(SubAdmmSolver, ResultsAreIdenticalForAnyThreadCount) {
+  RandomContactProblemOptions options;
+  options.num_bodies = 40;
+  options.num_contacts = 80;
+  options.seed = 5;
+  const ContactProblem problem = MakeRandomContactProblem(options);
+  const ContactNcp ncp(problem);
+  NcpSolverParameters parameters;
+  parameters.max_iterations = 200;
+  NcpSolution one, two, three;
+  SubAdmmSolver(parameters, 1).Solve(ncp, &one);
+  SubAdmmSolver(parameters, 2).Solve(ncp, &two);
+  SubAdmmSolver(parameters, 3).Solve(ncp, &three);
+  EXPECT_EQ(one.v, two.v);
+  EXPECT_EQ(one.lambda, two.lambda);
+  EXPECT_EQ(one.lambda, three.lambda);
 }
 
 TEST(ContactNcp, RejectsProblemsWithoutFrictionCones) {

@@ -7,13 +7,14 @@
 #include "coulomb/cli/json_writer.h"
 #include "coulomb/solvers/canal_solver.h"
 #include "coulomb/solvers/pgs_solver.h"
+#include "coulomb/solvers/subadmm_solver.h"
 
 namespace coulomb {
 
 FclibNcpRun SolveFclibWithNcpSolver(const FclibProblem& fclib,
                                     const FclibContactProblem& mapped,
                                     const std::string& solver,
-                                    const NcpSolverParameters& parameters) {
+                                    const NcpSolverParameters& parameters, int threads) {
   const ContactNcp ncp(mapped.problem);
   NcpSolution solution;
   FclibNcpRun run;
@@ -21,8 +22,11 @@ FclibNcpRun SolveFclibWithNcpSolver(const FclibProblem& fclib,
     run.statistics = CanalSolver(parameters).Solve(ncp, Eigen::VectorXd(), &solution);
   } else if (solver == "pgs") {
     run.statistics = PgsSolver(parameters).Solve(ncp, Eigen::VectorXd(), &solution);
+  } else if (solver == "subadmm") {
+    run.statistics = SubAdmmSolver(parameters, threads).Solve(ncp, &solution);
   } else {
-    throw std::invalid_argument("unknown NCP solver '" + solver + "' (use canal or pgs)");
+    throw std::invalid_argument("unknown NCP solver '" + solver +
+                                "' (use canal, subadmm or pgs)");
   }
   run.num_dofs = mapped.problem.num_dofs();
   run.r = ToFclibContactOrder(solution.lambda);

@@ -22,11 +22,13 @@ struct FclibNcpRun {
   int num_dofs = 0;
 };
 
-// Throws std::invalid_argument for an unknown solver name.
+// solver: canal, subadmm or pgs (threads: SubADMM's thread count). Throws
+// std::invalid_argument for an unknown solver name.
 FclibNcpRun SolveFclibWithNcpSolver(const FclibProblem& fclib,
                                     const FclibContactProblem& mapped,
                                     const std::string& solver,
-                                    const NcpSolverParameters& parameters);
+                                    const NcpSolverParameters& parameters,
+                                    int threads = 1);
 
 // Output of `coulomb solve --solver canal|pgs`: a summary, JSON (with the
 // per-iteration history) or a table row.

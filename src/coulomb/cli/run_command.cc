@@ -25,6 +25,7 @@ struct RunOptions {
   std::string scheme;
   std::string model;
   std::string solver;
+  int threads = 0;  // 0: the scene's
   double rel_tolerance = 0.0;
   std::string out_dir;
   bool json = false;
@@ -52,6 +53,9 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
     } else if (flag == "--solver") {
       options.solver = arguments.Value(flag);
       ParseContactSolver(options.solver);  // validates
+    } else if (flag == "--threads") {
+      options.threads = arguments.IntValue(flag);
+      if (options.threads < 1) throw UsageError("--threads must be ≥ 1");
     } else if (flag == "--model") {
       options.model = arguments.Value(flag);
       ParseContactModel(options.model);  // validates
@@ -95,6 +99,7 @@ Scene PrepareScene(const RunOptions& options) {
     scene.parameters.contact.model = ParseContactModel(options.model);
   if (!options.solver.empty())
     scene.parameters.solver = ParseContactSolver(options.solver);
+  if (options.threads > 0) scene.parameters.threads = options.threads;
   if (options.rel_tolerance > 0)
     scene.parameters.sap.rel_tolerance = options.rel_tolerance;
   ValidateSapSolverParameters(scene.parameters.sap);

@@ -18,7 +18,8 @@ struct SolveOptions {
   std::string input;  // a file, a directory, or empty with --example
   bool example = false;
   SapSolverParameters parameters;
-  std::string solver = "sap";          // sap | canal | pgs
+  std::string solver = "sap";          // sap | canal | subadmm | pgs
+  int threads = 1;                     // subadmm
   NcpSolverParameters ncp_parameters;  // canal, pgs
   std::string output;
   bool json = false;
@@ -32,10 +33,13 @@ SolveOptions ParseSolveOptions(const std::vector<std::string>& list) {
     if (flag == "--solver") {
       options.solver = arguments.Value(flag);
       if (options.solver != "sap" && options.solver != "canal" &&
-          options.solver != "pgs") {
+          options.solver != "pgs" && options.solver != "subadmm") {
         throw UsageError("--solver: unknown solver '" + options.solver +
-                         "' (use sap, canal or pgs)");
+                         "' (use sap, canal, subadmm or pgs)");
       }
+    } else if (flag == "--threads") {
+      options.threads = arguments.IntValue(flag);
+      if (options.threads < 1) throw UsageError("--threads must be ≥ 1");
     } else if (flag == "--rel-tol") {
       options.parameters.rel_tolerance = arguments.DoubleValue(flag);
       options.ncp_parameters.tolerance = options.parameters.rel_tolerance;
@@ -154,8 +158,8 @@ void PrintTableRow(const std::string& name, const std::string& kind, int dofs,
 int SolveOneFileWithNcpSolver(const SolveOptions& options) {
   const FclibProblem fclib = ReadFclibProblem(options.input);
   const FclibContactProblem mapped = BuildFclibContactProblem(fclib);
-  const FclibNcpRun run =
-      SolveFclibWithNcpSolver(fclib, mapped, options.solver, options.ncp_parameters);
+  const FclibNcpRun run = SolveFclibWithNcpSolver(
+      fclib, mapped, options.solver, options.ncp_parameters, options.threads);
   const std::string name = std::filesystem::path(options.input).filename().string();
   if (options.json) {
     PrintNcpJson(name, fclib, run);
@@ -175,8 +179,8 @@ int SolveDirectoryWithNcpSolver(const SolveOptions& options,
   for (const auto& file : files) {
     const FclibProblem fclib = ReadFclibProblem(file.string());
     const FclibContactProblem mapped = BuildFclibContactProblem(fclib);
-    const FclibNcpRun run =
-        SolveFclibWithNcpSolver(fclib, mapped, options.solver, options.ncp_parameters);
+    const FclibNcpRun run = SolveFclibWithNcpSolver(
+        fclib, mapped, options.solver, options.ncp_parameters, options.threads);
     PrintNcpTableRow(file.filename().string(), fclib, run);
     all_converged = all_converged && run.statistics.converged;
   }

@@ -3,6 +3,7 @@
 #include "coulomb/contact/sap_unilateral_constraint.h"
 #include "coulomb/solvers/canal_solver.h"
 #include "coulomb/solvers/pgs_solver.h"
+#include "coulomb/solvers/subadmm_solver.h"
 
 #include <algorithm>
 #include <chrono>
@@ -27,8 +28,10 @@ Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& normal) {
 ContactSolver ParseContactSolver(const std::string& name) {
   if (name == "sap") return ContactSolver::kSap;
   if (name == "canal") return ContactSolver::kCanal;
+  if (name == "subadmm") return ContactSolver::kSubAdmm;
   if (name == "pgs") return ContactSolver::kPgs;
-  throw std::invalid_argument("unknown solver '" + name + "' (use sap, canal, pgs)");
+  throw std::invalid_argument("unknown solver '" + name +
+                              "' (use sap, canal, subadmm, pgs)");
 }
 
 std::string ToString(ContactSolver solver) {
@@ -37,6 +40,8 @@ std::string ToString(ContactSolver solver) {
       return "sap";
     case ContactSolver::kCanal:
       return "canal";
+    case ContactSolver::kSubAdmm:
+      return "subadmm";
     case ContactSolver::kPgs:
       return "pgs";
   }
@@ -223,13 +228,22 @@ bool TimeStepper::SolveRigidContact(const Eigen::VectorXd& v_guess,
                      error.what() + ")";
     return false;
   }
-  const bool canal = parameters_.solver == ContactSolver::kCanal;
   NcpSolverParameters budget = parameters_.ncp;
-  if (budget.max_iterations <= 0) budget.max_iterations = canal ? 20 : 100;
+  if (budget.max_iterations <= 0) {
+    budget.max_iterations = parameters_.solver == ContactSolver::kCanal ? 20 : 100;
+  }
   NcpSolution rigid;
-  const NcpSolverStatistics ncp_stats =
-      canal ? CanalSolver(budget).Solve(*ncp, v_guess, &rigid)
-            : PgsSolver(budget).Solve(*ncp, Eigen::VectorXd(), &rigid);
+  NcpSolverStatistics ncp_stats;
+  switch (parameters_.solver) {
+    case ContactSolver::kCanal:
+      ncp_stats = CanalSolver(budget).Solve(*ncp, v_guess, &rigid);
+      break;
+    case ContactSolver::kSubAdmm:
+      ncp_stats = SubAdmmSolver(budget, parameters_.threads).Solve(*ncp, &rigid);
+      break;
+    default:
+      ncp_stats = PgsSolver(budget).Solve(*ncp, Eigen::VectorXd(), &rigid);
+  }
   stats->sap_iterations = ncp_stats.iterations;
   stats->ncp_residual = ncp_stats.residual;
   solution_.v = rigid.v;  // v = v* + A⁻¹Jᵀλ: no momentum error

@@ -14,9 +14,9 @@ namespace coulomb {
 
 // The solver of the contact step: SAP (the convex compliant problem of the
 // chosen contact model) or an exact-NCP solver (rigid Signorini–Coulomb on
-// the same contacts, AL §III; math.md §4), CANAL or PGS.
-enum class ContactSolver { kSap, kCanal, kPgs };
-ContactSolver ParseContactSolver(const std::string& name);  // sap, canal, pgs
+// the same contacts, AL §III; math.md §4), CANAL, SubADMM or PGS.
+enum class ContactSolver { kSap, kCanal, kSubAdmm, kPgs };
+ContactSolver ParseContactSolver(const std::string& name);  // sap, canal, subadmm, pgs
 std::string ToString(ContactSolver solver);
 
 // Schemes of the two-stage θ-method (math.md §1, SAP §II-C).
@@ -34,15 +34,17 @@ struct TimeStepperParameters {
   // The contact model (sap, lagged, …) and its run-wide parameters.
   ContactModelParameters contact;
   SapSolverParameters sap;
-  // CANAL and PGS treat every contact as rigid: they take μ from the contact
+  // CANAL, SubADMM and PGS treat every contact as rigid: they take μ from the contact
   // and the position feedback e_n = φ0/(δt + τ_d) (SAP's v̂, with τ_d's
   // near-rigid default (β/π) δt), need contact.model sap, and do not support
   // joint limits or controllers yet.
   ContactSolver solver = ContactSolver::kSap;
   // Per step: stop at the natural-map tolerance or after max_iterations (outer
-  // iterations for CANAL, sweeps for PGS; 0: 20 and 100), which is not a
-  // failure (AL §VII-C uses fixed budgets); the residual is reported per step.
+  // iterations for CANAL, iterations for SubADMM, sweeps for PGS; 0: 20,
+  // 100 and 100), which is not a failure (AL §VII-C uses fixed budgets); the
+  // residual is reported per step.
   NcpSolverParameters ncp = {.tolerance = 1e-8, .max_iterations = 0};
+  int threads = 1;  // SubADMM's worker threads (results do not depend on it)
   // Free motion of implicit schemes: Newton iterations on v* until
   // ‖Δv*‖ ≤ tolerance (1 + ‖v*‖).
   double free_motion_tolerance = 1e-12;
@@ -107,7 +109,7 @@ class TimeStepper {
   };
   ContactConstraint MakeContactConstraint(const MultibodySystem& system,
                                           const ContactPoint& contact) const;
-  // Solves the finalized problem_ with CANAL or PGS into solution_.v.
+  // Solves the finalized problem_ with CANAL, SubADMM or PGS into solution_.v.
   bool SolveRigidContact(const Eigen::VectorXd& v_guess, StepStatistics* stats);
   // Joint limits within reach during the step and PD controllers, at q0.
   void AddJointConstraints(const MultibodySystem& system, ContactProblem* problem) const;

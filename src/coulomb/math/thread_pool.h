@@ -1,0 +1,48 @@
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace coulomb {
+
+// A fixed set of worker threads for data-parallel loops. ParallelFor(n, f)
+// calls f(0), …, f(n − 1), each exactly once, split into contiguous chunks
+// over the workers and the calling thread, and returns when all are done.
+// Tasks must not depend on each other's order; a loop whose tasks write
+// disjoint data gives identical results for any thread count.
+class ThreadPool {
+ public:
+  // num_threads ≥ 1 counts the calling thread: 1 runs everything inline.
+  explicit ThreadPool(int num_threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int num_threads() const { return static_cast<int>(workers_.size()) + 1; }
+  void ParallelFor(int count, const std::function<void(int)>& task);
+
+ private:
+  void WorkerLoop(int worker);
+  void RunChunk(int chunk) const;
+
+  std::vector<std::thread> workers_;
+  // Hand-off: the caller publishes task_/count_ and bumps generation_;
+  // workers and the caller spin briefly on the atomics (a loop in an iterative
+  // solver runs thousands of times per second), then sleep on the condition
+  // variables; generation_ changes and the last decrement of pending_ are
+  // signalled under mutex_, so no wake-up is lost.
+  std::mutex mutex_;
+  std::condition_variable work_ready_;
+  std::condition_variable work_done_;
+  const std::function<void(int)>* task_ = nullptr;
+  int count_ = 0;
+  std::atomic<long> generation_{0};
+  std::atomic<int> pending_{0};
+  std::atomic<bool> stopping_{false};
+};
+
+}  // namespace coulomb

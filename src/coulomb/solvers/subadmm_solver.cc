@@ -1,0 +1,163 @@
+#include "coulomb/solvers/subadmm_solver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "coulomb/contact/friction_cone_projection.h"
+
+namespace coulomb {
+
+SubAdmmSolver::SubAdmmSolver(const NcpSolverParameters& parameters, int num_threads)
+    : parameters_(parameters), pool_(num_threads) {
+  if (parameters_.max_iterations <= 0) parameters_.max_iterations = 10000;
+}
+
+void SubAdmmSolver::SetUp(const ContactNcp& ncp) {
+  const ContactProblem& problem = ncp.problem();
+  links_.clear();
+  links_of_clique_.assign(problem.num_cliques(), {});
+  links_of_constraint_.assign(problem.num_constraints(), {});
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    for (const JacobianBlock& block : problem.constraint(i).jacobian) {
+      links_of_clique_[block.clique].push_back(static_cast<int>(links_.size()));
+      links_of_constraint_[i].push_back(static_cast<int>(links_.size()));
+      links_.push_back(
+          {i, block.clique, problem.clique_offset(block.clique), block.matrix});
+    }
+  }
+  primal_of_constraint_.assign(problem.num_constraints(), 0.0);
+}
+
+double SubAdmmSolver::InitialPenalty(const ContactNcp& ncp) const {
+  const ContactProblem& problem = ncp.problem();
+  double log_sum = 0.0;
+  int count = 0;
+  for (int t = 0; t < problem.num_cliques(); ++t) {
+    if (links_of_clique_[t].empty()) continue;
+    const Eigen::MatrixXd& a = problem.clique_matrix(t);
+    log_sum += std::log(a.trace() / a.rows() / links_of_clique_[t].size());
+    ++count;
+  }
+  return parameters_.penalty_scale * (count > 0 ? std::exp(log_sum / count) : 1.0);
+}
+
+void SubAdmmSolver::Factor(const ContactNcp& ncp, double penalty) {
+  const ContactProblem& problem = ncp.problem();
+  subsystem_factors_.resize(problem.num_cliques());
+  pool_.ParallelFor(problem.num_cliques(), [&](int t) {
+    Eigen::MatrixXd matrix = problem.clique_matrix(t);
+    for (int l : links_of_clique_[t]) {
+      matrix += penalty * links_[l].jacobian.transpose() * links_[l].jacobian;
+    }
+    subsystem_factors_[t].compute(matrix);
+  });
+}
+
+void SubAdmmSolver::SolveSubsystem(const ContactNcp& ncp, int clique, double penalty,
+                                   Eigen::VectorXd* v) {
+  const ContactProblem& problem = ncp.problem();
+  const int offset = problem.clique_offset(clique), size = problem.clique_size(clique);
+  Eigen::VectorXd rhs =
+      problem.clique_matrix(clique) * problem.v_star().segment(offset, size);
+  for (int l : links_of_clique_[clique]) {
+    rhs += links_[l].jacobian.transpose() * (penalty * links_[l].z - links_[l].u);
+  }
+  v->segment(offset, size) = subsystem_factors_[clique].solve(rhs);
+}
+
+void SubAdmmSolver::UpdateConstraint(const ContactNcp& ncp, int constraint,
+                                     double penalty, const Eigen::VectorXd& v,
+                                     Eigen::VectorXd* lambda) {
+  const ContactProblem& problem = ncp.problem();
+  const int offset = problem.constraint_offset(constraint);
+  const std::vector<int>& links = links_of_constraint_[constraint];
+  // The bias b_i and offset e_i enter once: e_i ← b_i + e_i.
+  Eigen::Vector3d sum = penalty * (problem.constraint(constraint).bias.head<3>() +
+                                   ncp.offsets().segment<3>(offset));
+  std::vector<Eigen::Vector3d> y(links.size());
+  for (size_t k = 0; k < links.size(); ++k) {
+    const Link& link = links_[links[k]];
+    y[k] =
+        penalty * link.jacobian * v.segment(link.offset, link.jacobian.cols()) + link.u;
+    sum += y[k];
+  }
+  const Eigen::Vector3d impulse = StrictFrictionOperator(
+      -sum / static_cast<double>(links.size()), ncp.friction(constraint));
+  double primal = 0.0;
+  for (size_t k = 0; k < links.size(); ++k) {
+    Link& link = links_[links[k]];
+    link.z = (y[k] + impulse) / penalty;
+    primal = std::max(
+        primal,
+        (link.jacobian * v.segment(link.offset, link.jacobian.cols()) - link.z).norm());
+    link.u = -impulse;
+  }
+  primal_of_constraint_[constraint] = primal;
+  lambda->segment<3>(offset) = impulse;
+}
+
+double SubAdmmSolver::DualResidual(const ContactNcp& ncp, const Eigen::VectorXd& v,
+                                   const Eigen::VectorXd& lambda) const {
+  const ContactProblem& problem = ncp.problem();
+  Eigen::VectorXd residual;
+  problem.MultiplyByA(v - problem.v_star(), &residual);
+  Eigen::VectorXd impulse = Eigen::VectorXd::Zero(problem.num_dofs());
+  problem.AddJacobianTransposeTimes(lambda, &impulse);
+  residual -= impulse;
+  double worst = 0.0;
+  for (int t = 0; t < problem.num_cliques(); ++t) {
+    const int offset = problem.clique_offset(t), size = problem.clique_size(t);
+    const Eigen::VectorXd scale =
+        problem.clique_matrix(t).diagonal().cwiseSqrt().cwiseInverse();
+    worst = std::max(worst, scale.cwiseProduct(residual.segment(offset, size)).norm());
+  }
+  return worst;
+}
+
+NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* solution) {
+  const auto start = std::chrono::steady_clock::now();
+  const ContactProblem& problem = ncp.problem();
+  NcpSolverStatistics stats;
+  stats.solver = "subadmm";
+  stats.status = "max_iterations_reached";
+  SetUp(ncp);
+  double penalty = InitialPenalty(ncp);
+  Factor(ncp, penalty);
+  Eigen::VectorXd v = problem.v_star();  // the ADMM iterate
+  solution->lambda = Eigen::VectorXd::Zero(problem.num_constraint_equations());
+  for (int iteration = 1; iteration <= parameters_.max_iterations; ++iteration) {
+    pool_.ParallelFor(problem.num_cliques(),
+                      [&](int t) { SolveSubsystem(ncp, t, penalty, &v); });
+    pool_.ParallelFor(problem.num_constraints(), [&](int i) {
+      UpdateConstraint(ncp, i, penalty, v, &solution->lambda);
+    });
+    const double primal = primal_of_constraint_.empty()
+                              ? 0.0
+                              : *std::max_element(primal_of_constraint_.begin(),
+                                                  primal_of_constraint_.end());
+    const double dual = DualResidual(ncp, v, solution->lambda);
+    // The NCP residual at v = v* + A⁻¹Jᵀλ, which satisfies the dynamics
+    // exactly (AL §VII), not at the iterate.
+    ncp.CalcVelocities(solution->lambda, &solution->v);
+    ncp.CalcContactVelocities(solution->v, &solution->u);
+    stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
+    stats.history.push_back({stats.residual, primal, 0, penalty});
+    stats.iterations = iteration;
+    if (stats.residual <= parameters_.tolerance) {
+      stats.converged = true;
+      stats.status = "converged";
+      break;
+    }
+    const bool unbalanced = primal > 10.0 * dual || dual > 10.0 * primal;
+    if (primal > 0.0 && dual > 0.0 && unbalanced) {  // residual balancing
+      penalty *= std::sqrt(primal / dual);
+      Factor(ncp, penalty);
+    }
+  }
+  stats.total_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats;
+}
+
+}  // namespace coulomb
