@@ -169,6 +169,50 @@ TEST(SceneFile, ReadsKinematicBodiesWithPrescribedMotion) {
                   .isApprox(scene.system.WorldBodyPose(body).translation(), 1e-14));
 }
 
+// Contacts between the two balls of a stack, with and without `exclude`.
+int BallBallContacts(const std::string& exclude) {
+  const fs::path path = WriteScene("exclude", R"(bodies:
+  - name: ground
+    shape: {halfspace: {}}
+    fixed: true
+  - name: low
+    shape: {sphere: {radius: 0.1}}
+    mass: 1
+    pose: {position: [0, 0, 0.09]}
+  - name: high
+    shape: {sphere: {radius: 0.1}}
+    mass: 1
+    pose: {position: [0, 0, 0.27]}
+)" + exclude);
+  Scene scene = LoadSceneFile(path.string());
+  fs::remove(path);
+  scene.system.UpdateAllTrees();
+  std::vector<Eigen::Isometry3d> poses;
+  scene.system.CalcGeometryPoses(&poses);
+  std::vector<ContactPoint> contacts;
+  scene.system.collision_world().ComputeContacts(poses, 0.0, &contacts);
+  int ball_ball = 0;
+  for (const ContactPoint& c : contacts)
+    ball_ball += (c.geometry_a == 1 && c.geometry_b == 2);
+  EXPECT_EQ(contacts.size() - ball_ball, 1u);  // low on the ground, always
+  return ball_ball;
+}
+
+TEST(SceneFile, ExcludesContactBetweenNamedBodies) {
+  EXPECT_EQ(BallBallContacts(""), 1);
+  EXPECT_EQ(BallBallContacts("exclude: [[high, low]]\n"), 0);
+  const fs::path bad = WriteScene("bad_exclude", "bodies: []\nexclude: [[a, b]]\n");
+  try {
+    LoadSceneFile(bad.string());
+    ADD_FAILURE() << "an unknown name was accepted";
+  } catch (const SceneFileError& e) {
+    EXPECT_NE(std::string(e.what()).find(":2: exclude[0]: no body or robot 'a'"),
+              std::string::npos)
+        << e.what();
+  }
+  fs::remove(bad);
+}
+
 TEST(SceneFile, ReportsMissingFilesAndYamlSyntaxErrors) {
   EXPECT_THROW(LoadSceneFile("/nonexistent/scene.yaml"), SceneFileError);
   const fs::path path = WriteScene("syntax", "bodies: [\n  {name: a\n");

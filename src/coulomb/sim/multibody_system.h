@@ -69,6 +69,11 @@ class MultibodySystem {
   int AddGeometry(const Shape& shape, int tree, int body, const Eigen::Isometry3d& X_BG,
                   const ContactMaterial& material);
 
+  // No contact is ever computed between these two geometries.
+  void ExcludeCollisionPair(int geometry_a, int geometry_b) {
+    collision_world_.ExcludePair(geometry_a, geometry_b);
+  }
+
   int num_trees() const { return static_cast<int>(trees_.size()); }
   Tree& tree(int index) { return trees_[index]; }
   const Tree& tree(int index) const { return trees_[index]; }

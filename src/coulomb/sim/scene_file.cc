@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -223,10 +224,40 @@ void ReadBody(const SceneReader& r, const YAML::Node& node, const std::string& k
   scene->system.AddFreeBody(name, shape, mass, pose, linear, angular, material);
 }
 
+// Geometry indices [first, last) of each named body or robot.
+using GeometryRanges = std::map<std::string, std::pair<int, int>>;
+
+// exclude: [[NAME, NAME], ...]: no contact between the two bodies or robots
+// (all their geometries).
+void ReadExclusions(const SceneReader& r, const YAML::Node& node,
+                    const GeometryRanges& geometries, MultibodySystem* system) {
+  if (!node.IsSequence())
+    r.Fail(node, "exclude", "expected a list of [name, name] pairs");
+  for (size_t k = 0; k < node.size(); ++k) {
+    const std::string key = "exclude[" + std::to_string(k) + "]";
+    const YAML::Node pair = node[k];
+    if (!pair.IsSequence() || pair.size() != 2)
+      r.Fail(pair, key, "expected [name, name]");
+    std::pair<int, int> ranges[2];
+    for (int side = 0; side < 2; ++side) {
+      const std::string name = r.String(pair[side], key);
+      const auto found = geometries.find(name);
+      if (found == geometries.end())
+        r.Fail(pair[side], key, "no body or robot '" + name + "'");
+      ranges[side] = found->second;
+    }
+    for (int a = ranges[0].first; a < ranges[0].second; ++a) {
+      for (int b = ranges[1].first; b < ranges[1].second; ++b) {
+        if (a != b) system->ExcludeCollisionPair(a, b);
+      }
+    }
+  }
+}
+
 Scene ReadScene(const SceneReader& r, const YAML::Node& root) {
   r.CheckKeys(root, "",
               {"time_step", "duration", "scheme", "gravity", "contact", "solver",
-               "bodies", "robots", "seed"});
+               "bodies", "robots", "exclude", "seed"});
   const Eigen::Vector3d gravity = root["gravity"] ? r.Vector3(root["gravity"], "gravity")
                                                   : Eigen::Vector3d(0, 0, -9.81);
   Scene scene{
@@ -249,17 +280,25 @@ Scene ReadScene(const SceneReader& r, const YAML::Node& root) {
     r.Fail(root, "bodies", "a list of bodies is required");
   }
   std::set<std::string> names;
+  GeometryRanges geometries;
   for (size_t k = 0; k < root["bodies"].size(); ++k) {
+    const int first = scene.system.collision_world().num_geometries();
     ReadBody(r, root["bodies"][k], "bodies[" + std::to_string(k) + "]", defaults, &names,
              &scene);
+    geometries[root["bodies"][k]["name"].as<std::string>()] = {
+        first, scene.system.collision_world().num_geometries()};
   }
   if (root["robots"]) {
     if (!root["robots"].IsSequence()) r.Fail(root["robots"], "robots", "expected a list");
     for (size_t k = 0; k < root["robots"].size(); ++k) {
+      const int first = scene.system.collision_world().num_geometries();
       ReadRobot(r, root["robots"][k], "robots[" + std::to_string(k) + "]", defaults,
                 &names, &scene);
+      geometries[root["robots"][k]["name"].as<std::string>()] = {
+          first, scene.system.collision_world().num_geometries()};
     }
   }
+  if (root["exclude"]) ReadExclusions(r, root["exclude"], geometries, &scene.system);
   return scene;
 }
 
