@@ -179,5 +179,36 @@ TEST(CollisionWorld, TiltedBoxReportsEachCornerAtItsOwnHeight) {
   EXPECT_EQ(high, 2);
 }
 
+// The same for a cylinder's flat cap: every patch point reports the height
+// of its own point of the cap's rim plane, not the patch's deepest one
+// (which let a heavy body on light dishes tilt them without a restoring
+// torque and pump energy into the pile).
+TEST(CollisionWorld, TiltedCylinderCapReportsEachPointAtItsOwnHeight) {
+  const double theta = 0.004, radius = 0.1, length = 0.05, margin = 0.01;
+  CollisionWorld world;
+  world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());
+  world.AddGeometry(Cylinder{radius, length}, 0, 0, Eigen::Isometry3d::Identity());
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  pose.linear() = Eigen::AngleAxisd(theta, Eigen::Vector3d::UnitY()).toRotationMatrix();
+  const double lowest = (pose.linear() * Eigen::Vector3d(radius, 0, -0.5 * length)).z();
+  pose.translation() = Eigen::Vector3d(0, 0, -lowest - 0.0005);
+  std::vector<ContactPoint> contacts;
+  world.ComputeContacts({Eigen::Isometry3d::Identity(), pose}, margin, &contacts);
+  ASSERT_GE(contacts.size(), 3u);
+  double min_phi = 1.0, max_phi = -1.0;
+  for (const ContactPoint& c : contacts) {
+    // The cap point below/above the contact point along the (vertical) normal.
+    const Eigen::Vector3d in_cylinder = pose.inverse() * c.p_W;
+    const Eigen::Vector3d on_cap(in_cylinder.x(), in_cylinder.y(), -0.5 * length);
+    const Eigen::Vector3d cap_W = pose * on_cap;
+    // φ = height of the cap above the ground along z, to first order in θ.
+    EXPECT_NEAR(c.phi, cap_W.z(), 1e-6);
+    min_phi = std::min(min_phi, c.phi);
+    max_phi = std::max(max_phi, c.phi);
+  }
+  EXPECT_NEAR(min_phi, -0.0005, 1e-6);
+  EXPECT_GT(max_phi - min_phi, 1.5 * radius * theta);  // the tilt shows
+}
+
 }  // namespace
 }  // namespace coulomb

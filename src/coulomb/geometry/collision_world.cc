@@ -55,7 +55,49 @@ constexpr double kPatchTolerance = 1e-3;
 // half-space, the crossing with the plane of the face that faces that way:
 // exact on face contacts, and stable at the patch's corners, where a ray
 // through a box corner would graze edges. For a sphere, the exact crossing.
-// nullopt for other shapes (capsule, cylinder), which keep the patch depth.
+// A cylinder uses its cap plane for flat contacts (like a box face) and its
+// side surface otherwise; a capsule, the union of its side and end spheres.
+// nullopt when the line misses the shape (the patch depth is kept).
+// Where the line p + t n crosses a sphere of `radius` at the origin: the exit
+// (side = +1) or entry (side = −1) parameter t.
+std::optional<double> SphereCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n,
+                                     double radius, double side) {
+  const double b = p.dot(n);
+  const double discriminant = b * b - (p.squaredNorm() - radius * radius);
+  if (discriminant < 0) return std::nullopt;
+  return -b + side * std::sqrt(discriminant);
+}
+
+// The same for the infinite cylinder of `radius` about z.
+std::optional<double> SideCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n,
+                                   double radius, double side) {
+  const Eigen::Vector2d p_xy = p.head<2>(), n_xy = n.head<2>();
+  const double a = n_xy.squaredNorm();
+  if (a < 1e-24) return std::nullopt;
+  const double b = p_xy.dot(n_xy) / a;
+  const double discriminant = b * b - (p_xy.squaredNorm() - radius * radius) / a;
+  if (discriminant < 0) return std::nullopt;
+  return -b + side * std::sqrt(discriminant);
+}
+
+// A capsule is the union of its side (|z| ≤ L/2) and two end spheres: the
+// exit from the union is the last exit of its parts, the entry the first.
+std::optional<double> CapsuleCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n,
+                                      const Capsule& capsule, double side) {
+  std::optional<double> best;
+  const auto consider = [&](std::optional<double> t) {
+    if (t && (!best || side * (*t - *best) > 0)) best = t;
+  };
+  const std::optional<double> t_side = SideCrossing(p, n, capsule.radius, side);
+  if (t_side && std::abs(p.z() + *t_side * n.z()) <= 0.5 * capsule.length)
+    consider(t_side);
+  for (double end : {-0.5, 0.5}) {
+    const Eigen::Vector3d center(0, 0, end * capsule.length);
+    consider(SphereCrossing(p - center, n, capsule.radius, side));
+  }
+  return best;
+}
+
 std::optional<double> SurfaceCrossing(const Shape& shape, const Eigen::Vector3d& p,
                                       const Eigen::Vector3d& n, bool leaving) {
   const double side = leaving ? 1.0 : -1.0;
@@ -75,11 +117,20 @@ std::optional<double> SurfaceCrossing(const Shape& shape, const Eigen::Vector3d&
     return plane_crossing(Eigen::Vector3d::UnitZ(), 0.0);
   }
   if (const auto* sphere = std::get_if<Sphere>(&shape)) {
-    const double b = p.dot(n);
-    const double discriminant =
-        b * b - (p.squaredNorm() - sphere->radius * sphere->radius);
-    if (discriminant < 0) return std::nullopt;
-    return -b + side * std::sqrt(discriminant);
+    return SphereCrossing(p, n, sphere->radius, side);
+  }
+  if (const auto* cylinder = std::get_if<Cylinder>(&shape)) {
+    // A flat (cap) contact uses the cap's plane, like a box face; otherwise
+    // the side surface.
+    const double axial = (side * n).z();
+    if (std::abs(axial) >= n.head<2>().norm()) {
+      return plane_crossing((axial >= 0 ? 1.0 : -1.0) * Eigen::Vector3d::UnitZ(),
+                            0.5 * cylinder->length);
+    }
+    return SideCrossing(p, n, cylinder->radius, side);
+  }
+  if (const auto* capsule = std::get_if<Capsule>(&shape)) {
+    return CapsuleCrossing(p, n, *capsule, side);
   }
   return std::nullopt;
 }

@@ -1,5 +1,6 @@
 #include "coulomb/sim/builtin_scenes.h"
 
+#include "coulomb/sim/al_scenes.h"
 #include "coulomb/sim/irr_scenes.h"
 #include "coulomb/sim/scene_options.h"
 
@@ -190,6 +191,7 @@ std::vector<BuiltinSceneInfo> BuiltinScenes() {
        "IRR §IX-A: a box on a belt oscillating at 1 Hz, ±0.2 m (μ = 0.7)"},
       {"falling_sphere",
        "IRR §IX-B: a steel sphere lands sliding at 2 m/s and starts to roll"},
+      {"dish_pile", "AL §VII-A1: two bowls and a plate (0.1 kg) under a 5 kg pot"},
       {"sliding_rod",
        "IRR §IX-C: Painlevé's rod jams into the ground (dissipation=true|false)"}};
 }
@@ -204,6 +206,7 @@ Scene MakeBuiltinScene(const std::string& name,
   if (name == "conveyor_belt") return ConveyorBeltScene(options);
   if (name == "falling_sphere") return FallingSphereScene(options);
   if (name == "sliding_rod") return SlidingRodScene(options);
+  if (name == "dish_pile") return DishPileScene(options);
   std::string names;
   for (const BuiltinSceneInfo& info : BuiltinScenes())
     names += (names.empty() ? "" : ", ") + info.name;
