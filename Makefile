@@ -15,7 +15,7 @@ APT_PACKAGES := cmake ninja-build g++ make libeigen3-dev libhdf5-dev libgtest-de
 SICONOS_APT_PACKAGES := python3-siconos python3-h5py python3-scipy
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps venv build test run fclib bench bench-irr siconos format format-check clean
+.PHONY: deps venv build test run fclib bench bench-irr bench-ncp siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
 define apt_install
@@ -67,6 +67,10 @@ bench: build
 # The IRR studies (a few minutes): docs/irr_benchmarks.md holds one run.
 bench-irr: build
 	./$(BUILD_DIR)/coulomb bench irr
+
+# The AL single-step test on the dish pile (docs/ncp_single_step.md).
+bench-ncp: build
+	./$(BUILD_DIR)/coulomb bench ncp
 
 # Siconos NSGS and PROX on the FCLIB problems, same error measure as
 # `coulomb solve --solver canal|pgs` (docs/ncp_solvers.md holds one run).

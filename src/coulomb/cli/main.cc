@@ -8,6 +8,7 @@
 #include "coulomb/cli/arguments.h"
 #include "coulomb/cli/bench_command.h"
 #include "coulomb/cli/irr_bench_command.h"
+#include "coulomb/cli/ncp_bench_command.h"
 #include "coulomb/cli/run_command.h"
 #include "coulomb/cli/solve_command.h"
 
@@ -32,6 +33,8 @@ constexpr const char* kUsage =
     "  scenes         list the built-in scenes\n"
     "  bench solve [--fclib-dir DIR] [--repetitions N] [--max-bodies N]\n"
     "                 time SAP solves, dense vs sparse Cholesky\n"
+    "  bench ncp [--cases N] [--threads N]\n"
+    "                 AL §VII-A1 single-step test: CANAL, SubADMM, PGS on the dish pile\n"
     "  bench irr [--case belt|sphere|rod|clutter|all] [--quick]\n"
     "                 IRR §IX studies: SAP vs Lagged vs Similar, convergence in δt\n"
     "exit codes: 0 success, 1 a solve or step did not converge, 2 bad input\n";
@@ -51,6 +54,9 @@ int main(int argc, char** argv) {
     if (command == "solve") return coulomb::RunSolveCommand(arguments);
     if (command == "bench" && !arguments.empty() && arguments.front() == "irr") {
       return coulomb::RunIrrBenchCommand({arguments.begin() + 1, arguments.end()});
+    }
+    if (command == "bench" && !arguments.empty() && arguments.front() == "ncp") {
+      return coulomb::RunNcpBenchCommand({arguments.begin() + 1, arguments.end()});
     }
     if (command == "bench") return coulomb::RunBenchCommand(arguments);
     if (command == "run") return coulomb::RunRunCommand(arguments);

@@ -103,7 +103,8 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
     ncp.CalcVelocities(solution->lambda, &solution->v);
     ncp.CalcContactVelocities(solution->v, &solution->u);
     stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
-    stats.history.push_back({stats.residual, primal, inner_stats.iterations, penalty});
+    stats.history.push_back(
+        {stats.residual, primal, inner_stats.iterations, penalty, SecondsSince(start)});
     stats.iterations = k;
     if (stats.residual <= parameters_.tolerance) {
       stats.converged = true;
@@ -119,8 +120,7 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
     }
     previous_residual = stats.residual;
   }
-  stats.total_time_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.total_time_s = SecondsSince(start);
   return stats;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -51,12 +52,18 @@ class ContactNcp {
   double free_velocity_norm_ = 0.0;  // ‖q‖
 };
 
+// Seconds on the steady clock since `start` (solver timings).
+inline double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 // What the NCP solvers (CANAL, PGS) report, per outer iteration or sweep.
 struct NcpIterationRecord {
   double residual = 0.0;         // natural-map residual (normalized)
   double primal_residual = 0.0;  // CANAL: ‖J v̂ − z‖; PGS: 0
   int inner_iterations = 0;      // CANAL: Newton iterations of the inner solve
-  double penalty = 0.0;          // CANAL: β
+  double penalty = 0.0;          // CANAL, SubADMM: β
+  double time_s = 0.0;           // since the solve started
 };
 
 struct NcpSolverStatistics {

@@ -62,7 +62,7 @@ NcpSolverStatistics PgsSolver::Solve(const ContactNcp& ncp,
     }
     ncp.CalcContactVelocities(solution->v, &solution->u);
     stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
-    stats.history.push_back({stats.residual, 0.0, 0, 0.0});
+    stats.history.push_back({stats.residual, 0.0, 0, 0.0, SecondsSince(start)});
     stats.iterations = sweep;
     if (stats.residual <= parameters_.tolerance) {
       stats.converged = true;
@@ -70,8 +70,7 @@ NcpSolverStatistics PgsSolver::Solve(const ContactNcp& ncp,
       break;
     }
   }
-  stats.total_time_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.total_time_s = SecondsSince(start);
   return stats;
 }
 

@@ -142,7 +142,7 @@ NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* sol
     ncp.CalcVelocities(solution->lambda, &solution->v);
     ncp.CalcContactVelocities(solution->v, &solution->u);
     stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
-    stats.history.push_back({stats.residual, primal, 0, penalty});
+    stats.history.push_back({stats.residual, primal, 0, penalty, SecondsSince(start)});
     stats.iterations = iteration;
     if (stats.residual <= parameters_.tolerance) {
       stats.converged = true;
@@ -155,8 +155,7 @@ NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* sol
       Factor(ncp, penalty);
     }
   }
-  stats.total_time_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.total_time_s = SecondsSince(start);
   return stats;
 }
 
