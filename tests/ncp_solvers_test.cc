@@ -206,12 +206,14 @@ TEST(NcpSolvers, BoxRestingOnFourContactsStaysAtRest) {
   }
   problem.Finalize();
   const ContactNcp ncp(problem);
-  for (int solver = 0; solver < 3; ++solver) {
+  for (int solver = 0; solver < 4; ++solver) {
     NcpSolution solution;
     const NcpSolverStatistics stats =
         solver == 0   ? CanalSolver().Solve(ncp, {}, &solution)
         : solver == 1 ? PgsSolver().Solve(ncp, {}, &solution)
-                      : SubAdmmSolver().Solve(ncp, &solution);
+        : solver == 2
+            ? SubAdmmSolver().Solve(ncp, &solution)
+            : SubAdmmSolver({}, 1, /*split_subsystems=*/false).Solve(ncp, &solution);
     EXPECT_TRUE(stats.converged) << stats.solver << " " << stats.status;
     EXPECT_LT(solution.v.norm(), 1e-8) << stats.solver;
     double total = 0.0;

@@ -1,5 +1,8 @@
 #include "coulomb/sim/al_scenes.h"
 
+#include <cmath>
+#include <stdexcept>
+
 #include "coulomb/sim/scene_options.h"
 
 namespace coulomb {
@@ -28,6 +31,33 @@ Scene DishPileScene(const std::map<std::string, std::string>& options) {
                              Pose({dish.offset.x(), dish.offset.y(), z}),
                              Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), material);
     z += 0.5 * dish.shape.length;
+  }
+  return scene;
+}
+
+Scene LaikagoDropScene(const std::map<std::string, std::string>& options) {
+  int robots = 8;
+  for (const auto& [key, value] : options) {
+    if (key != "robots") {
+      throw std::invalid_argument("laikago_drop: unknown option '" + key + "' (robots)");
+    }
+    robots = ParseCount(key, value);
+  }
+  Scene scene{"laikago_drop", MultibodySystem(), {}, 0.5};
+  scene.parameters.time_step = 1.0 / 240.0;
+  scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(),
+                                 ContactMaterial{});
+  const std::string urdf =
+      RobotDataDirectory() + "/laikago_description/urdf/laikago.urdf";
+  const int columns = static_cast<int>(std::ceil(std::sqrt(robots)));
+  for (int k = 0; k < robots; ++k) {
+    MultibodyTree robot = MultibodyTree::FromUrdf(urdf, /*floating_base=*/true);
+    Eigen::VectorXd q = robot.NeutralConfiguration();
+    q.head<3>() << (k % columns) * 1.0, (k / columns) * 1.0, 0.6;
+    const Eigen::VectorXd v = Eigen::VectorXd::Zero(robot.num_velocities());
+    const int tree = scene.system.AddRobot("laikago_" + std::to_string(k),
+                                           std::move(robot), q, v, ContactMaterial{});
+    scene.system.tree(tree).limits.clear();  // the NCP solvers take contacts only
   }
   return scene;
 }

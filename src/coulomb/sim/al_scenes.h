@@ -15,4 +15,11 @@ namespace coulomb {
 // contact (k = ∞), μ = 0.5, δt = 1/240 s (the paper's), 0.5 s. No options.
 Scene DishPileScene(const std::map<std::string, std::string>& options);
 
+// AL §VII-D2: N Laikago quadrupeds (example-robot-data URDF, 18 dofs each,
+// collision primitives) dropped from 10 cm above standing height on the
+// ground, on a grid 1 m apart, limp; near-rigid contact, μ = 1, δt = 1/240 s,
+// 0.5 s, joint limits off (the NCP solvers do not take them yet). Option
+// robots=N (default 8).
+Scene LaikagoDropScene(const std::map<std::string, std::string>& options);
+
 }  // namespace coulomb

@@ -192,6 +192,8 @@ std::vector<BuiltinSceneInfo> BuiltinScenes() {
       {"falling_sphere",
        "IRR §IX-B: a steel sphere lands sliding at 2 m/s and starts to roll"},
       {"dish_pile", "AL §VII-A1: two bowls and a plate (0.1 kg) under a 5 kg pot"},
+      {"laikago_drop",
+       "AL §VII-D2: 8 Laikago quadrupeds dropped on the ground (robots=N)"},
       {"sliding_rod",
        "IRR §IX-C: Painlevé's rod jams into the ground (dissipation=true|false)"}};
 }
@@ -207,6 +209,7 @@ Scene MakeBuiltinScene(const std::string& name,
   if (name == "falling_sphere") return FallingSphereScene(options);
   if (name == "sliding_rod") return SlidingRodScene(options);
   if (name == "dish_pile") return DishPileScene(options);
+  if (name == "laikago_drop") return LaikagoDropScene(options);
   std::string names;
   for (const BuiltinSceneInfo& info : BuiltinScenes())
     names += (names.empty() ? "" : ", ") + info.name;

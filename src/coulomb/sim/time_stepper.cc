@@ -29,6 +29,7 @@ ContactSolver ParseContactSolver(const std::string& name) {
   if (name == "sap") return ContactSolver::kSap;
   if (name == "canal") return ContactSolver::kCanal;
   if (name == "subadmm") return ContactSolver::kSubAdmm;
+  if (name == "admm") return ContactSolver::kAdmm;
   if (name == "pgs") return ContactSolver::kPgs;
   throw std::invalid_argument("unknown solver '" + name +
                               "' (use sap, canal, subadmm, pgs)");
@@ -42,6 +43,8 @@ std::string ToString(ContactSolver solver) {
       return "canal";
     case ContactSolver::kSubAdmm:
       return "subadmm";
+    case ContactSolver::kAdmm:
+      return "admm";
     case ContactSolver::kPgs:
       return "pgs";
   }
@@ -240,6 +243,10 @@ bool TimeStepper::SolveRigidContact(const Eigen::VectorXd& v_guess,
       break;
     case ContactSolver::kSubAdmm:
       ncp_stats = SubAdmmSolver(budget, parameters_.threads).Solve(*ncp, &rigid);
+      break;
+    case ContactSolver::kAdmm:
+      ncp_stats = SubAdmmSolver(budget, parameters_.threads, /*split_subsystems=*/false)
+                      .Solve(*ncp, &rigid);
       break;
     default:
       ncp_stats = PgsSolver(budget).Solve(*ncp, Eigen::VectorXd(), &rigid);

@@ -15,8 +15,11 @@ namespace coulomb {
 // The solver of the contact step: SAP (the convex compliant problem of the
 // chosen contact model) or an exact-NCP solver (rigid Signorini–Coulomb on
 // the same contacts, AL §III; math.md §4), CANAL, SubADMM or PGS.
-enum class ContactSolver { kSap, kCanal, kSubAdmm, kPgs };
-ContactSolver ParseContactSolver(const std::string& name);  // sap, canal, subadmm, pgs
+// kAdmm is SubADMM without the split into trees (one factorization of the
+// whole system), the AL paper's baseline.
+enum class ContactSolver { kSap, kCanal, kSubAdmm, kAdmm, kPgs };
+ContactSolver ParseContactSolver(
+    const std::string& name);  // sap, canal, subadmm, admm, pgs
 std::string ToString(ContactSolver solver);
 
 // Schemes of the two-stage θ-method (math.md §1, SAP §II-C).

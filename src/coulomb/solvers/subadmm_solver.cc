@@ -8,17 +8,43 @@
 
 namespace coulomb {
 
-SubAdmmSolver::SubAdmmSolver(const NcpSolverParameters& parameters, int num_threads)
-    : parameters_(parameters), pool_(num_threads) {
+SubAdmmSolver::SubAdmmSolver(const NcpSolverParameters& parameters, int num_threads,
+                             bool split_subsystems)
+    : parameters_(parameters), split_subsystems_(split_subsystems), pool_(num_threads) {
   if (parameters_.max_iterations <= 0) parameters_.max_iterations = 10000;
 }
 
 void SubAdmmSolver::SetUp(const ContactNcp& ncp) {
   const ContactProblem& problem = ncp.problem();
+  subsystems_.clear();
+  if (split_subsystems_) {
+    for (int t = 0; t < problem.num_cliques(); ++t) {
+      subsystems_.push_back({problem.clique_offset(t), problem.clique_matrix(t)});
+    }
+  } else {  // one subsystem: A = blockdiag(A_t)
+    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(problem.num_dofs(), problem.num_dofs());
+    for (int t = 0; t < problem.num_cliques(); ++t) {
+      a.block(problem.clique_offset(t), problem.clique_offset(t), problem.clique_size(t),
+              problem.clique_size(t)) = problem.clique_matrix(t);
+    }
+    subsystems_.push_back({0, std::move(a)});
+  }
   links_.clear();
-  links_of_clique_.assign(problem.num_cliques(), {});
+  links_of_clique_.assign(subsystems_.size(), {});
   links_of_constraint_.assign(problem.num_constraints(), {});
   for (int i = 0; i < problem.num_constraints(); ++i) {
+    if (!split_subsystems_) {  // one link over all of v
+      Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian =
+          Eigen::MatrixXd::Zero(3, problem.num_dofs());
+      for (const JacobianBlock& block : problem.constraint(i).jacobian) {
+        jacobian.middleCols(problem.clique_offset(block.clique), block.matrix.cols()) +=
+            block.matrix;
+      }
+      links_of_clique_[0].push_back(static_cast<int>(links_.size()));
+      links_of_constraint_[i].push_back(static_cast<int>(links_.size()));
+      links_.push_back({i, 0, 0, jacobian});
+      continue;
+    }
     for (const JacobianBlock& block : problem.constraint(i).jacobian) {
       links_of_clique_[block.clique].push_back(static_cast<int>(links_.size()));
       links_of_constraint_[i].push_back(static_cast<int>(links_.size()));
@@ -30,40 +56,45 @@ void SubAdmmSolver::SetUp(const ContactNcp& ncp) {
 }
 
 double SubAdmmSolver::InitialPenalty(const ContactNcp& ncp) const {
+  // Per tree (also when merged): mass scale / contacts on the tree.
   const ContactProblem& problem = ncp.problem();
+  std::vector<int> contacts_on(problem.num_cliques(), 0);
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    for (const JacobianBlock& block : problem.constraint(i).jacobian)
+      ++contacts_on[block.clique];
+  }
   double log_sum = 0.0;
   int count = 0;
   for (int t = 0; t < problem.num_cliques(); ++t) {
-    if (links_of_clique_[t].empty()) continue;
+    if (contacts_on[t] == 0) continue;
     const Eigen::MatrixXd& a = problem.clique_matrix(t);
-    log_sum += std::log(a.trace() / a.rows() / links_of_clique_[t].size());
+    log_sum += std::log(a.trace() / a.rows() / contacts_on[t]);
     ++count;
   }
   return parameters_.penalty_scale * (count > 0 ? std::exp(log_sum / count) : 1.0);
 }
 
-void SubAdmmSolver::Factor(const ContactNcp& ncp, double penalty) {
-  const ContactProblem& problem = ncp.problem();
-  subsystem_factors_.resize(problem.num_cliques());
-  pool_.ParallelFor(problem.num_cliques(), [&](int t) {
-    Eigen::MatrixXd matrix = problem.clique_matrix(t);
-    for (int l : links_of_clique_[t]) {
+void SubAdmmSolver::Factor(double penalty) {
+  subsystem_factors_.resize(subsystems_.size());
+  pool_.ParallelFor(static_cast<int>(subsystems_.size()), [&](int j) {
+    Eigen::MatrixXd matrix = subsystems_[j].a;
+    for (int l : links_of_clique_[j]) {
       matrix += penalty * links_[l].jacobian.transpose() * links_[l].jacobian;
     }
-    subsystem_factors_[t].compute(matrix);
+    subsystem_factors_[j].compute(matrix);
   });
 }
 
-void SubAdmmSolver::SolveSubsystem(const ContactNcp& ncp, int clique, double penalty,
+void SubAdmmSolver::SolveSubsystem(const ContactNcp& ncp, int j, double penalty,
                                    Eigen::VectorXd* v) {
-  const ContactProblem& problem = ncp.problem();
-  const int offset = problem.clique_offset(clique), size = problem.clique_size(clique);
+  const Subsystem& subsystem = subsystems_[j];
+  const int size = static_cast<int>(subsystem.a.rows());
   Eigen::VectorXd rhs =
-      problem.clique_matrix(clique) * problem.v_star().segment(offset, size);
-  for (int l : links_of_clique_[clique]) {
+      subsystem.a * ncp.problem().v_star().segment(subsystem.offset, size);
+  for (int l : links_of_clique_[j]) {
     rhs += links_[l].jacobian.transpose() * (penalty * links_[l].z - links_[l].u);
   }
-  v->segment(offset, size) = subsystem_factors_[clique].solve(rhs);
+  v->segment(subsystem.offset, size) = subsystem_factors_[j].solve(rhs);
 }
 
 void SubAdmmSolver::UpdateConstraint(const ContactNcp& ncp, int constraint,
@@ -123,12 +154,12 @@ NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* sol
   stats.status = "max_iterations_reached";
   SetUp(ncp);
   double penalty = InitialPenalty(ncp);
-  Factor(ncp, penalty);
+  Factor(penalty);
   Eigen::VectorXd v = problem.v_star();  // the ADMM iterate
   solution->lambda = Eigen::VectorXd::Zero(problem.num_constraint_equations());
   for (int iteration = 1; iteration <= parameters_.max_iterations; ++iteration) {
-    pool_.ParallelFor(problem.num_cliques(),
-                      [&](int t) { SolveSubsystem(ncp, t, penalty, &v); });
+    pool_.ParallelFor(static_cast<int>(subsystems_.size()),
+                      [&](int j) { SolveSubsystem(ncp, j, penalty, &v); });
     pool_.ParallelFor(problem.num_constraints(), [&](int i) {
       UpdateConstraint(ncp, i, penalty, v, &solution->lambda);
     });
@@ -152,7 +183,7 @@ NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* sol
     const bool unbalanced = primal > 10.0 * dual || dual > 10.0 * primal;
     if (primal > 0.0 && dual > 0.0 && unbalanced) {  // residual balancing
       penalty *= std::sqrt(primal / dual);
-      Factor(ncp, penalty);
+      Factor(penalty);
     }
   }
   stats.total_time_s = SecondsSince(start);

@@ -35,14 +35,22 @@ namespace coulomb {
 // single subsystems.
 class SubAdmmSolver {
  public:
-  SubAdmmSolver(const NcpSolverParameters& parameters = {}, int num_threads = 1);
+  // split_subsystems = false merges all trees into one subsystem: plain
+  // ADMM with one factorization of the whole A + β JᵀJ (the AL paper's "no
+  // split" baseline, for comparison).
+  SubAdmmSolver(const NcpSolverParameters& parameters = {}, int num_threads = 1,
+                bool split_subsystems = true);
 
   NcpSolverStatistics Solve(const ContactNcp& ncp, NcpSolution* solution);
 
  private:
+  struct Subsystem {
+    int offset;         // in v
+    Eigen::MatrixXd a;  // A_j
+  };
   struct Link {  // constraint i on subsystem j
     int constraint;
-    int clique;
+    int clique;                                         // the subsystem
     int offset;                                         // of the clique in v
     Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian;  // J_ij
     Eigen::Vector3d z = Eigen::Vector3d::Zero();
@@ -50,8 +58,8 @@ class SubAdmmSolver {
   };
   void SetUp(const ContactNcp& ncp);
   double InitialPenalty(const ContactNcp& ncp) const;
-  void Factor(const ContactNcp& ncp, double penalty);
-  void SolveSubsystem(const ContactNcp& ncp, int clique, double penalty,
+  void Factor(double penalty);
+  void SolveSubsystem(const ContactNcp& ncp, int subsystem, double penalty,
                       Eigen::VectorXd* v);
   void UpdateConstraint(const ContactNcp& ncp, int constraint, double penalty,
                         const Eigen::VectorXd& v, Eigen::VectorXd* lambda);
@@ -59,7 +67,9 @@ class SubAdmmSolver {
                       const Eigen::VectorXd& lambda) const;
 
   NcpSolverParameters parameters_;
+  bool split_subsystems_;
   ThreadPool pool_;
+  std::vector<Subsystem> subsystems_;
   std::vector<Link> links_;
   std::vector<std::vector<int>> links_of_clique_;
   std::vector<std::vector<int>> links_of_constraint_;
