@@ -35,6 +35,9 @@ constexpr const char* kUsage =
     "                 time SAP solves, dense vs sparse Cholesky\n"
     "  bench ncp [--cases N] [--threads N]\n"
     "                 AL §VII-A1 single-step test: CANAL, SubADMM, PGS on the dish pile\n"
+    "  bench laikago [--threads N]\n"
+    "                 AL §VII-D2: SubADMM vs unsplit ADMM on 8 and 27 dropped "
+    "quadrupeds\n"
     "  bench irr [--case belt|sphere|rod|clutter|all] [--quick]\n"
     "                 IRR §IX studies: SAP vs Lagged vs Similar, convergence in δt\n"
     "exit codes: 0 success, 1 a solve or step did not converge, 2 bad input\n";
@@ -57,6 +60,9 @@ int main(int argc, char** argv) {
     }
     if (command == "bench" && !arguments.empty() && arguments.front() == "ncp") {
       return coulomb::RunNcpBenchCommand({arguments.begin() + 1, arguments.end()});
+    }
+    if (command == "bench" && !arguments.empty() && arguments.front() == "laikago") {
+      return coulomb::RunLaikagoBenchCommand({arguments.begin() + 1, arguments.end()});
     }
     if (command == "bench") return coulomb::RunBenchCommand(arguments);
     if (command == "run") return coulomb::RunRunCommand(arguments);

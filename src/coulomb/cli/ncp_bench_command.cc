@@ -168,4 +168,41 @@ int RunNcpBenchCommand(const std::vector<std::string>& arguments) {
   return 0;
 }
 
+int RunLaikagoBenchCommand(const std::vector<std::string>& arguments) {
+  const NcpBenchOptions options = ParseNcpBenchOptions(arguments);
+  std::printf(
+      "# Laikago drop (AL §VII-D2): 100 iterations per step, δt = 1/240 s, 0.5 s, "
+      "%d thread(s)\n\n| robots | dofs | solver | contacts (mean) | time per contact "
+      "step [ms] | NCP residual (median) |\n|---|---|---|---|---|---|\n",
+      options.threads);
+  for (int robots : {8, 27}) {
+    for (ContactSolver solver : {ContactSolver::kSubAdmm, ContactSolver::kAdmm}) {
+      Scene scene =
+          MakeBuiltinScene("laikago_drop", {{"robots", std::to_string(robots)}});
+      scene.parameters.solver = solver;
+      scene.parameters.ncp.tolerance = 0.0;  // always the full 100 iterations
+      scene.parameters.ncp.max_iterations = 100;
+      scene.parameters.threads = options.threads;
+      int dofs = 0;
+      for (int t = 0; t < scene.system.num_trees(); ++t)
+        dofs += scene.system.tree(t).v.size();
+      Simulation simulation(std::move(scene));
+      const SimulationSummary summary = simulation.Run();
+      std::vector<double> times, residuals;
+      double contacts = 0.0;
+      for (const StepRecord& record : simulation.records()) {
+        if (record.statistics.num_contacts == 0) continue;
+        times.push_back(record.statistics.wall_time_s);
+        residuals.push_back(record.statistics.ncp_residual);
+        contacts += record.statistics.num_contacts;
+      }
+      std::printf("| %d | %d | %s | %.0f | %.3f | %.1e |%s\n", robots, dofs,
+                  ToString(solver).c_str(), times.empty() ? 0.0 : contacts / times.size(),
+                  1e3 * Median(times), Median(residuals),
+                  summary.failure.empty() ? "" : (" " + summary.failure).c_str());
+    }
+  }
+  return 0;
+}
+
 }  // namespace coulomb

@@ -14,4 +14,11 @@ namespace coulomb {
 // Markdown tables. Returns the exit code.
 int RunNcpBenchCommand(const std::vector<std::string>& arguments);
 
+// `coulomb bench laikago [--threads N]`: AL §VII-D2. 8 and 27 Laikago
+// quadrupeds dropped on the ground; SubADMM (split per tree) against ADMM
+// without the split (one factorization of the whole system), 100 iterations
+// per step: median wall time per step with contacts and the median NCP
+// residual they reach. Returns the exit code.
+int RunLaikagoBenchCommand(const std::vector<std::string>& arguments);
+
 }  // namespace coulomb

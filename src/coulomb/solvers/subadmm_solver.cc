@@ -168,17 +168,20 @@ NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* sol
                               : *std::max_element(primal_of_constraint_.begin(),
                                                   primal_of_constraint_.end());
     const double dual = DualResidual(ncp, v, solution->lambda);
-    // The NCP residual at v = v* + A⁻¹Jᵀλ, which satisfies the dynamics
-    // exactly (AL §VII), not at the iterate.
-    ncp.CalcVelocities(solution->lambda, &solution->v);
-    ncp.CalcContactVelocities(solution->v, &solution->u);
-    stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
-    stats.history.push_back({stats.residual, primal, 0, penalty, SecondsSince(start)});
     stats.iterations = iteration;
-    if (stats.residual <= parameters_.tolerance) {
-      stats.converged = true;
-      stats.status = "converged";
-      break;
+    // The NCP residual at v = v* + A⁻¹Jᵀλ, which satisfies the dynamics
+    // exactly (AL §VII), not at the iterate. With tolerance 0 (a fixed
+    // iteration budget) only the last iteration needs it.
+    if (parameters_.tolerance > 0.0 || iteration == parameters_.max_iterations) {
+      ncp.CalcVelocities(solution->lambda, &solution->v);
+      ncp.CalcContactVelocities(solution->v, &solution->u);
+      stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
+      stats.history.push_back({stats.residual, primal, 0, penalty, SecondsSince(start)});
+      if (stats.residual <= parameters_.tolerance) {
+        stats.converged = true;
+        stats.status = "converged";
+        break;
+      }
     }
     const bool unbalanced = primal > 10.0 * dual || dual > 10.0 * primal;
     if (primal > 0.0 && dual > 0.0 && unbalanced) {  // residual balancing
