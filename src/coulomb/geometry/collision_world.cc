@@ -144,6 +144,7 @@ struct CollisionWorld::Impl {
     int tree;
     int body;
     Eigen::Isometry3d X_BG;
+    double bounding_radius;  // BoundingRadius(our_shape)
   };
   std::vector<Geometry> geometries;
   std::set<std::pair<int, int>> excluded;
@@ -168,6 +169,26 @@ struct CollisionWorld::Impl {
     contact->p_W = p + 0.5 * (*surface_a + *surface_b) * n;
   }
 
+  // Broad phase: true when the bounding spheres (or a bounding sphere and a
+  // half-space) are more than `margin` apart, so the pair cannot be in contact.
+  bool FarApart(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
+                double margin) const {
+    const Geometry& ga = geometries[a];
+    const Geometry& gb = geometries[b];
+    const bool half_a = std::holds_alternative<HalfSpace>(ga.our_shape);
+    const bool half_b = std::holds_alternative<HalfSpace>(gb.our_shape);
+    if (half_a && half_b) return false;
+    if (half_a || half_b) {
+      const Eigen::Isometry3d& X_WH = half_a ? X_WG[a] : X_WG[b];
+      const Geometry& other = half_a ? gb : ga;
+      const Eigen::Vector3d& center = (half_a ? X_WG[b] : X_WG[a]).translation();
+      const double height = X_WH.linear().col(2).dot(center - X_WH.translation());
+      return height - other.bounding_radius > margin;
+    }
+    return (X_WG[a].translation() - X_WG[b].translation()).norm() >
+           ga.bounding_radius + gb.bounding_radius + margin;
+  }
+
   bool Skip(int a, int b) const {
     const Geometry& ga = geometries[a];
     const Geometry& gb = geometries[b];
@@ -185,7 +206,8 @@ CollisionWorld& CollisionWorld::operator=(CollisionWorld&&) noexcept = default;
 int CollisionWorld::AddGeometry(const Shape& shape, int tree, int body,
                                 const Eigen::Isometry3d& X_BG) {
   ValidateShape(shape);
-  impl_->geometries.push_back({shape, MakeCoalShape(shape), tree, body, X_BG});
+  impl_->geometries.push_back(
+      {shape, MakeCoalShape(shape), tree, body, X_BG, BoundingRadius(shape)});
   return num_geometries() - 1;
 }
 
@@ -216,7 +238,7 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
   coal::ContactPatchResult patches(patch_request);
   for (int a = 0; a < num_geometries(); ++a) {
     for (int b = a + 1; b < num_geometries(); ++b) {
-      if (impl_->Skip(a, b)) continue;
+      if (impl_->Skip(a, b) || impl_->FarApart(a, b, X_WG, margin)) continue;
       const coal::Transform3s pose_a = ToCoal(X_WG[a]);
       const coal::Transform3s pose_b = ToCoal(X_WG[b]);
       coal::CollisionResult result;

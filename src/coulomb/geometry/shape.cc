@@ -58,6 +58,17 @@ void ValidateShape(const Shape& shape) {
       shape);
 }
 
+double BoundingRadius(const Shape& shape) {
+  return std::visit(
+      Overloaded{
+          [](const Sphere& s) { return s.radius; },
+          [](const Box& b) { return 0.5 * b.size.norm(); },
+          [](const Capsule& c) { return c.radius + 0.5 * c.length; },
+          [](const Cylinder& c) { return std::hypot(c.radius, 0.5 * c.length); },
+          [](const HalfSpace&) { return std::numeric_limits<double>::infinity(); }},
+      shape);
+}
+
 double Volume(const Shape& shape) {
   return std::visit(
       Overloaded{

@@ -34,6 +34,9 @@ void ValidateShape(const Shape& shape);
 // Volume [m³] (infinite for a half-space) and the rotational inertia about the
 // centroid of a uniform solid of unit density [m⁵], in G.
 double Volume(const Shape& shape);
+// Radius of the smallest sphere about G's origin that contains the shape
+// [m] (infinite for a half-space): the broad phase's bound.
+double BoundingRadius(const Shape& shape);
 Eigen::Matrix3d UnitDensityInertia(const Shape& shape);
 
 }  // namespace coulomb

@@ -36,20 +36,28 @@ void SubAdmmSolver::SetUp(const ContactNcp& ncp) {
     if (!split_subsystems_) {  // one link over all of v
       Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian =
           Eigen::MatrixXd::Zero(3, problem.num_dofs());
+      std::vector<std::pair<int, Eigen::MatrixXd>> blocks;
       for (const JacobianBlock& block : problem.constraint(i).jacobian) {
         jacobian.middleCols(problem.clique_offset(block.clique), block.matrix.cols()) +=
             block.matrix;
+        blocks.emplace_back(problem.clique_offset(block.clique), block.matrix);
       }
       links_of_clique_[0].push_back(static_cast<int>(links_.size()));
       links_of_constraint_[i].push_back(static_cast<int>(links_.size()));
-      links_.push_back({i, 0, 0, jacobian});
+      links_.push_back({i, 0, 0, jacobian, Eigen::Vector3d::Zero(),
+                        Eigen::Vector3d::Zero(), std::move(blocks)});
       continue;
     }
     for (const JacobianBlock& block : problem.constraint(i).jacobian) {
       links_of_clique_[block.clique].push_back(static_cast<int>(links_.size()));
       links_of_constraint_[i].push_back(static_cast<int>(links_.size()));
-      links_.push_back(
-          {i, block.clique, problem.clique_offset(block.clique), block.matrix});
+      links_.push_back({i,
+                        block.clique,
+                        problem.clique_offset(block.clique),
+                        block.matrix,
+                        Eigen::Vector3d::Zero(),
+                        Eigen::Vector3d::Zero(),
+                        {}});
     }
   }
   primal_of_constraint_.assign(problem.num_constraints(), 0.0);
@@ -79,7 +87,16 @@ void SubAdmmSolver::Factor(double penalty) {
   pool_.ParallelFor(static_cast<int>(subsystems_.size()), [&](int j) {
     Eigen::MatrixXd matrix = subsystems_[j].a;
     for (int l : links_of_clique_[j]) {
-      matrix += penalty * links_[l].jacobian.transpose() * links_[l].jacobian;
+      if (links_[l].blocks.empty()) {
+        matrix += penalty * links_[l].jacobian.transpose() * links_[l].jacobian;
+        continue;
+      }
+      for (const auto& [row, left] : links_[l].blocks) {  // β J_aᵀ J_b, block by block
+        for (const auto& [column, right] : links_[l].blocks) {
+          matrix.block(row, column, left.cols(), right.cols()) +=
+              penalty * left.transpose() * right;
+        }
+      }
     }
     subsystem_factors_[j].compute(matrix);
   });

@@ -55,6 +55,9 @@ class SubAdmmSolver {
     Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian;  // J_ij
     Eigen::Vector3d z = Eigen::Vector3d::Zero();
     Eigen::Vector3d u = Eigen::Vector3d::Zero();
+    // Unsplit mode: the nonzero column blocks of `jacobian` (offset in v,
+    // block), so that A + β JᵀJ is assembled block by block.
+    std::vector<std::pair<int, Eigen::MatrixXd>> blocks;
   };
   void SetUp(const ContactNcp& ncp);
   double InitialPenalty(const ContactNcp& ncp) const;
