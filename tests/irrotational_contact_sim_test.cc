@@ -11,17 +11,14 @@
 #include "coulomb/sim/simulation.h"
 #include "coulomb/sim/time_stepper.h"
 #include "coulomb/sim/trajectory_analysis.h"
+#include "test_support.h"
 
 namespace coulomb {
 namespace {
 
 constexpr double kGravity = 9.81;
 
-Eigen::Isometry3d At(double x, double y, double z) {
-  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
-  pose.translation() = Eigen::Vector3d(x, y, z);
-  return pose;
-}
+using testing::At;
 
 TimeStepperParameters Parameters(ContactModel model, double dt) {
   TimeStepperParameters parameters;

@@ -121,6 +121,12 @@ Eigen::VectorXd SolveSapDualByProjectedGradient(const DenseSapProblem& p,
   return gamma;
 }
 
+Eigen::Isometry3d At(double x, double y, double z) {
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  pose.translation() = Eigen::Vector3d(x, y, z);
+  return pose;
+}
+
 void WritePendulumUrdf(const std::string& path) {
   std::ofstream(path) << R"(<robot name="pendulum">
   <link name="base"/>

@@ -4,6 +4,7 @@
 #include <string>
 
 #include <Eigen/Dense>
+#include <Eigen/Geometry>
 
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/contact/sap_friction_cone.h"
@@ -38,6 +39,9 @@ Eigen::Vector3d ProjectOntoCone(const Eigen::Vector3d& x, double mu);
 // (FISTA): an independent method, sharing no code with the SAP solver.
 Eigen::VectorXd SolveSapDualByProjectedGradient(const DenseSapProblem& problem,
                                                 int max_iterations, double tolerance);
+
+// The pose with identity rotation at (x, y, z).
+Eigen::Isometry3d At(double x, double y, double z);
 
 // Writes a one-link pendulum URDF: revolute joint "hinge" about y, link
 // "bob" of mass 2 kg centred 0.5 m below it (I = 0.1 kg·m²), with a 5 cm
