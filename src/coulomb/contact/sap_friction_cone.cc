@@ -1,5 +1,6 @@
 #include "coulomb/contact/sap_friction_cone.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -29,6 +30,22 @@ void ValidateSapContactParameters(const SapContactParameters& p) {
           p.sigma);
 }
 
+double SapNormalRegularization(double w, double stiffness, double dissipation_time_scale,
+                               double near_rigid_threshold, double time_step) {
+  const double beta = near_rigid_threshold;
+  const double near_rigid = beta * beta / (4.0 * std::numbers::pi * std::numbers::pi) * w;
+  const double compliant =
+      std::isinf(stiffness)
+          ? 0.0
+          : 1.0 / (time_step * stiffness * (time_step + dissipation_time_scale));
+  return std::max(near_rigid, compliant);
+}
+
+double SapDissipationTimeScaleOrDefault(double given, double near_rigid_threshold,
+                                        double time_step) {
+  return given >= 0.0 ? given : near_rigid_threshold / std::numbers::pi * time_step;
+}
+
 double SapStabilizationVelocity(double phi0, double time_step,
                                 double dissipation_time_scale) {
   return -phi0 / (time_step + dissipation_time_scale);
@@ -48,15 +65,10 @@ void SapFrictionCone::Prepare(const ConstraintMatrix& delassus_estimate,
     throw std::invalid_argument("Delassus estimate ‖W_ii‖/3 = " + std::to_string(w) +
                                 ": the contact Jacobian is zero or not finite");
   }
-  const double beta = parameters_.near_rigid_threshold;
-  const double k = parameters_.stiffness;
-  const double near_rigid_rn =
-      beta * beta / (4.0 * std::numbers::pi * std::numbers::pi) * w;
-  const double compliant_rn =
-      std::isinf(k)
-          ? 0.0
-          : 1.0 / (time_step * k * (time_step + parameters_.dissipation_time_scale));
-  SetRegularization(parameters_.sigma * w, std::max(near_rigid_rn, compliant_rn));
+  SetRegularization(parameters_.sigma * w,
+                    SapNormalRegularization(w, parameters_.stiffness,
+                                            parameters_.dissipation_time_scale,
+                                            parameters_.near_rigid_threshold, time_step));
 }
 
 void SapFrictionCone::SetRegularization(double rt, double rn) {

@@ -28,6 +28,17 @@ struct SapContactParameters {
 // Throws std::invalid_argument naming the offending field.
 void ValidateSapContactParameters(const SapContactParameters& parameters);
 
+// SAP's normal regularization (SAP eq. 29): the larger of the near-rigid
+// β²/(4π²) w and the compliant 1/(δt k (δt + τ_d)) (0 for k = ∞). w: the
+// Delassus estimate [m/(N·s)].
+double SapNormalRegularization(double w, double stiffness, double dissipation_time_scale,
+                               double near_rigid_threshold, double time_step);
+
+// τ_d when the user gave none (negative): (β/π) δt, critical damping of a
+// near-rigid contact (SAP §V-B).
+double SapDissipationTimeScaleOrDefault(double given, double near_rigid_threshold,
+                                        double time_step);
+
 // v̂_n = −φ0 / (δt + τ_d), the normal stabilization velocity (SAP §V-A).
 double SapStabilizationVelocity(double phi0, double time_step,
                                 double dissipation_time_scale);

@@ -1,8 +1,8 @@
 #include "coulomb/contact/sap_unilateral_constraint.h"
 
-#include <algorithm>
+#include "coulomb/contact/sap_friction_cone.h"
+
 #include <cmath>
-#include <numbers>
 #include <stdexcept>
 
 namespace coulomb {
@@ -27,14 +27,9 @@ void SapUnilateralConstraint::Prepare(const ConstraintMatrix& delassus_estimate,
         "unilateral constraint: zero or non-finite Delassus estimate");
   }
   const double beta = parameters_.near_rigid_threshold;
-  const double tau_d = parameters_.dissipation_time_scale >= 0.0
-                           ? parameters_.dissipation_time_scale
-                           : beta / std::numbers::pi * time_step;
-  const double k = parameters_.stiffness;
-  const double near_rigid = beta * beta / (4.0 * std::numbers::pi * std::numbers::pi) * w;
-  const double compliant =
-      std::isinf(k) ? 0.0 : 1.0 / (time_step * k * (time_step + tau_d));
-  r_ = std::max(near_rigid, compliant);
+  const double tau_d = SapDissipationTimeScaleOrDefault(
+      parameters_.dissipation_time_scale, beta, time_step);
+  r_ = SapNormalRegularization(w, parameters_.stiffness, tau_d, beta, time_step);
   v_hat_ = -gap0_ / (time_step + tau_d);
 }
 

@@ -1,7 +1,6 @@
 #include "coulomb/sim/contact_model.h"
 
 #include <cmath>
-#include <numbers>
 #include <stdexcept>
 
 #include "coulomb/contact/lagged_contact.h"
@@ -20,11 +19,8 @@ std::unique_ptr<ConvexConstraint> MakeSapCone(const ContactModelParameters& mode
   parameters.friction = pair.friction;
   parameters.near_rigid_threshold = model.near_rigid_threshold;
   parameters.sigma = model.sigma;
-  // Near-rigid default τ_d = (β/π) δt (critical damping, SAP §V-B).
-  parameters.dissipation_time_scale =
-      pair.dissipation_time_scale >= 0.0
-          ? pair.dissipation_time_scale
-          : model.near_rigid_threshold / std::numbers::pi * time_step;
+  parameters.dissipation_time_scale = SapDissipationTimeScaleOrDefault(
+      pair.dissipation_time_scale, model.near_rigid_threshold, time_step);
   const double v_hat_n =
       SapStabilizationVelocity(point.phi0, time_step, parameters.dissipation_time_scale);
   return std::make_unique<SapFrictionCone>(parameters,
