@@ -19,7 +19,8 @@ void SubAdmmSolver::SetUp(const ContactNcp& ncp) {
   subsystems_.clear();
   if (split_subsystems_) {
     for (int t = 0; t < problem.num_cliques(); ++t) {
-      subsystems_.push_back({problem.clique_offset(t), problem.clique_matrix(t)});
+      subsystems_.push_back(
+          {.offset = problem.clique_offset(t), .a = problem.clique_matrix(t)});
     }
   } else {  // one subsystem: A = blockdiag(A_t)
     Eigen::MatrixXd a = Eigen::MatrixXd::Zero(problem.num_dofs(), problem.num_dofs());
@@ -27,7 +28,7 @@ void SubAdmmSolver::SetUp(const ContactNcp& ncp) {
       a.block(problem.clique_offset(t), problem.clique_offset(t), problem.clique_size(t),
               problem.clique_size(t)) = problem.clique_matrix(t);
     }
-    subsystems_.push_back({0, std::move(a)});
+    subsystems_.push_back({.offset = 0, .a = std::move(a)});
   }
   links_.clear();
   links_of_clique_.assign(subsystems_.size(), {});
@@ -44,23 +45,33 @@ void SubAdmmSolver::SetUp(const ContactNcp& ncp) {
       }
       links_of_clique_[0].push_back(static_cast<int>(links_.size()));
       links_of_constraint_[i].push_back(static_cast<int>(links_.size()));
-      links_.push_back({i, 0, 0, jacobian, Eigen::Vector3d::Zero(),
-                        Eigen::Vector3d::Zero(), std::move(blocks)});
+      links_.push_back({.constraint = i,
+                        .clique = 0,
+                        .offset = 0,
+                        .jacobian = jacobian,
+                        .blocks = std::move(blocks)});
       continue;
     }
     for (const JacobianBlock& block : problem.constraint(i).jacobian) {
       links_of_clique_[block.clique].push_back(static_cast<int>(links_.size()));
       links_of_constraint_[i].push_back(static_cast<int>(links_.size()));
-      links_.push_back({i,
-                        block.clique,
-                        problem.clique_offset(block.clique),
-                        block.matrix,
-                        Eigen::Vector3d::Zero(),
-                        Eigen::Vector3d::Zero(),
-                        {}});
+      links_.push_back({.constraint = i,
+                        .clique = block.clique,
+                        .offset = problem.clique_offset(block.clique),
+                        .jacobian = block.matrix});
     }
   }
   primal_of_constraint_.assign(problem.num_constraints(), 0.0);
+  for (Subsystem& subsystem : subsystems_) {
+    subsystem.momentum_star =
+        subsystem.a * problem.v_star().segment(subsystem.offset, subsystem.a.rows());
+    subsystem.rhs.resize(subsystem.a.rows());
+  }
+  dof_scale_.resize(problem.num_dofs());
+  for (int t = 0; t < problem.num_cliques(); ++t) {
+    dof_scale_.segment(problem.clique_offset(t), problem.clique_size(t)) =
+        problem.clique_matrix(t).diagonal().cwiseSqrt().cwiseInverse();
+  }
 }
 
 double SubAdmmSolver::InitialPenalty(const ContactNcp& ncp) const {
@@ -102,16 +113,15 @@ void SubAdmmSolver::Factor(double penalty) {
   });
 }
 
-void SubAdmmSolver::SolveSubsystem(const ContactNcp& ncp, int j, double penalty,
-                                   Eigen::VectorXd* v) {
-  const Subsystem& subsystem = subsystems_[j];
-  const int size = static_cast<int>(subsystem.a.rows());
-  Eigen::VectorXd rhs =
-      subsystem.a * ncp.problem().v_star().segment(subsystem.offset, size);
+void SubAdmmSolver::SolveSubsystem(int j, double penalty, Eigen::VectorXd* v) {
+  Subsystem& subsystem = subsystems_[j];
+  subsystem.rhs = subsystem.momentum_star;
   for (int l : links_of_clique_[j]) {
-    rhs += links_[l].jacobian.transpose() * (penalty * links_[l].z - links_[l].u);
+    subsystem.rhs.noalias() +=
+        links_[l].jacobian.transpose() * (penalty * links_[l].z - links_[l].u);
   }
-  v->segment(subsystem.offset, size) = subsystem_factors_[j].solve(rhs);
+  subsystem_factors_[j].solveInPlace(subsystem.rhs);
+  v->segment(subsystem.offset, subsystem.rhs.size()) = subsystem.rhs;
 }
 
 void SubAdmmSolver::UpdateConstraint(const ContactNcp& ncp, int constraint,
@@ -123,19 +133,18 @@ void SubAdmmSolver::UpdateConstraint(const ContactNcp& ncp, int constraint,
   // The bias b_i and offset e_i enter once: e_i ← b_i + e_i.
   Eigen::Vector3d sum = penalty * (problem.constraint(constraint).bias.head<3>() +
                                    ncp.offsets().segment<3>(offset));
-  std::vector<Eigen::Vector3d> y(links.size());
-  for (size_t k = 0; k < links.size(); ++k) {
-    const Link& link = links_[links[k]];
-    y[k] =
+  for (int l : links) {
+    Link& link = links_[l];
+    link.y =
         penalty * link.jacobian * v.segment(link.offset, link.jacobian.cols()) + link.u;
-    sum += y[k];
+    sum += link.y;
   }
   const Eigen::Vector3d impulse = StrictFrictionOperator(
       -sum / static_cast<double>(links.size()), ncp.friction(constraint));
   double primal = 0.0;
-  for (size_t k = 0; k < links.size(); ++k) {
-    Link& link = links_[links[k]];
-    link.z = (y[k] + impulse) / penalty;
+  for (int l : links) {
+    Link& link = links_[l];
+    link.z = (link.y + impulse) / penalty;
     primal = std::max(
         primal,
         (link.jacobian * v.segment(link.offset, link.jacobian.cols()) - link.z).norm());
@@ -146,19 +155,19 @@ void SubAdmmSolver::UpdateConstraint(const ContactNcp& ncp, int constraint,
 }
 
 double SubAdmmSolver::DualResidual(const ContactNcp& ncp, const Eigen::VectorXd& v,
-                                   const Eigen::VectorXd& lambda) const {
+                                   const Eigen::VectorXd& lambda) {
   const ContactProblem& problem = ncp.problem();
-  Eigen::VectorXd residual;
-  problem.MultiplyByA(v - problem.v_star(), &residual);
-  Eigen::VectorXd impulse = Eigen::VectorXd::Zero(problem.num_dofs());
-  problem.AddJacobianTransposeTimes(lambda, &impulse);
-  residual -= impulse;
+  velocity_change_ = v - problem.v_star();
+  problem.MultiplyByA(velocity_change_, &dual_residual_);
+  dual_impulse_.setZero(problem.num_dofs());
+  problem.AddJacobianTransposeTimes(lambda, &dual_impulse_);
+  dual_residual_ -= dual_impulse_;
   double worst = 0.0;
   for (int t = 0; t < problem.num_cliques(); ++t) {
     const int offset = problem.clique_offset(t), size = problem.clique_size(t);
-    const Eigen::VectorXd scale =
-        problem.clique_matrix(t).diagonal().cwiseSqrt().cwiseInverse();
-    worst = std::max(worst, scale.cwiseProduct(residual.segment(offset, size)).norm());
+    worst = std::max(worst, dof_scale_.segment(offset, size)
+                                .cwiseProduct(dual_residual_.segment(offset, size))
+                                .norm());
   }
   return worst;
 }
@@ -176,7 +185,7 @@ NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* sol
   solution->lambda = Eigen::VectorXd::Zero(problem.num_constraint_equations());
   for (int iteration = 1; iteration <= parameters_.max_iterations; ++iteration) {
     pool_.ParallelFor(static_cast<int>(subsystems_.size()),
-                      [&](int j) { SolveSubsystem(ncp, j, penalty, &v); });
+                      [&](int j) { SolveSubsystem(j, penalty, &v); });
     pool_.ParallelFor(problem.num_constraints(), [&](int i) {
       UpdateConstraint(ncp, i, penalty, v, &solution->lambda);
     });

@@ -45,8 +45,10 @@ class SubAdmmSolver {
 
  private:
   struct Subsystem {
-    int offset;         // in v
-    Eigen::MatrixXd a;  // A_j
+    int offset;                       // in v
+    Eigen::MatrixXd a;                // A_j
+    Eigen::VectorXd momentum_star{};  // A_j v*_j
+    Eigen::VectorXd rhs{};            // workspace of step 1
   };
   struct Link {  // constraint i on subsystem j
     int constraint;
@@ -55,19 +57,19 @@ class SubAdmmSolver {
     Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian;  // J_ij
     Eigen::Vector3d z = Eigen::Vector3d::Zero();
     Eigen::Vector3d u = Eigen::Vector3d::Zero();
+    Eigen::Vector3d y = Eigen::Vector3d::Zero();  // workspace of step 2
     // Unsplit mode: the nonzero column blocks of `jacobian` (offset in v,
     // block), so that A + β JᵀJ is assembled block by block.
-    std::vector<std::pair<int, Eigen::MatrixXd>> blocks;
+    std::vector<std::pair<int, Eigen::MatrixXd>> blocks{};
   };
   void SetUp(const ContactNcp& ncp);
   double InitialPenalty(const ContactNcp& ncp) const;
   void Factor(double penalty);
-  void SolveSubsystem(const ContactNcp& ncp, int subsystem, double penalty,
-                      Eigen::VectorXd* v);
+  void SolveSubsystem(int subsystem, double penalty, Eigen::VectorXd* v);
   void UpdateConstraint(const ContactNcp& ncp, int constraint, double penalty,
                         const Eigen::VectorXd& v, Eigen::VectorXd* lambda);
   double DualResidual(const ContactNcp& ncp, const Eigen::VectorXd& v,
-                      const Eigen::VectorXd& lambda) const;
+                      const Eigen::VectorXd& lambda);
 
   NcpSolverParameters parameters_;
   bool split_subsystems_;
@@ -78,6 +80,8 @@ class SubAdmmSolver {
   std::vector<std::vector<int>> links_of_constraint_;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> subsystem_factors_;
   std::vector<double> primal_of_constraint_;
+  // Workspace of the dual residual: D = diag(A)^(−1/2), v − v*, A(v − v*), Jᵀλ.
+  Eigen::VectorXd dof_scale_, velocity_change_, dual_residual_, dual_impulse_;
 };
 
 }  // namespace coulomb
