@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <numbers>
 
 #include <gtest/gtest.h>
 
@@ -107,6 +108,49 @@ TEST(PdController, SaturatesWhenTheLoadExceedsTheEffortLimit) {
   system.AddJointSpringDamper(0, "hinge", 0.0, 0.0, 5.0);  // ζ ≈ 1
   Simulate(&system, 6.0);
   EXPECT_NEAR(system.tree(0).q[0], std::asin(2.0 / kMgl), 1e-5);
+}
+
+TEST(Armature, AddsToTheJointsDiagonalOfTheMassMatrix) {
+  MultibodySystem system = Pendulum(0.3, 0.0);
+  MultibodyTree& model = system.tree(0).model;
+  model.SetState(system.tree(0).q, system.tree(0).v);
+  const double bare = model.mass_matrix()(0, 0);
+  EXPECT_NEAR(bare, 0.6, 1e-12);  // I_hinge of the pendulum
+  model.SetJointArmature("hinge", 0.25);
+  model.SetState(system.tree(0).q, system.tree(0).v);
+  EXPECT_NEAR(model.mass_matrix()(0, 0), bare + 0.25, 1e-12);
+  EXPECT_EQ(model.joint_armature("hinge"), 0.25);
+  EXPECT_THROW(model.SetJointArmature("hinge", -1.0), std::invalid_argument);
+  EXPECT_THROW(model.SetJointArmature("hinge", std::nan("")), std::invalid_argument);
+  EXPECT_THROW(model.SetJointArmature("elbow", 1.0), std::invalid_argument);
+}
+
+// Time of the first downward zero crossing of q, linearly interpolated.
+double QuarterPeriod(MultibodySystem* system, double dt) {
+  TimeStepperParameters parameters;
+  parameters.time_step = dt;
+  parameters.scheme = Scheme::kMidpoint;
+  TimeStepper stepper(parameters);
+  for (int n = 0; n < 10000; ++n) {
+    const double before = system->tree(0).q[0];
+    EXPECT_TRUE(stepper.Step(system).converged);
+    const double after = system->tree(0).q[0];
+    if (after <= 0.0) return (n + before / (before - after)) * dt;
+  }
+  return std::nan("");
+}
+
+TEST(Armature, SlowsThePendulumAsTheReflectedInertiaSays) {
+  // Small swings: ω = √(m g l / (I_hinge + I_a)); q0 = 0.02 rad keeps the
+  // large-amplitude correction (1 + q0²/16) below 3e-5.
+  const double armature = 0.6;  // doubles the hinge inertia: period × √2
+  MultibodySystem plain = Pendulum(0.02, 0.0);
+  MultibodySystem geared = Pendulum(0.02, 0.0);
+  geared.tree(0).model.SetJointArmature("hinge", armature);
+  const double quarter = std::numbers::pi / 2.0;
+  EXPECT_NEAR(QuarterPeriod(&plain, 1e-3), quarter / std::sqrt(kMgl / 0.6), 1e-3);
+  EXPECT_NEAR(QuarterPeriod(&geared, 1e-3), quarter / std::sqrt(kMgl / (0.6 + armature)),
+              1e-3);
 }
 
 }  // namespace

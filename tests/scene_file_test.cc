@@ -279,7 +279,7 @@ TEST(SceneFile, PlacesAFixedBaseRobotAndSetsItsJoints) {
   for (const auto& p : {urdf, path, bad_joint, missing}) fs::remove(p);
 }
 
-TEST(SceneFile, ReadsJointLimitsControllersAndSprings) {
+TEST(SceneFile, ReadsJointLimitsControllersSpringsAndArmature) {
   const fs::path urdf =
       fs::temp_directory_path() / ("pendulum_j_" + std::to_string(getpid()) + ".urdf");
   testing::WritePendulumUrdf(urdf.string());
@@ -290,7 +290,8 @@ TEST(SceneFile, ReadsJointLimitsControllersAndSprings) {
       "joints", robot +
                     "    limits: {hinge: [-0.5, .inf]}\n"
                     "    controllers: {hinge: {kp: 100, kd: 10, target: 0.2}}\n"
-                    "    springs: {hinge: {stiffness: 3, rest: 0.1, damping: 0.5}}\n");
+                    "    springs: {hinge: {stiffness: 3, rest: 0.1, damping: 0.5}}\n"
+                    "    armature: {hinge: 0.05}\n");
   const Scene scene = LoadSceneFile(path.string());
   const MultibodySystem::Tree& arm = scene.system.tree(0);
   ASSERT_EQ(arm.limits.size(), 1u);
@@ -302,6 +303,7 @@ TEST(SceneFile, ReadsJointLimitsControllersAndSprings) {
   EXPECT_EQ(arm.controllers[0].gains.effort_limit, 10.0);  // the URDF's effort
   ASSERT_EQ(arm.springs.size(), 1u);
   EXPECT_EQ(arm.springs[0].stiffness, 3.0);
+  EXPECT_EQ(arm.model.joint_armature("hinge"), 0.05);
 
   const fs::path no_limits = WriteScene("no_limits", robot + "    joint_limits: false\n");
   EXPECT_TRUE(LoadSceneFile(no_limits.string()).system.tree(0).limits.empty());
@@ -314,6 +316,7 @@ TEST(SceneFile, ReadsJointLimitsControllersAndSprings) {
        ":6: robots[0].controllers.elbow: no joint"},
       {"    springs: {hinge: {stiff: 1}}\n",
        "robots[0].springs.hinge.stiff: unknown key"},
+      {"    armature: {hinge: -0.1}\n", ":6: robots[0].armature.hinge: must be ≥ 0"},
   };
   for (const auto& [text, message] : broken) {
     const fs::path bad = WriteScene("bad_joints", robot + text);

@@ -2,6 +2,7 @@
 #include "coulomb/multibody/multibody_tree.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <optional>
 #include <stdexcept>
@@ -233,6 +234,20 @@ MultibodyTree::JointIndex MultibodyTree::FindOneDofJoint(const std::string& name
   return {q_index, v_index, finite_or(model.lowerPositionLimit[q_index], -inf),
           finite_or(model.upperPositionLimit[q_index], inf),
           finite_or(model.effortLimit[v_index], inf)};
+}
+
+void MultibodyTree::SetJointArmature(const std::string& joint, double armature) {
+  if (!(armature >= 0.0) || !std::isfinite(armature)) {
+    throw std::invalid_argument("armature of joint '" + joint +
+                                "' must be finite and ≥ 0, got " +
+                                std::to_string(armature));
+  }
+  // Pinocchio's CRBA adds model.armature to the diagonal of M.
+  impl_->model.armature[FindOneDofJoint(joint).velocity] = armature;
+}
+
+double MultibodyTree::joint_armature(const std::string& joint) const {
+  return impl_->model.armature[FindOneDofJoint(joint).velocity];
 }
 
 std::vector<std::string> MultibodyTree::OneDofJointNames() const {

@@ -84,6 +84,12 @@ class MultibodyTree {
   JointIndex FindOneDofJoint(const std::string& name) const;
   // Names of all one-dof joints, in model order.
   std::vector<std::string> OneDofJointNames() const;
+  // Armature (reflected rotor inertia) I_a ≥ 0 of a one-dof joint
+  // [kg·m² or kg]: M gains I_a on the joint's diagonal entry, so a motor
+  // spinning with the joint adds ½ I_a v² to the kinetic energy. Throws
+  // std::invalid_argument on an unknown joint, a negative or NaN value.
+  void SetJointArmature(const std::string& joint, double armature);
+  double joint_armature(const std::string& joint) const;
   bool has_free_base() const;
   Eigen::VectorXd NeutralConfiguration() const;
   void SetGravity(const Eigen::Vector3d& gravity);

@@ -92,6 +92,13 @@ void ReadJointSettings(const SceneReader& r, const YAML::Node& node,
           system->AddJointPdController(tree, joint, ReadGains(r, spec, at, urdf_effort));
         });
   }
+  if (node["armature"]) {
+    ForEachJoint(
+        r, node["armature"], key + ".armature",
+        [&](const std::string& joint, const YAML::Node& value, const std::string& at) {
+          system->tree(tree).model.SetJointArmature(joint, r.NonNegative(value, at));
+        });
+  }
   if (node["springs"]) {
     ForEachJoint(
         r, node["springs"], key + ".springs",
@@ -113,7 +120,7 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
                Scene* scene) {
   r.CheckKeys(node, key,
               {"name", "urdf", "base", "pose", "joints", "contact", "joint_limits",
-               "limits", "controllers", "springs"});
+               "limits", "controllers", "springs", "armature"});
   if (!node["name"] || !node["urdf"]) r.Fail(node, key, "name and urdf are required");
   const std::string name = r.String(node["name"], key + ".name");
   if (!names->insert(name).second) {
