@@ -7,6 +7,7 @@
 
 #include "coulomb/cli/arguments.h"
 #include "coulomb/cli/bench_command.h"
+#include "coulomb/cli/clutter_bench_command.h"
 #include "coulomb/cli/irr_bench_command.h"
 #include "coulomb/cli/ncp_bench_command.h"
 #include "coulomb/cli/run_command.h"
@@ -33,6 +34,8 @@ constexpr const char* kUsage =
     "  scenes         list the built-in scenes\n"
     "  bench solve [--fclib-dir DIR] [--repetitions N] [--max-bodies N]\n"
     "                 time SAP solves, dense vs sparse Cholesky\n"
+    "  bench clutter [--duration S] [--max-bodies N]\n"
+    "                 SAP §VI-C scalability: 10…160 bodies, with and without walls\n"
     "  bench ncp [--cases N] [--threads N]\n"
     "                 AL §VII-A1 single-step test: CANAL, SubADMM, PGS on the dish pile\n"
     "  bench laikago [--threads N]\n"
@@ -55,6 +58,9 @@ int main(int argc, char** argv) {
   arguments.erase(arguments.begin());
   try {
     if (command == "solve") return coulomb::RunSolveCommand(arguments);
+    if (command == "bench" && !arguments.empty() && arguments.front() == "clutter") {
+      return coulomb::RunClutterBenchCommand({arguments.begin() + 1, arguments.end()});
+    }
     if (command == "bench" && !arguments.empty() && arguments.front() == "irr") {
       return coulomb::RunIrrBenchCommand({arguments.begin() + 1, arguments.end()});
     }

@@ -11,6 +11,8 @@
 #include <coal/contact_patch.h>
 #include <coal/shape/geometric_shapes.h>
 
+#include "coulomb/geometry/sweep_and_prune.h"
+
 namespace coulomb {
 namespace {
 
@@ -148,6 +150,29 @@ struct CollisionWorld::Impl {
   };
   std::vector<Geometry> geometries;
   std::set<std::pair<int, int>> excluded;
+  // Broad-phase state and buffers, reused from query to query.
+  mutable SweepAndPrune sweep_and_prune;
+  mutable std::vector<Eigen::Vector3d> centers;
+  mutable std::vector<double> radii;
+  mutable std::vector<std::pair<int, int>> candidates;
+
+  // Pairs that may be within margin, by (a, b): sweep and prune, then the
+  // exact bounding-sphere test.
+  const std::vector<std::pair<int, int>>& CandidatePairs(
+      const std::vector<Eigen::Isometry3d>& X_WG, double margin) const {
+    centers.resize(geometries.size());
+    radii.resize(geometries.size());
+    for (size_t g = 0; g < geometries.size(); ++g) {
+      centers[g] = X_WG[g].translation();
+      radii[g] = geometries[g].bounding_radius;
+    }
+    sweep_and_prune.FindCandidatePairs(centers, radii, margin, &candidates);
+    std::erase_if(candidates, [&](const std::pair<int, int>& pair) {
+      return Skip(pair.first, pair.second) ||
+             FarApart(pair.first, pair.second, X_WG, margin);
+    });
+    return candidates;
+  }
 
   // Replaces the patch-wide depth by the gap between the two surfaces along
   // the normal line through the point, where both shapes allow it.
@@ -236,28 +261,25 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
   // edge about to touch is seen before it penetrates.
   const coal::ContactPatchRequest patch_request(1, kCurvedPatchSamples, kPatchTolerance);
   coal::ContactPatchResult patches(patch_request);
-  for (int a = 0; a < num_geometries(); ++a) {
-    for (int b = a + 1; b < num_geometries(); ++b) {
-      if (impl_->Skip(a, b) || impl_->FarApart(a, b, X_WG, margin)) continue;
-      const coal::Transform3s pose_a = ToCoal(X_WG[a]);
-      const coal::Transform3s pose_b = ToCoal(X_WG[b]);
-      coal::CollisionResult result;
-      coal::collide(impl_->geometries[a].shape.get(), pose_a,
-                    impl_->geometries[b].shape.get(), pose_b, request, result);
-      if (!result.isCollision()) continue;
-      patches.clear();
-      coal::computeContactPatch(impl_->geometries[a].shape.get(), pose_a,
-                                impl_->geometries[b].shape.get(), pose_b, result,
-                                patch_request, patches);
-      for (size_t k = 0; k < patches.numContactPatches(); ++k) {
-        const coal::ContactPatch& patch = patches.getContactPatch(k);
-        // Coal: normal from A to B; penetration_depth is the signed distance.
-        for (size_t i = 0; i < patch.size(); ++i) {
-          ContactPoint contact{a, b, patch.getPoint(i), patch.getNormal(),
-                               patch.penetration_depth};
-          impl_->RefineAlongNormal(X_WG[a], X_WG[b], &contact);
-          if (contact.phi < margin) contacts->push_back(contact);
-        }
+  for (const auto& [a, b] : impl_->CandidatePairs(X_WG, margin)) {
+    const coal::Transform3s pose_a = ToCoal(X_WG[a]);
+    const coal::Transform3s pose_b = ToCoal(X_WG[b]);
+    coal::CollisionResult result;
+    coal::collide(impl_->geometries[a].shape.get(), pose_a,
+                  impl_->geometries[b].shape.get(), pose_b, request, result);
+    if (!result.isCollision()) continue;
+    patches.clear();
+    coal::computeContactPatch(impl_->geometries[a].shape.get(), pose_a,
+                              impl_->geometries[b].shape.get(), pose_b, result,
+                              patch_request, patches);
+    for (size_t k = 0; k < patches.numContactPatches(); ++k) {
+      const coal::ContactPatch& patch = patches.getContactPatch(k);
+      // Coal: normal from A to B; penetration_depth is the signed distance.
+      for (size_t i = 0; i < patch.size(); ++i) {
+        ContactPoint contact{a, b, patch.getPoint(i), patch.getNormal(),
+                             patch.penetration_depth};
+        impl_->RefineAlongNormal(X_WG[a], X_WG[b], &contact);
+        if (contact.phi < margin) contacts->push_back(contact);
       }
     }
   }

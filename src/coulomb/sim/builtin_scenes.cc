@@ -48,7 +48,6 @@ Scene Clutter(const std::map<std::string, std::string>& options) {
   for (const auto& [key, value] : options) {
     if (key == "bodies") {
       bodies = ParseCount(key, value);
-      if (bodies % 4 != 0) throw std::invalid_argument("bodies: must be a multiple of 4");
     } else if (key == "walls") {
       walls = ParseBool(key, value);
     } else if (key == "stiffness") {
@@ -83,8 +82,9 @@ Scene Clutter(const std::map<std::string, std::string>& options) {
   }
   const double column_x[4] = {0.2, -0.2, -0.2, 0.2};
   const double column_y[4] = {0.2, 0.2, -0.2, -0.2};
+  // N not a multiple of 4: the first N mod 4 columns hold one more object.
   for (int k = 0; k < 4; ++k) {
-    for (int j = 0; j < bodies / 4; ++j) {
+    for (int j = 0; j < bodies / 4 + (k < bodies % 4 ? 1 : 0); ++j) {
       const Eigen::Vector3d position(column_x[k], column_y[k], 0.1 + 0.15 * j);
       const std::string name = "body_" + std::to_string(k) + "_" + std::to_string(j);
       if ((j + k) % 2 == 0) {

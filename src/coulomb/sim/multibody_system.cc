@@ -190,4 +190,10 @@ double MultibodySystem::MechanicalEnergy() const {
   return energy;
 }
 
+int MultibodySystem::num_velocities() const {
+  int total = 0;
+  for (const Tree& tree : trees_) total += tree.model.num_velocities();
+  return total;
+}
+
 }  // namespace coulomb

@@ -75,6 +75,7 @@ class MultibodySystem {
   }
 
   int num_trees() const { return static_cast<int>(trees_.size()); }
+  int num_velocities() const;  // Σ over the trees
   Tree& tree(int index) { return trees_[index]; }
   const Tree& tree(int index) const { return trees_[index]; }
   const CollisionWorld& collision_world() const { return collision_world_; }

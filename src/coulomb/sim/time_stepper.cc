@@ -279,92 +279,113 @@ double TimeStepper::ContactMargin(const MultibodySystem& system) const {
   return parameters_.contact_margin + 2.0 * max_speed * parameters_.time_step;
 }
 
-StepStatistics TimeStepper::Step(MultibodySystem* system) {
-  const auto start = std::chrono::steady_clock::now();
-  StepStatistics stats;
-  // Geometry once, at q0.
+bool TimeStepper::ComputeContactConstraints(MultibodySystem* system,
+                                            StepStatistics* stats) {
   system->UpdateAllTrees();
   system->CalcGeometryPoses(&geometry_poses_);
   system->collision_world().ComputeContacts(geometry_poses_, ContactMargin(*system),
                                             &contacts_);
-  std::vector<ContactConstraint> constraints;
+  constraints_.clear();
   int overlapping = 0;
   for (const ContactPoint& contact : contacts_) {
-    stats.max_penetration = std::max(stats.max_penetration, -contact.phi);
+    stats->max_penetration = std::max(stats->max_penetration, -contact.phi);
     if (contact.phi < 0.0) {
-      stats.mean_penetration -= contact.phi;
+      stats->mean_penetration -= contact.phi;
       ++overlapping;
     }
     try {
       ContactConstraint constraint = MakeContactConstraint(*system, contact);
-      if (!constraint.jacobian.empty()) constraints.push_back(std::move(constraint));
+      if (!constraint.jacobian.empty()) constraints_.push_back(std::move(constraint));
     } catch (const std::invalid_argument& error) {  // e.g. k = ∞ with lagged
-      stats.failure = error.what();
-      return stats;
+      stats->failure = error.what();
+      return false;
     }
   }
-  if (overlapping > 0) stats.mean_penetration /= overlapping;
-  stats.num_contacts = static_cast<int>(constraints.size());
+  if (overlapping > 0) stats->mean_penetration /= overlapping;
+  stats->num_contacts = static_cast<int>(constraints_.size());
+  return true;
+}
 
-  // Free motion per tree, then the contact problem with A_t = M(q^θ).
-  const Theta theta = SchemeTheta();
+bool TimeStepper::AssembleProblem(MultibodySystem* system, const Theta& theta,
+                                  Eigen::VectorXd* v_guess, StepStatistics* stats) {
   problem_.emplace(parameters_.time_step);
   ContactProblem& problem = *problem_;
-  Eigen::VectorXd v_star_all(0), v_guess(0);
+  Eigen::VectorXd v_star_all(system->num_velocities());
+  v_guess->resize(system->num_velocities());
+  int offset = 0;
   for (int t = 0; t < system->num_trees(); ++t) {
     MultibodySystem::Tree& tree = system->tree(t);
     Eigen::VectorXd v_star;
     Eigen::MatrixXd a;
     bool converged = true;
-    stats.free_motion_iterations =
-        std::max(stats.free_motion_iterations,
+    stats->free_motion_iterations =
+        std::max(stats->free_motion_iterations,
                  SolveFreeMotion(&tree, theta, &v_star, &a, &converged));
     if (!converged) {
-      stats.failure = "free motion of " + tree.name + " did not converge";
-      return stats;
+      stats->failure = "free motion of " + tree.name + " did not converge";
+      return false;
     }
     problem.AddClique(std::move(a));
-    v_star_all.conservativeResize(v_star_all.size() + v_star.size());
-    v_star_all.tail(v_star.size()) = v_star;
-    v_guess.conservativeResize(v_guess.size() + tree.v.size());
-    v_guess.tail(tree.v.size()) = tree.v;
+    v_star_all.segment(offset, v_star.size()) = v_star;
+    v_guess->segment(offset, tree.v.size()) = tree.v;
+    offset += static_cast<int>(tree.v.size());
   }
   problem.SetFreeMotionVelocities(v_star_all);
-  for (ContactConstraint& c : constraints) {
+  for (ContactConstraint& c : constraints_) {
     problem.AddConstraint(std::move(c.jacobian), ConstraintVector(c.bias),
                           std::move(c.potential));
   }
   AddJointConstraints(*system, &problem);
   problem.Finalize();
+  return true;
+}
 
-  SapSolution& solution = solution_;
-  if (parameters_.solver != ContactSolver::kSap) {
-    if (!SolveRigidContact(v_guess, &stats)) return stats;
-  } else {
-    const SapSolverStatistics sap = solver_.Solve(problem, v_guess, &solution);
-    stats.sap_iterations = sap.iterations;
-    stats.momentum_error = sap.momentum_error;
-    stats.complementarity_error = sap.complementarity_error;
-    if (!sap.converged()) {
-      stats.failure = "SAP " + ToString(sap.status) + " after " +
-                      std::to_string(sap.iterations) +
-                      " iterations (e_m = " + std::to_string(sap.momentum_error) + ")";
-      return stats;
-    }
-  }
+bool TimeStepper::SolveContact(const Eigen::VectorXd& v_guess, StepStatistics* stats) {
+  if (parameters_.solver != ContactSolver::kSap) return SolveRigidContact(v_guess, stats);
+  const SapSolverStatistics sap = solver_.Solve(*problem_, v_guess, &solution_);
+  stats->sap_iterations = sap.iterations;
+  stats->momentum_error = sap.momentum_error;
+  stats->complementarity_error = sap.complementarity_error;
+  if (sap.converged()) return true;
+  stats->failure = "SAP " + ToString(sap.status) + " after " +
+                   std::to_string(sap.iterations) +
+                   " iterations (e_m = " + std::to_string(sap.momentum_error) + ")";
+  return false;
+}
+
+StepStatistics TimeStepper::Step(MultibodySystem* system) {
+  using Clock = std::chrono::steady_clock;
+  const auto seconds_since = [](Clock::time_point from) {
+    return std::chrono::duration<double>(Clock::now() - from).count();
+  };
+  const auto start = Clock::now();
+  StepStatistics stats;
+  if (!ComputeContactConstraints(system, &stats)) return stats;
+  stats.geometry_time_s = seconds_since(start);
+
+  const auto assembly_start = Clock::now();
+  const Theta theta = SchemeTheta();
+  Eigen::VectorXd v_guess;
+  if (!AssembleProblem(system, theta, &v_guess, &stats)) return stats;
+  stats.assembly_time_s = seconds_since(assembly_start);
+
+  const auto solve_start = Clock::now();
+  if (!SolveContact(v_guess, &stats)) return stats;
+  stats.solve_time_s = seconds_since(solve_start);
+
   // Positions: q = q0 ⊕ δt v^θvq.
+  const ContactProblem& problem = *problem_;
   for (int t = 0; t < system->num_trees(); ++t) {
     MultibodySystem::Tree& tree = system->tree(t);
     const Eigen::VectorXd v =
-        solution.v.segment(problem.clique_offset(t), problem.clique_size(t));
+        solution_.v.segment(problem.clique_offset(t), problem.clique_size(t));
     const Eigen::VectorXd v_theta_vq = theta.theta_vq * v + (1 - theta.theta_vq) * tree.v;
     tree.q = tree.model.Integrate(tree.q, parameters_.time_step * v_theta_vq);
     tree.v = v;
   }
   system->set_time(system->time() + parameters_.time_step);
   stats.converged = true;
-  stats.wall_time_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  stats.wall_time_s = seconds_since(start);
   return stats;
 }
 

@@ -67,6 +67,11 @@ struct StepStatistics {
   double mean_penetration = 0.0;  // mean of −φ0 over overlapping contacts [m]
   int free_motion_iterations = 0;
   double wall_time_s = 0.0;
+  // Split of wall_time_s [s]: collision queries at q0; free motion and the
+  // contact problem's assembly; the contact solve.
+  double geometry_time_s = 0.0;
+  double assembly_time_s = 0.0;
+  double solve_time_s = 0.0;
 };
 
 // The two-stage θ-method (SAP §II-C, II-D; math.md §1), once per step:
@@ -112,6 +117,14 @@ class TimeStepper {
   };
   ContactConstraint MakeContactConstraint(const MultibodySystem& system,
                                           const ContactPoint& contact) const;
+  // Step phases; each returns false with stats->failure set when it fails.
+  // Contacts at q0 and their constraints (into constraints_).
+  bool ComputeContactConstraints(MultibodySystem* system, StepStatistics* stats);
+  // Free motion of every tree and the finalized problem_; v_guess = v0.
+  bool AssembleProblem(MultibodySystem* system, const Theta& theta,
+                       Eigen::VectorXd* v_guess, StepStatistics* stats);
+  // problem_ solved by the chosen solver into solution_.v.
+  bool SolveContact(const Eigen::VectorXd& v_guess, StepStatistics* stats);
   // Solves the finalized problem_ with CANAL, SubADMM or PGS into solution_.v.
   bool SolveRigidContact(const Eigen::VectorXd& v_guess, StepStatistics* stats);
   // Joint limits within reach during the step and PD controllers, at q0.
@@ -122,6 +135,7 @@ class TimeStepper {
   std::optional<ContactProblem> problem_;
   SapSolution solution_;
   std::vector<ContactPoint> contacts_;
+  std::vector<ContactConstraint> constraints_;
   std::vector<Eigen::Isometry3d> geometry_poses_;
 };
 

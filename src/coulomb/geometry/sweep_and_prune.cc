@@ -1,0 +1,68 @@
+#include "coulomb/geometry/sweep_and_prune.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace coulomb {
+
+int SweepAndPrune::SpreadAxis(const std::vector<Eigen::Vector3d>& centers) const {
+  Eigen::Vector3d sum = Eigen::Vector3d::Zero();
+  Eigen::Vector3d sum_of_squares = Eigen::Vector3d::Zero();
+  for (const int i : order_) {
+    sum += centers[i];
+    sum_of_squares += centers[i].cwiseProduct(centers[i]);
+  }
+  const double n = std::max<double>(1.0, order_.size());
+  const Eigen::Vector3d variance = sum_of_squares / n - (sum / n).cwiseProduct(sum / n);
+  int axis = 0;
+  variance.maxCoeff(&axis);
+  return axis;
+}
+
+void SweepAndPrune::SortByLowerEnd() {
+  // Insertion sort: linear for the nearly sorted order of the previous call.
+  for (size_t k = 1; k < order_.size(); ++k) {
+    const int item = order_[k];
+    size_t slot = k;
+    while (slot > 0 && lower_[order_[slot - 1]] > lower_[item]) {
+      order_[slot] = order_[slot - 1];
+      --slot;
+    }
+    order_[slot] = item;
+  }
+}
+
+void SweepAndPrune::FindCandidatePairs(const std::vector<Eigen::Vector3d>& centers,
+                                       const std::vector<double>& radii, double margin,
+                                       std::vector<std::pair<int, int>>* pairs) {
+  pairs->clear();
+  const int n = static_cast<int>(centers.size());
+  if (static_cast<int>(lower_.size()) != n) {  // a new set of spheres
+    lower_.assign(n, 0.0);
+    upper_.assign(n, 0.0);
+    order_.clear();
+    unbounded_.clear();
+    for (int i = 0; i < n; ++i) (std::isinf(radii[i]) ? unbounded_ : order_).push_back(i);
+  }
+  const int axis = SpreadAxis(centers);
+  for (const int i : order_) {
+    lower_[i] = centers[i][axis] - radii[i];
+    upper_[i] = centers[i][axis] + radii[i] + margin;
+  }
+  SortByLowerEnd();
+  for (size_t k = 0; k < order_.size(); ++k) {
+    const int i = order_[k];
+    for (size_t l = k + 1; l < order_.size() && lower_[order_[l]] <= upper_[i]; ++l) {
+      pairs->emplace_back(std::min(i, order_[l]), std::max(i, order_[l]));
+    }
+  }
+  for (const int u : unbounded_) {
+    for (int i = 0; i < n; ++i) {
+      if (i != u) pairs->emplace_back(std::min(i, u), std::max(i, u));
+    }
+  }
+  std::sort(pairs->begin(), pairs->end());
+  pairs->erase(std::unique(pairs->begin(), pairs->end()), pairs->end());
+}
+
+}  // namespace coulomb
