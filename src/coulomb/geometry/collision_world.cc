@@ -9,6 +9,7 @@
 
 #include <coal/collision.h>
 #include <coal/contact_patch.h>
+#include <coal/shape/convex.h>
 #include <coal/shape/geometric_shapes.h>
 
 #include "coulomb/geometry/sweep_and_prune.h"
@@ -20,6 +21,20 @@ template <class... Ts>
 struct Overloaded : Ts... {
   using Ts::operator()...;
 };
+
+std::shared_ptr<coal::CollisionGeometry> MakeCoalConvex(const ConvexHull& hull) {
+  auto points = std::make_shared<std::vector<coal::Vec3s>>(hull.vertices.begin(),
+                                                           hull.vertices.end());
+  auto triangles = std::make_shared<std::vector<coal::Triangle>>();
+  for (const auto& [a, b, c] : hull.triangles) {
+    triangles->emplace_back(static_cast<coal::Triangle::index_type>(a),
+                            static_cast<coal::Triangle::index_type>(b),
+                            static_cast<coal::Triangle::index_type>(c));
+  }
+  return std::make_shared<coal::Convex<coal::Triangle>>(
+      points, static_cast<unsigned int>(hull.vertices.size()), triangles,
+      static_cast<unsigned int>(hull.triangles.size()));
+}
 
 std::shared_ptr<coal::CollisionGeometry> MakeCoalShape(const Shape& shape) {
   return std::visit(
@@ -37,6 +52,9 @@ std::shared_ptr<coal::CollisionGeometry> MakeCoalShape(const Shape& shape) {
                  },
                  [](const HalfSpace&) -> std::shared_ptr<coal::CollisionGeometry> {
                    return std::make_shared<coal::Halfspace>(coal::Vec3s(0, 0, 1), 0.0);
+                 },
+                 [](const ConvexMesh& m) -> std::shared_ptr<coal::CollisionGeometry> {
+                   return MakeCoalConvex(*m.hull);
                  }},
       shape);
 }
@@ -133,6 +151,23 @@ std::optional<double> SurfaceCrossing(const Shape& shape, const Eigen::Vector3d&
   }
   if (const auto* capsule = std::get_if<Capsule>(&shape)) {
     return CapsuleCrossing(p, n, *capsule, side);
+  }
+  if (const auto* mesh = std::get_if<ConvexMesh>(&shape)) {
+    // Like a box: the face whose outward normal is closest to ±n.
+    const ConvexHull& hull = *mesh->hull;
+    Eigen::Vector3d face_normal = Eigen::Vector3d::Zero();
+    double offset = 0.0, best = -2.0;
+    for (const auto& [i, j, k] : hull.triangles) {
+      const Eigen::Vector3d normal = (hull.vertices[j] - hull.vertices[i])
+                                         .cross(hull.vertices[k] - hull.vertices[i])
+                                         .normalized();
+      if (side * normal.dot(n) > best) {
+        best = side * normal.dot(n);
+        face_normal = normal;
+        offset = normal.dot(hull.vertices[i]);
+      }
+    }
+    return plane_crossing(face_normal, offset);
   }
   return std::nullopt;
 }

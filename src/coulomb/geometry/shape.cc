@@ -1,5 +1,6 @@
 #include "coulomb/geometry/shape.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -29,6 +30,39 @@ Eigen::Vector3d CylinderInertia(double r, double l) {
   return {transverse, transverse, 0.5 * mass * r * r};
 }
 
+// Volume, first and second moments ∫x, ∫x xᵀ of a uniform unit-density
+// polytope: each outward triangle (a, b, c) with the origin spans a signed
+// tetrahedron of volume det[a b c]/6, centroid (a + b + c)/4 and
+// ∫x xᵀ = det/120 (a aᵀ + b bᵀ + c cᵀ + s sᵀ), s = a + b + c.
+struct PolytopeMoments {
+  double volume = 0.0;
+  Eigen::Vector3d first = Eigen::Vector3d::Zero();
+  Eigen::Matrix3d second = Eigen::Matrix3d::Zero();
+};
+
+PolytopeMoments Moments(const ConvexHull& hull) {
+  PolytopeMoments moments;
+  for (const auto& [i, j, k] : hull.triangles) {
+    const Eigen::Vector3d &a = hull.vertices[i], &b = hull.vertices[j],
+                          &c = hull.vertices[k];
+    const double det = a.dot(b.cross(c));
+    const Eigen::Vector3d sum = a + b + c;
+    moments.volume += det / 6.0;
+    moments.first += det / 24.0 * sum;
+    moments.second += det / 120.0 *
+                      (a * a.transpose() + b * b.transpose() + c * c.transpose() +
+                       sum * sum.transpose());
+  }
+  return moments;
+}
+
+void ValidateConvexMesh(const ConvexMesh& mesh) {
+  if (!mesh.hull || mesh.hull->vertices.size() < 4 || mesh.hull->triangles.size() < 4) {
+    throw std::invalid_argument("mesh '" + mesh.file + "': not a solid convex hull");
+  }
+  RequirePositive(Moments(*mesh.hull).volume, "mesh '" + mesh.file + "' volume");
+}
+
 }  // namespace
 
 std::string ShapeName(const Shape& shape) {
@@ -36,7 +70,8 @@ std::string ShapeName(const Shape& shape) {
       Overloaded{[](const Sphere&) { return "sphere"; }, [](const Box&) { return "box"; },
                  [](const Capsule&) { return "capsule"; },
                  [](const Cylinder&) { return "cylinder"; },
-                 [](const HalfSpace&) { return "halfspace"; }},
+                 [](const HalfSpace&) { return "halfspace"; },
+                 [](const ConvexMesh&) { return "mesh"; }},
       shape);
 }
 
@@ -54,35 +89,56 @@ void ValidateShape(const Shape& shape) {
                    RequirePositive(c.radius, "cylinder radius");
                    RequirePositive(c.length, "cylinder length");
                  },
-                 [](const HalfSpace&) {}},
+                 [](const HalfSpace&) {},
+                 [](const ConvexMesh& m) { ValidateConvexMesh(m); }},
       shape);
 }
 
 double BoundingRadius(const Shape& shape) {
   return std::visit(
-      Overloaded{
-          [](const Sphere& s) { return s.radius; },
-          [](const Box& b) { return 0.5 * b.size.norm(); },
-          [](const Capsule& c) { return c.radius + 0.5 * c.length; },
-          [](const Cylinder& c) { return std::hypot(c.radius, 0.5 * c.length); },
-          [](const HalfSpace&) { return std::numeric_limits<double>::infinity(); }},
+      Overloaded{[](const Sphere& s) { return s.radius; },
+                 [](const Box& b) { return 0.5 * b.size.norm(); },
+                 [](const Capsule& c) { return c.radius + 0.5 * c.length; },
+                 [](const Cylinder& c) { return std::hypot(c.radius, 0.5 * c.length); },
+                 [](const HalfSpace&) { return std::numeric_limits<double>::infinity(); },
+                 [](const ConvexMesh& m) {
+                   double radius = 0.0;
+                   for (const Eigen::Vector3d& v : m.hull->vertices)
+                     radius = std::max(radius, v.norm());
+                   return radius;
+                 }},
       shape);
 }
 
 double Volume(const Shape& shape) {
   return std::visit(
-      Overloaded{
-          [](const Sphere& s) { return 4.0 / 3.0 * kPi * std::pow(s.radius, 3); },
-          [](const Box& b) { return b.size.prod(); },
-          [](const Capsule& c) {
-            return kPi * c.radius * c.radius * (c.length + 4.0 / 3.0 * c.radius);
-          },
-          [](const Cylinder& c) { return kPi * c.radius * c.radius * c.length; },
-          [](const HalfSpace&) { return std::numeric_limits<double>::infinity(); }},
+      Overloaded{[](const Sphere& s) { return 4.0 / 3.0 * kPi * std::pow(s.radius, 3); },
+                 [](const Box& b) { return b.size.prod(); },
+                 [](const Capsule& c) {
+                   return kPi * c.radius * c.radius * (c.length + 4.0 / 3.0 * c.radius);
+                 },
+                 [](const Cylinder& c) { return kPi * c.radius * c.radius * c.length; },
+                 [](const HalfSpace&) { return std::numeric_limits<double>::infinity(); },
+                 [](const ConvexMesh& m) { return Moments(*m.hull).volume; }},
       shape);
 }
 
+Eigen::Vector3d Centroid(const Shape& shape) {
+  const auto* mesh = std::get_if<ConvexMesh>(&shape);
+  if (!mesh) return Eigen::Vector3d::Zero();
+  const PolytopeMoments moments = Moments(*mesh->hull);
+  return moments.first / moments.volume;
+}
+
 Eigen::Matrix3d UnitDensityInertia(const Shape& shape) {
+  if (const auto* mesh = std::get_if<ConvexMesh>(&shape)) {
+    // ∫(r − c)(r − c)ᵀ = ∫x xᵀ − V c cᵀ; I = tr(·) 1 − (·).
+    const PolytopeMoments moments = Moments(*mesh->hull);
+    const Eigen::Vector3d centroid = moments.first / moments.volume;
+    const Eigen::Matrix3d second =
+        moments.second - moments.volume * centroid * centroid.transpose();
+    return second.trace() * Eigen::Matrix3d::Identity() - second;
+  }
   const Eigen::Vector3d principal = std::visit(
       Overloaded{
           [](const Sphere& s) -> Eigen::Vector3d {
@@ -110,7 +166,8 @@ Eigen::Matrix3d UnitDensityInertia(const Shape& shape) {
           },
           [](const HalfSpace&) -> Eigen::Vector3d {
             throw std::invalid_argument("a half-space has no finite inertia");
-          }},
+          },
+          [](const ConvexMesh&) -> Eigen::Vector3d { return {}; }},  // handled above
       shape);
   return principal.asDiagonal();
 }

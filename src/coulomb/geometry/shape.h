@@ -1,7 +1,10 @@
 #pragma once
 
+#include <array>
+#include <memory>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include <Eigen/Dense>
 
@@ -24,7 +27,22 @@ struct Cylinder {  // axis along z
 };
 struct HalfSpace {};  // the region z ≤ 0 of G, outward normal +z
 
-using Shape = std::variant<Sphere, Box, Capsule, Cylinder, HalfSpace>;
+// A convex polytope: its vertices and its boundary triangles (vertex
+// indices, counter-clockwise seen from outside, so (b − a) × (c − a) points
+// out), in G.
+struct ConvexHull {
+  std::vector<Eigen::Vector3d> vertices;
+  std::vector<std::array<int, 3>> triangles;
+};
+// The convex hull of a mesh's vertices (convex_mesh.h loads them), in the
+// mesh file's frame; its centroid need not be G's origin. Copies share the
+// hull.
+struct ConvexMesh {
+  std::string file;  // where it came from, for messages
+  std::shared_ptr<const ConvexHull> hull;
+};
+
+using Shape = std::variant<Sphere, Box, Capsule, Cylinder, HalfSpace, ConvexMesh>;
 
 std::string ShapeName(const Shape& shape);
 
@@ -32,8 +50,11 @@ std::string ShapeName(const Shape& shape);
 void ValidateShape(const Shape& shape);
 
 // Volume [m³] (infinite for a half-space) and the rotational inertia about the
-// centroid of a uniform solid of unit density [m⁵], in G.
+// centroid of a uniform solid of unit density [m⁵], in G. Polytopes: sums over
+// the tetrahedra (origin, triangle) by the divergence theorem.
 double Volume(const Shape& shape);
+// The centroid in G (the origin for every shape but a convex mesh) [m].
+Eigen::Vector3d Centroid(const Shape& shape);
 // Radius of the smallest sphere about G's origin that contains the shape
 // [m] (infinite for a half-space): the broad phase's bound.
 double BoundingRadius(const Shape& shape);

@@ -26,20 +26,24 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
 }
 
 int MultibodySystem::AddFreeBody(const std::string& name, const Shape& shape, double mass,
-                                 const Eigen::Isometry3d& X_WB,
+                                 const Eigen::Isometry3d& X_WG,
                                  const Eigen::Vector3d& v_W,
                                  const Eigen::Vector3d& omega_W,
                                  const ContactMaterial& material) {
   ValidateShape(shape);
   const Eigen::Matrix3d inertia = mass / Volume(shape) * UnitDensityInertia(shape);
   MultibodyTree body = MultibodyTree::FreeBody(name, mass, inertia);
+  // The body frame is the shape's centroid (G's origin but for meshes).
+  const Eigen::Vector3d centroid = Centroid(shape);
   // Free joint: q = [p_WB, quaternion (x, y, z, w)], v = [ṗ_WB, ω_B].
-  const Eigen::Quaterniond rotation(X_WB.linear());
+  const Eigen::Quaterniond rotation(X_WG.linear());
   Eigen::VectorXd q(7), v(6);
-  q << X_WB.translation(), rotation.x(), rotation.y(), rotation.z(), rotation.w();
-  v << v_W, X_WB.linear().transpose() * omega_W;
+  q << X_WG * centroid, rotation.x(), rotation.y(), rotation.z(), rotation.w();
+  v << v_W, X_WG.linear().transpose() * omega_W;
   const int index = AddTree(name, std::move(body), q, v);
-  AddGeometry(shape, index, 0, Eigen::Isometry3d::Identity(), material);
+  Eigen::Isometry3d X_BG = Eigen::Isometry3d::Identity();
+  X_BG.translation() = -centroid;
+  AddGeometry(shape, index, 0, X_BG, material);
   return index;
 }
 

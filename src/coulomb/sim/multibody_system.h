@@ -39,9 +39,12 @@ class MultibodySystem {
   int AddTree(const std::string& name, MultibodyTree model, const Eigen::VectorXd& q,
               const Eigen::VectorXd& v);
   // A free rigid body of the given mass (inertia of a uniform solid of its
-  // shape) at pose X_WB, with world-frame linear and angular velocity.
+  // shape) whose shape frame G is at X_WG, with world-frame linear velocity
+  // v_W of its centre of mass and angular velocity ω_W. The body frame B is
+  // at the centroid with G's orientation: B = G for all shapes but convex
+  // meshes, whose files need not be centred.
   int AddFreeBody(const std::string& name, const Shape& shape, double mass,
-                  const Eigen::Isometry3d& X_WB, const Eigen::Vector3d& v_W,
+                  const Eigen::Isometry3d& X_WG, const Eigen::Vector3d& v_W,
                   const Eigen::Vector3d& omega_W, const ContactMaterial& material);
   // A robot (tree) with its URDF collision geometry and the URDF's joint
   // position limits. Its links collide with each other except adjacent links

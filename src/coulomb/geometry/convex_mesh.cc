@@ -1,0 +1,116 @@
+// A Coal adapter (with collision_world.cc): mesh loading and Qhull.
+#include "coulomb/geometry/convex_mesh.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+
+#include <coal/BVH/BVH_model.h>
+#include <coal/mesh_loader/loader.h>
+#include <coal/shape/convex.h>
+
+namespace coulomb {
+
+namespace {
+
+// True if the points span a solid: Qhull crashes on flat input, so this is
+// checked first. Greedy: the farthest point from p0, then from the line, then
+// from the plane; the spanned height must not vanish against the extent.
+bool SpansVolume(const std::vector<Eigen::Vector3d>& points) {
+  if (points.size() < 4) return false;
+  for (const Eigen::Vector3d& p : points) {
+    if (!p.allFinite()) return false;
+  }
+  const Eigen::Vector3d& origin = points[0];
+  const auto farthest = [&](const auto& distance) {
+    double best = 0.0;
+    for (const Eigen::Vector3d& p : points) best = std::max(best, distance(p - origin));
+    return best;
+  };
+  const auto argmax = [&](const auto& distance) {
+    const auto it =
+        std::max_element(points.begin(), points.end(),
+                         [&](const Eigen::Vector3d& a, const Eigen::Vector3d& b) {
+                           return distance(a - origin) < distance(b - origin);
+                         });
+    return Eigen::Vector3d(*it - origin);
+  };
+  const auto length = [](const Eigen::Vector3d& d) { return d.norm(); };
+  const double extent = farthest(length);
+  if (!(extent > 0.0)) return false;
+  const Eigen::Vector3d axis = argmax(length).normalized();
+  const auto off_axis = [&](const Eigen::Vector3d& d) {
+    return (d - d.dot(axis) * axis).norm();
+  };
+  if (farthest(off_axis) <= 1e-9 * extent) return false;
+  const Eigen::Vector3d side = argmax(off_axis);
+  const Eigen::Vector3d normal = axis.cross(side).normalized();
+  const auto height = [&](const Eigen::Vector3d& d) { return std::abs(d.dot(normal)); };
+  return farthest(height) > 1e-9 * extent;
+}
+
+}  // namespace
+
+ConvexMesh MakeConvexMesh(const std::vector<Eigen::Vector3d>& points,
+                          const std::string& name) {
+  if (!SpansVolume(points)) {
+    throw std::invalid_argument("mesh '" + name +
+                                "': its vertices are flat, too few or not finite");
+  }
+  auto coal_points =
+      std::make_shared<std::vector<coal::Vec3s>>(points.begin(), points.end());
+  std::unique_ptr<coal::ConvexBase> convex;
+  try {
+    convex.reset(coal::ConvexBase::convexHull(
+        coal_points, static_cast<unsigned int>(points.size()), /*keepTriangles=*/true));
+  } catch (const std::exception& e) {
+    throw std::invalid_argument("mesh '" + name + "': no convex hull (" + e.what() + ")");
+  }
+  const auto* triangulated =
+      dynamic_cast<const coal::Convex<coal::Triangle>*>(convex.get());
+  if (!triangulated) throw std::invalid_argument("mesh '" + name + "': no convex hull");
+  auto hull = std::make_shared<ConvexHull>();
+  hull->vertices.assign(triangulated->points->begin(),
+                        triangulated->points->begin() + triangulated->num_points);
+  Eigen::Vector3d interior = Eigen::Vector3d::Zero();
+  for (const Eigen::Vector3d& v : hull->vertices) interior += v;
+  interior /= std::max<size_t>(1, hull->vertices.size());
+  for (unsigned int k = 0; k < triangulated->num_polygons; ++k) {
+    const coal::Triangle& t = (*triangulated->polygons)[k];
+    std::array<int, 3> triangle = {static_cast<int>(t[0]), static_cast<int>(t[1]),
+                                   static_cast<int>(t[2])};
+    const Eigen::Vector3d &a = hull->vertices[triangle[0]],
+                          &b = hull->vertices[triangle[1]],
+                          &c = hull->vertices[triangle[2]];
+    if ((b - a).cross(c - a).dot(a - interior) < 0.0) std::swap(triangle[1], triangle[2]);
+    hull->triangles.push_back(triangle);
+  }
+  ConvexMesh mesh{name, std::move(hull)};
+  ValidateShape(mesh);
+  return mesh;
+}
+
+ConvexMesh LoadConvexMesh(const std::string& file, const Eigen::Vector3d& scale) {
+  if (!(scale.array() > 0.0).all() || !scale.allFinite()) {
+    throw std::invalid_argument(file + ": mesh scale must be positive");
+  }
+  if (!std::filesystem::is_regular_file(file)) {
+    throw std::runtime_error(file + ": no such mesh file");
+  }
+  coal::BVHModelPtr_t model;
+  try {
+    model = coal::MeshLoader().load(file, scale);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(file + ": cannot read the mesh: " + e.what());
+  }
+  if (!model || !model->vertices || model->num_vertices < 4) {
+    throw std::runtime_error(file + ": the mesh has fewer than 4 vertices");
+  }
+  const std::vector<Eigen::Vector3d> points(
+      model->vertices->begin(), model->vertices->begin() + model->num_vertices);
+  return MakeConvexMesh(points, file);
+}
+
+}  // namespace coulomb

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "coulomb/geometry/shape.h"
+
+namespace coulomb {
+
+// Convex meshes for collision: the convex hull (Qhull, through Coal) of a
+// point set or of a mesh file's vertices. Triangles are oriented outward.
+// A non-convex mesh is replaced by its hull: contact sees the hull only.
+
+// Throws std::invalid_argument naming `name` if the points span no volume.
+ConvexMesh MakeConvexMesh(const std::vector<Eigen::Vector3d>& points,
+                          const std::string& name);
+
+// Loads a mesh file (STL, OBJ, DAE, … through Coal's Assimp loader), scales
+// its vertices per axis and takes their hull. Throws std::runtime_error
+// naming the file if it is missing or unreadable, std::invalid_argument if
+// the scale is not positive or the hull is flat.
+ConvexMesh LoadConvexMesh(const std::string& file,
+                          const Eigen::Vector3d& scale = Eigen::Vector3d::Ones());
+
+}  // namespace coulomb

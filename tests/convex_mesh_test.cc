@@ -1,0 +1,119 @@
+// Convex meshes: hulls of mesh files, their mass properties against the
+// closed forms of the primitives they reproduce, and their contacts.
+#include "coulomb/geometry/convex_mesh.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "coulomb/geometry/collision_world.h"
+
+namespace coulomb {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Writes an OBJ file with the given vertices (and one dummy face).
+fs::path WriteObj(const std::string& name, const std::vector<Eigen::Vector3d>& vertices) {
+  const fs::path path =
+      fs::temp_directory_path() / (name + "_" + std::to_string(getpid()) + ".obj");
+  std::ofstream file(path);
+  for (const Eigen::Vector3d& v : vertices)
+    file << "v " << v.x() << " " << v.y() << " " << v.z() << "\n";
+  for (size_t k = 2; k < vertices.size(); ++k)
+    file << "f 1 " << k << " " << k + 1 << "\n";
+  return path;
+}
+
+// The corners of a box of the given size centred at `center`, and its centre
+// (an interior point the hull must drop).
+std::vector<Eigen::Vector3d> BoxPoints(const Eigen::Vector3d& size,
+                                       const Eigen::Vector3d& center) {
+  std::vector<Eigen::Vector3d> points;
+  for (int corner = 0; corner < 8; ++corner) {
+    const Eigen::Vector3d sign(corner & 1 ? 1 : -1, corner & 2 ? 1 : -1,
+                               corner & 4 ? 1 : -1);
+    points.push_back(center + 0.5 * size.cwiseProduct(sign));
+  }
+  points.push_back(center);
+  return points;
+}
+
+TEST(ConvexMesh, HullOfABoxFileHasTheBoxsVolumeCentroidAndInertia) {
+  const Eigen::Vector3d size(0.2, 0.4, 0.6), center(1.0, -2.0, 0.5);
+  const fs::path file = WriteObj("box", BoxPoints(size, center));
+  const ConvexMesh mesh = LoadConvexMesh(file.string(), Eigen::Vector3d(2.0, 1.0, 0.5));
+  fs::remove(file);
+  // Scaled per axis: a 0.4 × 0.4 × 0.3 box centred at (2, −2, 0.25). Assimp
+  // reads vertices in single precision: agreement to ~1e-7.
+  const Box box{Eigen::Vector3d(0.4, 0.4, 0.3)};
+  EXPECT_EQ(mesh.hull->vertices.size(), 8u);
+  EXPECT_NEAR(Volume(mesh), Volume(box), 1e-6 * Volume(box));
+  EXPECT_TRUE(Centroid(mesh).isApprox(Eigen::Vector3d(2.0, -2.0, 0.25), 1e-6));
+  EXPECT_TRUE(UnitDensityInertia(mesh).isApprox(UnitDensityInertia(box), 1e-6))
+      << UnitDensityInertia(mesh);
+  EXPECT_NEAR(BoundingRadius(mesh), Eigen::Vector3d(2.2, 2.2, 0.4).norm(), 1e-6);
+}
+
+TEST(ConvexMesh, HullOfATetrahedronMatchesItsClosedForm) {
+  // Corner tetrahedron 0, a e_x, a e_y, a e_z: V = a³/6, centroid a/4 (1, 1, 1),
+  // ∫x² = a⁵/60, ∫x y = a⁵/120.
+  const double a = 0.3;
+  const ConvexMesh mesh =
+      MakeConvexMesh({Eigen::Vector3d::Zero(), a * Eigen::Vector3d::UnitX(),
+                      a * Eigen::Vector3d::UnitY(), a * Eigen::Vector3d::UnitZ()},
+                     "tetrahedron");
+  const double volume = a * a * a / 6.0;
+  EXPECT_NEAR(Volume(mesh), volume, 1e-15);
+  const Eigen::Vector3d c = Eigen::Vector3d::Constant(a / 4.0);
+  EXPECT_TRUE(Centroid(mesh).isApprox(c, 1e-12));
+  Eigen::Matrix3d second = Eigen::Matrix3d::Constant(std::pow(a, 5) / 120.0);
+  second.diagonal().setConstant(std::pow(a, 5) / 60.0);
+  second -= volume * c * c.transpose();
+  const Eigen::Matrix3d expected = second.trace() * Eigen::Matrix3d::Identity() - second;
+  EXPECT_TRUE(UnitDensityInertia(mesh).isApprox(expected, 1e-12));
+}
+
+TEST(ConvexMesh, RejectsMissingFilesFlatPointSetsAndBadScales) {
+  EXPECT_THROW(LoadConvexMesh("/nonexistent/part.stl"), std::runtime_error);
+  EXPECT_THROW(MakeConvexMesh({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}, "flat"),
+               std::invalid_argument);
+  const fs::path file = WriteObj("scale", BoxPoints(Eigen::Vector3d::Ones(), {0, 0, 0}));
+  EXPECT_THROW(LoadConvexMesh(file.string(), Eigen::Vector3d(1, -1, 1)),
+               std::invalid_argument);
+  fs::remove(file);
+}
+
+TEST(ConvexMesh, BoxMeshOnGroundRestsOnItsFourCornersLikeTheBox) {
+  // The box mesh is off-centre in its file: G's origin is 0.5 m from it.
+  const ConvexMesh mesh =
+      MakeConvexMesh(BoxPoints({0.2, 0.4, 0.2}, {0.5, 0, 0}), "offset box");
+  CollisionWorld world;
+  world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());
+  world.AddGeometry(mesh, 0, 0, Eigen::Isometry3d::Identity());
+  Eigen::Isometry3d tilted = Eigen::Isometry3d::Identity();
+  // 0.2 m × 0.004 rad: corners 0.8 mm apart in height, inside the patch
+  // tolerance of 1 mm.
+  tilted.linear() = Eigen::AngleAxisd(0.004, Eigen::Vector3d::UnitY()).toRotationMatrix();
+  tilted.translation() =
+      Eigen::Vector3d(0.5, 0, 0.099) - tilted.linear() * Eigen::Vector3d(0.5, 0, 0);
+  std::vector<ContactPoint> contacts;
+  world.ComputeContacts({Eigen::Isometry3d::Identity(), tilted}, 1e-3, &contacts);
+  ASSERT_EQ(contacts.size(), 4u);
+  for (const ContactPoint& c : contacts) {
+    // Each corner at its own height: the corner's z is its signed distance.
+    const Eigen::Vector3d local = tilted.inverse() * c.p_W;
+    Eigen::Vector3d corner = local;
+    corner.x() = local.x() > 0.5 ? 0.6 : 0.4;
+    corner.y() = local.y() > 0.0 ? 0.2 : -0.2;
+    corner.z() = -0.1;
+    EXPECT_NEAR(c.phi, (tilted * corner).z(), 1e-9);
+    EXPECT_TRUE(c.normal_W.isApprox(Eigen::Vector3d::UnitZ(), 1e-9));
+  }
+}
+
+}  // namespace
+}  // namespace coulomb
