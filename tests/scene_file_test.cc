@@ -128,6 +128,54 @@ TEST(SceneFile, RejectsBadInputNamingFileLineAndKey) {
   }
 }
 
+TEST(SceneFile, ReadsConvexMeshesRelativeToTheSceneFile) {
+  const fs::path obj =
+      fs::temp_directory_path() / ("cube_" + std::to_string(getpid()) + ".obj");
+  {
+    std::ofstream file(obj);  // the unit cube [0, 1]³ (its centroid is 0.5, 0.5, 0.5)
+    for (int c = 0; c < 8; ++c)
+      file << "v " << (c & 1) << " " << (c >> 1 & 1) << " " << (c >> 2) << "\n";
+    // Assimp keeps only vertices that faces use: a fan over all of them.
+    for (int k = 2; k < 8; ++k) file << "f 1 " << k << " " << k + 1 << "\n";
+  }
+  const fs::path path = WriteScene(
+      "mesh",
+      "bodies:\n  - name: cube\n    shape: {mesh: {file: " + obj.filename().string() +
+          ", scale: 0.1}}\n    density: 1000\n    pose: {position: [1, 0, 0]}\n");
+  Scene scene = LoadSceneFile(path.string());
+  ASSERT_EQ(scene.system.num_trees(), 1);
+  MultibodySystem::Tree& cube = scene.system.tree(0);
+  EXPECT_NEAR(cube.q[0], 1.05, 1e-6);  // the body frame is the centroid
+  MultibodyTree& model = cube.model;
+  model.SetState(cube.q, cube.v);
+  EXPECT_NEAR(model.mass_matrix()(0, 0), 1.0, 1e-6);  // 1000 kg/m³ × (0.1 m)³
+  const CollisionWorld& world = scene.system.collision_world();
+  EXPECT_TRUE(
+      std::holds_alternative<ConvexMesh>(world.shape(world.num_geometries() - 1)));
+  const std::pair<const char*, const char*> broken[] = {
+      {"{mesh: {file: missing.stl}}", ":3: bodies[0].shape.mesh.file: "},
+      {"{mesh: {file: X, scale: [1, 0, 1]}}",
+       ":3: bodies[0].shape.mesh.scale: must be positive"},
+      {"{mesh: {path: X}}", ":3: bodies[0].shape.mesh.path: unknown key"},
+  };
+  for (const auto& [shape, message] : broken) {
+    std::string text =
+        std::string("bodies:\n  - name: b\n    shape: ") + shape + "\n    mass: 1\n";
+    const size_t x = text.find("file: X");
+    if (x != std::string::npos) text.replace(x + 6, 1, obj.filename().string());
+    const fs::path bad = WriteScene("bad_mesh", text);
+    try {
+      LoadSceneFile(bad.string());
+      ADD_FAILURE() << shape << " was accepted";
+    } catch (const SceneFileError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+    fs::remove(bad);
+  }
+  fs::remove(obj);
+  fs::remove(path);
+}
+
 TEST(SceneFile, ReadsTheHuntCrossleyContactModel) {
   std::string text = kValid;
   const std::string defaults = "contact: {friction: 0.4, dissipation_time_scale: 0.01}";

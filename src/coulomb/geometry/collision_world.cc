@@ -118,6 +118,29 @@ std::optional<double> CapsuleCrossing(const Eigen::Vector3d& p, const Eigen::Vec
   return best;
 }
 
+// Where the line p + t n leaves (or enters) the polytope {x : n_f·x ≤ d_f}
+// through its faces within 60° of ±n: t_exit = min over faces with
+// n_f·n ≥ ½ of (d_f − n_f·p)/(n_f·n), t_enter = max over faces with
+// n_f·n ≤ −½. Faces nearly along the line are left out: patch points sit on
+// the rim of the contact face, and a round-off step outside a steep side
+// face would move its crossing by (offset / slope).
+std::optional<double> PolytopeCrossing(const ConvexHull& hull, const Eigen::Vector3d& p,
+                                       const Eigen::Vector3d& n, bool leaving) {
+  const double side = leaving ? 1.0 : -1.0;
+  double crossing = side * std::numeric_limits<double>::infinity();
+  for (const auto& [i, j, k] : hull.triangles) {
+    const Eigen::Vector3d& a = hull.vertices[i];
+    const Eigen::Vector3d normal =
+        (hull.vertices[j] - a).cross(hull.vertices[k] - a).normalized();
+    const double slope = normal.dot(n);
+    if (side * slope < 0.5) continue;
+    const double t = normal.dot(a - p) / slope;  // (d_f − n_f·p) / (n_f·n)
+    crossing = leaving ? std::min(crossing, t) : std::max(crossing, t);
+  }
+  if (std::isinf(crossing)) return std::nullopt;
+  return crossing;
+}
+
 std::optional<double> SurfaceCrossing(const Shape& shape, const Eigen::Vector3d& p,
                                       const Eigen::Vector3d& n, bool leaving) {
   const double side = leaving ? 1.0 : -1.0;
@@ -153,21 +176,7 @@ std::optional<double> SurfaceCrossing(const Shape& shape, const Eigen::Vector3d&
     return CapsuleCrossing(p, n, *capsule, side);
   }
   if (const auto* mesh = std::get_if<ConvexMesh>(&shape)) {
-    // Like a box: the face whose outward normal is closest to ±n.
-    const ConvexHull& hull = *mesh->hull;
-    Eigen::Vector3d face_normal = Eigen::Vector3d::Zero();
-    double offset = 0.0, best = -2.0;
-    for (const auto& [i, j, k] : hull.triangles) {
-      const Eigen::Vector3d normal = (hull.vertices[j] - hull.vertices[i])
-                                         .cross(hull.vertices[k] - hull.vertices[i])
-                                         .normalized();
-      if (side * normal.dot(n) > best) {
-        best = side * normal.dot(n);
-        face_normal = normal;
-        offset = normal.dot(hull.vertices[i]);
-      }
-    }
-    return plane_crossing(face_normal, offset);
+    return PolytopeCrossing(*mesh->hull, p, n, leaving);
   }
   return std::nullopt;
 }
@@ -283,6 +292,9 @@ int CollisionWorld::tree(int geometry) const { return impl_->geometries[geometry
 int CollisionWorld::body(int geometry) const { return impl_->geometries[geometry].body; }
 const Eigen::Isometry3d& CollisionWorld::pose_in_body(int geometry) const {
   return impl_->geometries[geometry].X_BG;
+}
+const Shape& CollisionWorld::shape(int geometry) const {
+  return impl_->geometries[geometry].our_shape;
 }
 
 void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,

@@ -48,6 +48,7 @@ class CollisionWorld {
   int tree(int geometry) const;
   int body(int geometry) const;
   const Eigen::Isometry3d& pose_in_body(int geometry) const;
+  const Shape& shape(int geometry) const;
 
   // Contacts for world poses X_WG (one per geometry). Appends to `contacts`
   // after clearing it.

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include <coal/BVH/BVH_model.h>
 #include <coal/shape/geometric_shapes.h>
 #include <pinocchio/algorithm/center-of-mass.hpp>
 #include <pinocchio/algorithm/crba.hpp>
@@ -20,6 +21,8 @@
 #include <pinocchio/multibody/geometry.hpp>
 #include <pinocchio/multibody/model.hpp>
 #include <pinocchio/parsers/urdf.hpp>
+
+#include "coulomb/geometry/convex_mesh.h"
 
 namespace coulomb {
 namespace {
@@ -39,8 +42,16 @@ pinocchio::JointModelComposite FreeJoint() {
   return joint;
 }
 
-// Our shape for a Coal primitive; nullopt for meshes and other types.
-std::optional<Shape> ToShape(const coal::CollisionGeometry& geometry) {
+// Our shape for a Coal primitive, or the convex hull of a mesh's vertices
+// (already scaled by the loader); nullopt for other types.
+std::optional<Shape> ToShape(const coal::CollisionGeometry& geometry,
+                             const std::string& mesh_path) {
+  if (const auto* mesh = dynamic_cast<const coal::BVHModelBase*>(&geometry)) {
+    if (!mesh->vertices) return std::nullopt;
+    return MakeConvexMesh(
+        {mesh->vertices->begin(), mesh->vertices->begin() + mesh->num_vertices},
+        mesh_path);
+  }
   if (const auto* box = dynamic_cast<const coal::Box*>(&geometry)) {
     return Box{2.0 * box->halfSide};
   }
@@ -54,6 +65,18 @@ std::optional<Shape> ToShape(const coal::CollisionGeometry& geometry) {
     return Capsule{capsule->radius, 2.0 * capsule->halfLength};
   }
   return std::nullopt;
+}
+
+// Where package://NAME/… mesh paths may resolve: every folder above the URDF
+// (example-robot-data's URDFs name meshes package://example-robot-data/…).
+std::vector<std::string> PackageDirectories(const std::string& urdf) {
+  std::vector<std::string> directories;
+  std::filesystem::path folder = std::filesystem::absolute(urdf).parent_path();
+  while (folder.has_relative_path()) {
+    directories.push_back(folder.string());
+    folder = folder.parent_path();
+  }
+  return directories;
 }
 
 Eigen::Isometry3d ToIsometry(const pinocchio::SE3& pose) {
@@ -120,15 +143,21 @@ struct MultibodyTree::Impl {
   void LoadUrdfCollisionGeometry(const std::string& path) {
     pinocchio::GeometryModel geometry_model;
     try {
-      pinocchio::urdf::buildGeom(model, path, pinocchio::COLLISION, geometry_model);
+      pinocchio::urdf::buildGeom(model, path, pinocchio::COLLISION, geometry_model,
+                                 PackageDirectories(path));
     } catch (const std::exception& e) {
       throw std::runtime_error(path + ": cannot load collision geometry: " + e.what());
     }
     for (const pinocchio::GeometryObject& object : geometry_model.geometryObjects) {
-      const std::optional<Shape> shape = ToShape(*object.geometry);
+      std::optional<Shape> shape;
+      try {
+        shape = ToShape(*object.geometry, object.meshPath);
+      } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(path + ": " + object.name + ": " + e.what());
+      }
       if (!shape) {
         throw std::runtime_error(path + ": " + object.name +
-                                 ": collision meshes are not supported yet");
+                                 ": unsupported collision geometry");
       }
       const auto frame =
           std::find(body_frames.begin(), body_frames.end(), object.parentFrame);

@@ -51,9 +51,10 @@ class MultibodyTree {
   static MultibodyTree PlanarBody(const std::string& name, double mass,
                                   const Eigen::Matrix3d& inertia_about_com);
   // A robot from a URDF file, with a fixed or free base, and the collision
-  // geometry of its links (primitives: box, sphere, cylinder, capsule).
-  // Throws std::runtime_error naming the file if it is missing, does not
-  // parse, or has collision meshes (not supported yet).
+  // geometry of its links: primitives (box, sphere, cylinder, capsule) and
+  // meshes, which become their convex hulls (package://… paths resolve
+  // against the folders above the URDF). Throws std::runtime_error naming
+  // the file if it is missing, does not parse, or a mesh cannot be read.
   // A fixed base is welded to the world at X_WB (ignored for a floating base,
   // whose pose is its configuration).
   static MultibodyTree FromUrdf(

@@ -1,5 +1,6 @@
 #include "coulomb/sim/scene_file.h"
 
+#include "coulomb/geometry/convex_mesh.h"
 #include "coulomb/sim/scene_options.h"
 #include "coulomb/sim/scene_reader.h"
 #include "coulomb/sim/scene_robot_reader.h"
@@ -106,13 +107,41 @@ void ReadSolver(const SceneReader& r, const YAML::Node& node, Scene* scene) {
   }
 }
 
+// mesh: {file: PATH (relative to the scene file), scale: s | [sx, sy, sz]}:
+// the convex hull of the file's vertices.
+ConvexMesh ReadMesh(const SceneReader& r, const YAML::Node& spec,
+                    const std::string& key) {
+  r.CheckKeys(spec, key, {"file", "scale"});
+  if (!spec["file"]) r.Fail(spec, key, "file is required");
+  const std::filesystem::path file(r.String(spec["file"], key + ".file"));
+  const std::string path =
+      file.is_absolute()
+          ? file.string()
+          : (std::filesystem::path(r.path()).parent_path() / file).string();
+  Eigen::Vector3d scale = Eigen::Vector3d::Ones();
+  if (spec["scale"]) {
+    scale = spec["scale"].IsScalar()
+                ? Eigen::Vector3d::Constant(r.Positive(spec["scale"], key + ".scale"))
+                : r.Vector3(spec["scale"], key + ".scale");
+    if ((scale.array() <= 0).any())
+      r.Fail(spec["scale"], key + ".scale", "must be positive");
+  }
+  try {
+    return LoadConvexMesh(path, scale);
+  } catch (const std::exception& e) {
+    r.Fail(spec["file"], key + ".file", e.what());
+  }
+}
+
 Shape ReadShape(const SceneReader& r, const YAML::Node& node, const std::string& key) {
-  r.CheckKeys(node, key, {"sphere", "box", "capsule", "cylinder", "halfspace"});
+  r.CheckKeys(node, key, {"sphere", "box", "capsule", "cylinder", "halfspace", "mesh"});
   if (node.size() != 1)
-    r.Fail(node, key, "give exactly one of sphere, box, capsule, cylinder, halfspace");
+    r.Fail(node, key,
+           "give exactly one of sphere, box, capsule, cylinder, halfspace, mesh");
   const std::string kind = node.begin()->first.as<std::string>();
   const YAML::Node spec = node.begin()->second;
   const std::string sub = key + "." + kind;
+  if (kind == "mesh") return ReadMesh(r, spec, sub);
   if (kind == "halfspace") {
     if (spec.IsMap() && spec.size() > 0) r.Fail(spec, sub, "takes no parameters");
     return HalfSpace{};
