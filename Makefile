@@ -15,7 +15,7 @@ APT_PACKAGES := cmake ninja-build g++ make libeigen3-dev libhdf5-dev libgtest-de
 SICONOS_APT_PACKAGES := python3-siconos python3-h5py python3-scipy
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps venv build test run fclib bench bench-irr bench-ncp siconos format format-check clean
+.PHONY: deps venv build test run fclib bench bench-clutter bench-irr bench-ncp siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
 define apt_install
@@ -63,6 +63,10 @@ fclib: build
 bench: build
 	@if [ -d "$(FCLIB_DIR)" ]; then ./$(BUILD_DIR)/coulomb bench solve --fclib-dir "$(FCLIB_DIR)"; \
 	else ./$(BUILD_DIR)/coulomb bench solve; fi
+
+# SAP §VI-C clutter at 10…160 bodies, with and without walls (~2 min).
+bench-clutter: build
+	./$(BUILD_DIR)/coulomb bench clutter
 
 # The IRR studies (a few minutes): docs/irr_benchmarks.md holds one run.
 bench-irr: build
