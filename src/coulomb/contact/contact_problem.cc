@@ -22,6 +22,38 @@ ContactProblem::ContactProblem(double time_step) : time_step_(time_step) {
 
 int ContactProblem::AddClique(Eigen::MatrixXd a) {
   const int index = num_cliques();
+  const int size = static_cast<int>(a.rows());
+  EmplaceClique(size) = std::move(a);
+  try {
+    ValidateClique(index);
+    if (cliques_[index].llt().info() != Eigen::Success) {
+      throw std::invalid_argument("clique " + std::to_string(index) +
+                                  ": A is not positive definite");
+    }
+  } catch (const std::invalid_argument&) {
+    --num_cliques_;
+    clique_offsets_.pop_back();
+    num_dofs_ -= size;
+    throw;
+  }
+  return index;
+}
+
+Eigen::MatrixXd& ContactProblem::EmplaceClique(int size) {
+  const int index = num_cliques_++;
+  if (index == static_cast<int>(cliques_.size())) {
+    cliques_.emplace_back(size, size);
+  } else {
+    cliques_[index].resize(size, size);
+  }
+  clique_offsets_.push_back(num_dofs_);
+  num_dofs_ += size;
+  finalized_ = false;
+  return cliques_[index];
+}
+
+void ContactProblem::ValidateClique(int index) const {
+  const Eigen::MatrixXd& a = cliques_[index];
   const std::string name = "clique " + std::to_string(index);
   if (a.rows() == 0 || a.rows() != a.cols()) {
     throw std::invalid_argument(name + ": A must be square and non-empty, got " +
@@ -34,20 +66,29 @@ int ContactProblem::AddClique(Eigen::MatrixXd a) {
     throw std::invalid_argument(
         name + ": A is not symmetric (‖A − Aᵀ‖ = " + std::to_string(asymmetry) + ")");
   }
-  if (a.llt().info() != Eigen::Success) {
-    throw std::invalid_argument(name + ": A is not positive definite");
-  }
-  clique_offsets_.push_back(num_dofs_);
-  num_dofs_ += static_cast<int>(a.rows());
-  cliques_.push_back(std::move(a));
-  finalized_ = false;
-  return index;
 }
 
 void ContactProblem::SetFreeMotionVelocities(Eigen::VectorXd v_star) {
   if (!v_star.allFinite()) throw std::invalid_argument("v* has non-finite entries");
   v_star_ = std::move(v_star);
   finalized_ = false;
+}
+
+void ContactProblem::Clear() {
+  num_cliques_ = 0;
+  num_constraints_ = 0;
+  clique_offsets_.clear();
+  constraint_offsets_.clear();
+  num_dofs_ = 0;
+  num_constraint_equations_ = 0;
+  finalized_ = false;
+}
+
+ProblemConstraint& ContactProblem::EmplaceConstraint() {
+  const int index = num_constraints_++;
+  if (index == static_cast<int>(constraints_.size())) constraints_.emplace_back();
+  finalized_ = false;
+  return constraints_[index];
 }
 
 int ContactProblem::AddConstraint(std::vector<JacobianBlock> jacobian,
@@ -61,11 +102,13 @@ int ContactProblem::AddConstraint(std::vector<JacobianBlock> jacobian,
                                   ConstraintVector bias,
                                   std::unique_ptr<ConvexConstraint> potential) {
   const int index = num_constraints();
-  constraints_.push_back({std::move(jacobian), std::move(bias), std::move(potential)});
-  ValidateConstraint(index);
-  constraint_offsets_.push_back(num_constraint_equations_);
-  num_constraint_equations_ += constraints_.back().potential->num_equations();
-  finalized_ = false;
+  EmplaceConstraint() = {std::move(jacobian), std::move(bias), std::move(potential)};
+  try {
+    ValidateConstraint(index);
+  } catch (const std::invalid_argument&) {
+    --num_constraints_;
+    throw;
+  }
   return index;
 }
 
@@ -111,22 +154,41 @@ void ContactProblem::Finalize() {
     throw std::invalid_argument("v* has " + std::to_string(v_star_.size()) +
                                 " entries, expected " + std::to_string(num_dofs_));
   }
+  if (!v_star_.allFinite()) throw std::invalid_argument("v* has non-finite entries");
+  for (int clique = 0; clique < num_cliques(); ++clique) ValidateClique(clique);
+  constraint_offsets_.clear();
+  num_constraint_equations_ = 0;
+  for (int index = 0; index < num_constraints(); ++index) {
+    ValidateConstraint(index);
+    constraint_offsets_.push_back(num_constraint_equations_);
+    num_constraint_equations_ += constraints_[index].potential->num_equations();
+  }
   PrepareConstraints();
   finalized_ = true;
 }
 
 void ContactProblem::PrepareConstraints() {
-  std::vector<Eigen::LLT<Eigen::MatrixXd>> a_factors;
-  a_factors.reserve(cliques_.size());
-  for (const auto& a : cliques_) a_factors.emplace_back(a);
+  if (static_cast<int>(a_factors_.size()) < num_cliques())
+    a_factors_.resize(num_cliques());
+  for (int clique = 0; clique < num_cliques(); ++clique) {
+    a_factors_[clique].compute(cliques_[clique]);
+    if (a_factors_[clique].info() != Eigen::Success) {
+      throw std::invalid_argument("clique " + std::to_string(clique) +
+                                  ": A is not positive definite");
+    }
+  }
   for (int index = 0; index < num_constraints(); ++index) {
     ProblemConstraint& c = constraints_[index];
     const int rows = c.potential->num_equations();
     ConstraintMatrix delassus = ConstraintMatrix::Zero(rows, rows);
     for (const JacobianBlock& block : c.jacobian) {
-      const Eigen::MatrixXd a_inverse_jt =
-          a_factors[block.clique].solve(block.matrix.transpose());
-      delassus += block.matrix * a_inverse_jt;
+      const Eigen::Index size = block.matrix.cols();
+      if (a_inverse_jt_.size() < static_cast<size_t>(size * rows))
+        a_inverse_jt_.resize(size * rows);
+      Eigen::Map<Eigen::MatrixXd> a_inverse_jt(a_inverse_jt_.data(), size, rows);
+      a_inverse_jt = block.matrix.transpose();
+      a_factors_[block.clique].solveInPlace(a_inverse_jt);
+      delassus.noalias() += block.matrix * a_inverse_jt;
     }
     try {
       c.potential->Prepare(delassus, time_step_);

@@ -35,6 +35,12 @@ struct ProblemConstraint {
 // Finalize(), which validates everything and prepares the constraints
 // (Delassus estimates); solvers accept only finalized problems. Bad input
 // throws std::invalid_argument saying which clique/constraint is wrong.
+//
+// Simulations rebuild the problem in place every step: Clear() forgets the
+// cliques and constraints but keeps their storage, and EmplaceClique /
+// mutable_v_star / EmplaceConstraint hand it back to be filled (validated by
+// Finalize). A step whose cliques and constraints have the sizes of the
+// previous one allocates nothing.
 class ContactProblem {
  public:
   // time_step δt [s] > 0, passed to the constraints (SAP's Rn depends on it).
@@ -53,11 +59,20 @@ class ContactProblem {
                     std::unique_ptr<ConvexConstraint> potential);
   void Finalize();
 
+  // In-place rebuilding (see above).
+  void Clear();
+  // A_t of a new clique, size × size, to be filled by the caller.
+  Eigen::MatrixXd& EmplaceClique(int size);
+  Eigen::VectorXd& mutable_v_star() { return v_star_; }
+  // A new constraint's slot, holding what a previous constraint left there
+  // (Jacobian blocks, potential object) for reuse; the caller sets all of it.
+  ProblemConstraint& EmplaceConstraint();
+
   bool finalized() const { return finalized_; }
   double time_step() const { return time_step_; }
-  int num_cliques() const { return static_cast<int>(cliques_.size()); }
+  int num_cliques() const { return num_cliques_; }
   int num_dofs() const { return num_dofs_; }
-  int num_constraints() const { return static_cast<int>(constraints_.size()); }
+  int num_constraints() const { return num_constraints_; }
   // Σ_i num_equations(i): the size of the stacked v_c and γ.
   int num_constraint_equations() const { return num_constraint_equations_; }
 
@@ -79,18 +94,26 @@ class ContactProblem {
   void MultiplyByA(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
 
  private:
+  void ValidateClique(int index) const;
   void ValidateConstraint(int index) const;
   void PrepareConstraints();
 
   double time_step_;
   bool finalized_ = false;
+  // The first num_cliques_ / num_constraints_ entries are the problem's; the
+  // rest is storage kept by Clear() for reuse.
   std::vector<Eigen::MatrixXd> cliques_;
+  int num_cliques_ = 0;
   std::vector<int> clique_offsets_;
   int num_dofs_ = 0;
   Eigen::VectorXd v_star_;
   std::vector<ProblemConstraint> constraints_;
+  int num_constraints_ = 0;
   std::vector<int> constraint_offsets_;
   int num_constraint_equations_ = 0;
+  // Finalize's workspace: Cholesky factors of the A_t, and A_t⁻¹ J_itᵀ.
+  std::vector<Eigen::LLT<Eigen::MatrixXd>> a_factors_;
+  std::vector<double> a_inverse_jt_;
 };
 
 }  // namespace coulomb
