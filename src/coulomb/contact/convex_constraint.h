@@ -1,5 +1,9 @@
 #pragma once
 
+#include <memory>
+#include <typeinfo>
+#include <utility>
+
 #include <Eigen/Dense>
 
 namespace coulomb {
@@ -47,5 +51,16 @@ class ConvexConstraint {
     return 0.0;
   }
 };
+
+// Stores T(args...) in *slot, assigning to the object already there when it
+// is a T, so that rebuilding a problem in place allocates nothing.
+template <class T, class... Args>
+void EmplaceConstraintPotential(std::unique_ptr<ConvexConstraint>* slot, Args&&... args) {
+  if (*slot && typeid(**slot) == typeid(T)) {
+    static_cast<T&>(**slot) = T(std::forward<Args>(args)...);
+  } else {
+    *slot = std::make_unique<T>(std::forward<Args>(args)...);
+  }
+}
 
 }  // namespace coulomb

@@ -110,11 +110,13 @@ struct MultibodyTree::Impl {
   Eigen::VectorXd q;
   Eigen::VectorXd v;
   Eigen::MatrixXd mass_matrix;
+  pinocchio::Data::Matrix6x joint_jacobian;  // CalcPointJacobian's workspace
   bool free_base = false;
   std::vector<BodyGeometry> geometries;
 
   void Finish() {
     data = pinocchio::Data(model);
+    joint_jacobian.setZero(6, model.nv);
     for (pinocchio::FrameIndex f = 0; f < model.frames.size(); ++f) {
       if (model.frames[f].type != pinocchio::BODY) continue;
       body_frames.push_back(f);
@@ -346,17 +348,26 @@ Eigen::Isometry3d MultibodyTree::body_pose(int body) const {
 
 Eigen::Matrix<double, 3, Eigen::Dynamic> MultibodyTree::PointJacobian(
     int body, const Eigen::Vector3d& p_W) const {
-  const Impl& m = *impl_;
+  Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian(3, num_velocities());
+  CalcPointJacobian(body, p_W, &jacobian);
+  return jacobian;
+}
+
+void MultibodyTree::CalcPointJacobian(
+    int body, const Eigen::Vector3d& p_W,
+    Eigen::Matrix<double, 3, Eigen::Dynamic>* jacobian) const {
+  Impl& m = *impl_;
   const pinocchio::JointIndex joint = m.model.frames[m.body_frames[body]].parentJoint;
-  pinocchio::Data::Matrix6x joint_jacobian(6, m.model.nv);
-  joint_jacobian.setZero();
+  m.joint_jacobian.setZero();
   pinocchio::getJointJacobian(m.model, m.data, joint, pinocchio::LOCAL_WORLD_ALIGNED,
-                              joint_jacobian);
+                              m.joint_jacobian);
   // v_P = v_O + ω × (p − o) = (J_v − [p − o]× J_ω) v.
   const Eigen::Vector3d r = p_W - m.data.oMi[joint].translation();
   Eigen::Matrix3d r_cross;
   r_cross << 0, -r.z(), r.y(), r.z(), 0, -r.x(), -r.y(), r.x(), 0;
-  return joint_jacobian.topRows<3>() - r_cross * joint_jacobian.bottomRows<3>();
+  jacobian->resize(3, m.model.nv);
+  jacobian->noalias() = m.joint_jacobian.topRows<3>();
+  jacobian->noalias() -= r_cross * m.joint_jacobian.bottomRows<3>();
 }
 
 Eigen::Vector3d MultibodyTree::BodyLinearVelocity(int body) const {
@@ -387,7 +398,15 @@ double MultibodyTree::GravityPotentialEnergy() const {
 
 Eigen::VectorXd MultibodyTree::Integrate(const Eigen::VectorXd& q,
                                          const Eigen::VectorXd& dq) const {
-  return pinocchio::integrate(impl_->model, q, dq);
+  Eigen::VectorXd result(q.size());
+  Integrate(q, dq, &result);
+  return result;
+}
+
+void MultibodyTree::Integrate(const Eigen::VectorXd& q, const Eigen::VectorXd& dq,
+                              Eigen::VectorXd* result) const {
+  result->resize(q.size());
+  pinocchio::integrate(impl_->model, q, dq, *result);
 }
 
 }  // namespace coulomb

@@ -104,6 +104,10 @@ class MultibodyTree {
   // J such that the world velocity of the point p_W moving with `body` is J v.
   Eigen::Matrix<double, 3, Eigen::Dynamic> PointJacobian(
       int body, const Eigen::Vector3d& p_W) const;
+  // The same into *jacobian (resized to 3 × num_velocities(); no allocation
+  // when it has that size).
+  void CalcPointJacobian(int body, const Eigen::Vector3d& p_W,
+                         Eigen::Matrix<double, 3, Eigen::Dynamic>* jacobian) const;
   // World velocity of the body frame origin and angular velocity, at the state.
   Eigen::Vector3d BodyLinearVelocity(int body) const;
   Eigen::Vector3d BodyAngularVelocity(int body) const;
@@ -115,6 +119,9 @@ class MultibodyTree {
   // q̇ = N(q) v: positions additively, rotations by the exponential map;
   // quaternions stay unit.
   Eigen::VectorXd Integrate(const Eigen::VectorXd& q, const Eigen::VectorXd& dq) const;
+  // The same into *result (which may not alias q).
+  void Integrate(const Eigen::VectorXd& q, const Eigen::VectorXd& dq,
+                 Eigen::VectorXd* result) const;
 
  private:
   struct Impl;

@@ -10,10 +10,9 @@
 namespace coulomb {
 namespace {
 
-std::unique_ptr<ConvexConstraint> MakeSapCone(const ContactModelParameters& model,
-                                              const ContactMaterial& pair,
-                                              const ContactPointState& point,
-                                              double time_step) {
+void EmplaceSapCone(const ContactModelParameters& model, const ContactMaterial& pair,
+                    const ContactPointState& point, double time_step,
+                    std::unique_ptr<ConvexConstraint>* slot) {
   SapContactParameters parameters;
   parameters.stiffness = pair.stiffness;
   parameters.friction = pair.friction;
@@ -23,8 +22,8 @@ std::unique_ptr<ConvexConstraint> MakeSapCone(const ContactModelParameters& mode
       pair.dissipation_time_scale, model.near_rigid_threshold, time_step);
   const double v_hat_n =
       SapStabilizationVelocity(point.phi0, time_step, parameters.dissipation_time_scale);
-  return std::make_unique<SapFrictionCone>(parameters,
-                                           Eigen::Vector3d(0.0, 0.0, v_hat_n));
+  EmplaceConstraintPotential<SapFrictionCone>(slot, parameters,
+                                              Eigen::Vector3d(0.0, 0.0, v_hat_n));
 }
 
 HuntCrossleyParameters HuntCrossley(const ContactModelParameters& model,
@@ -67,22 +66,31 @@ std::string ToString(ContactModel model) {
   return "unknown";
 }
 
+void EmplaceContactPotential(const ContactModelParameters& model,
+                             const ContactMaterial& pair, const ContactPointState& point,
+                             double time_step, std::unique_ptr<ConvexConstraint>* slot) {
+  switch (model.model) {
+    case ContactModel::kSap:
+      return EmplaceSapCone(model, pair, point, time_step, slot);
+    case ContactModel::kLagged:
+      return EmplaceConstraintPotential<LaggedContact>(slot, HuntCrossley(model, pair),
+                                                       point.phi0, point.v_n0);
+    case ContactModel::kRegularizedLagged:
+      return EmplaceConstraintPotential<LaggedContact>(
+          slot, HuntCrossley(model, pair), point.phi0, point.v_n0, model.sigma);
+    case ContactModel::kSimilar:
+      return EmplaceConstraintPotential<SimilarContact>(slot, HuntCrossley(model, pair),
+                                                        point.phi0);
+  }
+  throw std::logic_error("unhandled contact model");
+}
+
 std::unique_ptr<ConvexConstraint> MakeContactPotential(
     const ContactModelParameters& model, const ContactMaterial& pair,
     const ContactPointState& point, double time_step) {
-  switch (model.model) {
-    case ContactModel::kSap:
-      return MakeSapCone(model, pair, point, time_step);
-    case ContactModel::kLagged:
-      return std::make_unique<LaggedContact>(HuntCrossley(model, pair), point.phi0,
-                                             point.v_n0);
-    case ContactModel::kRegularizedLagged:
-      return std::make_unique<LaggedContact>(HuntCrossley(model, pair), point.phi0,
-                                             point.v_n0, model.sigma);
-    case ContactModel::kSimilar:
-      return std::make_unique<SimilarContact>(HuntCrossley(model, pair), point.phi0);
-  }
-  throw std::logic_error("unhandled contact model");
+  std::unique_ptr<ConvexConstraint> potential;
+  EmplaceContactPotential(model, pair, point, time_step, &potential);
+  return potential;
 }
 
 }  // namespace coulomb

@@ -39,5 +39,10 @@ struct ContactModelParameters {
 std::unique_ptr<ConvexConstraint> MakeContactPotential(
     const ContactModelParameters& model, const ContactMaterial& pair,
     const ContactPointState& point, double time_step);
+// The same, stored in *slot (reusing the object there if it has the model's
+// type: no allocation when a simulation rebuilds its problem in place).
+void EmplaceContactPotential(const ContactModelParameters& model,
+                             const ContactMaterial& pair, const ContactPointState& point,
+                             double time_step, std::unique_ptr<ConvexConstraint>* slot);
 
 }  // namespace coulomb

@@ -81,16 +81,23 @@ namespace {
 // over the step (see SapSolverParameters::momentum_relative_to_guess).
 SapSolverParameters StepSolverParameters(SapSolverParameters sap) {
   sap.momentum_relative_to_guess = true;
+  sap.keep_history = false;  // a per-solve allocation nobody reads here
   return sap;
+}
+
+double CheckedTimeStep(double time_step) {
+  if (!(time_step > 0.0) || !std::isfinite(time_step)) {
+    throw std::invalid_argument("time_step: must be positive and finite");
+  }
+  return time_step;
 }
 
 }  // namespace
 
 TimeStepper::TimeStepper(const TimeStepperParameters& parameters)
-    : parameters_(parameters), solver_(StepSolverParameters(parameters.sap)) {
-  if (!(parameters.time_step > 0.0) || !std::isfinite(parameters.time_step)) {
-    throw std::invalid_argument("time_step: must be positive and finite");
-  }
+    : parameters_(parameters),
+      solver_(StepSolverParameters(parameters.sap)),
+      problem_(CheckedTimeStep(parameters.time_step)) {
   if (!(parameters.contact_margin >= 0.0)) {
     throw std::invalid_argument("contact_margin: must be ≥ 0");
   }
@@ -111,37 +118,38 @@ TimeStepper::Theta TimeStepper::SchemeTheta() const {
 }
 
 int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta,
-                                 Eigen::VectorXd* v_star, Eigen::MatrixXd* a,
-                                 bool* converged) const {
+                                 TreeWorkspace* w, Eigen::Ref<Eigen::VectorXd> v_star,
+                                 Eigen::MatrixXd* a, bool* converged) const {
   const double dt = parameters_.time_step;
-  const Eigen::VectorXd q0 = tree->q;
-  const Eigen::VectorXd v0 = tree->v;
-  *v_star = v0;
+  w->q0 = tree->q;
+  w->v0 = tree->v;
+  v_star = w->v0;
   *converged = true;
-  Eigen::VectorXd force(v0.size());
   for (int iteration = 1; iteration <= parameters_.free_motion_max_iterations;
        ++iteration) {
-    const Eigen::VectorXd v_theta_vq =
-        theta.theta_vq * *v_star + (1 - theta.theta_vq) * v0;
-    const Eigen::VectorXd q_theta =
-        tree->model.Integrate(q0, theta.theta * dt * v_theta_vq);
-    const Eigen::VectorXd v_theta = theta.theta * *v_star + (1 - theta.theta) * v0;
-    tree->model.SetState(q_theta, v_theta);
+    w->v_theta_vq = theta.theta_vq * v_star + (1 - theta.theta_vq) * w->v0;
+    w->step = theta.theta * dt * w->v_theta_vq;  // the increment q^θ ⊖ q0
+    tree->model.Integrate(w->q0, w->step, &w->q_theta);
+    w->v_theta = theta.theta * v_star + (1 - theta.theta) * w->v0;
+    tree->model.SetState(w->q_theta, w->v_theta);
     // m(v) = M(q^θ)(v − v0) − δt k(q^θ, v^θ), k = −h + k1 (springs, dampers).
-    force = -tree->model.nonlinear_effects();
-    AddSpringDamperForces(tree->springs, q_theta, v_theta, &force);
-    const Eigen::VectorXd momentum_residual =
-        tree->model.mass_matrix() * (*v_star - v0) - dt * force;
+    w->force = -tree->model.nonlinear_effects();
+    AddSpringDamperForces(tree->springs, w->q_theta, w->v_theta, &w->force);
+    w->step = v_star - w->v0;
+    w->residual.noalias() = tree->model.mass_matrix() * w->step;
+    w->residual -= dt * w->force;
     // Newton with the SPD linearization A = M + δt² θ θvq K + δt θ D (the
     // ∂M/∂q and ∂h/∂v terms are left out): exact in one step for explicit
     // schemes, where q^θ = q0 and v^θ = v0 do not depend on v.
     *a = tree->model.mass_matrix();
     AddSpringDamperLinearization(tree->springs, dt * dt * theta.theta * theta.theta_vq,
                                  dt * theta.theta, a);
-    const Eigen::VectorXd step = -a->llt().solve(momentum_residual);
-    *v_star += step;
+    w->a_factor.compute(*a);
+    w->step = -w->residual;
+    w->a_factor.solveInPlace(w->step);
+    v_star += w->step;
     if (theta.theta == 0.0) return iteration;
-    if (step.norm() <= parameters_.free_motion_tolerance * (1.0 + v_star->norm())) {
+    if (w->step.norm() <= parameters_.free_motion_tolerance * (1.0 + v_star.norm())) {
       return iteration;
     }
   }
@@ -149,13 +157,20 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
   return parameters_.free_motion_max_iterations;
 }
 
-TimeStepper::ContactConstraint TimeStepper::MakeContactConstraint(
-    const MultibodySystem& system, const ContactPoint& contact) const {
+void TimeStepper::AddContactConstraint(const MultibodySystem& system,
+                                       const ContactPoint& contact) {
   const CollisionWorld& world = system.collision_world();
-  ContactConstraint constraint;
+  const int tree_b = world.tree(contact.geometry_b);
+  const int tree_a = world.tree(contact.geometry_a);
+  ProblemConstraint& constraint = problem_.EmplaceConstraint();
+  const int num_blocks =
+      (tree_a >= 0) + (tree_b >= 0) - (tree_a >= 0 && tree_a == tree_b);
+  constraint.jacobian.resize(num_blocks);
+  constraint.bias.setZero(3);
   ContactPointState point{.phi0 = contact.phi, .v_n0 = 0.0};
   // v_c = R_WCᵀ (v_B(p) − v_A(p)): positive v_n separates B from A.
   const Eigen::Matrix3d R_CW = ContactFrame(contact.normal_W).transpose();
+  int filled = 0;
   for (const auto& [geometry, sign] :
        {std::pair{contact.geometry_b, 1.0}, std::pair{contact.geometry_a, -1.0}}) {
     const int tree = world.tree(geometry);
@@ -165,39 +180,43 @@ TimeStepper::ContactConstraint TimeStepper::MakeContactConstraint(
           system.WorldBodyVelocity(world.body(geometry), parameters_.time_step);
       continue;
     }
-    const Eigen::MatrixXd block =
-        sign * R_CW *
-        system.tree(tree).model.PointJacobian(world.body(geometry), contact.p_W);
-    point.v_n0 += block.row(2).dot(system.tree(tree).v);
-    auto same_tree =
-        std::find_if(constraint.jacobian.begin(), constraint.jacobian.end(),
-                     [tree](const JacobianBlock& b) { return b.clique == tree; });
-    if (same_tree != constraint.jacobian.end()) {
-      same_tree->matrix += block;  // two bodies of one tree
+    TreeWorkspace& w = workspaces_[tree];
+    system.tree(tree).model.CalcPointJacobian(world.body(geometry), contact.p_W,
+                                              &w.point_jacobian);
+    JacobianBlock* block = &constraint.jacobian[filled];
+    if (filled == 1 && constraint.jacobian[0].clique == tree) {
+      block = &constraint.jacobian[0];  // two bodies of one tree
+      block->matrix.noalias() += sign * R_CW * w.point_jacobian;
     } else {
-      constraint.jacobian.push_back({tree, block});
+      block->clique = tree;
+      block->matrix.resize(3, w.point_jacobian.cols());
+      block->matrix.noalias() = sign * R_CW * w.point_jacobian;
+      ++filled;
     }
+    point.v_n0 += sign * (R_CW.row(2) * w.point_jacobian).dot(system.tree(tree).v);
   }
-  if (constraint.jacobian.empty()) return constraint;
   point.v_n0 += constraint.bias(2);
   const ContactMaterial pair = CombineContactMaterials(
       system.material(contact.geometry_a), system.material(contact.geometry_b));
-  constraint.potential =
-      MakeContactPotential(parameters_.contact, pair, point, parameters_.time_step);
-  return constraint;
+  EmplaceContactPotential(parameters_.contact, pair, point, parameters_.time_step,
+                          &constraint.potential);
 }
 
-void TimeStepper::AddJointConstraints(const MultibodySystem& system,
-                                      ContactProblem* problem) const {
+void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
   const double dt = parameters_.time_step;
   SapUnilateralConstraint::Parameters limit_parameters;
   limit_parameters.near_rigid_threshold = parameters_.contact.near_rigid_threshold;
   for (int t = 0; t < system.num_trees(); ++t) {
     const MultibodySystem::Tree& tree = system.tree(t);
-    const auto joint_row = [&tree, t](int velocity, double sign) {
-      JacobianBlock block{t, Eigen::MatrixXd::Zero(1, tree.v.size())};
-      block.matrix(0, velocity) = sign;
-      return std::vector<JacobianBlock>{std::move(block)};
+    // A constraint on one joint velocity: J = sign e_velocityᵀ.
+    const auto joint_row = [&](int velocity, double sign) -> ProblemConstraint& {
+      ProblemConstraint& constraint = problem_.EmplaceConstraint();
+      constraint.jacobian.resize(1);
+      constraint.jacobian[0].clique = t;
+      constraint.jacobian[0].matrix.setZero(1, tree.v.size());
+      constraint.jacobian[0].matrix(0, velocity) = sign;
+      constraint.bias.setZero(1);
+      return constraint;
     };
     for (const JointLimit& limit : tree.limits) {
       const double q = tree.q[limit.position];
@@ -207,24 +226,23 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system,
       for (const auto& [gap, sign] :
            {std::pair{q - limit.lower, 1.0}, std::pair{limit.upper - q, -1.0}}) {
         if (gap >= reach) continue;
-        problem->AddConstraint(
-            joint_row(limit.velocity, sign),
-            std::make_unique<SapUnilateralConstraint>(limit_parameters, gap));
+        EmplaceConstraintPotential<SapUnilateralConstraint>(
+            &joint_row(limit.velocity, sign).potential, limit_parameters, gap);
       }
     }
     for (const JointPdController& controller : tree.controllers) {
-      problem->AddConstraint(joint_row(controller.velocity, 1.0),
-                             std::make_unique<PdControllerConstraint>(
-                                 controller.gains, tree.q[controller.position]));
+      EmplaceConstraintPotential<PdControllerConstraint>(
+          &joint_row(controller.velocity, 1.0).potential, controller.gains,
+          tree.q[controller.position]);
     }
   }
 }
 
-bool TimeStepper::SolveRigidContact(const Eigen::VectorXd& v_guess,
-                                    StepStatistics* stats) {
+bool TimeStepper::SolveRigidContact(StepStatistics* stats) {
+  const Eigen::VectorXd& v_guess = v_guess_;
   std::optional<ContactNcp> ncp;
   try {
-    ncp.emplace(*problem_);
+    ncp.emplace(problem_);
   } catch (const std::invalid_argument& error) {
     stats->failure = ToString(parameters_.solver) +
                      " needs contact.model sap and no joint limits or controllers (" +
@@ -279,13 +297,11 @@ double TimeStepper::ContactMargin(const MultibodySystem& system) const {
   return parameters_.contact_margin + 2.0 * max_speed * parameters_.time_step;
 }
 
-bool TimeStepper::ComputeContactConstraints(MultibodySystem* system,
-                                            StepStatistics* stats) {
+void TimeStepper::ComputeContacts(MultibodySystem* system, StepStatistics* stats) {
   system->UpdateAllTrees();
   system->CalcGeometryPoses(&geometry_poses_);
   system->collision_world().ComputeContacts(geometry_poses_, ContactMargin(*system),
                                             &contacts_);
-  constraints_.clear();
   int overlapping = 0;
   for (const ContactPoint& contact : contacts_) {
     stats->max_penetration = std::max(stats->max_penetration, -contact.phi);
@@ -293,56 +309,59 @@ bool TimeStepper::ComputeContactConstraints(MultibodySystem* system,
       stats->mean_penetration -= contact.phi;
       ++overlapping;
     }
-    try {
-      ContactConstraint constraint = MakeContactConstraint(*system, contact);
-      if (!constraint.jacobian.empty()) constraints_.push_back(std::move(constraint));
-    } catch (const std::invalid_argument& error) {  // e.g. k = ∞ with lagged
-      stats->failure = error.what();
-      return false;
-    }
   }
   if (overlapping > 0) stats->mean_penetration /= overlapping;
-  stats->num_contacts = static_cast<int>(constraints_.size());
-  return true;
 }
 
 bool TimeStepper::AssembleProblem(MultibodySystem* system, const Theta& theta,
-                                  Eigen::VectorXd* v_guess, StepStatistics* stats) {
-  problem_.emplace(parameters_.time_step);
-  ContactProblem& problem = *problem_;
-  Eigen::VectorXd v_star_all(system->num_velocities());
-  v_guess->resize(system->num_velocities());
+                                  StepStatistics* stats) {
+  problem_.Clear();
+  workspaces_.resize(system->num_trees());
+  // Constraints first, while the trees are at q0 (J(q0), φ0); Finalize
+  // checks them against the cliques added next.
+  const CollisionWorld& world = system->collision_world();
+  try {
+    for (const ContactPoint& contact : contacts_) {
+      if (world.tree(contact.geometry_a) < 0 && world.tree(contact.geometry_b) < 0)
+        continue;
+      AddContactConstraint(*system, contact);
+    }
+  } catch (const std::invalid_argument& error) {  // e.g. k = ∞ with lagged
+    stats->failure = error.what();
+    return false;
+  }
+  stats->num_contacts = problem_.num_constraints();
+  AddJointConstraints(*system);
+
+  // Free motion per tree: v* and A_t.
+  Eigen::VectorXd& v_star = problem_.mutable_v_star();
+  v_star.resize(system->num_velocities());
+  v_guess_.resize(system->num_velocities());
   int offset = 0;
   for (int t = 0; t < system->num_trees(); ++t) {
     MultibodySystem::Tree& tree = system->tree(t);
-    Eigen::VectorXd v_star;
-    Eigen::MatrixXd a;
+    const int size = static_cast<int>(tree.v.size());
     bool converged = true;
+    Eigen::MatrixXd& a = problem_.EmplaceClique(size);
     stats->free_motion_iterations =
         std::max(stats->free_motion_iterations,
-                 SolveFreeMotion(&tree, theta, &v_star, &a, &converged));
+                 SolveFreeMotion(&tree, theta, &workspaces_[t],
+                                 v_star.segment(offset, size), &a, &converged));
     if (!converged) {
       stats->failure = "free motion of " + tree.name + " did not converge";
       return false;
     }
-    problem.AddClique(std::move(a));
-    v_star_all.segment(offset, v_star.size()) = v_star;
-    v_guess->segment(offset, tree.v.size()) = tree.v;
-    offset += static_cast<int>(tree.v.size());
+    v_guess_.segment(offset, size) = tree.v;
+    offset += size;
   }
-  problem.SetFreeMotionVelocities(v_star_all);
-  for (ContactConstraint& c : constraints_) {
-    problem.AddConstraint(std::move(c.jacobian), ConstraintVector(c.bias),
-                          std::move(c.potential));
-  }
-  AddJointConstraints(*system, &problem);
-  problem.Finalize();
+  problem_.Finalize();
+  stepped_ = true;
   return true;
 }
 
-bool TimeStepper::SolveContact(const Eigen::VectorXd& v_guess, StepStatistics* stats) {
-  if (parameters_.solver != ContactSolver::kSap) return SolveRigidContact(v_guess, stats);
-  const SapSolverStatistics sap = solver_.Solve(*problem_, v_guess, &solution_);
+bool TimeStepper::SolveContact(StepStatistics* stats) {
+  if (parameters_.solver != ContactSolver::kSap) return SolveRigidContact(stats);
+  const SapSolverStatistics sap = solver_.Solve(problem_, v_guess_, &solution_);
   stats->sap_iterations = sap.iterations;
   stats->momentum_error = sap.momentum_error;
   stats->complementarity_error = sap.complementarity_error;
@@ -353,6 +372,19 @@ bool TimeStepper::SolveContact(const Eigen::VectorXd& v_guess, StepStatistics* s
   return false;
 }
 
+void TimeStepper::UpdatePositions(MultibodySystem* system, const Theta& theta) {
+  for (int t = 0; t < system->num_trees(); ++t) {
+    MultibodySystem::Tree& tree = system->tree(t);
+    TreeWorkspace& w = workspaces_[t];
+    const auto v =
+        solution_.v.segment(problem_.clique_offset(t), problem_.clique_size(t));
+    w.step = parameters_.time_step * (theta.theta_vq * v + (1 - theta.theta_vq) * tree.v);
+    tree.model.Integrate(tree.q, w.step, &w.q_theta);
+    tree.q = w.q_theta;
+    tree.v = v;
+  }
+}
+
 StepStatistics TimeStepper::Step(MultibodySystem* system) {
   using Clock = std::chrono::steady_clock;
   const auto seconds_since = [](Clock::time_point from) {
@@ -360,29 +392,19 @@ StepStatistics TimeStepper::Step(MultibodySystem* system) {
   };
   const auto start = Clock::now();
   StepStatistics stats;
-  if (!ComputeContactConstraints(system, &stats)) return stats;
+  ComputeContacts(system, &stats);
   stats.geometry_time_s = seconds_since(start);
 
   const auto assembly_start = Clock::now();
   const Theta theta = SchemeTheta();
-  Eigen::VectorXd v_guess;
-  if (!AssembleProblem(system, theta, &v_guess, &stats)) return stats;
+  if (!AssembleProblem(system, theta, &stats)) return stats;
   stats.assembly_time_s = seconds_since(assembly_start);
 
   const auto solve_start = Clock::now();
-  if (!SolveContact(v_guess, &stats)) return stats;
+  if (!SolveContact(&stats)) return stats;
   stats.solve_time_s = seconds_since(solve_start);
 
-  // Positions: q = q0 ⊕ δt v^θvq.
-  const ContactProblem& problem = *problem_;
-  for (int t = 0; t < system->num_trees(); ++t) {
-    MultibodySystem::Tree& tree = system->tree(t);
-    const Eigen::VectorXd v =
-        solution_.v.segment(problem.clique_offset(t), problem.clique_size(t));
-    const Eigen::VectorXd v_theta_vq = theta.theta_vq * v + (1 - theta.theta_vq) * tree.v;
-    tree.q = tree.model.Integrate(tree.q, parameters_.time_step * v_theta_vq);
-    tree.v = v;
-  }
+  UpdatePositions(system, theta);
   system->set_time(system->time() + parameters_.time_step);
   stats.converged = true;
   stats.wall_time_s = seconds_since(start);

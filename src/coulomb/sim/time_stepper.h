@@ -96,7 +96,7 @@ class TimeStepper {
 
   // The contact problem and SAP solution of the last step (diagnostics such
   // as the Hessian's condition number); null before the first step.
-  const ContactProblem* last_problem() const { return problem_ ? &*problem_ : nullptr; }
+  const ContactProblem* last_problem() const { return stepped_ ? &problem_ : nullptr; }
   const SapSolution& last_solution() const { return solution_; }
 
  private:
@@ -104,38 +104,47 @@ class TimeStepper {
     double theta;
     double theta_vq;
   };
+  // Buffers of one tree's free motion and position update, sized at the first
+  // step: the step loop allocates nothing once the contact pattern was seen.
+  struct TreeWorkspace {
+    Eigen::VectorXd q0, v0, v_theta_vq, v_theta, q_theta, force, residual, step;
+    Eigen::LLT<Eigen::MatrixXd> a_factor;
+    Eigen::Matrix<double, 3, Eigen::Dynamic> point_jacobian;
+  };
   Theta SchemeTheta() const;
   double ContactMargin(const MultibodySystem& system) const;
-  // v* and the contact problem's A for one tree; returns the iterations.
+  // v* (into v_star) and the contact problem's A for one tree; returns the
+  // iterations.
   int SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta,
-                      Eigen::VectorXd* v_star, Eigen::MatrixXd* a, bool* converged) const;
-  // A contact constraint computed at q0, before the problem exists.
-  struct ContactConstraint {
-    std::vector<JacobianBlock> jacobian;
-    Eigen::Vector3d bias = Eigen::Vector3d::Zero();  // kinematic bodies' velocity
-    std::unique_ptr<ConvexConstraint> potential;
-  };
-  ContactConstraint MakeContactConstraint(const MultibodySystem& system,
-                                          const ContactPoint& contact) const;
+                      TreeWorkspace* workspace, Eigen::Ref<Eigen::VectorXd> v_star,
+                      Eigen::MatrixXd* a, bool* converged) const;
   // Step phases; each returns false with stats->failure set when it fails.
-  // Contacts at q0 and their constraints (into constraints_).
-  bool ComputeContactConstraints(MultibodySystem* system, StepStatistics* stats);
-  // Free motion of every tree and the finalized problem_; v_guess = v0.
+  // Contacts at q0 (into contacts_) and their penetration statistics.
+  void ComputeContacts(MultibodySystem* system, StepStatistics* stats);
+  // The cliques (free motion of every tree), then the contact and joint
+  // constraints of problem_, finalized; v_guess_ = v0.
   bool AssembleProblem(MultibodySystem* system, const Theta& theta,
-                       Eigen::VectorXd* v_guess, StepStatistics* stats);
+                       StepStatistics* stats);
+  // One contact point's constraint, in a new slot of problem_; false (and
+  // no slot) if neither side is simulated.
+  void AddContactConstraint(const MultibodySystem& system, const ContactPoint& contact);
   // problem_ solved by the chosen solver into solution_.v.
-  bool SolveContact(const Eigen::VectorXd& v_guess, StepStatistics* stats);
+  bool SolveContact(StepStatistics* stats);
   // Solves the finalized problem_ with CANAL, SubADMM or PGS into solution_.v.
-  bool SolveRigidContact(const Eigen::VectorXd& v_guess, StepStatistics* stats);
+  bool SolveRigidContact(StepStatistics* stats);
   // Joint limits within reach during the step and PD controllers, at q0.
-  void AddJointConstraints(const MultibodySystem& system, ContactProblem* problem) const;
+  void AddJointConstraints(const MultibodySystem& system);
+  // q = q0 ⊕ δt (θvq v + (1 − θvq) v0), v = the solution, per tree.
+  void UpdatePositions(MultibodySystem* system, const Theta& theta);
 
   TimeStepperParameters parameters_;
   SapSolver solver_;
-  std::optional<ContactProblem> problem_;
+  ContactProblem problem_;
+  bool stepped_ = false;
   SapSolution solution_;
+  Eigen::VectorXd v_guess_;
+  std::vector<TreeWorkspace> workspaces_;
   std::vector<ContactPoint> contacts_;
-  std::vector<ContactConstraint> constraints_;
   std::vector<Eigen::Isometry3d> geometry_poses_;
 };
 

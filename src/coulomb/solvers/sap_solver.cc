@@ -81,7 +81,12 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
 
   SapSolverStatistics stats;
   stats.num_islands = graph_->num_islands;
-  stats.history.reserve(parameters_.max_iterations + 1);  // the solve's one allocation
+  if (parameters_.keep_history) {
+    stats.history.reserve(parameters_.max_iterations + 1);  // the solve's one allocation
+  }
+  const auto keep = [&](const SapIterationRecord& iteration) {
+    if (parameters_.keep_history) stats.history.push_back(iteration);
+  };
   Evaluation evaluation;
   while (true) {
     evaluation = Evaluate(problem, /*with_hessians=*/true, solution);
@@ -90,12 +95,12 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
         parameters_.abs_tolerance + parameters_.rel_tolerance * evaluation.momentum_scale;
     if (evaluation.gradient_norm < tolerance) {
       stats.status = SapStatus::kConverged;
-      stats.history.push_back(record);
+      keep(record);
       break;
     }
     if (stats.iterations >= parameters_.max_iterations) {
       stats.status = SapStatus::kMaxIterationsReached;
-      stats.history.push_back(record);
+      keep(record);
       break;
     }
     const Clock::time_point factor_start = Clock::now();
@@ -107,11 +112,11 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
     stats.factorization_time_s += SecondsSince(factor_start);
     if (!factored) {
       stats.status = SapStatus::kFactorizationFailed;
-      stats.history.push_back(record);
+      keep(record);
       break;
     }
     const bool stepped = UpdateAlongDirection(problem, solution, &record);
-    stats.history.push_back(record);
+    keep(record);
     stats.line_search_iterations += record.line_search_iterations;
     if (!stepped) {
       stats.status = SapStatus::kLineSearchFailed;

@@ -38,6 +38,9 @@ struct SapSolverParameters {
   // so errors accumulate as δt → 0. The change of momentum is Galilean
   // invariant and scales with the step's impulses.
   bool momentum_relative_to_guess = false;
+  // Record every iteration in SapSolverStatistics::history (the solve's one
+  // allocation); off, the history stays empty and a solve allocates nothing.
+  bool keep_history = true;
   // Newton iterations before the solve is declared failed (> 0). SAP rarely
   // needs 30; Hunt & Crossley contact with a tight stiction tolerance
   // (v_s = 1e-4 m/s) needs up to ~150 during the impacts of a clutter at
