@@ -8,7 +8,7 @@
 namespace coulomb {
 
 void ValidatePdControllerParameters(const PdControllerConstraint::Parameters& p) {
-  auto require = [](bool condition, const std::string& message) {
+  auto require = [](bool condition, const char* message) {
     if (!condition) throw std::invalid_argument(message);
   };
   require(std::isfinite(p.proportional_gain) && p.proportional_gain >= 0.0,

@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <stdexcept>
+#include <unordered_map>
 
 #include <coal/collision.h>
 #include <coal/contact_patch.h>
@@ -194,6 +197,28 @@ struct CollisionWorld::Impl {
   };
   std::vector<Geometry> geometries;
   std::set<std::pair<int, int>> excluded;
+  // Coal's narrow phase for one pair, kept from query to query: its GJK/EPA
+  // workspace is then allocated once (coal::collide builds one per call).
+  struct PairQuery {
+    PairQuery(const coal::CollisionGeometry* a, const coal::CollisionGeometry* b)
+        : collide(a, b), patch(a, b) {}
+    coal::ComputeCollision collide;
+    coal::ComputeContactPatch patch;
+  };
+  mutable std::unordered_map<std::int64_t, std::unique_ptr<PairQuery>> pair_queries;
+  mutable coal::CollisionResult collision_result;
+  mutable coal::ContactPatchResult patch_result;
+
+  PairQuery& Query(int a, int b) const {
+    std::unique_ptr<PairQuery>& query =
+        pair_queries[static_cast<std::int64_t>(a) * geometries.size() + b];
+    if (!query) {
+      query = std::make_unique<PairQuery>(geometries[a].shape.get(),
+                                          geometries[b].shape.get());
+    }
+    return *query;
+  }
+
   // Broad-phase state and buffers, reused from query to query.
   mutable SweepAndPrune sweep_and_prune;
   mutable std::vector<Eigen::Vector3d> centers;
@@ -307,24 +332,25 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
   // form the patch; each then gets its own φ (RefineAlongNormal), so that an
   // edge about to touch is seen before it penetrates.
   const coal::ContactPatchRequest patch_request(1, kCurvedPatchSamples, kPatchTolerance);
-  coal::ContactPatchResult patches(patch_request);
+  coal::CollisionResult& result = impl_->collision_result;
+  coal::ContactPatchResult& patches = impl_->patch_result;
   for (const auto& [a, b] : impl_->CandidatePairs(X_WG, margin)) {
     const coal::Transform3s pose_a = ToCoal(X_WG[a]);
     const coal::Transform3s pose_b = ToCoal(X_WG[b]);
-    coal::CollisionResult result;
-    coal::collide(impl_->geometries[a].shape.get(), pose_a,
-                  impl_->geometries[b].shape.get(), pose_b, request, result);
+    Impl::PairQuery& query = impl_->Query(a, b);
+    result.clear();
+    query.collide(pose_a, pose_b, request, result);
     if (!result.isCollision()) continue;
-    patches.clear();
-    coal::computeContactPatch(impl_->geometries[a].shape.get(), pose_a,
-                              impl_->geometries[b].shape.get(), pose_b, result,
-                              patch_request, patches);
+    patches.set(patch_request);
+    query.patch(pose_a, pose_b, result, patch_request, patches);
     for (size_t k = 0; k < patches.numContactPatches(); ++k) {
       const coal::ContactPatch& patch = patches.getContactPatch(k);
       // Coal: normal from A to B; penetration_depth is the signed distance.
-      for (size_t i = 0; i < patch.size(); ++i) {
-        ContactPoint contact{a, b, patch.getPoint(i), patch.getNormal(),
-                             patch.penetration_depth};
+      for (const coal::Vec2s& xy : patch.points()) {
+        // ContactPatch::getPoint(i), without its assertion (Coal builds the
+        // assertion's exception object even when it holds: an allocation).
+        const Eigen::Vector3d p_W = patch.tf.transform(coal::Vec3s(xy.x(), xy.y(), 0.0));
+        ContactPoint contact{a, b, p_W, patch.getNormal(), patch.penetration_depth};
         impl_->RefineAlongNormal(X_WG[a], X_WG[b], &contact);
         if (contact.phi < margin) contacts->push_back(contact);
       }

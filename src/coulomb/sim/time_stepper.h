@@ -94,6 +94,10 @@ class TimeStepper {
   // and the statistics say why.
   StepStatistics Step(MultibodySystem* system);
 
+  // The distance within which the next step sees contacts [m]: the margin
+  // plus twice the distance the fastest body origin covers in δt.
+  double ContactMargin(const MultibodySystem& system) const;
+
   // The contact problem and SAP solution of the last step (diagnostics such
   // as the Hessian's condition number); null before the first step.
   const ContactProblem* last_problem() const { return stepped_ ? &problem_ : nullptr; }
@@ -112,7 +116,6 @@ class TimeStepper {
     Eigen::Matrix<double, 3, Eigen::Dynamic> point_jacobian;
   };
   Theta SchemeTheta() const;
-  double ContactMargin(const MultibodySystem& system) const;
   // v* (into v_star) and the contact problem's A for one tree; returns the
   // iterations.
   int SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta,
