@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -111,6 +112,123 @@ TEST(MultibodyTree, PendulumFromUrdfHasTheTextbookInertia) {
       Eigen::Vector3d(-0.5 * std::sin(0.3), 0, -0.5 * std::cos(0.3)), 1e-12))
       << center.transpose();
   std::filesystem::remove(path);
+}
+
+// A fixed-base chain revolute (z) – prismatic (x) – revolute (y) whose links
+// have off-axis centres of mass and full inertia tensors (about the COM,
+// axes of the link frame).
+struct ChainLink {
+  const char* name;
+  double mass;
+  Eigen::Vector3d com;
+  Eigen::Matrix3d inertia;
+};
+
+std::vector<ChainLink> ChainLinks() {
+  Eigen::Matrix3d a, b, c;
+  a << 0.05, 0.01, 0.0, 0.01, 0.04, 0.002, 0.0, 0.002, 0.03;
+  b << 0.02, -0.003, 0.001, -0.003, 0.03, 0.0, 0.001, 0.0, 0.025;
+  c << 0.01, 0.0, 0.002, 0.0, 0.012, -0.001, 0.002, -0.001, 0.008;
+  return {{"l1", 1.5, {0.1, 0.02, 0.3}, a},
+          {"l2", 0.8, {0.2, -0.05, 0.0}, b},
+          {"l3", 0.5, {0.0, 0.03, -0.25}, c}};
+}
+
+std::string ChainUrdf() {
+  std::ostringstream urdf;
+  urdf << "<robot name=\"chain\"><link name=\"base\"/>\n";
+  for (const ChainLink& link : ChainLinks()) {
+    const Eigen::Matrix3d& i = link.inertia;
+    urdf << "<link name=\"" << link.name << "\"><inertial><origin xyz=\"" << link.com.x()
+         << " " << link.com.y() << " " << link.com.z() << "\"/><mass value=\""
+         << link.mass << "\"/><inertia ixx=\"" << i(0, 0) << "\" ixy=\"" << i(0, 1)
+         << "\" ixz=\"" << i(0, 2) << "\" iyy=\"" << i(1, 1) << "\" iyz=\"" << i(1, 2)
+         << "\" izz=\"" << i(2, 2) << "\"/></inertial></link>\n";
+  }
+  urdf << R"(<joint name="j1" type="revolute"><parent link="base"/><child link="l1"/>
+    <origin xyz="0 0 0.1"/><axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+  <joint name="j2" type="prismatic"><parent link="l1"/><child link="l2"/>
+    <origin xyz="0.1 0 0.4" rpy="0.3 0 0"/><axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="j3" type="revolute"><parent link="l2"/><child link="l3"/>
+    <origin xyz="0.3 0 0" rpy="0 0 0.5"/><axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+</robot>)";
+  return urdf.str();
+}
+
+MultibodyTree LoadChain() {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("chain_" + std::to_string(getpid()) + ".urdf");
+  std::ofstream(path) << ChainUrdf();
+  MultibodyTree chain = MultibodyTree::FromUrdf(path.string(), false);
+  std::filesystem::remove(path);
+  return chain;
+}
+
+// Kinetic energy Σ_b ½ m_b |ċ_b|² + ½ ω_bᵀ R I_b Rᵀ ω_b with the COM velocity
+// and angular velocity of every link from central differences of its pose
+// along q ⊕ ±h v: independent of the mass matrix.
+double KineticEnergyFromPoses(MultibodyTree* chain, const Eigen::VectorXd& q,
+                              const Eigen::VectorXd& v) {
+  const double h = 1e-6;
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(v.size());
+  double energy = 0.0;
+  for (const ChainLink& link : ChainLinks()) {
+    const int body = chain->FindBody(link.name);
+    chain->SetState(chain->Integrate(q, h * v), zero);
+    const Eigen::Isometry3d plus = chain->body_pose(body);
+    chain->SetState(chain->Integrate(q, -h * v), zero);
+    const Eigen::Isometry3d minus = chain->body_pose(body);
+    chain->SetState(q, zero);
+    const Eigen::Matrix3d rotation = chain->body_pose(body).linear();
+    const Eigen::Vector3d com_velocity = (plus * link.com - minus * link.com) / (2 * h);
+    const Eigen::AngleAxisd turn(plus.linear() * minus.linear().transpose());
+    const Eigen::Vector3d omega = turn.angle() * turn.axis() / (2 * h);
+    energy += 0.5 * link.mass * com_velocity.squaredNorm() +
+              0.5 * omega.dot(rotation * link.inertia * rotation.transpose() * omega);
+  }
+  return energy;
+}
+
+TEST(MultibodyTree, UrdfChainMassMatrixMatchesTheKineticEnergyOfItsLinks) {
+  MultibodyTree chain = LoadChain();
+  ASSERT_EQ(chain.num_velocities(), 3);
+  Eigen::VectorXd q(3);
+  q << 0.4, 0.25, -0.7;
+  chain.SetState(q, Eigen::VectorXd::Zero(3));
+  const Eigen::MatrixXd mass_matrix = chain.mass_matrix();
+  // Polarization: M_ij = T(e_i + e_j) − T(e_i) − T(e_j), T = ½ vᵀ M v.
+  const auto energy = [&](const Eigen::VectorXd& v) {
+    return KineticEnergyFromPoses(&chain, q, v);
+  };
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      const Eigen::VectorXd ei = Eigen::VectorXd::Unit(3, i),
+                            ej = Eigen::VectorXd::Unit(3, j);
+      const double expected =
+          i == j ? 2.0 * energy(ei) : energy(ei + ej) - energy(ei) - energy(ej);
+      EXPECT_NEAR(mass_matrix(i, j), expected, 1e-7) << "M(" << i << ", " << j << ")";
+    }
+  }
+}
+
+TEST(MultibodyTree, UrdfChainPointJacobianMatchesFiniteDifferences) {
+  MultibodyTree chain = LoadChain();
+  Eigen::VectorXd q(3);
+  q << -0.3, 0.1, 1.1;
+  const int tip = chain.FindBody("l3");
+  const Eigen::Vector3d p_B(0.05, -0.1, -0.4);  // a point fixed on the last link
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(3);
+  chain.SetState(q, zero);
+  const Eigen::MatrixXd jacobian = chain.PointJacobian(tip, chain.body_pose(tip) * p_B);
+  const double h = 1e-7;
+  for (int k = 0; k < 3; ++k) {
+    const Eigen::VectorXd dq = h * Eigen::VectorXd::Unit(3, k);
+    chain.SetState(chain.Integrate(q, dq), zero);
+    const Eigen::Vector3d plus = chain.body_pose(tip) * p_B;
+    chain.SetState(chain.Integrate(q, -dq), zero);
+    const Eigen::Vector3d minus = chain.body_pose(tip) * p_B;
+    EXPECT_LT(((plus - minus) / (2 * h) - jacobian.col(k)).norm(), 1e-7) << "dof " << k;
+  }
 }
 
 TEST(MultibodyTree, RejectsMissingUrdfAndBadMass) {

@@ -128,6 +128,38 @@ TEST(SceneFile, RejectsBadInputNamingFileLineAndKey) {
   }
 }
 
+TEST(SceneFile, ReadsAnExplicitInertiaAboutTheCentreOfMass) {
+  const std::string body =
+      "bodies:\n  - name: b\n    shape: {sphere: {radius: 0.1}}\n    mass: 2\n";
+  const fs::path path =
+      WriteScene("inertia", body + "    inertia: [0.3, 0.2, 0.1, 0.01, 0, -0.02]\n");
+  Scene scene = LoadSceneFile(path.string());
+  MultibodySystem::Tree& tree = scene.system.tree(0);
+  tree.model.SetState(tree.q, tree.v);
+  Eigen::Matrix3d expected;
+  expected << 0.3, 0.01, 0, 0.01, 0.2, -0.02, 0, -0.02, 0.1;
+  // Free joint: v = [ṗ_WB, ω_B], so M = diag(m 1, I_B).
+  const Eigen::Matrix3d rotational = tree.model.mass_matrix().bottomRightCorner(3, 3);
+  EXPECT_TRUE(rotational.isApprox(expected, 1e-12)) << rotational;
+  EXPECT_NEAR(tree.model.mass_matrix()(0, 0), 2.0, 1e-12);
+  fs::remove(path);
+  const std::pair<const char*, const char*> broken[] = {
+      {"    inertia: [1, 1, 1]\n", ":5: bodies[0].inertia: expected [ixx"},
+      {"    inertia: [1, 1, -1, 0, 0, 0]\n",
+       ":5: bodies[0].inertia: must be positive definite"},
+  };
+  for (const auto& [text, message] : broken) {
+    const fs::path bad = WriteScene("bad_inertia", body + text);
+    try {
+      LoadSceneFile(bad.string());
+      ADD_FAILURE() << text << " was accepted";
+    } catch (const SceneFileError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+    fs::remove(bad);
+  }
+}
+
 TEST(SceneFile, ReadsConvexMeshesRelativeToTheSceneFile) {
   const fs::path obj =
       fs::temp_directory_path() / ("cube_" + std::to_string(getpid()) + ".obj");

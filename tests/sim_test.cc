@@ -35,6 +35,33 @@ TEST(TimeStepper, FreeFallMatchesTheSymplecticEulerRecurrence) {
               1e-12);
 }
 
+TEST(TimeStepper, ProjectileMatchesTheClosedFormOfEachScheme) {
+  // Constant gravity: v_N = v0 + g T exactly, and q_N = q0 + v0 T + ½ g T² +
+  // g T δt (θvq − ½) (sum of δt (v_n + θvq δt g) over the steps): exact for
+  // midpoint, ±½ g T δt for the Euler schemes.
+  const double dt = 0.01, duration = 0.5;
+  const Eigen::Vector3d v0(1.0, -0.5, 2.0), gravity(0, 0, -kGravity);
+  for (const Scheme scheme : {Scheme::kExplicitEuler, Scheme::kSymplecticEuler,
+                              Scheme::kImplicitEuler, Scheme::kMidpoint}) {
+    MultibodySystem system;
+    system.AddFreeBody("ball", Sphere{0.1}, 2.0, At(0, 0, 10), v0,
+                       Eigen::Vector3d::Zero(), ContactMaterial{});
+    TimeStepper stepper(Parameters(dt, scheme));
+    for (int n = 0; n < std::lround(duration / dt); ++n) {
+      ASSERT_TRUE(stepper.Step(&system).converged);
+    }
+    const double theta_vq = scheme == Scheme::kExplicitEuler ? 0.0
+                            : scheme == Scheme::kMidpoint    ? 0.5
+                                                             : 1.0;
+    const Eigen::Vector3d expected = Eigen::Vector3d(0, 0, 10) + v0 * duration +
+                                     0.5 * gravity * duration * duration +
+                                     gravity * duration * dt * (theta_vq - 0.5);
+    EXPECT_LT((system.tree(0).q.head<3>() - expected).norm(), 1e-12) << ToString(scheme);
+    EXPECT_LT((system.tree(0).v.head<3>() - (v0 + gravity * duration)).norm(), 1e-12)
+        << ToString(scheme);
+  }
+}
+
 TEST(TimeStepper, SphereAtRestPenetratesAsTheNearRigidModelPredicts) {
   const double dt = 0.01, mass = 1.5, radius = 0.1;
   MultibodySystem system;

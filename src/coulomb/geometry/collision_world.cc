@@ -211,7 +211,7 @@ struct CollisionWorld::Impl {
 
   PairQuery& Query(int a, int b) const {
     std::unique_ptr<PairQuery>& query =
-        pair_queries[static_cast<std::int64_t>(a) * geometries.size() + b];
+        pair_queries[(static_cast<std::int64_t>(a) << 32) | static_cast<std::int64_t>(b)];
     if (!query) {
       query = std::make_unique<PairQuery>(geometries[a].shape.get(),
                                           geometries[b].shape.get());

@@ -25,13 +25,15 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
   return num_trees() - 1;
 }
 
-int MultibodySystem::AddFreeBody(const std::string& name, const Shape& shape, double mass,
-                                 const Eigen::Isometry3d& X_WG,
-                                 const Eigen::Vector3d& v_W,
-                                 const Eigen::Vector3d& omega_W,
-                                 const ContactMaterial& material) {
+int MultibodySystem::AddFreeBody(
+    const std::string& name, const Shape& shape, double mass,
+    const Eigen::Isometry3d& X_WG, const Eigen::Vector3d& v_W,
+    const Eigen::Vector3d& omega_W, const ContactMaterial& material,
+    const std::optional<Eigen::Matrix3d>& inertia_about_com) {
   ValidateShape(shape);
-  const Eigen::Matrix3d inertia = mass / Volume(shape) * UnitDensityInertia(shape);
+  const Eigen::Matrix3d inertia = inertia_about_com
+                                      ? *inertia_about_com
+                                      : mass / Volume(shape) * UnitDensityInertia(shape);
   MultibodyTree body = MultibodyTree::FreeBody(name, mass, inertia);
   // The body frame is the shape's centroid (G's origin but for meshes).
   const Eigen::Vector3d centroid = Centroid(shape);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,10 +43,12 @@ class MultibodySystem {
   // shape) whose shape frame G is at X_WG, with world-frame linear velocity
   // v_W of its centre of mass and angular velocity ω_W. The body frame B is
   // at the centroid with G's orientation: B = G for all shapes but convex
-  // meshes, whose files need not be centred.
+  // meshes, whose files need not be centred. `inertia_about_com` [kg·m²]
+  // (body axes) replaces the uniform solid's when given.
   int AddFreeBody(const std::string& name, const Shape& shape, double mass,
                   const Eigen::Isometry3d& X_WG, const Eigen::Vector3d& v_W,
-                  const Eigen::Vector3d& omega_W, const ContactMaterial& material);
+                  const Eigen::Vector3d& omega_W, const ContactMaterial& material,
+                  const std::optional<Eigen::Matrix3d>& inertia_about_com = std::nullopt);
   // A robot (tree) with its URDF collision geometry and the URDF's joint
   // position limits. Its links collide with each other except adjacent links
   // (same joint or parent–child) and pairs that already overlap in the

@@ -200,12 +200,29 @@ PrescribedMotion ReadMotion(const SceneReader& r, const YAML::Node& node,
   return motion;
 }
 
+// inertia: [ixx, iyy, izz, ixy, ixz, iyz] [kg·m²] about the centre of mass,
+// body axes (URDF's order); must be symmetric positive definite.
+Eigen::Matrix3d ReadInertia(const SceneReader& r, const YAML::Node& node,
+                            const std::string& key) {
+  if (!node.IsSequence() || node.size() != 6)
+    r.Fail(node, key, "expected [ixx, iyy, izz, ixy, ixz, iyz]");
+  double entry[6];
+  for (int k = 0; k < 6; ++k)
+    entry[k] = r.Number(node[k], key + "[" + std::to_string(k) + "]");
+  Eigen::Matrix3d inertia;
+  inertia << entry[0], entry[3], entry[4], entry[3], entry[1], entry[5], entry[4],
+      entry[5], entry[2];
+  if (inertia.llt().info() != Eigen::Success)
+    r.Fail(node, key, "must be positive definite");
+  return inertia;
+}
+
 void ReadBody(const SceneReader& r, const YAML::Node& node, const std::string& key,
               const ContactMaterial& defaults, std::set<std::string>* names,
               Scene* scene) {
   r.CheckKeys(node, key,
-              {"name", "shape", "mass", "density", "pose", "velocity", "fixed", "motion",
-               "contact"});
+              {"name", "shape", "mass", "density", "inertia", "pose", "velocity", "fixed",
+               "motion", "contact"});
   if (!node["name"]) r.Fail(node, key, "name is required");
   const std::string name = r.String(node["name"], key + ".name");
   if (!names->insert(name).second)
@@ -221,7 +238,7 @@ void ReadBody(const SceneReader& r, const YAML::Node& node, const std::string& k
       r.Fail(node, key, "a halfspace must be fixed: true or have a motion");
     if (fixed && node["motion"])
       r.Fail(node["motion"], key + ".motion", "not allowed on a fixed body");
-    for (const char* dynamic_key : {"mass", "density", "velocity"}) {
+    for (const char* dynamic_key : {"mass", "density", "inertia", "velocity"}) {
       if (node[dynamic_key]) {
         r.Fail(node[dynamic_key], key + "." + dynamic_key,
                "not allowed on a fixed or kinematic body");
@@ -250,7 +267,9 @@ void ReadBody(const SceneReader& r, const YAML::Node& node, const std::string& k
     if (velocity["angular"])
       angular = r.Vector3(velocity["angular"], key + ".velocity.angular");
   }
-  scene->system.AddFreeBody(name, shape, mass, pose, linear, angular, material);
+  std::optional<Eigen::Matrix3d> inertia;
+  if (node["inertia"]) inertia = ReadInertia(r, node["inertia"], key + ".inertia");
+  scene->system.AddFreeBody(name, shape, mass, pose, linear, angular, material, inertia);
 }
 
 // Geometry indices [first, last) of each named body or robot.
