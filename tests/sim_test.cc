@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "coulomb/sim/scene_options.h"
 #include "coulomb/sim/time_stepper.h"
 #include "test_support.h"
 
@@ -60,6 +61,60 @@ TEST(TimeStepper, ProjectileMatchesTheClosedFormOfEachScheme) {
     EXPECT_LT((system.tree(0).v.head<3>() - (v0 + gravity * duration)).norm(), 1e-12)
         << ToString(scheme);
   }
+}
+
+TEST(TimeStepper, ContactJacobianGivesTheRelativeVelocityOfTheTouchingPoints) {
+  // A tilted box (tree 0) and a ball (tree 1) overlapping by 1 mm: the step's
+  // contact constraint maps any v to v_c = R_CWᵀ (v_B(p) − v_A(p)), with the
+  // material points' velocities from central differences of their positions
+  // along q ⊕ ±h v.
+  MultibodySystem system(Eigen::Vector3d::Zero());
+  system.AddFreeBody("box", Box{{0.4, 0.4, 0.2}}, 1.0,
+                     Pose(Eigen::Vector3d::Zero(), Eigen::Vector3d(0.1, -0.2, 0.3)),
+                     Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), ContactMaterial{});
+  system.AddFreeBody("ball", Sphere{0.1}, 1.0, At(0.02, -0.01, 0.0),
+                     Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), ContactMaterial{});
+  system.UpdateAllTrees();
+  std::vector<Eigen::Isometry3d> poses;
+  system.CalcGeometryPoses(&poses);
+  // Move the ball along the box's top normal until it overlaps by 1 mm.
+  std::vector<ContactPoint> contacts;
+  const Eigen::Vector3d up = poses[0].linear().col(2);
+  system.tree(1).q.head<3>() = poses[0] * Eigen::Vector3d(0.02, -0.01, 0.1) + 0.099 * up;
+  system.UpdateAllTrees();
+  system.CalcGeometryPoses(&poses);
+  system.collision_world().ComputeContacts(poses, 0.0, &contacts);
+  ASSERT_EQ(contacts.size(), 1u);
+  const ContactPoint contact = contacts[0];
+  TimeStepper stepper(Parameters(1e-3));
+  const std::vector<Eigen::VectorXd> q0 = {system.tree(0).q, system.tree(1).q};
+  ASSERT_TRUE(stepper.Step(&system).converged);
+  const ContactProblem& problem = *stepper.last_problem();
+  ASSERT_EQ(problem.num_constraints(), 1);
+
+  Eigen::VectorXd v(12);
+  v << 0.3, -0.2, 0.1, 1.0, -0.5, 2.0, -0.4, 0.6, 0.2, -1.5, 0.7, 0.3;
+  Eigen::VectorXd v_c;
+  problem.MultiplyByJacobian(v, &v_c);
+  // Velocity of the material point of tree t at the contact point.
+  const auto point_velocity = [&](int t) {
+    MultibodyTree& model = system.tree(t).model;
+    const Eigen::VectorXd zero = Eigen::VectorXd::Zero(6);
+    model.SetState(q0[t], zero);
+    const Eigen::Vector3d p_B = model.body_pose(0).inverse() * contact.p_W;
+    const double h = 1e-7;
+    model.SetState(model.Integrate(q0[t], h * v.segment(6 * t, 6)), zero);
+    const Eigen::Vector3d plus = model.body_pose(0) * p_B;
+    model.SetState(model.Integrate(q0[t], -h * v.segment(6 * t, 6)), zero);
+    const Eigen::Vector3d minus = model.body_pose(0) * p_B;
+    return Eigen::Vector3d((plus - minus) / (2 * h));
+  };
+  const Eigen::Vector3d relative = point_velocity(1) - point_velocity(0);
+  // The normal component exactly, the tangential plane up to its basis.
+  EXPECT_NEAR(v_c[2], contact.normal_W.dot(relative), 1e-7);
+  EXPECT_NEAR(v_c.head<2>().norm(),
+              (relative - contact.normal_W.dot(relative) * contact.normal_W).norm(),
+              1e-7);
 }
 
 TEST(TimeStepper, SphereAtRestPenetratesAsTheNearRigidModelPredicts) {
