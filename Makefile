@@ -15,7 +15,7 @@ APT_PACKAGES := cmake ninja-build g++ make libeigen3-dev libhdf5-dev libgtest-de
 SICONOS_APT_PACKAGES := python3-siconos python3-h5py python3-scipy
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps venv build test run fclib bench bench-clutter bench-irr bench-ncp siconos format format-check clean
+.PHONY: deps venv build test run fclib bench bench-clutter bench-irr bench-ncp plots siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
 define apt_install
@@ -75,6 +75,15 @@ bench-irr: build
 # The AL single-step test on the dish pile (docs/ncp_single_step.md).
 bench-ncp: build
 	./$(BUILD_DIR)/coulomb bench ncp
+
+# The single-step benchmark's plots (docs/ncp_single_step_*.png); matplotlib
+# goes into the project venv (binary wheel, pinned) only for this target.
+MATPLOTLIB := matplotlib==3.9.2
+plots: build venv
+	$(VENV)/bin/python -c "import matplotlib" 2>/dev/null || \
+	  $(VENV)/bin/pip install --quiet --disable-pip-version-check --only-binary=:all: $(MATPLOTLIB)
+	./$(BUILD_DIR)/coulomb bench ncp --csv $(BUILD_DIR)/ncp_histories.csv
+	$(VENV)/bin/python bench/plot_ncp_single_step.py $(BUILD_DIR)/ncp_histories.csv docs/ncp_single_step
 
 # Siconos NSGS and PROX on the FCLIB problems, same error measure as
 # `coulomb solve --solver canal|pgs` (docs/ncp_solvers.md holds one run).

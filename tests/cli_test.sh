@@ -121,6 +121,15 @@ fi
 "$coulomb" bench irr --case belt --quick >"$work/out"; code=$?
 check "bench irr exits 0" test "$code" -eq 0
 check "bench irr prints the gliding table" grep -q "^| similar | 0.01 |" "$work/out"
+"$coulomb" bench ncp --cases 2 --csv "$work/histories.csv" >"$work/out"; code=$?
+check "bench ncp exits 0" test "$code" -eq 0
+check "bench ncp --csv writes every solver's history" python3 -c "
+import csv; rows = list(csv.DictReader(open('$work/histories.csv')))
+assert {r['solver'] for r in rows} == {'canal', 'subadmm', 'pgs', 'sap'}, rows[:3]
+assert all(float(r['residual']) >= 0 for r in rows)"
+"$coulomb" bench clutter --duration 0.2 --max-bodies 10 >"$work/out"; code=$?
+check "bench clutter exits 0" test "$code" -eq 0
+check "bench clutter prints a row per size and wall setting" test "$(grep -c '^|  *10 |' "$work/out")" -eq 2
 
 for scene in "$scenes"/*.yaml; do
   "$coulomb" run "$scene" --json >"$work/out"; code=$?

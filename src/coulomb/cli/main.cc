@@ -36,7 +36,7 @@ constexpr const char* kUsage =
     "                 time SAP solves, dense vs sparse Cholesky\n"
     "  bench clutter [--duration S] [--max-bodies N]\n"
     "                 SAP §VI-C scalability: 10…160 bodies, with and without walls\n"
-    "  bench ncp [--cases N] [--threads N]\n"
+    "  bench ncp [--cases N] [--threads N] [--csv FILE]\n"
     "                 AL §VII-A1 single-step test: CANAL, SubADMM, PGS on the dish pile\n"
     "  bench laikago [--threads N]\n"
     "                 AL §VII-D2: SubADMM vs unsplit ADMM on 8 and 27 dropped "

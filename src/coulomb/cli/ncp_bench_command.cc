@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <random>
+#include <stdexcept>
 
 #include "coulomb/cli/arguments.h"
 #include "coulomb/contact/sap_friction_cone.h"
@@ -18,6 +20,7 @@ namespace {
 struct NcpBenchOptions {
   int cases = 100;
   int threads = 1;
+  std::string csv;  // per-iteration histories, for bench/plot_ncp_single_step.py
 };
 
 NcpBenchOptions ParseNcpBenchOptions(const std::vector<std::string>& list) {
@@ -29,6 +32,8 @@ NcpBenchOptions ParseNcpBenchOptions(const std::vector<std::string>& list) {
       options.cases = arguments.IntValue(flag);
     } else if (flag == "--threads") {
       options.threads = arguments.IntValue(flag);
+    } else if (flag == "--csv") {
+      options.csv = arguments.Value(flag);
     } else {
       throw UsageError("unknown option " + flag);
     }
@@ -83,6 +88,29 @@ double TimeTo(const NcpSolverStatistics& stats, double level) {
     if (record.residual <= level) return record.time_s;
   }
   return INFINITY;
+}
+
+// One row per iteration: solver, case, iteration, time [s], residual; SAP's
+// regularized solution as iteration 0 of solver "sap".
+void WriteHistories(const std::string& path, const char* const names[],
+                    const std::vector<std::vector<NcpSolverStatistics>>& results,
+                    const std::vector<double>& sap_times,
+                    const std::vector<double>& sap_residuals) {
+  std::ofstream file(path);
+  if (!file) throw std::runtime_error(path + ": cannot write");
+  file << "solver,case,iteration,time_s,residual\n";
+  for (size_t s = 0; s < results.size(); ++s) {
+    for (size_t c = 0; c < results[s].size(); ++c) {
+      const auto& history = results[s][c].history;
+      for (size_t k = 0; k < history.size(); ++k) {
+        file << names[s] << "," << c << "," << k + 1 << "," << history[k].time_s << ","
+             << history[k].residual << "\n";
+      }
+    }
+  }
+  for (size_t c = 0; c < sap_times.size(); ++c) {
+    file << "sap," << c << ",0," << sap_times[c] << "," << sap_residuals[c] << "\n";
+  }
 }
 
 }  // namespace
@@ -165,6 +193,10 @@ int RunNcpBenchCommand(const std::vector<std::string>& arguments) {
       "| sap (reference: solves the regularized problem) | – | – | – | %.1e | – |\n"
       "\nSAP median time %.3g ms.\n",
       Median(sap_residuals), 1e3 * Median(sap_times));
+  if (!options.csv.empty()) {
+    WriteHistories(options.csv, names, results, sap_times, sap_residuals);
+    std::printf("Histories written to %s.\n", options.csv.c_str());
+  }
   return 0;
 }
 
