@@ -27,7 +27,7 @@ constexpr const char* kUsage =
     "  solve --example [options]   solve a built-in random problem\n"
     "  run [SCENE.yaml | BUILTIN] [--dt S] [--duration S] [--scheme NAME] [--rel-tol X]\n"
     "      [--model sap|lagged|regularized_lagged|similar]\n"
-    "      [--solver sap|canal|subadmm|admm|pgs] [--threads N]\n"
+    "      [--solver sap|canal|subadmm|admm|pgs] [--threads N] [--cold-start]\n"
     "      [--set key=value]...\n"
     "      [--out DIR] [--json]\n"
     "                 simulate a scene file or a built-in scene (default: clutter)\n"

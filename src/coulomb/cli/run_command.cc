@@ -25,7 +25,8 @@ struct RunOptions {
   std::string scheme;
   std::string model;
   std::string solver;
-  int threads = 0;  // 0: the scene's
+  int threads = 0;          // 0: the scene's
+  bool cold_start = false;  // NCP solvers: no warm start from the previous step
   double rel_tolerance = 0.0;
   std::string out_dir;
   bool json = false;
@@ -53,6 +54,8 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
     } else if (flag == "--solver") {
       options.solver = arguments.Value(flag);
       ParseContactSolver(options.solver);  // validates
+    } else if (flag == "--cold-start") {
+      options.cold_start = true;
     } else if (flag == "--threads") {
       options.threads = arguments.IntValue(flag);
       if (options.threads < 1) throw UsageError("--threads must be ≥ 1");
@@ -100,6 +103,7 @@ Scene PrepareScene(const RunOptions& options) {
   if (!options.solver.empty())
     scene.parameters.solver = ParseContactSolver(options.solver);
   if (options.threads > 0) scene.parameters.threads = options.threads;
+  if (options.cold_start) scene.parameters.ncp_warm_start = false;
   if (options.rel_tolerance > 0)
     scene.parameters.sap.rel_tolerance = options.rel_tolerance;
   ValidateSapSolverParameters(scene.parameters.sap);

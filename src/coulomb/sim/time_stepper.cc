@@ -257,22 +257,24 @@ bool TimeStepper::SolveRigidContact(StepStatistics* stats) {
   NcpSolverStatistics ncp_stats;
   switch (parameters_.solver) {
     case ContactSolver::kCanal:
-      ncp_stats = CanalSolver(budget).Solve(*ncp, v_guess, &rigid);
+      ncp_stats = CanalSolver(budget).Solve(*ncp, v_guess, &rigid, lambda_guess_);
       break;
     case ContactSolver::kSubAdmm:
-      ncp_stats = SubAdmmSolver(budget, parameters_.threads).Solve(*ncp, &rigid);
+      ncp_stats =
+          SubAdmmSolver(budget, parameters_.threads).Solve(*ncp, &rigid, lambda_guess_);
       break;
     case ContactSolver::kAdmm:
       ncp_stats = SubAdmmSolver(budget, parameters_.threads, /*split_subsystems=*/false)
-                      .Solve(*ncp, &rigid);
+                      .Solve(*ncp, &rigid, lambda_guess_);
       break;
     default:
-      ncp_stats = PgsSolver(budget).Solve(*ncp, Eigen::VectorXd(), &rigid);
+      ncp_stats = PgsSolver(budget).Solve(*ncp, lambda_guess_, &rigid);
   }
   stats->sap_iterations = ncp_stats.iterations;
   stats->ncp_residual = ncp_stats.residual;
   solution_.v = rigid.v;  // v = v* + A⁻¹Jᵀλ: no momentum error
   solution_.gamma = rigid.lambda;
+  RememberImpulses();
   // A fixed iteration budget per step is how these solvers are used in
   // simulation (AL §VII-C: CANAL 5, PGS 100): reaching it is not a failure,
   // the residual says how far from the rigid solution the step is.
@@ -320,11 +322,13 @@ bool TimeStepper::AssembleProblem(MultibodySystem* system, const Theta& theta,
   // Constraints first, while the trees are at q0 (J(q0), φ0); Finalize
   // checks them against the cliques added next.
   const CollisionWorld& world = system->collision_world();
+  constraint_contacts_.clear();
   try {
     for (const ContactPoint& contact : contacts_) {
       if (world.tree(contact.geometry_a) < 0 && world.tree(contact.geometry_b) < 0)
         continue;
       AddContactConstraint(*system, contact);
+      constraint_contacts_.push_back(contact);
     }
   } catch (const std::invalid_argument& error) {  // e.g. k = ∞ with lagged
     stats->failure = error.what();
@@ -356,7 +360,52 @@ bool TimeStepper::AssembleProblem(MultibodySystem* system, const Theta& theta,
   }
   problem_.Finalize();
   stepped_ = true;
+  if (parameters_.solver != ContactSolver::kSap) {
+    if (parameters_.ncp_warm_start) {
+      GuessImpulses(*system);
+    } else {
+      lambda_guess_.resize(0);
+    }
+  }
   return true;
+}
+
+void TimeStepper::GuessImpulses(const MultibodySystem& system) {
+  lambda_guess_.setZero(problem_.num_constraint_equations());
+  const double radius = ContactMargin(system);
+  const auto same_pair = [](const ContactPoint& a, const ContactPoint& b) {
+    return std::pair{a.geometry_a, a.geometry_b} < std::pair{b.geometry_a, b.geometry_b};
+  };
+  for (size_t i = 0; i < constraint_contacts_.size(); ++i) {
+    const ContactPoint& contact = constraint_contacts_[i];
+    const auto [first, last] = std::equal_range(
+        previous_contacts_.begin(), previous_contacts_.end(), contact, same_pair);
+    double nearest = radius;
+    auto match = last;
+    for (auto previous = first; previous != last; ++previous) {
+      const double distance = (previous->p_W - contact.p_W).norm();
+      if (distance < nearest) {
+        nearest = distance;
+        match = previous;
+      }
+    }
+    if (match == last) continue;
+    // λ_W = R_WC' λ' from the old contact frame, expressed in the new one.
+    const Eigen::Vector3d impulse_W =
+        ContactFrame(match->normal_W) *
+        previous_impulses_[match - previous_contacts_.begin()];
+    lambda_guess_.segment<3>(problem_.constraint_offset(static_cast<int>(i))) =
+        ContactFrame(contact.normal_W).transpose() * impulse_W;
+  }
+}
+
+void TimeStepper::RememberImpulses() {
+  previous_contacts_ = constraint_contacts_;  // in pair order, as the query returns them
+  previous_impulses_.resize(previous_contacts_.size());
+  for (size_t i = 0; i < previous_contacts_.size(); ++i) {
+    previous_impulses_[i] =
+        solution_.gamma.segment<3>(problem_.constraint_offset(static_cast<int>(i)));
+  }
 }
 
 bool TimeStepper::SolveContact(StepStatistics* stats) {

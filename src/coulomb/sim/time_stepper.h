@@ -48,6 +48,10 @@ struct TimeStepperParameters {
   // residual is reported per step.
   NcpSolverParameters ncp = {.tolerance = 1e-8, .max_iterations = 0};
   int threads = 1;  // SubADMM's worker threads (results do not depend on it)
+  // CANAL, SubADMM, PGS: start from the previous step's impulses, matched per
+  // contact (same geometry pair, nearest point within the contact margin;
+  // rotated into the new contact frame); new contacts start at 0.
+  bool ncp_warm_start = true;
   // Free motion of implicit schemes: Newton iterations on v* until
   // ‖Δv*‖ ≤ tolerance (1 + ‖v*‖).
   double free_motion_tolerance = 1e-12;
@@ -135,6 +139,10 @@ class TimeStepper {
   bool SolveContact(StepStatistics* stats);
   // Solves the finalized problem_ with CANAL, SubADMM or PGS into solution_.v.
   bool SolveRigidContact(StepStatistics* stats);
+  // lambda_guess_ from the previous step's impulses (ncp_warm_start), and
+  // what the next step matches against.
+  void GuessImpulses(const MultibodySystem& system);
+  void RememberImpulses();
   // Joint limits within reach during the step and PD controllers, at q0.
   void AddJointConstraints(const MultibodySystem& system);
   // q = q0 ⊕ δt (θvq v + (1 − θvq) v0), v = the solution, per tree.
@@ -148,6 +156,10 @@ class TimeStepper {
   Eigen::VectorXd v_guess_;
   std::vector<TreeWorkspace> workspaces_;
   std::vector<ContactPoint> contacts_;
+  std::vector<ContactPoint> constraint_contacts_;   // contacts_ that became constraints
+  std::vector<ContactPoint> previous_contacts_;     // with their impulses, by pair
+  std::vector<Eigen::Vector3d> previous_impulses_;  // in their contact frames
+  Eigen::VectorXd lambda_guess_;
   std::vector<Eigen::Isometry3d> geometry_poses_;
 };
 

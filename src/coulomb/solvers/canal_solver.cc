@@ -57,7 +57,8 @@ double CanalSolver::InitialPenalty(const ContactNcp& ncp) const {
 
 NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
                                        const Eigen::VectorXd& v_guess,
-                                       NcpSolution* solution) {
+                                       NcpSolution* solution,
+                                       const Eigen::VectorXd& lambda_guess) {
   const auto start = std::chrono::steady_clock::now();
   NcpSolverStatistics stats;
   stats.solver = "canal";
@@ -66,8 +67,14 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
   const double initial_penalty = InitialPenalty(ncp);
   double penalty = initial_penalty;
   ContactProblem inner = MakeInnerProblem(ncp, penalty);
-  solution->v = v_guess.size() != 0 ? v_guess : data.v_star();
-  solution->lambda = Eigen::VectorXd::Zero(data.num_constraint_equations());
+  if (lambda_guess.size() != 0) {
+    ValidateLambdaGuess(ncp, lambda_guess);
+    solution->lambda = lambda_guess;
+    ncp.CalcVelocities(solution->lambda, &solution->v);
+  } else {
+    solution->v = v_guess.size() != 0 ? v_guess : data.v_star();
+    solution->lambda = Eigen::VectorXd::Zero(data.num_constraint_equations());
+  }
   ncp.CalcContactVelocities(solution->v, &solution->u);
   stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
   Eigen::VectorXd slack = solution->u;  // z

@@ -31,9 +31,11 @@ class CanalSolver {
  public:
   explicit CanalSolver(const NcpSolverParameters& parameters = {});
 
-  // v_guess: empty for v*.
+  // v_guess: empty for v*. lambda_guess: the initial multipliers (e.g. the
+  // previous time step's impulses; empty for 0), with v = v* + A⁻¹Jᵀλ then.
   NcpSolverStatistics Solve(const ContactNcp& ncp, const Eigen::VectorXd& v_guess,
-                            NcpSolution* solution);
+                            NcpSolution* solution,
+                            const Eigen::VectorXd& lambda_guess = Eigen::VectorXd());
 
  private:
   // A copy of the NCP's dynamics and Jacobians with one AL cone per contact.

@@ -62,4 +62,12 @@ double ContactNcp::NaturalMapResidual(const Eigen::VectorXd& lambda,
   return scale > 0.0 ? std::sqrt(squared) / scale : std::sqrt(squared);
 }
 
+void ValidateLambdaGuess(const ContactNcp& ncp, const Eigen::VectorXd& lambda) {
+  const int expected = ncp.problem().num_constraint_equations();
+  if (lambda.size() != expected || !lambda.allFinite()) {
+    throw std::invalid_argument("initial impulses: expected " + std::to_string(expected) +
+                                " finite entries, got " + std::to_string(lambda.size()));
+  }
+}
+
 }  // namespace coulomb

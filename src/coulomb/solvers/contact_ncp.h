@@ -52,6 +52,10 @@ class ContactNcp {
   double free_velocity_norm_ = 0.0;  // ‖q‖
 };
 
+// Throws std::invalid_argument unless λ has one finite entry per constraint
+// equation of the NCP (a warm start).
+void ValidateLambdaGuess(const ContactNcp& ncp, const Eigen::VectorXd& lambda);
+
 // Seconds on the steady clock since `start` (solver timings).
 inline double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

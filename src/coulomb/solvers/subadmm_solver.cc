@@ -154,6 +154,17 @@ void SubAdmmSolver::UpdateConstraint(const ContactNcp& ncp, int constraint,
   lambda->segment<3>(offset) = impulse;
 }
 
+void SubAdmmSolver::WarmStart(const ContactNcp& ncp, const Eigen::VectorXd& lambda_guess,
+                              Eigen::VectorXd* v, Eigen::VectorXd* lambda) {
+  ValidateLambdaGuess(ncp, lambda_guess);
+  *lambda = lambda_guess;
+  ncp.CalcVelocities(*lambda, v);
+  for (Link& link : links_) {
+    link.u = -lambda->segment<3>(ncp.problem().constraint_offset(link.constraint));
+    link.z = link.jacobian * v->segment(link.offset, link.jacobian.cols());
+  }
+}
+
 double SubAdmmSolver::DualResidual(const ContactNcp& ncp, const Eigen::VectorXd& v,
                                    const Eigen::VectorXd& lambda) {
   const ContactProblem& problem = ncp.problem();
@@ -172,7 +183,8 @@ double SubAdmmSolver::DualResidual(const ContactNcp& ncp, const Eigen::VectorXd&
   return worst;
 }
 
-NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* solution) {
+NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* solution,
+                                         const Eigen::VectorXd& lambda_guess) {
   const auto start = std::chrono::steady_clock::now();
   const ContactProblem& problem = ncp.problem();
   NcpSolverStatistics stats;
@@ -183,6 +195,7 @@ NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* sol
   Factor(penalty);
   Eigen::VectorXd v = problem.v_star();  // the ADMM iterate
   solution->lambda = Eigen::VectorXd::Zero(problem.num_constraint_equations());
+  if (lambda_guess.size() != 0) WarmStart(ncp, lambda_guess, &v, &solution->lambda);
   for (int iteration = 1; iteration <= parameters_.max_iterations; ++iteration) {
     pool_.ParallelFor(static_cast<int>(subsystems_.size()),
                       [&](int j) { SolveSubsystem(j, penalty, &v); });

@@ -41,7 +41,10 @@ class SubAdmmSolver {
   SubAdmmSolver(const NcpSolverParameters& parameters = {}, int num_threads = 1,
                 bool split_subsystems = true);
 
-  NcpSolverStatistics Solve(const ContactNcp& ncp, NcpSolution* solution);
+  // lambda_guess: initial impulses (e.g. the previous step's; empty for 0):
+  // u_l = −λ_i and z_l = J_l v(λ) on every link, v(λ) = v* + A⁻¹Jᵀλ.
+  NcpSolverStatistics Solve(const ContactNcp& ncp, NcpSolution* solution,
+                            const Eigen::VectorXd& lambda_guess = Eigen::VectorXd());
 
  private:
   struct Subsystem {
@@ -63,6 +66,8 @@ class SubAdmmSolver {
     std::vector<std::pair<int, Eigen::MatrixXd>> blocks{};
   };
   void SetUp(const ContactNcp& ncp);
+  void WarmStart(const ContactNcp& ncp, const Eigen::VectorXd& lambda_guess,
+                 Eigen::VectorXd* v, Eigen::VectorXd* lambda);
   double InitialPenalty(const ContactNcp& ncp) const;
   void Factor(double penalty);
   void SolveSubsystem(int subsystem, double penalty, Eigen::VectorXd* v);
