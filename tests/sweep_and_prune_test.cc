@@ -1,5 +1,6 @@
 #include "coulomb/geometry/sweep_and_prune.h"
 
+#include <algorithm>
 #include <limits>
 #include <random>
 
@@ -42,6 +43,8 @@ TEST(SweepAndPrune, FindsEveryCloseSpherePairWhileSpheresMove) {
   for (int frame = 0; frame < 30; ++frame) {
     broad_phase.FindCandidatePairs(centers, radii, 0.01, &candidates);
     ASSERT_TRUE(std::is_sorted(candidates.begin(), candidates.end()));
+    ASSERT_EQ(std::adjacent_find(candidates.begin(), candidates.end()), candidates.end())
+        << "a pair is reported twice";
     for (const auto& pair : CloseSpheres(centers, radii, 0.01)) {
       ASSERT_TRUE(std::binary_search(candidates.begin(), candidates.end(), pair))
           << "frame " << frame << " misses " << pair.first << "–" << pair.second;

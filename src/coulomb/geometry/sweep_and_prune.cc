@@ -50,19 +50,35 @@ void SweepAndPrune::FindCandidatePairs(const std::vector<Eigen::Vector3d>& cente
     upper_[i] = centers[i][axis] + radii[i] + margin;
   }
   SortByLowerEnd();
+  found_.clear();
   for (size_t k = 0; k < order_.size(); ++k) {
     const int i = order_[k];
     for (size_t l = k + 1; l < order_.size() && lower_[order_[l]] <= upper_[i]; ++l) {
-      pairs->emplace_back(std::min(i, order_[l]), std::max(i, order_[l]));
+      found_.emplace_back(std::min(i, order_[l]), std::max(i, order_[l]));
     }
   }
   for (const int u : unbounded_) {
     for (int i = 0; i < n; ++i) {
-      if (i != u) pairs->emplace_back(std::min(i, u), std::max(i, u));
+      // Two unbounded spheres meet twice: keep (min, max) from the smaller one.
+      if (i != u && !(std::isinf(radii[i]) && i < u))
+        found_.emplace_back(std::min(i, u), std::max(i, u));
     }
   }
-  std::sort(pairs->begin(), pairs->end());
-  pairs->erase(std::unique(pairs->begin(), pairs->end()), pairs->end());
+  SortPairs(n, pairs);
+}
+
+void SweepAndPrune::SortPairs(int n, std::vector<std::pair<int, int>>* pairs) {
+  // Counting sort on the first index (linear), then each bucket by the
+  // second; the buckets are short (a sphere's neighbours).
+  bucket_start_.assign(n + 1, 0);
+  for (const auto& pair : found_) ++bucket_start_[pair.first + 1];
+  for (int i = 0; i < n; ++i) bucket_start_[i + 1] += bucket_start_[i];
+  pairs->resize(found_.size());
+  bucket_fill_.assign(bucket_start_.begin(), bucket_start_.end() - 1);
+  for (const auto& pair : found_) (*pairs)[bucket_fill_[pair.first]++] = pair;
+  for (int i = 0; i < n; ++i) {
+    std::sort(pairs->begin() + bucket_start_[i], pairs->begin() + bucket_start_[i + 1]);
+  }
 }
 
 }  // namespace coulomb

@@ -29,11 +29,15 @@ class SweepAndPrune {
  private:
   int SpreadAxis(const std::vector<Eigen::Vector3d>& centers) const;
   void SortByLowerEnd();
+  // found_ sorted by (i, j) into *pairs (each pair is found once).
+  void SortPairs(int n, std::vector<std::pair<int, int>>* pairs);
 
   std::vector<int> order_;      // bounded spheres by increasing lower end
   std::vector<int> unbounded_;  // spheres of infinite radius
   std::vector<double> lower_;   // interval ends on the sweep axis, by index
   std::vector<double> upper_;
+  std::vector<std::pair<int, int>> found_;  // pairs in sweep order
+  std::vector<int> bucket_start_, bucket_fill_;
 };
 
 }  // namespace coulomb
