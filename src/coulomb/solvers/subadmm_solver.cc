@@ -135,8 +135,8 @@ void SubAdmmSolver::UpdateConstraint(const ContactNcp& ncp, int constraint,
                                    ncp.offsets().segment<3>(offset));
   for (int l : links) {
     Link& link = links_[l];
-    link.y =
-        penalty * link.jacobian * v.segment(link.offset, link.jacobian.cols()) + link.u;
+    link.jv.noalias() = link.jacobian * v.segment(link.offset, link.jacobian.cols());
+    link.y = penalty * link.jv + link.u;
     sum += link.y;
   }
   const Eigen::Vector3d impulse = StrictFrictionOperator(
@@ -145,9 +145,7 @@ void SubAdmmSolver::UpdateConstraint(const ContactNcp& ncp, int constraint,
   for (int l : links) {
     Link& link = links_[l];
     link.z = (link.y + impulse) / penalty;
-    primal = std::max(
-        primal,
-        (link.jacobian * v.segment(link.offset, link.jacobian.cols()) - link.z).norm());
+    primal = std::max(primal, (link.jv - link.z).norm());
     link.u = -impulse;
   }
   primal_of_constraint_[constraint] = primal;

@@ -60,7 +60,8 @@ class SubAdmmSolver {
     Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian;  // J_ij
     Eigen::Vector3d z = Eigen::Vector3d::Zero();
     Eigen::Vector3d u = Eigen::Vector3d::Zero();
-    Eigen::Vector3d y = Eigen::Vector3d::Zero();  // workspace of step 2
+    Eigen::Vector3d y = Eigen::Vector3d::Zero();   // workspace of step 2
+    Eigen::Vector3d jv = Eigen::Vector3d::Zero();  // J_ij v_j, workspace of step 2
     // Unsplit mode: the nonzero column blocks of `jacobian` (offset in v,
     // block), so that A + β JᵀJ is assembled block by block.
     std::vector<std::pair<int, Eigen::MatrixXd>> blocks{};
