@@ -1,25 +1,10 @@
-// Counts heap allocations during SAP solves by replacing the global operator
-// new in this test executable (this file is its only test).
-#include <atomic>
-#include <cstdlib>
-#include <new>
-
+// Counts heap allocations during SAP solves (allocation_counter.h: a
+// replaced operator new in this test executable).
 #include <gtest/gtest.h>
 
+#include "allocation_counter.h"
 #include "coulomb/contact/random_contact_problem.h"
 #include "coulomb/solvers/sap_solver.h"
-
-namespace {
-std::atomic<long> allocation_count{0};
-}  // namespace
-
-void* operator new(std::size_t size) {
-  ++allocation_count;
-  if (void* pointer = std::malloc(size == 0 ? 1 : size)) return pointer;
-  throw std::bad_alloc();
-}
-void operator delete(void* pointer) noexcept { std::free(pointer); }
-void operator delete(void* pointer, std::size_t) noexcept { std::free(pointer); }
 
 namespace coulomb {
 namespace {
@@ -27,9 +12,9 @@ namespace {
 long AllocationsDuringSolve(SapSolver* solver, const ContactProblem& problem,
                             const Eigen::VectorXd& guess, SapSolution* solution,
                             SapSolverStatistics* stats) {
-  const long before = allocation_count.load();
+  const long before = testing::AllocationCount();
   *stats = solver->Solve(problem, guess, solution);
-  return allocation_count.load() - before;
+  return testing::AllocationCount() - before;
 }
 
 // Once a solver has seen a problem pattern, solving again (as every time step

@@ -22,6 +22,18 @@ fs::path WriteScene(const std::string& name, const std::string& text) {
   return path;
 }
 
+// Loading `text` must fail with a message containing `message`.
+void ExpectSceneError(const std::string& text, const std::string& message) {
+  const fs::path bad = WriteScene("bad", text);
+  try {
+    LoadSceneFile(bad.string());
+    ADD_FAILURE() << text << " was accepted";
+  } catch (const SceneFileError& e) {
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+  }
+  fs::remove(bad);
+}
+
 constexpr const char* kValid = R"(time_step: 0.002
 duration: 0.5
 scheme: midpoint
@@ -148,16 +160,7 @@ TEST(SceneFile, ReadsAnExplicitInertiaAboutTheCentreOfMass) {
       {"    inertia: [1, 1, -1, 0, 0, 0]\n",
        ":5: bodies[0].inertia: must be positive definite"},
   };
-  for (const auto& [text, message] : broken) {
-    const fs::path bad = WriteScene("bad_inertia", body + text);
-    try {
-      LoadSceneFile(bad.string());
-      ADD_FAILURE() << text << " was accepted";
-    } catch (const SceneFileError& e) {
-      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
-    }
-    fs::remove(bad);
-  }
+  for (const auto& [text, message] : broken) ExpectSceneError(body + text, message);
 }
 
 TEST(SceneFile, ReadsConvexMeshesRelativeToTheSceneFile) {
@@ -195,14 +198,7 @@ TEST(SceneFile, ReadsConvexMeshesRelativeToTheSceneFile) {
         std::string("bodies:\n  - name: b\n    shape: ") + shape + "\n    mass: 1\n";
     const size_t x = text.find("file: X");
     if (x != std::string::npos) text.replace(x + 6, 1, obj.filename().string());
-    const fs::path bad = WriteScene("bad_mesh", text);
-    try {
-      LoadSceneFile(bad.string());
-      ADD_FAILURE() << shape << " was accepted";
-    } catch (const SceneFileError& e) {
-      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
-    }
-    fs::remove(bad);
+    ExpectSceneError(text, message);
   }
   fs::remove(obj);
   fs::remove(path);
@@ -398,16 +394,7 @@ TEST(SceneFile, ReadsJointLimitsControllersSpringsAndArmature) {
        "robots[0].springs.hinge.stiff: unknown key"},
       {"    armature: {hinge: -0.1}\n", ":6: robots[0].armature.hinge: must be ≥ 0"},
   };
-  for (const auto& [text, message] : broken) {
-    const fs::path bad = WriteScene("bad_joints", robot + text);
-    try {
-      LoadSceneFile(bad.string());
-      ADD_FAILURE() << text << " was accepted";
-    } catch (const SceneFileError& e) {
-      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
-    }
-    fs::remove(bad);
-  }
+  for (const auto& [text, message] : broken) ExpectSceneError(robot + text, message);
   for (const auto& p : {urdf, path, no_limits}) fs::remove(p);
 }
 

@@ -1,30 +1,16 @@
-// Counts heap allocations per time step by replacing the global operator new
-// in this test executable (this file is its only test). Issue #3: nothing
+// Counts heap allocations per time step (allocation_counter.h: a replaced
+// operator new in this test executable). Issue #3: nothing
 // allocates inside the step loop once the contact pattern has been seen.
 #include <unistd.h>
 
-#include <atomic>
-#include <cstdlib>
 #include <filesystem>
-#include <new>
 
 #include <gtest/gtest.h>
 
+#include "allocation_counter.h"
 #include "coulomb/sim/builtin_scenes.h"
 #include "coulomb/sim/time_stepper.h"
 #include "test_support.h"
-
-namespace {
-std::atomic<long> allocation_count{0};
-}  // namespace
-
-void* operator new(std::size_t size) {
-  ++allocation_count;
-  if (void* pointer = std::malloc(size == 0 ? 1 : size)) return pointer;
-  throw std::bad_alloc();
-}
-void operator delete(void* pointer) noexcept { std::free(pointer); }
-void operator delete(void* pointer, std::size_t) noexcept { std::free(pointer); }
 
 namespace coulomb {
 namespace {
@@ -62,12 +48,12 @@ std::pair<long, long> StepAndQueryAllocations(TimeStepper* stepper, Scene* scene
   system.CalcGeometryPoses(&poses);
   const double margin = stepper->ContactMargin(system);
   system.collision_world().ComputeContacts(poses, margin, &contacts);  // sizes buffers
-  long before = allocation_count.load();
+  long before = testing::AllocationCount();
   system.collision_world().ComputeContacts(poses, margin, &contacts);
-  const long query = allocation_count.load() - before;
-  before = allocation_count.load();
+  const long query = testing::AllocationCount() - before;
+  before = testing::AllocationCount();
   const StepStatistics stats = stepper->Step(&system);
-  const long step = allocation_count.load() - before;
+  const long step = testing::AllocationCount() - before;
   EXPECT_TRUE(stats.converged) << stats.failure;
   EXPECT_GT(stats.num_contacts, 8);
   return {step, query};
