@@ -16,6 +16,15 @@
 
 namespace coulomb {
 
+std::string SceneReader::ResolveFile(const std::string& file) const {
+  const std::string package = "example-robot-data/";
+  if (file.rfind(package, 0) == 0)
+    return RobotDataDirectory() + "/" + file.substr(package.size());
+  const std::filesystem::path given(file);
+  if (given.is_absolute()) return file;
+  return (std::filesystem::path(path_).parent_path() / given).string();
+}
+
 void ReadContactMaterial(const SceneReader& r, const YAML::Node& node,
                          const std::string& key, ContactMaterial* material) {
   if (node["stiffness"])
@@ -113,11 +122,7 @@ ConvexMesh ReadMesh(const SceneReader& r, const YAML::Node& spec,
                     const std::string& key) {
   r.CheckKeys(spec, key, {"file", "scale"});
   if (!spec["file"]) r.Fail(spec, key, "file is required");
-  const std::filesystem::path file(r.String(spec["file"], key + ".file"));
-  const std::string path =
-      file.is_absolute()
-          ? file.string()
-          : (std::filesystem::path(r.path()).parent_path() / file).string();
+  const std::string path = r.ResolveFile(r.String(spec["file"], key + ".file"));
   Eigen::Vector3d scale = Eigen::Vector3d::Ones();
   if (spec["scale"]) {
     scale = spec["scale"].IsScalar()

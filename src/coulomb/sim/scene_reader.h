@@ -100,6 +100,9 @@ class SceneReader {
   }
 
   const std::string& path() const { return path_; }
+  // A file named in the scene: "example-robot-data/…" inside that package
+  // (RobotDataDirectory()), else absolute or relative to the scene file.
+  std::string ResolveFile(const std::string& file) const;
 
  private:
   std::string path_;

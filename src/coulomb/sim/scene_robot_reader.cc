@@ -1,21 +1,9 @@
 #include "coulomb/sim/scene_robot_reader.h"
 
-#include <filesystem>
 #include <optional>
 
 namespace coulomb {
 namespace {
-
-// A robot path: "example-robot-data/…" inside that package, else absolute or
-// relative to the scene file's folder.
-std::string ResolveUrdfPath(const SceneReader& r, const std::string& urdf) {
-  const std::string package = "example-robot-data/";
-  if (urdf.rfind(package, 0) == 0)
-    return RobotDataDirectory() + "/" + urdf.substr(package.size());
-  const std::filesystem::path path(urdf);
-  if (path.is_absolute()) return urdf;
-  return (std::filesystem::path(r.path()).parent_path() / path).string();
-}
 
 void ReadJointPositions(const SceneReader& r, const YAML::Node& node,
                         const std::string& key, const MultibodyTree& model,
@@ -134,7 +122,7 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
   const bool floating = base == "floating";
   const Eigen::Isometry3d pose = node["pose"] ? ReadPose(r, node["pose"], key + ".pose")
                                               : Eigen::Isometry3d::Identity();
-  const std::string path = ResolveUrdfPath(r, r.String(node["urdf"], key + ".urdf"));
+  const std::string path = r.ResolveFile(r.String(node["urdf"], key + ".urdf"));
   std::optional<MultibodyTree> model;
   try {
     model.emplace(MultibodyTree::FromUrdf(path, floating, pose));
