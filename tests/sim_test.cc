@@ -182,8 +182,11 @@ double BoxSlipOnSlope(double mu, double angle, double duration) {
 }
 
 TEST(TimeStepper, StictionHoldsBelowTheFrictionAngleAndSlipsAbove) {
-  const double angle = 20.0 * std::numbers::pi / 180.0;        // tan = 0.364
-  EXPECT_LT(std::abs(BoxSlipOnSlope(0.5, angle, 1.0)), 1e-4);  // sticks: drift < 0.1 mm
+  const double angle = 20.0 * std::numbers::pi / 180.0;  // tan = 0.364
+  // Sticks: SAP's regularized friction lets it creep (σ = 1e-3), on average
+  // slower than σ μ g δt = 4.9e-6 m/s (issue #3's bound); measured 2.2e-6.
+  const double sigma = 1e-3, mu = 0.5, dt = 1e-3;
+  EXPECT_LT(std::abs(BoxSlipOnSlope(mu, angle, 1.0)) / 1.0, sigma * mu * kGravity * dt);
   const double slid = BoxSlipOnSlope(0.2, angle, 0.5);
   const double expected =
       0.5 * kGravity * (std::sin(angle) - 0.2 * std::cos(angle)) * 0.25;
