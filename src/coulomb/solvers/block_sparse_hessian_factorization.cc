@@ -22,7 +22,7 @@ BlockSparseHessianFactorization::BlockSparseHessianFactorization(
 
 bool BlockSparseHessianFactorization::Factor(
     const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
-  UpdateStackedJacobians(problem, hessians);
+  UpdateHessianTimesJacobians(problem, hessians);
   cholesky_.SetZero();
   for (int s = 0; s < partition().num_supernodes(); ++s) {
     auto diagonal = cholesky_.MutableBlock(diagonal_handles_[s]);

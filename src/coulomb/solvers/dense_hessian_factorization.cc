@@ -9,7 +9,7 @@ DenseHessianFactorization::DenseHessianFactorization(const ContactProblem& probl
 
 bool DenseHessianFactorization::Factor(const ContactProblem& problem,
                                        const std::vector<ConstraintMatrix>& hessians) {
-  UpdateStackedJacobians(problem, hessians);
+  UpdateHessianTimesJacobians(problem, hessians);
   const SupernodePartition& p = partition();
   h_.setZero();  // LLT reads only the lower triangle, so only it is assembled
   for (int s = 0; s < p.num_supernodes(); ++s) {

@@ -1,5 +1,7 @@
 #include "coulomb/solvers/hessian_factorization.h"
 
+#include <algorithm>
+
 #include "coulomb/solvers/block_sparse_hessian_factorization.h"
 #include "coulomb/solvers/dense_hessian_factorization.h"
 
@@ -22,23 +24,40 @@ HessianFactorization::HessianFactorization(const ContactProblem& problem)
     stacked_gj_.emplace_back(rows_on_supernode[supernode],
                              partition_.supernode_size[supernode]);
   }
-}
-
-void HessianFactorization::UpdateStackedJacobians(
-    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
+  block_places_.resize(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& supernodes = partition_.supernodes_of_constraint[index];
     for (const JacobianBlock& block : problem.constraint(index).jacobian) {
       const int supernode = partition_.supernode_of_clique[block.clique];
-      const int k =
-          static_cast<int>(std::find(supernodes.begin(), supernodes.end(), supernode) -
-                           supernodes.begin());
-      const int row = stacked_row_[index][k];
-      const int col = partition_.offset_in_supernode[block.clique];
-      const auto rows = Eigen::seqN(row, block.matrix.rows());
-      const auto cols = Eigen::seqN(col, block.matrix.cols());
-      stacked_j_[supernode](rows, cols) = block.matrix;
-      stacked_gj_[supernode](rows, cols).noalias() = hessians[index] * block.matrix;
+      const auto k =
+          std::find(supernodes.begin(), supernodes.end(), supernode) - supernodes.begin();
+      block_places_[index].push_back({supernode, stacked_row_[index][k],
+                                      partition_.offset_in_supernode[block.clique]});
+    }
+  }
+}
+
+void HessianFactorization::LoadJacobians(const ContactProblem& problem) {
+  for (int index = 0; index < problem.num_constraints(); ++index) {
+    const auto& blocks = problem.constraint(index).jacobian;
+    for (size_t b = 0; b < blocks.size(); ++b) {
+      const BlockPlace& place = block_places_[index][b];
+      stacked_j_[place.supernode].block(place.row, place.column, blocks[b].matrix.rows(),
+                                        blocks[b].matrix.cols()) = blocks[b].matrix;
+    }
+  }
+}
+
+void HessianFactorization::UpdateHessianTimesJacobians(
+    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
+  for (int index = 0; index < problem.num_constraints(); ++index) {
+    const auto& blocks = problem.constraint(index).jacobian;
+    for (size_t b = 0; b < blocks.size(); ++b) {
+      const BlockPlace& place = block_places_[index][b];
+      stacked_gj_[place.supernode]
+          .block(place.row, place.column, blocks[b].matrix.rows(),
+                 blocks[b].matrix.cols())
+          .noalias() = hessians[index] * blocks[b].matrix;
     }
   }
 }

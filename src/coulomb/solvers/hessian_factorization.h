@@ -22,7 +22,12 @@ class HessianFactorization {
  public:
   virtual ~HessianFactorization() = default;
 
-  // Assembles and factors H. Returns false if H is not numerically SPD.
+  // Copies the problem's Jacobian blocks into the stacked per-supernode
+  // storage. Call once per problem (values), before Factor: J does not
+  // change between the Newton iterations of one solve.
+  void LoadJacobians(const ContactProblem& problem);
+  // Assembles and factors H for the loaded J. Returns false if H is not
+  // numerically SPD.
   virtual bool Factor(const ContactProblem& problem,
                       const std::vector<ConstraintMatrix>& hessians) = 0;
   // Solves H x = b in place (b in the problem's dof order).
@@ -36,11 +41,12 @@ class HessianFactorization {
   // Solves H x = b in place, b in the permuted (supernode) order.
   virtual void SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const = 0;
 
-  // Refreshes, per supernode s, the stacked rows J_s of every constraint on s
-  // (each constraint row-block spans all cliques of s) and G J_s, so that the
-  // supernode's diagonal term Σ_i J_isᵀ G_i J_is = J_sᵀ (G J_s) is one product.
-  void UpdateStackedJacobians(const ContactProblem& problem,
-                              const std::vector<ConstraintMatrix>& hessians);
+  // Refreshes, per supernode s, G J_s from the stacked rows J_s of every
+  // constraint on s (each constraint row-block spans all cliques of s), so
+  // that the supernode's diagonal term Σ_i J_isᵀ G_i J_is = J_sᵀ (G J_s) is
+  // one product.
+  void UpdateHessianTimesJacobians(const ContactProblem& problem,
+                                   const std::vector<ConstraintMatrix>& hessians);
   const Eigen::MatrixXd& stacked_jacobian(int supernode) const {
     return stacked_j_[supernode];
   }
@@ -72,7 +78,12 @@ class HessianFactorization {
   std::vector<Eigen::MatrixXd> stacked_j_;     // per supernode: m_s × n_s
   std::vector<Eigen::MatrixXd> stacked_gj_;    // per supernode: m_s × n_s
   std::vector<std::vector<int>> stacked_row_;  // per constraint and touched supernode
-  mutable Eigen::VectorXd permuted_;           // Solve() workspace
+  // Per constraint and Jacobian block: where the block goes in stacked_j_.
+  struct BlockPlace {
+    int supernode, row, column;
+  };
+  std::vector<std::vector<BlockPlace>> block_places_;
+  mutable Eigen::VectorXd permuted_;  // Solve() workspace
 };
 
 std::unique_ptr<HessianFactorization> MakeHessianFactorization(

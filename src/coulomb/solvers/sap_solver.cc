@@ -53,6 +53,7 @@ void SapSolver::SetUpWorkspace(const ContactProblem& problem) {
     constraint_costs_.resize(problem.num_constraints());
     constraint_hessians_.resize(problem.num_constraints());
   }
+  factorization_->LoadJacobians(problem);
   for (int clique = 0; clique < problem.num_cliques(); ++clique) {
     inverse_sqrt_diagonal_.segment(problem.clique_offset(clique),
                                    problem.clique_size(clique)) =
