@@ -79,6 +79,17 @@ TEST(ConvexMesh, HullOfATetrahedronMatchesItsClosedForm) {
 
 TEST(ConvexMesh, RejectsMissingFilesFlatPointSetsAndBadScales) {
   EXPECT_THROW(LoadConvexMesh("/nonexistent/part.stl"), std::runtime_error);
+  const fs::path empty =
+      fs::temp_directory_path() / ("empty_" + std::to_string(getpid()) + ".stl");
+  std::ofstream{empty};
+  try {
+    LoadConvexMesh(empty.string());
+    ADD_FAILURE() << "an empty mesh file was accepted";
+  } catch (const std::runtime_error& e) {  // one line, naming the file
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind(empty.string(), 0), 0u) << e.what();
+  }
+  fs::remove(empty);
   EXPECT_THROW(MakeConvexMesh({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}, "flat"),
                std::invalid_argument);
   const fs::path file = WriteObj("scale", BoxPoints(Eigen::Vector3d::Ones(), {0, 0, 0}));

@@ -51,6 +51,19 @@ bool SpansVolume(const std::vector<Eigen::Vector3d>& points) {
   return farthest(height) > 1e-9 * extent;
 }
 
+// Coal's exceptions carry "From file: …\nin function: …\nat line: …\n
+// message: …": keep the message, on one line.
+std::string CoalMessage(const std::exception& error) {
+  std::string text = error.what();
+  const size_t message = text.find("message: ");
+  if (message != std::string::npos) text = text.substr(message + 9);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at)) {
+    text.replace(at, 1, "; ");
+  }
+  return text;
+}
+
 }  // namespace
 
 ConvexMesh MakeConvexMesh(const std::vector<Eigen::Vector3d>& points,
@@ -66,7 +79,8 @@ ConvexMesh MakeConvexMesh(const std::vector<Eigen::Vector3d>& points,
     convex.reset(coal::ConvexBase::convexHull(
         coal_points, static_cast<unsigned int>(points.size()), /*keepTriangles=*/true));
   } catch (const std::exception& e) {
-    throw std::invalid_argument("mesh '" + name + "': no convex hull (" + e.what() + ")");
+    throw std::invalid_argument("mesh '" + name + "': no convex hull (" + CoalMessage(e) +
+                                ")");
   }
   const auto* triangulated =
       dynamic_cast<const coal::Convex<coal::Triangle>*>(convex.get());
@@ -103,7 +117,7 @@ ConvexMesh LoadConvexMesh(const std::string& file, const Eigen::Vector3d& scale)
   try {
     model = coal::MeshLoader().load(file, scale);
   } catch (const std::exception& e) {
-    throw std::runtime_error(file + ": cannot read the mesh: " + e.what());
+    throw std::runtime_error(file + ": cannot read the mesh: " + CoalMessage(e));
   }
   if (!model || !model->vertices || model->num_vertices < 4) {
     throw std::runtime_error(file + ": the mesh has fewer than 4 vertices");
