@@ -31,9 +31,11 @@ MultibodySystem Pendulum(double q0, double v0) {
 }
 
 // Runs for `duration` and returns the largest q seen.
-double Simulate(MultibodySystem* system, double duration, double dt = 1e-3) {
+double Simulate(MultibodySystem* system, double duration, double dt = 1e-3,
+                ContactSolver solver = ContactSolver::kSap) {
   TimeStepperParameters parameters;
   parameters.time_step = dt;
+  parameters.solver = solver;
   TimeStepper stepper(parameters);
   double max_q = system->tree(0).q[0];
   for (int n = 0; n < std::lround(duration / dt); ++n) {
@@ -74,6 +76,35 @@ TEST(JointLimits, PendulumRestsAgainstItsLimitUnderGravity) {
   Simulate(&system, 1.0);
   EXPECT_NEAR(system.tree(0).q[0], -0.3, 1e-4);
   EXPECT_NEAR(system.tree(0).v[0], 0.0, 1e-4);
+}
+
+// The NCP solvers take a joint limit as AL §III-B's hard law 0 ≤ λ ⊥ u ≥ 0
+// (a frictionless contact in ContactNcp): exact, no regularization.
+TEST(JointLimits, NcpSolversStopThePendulumAtItsLimitAndHoldItThere) {
+  for (const ContactSolver solver :
+       {ContactSolver::kCanal, ContactSolver::kSubAdmm, ContactSolver::kPgs}) {
+    MultibodySystem swinging = Pendulum(0.0, 3.0);
+    swinging.SetJointLimits(0, "hinge", -3.0, 0.5);
+    const double max_q = Simulate(&swinging, 0.6, 1e-3, solver);
+    EXPECT_GT(max_q, 0.5 - 1e-3) << ToString(solver);
+    EXPECT_LT(max_q, 0.5 + 1e-3) << ToString(solver);
+    MultibodySystem resting = Pendulum(-0.3, 0.0);
+    resting.SetJointLimits(0, "hinge", -3.0, -0.3);
+    Simulate(&resting, 1.0, 1e-3, solver);
+    EXPECT_NEAR(resting.tree(0).q[0], -0.3, 1e-4) << ToString(solver);
+    EXPECT_NEAR(resting.tree(0).v[0], 0.0, 1e-4) << ToString(solver);
+  }
+}
+
+TEST(JointLimits, NcpSolversRefusePdControllersWithAClearMessage) {
+  MultibodySystem system = Pendulum(0.0, 0.0);
+  system.AddJointPdController(0, "hinge", {.proportional_gain = 10.0});
+  TimeStepperParameters parameters;
+  parameters.solver = ContactSolver::kCanal;
+  const StepStatistics stats = TimeStepper(parameters).Step(&system);
+  EXPECT_FALSE(stats.converged);
+  EXPECT_NE(stats.failure.find("no joint PD controllers"), std::string::npos)
+      << stats.failure;
 }
 
 // Newton on kp (q_d − q) = m g l sin q: the PD's static error under gravity.

@@ -11,6 +11,7 @@
 #include "coulomb/contact/friction_cone_projection.h"
 #include "coulomb/contact/random_contact_problem.h"
 #include "coulomb/contact/sap_friction_cone.h"
+#include "coulomb/contact/sap_unilateral_constraint.h"
 #include "coulomb/solvers/canal_solver.h"
 #include "coulomb/solvers/pgs_solver.h"
 #include "coulomb/solvers/subadmm_solver.h"
@@ -282,6 +283,45 @@ TEST(NcpSolvers, WarmStartFromTheSolutionConvergesAtOnce) {
 
   EXPECT_THROW(CanalSolver(parameters).Solve(ncp, {}, &warm, Eigen::VectorXd::Ones(5)),
                std::invalid_argument);
+}
+
+// A 2 kg slider pushed into its limit (v* = −1 m/s, gap 0) next to a
+// frictional contact on another body: the limit stops it exactly (λ = m v),
+// and the impulses map back to the problem's one-row constraint.
+TEST(NcpSolvers, HardUnilateralLimitStopsTheSliderExactly) {
+  ContactProblem problem(0.01);
+  problem.AddClique(Eigen::MatrixXd::Constant(1, 1, 2.0));
+  problem.AddClique(Eigen::MatrixXd::Identity(3, 3));
+  Eigen::VectorXd v_star(4);
+  v_star << -1.0, 0.3, 0.0, -0.5;
+  problem.SetFreeMotionVelocities(v_star);
+  SapContactParameters contact;
+  contact.friction = 0.5;
+  problem.AddConstraint(
+      {{1, Eigen::MatrixXd::Identity(3, 3)}},
+      std::make_unique<SapFrictionCone>(contact, Eigen::Vector3d::Zero()));
+  problem.AddConstraint({{0, Eigen::MatrixXd::Ones(1, 1)}},
+                        std::make_unique<SapUnilateralConstraint>(
+                            SapUnilateralConstraint::Parameters{}, 0.0));
+  problem.Finalize();
+  const ContactNcp ncp(problem);
+  EXPECT_EQ(ncp.num_contacts(), 2);
+  EXPECT_EQ(ncp.friction(1), 0.0);
+  for (int solver = 0; solver < 3; ++solver) {
+    NcpSolution solution;
+    const NcpSolverStatistics stats =
+        solver == 0   ? CanalSolver().Solve(ncp, {}, &solution)
+        : solver == 1 ? PgsSolver().Solve(ncp, {}, &solution)
+                      : SubAdmmSolver().Solve(ncp, &solution);
+    EXPECT_TRUE(stats.converged) << stats.solver;
+    EXPECT_NEAR(solution.v(0), 0.0, 1e-8) << stats.solver;
+    const Eigen::VectorXd impulses = ncp.ToProblemImpulses(solution.lambda);
+    ASSERT_EQ(impulses.size(), 4) << stats.solver;  // 3 (contact) + 1 (limit)
+    EXPECT_NEAR(impulses(3), 2.0, 1e-8) << stats.solver;
+    // The point mass slides: |λ_t| = μ λ_n = 0.5 × 0.5, v_t ∥ −λ_t.
+    EXPECT_NEAR(impulses.head<2>().norm(), 0.25, 1e-8) << stats.solver;
+    EXPECT_NEAR(ncp.FromProblemImpulses(impulses)(5), impulses(3), 1e-15);
+  }
 }
 
 TEST(ContactNcp, RejectsProblemsWithoutFrictionCones) {

@@ -57,7 +57,7 @@ Scene LaikagoDropScene(const std::map<std::string, std::string>& options) {
     const Eigen::VectorXd v = Eigen::VectorXd::Zero(robot.num_velocities());
     const int tree = scene.system.AddRobot("laikago_" + std::to_string(k),
                                            std::move(robot), q, v, ContactMaterial{});
-    scene.system.tree(tree).limits.clear();  // the NCP solvers take contacts only
+    scene.system.tree(tree).limits.clear();  // contacts only, as in AL §VII-D2
   }
   return scene;
 }

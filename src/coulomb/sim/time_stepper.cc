@@ -245,7 +245,7 @@ bool TimeStepper::SolveRigidContact(StepStatistics* stats) {
     ncp.emplace(problem_);
   } catch (const std::invalid_argument& error) {
     stats->failure = ToString(parameters_.solver) +
-                     " needs contact.model sap and no joint limits or controllers (" +
+                     " needs contact.model sap and no joint PD controllers (" +
                      error.what() + ")";
     return false;
   }
@@ -255,25 +255,26 @@ bool TimeStepper::SolveRigidContact(StepStatistics* stats) {
   }
   NcpSolution rigid;
   NcpSolverStatistics ncp_stats;
+  const Eigen::VectorXd lambda_guess = ncp->FromProblemImpulses(lambda_guess_);
   switch (parameters_.solver) {
     case ContactSolver::kCanal:
-      ncp_stats = CanalSolver(budget).Solve(*ncp, v_guess, &rigid, lambda_guess_);
+      ncp_stats = CanalSolver(budget).Solve(*ncp, v_guess, &rigid, lambda_guess);
       break;
     case ContactSolver::kSubAdmm:
       ncp_stats =
-          SubAdmmSolver(budget, parameters_.threads).Solve(*ncp, &rigid, lambda_guess_);
+          SubAdmmSolver(budget, parameters_.threads).Solve(*ncp, &rigid, lambda_guess);
       break;
     case ContactSolver::kAdmm:
       ncp_stats = SubAdmmSolver(budget, parameters_.threads, /*split_subsystems=*/false)
-                      .Solve(*ncp, &rigid, lambda_guess_);
+                      .Solve(*ncp, &rigid, lambda_guess);
       break;
     default:
-      ncp_stats = PgsSolver(budget).Solve(*ncp, lambda_guess_, &rigid);
+      ncp_stats = PgsSolver(budget).Solve(*ncp, lambda_guess, &rigid);
   }
   stats->sap_iterations = ncp_stats.iterations;
   stats->ncp_residual = ncp_stats.residual;
   solution_.v = rigid.v;  // v = v* + A⁻¹Jᵀλ: no momentum error
-  solution_.gamma = rigid.lambda;
+  solution_.gamma = ncp->ToProblemImpulses(rigid.lambda);
   RememberImpulses();
   // A fixed iteration budget per step is how these solvers are used in
   // simulation (AL §VII-C: CANAL 5, PGS 100): reaching it is not a failure,

@@ -6,29 +6,112 @@
 
 #include "coulomb/contact/friction_cone_projection.h"
 #include "coulomb/contact/sap_friction_cone.h"
+#include "coulomb/contact/sap_unilateral_constraint.h"
 
 namespace coulomb {
 
-ContactNcp::ContactNcp(const ContactProblem& problem) : problem_(&problem) {
+namespace {
+
+bool IsUnilateral(const ProblemConstraint& constraint) {
+  return dynamic_cast<const SapUnilateralConstraint*>(constraint.potential.get()) !=
+         nullptr;
+}
+
+}  // namespace
+
+std::unique_ptr<ContactProblem> ContactNcp::PadUnilateralConstraints(
+    const ContactProblem& problem) {
+  auto padded = std::make_unique<ContactProblem>(problem.time_step());
+  for (int t = 0; t < problem.num_cliques(); ++t)
+    padded->AddClique(problem.clique_matrix(t));
+  padded->SetFreeMotionVelocities(problem.v_star());
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    const ProblemConstraint& c = problem.constraint(i);
+    if (const auto* cone = dynamic_cast<const SapFrictionCone*>(c.potential.get())) {
+      padded->AddConstraint(c.jacobian, c.bias, std::make_unique<SapFrictionCone>(*cone));
+      continue;
+    }
+    const auto& limit = dynamic_cast<const SapUnilateralConstraint&>(*c.potential);
+    std::vector<JacobianBlock> jacobian;
+    for (const JacobianBlock& block : c.jacobian) {  // [0; 0; J]
+      Eigen::MatrixXd rows = Eigen::MatrixXd::Zero(3, block.matrix.cols());
+      rows.row(2) = block.matrix.row(0);
+      jacobian.push_back({block.clique, std::move(rows)});
+    }
+    ConstraintVector bias = ConstraintVector::Zero(3);
+    bias(2) = c.bias(0);
+    SapContactParameters frictionless;
+    frictionless.friction = 0.0;
+    padded->AddConstraint(std::move(jacobian), bias,
+                          std::make_unique<SapFrictionCone>(
+                              frictionless, Eigen::Vector3d(0.0, 0.0, limit.v_hat())));
+  }
+  padded->Finalize();
+  return padded;
+}
+
+ContactNcp::ContactNcp(const ContactProblem& problem)
+    : original_(&problem), problem_(&problem) {
   if (!problem.finalized())
     throw std::invalid_argument("ContactNcp: problem not finalized");
-  offsets_.resize(problem.num_constraint_equations());
+  bool needs_padding = false;
   for (int i = 0; i < problem.num_constraints(); ++i) {
-    const auto* cone =
-        dynamic_cast<const SapFrictionCone*>(problem.constraint(i).potential.get());
-    if (cone == nullptr) {
+    const ProblemConstraint& constraint = problem.constraint(i);
+    if (IsUnilateral(constraint)) {
+      needs_padding = true;
+    } else if (!dynamic_cast<const SapFrictionCone*>(constraint.potential.get())) {
       throw std::invalid_argument("ContactNcp: constraint " + std::to_string(i) +
-                                  " is not a friction-cone contact");
+                                  " is neither a friction-cone contact nor a unilateral "
+                                  "limit");
     }
-    friction_.push_back(cone->friction());
-    offsets_.segment<3>(problem.constraint_offset(i)) = -cone->v_hat();
   }
-  for (int t = 0; t < problem.num_cliques(); ++t) {
-    factorizations_.emplace_back(problem.clique_matrix(t));
+  if (needs_padding) {
+    padded_ = PadUnilateralConstraints(problem);
+    problem_ = padded_.get();
+  }
+  offsets_.resize(problem_->num_constraint_equations());
+  for (int i = 0; i < problem_->num_constraints(); ++i) {
+    const auto& cone =
+        dynamic_cast<const SapFrictionCone&>(*problem_->constraint(i).potential);
+    friction_.push_back(cone.friction());
+    offsets_.segment<3>(problem_->constraint_offset(i)) = -cone.v_hat();
+  }
+  for (int t = 0; t < problem_->num_cliques(); ++t) {
+    factorizations_.emplace_back(problem_->clique_matrix(t));
   }
   Eigen::VectorXd q;
-  CalcContactVelocities(problem.v_star(), &q);
+  CalcContactVelocities(problem_->v_star(), &q);
   free_velocity_norm_ = q.norm();
+}
+
+Eigen::VectorXd ContactNcp::ToProblemImpulses(const Eigen::VectorXd& lambda) const {
+  if (!padded_) return lambda;
+  Eigen::VectorXd impulses(original_->num_constraint_equations());
+  for (int i = 0; i < original_->num_constraints(); ++i) {
+    const int padded = problem_->constraint_offset(i),
+              own = original_->constraint_offset(i);
+    if (IsUnilateral(original_->constraint(i))) {
+      impulses(own) = lambda(padded + 2);
+    } else {
+      impulses.segment<3>(own) = lambda.segment<3>(padded);
+    }
+  }
+  return impulses;
+}
+
+Eigen::VectorXd ContactNcp::FromProblemImpulses(const Eigen::VectorXd& impulses) const {
+  if (!padded_ || impulses.size() == 0) return impulses;
+  Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem_->num_constraint_equations());
+  for (int i = 0; i < original_->num_constraints(); ++i) {
+    const int padded = problem_->constraint_offset(i),
+              own = original_->constraint_offset(i);
+    if (IsUnilateral(original_->constraint(i))) {
+      lambda(padded + 2) = impulses(own);
+    } else {
+      lambda.segment<3>(padded) = impulses.segment<3>(own);
+    }
+  }
+  return lambda;
 }
 
 void ContactNcp::CalcContactVelocities(const Eigen::VectorXd& v,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,11 +20,18 @@ namespace coulomb {
 // cone's and e_i = −v̂_i, so u = v_c − v̂. For a mapped FCLIB problem u is then
 // FCLIB's contact velocity (u = W r + q or Hᵀv + w); in simulation
 // v̂_n = −φ0/(δt + τ_d) is the Baumgarte-style position feedback e_n = φ0/(δt + τ_d).
+//
+// Hard unilateral constraints (SapUnilateralConstraint: joint limits, AL
+// §III-B's hard law 0 ≤ λ ⊥ u ≥ 0 with e = −v̂ = g0/(δt + τ_d)) are the same
+// law as a frictionless contact: they enter as contacts with μ = 0 whose
+// tangential Jacobian rows are zero. The NCP then works on a padded copy of
+// the problem (problem() returns it); ToProblemImpulses maps λ back.
 class ContactNcp {
  public:
-  // Throws std::invalid_argument if a constraint is not a SapFrictionCone or
-  // the problem is not finalized.
+  // Throws std::invalid_argument if a constraint is neither a SapFrictionCone
+  // nor a SapUnilateralConstraint, or the problem is not finalized.
   explicit ContactNcp(const ContactProblem& problem);
+  ContactNcp(ContactNcp&&) noexcept = default;
 
   const ContactProblem& problem() const { return *problem_; }
   int num_contacts() const { return problem_->num_constraints(); }
@@ -39,13 +47,24 @@ class ContactNcp {
   // q = u(λ = 0) and u = u(λ) (Acary, Brémond, Huber 2018).
   double NaturalMapResidual(const Eigen::VectorXd& lambda,
                             const Eigen::VectorXd& u) const;
+  // λ (stacked like problem()'s v_c) in the layout of the problem the NCP was
+  // built from: a unilateral constraint's impulse is its normal entry.
+  Eigen::VectorXd ToProblemImpulses(const Eigen::VectorXd& lambda) const;
+  // The inverse map (a warm start given in the original layout).
+  Eigen::VectorXd FromProblemImpulses(const Eigen::VectorXd& impulses) const;
   // A_t⁻¹ by Cholesky, per clique.
   const Eigen::LLT<Eigen::MatrixXd>& clique_factorization(int clique) const {
     return factorizations_[clique];
   }
 
  private:
-  const ContactProblem* problem_;
+  // The problem with unilateral constraints padded to frictionless contacts.
+  static std::unique_ptr<ContactProblem> PadUnilateralConstraints(
+      const ContactProblem& problem);
+
+  const ContactProblem* original_;
+  std::unique_ptr<ContactProblem> padded_;  // null if nothing needed padding
+  const ContactProblem* problem_;           // padded_ or original_
   std::vector<double> friction_;
   Eigen::VectorXd offsets_;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> factorizations_;
