@@ -96,17 +96,6 @@ TEST(JointLimits, NcpSolversStopThePendulumAtItsLimitAndHoldItThere) {
   }
 }
 
-TEST(JointLimits, NcpSolversRefusePdControllersWithAClearMessage) {
-  MultibodySystem system = Pendulum(0.0, 0.0);
-  system.AddJointPdController(0, "hinge", {.proportional_gain = 10.0});
-  TimeStepperParameters parameters;
-  parameters.solver = ContactSolver::kCanal;
-  const StepStatistics stats = TimeStepper(parameters).Step(&system);
-  EXPECT_FALSE(stats.converged);
-  EXPECT_NE(stats.failure.find("no joint PD controllers"), std::string::npos)
-      << stats.failure;
-}
-
 // Newton on kp (q_d − q) = m g l sin q: the PD's static error under gravity.
 double PdEquilibrium(double kp, double target) {
   double q = target;
@@ -139,6 +128,31 @@ TEST(PdController, SaturatesWhenTheLoadExceedsTheEffortLimit) {
   system.AddJointSpringDamper(0, "hinge", 0.0, 0.0, 5.0);  // ζ ≈ 1
   Simulate(&system, 6.0);
   EXPECT_NEAR(system.tree(0).q[0], std::asin(2.0 / kMgl), 1e-5);
+}
+
+// The NCP solvers take a PD controller as AL §III-B's soft law
+// λ = δt clamp(a − b v, ±u_max): the same static error and saturation angle.
+TEST(PdController, NcpSolversHoldThePoseAndSaturateLikeSap) {
+  for (const ContactSolver solver :
+       {ContactSolver::kCanal, ContactSolver::kSubAdmm, ContactSolver::kPgs}) {
+    MultibodySystem holding = Pendulum(0.0, 0.0);
+    holding.AddJointPdController(
+        0, "hinge",
+        {.proportional_gain = 200.0, .derivative_gain = 20.0, .target_position = 0.5});
+    Simulate(&holding, 3.0, 1e-3, solver);
+    EXPECT_NEAR(holding.tree(0).q[0], PdEquilibrium(200.0, 0.5), 1e-6)
+        << ToString(solver);
+    EXPECT_NEAR(holding.tree(0).v[0], 0.0, 1e-6) << ToString(solver);
+    MultibodySystem sagging = Pendulum(0.5, 0.0);
+    sagging.AddJointPdController(0, "hinge",
+                                 {.proportional_gain = 200.0,
+                                  .derivative_gain = 20.0,
+                                  .target_position = 0.5,
+                                  .effort_limit = 2.0});
+    sagging.AddJointSpringDamper(0, "hinge", 0.0, 0.0, 5.0);
+    Simulate(&sagging, 6.0, 1e-3, solver);
+    EXPECT_NEAR(sagging.tree(0).q[0], std::asin(2.0 / kMgl), 1e-5) << ToString(solver);
+  }
 }
 
 TEST(Armature, AddsToTheJointsDiagonalOfTheMassMatrix) {

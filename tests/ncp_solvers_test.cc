@@ -3,12 +3,14 @@
 // and PGS on tiny problems whose exact NCP solution is known.
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <random>
 
 #include <gtest/gtest.h>
 
 #include "coulomb/contact/augmented_lagrangian_cone.h"
 #include "coulomb/contact/friction_cone_projection.h"
+#include "coulomb/contact/pd_controller_constraint.h"
 #include "coulomb/contact/random_contact_problem.h"
 #include "coulomb/contact/sap_friction_cone.h"
 #include "coulomb/contact/sap_unilateral_constraint.h"
@@ -321,6 +323,37 @@ TEST(NcpSolvers, HardUnilateralLimitStopsTheSliderExactly) {
     // The point mass slides: |λ_t| = μ λ_n = 0.5 × 0.5, v_t ∥ −λ_t.
     EXPECT_NEAR(impulses.head<2>().norm(), 0.25, 1e-8) << stats.solver;
     EXPECT_NEAR(ncp.FromProblemImpulses(impulses)(5), impulses(3), 1e-15);
+  }
+}
+
+// A 2 kg slider at v* = 1 m/s under a pure damper (kd = 10 N·s/m) as the soft
+// law λ = δt clamp(−kd v): implicit, 2 (v − v*) = −δt kd v, v = 2/(2 + 0.1);
+// with an effort limit of 1 N the damper saturates: v = v* − δt·1/2.
+TEST(NcpSolvers, SoftPdLawGivesTheImplicitDamperVelocity) {
+  for (const double limit : {std::numeric_limits<double>::infinity(), 1.0}) {
+    ContactProblem problem(0.01);
+    problem.AddClique(Eigen::MatrixXd::Constant(1, 1, 2.0));
+    problem.SetFreeMotionVelocities(Eigen::VectorXd::Ones(1));
+    problem.AddConstraint({{0, Eigen::MatrixXd::Ones(1, 1)}},
+                          std::make_unique<PdControllerConstraint>(
+                              PdControllerConstraint::Parameters{.derivative_gain = 10.0,
+                                                                 .effort_limit = limit},
+                              0.0));
+    problem.Finalize();
+    const ContactNcp ncp(problem);
+    ASSERT_NE(ncp.soft_law(0), nullptr);
+    const double expected = std::isinf(limit) ? 2.0 / 2.1 : 1.0 - 0.01 * 1.0 / 2.0;
+    for (int solver = 0; solver < 3; ++solver) {
+      NcpSolution solution;
+      const NcpSolverStatistics stats =
+          solver == 0   ? CanalSolver().Solve(ncp, {}, &solution)
+          : solver == 1 ? PgsSolver().Solve(ncp, {}, &solution)
+                        : SubAdmmSolver().Solve(ncp, &solution);
+      EXPECT_TRUE(stats.converged) << stats.solver << " " << stats.status;
+      EXPECT_NEAR(solution.v(0), expected, 1e-9) << stats.solver << " limit " << limit;
+      EXPECT_NEAR(ncp.ToProblemImpulses(solution.lambda)(0), 2.0 * (expected - 1.0), 1e-9)
+          << stats.solver;
+    }
   }
 }
 

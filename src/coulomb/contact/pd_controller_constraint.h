@@ -39,6 +39,11 @@ class PdControllerConstraint final : public ConvexConstraint {
 
   // u(v), the actuation the controller applies at joint velocity v.
   double Actuation(double v) const;
+  // After Prepare: y = offset − slope v, γ = δt clamp(y, ±effort_limit).
+  double offset() const { return offset_; }
+  double slope() const { return slope_; }
+  double time_step() const { return time_step_; }
+  double effort_limit() const { return parameters_.effort_limit; }
 
  private:
   Parameters parameters_;

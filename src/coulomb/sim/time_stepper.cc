@@ -244,9 +244,8 @@ bool TimeStepper::SolveRigidContact(StepStatistics* stats) {
   try {
     ncp.emplace(problem_);
   } catch (const std::invalid_argument& error) {
-    stats->failure = ToString(parameters_.solver) +
-                     " needs contact.model sap and no joint PD controllers (" +
-                     error.what() + ")";
+    stats->failure =
+        ToString(parameters_.solver) + " needs contact.model sap (" + error.what() + ")";
     return false;
   }
   NcpSolverParameters budget = parameters_.ncp;

@@ -39,9 +39,9 @@ struct TimeStepperParameters {
   SapSolverParameters sap;
   // CANAL, SubADMM and PGS treat every contact as rigid: they take μ from the contact
   // and the position feedback e_n = φ0/(δt + τ_d) (SAP's v̂, with τ_d's
-  // near-rigid default (β/π) δt), need contact.model sap, take joint limits
-  // as hard unilateral constraints (frictionless contacts, see ContactNcp)
-  // and do not support joint PD controllers yet.
+  // near-rigid default (β/π) δt), need contact.model sap, and take joint
+  // limits as hard unilateral laws and PD controllers as soft laws (AL
+  // §III-B; see ContactNcp).
   ContactSolver solver = ContactSolver::kSap;
   // Per step: stop at the natural-map tolerance or after max_iterations (outer
   // iterations for CANAL, iterations for SubADMM, sweeps for PGS; 0: 20,

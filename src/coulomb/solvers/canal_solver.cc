@@ -31,6 +31,12 @@ ContactProblem CanalSolver::MakeInnerProblem(const ContactNcp& ncp, double penal
   inner.SetFreeMotionVelocities(data.v_star());
   cones_.clear();
   for (int i = 0; i < data.num_constraints(); ++i) {
+    if (ncp.soft_law(i)) {  // a compliant law needs no multiplier: kept as it is
+      cones_.push_back(nullptr);
+      inner.AddConstraint(data.constraint(i).jacobian, data.constraint(i).bias,
+                          ncp.CloneSoftPotential(i));
+      continue;
+    }
     auto cone = std::make_unique<AugmentedLagrangianCone>(ncp.friction(i), penalty,
                                                           Eigen::Vector3d::Zero());
     cones_.push_back(cone.get());
@@ -82,6 +88,7 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
   SapSolution inner_solution;
   for (int k = 1; k <= parameters_.max_iterations; ++k) {
     for (int i = 0; i < ncp.num_contacts(); ++i) {
+      if (!cones_[i]) continue;  // soft
       const int offset = data.constraint_offset(i);
       Eigen::Vector3d shift = ncp.offsets().segment<3>(offset) -
                               solution->lambda.segment<3>(offset) / penalty;

@@ -1,10 +1,12 @@
 #include "coulomb/solvers/contact_ncp.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
 #include "coulomb/contact/friction_cone_projection.h"
+#include "coulomb/contact/pd_controller_constraint.h"
 #include "coulomb/contact/sap_friction_cone.h"
 #include "coulomb/contact/sap_unilateral_constraint.h"
 
@@ -12,9 +14,55 @@ namespace coulomb {
 
 namespace {
 
+const PdControllerConstraint* AsController(const ProblemConstraint& constraint) {
+  return dynamic_cast<const PdControllerConstraint*>(constraint.potential.get());
+}
+
 bool IsUnilateral(const ProblemConstraint& constraint) {
   return dynamic_cast<const SapUnilateralConstraint*>(constraint.potential.get()) !=
          nullptr;
+}
+
+// A one-row potential acting on the normal entry of a padded three-row
+// constraint: γ = (0, 0, γ₁(v_n)), G = diag(0, 0, G₁).
+class NormalEntryPotential final : public ConvexConstraint {
+ public:
+  explicit NormalEntryPotential(const PdControllerConstraint& controller)
+      : controller_(controller) {}
+  int num_equations() const override { return 3; }
+  void Prepare(const ConstraintMatrix& delassus, double time_step) override {
+    controller_.Prepare(delassus.bottomRightCorner(1, 1), time_step);
+  }
+  double Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
+                  ConstraintMatrix* hessian) const override {
+    const ConstraintVector v_n = v_c.tail(1);
+    ConstraintVector gamma_n;
+    ConstraintMatrix g_n;
+    const double cost = controller_.Evaluate(v_n, &gamma_n, hessian ? &g_n : nullptr);
+    gamma->setZero(3);
+    (*gamma)(2) = gamma_n(0);
+    if (hessian) {
+      hessian->setZero(3, 3);
+      (*hessian)(2, 2) = g_n(0, 0);
+    }
+    return cost;
+  }
+  const PdControllerConstraint& controller() const { return controller_; }
+
+ private:
+  PdControllerConstraint controller_;
+};
+
+// [0; 0; J] for a one-row constraint's blocks, and its bias as (0, 0, b).
+void PadRows(const ProblemConstraint& c, std::vector<JacobianBlock>* jacobian,
+             ConstraintVector* bias) {
+  for (const JacobianBlock& block : c.jacobian) {
+    Eigen::MatrixXd rows = Eigen::MatrixXd::Zero(3, block.matrix.cols());
+    rows.row(2) = block.matrix.row(0);
+    jacobian->push_back({block.clique, std::move(rows)});
+  }
+  *bias = ConstraintVector::Zero(3);
+  (*bias)(2) = c.bias(0);
 }
 
 }  // namespace
@@ -31,15 +79,15 @@ std::unique_ptr<ContactProblem> ContactNcp::PadUnilateralConstraints(
       padded->AddConstraint(c.jacobian, c.bias, std::make_unique<SapFrictionCone>(*cone));
       continue;
     }
-    const auto& limit = dynamic_cast<const SapUnilateralConstraint&>(*c.potential);
     std::vector<JacobianBlock> jacobian;
-    for (const JacobianBlock& block : c.jacobian) {  // [0; 0; J]
-      Eigen::MatrixXd rows = Eigen::MatrixXd::Zero(3, block.matrix.cols());
-      rows.row(2) = block.matrix.row(0);
-      jacobian.push_back({block.clique, std::move(rows)});
+    ConstraintVector bias;
+    PadRows(c, &jacobian, &bias);
+    if (const PdControllerConstraint* controller = AsController(c)) {
+      padded->AddConstraint(std::move(jacobian), bias,
+                            std::make_unique<NormalEntryPotential>(*controller));
+      continue;
     }
-    ConstraintVector bias = ConstraintVector::Zero(3);
-    bias(2) = c.bias(0);
+    const auto& limit = dynamic_cast<const SapUnilateralConstraint&>(*c.potential);
     SapContactParameters frictionless;
     frictionless.friction = 0.0;
     padded->AddConstraint(std::move(jacobian), bias,
@@ -50,6 +98,11 @@ std::unique_ptr<ContactProblem> ContactNcp::PadUnilateralConstraints(
   return padded;
 }
 
+std::unique_ptr<ConvexConstraint> ContactNcp::CloneSoftPotential(int constraint) const {
+  return std::make_unique<NormalEntryPotential>(dynamic_cast<const NormalEntryPotential&>(
+      *problem_->constraint(constraint).potential));
+}
+
 ContactNcp::ContactNcp(const ContactProblem& problem)
     : original_(&problem), problem_(&problem) {
   if (!problem.finalized())
@@ -57,22 +110,31 @@ ContactNcp::ContactNcp(const ContactProblem& problem)
   bool needs_padding = false;
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const ProblemConstraint& constraint = problem.constraint(i);
-    if (IsUnilateral(constraint)) {
+    if (IsUnilateral(constraint) || AsController(constraint)) {
       needs_padding = true;
     } else if (!dynamic_cast<const SapFrictionCone*>(constraint.potential.get())) {
       throw std::invalid_argument("ContactNcp: constraint " + std::to_string(i) +
-                                  " is neither a friction-cone contact nor a unilateral "
-                                  "limit");
+                                  " is not a friction-cone contact, a unilateral limit "
+                                  "or a PD controller");
     }
   }
   if (needs_padding) {
     padded_ = PadUnilateralConstraints(problem);
     problem_ = padded_.get();
+    soft_laws_.resize(problem_->num_constraints());
   }
-  offsets_.resize(problem_->num_constraint_equations());
+  offsets_.setZero(problem_->num_constraint_equations());
   for (int i = 0; i < problem_->num_constraints(); ++i) {
-    const auto& cone =
-        dynamic_cast<const SapFrictionCone&>(*problem_->constraint(i).potential);
+    const ConvexConstraint& potential = *problem_->constraint(i).potential;
+    if (const auto* soft = dynamic_cast<const NormalEntryPotential*>(&potential)) {
+      const PdControllerConstraint& pd = soft->controller();
+      const double dt = pd.time_step();
+      soft_laws_[i] = SoftLaw{dt * pd.offset(), dt * pd.slope(), -dt * pd.effort_limit(),
+                              dt * pd.effort_limit()};
+      friction_.push_back(0.0);
+      continue;
+    }
+    const auto& cone = dynamic_cast<const SapFrictionCone&>(potential);
     friction_.push_back(cone.friction());
     offsets_.segment<3>(problem_->constraint_offset(i)) = -cone.v_hat();
   }
@@ -90,7 +152,7 @@ Eigen::VectorXd ContactNcp::ToProblemImpulses(const Eigen::VectorXd& lambda) con
   for (int i = 0; i < original_->num_constraints(); ++i) {
     const int padded = problem_->constraint_offset(i),
               own = original_->constraint_offset(i);
-    if (IsUnilateral(original_->constraint(i))) {
+    if (original_->constraint(i).potential->num_equations() == 1) {
       impulses(own) = lambda(padded + 2);
     } else {
       impulses.segment<3>(own) = lambda.segment<3>(padded);
@@ -105,7 +167,7 @@ Eigen::VectorXd ContactNcp::FromProblemImpulses(const Eigen::VectorXd& impulses)
   for (int i = 0; i < original_->num_constraints(); ++i) {
     const int padded = problem_->constraint_offset(i),
               own = original_->constraint_offset(i);
-    if (IsUnilateral(original_->constraint(i))) {
+    if (original_->constraint(i).potential->num_equations() == 1) {
       lambda(padded + 2) = impulses(own);
     } else {
       lambda.segment<3>(padded) = impulses.segment<3>(own);
@@ -136,6 +198,11 @@ double ContactNcp::NaturalMapResidual(const Eigen::VectorXd& lambda,
   for (int i = 0; i < num_contacts(); ++i) {
     const int offset = problem_->constraint_offset(i);
     const Eigen::Vector3d l = lambda.segment<3>(offset);
+    if (const SoftLaw* soft = soft_law(i)) {  // ‖λ − (0, 0, law(u_n))‖
+      squared +=
+          l.head<2>().squaredNorm() + std::pow(l(2) - soft->Impulse(u(offset + 2)), 2);
+      continue;
+    }
     Eigen::Vector3d u_tilde = u.segment<3>(offset);
     u_tilde(2) += friction_[i] * u_tilde.head<2>().norm();
     squared += (l - ProjectOntoFrictionConeWithJacobian(l - u_tilde, friction_[i]).value)

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,18 +26,36 @@ namespace coulomb {
 // Hard unilateral constraints (SapUnilateralConstraint: joint limits, AL
 // §III-B's hard law 0 ≤ λ ⊥ u ≥ 0 with e = −v̂ = g0/(δt + τ_d)) are the same
 // law as a frictionless contact: they enter as contacts with μ = 0 whose
-// tangential Jacobian rows are zero. The NCP then works on a padded copy of
-// the problem (problem() returns it); ToProblemImpulses maps λ back.
+// tangential Jacobian rows are zero. Soft constraints (PdControllerConstraint,
+// AL §III-B's soft law) enter the same way with the compliant law
+// λ_n = clamp(c − d u_n, lo, hi), λ_t = 0 (SoftLaw). The NCP then works on a
+// padded copy of the problem (problem() returns it); ToProblemImpulses maps
+// λ back.
 class ContactNcp {
  public:
-  // Throws std::invalid_argument if a constraint is neither a SapFrictionCone
-  // nor a SapUnilateralConstraint, or the problem is not finalized.
+  // Throws std::invalid_argument if a constraint is not a SapFrictionCone,
+  // SapUnilateralConstraint or PdControllerConstraint, or the problem is not
+  // finalized.
   explicit ContactNcp(const ContactProblem& problem);
   ContactNcp(ContactNcp&&) noexcept = default;
 
   const ContactProblem& problem() const { return *problem_; }
   int num_contacts() const { return problem_->num_constraints(); }
   double friction(int contact) const { return friction_[contact]; }
+  // The soft law of a padded PD controller: λ_n = clamp(c − d u_n, lo, hi),
+  // c = δt a, d = δt b, ±δt u_max (PdControllerConstraint's a, b); its
+  // offset e is 0. Null for contacts and hard limits.
+  struct SoftLaw {
+    double c = 0.0, d = 0.0, lo = 0.0, hi = 0.0;
+    double Impulse(double u_n) const { return std::clamp(c - d * u_n, lo, hi); }
+  };
+  const SoftLaw* soft_law(int constraint) const {
+    return soft_laws_.empty() || !soft_laws_[constraint] ? nullptr
+                                                         : &*soft_laws_[constraint];
+  }
+  // A copy of a soft constraint's padded potential (CANAL keeps it as it is
+  // in its inner problem: a soft law needs no multiplier).
+  std::unique_ptr<ConvexConstraint> CloneSoftPotential(int constraint) const;
   // e_i, stacked like v_c.
   const Eigen::VectorXd& offsets() const { return offsets_; }
 
@@ -66,6 +86,7 @@ class ContactNcp {
   std::unique_ptr<ContactProblem> padded_;  // null if nothing needed padding
   const ContactProblem* problem_;           // padded_ or original_
   std::vector<double> friction_;
+  std::vector<std::optional<SoftLaw>> soft_laws_;  // per constraint; empty: none
   Eigen::VectorXd offsets_;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> factorizations_;
   double free_velocity_norm_ = 0.0;  // ‖q‖

@@ -1,5 +1,6 @@
 #include "coulomb/solvers/pgs_solver.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "coulomb/contact/friction_cone_projection.h"
@@ -14,6 +15,7 @@ void PgsSolver::Precompute(const ContactNcp& ncp) {
   const ContactProblem& problem = ncp.problem();
   blocks_.assign(ncp.num_contacts(), {});
   delassus_inverse_.resize(ncp.num_contacts());
+  delassus_normal_.resize(ncp.num_contacts());
   for (int i = 0; i < ncp.num_contacts(); ++i) {
     Eigen::Matrix3d delassus = Eigen::Matrix3d::Zero();
     for (const JacobianBlock& block : problem.constraint(i).jacobian) {
@@ -25,9 +27,19 @@ void PgsSolver::Precompute(const ContactNcp& ncp) {
     }
     // W_ii can be singular (a rank-deficient local FCLIB problem): a relative
     // 1e-12 on the diagonal keeps the inverse finite and changes nothing else.
+    delassus_normal_[i] = delassus(2, 2);
     delassus.diagonal().array() += 1e-12 * delassus.trace() + 1e-300;
     delassus_inverse_[i] = delassus.inverse();
   }
+}
+
+// A soft constraint solved exactly on its own: with the others fixed,
+// u_n = u_rest + w λ_n, and λ_n = clamp(c − d u_n) is the clamp of the linear
+// solution (c − d u_rest)/(1 + d w) (the law is monotone).
+Eigen::Vector3d PgsSolver::SoftUpdate(const ContactNcp::SoftLaw& law, double u_rest,
+                                      double w) {
+  return {0.0, 0.0,
+          std::clamp((law.c - law.d * u_rest) / (1.0 + law.d * w), law.lo, law.hi)};
 }
 
 NcpSolverStatistics PgsSolver::Solve(const ContactNcp& ncp,
@@ -52,8 +64,11 @@ NcpSolverStatistics PgsSolver::Solve(const ContactNcp& ncp,
         u += b.jacobian * solution->v.segment(b.offset, b.jacobian.cols());
       }
       const Eigen::Vector3d old = solution->lambda.segment<3>(offset);
+      const ContactNcp::SoftLaw* soft = ncp.soft_law(i);
       const Eigen::Vector3d updated =
-          StrictFrictionOperator(old - delassus_inverse_[i] * u, ncp.friction(i));
+          soft ? SoftUpdate(*soft, u(2) - delassus_normal_[i] * old(2),
+                            delassus_normal_[i])
+               : StrictFrictionOperator(old - delassus_inverse_[i] * u, ncp.friction(i));
       solution->lambda.segment<3>(offset) = updated;
       for (const ContactBlock& b : blocks_[i]) {
         solution->v.segment(b.offset, b.a_inverse_jt.rows()) +=

@@ -33,10 +33,13 @@ class PgsSolver {
     Eigen::Matrix<double, Eigen::Dynamic, 3> a_inverse_jt;  // A_t⁻¹ J_itᵀ
   };
   void Precompute(const ContactNcp& ncp);
+  static Eigen::Vector3d SoftUpdate(const ContactNcp::SoftLaw& law, double u_rest,
+                                    double w);
 
   NcpSolverParameters parameters_;
   std::vector<std::vector<ContactBlock>> blocks_;  // per contact
   std::vector<Eigen::Matrix3d> delassus_inverse_;  // W_ii⁻¹ per contact
+  std::vector<double> delassus_normal_;            // (W_ii)_nn per contact
 };
 
 }  // namespace coulomb

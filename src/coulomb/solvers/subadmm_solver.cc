@@ -139,8 +139,15 @@ void SubAdmmSolver::UpdateConstraint(const ContactNcp& ncp, int constraint,
     link.y = penalty * link.jv + link.u;
     sum += link.y;
   }
-  const Eigen::Vector3d impulse = StrictFrictionOperator(
-      -sum / static_cast<double>(links.size()), ncp.friction(constraint));
+  const double n = static_cast<double>(links.size());
+  const ContactNcp::SoftLaw* soft = ncp.soft_law(constraint);
+  // A soft law on u_n = (sum_n + n λ_n)/β: λ_n = clamp of the linear solution.
+  const Eigen::Vector3d impulse =
+      soft ? Eigen::Vector3d(0.0, 0.0,
+                             std::clamp((penalty * soft->c - soft->d * sum(2)) /
+                                            (penalty + soft->d * n),
+                                        soft->lo, soft->hi))
+           : StrictFrictionOperator(-sum / n, ncp.friction(constraint));
   double primal = 0.0;
   for (int l : links) {
     Link& link = links_[l];
