@@ -105,20 +105,20 @@ double PdEquilibrium(double kp, double target) {
   return q;
 }
 
-TEST(PdController, HoldsAPoseAgainstGravityWithTheStaticPdError) {
+// The pendulum held at 0.5 rad by a PD controller (kp 200, kd 20), after 3 s.
+MultibodySystem HeldPendulum(ContactSolver solver) {
   MultibodySystem system = Pendulum(0.0, 0.0);
   system.AddJointPdController(
       0, "hinge",
       {.proportional_gain = 200.0, .derivative_gain = 20.0, .target_position = 0.5});
-  Simulate(&system, 3.0);
-  EXPECT_NEAR(system.tree(0).q[0], PdEquilibrium(200.0, 0.5), 1e-6);
-  EXPECT_NEAR(system.tree(0).v[0], 0.0, 1e-6);
+  Simulate(&system, 3.0, 1e-3, solver);
+  return system;
 }
 
-TEST(PdController, SaturatesWhenTheLoadExceedsTheEffortLimit) {
-  // m g l sin(0.5) = 4.7 N·m > u_max = 2 N·m: the arm sags to the angle where
-  // gravity equals the limit, asin(u_max / (m g l)) (a joint damper settles it;
-  // saturated, the controller's own damping is gone).
+// m g l sin(0.5) = 4.7 N·m > u_max = 2 N·m: the arm sags to the angle where
+// gravity equals the limit, asin(u_max / (m g l)) (a joint damper settles it;
+// saturated, the controller's own damping is gone). Returns q after 6 s.
+double SaggedAngle(ContactSolver solver) {
   MultibodySystem system = Pendulum(0.5, 0.0);
   system.AddJointPdController(0, "hinge",
                               {.proportional_gain = 200.0,
@@ -126,8 +126,18 @@ TEST(PdController, SaturatesWhenTheLoadExceedsTheEffortLimit) {
                                .target_position = 0.5,
                                .effort_limit = 2.0});
   system.AddJointSpringDamper(0, "hinge", 0.0, 0.0, 5.0);  // ζ ≈ 1
-  Simulate(&system, 6.0);
-  EXPECT_NEAR(system.tree(0).q[0], std::asin(2.0 / kMgl), 1e-5);
+  Simulate(&system, 6.0, 1e-3, solver);
+  return system.tree(0).q[0];
+}
+
+TEST(PdController, HoldsAPoseAgainstGravityWithTheStaticPdError) {
+  const MultibodySystem system = HeldPendulum(ContactSolver::kSap);
+  EXPECT_NEAR(system.tree(0).q[0], PdEquilibrium(200.0, 0.5), 1e-6);
+  EXPECT_NEAR(system.tree(0).v[0], 0.0, 1e-6);
+}
+
+TEST(PdController, SaturatesWhenTheLoadExceedsTheEffortLimit) {
+  EXPECT_NEAR(SaggedAngle(ContactSolver::kSap), std::asin(2.0 / kMgl), 1e-5);
 }
 
 // The NCP solvers take a PD controller as AL §III-B's soft law
@@ -135,23 +145,11 @@ TEST(PdController, SaturatesWhenTheLoadExceedsTheEffortLimit) {
 TEST(PdController, NcpSolversHoldThePoseAndSaturateLikeSap) {
   for (const ContactSolver solver :
        {ContactSolver::kCanal, ContactSolver::kSubAdmm, ContactSolver::kPgs}) {
-    MultibodySystem holding = Pendulum(0.0, 0.0);
-    holding.AddJointPdController(
-        0, "hinge",
-        {.proportional_gain = 200.0, .derivative_gain = 20.0, .target_position = 0.5});
-    Simulate(&holding, 3.0, 1e-3, solver);
+    const MultibodySystem holding = HeldPendulum(solver);
     EXPECT_NEAR(holding.tree(0).q[0], PdEquilibrium(200.0, 0.5), 1e-6)
         << ToString(solver);
     EXPECT_NEAR(holding.tree(0).v[0], 0.0, 1e-6) << ToString(solver);
-    MultibodySystem sagging = Pendulum(0.5, 0.0);
-    sagging.AddJointPdController(0, "hinge",
-                                 {.proportional_gain = 200.0,
-                                  .derivative_gain = 20.0,
-                                  .target_position = 0.5,
-                                  .effort_limit = 2.0});
-    sagging.AddJointSpringDamper(0, "hinge", 0.0, 0.0, 5.0);
-    Simulate(&sagging, 6.0, 1e-3, solver);
-    EXPECT_NEAR(sagging.tree(0).q[0], std::asin(2.0 / kMgl), 1e-5) << ToString(solver);
+    EXPECT_NEAR(SaggedAngle(solver), std::asin(2.0 / kMgl), 1e-5) << ToString(solver);
   }
 }
 

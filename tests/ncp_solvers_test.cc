@@ -129,6 +129,20 @@ TEST(AugmentedLagrangianCone, ImpulseIsMinusGradientAndHessianItsDerivative) {
   }
 }
 
+// Solver k of CANAL, PGS, SubADMM and (k = 3) unsplit ADMM, default parameters.
+NcpSolverStatistics SolveWith(int solver, const ContactNcp& ncp, NcpSolution* solution) {
+  switch (solver) {
+    case 0:
+      return CanalSolver().Solve(ncp, {}, solution);
+    case 1:
+      return PgsSolver().Solve(ncp, {}, solution);
+    case 2:
+      return SubAdmmSolver().Solve(ncp, solution);
+    default:
+      return SubAdmmSolver({}, 1, /*split_subsystems=*/false).Solve(ncp, solution);
+  }
+}
+
 // A point mass m = 2 kg (A = m I) with one contact J = I and free velocity
 // v*: the NCP solution is known in closed form for each regime.
 ContactProblem PointMassProblem(const Eigen::Vector3d& v_star, double mu) {
@@ -212,12 +226,7 @@ TEST(NcpSolvers, BoxRestingOnFourContactsStaysAtRest) {
   const ContactNcp ncp(problem);
   for (int solver = 0; solver < 4; ++solver) {
     NcpSolution solution;
-    const NcpSolverStatistics stats =
-        solver == 0   ? CanalSolver().Solve(ncp, {}, &solution)
-        : solver == 1 ? PgsSolver().Solve(ncp, {}, &solution)
-        : solver == 2
-            ? SubAdmmSolver().Solve(ncp, &solution)
-            : SubAdmmSolver({}, 1, /*split_subsystems=*/false).Solve(ncp, &solution);
+    const NcpSolverStatistics stats = SolveWith(solver, ncp, &solution);
     EXPECT_TRUE(stats.converged) << stats.solver << " " << stats.status;
     EXPECT_LT(solution.v.norm(), 1e-8) << stats.solver;
     double total = 0.0;
@@ -311,10 +320,7 @@ TEST(NcpSolvers, HardUnilateralLimitStopsTheSliderExactly) {
   EXPECT_EQ(ncp.friction(1), 0.0);
   for (int solver = 0; solver < 3; ++solver) {
     NcpSolution solution;
-    const NcpSolverStatistics stats =
-        solver == 0   ? CanalSolver().Solve(ncp, {}, &solution)
-        : solver == 1 ? PgsSolver().Solve(ncp, {}, &solution)
-                      : SubAdmmSolver().Solve(ncp, &solution);
+    const NcpSolverStatistics stats = SolveWith(solver, ncp, &solution);
     EXPECT_TRUE(stats.converged) << stats.solver;
     EXPECT_NEAR(solution.v(0), 0.0, 1e-8) << stats.solver;
     const Eigen::VectorXd impulses = ncp.ToProblemImpulses(solution.lambda);
@@ -345,10 +351,7 @@ TEST(NcpSolvers, SoftPdLawGivesTheImplicitDamperVelocity) {
     const double expected = std::isinf(limit) ? 2.0 / 2.1 : 1.0 - 0.01 * 1.0 / 2.0;
     for (int solver = 0; solver < 3; ++solver) {
       NcpSolution solution;
-      const NcpSolverStatistics stats =
-          solver == 0   ? CanalSolver().Solve(ncp, {}, &solution)
-          : solver == 1 ? PgsSolver().Solve(ncp, {}, &solution)
-                        : SubAdmmSolver().Solve(ncp, &solution);
+      const NcpSolverStatistics stats = SolveWith(solver, ncp, &solution);
       EXPECT_TRUE(stats.converged) << stats.solver << " " << stats.status;
       EXPECT_NEAR(solution.v(0), expected, 1e-9) << stats.solver << " limit " << limit;
       EXPECT_NEAR(ncp.ToProblemImpulses(solution.lambda)(0), 2.0 * (expected - 1.0), 1e-9)
