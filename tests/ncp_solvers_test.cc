@@ -68,6 +68,19 @@ TEST(FrictionConeProjection, SatisfiesTheProjectionKktConditionsInAllRegions) {
   }
 }
 
+TEST(FrictionConeProjection, FrictionlessConeIsTheNonNegativeNormalRay) {
+  // μ = 0 (joint limits in the NCP): Π(x) = (0, 0, max(x_n, 0)). A pulling
+  // normal with no tangential part once passed the stick test (0 ≤ 0 · x_n).
+  for (const Eigen::Vector3d& x :
+       {Eigen::Vector3d(0, 0, -1), Eigen::Vector3d(0.3, -0.2, -1),
+        Eigen::Vector3d(0, 0, 2), Eigen::Vector3d(0.3, -0.2, 2)}) {
+    const Eigen::Vector3d expected(0, 0, std::max(x(2), 0.0));
+    EXPECT_EQ(ProjectOntoFrictionConeWithJacobian(x, 0.0).value, expected)
+        << x.transpose();
+    EXPECT_EQ(testing::ProjectOntoCone(x, 0.0), expected) << x.transpose();
+  }
+}
+
 TEST(FrictionConeProjection, JacobianMatchesFiniteDifferences) {
   for (double mu : {0.3, 1.0, 2.5}) {
     for (const Eigen::Vector3d& x : SampleAroundTheCone(mu, 2)) {

@@ -117,6 +117,18 @@ TEST(TimeStepper, ContactJacobianGivesTheRelativeVelocityOfTheTouchingPoints) {
               1e-7);
 }
 
+TEST(TimeStepper, ANonFiniteStateFailsTheStepInsteadOfThrowing) {
+  MultibodySystem system;
+  system.AddFreeBody("ball", Sphere{0.1}, 1.0, At(0, 0, 1), Eigen::Vector3d::Zero(),
+                     Eigen::Vector3d::Zero(), ContactMaterial{});
+  system.tree(0).v[0] = std::nan("");  // e.g. after a diverged solve
+  TimeStepper stepper(Parameters(0.01));
+  StepStatistics stats;
+  EXPECT_NO_THROW(stats = stepper.Step(&system));
+  EXPECT_FALSE(stats.converged);
+  EXPECT_NE(stats.failure.find("non-finite"), std::string::npos) << stats.failure;
+}
+
 TEST(TimeStepper, SphereAtRestPenetratesAsTheNearRigidModelPredicts) {
   const double dt = 0.01, mass = 1.5, radius = 0.1;
   MultibodySystem system;

@@ -67,7 +67,7 @@ DenseSapProblem MakeDenseSapProblem(const ContactProblem& problem) {
 Eigen::Vector3d ProjectOntoCone(const Eigen::Vector3d& x, double mu) {
   const double normal = x.z();
   const double tangent = x.head<2>().norm();
-  if (tangent <= mu * normal) return x;
+  if (normal >= 0.0 && tangent <= mu * normal) return x;
   if (mu * tangent <= -normal) return Eigen::Vector3d::Zero();
   const double projected_normal = (normal + mu * tangent) / (1.0 + mu * mu);
   Eigen::Vector3d result;

@@ -8,7 +8,8 @@ ConeProjection ProjectOntoFrictionConeWithJacobian(const Eigen::Vector3d& x, dou
   const Eigen::Vector2d x_t = x.head<2>();
   const double x_n = x(2);
   const double slip = x_t.norm();
-  if (slip <= mu * x_n) return {x, Eigen::Matrix3d::Identity()};  // stick
+  // x_n ≥ 0 matters for μ = 0, where slip ≤ μ x_n also holds at x_t = 0, x_n < 0.
+  if (x_n >= 0.0 && slip <= mu * x_n) return {x, Eigen::Matrix3d::Identity()};  // stick
   if (mu * slip <= -x_n)
     return {Eigen::Vector3d::Zero(), Eigen::Matrix3d::Zero()};  // open
   const Eigen::Vector2d t_hat = x_t / slip;

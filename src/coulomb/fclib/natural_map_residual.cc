@@ -8,7 +8,7 @@ namespace coulomb {
 Eigen::Vector3d ProjectOntoFrictionCone(const Eigen::Vector3d& x, double mu) {
   const double normal = x[0];
   const double tangent_norm = x.tail<2>().norm();
-  if (tangent_norm <= mu * normal) return x;                         // inside K
+  if (normal >= 0.0 && tangent_norm <= mu * normal) return x;  // inside K (μ = 0 too)
   if (mu * tangent_norm <= -normal) return Eigen::Vector3d::Zero();  // inside −K*
   const double projected_normal = (normal + mu * tangent_norm) / (1.0 + mu * mu);
   Eigen::Vector3d result;

@@ -358,7 +358,12 @@ bool TimeStepper::AssembleProblem(MultibodySystem* system, const Theta& theta,
     v_guess_.segment(offset, size) = tree.v;
     offset += size;
   }
-  problem_.Finalize();
+  try {
+    problem_.Finalize();
+  } catch (const std::invalid_argument& error) {  // e.g. a state gone non-finite
+    stats->failure = std::string("invalid contact problem: ") + error.what();
+    return false;
+  }
   stepped_ = true;
   if (parameters_.solver != ContactSolver::kSap) {
     if (parameters_.ncp_warm_start) {
