@@ -1,19 +1,19 @@
 #include "coulomb/fclib/natural_map_residual.h"
 
-#include <Eigen/SparseCholesky>
 #include <stdexcept>
+
+#include <Eigen/SparseCholesky>
+
+#include "coulomb/contact/friction_cone_projection.h"
 
 namespace coulomb {
 
 Eigen::Vector3d ProjectOntoFrictionCone(const Eigen::Vector3d& x, double mu) {
-  const double normal = x[0];
-  const double tangent_norm = x.tail<2>().norm();
-  if (normal >= 0.0 && tangent_norm <= mu * normal) return x;  // inside K (μ = 0 too)
-  if (mu * tangent_norm <= -normal) return Eigen::Vector3d::Zero();  // inside −K*
-  const double projected_normal = (normal + mu * tangent_norm) / (1.0 + mu * mu);
-  Eigen::Vector3d result;
-  result << projected_normal, mu * projected_normal * x.tail<2>() / tangent_norm;
-  return result;
+  // The contact layer's projection works in [t1, t2, n] order.
+  const Eigen::Vector3d tangential_first(x(1), x(2), x(0));
+  const Eigen::Vector3d p =
+      ProjectOntoFrictionConeWithJacobian(tangential_first, mu).value;
+  return {p(2), p(0), p(1)};
 }
 
 Eigen::VectorXd CalcFclibContactVelocities(const FclibProblem& problem,
