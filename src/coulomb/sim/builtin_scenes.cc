@@ -4,6 +4,7 @@
 #include "coulomb/sim/irr_scenes.h"
 #include "coulomb/sim/scene_options.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <numbers>
@@ -153,7 +154,9 @@ Scene SpringCylinder(const std::map<std::string, std::string>& options) {
 }
 
 // Unitree A1 from example-robot-data (collision primitives only), dropped
-// from 0.5 m with its joints straight and unactuated.
+// from 0.5 m unactuated, each joint at its neutral position clamped into its
+// URDF limits (the neutral calf angle 0 lies outside [−2.7, −0.9] rad: a start
+// 0.9 rad past the limit would be pushed out at ~350 rad/s).
 Scene QuadrupedDrop(const std::map<std::string, std::string>& options) {
   RejectOptions("quadruped_drop", options);
   const std::string urdf = RobotDataDirectory() + "/a1_description/urdf/a1.urdf";
@@ -164,6 +167,11 @@ Scene QuadrupedDrop(const std::map<std::string, std::string>& options) {
   MultibodyTree robot = MultibodyTree::FromUrdf(urdf, /*floating_base=*/true);
   Eigen::VectorXd q = robot.NeutralConfiguration();
   q[2] = 0.5;
+  for (const std::string& name : robot.OneDofJointNames()) {
+    const MultibodyTree::JointIndex joint = robot.FindOneDofJoint(name);
+    q[joint.position] =
+        std::clamp(q[joint.position], joint.lower_limit, joint.upper_limit);
+  }
   const Eigen::VectorXd v = Eigen::VectorXd::Zero(robot.num_velocities());
   scene.system.AddRobot("a1", std::move(robot), q, v, ContactMaterial{});
   return scene;
