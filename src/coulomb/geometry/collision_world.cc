@@ -131,13 +131,11 @@ std::optional<double> PolytopeCrossing(const ConvexHull& hull, const Eigen::Vect
                                        const Eigen::Vector3d& n, bool leaving) {
   const double side = leaving ? 1.0 : -1.0;
   double crossing = side * std::numeric_limits<double>::infinity();
-  for (const auto& [i, j, k] : hull.triangles) {
-    const Eigen::Vector3d& a = hull.vertices[i];
-    const Eigen::Vector3d normal =
-        (hull.vertices[j] - a).cross(hull.vertices[k] - a).normalized();
+  for (size_t f = 0; f < hull.face_normals.size(); ++f) {
+    const Eigen::Vector3d& normal = hull.face_normals[f];
     const double slope = normal.dot(n);
     if (side * slope < 0.5) continue;
-    const double t = normal.dot(a - p) / slope;  // (d_f − n_f·p) / (n_f·n)
+    const double t = (hull.face_offsets[f] - normal.dot(p)) / slope;
     crossing = leaving ? std::min(crossing, t) : std::max(crossing, t);
   }
   if (std::isinf(crossing)) return std::nullopt;

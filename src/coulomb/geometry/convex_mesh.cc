@@ -98,8 +98,14 @@ ConvexMesh MakeConvexMesh(const std::vector<Eigen::Vector3d>& points,
     const Eigen::Vector3d &a = hull->vertices[triangle[0]],
                           &b = hull->vertices[triangle[1]],
                           &c = hull->vertices[triangle[2]];
-    if ((b - a).cross(c - a).dot(a - interior) < 0.0) std::swap(triangle[1], triangle[2]);
+    Eigen::Vector3d normal = (b - a).cross(c - a).normalized();
+    if (normal.dot(a - interior) < 0.0) {
+      std::swap(triangle[1], triangle[2]);
+      normal = -normal;
+    }
     hull->triangles.push_back(triangle);
+    hull->face_normals.push_back(normal);
+    hull->face_offsets.push_back(normal.dot(a));
   }
   ConvexMesh mesh{name, std::move(hull)};
   ValidateShape(mesh);

@@ -33,6 +33,10 @@ struct HalfSpace {};  // the region z ≤ 0 of G, outward normal +z
 struct ConvexHull {
   std::vector<Eigen::Vector3d> vertices;
   std::vector<std::array<int, 3>> triangles;
+  // Per triangle, its plane n_f·x = d_f (unit outward n_f): the contact
+  // query's per-point depth reads them for every contact point.
+  std::vector<Eigen::Vector3d> face_normals;
+  std::vector<double> face_offsets;
 };
 // The convex hull of a mesh's vertices (convex_mesh.h loads them), in the
 // mesh file's frame; its centroid need not be G's origin. Copies share the

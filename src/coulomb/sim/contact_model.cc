@@ -85,12 +85,4 @@ void EmplaceContactPotential(const ContactModelParameters& model,
   throw std::logic_error("unhandled contact model");
 }
 
-std::unique_ptr<ConvexConstraint> MakeContactPotential(
-    const ContactModelParameters& model, const ContactMaterial& pair,
-    const ContactPointState& point, double time_step) {
-  std::unique_ptr<ConvexConstraint> potential;
-  EmplaceContactPotential(model, pair, point, time_step, &potential);
-  return potential;
-}
-
 }  // namespace coulomb

@@ -33,14 +33,11 @@ struct ContactModelParameters {
   double stiction_tolerance = 1e-4;   // v_s [m/s] of Lagged and Similar (IRR §IX)
 };
 
-// The potential of one contact point with the combined material of its pair.
-// A missing τ_d takes SAP's near-rigid default (β/π) δt. Throws
-// std::invalid_argument for a Hunt & Crossley model with infinite stiffness.
-std::unique_ptr<ConvexConstraint> MakeContactPotential(
-    const ContactModelParameters& model, const ContactMaterial& pair,
-    const ContactPointState& point, double time_step);
-// The same, stored in *slot (reusing the object there if it has the model's
-// type: no allocation when a simulation rebuilds its problem in place).
+// The potential of one contact point with the combined material of its pair,
+// stored in *slot (reusing the object there if it has the model's type: no
+// allocation when a simulation rebuilds its problem in place). A missing τ_d
+// takes SAP's near-rigid default (β/π) δt. Throws std::invalid_argument for a
+// Hunt & Crossley model with infinite stiffness.
 void EmplaceContactPotential(const ContactModelParameters& model,
                              const ContactMaterial& pair, const ContactPointState& point,
                              double time_step, std::unique_ptr<ConvexConstraint>* slot);

@@ -133,8 +133,8 @@ class TimeStepper {
   // constraints of problem_, finalized; v_guess_ = v0.
   bool AssembleProblem(MultibodySystem* system, const Theta& theta,
                        StepStatistics* stats);
-  // One contact point's constraint, in a new slot of problem_; false (and
-  // no slot) if neither side is simulated.
+  // One contact point's constraint, in a new slot of problem_ (at least one
+  // side must be simulated).
   void AddContactConstraint(const MultibodySystem& system, const ContactPoint& contact);
   // problem_ solved by the chosen solver into solution_.v.
   bool SolveContact(StepStatistics* stats);
