@@ -155,11 +155,11 @@ std::string ChainUrdf() {
   return urdf.str();
 }
 
-MultibodyTree LoadChain() {
+MultibodyTree LoadChain(bool floating_base = false) {
   const std::filesystem::path path = std::filesystem::temp_directory_path() /
                                      ("chain_" + std::to_string(getpid()) + ".urdf");
   std::ofstream(path) << ChainUrdf();
-  MultibodyTree chain = MultibodyTree::FromUrdf(path.string(), false);
+  MultibodyTree chain = MultibodyTree::FromUrdf(path.string(), floating_base);
   std::filesystem::remove(path);
   return chain;
 }
@@ -228,6 +228,47 @@ TEST(MultibodyTree, UrdfChainPointJacobianMatchesFiniteDifferences) {
     chain.SetState(chain.Integrate(q, -dq), zero);
     const Eigen::Vector3d minus = chain.body_pose(tip) * p_B;
     EXPECT_LT(((plus - minus) / (2 * h) - jacobian.col(k)).norm(), 1e-7) << "dof " << k;
+  }
+}
+
+TEST(MultibodyTree, BodyVelocitiesAreMotionSubspacesSummedAlongTheDofChain) {
+  // The floating chain: free base (translation 3, rotation 3) then 3 joints,
+  // one dof tree 0 ← 1 ← … ← 8.
+  MultibodyTree chain = LoadChain(/*floating_base=*/true);
+  const int n = chain.num_velocities();
+  ASSERT_EQ(n, 9);
+  const std::vector<int> parent = chain.VelocityParents();
+  for (int k = 0; k < n; ++k) EXPECT_EQ(parent[k], k - 1);
+  const Eigen::VectorXd q = chain.Integrate(chain.NeutralConfiguration(),
+                                            Eigen::VectorXd::LinSpaced(n, -0.6, 0.9));
+  const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(n, 1.3, -0.8);
+  chain.SetState(q, v);
+  Eigen::Matrix<double, 6, Eigen::Dynamic> motion;
+  chain.CalcMotionSubspaces(&motion);
+  for (const ChainLink& link : ChainLinks()) {
+    const int body = chain.FindBody(link.name);
+    Eigen::Matrix<double, 6, 1> twist = Eigen::Matrix<double, 6, 1>::Zero();
+    std::vector<bool> in_chain(n, false);
+    for (int k = chain.BodyVelocityIndex(body); k >= 0; k = parent[k]) {
+      twist += motion.col(k) * v(k);
+      in_chain[k] = true;
+    }
+    // Against the forward kinematics' velocities: ω, and v_O + ω × p at the
+    // body origin p.
+    const Eigen::Vector3d omega = twist.tail<3>();
+    const Eigen::Vector3d p = chain.body_pose(body).translation();
+    EXPECT_LT((omega - chain.BodyAngularVelocity(body)).norm(), 1e-12) << link.name;
+    EXPECT_LT((twist.head<3>() + omega.cross(p) - chain.BodyLinearVelocity(body)).norm(),
+              1e-12)
+        << link.name;
+    // A point of the body moves with the chain's dofs only.
+    const Eigen::MatrixXd jacobian =
+        chain.PointJacobian(body, p + Eigen::Vector3d(0.1, 0.2, 0.3));
+    for (int k = 0; k < n; ++k) {
+      if (!in_chain[k]) {
+        EXPECT_EQ(jacobian.col(k).norm(), 0.0) << link.name << " dof " << k;
+      }
+    }
   }
 }
 

@@ -152,7 +152,7 @@ NcpSolverStatistics SolveWith(int solver, const ContactNcp& ncp, NcpSolution* so
     case 2:
       return SubAdmmSolver().Solve(ncp, solution);
     default:
-      return SubAdmmSolver({}, 1, /*split_subsystems=*/false).Solve(ncp, solution);
+      return SubAdmmSolver({}, 1, AdmmSplitting::kWholeSystem).Solve(ncp, solution);
   }
 }
 

@@ -33,6 +33,7 @@ int ContactProblem::AddClique(Eigen::MatrixXd a) {
   } catch (const std::invalid_argument&) {
     --num_cliques_;
     clique_offsets_.pop_back();
+    has_tree_.pop_back();
     num_dofs_ -= size;
     throw;
   }
@@ -47,9 +48,21 @@ Eigen::MatrixXd& ContactProblem::EmplaceClique(int size) {
     cliques_[index].resize(size, size);
   }
   clique_offsets_.push_back(num_dofs_);
+  has_tree_.push_back(false);
   num_dofs_ += size;
   finalized_ = false;
   return cliques_[index];
+}
+
+CliqueTree& ContactProblem::EmplaceCliqueTree(int clique) {
+  if (clique < 0 || clique >= num_cliques()) {
+    throw std::invalid_argument("tree of clique " + std::to_string(clique) +
+                                ", which does not exist");
+  }
+  if (trees_.size() < cliques_.size()) trees_.resize(cliques_.size());
+  has_tree_[clique] = true;
+  finalized_ = false;
+  return trees_[clique];
 }
 
 void ContactProblem::ValidateClique(int index) const {
@@ -66,6 +79,9 @@ void ContactProblem::ValidateClique(int index) const {
     throw std::invalid_argument(
         name + ": A is not symmetric (‖A − Aᵀ‖ = " + std::to_string(asymmetry) + ")");
   }
+  if (!has_tree_[index]) return;
+  const std::string error = CheckCliqueTree(trees_[index], a, &ancestor_mark_);
+  if (!error.empty()) throw std::invalid_argument(name + ": " + error);
 }
 
 void ContactProblem::SetFreeMotionVelocities(Eigen::VectorXd v_star) {
@@ -78,6 +94,7 @@ void ContactProblem::Clear() {
   num_cliques_ = 0;
   num_constraints_ = 0;
   clique_offsets_.clear();
+  has_tree_.clear();
   constraint_offsets_.clear();
   num_dofs_ = 0;
   num_constraint_equations_ = 0;
@@ -146,6 +163,13 @@ void ContactProblem::ValidateConstraint(int index) const {
                                        std::to_string(clique_size(block.clique)));
     }
     if (!block.matrix.allFinite()) throw ConstraintError(index, "Jacobian is not finite");
+    if (block.bodies.empty()) continue;
+    const CliqueTree* tree = clique_tree(block.clique);
+    const std::string error = tree ? CheckBodyJacobians(*tree, block.bodies, block.matrix)
+                                   : "has body parts on clique " +
+                                         std::to_string(block.clique) +
+                                         ", which has no tree";
+    if (!error.empty()) throw ConstraintError(index, error);
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <Eigen/Dense>
 
+#include "coulomb/contact/clique_tree.h"
 #include "coulomb/contact/convex_constraint.h"
 
 namespace coulomb {
@@ -13,6 +14,9 @@ namespace coulomb {
 struct JacobianBlock {
   int clique = -1;
   Eigen::MatrixXd matrix;  // num_equations × clique's num_dofs
+  // Optional, on a clique with a CliqueTree: matrix = Σ map · J_b over the
+  // bodies the rows act through (two for a contact inside one tree).
+  std::vector<BodyJacobian> bodies{};
 };
 
 // A constraint of the problem: its Jacobian blocks, bias and potential.
@@ -64,6 +68,12 @@ class ContactProblem {
   // A_t of a new clique, size × size, to be filled by the caller.
   Eigen::MatrixXd& EmplaceClique(int size);
   Eigen::VectorXd& mutable_v_star() { return v_star_; }
+  // The kinematic structure of a clique (optional; see CliqueTree), to be
+  // filled by the caller; validated with A by Finalize.
+  CliqueTree& EmplaceCliqueTree(int clique);
+  void SetCliqueTree(int clique, CliqueTree tree) {
+    EmplaceCliqueTree(clique) = std::move(tree);
+  }
   // A new constraint's slot, holding what a previous constraint left there
   // (Jacobian blocks, potential object) for reuse; the caller sets all of it.
   ProblemConstraint& EmplaceConstraint();
@@ -79,6 +89,10 @@ class ContactProblem {
   const Eigen::MatrixXd& clique_matrix(int clique) const { return cliques_[clique]; }
   int clique_offset(int clique) const { return clique_offsets_[clique]; }
   int clique_size(int clique) const { return static_cast<int>(cliques_[clique].rows()); }
+  // Null unless the clique's tree structure was given.
+  const CliqueTree* clique_tree(int clique) const {
+    return has_tree_[clique] ? &trees_[clique] : nullptr;
+  }
   const Eigen::VectorXd& v_star() const { return v_star_; }
   const ProblemConstraint& constraint(int index) const { return constraints_[index]; }
   int constraint_offset(int index) const { return constraint_offsets_[index]; }
@@ -105,6 +119,9 @@ class ContactProblem {
   std::vector<Eigen::MatrixXd> cliques_;
   int num_cliques_ = 0;
   std::vector<int> clique_offsets_;
+  std::vector<CliqueTree> trees_;  // per clique (storage), given where has_tree_
+  std::vector<char> has_tree_;
+  mutable std::vector<int> ancestor_mark_;  // CheckCliqueTree's workspace
   int num_dofs_ = 0;
   Eigen::VectorXd v_star_;
   std::vector<ProblemConstraint> constraints_;

@@ -370,6 +370,39 @@ void MultibodyTree::CalcPointJacobian(
   jacobian->noalias() -= r_cross * m.joint_jacobian.bottomRows<3>();
 }
 
+namespace {
+
+// The last velocity index of `joint`, or of its nearest ancestor that has
+// velocities; −1 if none has (the world).
+int LastVelocityOfJoint(const pinocchio::Model& model, pinocchio::JointIndex joint) {
+  while (joint > 0 && model.nvs[joint] == 0) joint = model.parents[joint];
+  return joint > 0 ? model.idx_vs[joint] + model.nvs[joint] - 1 : -1;
+}
+
+}  // namespace
+
+std::vector<int> MultibodyTree::VelocityParents() const {
+  const pinocchio::Model& model = impl_->model;
+  std::vector<int> parent(model.nv, -1);
+  for (pinocchio::JointIndex joint = 1; joint < model.joints.size(); ++joint) {
+    const int first = model.idx_vs[joint];
+    for (int k = first; k < first + model.nvs[joint]; ++k) {
+      parent[k] = k > first ? k - 1 : LastVelocityOfJoint(model, model.parents[joint]);
+    }
+  }
+  return parent;
+}
+
+int MultibodyTree::BodyVelocityIndex(int body) const {
+  const Impl& m = *impl_;
+  return LastVelocityOfJoint(m.model, m.model.frames[m.body_frames[body]].parentJoint);
+}
+
+void MultibodyTree::CalcMotionSubspaces(
+    Eigen::Matrix<double, 6, Eigen::Dynamic>* motion) const {
+  *motion = impl_->data.J;  // computeJointJacobians (SetState): world frame
+}
+
 Eigen::Vector3d MultibodyTree::BodyLinearVelocity(int body) const {
   // From the velocities of SetState's forward kinematics: no Jacobian needed
   // (this runs for every body each step, for the contact margin).

@@ -108,6 +108,18 @@ class MultibodyTree {
   // when it has that size).
   void CalcPointJacobian(int body, const Eigen::Vector3d& p_W,
                          Eigen::Matrix<double, 3, Eigen::Dynamic>* jacobian) const;
+  // The dof tree (see CliqueTree): per velocity index, the velocity it hangs
+  // from (the previous one of its joint, else the parent joint's last), −1
+  // at the root.
+  std::vector<int> VelocityParents() const;
+  // The last velocity index of the joint that moves `body`: the body's
+  // spatial velocity depends on that velocity and its ancestors only. −1 for
+  // a body welded to the world.
+  int BodyVelocityIndex(int body) const;
+  // S (6 × num_velocities()) at the state: column k is the world-frame spatial
+  // velocity [v_O; ω] (v_O of the body-fixed point at the world origin) per
+  // unit v_k of every body it moves. No allocation when *motion has its size.
+  void CalcMotionSubspaces(Eigen::Matrix<double, 6, Eigen::Dynamic>* motion) const;
   // World velocity of the body frame origin and angular velocity, at the state.
   Eigen::Vector3d BodyLinearVelocity(int body) const;
   Eigen::Vector3d BodyAngularVelocity(int body) const;

@@ -29,10 +29,11 @@ ContactSolver ParseContactSolver(const std::string& name) {
   if (name == "sap") return ContactSolver::kSap;
   if (name == "canal") return ContactSolver::kCanal;
   if (name == "subadmm") return ContactSolver::kSubAdmm;
+  if (name == "subadmm-nobody") return ContactSolver::kSubAdmmNoBody;
   if (name == "admm") return ContactSolver::kAdmm;
   if (name == "pgs") return ContactSolver::kPgs;
   throw std::invalid_argument("unknown solver '" + name +
-                              "' (use sap, canal, subadmm, pgs)");
+                              "' (use sap, canal, subadmm, subadmm-nobody, admm, pgs)");
 }
 
 std::string ToString(ContactSolver solver) {
@@ -43,6 +44,8 @@ std::string ToString(ContactSolver solver) {
       return "canal";
     case ContactSolver::kSubAdmm:
       return "subadmm";
+    case ContactSolver::kSubAdmmNoBody:
+      return "subadmm-nobody";
     case ContactSolver::kAdmm:
       return "admm";
     case ContactSolver::kPgs:
@@ -180,26 +183,43 @@ void TimeStepper::AddContactConstraint(const MultibodySystem& system,
           system.WorldBodyVelocity(world.body(geometry), parameters_.time_step);
       continue;
     }
-    TreeWorkspace& w = workspaces_[tree];
-    system.tree(tree).model.CalcPointJacobian(world.body(geometry), contact.p_W,
-                                              &w.point_jacobian);
-    JacobianBlock* block = &constraint.jacobian[filled];
-    if (filled == 1 && constraint.jacobian[0].clique == tree) {
-      block = &constraint.jacobian[0];  // two bodies of one tree
-      block->matrix.noalias() += sign * R_CW * w.point_jacobian;
-    } else {
-      block->clique = tree;
-      block->matrix.resize(3, w.point_jacobian.cols());
-      block->matrix.noalias() = sign * R_CW * w.point_jacobian;
-      ++filled;
-    }
-    point.v_n0 += sign * (R_CW.row(2) * w.point_jacobian).dot(system.tree(tree).v);
+    const bool same_tree = filled == 1 && constraint.jacobian[0].clique == tree;
+    JacobianBlock* block = &constraint.jacobian[same_tree ? 0 : filled];
+    AddBodyToContactBlock(system, geometry, sign, contact, R_CW, block, !same_tree);
+    if (!same_tree) ++filled;
+    point.v_n0 +=
+        sign * (R_CW.row(2) * workspaces_[tree].point_jacobian).dot(system.tree(tree).v);
   }
   point.v_n0 += constraint.bias(2);
   const ContactMaterial pair = CombineContactMaterials(
       system.material(contact.geometry_a), system.material(contact.geometry_b));
   EmplaceContactPotential(parameters_.contact, pair, point, parameters_.time_step,
                           &constraint.potential);
+}
+
+void TimeStepper::AddBodyToContactBlock(const MultibodySystem& system, int geometry,
+                                        double sign, const ContactPoint& contact,
+                                        const Eigen::Matrix3d& R_CW, JacobianBlock* block,
+                                        bool first_body) {
+  const CollisionWorld& world = system.collision_world();
+  const int tree = world.tree(geometry);
+  const MultibodyTree& model = system.tree(tree).model;
+  TreeWorkspace& w = workspaces_[tree];
+  model.CalcPointJacobian(world.body(geometry), contact.p_W, &w.point_jacobian);
+  if (first_body) {
+    block->clique = tree;
+    block->matrix.setZero(3, w.point_jacobian.cols());
+    block->bodies.clear();
+  }
+  block->matrix.noalias() += sign * R_CW * w.point_jacobian;
+  const int dof = model.BodyVelocityIndex(world.body(geometry));
+  if (!SplitsBodies() || dof < 0) return;  // a body welded to the world adds 0
+  // v_p = v_O + ω × p = [I, −[p]×] V for the body's world twist V = [v_O; ω].
+  Eigen::Matrix<double, 3, 6> point_map;
+  point_map.leftCols<3>().setIdentity();
+  point_map.rightCols<3>() << 0, contact.p_W.z(), -contact.p_W.y(), -contact.p_W.z(), 0,
+      contact.p_W.x(), contact.p_W.y(), -contact.p_W.x(), 0;
+  block->bodies.push_back({.dof = dof, .map = sign * R_CW * point_map});
 }
 
 void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
@@ -215,6 +235,7 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
       constraint.jacobian[0].clique = t;
       constraint.jacobian[0].matrix.setZero(1, tree.v.size());
       constraint.jacobian[0].matrix(0, velocity) = sign;
+      constraint.jacobian[0].bodies.clear();
       constraint.bias.setZero(1);
       return constraint;
     };
@@ -263,8 +284,12 @@ bool TimeStepper::SolveRigidContact(StepStatistics* stats) {
       ncp_stats =
           SubAdmmSolver(budget, parameters_.threads).Solve(*ncp, &rigid, lambda_guess);
       break;
+    case ContactSolver::kSubAdmmNoBody:
+      ncp_stats = SubAdmmSolver(budget, parameters_.threads, AdmmSplitting::kSubsystems)
+                      .Solve(*ncp, &rigid, lambda_guess);
+      break;
     case ContactSolver::kAdmm:
-      ncp_stats = SubAdmmSolver(budget, parameters_.threads, /*split_subsystems=*/false)
+      ncp_stats = SubAdmmSolver(budget, parameters_.threads, AdmmSplitting::kWholeSystem)
                       .Solve(*ncp, &rigid, lambda_guess);
       break;
     default:
@@ -278,7 +303,8 @@ bool TimeStepper::SolveRigidContact(StepStatistics* stats) {
   // A fixed iteration budget per step is how these solvers are used in
   // simulation (AL §VII-C: CANAL 5, PGS 100): reaching it is not a failure,
   // the residual says how far from the rigid solution the step is.
-  if (ncp_stats.status == "inner_solve_failed" || !rigid.v.allFinite()) {
+  if (ncp_stats.status == "inner_solve_failed" ||
+      ncp_stats.status == "factorization_failed" || !rigid.v.allFinite()) {
     stats->failure = ToString(parameters_.solver) + " " + ncp_stats.status + " after " +
                      std::to_string(ncp_stats.iterations) + " iterations";
     return false;
@@ -323,6 +349,14 @@ bool TimeStepper::AssembleProblem(MultibodySystem* system, const Theta& theta,
   // checks them against the cliques added next.
   const CollisionWorld& world = system->collision_world();
   constraint_contacts_.clear();
+  if (SplitsBodies()) {  // S at q0, for the contacts' body parts and the cliques
+    for (int t = 0; t < system->num_trees(); ++t) {
+      const MultibodyTree& model = system->tree(t).model;
+      if (workspaces_[t].velocity_parents.empty())
+        workspaces_[t].velocity_parents = model.VelocityParents();
+      model.CalcMotionSubspaces(&workspaces_[t].motion);
+    }
+  }
   try {
     for (const ContactPoint& contact : contacts_) {
       if (world.tree(contact.geometry_a) < 0 && world.tree(contact.geometry_b) < 0)
@@ -347,6 +381,11 @@ bool TimeStepper::AssembleProblem(MultibodySystem* system, const Theta& theta,
     const int size = static_cast<int>(tree.v.size());
     bool converged = true;
     Eigen::MatrixXd& a = problem_.EmplaceClique(size);
+    if (SplitsBodies()) {
+      CliqueTree& clique_tree = problem_.EmplaceCliqueTree(t);
+      clique_tree.parent = workspaces_[t].velocity_parents;
+      clique_tree.motion = workspaces_[t].motion;
+    }
     stats->free_motion_iterations =
         std::max(stats->free_motion_iterations,
                  SolveFreeMotion(&tree, theta, &workspaces_[t],

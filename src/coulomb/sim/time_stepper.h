@@ -15,11 +15,12 @@ namespace coulomb {
 // The solver of the contact step: SAP (the convex compliant problem of the
 // chosen contact model) or an exact-NCP solver (rigid Signorini–Coulomb on
 // the same contacts, AL §III; math.md §4), CANAL, SubADMM or PGS.
-// kAdmm is SubADMM without the split into trees (one factorization of the
-// whole system), the AL paper's baseline.
-enum class ContactSolver { kSap, kCanal, kSubAdmm, kAdmm, kPgs };
-ContactSolver ParseContactSolver(
-    const std::string& name);  // sap, canal, subadmm, admm, pgs
+// kSubAdmmNoBody is SubADMM split into trees but not into bodies, kAdmm
+// without any split (one factorization of the whole system): the AL paper's
+// baselines "No Body" and "No Sub" (§VII-D2; AdmmSplitting).
+enum class ContactSolver { kSap, kCanal, kSubAdmm, kSubAdmmNoBody, kAdmm, kPgs };
+// sap, canal, subadmm, subadmm-nobody, admm, pgs
+ContactSolver ParseContactSolver(const std::string& name);
 std::string ToString(ContactSolver solver);
 
 // Schemes of the two-stage θ-method (math.md §1, SAP §II-C).
@@ -119,6 +120,9 @@ class TimeStepper {
     Eigen::VectorXd q0, v0, v_theta_vq, v_theta, q_theta, force, residual, step;
     Eigen::LLT<Eigen::MatrixXd> a_factor;
     Eigen::Matrix<double, 3, Eigen::Dynamic> point_jacobian;
+    // SubADMM's per-body split: the dof tree and S at q0 (CliqueTree).
+    std::vector<int> velocity_parents;
+    Eigen::Matrix<double, 6, Eigen::Dynamic> motion;
   };
   Theta SchemeTheta() const;
   // v* (into v_star) and the contact problem's A for one tree; returns the
@@ -136,6 +140,13 @@ class TimeStepper {
   // One contact point's constraint, in a new slot of problem_ (at least one
   // side must be simulated).
   void AddContactConstraint(const MultibodySystem& system, const ContactPoint& contact);
+  // The contact's Jacobian through one body: J_B(p) into *block, and with
+  // the body split its part map = ±R_CW [I, −[p]×] (BodyJacobian).
+  void AddBodyToContactBlock(const MultibodySystem& system, int geometry, double sign,
+                             const ContactPoint& contact, const Eigen::Matrix3d& R_CW,
+                             JacobianBlock* block, bool first_body);
+  // SubADMM splits constraints per body: the problem carries the trees.
+  bool SplitsBodies() const { return parameters_.solver == ContactSolver::kSubAdmm; }
   // problem_ solved by the chosen solver into solution_.v.
   bool SolveContact(StepStatistics* stats);
   // Solves the finalized problem_ with CANAL, SubADMM or PGS into solution_.v.

@@ -3,74 +3,128 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include "coulomb/contact/friction_cone_projection.h"
 
 namespace coulomb {
 
 SubAdmmSolver::SubAdmmSolver(const NcpSolverParameters& parameters, int num_threads,
-                             bool split_subsystems)
-    : parameters_(parameters), split_subsystems_(split_subsystems), pool_(num_threads) {
+                             AdmmSplitting splitting)
+    : parameters_(parameters), splitting_(splitting), pool_(num_threads) {
   if (parameters_.max_iterations <= 0) parameters_.max_iterations = 10000;
 }
 
 void SubAdmmSolver::SetUp(const ContactNcp& ncp) {
   const ContactProblem& problem = ncp.problem();
-  subsystems_.clear();
-  if (split_subsystems_) {
-    for (int t = 0; t < problem.num_cliques(); ++t) {
-      subsystems_.push_back(
-          {.offset = problem.clique_offset(t), .a = problem.clique_matrix(t)});
-    }
-  } else {  // one subsystem: A = blockdiag(A_t)
-    Eigen::MatrixXd a = Eigen::MatrixXd::Zero(problem.num_dofs(), problem.num_dofs());
-    for (int t = 0; t < problem.num_cliques(); ++t) {
-      a.block(problem.clique_offset(t), problem.clique_offset(t), problem.clique_size(t),
-              problem.clique_size(t)) = problem.clique_matrix(t);
-    }
-    subsystems_.push_back({.offset = 0, .a = std::move(a)});
-  }
-  links_.clear();
-  links_of_clique_.assign(subsystems_.size(), {});
-  links_of_constraint_.assign(problem.num_constraints(), {});
-  for (int i = 0; i < problem.num_constraints(); ++i) {
-    if (!split_subsystems_) {  // one link over all of v
-      Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian =
-          Eigen::MatrixXd::Zero(3, problem.num_dofs());
-      std::vector<std::pair<int, Eigen::MatrixXd>> blocks;
-      for (const JacobianBlock& block : problem.constraint(i).jacobian) {
-        jacobian.middleCols(problem.clique_offset(block.clique), block.matrix.cols()) +=
-            block.matrix;
-        blocks.emplace_back(problem.clique_offset(block.clique), block.matrix);
-      }
-      links_of_clique_[0].push_back(static_cast<int>(links_.size()));
-      links_of_constraint_[i].push_back(static_cast<int>(links_.size()));
-      links_.push_back({.constraint = i,
-                        .clique = 0,
-                        .offset = 0,
-                        .jacobian = jacobian,
-                        .blocks = std::move(blocks)});
-      continue;
-    }
-    for (const JacobianBlock& block : problem.constraint(i).jacobian) {
-      links_of_clique_[block.clique].push_back(static_cast<int>(links_.size()));
-      links_of_constraint_[i].push_back(static_cast<int>(links_.size()));
-      links_.push_back({.constraint = i,
-                        .clique = block.clique,
-                        .offset = problem.clique_offset(block.clique),
-                        .jacobian = block.matrix});
-    }
-  }
+  SetUpSubsystems(problem);
+  SetUpLinks(problem);
+  ChooseFactorizations(problem);
   primal_of_constraint_.assign(problem.num_constraints(), 0.0);
-  for (Subsystem& subsystem : subsystems_) {
-    subsystem.momentum_star =
-        subsystem.a * problem.v_star().segment(subsystem.offset, subsystem.a.rows());
-    subsystem.rhs.resize(subsystem.a.rows());
-  }
   dof_scale_.resize(problem.num_dofs());
   for (int t = 0; t < problem.num_cliques(); ++t) {
     dof_scale_.segment(problem.clique_offset(t), problem.clique_size(t)) =
         problem.clique_matrix(t).diagonal().cwiseSqrt().cwiseInverse();
+  }
+}
+
+void SubAdmmSolver::SetUpSubsystems(const ContactProblem& problem) {
+  const bool whole = splitting_ == AdmmSplitting::kWholeSystem;
+  num_subsystems_ = whole ? 1 : problem.num_cliques();
+  if (static_cast<int>(subsystems_.size()) < num_subsystems_)
+    subsystems_.resize(num_subsystems_);
+  for (int j = 0; j < num_subsystems_; ++j) {
+    Subsystem& subsystem = subsystems_[j];
+    subsystem.offset = whole ? 0 : problem.clique_offset(j);
+    subsystem.size = whole ? problem.num_dofs() : problem.clique_size(j);
+    const auto v_star = problem.v_star().segment(subsystem.offset, subsystem.size);
+    if (whole) {  // A = blockdiag(A_t)
+      problem.MultiplyByA(problem.v_star(), &subsystem.momentum_star);
+    } else {
+      subsystem.momentum_star.noalias() = problem.clique_matrix(j) * v_star;
+    }
+    subsystem.rhs.resize(subsystem.size);
+  }
+}
+
+SubAdmmSolver::Link& SubAdmmSolver::NewLink(int constraint, int subsystem, int offset,
+                                            int num_dofs) {
+  if (num_links_ == static_cast<int>(links_.size())) links_.emplace_back();
+  Link& link = links_[num_links_];
+  link.constraint = constraint;
+  link.subsystem = subsystem;
+  link.offset = offset;
+  link.jacobian.setZero(3, num_dofs);
+  link.body_dof = -1;
+  link.blocks.clear();
+  link.z.setZero();
+  link.u.setZero();
+  links_of_subsystem_[subsystem].push_back(num_links_);
+  links_of_constraint_[constraint].push_back(num_links_);
+  ++num_links_;
+  return link;
+}
+
+void SubAdmmSolver::SetUpLinks(const ContactProblem& problem) {
+  num_links_ = 0;
+  links_of_subsystem_.resize(
+      std::max<size_t>(links_of_subsystem_.size(), num_subsystems_));
+  for (std::vector<int>& links : links_of_subsystem_) links.clear();
+  links_of_constraint_.resize(
+      std::max<size_t>(links_of_constraint_.size(), problem.num_constraints()));
+  for (std::vector<int>& links : links_of_constraint_) links.clear();
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    const std::vector<JacobianBlock>& blocks = problem.constraint(i).jacobian;
+    if (splitting_ == AdmmSplitting::kWholeSystem) {  // one link over all of v
+      Link& link = NewLink(i, 0, 0, problem.num_dofs());
+      for (const JacobianBlock& block : blocks) {
+        const int offset = problem.clique_offset(block.clique);
+        link.jacobian.middleCols(offset, block.matrix.cols()) += block.matrix;
+        link.blocks.emplace_back(offset, block.clique);
+      }
+      continue;
+    }
+    for (const JacobianBlock& block : blocks) {
+      const int offset = problem.clique_offset(block.clique);
+      const int size = problem.clique_size(block.clique);
+      const CliqueTree* tree = problem.clique_tree(block.clique);
+      if (splitting_ == AdmmSplitting::kSubsystems || !tree || block.bodies.empty()) {
+        NewLink(i, block.clique, offset, size).jacobian = block.matrix;
+        continue;
+      }
+      for (const BodyJacobian& body : block.bodies) {  // one copy per body
+        Link& link = NewLink(i, block.clique, offset, size);
+        AddBodyJacobian(*tree, body, link.jacobian);
+        link.body_dof = body.dof;
+        link.map = body.map;
+      }
+    }
+  }
+}
+
+void SubAdmmSolver::ChooseFactorizations(const ContactProblem& problem) {
+  if (splitting_ == AdmmSplitting::kWholeSystem) {
+    whole_a_.setZero(problem.num_dofs(), problem.num_dofs());
+    for (int t = 0; t < problem.num_cliques(); ++t) {
+      whole_a_.block(problem.clique_offset(t), problem.clique_offset(t),
+                     problem.clique_size(t), problem.clique_size(t)) =
+          problem.clique_matrix(t);
+    }
+    subsystems_[0].matrix.Reset(whole_a_, nullptr);
+    return;
+  }
+  for (int j = 0; j < num_subsystems_; ++j) {
+    // The tree factorization needs every link's Jᵀ J in the tree's pattern.
+    const CliqueTree* tree = splitting_ == AdmmSplitting::kSubsystemsAndBodies
+                                 ? problem.clique_tree(j)
+                                 : nullptr;
+    for (int l : links_of_subsystem_[j]) {
+      if (tree && links_[l].body_dof < 0 &&
+          !SubsystemMatrix::OnOneChain(*tree, links_[l].jacobian)) {
+        tree = nullptr;
+      }
+    }
+    subsystems_[j].matrix.Reset(problem.clique_matrix(j), tree);
   }
 }
 
@@ -93,34 +147,41 @@ double SubAdmmSolver::InitialPenalty(const ContactNcp& ncp) const {
   return parameters_.penalty_scale * (count > 0 ? std::exp(log_sum / count) : 1.0);
 }
 
-void SubAdmmSolver::Factor(double penalty) {
-  subsystem_factors_.resize(subsystems_.size());
-  pool_.ParallelFor(static_cast<int>(subsystems_.size()), [&](int j) {
-    Eigen::MatrixXd matrix = subsystems_[j].a;
-    for (int l : links_of_clique_[j]) {
-      if (links_[l].blocks.empty()) {
-        matrix += penalty * links_[l].jacobian.transpose() * links_[l].jacobian;
+bool SubAdmmSolver::Factor(const ContactProblem& problem, double penalty) {
+  factored_.resize(num_subsystems_);
+  pool_.ParallelFor(num_subsystems_, [&](int j) {
+    SubsystemMatrix& matrix = subsystems_[j].matrix;
+    matrix.BeginAssembly(penalty);
+    for (int l : links_of_subsystem_[j]) {
+      const Link& link = links_[l];
+      if (link.blocks.empty()) {
+        matrix.AddLink(link.jacobian, link.body_dof, link.map);
         continue;
       }
-      for (const auto& [row, left] : links_[l].blocks) {  // β J_aᵀ J_b, block by block
-        for (const auto& [column, right] : links_[l].blocks) {
-          matrix.block(row, column, left.cols(), right.cols()) +=
-              penalty * left.transpose() * right;
+      for (const auto& [row, left] : link.blocks) {  // β J_aᵀ J_b, block by block
+        for (const auto& [column, right] : link.blocks) {
+          matrix.dense_matrix()
+              .block(row, column, problem.clique_size(left), problem.clique_size(right))
+              .noalias() +=
+              penalty *
+              link.jacobian.middleCols(row, problem.clique_size(left)).transpose() *
+              link.jacobian.middleCols(column, problem.clique_size(right));
         }
       }
     }
-    subsystem_factors_[j].compute(matrix);
+    factored_[j] = matrix.Factor();
   });
+  return std::all_of(factored_.begin(), factored_.end(), [](char ok) { return ok; });
 }
 
 void SubAdmmSolver::SolveSubsystem(int j, double penalty, Eigen::VectorXd* v) {
   Subsystem& subsystem = subsystems_[j];
   subsystem.rhs = subsystem.momentum_star;
-  for (int l : links_of_clique_[j]) {
+  for (int l : links_of_subsystem_[j]) {
     subsystem.rhs.noalias() +=
         links_[l].jacobian.transpose() * (penalty * links_[l].z - links_[l].u);
   }
-  subsystem_factors_[j].solveInPlace(subsystem.rhs);
+  subsystem.matrix.SolveInPlace(subsystem.rhs);
   v->segment(subsystem.offset, subsystem.rhs.size()) = subsystem.rhs;
 }
 
@@ -164,7 +225,8 @@ void SubAdmmSolver::WarmStart(const ContactNcp& ncp, const Eigen::VectorXd& lamb
   ValidateLambdaGuess(ncp, lambda_guess);
   *lambda = lambda_guess;
   ncp.CalcVelocities(*lambda, v);
-  for (Link& link : links_) {
+  for (int l = 0; l < num_links_; ++l) {
+    Link& link = links_[l];
     link.u = -lambda->segment<3>(ncp.problem().constraint_offset(link.constraint));
     link.z = link.jacobian * v->segment(link.offset, link.jacobian.cols());
   }
@@ -188,6 +250,14 @@ double SubAdmmSolver::DualResidual(const ContactNcp& ncp, const Eigen::VectorXd&
   return worst;
 }
 
+NcpSolverStatistics SubAdmmSolver::FactorizationFailed(
+    std::chrono::steady_clock::time_point start, NcpSolverStatistics stats) const {
+  stats.status = "factorization_failed";
+  stats.residual = std::numeric_limits<double>::infinity();
+  stats.total_time_s = SecondsSince(start);
+  return stats;
+}
+
 NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* solution,
                                          const Eigen::VectorXd& lambda_guess) {
   const auto start = std::chrono::steady_clock::now();
@@ -197,13 +267,12 @@ NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* sol
   stats.status = "max_iterations_reached";
   SetUp(ncp);
   double penalty = InitialPenalty(ncp);
-  Factor(penalty);
+  if (!Factor(problem, penalty)) return FactorizationFailed(start, stats);
   Eigen::VectorXd v = problem.v_star();  // the ADMM iterate
   solution->lambda = Eigen::VectorXd::Zero(problem.num_constraint_equations());
   if (lambda_guess.size() != 0) WarmStart(ncp, lambda_guess, &v, &solution->lambda);
   for (int iteration = 1; iteration <= parameters_.max_iterations; ++iteration) {
-    pool_.ParallelFor(static_cast<int>(subsystems_.size()),
-                      [&](int j) { SolveSubsystem(j, penalty, &v); });
+    pool_.ParallelFor(num_subsystems_, [&](int j) { SolveSubsystem(j, penalty, &v); });
     pool_.ParallelFor(problem.num_constraints(), [&](int i) {
       UpdateConstraint(ncp, i, penalty, v, &solution->lambda);
     });
@@ -230,7 +299,7 @@ NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* sol
     const bool unbalanced = primal > 10.0 * dual || dual > 10.0 * primal;
     if (primal > 0.0 && dual > 0.0 && unbalanced) {  // residual balancing
       penalty *= std::sqrt(primal / dual);
-      Factor(penalty);
+      if (!Factor(problem, penalty)) return FactorizationFailed(start, stats);
     }
   }
   stats.total_time_s = SecondsSince(start);

@@ -7,6 +7,7 @@
 
 #include "coulomb/math/thread_pool.h"
 #include "coulomb/solvers/contact_ncp.h"
+#include "coulomb/solvers/subsystem_matrix.h"
 
 namespace coulomb {
 
@@ -30,47 +31,68 @@ namespace coulomb {
 // residual at v = v* + A⁻¹Jᵀλ (exact dynamics; the solution's v) or the
 // iteration limit (default 10 000; in simulation a fixed budget). Results are identical
 // for any thread count: every task writes only its own subsystem's or constraint's data.
-// Not done yet: the per-body split inside a tree (it needs the bodies'
-// Jacobians, which the contact problem does not carry); trees here are
-// single subsystems.
+//
+// Splitting (AL §VI-B, eqs. 30–31; the variants of AL §VII-D2):
+// * kSubsystemsAndBodies (SubADMM): where the problem gives a clique's tree
+//   (CliqueTree) and its Jacobian blocks per body, every body a constraint
+//   acts through holds its own copy (a contact between two links of one
+//   robot has two), so the subsystem matrix is the tree's mass matrix with
+//   point masses β at the contacts and is factored without fill-in
+//   (SubsystemMatrix). Cliques without a tree are factored densely.
+// * kSubsystems ("No Body"): one copy per tree, dense Cholesky of each
+//   A_j + β Σ J_ijᵀ J_ij.
+// * kWholeSystem ("No Sub"): all trees in one subsystem, plain ADMM with one
+//   factorization of A + β JᵀJ.
+// The copies change the iterates only where a constraint touches two bodies
+// of one tree; the fixed point is the same NCP solution.
+enum class AdmmSplitting { kWholeSystem, kSubsystems, kSubsystemsAndBodies };
+
 class SubAdmmSolver {
  public:
-  // split_subsystems = false merges all trees into one subsystem: plain
-  // ADMM with one factorization of the whole A + β JᵀJ (the AL paper's "no
-  // split" baseline, for comparison).
   SubAdmmSolver(const NcpSolverParameters& parameters = {}, int num_threads = 1,
-                bool split_subsystems = true);
+                AdmmSplitting splitting = AdmmSplitting::kSubsystemsAndBodies);
 
   // lambda_guess: initial impulses (e.g. the previous step's; empty for 0):
   // u_l = −λ_i and z_l = J_l v(λ) on every link, v(λ) = v* + A⁻¹Jᵀλ.
+  // A solver object may be reused: its storage is kept between solves.
   NcpSolverStatistics Solve(const ContactNcp& ncp, NcpSolution* solution,
                             const Eigen::VectorXd& lambda_guess = Eigen::VectorXd());
 
  private:
   struct Subsystem {
-    int offset;                       // in v
-    Eigen::MatrixXd a;                // A_j
+    int offset = 0;  // in v
+    int size = 0;
+    SubsystemMatrix matrix{};         // A_j + β Σ J_lᵀ J_l, factored
     Eigen::VectorXd momentum_star{};  // A_j v*_j
     Eigen::VectorXd rhs{};            // workspace of step 1
   };
-  struct Link {  // constraint i on subsystem j
-    int constraint;
-    int clique;                                         // the subsystem
-    int offset;                                         // of the clique in v
-    Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian;  // J_ij
+  struct Link {  // a copy of constraint i on subsystem j (and body)
+    int constraint = -1;
+    int subsystem = -1;
+    int offset = 0;                                       // of the subsystem in v
+    Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian{};  // J_l
+    int body_dof = -1;  // body split: the body's dof, J_l = map · J_b
+    Eigen::Matrix<double, 3, 6> map = Eigen::Matrix<double, 3, 6>::Zero();
     Eigen::Vector3d z = Eigen::Vector3d::Zero();
     Eigen::Vector3d u = Eigen::Vector3d::Zero();
     Eigen::Vector3d y = Eigen::Vector3d::Zero();   // workspace of step 2
-    Eigen::Vector3d jv = Eigen::Vector3d::Zero();  // J_ij v_j, workspace of step 2
-    // Unsplit mode: the nonzero column blocks of `jacobian` (offset in v,
-    // block), so that A + β JᵀJ is assembled block by block.
-    std::vector<std::pair<int, Eigen::MatrixXd>> blocks{};
+    Eigen::Vector3d jv = Eigen::Vector3d::Zero();  // J_l v_j, workspace of step 2
+    // kWholeSystem: the nonzero column blocks of `jacobian` (offset in v,
+    // clique), so that A + β JᵀJ is assembled block by block.
+    std::vector<std::pair<int, int>> blocks{};
   };
   void SetUp(const ContactNcp& ncp);
+  void SetUpSubsystems(const ContactProblem& problem);
+  void SetUpLinks(const ContactProblem& problem);
+  Link& NewLink(int constraint, int subsystem, int offset, int num_dofs);
+  void ChooseFactorizations(const ContactProblem& problem);
   void WarmStart(const ContactNcp& ncp, const Eigen::VectorXd& lambda_guess,
                  Eigen::VectorXd* v, Eigen::VectorXd* lambda);
   double InitialPenalty(const ContactNcp& ncp) const;
-  void Factor(double penalty);
+  // False if a subsystem matrix is not positive definite.
+  bool Factor(const ContactProblem& problem, double penalty);
+  NcpSolverStatistics FactorizationFailed(std::chrono::steady_clock::time_point start,
+                                          NcpSolverStatistics stats) const;
   void SolveSubsystem(int subsystem, double penalty, Eigen::VectorXd* v);
   void UpdateConstraint(const ContactNcp& ncp, int constraint, double penalty,
                         const Eigen::VectorXd& v, Eigen::VectorXd* lambda);
@@ -78,13 +100,18 @@ class SubAdmmSolver {
                       const Eigen::VectorXd& lambda);
 
   NcpSolverParameters parameters_;
-  bool split_subsystems_;
+  AdmmSplitting splitting_;
   ThreadPool pool_;
+  // The first num_subsystems_ / num_links_ entries are this solve's; the
+  // rest is storage kept for the next.
   std::vector<Subsystem> subsystems_;
+  int num_subsystems_ = 0;
   std::vector<Link> links_;
-  std::vector<std::vector<int>> links_of_clique_;
+  int num_links_ = 0;
+  std::vector<std::vector<int>> links_of_subsystem_;
   std::vector<std::vector<int>> links_of_constraint_;
-  std::vector<Eigen::LLT<Eigen::MatrixXd>> subsystem_factors_;
+  Eigen::MatrixXd whole_a_;     // kWholeSystem: blockdiag(A_t)
+  std::vector<char> factored_;  // per subsystem: the last Factor() succeeded
   std::vector<double> primal_of_constraint_;
   // Workspace of the dual residual: D = diag(A)^(−1/2), v − v*, A(v − v*), Jᵀλ.
   Eigen::VectorXd dof_scale_, velocity_change_, dual_residual_, dual_impulse_;
