@@ -4,6 +4,7 @@
 
 #include "coulomb/contact/clique_graph.h"
 #include "coulomb/contact/sap_friction_cone.h"
+#include "test_support.h"
 
 namespace coulomb {
 namespace {
@@ -81,6 +82,93 @@ TEST(CliqueGraph, SplitsIndependentIslands) {
   EXPECT_NE(graph.island_of_clique[0], graph.island_of_clique[1]);
   EXPECT_EQ(graph.constraints_of_island[graph.island_of_clique[3]], std::vector<int>{1});
   EXPECT_TRUE(graph.Matches(problem));
+}
+
+}  // namespace
+}  // namespace coulomb
+
+namespace coulomb {
+namespace {
+
+// A random tree clique with one contact through two of its bodies (and the
+// world), which Finalize must accept; then the ways it can be wrong.
+struct TreeProblemCase {
+  testing::RandomTree random = testing::MakeRandomTree(6, 3);
+  std::vector<BodyJacobian> bodies = {testing::RandomPointOnBody(5, 1.0, 1),
+                                      testing::RandomPointOnBody(2, -1.0, 2)};
+  ContactProblem Build() const {
+    ContactProblem problem(0.01);
+    problem.AddClique(random.a);
+    problem.SetCliqueTree(0, random.tree);
+    problem.SetFreeMotionVelocities(Eigen::VectorXd::Zero(6));
+    problem.AddConstraint({{0, testing::DenseBlock(random.tree, bodies), bodies}},
+                          Cone());
+    return problem;
+  }
+};
+
+std::string FinalizeError(ContactProblem problem) {
+  try {
+    problem.Finalize();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ContactProblem, AcceptsTreesAndBodyPartsThatAgreeWithTheJacobian) {
+  TreeProblemCase c;
+  ContactProblem problem = c.Build();
+  EXPECT_NO_THROW(problem.Finalize());
+  ASSERT_NE(problem.clique_tree(0), nullptr);
+  EXPECT_EQ(problem.clique_tree(0)->parent, c.random.tree.parent);
+}
+
+TEST(ContactProblem, RejectsTreesAndBodyPartsThatDisagreeWithTheData) {
+  {  // a parent after its child
+    TreeProblemCase c;
+    c.random.tree.parent[3] = 4;
+    EXPECT_NE(FinalizeError(c.Build()).find("parent of dof 3"), std::string::npos);
+  }
+  {  // A couples two dofs on different branches
+    TreeProblemCase c;
+    int k = 1, l = 0;  // find a pair that is not on one chain
+    for (k = 1; k < 6; ++k) {
+      const auto on_chain = [&](int from, int to) {
+        for (int j = from; j >= 0; j = c.random.tree.parent[j])
+          if (j == to) return true;
+        return false;
+      };
+      for (l = 0; l < k && on_chain(k, l); ++l) {
+      }
+      if (l < k) break;
+    }
+    ASSERT_LT(k, 6) << "the random tree is a chain; pick another seed";
+    c.random.a(k, l) = c.random.a(l, k) = 0.01;
+    EXPECT_NE(FinalizeError(c.Build()).find("neither dof is an ancestor"),
+              std::string::npos);
+  }
+  {  // a body part that does not match the Jacobian block
+    TreeProblemCase c;
+    ContactProblem problem = c.Build();
+    ProblemConstraint& constraint = problem.EmplaceConstraint();
+    constraint.jacobian = {{0, testing::DenseBlock(c.random.tree, c.bodies), c.bodies}};
+    constraint.jacobian[0].bodies[1].map(0, 0) += 1e-3;
+    constraint.bias.setZero(3);
+    constraint.potential = Cone();
+    EXPECT_NE(FinalizeError(std::move(problem)).find("body parts disagree"),
+              std::string::npos);
+  }
+  {  // body parts on a clique without a tree
+    TreeProblemCase c;
+    ContactProblem problem(0.01);
+    problem.AddClique(c.random.a);
+    problem.SetFreeMotionVelocities(Eigen::VectorXd::Zero(6));
+    EXPECT_THROW(
+        problem.AddConstraint(
+            {{0, testing::DenseBlock(c.random.tree, c.bodies), c.bodies}}, Cone()),
+        std::invalid_argument);
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "test_support.h"
 
 #include <fstream>
+#include <random>
 #include <stdexcept>
 
 namespace coulomb::testing {
@@ -29,6 +30,49 @@ Eigen::MatrixXd NumericalJacobian(
     jacobian.col(k) = (f(plus) - f(minus)) / (2.0 * h);
   }
   return jacobian;
+}
+
+RandomTree MakeRandomTree(int num_dofs, unsigned seed) {
+  std::mt19937 random(seed);
+  std::normal_distribution<double> normal;
+  RandomTree result;
+  result.tree.motion.resize(6, num_dofs);
+  for (int k = 0; k < num_dofs; ++k) {
+    result.tree.parent.push_back(std::uniform_int_distribution<int>(-1, k - 1)(random));
+    for (int r = 0; r < 6; ++r) result.tree.motion(r, k) = normal(random);
+  }
+  result.a = 1e-3 * Eigen::MatrixXd::Identity(num_dofs, num_dofs);  // armature
+  for (int body = 0; body < num_dofs; ++body) {
+    Eigen::Matrix<double, 6, 6> root;
+    for (int r = 0; r < 36; ++r) root(r) = normal(random);
+    const Eigen::Matrix<double, 6, 6> inertia =
+        root * root.transpose() + Eigen::Matrix<double, 6, 6>::Identity();
+    Eigen::MatrixXd body_jacobian = Eigen::MatrixXd::Zero(6, num_dofs);
+    for (int k = body; k >= 0; k = result.tree.parent[k])
+      body_jacobian.col(k) = result.tree.motion.col(k);
+    result.a += body_jacobian.transpose() * inertia * body_jacobian;
+  }
+  return result;
+}
+
+BodyJacobian RandomPointOnBody(int dof, double sign, unsigned seed) {
+  std::mt19937 random(seed);
+  std::normal_distribution<double> normal;
+  const Eigen::Quaterniond rotation =
+      Eigen::Quaterniond(normal(random), normal(random), normal(random), normal(random))
+          .normalized();
+  const Eigen::Vector3d p(normal(random), normal(random), normal(random));
+  Eigen::Matrix<double, 3, 6> point_map;
+  point_map.leftCols<3>().setIdentity();
+  point_map.rightCols<3>() << 0, p.z(), -p.y(), -p.z(), 0, p.x(), p.y(), -p.x(), 0;
+  return {.dof = dof, .map = sign * rotation.toRotationMatrix() * point_map};
+}
+
+Eigen::MatrixXd DenseBlock(const CliqueTree& tree,
+                           const std::vector<BodyJacobian>& bodies) {
+  Eigen::MatrixXd block = Eigen::MatrixXd::Zero(3, tree.motion.cols());
+  for (const BodyJacobian& body : bodies) AddBodyJacobian(tree, body, block);
+  return block;
 }
 
 DenseSapProblem MakeDenseSapProblem(const ContactProblem& problem) {

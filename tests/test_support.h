@@ -40,6 +40,22 @@ Eigen::Vector3d ProjectOntoCone(const Eigen::Vector3d& x, double mu);
 Eigen::VectorXd SolveSapDualByProjectedGradient(const DenseSapProblem& problem,
                                                 int max_iterations, double tolerance);
 
+// A random kinematic tree as a contact-problem clique: dofs with random
+// parents, random motion subspaces S, a body at every dof with a random SPD
+// spatial inertia M_b, and A = Σ_b J_bᵀ M_b J_b (J_b: S on chain(b)), which
+// has the tree's branch-induced sparsity exactly.
+struct RandomTree {
+  CliqueTree tree;
+  Eigen::MatrixXd a;
+};
+RandomTree MakeRandomTree(int num_dofs, unsigned seed);
+// A contact point on the body of `dof`: map = R_CWᵀ-like random rotation
+// times [I, −[p]×] for a random point p, times sign.
+BodyJacobian RandomPointOnBody(int dof, double sign, unsigned seed);
+// The dense Jacobian block Σ map · J_b of body parts.
+Eigen::MatrixXd DenseBlock(const CliqueTree& tree,
+                           const std::vector<BodyJacobian>& bodies);
+
 // The pose with identity rotation at (x, y, z).
 Eigen::Isometry3d At(double x, double y, double z);
 

@@ -52,7 +52,7 @@ ContactProblem WithRandomWrenches(const ContactProblem& problem, std::mt19937* r
   ContactProblem perturbed(problem.time_step());
   Eigen::VectorXd v_star = problem.v_star();
   for (int t = 0; t < problem.num_cliques(); ++t) {
-    perturbed.AddClique(problem.clique_matrix(t));
+    perturbed.AddCliqueOf(problem, t);
     Eigen::VectorXd wrench(problem.clique_size(t));
     for (int k = 0; k < wrench.size(); ++k)
       wrench[k] = (k < 3 ? 20.0 : 1.0) * unit(*random);

@@ -40,6 +40,12 @@ int ContactProblem::AddClique(Eigen::MatrixXd a) {
   return index;
 }
 
+int ContactProblem::AddCliqueOf(const ContactProblem& source, int clique) {
+  const int index = AddClique(source.clique_matrix(clique));
+  if (const CliqueTree* tree = source.clique_tree(clique)) SetCliqueTree(index, *tree);
+  return index;
+}
+
 Eigen::MatrixXd& ContactProblem::EmplaceClique(int size) {
   const int index = num_cliques_++;
   if (index == static_cast<int>(cliques_.size())) {

@@ -55,6 +55,8 @@ class ContactProblem {
 
   // Adds a clique with SPD block A_t; returns its index.
   int AddClique(Eigen::MatrixXd a);
+  // Adds a copy of another problem's clique: A_t and its tree, if any.
+  int AddCliqueOf(const ContactProblem& source, int clique);
   void SetFreeMotionVelocities(Eigen::VectorXd v_star);
   // Adds a constraint; the bias defaults to zero. Returns its index.
   int AddConstraint(std::vector<JacobianBlock> jacobian,

@@ -27,7 +27,7 @@ CanalSolver::CanalSolver(const NcpSolverParameters& parameters)
 ContactProblem CanalSolver::MakeInnerProblem(const ContactNcp& ncp, double penalty) {
   const ContactProblem& data = ncp.problem();
   ContactProblem inner(data.time_step());
-  for (int t = 0; t < data.num_cliques(); ++t) inner.AddClique(data.clique_matrix(t));
+  for (int t = 0; t < data.num_cliques(); ++t) inner.AddCliqueOf(data, t);
   inner.SetFreeMotionVelocities(data.v_star());
   cones_.clear();
   for (int i = 0; i < data.num_constraints(); ++i) {

@@ -70,10 +70,7 @@ void PadRows(const ProblemConstraint& c, std::vector<JacobianBlock>* jacobian,
 std::unique_ptr<ContactProblem> ContactNcp::PadUnilateralConstraints(
     const ContactProblem& problem) {
   auto padded = std::make_unique<ContactProblem>(problem.time_step());
-  for (int t = 0; t < problem.num_cliques(); ++t) {
-    padded->AddClique(problem.clique_matrix(t));
-    if (const CliqueTree* tree = problem.clique_tree(t)) padded->SetCliqueTree(t, *tree);
-  }
+  for (int t = 0; t < problem.num_cliques(); ++t) padded->AddCliqueOf(problem, t);
   padded->SetFreeMotionVelocities(problem.v_star());
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const ProblemConstraint& c = problem.constraint(i);
