@@ -171,6 +171,41 @@ ContactProblem PointMassProblem(const Eigen::Vector3d& v_star, double mu) {
   return problem;
 }
 
+// A contact whose data are at rounding level while its body moves: a point
+// mass sliding along x at 1 m/s, its normal velocity −1e-17 m/s. λ = 0 is
+// off by 1e-17 in absolute terms; FCLIB's normalization divides that by
+// ‖q‖ = 1e-17 and reports 1, the contact point speed scale (1 m/s) reports
+// 1e-17.
+TEST(ContactNcp, ContactPointSpeedScaleKeepsRoundingLevelProblemsFromLookingUnsolved) {
+  const ContactProblem problem = PointMassProblem(Eigen::Vector3d(1.0, 0.0, -1e-17), 0.0);
+  // Tangential rows zeroed: only the normal row remains (a frictionless
+  // limit-like constraint on the z velocity).
+  ContactProblem normal_only(0.01);
+  normal_only.AddClique(problem.clique_matrix(0));
+  normal_only.SetFreeMotionVelocities(problem.v_star());
+  Eigen::Matrix3d jacobian = Eigen::Matrix3d::Zero();
+  jacobian(2, 2) = 1.0;
+  SapContactParameters frictionless;
+  frictionless.friction = 0.0;
+  normal_only.AddConstraint({{0, jacobian}}, std::make_unique<SapFrictionCone>(
+                                                 frictionless, Eigen::Vector3d::Zero()));
+  normal_only.Finalize();
+  const Eigen::VectorXd lambda = Eigen::VectorXd::Zero(3);
+  for (const auto scale : {ContactNcp::ResidualScale::kFclib,
+                           ContactNcp::ResidualScale::kContactPointSpeed}) {
+    const ContactNcp ncp(normal_only, scale);
+    Eigen::VectorXd v, u;
+    ncp.CalcVelocities(lambda, &v);
+    ncp.CalcContactVelocities(v, &u);
+    const double residual = ncp.NaturalMapResidual(lambda, u);
+    if (scale == ContactNcp::ResidualScale::kFclib) {
+      EXPECT_NEAR(residual, 1.0, 1e-12);
+    } else {
+      EXPECT_NEAR(residual, 1e-17, 1e-20);  // s = ‖J‖ ‖v*‖ = 1 m/s
+    }
+  }
+}
+
 struct KnownCase {
   const char* name;
   Eigen::Vector3d v_star;

@@ -30,20 +30,22 @@ TEST(SubsystemMatrix, TreeFactorizationSolvesTheDenseAugmentedSystem) {
     ASSERT_TRUE(tree_matrix.is_tree());
     Eigen::MatrixXd expected = random.a;
     for (int pass = 0; pass < 2; ++pass) {  // a second assembly starts from A again
-      tree_matrix.BeginAssembly(penalty);
-      dense_matrix.BeginAssembly(penalty);
+      tree_matrix.BeginAssembly();
+      dense_matrix.BeginAssembly();
       expected = random.a;
       for (const BodyJacobian& body : bodies) {
         const Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian =
             testing::DenseBlock(random.tree, {body});
-        tree_matrix.AddLink(jacobian, body.dof, body.map);
-        dense_matrix.AddLink(jacobian, -1, body.map);
-        expected += penalty * jacobian.transpose() * jacobian;
+        // Each link with its own penalty β_l (SubADMM scales β per constraint).
+        const double link_penalty = penalty * (1.0 + 0.5 * body.dof);
+        tree_matrix.AddLink(jacobian, body.dof, body.map, link_penalty);
+        dense_matrix.AddLink(jacobian, -1, body.map, link_penalty);
+        expected += link_penalty * jacobian.transpose() * jacobian;
       }
       Eigen::Matrix<double, 3, Eigen::Dynamic> limit = Eigen::MatrixXd::Zero(3, n);
       limit(2, n - 1) = -1.0;
-      tree_matrix.AddLink(limit, -1, Eigen::Matrix<double, 3, 6>::Zero());
-      dense_matrix.AddLink(limit, -1, Eigen::Matrix<double, 3, 6>::Zero());
+      tree_matrix.AddLink(limit, -1, Eigen::Matrix<double, 3, 6>::Zero(), penalty);
+      dense_matrix.AddLink(limit, -1, Eigen::Matrix<double, 3, 6>::Zero(), penalty);
       expected += penalty * limit.transpose() * limit;
       ASSERT_TRUE(tree_matrix.Factor());
       ASSERT_TRUE(dense_matrix.Factor());

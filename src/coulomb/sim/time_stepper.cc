@@ -263,7 +263,7 @@ bool TimeStepper::SolveRigidContact(StepStatistics* stats) {
   const Eigen::VectorXd& v_guess = v_guess_;
   std::optional<ContactNcp> ncp;
   try {
-    ncp.emplace(problem_);
+    ncp.emplace(problem_, ContactNcp::ResidualScale::kContactPointSpeed);
   } catch (const std::invalid_argument& error) {
     stats->failure =
         ToString(parameters_.solver) + " needs contact.model sap (" + error.what() + ")";

@@ -102,7 +102,7 @@ std::unique_ptr<ConvexConstraint> ContactNcp::CloneSoftPotential(int constraint)
       *problem_->constraint(constraint).potential));
 }
 
-ContactNcp::ContactNcp(const ContactProblem& problem)
+ContactNcp::ContactNcp(const ContactProblem& problem, ResidualScale residual_scale)
     : original_(&problem), problem_(&problem) {
   if (!problem.finalized())
     throw std::invalid_argument("ContactNcp: problem not finalized");
@@ -142,7 +142,10 @@ ContactNcp::ContactNcp(const ContactProblem& problem)
   }
   Eigen::VectorXd q;
   CalcContactVelocities(problem_->v_star(), &q);
-  free_velocity_norm_ = q.norm();
+  residual_scale_floor_ = q.norm();
+  if (residual_scale == ResidualScale::kContactPointSpeed) {
+    residual_scale_floor_ = std::max(residual_scale_floor_, ContactPointSpeedScale());
+  }
 }
 
 Eigen::VectorXd ContactNcp::ToProblemImpulses(const Eigen::VectorXd& lambda) const {
@@ -207,8 +210,25 @@ double ContactNcp::NaturalMapResidual(const Eigen::VectorXd& lambda,
     squared += (l - ProjectOntoFrictionConeWithJacobian(l - u_tilde, friction_[i]).value)
                    .squaredNorm();
   }
-  const double scale = std::max({free_velocity_norm_, lambda.norm(), u.norm()});
+  const double scale = std::max({residual_scale_floor_, lambda.norm(), u.norm()});
   return scale > 0.0 ? std::sqrt(squared) / scale : std::sqrt(squared);
+}
+
+double ContactNcp::ContactPointSpeedScale() const {
+  double squared = 0.0;
+  for (int i = 0; i < num_contacts(); ++i) {
+    const ProblemConstraint& constraint = problem_->constraint(i);
+    const int offset = problem_->constraint_offset(i);
+    double speed = (constraint.bias.head<3>() + offsets_.segment<3>(offset)).norm();
+    for (const JacobianBlock& block : constraint.jacobian) {
+      speed += block.matrix.norm() *
+               problem_->v_star()
+                   .segment(problem_->clique_offset(block.clique), block.matrix.cols())
+                   .norm();
+    }
+    squared += speed * speed;
+  }
+  return std::sqrt(squared);
 }
 
 void ValidateLambdaGuess(const ContactNcp& ncp, const Eigen::VectorXd& lambda) {

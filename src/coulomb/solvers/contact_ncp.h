@@ -33,10 +33,21 @@ namespace coulomb {
 // λ back.
 class ContactNcp {
  public:
+  // How NaturalMapResidual normalizes. kFclib: max(‖q‖, ‖λ‖, ‖u‖), FCLIB's
+  // measure, for comparisons with other solvers. kContactPointSpeed: also at
+  // least the speed scale s = ‖(s_i)‖, s_i = ‖b_i + e_i‖ + Σ_t ‖J_it‖ ‖v*_t‖,
+  // how fast constraint i's rows could move at the speed of the trees it
+  // touches. In simulation a robot in free fall with its joints at their
+  // limits has q ~ 1e-17 (rounding), and FCLIB's ratio is then one rounding
+  // error over another (~1); the floor reports the error relative to how
+  // fast the robot moves instead.
+  enum class ResidualScale { kFclib, kContactPointSpeed };
+
   // Throws std::invalid_argument if a constraint is not a SapFrictionCone,
   // SapUnilateralConstraint or PdControllerConstraint, or the problem is not
   // finalized.
-  explicit ContactNcp(const ContactProblem& problem);
+  explicit ContactNcp(const ContactProblem& problem,
+                      ResidualScale residual_scale = ResidualScale::kFclib);
   ContactNcp(ContactNcp&&) noexcept = default;
 
   const ContactProblem& problem() const { return *problem_; }
@@ -89,7 +100,9 @@ class ContactNcp {
   std::vector<std::optional<SoftLaw>> soft_laws_;  // per constraint; empty: none
   Eigen::VectorXd offsets_;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> factorizations_;
-  double free_velocity_norm_ = 0.0;  // ‖q‖
+  // s of ResidualScale::kContactPointSpeed.
+  double ContactPointSpeedScale() const;
+  double residual_scale_floor_ = 0.0;  // ‖q‖, or at least s
 };
 
 // Throws std::invalid_argument unless λ has one finite entry per constraint

@@ -151,11 +151,11 @@ bool SubAdmmSolver::Factor(const ContactProblem& problem, double penalty) {
   factored_.resize(num_subsystems_);
   pool_.ParallelFor(num_subsystems_, [&](int j) {
     SubsystemMatrix& matrix = subsystems_[j].matrix;
-    matrix.BeginAssembly(penalty);
+    matrix.BeginAssembly();
     for (int l : links_of_subsystem_[j]) {
       const Link& link = links_[l];
       if (link.blocks.empty()) {
-        matrix.AddLink(link.jacobian, link.body_dof, link.map);
+        matrix.AddLink(link.jacobian, link.body_dof, link.map, penalty);
         continue;
       }
       for (const auto& [row, left] : link.blocks) {  // β J_aᵀ J_b, block by block

@@ -11,8 +11,7 @@ void SubsystemMatrix::Reset(const Eigen::MatrixXd& a, const CliqueTree* tree) {
   }
 }
 
-void SubsystemMatrix::BeginAssembly(double penalty) {
-  penalty_ = penalty;
+void SubsystemMatrix::BeginAssembly() {
   if (!tree_) {
     dense_ = a_;
     return;
@@ -22,13 +21,14 @@ void SubsystemMatrix::BeginAssembly(double penalty) {
 }
 
 void SubsystemMatrix::AddLink(const Eigen::Matrix<double, 3, Eigen::Dynamic>& jacobian,
-                              int body_dof, const Eigen::Matrix<double, 3, 6>& map) {
+                              int body_dof, const Eigen::Matrix<double, 3, 6>& map,
+                              double penalty) {
   if (tree_ && body_dof >= 0) {
-    added_inertia_[body_dof].noalias() += map.transpose() * map;
+    added_inertia_[body_dof].noalias() += penalty * map.transpose() * map;
     return;
   }
   Eigen::MatrixXd& h = tree_ ? tree_factor_.mutable_matrix() : dense_;
-  h.noalias() += penalty_ * jacobian.transpose() * jacobian;
+  h.noalias() += penalty * jacobian.transpose() * jacobian;
 }
 
 void SubsystemMatrix::AddCompositeInertias() {
@@ -39,8 +39,7 @@ void SubsystemMatrix::AddCompositeInertias() {
   }
   Eigen::MatrixXd& h = tree_factor_.mutable_matrix();
   for (int l = 0; l < n; ++l) {
-    const Eigen::Matrix<double, 6, 1> force =
-        penalty_ * added_inertia_[l] * tree_->motion.col(l);
+    const Eigen::Matrix<double, 6, 1> force = added_inertia_[l] * tree_->motion.col(l);
     for (int k = l; k >= 0; k = parent[k]) h(l, k) += tree_->motion.col(k).dot(force);
   }
 }
