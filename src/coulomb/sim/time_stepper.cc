@@ -104,7 +104,36 @@ TimeStepper::TimeStepper(const TimeStepperParameters& parameters)
   if (!(parameters.contact_margin >= 0.0)) {
     throw std::invalid_argument("contact_margin: must be ≥ 0");
   }
+  NcpSolverParameters budget = parameters_.ncp;
+  if (budget.max_iterations <= 0) {
+    budget.max_iterations = parameters_.solver == ContactSolver::kCanal ? 20 : 100;
+  }
+  switch (parameters_.solver) {
+    case ContactSolver::kSap:
+      break;
+    case ContactSolver::kCanal:
+      canal_ = std::make_unique<CanalSolver>(budget);
+      break;
+    case ContactSolver::kSubAdmm:
+      subadmm_ = std::make_unique<SubAdmmSolver>(budget, parameters_.threads);
+      break;
+    case ContactSolver::kSubAdmmNoBody:
+      subadmm_ = std::make_unique<SubAdmmSolver>(budget, parameters_.threads,
+                                                 AdmmSplitting::kSubsystems);
+      break;
+    case ContactSolver::kAdmm:
+      subadmm_ = std::make_unique<SubAdmmSolver>(budget, parameters_.threads,
+                                                 AdmmSplitting::kWholeSystem);
+      break;
+    case ContactSolver::kPgs:
+      pgs_ = std::make_unique<PgsSolver>(budget);
+      break;
+  }
 }
+
+TimeStepper::~TimeStepper() = default;
+TimeStepper::TimeStepper(TimeStepper&&) noexcept = default;
+TimeStepper& TimeStepper::operator=(TimeStepper&&) noexcept = default;
 
 TimeStepper::Theta TimeStepper::SchemeTheta() const {
   switch (parameters_.scheme) {
@@ -269,31 +298,15 @@ bool TimeStepper::SolveRigidContact(StepStatistics* stats) {
         ToString(parameters_.solver) + " needs contact.model sap (" + error.what() + ")";
     return false;
   }
-  NcpSolverParameters budget = parameters_.ncp;
-  if (budget.max_iterations <= 0) {
-    budget.max_iterations = parameters_.solver == ContactSolver::kCanal ? 20 : 100;
-  }
   NcpSolution rigid;
   NcpSolverStatistics ncp_stats;
   const Eigen::VectorXd lambda_guess = ncp->FromProblemImpulses(lambda_guess_);
-  switch (parameters_.solver) {
-    case ContactSolver::kCanal:
-      ncp_stats = CanalSolver(budget).Solve(*ncp, v_guess, &rigid, lambda_guess);
-      break;
-    case ContactSolver::kSubAdmm:
-      ncp_stats =
-          SubAdmmSolver(budget, parameters_.threads).Solve(*ncp, &rigid, lambda_guess);
-      break;
-    case ContactSolver::kSubAdmmNoBody:
-      ncp_stats = SubAdmmSolver(budget, parameters_.threads, AdmmSplitting::kSubsystems)
-                      .Solve(*ncp, &rigid, lambda_guess);
-      break;
-    case ContactSolver::kAdmm:
-      ncp_stats = SubAdmmSolver(budget, parameters_.threads, AdmmSplitting::kWholeSystem)
-                      .Solve(*ncp, &rigid, lambda_guess);
-      break;
-    default:
-      ncp_stats = PgsSolver(budget).Solve(*ncp, lambda_guess, &rigid);
+  if (canal_) {
+    ncp_stats = canal_->Solve(*ncp, v_guess, &rigid, lambda_guess);
+  } else if (subadmm_) {
+    ncp_stats = subadmm_->Solve(*ncp, &rigid, lambda_guess);
+  } else {
+    ncp_stats = pgs_->Solve(*ncp, lambda_guess, &rigid);
   }
   stats->sap_iterations = ncp_stats.iterations;
   stats->ncp_residual = ncp_stats.residual;

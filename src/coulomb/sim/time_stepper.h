@@ -1,5 +1,6 @@
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,10 @@
 #include "coulomb/solvers/sap_solver.h"
 
 namespace coulomb {
+
+class CanalSolver;
+class PgsSolver;
+class SubAdmmSolver;
 
 // The solver of the contact step: SAP (the convex compliant problem of the
 // chosen contact model) or an exact-NCP solver (rigid Signorini–Coulomb on
@@ -94,6 +99,9 @@ struct StepStatistics {
 class TimeStepper {
  public:
   explicit TimeStepper(const TimeStepperParameters& parameters);
+  ~TimeStepper();
+  TimeStepper(TimeStepper&&) noexcept;
+  TimeStepper& operator=(TimeStepper&&) noexcept;
   const TimeStepperParameters& parameters() const { return parameters_; }
 
   // Advances `system` by δt. On a solver failure the state is left at q0, v0
@@ -162,6 +170,11 @@ class TimeStepper {
 
   TimeStepperParameters parameters_;
   SapSolver solver_;
+  // The exact-NCP solver chosen, kept across steps (its storage and threads
+  // are reused); null for SAP.
+  std::unique_ptr<CanalSolver> canal_;
+  std::unique_ptr<SubAdmmSolver> subadmm_;
+  std::unique_ptr<PgsSolver> pgs_;
   ContactProblem problem_;
   bool stepped_ = false;
   SapSolution solution_;
