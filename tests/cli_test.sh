@@ -112,6 +112,13 @@ check "run --solver canal exits 0" test "$code" -eq 0
 check "run --solver canal reports the NCP residual" python3 -c "
 import json, sys; r = json.load(open('$work/out'))
 assert r['solver'] == 'canal' and r['ncp_residual_max'] < 1e-6, r"
+for solver in subadmm subadmm-nobody admm; do
+  "$coulomb" run box_slide --solver $solver --json >"$work/out"; code=$?
+  check "run --solver $solver exits 0" test "$code" -eq 0
+  check "run --solver $solver reaches the rigid solution" python3 -c "
+import json, sys; r = json.load(open('$work/out'))
+assert r['solver'] == '$solver' and r['ncp_residual_max'] < 1e-6, r"
+done
 if [ -n "$fclib" ] && [ -f "$fclib" ]; then
   "$coulomb" solve "$fclib" --solver canal --json >"$work/out"; code=$?
   check "solve --solver canal exits 0" test "$code" -eq 0
