@@ -305,10 +305,8 @@ TEST(SubAdmmSolver, ResultsAreIdenticalForAnyThreadCount) {
 
 // A random 10-dof tree with two contacts against the world and one between
 // two of its bodies (a self-collision: two body parts in one Jacobian
-// block), all closing. SubADMM splits the self-contact into two copies (one
-// per body) and factors the tree without fill-in; it must reach the same NCP
-// solution as the No Body variant and CANAL.
-TEST(SubAdmmSolver, BodySplitReachesTheNcpSolutionOfAContactInsideOneTree) {
+// block), all closing.
+ContactProblem SelfContactTreeProblem() {
   const testing::RandomTree random = testing::MakeRandomTree(10, 4);
   ContactProblem problem(0.01);
   problem.AddClique(random.a);
@@ -328,6 +326,14 @@ TEST(SubAdmmSolver, BodySplitReachesTheNcpSolutionOfAContactInsideOneTree) {
         std::make_unique<SapFrictionCone>(contact, Eigen::Vector3d::Zero()));
   }
   problem.Finalize();
+  return problem;
+}
+
+// SubADMM splits the self-contact into two copies (one per body) and factors
+// the tree without fill-in; it must reach the same NCP solution as the No
+// Body variant and CANAL.
+TEST(SubAdmmSolver, BodySplitReachesTheNcpSolutionOfAContactInsideOneTree) {
+  const ContactProblem problem = SelfContactTreeProblem();
   const ContactNcp ncp(problem);
   NcpSolution canal, split, no_body;
   ASSERT_TRUE(CanalSolver().Solve(ncp, {}, &canal).converged);
@@ -346,6 +352,25 @@ TEST(SubAdmmSolver, BodySplitReachesTheNcpSolutionOfAContactInsideOneTree) {
   // about cond(W) × 1e-10 relative; W of this tree is well conditioned.
   EXPECT_LT((split.lambda - canal.lambda).norm(), 1e-6 * canal.lambda.norm());
   EXPECT_LT((no_body.lambda - canal.lambda).norm(), 1e-6 * canal.lambda.norm());
+}
+
+// On the same strongly coupled tree, PGS with the scalar local step
+// 1/λ_max(W_ii) converges to CANAL's solution; with W_ii⁻¹ (math.md §4.4) the
+// sweeps blow up.
+TEST(PgsSolver, ScalarStepConvergesWhereTheDelassusInverseStepDiverges) {
+  const ContactProblem problem = SelfContactTreeProblem();
+  const ContactNcp ncp(problem);
+  NcpSolution canal, scalar, inverse;
+  ASSERT_TRUE(CanalSolver().Solve(ncp, {}, &canal).converged);
+  NcpSolverParameters parameters;
+  parameters.tolerance = 1e-10;
+  const NcpSolverStatistics scalar_stats =
+      PgsSolver(parameters, PgsStep::kScalar).Solve(ncp, {}, &scalar);
+  parameters.max_iterations = 1000;
+  PgsSolver(parameters, PgsStep::kDelassusInverse).Solve(ncp, {}, &inverse);
+  EXPECT_TRUE(scalar_stats.converged) << scalar_stats.residual;
+  EXPECT_LT((scalar.lambda - canal.lambda).norm(), 1e-6 * canal.lambda.norm());
+  EXPECT_GT(inverse.lambda.norm(), 1e3 * canal.lambda.norm());
 }
 
 // Warm start (time stepping passes the previous step's impulses): started

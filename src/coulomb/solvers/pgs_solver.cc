@@ -7,14 +7,15 @@
 
 namespace coulomb {
 
-PgsSolver::PgsSolver(const NcpSolverParameters& parameters) : parameters_(parameters) {
+PgsSolver::PgsSolver(const NcpSolverParameters& parameters, PgsStep step)
+    : parameters_(parameters), step_(step) {
   if (parameters_.max_iterations <= 0) parameters_.max_iterations = 10000;
 }
 
 void PgsSolver::Precompute(const ContactNcp& ncp) {
   const ContactProblem& problem = ncp.problem();
   blocks_.assign(ncp.num_contacts(), {});
-  delassus_inverse_.resize(ncp.num_contacts());
+  local_step_.resize(ncp.num_contacts());
   delassus_normal_.resize(ncp.num_contacts());
   for (int i = 0; i < ncp.num_contacts(); ++i) {
     Eigen::Matrix3d delassus = Eigen::Matrix3d::Zero();
@@ -25,11 +26,19 @@ void PgsSolver::Precompute(const ContactNcp& ncp) {
       delassus += b.jacobian * b.a_inverse_jt;
       blocks_[i].push_back(std::move(b));
     }
+    delassus_normal_[i] = delassus(2, 2);
+    if (step_ == PgsStep::kScalar) {
+      const double largest =
+          Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(delassus, Eigen::EigenvaluesOnly)
+              .eigenvalues()
+              .maxCoeff();
+      local_step_[i] = Eigen::Matrix3d::Identity() / (largest + 1e-300);
+      continue;
+    }
     // W_ii can be singular (a rank-deficient local FCLIB problem): a relative
     // 1e-12 on the diagonal keeps the inverse finite and changes nothing else.
-    delassus_normal_[i] = delassus(2, 2);
     delassus.diagonal().array() += 1e-12 * delassus.trace() + 1e-300;
-    delassus_inverse_[i] = delassus.inverse();
+    local_step_[i] = delassus.inverse();
   }
 }
 
@@ -68,7 +77,7 @@ NcpSolverStatistics PgsSolver::Solve(const ContactNcp& ncp,
       const Eigen::Vector3d updated =
           soft ? SoftUpdate(*soft, u(2) - delassus_normal_[i] * old(2),
                             delassus_normal_[i])
-               : StrictFrictionOperator(old - delassus_inverse_[i] * u, ncp.friction(i));
+               : StrictFrictionOperator(old - local_step_[i] * u, ncp.friction(i));
       solution->lambda.segment<3>(offset) = updated;
       for (const ContactBlock& b : blocks_[i]) {
         solution->v.segment(b.offset, b.a_inverse_jt.rows()) +=

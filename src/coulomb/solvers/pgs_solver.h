@@ -10,16 +10,28 @@ namespace coulomb {
 
 // Projected Gauss–Seidel on the dual of the contact NCP, the AL paper's
 // baseline (math.md §4.4). Per contact i, in a fixed order,
-//   λ_i ← T(λ_i − W_ii⁻¹ u_i),   u_i = J_i v + b_i + e_i,
+//   λ_i ← T(λ_i − D_i u_i),   u_i = J_i v + b_i + e_i,
 // T the strict operator (normal clamp, then the disc of radius μ λ_n), and
 // v = v* + A⁻¹ Jᵀ λ kept up to date after each contact (so W = J A⁻¹ Jᵀ is
 // never formed: each update costs the size of the cliques it touches).
+// The local step D_i (PgsStep):
+// * kScalar (default): D_i = I / λ_max(W_ii). For any scalar step the fixed
+//   points of λ = T(λ − ρ u) are exactly Coulomb's law (λ_n ⊥ u_n; u_t = 0
+//   inside the disc, u_t = −α λ_t on its rim), and a step below 1/λ_max is a
+//   descent step on the contact's local quadratic, so sweeps do not blow up.
+// * kDelassusInverse: D_i = W_ii⁻¹ as math.md §4.4 writes it. Its tangential
+//   fixed point is W_ii⁻¹ u_t ∥ −λ_t, which is not Coulomb's law when W_ii is
+//   anisotropic, and on strongly coupled problems (a robot's contacts and
+//   joint limits) its sweeps diverge.
 // Sweeps until the natural-map residual ≤ tolerance or the sweep limit; PGS
 // converges linearly and stalls on coupled or badly scaled problems, which
 // the statistics show.
+enum class PgsStep { kScalar, kDelassusInverse };
+
 class PgsSolver {
  public:
-  explicit PgsSolver(const NcpSolverParameters& parameters = {});
+  explicit PgsSolver(const NcpSolverParameters& parameters = {},
+                     PgsStep step = PgsStep::kScalar);
 
   // lambda_guess: empty for λ = 0.
   NcpSolverStatistics Solve(const ContactNcp& ncp, const Eigen::VectorXd& lambda_guess,
@@ -37,8 +49,9 @@ class PgsSolver {
                                     double w);
 
   NcpSolverParameters parameters_;
+  PgsStep step_;
   std::vector<std::vector<ContactBlock>> blocks_;  // per contact
-  std::vector<Eigen::Matrix3d> delassus_inverse_;  // W_ii⁻¹ per contact
+  std::vector<Eigen::Matrix3d> local_step_;        // D_i per contact
   std::vector<double> delassus_normal_;            // (W_ii)_nn per contact
 };
 
