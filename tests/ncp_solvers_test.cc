@@ -174,8 +174,8 @@ ContactProblem PointMassProblem(const Eigen::Vector3d& v_star, double mu) {
 // A contact whose data are at rounding level while its body moves: a point
 // mass sliding along x at 1 m/s, its normal velocity −1e-17 m/s. λ = 0 is
 // off by 1e-17 in absolute terms; FCLIB's normalization divides that by
-// ‖q‖ = 1e-17 and reports 1, the contact point speed scale (1 m/s) reports
-// 1e-17.
+// ‖q‖ = 1e-17 and reports 1; the floor of a millionth of the contact
+// point speed scale (1 m/s) reports 1e-11.
 TEST(ContactNcp, ContactPointSpeedScaleKeepsRoundingLevelProblemsFromLookingUnsolved) {
   const ContactProblem problem = PointMassProblem(Eigen::Vector3d(1.0, 0.0, -1e-17), 0.0);
   // Tangential rows zeroed: only the normal row remains (a frictionless
@@ -201,7 +201,8 @@ TEST(ContactNcp, ContactPointSpeedScaleKeepsRoundingLevelProblemsFromLookingUnso
     if (scale == ContactNcp::ResidualScale::kFclib) {
       EXPECT_NEAR(residual, 1.0, 1e-12);
     } else {
-      EXPECT_NEAR(residual, 1e-17, 1e-20);  // s = ‖J‖ ‖v*‖ = 1 m/s
+      // s = ‖J‖ ‖v*‖ = 1 m/s, floor 1e-6 s.
+      EXPECT_NEAR(residual, 1e-11, 1e-14);
     }
   }
 }

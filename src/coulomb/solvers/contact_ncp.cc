@@ -144,7 +144,8 @@ ContactNcp::ContactNcp(const ContactProblem& problem, ResidualScale residual_sca
   CalcContactVelocities(problem_->v_star(), &q);
   residual_scale_floor_ = q.norm();
   if (residual_scale == ResidualScale::kContactPointSpeed) {
-    residual_scale_floor_ = std::max(residual_scale_floor_, ContactPointSpeedScale());
+    residual_scale_floor_ =
+        std::max(residual_scale_floor_, kSpeedScaleFloor * ContactPointSpeedScale());
   }
 }
 

@@ -35,13 +35,18 @@ class ContactNcp {
  public:
   // How NaturalMapResidual normalizes. kFclib: max(‖q‖, ‖λ‖, ‖u‖), FCLIB's
   // measure, for comparisons with other solvers. kContactPointSpeed: also at
-  // least the speed scale s = ‖(s_i)‖, s_i = ‖b_i + e_i‖ + Σ_t ‖J_it‖ ‖v*_t‖,
-  // how fast constraint i's rows could move at the speed of the trees it
-  // touches. In simulation a robot in free fall with its joints at their
-  // limits has q ~ 1e-17 (rounding), and FCLIB's ratio is then one rounding
-  // error over another (~1); the floor reports the error relative to how
-  // fast the robot moves instead.
+  // least 1e-6 s (kSpeedScaleFloor), s = ‖(s_i)‖ the speed scale, s_i =
+  // ‖b_i + e_i‖ + Σ_t ‖J_it‖ ‖v*_t‖: how fast constraint i's rows could move
+  // at the speed of the trees it touches. In simulation a robot in free fall
+  // with its joints at their limits has q ~ 1e-17 (rounding), and FCLIB's
+  // ratio is then one rounding error over another (~1); the floor reports
+  // such a step's error relative to how fast the robot moves instead, and
+  // leaves every problem whose data are not rounding noise (‖q‖ > 1e-6 s)
+  // with FCLIB's measure. (A floor of s itself loosened CANAL's inner
+  // tolerance, which follows the residual, and a warm-started clutter run
+  // then gained energy.)
   enum class ResidualScale { kFclib, kContactPointSpeed };
+  static constexpr double kSpeedScaleFloor = 1e-6;
 
   // Throws std::invalid_argument if a constraint is not a SapFrictionCone,
   // SapUnilateralConstraint or PdControllerConstraint, or the problem is not
