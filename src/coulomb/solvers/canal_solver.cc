@@ -83,6 +83,7 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
   }
   ncp.CalcContactVelocities(solution->v, &solution->u);
   stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
+  KeepIfBest(*solution, stats.residual, /*first=*/true);
   Eigen::VectorXd slack = solution->u;  // z
   double previous_residual = std::numeric_limits<double>::infinity();
   SapSolution inner_solution;
@@ -120,6 +121,7 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
     stats.history.push_back(
         {stats.residual, primal, inner_stats.iterations, penalty, SecondsSince(start)});
     stats.iterations = k;
+    KeepIfBest(*solution, stats.residual, /*first=*/false);
     if (stats.residual <= parameters_.tolerance) {
       stats.converged = true;
       stats.status = "converged";
@@ -134,8 +136,22 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
     }
     previous_residual = stats.residual;
   }
+  if (best_residual_ < stats.residual) {  // the outer iterates are not monotone
+    solution->lambda = best_.lambda;
+    solution->v = best_.v;
+    solution->u = best_.u;
+    stats.residual = best_residual_;
+  }
   stats.total_time_s = SecondsSince(start);
   return stats;
+}
+
+void CanalSolver::KeepIfBest(const NcpSolution& iterate, double residual, bool first) {
+  if (!first && !(residual < best_residual_)) return;
+  best_residual_ = residual;
+  best_.lambda = iterate.lambda;
+  best_.v = iterate.v;
+  best_.u = iterate.u;
 }
 
 }  // namespace coulomb

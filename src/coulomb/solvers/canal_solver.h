@@ -25,8 +25,10 @@ namespace coulomb {
 // penalty_growth (up to max_penalty_growth) whenever the natural-map residual
 // fell by less than stall_ratio; the primal residual ‖J v − z‖ =
 // ‖λ^k − λ^{k−1}‖/β is reported. Stops when the natural-map residual at
-// v = v* + A⁻¹Jᵀλ (exact dynamics) ≤ tolerance. One outer iteration from
-// λ = 0 is a soft convex model.
+// v = v* + A⁻¹Jᵀλ (exact dynamics) ≤ tolerance; otherwise, at the iteration
+// limit, returns the iterate with the lowest residual (the outer iterates are
+// not monotone, and in simulation, with a budget of 20, the last one could be
+// the worst). One outer iteration from λ = 0 is a soft convex model.
 class CanalSolver {
  public:
   explicit CanalSolver(const NcpSolverParameters& parameters = {});
@@ -42,8 +44,14 @@ class CanalSolver {
   ContactProblem MakeInnerProblem(const ContactNcp& ncp, double penalty);
   double InitialPenalty(const ContactNcp& ncp) const;
 
+  // The iterate with the lowest natural-map residual so far (first: the
+  // starting point), which Solve returns when the last one is worse.
+  void KeepIfBest(const NcpSolution& iterate, double residual, bool first);
+
   NcpSolverParameters parameters_;
   SapSolver inner_solver_;
+  NcpSolution best_;
+  double best_residual_ = 0.0;
   std::vector<AugmentedLagrangianCone*> cones_;  // owned by the inner problem
 };
 

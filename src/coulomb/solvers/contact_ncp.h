@@ -151,11 +151,12 @@ struct NcpSolverParameters {
   int max_iterations = 0;   // 0: the solver's default (CANAL 100, PGS 10000)
   // CANAL: initial β = scale / mean(w_i) (w_i = trace(W_ii)/3, an inverse
   // effective mass); ×growth when the natural-map residual fell by less than
-  // stall_ratio; at most max_growth × the initial β. Growth 3, not 10: ×10
-  // made the inner problem stiff enough for the residual to jump back up
-  // (dish pile, docs/ncp_solvers.md).
+  // stall_ratio; at most max_growth × the initial β. (×10 makes the
+  // residual jump back up for a few iterations on the dish pile, ×3 does not
+  // and is faster there, but in simulation, with CANAL returning its best
+  // iterate, ×10 gives 10–100× lower residuals in clutter; docs/ncp_solvers.md.)
   double penalty_scale = 1.0;
-  double penalty_growth = 3.0;
+  double penalty_growth = 10.0;
   double stall_ratio = 0.5;
   double max_penalty_growth = 1e6;
   // SAP's ε_r for the inner problem: 0.1 × the outer residual, within
