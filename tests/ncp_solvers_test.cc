@@ -424,6 +424,34 @@ TEST(PgsSolver, ScalarStepConvergesWhereTheDelassusInverseStepDiverges) {
   EXPECT_GT(inverse.lambda.norm(), 1e3 * canal.lambda.norm());
 }
 
+// Cut off by its iteration limit, CANAL returns its best iterate: the
+// reported residual is the lowest of the history, and it is the residual of
+// the returned impulses.
+TEST(CanalSolver, ReturnsItsBestIterateAtTheIterationLimit) {
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    RandomContactProblemOptions options;
+    options.num_bodies = 20;
+    options.num_contacts = 40;
+    options.seed = seed;
+    const ContactProblem problem = MakeRandomContactProblem(options);
+    const ContactNcp ncp(problem);
+    NcpSolverParameters parameters;
+    parameters.max_iterations = 12;
+    NcpSolution solution;
+    const NcpSolverStatistics stats = CanalSolver(parameters).Solve(ncp, {}, &solution);
+    double lowest = std::numeric_limits<double>::infinity();
+    for (const NcpIterationRecord& record : stats.history)
+      lowest = std::min(lowest, record.residual);
+    EXPECT_LE(stats.residual, lowest) << "seed " << seed;
+    Eigen::VectorXd v, u;
+    ncp.CalcVelocities(solution.lambda, &v);
+    ncp.CalcContactVelocities(v, &u);
+    EXPECT_NEAR(ncp.NaturalMapResidual(solution.lambda, u), stats.residual,
+                1e-12 * (1.0 + stats.residual))
+        << "seed " << seed;
+  }
+}
+
 // Warm start (time stepping passes the previous step's impulses): started
 // from the solution, CANAL stops after one outer iteration and SubADMM needs
 // far fewer iterations than from λ = 0; a wrong-sized guess is an error.
