@@ -17,7 +17,8 @@ namespace coulomb {
 // them) through the Jacobian blocks J_ij. Per iteration, with penalty β:
 // 1. per subsystem, in parallel:
 //      (A_j + β Σ_i J_ijᵀ J_ij) v_j = A_j v*_j + Σ_i J_ijᵀ (β z_ij − u_ij),
-//    the matrix factored once per β (Cholesky of the subsystem's block);
+//    the matrix factored once per β (SubsystemMatrix: tree or dense
+//    Cholesky, see Splitting below);
 // 2. per constraint, in parallel: y_ij = β J_ij v_j + u_ij,
 //      λ_i = T(−(Σ_j y_ij + β e_i)/|Z_i|),  z_ij = (y_ij + λ_i)/β,
 //    T the strict operator (normal clamp, then the disc);
