@@ -5,32 +5,66 @@
 #include <stdexcept>
 
 #include "coulomb/cli/json_writer.h"
+#include "coulomb/fclib/skew_refinement.h"
 #include "coulomb/solvers/canal_solver.h"
 #include "coulomb/solvers/pgs_solver.h"
 #include "coulomb/solvers/subadmm_solver.h"
 
 namespace coulomb {
 
+namespace {
+
+// One solve by the named solver, warm-started from lambda_guess when given.
+NcpSolverStatistics SolveOnce(const ContactNcp& ncp, const std::string& solver,
+                              const NcpSolverParameters& parameters, int threads,
+                              const Eigen::VectorXd& lambda_guess,
+                              NcpSolution* solution) {
+  if (solver == "canal") {
+    return CanalSolver(parameters).Solve(ncp, Eigen::VectorXd(), solution, lambda_guess);
+  }
+  if (solver == "pgs") return PgsSolver(parameters).Solve(ncp, lambda_guess, solution);
+  if (solver == "subadmm") {
+    return SubAdmmSolver(parameters, threads).Solve(ncp, solution, lambda_guess);
+  }
+  throw std::invalid_argument("unknown NCP solver '" + solver +
+                              "' (use canal, subadmm or pgs)");
+}
+
+// Statistics of the refinement passes together: iterations and time summed,
+// the history concatenated, the status and residual of the last pass.
+void Accumulate(const NcpSolverStatistics& pass, NcpSolverStatistics* total) {
+  const int iterations = total->iterations, inner = total->inner_iterations;
+  const double time = total->total_time_s;
+  std::vector<NcpIterationRecord> history = std::move(total->history);
+  *total = pass;
+  total->iterations += iterations;
+  total->inner_iterations += inner;
+  total->total_time_s += time;
+  history.insert(history.end(), pass.history.begin(), pass.history.end());
+  total->history = std::move(history);
+}
+
+}  // namespace
+
 FclibNcpRun SolveFclibWithNcpSolver(const FclibProblem& fclib,
                                     const FclibContactProblem& mapped,
                                     const std::string& solver,
                                     const NcpSolverParameters& parameters, int threads) {
-  const ContactNcp ncp(mapped.problem);
-  NcpSolution solution;
   FclibNcpRun run;
-  if (solver == "canal") {
-    run.statistics = CanalSolver(parameters).Solve(ncp, Eigen::VectorXd(), &solution);
-  } else if (solver == "pgs") {
-    run.statistics = PgsSolver(parameters).Solve(ncp, Eigen::VectorXd(), &solution);
-  } else if (solver == "subadmm") {
-    run.statistics = SubAdmmSolver(parameters, threads).Solve(ncp, &solution);
-  } else {
-    throw std::invalid_argument("unknown NCP solver '" + solver +
-                                "' (use canal, subadmm or pgs)");
-  }
+  const auto solve = [&](const FclibContactProblem& problem,
+                         const Eigen::VectorXd& lambda_guess) {
+    const ContactNcp ncp(problem.problem);
+    NcpSolution solution;
+    Accumulate(SolveOnce(ncp, solver, parameters, threads, lambda_guess, &solution),
+               &run.statistics);
+    return solution.lambda;
+  };
+  const SkewRefinement refined = SolveWithSkewRefinement(
+      fclib, mapped, parameters.tolerance, kMaxSkewRefinementPasses, solve);
   run.num_dofs = mapped.problem.num_dofs();
-  run.r = ToFclibContactOrder(solution.lambda);
-  run.residual = CalcNaturalMapResidual(fclib, run.r);
+  run.r = refined.r;
+  run.residual = refined.residual;
+  run.skew_passes = refined.passes;
   return run;
 }
 
@@ -45,6 +79,9 @@ void PrintNcpSummary(const std::string& name, const FclibProblem& fclib,
               s.iterations);
   if (s.solver == "canal")
     std::printf(" (%d inner Newton iterations)", s.inner_iterations);
+  if (run.skew_passes > 1) {
+    std::printf(" in %d passes refining on W's skew part", run.skew_passes);
+  }
   std::printf(
       "\n  FCLIB natural-map residual = %.3e (÷ max(‖q‖,‖r‖,‖u‖) = %.3e); solver's "
       "own = %.3e\n  wall time %.3f ms\n",
@@ -62,6 +99,7 @@ void PrintNcpJson(const std::string& name, const FclibProblem& fclib,
   json.Add("status", s.status);
   json.Add("iterations", s.iterations);
   json.Add("inner_iterations", s.inner_iterations);
+  json.Add("skew_passes", run.skew_passes);
   json.Add("ncp_residual", run.residual.error);
   json.Add("ncp_residual_unnormalized", run.residual.unnormalized);
   json.Add("ncp_residual_normalization", "max(|q|,|r|,|u|)");

@@ -12,15 +12,20 @@
 namespace coulomb {
 
 // One solve of the rigid FCLIB problem (W r + q, or M v = H r + f with
-// u = Hᵀ v + w, and the De Saxcé term) by an NCP solver, `canal` or `pgs`,
+// u = Hᵀ v + w, and the De Saxcé term) by an NCP solver (canal, subadmm, pgs),
 // with its FCLIB-order solution and the FCLIB natural-map residual computed
 // from the file's own matrices (independent of the solver's).
+// Local problems with an asymmetric W are refined on its skew part
+// (SolveWithSkewRefinement, at most kMaxSkewRefinementPasses passes; the
+// statistics sum the passes).
 struct FclibNcpRun {
   NcpSolverStatistics statistics;
   Eigen::VectorXd r;  // FCLIB order [n, t1, t2]
   NaturalMapResidual residual;
   int num_dofs = 0;
+  int skew_passes = 1;
 };
+inline constexpr int kMaxSkewRefinementPasses = 10;
 
 // solver: canal, subadmm or pgs (threads: SubADMM's thread count). Throws
 // std::invalid_argument for an unknown solver name.

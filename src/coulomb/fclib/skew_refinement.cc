@@ -1,0 +1,30 @@
+#include "coulomb/fclib/skew_refinement.h"
+
+namespace coulomb {
+
+SkewRefinement SolveWithSkewRefinement(const FclibProblem& fclib,
+                                       const FclibContactProblem& mapped,
+                                       double tolerance, int max_passes,
+                                       const NcpSolveFunction& solve) {
+  SkewRefinement result;
+  Eigen::VectorXd lambda = solve(mapped, Eigen::VectorXd());
+  result.r = ToFclibContactOrder(lambda);
+  result.residual = CalcNaturalMapResidual(fclib, result.r);
+  result.passes = 1;
+  const bool asymmetric =
+      fclib.kind == FclibProblem::Kind::kLocal && mapped.w_relative_asymmetry > 0.0;
+  if (!asymmetric) return result;
+  const Eigen::SparseMatrix<double> skew =
+      0.5 * (fclib.w_matrix - Eigen::SparseMatrix<double>(fclib.w_matrix.transpose()));
+  FclibProblem shifted = fclib;
+  while (result.residual.error > tolerance && result.passes < max_passes) {
+    shifted.q = fclib.q + skew * result.r;
+    lambda = solve(BuildFclibContactProblem(shifted), lambda);
+    result.r = ToFclibContactOrder(lambda);
+    result.residual = CalcNaturalMapResidual(fclib, result.r);
+    ++result.passes;
+  }
+  return result;
+}
+
+}  // namespace coulomb
