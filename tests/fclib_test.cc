@@ -163,6 +163,53 @@ std::vector<fs::path> FclibFiles() {
 // Every real FCLIB file loads, SAP converges to ε_r = 1e-10, and the mapping
 // is right: checked against FCLIB's own equations, written from the raw file
 // data (M v = H r + f and u = Hᵀ v + w, or u = W r + q).
+// A local problem whose W has a skew part of 1e-3 (as Capsules-i125-1213
+// does): CANAL on the symmetric part misses the stored problem's solution by
+// about the asymmetry; the refinement on the skew part reaches 1e-9 of it.
+TEST(SkewRefinement, SolvesTheStoredProblemWhenWIsAsymmetric) {
+  const int num_contacts = 4, size = 3 * num_contacts;
+  std::srand(7);
+  const Eigen::MatrixXd root = Eigen::MatrixXd::Random(size, size);
+  const Eigen::MatrixXd skew_root = Eigen::MatrixXd::Random(size, size);
+  const Eigen::MatrixXd w_symmetric =
+      root * root.transpose() + 0.1 * Eigen::MatrixXd::Identity(size, size);
+  const Eigen::MatrixXd w = w_symmetric + 1e-3 * w_symmetric.cwiseAbs().maxCoeff() *
+                                              (skew_root - skew_root.transpose()) / 2.0;
+  FclibProblem fclib;
+  fclib.path = "synthetic";
+  fclib.kind = FclibProblem::Kind::kLocal;
+  fclib.num_contacts = num_contacts;
+  fclib.mu = Eigen::VectorXd::Constant(num_contacts, 0.3);
+  fclib.w_matrix = w.sparseView();
+  fclib.q = Eigen::VectorXd::Zero(size);
+  for (int i = 0; i < num_contacts; ++i) {
+    fclib.q.segment<3>(3 * i) << -1.0, 0.2 * (i - 1.5), 0.1;  // [n, t1, t2]: closing
+  }
+  const FclibContactProblem mapped = BuildFclibContactProblem(fclib);
+  ASSERT_GT(mapped.w_relative_asymmetry, 1e-4);
+  double first_pass = -1.0;
+  const auto canal = [&](const FclibContactProblem& problem,
+                         const Eigen::VectorXd& lambda_guess) {
+    const ContactNcp ncp(problem.problem);
+    NcpSolution solution;
+    NcpSolverParameters parameters;
+    parameters.tolerance = 1e-12;
+    EXPECT_TRUE(
+        CanalSolver(parameters).Solve(ncp, {}, &solution, lambda_guess).converged);
+    if (first_pass < 0.0) {
+      first_pass =
+          CalcNaturalMapResidual(fclib, ToFclibContactOrder(solution.lambda)).error;
+    }
+    return solution.lambda;
+  };
+  const SkewRefinement refined = SolveWithSkewRefinement(fclib, mapped, 1e-11, 10, canal);
+  EXPECT_GT(first_pass, 1e-6);  // the symmetric part alone is not the problem
+  EXPECT_GT(refined.passes, 1);
+  EXPECT_LE(refined.residual.error, 1e-11);
+  std::printf("skew refinement: first pass %.1e, %d passes, %.1e\n", first_pass,
+              refined.passes, refined.residual.error);
+}
+
 TEST(FclibFiles, SapConvergesOnEveryFileAndSatisfiesFclibsEquations) {
   const std::vector<fs::path> files = FclibFiles();
   if (files.empty()) {
