@@ -74,9 +74,10 @@ void PrintNcpSummary(const std::string& name, const FclibProblem& fclib,
   std::printf("%s (%s, %d dofs, %d contacts)\n", name.c_str(),
               fclib.kind == FclibProblem::Kind::kLocal ? "local" : "global", run.num_dofs,
               fclib.num_contacts);
-  std::printf("  %s %s after %d iterations", s.solver.c_str(),
-              s.converged ? "converged" : ("did NOT converge: " + s.status).c_str(),
-              s.iterations);
+  std::printf(
+      "  %s %s after %d iterations", s.solver.c_str(),
+      s.converged ? "converged" : ("did NOT converge: " + std::string(s.status)).c_str(),
+      s.iterations);
   if (s.solver == "canal")
     std::printf(" (%d inner Newton iterations)", s.inner_iterations);
   if (run.skew_passes > 1) {
@@ -96,7 +97,7 @@ void PrintNcpJson(const std::string& name, const FclibProblem& fclib,
   json.Add("kind", fclib.kind == FclibProblem::Kind::kLocal ? "local" : "global");
   json.Add("solver", s.solver);
   json.Add("converged", s.converged);
-  json.Add("status", s.status);
+  json.Add("status", std::string(s.status));
   json.Add("iterations", s.iterations);
   json.Add("inner_iterations", s.inner_iterations);
   json.Add("skew_passes", run.skew_passes);

@@ -32,15 +32,15 @@ void ThreadPool::RunChunk(int chunk) const {
   const int chunks = num_threads();
   const int begin = static_cast<int>(static_cast<long>(count_) * chunk / chunks);
   const int end = static_cast<int>(static_cast<long>(count_) * (chunk + 1) / chunks);
-  for (int index = begin; index < end; ++index) (*task_)(index);
+  for (int index = begin; index < end; ++index) task_(index);
 }
 
-void ThreadPool::ParallelFor(int count, const std::function<void(int)>& task) {
+void ThreadPool::Run(int count, TaskRef task) {
   if (workers_.empty() || count <= 1) {
     for (int index = 0; index < count; ++index) task(index);
     return;
   }
-  task_ = &task;
+  task_ = task;
   count_ = count;
   pending_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
   {

@@ -2,7 +2,6 @@
 
 #include <atomic>
 #include <condition_variable>
-#include <functional>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -23,9 +22,24 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   int num_threads() const { return static_cast<int>(workers_.size()) + 1; }
-  void ParallelFor(int count, const std::function<void(int)>& task);
+  // task: any callable f(int). Passed by reference, not wrapped in a
+  // std::function (which allocates for captures over 16 bytes): an iterative
+  // solver calls this twice per iteration inside the step loop.
+  template <typename Task>
+  void ParallelFor(int count, const Task& task) {
+    Run(count, TaskRef{&task, [](const void* f, int index) {
+                         (*static_cast<const Task*>(f))(index);
+                       }});
+  }
 
  private:
+  // A non-owning reference to the caller's callable.
+  struct TaskRef {
+    const void* callable = nullptr;
+    void (*call)(const void*, int) = nullptr;
+    void operator()(int index) const { call(callable, index); }
+  };
+  void Run(int count, TaskRef task);
   void WorkerLoop(int worker);
   void RunChunk(int chunk) const;
 
@@ -38,7 +52,7 @@ class ThreadPool {
   std::mutex mutex_;
   std::condition_variable work_ready_;
   std::condition_variable work_done_;
-  const std::function<void(int)>* task_ = nullptr;
+  TaskRef task_;
   int count_ = 0;
   std::atomic<long> generation_{0};
   std::atomic<int> pending_{0};

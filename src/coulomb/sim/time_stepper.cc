@@ -105,6 +105,7 @@ TimeStepper::TimeStepper(const TimeStepperParameters& parameters)
     throw std::invalid_argument("contact_margin: must be ≥ 0");
   }
   NcpSolverParameters budget = parameters_.ncp;
+  budget.keep_history = false;  // a step allocates nothing
   if (budget.max_iterations <= 0) {
     budget.max_iterations = parameters_.solver == ContactSolver::kCanal ? 20 : 100;
   }
@@ -289,37 +290,41 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
 }
 
 bool TimeStepper::SolveRigidContact(StepStatistics* stats) {
-  const Eigen::VectorXd& v_guess = v_guess_;
-  std::optional<ContactNcp> ncp;
+  constexpr auto kScale = ContactNcp::ResidualScale::kContactPointSpeed;
   try {
-    ncp.emplace(problem_, ContactNcp::ResidualScale::kContactPointSpeed);
+    if (ncp_) {
+      ncp_->Rebuild(problem_, kScale);
+    } else {
+      ncp_ = std::make_unique<ContactNcp>(problem_, kScale);
+    }
   } catch (const std::invalid_argument& error) {
     stats->failure =
         ToString(parameters_.solver) + " needs contact.model sap (" + error.what() + ")";
     return false;
   }
-  NcpSolution rigid;
+  const ContactNcp& ncp = *ncp_;
+  NcpSolution& rigid = rigid_solution_;
   NcpSolverStatistics ncp_stats;
-  const Eigen::VectorXd lambda_guess = ncp->FromProblemImpulses(lambda_guess_);
+  ncp.FromProblemImpulses(lambda_guess_, &ncp_lambda_guess_);
   if (canal_) {
-    ncp_stats = canal_->Solve(*ncp, v_guess, &rigid, lambda_guess);
+    ncp_stats = canal_->Solve(ncp, v_guess_, &rigid, ncp_lambda_guess_);
   } else if (subadmm_) {
-    ncp_stats = subadmm_->Solve(*ncp, &rigid, lambda_guess);
+    ncp_stats = subadmm_->Solve(ncp, &rigid, ncp_lambda_guess_);
   } else {
-    ncp_stats = pgs_->Solve(*ncp, lambda_guess, &rigid);
+    ncp_stats = pgs_->Solve(ncp, ncp_lambda_guess_, &rigid);
   }
   stats->sap_iterations = ncp_stats.iterations;
   stats->ncp_residual = ncp_stats.residual;
   solution_.v = rigid.v;  // v = v* + A⁻¹Jᵀλ: no momentum error
-  solution_.gamma = ncp->ToProblemImpulses(rigid.lambda);
+  ncp.ToProblemImpulses(rigid.lambda, &solution_.gamma);
   RememberImpulses();
   // A fixed iteration budget per step is how these solvers are used in
   // simulation (AL §VII-C: CANAL 5, PGS 100): reaching it is not a failure,
   // the residual says how far from the rigid solution the step is.
   if (ncp_stats.status == "inner_solve_failed" ||
       ncp_stats.status == "factorization_failed" || !rigid.v.allFinite()) {
-    stats->failure = ToString(parameters_.solver) + " " + ncp_stats.status + " after " +
-                     std::to_string(ncp_stats.iterations) + " iterations";
+    stats->failure = ToString(parameters_.solver) + " " + std::string(ncp_stats.status) +
+                     " after " + std::to_string(ncp_stats.iterations) + " iterations";
     return false;
   }
   return true;

@@ -175,6 +175,9 @@ class TimeStepper {
   std::unique_ptr<CanalSolver> canal_;
   std::unique_ptr<SubAdmmSolver> subadmm_;
   std::unique_ptr<PgsSolver> pgs_;
+  std::unique_ptr<ContactNcp> ncp_;  // rebuilt in place each step
+  NcpSolution rigid_solution_;
+  Eigen::VectorXd ncp_lambda_guess_;  // lambda_guess_ in the NCP's layout
   ContactProblem problem_;
   bool stepped_ = false;
   SapSolution solution_;

@@ -118,8 +118,9 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
     ncp.CalcVelocities(solution->lambda, &solution->v);
     ncp.CalcContactVelocities(solution->v, &solution->u);
     stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
-    stats.history.push_back(
-        {stats.residual, primal, inner_stats.iterations, penalty, SecondsSince(start)});
+    if (parameters_.keep_history)
+      stats.history.push_back(
+          {stats.residual, primal, inner_stats.iterations, penalty, SecondsSince(start)});
     stats.iterations = k;
     KeepIfBest(*solution, stats.residual, /*first=*/false);
     if (stats.residual <= parameters_.tolerance) {

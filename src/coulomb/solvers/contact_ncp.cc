@@ -53,48 +53,53 @@ class NormalEntryPotential final : public ConvexConstraint {
   PdControllerConstraint controller_;
 };
 
-// [0; 0; J] for a one-row constraint's blocks, and its bias as (0, 0, b).
-void PadRows(const ProblemConstraint& c, std::vector<JacobianBlock>* jacobian,
-             ConstraintVector* bias) {
-  for (const JacobianBlock& block : c.jacobian) {
-    Eigen::MatrixXd rows = Eigen::MatrixXd::Zero(3, block.matrix.cols());
-    rows.row(2) = block.matrix.row(0);
-    jacobian->push_back({block.clique, std::move(rows)});
+// [0; 0; J] for a one-row constraint's blocks, and its bias as (0, 0, b),
+// into a padded constraint slot (storage reused).
+void PadRowsInto(const ProblemConstraint& c, ProblemConstraint* padded) {
+  padded->jacobian.resize(c.jacobian.size());
+  for (size_t b = 0; b < c.jacobian.size(); ++b) {
+    JacobianBlock& rows = padded->jacobian[b];
+    rows.clique = c.jacobian[b].clique;
+    rows.matrix.setZero(3, c.jacobian[b].matrix.cols());
+    rows.matrix.row(2) = c.jacobian[b].matrix.row(0);
+    rows.bodies.clear();
   }
-  *bias = ConstraintVector::Zero(3);
-  (*bias)(2) = c.bias(0);
+  padded->bias.setZero(3);
+  padded->bias(2) = c.bias(0);
 }
 
 }  // namespace
 
-std::unique_ptr<ContactProblem> ContactNcp::PadUnilateralConstraints(
-    const ContactProblem& problem) {
-  auto padded = std::make_unique<ContactProblem>(problem.time_step());
-  for (int t = 0; t < problem.num_cliques(); ++t) padded->AddCliqueOf(problem, t);
-  padded->SetFreeMotionVelocities(problem.v_star());
+void ContactNcp::PadUnilateralConstraints(const ContactProblem& problem,
+                                          ContactProblem* padded) {
+  padded->Clear();
+  for (int t = 0; t < problem.num_cliques(); ++t) {
+    padded->EmplaceClique(problem.clique_size(t)) = problem.clique_matrix(t);
+    if (const CliqueTree* tree = problem.clique_tree(t))
+      padded->EmplaceCliqueTree(t) = *tree;
+  }
+  padded->mutable_v_star() = problem.v_star();
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const ProblemConstraint& c = problem.constraint(i);
+    ProblemConstraint& slot = padded->EmplaceConstraint();
     if (const auto* cone = dynamic_cast<const SapFrictionCone*>(c.potential.get())) {
-      padded->AddConstraint(c.jacobian, c.bias, std::make_unique<SapFrictionCone>(*cone));
+      slot.jacobian = c.jacobian;
+      slot.bias = c.bias;
+      EmplaceConstraintPotential<SapFrictionCone>(&slot.potential, *cone);
       continue;
     }
-    std::vector<JacobianBlock> jacobian;
-    ConstraintVector bias;
-    PadRows(c, &jacobian, &bias);
+    PadRowsInto(c, &slot);
     if (const PdControllerConstraint* controller = AsController(c)) {
-      padded->AddConstraint(std::move(jacobian), bias,
-                            std::make_unique<NormalEntryPotential>(*controller));
+      EmplaceConstraintPotential<NormalEntryPotential>(&slot.potential, *controller);
       continue;
     }
     const auto& limit = dynamic_cast<const SapUnilateralConstraint&>(*c.potential);
     SapContactParameters frictionless;
     frictionless.friction = 0.0;
-    padded->AddConstraint(std::move(jacobian), bias,
-                          std::make_unique<SapFrictionCone>(
-                              frictionless, Eigen::Vector3d(0.0, 0.0, limit.v_hat())));
+    EmplaceConstraintPotential<SapFrictionCone>(&slot.potential, frictionless,
+                                                Eigen::Vector3d(0.0, 0.0, limit.v_hat()));
   }
   padded->Finalize();
-  return padded;
 }
 
 std::unique_ptr<ConvexConstraint> ContactNcp::CloneSoftPotential(int constraint) const {
@@ -102,8 +107,11 @@ std::unique_ptr<ConvexConstraint> ContactNcp::CloneSoftPotential(int constraint)
       *problem_->constraint(constraint).potential));
 }
 
-ContactNcp::ContactNcp(const ContactProblem& problem, ResidualScale residual_scale)
-    : original_(&problem), problem_(&problem) {
+ContactNcp::ContactNcp(const ContactProblem& problem, ResidualScale residual_scale) {
+  Rebuild(problem, residual_scale);
+}
+
+void ContactNcp::Rebuild(const ContactProblem& problem, ResidualScale residual_scale) {
   if (!problem.finalized())
     throw std::invalid_argument("ContactNcp: problem not finalized");
   bool needs_padding = false;
@@ -117,12 +125,18 @@ ContactNcp::ContactNcp(const ContactProblem& problem, ResidualScale residual_sca
                                   "or a PD controller");
     }
   }
+  original_ = &problem;
+  problem_ = &problem;
+  soft_laws_.clear();
   if (needs_padding) {
-    padded_ = PadUnilateralConstraints(problem);
+    if (!padded_ || padded_->time_step() != problem.time_step())
+      padded_ = std::make_unique<ContactProblem>(problem.time_step());
+    PadUnilateralConstraints(problem, padded_.get());
     problem_ = padded_.get();
     soft_laws_.resize(problem_->num_constraints());
   }
   offsets_.setZero(problem_->num_constraint_equations());
+  friction_.clear();
   for (int i = 0; i < problem_->num_constraints(); ++i) {
     const ConvexConstraint& potential = *problem_->constraint(i).potential;
     if (const auto* soft = dynamic_cast<const NormalEntryPotential*>(&potential)) {
@@ -137,46 +151,53 @@ ContactNcp::ContactNcp(const ContactProblem& problem, ResidualScale residual_sca
     friction_.push_back(cone.friction());
     offsets_.segment<3>(problem_->constraint_offset(i)) = -cone.v_hat();
   }
+  if (static_cast<int>(factorizations_.size()) < problem_->num_cliques())
+    factorizations_.resize(problem_->num_cliques());
   for (int t = 0; t < problem_->num_cliques(); ++t) {
-    factorizations_.emplace_back(problem_->clique_matrix(t));
+    factorizations_[t].compute(problem_->clique_matrix(t));
   }
-  Eigen::VectorXd q;
-  CalcContactVelocities(problem_->v_star(), &q);
-  residual_scale_floor_ = q.norm();
+  CalcContactVelocities(problem_->v_star(), &free_contact_velocity_);
+  residual_scale_floor_ = free_contact_velocity_.norm();
   if (residual_scale == ResidualScale::kContactPointSpeed) {
     residual_scale_floor_ =
         std::max(residual_scale_floor_, kSpeedScaleFloor * ContactPointSpeedScale());
   }
 }
 
-Eigen::VectorXd ContactNcp::ToProblemImpulses(const Eigen::VectorXd& lambda) const {
-  if (!padded_) return lambda;
-  Eigen::VectorXd impulses(original_->num_constraint_equations());
+void ContactNcp::ToProblemImpulses(const Eigen::VectorXd& lambda,
+                                   Eigen::VectorXd* impulses) const {
+  if (problem_ == original_) {
+    *impulses = lambda;
+    return;
+  }
+  impulses->resize(original_->num_constraint_equations());
   for (int i = 0; i < original_->num_constraints(); ++i) {
     const int padded = problem_->constraint_offset(i),
               own = original_->constraint_offset(i);
     if (original_->constraint(i).potential->num_equations() == 1) {
-      impulses(own) = lambda(padded + 2);
+      (*impulses)(own) = lambda(padded + 2);
     } else {
-      impulses.segment<3>(own) = lambda.segment<3>(padded);
+      impulses->segment<3>(own) = lambda.segment<3>(padded);
     }
   }
-  return impulses;
 }
 
-Eigen::VectorXd ContactNcp::FromProblemImpulses(const Eigen::VectorXd& impulses) const {
-  if (!padded_ || impulses.size() == 0) return impulses;
-  Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem_->num_constraint_equations());
+void ContactNcp::FromProblemImpulses(const Eigen::VectorXd& impulses,
+                                     Eigen::VectorXd* lambda) const {
+  if (problem_ == original_ || impulses.size() == 0) {
+    *lambda = impulses;
+    return;
+  }
+  lambda->setZero(problem_->num_constraint_equations());
   for (int i = 0; i < original_->num_constraints(); ++i) {
     const int padded = problem_->constraint_offset(i),
               own = original_->constraint_offset(i);
     if (original_->constraint(i).potential->num_equations() == 1) {
-      lambda(padded + 2) = impulses(own);
+      (*lambda)(padded + 2) = impulses(own);
     } else {
-      lambda.segment<3>(padded) = impulses.segment<3>(own);
+      lambda->segment<3>(padded) = impulses.segment<3>(own);
     }
   }
-  return lambda;
 }
 
 void ContactNcp::CalcContactVelocities(const Eigen::VectorXd& v,
@@ -186,13 +207,16 @@ void ContactNcp::CalcContactVelocities(const Eigen::VectorXd& v,
 }
 
 void ContactNcp::CalcVelocities(const Eigen::VectorXd& lambda, Eigen::VectorXd* v) const {
-  Eigen::VectorXd impulse = Eigen::VectorXd::Zero(problem_->num_dofs());
+  Eigen::VectorXd& impulse = impulse_workspace_;
+  impulse.setZero(problem_->num_dofs());
   problem_->AddJacobianTransposeTimes(lambda, &impulse);
-  *v = problem_->v_star();
   for (int t = 0; t < problem_->num_cliques(); ++t) {
-    const int offset = problem_->clique_offset(t), size = problem_->clique_size(t);
-    v->segment(offset, size) += factorizations_[t].solve(impulse.segment(offset, size));
+    auto clique_impulse =
+        impulse.segment(problem_->clique_offset(t), problem_->clique_size(t));
+    factorizations_[t].solveInPlace(clique_impulse);
   }
+  *v = problem_->v_star();
+  *v += impulse;
 }
 
 double ContactNcp::NaturalMapResidual(const Eigen::VectorXd& lambda,

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -54,6 +55,11 @@ class ContactNcp {
   explicit ContactNcp(const ContactProblem& problem,
                       ResidualScale residual_scale = ResidualScale::kFclib);
   ContactNcp(ContactNcp&&) noexcept = default;
+  // The same for a new problem, reusing this object's storage (the padded
+  // copy, factorizations): a simulation step whose problem has the sizes of
+  // the previous one allocates nothing here.
+  void Rebuild(const ContactProblem& problem,
+               ResidualScale residual_scale = ResidualScale::kFclib);
 
   const ContactProblem& problem() const { return *problem_; }
   int num_contacts() const { return problem_->num_constraints(); }
@@ -78,6 +84,7 @@ class ContactNcp {
   // u = J v + b + e, stacked.
   void CalcContactVelocities(const Eigen::VectorXd& v, Eigen::VectorXd* u) const;
   // v = v* + A⁻¹ Jᵀ λ: the velocities that satisfy the dynamics exactly.
+  // (Uses a workspace of this object: not for concurrent calls.)
   void CalcVelocities(const Eigen::VectorXd& lambda, Eigen::VectorXd* v) const;
   // The FCLIB natural-map measure ‖λ − Π_K(λ − ũ)‖ / max(‖q‖, ‖λ‖, ‖u‖), with
   // q = u(λ = 0) and u = u(λ) (Acary, Brémond, Huber 2018).
@@ -85,29 +92,43 @@ class ContactNcp {
                             const Eigen::VectorXd& u) const;
   // λ (stacked like problem()'s v_c) in the layout of the problem the NCP was
   // built from: a unilateral constraint's impulse is its normal entry.
-  Eigen::VectorXd ToProblemImpulses(const Eigen::VectorXd& lambda) const;
+  void ToProblemImpulses(const Eigen::VectorXd& lambda, Eigen::VectorXd* impulses) const;
+  Eigen::VectorXd ToProblemImpulses(const Eigen::VectorXd& lambda) const {
+    Eigen::VectorXd impulses;
+    ToProblemImpulses(lambda, &impulses);
+    return impulses;
+  }
   // The inverse map (a warm start given in the original layout).
-  Eigen::VectorXd FromProblemImpulses(const Eigen::VectorXd& impulses) const;
+  void FromProblemImpulses(const Eigen::VectorXd& impulses,
+                           Eigen::VectorXd* lambda) const;
+  Eigen::VectorXd FromProblemImpulses(const Eigen::VectorXd& impulses) const {
+    Eigen::VectorXd lambda;
+    FromProblemImpulses(impulses, &lambda);
+    return lambda;
+  }
   // A_t⁻¹ by Cholesky, per clique.
   const Eigen::LLT<Eigen::MatrixXd>& clique_factorization(int clique) const {
     return factorizations_[clique];
   }
 
  private:
-  // The problem with unilateral constraints padded to frictionless contacts.
-  static std::unique_ptr<ContactProblem> PadUnilateralConstraints(
-      const ContactProblem& problem);
+  // The problem with unilateral constraints padded to frictionless contacts,
+  // rebuilt in place into *padded.
+  static void PadUnilateralConstraints(const ContactProblem& problem,
+                                       ContactProblem* padded);
 
-  const ContactProblem* original_;
-  std::unique_ptr<ContactProblem> padded_;  // null if nothing needed padding
-  const ContactProblem* problem_;           // padded_ or original_
+  const ContactProblem* original_ = nullptr;
+  std::unique_ptr<ContactProblem> padded_;   // storage; in use when problem_ is it
+  const ContactProblem* problem_ = nullptr;  // padded_ or original_
   std::vector<double> friction_;
   std::vector<std::optional<SoftLaw>> soft_laws_;  // per constraint; empty: none
   Eigen::VectorXd offsets_;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> factorizations_;
   // s of ResidualScale::kContactPointSpeed.
   double ContactPointSpeedScale() const;
-  double residual_scale_floor_ = 0.0;  // ‖q‖, or at least s
+  double residual_scale_floor_ = 0.0;          // ‖q‖, or at least s
+  Eigen::VectorXd free_contact_velocity_;      // q
+  mutable Eigen::VectorXd impulse_workspace_;  // CalcVelocities' Jᵀλ, A⁻¹Jᵀλ
 };
 
 // Throws std::invalid_argument unless λ has one finite entry per constraint
@@ -131,8 +152,10 @@ struct NcpIterationRecord {
 struct NcpSolverStatistics {
   std::string solver;
   bool converged = false;
-  std::string status;  // "converged", "max_iterations_reached", "inner_solve_failed"
-  int iterations = 0;  // outer iterations (CANAL) or sweeps (PGS)
+  // "converged", "max_iterations_reached", "inner_solve_failed",
+  // "factorization_failed" (static strings: no allocation per solve).
+  std::string_view status;
+  int iterations = 0;        // outer iterations (CANAL) or sweeps (PGS)
   int inner_iterations = 0;  // CANAL: total Newton iterations
   double residual = 0.0;     // final natural-map residual
   std::vector<NcpIterationRecord> history;
@@ -148,7 +171,10 @@ struct NcpSolution {
 // Stopping and iteration limits shared by the NCP solvers.
 struct NcpSolverParameters {
   double tolerance = 1e-9;  // on the normalized natural-map residual
-  int max_iterations = 0;   // 0: the solver's default (CANAL 100, PGS 10000)
+  // Record one NcpIterationRecord per iteration (statistics.history); off in
+  // simulation, where a step allocates nothing.
+  bool keep_history = true;
+  int max_iterations = 0;  // 0: the solver's default (CANAL 100, PGS 10000)
   // CANAL: initial β = scale / mean(w_i) (w_i = trace(W_ii)/3, an inverse
   // effective mass); ×growth when the natural-map residual fell by less than
   // stall_ratio; at most max_growth × the initial β. (×10 makes the

@@ -86,7 +86,8 @@ NcpSolverStatistics PgsSolver::Solve(const ContactNcp& ncp,
     }
     ncp.CalcContactVelocities(solution->v, &solution->u);
     stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
-    stats.history.push_back({stats.residual, 0.0, 0, 0.0, SecondsSince(start)});
+    if (parameters_.keep_history)
+      stats.history.push_back({stats.residual, 0.0, 0, 0.0, SecondsSince(start)});
     stats.iterations = sweep;
     if (stats.residual <= parameters_.tolerance) {
       stats.converged = true;

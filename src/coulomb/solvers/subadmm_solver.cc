@@ -128,10 +128,11 @@ void SubAdmmSolver::ChooseFactorizations(const ContactProblem& problem) {
   }
 }
 
-double SubAdmmSolver::InitialPenalty(const ContactNcp& ncp) const {
+double SubAdmmSolver::InitialPenalty(const ContactNcp& ncp) {
   // Per tree (also when merged): mass scale / contacts on the tree.
   const ContactProblem& problem = ncp.problem();
-  std::vector<int> contacts_on(problem.num_cliques(), 0);
+  std::vector<int>& contacts_on = contacts_on_clique_;
+  contacts_on.assign(problem.num_cliques(), 0);
   for (int i = 0; i < problem.num_constraints(); ++i) {
     for (const JacobianBlock& block : problem.constraint(i).jacobian)
       ++contacts_on[block.clique];
@@ -268,7 +269,8 @@ NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* sol
   SetUp(ncp);
   double penalty = InitialPenalty(ncp);
   if (!Factor(problem, penalty)) return FactorizationFailed(start, stats);
-  Eigen::VectorXd v = problem.v_star();  // the ADMM iterate
+  Eigen::VectorXd& v = iterate_;  // the ADMM iterate
+  v = problem.v_star();
   solution->lambda = Eigen::VectorXd::Zero(problem.num_constraint_equations());
   if (lambda_guess.size() != 0) WarmStart(ncp, lambda_guess, &v, &solution->lambda);
   for (int iteration = 1; iteration <= parameters_.max_iterations; ++iteration) {
@@ -289,7 +291,9 @@ NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* sol
       ncp.CalcVelocities(solution->lambda, &solution->v);
       ncp.CalcContactVelocities(solution->v, &solution->u);
       stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
-      stats.history.push_back({stats.residual, primal, 0, penalty, SecondsSince(start)});
+      if (parameters_.keep_history)
+        stats.history.push_back(
+            {stats.residual, primal, 0, penalty, SecondsSince(start)});
       if (stats.residual <= parameters_.tolerance) {
         stats.converged = true;
         stats.status = "converged";

@@ -89,7 +89,7 @@ class SubAdmmSolver {
   void ChooseFactorizations(const ContactProblem& problem);
   void WarmStart(const ContactNcp& ncp, const Eigen::VectorXd& lambda_guess,
                  Eigen::VectorXd* v, Eigen::VectorXd* lambda);
-  double InitialPenalty(const ContactNcp& ncp) const;
+  double InitialPenalty(const ContactNcp& ncp);
   // False if a subsystem matrix is not positive definite.
   bool Factor(const ContactProblem& problem, double penalty);
   NcpSolverStatistics FactorizationFailed(std::chrono::steady_clock::time_point start,
@@ -114,6 +114,8 @@ class SubAdmmSolver {
   Eigen::MatrixXd whole_a_;     // kWholeSystem: blockdiag(A_t)
   std::vector<char> factored_;  // per subsystem: the last Factor() succeeded
   std::vector<double> primal_of_constraint_;
+  std::vector<int> contacts_on_clique_;  // InitialPenalty's workspace
+  Eigen::VectorXd iterate_;              // the ADMM iterate v
   // Workspace of the dual residual: D = diag(A)^(−1/2), v − v*, A(v − v*), Jᵀλ.
   Eigen::VectorXd dof_scale_, velocity_change_, dual_residual_, dual_impulse_;
 };
