@@ -60,14 +60,15 @@ std::pair<long, long> StepAndQueryAllocations(TimeStepper* stepper, Scene* scene
   return {step, query};
 }
 
-// SAP, and SubADMM with its contact NCP rebuilt in place (the padded copy
-// for the limit and the controller included). CANAL and PGS still allocate
-// (CANAL builds its inner problem per solve, PGS its per-contact blocks).
+// SAP, and SubADMM and PGS with their contact NCP rebuilt in place (the
+// padded copy for the limit and the controller included). CANAL still
+// allocates: it builds its inner problem per solve.
 TEST(StepAllocation, StepsAllocateNothingButCoalsOwnOnceThePatternWasSeen) {
   for (const auto& [scheme, solver] :
        {std::pair{Scheme::kSymplecticEuler, ContactSolver::kSap},
         std::pair{Scheme::kMidpoint, ContactSolver::kSap},
-        std::pair{Scheme::kSymplecticEuler, ContactSolver::kSubAdmm}}) {
+        std::pair{Scheme::kSymplecticEuler, ContactSolver::kSubAdmm},
+        std::pair{Scheme::kSymplecticEuler, ContactSolver::kPgs}}) {
     Scene scene = RestingScene(scheme, solver);
     TimeStepper stepper(scene.parameters);
     for (int n = 0; n < 300; ++n) ASSERT_TRUE(stepper.Step(&scene.system).converged);

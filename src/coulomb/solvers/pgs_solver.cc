@@ -14,17 +14,23 @@ PgsSolver::PgsSolver(const NcpSolverParameters& parameters, PgsStep step)
 
 void PgsSolver::Precompute(const ContactNcp& ncp) {
   const ContactProblem& problem = ncp.problem();
-  blocks_.assign(ncp.num_contacts(), {});
+  // Storage is kept across solves: same sizes, no allocation.
+  if (static_cast<int>(blocks_.size()) < ncp.num_contacts())
+    blocks_.resize(ncp.num_contacts());
   local_step_.resize(ncp.num_contacts());
   delassus_normal_.resize(ncp.num_contacts());
   for (int i = 0; i < ncp.num_contacts(); ++i) {
     Eigen::Matrix3d delassus = Eigen::Matrix3d::Zero();
-    for (const JacobianBlock& block : problem.constraint(i).jacobian) {
-      ContactBlock b{
-          block.clique, problem.clique_offset(block.clique), block.matrix,
-          ncp.clique_factorization(block.clique).solve(block.matrix.transpose())};
-      delassus += b.jacobian * b.a_inverse_jt;
-      blocks_[i].push_back(std::move(b));
+    const std::vector<JacobianBlock>& jacobian = problem.constraint(i).jacobian;
+    blocks_[i].resize(jacobian.size());
+    for (size_t k = 0; k < jacobian.size(); ++k) {
+      ContactBlock& b = blocks_[i][k];
+      b.clique = jacobian[k].clique;
+      b.offset = problem.clique_offset(b.clique);
+      b.jacobian = jacobian[k].matrix;
+      b.a_inverse_jt = jacobian[k].matrix.transpose();
+      ncp.clique_factorization(b.clique).solveInPlace(b.a_inverse_jt);
+      delassus.noalias() += b.jacobian * b.a_inverse_jt;
     }
     delassus_normal_[i] = delassus(2, 2);
     if (step_ == PgsStep::kScalar) {

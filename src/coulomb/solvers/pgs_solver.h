@@ -39,8 +39,8 @@ class PgsSolver {
 
  private:
   struct ContactBlock {
-    int clique;
-    int offset;
+    int clique = -1;
+    int offset = 0;
     Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian;      // J_it
     Eigen::Matrix<double, Eigen::Dynamic, 3> a_inverse_jt;  // A_t⁻¹ J_itᵀ
   };
