@@ -60,15 +60,16 @@ std::pair<long, long> StepAndQueryAllocations(TimeStepper* stepper, Scene* scene
   return {step, query};
 }
 
-// SAP, and SubADMM and PGS with their contact NCP rebuilt in place (the
-// padded copy for the limit and the controller included). CANAL still
-// allocates: it builds its inner problem per solve.
+// SAP, and the NCP solvers with their contact NCP (the padded copy for the
+// limit and the controller included) and CANAL's inner problem rebuilt in
+// place.
 TEST(StepAllocation, StepsAllocateNothingButCoalsOwnOnceThePatternWasSeen) {
   for (const auto& [scheme, solver] :
        {std::pair{Scheme::kSymplecticEuler, ContactSolver::kSap},
         std::pair{Scheme::kMidpoint, ContactSolver::kSap},
         std::pair{Scheme::kSymplecticEuler, ContactSolver::kSubAdmm},
-        std::pair{Scheme::kSymplecticEuler, ContactSolver::kPgs}}) {
+        std::pair{Scheme::kSymplecticEuler, ContactSolver::kPgs},
+        std::pair{Scheme::kSymplecticEuler, ContactSolver::kCanal}}) {
     Scene scene = RestingScene(scheme, solver);
     TimeStepper stepper(scene.parameters);
     for (int n = 0; n < 300; ++n) ASSERT_TRUE(stepper.Step(&scene.system).converged);

@@ -46,6 +46,13 @@ int ContactProblem::AddCliqueOf(const ContactProblem& source, int clique) {
   return index;
 }
 
+void ContactProblem::EmplaceCliqueOf(const ContactProblem& source, int clique) {
+  const int index = num_cliques();
+  EmplaceClique(source.clique_size(clique)) = source.clique_matrix(clique);
+  if (const CliqueTree* tree = source.clique_tree(clique))
+    EmplaceCliqueTree(index) = *tree;
+}
+
 Eigen::MatrixXd& ContactProblem::EmplaceClique(int size) {
   const int index = num_cliques_++;
   if (index == static_cast<int>(cliques_.size())) {

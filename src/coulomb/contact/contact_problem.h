@@ -57,6 +57,8 @@ class ContactProblem {
   int AddClique(Eigen::MatrixXd a);
   // Adds a copy of another problem's clique: A_t and its tree, if any.
   int AddCliqueOf(const ContactProblem& source, int clique);
+  // The same in place (storage reused; validated by Finalize).
+  void EmplaceCliqueOf(const ContactProblem& source, int clique);
   void SetFreeMotionVelocities(Eigen::VectorXd v_star);
   // Adds a constraint; the bias defaults to zero. Returns its index.
   int AddConstraint(std::vector<JacobianBlock> jacobian,

@@ -13,7 +13,8 @@ namespace {
 SapSolverParameters InnerParameters(const NcpSolverParameters& parameters) {
   SapSolverParameters inner;
   inner.rel_tolerance = parameters.inner_rel_tolerance;
-  inner.max_iterations = 25;  // Newton converges in a few; more only stalls at round-off
+  inner.max_iterations = 25;   // Newton converges in a few; more only stalls at round-off
+  inner.keep_history = false;  // only the iteration counts are reported
   return inner;
 }
 
@@ -24,27 +25,29 @@ CanalSolver::CanalSolver(const NcpSolverParameters& parameters)
   if (parameters_.max_iterations <= 0) parameters_.max_iterations = 100;
 }
 
-ContactProblem CanalSolver::MakeInnerProblem(const ContactNcp& ncp, double penalty) {
+void CanalSolver::RebuildInnerProblem(const ContactNcp& ncp, double penalty) {
   const ContactProblem& data = ncp.problem();
-  ContactProblem inner(data.time_step());
-  for (int t = 0; t < data.num_cliques(); ++t) inner.AddCliqueOf(data, t);
-  inner.SetFreeMotionVelocities(data.v_star());
+  if (!inner_ || inner_->time_step() != data.time_step())
+    inner_.emplace(data.time_step());
+  ContactProblem& inner = *inner_;
+  inner.Clear();
+  for (int t = 0; t < data.num_cliques(); ++t) inner.EmplaceCliqueOf(data, t);
+  inner.mutable_v_star() = data.v_star();
   cones_.clear();
   for (int i = 0; i < data.num_constraints(); ++i) {
+    ProblemConstraint& slot = inner.EmplaceConstraint();
+    slot.jacobian = data.constraint(i).jacobian;
+    slot.bias = data.constraint(i).bias;
     if (ncp.soft_law(i)) {  // a compliant law needs no multiplier: kept as it is
+      ncp.EmplaceSoftPotential(i, &slot.potential);
       cones_.push_back(nullptr);
-      inner.AddConstraint(data.constraint(i).jacobian, data.constraint(i).bias,
-                          ncp.CloneSoftPotential(i));
       continue;
     }
-    auto cone = std::make_unique<AugmentedLagrangianCone>(ncp.friction(i), penalty,
-                                                          Eigen::Vector3d::Zero());
-    cones_.push_back(cone.get());
-    inner.AddConstraint(data.constraint(i).jacobian, data.constraint(i).bias,
-                        std::move(cone));
+    EmplaceConstraintPotential<AugmentedLagrangianCone>(&slot.potential, ncp.friction(i),
+                                                        penalty, Eigen::Vector3d::Zero());
+    cones_.push_back(static_cast<AugmentedLagrangianCone*>(slot.potential.get()));
   }
   inner.Finalize();
-  return inner;
 }
 
 double CanalSolver::InitialPenalty(const ContactNcp& ncp) const {
@@ -72,7 +75,8 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
   const ContactProblem& data = ncp.problem();
   const double initial_penalty = InitialPenalty(ncp);
   double penalty = initial_penalty;
-  ContactProblem inner = MakeInnerProblem(ncp, penalty);
+  RebuildInnerProblem(ncp, penalty);
+  const ContactProblem& inner = *inner_;
   if (lambda_guess.size() != 0) {
     ValidateLambdaGuess(ncp, lambda_guess);
     solution->lambda = lambda_guess;
@@ -84,9 +88,10 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
   ncp.CalcContactVelocities(solution->v, &solution->u);
   stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
   KeepIfBest(*solution, stats.residual, /*first=*/true);
-  Eigen::VectorXd slack = solution->u;  // z
+  Eigen::VectorXd& slack = slack_;  // z
+  slack = solution->u;
   double previous_residual = std::numeric_limits<double>::infinity();
-  SapSolution inner_solution;
+  SapSolution& inner_solution = inner_solution_;
   for (int k = 1; k <= parameters_.max_iterations; ++k) {
     for (int i = 0; i < ncp.num_contacts(); ++i) {
       if (!cones_[i]) continue;  // soft
@@ -109,7 +114,8 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
       break;
     }
     ncp.CalcContactVelocities(inner_solution.v, &solution->u);
-    const Eigen::VectorXd change = inner_solution.gamma - solution->lambda;
+    Eigen::VectorXd& change = multiplier_change_;
+    change = inner_solution.gamma - solution->lambda;
     slack = solution->u + change / penalty;
     solution->lambda = inner_solution.gamma;
     const double primal = change.norm() / penalty;

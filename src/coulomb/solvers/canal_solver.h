@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -41,7 +42,8 @@ class CanalSolver {
 
  private:
   // A copy of the NCP's dynamics and Jacobians with one AL cone per contact.
-  ContactProblem MakeInnerProblem(const ContactNcp& ncp, double penalty);
+  // inner_ for this NCP, rebuilt in place (storage and potentials reused).
+  void RebuildInnerProblem(const ContactNcp& ncp, double penalty);
   double InitialPenalty(const ContactNcp& ncp) const;
 
   // The iterate with the lowest natural-map residual so far (first: the
@@ -53,6 +55,9 @@ class CanalSolver {
   NcpSolution best_;
   double best_residual_ = 0.0;
   std::vector<AugmentedLagrangianCone*> cones_;  // owned by the inner problem
+  std::optional<ContactProblem> inner_;
+  SapSolution inner_solution_;
+  Eigen::VectorXd slack_, multiplier_change_;  // z, λ^k − λ^{k−1}
 };
 
 }  // namespace coulomb

@@ -73,11 +73,7 @@ void PadRowsInto(const ProblemConstraint& c, ProblemConstraint* padded) {
 void ContactNcp::PadUnilateralConstraints(const ContactProblem& problem,
                                           ContactProblem* padded) {
   padded->Clear();
-  for (int t = 0; t < problem.num_cliques(); ++t) {
-    padded->EmplaceClique(problem.clique_size(t)) = problem.clique_matrix(t);
-    if (const CliqueTree* tree = problem.clique_tree(t))
-      padded->EmplaceCliqueTree(t) = *tree;
-  }
+  for (int t = 0; t < problem.num_cliques(); ++t) padded->EmplaceCliqueOf(problem, t);
   padded->mutable_v_star() = problem.v_star();
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const ProblemConstraint& c = problem.constraint(i);
@@ -102,9 +98,11 @@ void ContactNcp::PadUnilateralConstraints(const ContactProblem& problem,
   padded->Finalize();
 }
 
-std::unique_ptr<ConvexConstraint> ContactNcp::CloneSoftPotential(int constraint) const {
-  return std::make_unique<NormalEntryPotential>(dynamic_cast<const NormalEntryPotential&>(
-      *problem_->constraint(constraint).potential));
+void ContactNcp::EmplaceSoftPotential(int constraint,
+                                      std::unique_ptr<ConvexConstraint>* slot) const {
+  EmplaceConstraintPotential<NormalEntryPotential>(
+      slot, dynamic_cast<const NormalEntryPotential&>(
+                *problem_->constraint(constraint).potential));
 }
 
 ContactNcp::ContactNcp(const ContactProblem& problem, ResidualScale residual_scale) {

@@ -75,9 +75,11 @@ class ContactNcp {
     return soft_laws_.empty() || !soft_laws_[constraint] ? nullptr
                                                          : &*soft_laws_[constraint];
   }
-  // A copy of a soft constraint's padded potential (CANAL keeps it as it is
-  // in its inner problem: a soft law needs no multiplier).
-  std::unique_ptr<ConvexConstraint> CloneSoftPotential(int constraint) const;
+  // A copy of a soft constraint's padded potential into *slot, reusing the
+  // object there when it has the type (CANAL keeps it as it is in its inner
+  // problem: a soft law needs no multiplier).
+  void EmplaceSoftPotential(int constraint,
+                            std::unique_ptr<ConvexConstraint>* slot) const;
   // e_i, stacked like v_c.
   const Eigen::VectorXd& offsets() const { return offsets_; }
 
