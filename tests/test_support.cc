@@ -62,10 +62,7 @@ BodyJacobian RandomPointOnBody(int dof, double sign, unsigned seed) {
       Eigen::Quaterniond(normal(random), normal(random), normal(random), normal(random))
           .normalized();
   const Eigen::Vector3d p(normal(random), normal(random), normal(random));
-  Eigen::Matrix<double, 3, 6> point_map;
-  point_map.leftCols<3>().setIdentity();
-  point_map.rightCols<3>() << 0, p.z(), -p.y(), -p.z(), 0, p.x(), p.y(), -p.x(), 0;
-  return {.dof = dof, .map = sign * rotation.toRotationMatrix() * point_map};
+  return {.dof = dof, .map = sign * rotation.toRotationMatrix() * PointVelocityMap(p)};
 }
 
 Eigen::MatrixXd DenseBlock(const CliqueTree& tree,

@@ -15,6 +15,13 @@ bool InChain(const CliqueTree& tree, int dof, int k) {
 
 }  // namespace
 
+Eigen::Matrix<double, 3, 6> PointVelocityMap(const Eigen::Vector3d& p) {
+  Eigen::Matrix<double, 3, 6> map;
+  map.leftCols<3>().setIdentity();
+  map.rightCols<3>() << 0, p.z(), -p.y(), -p.z(), 0, p.x(), p.y(), -p.x(), 0;
+  return map;
+}
+
 void AddBodyJacobian(const CliqueTree& tree, const BodyJacobian& body,
                      Eigen::Ref<Eigen::MatrixXd> out) {
   for (int j = body.dof; j >= 0; j = tree.parent[j]) {

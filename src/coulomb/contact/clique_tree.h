@@ -36,6 +36,11 @@ struct BodyJacobian {
   Eigen::Matrix<double, Eigen::Dynamic, 6, 0, kMaxConstraintEquations, 6> map;
 };
 
+// [I, −[p]×]: the velocity v_O + ω × p of the body-fixed point at p (world
+// frame) from the body's twist V = [v_O; ω], the map of a contact point
+// before its rotation into the contact frame.
+Eigen::Matrix<double, 3, 6> PointVelocityMap(const Eigen::Vector3d& p);
+
 // out += map · J_b, the body part's dense Jacobian (out: rows × n).
 void AddBodyJacobian(const CliqueTree& tree, const BodyJacobian& body,
                      Eigen::Ref<Eigen::MatrixXd> out);

@@ -46,11 +46,13 @@ int ContactProblem::AddCliqueOf(const ContactProblem& source, int clique) {
   return index;
 }
 
-void ContactProblem::EmplaceCliqueOf(const ContactProblem& source, int clique) {
-  const int index = num_cliques();
-  EmplaceClique(source.clique_size(clique)) = source.clique_matrix(clique);
-  if (const CliqueTree* tree = source.clique_tree(clique))
-    EmplaceCliqueTree(index) = *tree;
+void ContactProblem::ResetCliquesFrom(const ContactProblem& source) {
+  Clear();
+  for (int t = 0; t < source.num_cliques(); ++t) {
+    EmplaceClique(source.clique_size(t)) = source.clique_matrix(t);
+    if (const CliqueTree* tree = source.clique_tree(t)) EmplaceCliqueTree(t) = *tree;
+  }
+  v_star_ = source.v_star();
 }
 
 Eigen::MatrixXd& ContactProblem::EmplaceClique(int size) {

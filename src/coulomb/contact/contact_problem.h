@@ -57,8 +57,10 @@ class ContactProblem {
   int AddClique(Eigen::MatrixXd a);
   // Adds a copy of another problem's clique: A_t and its tree, if any.
   int AddCliqueOf(const ContactProblem& source, int clique);
-  // The same in place (storage reused; validated by Finalize).
-  void EmplaceCliqueOf(const ContactProblem& source, int clique);
+  // Clear(), then in place the cliques (A_t and trees) and v* of another
+  // problem (storage reused; validated by Finalize): the start of a derived
+  // problem with other constraints.
+  void ResetCliquesFrom(const ContactProblem& source);
   void SetFreeMotionVelocities(Eigen::VectorXd v_star);
   // Adds a constraint; the bias defaults to zero. Returns its index.
   int AddConstraint(std::vector<JacobianBlock> jacobian,

@@ -166,6 +166,23 @@ FclibContactProblem BuildGlobal(const FclibProblem& fclib,
 
 }  // namespace
 
+FclibContactProblem WithLocalFreeVelocity(const FclibContactProblem& mapped,
+                                          const FclibProblem& fclib,
+                                          const Eigen::VectorXd& q,
+                                          const SapContactParameters& parameters) {
+  FclibContactProblem shifted{
+      ContactProblem(mapped.problem.time_step()), {}, mapped.w_relative_asymmetry};
+  shifted.problem.ResetCliquesFrom(mapped.problem);
+  for (int contact = 0; contact < fclib.num_contacts; ++contact) {
+    ProblemConstraint& slot = shifted.problem.EmplaceConstraint();
+    slot.jacobian = mapped.problem.constraint(contact).jacobian;
+    slot.bias = mapped.problem.constraint(contact).bias;
+    slot.potential = MakeCone(parameters, fclib.mu[contact], -ContactSegment(q, contact));
+  }
+  Finalize(fclib, &shifted.problem);
+  return shifted;
+}
+
 FclibContactProblem BuildFclibContactProblem(const FclibProblem& fclib,
                                              const SapContactParameters& parameters) {
   SapContactParameters near_rigid = parameters;

@@ -36,6 +36,14 @@ struct FclibContactProblem {
 FclibContactProblem BuildFclibContactProblem(const FclibProblem& fclib,
                                              const SapContactParameters& parameters = {});
 
+// A mapped local problem with the free velocity q replaced (FCLIB order):
+// the same clique and Jacobians (no new factorization of W), cones with
+// v̂ = −q. For the skew refinement of asymmetric W (skew_refinement.h).
+FclibContactProblem WithLocalFreeVelocity(const FclibContactProblem& mapped,
+                                          const FclibProblem& fclib,
+                                          const Eigen::VectorXd& q,
+                                          const SapContactParameters& parameters = {});
+
 // Contact vectors between our order [t1, t2, n] and FCLIB's [n, t1, t2].
 Eigen::VectorXd ToFclibContactOrder(const Eigen::VectorXd& ours);
 Eigen::VectorXd FromFclibContactOrder(const Eigen::VectorXd& fclib);

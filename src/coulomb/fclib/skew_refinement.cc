@@ -16,10 +16,9 @@ SkewRefinement SolveWithSkewRefinement(const FclibProblem& fclib,
   if (!asymmetric) return result;
   const Eigen::SparseMatrix<double> skew =
       0.5 * (fclib.w_matrix - Eigen::SparseMatrix<double>(fclib.w_matrix.transpose()));
-  FclibProblem shifted = fclib;
   while (result.residual.error > tolerance && result.passes < max_passes) {
-    shifted.q = fclib.q + skew * result.r;
-    lambda = solve(BuildFclibContactProblem(shifted), lambda);
+    const Eigen::VectorXd shifted_q = fclib.q + skew * result.r;
+    lambda = solve(WithLocalFreeVelocity(mapped, fclib, shifted_q), lambda);
     result.r = ToFclibContactOrder(lambda);
     result.residual = CalcNaturalMapResidual(fclib, result.r);
     ++result.passes;

@@ -242,14 +242,11 @@ void TimeStepper::AddBodyToContactBlock(const MultibodySystem& system, int geome
     block->bodies.clear();
   }
   block->matrix.noalias() += sign * R_CW * w.point_jacobian;
+  if (!SplitsBodies()) return;
   const int dof = model.BodyVelocityIndex(world.body(geometry));
-  if (!SplitsBodies() || dof < 0) return;  // a body welded to the world adds 0
-  // v_p = v_O + ω × p = [I, −[p]×] V for the body's world twist V = [v_O; ω].
-  Eigen::Matrix<double, 3, 6> point_map;
-  point_map.leftCols<3>().setIdentity();
-  point_map.rightCols<3>() << 0, contact.p_W.z(), -contact.p_W.y(), -contact.p_W.z(), 0,
-      contact.p_W.x(), contact.p_W.y(), -contact.p_W.x(), 0;
-  block->bodies.push_back({.dof = dof, .map = sign * R_CW * point_map});
+  if (dof < 0) return;  // a body welded to the world adds nothing
+  block->bodies.push_back(
+      {.dof = dof, .map = sign * R_CW * PointVelocityMap(contact.p_W)});
 }
 
 void TimeStepper::AddJointConstraints(const MultibodySystem& system) {

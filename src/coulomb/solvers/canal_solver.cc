@@ -30,9 +30,7 @@ void CanalSolver::RebuildInnerProblem(const ContactNcp& ncp, double penalty) {
   if (!inner_ || inner_->time_step() != data.time_step())
     inner_.emplace(data.time_step());
   ContactProblem& inner = *inner_;
-  inner.Clear();
-  for (int t = 0; t < data.num_cliques(); ++t) inner.EmplaceCliqueOf(data, t);
-  inner.mutable_v_star() = data.v_star();
+  inner.ResetCliquesFrom(data);
   cones_.clear();
   for (int i = 0; i < data.num_constraints(); ++i) {
     ProblemConstraint& slot = inner.EmplaceConstraint();

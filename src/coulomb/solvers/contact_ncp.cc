@@ -72,9 +72,7 @@ void PadRowsInto(const ProblemConstraint& c, ProblemConstraint* padded) {
 
 void ContactNcp::PadUnilateralConstraints(const ContactProblem& problem,
                                           ContactProblem* padded) {
-  padded->Clear();
-  for (int t = 0; t < problem.num_cliques(); ++t) padded->EmplaceCliqueOf(problem, t);
-  padded->mutable_v_star() = problem.v_star();
+  padded->ResetCliquesFrom(problem);
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const ProblemConstraint& c = problem.constraint(i);
     ProblemConstraint& slot = padded->EmplaceConstraint();

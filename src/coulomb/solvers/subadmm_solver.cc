@@ -104,13 +104,12 @@ void SubAdmmSolver::SetUpLinks(const ContactProblem& problem) {
 
 void SubAdmmSolver::ChooseFactorizations(const ContactProblem& problem) {
   if (splitting_ == AdmmSplitting::kWholeSystem) {
-    whole_a_.setZero(problem.num_dofs(), problem.num_dofs());
+    Eigen::MatrixXd& a = subsystems_[0].matrix.ResetDense(problem.num_dofs());
+    a.setZero();  // A = blockdiag(A_t)
     for (int t = 0; t < problem.num_cliques(); ++t) {
-      whole_a_.block(problem.clique_offset(t), problem.clique_offset(t),
-                     problem.clique_size(t), problem.clique_size(t)) =
-          problem.clique_matrix(t);
+      a.block(problem.clique_offset(t), problem.clique_offset(t), problem.clique_size(t),
+              problem.clique_size(t)) = problem.clique_matrix(t);
     }
-    subsystems_[0].matrix.Reset(whole_a_, nullptr);
     return;
   }
   for (int j = 0; j < num_subsystems_; ++j) {

@@ -111,7 +111,6 @@ class SubAdmmSolver {
   int num_links_ = 0;
   std::vector<std::vector<int>> links_of_subsystem_;
   std::vector<std::vector<int>> links_of_constraint_;
-  Eigen::MatrixXd whole_a_;     // kWholeSystem: blockdiag(A_t)
   std::vector<char> factored_;  // per subsystem: the last Factor() succeeded
   std::vector<double> primal_of_constraint_;
   std::vector<int> contacts_on_clique_;  // InitialPenalty's workspace

@@ -11,6 +11,12 @@ void SubsystemMatrix::Reset(const Eigen::MatrixXd& a, const CliqueTree* tree) {
   }
 }
 
+Eigen::MatrixXd& SubsystemMatrix::ResetDense(int size) {
+  tree_ = nullptr;
+  a_.resize(size, size);
+  return a_;
+}
+
 void SubsystemMatrix::BeginAssembly() {
   if (!tree_) {
     dense_ = a_;

@@ -31,6 +31,8 @@ class SubsystemMatrix {
   // The subsystem's A (n × n) and its tree (null: dense). Sizes the
   // workspaces; allocates nothing when called again with the same sizes.
   void Reset(const Eigen::MatrixXd& a, const CliqueTree* tree);
+  // Dense mode with A (size × size) to be filled by the caller.
+  Eigen::MatrixXd& ResetDense(int size);
   bool is_tree() const { return tree_ != nullptr; }
 
   // H = A, then the links' terms, then Factor().
