@@ -7,12 +7,13 @@
 
 #include "coulomb/fclib/fclib_contact_problem.h"
 #include "coulomb/fclib/fclib_problem.h"
-#include "coulomb/fclib/hdf5_file.h"
 #include "coulomb/fclib/natural_map_residual.h"
 #include "coulomb/fclib/skew_refinement.h"
+#include "coulomb/io/hdf5_file.h"
 #include "coulomb/solvers/canal_solver.h"
 #include "coulomb/solvers/pgs_solver.h"
 #include "coulomb/solvers/sap_solver.h"
+#include "fclib_writer.h"
 
 namespace coulomb {
 namespace {
@@ -24,36 +25,10 @@ fs::path TemporaryPath(const std::string& name) {
          ("coulomb_fclib_test_" + std::to_string(getpid()) + "_" + name);
 }
 
-// Writes a sparse matrix in FCLIB triplet form (i = row, p = column).
-void WriteTriplets(Hdf5File* file, const std::string& group,
-                   const Eigen::MatrixXd& matrix) {
-  std::vector<long long> rows, cols;
-  std::vector<double> values;
-  for (int c = 0; c < matrix.cols(); ++c) {
-    for (int r = 0; r < matrix.rows(); ++r) {
-      if (matrix(r, c) == 0.0) continue;
-      rows.push_back(r);
-      cols.push_back(c);
-      values.push_back(matrix(r, c));
-    }
-  }
-  const long long nz = static_cast<long long>(values.size());
-  file->WriteIntegers(group + "/m", {matrix.rows()});
-  file->WriteIntegers(group + "/n", {matrix.cols()});
-  file->WriteIntegers(group + "/nz", {nz});
-  file->WriteIntegers(group + "/nzmax", {nz});
-  file->WriteIntegers(group + "/i", rows);
-  file->WriteIntegers(group + "/p", cols);
-  file->WriteDoubles(group + "/x", Eigen::Map<const Eigen::VectorXd>(values.data(), nz));
-}
-
 fs::path WriteLocalProblem(const std::string& name, const Eigen::MatrixXd& w,
                            const Eigen::VectorXd& q, const Eigen::VectorXd& mu) {
   const fs::path path = TemporaryPath(name);
-  Hdf5File file(path.string(), Hdf5File::Mode::kCreate);
-  WriteTriplets(&file, "/fclib_local/W", w);
-  file.WriteDoubles("/fclib_local/vectors/q", q);
-  file.WriteDoubles("/fclib_local/vectors/mu", mu);
+  WriteFclibLocalProblem(path.string(), w, q, mu);
   return path;
 }
 
@@ -61,12 +36,7 @@ fs::path WriteGlobalProblem(const std::string& name, const Eigen::MatrixXd& m,
                             const Eigen::MatrixXd& h, const Eigen::VectorXd& f,
                             const Eigen::VectorXd& w, const Eigen::VectorXd& mu) {
   const fs::path path = TemporaryPath(name);
-  Hdf5File file(path.string(), Hdf5File::Mode::kCreate);
-  WriteTriplets(&file, "/fclib_global/M", m);
-  WriteTriplets(&file, "/fclib_global/H", h);
-  file.WriteDoubles("/fclib_global/vectors/f", f);
-  file.WriteDoubles("/fclib_global/vectors/w", w);
-  file.WriteDoubles("/fclib_global/vectors/mu", mu);
+  WriteFclibGlobalProblem(path.string(), m, h, f, w, mu);
   return path;
 }
 

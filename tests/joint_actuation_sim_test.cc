@@ -32,10 +32,10 @@ MultibodySystem Pendulum(double q0, double v0) {
 
 // Runs for `duration` and returns the largest q seen.
 double Simulate(MultibodySystem* system, double duration, double dt = 1e-3,
-                ContactSolver solver = ContactSolver::kSap) {
+                ContactSolverKind solver = ContactSolverKind::kSap) {
   TimeStepperParameters parameters;
   parameters.time_step = dt;
-  parameters.solver = solver;
+  parameters.solver.kind = solver;
   TimeStepper stepper(parameters);
   double max_q = system->tree(0).q[0];
   for (int n = 0; n < std::lround(duration / dt); ++n) {
@@ -81,8 +81,9 @@ TEST(JointLimits, PendulumRestsAgainstItsLimitUnderGravity) {
 // The NCP solvers take a joint limit as AL §III-B's hard law 0 ≤ λ ⊥ u ≥ 0
 // (a frictionless contact in ContactNcp): exact, no regularization.
 TEST(JointLimits, NcpSolversStopThePendulumAtItsLimitAndHoldItThere) {
-  for (const ContactSolver solver :
-       {ContactSolver::kCanal, ContactSolver::kSubAdmm, ContactSolver::kPgs}) {
+  for (const ContactSolverKind solver :
+       {ContactSolverKind::kCanal, ContactSolverKind::kSubAdmm,
+        ContactSolverKind::kPgs}) {
     MultibodySystem swinging = Pendulum(0.0, 3.0);
     swinging.SetJointLimits(0, "hinge", -3.0, 0.5);
     const double max_q = Simulate(&swinging, 0.6, 1e-3, solver);
@@ -106,7 +107,7 @@ double PdEquilibrium(double kp, double target) {
 }
 
 // The pendulum held at 0.5 rad by a PD controller (kp 200, kd 20), after 3 s.
-MultibodySystem HeldPendulum(ContactSolver solver) {
+MultibodySystem HeldPendulum(ContactSolverKind solver) {
   MultibodySystem system = Pendulum(0.0, 0.0);
   system.AddJointPdController(
       0, "hinge",
@@ -118,7 +119,7 @@ MultibodySystem HeldPendulum(ContactSolver solver) {
 // m g l sin(0.5) = 4.7 N·m > u_max = 2 N·m: the arm sags to the angle where
 // gravity equals the limit, asin(u_max / (m g l)) (a joint damper settles it;
 // saturated, the controller's own damping is gone). Returns q after 6 s.
-double SaggedAngle(ContactSolver solver) {
+double SaggedAngle(ContactSolverKind solver) {
   MultibodySystem system = Pendulum(0.5, 0.0);
   system.AddJointPdController(0, "hinge",
                               {.proportional_gain = 200.0,
@@ -131,20 +132,21 @@ double SaggedAngle(ContactSolver solver) {
 }
 
 TEST(PdController, HoldsAPoseAgainstGravityWithTheStaticPdError) {
-  const MultibodySystem system = HeldPendulum(ContactSolver::kSap);
+  const MultibodySystem system = HeldPendulum(ContactSolverKind::kSap);
   EXPECT_NEAR(system.tree(0).q[0], PdEquilibrium(200.0, 0.5), 1e-6);
   EXPECT_NEAR(system.tree(0).v[0], 0.0, 1e-6);
 }
 
 TEST(PdController, SaturatesWhenTheLoadExceedsTheEffortLimit) {
-  EXPECT_NEAR(SaggedAngle(ContactSolver::kSap), std::asin(2.0 / kMgl), 1e-5);
+  EXPECT_NEAR(SaggedAngle(ContactSolverKind::kSap), std::asin(2.0 / kMgl), 1e-5);
 }
 
 // The NCP solvers take a PD controller as AL §III-B's soft law
 // λ = δt clamp(a − b v, ±u_max): the same static error and saturation angle.
 TEST(PdController, NcpSolversHoldThePoseAndSaturateLikeSap) {
-  for (const ContactSolver solver :
-       {ContactSolver::kCanal, ContactSolver::kSubAdmm, ContactSolver::kPgs}) {
+  for (const ContactSolverKind solver :
+       {ContactSolverKind::kCanal, ContactSolverKind::kSubAdmm,
+        ContactSolverKind::kPgs}) {
     const MultibodySystem holding = HeldPendulum(solver);
     EXPECT_NEAR(holding.tree(0).q[0], PdEquilibrium(200.0, 0.5), 1e-6)
         << ToString(solver);

@@ -138,7 +138,7 @@ TEST(SapSolver, ReportsFailureInsteadOfASilentAnswer) {
   SapSolution solution;
   const SapSolverStatistics stats = solver.Solve(problem, Eigen::VectorXd(), &solution);
   EXPECT_FALSE(stats.converged());
-  EXPECT_EQ(stats.status, SapStatus::kMaxIterationsReached);
+  EXPECT_EQ(stats.status, SolverStatus::kMaxIterationsReached);
   EXPECT_GT(stats.momentum_error, parameters.rel_tolerance);
 }
 

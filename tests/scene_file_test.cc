@@ -58,8 +58,8 @@ TEST(SceneFile, ReadsEveryKeyIntoTheScene) {
   EXPECT_DOUBLE_EQ(scene.parameters.time_step, 0.002);
   EXPECT_DOUBLE_EQ(scene.duration, 0.5);
   EXPECT_EQ(scene.parameters.scheme, Scheme::kMidpoint);
-  EXPECT_EQ(scene.parameters.sap.linear_solver, LinearSolverType::kDense);
-  EXPECT_DOUBLE_EQ(scene.parameters.sap.rel_tolerance, 1e-8);
+  EXPECT_EQ(scene.parameters.solver.sap.linear_solver, LinearSolverType::kDense);
+  EXPECT_DOUBLE_EQ(scene.parameters.solver.sap.rel_tolerance, 1e-8);
   EXPECT_EQ(scene.system.gravity(), Eigen::Vector3d(0, 0, -3.7));
   ASSERT_EQ(scene.system.num_trees(), 1);
   ASSERT_EQ(scene.system.collision_world().num_geometries(), 2);

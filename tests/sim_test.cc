@@ -268,7 +268,7 @@ TEST(Simulation, ClutterOfFortyBodiesSettlesToFewNewtonIterationsPerStep) {
   const SimulationSummary summary =
       simulation.Run({}, [&](const TimeStepper&, const StepRecord& record) {
         if (record.time <= 5.0) return;
-        late_iterations += record.statistics.sap_iterations;
+        late_iterations += record.statistics.iterations;
         ++late_steps;
       });
   EXPECT_EQ(summary.failed_steps, 0) << summary.failure;

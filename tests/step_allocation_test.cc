@@ -18,10 +18,10 @@ namespace {
 // Eight clutter bodies at rest in their box, and the test_support pendulum
 // held by a PD controller against its lower joint limit (so that contacts,
 // a joint limit and a controller are all in the problem).
-Scene RestingScene(Scheme scheme, ContactSolver solver) {
+Scene RestingScene(Scheme scheme, ContactSolverKind solver) {
   Scene scene = MakeBuiltinScene("clutter", {{"bodies", "8"}});
   scene.parameters.scheme = scheme;
-  scene.parameters.solver = solver;
+  scene.parameters.solver.kind = solver;
   const std::filesystem::path urdf =
       std::filesystem::temp_directory_path() /
       ("pendulum_alloc_" + std::to_string(getpid()) + ".urdf");
@@ -65,11 +65,11 @@ std::pair<long, long> StepAndQueryAllocations(TimeStepper* stepper, Scene* scene
 // place.
 TEST(StepAllocation, StepsAllocateNothingButCoalsOwnOnceThePatternWasSeen) {
   for (const auto& [scheme, solver] :
-       {std::pair{Scheme::kSymplecticEuler, ContactSolver::kSap},
-        std::pair{Scheme::kMidpoint, ContactSolver::kSap},
-        std::pair{Scheme::kSymplecticEuler, ContactSolver::kSubAdmm},
-        std::pair{Scheme::kSymplecticEuler, ContactSolver::kPgs},
-        std::pair{Scheme::kSymplecticEuler, ContactSolver::kCanal}}) {
+       {std::pair{Scheme::kSymplecticEuler, ContactSolverKind::kSap},
+        std::pair{Scheme::kMidpoint, ContactSolverKind::kSap},
+        std::pair{Scheme::kSymplecticEuler, ContactSolverKind::kSubAdmm},
+        std::pair{Scheme::kSymplecticEuler, ContactSolverKind::kPgs},
+        std::pair{Scheme::kSymplecticEuler, ContactSolverKind::kCanal}}) {
     Scene scene = RestingScene(scheme, solver);
     TimeStepper stepper(scene.parameters);
     for (int n = 0; n < 300; ++n) ASSERT_TRUE(stepper.Step(&scene.system).converged);

@@ -40,4 +40,16 @@ int Arguments::IntValue(const std::string& name) {
   return *value;
 }
 
+int Arguments::IntValueAtLeast(const std::string& name, int minimum) {
+  const int value = IntValue(name);
+  if (value < minimum) throw UsageError(name + " must be ≥ " + std::to_string(minimum));
+  return value;
+}
+
+double Arguments::PositiveValue(const std::string& name) {
+  const double value = DoubleValue(name);
+  if (!(value > 0.0)) throw UsageError(name + " must be positive");
+  return value;
+}
+
 }  // namespace coulomb

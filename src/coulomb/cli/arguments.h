@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "coulomb/base/named_enum.h"
+
 namespace coulomb {
 
 // Bad command-line usage; main prints the message and exits with code 2.
@@ -27,6 +29,21 @@ class Arguments {
   }
   double DoubleValue(const std::string& name);
   int IntValue(const std::string& name);
+  // An integer ≥ minimum ("--threads must be ≥ 1" otherwise).
+  int IntValueAtLeast(const std::string& name, int minimum);
+  // A positive finite number ("--dt must be positive" otherwise).
+  double PositiveValue(const std::string& name);
+  // An enumerator by its name (EnumNames); a bad name is a UsageError
+  // listing the valid ones.
+  template <class Enum>
+  Enum EnumValue(const std::string& name) {
+    const std::string value = Value(name);
+    try {
+      return ParseEnum<Enum>(value);
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(name + ": " + error.what());
+    }
+  }
 
  private:
   std::vector<std::string> arguments_;

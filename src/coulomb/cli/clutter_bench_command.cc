@@ -55,7 +55,7 @@ bool BenchRow(int bodies, bool walls, double duration) {
         sums.total_s += stats.wall_time_s;
         sums.final_contacts = stats.num_contacts;
         if (record.time > 0.5 * duration) {
-          sums.late_iterations += stats.sap_iterations;
+          sums.late_iterations += stats.iterations;
           ++sums.late_steps;
         }
       });

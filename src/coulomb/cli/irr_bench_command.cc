@@ -107,7 +107,7 @@ void BeltStudy(const IrrBenchOptions& options) {
                               : model == ContactModel::kSimilar ? dt
                                                                 : 0.0;
       double iterations = 0.0;
-      for (const StepRecord& r : run.records()) iterations += r.statistics.sap_iterations;
+      for (const StepRecord& r : run.records()) iterations += r.statistics.iterations;
       std::printf("| %s | %g | %.2e | %.2e | %.2e | %.2e | %.2f |\n",
                   ToString(model).c_str(), dt, g.offset_per_slip, expected,
                   g.max_normal_speed_sliding, g.max_normal_speed_stick,

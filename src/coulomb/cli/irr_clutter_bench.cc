@@ -41,7 +41,7 @@ ClutterRun RunClutter(ContactModel model, double time_step, double pair_stiffnes
   Simulation simulation(std::move(scene));
   run.summary =
       simulation.Run({}, [&](const TimeStepper& stepper, const StepRecord& record) {
-        window_sum += record.statistics.sap_iterations;
+        window_sum += record.statistics.iterations;
         if (++window_count == window_steps) {
           run.window_iterations.push_back(window_sum / window_count);
           run.condition_numbers.push_back(ScaledHessianConditionNumber(

@@ -209,14 +209,15 @@ int RunLaikagoBenchCommand(const std::vector<std::string>& arguments) {
       "|---|---|---|---|---|---|---|\n",
       options.threads);
   for (int robots : {8, 27}) {
-    for (ContactSolver solver :
-         {ContactSolver::kSubAdmm, ContactSolver::kSubAdmmNoBody, ContactSolver::kAdmm}) {
+    for (ContactSolverKind solver :
+         {ContactSolverKind::kSubAdmm, ContactSolverKind::kSubAdmmNoBody,
+          ContactSolverKind::kAdmm}) {
       Scene scene =
           MakeBuiltinScene("laikago_drop", {{"robots", std::to_string(robots)}});
-      scene.parameters.solver = solver;
-      scene.parameters.ncp.tolerance = 0.0;  // always the full 100 iterations
-      scene.parameters.ncp.max_iterations = 100;
-      scene.parameters.threads = options.threads;
+      scene.parameters.solver.kind = solver;
+      scene.parameters.solver.ncp.tolerance = 0.0;  // always the full 100 iterations
+      scene.parameters.solver.ncp.max_iterations = 100;
+      scene.parameters.solver.threads = options.threads;
       int dofs = 0;
       for (int t = 0; t < scene.system.num_trees(); ++t)
         dofs += scene.system.tree(t).v.size();

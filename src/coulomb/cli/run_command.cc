@@ -9,8 +9,8 @@
 #include <map>
 
 #include "coulomb/cli/arguments.h"
-#include "coulomb/cli/json_writer.h"
-#include "coulomb/fclib/hdf5_file.h"
+#include "coulomb/io/hdf5_file.h"
+#include "coulomb/io/json_writer.h"
 #include "coulomb/sim/scene_file.h"
 #include "coulomb/sim/simulation.h"
 
@@ -50,10 +50,10 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
       if (options.duration <= 0) throw UsageError("--duration must be positive");
     } else if (flag == "--scheme") {
       options.scheme = arguments.Value(flag);
-      ParseScheme(options.scheme);  // validates
+      ParseEnum<Scheme>(options.scheme);  // validates
     } else if (flag == "--solver") {
       options.solver = arguments.Value(flag);
-      ParseContactSolver(options.solver);  // validates
+      ParseEnum<ContactSolverKind>(options.solver);  // validates
     } else if (flag == "--cold-start") {
       options.cold_start = true;
     } else if (flag == "--threads") {
@@ -61,7 +61,7 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
       if (options.threads < 1) throw UsageError("--threads must be ≥ 1");
     } else if (flag == "--model") {
       options.model = arguments.Value(flag);
-      ParseContactModel(options.model);  // validates
+      ParseEnum<ContactModel>(options.model);  // validates
     } else if (flag == "--rel-tol") {
       options.rel_tolerance = arguments.DoubleValue(flag);
     } else if (flag == "--set") {
@@ -97,16 +97,17 @@ Scene PrepareScene(const RunOptions& options) {
                     : MakeBuiltinScene(options.scene, options.scene_options);
   if (options.time_step > 0) scene.parameters.time_step = options.time_step;
   if (options.duration > 0) scene.duration = options.duration;
-  if (!options.scheme.empty()) scene.parameters.scheme = ParseScheme(options.scheme);
+  if (!options.scheme.empty())
+    scene.parameters.scheme = ParseEnum<Scheme>(options.scheme);
   if (!options.model.empty())
-    scene.parameters.contact.model = ParseContactModel(options.model);
+    scene.parameters.contact.model = ParseEnum<ContactModel>(options.model);
   if (!options.solver.empty())
-    scene.parameters.solver = ParseContactSolver(options.solver);
-  if (options.threads > 0) scene.parameters.threads = options.threads;
+    scene.parameters.solver.kind = ParseEnum<ContactSolverKind>(options.solver);
+  if (options.threads > 0) scene.parameters.solver.threads = options.threads;
   if (options.cold_start) scene.parameters.ncp_warm_start = false;
   if (options.rel_tolerance > 0)
-    scene.parameters.sap.rel_tolerance = options.rel_tolerance;
-  ValidateSapSolverParameters(scene.parameters.sap);
+    scene.parameters.solver.sap.rel_tolerance = options.rel_tolerance;
+  ValidateSapSolverParameters(scene.parameters.solver.sap);
   return scene;
 }
 
@@ -115,7 +116,7 @@ JsonObjectWriter SummaryJson(const Scene& scene, const SimulationSummary& s) {
   json.Add("scene", scene.name);
   json.Add("scheme", ToString(scene.parameters.scheme));
   json.Add("contact_model", ToString(scene.parameters.contact.model));
-  json.Add("solver", ToString(scene.parameters.solver));
+  json.Add("solver", ToString(scene.parameters.solver.kind));
   json.Add("time_step", scene.parameters.time_step);
   json.Add("steps", s.steps);
   json.Add("sim_time", s.sim_time);
@@ -176,7 +177,7 @@ void WriteStats(const std::filesystem::path& path, const Scene& scene,
     JsonObjectWriter& step = steps.back();
     step.Add("time", record.time);
     step.Add("converged", record.statistics.converged);
-    step.Add("iterations", record.statistics.sap_iterations);
+    step.Add("iterations", record.statistics.iterations);
     step.Add("momentum_error", record.statistics.momentum_error);
     step.Add("complementarity_error", record.statistics.complementarity_error);
     step.Add("ncp_residual", record.statistics.ncp_residual);
@@ -197,12 +198,12 @@ void PrintSummary(const Scene& scene, const SimulationSummary& s) {
       ToString(scene.parameters.scheme).c_str(),
       ToString(scene.parameters.contact.model).c_str(), s.sim_time, s.wall_time_s,
       s.realtime_factor);
-  if (scene.parameters.solver == ContactSolver::kSap) {
+  if (scene.parameters.solver.kind == ContactSolverKind::kSap) {
     std::printf("  SAP iterations mean %.2f, max %d; max momentum error e_m %.2e\n",
                 s.iterations_mean, s.iterations_max, s.momentum_error_max);
   } else {
     std::printf("  %s iterations mean %.2f, max %d; max NCP residual %.2e\n",
-                ToString(scene.parameters.solver).c_str(), s.iterations_mean,
+                ToString(scene.parameters.solver.kind).c_str(), s.iterations_mean,
                 s.iterations_max, s.ncp_residual_max);
   }
   std::printf("  contacts max %d, penetration max %.3e m; energy %.6g J → %.6g J\n",

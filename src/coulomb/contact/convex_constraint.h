@@ -17,6 +17,26 @@ using ConstraintVector =
 using ConstraintMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0,
                                        kMaxConstraintEquations, kMaxConstraintEquations>;
 
+// The rigid law a constraint stands for in the exact contact NCP (AL §III-B),
+// stated by the constraint itself so that the NCP solvers (CANAL, SubADMM,
+// PGS) work with the contacts of any model. With u = v_c + e the constraint
+// velocity shifted by the position feedback e:
+// * kContact (3 equations, [t1, t2, n]): Signorini–Coulomb with friction μ,
+//   K_μ ∋ λ ⊥ u + [0, 0, μ‖u_t‖] ∈ K_μ* (De Saxcé);
+// * kUnilateral (1 equation): 0 ≤ λ ⊥ u ≥ 0, e = offset(2) (a joint limit: a
+//   frictionless contact on one row);
+// * kSoft (1 equation): the compliant law λ = clamp(c − d u, lo, hi), e = 0
+//   (a PD controller: c = δt a, d = δt b, ±δt u_max);
+// * kNone: no rigid counterpart; the NCP solvers refuse the problem.
+// Units: u [m/s] or [rad/s], λ [N·s] or [N·m·s].
+struct RigidLaw {
+  enum class Kind { kNone, kContact, kUnilateral, kSoft };
+  Kind kind = Kind::kNone;
+  double friction = 0.0;                             // μ (kContact)
+  Eigen::Vector3d offset = Eigen::Vector3d::Zero();  // e (kContact, kUnilateral)
+  double c = 0.0, d = 0.0, lo = 0.0, hi = 0.0;       // kSoft
+};
+
 // A constraint as a convex potential of its constraint velocity (SAP §IV,
 // IRR §III: "any convex, separable potential plugs into the same solver").
 //
@@ -50,6 +70,9 @@ class ConvexConstraint {
                                         const ConstraintVector& /*gamma*/) const {
     return 0.0;
   }
+
+  // The rigid counterpart of this constraint (valid after Prepare).
+  virtual RigidLaw rigid_law() const { return {}; }
 };
 
 // Stores T(args...) in *slot, assigning to the object already there when it

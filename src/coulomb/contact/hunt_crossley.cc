@@ -1,5 +1,7 @@
 #include "coulomb/contact/hunt_crossley.h"
 
+#include "coulomb/contact/sap_friction_cone.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -62,6 +64,15 @@ SoftNorm::SoftNorm(const Eigen::Vector2d& x, double epsilon) {
   value = root - epsilon;
   tangent = x / root;
   hessian = (Eigen::Matrix2d::Identity() - tangent * tangent.transpose()) / root;
+}
+
+RigidLaw HuntCrossleyRigidLaw(double friction, double phi0, double time_step) {
+  const double tau_d =
+      SapDissipationTimeScaleOrDefault(-1.0, kDefaultNearRigidThreshold, time_step);
+  return {.kind = RigidLaw::Kind::kContact,
+          .friction = friction,
+          .offset = Eigen::Vector3d(0.0, 0.0,
+                                    -SapStabilizationVelocity(phi0, time_step, tau_d))};
 }
 
 }  // namespace coulomb

@@ -2,6 +2,8 @@
 
 #include <Eigen/Dense>
 
+#include "coulomb/contact/convex_constraint.h"
+
 namespace coulomb {
 
 // Physical parameters of a Hunt & Crossley contact with regularized friction
@@ -56,6 +58,11 @@ class HuntCrossleyNormal {
   double time_step_ = 0.0;
   double v_hat_ = 0.0;
 };
+
+// The rigid counterpart of a Hunt & Crossley contact for the exact NCP
+// solvers: Coulomb with μ and SAP's position feedback e_n = φ0/(δt + τ_d),
+// τ_d = (β/π) δt at the default β (SAP §V-B), as a SAP contact would get.
+RigidLaw HuntCrossleyRigidLaw(double friction, double phi0, double time_step);
 
 // The soft norm ‖x‖_s = √(‖x‖² + ε²) − ε of a tangential velocity and its
 // derivatives (IRR-18, IRR App. A): gradient t̂_s = x / √(‖x‖² + ε²), Hessian

@@ -23,6 +23,7 @@ void LaggedContact::Prepare(const ConstraintMatrix& delassus_estimate, double ti
   const double d = parameters_.dissipation;
   const double x0 = -phi0_;
   normal_ = HuntCrossleyNormal(k, d, x0, time_step);
+  time_step_ = time_step;
   // γ_n0 = δt f_n(x0, ẋ0) with ẋ0 = −v_n0 (IRR §VI-B).
   lagged_normal_impulse_ =
       time_step * k * std::max(x0, 0.0) * std::max(1.0 - d * v_n0_, 0.0);

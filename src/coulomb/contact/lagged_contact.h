@@ -30,6 +30,10 @@ class LaggedContact final : public ConvexConstraint {
   void Prepare(const ConstraintMatrix& delassus_estimate, double time_step) override;
   double Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
                   ConstraintMatrix* hessian) const override;
+  // Coulomb with μ and SAP's position feedback (HuntCrossleyRigidLaw).
+  RigidLaw rigid_law() const override {
+    return HuntCrossleyRigidLaw(parameters_.friction, phi0_, time_step_);
+  }
 
   double lagged_normal_impulse() const { return lagged_normal_impulse_; }  // γ_n0
   double stiction_tolerance() const { return epsilon_; }                   // ε
@@ -40,6 +44,7 @@ class LaggedContact final : public ConvexConstraint {
   double v_n0_;
   double sigma_;
   HuntCrossleyNormal normal_;
+  double time_step_ = 0.0;  // of the last Prepare
   double lagged_normal_impulse_ = 0.0;
   double epsilon_ = 0.0;
 };

@@ -42,6 +42,15 @@ double PdControllerConstraint::Actuation(double v) const {
   return std::clamp(offset_ - slope_ * v, -limit, limit);
 }
 
+RigidLaw PdControllerConstraint::rigid_law() const {
+  const double dt = time_step_, limit = parameters_.effort_limit;
+  return {.kind = RigidLaw::Kind::kSoft,
+          .c = dt * offset_,
+          .d = dt * slope_,
+          .lo = -dt * limit,
+          .hi = dt * limit};
+}
+
 double PdControllerConstraint::Evaluate(const ConstraintVector& v_c,
                                         ConstraintVector* gamma,
                                         ConstraintMatrix* hessian) const {

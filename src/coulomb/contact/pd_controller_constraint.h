@@ -37,6 +37,9 @@ class PdControllerConstraint final : public ConvexConstraint {
   double Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
                   ConstraintMatrix* hessian) const override;
 
+  // The soft law λ = δt clamp(a − b v, ±u_max) itself: c = δt a, d = δt b.
+  RigidLaw rigid_law() const override;
+
   // u(v), the actuation the controller applies at joint velocity v.
   double Actuation(double v) const;
   // After Prepare: y = offset − slope v, γ = δt clamp(y, ±effort_limit).

@@ -71,6 +71,12 @@ void SapFrictionCone::Prepare(const ConstraintMatrix& delassus_estimate,
                                             parameters_.near_rigid_threshold, time_step));
 }
 
+RigidLaw SapFrictionCone::rigid_law() const {
+  return {.kind = RigidLaw::Kind::kContact,
+          .friction = parameters_.friction,
+          .offset = -v_hat_};
+}
+
 void SapFrictionCone::SetRegularization(double rt, double rn) {
   if (!(rt > 0.0) || !(rn > 0.0)) {
     throw std::invalid_argument("SAP regularization must be positive: Rt = " +

@@ -8,6 +8,13 @@
 
 namespace coulomb {
 
+// SAP's regularization defaults, the one place they are set (SAP §V-B, the
+// paper's values): β, the near-rigid threshold of eq. 29 (a contact is
+// near-rigid when its natural period is below β δt), and σ, the tangential
+// regularization relative to the Delassus estimate.
+inline constexpr double kDefaultNearRigidThreshold = 1.0;
+inline constexpr double kDefaultSigma = 1e-3;
+
 // Physical parameters of a SAP contact (SAP §V). Defaults model a rigid,
 // inelastic contact with μ = 1, the paper's choices.
 struct SapContactParameters {
@@ -19,10 +26,10 @@ struct SapContactParameters {
   double friction = 1.0;
   // β > 0: near-rigid threshold; contact is near-rigid when its natural period
   // is below β δt (SAP eq. 29, β = 1 in the paper).
-  double near_rigid_threshold = 1.0;
+  double near_rigid_threshold = kDefaultNearRigidThreshold;
   // σ > 0: tangential regularization relative to the Delassus estimate,
   // Rt = σ w (SAP §V-B, σ = 1e-3: slip during stiction ≈ μ σ δt g).
-  double sigma = 1e-3;
+  double sigma = kDefaultSigma;
 };
 
 // Throws std::invalid_argument naming the offending field.
@@ -81,6 +88,10 @@ class SapFrictionCone final : public ConvexConstraint {
 
   // Sets Rt, Rn directly (tests; Prepare computes them from W_ii).
   void SetRegularization(double rt, double rn);
+
+  // Coulomb with μ and the position feedback e = −v̂ (the rigid limit of SAP's
+  // regularized cone).
+  RigidLaw rigid_law() const override;
 
   double friction() const { return parameters_.friction; }
   double rt() const { return rt_; }

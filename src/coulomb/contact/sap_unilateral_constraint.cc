@@ -33,6 +33,11 @@ void SapUnilateralConstraint::Prepare(const ConstraintMatrix& delassus_estimate,
   v_hat_ = -gap0_ / (time_step + tau_d);
 }
 
+RigidLaw SapUnilateralConstraint::rigid_law() const {
+  return {.kind = RigidLaw::Kind::kUnilateral,
+          .offset = Eigen::Vector3d(0.0, 0.0, -v_hat_)};
+}
+
 double SapUnilateralConstraint::Evaluate(const ConstraintVector& v_c,
                                          ConstraintVector* gamma,
                                          ConstraintMatrix* hessian) const {

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "coulomb/contact/convex_constraint.h"
+#include "coulomb/contact/sap_friction_cone.h"
 
 namespace coulomb {
 
@@ -21,7 +22,7 @@ class SapUnilateralConstraint final : public ConvexConstraint {
   struct Parameters {
     double stiffness = std::numeric_limits<double>::infinity();  // k > 0
     double dissipation_time_scale = -1.0;                        // τ_d [s]
-    double near_rigid_threshold = 1.0;                           // β > 0
+    double near_rigid_threshold = kDefaultNearRigidThreshold;    // β > 0
   };
 
   // gap0: g at the start of the step (negative when violated).
@@ -34,6 +35,9 @@ class SapUnilateralConstraint final : public ConvexConstraint {
   // g·γ with g = v_c − v̂ + Rγ ≥ 0: zero up to round-off.
   double ComplementarityProduct(const ConstraintVector& v_c,
                                 const ConstraintVector& gamma) const override;
+
+  // The hard law 0 ≤ λ ⊥ v_c − v̂ ≥ 0 (e = −v̂).
+  RigidLaw rigid_law() const override;
 
   double v_hat() const { return v_hat_; }
   double regularization() const { return r_; }

@@ -15,6 +15,7 @@ SimilarContact::SimilarContact(const HuntCrossleyParameters& parameters, double 
 void SimilarContact::Prepare(const ConstraintMatrix&, double time_step) {
   normal_ = HuntCrossleyNormal(parameters_.stiffness, parameters_.dissipation, -phi0_,
                                time_step);
+  time_step_ = time_step;
 }
 
 double SimilarContact::Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,

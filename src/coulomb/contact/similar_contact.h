@@ -26,11 +26,16 @@ class SimilarContact final : public ConvexConstraint {
   void Prepare(const ConstraintMatrix& delassus_estimate, double time_step) override;
   double Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
                   ConstraintMatrix* hessian) const override;
+  // Coulomb with μ and SAP's position feedback (HuntCrossleyRigidLaw).
+  RigidLaw rigid_law() const override {
+    return HuntCrossleyRigidLaw(parameters_.friction, phi0_, time_step_);
+  }
 
  private:
   HuntCrossleyParameters parameters_;
   double phi0_;
   HuntCrossleyNormal normal_;
+  double time_step_ = 0.0;  // of the last Prepare
 };
 
 }  // namespace coulomb

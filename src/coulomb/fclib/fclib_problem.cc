@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "coulomb/fclib/hdf5_file.h"
+#include "coulomb/io/hdf5_file.h"
 
 namespace coulomb {
 namespace {

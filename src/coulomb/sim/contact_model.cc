@@ -43,29 +43,6 @@ HuntCrossleyParameters HuntCrossley(const ContactModelParameters& model,
 
 }  // namespace
 
-ContactModel ParseContactModel(const std::string& name) {
-  if (name == "sap") return ContactModel::kSap;
-  if (name == "lagged") return ContactModel::kLagged;
-  if (name == "regularized_lagged") return ContactModel::kRegularizedLagged;
-  if (name == "similar") return ContactModel::kSimilar;
-  throw std::invalid_argument("unknown contact model '" + name +
-                              "' (use sap, lagged, regularized_lagged, similar)");
-}
-
-std::string ToString(ContactModel model) {
-  switch (model) {
-    case ContactModel::kSap:
-      return "sap";
-    case ContactModel::kLagged:
-      return "lagged";
-    case ContactModel::kRegularizedLagged:
-      return "regularized_lagged";
-    case ContactModel::kSimilar:
-      return "similar";
-  }
-  return "unknown";
-}
-
 void EmplaceContactPotential(const ContactModelParameters& model,
                              const ContactMaterial& pair, const ContactPointState& point,
                              double time_step, std::unique_ptr<ConvexConstraint>* slot) {

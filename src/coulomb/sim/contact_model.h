@@ -1,9 +1,15 @@
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
+
+#include "coulomb/base/named_enum.h"
 
 #include "coulomb/contact/convex_constraint.h"
+#include "coulomb/contact/sap_friction_cone.h"
 #include "coulomb/sim/contact_material.h"
 
 namespace coulomb {
@@ -16,8 +22,17 @@ namespace coulomb {
 // * similar: Hunt & Crossley at z = v_n − μ‖v_t‖_s (IRR §VI-C).
 // Hunt & Crossley models need a finite stiffness.
 enum class ContactModel { kSap, kLagged, kRegularizedLagged, kSimilar };
-ContactModel ParseContactModel(const std::string& name);  // throws on unknown
-std::string ToString(ContactModel model);
+template <>
+struct EnumNames<ContactModel> {
+  static constexpr std::string_view kWhat = "contact model";
+  static constexpr std::array<std::pair<ContactModel, std::string_view>, 4> kNames = {{
+      {ContactModel::kSap, "sap"},
+      {ContactModel::kLagged, "lagged"},
+      {ContactModel::kRegularizedLagged, "regularized_lagged"},
+      {ContactModel::kSimilar, "similar"},
+  }};
+};
+inline std::string ToString(ContactModel model) { return std::string(EnumName(model)); }
 
 // What the potential of one contact point needs besides its material.
 struct ContactPointState {
@@ -28,9 +43,9 @@ struct ContactPointState {
 // Model-wide parameters (per run, not per geometry).
 struct ContactModelParameters {
   ContactModel model = ContactModel::kSap;
-  double near_rigid_threshold = 1.0;  // β of SAP eq. 29
-  double sigma = 1e-3;                // σ of SAP §V-B and of IRR-44
-  double stiction_tolerance = 1e-4;   // v_s [m/s] of Lagged and Similar (IRR §IX)
+  double near_rigid_threshold = kDefaultNearRigidThreshold;  // β of SAP eq. 29
+  double sigma = kDefaultSigma;      // σ of SAP §V-B and of IRR-44
+  double stiction_tolerance = 1e-4;  // v_s [m/s] of Lagged and Similar (IRR §IX)
 };
 
 // The potential of one contact point with the combined material of its pair,

@@ -66,7 +66,7 @@ void ReadContactDefaults(const SceneReader& r, const YAML::Node& node, Scene* sc
   if (node["model"]) {
     try {
       scene->parameters.contact.model =
-          ParseContactModel(r.String(node["model"], "contact.model"));
+          ParseEnum<ContactModel>(r.String(node["model"], "contact.model"));
     } catch (const std::invalid_argument& e) {
       r.Fail(node["model"], "contact.model", e.what());
     }
@@ -91,7 +91,7 @@ void ReadContactDefaults(const SceneReader& r, const YAML::Node& node, Scene* sc
 void ReadSolver(const SceneReader& r, const YAML::Node& node, Scene* scene) {
   r.CheckKeys(node, "solver",
               {"rel_tolerance", "max_iterations", "line_search", "linear_solver"});
-  SapSolverParameters& sap = scene->parameters.sap;
+  SapSolverParameters& sap = scene->parameters.solver.sap;
   if (node["rel_tolerance"]) {
     sap.rel_tolerance = r.Positive(node["rel_tolerance"], "solver.rel_tolerance");
     if (sap.rel_tolerance >= 1.0)
@@ -105,11 +105,11 @@ void ReadSolver(const SceneReader& r, const YAML::Node& node, Scene* scene) {
   try {
     if (node["line_search"]) {
       sap.line_search =
-          ParseLineSearchType(r.String(node["line_search"], "solver.line_search"));
+          ParseEnum<LineSearchType>(r.String(node["line_search"], "solver.line_search"));
     }
     if (node["linear_solver"]) {
-      sap.linear_solver =
-          ParseLinearSolverType(r.String(node["linear_solver"], "solver.linear_solver"));
+      sap.linear_solver = ParseEnum<LinearSolverType>(
+          r.String(node["linear_solver"], "solver.linear_solver"));
     }
   } catch (const std::invalid_argument& e) {
     r.Fail(node, "solver", e.what());
@@ -321,7 +321,7 @@ Scene ReadScene(const SceneReader& r, const YAML::Node& root) {
   if (root["seed"]) r.Integer(root["seed"], "seed");  // reserved for generated content
   if (root["scheme"]) {
     try {
-      scene.parameters.scheme = ParseScheme(r.String(root["scheme"], "scheme"));
+      scene.parameters.scheme = ParseEnum<Scheme>(r.String(root["scheme"], "scheme"));
     } catch (const std::invalid_argument& e) {
       r.Fail(root["scheme"], "scheme", e.what());
     }

@@ -63,8 +63,8 @@ SimulationSummary Simulation::Run(const std::function<void(double)>& progress,
       break;
     }
     ++summary.steps;
-    iterations_sum += stats.sap_iterations;
-    summary.iterations_max = std::max(summary.iterations_max, stats.sap_iterations);
+    iterations_sum += stats.iterations;
+    summary.iterations_max = std::max(summary.iterations_max, stats.iterations);
     summary.energy_final = energy;
     Record(n * dt);
     if (observer) observer(stepper, records_.back());

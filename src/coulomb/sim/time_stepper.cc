@@ -1,12 +1,9 @@
 #include "coulomb/sim/time_stepper.h"
 
+#include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/sap_unilateral_constraint.h"
-#include "coulomb/solvers/canal_solver.h"
-#include "coulomb/solvers/pgs_solver.h"
-#include "coulomb/solvers/subadmm_solver.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <stdexcept>
 
@@ -25,68 +22,7 @@ Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& normal) {
 
 }  // namespace
 
-ContactSolver ParseContactSolver(const std::string& name) {
-  if (name == "sap") return ContactSolver::kSap;
-  if (name == "canal") return ContactSolver::kCanal;
-  if (name == "subadmm") return ContactSolver::kSubAdmm;
-  if (name == "subadmm-nobody") return ContactSolver::kSubAdmmNoBody;
-  if (name == "admm") return ContactSolver::kAdmm;
-  if (name == "pgs") return ContactSolver::kPgs;
-  throw std::invalid_argument("unknown solver '" + name +
-                              "' (use sap, canal, subadmm, subadmm-nobody, admm, pgs)");
-}
-
-std::string ToString(ContactSolver solver) {
-  switch (solver) {
-    case ContactSolver::kSap:
-      return "sap";
-    case ContactSolver::kCanal:
-      return "canal";
-    case ContactSolver::kSubAdmm:
-      return "subadmm";
-    case ContactSolver::kSubAdmmNoBody:
-      return "subadmm-nobody";
-    case ContactSolver::kAdmm:
-      return "admm";
-    case ContactSolver::kPgs:
-      return "pgs";
-  }
-  return "unknown";
-}
-
-Scheme ParseScheme(const std::string& name) {
-  if (name == "explicit_euler") return Scheme::kExplicitEuler;
-  if (name == "symplectic_euler") return Scheme::kSymplecticEuler;
-  if (name == "implicit_euler") return Scheme::kImplicitEuler;
-  if (name == "midpoint") return Scheme::kMidpoint;
-  throw std::invalid_argument(
-      "unknown scheme '" + name +
-      "' (use explicit_euler, symplectic_euler, implicit_euler, midpoint)");
-}
-
-std::string ToString(Scheme scheme) {
-  switch (scheme) {
-    case Scheme::kExplicitEuler:
-      return "explicit_euler";
-    case Scheme::kSymplecticEuler:
-      return "symplectic_euler";
-    case Scheme::kImplicitEuler:
-      return "implicit_euler";
-    case Scheme::kMidpoint:
-      return "midpoint";
-  }
-  return "unknown";
-}
-
 namespace {
-
-// Time stepping measures SAP's momentum error against the change of momentum
-// over the step (see SapSolverParameters::momentum_relative_to_guess).
-SapSolverParameters StepSolverParameters(SapSolverParameters sap) {
-  sap.momentum_relative_to_guess = true;
-  sap.keep_history = false;  // a per-solve allocation nobody reads here
-  return sap;
-}
 
 double CheckedTimeStep(double time_step) {
   if (!(time_step > 0.0) || !std::isfinite(time_step)) {
@@ -99,36 +35,10 @@ double CheckedTimeStep(double time_step) {
 
 TimeStepper::TimeStepper(const TimeStepperParameters& parameters)
     : parameters_(parameters),
-      solver_(StepSolverParameters(parameters.sap)),
+      solver_(MakeContactSolver(parameters.solver, SolverUse::kTimeStepping)),
       problem_(CheckedTimeStep(parameters.time_step)) {
   if (!(parameters.contact_margin >= 0.0)) {
     throw std::invalid_argument("contact_margin: must be ≥ 0");
-  }
-  NcpSolverParameters budget = parameters_.ncp;
-  budget.keep_history = false;  // a step allocates nothing
-  if (budget.max_iterations <= 0) {
-    budget.max_iterations = parameters_.solver == ContactSolver::kCanal ? 20 : 100;
-  }
-  switch (parameters_.solver) {
-    case ContactSolver::kSap:
-      break;
-    case ContactSolver::kCanal:
-      canal_ = std::make_unique<CanalSolver>(budget);
-      break;
-    case ContactSolver::kSubAdmm:
-      subadmm_ = std::make_unique<SubAdmmSolver>(budget, parameters_.threads);
-      break;
-    case ContactSolver::kSubAdmmNoBody:
-      subadmm_ = std::make_unique<SubAdmmSolver>(budget, parameters_.threads,
-                                                 AdmmSplitting::kSubsystems);
-      break;
-    case ContactSolver::kAdmm:
-      subadmm_ = std::make_unique<SubAdmmSolver>(budget, parameters_.threads,
-                                                 AdmmSplitting::kWholeSystem);
-      break;
-    case ContactSolver::kPgs:
-      pgs_ = std::make_unique<PgsSolver>(budget);
-      break;
   }
 }
 
@@ -286,47 +196,6 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
   }
 }
 
-bool TimeStepper::SolveRigidContact(StepStatistics* stats) {
-  constexpr auto kScale = ContactNcp::ResidualScale::kContactPointSpeed;
-  try {
-    if (ncp_) {
-      ncp_->Rebuild(problem_, kScale);
-    } else {
-      ncp_ = std::make_unique<ContactNcp>(problem_, kScale);
-    }
-  } catch (const std::invalid_argument& error) {
-    stats->failure =
-        ToString(parameters_.solver) + " needs contact.model sap (" + error.what() + ")";
-    return false;
-  }
-  const ContactNcp& ncp = *ncp_;
-  NcpSolution& rigid = rigid_solution_;
-  NcpSolverStatistics ncp_stats;
-  ncp.FromProblemImpulses(lambda_guess_, &ncp_lambda_guess_);
-  if (canal_) {
-    ncp_stats = canal_->Solve(ncp, v_guess_, &rigid, ncp_lambda_guess_);
-  } else if (subadmm_) {
-    ncp_stats = subadmm_->Solve(ncp, &rigid, ncp_lambda_guess_);
-  } else {
-    ncp_stats = pgs_->Solve(ncp, ncp_lambda_guess_, &rigid);
-  }
-  stats->sap_iterations = ncp_stats.iterations;
-  stats->ncp_residual = ncp_stats.residual;
-  solution_.v = rigid.v;  // v = v* + A⁻¹Jᵀλ: no momentum error
-  ncp.ToProblemImpulses(rigid.lambda, &solution_.gamma);
-  RememberImpulses();
-  // A fixed iteration budget per step is how these solvers are used in
-  // simulation (AL §VII-C: CANAL 5, PGS 100): reaching it is not a failure,
-  // the residual says how far from the rigid solution the step is.
-  if (ncp_stats.status == "inner_solve_failed" ||
-      ncp_stats.status == "factorization_failed" || !rigid.v.allFinite()) {
-    stats->failure = ToString(parameters_.solver) + " " + std::string(ncp_stats.status) +
-                     " after " + std::to_string(ncp_stats.iterations) + " iterations";
-    return false;
-  }
-  return true;
-}
-
 double TimeStepper::ContactMargin(const MultibodySystem& system) const {
   // Speculative contacts: a pair closing at speed s is seen if s δt reaches
   // the gap. The fastest body origin bounds s (up to rotation).
@@ -419,7 +288,7 @@ bool TimeStepper::AssembleProblem(MultibodySystem* system, const Theta& theta,
     return false;
   }
   stepped_ = true;
-  if (parameters_.solver != ContactSolver::kSap) {
+  if (SolvesNcp()) {
     if (parameters_.ncp_warm_start) {
       GuessImpulses(*system);
     } else {
@@ -463,20 +332,35 @@ void TimeStepper::RememberImpulses() {
   previous_impulses_.resize(previous_contacts_.size());
   for (size_t i = 0; i < previous_contacts_.size(); ++i) {
     previous_impulses_[i] =
-        solution_.gamma.segment<3>(problem_.constraint_offset(static_cast<int>(i)));
+        solution_.impulses.segment<3>(problem_.constraint_offset(static_cast<int>(i)));
   }
 }
 
 bool TimeStepper::SolveContact(StepStatistics* stats) {
-  if (parameters_.solver != ContactSolver::kSap) return SolveRigidContact(stats);
-  const SapSolverStatistics sap = solver_.Solve(problem_, v_guess_, &solution_);
-  stats->sap_iterations = sap.iterations;
-  stats->momentum_error = sap.momentum_error;
-  stats->complementarity_error = sap.complementarity_error;
-  if (sap.converged()) return true;
-  stats->failure = "SAP " + ToString(sap.status) + " after " +
-                   std::to_string(sap.iterations) +
-                   " iterations (e_m = " + std::to_string(sap.momentum_error) + ")";
+  const Eigen::VectorXd no_guess;
+  ContactSolverStatistics solve;
+  try {
+    solve = solver_->Solve(problem_, v_guess_, SolvesNcp() ? lambda_guess_ : no_guess,
+                           &solution_);
+  } catch (const std::invalid_argument& error) {  // a constraint without a rigid law
+    stats->failure = std::string(ToString(parameters_.solver.kind)) + ": " + error.what();
+    return false;
+  }
+  stats->iterations = solve.iterations;
+  stats->momentum_error = solve.momentum_error;
+  stats->complementarity_error = solve.complementarity_error;
+  stats->ncp_residual = solve.ncp_residual;
+  if (SolvesNcp()) RememberImpulses();
+  // SAP must converge; an NCP solver's fixed budget may end unconverged (the
+  // residual says how far from the rigid solution the step is).
+  const bool usable = SolvesNcp() ? UsableResult(solve.status) : solve.converged();
+  if (usable) return true;
+  stats->failure = std::string(ToString(parameters_.solver.kind)) + " " +
+                   std::string(ToString(solve.status)) + " after " +
+                   std::to_string(solve.iterations) + " iterations";
+  if (!SolvesNcp()) {
+    stats->failure += " (e_m = " + std::to_string(solve.momentum_error) + ")";
+  }
   return false;
 }
 
@@ -494,28 +378,24 @@ void TimeStepper::UpdatePositions(MultibodySystem* system, const Theta& theta) {
 }
 
 StepStatistics TimeStepper::Step(MultibodySystem* system) {
-  using Clock = std::chrono::steady_clock;
-  const auto seconds_since = [](Clock::time_point from) {
-    return std::chrono::duration<double>(Clock::now() - from).count();
-  };
-  const auto start = Clock::now();
+  const Stopwatch step_stopwatch;
   StepStatistics stats;
   ComputeContacts(system, &stats);
-  stats.geometry_time_s = seconds_since(start);
+  stats.geometry_time_s = step_stopwatch.Seconds();
 
-  const auto assembly_start = Clock::now();
+  Stopwatch phase;
   const Theta theta = SchemeTheta();
   if (!AssembleProblem(system, theta, &stats)) return stats;
-  stats.assembly_time_s = seconds_since(assembly_start);
+  stats.assembly_time_s = phase.Seconds();
 
-  const auto solve_start = Clock::now();
+  phase.Restart();
   if (!SolveContact(&stats)) return stats;
-  stats.solve_time_s = seconds_since(solve_start);
+  stats.solve_time_s = phase.Seconds();
 
   UpdatePositions(system, theta);
   system->set_time(system->time() + parameters_.time_step);
   stats.converged = true;
-  stats.wall_time_s = seconds_since(start);
+  stats.wall_time_s = step_stopwatch.Seconds();
   return stats;
 }
 

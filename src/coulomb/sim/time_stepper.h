@@ -1,37 +1,42 @@
 #pragma once
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
+#include "coulomb/base/named_enum.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/sim/contact_model.h"
 #include "coulomb/sim/multibody_system.h"
-#include "coulomb/solvers/contact_ncp.h"
-#include "coulomb/solvers/sap_solver.h"
+#include "coulomb/solvers/contact_solver.h"
 
 namespace coulomb {
 
-class CanalSolver;
-class PgsSolver;
-class SubAdmmSolver;
-
-// The solver of the contact step: SAP (the convex compliant problem of the
-// chosen contact model) or an exact-NCP solver (rigid Signorini–Coulomb on
-// the same contacts, AL §III; math.md §4), CANAL, SubADMM or PGS.
-// kSubAdmmNoBody is SubADMM split into trees but not into bodies, kAdmm
-// without any split (one factorization of the whole system): the AL paper's
-// baselines "No Body" and "No Sub" (§VII-D2; AdmmSplitting).
-enum class ContactSolver { kSap, kCanal, kSubAdmm, kSubAdmmNoBody, kAdmm, kPgs };
-// sap, canal, subadmm, subadmm-nobody, admm, pgs
-ContactSolver ParseContactSolver(const std::string& name);
-std::string ToString(ContactSolver solver);
-
 // Schemes of the two-stage θ-method (math.md §1, SAP §II-C).
 enum class Scheme { kExplicitEuler, kSymplecticEuler, kImplicitEuler, kMidpoint };
-Scheme ParseScheme(const std::string& name);  // explicit_euler, symplectic_euler, …
-std::string ToString(Scheme scheme);
+template <>
+struct EnumNames<Scheme> {
+  static constexpr std::string_view kWhat = "scheme";
+  static constexpr std::array<std::pair<Scheme, std::string_view>, 4> kNames = {{
+      {Scheme::kExplicitEuler, "explicit_euler"},
+      {Scheme::kSymplecticEuler, "symplectic_euler"},
+      {Scheme::kImplicitEuler, "implicit_euler"},
+      {Scheme::kMidpoint, "midpoint"},
+  }};
+};
+inline std::string ToString(Scheme scheme) { return std::string(EnumName(scheme)); }
+
+// The contact solver options of a simulation step: the defaults, with the
+// NCP solvers' natural-map tolerance at 1e-8.
+inline ContactSolverOptions StepSolverDefaults() {
+  ContactSolverOptions options;
+  options.ncp.tolerance = 1e-8;
+  return options;
+}
 
 struct TimeStepperParameters {
   double time_step = 0.01;  // δt [s] > 0
@@ -42,19 +47,15 @@ struct TimeStepperParameters {
   double contact_margin = 1e-3;
   // The contact model (sap, lagged, …) and its run-wide parameters.
   ContactModelParameters contact;
-  SapSolverParameters sap;
-  // CANAL, SubADMM and PGS treat every contact as rigid: they take μ from the contact
-  // and the position feedback e_n = φ0/(δt + τ_d) (SAP's v̂, with τ_d's
-  // near-rigid default (β/π) δt), need contact.model sap, and take joint
-  // limits as hard unilateral laws and PD controllers as soft laws (AL
-  // §III-B; see ContactNcp).
-  ContactSolver solver = ContactSolver::kSap;
-  // Per step: stop at the natural-map tolerance or after max_iterations (outer
-  // iterations for CANAL, iterations for SubADMM, sweeps for PGS; 0: 20,
-  // 100 and 100), which is not a failure (AL §VII-C uses fixed budgets); the
-  // residual is reported per step.
-  NcpSolverParameters ncp = {.tolerance = 1e-8, .max_iterations = 0};
-  int threads = 1;  // SubADMM's worker threads (results do not depend on it)
+  // The contact solver: SAP (the convex problem of the contact model's
+  // potentials) or an exact-NCP solver (CANAL, SubADMM, PGS), which takes
+  // every constraint's rigid law (ConvexConstraint::rigid_law: μ and the
+  // position feedback of a contact, hard joint limits, PD controllers as
+  // soft laws; AL §III-B). NCP solvers run a fixed budget per step (their
+  // kStepBudget unless solver.ncp.max_iterations is set), which is not a
+  // failure (AL §VII-C); the residual is reported per step, and their
+  // natural-map tolerance is 1e-8.
+  ContactSolverOptions solver = StepSolverDefaults();
   // CANAL, SubADMM, PGS: start from the previous step's impulses, matched per
   // contact (same geometry pair, nearest point within the contact margin;
   // rotated into the new contact frame); new contacts start at 0.
@@ -69,10 +70,12 @@ struct TimeStepperParameters {
 struct StepStatistics {
   bool converged = false;
   std::string failure;  // why, when not converged
-  int sap_iterations = 0;
+  // The contact solver's (ContactSolverStatistics): iterations, SAP's e_m
+  // and e_μ, the NCP solvers' natural-map residual (normalized).
+  int iterations = 0;
   double momentum_error = 0.0;
   double complementarity_error = 0.0;
-  double ncp_residual = 0.0;  // CANAL, PGS: natural-map residual (normalized)
+  double ncp_residual = 0.0;
   int num_contacts = 0;
   double max_penetration = 0.0;   // max(−φ0, 0) [m]
   double mean_penetration = 0.0;  // mean of −φ0 over overlapping contacts [m]
@@ -112,10 +115,13 @@ class TimeStepper {
   // plus twice the distance the fastest body origin covers in δt.
   double ContactMargin(const MultibodySystem& system) const;
 
-  // The contact problem and SAP solution of the last step (diagnostics such
+  // The contact problem and its solution of the last step (diagnostics such
   // as the Hessian's condition number); null before the first step.
   const ContactProblem* last_problem() const { return stepped_ ? &problem_ : nullptr; }
-  const SapSolution& last_solution() const { return solution_; }
+  const ContactSolution& last_solution() const { return solution_; }
+  // The contact points of the last step's constraints, in constraint order
+  // (constraint i ↔ last_contacts()[i]; joint constraints follow them).
+  const std::vector<ContactPoint>& last_contacts() const { return constraint_contacts_; }
 
  private:
   struct Theta {
@@ -138,7 +144,8 @@ class TimeStepper {
   int SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta,
                       TreeWorkspace* workspace, Eigen::Ref<Eigen::VectorXd> v_star,
                       Eigen::MatrixXd* a, bool* converged) const;
-  // Step phases; each returns false with stats->failure set when it fails.
+  // Step phases; those returning bool return false with stats->failure set
+  // when they fail.
   // Contacts at q0 (into contacts_) and their penetration statistics.
   void ComputeContacts(MultibodySystem* system, StepStatistics* stats);
   // The cliques (free motion of every tree), then the contact and joint
@@ -154,11 +161,12 @@ class TimeStepper {
                              const ContactPoint& contact, const Eigen::Matrix3d& R_CW,
                              JacobianBlock* block, bool first_body);
   // SubADMM splits constraints per body: the problem carries the trees.
-  bool SplitsBodies() const { return parameters_.solver == ContactSolver::kSubAdmm; }
-  // problem_ solved by the chosen solver into solution_.v.
+  bool SplitsBodies() const {
+    return parameters_.solver.kind == ContactSolverKind::kSubAdmm;
+  }
+  bool SolvesNcp() const { return parameters_.solver.kind != ContactSolverKind::kSap; }
+  // problem_ solved by the chosen solver into solution_.
   bool SolveContact(StepStatistics* stats);
-  // Solves the finalized problem_ with CANAL, SubADMM or PGS into solution_.v.
-  bool SolveRigidContact(StepStatistics* stats);
   // lambda_guess_ from the previous step's impulses (ncp_warm_start), and
   // what the next step matches against.
   void GuessImpulses(const MultibodySystem& system);
@@ -169,18 +177,10 @@ class TimeStepper {
   void UpdatePositions(MultibodySystem* system, const Theta& theta);
 
   TimeStepperParameters parameters_;
-  SapSolver solver_;
-  // The exact-NCP solver chosen, kept across steps (its storage and threads
-  // are reused); null for SAP.
-  std::unique_ptr<CanalSolver> canal_;
-  std::unique_ptr<SubAdmmSolver> subadmm_;
-  std::unique_ptr<PgsSolver> pgs_;
-  std::unique_ptr<ContactNcp> ncp_;  // rebuilt in place each step
-  NcpSolution rigid_solution_;
-  Eigen::VectorXd ncp_lambda_guess_;  // lambda_guess_ in the NCP's layout
+  std::unique_ptr<ContactSolver> solver_;  // kept across steps (storage, threads)
   ContactProblem problem_;
   bool stepped_ = false;
-  SapSolution solution_;
+  ContactSolution solution_;
   Eigen::VectorXd v_guess_;
   std::vector<TreeWorkspace> workspaces_;
   std::vector<ContactPoint> contacts_;

@@ -1,7 +1,6 @@
 #include "coulomb/solvers/canal_solver.h"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 #include <memory>
 
@@ -10,10 +9,18 @@
 namespace coulomb {
 namespace {
 
+// Newton iterations per inner solve: SAP converges in a few; more only stall
+// at round-off.
+constexpr int kInnerMaxIterations = 25;
+// Inexact inner solves (AL §V): ε_r = kInnerToOuterTolerance × the current
+// outer residual, clamped to [inner_rel_tolerance, kInnerLoosestTolerance].
+constexpr double kInnerToOuterTolerance = 0.1;
+constexpr double kInnerLoosestTolerance = 1e-6;
+
 SapSolverParameters InnerParameters(const NcpSolverParameters& parameters) {
   SapSolverParameters inner;
   inner.rel_tolerance = parameters.inner_rel_tolerance;
-  inner.max_iterations = 25;   // Newton converges in a few; more only stalls at round-off
+  inner.max_iterations = kInnerMaxIterations;
   inner.keep_history = false;  // only the iteration counts are reported
   return inner;
 }
@@ -22,7 +29,7 @@ SapSolverParameters InnerParameters(const NcpSolverParameters& parameters) {
 
 CanalSolver::CanalSolver(const NcpSolverParameters& parameters)
     : parameters_(parameters), inner_solver_(InnerParameters(parameters)) {
-  if (parameters_.max_iterations <= 0) parameters_.max_iterations = 100;
+  if (parameters_.max_iterations <= 0) parameters_.max_iterations = kMaxIterations;
 }
 
 void CanalSolver::RebuildInnerProblem(const ContactNcp& ncp, double penalty) {
@@ -66,10 +73,10 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
                                        const Eigen::VectorXd& v_guess,
                                        NcpSolution* solution,
                                        const Eigen::VectorXd& lambda_guess) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch stopwatch;
   NcpSolverStatistics stats;
   stats.solver = "canal";
-  stats.status = "max_iterations_reached";
+  stats.status = SolverStatus::kMaxIterationsReached;
   const ContactProblem& data = ncp.problem();
   const double initial_penalty = InitialPenalty(ncp);
   double penalty = initial_penalty;
@@ -100,15 +107,16 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
       cones_[i]->set_penalty(penalty);
       cones_[i]->set_shift(shift);
     }
-    // Inexact inner solves: a tenth of the current outer residual is enough
-    // (AL §V), down to the configured floor.
-    inner_solver_.set_rel_tolerance(
-        std::clamp(0.1 * stats.residual, parameters_.inner_rel_tolerance, 1e-6));
+    // Inexact inner solves: a fraction of the current outer residual is
+    // enough (AL §V), down to the configured floor.
+    inner_solver_.set_rel_tolerance(std::clamp(kInnerToOuterTolerance * stats.residual,
+                                               parameters_.inner_rel_tolerance,
+                                               kInnerLoosestTolerance));
     const SapSolverStatistics inner_stats = inner_solver_.Solve(
         inner, k == 1 ? solution->v : inner_solution.v, &inner_solution);
     stats.inner_iterations += inner_stats.iterations;
-    if (inner_stats.status == SapStatus::kFactorizationFailed) {
-      stats.status = "inner_solve_failed";
+    if (inner_stats.status == SolverStatus::kFactorizationFailed) {
+      stats.status = SolverStatus::kInnerSolveFailed;
       break;
     }
     ncp.CalcContactVelocities(inner_solution.v, &solution->u);
@@ -124,12 +132,12 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
     stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
     if (parameters_.keep_history)
       stats.history.push_back(
-          {stats.residual, primal, inner_stats.iterations, penalty, SecondsSince(start)});
+          {stats.residual, primal, inner_stats.iterations, penalty, stopwatch.Seconds()});
     stats.iterations = k;
     KeepIfBest(*solution, stats.residual, /*first=*/false);
     if (stats.residual <= parameters_.tolerance) {
       stats.converged = true;
-      stats.status = "converged";
+      stats.status = SolverStatus::kConverged;
       break;
     }
     // Grow β when the NCP residual stalls. (Judging by the primal residual
@@ -147,7 +155,7 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
     solution->u = best_.u;
     stats.residual = best_residual_;
   }
-  stats.total_time_s = SecondsSince(start);
+  stats.total_time_s = stopwatch.Seconds();
   return stats;
 }
 

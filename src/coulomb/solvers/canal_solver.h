@@ -32,6 +32,10 @@ namespace coulomb {
 // the worst). One outer iteration from λ = 0 is a soft convex model.
 class CanalSolver {
  public:
+  // Outer iterations when NcpSolverParameters::max_iterations is 0, and the
+  // budget per simulation step (MakeContactSolver with SolverUse::kTimeStepping).
+  static constexpr int kMaxIterations = 100;
+  static constexpr int kStepBudget = 20;
   explicit CanalSolver(const NcpSolverParameters& parameters = {});
 
   // v_guess: empty for v*. lambda_guess: the initial multipliers (e.g. the

@@ -6,51 +6,40 @@
 #include <string>
 
 #include "coulomb/contact/friction_cone_projection.h"
-#include "coulomb/contact/pd_controller_constraint.h"
 #include "coulomb/contact/sap_friction_cone.h"
-#include "coulomb/contact/sap_unilateral_constraint.h"
 
 namespace coulomb {
 
 namespace {
 
-const PdControllerConstraint* AsController(const ProblemConstraint& constraint) {
-  return dynamic_cast<const PdControllerConstraint*>(constraint.potential.get());
-}
-
-bool IsUnilateral(const ProblemConstraint& constraint) {
-  return dynamic_cast<const SapUnilateralConstraint*>(constraint.potential.get()) !=
-         nullptr;
-}
-
-// A one-row potential acting on the normal entry of a padded three-row
-// constraint: γ = (0, 0, γ₁(v_n)), G = diag(0, 0, G₁).
-class NormalEntryPotential final : public ConvexConstraint {
+// The compliant law λ_n = clamp(c − d v_n, lo, hi) on the normal entry of a
+// padded three-row constraint (RigidLaw::Kind::kSoft), as a convex potential:
+// with y = c − d v_n and Φ'(y) = clamp(y, lo, hi) (Φ(y) = y²/2 inside,
+// continued linearly outside), ℓ = Φ(y)/d, γ = (0, 0, clamp(y)), G = d inside
+// the bounds and 0 when saturated; ℓ = −clamp(c) v_n when d = 0.
+class SoftNormalPotential final : public ConvexConstraint {
  public:
-  explicit NormalEntryPotential(const PdControllerConstraint& controller)
-      : controller_(controller) {}
+  explicit SoftNormalPotential(const RigidLaw& law) : law_(law) {}
   int num_equations() const override { return 3; }
-  void Prepare(const ConstraintMatrix& delassus, double time_step) override {
-    controller_.Prepare(delassus.bottomRightCorner(1, 1), time_step);
-  }
+  void Prepare(const ConstraintMatrix&, double) override {}
   double Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
                   ConstraintMatrix* hessian) const override {
-    const ConstraintVector v_n = v_c.tail(1);
-    ConstraintVector gamma_n;
-    ConstraintMatrix g_n;
-    const double cost = controller_.Evaluate(v_n, &gamma_n, hessian ? &g_n : nullptr);
+    const double y = law_.c - law_.d * v_c(2);
+    const double impulse = std::clamp(y, law_.lo, law_.hi);
     gamma->setZero(3);
-    (*gamma)(2) = gamma_n(0);
+    (*gamma)(2) = impulse;
     if (hessian) {
       hessian->setZero(3, 3);
-      (*hessian)(2, 2) = g_n(0, 0);
+      if (impulse == y) (*hessian)(2, 2) = law_.d;
     }
-    return cost;
+    if (law_.d == 0.0) return -impulse * v_c(2);
+    const double phi = impulse == y ? 0.5 * y * y : impulse * y - 0.5 * impulse * impulse;
+    return phi / law_.d;
   }
-  const PdControllerConstraint& controller() const { return controller_; }
+  RigidLaw rigid_law() const override { return law_; }
 
  private:
-  PdControllerConstraint controller_;
+  RigidLaw law_;
 };
 
 // [0; 0; J] for a one-row constraint's blocks, and its bias as (0, 0, b),
@@ -68,6 +57,32 @@ void PadRowsInto(const ProblemConstraint& c, ProblemConstraint* padded) {
   padded->bias(2) = c.bias(0);
 }
 
+// A placeholder potential for a hard law in the padded problem: SAP's
+// near-rigid cone with the law's μ and v̂ = −e (the NCP solvers read only
+// the law; Finalize prepares every potential).
+void EmplaceHardLawPotential(const RigidLaw& law,
+                             std::unique_ptr<ConvexConstraint>* slot) {
+  SapContactParameters parameters;
+  parameters.friction = law.friction;
+  EmplaceConstraintPotential<SapFrictionCone>(slot, parameters,
+                                              Eigen::Vector3d(-law.offset));
+}
+
+// Which rigid laws fit a constraint of `equations` rows: contacts have
+// three, limits and soft laws one (padded to three).
+bool LawFits(const RigidLaw& law, int equations) {
+  switch (law.kind) {
+    case RigidLaw::Kind::kContact:
+      return equations == 3;
+    case RigidLaw::Kind::kUnilateral:
+    case RigidLaw::Kind::kSoft:
+      return equations == 1;
+    case RigidLaw::Kind::kNone:
+      return false;
+  }
+  return false;
+}
+
 }  // namespace
 
 void ContactNcp::PadUnilateralConstraints(const ContactProblem& problem,
@@ -75,32 +90,27 @@ void ContactNcp::PadUnilateralConstraints(const ContactProblem& problem,
   padded->ResetCliquesFrom(problem);
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const ProblemConstraint& c = problem.constraint(i);
+    const RigidLaw law = c.potential->rigid_law();
     ProblemConstraint& slot = padded->EmplaceConstraint();
-    if (const auto* cone = dynamic_cast<const SapFrictionCone*>(c.potential.get())) {
+    if (law.kind == RigidLaw::Kind::kContact) {
       slot.jacobian = c.jacobian;
       slot.bias = c.bias;
-      EmplaceConstraintPotential<SapFrictionCone>(&slot.potential, *cone);
-      continue;
+    } else {
+      PadRowsInto(c, &slot);
     }
-    PadRowsInto(c, &slot);
-    if (const PdControllerConstraint* controller = AsController(c)) {
-      EmplaceConstraintPotential<NormalEntryPotential>(&slot.potential, *controller);
-      continue;
+    if (law.kind == RigidLaw::Kind::kSoft) {
+      EmplaceConstraintPotential<SoftNormalPotential>(&slot.potential, law);
+    } else {
+      EmplaceHardLawPotential(law, &slot.potential);
     }
-    const auto& limit = dynamic_cast<const SapUnilateralConstraint&>(*c.potential);
-    SapContactParameters frictionless;
-    frictionless.friction = 0.0;
-    EmplaceConstraintPotential<SapFrictionCone>(&slot.potential, frictionless,
-                                                Eigen::Vector3d(0.0, 0.0, limit.v_hat()));
   }
   padded->Finalize();
 }
 
 void ContactNcp::EmplaceSoftPotential(int constraint,
                                       std::unique_ptr<ConvexConstraint>* slot) const {
-  EmplaceConstraintPotential<NormalEntryPotential>(
-      slot, dynamic_cast<const NormalEntryPotential&>(
-                *problem_->constraint(constraint).potential));
+  EmplaceConstraintPotential<SoftNormalPotential>(
+      slot, problem_->constraint(constraint).potential->rigid_law());
 }
 
 ContactNcp::ContactNcp(const ContactProblem& problem, ResidualScale residual_scale) {
@@ -112,14 +122,14 @@ void ContactNcp::Rebuild(const ContactProblem& problem, ResidualScale residual_s
     throw std::invalid_argument("ContactNcp: problem not finalized");
   bool needs_padding = false;
   for (int i = 0; i < problem.num_constraints(); ++i) {
-    const ProblemConstraint& constraint = problem.constraint(i);
-    if (IsUnilateral(constraint) || AsController(constraint)) {
-      needs_padding = true;
-    } else if (!dynamic_cast<const SapFrictionCone*>(constraint.potential.get())) {
-      throw std::invalid_argument("ContactNcp: constraint " + std::to_string(i) +
-                                  " is not a friction-cone contact, a unilateral limit "
-                                  "or a PD controller");
+    const ConvexConstraint& potential = *problem.constraint(i).potential;
+    const RigidLaw law = potential.rigid_law();
+    if (!LawFits(law, potential.num_equations())) {
+      throw std::invalid_argument(
+          "ContactNcp: constraint " + std::to_string(i) +
+          " states no rigid law (RigidLaw: a contact, a unilateral limit or a soft law)");
     }
+    needs_padding = needs_padding || law.kind != RigidLaw::Kind::kContact;
   }
   original_ = &problem;
   problem_ = &problem;
@@ -134,18 +144,13 @@ void ContactNcp::Rebuild(const ContactProblem& problem, ResidualScale residual_s
   offsets_.setZero(problem_->num_constraint_equations());
   friction_.clear();
   for (int i = 0; i < problem_->num_constraints(); ++i) {
-    const ConvexConstraint& potential = *problem_->constraint(i).potential;
-    if (const auto* soft = dynamic_cast<const NormalEntryPotential*>(&potential)) {
-      const PdControllerConstraint& pd = soft->controller();
-      const double dt = pd.time_step();
-      soft_laws_[i] = SoftLaw{dt * pd.offset(), dt * pd.slope(), -dt * pd.effort_limit(),
-                              dt * pd.effort_limit()};
-      friction_.push_back(0.0);
+    const RigidLaw law = problem_->constraint(i).potential->rigid_law();
+    friction_.push_back(law.kind == RigidLaw::Kind::kContact ? law.friction : 0.0);
+    if (law.kind == RigidLaw::Kind::kSoft) {
+      soft_laws_[i] = SoftLaw{law.c, law.d, law.lo, law.hi};
       continue;
     }
-    const auto& cone = dynamic_cast<const SapFrictionCone&>(potential);
-    friction_.push_back(cone.friction());
-    offsets_.segment<3>(problem_->constraint_offset(i)) = -cone.v_hat();
+    offsets_.segment<3>(problem_->constraint_offset(i)) = law.offset;
   }
   if (static_cast<int>(factorizations_.size()) < problem_->num_cliques())
     factorizations_.resize(problem_->num_cliques());

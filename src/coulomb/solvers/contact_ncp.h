@@ -1,7 +1,6 @@
 #pragma once
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,7 +9,9 @@
 
 #include <Eigen/Dense>
 
+#include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/contact_problem.h"
+#include "coulomb/solvers/solver_status.h"
 
 namespace coulomb {
 
@@ -19,19 +20,18 @@ namespace coulomb {
 //   A (v − v*) = Jᵀ λ,   u = J v + b + e,
 //   K_μ ∋ λ_i ⊥ ũ_i = u_i + [0, 0, μ_i ‖u_i,t‖] ∈ K_μ*   (De Saxcé),
 // per contact i, order [t1, t2, n]: no regularization, no gliding.
-// Built from a problem whose constraints are SAP friction cones: μ_i is the
-// cone's and e_i = −v̂_i, so u = v_c − v̂. For a mapped FCLIB problem u is then
-// FCLIB's contact velocity (u = W r + q or Hᵀv + w); in simulation
-// v̂_n = −φ0/(δt + τ_d) is the Baumgarte-style position feedback e_n = φ0/(δt + τ_d).
+// Every constraint states its rigid law (ConvexConstraint::rigid_law), so
+// the contacts of any model enter: μ_i and the position feedback e_i come
+// from the law. For SAP's cone e = −v̂, so u = v_c − v̂: for a mapped FCLIB
+// problem u is then FCLIB's contact velocity (u = W r + q or Hᵀv + w); in
+// simulation e_n = φ0/(δt + τ_d) is the Baumgarte-style position feedback.
 //
-// Hard unilateral constraints (SapUnilateralConstraint: joint limits, AL
-// §III-B's hard law 0 ≤ λ ⊥ u ≥ 0 with e = −v̂ = g0/(δt + τ_d)) are the same
-// law as a frictionless contact: they enter as contacts with μ = 0 whose
-// tangential Jacobian rows are zero. Soft constraints (PdControllerConstraint,
-// AL §III-B's soft law) enter the same way with the compliant law
-// λ_n = clamp(c − d u_n, lo, hi), λ_t = 0 (SoftLaw). The NCP then works on a
-// padded copy of the problem (problem() returns it); ToProblemImpulses maps
-// λ back.
+// Hard unilateral laws (joint limits, AL §III-B's 0 ≤ λ ⊥ u ≥ 0) are a
+// frictionless contact: they enter as contacts with μ = 0 whose tangential
+// Jacobian rows are zero. Soft laws (PD controllers, AL §III-B) enter the
+// same way with λ_n = clamp(c − d u_n, lo, hi), λ_t = 0 (SoftLaw). The NCP
+// then works on a padded copy of the problem (problem() returns it);
+// ToProblemImpulses maps λ back.
 class ContactNcp {
  public:
   // How NaturalMapResidual normalizes. kFclib: max(‖q‖, ‖λ‖, ‖u‖), FCLIB's
@@ -49,9 +49,8 @@ class ContactNcp {
   enum class ResidualScale { kFclib, kContactPointSpeed };
   static constexpr double kSpeedScaleFloor = 1e-6;
 
-  // Throws std::invalid_argument if a constraint is not a SapFrictionCone,
-  // SapUnilateralConstraint or PdControllerConstraint, or the problem is not
-  // finalized.
+  // Throws std::invalid_argument if a constraint states no rigid law that
+  // fits its size (RigidLaw), or the problem is not finalized.
   explicit ContactNcp(const ContactProblem& problem,
                       ResidualScale residual_scale = ResidualScale::kFclib);
   ContactNcp(ContactNcp&&) noexcept = default;
@@ -137,11 +136,6 @@ class ContactNcp {
 // equation of the NCP (a warm start).
 void ValidateLambdaGuess(const ContactNcp& ncp, const Eigen::VectorXd& lambda);
 
-// Seconds on the steady clock since `start` (solver timings).
-inline double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 // What the NCP solvers (CANAL, PGS) report, per outer iteration or sweep.
 struct NcpIterationRecord {
   double residual = 0.0;         // natural-map residual (normalized)
@@ -154,9 +148,7 @@ struct NcpIterationRecord {
 struct NcpSolverStatistics {
   std::string solver;
   bool converged = false;
-  // "converged", "max_iterations_reached", "inner_solve_failed",
-  // "factorization_failed" (static strings: no allocation per solve).
-  std::string_view status;
+  SolverStatus status = SolverStatus::kMaxIterationsReached;
   int iterations = 0;        // outer iterations (CANAL) or sweeps (PGS)
   int inner_iterations = 0;  // CANAL: total Newton iterations
   double residual = 0.0;     // final natural-map residual
@@ -176,7 +168,9 @@ struct NcpSolverParameters {
   // Record one NcpIterationRecord per iteration (statistics.history); off in
   // simulation, where a step allocates nothing.
   bool keep_history = true;
-  int max_iterations = 0;  // 0: the solver's default (CANAL 100, PGS 10000)
+  // 0: the solver's own limit (kMaxIterations of CanalSolver, SubAdmmSolver,
+  // PgsSolver; their kStepBudget in simulation).
+  int max_iterations = 0;
   // CANAL: initial β = scale / mean(w_i) (w_i = trace(W_ii)/3, an inverse
   // effective mass); ×growth when the natural-map residual fell by less than
   // stall_ratio; at most max_growth × the initial β. (×10 makes the

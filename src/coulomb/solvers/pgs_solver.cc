@@ -9,7 +9,7 @@ namespace coulomb {
 
 PgsSolver::PgsSolver(const NcpSolverParameters& parameters, PgsStep step)
     : parameters_(parameters), step_(step) {
-  if (parameters_.max_iterations <= 0) parameters_.max_iterations = 10000;
+  if (parameters_.max_iterations <= 0) parameters_.max_iterations = kMaxIterations;
 }
 
 void PgsSolver::Precompute(const ContactNcp& ncp) {
@@ -60,7 +60,7 @@ Eigen::Vector3d PgsSolver::SoftUpdate(const ContactNcp::SoftLaw& law, double u_r
 NcpSolverStatistics PgsSolver::Solve(const ContactNcp& ncp,
                                      const Eigen::VectorXd& lambda_guess,
                                      NcpSolution* solution) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch stopwatch;
   const ContactProblem& problem = ncp.problem();
   Precompute(ncp);
   NcpSolverStatistics stats;
@@ -69,7 +69,7 @@ NcpSolverStatistics PgsSolver::Solve(const ContactNcp& ncp,
                          ? lambda_guess
                          : Eigen::VectorXd::Zero(problem.num_constraint_equations());
   ncp.CalcVelocities(solution->lambda, &solution->v);
-  stats.status = "max_iterations_reached";
+  stats.status = SolverStatus::kMaxIterationsReached;
   for (int sweep = 1; sweep <= parameters_.max_iterations; ++sweep) {
     for (int i = 0; i < ncp.num_contacts(); ++i) {
       const int offset = problem.constraint_offset(i);
@@ -93,15 +93,15 @@ NcpSolverStatistics PgsSolver::Solve(const ContactNcp& ncp,
     ncp.CalcContactVelocities(solution->v, &solution->u);
     stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
     if (parameters_.keep_history)
-      stats.history.push_back({stats.residual, 0.0, 0, 0.0, SecondsSince(start)});
+      stats.history.push_back({stats.residual, 0.0, 0, 0.0, stopwatch.Seconds()});
     stats.iterations = sweep;
     if (stats.residual <= parameters_.tolerance) {
       stats.converged = true;
-      stats.status = "converged";
+      stats.status = SolverStatus::kConverged;
       break;
     }
   }
-  stats.total_time_s = SecondsSince(start);
+  stats.total_time_s = stopwatch.Seconds();
   return stats;
 }
 

@@ -30,6 +30,10 @@ enum class PgsStep { kScalar, kDelassusInverse };
 
 class PgsSolver {
  public:
+  // Sweeps when NcpSolverParameters::max_iterations is 0, and the budget per
+  // simulation step (MakeContactSolver with SolverUse::kTimeStepping).
+  static constexpr int kMaxIterations = 10000;
+  static constexpr int kStepBudget = 100;
   explicit PgsSolver(const NcpSolverParameters& parameters = {},
                      PgsStep step = PgsStep::kScalar);
 

@@ -1,39 +1,15 @@
 #include "coulomb/solvers/sap_solver.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
+#include "coulomb/base/stopwatch.h"
 #include "coulomb/solvers/sap_line_search.h"
 
 namespace coulomb {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-}  // namespace
-
-std::string ToString(SapStatus status) {
-  switch (status) {
-    case SapStatus::kConverged:
-      return "converged";
-    case SapStatus::kMaxIterationsReached:
-      return "max_iterations_reached";
-    case SapStatus::kFactorizationFailed:
-      return "factorization_failed";
-    case SapStatus::kLineSearchFailed:
-      return "line_search_failed";
-  }
-  return "unknown";
-}
-
 SapSolver::SapSolver(const SapSolverParameters& parameters) : parameters_(parameters) {
   ValidateSapSolverParameters(parameters);
 }
@@ -64,7 +40,7 @@ void SapSolver::SetUpWorkspace(const ContactProblem& problem) {
 SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
                                      const Eigen::VectorXd& v_guess,
                                      SapSolution* solution) {
-  const Clock::time_point start = Clock::now();
+  const Stopwatch stopwatch;
   if (!problem.finalized())
     throw std::logic_error("SapSolver: the problem is not finalized");
   if (v_guess.size() != 0 && v_guess.size() != problem.num_dofs()) {
@@ -95,24 +71,24 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
     const double tolerance =
         parameters_.abs_tolerance + parameters_.rel_tolerance * evaluation.momentum_scale;
     if (evaluation.gradient_norm < tolerance) {
-      stats.status = SapStatus::kConverged;
+      stats.status = SolverStatus::kConverged;
       keep(record);
       break;
     }
     if (stats.iterations >= parameters_.max_iterations) {
-      stats.status = SapStatus::kMaxIterationsReached;
+      stats.status = SolverStatus::kMaxIterationsReached;
       keep(record);
       break;
     }
-    const Clock::time_point factor_start = Clock::now();
+    const Stopwatch factor_stopwatch;
     const bool factored = factorization_->Factor(problem, constraint_hessians_);
     if (factored) {
       delta_v_ = -gradient_;
       factorization_->Solve(delta_v_);
     }
-    stats.factorization_time_s += SecondsSince(factor_start);
+    stats.factorization_time_s += factor_stopwatch.Seconds();
     if (!factored) {
-      stats.status = SapStatus::kFactorizationFailed;
+      stats.status = SolverStatus::kFactorizationFailed;
       keep(record);
       break;
     }
@@ -120,7 +96,7 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
     keep(record);
     stats.line_search_iterations += record.line_search_iterations;
     if (!stepped) {
-      stats.status = SapStatus::kLineSearchFailed;
+      stats.status = SolverStatus::kLineSearchFailed;
       evaluation = Evaluate(problem, /*with_hessians=*/false, solution);
       break;
     }
@@ -133,7 +109,7 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
           : (evaluation.gradient_norm > 0.0 ? std::numeric_limits<double>::infinity()
                                             : 0.0);
   stats.complementarity_error = ComplementarityError(problem, *solution, evaluation.cost);
-  stats.total_time_s = SecondsSince(start);
+  stats.total_time_s = stopwatch.Seconds();
   return stats;
 }
 

@@ -5,28 +5,6 @@
 
 namespace coulomb {
 
-LinearSolverType ParseLinearSolverType(const std::string& name) {
-  if (name == "dense") return LinearSolverType::kDense;
-  if (name == "sparse") return LinearSolverType::kSparse;
-  throw std::invalid_argument("unknown linear solver '" + name +
-                              "' (use dense or sparse)");
-}
-
-LineSearchType ParseLineSearchType(const std::string& name) {
-  if (name == "exact") return LineSearchType::kExact;
-  if (name == "backtracking") return LineSearchType::kBacktracking;
-  throw std::invalid_argument("unknown line search '" + name +
-                              "' (use exact or backtracking)");
-}
-
-std::string ToString(LinearSolverType type) {
-  return type == LinearSolverType::kDense ? "dense" : "sparse";
-}
-
-std::string ToString(LineSearchType type) {
-  return type == LineSearchType::kExact ? "exact" : "backtracking";
-}
-
 void ValidateSapSolverParameters(const SapSolverParameters& p) {
   if (!(p.rel_tolerance > 0.0 && p.rel_tolerance < 1.0)) {
     throw std::invalid_argument("rel_tolerance must be in (0, 1), got " +

@@ -1,6 +1,11 @@
 #pragma once
 
+#include <array>
 #include <string>
+#include <string_view>
+#include <utility>
+
+#include "coulomb/base/named_enum.h"
 
 namespace coulomb {
 
@@ -14,12 +19,21 @@ enum class LineSearchType {
   kBacktracking  // Armijo backtracking (SAP §IV-B)
 };
 
-// Parses "dense"/"sparse" and "exact"/"backtracking"; throws
-// std::invalid_argument listing the valid names otherwise.
-LinearSolverType ParseLinearSolverType(const std::string& name);
-LineSearchType ParseLineSearchType(const std::string& name);
-std::string ToString(LinearSolverType type);
-std::string ToString(LineSearchType type);
+template <>
+struct EnumNames<LinearSolverType> {
+  static constexpr std::string_view kWhat = "linear solver";
+  static constexpr std::array<std::pair<LinearSolverType, std::string_view>, 2> kNames = {
+      {{LinearSolverType::kDense, "dense"}, {LinearSolverType::kSparse, "sparse"}}};
+};
+template <>
+struct EnumNames<LineSearchType> {
+  static constexpr std::string_view kWhat = "line search";
+  static constexpr std::array<std::pair<LineSearchType, std::string_view>, 2> kNames = {
+      {{LineSearchType::kExact, "exact"},
+       {LineSearchType::kBacktracking, "backtracking"}}};
+};
+inline std::string ToString(LinearSolverType type) { return std::string(EnumName(type)); }
+inline std::string ToString(LineSearchType type) { return std::string(EnumName(type)); }
 
 // Parameters of the SAP Newton solver (SAP Alg. 2, eqs. 25–26).
 struct SapSolverParameters {

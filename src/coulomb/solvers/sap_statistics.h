@@ -3,16 +3,9 @@
 #include <string>
 #include <vector>
 
+#include "coulomb/solvers/solver_status.h"
+
 namespace coulomb {
-
-enum class SapStatus {
-  kConverged,
-  kMaxIterationsReached,  // stopping criterion not met: the answer is not certified
-  kFactorizationFailed,   // H was not numerically positive definite
-  kLineSearchFailed,      // no acceptable step along a descent direction
-};
-
-std::string ToString(SapStatus status);
 
 // One Newton iteration (values at the iterate before the update).
 struct SapIterationRecord {
@@ -24,7 +17,7 @@ struct SapIterationRecord {
 
 // What every SAP solve reports (SAP §V-B, eqs. 32–33).
 struct SapSolverStatistics {
-  SapStatus status = SapStatus::kMaxIterationsReached;
+  SolverStatus status = SolverStatus::kMaxIterationsReached;
   int iterations = 0;  // Newton updates performed
   int line_search_iterations = 0;
   std::vector<SapIterationRecord> history;
@@ -35,7 +28,7 @@ struct SapSolverStatistics {
   double factorization_time_s = 0.0;  // numeric factorizations (+ solves)
   double total_time_s = 0.0;
 
-  bool converged() const { return status == SapStatus::kConverged; }
+  bool converged() const { return status == SolverStatus::kConverged; }
 };
 
 }  // namespace coulomb

@@ -1,7 +1,6 @@
 #include "coulomb/solvers/subadmm_solver.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -12,7 +11,7 @@ namespace coulomb {
 SubAdmmSolver::SubAdmmSolver(const NcpSolverParameters& parameters, int num_threads,
                              AdmmSplitting splitting)
     : parameters_(parameters), splitting_(splitting), pool_(num_threads) {
-  if (parameters_.max_iterations <= 0) parameters_.max_iterations = 10000;
+  if (parameters_.max_iterations <= 0) parameters_.max_iterations = kMaxIterations;
 }
 
 void SubAdmmSolver::SetUp(const ContactNcp& ncp) {
@@ -250,24 +249,24 @@ double SubAdmmSolver::DualResidual(const ContactNcp& ncp, const Eigen::VectorXd&
   return worst;
 }
 
-NcpSolverStatistics SubAdmmSolver::FactorizationFailed(
-    std::chrono::steady_clock::time_point start, NcpSolverStatistics stats) const {
-  stats.status = "factorization_failed";
+NcpSolverStatistics SubAdmmSolver::FactorizationFailed(const Stopwatch& stopwatch,
+                                                       NcpSolverStatistics stats) const {
+  stats.status = SolverStatus::kFactorizationFailed;
   stats.residual = std::numeric_limits<double>::infinity();
-  stats.total_time_s = SecondsSince(start);
+  stats.total_time_s = stopwatch.Seconds();
   return stats;
 }
 
 NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* solution,
                                          const Eigen::VectorXd& lambda_guess) {
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch stopwatch;
   const ContactProblem& problem = ncp.problem();
   NcpSolverStatistics stats;
   stats.solver = "subadmm";
-  stats.status = "max_iterations_reached";
+  stats.status = SolverStatus::kMaxIterationsReached;
   SetUp(ncp);
   double penalty = InitialPenalty(ncp);
-  if (!Factor(problem, penalty)) return FactorizationFailed(start, stats);
+  if (!Factor(problem, penalty)) return FactorizationFailed(stopwatch, stats);
   Eigen::VectorXd& v = iterate_;  // the ADMM iterate
   v = problem.v_star();
   solution->lambda = Eigen::VectorXd::Zero(problem.num_constraint_equations());
@@ -292,20 +291,20 @@ NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* sol
       stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
       if (parameters_.keep_history)
         stats.history.push_back(
-            {stats.residual, primal, 0, penalty, SecondsSince(start)});
+            {stats.residual, primal, 0, penalty, stopwatch.Seconds()});
       if (stats.residual <= parameters_.tolerance) {
         stats.converged = true;
-        stats.status = "converged";
+        stats.status = SolverStatus::kConverged;
         break;
       }
     }
     const bool unbalanced = primal > 10.0 * dual || dual > 10.0 * primal;
     if (primal > 0.0 && dual > 0.0 && unbalanced) {  // residual balancing
       penalty *= std::sqrt(primal / dual);
-      if (!Factor(problem, penalty)) return FactorizationFailed(start, stats);
+      if (!Factor(problem, penalty)) return FactorizationFailed(stopwatch, stats);
     }
   }
-  stats.total_time_s = SecondsSince(start);
+  stats.total_time_s = stopwatch.Seconds();
   return stats;
 }
 

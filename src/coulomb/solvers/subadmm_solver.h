@@ -50,6 +50,10 @@ enum class AdmmSplitting { kWholeSystem, kSubsystems, kSubsystemsAndBodies };
 
 class SubAdmmSolver {
  public:
+  // Iterations when NcpSolverParameters::max_iterations is 0, and the budget
+  // per simulation step (MakeContactSolver with SolverUse::kTimeStepping).
+  static constexpr int kMaxIterations = 10000;
+  static constexpr int kStepBudget = 100;
   SubAdmmSolver(const NcpSolverParameters& parameters = {}, int num_threads = 1,
                 AdmmSplitting splitting = AdmmSplitting::kSubsystemsAndBodies);
 
@@ -92,7 +96,7 @@ class SubAdmmSolver {
   double InitialPenalty(const ContactNcp& ncp);
   // False if a subsystem matrix is not positive definite.
   bool Factor(const ContactProblem& problem, double penalty);
-  NcpSolverStatistics FactorizationFailed(std::chrono::steady_clock::time_point start,
+  NcpSolverStatistics FactorizationFailed(const Stopwatch& stopwatch,
                                           NcpSolverStatistics stats) const;
   void SolveSubsystem(int subsystem, double penalty, Eigen::VectorXd* v);
   void UpdateConstraint(const ContactNcp& ncp, int constraint, double penalty,

@@ -1,4 +1,4 @@
-#include "coulomb/fclib/hdf5_file.h"
+#include "coulomb/io/hdf5_file.h"
 
 #include <stdexcept>
 

@@ -1,0 +1,177 @@
+#include "coulomb/cli/solve_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace coulomb {
+namespace {
+
+bool IsSap(const ContactSolverStatistics& s) { return s.solver == ContactSolverKind::kSap; }
+
+std::vector<JsonObjectWriter> HistoryJson(const ContactSolverStatistics& s) {
+  std::vector<JsonObjectWriter> history;
+  for (const SapIterationRecord& record : s.sap_history) {
+    JsonObjectWriter& entry = history.emplace_back();
+    entry.Add("cost", record.cost);
+    entry.Add("gradient_norm", record.gradient_norm);
+    entry.Add("min_alpha", record.min_alpha);
+    entry.Add("line_search_iterations", record.line_search_iterations);
+  }
+  for (const NcpIterationRecord& record : s.ncp_history) {
+    JsonObjectWriter& entry = history.emplace_back();
+    entry.Add("residual", record.residual);
+    entry.Add("primal_residual", record.primal_residual);
+    entry.Add("inner_iterations", record.inner_iterations);
+    entry.Add("penalty", record.penalty);
+  }
+  return history;
+}
+
+}  // namespace
+
+std::string FclibKindName(const FclibProblem& fclib) {
+  return fclib.kind == FclibProblem::Kind::kLocal ? "local" : "global";
+}
+
+void AddSolverStatistics(const ContactSolverStatistics& s, JsonObjectWriter* json) {
+  json->Add("solver", ToString(s.solver));
+  json->Add("converged", s.converged());
+  json->Add("status", ToString(s.status));
+  json->Add("iterations", s.iterations);
+  json->Add("inner_iterations", s.inner_iterations);
+  json->Add("line_search_iterations", s.line_search_iterations);
+  json->Add("momentum_error", s.momentum_error);
+  json->Add("complementarity_error", s.complementarity_error);
+  json->Add("contact_residual", s.primal_residual);
+  json->Add("cost", s.cost);
+  json->Add("num_islands", s.num_islands);
+  json->Add("wall_time_s", s.total_time_s);
+  json->Add("factorization_time_s", s.factorization_time_s);
+}
+
+JsonObjectWriter FclibRunJson(const std::string& name, const FclibProblem& fclib,
+                              const FclibRun& run) {
+  JsonObjectWriter json;
+  json.Add("problem", name);
+  json.Add("kind", FclibKindName(fclib));
+  AddSolverStatistics(run.statistics, &json);
+  json.Add("ncp_residual", run.residual.error);
+  json.Add("ncp_residual_unnormalized", run.residual.unnormalized);
+  json.Add("ncp_residual_normalization", "max(|q|,|r|,|u|)");
+  json.Add("solver_ncp_residual", run.statistics.ncp_residual);
+  json.Add("skew_passes", run.skew_passes);
+  json.Add("num_dofs", run.num_dofs);
+  json.Add("num_contacts", fclib.num_contacts);
+  json.Add("w_relative_asymmetry", run.w_relative_asymmetry);
+  json.Add("history", HistoryJson(run.statistics));
+  return json;
+}
+
+void PrintFclibRunSummary(const std::string& name, const FclibProblem& fclib,
+                          const FclibRun& run, const ContactSolverOptions& options) {
+  const ContactSolverStatistics& s = run.statistics;
+  const std::string solver = ToString(s.solver);
+  std::printf("%s (%s, %d dofs, %d contacts", name.c_str(), FclibKindName(fclib).c_str(),
+              run.num_dofs, fclib.num_contacts);
+  if (IsSap(s)) std::printf(", %d islands", s.num_islands);
+  std::printf(")\n  %s ", solver.c_str());
+  if (s.converged()) {
+    std::printf("converged in %d iterations", s.iterations);
+  } else {
+    std::printf("did NOT converge: %s after %d iterations", ToString(s.status).c_str(),
+                s.iterations);
+  }
+  if (IsSap(s)) {
+    std::printf(" (%d line-search iterations), ε_r = %.1e\n", s.line_search_iterations,
+                options.sap.rel_tolerance);
+    std::printf("  momentum error e_m = %.3e, complementarity error e_μ = %.3e\n",
+                s.momentum_error, s.complementarity_error);
+  } else {
+    if (s.inner_iterations > 0)
+      std::printf(" (%d inner Newton iterations)", s.inner_iterations);
+    if (run.skew_passes > 1)
+      std::printf(" in %d passes refining on W's skew part", run.skew_passes);
+    std::printf(", tolerance %.1e\n", options.ncp.tolerance);
+  }
+  std::printf("  FCLIB natural-map residual = %.3e (÷ max(‖q‖,‖r‖,‖u‖) = %.3e)\n",
+              run.residual.error, run.residual.normalization);
+  if (IsSap(s) && run.w_relative_asymmetry > 0.0) {
+    std::printf(
+        "  note: W is asymmetric (max |W − Wᵀ| / max |W| = %.1e); SAP used its "
+        "symmetric part, the residual uses W as stored\n",
+        run.w_relative_asymmetry);
+  }
+  std::printf("  wall time %.3f ms", 1e3 * s.total_time_s);
+  if (s.factorization_time_s > 0.0) {
+    std::printf(" (factorization %.0f%%)",
+                100.0 * s.factorization_time_s / std::max(s.total_time_s, 1e-300));
+  }
+  std::printf("\n");
+}
+
+void PrintSolveTableTitle(const std::string& directory,
+                          const ContactSolverOptions& options) {
+  if (options.kind == ContactSolverKind::kSap) {
+    std::printf(
+        "SAP on the FCLIB problems in %s (ε_r = %.1e, %s Cholesky, %s line search)\n",
+        directory.c_str(), options.sap.rel_tolerance,
+        ToString(options.sap.linear_solver).c_str(),
+        ToString(options.sap.line_search).c_str());
+  } else {
+    std::printf("%s on the FCLIB problems in %s (rigid NCP, natural-map tolerance %.1e)\n",
+                ToString(options.kind).c_str(), directory.c_str(), options.ncp.tolerance);
+  }
+}
+
+void PrintSolveTableHeader() {
+  std::printf("%-42s %6s %6s %8s %5s %6s %6s %10s %10s %10s %10s\n", "problem", "kind",
+              "dofs", "contacts", "conv", "iters", "inner", "e_m", "e_mu", "ncp_resid",
+              "time_ms");
+}
+
+void PrintSolveTableRow(const std::string& name, const std::string& kind, int dofs,
+                        int contacts, const ContactSolverStatistics& s,
+                        double ncp_residual) {
+  char residual[16] = "-";
+  if (ncp_residual >= 0.0)
+    std::snprintf(residual, sizeof(residual), "%.2e", ncp_residual);
+  std::printf("%-42s %6s %6d %8d %5s %6d %6d %10.2e %10.2e %10s %10.2f\n", name.c_str(),
+              kind.c_str(), dofs, contacts, s.converged() ? "yes" : "NO", s.iterations,
+              s.inner_iterations, s.momentum_error, s.complementarity_error, residual,
+              1e3 * s.total_time_s);
+}
+
+void PrintSolveTableFootnote(const ContactSolverOptions& options) {
+  std::printf("ncp_resid: FCLIB natural-map residual ÷ max(‖q‖,‖r‖,‖u‖), from the file's "
+              "matrices");
+  if (options.kind == ContactSolverKind::kSap) {
+    std::printf("; SAP solves the regularized problem, so it is reported, not driven to "
+                "zero");
+  }
+  std::printf(".\n");
+}
+
+double ExampleNcpResidual(const ContactProblem& problem, const ContactSolution& solution) {
+  const ContactNcp ncp(problem);
+  const Eigen::VectorXd lambda = ncp.FromProblemImpulses(solution.impulses);
+  Eigen::VectorXd v, u;
+  ncp.CalcVelocities(lambda, &v);
+  ncp.CalcContactVelocities(v, &u);
+  return ncp.NaturalMapResidual(lambda, u);
+}
+
+JsonObjectWriter ExampleJson(const std::string& name, const ContactProblem& problem,
+                             const ContactSolverStatistics& s, double ncp_residual) {
+  JsonObjectWriter json;
+  json.Add("problem", name);
+  json.Add("kind", "random");
+  AddSolverStatistics(s, &json);
+  json.Add("ncp_residual", ncp_residual);
+  json.Add("num_dofs", problem.num_dofs());
+  json.Add("num_contacts", problem.num_constraints());
+  json.Add("history", HistoryJson(s));
+  return json;
+}
+
+}  // namespace coulomb

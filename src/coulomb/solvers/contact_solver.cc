@@ -1,0 +1,205 @@
+#include "coulomb/solvers/contact_solver.h"
+
+#include <stdexcept>
+
+#include "coulomb/solvers/canal_solver.h"
+#include "coulomb/solvers/pgs_solver.h"
+#include "coulomb/solvers/sap_solver.h"
+#include "coulomb/solvers/subadmm_solver.h"
+
+namespace coulomb {
+namespace {
+
+class SapContactSolver final : public ContactSolver {
+ public:
+  SapContactSolver(SapSolverParameters parameters, SolverUse use)
+      : solver_(ForUse(parameters, use)) {}
+  ContactSolverKind kind() const override { return ContactSolverKind::kSap; }
+
+  ContactSolverStatistics Solve(const ContactProblem& problem,
+                                const Eigen::VectorXd& v_guess,
+                                const Eigen::VectorXd& /*impulse_guess*/,
+                                ContactSolution* solution) override {
+    SapSolverStatistics sap = solver_.Solve(problem, v_guess, &solution_);
+    solution->v = solution_.v;
+    solution->impulses = solution_.gamma;
+    ContactSolverStatistics stats;
+    stats.solver = ContactSolverKind::kSap;
+    stats.status = sap.status;
+    stats.iterations = sap.iterations;
+    stats.line_search_iterations = sap.line_search_iterations;
+    stats.momentum_error = sap.momentum_error;
+    stats.complementarity_error = sap.complementarity_error;
+    stats.cost = sap.cost;
+    stats.num_islands = sap.num_islands;
+    stats.factorization_time_s = sap.factorization_time_s;
+    stats.total_time_s = sap.total_time_s;
+    stats.sap_history = std::move(sap.history);
+    return stats;
+  }
+
+ private:
+  static SapSolverParameters ForUse(SapSolverParameters parameters, SolverUse use) {
+    if (use == SolverUse::kTimeStepping) {
+      parameters.momentum_relative_to_guess = true;
+      parameters.keep_history = false;  // a per-solve allocation nobody reads
+    }
+    return parameters;
+  }
+
+  SapSolver solver_;
+  SapSolution solution_;
+};
+
+// The NCP solvers behind the interface: the problem's NCP (rebuilt in place),
+// the warm start mapped into its layout, the impulses mapped back.
+class NcpContactSolver : public ContactSolver {
+ public:
+  explicit NcpContactSolver(SolverUse use)
+      : scale_(use == SolverUse::kTimeStepping
+                   ? ContactNcp::ResidualScale::kContactPointSpeed
+                   : ContactNcp::ResidualScale::kFclib) {}
+
+  ContactSolverStatistics Solve(const ContactProblem& problem,
+                                const Eigen::VectorXd& v_guess,
+                                const Eigen::VectorXd& impulse_guess,
+                                ContactSolution* solution) override {
+    if (ncp_) {
+      ncp_->Rebuild(problem, scale_);
+    } else {
+      ncp_.emplace(problem, scale_);
+    }
+    ncp_->FromProblemImpulses(impulse_guess, &lambda_guess_);
+    NcpSolverStatistics ncp = SolveNcp(*ncp_, v_guess, lambda_guess_, &ncp_solution_);
+    solution->v = ncp_solution_.v;
+    ncp_->ToProblemImpulses(ncp_solution_.lambda, &solution->impulses);
+    ContactSolverStatistics stats;
+    stats.solver = kind();
+    stats.status = ncp.status;
+    if (!ncp_solution_.v.allFinite() && UsableResult(stats.status)) {
+      stats.status = SolverStatus::kFactorizationFailed;
+    }
+    stats.iterations = ncp.iterations;
+    stats.inner_iterations = ncp.inner_iterations;
+    stats.ncp_residual = ncp.residual;
+    stats.primal_residual = ncp.history.empty() ? 0.0 : ncp.history.back().primal_residual;
+    stats.total_time_s = ncp.total_time_s;
+    stats.ncp_history = std::move(ncp.history);
+    return stats;
+  }
+
+ protected:
+  // Budget for `use` when the options leave max_iterations at 0.
+  static NcpSolverParameters ForUse(NcpSolverParameters parameters, SolverUse use,
+                                    int step_budget) {
+    if (use == SolverUse::kTimeStepping) {
+      parameters.keep_history = false;  // a step allocates nothing
+      if (parameters.max_iterations <= 0) parameters.max_iterations = step_budget;
+    }
+    return parameters;
+  }
+
+ private:
+  virtual NcpSolverStatistics SolveNcp(const ContactNcp& ncp,
+                                       const Eigen::VectorXd& v_guess,
+                                       const Eigen::VectorXd& lambda_guess,
+                                       NcpSolution* solution) = 0;
+
+  ContactNcp::ResidualScale scale_;
+  std::optional<ContactNcp> ncp_;
+  Eigen::VectorXd lambda_guess_;
+  NcpSolution ncp_solution_;
+};
+
+class CanalContactSolver final : public NcpContactSolver {
+ public:
+  CanalContactSolver(const NcpSolverParameters& parameters, SolverUse use)
+      : NcpContactSolver(use),
+        solver_(ForUse(parameters, use, CanalSolver::kStepBudget)) {}
+  ContactSolverKind kind() const override { return ContactSolverKind::kCanal; }
+
+ private:
+  NcpSolverStatistics SolveNcp(const ContactNcp& ncp, const Eigen::VectorXd& v_guess,
+                               const Eigen::VectorXd& lambda_guess,
+                               NcpSolution* solution) override {
+    return solver_.Solve(ncp, v_guess, solution, lambda_guess);
+  }
+  CanalSolver solver_;
+};
+
+class SubAdmmContactSolver final : public NcpContactSolver {
+ public:
+  SubAdmmContactSolver(const ContactSolverOptions& options, SolverUse use)
+      : NcpContactSolver(use),
+        kind_(options.kind),
+        solver_(ForUse(options.ncp, use, SubAdmmSolver::kStepBudget), options.threads,
+                Splitting(options.kind)) {}
+  ContactSolverKind kind() const override { return kind_; }
+
+ private:
+  static AdmmSplitting Splitting(ContactSolverKind kind) {
+    switch (kind) {
+      case ContactSolverKind::kSubAdmmNoBody:
+        return AdmmSplitting::kSubsystems;
+      case ContactSolverKind::kAdmm:
+        return AdmmSplitting::kWholeSystem;
+      default:
+        return AdmmSplitting::kSubsystemsAndBodies;
+    }
+  }
+  NcpSolverStatistics SolveNcp(const ContactNcp& ncp, const Eigen::VectorXd& /*v_guess*/,
+                               const Eigen::VectorXd& lambda_guess,
+                               NcpSolution* solution) override {
+    return solver_.Solve(ncp, solution, lambda_guess);
+  }
+  ContactSolverKind kind_;
+  SubAdmmSolver solver_;
+};
+
+class PgsContactSolver final : public NcpContactSolver {
+ public:
+  PgsContactSolver(const NcpSolverParameters& parameters, SolverUse use)
+      : NcpContactSolver(use), solver_(ForUse(parameters, use, PgsSolver::kStepBudget)) {}
+  ContactSolverKind kind() const override { return ContactSolverKind::kPgs; }
+
+ private:
+  NcpSolverStatistics SolveNcp(const ContactNcp& ncp, const Eigen::VectorXd& /*v_guess*/,
+                               const Eigen::VectorXd& lambda_guess,
+                               NcpSolution* solution) override {
+    return solver_.Solve(ncp, lambda_guess, solution);
+  }
+  PgsSolver solver_;
+};
+
+}  // namespace
+
+void ValidateContactSolverOptions(const ContactSolverOptions& options) {
+  ValidateSapSolverParameters(options.sap);
+  if (options.threads < 1) throw std::invalid_argument("threads: must be ≥ 1");
+  if (!(options.ncp.tolerance >= 0.0)) {
+    throw std::invalid_argument("ncp tolerance: must be ≥ 0");
+  }
+  if (options.ncp.max_iterations < 0) {
+    throw std::invalid_argument("max_iterations: must be ≥ 0 (0: the solver's default)");
+  }
+}
+
+std::unique_ptr<ContactSolver> MakeContactSolver(const ContactSolverOptions& options,
+                                                 SolverUse use) {
+  ValidateContactSolverOptions(options);
+  switch (options.kind) {
+    case ContactSolverKind::kSap:
+      return std::make_unique<SapContactSolver>(options.sap, use);
+    case ContactSolverKind::kCanal:
+      return std::make_unique<CanalContactSolver>(options.ncp, use);
+    case ContactSolverKind::kSubAdmm:
+    case ContactSolverKind::kSubAdmmNoBody:
+    case ContactSolverKind::kAdmm:
+      return std::make_unique<SubAdmmContactSolver>(options, use);
+    case ContactSolverKind::kPgs:
+      return std::make_unique<PgsContactSolver>(options.ncp, use);
+  }
+  throw std::logic_error("unhandled contact solver kind");
+}
+
+}  // namespace coulomb

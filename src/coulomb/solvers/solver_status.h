@@ -1,0 +1,47 @@
+#pragma once
+
+#include <array>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "coulomb/base/named_enum.h"
+
+namespace coulomb {
+
+// How a contact solve ended, for every solver (SAP, CANAL, SubADMM, PGS).
+enum class SolverStatus {
+  kConverged,             // the stopping criterion was met
+  kMaxIterationsReached,  // not met within the budget: the answer is not certified
+  kFactorizationFailed,   // a matrix was not numerically positive definite
+  kLineSearchFailed,      // SAP: no acceptable step along a descent direction
+  kInnerSolveFailed,      // CANAL: its inner SAP solve failed
+};
+
+template <>
+struct EnumNames<SolverStatus> {
+  static constexpr std::string_view kWhat = "solver status";
+  static constexpr std::array<std::pair<SolverStatus, std::string_view>, 5> kNames = {{
+      {SolverStatus::kConverged, "converged"},
+      {SolverStatus::kMaxIterationsReached, "max_iterations_reached"},
+      {SolverStatus::kFactorizationFailed, "factorization_failed"},
+      {SolverStatus::kLineSearchFailed, "line_search_failed"},
+      {SolverStatus::kInnerSolveFailed, "inner_solve_failed"},
+  }};
+};
+
+inline std::string ToString(SolverStatus status) { return std::string(EnumName(status)); }
+inline std::ostream& operator<<(std::ostream& out, SolverStatus status) {
+  return out << EnumName(status);
+}
+
+// A solve whose result may still be used: converged, or stopped at its
+// iteration budget (fixed budgets are how NCP solvers run in simulation, AL
+// §VII-C). Failures of a factorization or line search leave no usable answer.
+inline bool UsableResult(SolverStatus status) {
+  return status == SolverStatus::kConverged ||
+         status == SolverStatus::kMaxIterationsReached;
+}
+
+}  // namespace coulomb
