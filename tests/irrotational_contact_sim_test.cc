@@ -7,10 +7,10 @@
 
 #include <gtest/gtest.h>
 
-#include "coulomb/sim/irr_scenes.h"
+#include "coulomb/bench/trajectory_analysis.h"
+#include "coulomb/scenes/irr_scenes.h"
 #include "coulomb/sim/simulation.h"
 #include "coulomb/sim/time_stepper.h"
-#include "coulomb/sim/trajectory_analysis.h"
 #include "test_support.h"
 
 namespace coulomb {

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/sim/simulation.h"
 #include "coulomb/sim/time_stepper.h"
 

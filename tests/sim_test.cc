@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "coulomb/sim/scene_options.h"
+#include "coulomb/scenes/scene_options.h"
 #include "coulomb/sim/time_stepper.h"
 #include "test_support.h"
 
@@ -229,9 +229,10 @@ TEST(TimeStepper, MidpointConservesEnergyOfAFreeSpinningBodyAndImplicitEulerDiss
 }  // namespace
 }  // namespace coulomb
 
+#include "coulomb/bench/trajectory_analysis.h"
 #include "coulomb/geometry/convex_mesh.h"
+#include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/sim/simulation.h"
-#include "coulomb/sim/trajectory_analysis.h"
 
 #include <filesystem>
 

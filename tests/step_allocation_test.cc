@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "allocation_counter.h"
-#include "coulomb/sim/builtin_scenes.h"
+#include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/sim/time_stepper.h"
 #include "test_support.h"
 

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "coulomb/bench/bench_command.h"
+#include "coulomb/bench/clutter_bench_command.h"
+#include "coulomb/bench/irr_bench_command.h"
+#include "coulomb/bench/ncp_bench_command.h"
 #include "coulomb/cli/arguments.h"
-#include "coulomb/cli/bench_command.h"
-#include "coulomb/cli/clutter_bench_command.h"
-#include "coulomb/cli/irr_bench_command.h"
-#include "coulomb/cli/ncp_bench_command.h"
 #include "coulomb/cli/run_command.h"
 #include "coulomb/cli/solve_command.h"
 

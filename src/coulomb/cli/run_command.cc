@@ -11,6 +11,7 @@
 #include "coulomb/cli/arguments.h"
 #include "coulomb/io/hdf5_file.h"
 #include "coulomb/io/json_writer.h"
+#include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/sim/scene_file.h"
 #include "coulomb/sim/simulation.h"
 

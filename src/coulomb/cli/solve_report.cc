@@ -7,7 +7,9 @@
 namespace coulomb {
 namespace {
 
-bool IsSap(const ContactSolverStatistics& s) { return s.solver == ContactSolverKind::kSap; }
+bool IsSap(const ContactSolverStatistics& s) {
+  return s.solver == ContactSolverKind::kSap;
+}
 
 std::vector<JsonObjectWriter> HistoryJson(const ContactSolverStatistics& s) {
   std::vector<JsonObjectWriter> history;
@@ -119,8 +121,9 @@ void PrintSolveTableTitle(const std::string& directory,
         ToString(options.sap.linear_solver).c_str(),
         ToString(options.sap.line_search).c_str());
   } else {
-    std::printf("%s on the FCLIB problems in %s (rigid NCP, natural-map tolerance %.1e)\n",
-                ToString(options.kind).c_str(), directory.c_str(), options.ncp.tolerance);
+    std::printf(
+        "%s on the FCLIB problems in %s (rigid NCP, natural-map tolerance %.1e)\n",
+        ToString(options.kind).c_str(), directory.c_str(), options.ncp.tolerance);
   }
 }
 
@@ -143,16 +146,19 @@ void PrintSolveTableRow(const std::string& name, const std::string& kind, int do
 }
 
 void PrintSolveTableFootnote(const ContactSolverOptions& options) {
-  std::printf("ncp_resid: FCLIB natural-map residual ÷ max(‖q‖,‖r‖,‖u‖), from the file's "
-              "matrices");
+  std::printf(
+      "ncp_resid: FCLIB natural-map residual ÷ max(‖q‖,‖r‖,‖u‖), from the file's "
+      "matrices");
   if (options.kind == ContactSolverKind::kSap) {
-    std::printf("; SAP solves the regularized problem, so it is reported, not driven to "
-                "zero");
+    std::printf(
+        "; SAP solves the regularized problem, so it is reported, not driven to "
+        "zero");
   }
   std::printf(".\n");
 }
 
-double ExampleNcpResidual(const ContactProblem& problem, const ContactSolution& solution) {
+double ExampleNcpResidual(const ContactProblem& problem,
+                          const ContactSolution& solution) {
   const ContactNcp ncp(problem);
   const Eigen::VectorXd lambda = ncp.FromProblemImpulses(solution.impulses);
   Eigen::VectorXd v, u;

@@ -21,7 +21,8 @@ JsonObjectWriter FclibRunJson(const std::string& name, const FclibProblem& fclib
 void PrintFclibRunSummary(const std::string& name, const FclibProblem& fclib,
                           const FclibRun& run, const ContactSolverOptions& options);
 
-void PrintSolveTableTitle(const std::string& directory, const ContactSolverOptions& options);
+void PrintSolveTableTitle(const std::string& directory,
+                          const ContactSolverOptions& options);
 void PrintSolveTableHeader();
 // ncp_residual < 0 prints "-".
 void PrintSolveTableRow(const std::string& name, const std::string& kind, int dofs,

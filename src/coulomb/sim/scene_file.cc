@@ -1,7 +1,6 @@
 #include "coulomb/sim/scene_file.h"
 
 #include "coulomb/geometry/convex_mesh.h"
-#include "coulomb/sim/scene_options.h"
 #include "coulomb/sim/scene_reader.h"
 #include "coulomb/sim/scene_robot_reader.h"
 

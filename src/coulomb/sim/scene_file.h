@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "coulomb/sim/builtin_scenes.h"
+#include "coulomb/sim/scene.h"
 
 namespace coulomb {
 

@@ -6,7 +6,7 @@
 
 #include <Eigen/Dense>
 
-#include "coulomb/sim/builtin_scenes.h"
+#include "coulomb/sim/scene.h"
 
 namespace coulomb {
 

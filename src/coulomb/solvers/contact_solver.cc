@@ -82,7 +82,8 @@ class NcpContactSolver : public ContactSolver {
     stats.iterations = ncp.iterations;
     stats.inner_iterations = ncp.inner_iterations;
     stats.ncp_residual = ncp.residual;
-    stats.primal_residual = ncp.history.empty() ? 0.0 : ncp.history.back().primal_residual;
+    stats.primal_residual =
+        ncp.history.empty() ? 0.0 : ncp.history.back().primal_residual;
     stats.total_time_s = ncp.total_time_s;
     stats.ncp_history = std::move(ncp.history);
     return stats;

@@ -29,16 +29,19 @@ enum class ContactSolverKind { kSap, kCanal, kSubAdmm, kSubAdmmNoBody, kAdmm, kP
 template <>
 struct EnumNames<ContactSolverKind> {
   static constexpr std::string_view kWhat = "solver";
-  static constexpr std::array<std::pair<ContactSolverKind, std::string_view>, 6> kNames = {{
-      {ContactSolverKind::kSap, "sap"},
-      {ContactSolverKind::kCanal, "canal"},
-      {ContactSolverKind::kSubAdmm, "subadmm"},
-      {ContactSolverKind::kSubAdmmNoBody, "subadmm-nobody"},
-      {ContactSolverKind::kAdmm, "admm"},
-      {ContactSolverKind::kPgs, "pgs"},
-  }};
+  static constexpr std::array<std::pair<ContactSolverKind, std::string_view>, 6> kNames =
+      {{
+          {ContactSolverKind::kSap, "sap"},
+          {ContactSolverKind::kCanal, "canal"},
+          {ContactSolverKind::kSubAdmm, "subadmm"},
+          {ContactSolverKind::kSubAdmmNoBody, "subadmm-nobody"},
+          {ContactSolverKind::kAdmm, "admm"},
+          {ContactSolverKind::kPgs, "pgs"},
+      }};
 };
-inline std::string ToString(ContactSolverKind kind) { return std::string(EnumName(kind)); }
+inline std::string ToString(ContactSolverKind kind) {
+  return std::string(EnumName(kind));
+}
 
 // What every solve reports. Fields a solver does not compute stay 0.
 struct ContactSolverStatistics {

@@ -3,7 +3,7 @@
 #include <map>
 #include <string>
 
-#include "coulomb/sim/builtin_scenes.h"
+#include "coulomb/scenes/builtin_scenes.h"
 
 namespace coulomb {
 

@@ -1,10 +1,11 @@
-#include "coulomb/cli/irr_clutter_bench.h"
+#include "coulomb/bench/irr_clutter_bench.h"
 
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/sim/simulation.h"
 #include "coulomb/solvers/hessian_condition_number.h"
 

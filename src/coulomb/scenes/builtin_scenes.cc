@@ -1,8 +1,8 @@
-#include "coulomb/sim/builtin_scenes.h"
+#include "coulomb/scenes/builtin_scenes.h"
 
-#include "coulomb/sim/al_scenes.h"
-#include "coulomb/sim/irr_scenes.h"
-#include "coulomb/sim/scene_options.h"
+#include "coulomb/scenes/al_scenes.h"
+#include "coulomb/scenes/irr_scenes.h"
+#include "coulomb/scenes/scene_options.h"
 
 #include <algorithm>
 #include <cmath>
@@ -178,11 +178,6 @@ Scene QuadrupedDrop(const std::map<std::string, std::string>& options) {
 }
 
 }  // namespace
-
-std::string RobotDataDirectory() {
-  const char* from_environment = std::getenv("COULOMB_ROBOT_DATA_DIR");
-  return from_environment != nullptr ? from_environment : COULOMB_ROBOT_DATA_DIR;
-}
 
 std::vector<BuiltinSceneInfo> BuiltinScenes() {
   return {

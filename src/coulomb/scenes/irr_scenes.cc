@@ -1,10 +1,10 @@
-#include "coulomb/sim/irr_scenes.h"
+#include "coulomb/scenes/irr_scenes.h"
 
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
 
-#include "coulomb/sim/scene_options.h"
+#include "coulomb/scenes/scene_options.h"
 
 namespace coulomb {
 namespace {

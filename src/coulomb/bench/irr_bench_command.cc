@@ -1,4 +1,4 @@
-#include "coulomb/cli/irr_bench_command.h"
+#include "coulomb/bench/irr_bench_command.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,11 +7,12 @@
 #include <string>
 #include <vector>
 
+#include "coulomb/bench/irr_clutter_bench.h"
+#include "coulomb/bench/trajectory_analysis.h"
 #include "coulomb/cli/arguments.h"
-#include "coulomb/cli/irr_clutter_bench.h"
-#include "coulomb/sim/irr_scenes.h"
+#include "coulomb/scenes/builtin_scenes.h"
+#include "coulomb/scenes/irr_scenes.h"
 #include "coulomb/sim/simulation.h"
-#include "coulomb/sim/trajectory_analysis.h"
 
 namespace coulomb {
 namespace {

@@ -1,4 +1,4 @@
-#include "coulomb/sim/trajectory_analysis.h"
+#include "coulomb/bench/trajectory_analysis.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,19 +1,9 @@
-#include "coulomb/sim/scene_options.h"
+#include "coulomb/scenes/scene_options.h"
 
 #include <cmath>
 #include <stdexcept>
 
 namespace coulomb {
-
-Eigen::Isometry3d Pose(const Eigen::Vector3d& position, const Eigen::Vector3d& rpy) {
-  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
-  pose.linear() = (Eigen::AngleAxisd(rpy.z(), Eigen::Vector3d::UnitZ()) *
-                   Eigen::AngleAxisd(rpy.y(), Eigen::Vector3d::UnitY()) *
-                   Eigen::AngleAxisd(rpy.x(), Eigen::Vector3d::UnitX()))
-                      .toRotationMatrix();
-  pose.translation() = position;
-  return pose;
-}
 
 void RejectOptions(const std::string& scene,
                    const std::map<std::string, std::string>& options) {

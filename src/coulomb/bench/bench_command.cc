@@ -1,4 +1,4 @@
-#include "coulomb/cli/bench_command.h"
+#include "coulomb/bench/bench_command.h"
 
 #include <algorithm>
 #include <cstdio>

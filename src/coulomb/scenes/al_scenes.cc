@@ -1,9 +1,9 @@
-#include "coulomb/sim/al_scenes.h"
+#include "coulomb/scenes/al_scenes.h"
 
 #include <cmath>
 #include <stdexcept>
 
-#include "coulomb/sim/scene_options.h"
+#include "coulomb/scenes/scene_options.h"
 
 namespace coulomb {
 

@@ -1,8 +1,9 @@
-#include "coulomb/cli/clutter_bench_command.h"
+#include "coulomb/bench/clutter_bench_command.h"
 
 #include <cstdio>
 
 #include "coulomb/cli/arguments.h"
+#include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/sim/simulation.h"
 
 namespace coulomb {

@@ -1,4 +1,4 @@
-#include "coulomb/cli/ncp_bench_command.h"
+#include "coulomb/bench/ncp_bench_command.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,6 +9,7 @@
 
 #include "coulomb/cli/arguments.h"
 #include "coulomb/contact/sap_friction_cone.h"
+#include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/sim/simulation.h"
 #include "coulomb/solvers/canal_solver.h"
 #include "coulomb/solvers/pgs_solver.h"

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <string>
+
+#include <Eigen/Dense>
+#include <Eigen/Geometry>
+
+#include "coulomb/sim/multibody_system.h"
+#include "coulomb/sim/time_stepper.h"
+
+namespace coulomb {
+
+// A runnable scene: the system (bodies, robots, geometry, materials, joint
+// limits and controllers, initial state), the time stepper's parameters and
+// the duration of a run. What a scene file (LoadSceneFile), a built-in scene
+// (scenes/) and code that builds a system all produce, and what Simulation
+// runs.
+struct Scene {
+  std::string name = "empty";
+  MultibodySystem system;
+  TimeStepperParameters parameters;
+  double duration = 1.0;  // [s]
+};
+
+// example-robot-data's robots folder: $COULOMB_ROBOT_DATA_DIR if set, else
+// the folder configured at build time (the .venv copy). Scene files refer to
+// it as package://example-robot-data/robots/….
+std::string RobotDataDirectory();
+
+// X_WB from a position [m] and roll-pitch-yaw [rad], R = Rz(y) Ry(p) Rx(r).
+Eigen::Isometry3d Pose(const Eigen::Vector3d& position,
+                       const Eigen::Vector3d& rpy = Eigen::Vector3d::Zero());
+
+}  // namespace coulomb
