@@ -1,82 +1,307 @@
 #include "coulomb/sim/simulation.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
+#include <stdexcept>
+
+#include "coulomb/base/stopwatch.h"
+#include "coulomb/sim/scene_file.h"
 
 namespace coulomb {
+namespace {
 
-Simulation::Simulation(Scene scene) : scene_(std::move(scene)) {
+// Folds step records into a summary (energies, maxima, the first failure).
+class SummaryBuilder {
+ public:
+  SummaryBuilder(double initial_energy, double time_step) : time_step_(time_step) {
+    summary_.energy_initial = summary_.energy_final = initial_energy;
+  }
+  void Add(const StepRecord& record) {
+    const StepStatistics& stats = record.statistics;
+    summary_.momentum_error_max =
+        std::max(summary_.momentum_error_max, stats.momentum_error);
+    summary_.penetration_max = std::max(summary_.penetration_max, stats.max_penetration);
+    summary_.ncp_residual_max = std::max(summary_.ncp_residual_max, stats.ncp_residual);
+    summary_.contacts_max = std::max(summary_.contacts_max, stats.num_contacts);
+    summary_.wall_time_s += stats.wall_time_s;
+    if (!stats.converged) {
+      if (summary_.failed_steps++ == 0) {
+        summary_.failure =
+            "step at t = " + std::to_string(record.time) + " s: " + stats.failure;
+      }
+      return;
+    }
+    ++summary_.steps;
+    iterations_sum_ += stats.iterations;
+    summary_.iterations_max = std::max(summary_.iterations_max, stats.iterations);
+    summary_.energy_final = record.energy;
+  }
+  SimulationSummary Finish(std::optional<double> wall_time_s = std::nullopt) {
+    if (wall_time_s) summary_.wall_time_s = *wall_time_s;
+    summary_.sim_time = summary_.steps * time_step_;
+    summary_.iterations_mean =
+        summary_.steps > 0 ? iterations_sum_ / summary_.steps : 0.0;
+    summary_.realtime_factor =
+        summary_.wall_time_s > 0 ? summary_.sim_time / summary_.wall_time_s : 0.0;
+    return summary_;
+  }
+
+ private:
+  double time_step_;
+  double iterations_sum_ = 0.0;
+  SimulationSummary summary_;
+};
+
+}  // namespace
+
+Simulation::Simulation(Scene scene)
+    : scene_(std::move(scene)), stepper_(scene_.parameters) {
+  if (!(scene_.duration > 0.0) || !std::isfinite(scene_.duration)) {
+    throw std::invalid_argument("duration: must be positive and finite");
+  }
   for (int t = 0; t < scene_.system.num_trees(); ++t) {
     trajectory_.body_names.push_back(scene_.system.tree(t).name);
   }
   trajectory_.body_samples.resize(scene_.system.num_trees());
+  scene_.system.UpdateAllTrees();
+  initial_energy_ = scene_.system.MechanicalEnergy();
+  Record();
 }
 
-void Simulation::Record(double time) {
-  MultibodySystem& system = scene_.system;
-  trajectory_.time.push_back(time);
-  Eigen::VectorXd q_all(0), v_all(0);
+Simulation Simulation::FromFile(const std::string& path) {
+  return Simulation(LoadSceneFile(path));
+}
+
+void Simulation::Record() {
+  if (!recording_) return;
+  const MultibodySystem& system = scene_.system;
+  trajectory_.time.push_back(system.time());
+  Eigen::VectorXd q_all = q(), v_all = v();
   for (int t = 0; t < system.num_trees(); ++t) {
-    const MultibodySystem::Tree& tree = system.tree(t);
-    const Eigen::Isometry3d pose = tree.model.body_pose(0);
-    const Eigen::Quaterniond rotation(pose.linear());
+    const BodyState state = body_state(BodyIndex{t, 0});
+    const Eigen::Quaterniond rotation(state.pose.linear());
     Eigen::Matrix<double, 13, 1> sample;
-    sample << pose.translation(), rotation.w(), rotation.x(), rotation.y(), rotation.z(),
-        tree.model.BodyLinearVelocity(0), tree.model.BodyAngularVelocity(0);
+    sample << state.pose.translation(), rotation.w(), rotation.x(), rotation.y(),
+        rotation.z(), state.linear_velocity, state.angular_velocity;
     trajectory_.body_samples[t].push_back(sample);
-    q_all.conservativeResize(q_all.size() + tree.q.size());
-    q_all.tail(tree.q.size()) = tree.q;
-    v_all.conservativeResize(v_all.size() + tree.v.size());
-    v_all.tail(tree.v.size()) = tree.v;
   }
-  trajectory_.q.push_back(q_all);
-  trajectory_.v.push_back(v_all);
+  trajectory_.q.push_back(std::move(q_all));
+  trajectory_.v.push_back(std::move(v_all));
+}
+
+const StepStatistics& Simulation::Step() {
+  last_statistics_ = stepper_.Step(&scene_.system);
+  scene_.system.UpdateAllTrees();
+  if (recording_) {
+    records_.push_back(
+        {scene_.system.time(), last_statistics_, scene_.system.MechanicalEnergy()});
+    if (last_statistics_.converged) Record();
+  }
+  return last_statistics_;
 }
 
 SimulationSummary Simulation::Run(const std::function<void(double)>& progress,
                                   const StepObserver& observer) {
-  SimulationSummary summary;
-  const auto start = std::chrono::steady_clock::now();
-  TimeStepper stepper(scene_.parameters);
+  const Stopwatch stopwatch;
   const double dt = scene_.parameters.time_step;
   const int num_steps = static_cast<int>(std::llround(scene_.duration / dt));
-  scene_.system.UpdateAllTrees();
-  summary.energy_initial = scene_.system.MechanicalEnergy();
-  summary.energy_final = summary.energy_initial;
-  Record(0.0);
-  double iterations_sum = 0.0;
+  SummaryBuilder summary(scene_.system.MechanicalEnergy(), dt);
   for (int n = 1; n <= num_steps; ++n) {
-    const StepStatistics stats = stepper.Step(&scene_.system);
-    scene_.system.UpdateAllTrees();
-    const double energy = scene_.system.MechanicalEnergy();
-    records_.push_back({n * dt, stats, energy});
-    summary.momentum_error_max =
-        std::max(summary.momentum_error_max, stats.momentum_error);
-    summary.penetration_max = std::max(summary.penetration_max, stats.max_penetration);
-    summary.ncp_residual_max = std::max(summary.ncp_residual_max, stats.ncp_residual);
-    summary.contacts_max = std::max(summary.contacts_max, stats.num_contacts);
-    if (!stats.converged) {
-      ++summary.failed_steps;
-      summary.failure = "step " + std::to_string(n) + " (t = " + std::to_string(n * dt) +
-                        " s): " + stats.failure;
-      break;
-    }
-    ++summary.steps;
-    iterations_sum += stats.iterations;
-    summary.iterations_max = std::max(summary.iterations_max, stats.iterations);
-    summary.energy_final = energy;
-    Record(n * dt);
-    if (observer) observer(stepper, records_.back());
+    const double start_time = time();
+    const StepStatistics& stats = Step();
+    const StepRecord record =
+        recording_ ? records_.back()
+                   : StepRecord{start_time + dt, stats, scene_.system.MechanicalEnergy()};
+    summary.Add(record);
+    if (!stats.converged) break;
+    if (observer) observer(stepper_, record);
     if (progress) progress(static_cast<double>(n) / num_steps);
   }
-  summary.sim_time = summary.steps * dt;
-  summary.iterations_mean = summary.steps > 0 ? iterations_sum / summary.steps : 0.0;
-  summary.wall_time_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  summary.realtime_factor =
-      summary.wall_time_s > 0 ? summary.sim_time / summary.wall_time_s : 0;
-  return summary;
+  return summary.Finish(stopwatch.Seconds());
+}
+
+SimulationSummary Simulation::Summary() const {
+  SummaryBuilder summary(initial_energy_, scene_.parameters.time_step);
+  for (const StepRecord& record : records_) summary.Add(record);
+  return summary.Finish();
+}
+
+void Simulation::set_recording(bool on) {
+  const bool was = recording_;
+  recording_ = on;
+  if (on && !was) Record();  // the state recording resumes from
+}
+
+Eigen::VectorXd Simulation::q() const {
+  Eigen::VectorXd all(0);
+  for (int t = 0; t < num_trees(); ++t) {
+    const Eigen::VectorXd& q = scene_.system.tree(t).q;
+    all.conservativeResize(all.size() + q.size());
+    all.tail(q.size()) = q;
+  }
+  return all;
+}
+
+Eigen::VectorXd Simulation::v() const {
+  Eigen::VectorXd all(scene_.system.num_velocities());
+  int offset = 0;
+  for (int t = 0; t < num_trees(); ++t) {
+    const Eigen::VectorXd& v = scene_.system.tree(t).v;
+    all.segment(offset, v.size()) = v;
+    offset += static_cast<int>(v.size());
+  }
+  return all;
+}
+
+void Simulation::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  const long num_q = this->q().size(), num_v = scene_.system.num_velocities();
+  if (q.size() != num_q || v.size() != num_v) {
+    throw std::invalid_argument("SetState: expected " + std::to_string(num_q) +
+                                " positions and " + std::to_string(num_v) +
+                                " velocities, got " + std::to_string(q.size()) + " and " +
+                                std::to_string(v.size()));
+  }
+  if (!q.allFinite() || !v.allFinite()) {
+    throw std::invalid_argument("SetState: the state must be finite");
+  }
+  int q_offset = 0, v_offset = 0;
+  for (int t = 0; t < num_trees(); ++t) {
+    MultibodySystem::Tree& tree = scene_.system.tree(t);
+    tree.q = q.segment(q_offset, tree.q.size());
+    tree.v = v.segment(v_offset, tree.v.size());
+    if (tree.model.has_free_base()) {
+      const double norm = tree.q.segment<4>(3).norm();
+      if (!(norm > 0.0)) {
+        throw std::invalid_argument("SetState: " + tree.name + ": zero quaternion");
+      }
+      tree.q.segment<4>(3) /= norm;
+    }
+    q_offset += static_cast<int>(tree.q.size());
+    v_offset += static_cast<int>(tree.v.size());
+  }
+  scene_.system.UpdateAllTrees();
+}
+
+const std::string& Simulation::tree_name(int tree) const {
+  if (tree < 0 || tree >= num_trees()) {
+    throw std::invalid_argument("no tree " + std::to_string(tree) + " (the scene has " +
+                                std::to_string(num_trees()) + ")");
+  }
+  return scene_.system.tree(tree).name;
+}
+
+int Simulation::FindTree(const std::string& name) const {
+  std::string names;
+  for (int t = 0; t < num_trees(); ++t) {
+    if (scene_.system.tree(t).name == name) return t;
+    names += (t > 0 ? ", " : "") + scene_.system.tree(t).name;
+  }
+  throw std::invalid_argument("no body or robot named '" + name + "' (the scene has " +
+                              (names.empty() ? std::string("none") : names) + ")");
+}
+
+BodyIndex Simulation::FindBody(const std::string& name) const {
+  for (int t = 0; t < num_trees(); ++t) {
+    if (scene_.system.tree(t).name == name) return {t, 0};
+  }
+  for (int t = 0; t < num_trees(); ++t) {
+    const int body = scene_.system.tree(t).model.FindBody(name);
+    if (body >= 0) return {t, body};
+  }
+  return {FindTree(name), 0};  // throws, listing the trees
+}
+
+BodyState Simulation::body_state(const BodyIndex& index) const {
+  tree_name(index.tree);  // validates
+  const MultibodyTree& model = scene_.system.tree(index.tree).model;
+  if (index.body < 0 || index.body >= model.num_bodies()) {
+    throw std::invalid_argument(tree_name(index.tree) + ": no body " +
+                                std::to_string(index.body));
+  }
+  return {model.body_pose(index.body), model.BodyLinearVelocity(index.body),
+          model.BodyAngularVelocity(index.body)};
+}
+
+std::string Simulation::BodyName(int geometry) const {
+  const CollisionWorld& world = scene_.system.collision_world();
+  const int tree = world.tree(geometry);
+  if (tree < 0) return "world";
+  const MultibodySystem::Tree& owner = scene_.system.tree(tree);
+  const int body = world.body(geometry);
+  return body == 0 ? owner.name : owner.model.body_name(body);
+}
+
+std::vector<Contact> Simulation::contacts() const {
+  std::vector<Contact> contacts;
+  const ContactProblem* problem = stepper_.last_problem();
+  if (problem == nullptr || !last_statistics_.converged) return contacts;
+  const std::vector<ContactPoint>& points = stepper_.last_contacts();
+  const Eigen::VectorXd& impulses = stepper_.last_solution().impulses;
+  for (size_t i = 0; i < points.size(); ++i) {
+    const ContactPoint& point = points[i];
+    const Eigen::Vector3d gamma_C =
+        impulses.segment<3>(problem->constraint_offset(static_cast<int>(i)));
+    contacts.push_back({BodyName(point.geometry_a), BodyName(point.geometry_b), point.p_W,
+                        point.normal_W, -point.phi,
+                        ContactFrame(point.normal_W) * gamma_C});
+  }
+  return contacts;
+}
+
+JointPdController* Simulation::FindController(const std::string& tree_name,
+                                              const std::string& joint, bool create) {
+  const int tree = FindTree(tree_name);
+  MultibodySystem::Tree& owner = scene_.system.tree(tree);
+  owner.model.FindOneDofJoint(joint);  // throws for an unknown joint
+  for (JointPdController& controller : owner.controllers) {
+    if (controller.joint == joint) return &controller;
+  }
+  if (!create) return nullptr;
+  scene_.system.AddJointPdController(tree, joint, {});
+  return &owner.controllers.back();
+}
+
+void Simulation::SetJointEffort(const std::string& tree, const std::string& joint,
+                                double effort) {
+  if (!std::isfinite(effort))
+    throw std::invalid_argument(joint + ": effort must be finite");
+  FindController(tree, joint, /*create=*/true)->gains.feedforward = effort;
+}
+
+void Simulation::SetJointPdTarget(const std::string& tree, const std::string& joint,
+                                  double position, double velocity) {
+  if (!std::isfinite(position) || !std::isfinite(velocity)) {
+    throw std::invalid_argument(joint + ": PD target must be finite");
+  }
+  JointPdController* controller = FindController(tree, joint, /*create=*/false);
+  if (controller == nullptr || (controller->gains.proportional_gain == 0 &&
+                                controller->gains.derivative_gain == 0)) {
+    throw std::invalid_argument(tree + ": joint '" + joint +
+                                "' has no PD gains (set them with SetJointPdGains or the "
+                                "scene's controllers)");
+  }
+  controller->gains.target_position = position;
+  controller->gains.target_velocity = velocity;
+}
+
+void Simulation::SetJointPdGains(const std::string& tree, const std::string& joint,
+                                 double proportional, double derivative,
+                                 double effort_limit) {
+  JointPdController* controller = FindController(tree, joint, /*create=*/true);
+  PdControllerConstraint::Parameters gains = controller->gains;
+  gains.proportional_gain = proportional;
+  gains.derivative_gain = derivative;
+  gains.effort_limit = effort_limit;
+  try {
+    ValidatePdControllerParameters(gains);
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument(tree + ": joint '" + joint + "': " + error.what());
+  }
+  controller->gains = gains;
+}
+
+std::vector<std::string> Simulation::joint_names(const std::string& tree) const {
+  return scene_.system.tree(FindTree(tree)).model.OneDofJointNames();
 }
 
 }  // namespace coulomb

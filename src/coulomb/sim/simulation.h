@@ -1,23 +1,27 @@
 #pragma once
 
 #include <functional>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <Eigen/Dense>
+#include <Eigen/Geometry>
 
 #include "coulomb/sim/scene.h"
+#include "coulomb/sim/time_stepper.h"
 
 namespace coulomb {
 
-// Per-step record kept for the whole run.
+// Per-step record kept while recording.
 struct StepRecord {
   double time = 0.0;  // at the end of the step [s]
   StepStatistics statistics;
-  double energy = 0.0;  // kinetic + gravity at the end of the step [J]
+  double energy = 0.0;  // kinetic + gravity + springs at the end of the step [J]
 };
 
-// The trajectory of every tree's first body, and of the generalized state.
+// The recorded trajectory: every tree's first body, and the generalized state.
 struct Trajectory {
   std::vector<double> time;
   std::vector<std::string> body_names;
@@ -28,6 +32,7 @@ struct Trajectory {
   std::vector<Eigen::VectorXd> v;
 };
 
+// Statistics of a run (Simulation::Run) or of every step so far.
 struct SimulationSummary {
   int steps = 0;
   double sim_time = 0.0;
@@ -35,39 +40,141 @@ struct SimulationSummary {
   double realtime_factor = 0.0;
   double iterations_mean = 0.0;
   int iterations_max = 0;
-  double momentum_error_max = 0.0;
-  double ncp_residual_max = 0.0;  // CANAL, PGS
+  double momentum_error_max = 0.0;  // SAP's e_m
+  double ncp_residual_max = 0.0;    // CANAL, SubADMM, PGS
   int failed_steps = 0;
   double penetration_max = 0.0;
   int contacts_max = 0;
   double energy_initial = 0.0;
   double energy_final = 0.0;
-  std::string failure;  // first failure, if any
+  std::string failure;  // the first failure, if any
 };
 
-// Runs a scene step by step, recording statistics and the trajectory. A
-// failed step stops the run; everything up to it is kept.
+// The pose and velocity of one body, in the world frame W: pose X_WB (B at
+// the body's centre of mass for free bodies, the link frame for robots),
+// velocities of B's origin [m/s] and angular [rad/s].
+struct BodyState {
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  Eigen::Vector3d linear_velocity = Eigen::Vector3d::Zero();
+  Eigen::Vector3d angular_velocity = Eigen::Vector3d::Zero();
+};
+
+// A body by its place: tree index and body index within the tree's model.
+struct BodyIndex {
+  int tree = -1;
+  int body = -1;
+};
+
+// One contact point of the last step, in the world frame. The normal points
+// from body A into body B; the impulse is the one B receives over the step
+// (A receives its opposite), [normal, tangential] split by the contact law.
+struct Contact {
+  std::string body_a;  // "world" for static and kinematic geometry
+  std::string body_b;
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();    // p_W [m]
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  // n_W, unit
+  double depth = 0.0;  // penetration −φ0 at the start of the step [m] (< 0: a gap)
+  Eigen::Vector3d impulse = Eigen::Vector3d::Zero();  // γ_W on B [N·s]
+};
+
+// The public C++ API: a scene and its time stepper, stepped by the caller.
+//
+//   Simulation sim(LoadSceneFile("scenes/quadruped.yaml"));   // or a built-in
+//   while (sim.time() < 1.0) {                                // scene, or code
+//     sim.SetJointPdTarget("a1", "FR_calf_joint", target);
+//     const StepStatistics& step = sim.Step();
+//   }
+//
+// Step() advances by the scene's δt (two-stage θ-method, TimeStepper); Run()
+// steps for the scene's duration. Both record the trajectory and per-step
+// statistics while recording() is on (the default). State, body poses,
+// contacts and actuation are read and set between steps. Every setter
+// validates its input and throws std::invalid_argument naming what is wrong.
 class Simulation {
  public:
   explicit Simulation(Scene scene);
+  // A YAML scene file (format: scenes/README.md); throws SceneFileError.
+  static Simulation FromFile(const std::string& path);
 
-  // Called after each successful step with the stepper (its last problem and
-  // solution) and the step's record, e.g. for diagnostics.
+  // One step. On success the state is advanced and the statistics say how
+  // accurately (iterations, e_m or the NCP residual); on a solver failure
+  // (converged = false, failure says why) the state stays where it was.
+  const StepStatistics& Step();
+  // Steps the scene's duration (from the current time), stopping at the
+  // first failed step; progress(fraction) after each step when given, and
+  // observer(stepper, record) after each successful one (diagnostics).
   using StepObserver = std::function<void(const TimeStepper&, const StepRecord&)>;
-
-  // progress(fraction) is called after each step when given.
   SimulationSummary Run(const std::function<void(double)>& progress = {},
                         const StepObserver& observer = {});
 
-  const Scene& scene() const { return scene_; }
-  Scene& mutable_scene() { return scene_; }
+  double time() const { return scene_.system.time(); }
+  double time_step() const { return scene_.parameters.time_step; }
+  const StepStatistics& last_statistics() const { return last_statistics_; }
+
+  // Generalized state, all trees stacked in tree order, as each tree's
+  // model defines it (a free body or free-base robot starts with q =
+  // [p_WB, quaternion x y z w], v = [ṗ_WB, ω_B]; one q and v per joint).
+  Eigen::VectorXd q() const;
+  Eigen::VectorXd v() const;
+  // Throws unless the sizes match and every entry is finite; quaternions are
+  // normalized.
+  void SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+
+  // Trees (free bodies and robots) and their bodies.
+  int num_trees() const { return scene_.system.num_trees(); }
+  const std::string& tree_name(int tree) const;
+  // A tree by name (its first body), or a robot link by its link name (the
+  // first tree that has it). Throws std::invalid_argument listing the trees.
+  BodyIndex FindBody(const std::string& name) const;
+  BodyState body_state(const BodyIndex& body) const;
+  BodyState body_state(const std::string& name) const {
+    return body_state(FindBody(name));
+  }
+
+  // The contact points of the last step and their impulses (empty before
+  // the first step).
+  std::vector<Contact> contacts() const;
+
+  // Actuation of one-dof joints of robot `tree` (by name). An effort [N·m or
+  // N] is a constant feedforward until changed; a PD target needs a PD
+  // controller on the joint (a scene's `controllers`, or SetJointPdGains).
+  void SetJointEffort(const std::string& tree, const std::string& joint, double effort);
+  void SetJointPdTarget(const std::string& tree, const std::string& joint,
+                        double position, double velocity = 0.0);
+  void SetJointPdGains(const std::string& tree, const std::string& joint,
+                       double proportional, double derivative,
+                       double effort_limit = std::numeric_limits<double>::infinity());
+  std::vector<std::string> joint_names(const std::string& tree) const;
+
+  // Recording (on by default): the trajectory and per-step records grow with
+  // every step. Off, stepping keeps no history.
+  bool recording() const { return recording_; }
+  void set_recording(bool on);
   const std::vector<StepRecord>& records() const { return records_; }
   const Trajectory& trajectory() const { return trajectory_; }
+  // Statistics of every step recorded so far.
+  SimulationSummary Summary() const;
+
+  const Scene& scene() const { return scene_; }
+  // The system itself, for what the API above does not cover.
+  Scene& mutable_scene() { return scene_; }
+  const TimeStepper& stepper() const { return stepper_; }
 
  private:
-  void Record(double time);
+  int FindTree(const std::string& name) const;
+  // The PD controller on `joint` of `tree`, created with zero gains when
+  // absent and create is set (a pure effort); null otherwise.
+  JointPdController* FindController(const std::string& tree, const std::string& joint,
+                                    bool create);
+  std::string BodyName(int geometry) const;
+  void Record();
 
   Scene scene_;
+  TimeStepper stepper_;
+  StepStatistics last_statistics_;
+  bool recording_ = true;
+  double initial_energy_ = 0.0;
+  double wall_time_s_ = 0.0;
   std::vector<StepRecord> records_;
   Trajectory trajectory_;
 };

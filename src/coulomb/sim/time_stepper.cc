@@ -8,9 +8,6 @@
 #include <stdexcept>
 
 namespace coulomb {
-namespace {
-
-// Rotation whose z axis is the unit vector n (the contact frame C).
 Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& normal) {
   const Eigen::Vector3d helper =
       std::abs(normal.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
@@ -19,8 +16,6 @@ Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& normal) {
   frame << t1, normal.cross(t1), normal;
   return frame;
 }
-
-}  // namespace
 
 namespace {
 

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <string>
+
+#include "coulomb/io/json_writer.h"
+#include "coulomb/sim/simulation.h"
+
+namespace coulomb {
+
+// What `coulomb run --out DIR` writes, as library functions (the CLI, the
+// Python package and the viewer use them):
+//
+// trajectory.h5: /time (T); per tree's first body /bodies/NAME/position
+//   (T × 3), orientation (T × 4, quaternion w, x, y, z), linear_velocity,
+//   angular_velocity (T × 3, world frame); /q and /v (T × n_q, T × n_v).
+// stats.json: the run summary (RunSummaryJson) and per_step: time,
+//   converged, iterations, momentum_error, complementarity_error,
+//   ncp_residual, contacts, penetration_max, energy, wall_time_s.
+//
+// Each file is written next to its destination and renamed into place when
+// complete: a run stopped while writing leaves the previous file or none,
+// never a truncated one. Failures throw std::runtime_error naming the file.
+void WriteTrajectory(const std::string& path, const Trajectory& trajectory);
+void WriteRunStatistics(const std::string& path, const Scene& scene,
+                        const SimulationSummary& summary,
+                        const std::vector<StepRecord>& records);
+// Both files into `directory` (created if missing).
+void WriteRunOutput(const std::string& directory, const Simulation& simulation,
+                    const SimulationSummary& summary);
+
+// The summary of a run: scene, scheme, contact_model, solver, time_step,
+// steps, sim_time, wall_time_s, realtime_factor, iterations_mean,
+// iterations_max, momentum_error_max, ncp_residual_max, failed_steps,
+// penetration_max, contacts_max, energy_initial, energy_final, failure.
+JsonObjectWriter RunSummaryJson(const Scene& scene, const SimulationSummary& summary);
+
+}  // namespace coulomb

@@ -1,0 +1,124 @@
+// The public C++ API (coulomb/coulomb.h): stepping, state, bodies, contacts,
+// actuation and recording, checked against closed forms.
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "coulomb/coulomb.h"
+
+namespace coulomb {
+namespace {
+
+constexpr double kG = 9.81;
+
+// A 2 kg ball of radius 0.1 m at height z above the ground, at rest.
+Scene BallScene(double z) {
+  Scene scene;
+  scene.name = "ball";
+  scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(),
+                                 ContactMaterial{});
+  scene.system.AddFreeBody("ball", Sphere{0.1}, 2.0, Pose(Eigen::Vector3d(0, 0, z)),
+                           Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(),
+                           ContactMaterial{});
+  return scene;
+}
+
+// A 3 kg body moving in the x–z plane (joints x, z, theta), no geometry.
+Scene PlanarScene() {
+  Scene scene;
+  scene.system.AddTree("slider", MultibodyTree::PlanarBody("slider", 3.0,
+                                                            Eigen::Matrix3d::Identity()),
+                       Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+  return scene;
+}
+
+TEST(SimulationApi, StepsFreeFallAsTheSymplecticEulerRecurrence) {
+  Simulation sim(BallScene(10.0));
+  const double dt = sim.time_step();
+  for (int n = 1; n <= 20; ++n) ASSERT_TRUE(sim.Step().converged);
+  // v_n = −n g δt, z_n = z_0 − g δt² n(n+1)/2.
+  const BodyState ball = sim.body_state("ball");
+  EXPECT_NEAR(ball.linear_velocity.z(), -20 * kG * dt, 1e-12);
+  EXPECT_NEAR(ball.pose.translation().z(), 10.0 - kG * dt * dt * 20 * 21 / 2.0, 1e-12);
+  EXPECT_NEAR(sim.time(), 20 * dt, 1e-12);
+  EXPECT_TRUE(sim.contacts().empty());
+}
+
+TEST(SimulationApi, StateRoundTripsAndIsValidated) {
+  Simulation sim(BallScene(1.0));
+  Eigen::VectorXd q = sim.q(), v = sim.v();
+  ASSERT_EQ(q.size(), 7);
+  ASSERT_EQ(v.size(), 6);
+  q.head<3>() << 0.5, -0.5, 2.0;
+  q.segment<4>(3) << 0.0, 0.0, 2.0, 0.0;  // not unit: normalized
+  v(0) = 1.5;
+  sim.SetState(q, v);
+  EXPECT_TRUE(sim.body_state("ball").pose.translation().isApprox(Eigen::Vector3d(0.5, -0.5, 2)));
+  EXPECT_NEAR(sim.q().segment<4>(3).norm(), 1.0, 1e-15);
+  EXPECT_NEAR(sim.v()(0), 1.5, 0.0);
+  EXPECT_THROW(sim.SetState(q.head(6), v), std::invalid_argument);
+  q(0) = NAN;
+  EXPECT_THROW(sim.SetState(q, v), std::invalid_argument);
+  EXPECT_THROW(sim.body_state("nothing"), std::invalid_argument);
+}
+
+TEST(SimulationApi, ContactImpulsesCarryTheWeightOfABodyAtRest) {
+  Simulation sim(BallScene(0.1));
+  for (int n = 0; n < 50; ++n) ASSERT_TRUE(sim.Step().converged);
+  // At rest the contact impulses balance gravity over the step: Σγ = m g δt ẑ.
+  Eigen::Vector3d total = Eigen::Vector3d::Zero();
+  const std::vector<Contact> contacts = sim.contacts();
+  ASSERT_FALSE(contacts.empty());
+  for (const Contact& contact : contacts) {
+    EXPECT_EQ(contact.body_a, "world");
+    EXPECT_EQ(contact.body_b, "ball");
+    EXPECT_TRUE(contact.normal.isApprox(Eigen::Vector3d::UnitZ(), 1e-12));
+    EXPECT_NEAR(contact.point.z(), 0.0, 1e-3);
+    total += contact.impulse;
+  }
+  EXPECT_NEAR(total.z(), 2.0 * kG * sim.time_step(), 1e-6 * 2.0 * kG * sim.time_step());
+  EXPECT_NEAR(total.head<2>().norm(), 0.0, 1e-9);
+}
+
+TEST(SimulationApi, AJointEffortAcceleratesAsNewtonSays) {
+  Scene scene = PlanarScene();
+  Simulation sim(std::move(scene));
+  sim.SetJointEffort("slider", "x", 6.0);  // F = 6 N on 3 kg: 2 m/s²
+  const double dt = sim.time_step();
+  for (int n = 0; n < 10; ++n) ASSERT_TRUE(sim.Step().converged);
+  EXPECT_NEAR(sim.v()(0), 10 * 2.0 * dt, 1e-12);
+  EXPECT_NEAR(sim.q()(0), 2.0 * dt * dt * 10 * 11 / 2.0, 1e-12);
+}
+
+TEST(SimulationApi, APdControllerHoldsTheBodyWhereItsGainsSay) {
+  // Gravity pulls z down; a PD on z with target 0.5 m holds it at the
+  // target minus the static sag m g / Kp.
+  Simulation sim(PlanarScene());
+  EXPECT_THROW(sim.SetJointPdTarget("slider", "z", 0.5), std::invalid_argument);
+  const double kp = 2000.0, kd = 200.0;
+  sim.SetJointPdGains("slider", "z", kp, kd);
+  sim.SetJointPdTarget("slider", "z", 0.5);
+  for (int n = 0; n < 500; ++n) ASSERT_TRUE(sim.Step().converged);
+  EXPECT_NEAR(sim.q()(1), 0.5 - 3.0 * kG / kp, 1e-6);
+  EXPECT_THROW(sim.SetJointPdGains("slider", "z", -1.0, 0.0), std::invalid_argument);
+  EXPECT_THROW(sim.SetJointEffort("slider", "no_joint", 1.0), std::invalid_argument);
+  EXPECT_THROW(sim.SetJointEffort("nobody", "z", 1.0), std::invalid_argument);
+}
+
+TEST(SimulationApi, RecordsWhileRecordingAndNothingOtherwise) {
+  Simulation sim(BallScene(1.0));
+  for (int n = 0; n < 5; ++n) sim.Step();
+  EXPECT_EQ(sim.records().size(), 5u);
+  EXPECT_EQ(sim.trajectory().time.size(), 6u);  // the initial state and 5 steps
+  sim.set_recording(false);
+  for (int n = 0; n < 5; ++n) sim.Step();
+  EXPECT_EQ(sim.records().size(), 5u);
+  const SimulationSummary summary = sim.Summary();
+  EXPECT_EQ(summary.steps, 5);
+  EXPECT_EQ(summary.failed_steps, 0);
+  // Free fall conserves energy up to symplectic Euler's O(δt) oscillation.
+  EXPECT_LT(summary.energy_final, summary.energy_initial + 1e-9);
+}
+
+}  // namespace
+}  // namespace coulomb
