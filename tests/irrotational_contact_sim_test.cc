@@ -112,7 +112,7 @@ PrescribedMotion Belt() {  // as in ConveyorBeltScene
   return belt;
 }
 
-// IRR Table I / math.md §3.5: while sliding the box floats c μ ‖v_t‖ above
+// IRR Table I / docs/math.md §3.5: while sliding the box floats c μ ‖v_t‖ above
 // its resting height, c = δt + τ_d (SAP, τ_d = 1e-3 s), δt (Similar), 0
 // (Lagged), at both step sizes.
 TEST(ConveyorBelt, GlidingOffsetsFollowIrrTableOne) {

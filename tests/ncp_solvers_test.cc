@@ -406,7 +406,7 @@ TEST(SubAdmmSolver, BodySplitAcrossTreesConvergesIndependentlyOfTheThreadCount) 
 }
 
 // On the same strongly coupled tree, PGS with the scalar local step
-// 1/λ_max(W_ii) converges to CANAL's solution; with W_ii⁻¹ (math.md §4.4) the
+// 1/λ_max(W_ii) converges to CANAL's solution; with W_ii⁻¹ (docs/math.md §4.4) the
 // sweeps blow up.
 TEST(PgsSolver, ScalarStepConvergesWhereTheDelassusInverseStepDiverges) {
   const ContactProblem problem = SelfContactTreeProblem();

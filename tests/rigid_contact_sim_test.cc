@@ -1,5 +1,5 @@
 // Time stepping with the exact-NCP solvers (rigid Signorini–Coulomb
-// contact, math.md §4): the same physics checks as for SAP, without SAP's
+// contact, docs/math.md §4): the same physics checks as for SAP, without SAP's
 // compliance.
 #include <algorithm>
 #include <cmath>

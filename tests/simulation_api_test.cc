@@ -26,9 +26,9 @@ Scene BallScene(double z) {
 // A 3 kg body moving in the x–z plane (joints x, z, theta), no geometry.
 Scene PlanarScene() {
   Scene scene;
-  scene.system.AddTree("slider", MultibodyTree::PlanarBody("slider", 3.0,
-                                                            Eigen::Matrix3d::Identity()),
-                       Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
+  scene.system.AddTree(
+      "slider", MultibodyTree::PlanarBody("slider", 3.0, Eigen::Matrix3d::Identity()),
+      Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero());
   return scene;
 }
 
@@ -53,7 +53,8 @@ TEST(SimulationApi, StateRoundTripsAndIsValidated) {
   q.segment<4>(3) << 0.0, 0.0, 2.0, 0.0;  // not unit: normalized
   v(0) = 1.5;
   sim.SetState(q, v);
-  EXPECT_TRUE(sim.body_state("ball").pose.translation().isApprox(Eigen::Vector3d(0.5, -0.5, 2)));
+  EXPECT_TRUE(
+      sim.body_state("ball").pose.translation().isApprox(Eigen::Vector3d(0.5, -0.5, 2)));
   EXPECT_NEAR(sim.q().segment<4>(3).norm(), 1.0, 1e-15);
   EXPECT_NEAR(sim.v()(0), 1.5, 0.0);
   EXPECT_THROW(sim.SetState(q.head(6), v), std::invalid_argument);

@@ -18,7 +18,8 @@ coulomb::Scene BoxOnTheGround() {
                                  coulomb::ContactMaterial{});
   const coulomb::Box box{Eigen::Vector3d(0.2, 0.2, 0.2)};
   const double mass = 2.0;
-  const Eigen::Matrix3d inertia = mass / coulomb::Volume(box) * coulomb::UnitDensityInertia(box);
+  const Eigen::Matrix3d inertia =
+      mass / coulomb::Volume(box) * coulomb::UnitDensityInertia(box);
   // q = (x, z, θ): the box's centre starts 0.1 m up, resting on its face.
   const int tree = scene.system.AddTree(
       "box", coulomb::MultibodyTree::PlanarBody("box", mass, inertia),
@@ -54,10 +55,11 @@ int main() {
       double normal_force = 0.0;
       for (const coulomb::Contact& contact : sim.contacts())
         normal_force += contact.impulse.dot(contact.normal) / sim.time_step();
-      std::printf("t = %.2f s  x = %.4f m  z = %.4f m  contacts %zu (normal force %.2f N)  "
-                  "SAP %d iterations, e_m = %.1e\n",
-                  sim.time(), q(0), q(1), sim.contacts().size(), normal_force,
-                  stats.iterations, stats.momentum_error);
+      std::printf(
+          "t = %.2f s  x = %.4f m  z = %.4f m  contacts %zu (normal force %.2f N)  "
+          "SAP %d iterations, e_m = %.1e\n",
+          sim.time(), q(0), q(1), sim.contacts().size(), normal_force, stats.iterations,
+          stats.momentum_error);
     }
   }
   const Eigen::VectorXd q = sim.q();

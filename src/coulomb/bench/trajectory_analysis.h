@@ -20,7 +20,7 @@ double PositionErrorRms(const Trajectory& coarse, const Trajectory& reference, i
 double FittedOrder(const std::vector<double>& time_steps,
                    const std::vector<double>& errors);
 
-// Gliding of a box sliding on a kinematic belt (IRR §VII, math.md §3.5).
+// Gliding of a box sliding on a kinematic belt (IRR §VII, docs/math.md §3.5).
 // Slip s = |v_x(box) − v_x(belt)| at the end of each step. The rest height is
 // the mean height while sticking (s < 1e-3 m/s); while sliding (s > min_slip)
 // the box floats above it by h ≈ c μ s. c is fitted by least squares:

@@ -6,7 +6,7 @@
 
 namespace coulomb {
 
-// The per-contact potential of CANAL's inner problem (AL-21, AL-22, math.md
+// The per-contact potential of CANAL's inner problem (AL-21, AL-22, docs/math.md
 // §4.2): with penalty β > 0 and shift s (the previous outer iterate's
 // multiplier, the NCP offset and the De Saxcé term, see CanalSolver),
 //   y = −β (v_c + s),   γ = Π_K(y),   ℓ(v_c) = ‖γ‖² / (2β),

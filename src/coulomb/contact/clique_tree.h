@@ -11,7 +11,7 @@ namespace coulomb {
 
 // The kinematic structure of a clique that is a tree of rigid bodies:
 // optional data of a contact problem, for SubADMM's per-body split (AL §VI-C,
-// eqs. 30–31, 40–41; math.md §4.3). Pure data, no multibody types.
+// eqs. 30–31, 40–41; docs/math.md §4.3). Pure data, no multibody types.
 //
 // parent[k]: the dof that dof k hangs from, −1 at the root, parent[k] < k (a
 // joint with several dofs chains them). chain(k) = k and its ancestors.

@@ -27,7 +27,7 @@ struct ProblemConstraint {
   std::unique_ptr<ConvexConstraint> potential;
 };
 
-// The contact problem of one time step (SAP §IV-D, math.md §2.8): pure data.
+// The contact problem of one time step (SAP §IV-D, docs/math.md §2.8): pure data.
 //
 // Generalized velocities v are grouped into cliques (trees) t, each with a
 // dense SPD block A_t of the (linearized) dynamics; A = blockdiag(A_t). The

@@ -5,7 +5,7 @@
 namespace coulomb {
 
 // Maps onto the Coulomb friction cone K_μ = {x = [x_t (2), x_n] : ‖x_t‖ ≤ μ x_n}
-// used by the rigid-contact (NCP) solvers (math.md §4.1–4.2, AL-14 … AL-23).
+// used by the rigid-contact (NCP) solvers (docs/math.md §4.1–4.2, AL-14 … AL-23).
 // Order [t1, t2, n], as everywhere in the contact layer.
 
 // Euclidean projection Π_K(x) and its Jacobian ∂Π/∂x in the three regions:

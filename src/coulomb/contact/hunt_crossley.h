@@ -25,7 +25,7 @@ struct HuntCrossleyParameters {
 void ValidateHuntCrossleyParameters(const HuntCrossleyParameters& parameters);
 
 // The discrete Hunt & Crossley normal impulse as a function of the normal
-// velocity v_n (IRR-13 … IRR-16, math.md §3.1).
+// velocity v_n (IRR-13 … IRR-16, docs/math.md §3.1).
 //
 // Over one step the penetration is x = x0 − δt v_n and its rate ẋ = −v_n, so
 // the impulse is n(v_n) = δt k x₊ (1 + d ẋ)₊ = δt (f0 − δt k v_n)(1 − d v_n)

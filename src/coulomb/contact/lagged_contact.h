@@ -5,7 +5,7 @@
 
 namespace coulomb {
 
-// The Lagged contact model (IRR §VI-B, math.md §3.3): Hunt & Crossley normal
+// The Lagged contact model (IRR §VI-B, docs/math.md §3.3): Hunt & Crossley normal
 // impulse and regularized Coulomb friction whose normal impulse is lagged to
 // the start of the step. Consistent and free of gliding; friction and normal
 // directions are uncoupled.

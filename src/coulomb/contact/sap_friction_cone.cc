@@ -20,8 +20,8 @@ void Require(bool condition, const char* field, const char* requirement, double 
 
 void ValidateSapContactParameters(const SapContactParameters& p) {
   Require(p.stiffness > 0.0, "stiffness", "must be positive (or +inf)", p.stiffness);
-  Require(std::isfinite(p.dissipation_time_scale) && p.dissipation_time_scale >= 0.0,
-          "dissipation_time_scale", "must be finite and ≥ 0", p.dissipation_time_scale);
+  Require(std::isfinite(p.dissipation_time_scale), "dissipation_time_scale",
+          "must be finite (negative: the near-rigid default)", p.dissipation_time_scale);
   Require(std::isfinite(p.friction) && p.friction >= 0.0, "friction",
           "must be finite and ≥ 0", p.friction);
   Require(std::isfinite(p.near_rigid_threshold) && p.near_rigid_threshold > 0.0,
@@ -65,10 +65,21 @@ void SapFrictionCone::Prepare(const ConstraintMatrix& delassus_estimate,
     throw std::invalid_argument("Delassus estimate ‖W_ii‖/3 = " + std::to_string(w) +
                                 ": the contact Jacobian is zero or not finite");
   }
-  SetRegularization(parameters_.sigma * w,
-                    SapNormalRegularization(w, parameters_.stiffness,
-                                            parameters_.dissipation_time_scale,
-                                            parameters_.near_rigid_threshold, time_step));
+  const double beta = parameters_.near_rigid_threshold;
+  const double tau_d = SapDissipationTimeScaleOrDefault(
+      parameters_.dissipation_time_scale, beta, time_step);
+  if (phi0_) v_hat_ = {0.0, 0.0, SapStabilizationVelocity(*phi0_, time_step, tau_d)};
+  SetRegularization(
+      parameters_.sigma * w,
+      SapNormalRegularization(w, parameters_.stiffness, tau_d, beta, time_step));
+}
+
+SapFrictionCone SapFrictionCone::AtSignedDistance(const SapContactParameters& parameters,
+                                                  double phi0) {
+  if (!std::isfinite(phi0)) throw std::invalid_argument("phi0: must be finite");
+  SapFrictionCone cone(parameters, Eigen::Vector3d::Zero());
+  cone.phi0_ = phi0;
+  return cone;
 }
 
 RigidLaw SapFrictionCone::rigid_law() const {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <limits>
+#include <optional>
 
 #include <Eigen/Dense>
 
@@ -21,6 +22,7 @@ struct SapContactParameters {
   // k [N/m], > 0. +∞ selects the near-rigid regime.
   double stiffness = std::numeric_limits<double>::infinity();
   // τ_d [s], ≥ 0: dissipation time scale (τ_d = δt models inelastic contact).
+  // Negative: SAP's near-rigid default (β/π) δt, resolved by Prepare.
   double dissipation_time_scale = 0.0;
   // μ ≥ 0, dimensionless. μ = 0 is frictionless.
   double friction = 1.0;
@@ -56,7 +58,7 @@ double SapStabilizationVelocity(double phi0, double time_step,
 // normal; v_n > 0 when the bodies separate). With R = diag(Rt, Rt, Rn) and
 // y = −R⁻¹(v_c − v̂_c), the impulse is γ = P_F(y), the projection onto the
 // friction cone F = {‖γ_t‖ ≤ μ γ_n} in the R norm, and the cost is
-// ℓ = ½‖γ‖²_R. Three regions (math.md §2.2): stiction (y ∈ F), sliding,
+// ℓ = ½‖γ‖²_R. Three regions (docs/math.md §2.2): stiction (y ∈ F), sliding,
 // no contact (y in the polar cone). On the boundary of F the stiction
 // formulas are used, on the boundary of the polar cone the sliding ones.
 // Regularization from the Delassus estimate w = ‖W_ii‖_F / 3 (SAP eq. 29):
@@ -75,6 +77,10 @@ class SapFrictionCone final : public ConvexConstraint {
 
   // v_hat: the stabilization velocity v̂_c [m/s] (often [0, 0, v̂_n]).
   SapFrictionCone(const SapContactParameters& parameters, const Eigen::Vector3d& v_hat);
+  // A contact at signed distance φ0 [m] (< 0: overlapping): Prepare sets
+  // v̂ = [0, 0, −φ0/(δt + τ_d)] once δt is known (SAP §V-A).
+  static SapFrictionCone AtSignedDistance(const SapContactParameters& parameters,
+                                          double phi0);
 
   int num_equations() const override { return 3; }
   void Prepare(const ConstraintMatrix& delassus_estimate, double time_step) override;
@@ -100,6 +106,7 @@ class SapFrictionCone final : public ConvexConstraint {
 
  private:
   SapContactParameters parameters_;
+  std::optional<double> phi0_;  // set: v̂ follows from φ0 in Prepare
   Eigen::Vector3d v_hat_;
   double rt_ = 0.0;
   double rn_ = 0.0;

@@ -5,7 +5,7 @@
 
 namespace coulomb {
 
-// The Similar contact model (IRR §VI-C, math.md §3.4): Hunt & Crossley normal
+// The Similar contact model (IRR §VI-C, docs/math.md §3.4): Hunt & Crossley normal
 // impulse evaluated at the grouped velocity z = v_n − μ‖v_t‖_s, which couples
 // friction and the normal direction strongly (like SAP) with a user-chosen
 // stiction tolerance. Glides at ≈ μ δt ‖v_t‖ while sliding.

@@ -30,7 +30,8 @@ void WriteRows(Hdf5File* file, const std::string& dataset,
   const size_t cols = rows.empty() ? 0 : rows.front().size();
   std::vector<double> values;
   values.reserve(rows.size() * cols);
-  for (const Eigen::VectorXd& row : rows) values.insert(values.end(), row.begin(), row.end());
+  for (const Eigen::VectorXd& row : rows)
+    values.insert(values.end(), row.begin(), row.end());
   file->WriteMatrix(dataset, values, rows.size(), cols);
 }
 
@@ -39,10 +40,11 @@ void WriteTrajectoryFile(const std::string& path, const Trajectory& trajectory) 
   const size_t samples = trajectory.time.size();
   file.WriteDoubles("/time",
                     Eigen::Map<const Eigen::VectorXd>(trajectory.time.data(), samples));
-  const std::pair<const char*, std::pair<int, int>> fields[] = {{"position", {0, 3}},
-                                                               {"orientation", {3, 4}},
-                                                               {"linear_velocity", {7, 3}},
-                                                               {"angular_velocity", {10, 3}}};
+  const std::pair<const char*, std::pair<int, int>> fields[] = {
+      {"position", {0, 3}},
+      {"orientation", {3, 4}},
+      {"linear_velocity", {7, 3}},
+      {"angular_velocity", {10, 3}}};
   for (size_t body = 0; body < trajectory.body_names.size(); ++body) {
     for (const auto& [field, range] : fields) {
       std::vector<double> values;

@@ -11,19 +11,16 @@ namespace coulomb {
 namespace {
 
 void EmplaceSapCone(const ContactModelParameters& model, const ContactMaterial& pair,
-                    const ContactPointState& point, double time_step,
+                    const ContactPointState& point,
                     std::unique_ptr<ConvexConstraint>* slot) {
   SapContactParameters parameters;
   parameters.stiffness = pair.stiffness;
   parameters.friction = pair.friction;
   parameters.near_rigid_threshold = model.near_rigid_threshold;
   parameters.sigma = model.sigma;
-  parameters.dissipation_time_scale = SapDissipationTimeScaleOrDefault(
-      pair.dissipation_time_scale, model.near_rigid_threshold, time_step);
-  const double v_hat_n =
-      SapStabilizationVelocity(point.phi0, time_step, parameters.dissipation_time_scale);
-  EmplaceConstraintPotential<SapFrictionCone>(slot, parameters,
-                                              Eigen::Vector3d(0.0, 0.0, v_hat_n));
+  parameters.dissipation_time_scale = pair.dissipation_time_scale;  // < 0: default
+  EmplaceConstraintPotential<SapFrictionCone>(
+      slot, SapFrictionCone::AtSignedDistance(parameters, point.phi0));
 }
 
 HuntCrossleyParameters HuntCrossley(const ContactModelParameters& model,
@@ -45,10 +42,10 @@ HuntCrossleyParameters HuntCrossley(const ContactModelParameters& model,
 
 void EmplaceContactPotential(const ContactModelParameters& model,
                              const ContactMaterial& pair, const ContactPointState& point,
-                             double time_step, std::unique_ptr<ConvexConstraint>* slot) {
+                             std::unique_ptr<ConvexConstraint>* slot) {
   switch (model.model) {
     case ContactModel::kSap:
-      return EmplaceSapCone(model, pair, point, time_step, slot);
+      return EmplaceSapCone(model, pair, point, slot);
     case ContactModel::kLagged:
       return EmplaceConstraintPotential<LaggedContact>(slot, HuntCrossley(model, pair),
                                                        point.phi0, point.v_n0);

@@ -50,11 +50,12 @@ struct ContactModelParameters {
 
 // The potential of one contact point with the combined material of its pair,
 // stored in *slot (reusing the object there if it has the model's type: no
-// allocation when a simulation rebuilds its problem in place). A missing τ_d
-// takes SAP's near-rigid default (β/π) δt. Throws std::invalid_argument for a
+// allocation when a simulation rebuilds its problem in place). What depends
+// on δt (a missing τ_d's near-rigid default (β/π) δt, v̂) is computed by the
+// potential's Prepare. Throws std::invalid_argument for a
 // Hunt & Crossley model with infinite stiffness.
 void EmplaceContactPotential(const ContactModelParameters& model,
                              const ContactMaterial& pair, const ContactPointState& point,
-                             double time_step, std::unique_ptr<ConvexConstraint>* slot);
+                             std::unique_ptr<ConvexConstraint>* slot);
 
 }  // namespace coulomb

@@ -9,7 +9,7 @@ namespace coulomb {
 // A linear spring and damper on a one-dof joint (revolute or prismatic):
 // generalized force τ = −k (q − q_rest) − d v, potential ½ k (q − q_rest)².
 // Units: k [N/m or N·m/rad], d [N·s/m or N·m·s/rad]. In the θ-method these
-// are the forces k1 with negative-definite Jacobians (math.md §1):
+// are the forces k1 with negative-definite Jacobians (docs/math.md §1):
 // K = −∂τ/∂q = k, D = −∂τ/∂v = d on the joint's diagonal entry.
 struct JointSpringDamper {
   int position = -1;  // index in q

@@ -309,7 +309,7 @@ void ReadExclusions(const SceneReader& r, const YAML::Node& node,
 Scene ReadScene(const SceneReader& r, const YAML::Node& root) {
   r.CheckKeys(root, "",
               {"time_step", "duration", "scheme", "gravity", "contact", "solver",
-               "bodies", "robots", "exclude", "seed"});
+               "bodies", "robots", "exclude"});
   const Eigen::Vector3d gravity = root["gravity"] ? r.Vector3(root["gravity"], "gravity")
                                                   : Eigen::Vector3d(0, 0, -9.81);
   Scene scene{
@@ -317,7 +317,6 @@ Scene ReadScene(const SceneReader& r, const YAML::Node& root) {
   if (root["time_step"])
     scene.parameters.time_step = r.Positive(root["time_step"], "time_step");
   if (root["duration"]) scene.duration = r.Positive(root["duration"], "duration");
-  if (root["seed"]) r.Integer(root["seed"], "seed");  // reserved for generated content
   if (root["scheme"]) {
     try {
       scene.parameters.scheme = ParseEnum<Scheme>(r.String(root["scheme"], "scheme"));

@@ -17,21 +17,10 @@ Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& normal) {
   return frame;
 }
 
-namespace {
-
-double CheckedTimeStep(double time_step) {
-  if (!(time_step > 0.0) || !std::isfinite(time_step)) {
-    throw std::invalid_argument("time_step: must be positive and finite");
-  }
-  return time_step;
-}
-
-}  // namespace
-
 TimeStepper::TimeStepper(const TimeStepperParameters& parameters)
     : parameters_(parameters),
       solver_(MakeContactSolver(parameters.solver, SolverUse::kTimeStepping)),
-      problem_(CheckedTimeStep(parameters.time_step)) {
+      problem_(parameters.time_step) {  // ContactProblem validates δt
   if (!(parameters.contact_margin >= 0.0)) {
     throw std::invalid_argument("contact_margin: must be ≥ 0");
   }
@@ -128,8 +117,7 @@ void TimeStepper::AddContactConstraint(const MultibodySystem& system,
   point.v_n0 += constraint.bias(2);
   const ContactMaterial pair = CombineContactMaterials(
       system.material(contact.geometry_a), system.material(contact.geometry_b));
-  EmplaceContactPotential(parameters_.contact, pair, point, parameters_.time_step,
-                          &constraint.potential);
+  EmplaceContactPotential(parameters_.contact, pair, point, &constraint.potential);
 }
 
 void TimeStepper::AddBodyToContactBlock(const MultibodySystem& system, int geometry,

@@ -16,7 +16,7 @@
 
 namespace coulomb {
 
-// Schemes of the two-stage θ-method (math.md §1, SAP §II-C).
+// Schemes of the two-stage θ-method (docs/math.md §1, SAP §II-C).
 enum class Scheme { kExplicitEuler, kSymplecticEuler, kImplicitEuler, kMidpoint };
 template <>
 struct EnumNames<Scheme> {
@@ -93,7 +93,7 @@ struct StepStatistics {
   double solve_time_s = 0.0;
 };
 
-// The two-stage θ-method (SAP §II-C, II-D; math.md §1), once per step:
+// The two-stage θ-method (SAP §II-C, II-D; docs/math.md §1), once per step:
 // 1. free motion v*: M(q^θ)(v* − v0) = δt k(q^θ, v^θ), k = −h (gravity,
 //    Coriolis, gyroscopic) + joint springs and dampers; q^θ = q0 ⊕ θ δt v^θvq.
 //    Newton iterations with A = M + δt² θ θvq K + δt θ D (one for θ = 0).

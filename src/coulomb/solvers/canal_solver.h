@@ -12,7 +12,7 @@
 namespace coulomb {
 
 // CANAL: the augmented Lagrangian method for the exact contact NCP with a
-// convex inner problem (AL §V, Alg. 1; math.md §4.2).
+// convex inner problem (AL §V, Alg. 1; docs/math.md §4.2).
 //
 // Outer iteration k, with the multipliers λ^{k−1} (u = −λ in AL's notation)
 // and the De Saxcé term d_i = [0, 0, μ_i ‖z_i,t‖] of the previous slack z:

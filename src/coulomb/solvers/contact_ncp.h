@@ -16,7 +16,7 @@
 namespace coulomb {
 
 // The rigid Signorini–Coulomb NCP on the data of a contact problem (AL
-// §III-B, math.md §4.1): find v and λ with
+// §III-B, docs/math.md §4.1): find v and λ with
 //   A (v − v*) = Jᵀ λ,   u = J v + b + e,
 //   K_μ ∋ λ_i ⊥ ũ_i = u_i + [0, 0, μ_i ‖u_i,t‖] ∈ K_μ*   (De Saxcé),
 // per contact i, order [t1, t2, n]: no regularization, no gliding.

@@ -11,7 +11,7 @@
 
 namespace coulomb {
 
-// Factorization of the Newton matrix H = A + Jᵀ G J (SAP §IV-A, math.md §2.3),
+// Factorization of the Newton matrix H = A + Jᵀ G J (SAP §IV-A, docs/math.md §2.3),
 // with A = blockdiag(A_t) and G = blockdiag(G_i) ⪰ 0, so H ≻ 0.
 //
 // Built once per problem pattern (cliques and constraint–clique incidence),

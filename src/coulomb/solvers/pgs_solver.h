@@ -9,7 +9,7 @@
 namespace coulomb {
 
 // Projected Gauss–Seidel on the dual of the contact NCP, the AL paper's
-// baseline (math.md §4.4). Per contact i, in a fixed order,
+// baseline (docs/math.md §4.4). Per contact i, in a fixed order,
 //   λ_i ← T(λ_i − D_i u_i),   u_i = J_i v + b_i + e_i,
 // T the strict operator (normal clamp, then the disc of radius μ λ_n), and
 // v = v* + A⁻¹ Jᵀ λ kept up to date after each contact (so W = J A⁻¹ Jᵀ is
@@ -19,7 +19,7 @@ namespace coulomb {
 //   points of λ = T(λ − ρ u) are exactly Coulomb's law (λ_n ⊥ u_n; u_t = 0
 //   inside the disc, u_t = −α λ_t on its rim), and a step below 1/λ_max is a
 //   descent step on the contact's local quadratic, so sweeps do not blow up.
-// * kDelassusInverse: D_i = W_ii⁻¹ as math.md §4.4 writes it. Its tangential
+// * kDelassusInverse: D_i = W_ii⁻¹, the usual block PGS step. Its tangential
 //   fixed point is W_ii⁻¹ u_t ∥ −λ_t, which is not Coulomb's law when W_ii is
 //   anisotropic, and on strongly coupled problems (a robot's contacts and
 //   joint limits) its sweeps diverge.

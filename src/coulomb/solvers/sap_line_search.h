@@ -12,7 +12,7 @@ namespace coulomb {
 // ℓ_p restricted to one island along the Newton direction (SAP §IV-B, IV-C):
 //   ℓ(α) = c + α a + ½ α² b + Σ_{i ∈ island} ℓ_i(v_c,i + α Δv_c,i)
 // with c = ½‖v − v*‖²_A, a = Δpᵀ(v − v*), b = Δvᵀ Δp, Δp = A Δv, all over
-// the island's dofs. Derivatives (math.md §2.5), O(n) per evaluation:
+// the island's dofs. Derivatives (docs/math.md §2.5), O(n) per evaluation:
 //   dℓ/dα = a + α b − Σ Δv_c,iᵀ γ_i(α),   d²ℓ/dα² = b + Σ Δv_c,iᵀ G_i(α) Δv_c,i.
 class IslandLineFunction {
  public:

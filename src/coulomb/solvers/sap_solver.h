@@ -23,7 +23,7 @@ struct SapSolution {
   Eigen::VectorXd gamma;
 };
 
-// The SAP Newton solver (SAP Alg. 2, §IV; math.md §2.3–2.7).
+// The SAP Newton solver (SAP Alg. 2, §IV; docs/math.md §2.3–2.7).
 //
 // Minimizes the strongly convex ℓ_p(v) = ½‖v − v*‖²_A + Σ_i ℓ_i(J_i v + b_i)
 // by Newton's method, Δv = −H⁻¹∇ℓ_p with H = A + JᵀGJ, and a line search on

@@ -12,7 +12,7 @@
 namespace coulomb {
 
 // SubADMM: consensus ADMM over subsystems for the contact problem (AL §VI,
-// Alg. 2; math.md §4.3). Subsystems j are the cliques (trees); constraint i
+// Alg. 2; docs/math.md §4.3). Subsystems j are the cliques (trees); constraint i
 // keeps a copy of its multiplier per subsystem it touches (Z_i, |Z_i| of
 // them) through the Jacobian blocks J_ij. Per iteration, with penalty β:
 // 1. per subsystem, in parallel:

@@ -10,7 +10,7 @@
 namespace coulomb {
 
 // The matrix of SubADMM's subsystem solve (AL eqs. 38–41 and App. A;
-// math.md §4.3), for the links l (constraint copies) on the subsystem with
+// docs/math.md §4.3), for the links l (constraint copies) on the subsystem with
 // their penalties β_l:
 //   H = A + Σ_l β_l J_lᵀ J_l.
 // Dense: assembled and factored by Cholesky, n³/3 (the AL paper's "No Body"
