@@ -1,20 +1,53 @@
 #include "allocation_counter.h"
 
 #include <atomic>
-#include <cstdlib>
-#include <new>
+#include <cstddef>
+
+// glibc's allocator under its internal names: the replacements below count
+// and forward to them.
+extern "C" {
+void* __libc_malloc(std::size_t size);
+void* __libc_calloc(std::size_t count, std::size_t size);
+void* __libc_realloc(void* pointer, std::size_t size);
+void* __libc_memalign(std::size_t alignment, std::size_t size);
+}
 
 namespace {
 std::atomic<long> allocation_count{0};
 }  // namespace
 
-void* operator new(std::size_t size) {
-  ++allocation_count;
-  if (void* pointer = std::malloc(size == 0 ? 1 : size)) return pointer;
-  throw std::bad_alloc();
+extern "C" {
+
+void* malloc(std::size_t size) {
+  allocation_count.fetch_add(1, std::memory_order_relaxed);
+  return __libc_malloc(size);
 }
-void operator delete(void* pointer) noexcept { std::free(pointer); }
-void operator delete(void* pointer, std::size_t) noexcept { std::free(pointer); }
+
+void* calloc(std::size_t count, std::size_t size) {
+  allocation_count.fetch_add(1, std::memory_order_relaxed);
+  return __libc_calloc(count, size);
+}
+
+void* realloc(void* pointer, std::size_t size) {
+  allocation_count.fetch_add(1, std::memory_order_relaxed);
+  return __libc_realloc(pointer, size);
+}
+
+void* memalign(std::size_t alignment, std::size_t size) {
+  allocation_count.fetch_add(1, std::memory_order_relaxed);
+  return __libc_memalign(alignment, size);
+}
+
+void* aligned_alloc(std::size_t alignment, std::size_t size) {
+  return memalign(alignment, size);
+}
+
+int posix_memalign(void** pointer, std::size_t alignment, std::size_t size) {
+  *pointer = memalign(alignment, size);
+  return *pointer != nullptr || size == 0 ? 0 : 12;  // ENOMEM
+}
+
+}  // extern "C"
 
 namespace coulomb::testing {
 

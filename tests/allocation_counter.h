@@ -1,11 +1,13 @@
 #pragma once
 
-// Heap allocations counted by a replaced global operator new
-// (allocation_counter.cc): link that file into a test executable of its own,
-// since the replacement applies to the whole program.
+// Heap allocations counted at the C allocator (allocation_counter.cc replaces
+// malloc, calloc, realloc, aligned_alloc, memalign and posix_memalign for the
+// whole program, forwarding to glibc's own): every allocation is seen,
+// operator new's (which calls malloc), Eigen's and those inside shared
+// libraries such as libcoal. Link that file into a test executable of its own.
 namespace coulomb::testing {
 
-// Calls of operator new since the program started.
+// Allocations since the program started.
 long AllocationCount();
 
 }  // namespace coulomb::testing

@@ -1,5 +1,7 @@
-// Counts heap allocations during SAP solves (allocation_counter.h: a
-// replaced operator new in this test executable).
+// Counts heap allocations during SAP solves (allocation_counter.h: every
+// malloc, calloc and realloc of this test executable).
+#include <cstdlib>
+
 #include <gtest/gtest.h>
 
 #include "allocation_counter.h"
@@ -15,6 +17,24 @@ long AllocationsDuringSolve(SapSolver* solver, const ContactProblem& problem,
   const long before = testing::AllocationCount();
   *stats = solver->Solve(problem, guess, solution);
   return testing::AllocationCount() - before;
+}
+
+// The counter sees what it must count: Eigen's heap storage (malloc),
+// operator new and a C calloc/realloc.
+TEST(SapAllocation, TheCounterSeesMallocNewAndEigen) {
+  long before = testing::AllocationCount();
+  Eigen::VectorXd eigen_storage(1000);
+  EXPECT_EQ(testing::AllocationCount() - before, 1);
+  before = testing::AllocationCount();
+  auto* value = new double(1.0);
+  EXPECT_EQ(testing::AllocationCount() - before, 1);
+  delete value;
+  before = testing::AllocationCount();
+  void* block = std::calloc(10, 8);
+  block = std::realloc(block, 4000);
+  EXPECT_EQ(testing::AllocationCount() - before, 2);
+  std::free(block);
+  eigen_storage.setZero();
 }
 
 // Once a solver has seen a problem pattern, solving again (as every time step

@@ -1,6 +1,6 @@
-// Counts heap allocations per time step (allocation_counter.h: a replaced
-// operator new in this test executable). Issue #3: nothing
-// allocates inside the step loop once the contact pattern has been seen.
+// Counts heap allocations per time step (allocation_counter.h: every
+// malloc, calloc and realloc of this test executable): nothing allocates
+// inside the step loop once the contact pattern has been seen.
 #include <unistd.h>
 
 #include <filesystem>
@@ -78,9 +78,12 @@ TEST(StepAllocation, StepsAllocateNothingButCoalsOwnOnceThePatternWasSeen) {
     for (int n = 0; n < 5; ++n) {
       const auto [step, query] = StepAndQueryAllocations(&stepper, &scene);
       // Everything in the step but the narrow phase is allocation-free. What
-      // remains is inside libcoal (3.0.3): its COAL_ASSERT builds the
-      // exception object of every assertion that holds, e.g. in GJK::reset
-      // and the contact-patch routines.
+      // remains is inside libcoal (3.0.3), traced with backtraces at malloc:
+      // its COAL_ASSERT constructs the std::logic_error / invalid_argument
+      // (and its message string) of every assertion that holds, in
+      // GJK::reset, GJKSolver::runGJKAndEPA and GJKExtractWitnessPoints and
+      // ShapeShapeContactPatch (one each per colliding pair), and
+      // computeSupportSetConvex allocates its support set with new.
       EXPECT_EQ(step, query) << ToString(scheme) << ", " << ToString(solver)
                              << ": the step allocated " << step - query
                              << " times besides Coal's " << query;

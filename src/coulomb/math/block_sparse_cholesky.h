@@ -56,7 +56,7 @@ class BlockSparseCholesky {
   void AddToBlock(const BlockHandle& handle, const Eigen::MatrixBase<Derived>& block) {
     auto stored = StoredBlock(handle.storage);
     if (handle.transposed) {
-      stored.noalias() += block.transpose();
+      stored.transpose().noalias() += block;  // no temporary for a product
     } else {
       stored.noalias() += block;
     }

@@ -184,12 +184,22 @@ MultibodyTree MultibodyTree::FreeBody(const std::string& name, double mass,
                                       const Eigen::Matrix3d& inertia_about_com) {
   ValidateMassProperties(name, mass, inertia_about_com);
   auto impl = std::make_unique<Impl>();
-  impl->model.addJoint(0, FreeJoint(), pinocchio::SE3::Identity(), name + "_joint");
-  impl->model.appendBodyToJoint(
-      1, pinocchio::Inertia(mass, Eigen::Vector3d::Zero(), inertia_about_com));
-  const auto joint_frame = impl->model.addJointFrame(1, 0);
-  impl->model.addBodyFrame(name, 1, pinocchio::SE3::Identity(),
-                           static_cast<int>(joint_frame));
+  // FreeJoint()'s two parts as two joints in series (a massless link between
+  // them): the same q, v and dynamics, but Pinocchio's algorithms then run
+  // on plain joints, without the composite joint's per-call allocations.
+  pinocchio::Model& model = impl->model;
+  const auto translation =
+      model.addJoint(0, pinocchio::JointModelTranslation(), pinocchio::SE3::Identity(),
+                     name + "_translation");
+  const auto rotation = model.addJoint(translation, pinocchio::JointModelSpherical(),
+                                       pinocchio::SE3::Identity(), name + "_joint");
+  model.appendBodyToJoint(
+      rotation, pinocchio::Inertia(mass, Eigen::Vector3d::Zero(), inertia_about_com));
+  const auto translation_frame = model.addJointFrame(translation, 0);
+  const auto rotation_frame =
+      model.addJointFrame(rotation, static_cast<int>(translation_frame));
+  model.addBodyFrame(name, rotation, pinocchio::SE3::Identity(),
+                     static_cast<int>(rotation_frame));
   impl->free_base = true;
   impl->Finish();
   return MultibodyTree(std::move(impl));

@@ -111,8 +111,10 @@ void TimeStepper::AddContactConstraint(const MultibodySystem& system,
     JacobianBlock* block = &constraint.jacobian[same_tree ? 0 : filled];
     AddBodyToContactBlock(system, geometry, sign, contact, R_CW, block, !same_tree);
     if (!same_tree) ++filled;
-    point.v_n0 +=
-        sign * (R_CW.row(2) * workspaces_[tree].point_jacobian).dot(system.tree(tree).v);
+    // v_n of this side, J_B(p) v as a fixed-size product (no temporary row).
+    const Eigen::Vector3d point_velocity =
+        workspaces_[tree].point_jacobian * system.tree(tree).v;
+    point.v_n0 += sign * R_CW.row(2).dot(point_velocity);
   }
   point.v_n0 += constraint.bias(2);
   const ContactMaterial pair = CombineContactMaterials(

@@ -28,8 +28,13 @@ bool BlockSparseHessianFactorization::Factor(
     auto diagonal = cholesky_.MutableBlock(diagonal_handles_[s]);
     AddCliqueMatrices(problem, s, diagonal);
     // Only the lower triangle of a diagonal block is factored: half the flops.
-    diagonal.triangularView<Eigen::Lower>() +=
+    if (diagonal_product_.size() < static_cast<size_t>(diagonal.size()))
+      diagonal_product_.resize(diagonal.size());
+    Eigen::Map<Eigen::MatrixXd> product(diagonal_product_.data(), diagonal.rows(),
+                                        diagonal.cols());
+    product.noalias() =
         stacked_jacobian(s).transpose() * stacked_hessian_times_jacobian(s);
+    diagonal.triangularView<Eigen::Lower>() += product;
   }
   for (const Term& term : terms_) {
     cholesky_.AddToBlock(

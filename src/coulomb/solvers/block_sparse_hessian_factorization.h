@@ -37,6 +37,9 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   BlockSparseCholesky cholesky_;
   std::vector<BlockSparseCholesky::BlockHandle> diagonal_handles_;
   std::vector<Term> terms_;
+  // Storage of a supernode's Jᵀ G J before it enters the lower triangle,
+  // grown to the largest supernode seen: a factorization allocates nothing.
+  std::vector<double> diagonal_product_;
 };
 
 }  // namespace coulomb

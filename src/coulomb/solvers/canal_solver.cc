@@ -55,14 +55,21 @@ void CanalSolver::RebuildInnerProblem(const ContactNcp& ncp, double penalty) {
   inner.Finalize();
 }
 
-double CanalSolver::InitialPenalty(const ContactNcp& ncp) const {
+double CanalSolver::InitialPenalty(const ContactNcp& ncp) {
   const ContactProblem& problem = ncp.problem();
   double mean_w = 0.0;
   for (int i = 0; i < problem.num_constraints(); ++i) {
     for (const JacobianBlock& block : problem.constraint(i).jacobian) {
-      const Eigen::MatrixXd a_inverse_jt =
-          ncp.clique_factorization(block.clique).solve(block.matrix.transpose());
-      mean_w += (block.matrix * a_inverse_jt).trace() / 3.0;
+      // trace(J A⁻¹ Jᵀ) = Σ J ∘ (A⁻¹Jᵀ)ᵀ, without forming the product.
+      // (Storage grown to the largest block: cliques of other sizes reuse it.)
+      const Eigen::Index size = block.matrix.size();
+      if (static_cast<Eigen::Index>(a_inverse_jt_.size()) < size)
+        a_inverse_jt_.resize(size);
+      Eigen::Map<Eigen::MatrixXd> a_inverse_jt(a_inverse_jt_.data(), block.matrix.cols(),
+                                               block.matrix.rows());
+      a_inverse_jt = block.matrix.transpose();
+      ncp.clique_factorization(block.clique).solveInPlace(a_inverse_jt);
+      mean_w += block.matrix.cwiseProduct(a_inverse_jt.transpose()).sum() / 3.0;
     }
   }
   mean_w /= std::max(1, problem.num_constraints());

@@ -48,7 +48,7 @@ class CanalSolver {
   // A copy of the NCP's dynamics and Jacobians with one AL cone per contact.
   // inner_ for this NCP, rebuilt in place (storage and potentials reused).
   void RebuildInnerProblem(const ContactNcp& ncp, double penalty);
-  double InitialPenalty(const ContactNcp& ncp) const;
+  double InitialPenalty(const ContactNcp& ncp);
 
   // The iterate with the lowest natural-map residual so far (first: the
   // starting point), which Solve returns when the last one is worse.
@@ -62,6 +62,7 @@ class CanalSolver {
   std::optional<ContactProblem> inner_;
   SapSolution inner_solution_;
   Eigen::VectorXd slack_, multiplier_change_;  // z, λ^k − λ^{k−1}
+  std::vector<double> a_inverse_jt_;           // InitialPenalty's A_t⁻¹ J_itᵀ
 };
 
 }  // namespace coulomb

@@ -1,7 +1,6 @@
 #include "coulomb/solvers/pgs_solver.h"
 
 #include <algorithm>
-#include <chrono>
 
 #include "coulomb/contact/friction_cone_projection.h"
 
@@ -65,9 +64,11 @@ NcpSolverStatistics PgsSolver::Solve(const ContactNcp& ncp,
   Precompute(ncp);
   NcpSolverStatistics stats;
   stats.solver = "pgs";
-  solution->lambda = lambda_guess.size() != 0
-                         ? lambda_guess
-                         : Eigen::VectorXd::Zero(problem.num_constraint_equations());
+  if (lambda_guess.size() != 0) {  // (a ?: of the two would copy the guess)
+    solution->lambda = lambda_guess;
+  } else {
+    solution->lambda.setZero(problem.num_constraint_equations());
+  }
   ncp.CalcVelocities(solution->lambda, &solution->v);
   stats.status = SolverStatus::kMaxIterationsReached;
   for (int sweep = 1; sweep <= parameters_.max_iterations; ++sweep) {
@@ -86,7 +87,7 @@ NcpSolverStatistics PgsSolver::Solve(const ContactNcp& ncp,
                : StrictFrictionOperator(old - local_step_[i] * u, ncp.friction(i));
       solution->lambda.segment<3>(offset) = updated;
       for (const ContactBlock& b : blocks_[i]) {
-        solution->v.segment(b.offset, b.a_inverse_jt.rows()) +=
+        solution->v.segment(b.offset, b.a_inverse_jt.rows()).noalias() +=
             b.a_inverse_jt * (updated - old);
       }
     }
