@@ -16,6 +16,7 @@
 #include <pinocchio/algorithm/jacobian.hpp>
 #include <pinocchio/algorithm/joint-configuration.hpp>
 #include <pinocchio/algorithm/kinematics.hpp>
+#include <pinocchio/algorithm/model.hpp>
 #include <pinocchio/algorithm/rnea.hpp>
 #include <pinocchio/multibody/data.hpp>
 #include <pinocchio/multibody/geometry.hpp>
@@ -34,12 +35,19 @@ namespace {
 // instead: its linear equation carries the Coriolis term ω × m v_B, which an
 // explicit step turns into growth of |v| by √(1 + (ω δt)²) per step (a ball
 // rolling at ω δt = 0.15 gains 1% energy a step), and its SE(3) integration
-// moves the origin along the twist's screw.
-pinocchio::JointModelComposite FreeJoint() {
-  pinocchio::JointModelComposite joint;
-  joint.addJoint(pinocchio::JointModelTranslation());
-  joint.addJoint(pinocchio::JointModelSpherical());
-  return joint;
+// moves the origin along the twist's screw. The two are separate joints in
+// series (a massless link between them), not a composite joint: Pinocchio's
+// algorithms allocate on every call for composite joints.
+// Returns the spherical joint, to which the body is attached.
+pinocchio::JointIndex AddFreeJoint(pinocchio::Model* model, const std::string& name) {
+  const auto translation =
+      model->addJoint(0, pinocchio::JointModelTranslation(), pinocchio::SE3::Identity(),
+                      name + "_translation");
+  const auto rotation = model->addJoint(translation, pinocchio::JointModelSpherical(),
+                                        pinocchio::SE3::Identity(), name + "_joint");
+  const auto translation_frame = model->addJointFrame(translation, 0);
+  model->addJointFrame(rotation, static_cast<int>(translation_frame));
+  return rotation;
 }
 
 // Our shape for a Coal primitive, or the convex hull of a mesh's vertices
@@ -184,22 +192,12 @@ MultibodyTree MultibodyTree::FreeBody(const std::string& name, double mass,
                                       const Eigen::Matrix3d& inertia_about_com) {
   ValidateMassProperties(name, mass, inertia_about_com);
   auto impl = std::make_unique<Impl>();
-  // FreeJoint()'s two parts as two joints in series (a massless link between
-  // them): the same q, v and dynamics, but Pinocchio's algorithms then run
-  // on plain joints, without the composite joint's per-call allocations.
   pinocchio::Model& model = impl->model;
-  const auto translation =
-      model.addJoint(0, pinocchio::JointModelTranslation(), pinocchio::SE3::Identity(),
-                     name + "_translation");
-  const auto rotation = model.addJoint(translation, pinocchio::JointModelSpherical(),
-                                       pinocchio::SE3::Identity(), name + "_joint");
+  const pinocchio::JointIndex rotation = AddFreeJoint(&model, name);
   model.appendBodyToJoint(
       rotation, pinocchio::Inertia(mass, Eigen::Vector3d::Zero(), inertia_about_com));
-  const auto translation_frame = model.addJointFrame(translation, 0);
-  const auto rotation_frame =
-      model.addJointFrame(rotation, static_cast<int>(translation_frame));
   model.addBodyFrame(name, rotation, pinocchio::SE3::Identity(),
-                     static_cast<int>(rotation_frame));
+                     static_cast<int>(model.getFrameId(name + "_joint")));
   impl->free_base = true;
   impl->Finish();
   return MultibodyTree(std::move(impl));
@@ -212,10 +210,15 @@ MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_bas
   }
   auto impl = std::make_unique<Impl>();
   try {
-    if (floating_base) {
-      pinocchio::urdf::buildModel(path, FreeJoint(), impl->model);
-    } else {
-      pinocchio::urdf::buildModel(path, impl->model);
+    pinocchio::urdf::buildModel(path, impl->model);
+    if (floating_base) {  // the URDF's root link on a free joint (AddFreeJoint)
+      pinocchio::Model base;
+      AddFreeJoint(&base, "coulomb_floating_base");
+      pinocchio::Model combined;
+      pinocchio::appendModel(base, impl->model,
+                             base.getFrameId("coulomb_floating_base_joint"),
+                             pinocchio::SE3::Identity(), combined);
+      impl->model = std::move(combined);
     }
   } catch (const std::exception& e) {
     throw std::runtime_error(path + ": cannot load URDF: " + e.what());
