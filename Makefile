@@ -6,6 +6,10 @@ VENV := .venv
 # Pinocchio and Coal as C++ libraries from PyPI's cmeel wheels; the URDF
 # headers are a build-time dependency the libpinocchio wheel does not pull.
 PIP_PACKAGES := libpinocchio==4.1.0 libcoal==3.0.3 cmeel-urdfdom-headers==3.0.0
+# The Python package's build, tests and examples (nanobind; numpy, pytest,
+# h5py, matplotlib).
+PIP_PYTHON_PACKAGES := nanobind==3.1.0 scikit-build-core==1.1.2 numpy==2.2.6 pytest==8.3.4 \
+  h5py==3.12.1 matplotlib==3.9.2
 # Robot models (URDF + meshes); data only, so without its Python dependencies.
 PIP_DATA_PACKAGES := example-robot-data==6.0.0
 FCLIB_DIR ?= $(abspath ../shared/fclib)
@@ -15,7 +19,7 @@ APT_PACKAGES := cmake ninja-build g++ make libeigen3-dev libhdf5-dev libgtest-de
 SICONOS_APT_PACKAGES := python3-siconos python3-h5py python3-scipy
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps venv build test run fclib bench bench-clutter bench-irr bench-ncp plots siconos format format-check clean
+.PHONY: deps venv build test run fclib bench bench-clutter bench-irr bench-ncp bench-python plots siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
 define apt_install
@@ -36,12 +40,15 @@ venv: $(VENV)/installed.stamp
 $(VENV)/installed.stamp: Makefile
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --only-binary=:all: $(PIP_PACKAGES)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --only-binary=:all: \
+	  $(PIP_PYTHON_PACKAGES)
 	$(VENV)/bin/pip install --quiet --disable-pip-version-check --only-binary=:all: --no-deps \
 	  $(PIP_DATA_PACKAGES)
 	touch $@
 
 build: deps venv
 	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DCOULOMB_PYTHON=ON -DPython_EXECUTABLE=$(abspath $(VENV))/bin/python \
 	  -DCMAKE_PREFIX_PATH="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)" \
 	  -DCOULOMB_ROBOT_DATA_DIR="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)/share/example-robot-data/robots"
 	cmake --build $(BUILD_DIR) -j 2
@@ -76,12 +83,12 @@ bench-irr: build
 bench-ncp: build
 	./$(BUILD_DIR)/coulomb bench ncp
 
-# The single-step benchmark's plots (docs/ncp_single_step_*.png); matplotlib
-# goes into the project venv (binary wheel, pinned) only for this target.
-MATPLOTLIB := matplotlib==3.9.2
-plots: build venv
-	$(VENV)/bin/python -c "import matplotlib" 2>/dev/null || \
-	  $(VENV)/bin/pip install --quiet --disable-pip-version-check --only-binary=:all: $(MATPLOTLIB)
+# The Python layer's cost per step and per state read (bench/python_overhead.py).
+bench-python: build
+	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/python_overhead.py
+
+# The single-step benchmark's plots (docs/ncp_single_step_*.png).
+plots: build
 	./$(BUILD_DIR)/coulomb bench ncp --csv $(BUILD_DIR)/ncp_histories.csv
 	$(VENV)/bin/python bench/plot_ncp_single_step.py $(BUILD_DIR)/ncp_histories.csv docs/ncp_single_step
 

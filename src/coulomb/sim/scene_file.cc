@@ -355,21 +355,35 @@ Scene ReadScene(const SceneReader& r, const YAML::Node& root) {
 
 }  // namespace
 
-Scene LoadSceneFile(const std::string& path) {
-  if (!std::filesystem::is_regular_file(path))
-    throw SceneFileError(path + ": file not found");
+namespace {
+
+// Parses with `load` and reads the scene; errors name `origin`.
+template <class Load>
+Scene LoadScene(const std::string& origin, Load&& load) {
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
+    root = load();
   } catch (const YAML::Exception& e) {
-    throw SceneFileError(path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+    throw SceneFileError(origin + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
-  const SceneReader reader(path);
+  const SceneReader reader(origin);
   try {
     return ReadScene(reader, root);
   } catch (const YAML::Exception& e) {
-    throw SceneFileError(path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+    throw SceneFileError(origin + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
+}
+
+}  // namespace
+
+Scene LoadSceneFile(const std::string& path) {
+  if (!std::filesystem::is_regular_file(path))
+    throw SceneFileError(path + ": file not found");
+  return LoadScene(path, [&] { return YAML::LoadFile(path); });
+}
+
+Scene LoadSceneText(const std::string& text, const std::string& origin) {
+  return LoadScene(origin, [&] { return YAML::Load(text); });
 }
 
 }  // namespace coulomb

@@ -18,5 +18,9 @@ struct SceneFileError : std::runtime_error {
 // out-of-range numbers, missing files; the first problem throws
 // SceneFileError naming the file, the line and the key.
 Scene LoadSceneFile(const std::string& path);
+// The same from YAML (or JSON) text; `origin` stands for the file in error
+// messages and relative paths (mesh and URDF files) are resolved against its
+// folder (none: the working directory). The scene is named after origin.
+Scene LoadSceneText(const std::string& text, const std::string& origin);
 
 }  // namespace coulomb

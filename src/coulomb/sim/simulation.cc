@@ -100,11 +100,15 @@ const StepStatistics& Simulation::Step() {
   return last_statistics_;
 }
 
-SimulationSummary Simulation::Run(const std::function<void(double)>& progress,
-                                  const StepObserver& observer) {
+SimulationSummary Simulation::RunFor(double duration,
+                                     const std::function<void(double)>& progress,
+                                     const StepObserver& observer) {
+  if (!(duration > 0.0) || !std::isfinite(duration)) {
+    throw std::invalid_argument("duration: must be positive and finite");
+  }
   const Stopwatch stopwatch;
   const double dt = scene_.parameters.time_step;
-  const int num_steps = static_cast<int>(std::llround(scene_.duration / dt));
+  const int num_steps = static_cast<int>(std::llround(duration / dt));
   SummaryBuilder summary(scene_.system.MechanicalEnergy(), dt);
   for (int n = 1; n <= num_steps; ++n) {
     const double start_time = time();

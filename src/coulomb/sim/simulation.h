@@ -105,7 +105,13 @@ class Simulation {
   // observer(stepper, record) after each successful one (diagnostics).
   using StepObserver = std::function<void(const TimeStepper&, const StepRecord&)>;
   SimulationSummary Run(const std::function<void(double)>& progress = {},
-                        const StepObserver& observer = {});
+                        const StepObserver& observer = {}) {
+    return RunFor(scene_.duration, progress, observer);
+  }
+  // The same for `duration` [s] (> 0) instead of the scene's.
+  SimulationSummary RunFor(double duration,
+                           const std::function<void(double)>& progress = {},
+                           const StepObserver& observer = {});
 
   double time() const { return scene_.system.time(); }
   double time_step() const { return scene_.parameters.time_step; }

@@ -1,0 +1,273 @@
+"""Coulomb: contact-rich multibody simulation (SAP, Lagged/Similar, CANAL,
+SubADMM, PGS) from Python, with the C++ engine underneath.
+
+    import coulomb
+    sim = coulomb.Simulation.from_builtin("clutter", bodies=8)
+    stats = sim.step()                 # StepStats: converged, iterations, e_m, ...
+    trajectory = sim.run(1.0)          # numpy arrays: time, q, v, positions, ...
+    contacts = sim.contacts()          # point, normal, depth, impulse per contact
+    result = coulomb.solve("problem.hdf5", solver="canal")
+
+Units are SI; vectors are in the world frame; quaternions are (w, x, y, z).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sysconfig
+from typing import Any, Mapping
+
+import numpy as np
+
+
+def _find_robot_data() -> None:
+    """Robot scenes read example-robot-data's URDFs: from
+    $COULOMB_ROBOT_DATA_DIR, else from the wheel's copy in this environment."""
+    robots = os.path.join(sysconfig.get_paths()["purelib"], "cmeel.prefix", "share",
+                          "example-robot-data", "robots")
+    if "COULOMB_ROBOT_DATA_DIR" not in os.environ and os.path.isdir(robots):
+        os.environ["COULOMB_ROBOT_DATA_DIR"] = robots
+
+
+_find_robot_data()
+
+from ._coulomb import Overrides, SolveResult, StepStats
+from ._coulomb import Simulation as _Simulation
+from ._coulomb import solve
+
+__all__ = ["Simulation", "StepStats", "SolverError", "Trajectory", "SolveResult", "solve"]
+
+_OVERRIDES = ("time_step", "scheme", "model", "solver", "rel_tol", "threads")
+
+
+class SolverError(RuntimeError):
+    """A step whose contact solve failed; ``statistics`` holds its StepStats.
+    The simulation's state is left at the start of the step."""
+
+    def __init__(self, statistics: StepStats):
+        super().__init__(statistics.failure)
+        self.statistics = statistics
+
+
+class Trajectory:
+    """What ``Simulation.run`` recorded: ``time`` (T), ``q`` (T × n_q), ``v``
+    (T × n_v), per body ``positions[name]`` (T × 3), ``orientations[name]``
+    (T × 4, w x y z), ``linear_velocities[name]``, ``angular_velocities[name]``
+    (T × 3, world), and ``summary`` (the keys of ``coulomb run --json``)."""
+
+    def __init__(self, simulation: _Simulation, first_sample: int, summary: dict):
+        data = simulation.trajectory(first_sample)
+        self._simulation, self._first = simulation, first_sample
+        self.time: np.ndarray = data["time"]
+        self.q: np.ndarray = data["q"]
+        self.v: np.ndarray = data["v"]
+        bodies = data["bodies"]
+        self.positions = {name: rows[:, 0:3] for name, rows in bodies.items()}
+        self.orientations = {name: rows[:, 3:7] for name, rows in bodies.items()}
+        self.linear_velocities = {name: rows[:, 7:10] for name, rows in bodies.items()}
+        self.angular_velocities = {name: rows[:, 10:13] for name, rows in bodies.items()}
+        self.summary = summary
+
+    def save(self, path: str) -> None:
+        """Writes ``trajectory.h5`` in the format of ``coulomb run --out``."""
+        self._simulation.save_trajectory(self._first, str(path))
+
+
+def _overrides(values: Mapping[str, Any]) -> Overrides:
+    overrides = Overrides()
+    for key, value in values.items():
+        setattr(overrides, key, value)
+    return overrides
+
+
+def _option_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _vector(values: Any, size: int, what: str) -> np.ndarray:
+    array = np.asarray(values, dtype=np.float64)
+    if array.shape != (size,):
+        raise ValueError(f"{what}: expected shape ({size},), got {array.shape}")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{what}: values must be finite")
+    return array
+
+
+class Simulation:
+    """A scene and its time stepper (SAP §II two-stage θ-method, with SAP or
+    an exact-NCP contact solver).
+
+    Build one with ``from_file``, ``from_builtin`` or ``from_dict``; each
+    takes the overrides ``time_step`` [s], ``scheme``, ``model``, ``solver``,
+    ``rel_tol`` and ``threads``. Then ``step()`` or ``run(duration)``, read the
+    state (``time``, ``q``, ``v``, ``body_position`` ...) and the last step's
+    ``contacts()``, and actuate robots (``set_joint_efforts``,
+    ``set_pd_targets``). Bad input raises ``ValueError`` (``KeyError`` for an
+    unknown name) and changes nothing.
+    """
+
+    def __init__(self, engine: _Simulation):
+        self._engine = engine
+
+    # --- construction ---------------------------------------------------
+    @classmethod
+    def from_file(cls, path: str, **overrides: Any) -> "Simulation":
+        """A YAML scene file (format: scenes/README.md)."""
+        cls._check_overrides(overrides)
+        return cls(_Simulation.create("file", str(path), {}, "", _overrides(overrides)))
+
+    @classmethod
+    def from_builtin(cls, name: str, **options: Any) -> "Simulation":
+        """A built-in scene (``coulomb scenes`` lists them), with its options
+        (e.g. ``from_builtin("clutter", bodies=20, walls=False)``) and the
+        overrides."""
+        overrides = {k: options.pop(k) for k in list(options) if k in _OVERRIDES}
+        text = {key: _option_text(value) for key, value in options.items()}
+        return cls(_Simulation.create("builtin", name, text, "", _overrides(overrides)))
+
+    @classmethod
+    def from_dict(cls, scene: Mapping[str, Any], **overrides: Any) -> "Simulation":
+        """A scene given as a dict with the schema of a scene YAML file; errors
+        name the key (``scene dict:LINE: bodies[0].mass: must be positive``)."""
+        cls._check_overrides(overrides)
+        text = json.dumps(_yaml_numbers(scene), indent=1, default=_json_default)
+        return cls(_Simulation.create("text", "scene dict", {}, text, _overrides(overrides)))
+
+    @staticmethod
+    def _check_overrides(overrides: Mapping[str, Any]) -> None:
+        unknown = sorted(set(overrides) - set(_OVERRIDES))
+        if unknown:
+            raise TypeError(f"unknown overrides {unknown} (use {', '.join(_OVERRIDES)})")
+
+    # --- stepping ---------------------------------------------------------
+    def step(self) -> StepStats:
+        """Advances one time step; raises SolverError (state unchanged) if the
+        contact solve failed."""
+        stats = self._engine.step()
+        if not stats.converged:
+            raise SolverError(stats)
+        return stats
+
+    def run(self, duration: float) -> Trajectory:
+        """Steps for ``duration`` seconds and returns what was recorded from the
+        current state on. Raises SolverError at a failed step."""
+        first = self._engine.num_samples - 1
+        summary = self._engine.run(float(duration))
+        if summary.get("failure"):
+            raise SolverError(self._engine.last_statistics)
+        return Trajectory(self._engine, first, summary)
+
+    # --- state ------------------------------------------------------------
+    @property
+    def time(self) -> float:
+        return self._engine.time
+
+    @property
+    def time_step(self) -> float:
+        return self._engine.time_step
+
+    @property
+    def q(self) -> np.ndarray:
+        """Generalized positions, all bodies and robots stacked (a copy)."""
+        return self._engine.q
+
+    @property
+    def v(self) -> np.ndarray:
+        """Generalized velocities (a copy)."""
+        return self._engine.v
+
+    def set_state(self, q: Any, v: Any, time: float | None = None) -> None:
+        """Sets q, v (and the time); quaternions are normalized."""
+        q = _vector(q, self._engine.q.size, "q")
+        v = _vector(v, self._engine.v.size, "v")
+        if time is not None and not (math.isfinite(time) and time >= 0):
+            raise ValueError("time: must be finite and >= 0")
+        self._engine.set_state(q, v, time)
+
+    @property
+    def body_names(self) -> list[str]:
+        """The free bodies and robots, in state order."""
+        return self._engine.tree_names
+
+    def body_position(self, name: str) -> np.ndarray:
+        """Position [m] of a body (or robot link) in world."""
+        return self._engine.body_state(name)[0]
+
+    def body_orientation(self, name: str) -> np.ndarray:
+        """Orientation as a unit quaternion (w, x, y, z)."""
+        return self._engine.body_state(name)[1]
+
+    def body_velocity(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """(linear [m/s], angular [rad/s]) velocity in world."""
+        state = self._engine.body_state(name)
+        return state[2], state[3]
+
+    def contacts(self) -> dict[str, Any]:
+        """The last step's contact points: ``body_a``, ``body_b`` (names),
+        ``point`` (N × 3), ``normal`` (N × 3, from a to b), ``depth`` (N,
+        positive when overlapping), ``impulse`` (N × 3, on b; force =
+        impulse / time_step)."""
+        return self._engine.contacts()
+
+    # --- actuation ----------------------------------------------------------
+    @property
+    def robot_names(self) -> list[str]:
+        """Trees with one-dof joints (URDF robots)."""
+        return [n for n in self._engine.tree_names if self._engine.joint_names(n)]
+
+    def joint_names(self, robot: str) -> list[str]:
+        """The actuated (one-dof) joints of a robot, in effort order."""
+        self._check_robot(robot)
+        return self._engine.joint_names(robot)
+
+    def set_joint_efforts(self, robot: str, u: Any) -> None:
+        """Efforts [N·m or N] on the robot's joints, kept until changed."""
+        joints = self.joint_names(robot)
+        u = _vector(u, len(joints), "u")
+        for joint, effort in zip(joints, u):
+            self._engine.set_joint_effort(robot, joint, float(effort))
+
+    def set_pd_targets(self, robot: str, positions: Any, velocities: Any = None) -> None:
+        """Targets of the robot's PD controllers (one per joint, in
+        ``joint_names`` order); every joint needs PD gains (the scene's
+        ``controllers``)."""
+        joints = self.joint_names(robot)
+        positions = _vector(positions, len(joints), "positions")
+        velocities = (np.zeros(len(joints)) if velocities is None
+                      else _vector(velocities, len(joints), "velocities"))
+        missing = [j for j in joints if not self._engine.has_pd_gains(robot, j)]
+        if missing:
+            raise ValueError(f"{robot}: joints without PD gains: {', '.join(missing)}")
+        for joint, q_d, v_d in zip(joints, positions, velocities):
+            self._engine.set_pd_target(robot, joint, float(q_d), float(v_d))
+
+    def _check_robot(self, robot: str) -> None:
+        if robot not in self.robot_names:
+            raise KeyError(f"no robot named '{robot}' (robots: {', '.join(self.robot_names)})")
+
+    def summary(self) -> dict:
+        """Statistics of every step so far (the keys of ``coulomb run --json``)."""
+        return self._engine.whole_summary()
+
+
+def _yaml_numbers(value: Any) -> Any:
+    """The scene with infinite and NaN floats spelled as YAML spells them."""
+    if isinstance(value, Mapping):
+        return {key: _yaml_numbers(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_yaml_numbers(item) for item in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return ".nan" if math.isnan(value) else (".inf" if value > 0 else "-.inf")
+    return value
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (np.floating, np.integer)):
+        return value.item()
+    raise TypeError(f"cannot put {type(value).__name__} in a scene")

@@ -1,0 +1,39 @@
+"""The scripts in examples/python run and do what they say."""
+
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples" / "python"
+
+
+def run(script, *arguments):
+    return subprocess.run([sys.executable, str(EXAMPLES / script), *map(str, arguments)],
+                          capture_output=True, text=True, env=os.environ, timeout=600)
+
+
+def test_quadruped_stands_on_pd_targets():
+    result = run("quadruped_pd.py")
+    if "example-robot-data" in result.stderr and "not found" in result.stderr:
+        pytest.skip("example-robot-data is not installed (make venv installs it)")
+    assert result.returncode == 0, result.stderr
+
+
+def test_friction_sweep_matches_coulomb_and_writes_its_plot(tmp_path):
+    pytest.importorskip("matplotlib")
+    result = run("friction_sweep.py", tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "friction_sweep.png").stat().st_size > 1000
+    for line in result.stdout.splitlines():
+        if line.startswith("mu ="):  # each stopping distance within 2 % of v0²/(2 μ g)
+            assert abs(float(line.split("(")[1].split(",")[1].split("%")[0])) < 2.0, line
+
+
+def test_fclib_solvers_print_every_solver(fclib_dir):
+    result = run("fclib_solvers.py", fclib_dir / "Box_Stacks-i0122-82-5.hdf5")
+    assert result.returncode == 0, result.stderr
+    for solver in ("sap", "canal", "subadmm", "pgs"):
+        assert any(line.startswith(solver) for line in result.stdout.splitlines())

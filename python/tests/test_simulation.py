@@ -1,0 +1,181 @@
+"""Physics through the Python API, against closed forms and the CLI."""
+
+import json
+import math
+import subprocess
+
+import numpy as np
+import pytest
+
+import coulomb
+
+G = 9.81
+
+
+def sliding_box(v0=1.0, mu=0.5, dt=1e-3, duration=0.3):
+    return {
+        "time_step": dt,
+        "duration": duration,
+        "contact": {"friction": mu},
+        "bodies": [
+            {"name": "ground", "shape": {"halfspace": {}}, "fixed": True},
+            {"name": "box", "shape": {"box": {"size": [0.2, 0.2, 0.1]}}, "mass": 1.0,
+             "pose": {"position": [0, 0, 0.05]}, "velocity": {"linear": [v0, 0, 0]}},
+        ],
+    }
+
+
+def test_a_sliding_box_stops_after_the_coulomb_distance():
+    sim = coulomb.Simulation.from_dict(sliding_box())
+    trajectory = sim.run(0.3)
+    expected = 1.0**2 / (2 * 0.5 * G)  # v0² / (2 μ g)
+    assert trajectory.positions["box"][-1, 0] == pytest.approx(expected, rel=0.02)
+    assert abs(sim.body_velocity("box")[0][0]) < 1e-4  # stopped (SAP's stiction creep)
+    assert trajectory.summary["failed_steps"] == 0
+
+
+def test_run_gives_the_trajectory_of_the_command_line(tmp_path, coulomb_bin, scenes_dir):
+    h5py = pytest.importorskip("h5py")
+    scene = scenes_dir / "box_on_slope.yaml"
+    subprocess.run([coulomb_bin, "run", str(scene), "--out", str(tmp_path), "--json"],
+                   check=True, capture_output=True)
+    sim = coulomb.Simulation.from_file(scene)
+    summary_cli = json.loads((tmp_path / "stats.json").read_text())
+    with h5py.File(tmp_path / "trajectory.h5") as cli:
+        duration = summary_cli["sim_time"]
+        trajectory = sim.run(duration)
+        np.testing.assert_allclose(trajectory.time, cli["/time"][:], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(trajectory.q, cli["/q"][:], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(trajectory.v, cli["/v"][:], rtol=0, atol=1e-12)
+    trajectory.save(tmp_path / "python.h5")
+    with h5py.File(tmp_path / "python.h5") as saved:
+        np.testing.assert_array_equal(saved["/q"][:], trajectory.q)
+
+
+def test_a_resting_sphere_carries_its_weight_at_the_near_rigid_depth():
+    m, r, dt = 2.0, 0.1, 0.01
+    sim = coulomb.Simulation.from_dict({
+        "time_step": dt,
+        "bodies": [
+            {"name": "ground", "shape": {"halfspace": {}}, "fixed": True},
+            {"name": "ball", "shape": {"sphere": {"radius": r}}, "mass": m,
+             "pose": {"position": [0, 0, r]}},
+        ],
+    })
+    for _ in range(100):
+        sim.step()
+    contacts = sim.contacts()
+    assert len(contacts["depth"]) == 1
+    np.testing.assert_allclose(contacts["normal"][0], [0, 0, 1], atol=1e-12)
+    assert contacts["body_a"] == ["ground"] or contacts["body_a"] == ["world"]
+    assert contacts["impulse"][0][2] == pytest.approx(m * G * dt, rel=1e-6)
+    # SAP's near-rigid regime (SAP §V): γ_n = v̂/R_n with v̂ = φ/(δt + τ_d),
+    # R_n = w/(4π²), τ_d = δt/π and w = ‖W‖_F/3 for the point below a solid
+    # sphere: W = diag(3.5, 3.5, 1)/m (1/m + r²/(2/5 m r²) tangentially).
+    w = math.sqrt(3.5**2 + 3.5**2 + 1) / m / 3
+    depth = m * G * dt * (w / (4 * math.pi**2)) * (dt + dt / math.pi)
+    assert contacts["depth"][0] == pytest.approx(depth, rel=1e-3)
+
+
+def test_state_round_trips_and_bad_input_changes_nothing():
+    sim = coulomb.Simulation.from_builtin("sphere_on_ground")
+    q, v = sim.q, sim.v
+    q[0] += 0.25
+    v[2] = -1.0
+    sim.set_state(q, v, time=1.5)
+    np.testing.assert_array_equal(sim.q, q)
+    np.testing.assert_array_equal(sim.v, v)
+    assert sim.time == 1.5
+    for bad_q, bad_v in [(q[:-1], v), (q, np.append(v, 0)), (np.full_like(q, np.nan), v),
+                         (q, np.full_like(v, np.inf))]:
+        with pytest.raises(ValueError):
+            sim.set_state(bad_q, bad_v)
+        np.testing.assert_array_equal(sim.q, q)
+    with pytest.raises(KeyError):
+        sim.body_position("no such body")
+    with pytest.raises(ValueError, match=r"bodies\[0\]\.mass"):
+        coulomb.Simulation.from_dict(
+            {"bodies": [{"name": "b", "shape": {"sphere": {"radius": 0.1}}, "mass": -1}]})
+    with pytest.raises(ValueError, match="unknown key"):
+        coulomb.Simulation.from_dict({"bodys": []})
+    with pytest.raises(TypeError):
+        coulomb.Simulation.from_dict({}, stepsize=0.1)
+
+
+def test_a_failed_step_raises_with_its_statistics_and_keeps_the_state():
+    sim = coulomb.Simulation.from_builtin("clutter", bodies=8, stiffness=1e10, model="lagged")
+    with pytest.raises(coulomb.SolverError) as error:
+        for _ in range(200):
+            before = (sim.q, sim.v, sim.time)
+            sim.step()
+    assert not error.value.statistics.converged
+    np.testing.assert_array_equal(sim.q, before[0])
+    assert sim.time == before[2]
+
+
+PENDULUM = """<robot name="pendulum">
+  <link name="base"/>
+  <link name="bob">
+    <inertial><origin xyz="0 0 -0.5"/><mass value="2"/>
+      <inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+  <joint name="hinge" type="revolute"><parent link="base"/><child link="bob"/>
+    <axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="100" velocity="10"/></joint>
+</robot>"""
+
+
+def pendulum(tmp_path, controllers=None):
+    urdf = tmp_path / "pendulum.urdf"
+    urdf.write_text(PENDULUM)
+    robot = {"name": "pendulum", "urdf": str(urdf), "base": "fixed",
+             "pose": {"position": [0, 0, 1]}}
+    if controllers:
+        robot["controllers"] = controllers
+    ground = {"name": "ground", "shape": {"halfspace": {}}, "fixed": True,
+              "pose": {"position": [0, 0, -5]}}
+    return coulomb.Simulation.from_dict(
+        {"time_step": 0.01, "bodies": [ground], "robots": [robot]})
+
+
+def test_pd_targets_hold_a_robot_where_the_pd_law_says(tmp_path):
+    # Static balance of the PD law against gravity about the hinge (y axis;
+    # the bob 0.5 m below it at q = 0): kp (q_d − q) = m g l sin q.
+    kp, m, l, target = 200.0, 2.0, 0.5, 1.0
+    sim = pendulum(tmp_path, {"hinge": {"kp": kp, "kd": 20.0, "target": 0.0}})
+    assert sim.robot_names == ["pendulum"]
+    sim.set_pd_targets("pendulum", [target])
+    sim.run(5.0)
+    q = target
+    for _ in range(50):  # Newton on kp (target − q) − m g l sin q = 0
+        q -= (kp * (target - q) - m * G * l * math.sin(q)) / (-kp - m * G * l * math.cos(q))
+    assert sim.q[0] == pytest.approx(q, abs=1e-6)
+    with pytest.raises(ValueError):
+        sim.set_pd_targets("pendulum", [0.0, 1.0])
+    with pytest.raises(KeyError):
+        sim.set_pd_targets("nobody", [0.0])
+
+
+def test_an_effort_turns_a_joint_its_way(tmp_path):
+    sim = pendulum(tmp_path)
+    with pytest.raises(ValueError, match="PD gains"):
+        sim.set_pd_targets("pendulum", [0.5])
+    sim.set_joint_efforts("pendulum", [2.0])
+    sim.step()
+    assert sim.v[0] > 0
+    sim.set_joint_efforts("pendulum", [-4.0])
+    for _ in range(3):
+        sim.step()
+    assert sim.v[0] < 0
+
+
+def test_solve_gives_the_residuals_of_the_command_line(fclib_dir, coulomb_bin):
+    files = sorted(fclib_dir.glob("*.hdf5"), key=lambda path: path.stat().st_size)[:3]
+    for path in files:
+        for solver in ("sap", "canal"):
+            result = coulomb.solve(str(path), solver=solver)
+            cli = json.loads(subprocess.run(
+                [coulomb_bin, "solve", str(path), "--solver", solver, "--json"],
+                capture_output=True, text=True).stdout)
+            assert result.ncp_residual == pytest.approx(cli["ncp_residual"], rel=1e-9, abs=1e-15)
+            assert result.iterations == cli["iterations"]
+            assert result.r.shape == (3 * cli["num_contacts"],)

@@ -1,0 +1,316 @@
+// The _coulomb extension: Coulomb's public C++ API (coulomb/coulomb.h) for
+// the Python package `coulomb` (python/coulomb/__init__.py wraps it).
+// Arrays cross as float64 numpy arrays (copies); names as str. Errors:
+// std::invalid_argument → ValueError, SceneFileError → ValueError naming the
+// key, unknown names → KeyError.
+#include <nanobind/eigen/dense.h>
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "coulomb/coulomb.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace coulomb {
+namespace {
+
+using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Overrides of a scene's settings, from the keyword arguments of the
+// Python factories (None: the scene's own).
+struct Overrides {
+  std::optional<double> time_step, rel_tol;
+  std::optional<std::string> scheme, model, solver;
+  std::optional<int> threads;
+};
+
+Scene Override(Scene scene, const Overrides& overrides) {
+  TimeStepperParameters& parameters = scene.parameters;
+  if (overrides.time_step) parameters.time_step = *overrides.time_step;
+  if (overrides.scheme) parameters.scheme = ParseEnum<Scheme>(*overrides.scheme);
+  if (overrides.model) parameters.contact.model = ParseEnum<ContactModel>(*overrides.model);
+  if (overrides.solver) parameters.solver.kind = ParseEnum<ContactSolverKind>(*overrides.solver);
+  if (overrides.rel_tol) {
+    parameters.solver.sap.rel_tolerance = *overrides.rel_tol;
+    parameters.solver.ncp.tolerance = *overrides.rel_tol;
+  }
+  if (overrides.threads) parameters.solver.threads = *overrides.threads;
+  ValidateContactSolverOptions(parameters.solver);
+  return scene;
+}
+
+// A scene from its source: "file" (a path), "builtin" (a name with
+// options) or "text" (YAML/JSON text; `source` names it in errors).
+Simulation Create(const std::string& kind, const std::string& source,
+                  const std::map<std::string, std::string>& options, const std::string& text,
+                  const Overrides& overrides) {
+  if (kind == "file") return Simulation(Override(LoadSceneFile(source), overrides));
+  if (kind == "builtin") {
+    return Simulation(Override(MakeBuiltinScene(source, options), overrides));
+  }
+  if (kind == "text") return Simulation(Override(LoadSceneText(text, source), overrides));
+  throw std::invalid_argument("unknown scene source '" + kind + "'");
+}
+
+// The body named `name`, or KeyError.
+BodyState BodyStateOrKeyError(const Simulation& simulation, const std::string& name) {
+  try {
+    return simulation.body_state(name);
+  } catch (const std::invalid_argument& error) {
+    throw nb::key_error(error.what());
+  }
+}
+
+nb::dict ContactsDict(const Simulation& simulation) {
+  const std::vector<Contact> contacts = simulation.contacts();
+  const Eigen::Index n = static_cast<Eigen::Index>(contacts.size());
+  RowMatrix point(n, 3), normal(n, 3), impulse(n, 3);
+  Eigen::VectorXd depth(n);
+  std::vector<std::string> body_a, body_b;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Contact& c = contacts[i];
+    point.row(i) = c.point.transpose();
+    normal.row(i) = c.normal.transpose();
+    impulse.row(i) = c.impulse.transpose();
+    depth(i) = c.depth;
+    body_a.push_back(c.body_a);
+    body_b.push_back(c.body_b);
+  }
+  nb::dict result;
+  result["body_a"] = body_a;
+  result["body_b"] = body_b;
+  result["point"] = point;
+  result["normal"] = normal;
+  result["depth"] = depth;
+  result["impulse"] = impulse;
+  return result;
+}
+
+nb::dict SummaryDict(const Scene& scene, const SimulationSummary& s) {
+  nb::dict d;
+  d["scene"] = scene.name;
+  d["scheme"] = ToString(scene.parameters.scheme);
+  d["contact_model"] = ToString(scene.parameters.contact.model);
+  d["solver"] = ToString(scene.parameters.solver.kind);
+  d["time_step"] = scene.parameters.time_step;
+  d["steps"] = s.steps;
+  d["sim_time"] = s.sim_time;
+  d["wall_time_s"] = s.wall_time_s;
+  d["realtime_factor"] = s.realtime_factor;
+  d["iterations_mean"] = s.iterations_mean;
+  d["iterations_max"] = s.iterations_max;
+  d["momentum_error_max"] = s.momentum_error_max;
+  d["ncp_residual_max"] = s.ncp_residual_max;
+  d["failed_steps"] = s.failed_steps;
+  d["penetration_max"] = s.penetration_max;
+  d["contacts_max"] = s.contacts_max;
+  d["energy_initial"] = s.energy_initial;
+  d["energy_final"] = s.energy_final;
+  if (!s.failure.empty()) d["failure"] = s.failure;
+  return d;
+}
+
+// Rows [first, end) of per-sample vectors as a T × n array.
+RowMatrix Rows(const std::vector<Eigen::VectorXd>& samples, size_t first) {
+  const Eigen::Index rows = static_cast<Eigen::Index>(samples.size() - first);
+  RowMatrix result(rows, rows > 0 ? samples[first].size() : 0);
+  for (Eigen::Index r = 0; r < rows; ++r) result.row(r) = samples[first + r].transpose();
+  return result;
+}
+
+// The recorded trajectory from sample `first` on: time, q, v and per tree
+// the 13 columns of Trajectory::body_samples.
+nb::dict TrajectoryDict(const Simulation& simulation, size_t first) {
+  const Trajectory& t = simulation.trajectory();
+  if (first > t.time.size()) throw std::invalid_argument("no such trajectory sample");
+  nb::dict result;
+  result["time"] = Eigen::VectorXd(Eigen::Map<const Eigen::VectorXd>(
+      t.time.data() + first, static_cast<Eigen::Index>(t.time.size() - first)));
+  result["q"] = Rows(t.q, first);
+  result["v"] = Rows(t.v, first);
+  nb::dict bodies;
+  for (size_t b = 0; b < t.body_names.size(); ++b) {
+    std::vector<Eigen::VectorXd> rows(t.body_samples[b].begin(), t.body_samples[b].end());
+    bodies[nb::str(t.body_names[b].c_str())] = Rows(rows, first);
+  }
+  result["bodies"] = bodies;
+  return result;
+}
+
+// trajectory.h5 of the samples from `first` on.
+void SaveTrajectory(const Simulation& simulation, size_t first, const std::string& path) {
+  const Trajectory& all = simulation.trajectory();
+  Trajectory part;
+  part.body_names = all.body_names;
+  part.time.assign(all.time.begin() + first, all.time.end());
+  part.q.assign(all.q.begin() + first, all.q.end());
+  part.v.assign(all.v.begin() + first, all.v.end());
+  for (const auto& samples : all.body_samples)
+    part.body_samples.emplace_back(samples.begin() + first, samples.end());
+  WriteTrajectory(path, part);
+}
+
+struct SolveResult {
+  bool converged = false;
+  std::string solver, status;
+  int iterations = 0;
+  double ncp_residual = 0.0, momentum_error = 0.0, wall_time_s = 0.0;
+  Eigen::VectorXd r, u, v;
+};
+
+SolveResult SolveFclibFile(const std::string& path, const std::string& solver,
+                           std::optional<double> rel_tol, std::optional<int> max_iterations,
+                           int threads) {
+  ContactSolverOptions options;
+  options.kind = ParseEnum<ContactSolverKind>(solver);
+  options.threads = threads;
+  if (rel_tol) options.sap.rel_tolerance = options.ncp.tolerance = *rel_tol;
+  if (max_iterations) options.sap.max_iterations = options.ncp.max_iterations = *max_iterations;
+  const FclibProblem fclib = ReadFclibProblem(path);
+  const FclibRun run = SolveFclibProblem(fclib, BuildFclibContactProblem(fclib), options);
+  return {run.statistics.converged(),
+          ToString(run.statistics.solver),
+          ToString(run.statistics.status),
+          run.statistics.iterations,
+          run.residual.error,
+          run.statistics.momentum_error,
+          run.statistics.total_time_s,
+          run.r,
+          run.u,
+          run.v};
+}
+
+}  // namespace
+}  // namespace coulomb
+
+NB_MODULE(_coulomb, m) {
+  using namespace coulomb;
+  m.doc() = "Coulomb's C++ engine (the `coulomb` package wraps it).";
+  nb::register_exception_translator([](const std::exception_ptr& error, void*) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const SceneFileError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+
+  nb::class_<Overrides>(m, "Overrides", "Settings that replace a scene's own.")
+      .def(nb::init<>())
+      .def_rw("time_step", &Overrides::time_step)
+      .def_rw("rel_tol", &Overrides::rel_tol)
+      .def_rw("scheme", &Overrides::scheme)
+      .def_rw("model", &Overrides::model)
+      .def_rw("solver", &Overrides::solver)
+      .def_rw("threads", &Overrides::threads);
+
+  nb::class_<StepStatistics>(m, "StepStats",
+                             "What one step reports: convergence, iterations, accuracy "
+                             "(SAP's e_m and e_μ, the NCP solvers' natural-map residual), "
+                             "contacts and penetration.")
+      .def_ro("converged", &StepStatistics::converged)
+      .def_ro("failure", &StepStatistics::failure, "why the step failed, if it did")
+      .def_ro("iterations", &StepStatistics::iterations)
+      .def_ro("momentum_error", &StepStatistics::momentum_error, "SAP's e_m")
+      .def_ro("complementarity_error", &StepStatistics::complementarity_error, "SAP's e_μ")
+      .def_ro("ncp_residual", &StepStatistics::ncp_residual,
+              "natural-map residual (CANAL, SubADMM, PGS)")
+      .def_ro("num_contacts", &StepStatistics::num_contacts)
+      .def_ro("max_penetration", &StepStatistics::max_penetration, "[m]")
+      .def_ro("wall_time_s", &StepStatistics::wall_time_s)
+      .def("__repr__", [](const StepStatistics& s) {
+        return "StepStats(converged=" + std::string(s.converged ? "True" : "False") +
+               ", iterations=" + std::to_string(s.iterations) +
+               ", momentum_error=" + std::to_string(s.momentum_error) +
+               ", ncp_residual=" + std::to_string(s.ncp_residual) +
+               ", num_contacts=" + std::to_string(s.num_contacts) + ")";
+      });
+
+  nb::class_<Simulation>(m, "Simulation", "A scene and its time stepper (C++ Simulation).")
+      .def_static("create", &Create, "kind"_a, "source"_a, "options"_a, "text"_a,
+                  "overrides"_a)
+      .def("step", &Simulation::Step, nb::call_guard<nb::gil_scoped_release>(),
+           nb::rv_policy::copy)
+      .def(
+          "run",
+          [](Simulation& simulation, double duration) {
+            SimulationSummary summary;
+            {
+              nb::gil_scoped_release release;
+              summary = simulation.RunFor(duration);
+            }
+            return SummaryDict(simulation.scene(), summary);
+          },
+          "duration"_a)
+      .def("whole_summary", [](const Simulation& s) { return SummaryDict(s.scene(), s.Summary()); })
+      .def_prop_ro("last_statistics", &Simulation::last_statistics, nb::rv_policy::copy)
+      .def_prop_ro("time", &Simulation::time)
+      .def_prop_ro("time_step", &Simulation::time_step)
+      .def_prop_ro("q", &Simulation::q)
+      .def_prop_ro("v", &Simulation::v)
+      .def("set_state",
+           [](Simulation& s, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+              std::optional<double> time) {
+             if (time && !(std::isfinite(*time) && *time >= 0.0)) {
+               throw std::invalid_argument("time: must be finite and ≥ 0");
+             }
+             s.SetState(q, v);
+             if (time) s.mutable_scene().system.set_time(*time);
+           })
+      .def_prop_ro("tree_names",
+                   [](const Simulation& s) {
+                     std::vector<std::string> names;
+                     for (int t = 0; t < s.num_trees(); ++t) names.push_back(s.tree_name(t));
+                     return names;
+                   })
+      .def("body_state",
+           [](const Simulation& s, const std::string& name) {
+             const BodyState state = BodyStateOrKeyError(s, name);
+             const Eigen::Quaterniond rotation(state.pose.linear());
+             return nb::make_tuple(Eigen::Vector3d(state.pose.translation()),
+                                   Eigen::Vector4d(rotation.w(), rotation.x(), rotation.y(),
+                                                   rotation.z()),
+                                   state.linear_velocity, state.angular_velocity);
+           })
+      .def("contacts", &ContactsDict)
+      .def("joint_names", &Simulation::joint_names)
+      .def("has_pd_gains",
+           [](const Simulation& s, const std::string& tree, const std::string& joint) {
+             for (const JointPdController& c :
+                  s.scene().system.tree(s.FindBody(tree).tree).controllers) {
+               if (c.joint == joint)
+                 return c.gains.proportional_gain > 0 || c.gains.derivative_gain > 0;
+             }
+             return false;
+           })
+      .def("set_joint_effort", &Simulation::SetJointEffort)
+      .def("set_pd_target", &Simulation::SetJointPdTarget)
+      .def("set_pd_gains", &Simulation::SetJointPdGains)
+      .def_prop_ro("num_samples",
+                   [](const Simulation& s) { return s.trajectory().time.size(); })
+      .def("trajectory", &TrajectoryDict)
+      .def("save_trajectory", &SaveTrajectory);
+
+  nb::class_<SolveResult>(m, "SolveResult",
+                          "One FCLIB problem solved: convergence, iterations, the FCLIB "
+                          "natural-map residual, and r, u (3 per contact, normal first) "
+                          "and v (global problems).")
+      .def_ro("converged", &SolveResult::converged)
+      .def_ro("solver", &SolveResult::solver)
+      .def_ro("status", &SolveResult::status)
+      .def_ro("iterations", &SolveResult::iterations)
+      .def_ro("ncp_residual", &SolveResult::ncp_residual)
+      .def_ro("momentum_error", &SolveResult::momentum_error)
+      .def_ro("wall_time_s", &SolveResult::wall_time_s)
+      .def_ro("r", &SolveResult::r)
+      .def_ro("u", &SolveResult::u)
+      .def_ro("v", &SolveResult::v);
+  m.def("solve", &SolveFclibFile, "path"_a, "solver"_a = "sap", "rel_tol"_a = nb::none(),
+        "max_iterations"_a = nb::none(), "threads"_a = 1,
+        nb::call_guard<nb::gil_scoped_release>(),
+        "Solves one FCLIB problem file with SAP, CANAL, SubADMM (and its No Body / No "
+        "Sub variants) or PGS.");
+}
