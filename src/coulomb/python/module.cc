@@ -32,8 +32,10 @@ Scene Override(Scene scene, const Overrides& overrides) {
   TimeStepperParameters& parameters = scene.parameters;
   if (overrides.time_step) parameters.time_step = *overrides.time_step;
   if (overrides.scheme) parameters.scheme = ParseEnum<Scheme>(*overrides.scheme);
-  if (overrides.model) parameters.contact.model = ParseEnum<ContactModel>(*overrides.model);
-  if (overrides.solver) parameters.solver.kind = ParseEnum<ContactSolverKind>(*overrides.solver);
+  if (overrides.model)
+    parameters.contact.model = ParseEnum<ContactModel>(*overrides.model);
+  if (overrides.solver)
+    parameters.solver.kind = ParseEnum<ContactSolverKind>(*overrides.solver);
   if (overrides.rel_tol) {
     parameters.solver.sap.rel_tolerance = *overrides.rel_tol;
     parameters.solver.ncp.tolerance = *overrides.rel_tol;
@@ -46,8 +48,8 @@ Scene Override(Scene scene, const Overrides& overrides) {
 // A scene from its source: "file" (a path), "builtin" (a name with
 // options) or "text" (YAML/JSON text; `source` names it in errors).
 Simulation Create(const std::string& kind, const std::string& source,
-                  const std::map<std::string, std::string>& options, const std::string& text,
-                  const Overrides& overrides) {
+                  const std::map<std::string, std::string>& options,
+                  const std::string& text, const Overrides& overrides) {
   if (kind == "file") return Simulation(Override(LoadSceneFile(source), overrides));
   if (kind == "builtin") {
     return Simulation(Override(MakeBuiltinScene(source, options), overrides));
@@ -163,13 +165,14 @@ struct SolveResult {
 };
 
 SolveResult SolveFclibFile(const std::string& path, const std::string& solver,
-                           std::optional<double> rel_tol, std::optional<int> max_iterations,
-                           int threads) {
+                           std::optional<double> rel_tol,
+                           std::optional<int> max_iterations, int threads) {
   ContactSolverOptions options;
   options.kind = ParseEnum<ContactSolverKind>(solver);
   options.threads = threads;
   if (rel_tol) options.sap.rel_tolerance = options.ncp.tolerance = *rel_tol;
-  if (max_iterations) options.sap.max_iterations = options.ncp.max_iterations = *max_iterations;
+  if (max_iterations)
+    options.sap.max_iterations = options.ncp.max_iterations = *max_iterations;
   const FclibProblem fclib = ReadFclibProblem(path);
   const FclibRun run = SolveFclibProblem(fclib, BuildFclibContactProblem(fclib), options);
   return {run.statistics.converged(),
@@ -207,15 +210,17 @@ NB_MODULE(_coulomb, m) {
       .def_rw("solver", &Overrides::solver)
       .def_rw("threads", &Overrides::threads);
 
-  nb::class_<StepStatistics>(m, "StepStats",
-                             "What one step reports: convergence, iterations, accuracy "
-                             "(SAP's e_m and e_μ, the NCP solvers' natural-map residual), "
-                             "contacts and penetration.")
+  nb::class_<StepStatistics>(
+      m, "StepStats",
+      "What one step reports: convergence, iterations, accuracy "
+      "(SAP's e_m and e_μ, the NCP solvers' natural-map residual), "
+      "contacts and penetration.")
       .def_ro("converged", &StepStatistics::converged)
       .def_ro("failure", &StepStatistics::failure, "why the step failed, if it did")
       .def_ro("iterations", &StepStatistics::iterations)
       .def_ro("momentum_error", &StepStatistics::momentum_error, "SAP's e_m")
-      .def_ro("complementarity_error", &StepStatistics::complementarity_error, "SAP's e_μ")
+      .def_ro("complementarity_error", &StepStatistics::complementarity_error,
+              "SAP's e_μ")
       .def_ro("ncp_residual", &StepStatistics::ncp_residual,
               "natural-map residual (CANAL, SubADMM, PGS)")
       .def_ro("num_contacts", &StepStatistics::num_contacts)
@@ -229,7 +234,8 @@ NB_MODULE(_coulomb, m) {
                ", num_contacts=" + std::to_string(s.num_contacts) + ")";
       });
 
-  nb::class_<Simulation>(m, "Simulation", "A scene and its time stepper (C++ Simulation).")
+  nb::class_<Simulation>(m, "Simulation",
+                         "A scene and its time stepper (C++ Simulation).")
       .def_static("create", &Create, "kind"_a, "source"_a, "options"_a, "text"_a,
                   "overrides"_a)
       .def("step", &Simulation::Step, nb::call_guard<nb::gil_scoped_release>(),
@@ -245,7 +251,8 @@ NB_MODULE(_coulomb, m) {
             return SummaryDict(simulation.scene(), summary);
           },
           "duration"_a)
-      .def("whole_summary", [](const Simulation& s) { return SummaryDict(s.scene(), s.Summary()); })
+      .def("whole_summary",
+           [](const Simulation& s) { return SummaryDict(s.scene(), s.Summary()); })
       .def_prop_ro("last_statistics", &Simulation::last_statistics, nb::rv_policy::copy)
       .def_prop_ro("time", &Simulation::time)
       .def_prop_ro("time_step", &Simulation::time_step)
@@ -263,17 +270,18 @@ NB_MODULE(_coulomb, m) {
       .def_prop_ro("tree_names",
                    [](const Simulation& s) {
                      std::vector<std::string> names;
-                     for (int t = 0; t < s.num_trees(); ++t) names.push_back(s.tree_name(t));
+                     for (int t = 0; t < s.num_trees(); ++t)
+                       names.push_back(s.tree_name(t));
                      return names;
                    })
       .def("body_state",
            [](const Simulation& s, const std::string& name) {
              const BodyState state = BodyStateOrKeyError(s, name);
              const Eigen::Quaterniond rotation(state.pose.linear());
-             return nb::make_tuple(Eigen::Vector3d(state.pose.translation()),
-                                   Eigen::Vector4d(rotation.w(), rotation.x(), rotation.y(),
-                                                   rotation.z()),
-                                   state.linear_velocity, state.angular_velocity);
+             return nb::make_tuple(
+                 Eigen::Vector3d(state.pose.translation()),
+                 Eigen::Vector4d(rotation.w(), rotation.x(), rotation.y(), rotation.z()),
+                 state.linear_velocity, state.angular_velocity);
            })
       .def("contacts", &ContactsDict)
       .def("joint_names", &Simulation::joint_names)

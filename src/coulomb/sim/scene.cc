@@ -1,12 +1,23 @@
 #include "coulomb/sim/scene.h"
 
 #include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
 
 namespace coulomb {
 
 std::string RobotDataDirectory() {
   const char* from_environment = std::getenv("COULOMB_ROBOT_DATA_DIR");
-  return from_environment != nullptr ? from_environment : COULOMB_ROBOT_DATA_DIR;
+  const std::string directory =
+      from_environment != nullptr ? from_environment : COULOMB_ROBOT_DATA_DIR;
+  if (directory.empty() || !std::filesystem::is_directory(directory)) {
+    throw std::runtime_error(
+        "example-robot-data not found" +
+        (directory.empty() ? std::string() : " at " + directory) +
+        ": install it (pip install --no-deps example-robot-data==6.0.0; make venv does) "
+        "or set COULOMB_ROBOT_DATA_DIR to its robots folder");
+  }
+  return directory;
 }
 
 Eigen::Isometry3d Pose(const Eigen::Vector3d& position, const Eigen::Vector3d& rpy) {

@@ -24,7 +24,8 @@ struct Scene {
 
 // example-robot-data's robots folder: $COULOMB_ROBOT_DATA_DIR if set, else
 // the folder configured at build time (the .venv copy). Scene files refer to
-// it as package://example-robot-data/robots/….
+// it as example-robot-data/…. Throws std::runtime_error saying how to install
+// it when the folder is missing.
 std::string RobotDataDirectory();
 
 // X_WB from a position [m] and roll-pitch-yaw [rad], R = Rz(y) Ry(p) Rx(r).
