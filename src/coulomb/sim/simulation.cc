@@ -136,25 +136,31 @@ void Simulation::set_recording(bool on) {
   if (on && !was) Record();  // the state recording resumes from
 }
 
-Eigen::VectorXd Simulation::q() const {
-  Eigen::VectorXd all(0);
-  for (int t = 0; t < num_trees(); ++t) {
-    const Eigen::VectorXd& q = scene_.system.tree(t).q;
-    all.conservativeResize(all.size() + q.size());
-    all.tail(q.size()) = q;
+namespace {
+
+// Every tree's q or v (member), stacked in tree order.
+Eigen::VectorXd Stacked(const MultibodySystem& system,
+                        Eigen::VectorXd MultibodySystem::Tree::*member) {
+  Eigen::Index size = 0;
+  for (int t = 0; t < system.num_trees(); ++t) size += (system.tree(t).*member).size();
+  Eigen::VectorXd all(size);
+  Eigen::Index offset = 0;
+  for (int t = 0; t < system.num_trees(); ++t) {
+    const Eigen::VectorXd& part = system.tree(t).*member;
+    all.segment(offset, part.size()) = part;
+    offset += part.size();
   }
   return all;
 }
 
+}  // namespace
+
+Eigen::VectorXd Simulation::q() const {
+  return Stacked(scene_.system, &MultibodySystem::Tree::q);
+}
+
 Eigen::VectorXd Simulation::v() const {
-  Eigen::VectorXd all(scene_.system.num_velocities());
-  int offset = 0;
-  for (int t = 0; t < num_trees(); ++t) {
-    const Eigen::VectorXd& v = scene_.system.tree(t).v;
-    all.segment(offset, v.size()) = v;
-    offset += static_cast<int>(v.size());
-  }
-  return all;
+  return Stacked(scene_.system, &MultibodySystem::Tree::v);
 }
 
 void Simulation::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
