@@ -52,6 +52,9 @@ build: deps venv
 	  -DCMAKE_PREFIX_PATH="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)" \
 	  -DCOULOMB_ROBOT_DATA_DIR="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)/share/example-robot-data/robots"
 	cmake --build $(BUILD_DIR) -j 2
+	@# The package of this build importable from the project venv (import coulomb).
+	echo "$(abspath $(BUILD_DIR))/python" > "$$($(VENV)/bin/python -c \
+	  'import sysconfig; print(sysconfig.get_paths()["purelib"])')/coulomb-build.pth"
 
 # FCLIB tests read the problems from COULOMB_FCLIB_DIR (skipped, with a
 # message, when the folder is absent).

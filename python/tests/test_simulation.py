@@ -179,3 +179,26 @@ def test_solve_gives_the_residuals_of_the_command_line(fclib_dir, coulomb_bin):
             assert result.ncp_residual == pytest.approx(cli["ncp_residual"], rel=1e-9, abs=1e-15)
             assert result.iterations == cli["iterations"]
             assert result.r.shape == (3 * cli["num_contacts"],)
+
+
+def test_simulations_run_in_parallel_threads_with_the_results_of_one():
+    import threading
+
+    def final_state():
+        sim = coulomb.Simulation.from_builtin("clutter", bodies=8)
+        sim.run(0.3)
+        return sim.q
+
+    alone = final_state()
+    results = [None, None]
+
+    def worker(index):
+        results[index] = final_state()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for result in results:
+        np.testing.assert_array_equal(result, alone)

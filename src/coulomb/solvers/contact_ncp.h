@@ -136,7 +136,8 @@ class ContactNcp {
 // equation of the NCP (a warm start).
 void ValidateLambdaGuess(const ContactNcp& ncp, const Eigen::VectorXd& lambda);
 
-// What the NCP solvers (CANAL, PGS) report, per outer iteration or sweep.
+// What the NCP solvers (CANAL, SubADMM, PGS) report, per outer iteration,
+// iteration or sweep.
 struct NcpIterationRecord {
   double residual = 0.0;         // natural-map residual (normalized)
   double primal_residual = 0.0;  // CANAL: ‖J v̂ − z‖; PGS: 0
