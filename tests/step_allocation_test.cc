@@ -44,14 +44,11 @@ Scene RestingScene(Scheme scheme, ContactSolverKind solver) {
 std::pair<long, long> StepAndQueryAllocations(TimeStepper* stepper, Scene* scene,
                                               int min_contacts = 9) {
   MultibodySystem& system = scene->system;
-  std::vector<Eigen::Isometry3d> poses;
   std::vector<ContactPoint> contacts;
   system.UpdateAllTrees();
-  system.CalcGeometryPoses(&poses);
-  const double margin = stepper->ContactMargin(system);
-  system.collision_world().ComputeContacts(poses, margin, &contacts);  // sizes buffers
+  stepper->QueryContacts(system, &contacts);  // sizes the buffers
   long before = testing::AllocationCount();
-  system.collision_world().ComputeContacts(poses, margin, &contacts);
+  stepper->QueryContacts(system, &contacts);
   const long query = testing::AllocationCount() - before;
   before = testing::AllocationCount();
   const StepStatistics stats = stepper->Step(&system);

@@ -225,20 +225,32 @@ struct CollisionWorld::Impl {
 
   // Pairs that may be within margin, by (a, b): sweep and prune, then the
   // exact bounding-sphere test.
+  // Candidates come from spheres grown by each geometry's reach (a
+  // superset: the pair margin is margin + max(reach), below the sum).
   const std::vector<std::pair<int, int>>& CandidatePairs(
-      const std::vector<Eigen::Isometry3d>& X_WG, double margin) const {
+      const std::vector<Eigen::Isometry3d>& X_WG, double margin,
+      const std::vector<double>& reach) const {
     centers.resize(geometries.size());
     radii.resize(geometries.size());
     for (size_t g = 0; g < geometries.size(); ++g) {
       centers[g] = X_WG[g].translation();
-      radii[g] = geometries[g].bounding_radius;
+      radii[g] = geometries[g].bounding_radius + Reach(reach, static_cast<int>(g));
     }
     sweep_and_prune.FindCandidatePairs(centers, radii, margin, &candidates);
     std::erase_if(candidates, [&](const std::pair<int, int>& pair) {
       return Skip(pair.first, pair.second) ||
-             FarApart(pair.first, pair.second, X_WG, margin);
+             FarApart(pair.first, pair.second, X_WG,
+                      PairMargin(margin, reach, pair.first, pair.second));
     });
     return candidates;
+  }
+
+  static double Reach(const std::vector<double>& reach, int geometry) {
+    return reach.empty() ? 0.0 : reach[geometry];
+  }
+  static double PairMargin(double margin, const std::vector<double>& reach, int a,
+                           int b) {
+    return margin + std::max(Reach(reach, a), Reach(reach, b));
   }
 
   // Replaces the patch-wide depth by the gap between the two surfaces along
@@ -320,19 +332,27 @@ const Shape& CollisionWorld::shape(int geometry) const {
   return impl_->geometries[geometry].our_shape;
 }
 
+double CollisionWorld::bounding_radius(int geometry) const {
+  return impl_->geometries[geometry].bounding_radius;
+}
+
 void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
-                                     double margin,
-                                     std::vector<ContactPoint>* contacts) const {
+                                     double margin, std::vector<ContactPoint>* contacts,
+                                     const std::vector<double>& reach) const {
+  if (!reach.empty() && reach.size() != impl_->geometries.size()) {
+    throw std::invalid_argument("ComputeContacts: one reach per geometry expected");
+  }
   contacts->clear();
   coal::CollisionRequest request(coal::CONTACT, 1);
-  request.security_margin = margin;
   // Points of the support sets within kPatchTolerance of the contact plane
   // form the patch; each then gets its own φ (RefineAlongNormal), so that an
   // edge about to touch is seen before it penetrates.
   const coal::ContactPatchRequest patch_request(1, kCurvedPatchSamples, kPatchTolerance);
   coal::CollisionResult& result = impl_->collision_result;
   coal::ContactPatchResult& patches = impl_->patch_result;
-  for (const auto& [a, b] : impl_->CandidatePairs(X_WG, margin)) {
+  for (const auto& [a, b] : impl_->CandidatePairs(X_WG, margin, reach)) {
+    const double pair_margin = Impl::PairMargin(margin, reach, a, b);
+    request.security_margin = pair_margin;
     const coal::Transform3s pose_a = ToCoal(X_WG[a]);
     const coal::Transform3s pose_b = ToCoal(X_WG[b]);
     Impl::PairQuery& query = impl_->Query(a, b);
@@ -350,7 +370,7 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
         const Eigen::Vector3d p_W = patch.tf.transform(coal::Vec3s(xy.x(), xy.y(), 0.0));
         ContactPoint contact{a, b, p_W, patch.getNormal(), patch.penetration_depth};
         impl_->RefineAlongNormal(X_WG[a], X_WG[b], &contact);
-        if (contact.phi < margin) contacts->push_back(contact);
+        if (contact.phi < pair_margin) contacts->push_back(contact);
       }
     }
   }

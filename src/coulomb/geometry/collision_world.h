@@ -50,10 +50,17 @@ class CollisionWorld {
   const Eigen::Isometry3d& pose_in_body(int geometry) const;
   const Shape& shape(int geometry) const;
 
-  // Contacts for world poses X_WG (one per geometry). Appends to `contacts`
-  // after clearing it.
+  // Contacts for world poses X_WG (one per geometry), into `contacts` (cleared
+  // first). A pair (a, b) is reported while φ < margin + max(reach[a],
+  // reach[b]): reach[g] ≥ 0 [m] is how far geometry g may move during the
+  // step, so that contacts are speculative only around moving geometry (an
+  // empty reach is zero everywhere).
   void ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG, double margin,
-                       std::vector<ContactPoint>* contacts) const;
+                       std::vector<ContactPoint>* contacts,
+                       const std::vector<double>& reach = {}) const;
+  // The radius of a sphere about the geometry's frame origin that holds it
+  // (infinite for a half-space).
+  double bounding_radius(int geometry) const;
 
  private:
   struct Impl;

@@ -181,24 +181,49 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
   }
 }
 
-double TimeStepper::ContactMargin(const MultibodySystem& system) const {
+void TimeStepper::CalcGeometryReach(const MultibodySystem& system) {
   // Speculative contacts: a pair closing at speed s is seen if s δt reaches
-  // the gap. The fastest body origin bounds s (up to rotation).
-  double max_speed = 0.0;
-  for (int t = 0; t < system.num_trees(); ++t) {
-    const MultibodyTree& model = system.tree(t).model;
-    for (int body = 0; body < model.num_bodies(); ++body) {
-      max_speed = std::max(max_speed, model.BodyLinearVelocity(body).norm());
+  // the gap; a point of geometry G on body B moves at most at |v_o| + |ω| r,
+  // r ≤ |p_BG| + R_G from B's origin. Twice that over δt: seen a step ahead.
+  const CollisionWorld& world = system.collision_world();
+  const double dt = parameters_.time_step;
+  geometry_reach_.resize(world.num_geometries());
+  for (int g = 0; g < world.num_geometries(); ++g) {
+    const int tree = world.tree(g), body = world.body(g);
+    double speed = 0.0;
+    if (tree >= 0) {
+      const MultibodyTree& model = system.tree(tree).model;
+      const double radius =
+          std::isfinite(world.bounding_radius(g))
+              ? world.pose_in_body(g).translation().norm() + world.bounding_radius(g)
+              : 0.0;
+      speed = model.BodyLinearVelocity(body).norm() +
+              model.BodyAngularVelocity(body).norm() * radius;
+    } else if (body > 0) {  // a kinematic world body (translating)
+      speed = system.WorldBodyVelocity(body, dt).norm();
     }
+    geometry_reach_[g] = 2.0 * dt * speed;
   }
-  return parameters_.contact_margin + 2.0 * max_speed * parameters_.time_step;
+}
+
+double TimeStepper::ContactMargin(const MultibodySystem& system) {
+  CalcGeometryReach(system);
+  double reach = 0.0;
+  for (double r : geometry_reach_) reach = std::max(reach, r);
+  return parameters_.contact_margin + reach;
+}
+
+void TimeStepper::QueryContacts(const MultibodySystem& system,
+                                std::vector<ContactPoint>* contacts) {
+  system.CalcGeometryPoses(&geometry_poses_);
+  CalcGeometryReach(system);
+  system.collision_world().ComputeContacts(geometry_poses_, parameters_.contact_margin,
+                                           contacts, geometry_reach_);
 }
 
 void TimeStepper::ComputeContacts(MultibodySystem* system, StepStatistics* stats) {
   system->UpdateAllTrees();
-  system->CalcGeometryPoses(&geometry_poses_);
-  system->collision_world().ComputeContacts(geometry_poses_, ContactMargin(*system),
-                                            &contacts_);
+  QueryContacts(*system, &contacts_);
   int overlapping = 0;
   for (const ContactPoint& contact : contacts_) {
     stats->max_penetration = std::max(stats->max_penetration, -contact.phi);

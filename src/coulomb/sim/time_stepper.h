@@ -46,9 +46,12 @@ Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& normal);
 struct TimeStepperParameters {
   double time_step = 0.01;  // δt [s] > 0
   Scheme scheme = Scheme::kSymplecticEuler;
-  // Contacts are kept while φ < margin + 2 δt max|v_body| [m], so that
-  // approaching bodies are seen one step ahead. Speculative contacts with
-  // φ0 > 0 only act if the bodies would close the gap within the step.
+  // A pair's contacts are kept while φ < margin + the larger reach of its
+  // two geometries, reach = 2 δt (|v_o| + |ω| (|p_BG| + R_G)) [m] (body
+  // origin speed, spin, the geometry's offset and bounding radius), so that
+  // approaching geometry is seen one step ahead while resting neighbours
+  // of a fast body are not. Speculative contacts with φ0 > 0 only act if the
+  // bodies would close the gap within the step.
   double contact_margin = 1e-3;
   // The contact model (sap, lagged, …) and its run-wide parameters.
   ContactModelParameters contact;
@@ -116,9 +119,12 @@ class TimeStepper {
   // and the statistics say why.
   StepStatistics Step(MultibodySystem* system);
 
-  // The distance within which the next step sees contacts [m]: the margin
-  // plus twice the distance the fastest body origin covers in δt.
-  double ContactMargin(const MultibodySystem& system) const;
+  // The largest distance within which the next step sees contacts [m]: the
+  // margin plus the largest reach (warm starts match contacts within it).
+  double ContactMargin(const MultibodySystem& system);
+  // The contact query of a step at the system's current state (kinematics
+  // up to date: UpdateAllTrees): poses, reaches, Coal.
+  void QueryContacts(const MultibodySystem& system, std::vector<ContactPoint>* contacts);
 
   // The contact problem and its solution of the last step (diagnostics such
   // as the Hessian's condition number); null before the first step.
@@ -194,6 +200,9 @@ class TimeStepper {
   std::vector<Eigen::Vector3d> previous_impulses_;  // in their contact frames
   Eigen::VectorXd lambda_guess_;
   std::vector<Eigen::Isometry3d> geometry_poses_;
+  std::vector<double> geometry_reach_;  // of CalcGeometryReach
+  // geometry_reach_ at the system's state.
+  void CalcGeometryReach(const MultibodySystem& system);
 };
 
 }  // namespace coulomb
