@@ -103,7 +103,8 @@ def test_state_round_trips_and_bad_input_changes_nothing():
 
 
 def test_a_failed_step_raises_with_its_statistics_and_keeps_the_state():
-    sim = coulomb.Simulation.from_builtin("clutter", bodies=8, stiffness=1e10, model="lagged")
+    # A tolerance below round-off: SAP cannot certify the first contact step.
+    sim = coulomb.Simulation.from_builtin("sphere_on_ground", rel_tol=1e-300)
     with pytest.raises(coulomb.SolverError) as error:
         for _ in range(200):
             before = (sim.q, sim.v, sim.time)

@@ -225,8 +225,7 @@ struct CollisionWorld::Impl {
 
   // Pairs that may be within margin, by (a, b): sweep and prune, then the
   // exact bounding-sphere test.
-  // Candidates come from spheres grown by each geometry's reach (a
-  // superset: the pair margin is margin + max(reach), below the sum).
+  // Candidates come from spheres grown by each geometry's reach.
   const std::vector<std::pair<int, int>>& CandidatePairs(
       const std::vector<Eigen::Isometry3d>& X_WG, double margin,
       const std::vector<double>& reach) const {
@@ -250,7 +249,7 @@ struct CollisionWorld::Impl {
   }
   static double PairMargin(double margin, const std::vector<double>& reach, int a,
                            int b) {
-    return margin + std::max(Reach(reach, a), Reach(reach, b));
+    return margin + Reach(reach, a) + Reach(reach, b);
   }
 
   // Replaces the patch-wide depth by the gap between the two surfaces along

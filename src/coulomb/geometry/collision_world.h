@@ -51,10 +51,10 @@ class CollisionWorld {
   const Shape& shape(int geometry) const;
 
   // Contacts for world poses X_WG (one per geometry), into `contacts` (cleared
-  // first). A pair (a, b) is reported while φ < margin + max(reach[a],
-  // reach[b]): reach[g] ≥ 0 [m] is how far geometry g may move during the
-  // step, so that contacts are speculative only around moving geometry (an
-  // empty reach is zero everywhere).
+  // first). A pair (a, b) is reported while φ < margin + reach[a] +
+  // reach[b]: reach[g] ≥ 0 [m] is how far geometry g may move, so that
+  // contacts are speculative only around moving geometry (an empty reach is
+  // zero everywhere).
   void ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG, double margin,
                        std::vector<ContactPoint>* contacts,
                        const std::vector<double>& reach = {}) const;

@@ -46,8 +46,8 @@ Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& normal);
 struct TimeStepperParameters {
   double time_step = 0.01;  // δt [s] > 0
   Scheme scheme = Scheme::kSymplecticEuler;
-  // A pair's contacts are kept while φ < margin + the larger reach of its
-  // two geometries, reach = 2 δt (|v_o| + |ω| (|p_BG| + R_G)) [m] (body
+  // A pair's contacts are kept while φ < margin + the reaches of its two
+  // geometries, reach = 2 δt (|v_o| + |ω| (|p_BG| + R_G)) [m] (body
   // origin speed, spin, the geometry's offset and bounding radius), so that
   // approaching geometry is seen one step ahead while resting neighbours
   // of a fast body are not. Speculative contacts with φ0 > 0 only act if the
