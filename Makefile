@@ -19,7 +19,7 @@ APT_PACKAGES := cmake ninja-build g++ make libeigen3-dev libhdf5-dev libgtest-de
 SICONOS_APT_PACKAGES := python3-siconos python3-h5py python3-scipy
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps venv build test run fclib bench bench-clutter bench-irr bench-ncp bench-python plots siconos format format-check clean
+.PHONY: deps venv build test run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers plots siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
 define apt_install
@@ -89,6 +89,14 @@ bench-ncp: build
 # The Python layer's cost per step and per state read (bench/python_overhead.py).
 bench-python: build
 	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/python_overhead.py
+
+# Coulomb beside MuJoCo (pip, binary wheel, pinned; installed only for this
+# target) on the clutter, in one run (bench/peers_clutter.py).
+MUJOCO := mujoco==4.0.0
+bench-peers: build
+	$(VENV)/bin/python -c "import mujoco" 2>/dev/null || \
+	  $(VENV)/bin/pip install --quiet --disable-pip-version-check --only-binary=:all: $(MUJOCO)
+	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/peers_clutter.py
 
 # The single-step benchmark's plots (docs/ncp_single_step_*.png).
 plots: build
