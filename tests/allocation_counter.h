@@ -9,5 +9,7 @@ namespace coulomb::testing {
 
 // Allocations since the program started.
 long AllocationCount();
+// False under AddressSanitizer, which replaces malloc itself.
+bool AllocationCountingEnabled();
 
 }  // namespace coulomb::testing

@@ -62,6 +62,8 @@ std::pair<long, long> StepAndQueryAllocations(TimeStepper* stepper, Scene* scene
 // limit and the controller included) and CANAL's inner problem rebuilt in
 // place.
 TEST(StepAllocation, StepsAllocateNothingButCoalsOwnOnceThePatternWasSeen) {
+  if (!testing::AllocationCountingEnabled())
+    GTEST_SKIP() << "AddressSanitizer owns malloc";
   for (const auto& [scheme, solver] :
        {std::pair{Scheme::kSymplecticEuler, ContactSolverKind::kSap},
         std::pair{Scheme::kMidpoint, ContactSolverKind::kSap},
@@ -95,6 +97,8 @@ TEST(StepAllocation, StepsAllocateNothingButCoalsOwnOnceThePatternWasSeen) {
 // after its drop: its free joint is a translation and a spherical joint in
 // series, so Pinocchio's algorithms allocate nothing either.
 TEST(StepAllocation, AFloatingBaseRobotStepsWithoutAllocating) {
+  if (!testing::AllocationCountingEnabled())
+    GTEST_SKIP() << "AddressSanitizer owns malloc";
   Scene scene;
   try {
     scene = MakeBuiltinScene("quadruped_drop");
