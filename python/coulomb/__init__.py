@@ -164,10 +164,12 @@ class Simulation:
     # --- state ------------------------------------------------------------
     @property
     def time(self) -> float:
+        """Simulated time [s]."""
         return self._engine.time
 
     @property
     def time_step(self) -> float:
+        """δt [s] of every step."""
         return self._engine.time_step
 
     @property
