@@ -62,13 +62,19 @@ test: build
 	cd $(BUILD_DIR) && COULOMB_FCLIB_DIR=$(FCLIB_DIR) ctest --output-on-failure -j 2
 
 # The whole C++ suite under AddressSanitizer and UndefinedBehaviorSanitizer
-# (GCC, whose maybe-uninitialized warnings are false positives under the
-# sanitizers; a separate build folder, no Python package; the allocation-counting
+# (GCC; a separate build folder, no Python package; the allocation-counting
 # tests skip themselves: ASan owns malloc). About 15 minutes on two cores.
+# Flags: GCC's maybe-uninitialized warnings are false positives under the
+# sanitizers; Eigen assumes unaligned malloc under ASan, unlike the
+# (uninstrumented) Pinocchio and Coal libraries it shares matrices with, so
+# EIGEN_MALLOC_ALREADY_ALIGNED=1 keeps both sides freeing alike (ASan's malloc
+# is 16-byte aligned); -fno-sanitize=enum: Eigen's LLT copies its
+# uninitialized `info` when a default-constructed one is copied (ours in
+# vectors, Pinocchio's in Data), a benign load UBSan would stop on.
 SANITIZE_DIR ?= build-sanitize
 test-sanitize: deps venv
 	cmake -S . -B $(SANITIZE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -Wno-maybe-uninitialized" \
+	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -fno-sanitize=enum -Wno-maybe-uninitialized -DEIGEN_MALLOC_ALREADY_ALIGNED=1" \
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
 	  -DCMAKE_PREFIX_PATH="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)" \
 	  -DCOULOMB_ROBOT_DATA_DIR="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)/share/example-robot-data/robots"

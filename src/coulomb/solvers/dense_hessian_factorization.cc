@@ -16,6 +16,9 @@ bool DenseHessianFactorization::Factor(const ContactProblem& problem,
     auto diagonal = h_.block(p.supernode_offset[s], p.supernode_offset[s],
                              p.supernode_size[s], p.supernode_size[s]);
     AddCliqueMatrices(problem, s, diagonal);
+    // (A supernode no constraint touches has an empty stack: Eigen's
+    // triangular product would take a reference into its null storage.)
+    if (stacked_jacobian(s).rows() == 0) continue;
     diagonal.triangularView<Eigen::Lower>() +=
         stacked_jacobian(s).transpose() * stacked_hessian_times_jacobian(s);
   }
