@@ -6,6 +6,7 @@
 
 #include "coulomb/scenes/scene_options.h"
 #include "coulomb/sim/time_stepper.h"
+#include "robot_scenes.h"
 #include "test_support.h"
 
 namespace coulomb {
@@ -316,13 +317,10 @@ double StepAndCheckMomentumBalance(Simulation* simulation) {
 }
 
 TEST(Simulation, QuadrupedFromExampleRobotDataLandsOnItsCollisionPrimitives) {
-  Scene scene;
-  try {
-    scene = MakeBuiltinScene("quadruped_drop");
-  } catch (const std::runtime_error& e) {
-    GTEST_SKIP() << "example-robot-data is not installed (make venv installs it): "
-                 << e.what();
-  }
+  std::string why;
+  std::optional<Scene> loaded = testing::TryQuadrupedDrop(&why);
+  if (!loaded) GTEST_SKIP() << why;
+  Scene scene = std::move(*loaded);
   ASSERT_EQ(scene.system.num_trees(), 1);
   // The A1's URDF has 22 collision primitives (boxes, cylinders, spheres).
   EXPECT_EQ(scene.system.collision_world().num_geometries(), 1 + 22);

@@ -10,6 +10,7 @@
 #include "allocation_counter.h"
 #include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/sim/time_stepper.h"
+#include "robot_scenes.h"
 #include "test_support.h"
 
 namespace coulomb {
@@ -99,13 +100,10 @@ TEST(StepAllocation, StepsAllocateNothingButCoalsOwnOnceThePatternWasSeen) {
 TEST(StepAllocation, AFloatingBaseRobotStepsWithoutAllocating) {
   if (!testing::AllocationCountingEnabled())
     GTEST_SKIP() << "AddressSanitizer owns malloc";
-  Scene scene;
-  try {
-    scene = MakeBuiltinScene("quadruped_drop");
-  } catch (const std::runtime_error& e) {
-    GTEST_SKIP() << "example-robot-data is not installed (make venv installs it): "
-                 << e.what();
-  }
+  std::string why;
+  std::optional<Scene> loaded = testing::TryQuadrupedDrop(&why);
+  if (!loaded) GTEST_SKIP() << why;
+  Scene scene = std::move(*loaded);
   TimeStepper stepper(scene.parameters);
   for (int n = 0; n < 400; ++n) ASSERT_TRUE(stepper.Step(&scene.system).converged);
   for (int n = 0; n < 3; ++n) {

@@ -206,8 +206,7 @@ void TimeStepper::CalcGeometryReach(const MultibodySystem& system) {
   }
 }
 
-double TimeStepper::ContactMargin(const MultibodySystem& system) {
-  CalcGeometryReach(system);
+double TimeStepper::LargestContactMargin() const {
   double reach = 0.0;
   for (double r : geometry_reach_) reach = std::max(reach, r);
   return parameters_.contact_margin + reach;
@@ -300,7 +299,7 @@ bool TimeStepper::AssembleProblem(MultibodySystem* system, const Theta& theta,
   stepped_ = true;
   if (SolvesNcp()) {
     if (parameters_.ncp_warm_start) {
-      GuessImpulses(*system);
+      GuessImpulses();
     } else {
       lambda_guess_.resize(0);
     }
@@ -308,9 +307,9 @@ bool TimeStepper::AssembleProblem(MultibodySystem* system, const Theta& theta,
   return true;
 }
 
-void TimeStepper::GuessImpulses(const MultibodySystem& system) {
+void TimeStepper::GuessImpulses() {
   lambda_guess_.setZero(problem_.num_constraint_equations());
-  const double radius = ContactMargin(system);
+  const double radius = LargestContactMargin();  // reaches of this step's query
   const auto same_pair = [](const ContactPoint& a, const ContactPoint& b) {
     return std::pair{a.geometry_a, a.geometry_b} < std::pair{b.geometry_a, b.geometry_b};
   };

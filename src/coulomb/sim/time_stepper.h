@@ -119,9 +119,6 @@ class TimeStepper {
   // and the statistics say why.
   StepStatistics Step(MultibodySystem* system);
 
-  // The largest distance within which the next step sees contacts [m]: the
-  // margin plus the largest reach (warm starts match contacts within it).
-  double ContactMargin(const MultibodySystem& system);
   // The contact query of a step at the system's current state (kinematics
   // up to date: UpdateAllTrees): poses, reaches, Coal.
   void QueryContacts(const MultibodySystem& system, std::vector<ContactPoint>* contacts);
@@ -180,7 +177,7 @@ class TimeStepper {
   bool SolveContact(StepStatistics* stats);
   // lambda_guess_ from the previous step's impulses (ncp_warm_start), and
   // what the next step matches against.
-  void GuessImpulses(const MultibodySystem& system);
+  void GuessImpulses();
   void RememberImpulses();
   // Joint limits within reach during the step and PD controllers, at q0.
   void AddJointConstraints(const MultibodySystem& system);
@@ -203,6 +200,9 @@ class TimeStepper {
   std::vector<double> geometry_reach_;  // of CalcGeometryReach
   // geometry_reach_ at the system's state.
   void CalcGeometryReach(const MultibodySystem& system);
+  // The largest distance within which this step's query saw contacts [m]:
+  // the margin plus the largest reach (warm starts match contacts within it).
+  double LargestContactMargin() const;
 };
 
 }  // namespace coulomb
