@@ -112,6 +112,9 @@ class Simulation:
 
     def __init__(self, engine: _Simulation):
         self._engine = engine
+        # Read-only views of the engine's stacked state (current after every
+        # step): copying them is the cheapest read of q and v.
+        self._q_view, self._v_view = engine.q_view, engine.v_view
 
     # --- construction ---------------------------------------------------
     @classmethod
@@ -175,17 +178,17 @@ class Simulation:
     @property
     def q(self) -> np.ndarray:
         """Generalized positions, all bodies and robots stacked (a copy)."""
-        return self._engine.q
+        return self._q_view.copy()
 
     @property
     def v(self) -> np.ndarray:
         """Generalized velocities (a copy)."""
-        return self._engine.v
+        return self._v_view.copy()
 
     def set_state(self, q: Any, v: Any, time: float | None = None) -> None:
         """Sets q, v (and the time); quaternions are normalized."""
-        q = _vector(q, self._engine.q.size, "q")
-        v = _vector(v, self._engine.v.size, "v")
+        q = _vector(q, self._q_view.size, "q")
+        v = _vector(v, self._v_view.size, "v")
         if time is not None and not (math.isfinite(time) and time >= 0):
             raise ValueError("time: must be finite and >= 0")
         self._engine.set_state(q, v, time)

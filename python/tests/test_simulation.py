@@ -102,6 +102,18 @@ def test_state_round_trips_and_bad_input_changes_nothing():
         coulomb.Simulation.from_dict({}, stepsize=0.1)
 
 
+def test_state_reads_follow_the_steps_and_are_copies():
+    sim = coulomb.Simulation.from_builtin("sphere_on_ground")
+    q0 = sim.q
+    q0_kept = q0.copy()
+    sim.set_state(q0, np.array([0.0, 0.0, -2.0, 0.0, 0.0, 0.0]))
+    sim.step()
+    np.testing.assert_array_equal(q0, q0_kept)  # an earlier read is not a view
+    np.testing.assert_array_equal(sim.q[0:3], sim.body_position("ball"))
+    assert sim.q[2] < q0[2] and sim.v[2] < 0.0
+    np.testing.assert_array_equal(sim.v[0:3], sim.body_velocity("ball")[0])
+
+
 def test_a_failed_step_raises_with_its_statistics_and_keeps_the_state():
     # A tolerance below round-off: SAP cannot certify the first contact step.
     sim = coulomb.Simulation.from_builtin("sphere_on_ground", rel_tol=1e-300)

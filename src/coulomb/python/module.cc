@@ -5,6 +5,7 @@
 // key, unknown names → KeyError.
 #include <nanobind/eigen/dense.h>
 #include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -17,6 +18,15 @@ using namespace nb::literals;
 
 namespace coulomb {
 namespace {
+
+// A read-only numpy view of the Simulation's stacked q or v: their storage
+// never moves (the number of dofs is fixed) and Step/SetState restack them,
+// so a view taken once stays current; copying it is the cheapest state read.
+using ReadOnlyVector = nb::ndarray<const double, nb::numpy, nb::ndim<1>>;
+
+ReadOnlyVector View(const Eigen::VectorXd& x) {
+  return ReadOnlyVector(x.data(), {static_cast<size_t>(x.size())});
+}
 
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
@@ -256,16 +266,20 @@ NB_MODULE(_coulomb, m) {
       .def_prop_ro("last_statistics", &Simulation::last_statistics, nb::rv_policy::copy)
       .def_prop_ro("time", &Simulation::time)
       .def_prop_ro("time_step", &Simulation::time_step)
-      .def_prop_ro("q", &Simulation::q)
-      .def_prop_ro("v", &Simulation::v)
+      .def_prop_ro(
+          "q_view", [](const Simulation& s) { return View(s.q()); },
+          nb::rv_policy::reference_internal,
+          "Read-only view of the stacked q, current after every step and set_state.")
+      .def_prop_ro(
+          "v_view", [](const Simulation& s) { return View(s.v()); },
+          nb::rv_policy::reference_internal,
+          "Read-only view of the stacked v, current after every step and set_state.")
       .def("set_state",
            [](Simulation& s, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
               std::optional<double> time) {
-             if (time && !(std::isfinite(*time) && *time >= 0.0)) {
-               throw std::invalid_argument("time: must be finite and ≥ 0");
-             }
+             if (time) Simulation::CheckTime(*time);
              s.SetState(q, v);
-             if (time) s.mutable_scene().system.set_time(*time);
+             if (time) s.set_time(*time);
            })
       .def_prop_ro("tree_names",
                    [](const Simulation& s) {

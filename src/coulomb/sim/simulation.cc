@@ -76,7 +76,7 @@ void Simulation::Record() {
   if (!recording_) return;
   const MultibodySystem& system = scene_.system;
   trajectory_.time.push_back(system.time());
-  Eigen::VectorXd q_all = q(), v_all = v();
+
   for (int t = 0; t < system.num_trees(); ++t) {
     const BodyState state = body_state(BodyIndex{t, 0});
     const Eigen::Quaterniond rotation(state.pose.linear());
@@ -85,13 +85,14 @@ void Simulation::Record() {
         rotation.z(), state.linear_velocity, state.angular_velocity;
     trajectory_.body_samples[t].push_back(sample);
   }
-  trajectory_.q.push_back(std::move(q_all));
-  trajectory_.v.push_back(std::move(v_all));
+  trajectory_.q.push_back(q());
+  trajectory_.v.push_back(v());
 }
 
 const StepStatistics& Simulation::Step() {
   last_statistics_ = stepper_.Step(&scene_.system);
   scene_.system.UpdateAllTrees();
+  StackState();
   if (recording_) {
     records_.push_back(
         {scene_.system.time(), last_statistics_, scene_.system.MechanicalEnergy()});
@@ -138,29 +139,36 @@ void Simulation::set_recording(bool on) {
 
 namespace {
 
-// Every tree's q or v (member), stacked in tree order.
-Eigen::VectorXd Stacked(const MultibodySystem& system,
-                        Eigen::VectorXd MultibodySystem::Tree::*member) {
+// Every tree's q or v (member), stacked in tree order into `all`.
+void Stack(const MultibodySystem& system, Eigen::VectorXd MultibodySystem::Tree::*member,
+           Eigen::VectorXd* all) {
   Eigen::Index size = 0;
   for (int t = 0; t < system.num_trees(); ++t) size += (system.tree(t).*member).size();
-  Eigen::VectorXd all(size);
+  all->resize(size);
   Eigen::Index offset = 0;
   for (int t = 0; t < system.num_trees(); ++t) {
     const Eigen::VectorXd& part = system.tree(t).*member;
-    all.segment(offset, part.size()) = part;
+    all->segment(offset, part.size()) = part;
     offset += part.size();
   }
-  return all;
 }
 
 }  // namespace
 
-Eigen::VectorXd Simulation::q() const {
-  return Stacked(scene_.system, &MultibodySystem::Tree::q);
+void Simulation::StackState() const {
+  Stack(scene_.system, &MultibodySystem::Tree::q, &stacked_q_);
+  Stack(scene_.system, &MultibodySystem::Tree::v, &stacked_v_);
+  stacked_state_current_ = true;
 }
 
-Eigen::VectorXd Simulation::v() const {
-  return Stacked(scene_.system, &MultibodySystem::Tree::v);
+const Eigen::VectorXd& Simulation::q() const {
+  if (!stacked_state_current_) StackState();
+  return stacked_q_;
+}
+
+const Eigen::VectorXd& Simulation::v() const {
+  if (!stacked_state_current_) StackState();
+  return stacked_v_;
 }
 
 void Simulation::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
@@ -190,6 +198,18 @@ void Simulation::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
     v_offset += static_cast<int>(tree.v.size());
   }
   scene_.system.UpdateAllTrees();
+  StackState();
+}
+
+void Simulation::CheckTime(double time) {
+  if (!(std::isfinite(time) && time >= 0.0)) {
+    throw std::invalid_argument("time: must be finite and ≥ 0");
+  }
+}
+
+void Simulation::set_time(double time) {
+  CheckTime(time);
+  scene_.system.set_time(time);
 }
 
 const std::string& Simulation::tree_name(int tree) const {

@@ -120,11 +120,16 @@ class Simulation {
   // Generalized state, all trees stacked in tree order, as each tree's
   // model defines it (a free body or free-base robot starts with q =
   // [p_WB, quaternion x y z w], v = [ṗ_WB, ω_B]; one q and v per joint).
-  Eigen::VectorXd q() const;
-  Eigen::VectorXd v() const;
+  // Stacked once per step (and on SetState), so reading them costs nothing;
+  // the references stay valid, their values change with the state.
+  const Eigen::VectorXd& q() const;
+  const Eigen::VectorXd& v() const;
   // Throws unless the sizes match and every entry is finite; quaternions are
   // normalized.
   void SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  // Sets the clock [s]; throws unless time is finite and ≥ 0 (CheckTime).
+  void set_time(double time);
+  static void CheckTime(double time);
 
   // Trees (free bodies and robots) and their bodies.
   int num_trees() const { return scene_.system.num_trees(); }
@@ -162,8 +167,12 @@ class Simulation {
   SimulationSummary Summary() const;
 
   const Scene& scene() const { return scene_; }
-  // The system itself, for what the API above does not cover.
-  Scene& mutable_scene() { return scene_; }
+  // The system itself, for what the API above does not cover (q() and v()
+  // are stacked again on their next read).
+  Scene& mutable_scene() {
+    stacked_state_current_ = false;
+    return scene_;
+  }
   const TimeStepper& stepper() const { return stepper_; }
 
  private:
@@ -174,6 +183,8 @@ class Simulation {
                                     bool create);
   std::string BodyName(int geometry) const;
   void Record();
+  // Copies every tree's q and v into stacked_q_, stacked_v_.
+  void StackState() const;
 
   Scene scene_;
   TimeStepper stepper_;
@@ -183,6 +194,8 @@ class Simulation {
   double wall_time_s_ = 0.0;
   std::vector<StepRecord> records_;
   Trajectory trajectory_;
+  mutable Eigen::VectorXd stacked_q_, stacked_v_;
+  mutable bool stacked_state_current_ = false;
 };
 
 }  // namespace coulomb
