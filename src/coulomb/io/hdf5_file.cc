@@ -124,6 +124,57 @@ std::string Hdf5File::ReadString(const std::string& dataset) const {
   return buffer.substr(0, buffer.find('\0'));
 }
 
+std::vector<std::string> Hdf5File::ReadStrings(const std::string& dataset) const {
+  const Handle id(OpenDataset(dataset), H5Dclose);
+  const Handle type(H5Dget_type(id.get()), H5Tclose);
+  if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) <= 0) {
+    Fail(dataset, "is not a list of variable-length strings");
+  }
+  std::vector<char*> texts(NumElements(id.get(), dataset), nullptr);
+  if (!texts.empty() &&
+      H5Dread(id.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()) < 0) {
+    Fail(dataset, "cannot be read");
+  }
+  std::vector<std::string> values;
+  for (char* text : texts) {
+    values.emplace_back(text != nullptr ? text : "");
+    H5free_memory(text);
+  }
+  return values;
+}
+
+std::vector<size_t> Hdf5File::Dimensions(const std::string& dataset) const {
+  const Handle id(OpenDataset(dataset), H5Dclose);
+  const Handle space(H5Dget_space(id.get()), H5Sclose);
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 0) Fail(dataset, "has no readable extent");
+  std::vector<hsize_t> extent(rank);
+  H5Sget_simple_extent_dims(space.get(), extent.data(), nullptr);
+  return std::vector<size_t>(extent.begin(), extent.end());
+}
+
+std::vector<double> Hdf5File::ReadRows(const std::string& dataset, size_t first,
+                                       size_t count) const {
+  const std::vector<size_t> extent = Dimensions(dataset);
+  if (extent.size() != 2) Fail(dataset, "is not a matrix");
+  if (first + count > extent[0]) {
+    Fail(dataset, "has " + std::to_string(extent[0]) + " rows, asked for rows " +
+                      std::to_string(first) + " to " + std::to_string(first + count));
+  }
+  std::vector<double> values(count * extent[1]);
+  if (values.empty()) return values;
+  const Handle id(OpenDataset(dataset), H5Dclose);
+  const Handle file_space(H5Dget_space(id.get()), H5Sclose);
+  const hsize_t start[2] = {first, 0}, size[2] = {count, extent[1]};
+  H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, size, nullptr);
+  const Handle memory_space(H5Screate_simple(2, size, nullptr), H5Sclose);
+  if (H5Dread(id.get(), H5T_NATIVE_DOUBLE, memory_space.get(), file_space.get(),
+              H5P_DEFAULT, values.data()) < 0) {
+    Fail(dataset, "cannot be read as numbers");
+  }
+  return values;
+}
+
 void Hdf5File::WriteDoubles(const std::string& dataset, const Eigen::VectorXd& values) {
   Write(dataset, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, {static_cast<hsize_t>(values.size())},
         values.data());
@@ -139,6 +190,16 @@ void Hdf5File::WriteMatrix(const std::string& dataset,
 void Hdf5File::WriteIntegers(const std::string& dataset,
                              const std::vector<long long>& values) {
   Write(dataset, H5T_STD_I64LE, H5T_NATIVE_LLONG, {values.size()}, values.data());
+}
+
+void Hdf5File::WriteStrings(const std::string& dataset,
+                            const std::vector<std::string>& values) {
+  const Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(type.get(), H5T_VARIABLE);
+  H5Tset_cset(type.get(), H5T_CSET_UTF8);
+  std::vector<const char*> texts;
+  for (const std::string& value : values) texts.push_back(value.c_str());
+  Write(dataset, type.get(), type.get(), {values.size()}, texts.data());
 }
 
 void Hdf5File::Write(const std::string& dataset, hid_t file_type, hid_t memory_type,

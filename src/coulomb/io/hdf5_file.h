@@ -10,8 +10,9 @@
 namespace coulomb {
 
 // A thin RAII wrapper over the HDF5 C API for the few operations FCLIB files
-// need: read numeric datasets whole (converted to double or int64) and
-// strings, write double vectors. Every failure throws std::runtime_error with
+// and run outputs need: read numeric datasets whole (converted to double or
+// int64) or by rows, and strings; write numbers and strings. Every failure throws
+// std::runtime_error with
 // "<file>: <dataset>: <what>"; HDF5's own error printing is silenced.
 class Hdf5File {
  public:
@@ -29,10 +30,18 @@ class Hdf5File {
   std::vector<long long> ReadIntegers(const std::string& dataset) const;
   long long ReadInteger(const std::string& dataset) const;
   std::string ReadString(const std::string& dataset) const;
+  std::vector<std::string> ReadStrings(const std::string& dataset) const;
+  // The extent of a dataset, e.g. {rows, cols}.
+  std::vector<size_t> Dimensions(const std::string& dataset) const;
+  // Rows [first, first + count) of a 2-D numeric dataset, row-major.
+  std::vector<double> ReadRows(const std::string& dataset, size_t first,
+                               size_t count) const;
 
   // Creates the intermediate groups as needed.
   void WriteDoubles(const std::string& dataset, const Eigen::VectorXd& values);
   void WriteIntegers(const std::string& dataset, const std::vector<long long>& values);
+  // A 1-D dataset of variable-length UTF-8 strings.
+  void WriteStrings(const std::string& dataset, const std::vector<std::string>& values);
   // A rows × cols dataset from row-major values.
   void WriteMatrix(const std::string& dataset, const std::vector<double>& row_major,
                    size_t rows, size_t cols);

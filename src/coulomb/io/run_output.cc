@@ -35,6 +35,69 @@ void WriteRows(Hdf5File* file, const std::string& dataset,
   file->WriteMatrix(dataset, values, rows.size(), cols);
 }
 
+// Per geometry: shape code (its index in the Shape variant, named by
+// /geometry/shape_names), size (3 numbers, see run_output.h), body, and the
+// hulls of convex meshes; per sample, every geometry's pose.
+void WriteGeometry(Hdf5File* file, const Trajectory& trajectory) {
+  std::vector<long long> codes, vertex_offsets{0}, triangles, triangle_offsets{0};
+  std::vector<double> sizes, vertices;
+  std::vector<std::string> bodies;
+  for (const RecordedGeometry& geometry : trajectory.geometries) {
+    codes.push_back(static_cast<long long>(geometry.shape.index()));
+    bodies.push_back(geometry.body);
+    Eigen::Vector3d size = Eigen::Vector3d::Zero();
+    if (const auto* sphere = std::get_if<Sphere>(&geometry.shape))
+      size.x() = sphere->radius;
+    if (const auto* box = std::get_if<Box>(&geometry.shape)) size = box->size;
+    if (const auto* capsule = std::get_if<Capsule>(&geometry.shape))
+      size.head<2>() << capsule->radius, capsule->length;
+    if (const auto* cylinder = std::get_if<Cylinder>(&geometry.shape))
+      size.head<2>() << cylinder->radius, cylinder->length;
+    sizes.insert(sizes.end(), size.data(), size.data() + 3);
+    if (const auto* mesh = std::get_if<ConvexMesh>(&geometry.shape)) {
+      for (const Eigen::Vector3d& vertex : mesh->hull->vertices)
+        vertices.insert(vertices.end(), vertex.data(), vertex.data() + 3);
+      for (const std::array<int, 3>& triangle : mesh->hull->triangles)
+        triangles.insert(triangles.end(), triangle.begin(), triangle.end());
+    }
+    vertex_offsets.push_back(static_cast<long long>(vertices.size() / 3));
+    triangle_offsets.push_back(static_cast<long long>(triangles.size() / 3));
+  }
+  file->WriteStrings("/geometry/shape_names", {"sphere", "box", "capsule", "cylinder",
+                                               "half_space", "convex_mesh"});
+  file->WriteIntegers("/geometry/shape", codes);
+  file->WriteMatrix("/geometry/size", sizes, codes.size(), 3);
+  file->WriteStrings("/geometry/body", bodies);
+  file->WriteMatrix("/geometry/mesh_vertices", vertices, vertices.size() / 3, 3);
+  file->WriteIntegers("/geometry/mesh_vertex_offsets", vertex_offsets);
+  file->WriteIntegers("/geometry/mesh_triangles", triangles);
+  file->WriteIntegers("/geometry/mesh_triangle_offsets", triangle_offsets);
+  WriteRows(file, "/geometry/poses", trajectory.geometry_poses);
+}
+
+void WriteContacts(Hdf5File* file, const Trajectory& trajectory) {
+  std::vector<long long> geometry_a, geometry_b;
+  std::vector<double> points, normals, impulses;
+  Eigen::VectorXd depths(trajectory.contacts.size());
+  for (size_t i = 0; i < trajectory.contacts.size(); ++i) {
+    const RecordedContact& contact = trajectory.contacts[i];
+    geometry_a.push_back(contact.geometry_a);
+    geometry_b.push_back(contact.geometry_b);
+    points.insert(points.end(), contact.point.data(), contact.point.data() + 3);
+    normals.insert(normals.end(), contact.normal.data(), contact.normal.data() + 3);
+    impulses.insert(impulses.end(), contact.impulse.data(), contact.impulse.data() + 3);
+    depths[static_cast<Eigen::Index>(i)] = contact.depth;
+  }
+  const size_t count = trajectory.contacts.size();
+  file->WriteIntegers("/contacts/offsets", trajectory.contact_offsets);
+  file->WriteIntegers("/contacts/geometry_a", geometry_a);
+  file->WriteIntegers("/contacts/geometry_b", geometry_b);
+  file->WriteMatrix("/contacts/point", points, count, 3);
+  file->WriteMatrix("/contacts/normal", normals, count, 3);
+  file->WriteMatrix("/contacts/impulse", impulses, count, 3);
+  file->WriteDoubles("/contacts/depth", depths);
+}
+
 void WriteTrajectoryFile(const std::string& path, const Trajectory& trajectory) {
   Hdf5File file(path, Hdf5File::Mode::kCreate);
   const size_t samples = trajectory.time.size();
@@ -57,6 +120,8 @@ void WriteTrajectoryFile(const std::string& path, const Trajectory& trajectory) 
   }
   WriteRows(&file, "/q", trajectory.q);
   WriteRows(&file, "/v", trajectory.v);
+  WriteGeometry(&file, trajectory);
+  WriteContacts(&file, trajectory);
 }
 
 }  // namespace

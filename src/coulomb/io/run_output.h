@@ -12,7 +12,17 @@ namespace coulomb {
 //
 // trajectory.h5: /time (T); per tree's first body /bodies/NAME/position
 //   (T × 3), orientation (T × 4, quaternion w, x, y, z), linear_velocity,
-//   angular_velocity (T × 3, world frame); /q and /v (T × n_q, T × n_v).
+//   angular_velocity (T × 3, world frame); /q and /v (T × n_q, T × n_v);
+//   what a viewer draws (README, "Trajectory format"): /geometry/shape (G
+//   codes, named by /geometry/shape_names), size (G × 3: sphere r; box edge
+//   lengths; capsule and cylinder r, length), body (G names), the hulls of
+//   convex meshes (mesh_vertices V × 3, mesh_triangles, 3 vertex indices per
+//   triangle counted from the geometry's first vertex, and per geometry their
+//   offsets mesh_vertex_offsets, mesh_triangle_offsets, G + 1 each), poses (T
+//   × 7G: x y z qw qx qy qz of each geometry in world); /contacts/offsets
+//   (T + 1: sample s has contacts [offsets[s], offsets[s+1]), those of the
+//   step that ended there), geometry_a, geometry_b (N), point, normal (A→B),
+//   impulse (on B) (N × 3, world), depth (N, > 0 when overlapping).
 // stats.json: the run summary (RunSummaryJson) and per_step: time,
 //   converged, iterations, momentum_error, complementarity_error,
 //   ncp_residual, contacts, penetration_max, energy, wall_time_s.

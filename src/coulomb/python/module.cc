@@ -155,14 +155,7 @@ nb::dict TrajectoryDict(const Simulation& simulation, size_t first) {
 
 // trajectory.h5 of the samples from `first` on.
 void SaveTrajectory(const Simulation& simulation, size_t first, const std::string& path) {
-  const Trajectory& all = simulation.trajectory();
-  Trajectory part;
-  part.body_names = all.body_names;
-  part.time.assign(all.time.begin() + first, all.time.end());
-  part.q.assign(all.q.begin() + first, all.q.end());
-  part.v.assign(all.v.begin() + first, all.v.end());
-  for (const auto& samples : all.body_samples)
-    part.body_samples.emplace_back(samples.begin() + first, samples.end());
+  const Trajectory part = SamplesFrom(simulation.trajectory(), first);
   WriteTrajectory(path, part);
 }
 

@@ -63,9 +63,34 @@ Simulation::Simulation(Scene scene)
     trajectory_.body_names.push_back(scene_.system.tree(t).name);
   }
   trajectory_.body_samples.resize(scene_.system.num_trees());
+  const CollisionWorld& world = scene_.system.collision_world();
+  for (int g = 0; g < world.num_geometries(); ++g) {
+    trajectory_.geometries.push_back({world.shape(g), BodyName(g)});
+  }
   scene_.system.UpdateAllTrees();
   initial_energy_ = scene_.system.MechanicalEnergy();
   Record();
+}
+
+Trajectory SamplesFrom(const Trajectory& all, size_t first) {
+  if (first > all.time.size()) throw std::invalid_argument("no such trajectory sample");
+  Trajectory part;
+  part.body_names = all.body_names;
+  part.geometries = all.geometries;
+  part.time.assign(all.time.begin() + first, all.time.end());
+  part.q.assign(all.q.begin() + first, all.q.end());
+  part.v.assign(all.v.begin() + first, all.v.end());
+  for (const auto& samples : all.body_samples)
+    part.body_samples.emplace_back(samples.begin() + first, samples.end());
+  part.geometry_poses.assign(all.geometry_poses.begin() + first,
+                             all.geometry_poses.end());
+  const long long first_contact = all.contact_offsets[first];
+  part.contacts.assign(all.contacts.begin() + first_contact, all.contacts.end());
+  part.contact_offsets.clear();
+  for (size_t s = first; s < all.contact_offsets.size(); ++s) {
+    part.contact_offsets.push_back(all.contact_offsets[s] - first_contact);
+  }
+  return part;
 }
 
 Simulation Simulation::FromFile(const std::string& path) {
@@ -87,6 +112,26 @@ void Simulation::Record() {
   }
   trajectory_.q.push_back(q());
   trajectory_.v.push_back(v());
+  RecordGeometry();
+}
+
+void Simulation::RecordGeometry() {
+  std::vector<Eigen::Isometry3d> X_WG;
+  scene_.system.CalcGeometryPoses(&X_WG);
+  Eigen::VectorXd& poses = trajectory_.geometry_poses.emplace_back(7 * X_WG.size());
+  for (size_t g = 0; g < X_WG.size(); ++g) {
+    const Eigen::Quaterniond rotation(X_WG[g].linear());
+    poses.segment<7>(7 * g) << X_WG[g].translation(), rotation.w(), rotation.x(),
+        rotation.y(), rotation.z();
+  }
+  if (trajectory_.geometry_poses.size() > 1) {  // sample 0 ends no step
+    VisitLastContacts([&](const ContactPoint& point, const Eigen::Vector3d& gamma_W) {
+      trajectory_.contacts.push_back({point.geometry_a, point.geometry_b, point.p_W,
+                                      point.normal_W, gamma_W, -point.phi});
+    });
+  }
+  trajectory_.contact_offsets.push_back(
+      static_cast<long long>(trajectory_.contacts.size()));
 }
 
 const StepStatistics& Simulation::Step() {
@@ -261,20 +306,25 @@ std::string Simulation::BodyName(int geometry) const {
   return body == 0 ? owner.name : owner.model.body_name(body);
 }
 
-std::vector<Contact> Simulation::contacts() const {
-  std::vector<Contact> contacts;
+void Simulation::VisitLastContacts(
+    const std::function<void(const ContactPoint&, const Eigen::Vector3d&)>& visit) const {
   const ContactProblem* problem = stepper_.last_problem();
-  if (problem == nullptr || !last_statistics_.converged) return contacts;
+  if (problem == nullptr || !last_statistics_.converged) return;
   const std::vector<ContactPoint>& points = stepper_.last_contacts();
   const Eigen::VectorXd& impulses = stepper_.last_solution().impulses;
   for (size_t i = 0; i < points.size(); ++i) {
-    const ContactPoint& point = points[i];
     const Eigen::Vector3d gamma_C =
         impulses.segment<3>(problem->constraint_offset(static_cast<int>(i)));
-    contacts.push_back({BodyName(point.geometry_a), BodyName(point.geometry_b), point.p_W,
-                        point.normal_W, -point.phi,
-                        ContactFrame(point.normal_W) * gamma_C});
+    visit(points[i], ContactFrame(points[i].normal_W) * gamma_C);
   }
+}
+
+std::vector<Contact> Simulation::contacts() const {
+  std::vector<Contact> contacts;
+  VisitLastContacts([&](const ContactPoint& point, const Eigen::Vector3d& gamma_W) {
+    contacts.push_back({BodyName(point.geometry_a), BodyName(point.geometry_b), point.p_W,
+                        point.normal_W, -point.phi, gamma_W});
+  });
   return contacts;
 }
 

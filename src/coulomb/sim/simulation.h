@@ -22,6 +22,23 @@ struct StepRecord {
 };
 
 // The recorded trajectory: every tree's first body, and the generalized state.
+// A contact point of a recorded step, by geometry (CollisionWorld index).
+struct RecordedContact {
+  int geometry_a = -1;
+  int geometry_b = -1;
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();    // p_W [m]
+  Eigen::Vector3d normal = Eigen::Vector3d::UnitZ();  // n_W, unit, from A into B
+  Eigen::Vector3d impulse = Eigen::Vector3d::Zero();  // γ_W on B [N·s]
+  double depth = 0.0;  // penetration −φ0 at the start of the step [m]
+};
+
+// A collision geometry as a viewer draws it: its shape (in its frame G) and
+// the body it belongs to ("world" for static geometry).
+struct RecordedGeometry {
+  Shape shape;
+  std::string body;
+};
+
 struct Trajectory {
   std::vector<double> time;
   std::vector<std::string> body_names;
@@ -30,7 +47,18 @@ struct Trajectory {
   std::vector<std::vector<Eigen::Matrix<double, 13, 1>>> body_samples;
   std::vector<Eigen::VectorXd> q;  // all trees' q, stacked, per sample
   std::vector<Eigen::VectorXd> v;
+  // What a viewer draws: the geometries, and per sample every geometry's world pose X_WG
+  // as [x y z qw qx qy qz] (7 per geometry, CollisionWorld order).
+  std::vector<Eigen::VectorXd> geometry_poses;
+  // Per sample s, the contacts of the step that ended there:
+  // contacts[contact_offsets[s], contact_offsets[s + 1]) (none for sample 0).
+  std::vector<long long> contact_offsets{0};
+  std::vector<RecordedContact> contacts;
+  std::vector<RecordedGeometry> geometries;
 };
+
+// The samples of `trajectory` from `first` on (contacts included).
+Trajectory SamplesFrom(const Trajectory& trajectory, size_t first);
 
 // Statistics of a run (Simulation::Run) or of every step so far.
 struct SimulationSummary {
@@ -182,7 +210,13 @@ class Simulation {
   JointPdController* FindController(const std::string& tree, const std::string& joint,
                                     bool create);
   std::string BodyName(int geometry) const;
+  // Calls visit(point, γ_W) for each contact of the last step (none unless
+  // it converged), γ_W the impulse on B in world.
+  void VisitLastContacts(const std::function<void(const ContactPoint&,
+                                                  const Eigen::Vector3d&)>& visit) const;
   void Record();
+  // The geometry poses and last step's contacts, for the viewer.
+  void RecordGeometry();
   // Copies every tree's q and v into stacked_q_, stacked_v_.
   void StackState() const;
 
