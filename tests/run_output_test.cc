@@ -58,14 +58,13 @@ TEST_F(RunOutputTest, GeometryPosesFollowTheBodies) {
   ASSERT_EQ(bodies, (std::vector<std::string>{"world", "ball", "tetrahedron"}));
   const std::vector<std::string> names = file_->ReadStrings("/geometry/shape_names");
   const std::vector<long long> shapes = file_->ReadIntegers("/geometry/shape");
-  EXPECT_EQ(names[shapes[0]], "half_space");
+  EXPECT_EQ(names[shapes[0]], "halfspace");
   EXPECT_EQ(names[shapes[1]], "sphere");
-  EXPECT_EQ(names[shapes[2]], "convex_mesh");
+  EXPECT_EQ(names[shapes[2]], "mesh");
   EXPECT_EQ(file_->ReadRows("/geometry/size", 1, 1)[0], 0.1);
 
   const size_t samples = file_->Dimensions("/time")[0];
-  ASSERT_EQ(file_->Dimensions("/geometry/poses"),
-            (std::vector<size_t>{samples, 3 * 7}));
+  ASSERT_EQ(file_->Dimensions("/geometry/poses"), (std::vector<size_t>{samples, 3 * 7}));
   const Eigen::VectorXd ball = file_->ReadDoubles("/bodies/ball/position");
   const Eigen::VectorXd orientation = file_->ReadDoubles("/bodies/ball/orientation");
   for (size_t s = 0; s < samples; s += 10) {
@@ -83,7 +82,8 @@ TEST_F(RunOutputTest, ConvexMeshHullIsWrittenWhole) {
       file_->ReadIntegers("/geometry/mesh_triangle_offsets");
   ASSERT_EQ(vertex_offsets, (std::vector<long long>{0, 0, 0, 4}));
   ASSERT_EQ(triangle_offsets, (std::vector<long long>{0, 0, 0, 4}));
-  const std::vector<long long> triangles = file_->ReadIntegers("/geometry/mesh_triangles");
+  const std::vector<long long> triangles =
+      file_->ReadIntegers("/geometry/mesh_triangles");
   ASSERT_EQ(triangles.size(), 12u);
   // Every vertex is used by three of the tetrahedron's four faces.
   std::vector<int> uses(4, 0);

@@ -12,6 +12,7 @@
 #include "coulomb/cli/arguments.h"
 #include "coulomb/cli/run_command.h"
 #include "coulomb/cli/solve_command.h"
+#include "coulomb/cli/view_command.h"
 
 namespace {
 
@@ -73,6 +74,7 @@ int main(int argc, char** argv) {
     }
     if (command == "bench") return coulomb::RunBenchCommand(arguments);
     if (command == "run") return coulomb::RunRunCommand(arguments);
+    if (command == "view") return coulomb::RunViewCommand(arguments);
     if (command == "scenes") return coulomb::RunScenesCommand(arguments);
     throw coulomb::UsageError("unknown command '" + command + "' (try coulomb --help)");
   } catch (const std::exception& error) {

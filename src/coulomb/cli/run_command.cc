@@ -4,15 +4,21 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <future>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
+#include <thread>
 
 #include "coulomb/cli/arguments.h"
+#include "coulomb/cli/view_command.h"
 #include "coulomb/io/run_output.h"
 #include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/sim/scene_file.h"
 #include "coulomb/sim/simulation.h"
+#include "coulomb/viewer/live_run.h"
+#include "coulomb/viewer/viewer_server.h"
 
 namespace coulomb {
 namespace {
@@ -29,6 +35,8 @@ struct RunOptions {
   bool cold_start = false;  // NCP solvers: no warm start from the previous step
   std::string out_dir;
   bool json = false;
+  bool view = false;  // serve the viewer on the run while it is computed
+  ViewerServerOptions server;
 };
 
 bool IsSceneFile(const std::string& scene) {
@@ -68,6 +76,10 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
       options.out_dir = arguments.Value(flag);
     } else if (flag == "--json") {
       options.json = true;
+    } else if (flag == "--view") {
+      options.view = true;
+    } else if (ParseViewerServerOption(flag, &arguments, &options.server)) {
+      continue;
     } else if (flag.starts_with("--")) {
       throw UsageError("unknown option " + flag);
     } else if (!scene_given) {
@@ -81,6 +93,8 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
     throw UsageError("--set applies to built-in scenes; edit " + options.scene +
                      " instead");
   }
+  if (options.view && options.json)
+    throw UsageError("--view and --json exclude each other");
   return options;
 }
 
@@ -126,6 +140,46 @@ void PrintSummary(const Scene& scene, const SimulationSummary& s) {
   if (!s.failure.empty()) std::printf("  FAILED at %s\n", s.failure.c_str());
 }
 
+// The live viewer of a run: a server thread that serves `live` until the
+// process ends (the run's replay once it is over).
+class LiveViewer {
+ public:
+  LiveViewer(const Simulation& simulation, const ViewerServerOptions& options)
+      : live_(simulation) {
+    std::promise<std::string> url;
+    std::future<std::string> bound = url.get_future();
+    server_ = std::thread([this, options, &url] {
+      try {
+        ServeViewer(live_, "", options,
+                    [&](const std::string& at) { url.set_value(at); });
+      } catch (...) {
+        url.set_exception(std::current_exception());
+      }
+    });
+    try {
+      url_ = bound.get();
+    } catch (...) {
+      server_.join();
+      throw;
+    }
+    std::printf("viewing the run live at %s\n", url_.c_str());
+    std::fflush(stdout);
+  }
+  LiveRun& live() { return live_; }
+  // Blocks: the server runs until Ctrl-C.
+  void ServeReplay() {
+    std::printf("the run is over; its replay stays at %s (Ctrl-C to stop)\n",
+                url_.c_str());
+    std::fflush(stdout);
+    server_.join();
+  }
+
+ private:
+  LiveRun live_;
+  std::thread server_;
+  std::string url_;
+};
+
 }  // namespace
 
 int RunRunCommand(const std::vector<std::string>& arguments) {
@@ -133,14 +187,18 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
   Simulation simulation(PrepareScene(options));
   // Fail on an unusable output directory now, not after the run.
   if (!options.out_dir.empty()) std::filesystem::create_directories(options.out_dir);
+  std::unique_ptr<LiveViewer> viewer;
+  if (options.view) viewer = std::make_unique<LiveViewer>(simulation, options.server);
   const bool show_progress = isatty(STDERR_FILENO) != 0 && !options.json;
-  const SimulationSummary summary = simulation.Run([&](double fraction) {
+  const auto progress = [&](double fraction) {
+    if (viewer) viewer->live().Update(simulation);
     if (!show_progress) return;
     const int width = 40;
     const int filled = static_cast<int>(fraction * width);
     std::fprintf(stderr, "\r[%s%s] %3.0f%%", std::string(filled, '#').c_str(),
                  std::string(width - filled, ' ').c_str(), 100.0 * fraction);
-  });
+  };
+  const SimulationSummary summary = simulation.Run(progress);
   if (show_progress) std::fprintf(stderr, "\n");
   if (!options.out_dir.empty()) WriteRunOutput(options.out_dir, simulation, summary);
   if (options.json) {
@@ -151,9 +209,12 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
   if (!summary.failure.empty()) {
     std::fprintf(stderr, "coulomb run: %s: %s\n", simulation.scene().name.c_str(),
                  summary.failure.c_str());
-    return 1;
   }
-  return 0;
+  if (viewer) {
+    viewer->live().Finish(simulation, summary);
+    viewer->ServeReplay();
+  }
+  return summary.failure.empty() ? 0 : 1;
 }
 
 int RunScenesCommand(const std::vector<std::string>& arguments) {

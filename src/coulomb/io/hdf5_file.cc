@@ -155,8 +155,9 @@ std::vector<size_t> Hdf5File::Dimensions(const std::string& dataset) const {
 
 std::vector<double> Hdf5File::ReadRows(const std::string& dataset, size_t first,
                                        size_t count) const {
-  const std::vector<size_t> extent = Dimensions(dataset);
-  if (extent.size() != 2) Fail(dataset, "is not a matrix");
+  std::vector<size_t> extent = Dimensions(dataset);
+  if (extent.size() == 1) extent.push_back(1);  // a vector: one column
+  if (extent.size() != 2) Fail(dataset, "is not a vector or a matrix");
   if (first + count > extent[0]) {
     Fail(dataset, "has " + std::to_string(extent[0]) + " rows, asked for rows " +
                       std::to_string(first) + " to " + std::to_string(first + count));
@@ -167,7 +168,8 @@ std::vector<double> Hdf5File::ReadRows(const std::string& dataset, size_t first,
   const Handle file_space(H5Dget_space(id.get()), H5Sclose);
   const hsize_t start[2] = {first, 0}, size[2] = {count, extent[1]};
   H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, size, nullptr);
-  const Handle memory_space(H5Screate_simple(2, size, nullptr), H5Sclose);
+  const int rank = H5Sget_simple_extent_ndims(file_space.get());
+  const Handle memory_space(H5Screate_simple(rank, size, nullptr), H5Sclose);
   if (H5Dread(id.get(), H5T_NATIVE_DOUBLE, memory_space.get(), file_space.get(),
               H5P_DEFAULT, values.data()) < 0) {
     Fail(dataset, "cannot be read as numbers");

@@ -33,7 +33,7 @@ class Hdf5File {
   std::vector<std::string> ReadStrings(const std::string& dataset) const;
   // The extent of a dataset, e.g. {rows, cols}.
   std::vector<size_t> Dimensions(const std::string& dataset) const;
-  // Rows [first, first + count) of a 2-D numeric dataset, row-major.
+  // Rows [first, first + count) of a numeric matrix (row-major) or vector.
   std::vector<double> ReadRows(const std::string& dataset, size_t first,
                                size_t count) const;
 

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <utility>
 
 #include "coulomb/io/hdf5_file.h"
 
@@ -35,6 +36,16 @@ void WriteRows(Hdf5File* file, const std::string& dataset,
   file->WriteMatrix(dataset, values, rows.size(), cols);
 }
 
+// The name of each alternative of Shape (ShapeName), by its index.
+std::vector<std::string> ShapeNames() {
+  std::vector<std::string> names;
+  [&]<size_t... kIndex>(std::index_sequence<kIndex...>) {
+    (names.push_back(ShapeName(Shape(std::in_place_index<kIndex>))), ...);
+  }
+  (std::make_index_sequence<std::variant_size_v<Shape>>());
+  return names;
+}
+
 // Per geometry: shape code (its index in the Shape variant, named by
 // /geometry/shape_names), size (3 numbers, see run_output.h), body, and the
 // hulls of convex meshes; per sample, every geometry's pose.
@@ -63,8 +74,7 @@ void WriteGeometry(Hdf5File* file, const Trajectory& trajectory) {
     vertex_offsets.push_back(static_cast<long long>(vertices.size() / 3));
     triangle_offsets.push_back(static_cast<long long>(triangles.size() / 3));
   }
-  file->WriteStrings("/geometry/shape_names", {"sphere", "box", "capsule", "cylinder",
-                                               "half_space", "convex_mesh"});
+  file->WriteStrings("/geometry/shape_names", ShapeNames());
   file->WriteIntegers("/geometry/shape", codes);
   file->WriteMatrix("/geometry/size", sizes, codes.size(), 3);
   file->WriteStrings("/geometry/body", bodies);
@@ -73,6 +83,24 @@ void WriteGeometry(Hdf5File* file, const Trajectory& trajectory) {
   file->WriteIntegers("/geometry/mesh_triangles", triangles);
   file->WriteIntegers("/geometry/mesh_triangle_offsets", triangle_offsets);
   WriteRows(file, "/geometry/poses", trajectory.geometry_poses);
+}
+
+// The shape with code `code` (its index in the Shape variant) and `size`.
+Shape MakeShape(long long code, const double* size) {
+  switch (code) {
+    case 0:
+      return Sphere{size[0]};
+    case 1:
+      return Box{Eigen::Vector3d(size[0], size[1], size[2])};
+    case 2:
+      return Capsule{size[0], size[1]};
+    case 3:
+      return Cylinder{size[0], size[1]};
+    case 4:
+      return HalfSpace{};
+    default:
+      return ConvexMesh{};
+  }
 }
 
 void WriteContacts(Hdf5File* file, const Trajectory& trajectory) {
@@ -132,6 +160,49 @@ void WriteTrajectory(const std::string& path, const Trajectory& trajectory) {
   });
 }
 
+std::vector<RecordedGeometry> ReadTrajectoryGeometry(const Hdf5File& file) {
+  const std::vector<long long> codes = file.ReadIntegers("/geometry/shape");
+  const std::vector<std::string> bodies = file.ReadStrings("/geometry/body");
+  const Eigen::VectorXd sizes = file.ReadDoubles("/geometry/size");
+  const Eigen::VectorXd vertices = file.ReadDoubles("/geometry/mesh_vertices");
+  const std::vector<long long> triangles = file.ReadIntegers("/geometry/mesh_triangles");
+  const std::vector<long long> vertex_offsets =
+      file.ReadIntegers("/geometry/mesh_vertex_offsets");
+  const std::vector<long long> triangle_offsets =
+      file.ReadIntegers("/geometry/mesh_triangle_offsets");
+  const size_t count = codes.size();
+  if (bodies.size() != count || static_cast<size_t>(sizes.size()) != 3 * count ||
+      vertex_offsets.size() != count + 1 || triangle_offsets.size() != count + 1 ||
+      3 * vertex_offsets.back() != vertices.size() ||
+      3 * triangle_offsets.back() != static_cast<long long>(triangles.size())) {
+    file.Fail("/geometry", "datasets of inconsistent sizes");
+  }
+  std::vector<RecordedGeometry> geometries;
+  for (size_t g = 0; g < count; ++g) {
+    if (codes[g] < 0 || codes[g] >= static_cast<long long>(std::variant_size_v<Shape>)) {
+      file.Fail("/geometry/shape", "unknown shape code " + std::to_string(codes[g]));
+    }
+    RecordedGeometry& geometry = geometries.emplace_back(
+        RecordedGeometry{MakeShape(codes[g], &sizes[3 * g]), bodies[g]});
+    if (auto* mesh = std::get_if<ConvexMesh>(&geometry.shape)) {
+      auto hull = std::make_shared<ConvexHull>();
+      const long long first = vertex_offsets[g], last = vertex_offsets[g + 1];
+      for (long long v = first; v < last; ++v)
+        hull->vertices.emplace_back(vertices.segment<3>(3 * v));
+      for (long long t = triangle_offsets[g]; t < triangle_offsets[g + 1]; ++t) {
+        std::array<int, 3>& triangle = hull->triangles.emplace_back();
+        for (int k = 0; k < 3; ++k) {
+          triangle[k] = static_cast<int>(triangles[3 * t + k]);
+          if (triangle[k] < 0 || triangle[k] >= last - first)
+            file.Fail("/geometry/mesh_triangles", "vertex index out of range");
+        }
+      }
+      *mesh = ConvexMesh{file.path(), hull};
+    }
+  }
+  return geometries;
+}
+
 JsonObjectWriter RunSummaryJson(const Scene& scene, const SimulationSummary& s) {
   JsonObjectWriter json;
   json.Add("scene", scene.name);
@@ -156,9 +227,8 @@ JsonObjectWriter RunSummaryJson(const Scene& scene, const SimulationSummary& s) 
   return json;
 }
 
-void WriteRunStatistics(const std::string& path, const Scene& scene,
-                        const SimulationSummary& summary,
-                        const std::vector<StepRecord>& records) {
+JsonObjectWriter RunStatisticsJson(const Scene& scene, const SimulationSummary& summary,
+                                   const std::vector<StepRecord>& records) {
   JsonObjectWriter json = RunSummaryJson(scene, summary);
   std::vector<JsonObjectWriter> steps;
   for (const StepRecord& record : records) {
@@ -175,6 +245,13 @@ void WriteRunStatistics(const std::string& path, const Scene& scene,
     step.Add("wall_time_s", record.statistics.wall_time_s);
   }
   json.Add("per_step", steps);
+  return json;
+}
+
+void WriteRunStatistics(const std::string& path, const Scene& scene,
+                        const SimulationSummary& summary,
+                        const std::vector<StepRecord>& records) {
+  const JsonObjectWriter json = RunStatisticsJson(scene, summary, records);
   WriteAtomically(path, [&](const std::string& partial) {
     std::ofstream out(partial);
     out << json.str() << "\n";

@@ -31,6 +31,11 @@ namespace coulomb {
 // complete: a run stopped while writing leaves the previous file or none,
 // never a truncated one. Failures throw std::runtime_error naming the file.
 void WriteTrajectory(const std::string& path, const Trajectory& trajectory);
+// The geometry of a trajectory.h5 written by WriteTrajectory (convex
+// meshes: vertices and triangles only). Throws std::runtime_error naming
+// the file and dataset when something is missing or inconsistent.
+class Hdf5File;
+std::vector<RecordedGeometry> ReadTrajectoryGeometry(const Hdf5File& file);
 void WriteRunStatistics(const std::string& path, const Scene& scene,
                         const SimulationSummary& summary,
                         const std::vector<StepRecord>& records);
@@ -43,5 +48,8 @@ void WriteRunOutput(const std::string& directory, const Simulation& simulation,
 // iterations_max, momentum_error_max, ncp_residual_max, failed_steps,
 // penetration_max, contacts_max, energy_initial, energy_final, failure.
 JsonObjectWriter RunSummaryJson(const Scene& scene, const SimulationSummary& summary);
+// The content of stats.json: the summary and per_step.
+JsonObjectWriter RunStatisticsJson(const Scene& scene, const SimulationSummary& summary,
+                                   const std::vector<StepRecord>& records);
 
 }  // namespace coulomb

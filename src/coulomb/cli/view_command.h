@@ -1,0 +1,20 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace coulomb {
+
+// coulomb view DIR [--port P] [--host H] [--export FILE]: serves the run
+// in DIR (trajectory.h5, stats.json) to the browser viewer, or writes it as
+// one self-contained HTML file.
+int RunViewCommand(const std::vector<std::string>& arguments);
+
+struct ViewerServerOptions;
+class Arguments;
+// --port and --host, shared with `coulomb run --view`; false when `flag` is
+// neither.
+bool ParseViewerServerOption(const std::string& flag, Arguments* arguments,
+                             ViewerServerOptions* options);
+
+}  // namespace coulomb

@@ -1,0 +1,72 @@
+#include "coulomb/viewer/live_run.h"
+
+#include "coulomb/io/run_output.h"
+
+namespace coulomb {
+
+LiveRun::LiveRun(const Simulation& simulation) {
+  meta_.name = simulation.scene().name;
+  meta_.live = true;
+  meta_.time_step = simulation.time_step();
+  meta_.geometries = simulation.trajectory().geometries;
+  const std::vector<Eigen::VectorXd>& poses = simulation.trajectory().geometry_poses;
+  if (!poses.empty()) meta_.first_poses.assign(poses.front().begin(), poses.front().end());
+  Update(simulation);
+  meta_.stats_json =
+      RunStatisticsJson(simulation.scene(), simulation.Summary(), simulation.records()).str();
+}
+
+void LiveRun::Update(const Simulation& simulation) {
+  const Trajectory& trajectory = simulation.trajectory();
+  const std::lock_guard<std::mutex> lock(mutex_);
+  for (size_t s = meta_.time.size(); s < trajectory.time.size(); ++s) {
+    meta_.time.push_back(trajectory.time[s]);
+    const Eigen::VectorXd& poses = trajectory.geometry_poses[s];
+    poses_.insert(poses_.end(), poses.begin(), poses.end());
+    for (long long c = trajectory.contact_offsets[s]; c < trajectory.contact_offsets[s + 1];
+         ++c) {
+      const RecordedContact& contact = trajectory.contacts[c];
+      for (const Eigen::Vector3d* field : {&contact.point, &contact.normal, &contact.impulse})
+        contacts_.insert(contacts_.end(), field->data(), field->data() + 3);
+      contacts_.push_back(static_cast<float>(contact.depth));
+    }
+    contact_offsets_.push_back(static_cast<uint32_t>(contacts_.size() / 10));
+  }
+  if (since_stats_.Seconds() < kStatsPeriod) return;
+  since_stats_.Restart();
+  meta_.stats_json =
+      RunStatisticsJson(simulation.scene(), simulation.Summary(), simulation.records()).str();
+}
+
+void LiveRun::Finish(const Simulation& simulation, const SimulationSummary& summary) {
+  Update(simulation);
+  const std::lock_guard<std::mutex> lock(mutex_);
+  meta_.stats_json =
+      RunStatisticsJson(simulation.scene(), summary, simulation.records()).str();
+  meta_.live = false;
+}
+
+std::string LiveRun::Meta() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return MetaJson(meta_);
+}
+
+std::optional<std::string> LiveRun::Chunk(int index) const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  const size_t first = static_cast<size_t>(index) * kChunkFrames;
+  const size_t frames = meta_.time.size();
+  if (index < 0 || first >= frames) return std::nullopt;
+  const size_t count = std::min<size_t>(kChunkFrames, frames - first);
+  const int geometries = static_cast<int>(meta_.geometries.size());
+  ReplayFrames chunk{static_cast<int>(first), static_cast<int>(count), geometries, {}, {}, {}};
+  const size_t pose_size = 7 * static_cast<size_t>(geometries);
+  chunk.poses.assign(poses_.begin() + first * pose_size,
+                     poses_.begin() + (first + count) * pose_size);
+  const uint32_t begin = contact_offsets_[first], end = contact_offsets_[first + count];
+  for (size_t f = first; f <= first + count; ++f)
+    chunk.offsets.push_back(contact_offsets_[f] - begin);
+  chunk.contacts.assign(contacts_.begin() + 10 * begin, contacts_.begin() + 10 * end);
+  return EncodeChunk(chunk);
+}
+
+}  // namespace coulomb

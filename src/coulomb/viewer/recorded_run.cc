@@ -1,0 +1,93 @@
+#include "coulomb/viewer/recorded_run.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "coulomb/io/hdf5_file.h"
+#include "coulomb/io/run_output.h"
+
+namespace coulomb {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<float> ToFloat(const std::vector<double>& values) {
+  return std::vector<float>(values.begin(), values.end());
+}
+
+std::string ReadText(const fs::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+RecordedRun::RecordedRun(const std::string& directory) : directory_(directory) {
+  const fs::path trajectory = fs::path(directory) / "trajectory.h5";
+  if (!fs::is_directory(directory)) {
+    throw std::runtime_error(directory + ": no such directory (write a run with coulomb run --out " +
+                             directory + ")");
+  }
+  if (!fs::exists(trajectory)) {
+    throw std::runtime_error(trajectory.string() +
+                             ": missing (write a run with coulomb run --out DIR)");
+  }
+  file_ = std::make_unique<Hdf5File>(trajectory.string(), Hdf5File::Mode::kRead);
+  if (!file_->Exists("/geometry/poses")) {
+    file_->Fail("/geometry/poses", "missing: the run predates the viewer; run it again");
+  }
+  ReplayMeta meta;
+  meta.name = fs::path(directory).lexically_normal().filename().string();
+  if (meta.name.empty()) meta.name = fs::absolute(directory).parent_path().filename();
+  const Eigen::VectorXd time = file_->ReadDoubles("/time");
+  meta.time.assign(time.begin(), time.end());
+  meta.time_step = time.size() > 1 ? time[1] - time[0] : 1.0;
+  meta.geometries = ReadTrajectoryGeometry(*file_);
+  frames_ = meta.time.size();
+  geometries_ = static_cast<int>(meta.geometries.size());
+  const std::vector<size_t> poses = file_->Dimensions("/geometry/poses");
+  if (poses.size() != 2 || poses[0] != frames_ || poses[1] != 7 * meta.geometries.size()) {
+    file_->Fail("/geometry/poses", "expected " + std::to_string(frames_) + " × " +
+                                       std::to_string(7 * meta.geometries.size()));
+  }
+  contact_offsets_ = file_->ReadIntegers("/contacts/offsets");
+  if (contact_offsets_.size() != frames_ + 1) {
+    file_->Fail("/contacts/offsets", "expected " + std::to_string(frames_ + 1) + " entries");
+  }
+  if (frames_ > 0) meta.first_poses = file_->ReadRows("/geometry/poses", 0, 1);
+  const fs::path stats = fs::path(directory) / "stats.json";
+  if (fs::exists(stats)) meta.stats_json = ReadText(stats);
+  meta_json_ = MetaJson(meta);
+}
+
+RecordedRun::~RecordedRun() = default;
+
+std::optional<std::string> RecordedRun::Chunk(int index) const {
+  const size_t first = static_cast<size_t>(index) * kChunkFrames;
+  if (index < 0 || first >= frames_) return std::nullopt;
+  const size_t count = std::min<size_t>(kChunkFrames, frames_ - first);
+  ReplayFrames frames{static_cast<int>(first), static_cast<int>(count), geometries_, {}, {}, {}};
+  const long long begin = contact_offsets_[first], end = contact_offsets_[first + count];
+  for (size_t f = first; f <= first + count; ++f)
+    frames.offsets.push_back(static_cast<uint32_t>(contact_offsets_[f] - begin));
+  const std::lock_guard<std::mutex> lock(mutex_);
+  frames.poses = ToFloat(file_->ReadRows("/geometry/poses", first, count));
+  const size_t rows = static_cast<size_t>(end - begin);
+  const std::vector<double> point = file_->ReadRows("/contacts/point", begin, rows);
+  const std::vector<double> normal = file_->ReadRows("/contacts/normal", begin, rows);
+  const std::vector<double> impulse = file_->ReadRows("/contacts/impulse", begin, rows);
+  const std::vector<double> depth = file_->ReadRows("/contacts/depth", begin, rows);
+  for (size_t i = 0; i < rows; ++i) {
+    for (const std::vector<double>* field : {&point, &normal, &impulse}) {
+      for (int k = 0; k < 3; ++k) frames.contacts.push_back(static_cast<float>((*field)[3 * i + k]));
+    }
+    frames.contacts.push_back(static_cast<float>(depth[i]));
+  }
+  return EncodeChunk(frames);
+}
+
+}  // namespace coulomb

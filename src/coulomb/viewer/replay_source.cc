@@ -1,0 +1,103 @@
+#include "coulomb/viewer/replay_source.h"
+
+#include <cstring>
+
+#include "coulomb/geometry/shape.h"
+#include "coulomb/io/json_writer.h"
+
+namespace coulomb {
+namespace {
+
+template <class T>
+void Append(std::string* bytes, const std::vector<T>& values) {
+  const size_t size = values.size() * sizeof(T);
+  const size_t at = bytes->size();
+  bytes->resize(at + size);
+  if (size > 0) std::memcpy(bytes->data() + at, values.data(), size);
+}
+
+JsonObjectWriter GeometryJson(const RecordedGeometry& geometry) {
+  JsonObjectWriter json;
+  json.Add("shape", ShapeName(geometry.shape));
+  json.Add("body", geometry.body);
+  std::vector<double> size(3, 0.0);
+  if (const auto* sphere = std::get_if<Sphere>(&geometry.shape)) size[0] = sphere->radius;
+  if (const auto* box = std::get_if<Box>(&geometry.shape))
+    size.assign(box->size.data(), box->size.data() + 3);
+  if (const auto* capsule = std::get_if<Capsule>(&geometry.shape))
+    size = {capsule->radius, capsule->length, 0.0};
+  if (const auto* cylinder = std::get_if<Cylinder>(&geometry.shape))
+    size = {cylinder->radius, cylinder->length, 0.0};
+  json.Add("size", size);
+  const double radius = BoundingRadius(geometry.shape);
+  json.Add("radius", std::isfinite(radius) ? radius : 0.0);
+  std::vector<double> vertices;
+  std::vector<int> triangles;
+  if (const auto* mesh = std::get_if<ConvexMesh>(&geometry.shape)) {
+    for (const Eigen::Vector3d& vertex : mesh->hull->vertices)
+      vertices.insert(vertices.end(), vertex.data(), vertex.data() + 3);
+    for (const std::array<int, 3>& triangle : mesh->hull->triangles)
+      triangles.insert(triangles.end(), triangle.begin(), triangle.end());
+  }
+  json.Add("vertices", vertices);
+  json.Add("triangles", triangles);
+  return json;
+}
+
+// Diameter [m] of the moving geometry's bounding box at the first frame
+// (of all bounded geometry when nothing moves; 1 m when there is none): the
+// page sizes its force arrows by it.
+double SceneSize(const ReplayMeta& meta) {
+  Eigen::AlignedBox3d moving, all;
+  for (size_t g = 0; g < meta.geometries.size(); ++g) {
+    const double radius = BoundingRadius(meta.geometries[g].shape);
+    if (!std::isfinite(radius)) continue;
+    const Eigen::Vector3d center(&meta.first_poses[7 * g]);
+    for (Eigen::AlignedBox3d* box : {&moving, &all}) {
+      if (box == &moving && meta.geometries[g].body == "world") continue;
+      box->extend(center - Eigen::Vector3d::Constant(radius));
+      box->extend(center + Eigen::Vector3d::Constant(radius));
+    }
+  }
+  const Eigen::AlignedBox3d& box = moving.isEmpty() ? all : moving;
+  return box.isEmpty() ? 1.0 : std::max(box.diagonal().norm(), 0.1);
+}
+
+}  // namespace
+
+std::string EncodeChunk(const ReplayFrames& frames) {
+  const uint32_t header[4] = {static_cast<uint32_t>(frames.first),
+                              static_cast<uint32_t>(frames.count),
+                              static_cast<uint32_t>(frames.geometries),
+                              static_cast<uint32_t>(frames.contacts.size() / 10)};
+  std::string bytes(reinterpret_cast<const char*>(header), sizeof(header));
+  Append(&bytes, frames.poses);
+  Append(&bytes, frames.offsets);
+  Append(&bytes, frames.contacts);
+  return bytes;
+}
+
+std::string MetaJson(const ReplayMeta& meta) {
+  JsonObjectWriter json;
+  json.Add("name", meta.name);
+  json.Add("frames", static_cast<int>(meta.time.size()));
+  json.Add("chunk_frames", ReplaySource::kChunkFrames);
+  json.Add("live", meta.live);
+  json.Add("time_step", meta.time_step);
+  json.Add("scene_size", SceneSize(meta));
+  json.Add("time", meta.time);
+  std::vector<JsonObjectWriter> geometries;
+  for (const RecordedGeometry& geometry : meta.geometries)
+    geometries.push_back(GeometryJson(geometry));
+  json.Add("geometries", geometries);
+  std::string positions = "[";
+  for (size_t g = 0; g < meta.geometries.size(); ++g) {
+    const double* p = &meta.first_poses[7 * g];
+    positions += (g > 0 ? "," : "") + JsonObjectWriter::Array(std::vector<double>(p, p + 3));
+  }
+  json.AddJson("first_positions", positions + "]");
+  json.AddJson("stats", meta.stats_json);
+  return json.str();
+}
+
+}  // namespace coulomb
