@@ -14,12 +14,16 @@ PIP_PYTHON_PACKAGES := nanobind==3.1.0 scikit-build-core==1.1.2 numpy==2.2.6 pyt
 PIP_DATA_PACKAGES := example-robot-data==6.0.0
 FCLIB_DIR ?= $(abspath ../shared/fclib)
 APT_PACKAGES := cmake ninja-build g++ make libeigen3-dev libhdf5-dev libgtest-dev libyaml-cpp-dev \
-  clang-format
+  clang-format libcpp-httplib-dev pkg-config
+# The viewer's page is bundled with Node.js (npm ci in viewer/); its tests
+# drive Debian's Chromium (they skip where it cannot be installed).
+NODE_APT_PACKAGES := nodejs npm
+BROWSER_APT_PACKAGES := chromium
 # Only for `make siconos` (the comparison with Siconos, Debian's Python).
 SICONOS_APT_PACKAGES := python3-siconos python3-h5py python3-scipy
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps venv build test run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers test-sanitize plots siconos format format-check clean
+.PHONY: deps node-deps browser-deps venv build test run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers test-sanitize plots siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
 define apt_install
@@ -34,6 +38,15 @@ endef
 
 deps:
 	$(call apt_install,$(APT_PACKAGES))
+	@# Node.js: Debian's, unless one (with its npm) is installed already.
+	@command -v npm >/dev/null 2>&1 || $(MAKE) --no-print-directory node-deps
+
+node-deps:
+	$(call apt_install,$(NODE_APT_PACKAGES))
+
+# Tolerated failure: without a browser the viewer's tests skip themselves.
+browser-deps:
+	-$(call apt_install,$(BROWSER_APT_PACKAGES))
 
 venv: $(VENV)/installed.stamp
 
@@ -58,7 +71,7 @@ build: deps venv
 
 # FCLIB tests read the problems from COULOMB_FCLIB_DIR (skipped, with a
 # message, when the folder is absent).
-test: build
+test: build browser-deps
 	cd $(BUILD_DIR) && COULOMB_FCLIB_DIR=$(FCLIB_DIR) ctest --output-on-failure -j 2
 
 # The whole C++ suite under AddressSanitizer and UndefinedBehaviorSanitizer

@@ -79,6 +79,7 @@ class Player {
   }
   seek(frame) {
     this.frame = Math.max(0, Math.min(this.meta.frames - 1, Math.round(frame)));
+    this.following = this.frame === this.meta.frames - 1; // live runs: stay on the newest
     this.clock = this.time(this.frame);
     this.show();
   }
@@ -123,7 +124,7 @@ class Player {
     while (frame + 1 < this.meta.frames && times[frame + 1] <= this.clock) ++frame;
     if (this.cache.frame(frame) === null) this.clock = this.time(this.frame); // wait for data
     else if (frame !== this.frame) this.seek(frame), this.clock = Math.max(this.clock, this.time(frame));
-    if (++this.frames % 30 === 0) this.fps = (1000 * this.frames) / (now - this.fpsStart);
+    if (++this.frames >= 5) this.fps = (1000 * this.frames) / (now - this.fpsStart);
     if (this.frame >= this.meta.frames - 1 && !this.meta.live) return this.toggle();
     requestAnimationFrame((t) => this.tick(t));
   }
@@ -185,7 +186,7 @@ function scaleForces(view, chunk, meta, onChange) {
 function followLive(source, player, cache) {
   const poll = async () => {
     const meta = await source.meta();
-    const atEnd = player.frame >= player.meta.frames - 1;
+    const atEnd = player.following;
     Object.assign(player.meta, { frames: meta.frames, time: meta.time, live: meta.live, stats: meta.stats });
     player.slider.max = meta.frames - 1;
     if (atEnd) player.seek(meta.frames - 1);
@@ -208,7 +209,7 @@ async function start() {
   plots.onSeek = (t) => player.seekTime(t);
   wireControls(player, view);
   if (meta.frames > 0) scaleForces(view, await cache.load(0), meta, () => player.show());
-  player.seek(0);
+  player.seek(meta.live ? meta.frames - 1 : 0);
   if (meta.live) followLive(source, player, cache);
   new ResizeObserver(() => plots.resize(document.getElementById("panel").clientWidth)).observe(
     document.getElementById("panel"));

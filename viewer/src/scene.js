@@ -206,6 +206,13 @@ export class SceneView {
     this.render();
   }
 
+  // Where geometry g's origin is drawn, in CSS pixels of the canvas.
+  screenPosition(g) {
+    const p = new THREE.Vector3().setFromMatrixPosition(this.objects[g].matrix).project(this.camera);
+    const canvas = this.renderer.domElement;
+    return { x: ((p.x + 1) / 2) * canvas.clientWidth, y: ((1 - p.y) / 2) * canvas.clientHeight };
+  }
+
   render() {
     this.renderer.render(this.scene, this.camera);
   }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <thread>
 
+#include "coulomb/base/stopwatch.h"
 #include "coulomb/cli/arguments.h"
 #include "coulomb/cli/view_command.h"
 #include "coulomb/io/run_output.h"
@@ -35,7 +36,8 @@ struct RunOptions {
   bool cold_start = false;  // NCP solvers: no warm start from the previous step
   std::string out_dir;
   bool json = false;
-  bool view = false;  // serve the viewer on the run while it is computed
+  bool view = false;      // serve the viewer on the run while it is computed
+  bool realtime = false;  // no faster than the simulated time
   ViewerServerOptions server;
 };
 
@@ -78,6 +80,8 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
       options.json = true;
     } else if (flag == "--view") {
       options.view = true;
+    } else if (flag == "--realtime") {
+      options.realtime = true;
     } else if (ParseViewerServerOption(flag, &arguments, &options.server)) {
       continue;
     } else if (flag.starts_with("--")) {
@@ -190,8 +194,14 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
   std::unique_ptr<LiveViewer> viewer;
   if (options.view) viewer = std::make_unique<LiveViewer>(simulation, options.server);
   const bool show_progress = isatty(STDERR_FILENO) != 0 && !options.json;
+  const Stopwatch wall_clock;
+  const double start_time = simulation.time();
   const auto progress = [&](double fraction) {
     if (viewer) viewer->live().Update(simulation);
+    const double ahead = simulation.time() - start_time - wall_clock.Seconds();
+    if (options.realtime && ahead > 0) {
+      std::this_thread::sleep_for(std::chrono::duration<double>(ahead));
+    }
     if (!show_progress) return;
     const int width = 40;
     const int filled = static_cast<int>(fraction * width);

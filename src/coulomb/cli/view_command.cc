@@ -42,7 +42,8 @@ int RunViewCommand(const std::vector<std::string>& list) {
     }
   }
   if (directory.empty()) {
-    throw UsageError("which run? coulomb view DIR (a folder written by coulomb run --out DIR)");
+    throw UsageError(
+        "which run? coulomb view DIR (a folder written by coulomb run --out DIR)");
   }
   const RecordedRun run(directory);
   if (!export_path.empty()) {

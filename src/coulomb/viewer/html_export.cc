@@ -37,8 +37,8 @@ void ExportViewerHtml(const ReplaySource& source, const std::string& title,
   for (int index = 0;; ++index) {
     const std::optional<std::string> chunk = source.Chunk(index);
     if (!chunk) break;
-    data += "<script type=\"text/plain\" id=\"coulomb-chunk-" + std::to_string(index) + "\">" +
-            Base64(*chunk) + "</script>\n";
+    data += "<script type=\"text/plain\" id=\"coulomb-chunk-" + std::to_string(index) +
+            "\">" + Base64(*chunk) + "</script>\n";
   }
   const std::string partial = path + ".partial";
   {

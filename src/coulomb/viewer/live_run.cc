@@ -10,10 +10,12 @@ LiveRun::LiveRun(const Simulation& simulation) {
   meta_.time_step = simulation.time_step();
   meta_.geometries = simulation.trajectory().geometries;
   const std::vector<Eigen::VectorXd>& poses = simulation.trajectory().geometry_poses;
-  if (!poses.empty()) meta_.first_poses.assign(poses.front().begin(), poses.front().end());
+  if (!poses.empty())
+    meta_.first_poses.assign(poses.front().begin(), poses.front().end());
   Update(simulation);
   meta_.stats_json =
-      RunStatisticsJson(simulation.scene(), simulation.Summary(), simulation.records()).str();
+      RunStatisticsJson(simulation.scene(), simulation.Summary(), simulation.records())
+          .str();
 }
 
 void LiveRun::Update(const Simulation& simulation) {
@@ -23,10 +25,11 @@ void LiveRun::Update(const Simulation& simulation) {
     meta_.time.push_back(trajectory.time[s]);
     const Eigen::VectorXd& poses = trajectory.geometry_poses[s];
     poses_.insert(poses_.end(), poses.begin(), poses.end());
-    for (long long c = trajectory.contact_offsets[s]; c < trajectory.contact_offsets[s + 1];
-         ++c) {
+    for (long long c = trajectory.contact_offsets[s];
+         c < trajectory.contact_offsets[s + 1]; ++c) {
       const RecordedContact& contact = trajectory.contacts[c];
-      for (const Eigen::Vector3d* field : {&contact.point, &contact.normal, &contact.impulse})
+      for (const Eigen::Vector3d* field :
+           {&contact.point, &contact.normal, &contact.impulse})
         contacts_.insert(contacts_.end(), field->data(), field->data() + 3);
       contacts_.push_back(static_cast<float>(contact.depth));
     }
@@ -35,7 +38,8 @@ void LiveRun::Update(const Simulation& simulation) {
   if (since_stats_.Seconds() < kStatsPeriod) return;
   since_stats_.Restart();
   meta_.stats_json =
-      RunStatisticsJson(simulation.scene(), simulation.Summary(), simulation.records()).str();
+      RunStatisticsJson(simulation.scene(), simulation.Summary(), simulation.records())
+          .str();
 }
 
 void LiveRun::Finish(const Simulation& simulation, const SimulationSummary& summary) {
@@ -58,7 +62,8 @@ std::optional<std::string> LiveRun::Chunk(int index) const {
   if (index < 0 || first >= frames) return std::nullopt;
   const size_t count = std::min<size_t>(kChunkFrames, frames - first);
   const int geometries = static_cast<int>(meta_.geometries.size());
-  ReplayFrames chunk{static_cast<int>(first), static_cast<int>(count), geometries, {}, {}, {}};
+  ReplayFrames chunk{
+      static_cast<int>(first), static_cast<int>(count), geometries, {}, {}, {}};
   const size_t pose_size = 7 * static_cast<size_t>(geometries);
   chunk.poses.assign(poses_.begin() + first * pose_size,
                      poses_.begin() + (first + count) * pose_size);

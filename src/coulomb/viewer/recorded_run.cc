@@ -29,7 +29,8 @@ std::string ReadText(const fs::path& path) {
 RecordedRun::RecordedRun(const std::string& directory) : directory_(directory) {
   const fs::path trajectory = fs::path(directory) / "trajectory.h5";
   if (!fs::is_directory(directory)) {
-    throw std::runtime_error(directory + ": no such directory (write a run with coulomb run --out " +
+    throw std::runtime_error(directory +
+                             ": no such directory (write a run with coulomb run --out " +
                              directory + ")");
   }
   if (!fs::exists(trajectory)) {
@@ -50,13 +51,15 @@ RecordedRun::RecordedRun(const std::string& directory) : directory_(directory) {
   frames_ = meta.time.size();
   geometries_ = static_cast<int>(meta.geometries.size());
   const std::vector<size_t> poses = file_->Dimensions("/geometry/poses");
-  if (poses.size() != 2 || poses[0] != frames_ || poses[1] != 7 * meta.geometries.size()) {
+  if (poses.size() != 2 || poses[0] != frames_ ||
+      poses[1] != 7 * meta.geometries.size()) {
     file_->Fail("/geometry/poses", "expected " + std::to_string(frames_) + " × " +
                                        std::to_string(7 * meta.geometries.size()));
   }
   contact_offsets_ = file_->ReadIntegers("/contacts/offsets");
   if (contact_offsets_.size() != frames_ + 1) {
-    file_->Fail("/contacts/offsets", "expected " + std::to_string(frames_ + 1) + " entries");
+    file_->Fail("/contacts/offsets",
+                "expected " + std::to_string(frames_ + 1) + " entries");
   }
   if (frames_ > 0) meta.first_poses = file_->ReadRows("/geometry/poses", 0, 1);
   const fs::path stats = fs::path(directory) / "stats.json";
@@ -70,7 +73,8 @@ std::optional<std::string> RecordedRun::Chunk(int index) const {
   const size_t first = static_cast<size_t>(index) * kChunkFrames;
   if (index < 0 || first >= frames_) return std::nullopt;
   const size_t count = std::min<size_t>(kChunkFrames, frames_ - first);
-  ReplayFrames frames{static_cast<int>(first), static_cast<int>(count), geometries_, {}, {}, {}};
+  ReplayFrames frames{
+      static_cast<int>(first), static_cast<int>(count), geometries_, {}, {}, {}};
   const long long begin = contact_offsets_[first], end = contact_offsets_[first + count];
   for (size_t f = first; f <= first + count; ++f)
     frames.offsets.push_back(static_cast<uint32_t>(contact_offsets_[f] - begin));
@@ -83,7 +87,8 @@ std::optional<std::string> RecordedRun::Chunk(int index) const {
   const std::vector<double> depth = file_->ReadRows("/contacts/depth", begin, rows);
   for (size_t i = 0; i < rows; ++i) {
     for (const std::vector<double>* field : {&point, &normal, &impulse}) {
-      for (int k = 0; k < 3; ++k) frames.contacts.push_back(static_cast<float>((*field)[3 * i + k]));
+      for (int k = 0; k < 3; ++k)
+        frames.contacts.push_back(static_cast<float>((*field)[3 * i + k]));
     }
     frames.contacts.push_back(static_cast<float>(depth[i]));
   }

@@ -93,7 +93,8 @@ std::string MetaJson(const ReplayMeta& meta) {
   std::string positions = "[";
   for (size_t g = 0; g < meta.geometries.size(); ++g) {
     const double* p = &meta.first_poses[7 * g];
-    positions += (g > 0 ? "," : "") + JsonObjectWriter::Array(std::vector<double>(p, p + 3));
+    positions +=
+        (g > 0 ? "," : "") + JsonObjectWriter::Array(std::vector<double>(p, p + 3));
   }
   json.AddJson("first_positions", positions + "]");
   json.AddJson("stats", meta.stats_json);

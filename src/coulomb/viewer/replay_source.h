@@ -33,9 +33,9 @@ struct ReplayFrames {
   int first = 0;
   int count = 0;
   int geometries = 0;
-  std::vector<float> poses;         // count × geometries × 7
-  std::vector<uint32_t> offsets;    // count + 1, from 0
-  std::vector<float> contacts;      // 10 per contact: point, normal, impulse, depth
+  std::vector<float> poses;       // count × geometries × 7
+  std::vector<uint32_t> offsets;  // count + 1, from 0
+  std::vector<float> contacts;    // 10 per contact: point, normal, impulse, depth
 };
 std::string EncodeChunk(const ReplayFrames& frames);
 

@@ -10,10 +10,14 @@ namespace {
 std::string EscapeHtml(const std::string& text) {
   std::string escaped;
   for (char c : text) {
-    if (c == '<') escaped += "&lt;";
-    else if (c == '>') escaped += "&gt;";
-    else if (c == '&') escaped += "&amp;";
-    else escaped += c;
+    if (c == '<')
+      escaped += "&lt;";
+    else if (c == '>')
+      escaped += "&gt;";
+    else if (c == '&')
+      escaped += "&amp;";
+    else
+      escaped += c;
   }
   return escaped;
 }
@@ -30,7 +34,8 @@ std::string PageHead(const std::string& title) {
 
 std::string ScriptSafe(std::string_view text) {
   std::string safe(text);
-  for (size_t at = safe.find("</"); at != std::string::npos; at = safe.find("</", at + 3)) {
+  for (size_t at = safe.find("</"); at != std::string::npos;
+       at = safe.find("</", at + 3)) {
     safe.replace(at, 2, "<\\/");
   }
   return safe;
@@ -49,14 +54,16 @@ std::string_view ViewerStyle() {
 std::string ServedViewerPage(const std::string& title) {
   return PageHead(title) +
          "<link rel=\"stylesheet\" href=\"viewer.css\">\n</head>\n<body>\n"
-         "<div id=\"app\"></div>\n<script src=\"viewer.js\"></script>\n</body>\n</html>\n";
+         "<div id=\"app\"></div>\n<script "
+         "src=\"viewer.js\"></script>\n</body>\n</html>\n";
 }
 
-std::string InlinedViewerPage(const std::string& title, const std::string& data_elements) {
+std::string InlinedViewerPage(const std::string& title,
+                              const std::string& data_elements) {
   // CSS cannot hold "</" outside strings and comments; the bundle has none.
-  return PageHead(title) + "<style>\n" + std::string(ViewerStyle()) + "\n</style>\n</head>\n" +
-         "<body>\n<div id=\"app\"></div>\n" + data_elements + "<script>\n" +
-         ScriptSafe(ViewerScript()) + "\n</script>\n</body>\n</html>\n";
+  return PageHead(title) + "<style>\n" + std::string(ViewerStyle()) +
+         "\n</style>\n</head>\n" + "<body>\n<div id=\"app\"></div>\n" + data_elements +
+         "<script>\n" + ScriptSafe(ViewerScript()) + "\n</script>\n</body>\n</html>\n";
 }
 
 }  // namespace coulomb

@@ -29,7 +29,8 @@ void ServeRunFile(const std::string& run_directory, const std::string& name,
                   httplib::Response& response) {
   if (!IsPlainName(name)) {
     response.status = 403;
-    response.set_content("refused: only files directly inside the run folder\n", "text/plain");
+    response.set_content("refused: only files directly inside the run folder\n",
+                         "text/plain");
     return;
   }
   const fs::path path = fs::path(run_directory) / name;
@@ -42,7 +43,8 @@ void ServeRunFile(const std::string& run_directory, const std::string& name,
   std::ostringstream bytes;
   bytes << in.rdbuf();
   const bool json = path.extension() == ".json";
-  response.set_content(bytes.str(), json ? "application/json" : "application/octet-stream");
+  response.set_content(bytes.str(),
+                       json ? "application/json" : "application/octet-stream");
 }
 
 void AddRoutes(httplib::Server* server, const ReplaySource& source,
@@ -56,18 +58,19 @@ void AddRoutes(httplib::Server* server, const ReplaySource& source,
   server->Get("/viewer.css", [](const httplib::Request&, httplib::Response& response) {
     response.set_content(std::string(ViewerStyle()), "text/css; charset=utf-8");
   });
-  server->Get("/replay/meta.json", [&source](const httplib::Request&, httplib::Response& response) {
-    response.set_content(source.Meta(), "application/json");
-  });
-  server->Get(R"(/replay/chunk/(\d{1,9}))",
-              [&source](const httplib::Request& request, httplib::Response& response) {
-                const std::optional<std::string> chunk = source.Chunk(std::stoi(request.matches[1]));
-                if (!chunk) {
-                  response.status = 404;
-                  return;
-                }
-                response.set_content(*chunk, "application/octet-stream");
+  server->Get("/replay/meta.json",
+              [&source](const httplib::Request&, httplib::Response& response) {
+                response.set_content(source.Meta(), "application/json");
               });
+  server->Get(R"(/replay/chunk/(\d{1,9}))", [&source](const httplib::Request& request,
+                                                      httplib::Response& response) {
+    const std::optional<std::string> chunk = source.Chunk(std::stoi(request.matches[1]));
+    if (!chunk) {
+      response.status = 404;
+      return;
+    }
+    response.set_content(*chunk, "application/octet-stream");
+  });
   server->Get(R"(/run/(.*))", [run_directory](const httplib::Request& request,
                                               httplib::Response& response) {
     ServeRunFile(run_directory, request.matches[1], response);
@@ -85,10 +88,10 @@ void ServeViewer(const ReplaySource& source, const std::string& run_directory,
   server.set_error_handler([](const httplib::Request&, httplib::Response& response) {
     if (response.body.empty()) response.set_content("not found\n", "text/plain");
   });
-  const int port = options.port == 0 ? server.bind_to_any_port(options.host)
-                                     : (server.bind_to_port(options.host, options.port)
-                                            ? options.port
-                                            : -1);
+  const int port =
+      options.port == 0
+          ? server.bind_to_any_port(options.host)
+          : (server.bind_to_port(options.host, options.port) ? options.port : -1);
   if (port < 0) {
     throw std::runtime_error("cannot listen on " + options.host + ":" +
                              std::to_string(options.port) +

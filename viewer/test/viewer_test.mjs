@@ -1,0 +1,212 @@
+// The viewer in a real browser (headless Chromium through playwright-core,
+// WebGL by SwiftShader): a recorded run served by `coulomb view`, the same
+// run exported as one HTML file opened from file://, and a live run of
+// `coulomb run --view`. Also the server's refusals (path traversal).
+//
+//   node viewer/test/viewer_test.mjs COULOMB_BINARY
+// Exit 77 (ctest: skipped) when no Chromium is installed.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { chromium } from "playwright-core";
+
+const coulomb = process.argv[2];
+const browserPath = process.env.COULOMB_CHROMIUM || "/usr/bin/chromium";
+if (!existsSync(browserPath)) {
+  console.log(`SKIP: no browser at ${browserPath} (apt-get install chromium, or set COULOMB_CHROMIUM)`);
+  process.exit(77);
+}
+
+let failures = 0;
+function check(condition, what) {
+  console.log(`${condition ? "ok  " : "FAIL"} ${what}`);
+  if (!condition) failures += 1;
+}
+
+const work = mkdtempSync(join(tmpdir(), "coulomb-viewer-test-"));
+const children = [];
+function cleanUp() {
+  for (const child of children) child.kill("SIGKILL");
+  rmSync(work, { recursive: true, force: true });
+}
+
+function run(args) {
+  const result = spawnSync(coulomb, args, { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`coulomb ${args.join(" ")}: ${result.stderr}`);
+  return result.stdout;
+}
+
+// Starts a serving coulomb command and resolves with the URL it prints.
+function serve(args) {
+  const child = spawn(coulomb, args, { stdio: ["ignore", "pipe", "inherit"] });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let output = "";
+    child.stdout.on("data", (data) => {
+      output += data;
+      const url = output.match(/http:\/\/[^\s]+\//);
+      if (url) resolve(url[0]);
+    });
+    child.on("exit", (code) => reject(new Error(`coulomb ${args[0]} exited with ${code}`)));
+  });
+}
+
+// The status of a raw GET of `path`, sent as is (no dot-segment cleanup).
+function rawStatus(url, path) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nConnection: close\r\n\r\n`));
+    let response = "";
+    socket.on("data", (data) => (response += data));
+    socket.on("end", () => resolve(Number(response.split(" ")[1])));
+    socket.on("error", reject);
+  });
+}
+
+async function checkServerRefusals(url) {
+  check((await rawStatus(url, "/run/stats.json")) === 200, "server: a file of the run is served");
+  check((await rawStatus(url, "/run/../../../etc/passwd")) === 403, "server: /run/../.. refused");
+  check((await rawStatus(url, "/run/..%2f..%2fetc%2fpasswd")) === 403, "server: encoded .. refused");
+  check((await rawStatus(url, "/run/%2fetc%2fpasswd")) === 403, "server: absolute path refused");
+  check((await rawStatus(url, "/../etc/passwd")) === 404, "server: paths outside its routes: 404");
+  check((await rawStatus(url, "/run/missing.h5")) === 404, "server: missing run file: 404");
+}
+
+// Page-side pixel tools: capture(name) keeps the canvas' pixels, diff(a, b)
+// counts the pixels that differ.
+async function installPixelTools(page) {
+  await page.evaluate(() => {
+    const captures = {};
+    window.__capture = (name) => {
+      const view = window.coulombViewer.view;
+      view.render();
+      const canvas = view.renderer.domElement;
+      const copy = document.createElement("canvas");
+      copy.width = canvas.width;
+      copy.height = canvas.height;
+      const context = copy.getContext("2d");
+      context.drawImage(canvas, 0, 0);
+      captures[name] = context.getImageData(0, 0, copy.width, copy.height).data;
+    };
+    window.__diff = (a, b) => {
+      let count = 0;
+      for (let i = 0; i < captures[a].length; i += 4) {
+        if (Math.abs(captures[a][i] - captures[b][i]) + Math.abs(captures[a][i + 1] - captures[b][i + 1]) +
+            Math.abs(captures[a][i + 2] - captures[b][i + 2]) > 24) ++count;
+      }
+      return count;
+    };
+  });
+}
+
+async function openViewer(browser, url, label) {
+  const page = await browser.newPage({ viewport: { width: 1200, height: 720 } });
+  const errors = [];
+  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  page.on("pageerror", (error) => errors.push(error.message));
+  await page.goto(url);
+  await page.waitForFunction(() => window.coulombViewer?.ready, null, { timeout: 30000 });
+  await installPixelTools(page);
+  page.errors = errors;
+  page.label = label;
+  return page;
+}
+
+// What every viewer page must show of the recorded run (`steps` steps).
+async function checkPlayback(page, steps) {
+  const at = (what) => `${page.label}: ${what}`;
+  const viewer = (f, argument) => page.evaluate(f, argument);
+  check((await viewer(() => window.coulombViewer.frameCount())) === steps + 1, at("one frame per step and the start"));
+  const points = await viewer(() => window.coulombViewer.plotPointCounts());
+  check(points.length >= 4 && points.every((n) => n === steps), at(`plots of ${steps} points each (${points})`));
+
+  // The bodies are drawn: hiding one changes the pixels where it is.
+  await viewer(() => window.coulombViewer.setFrame(0));
+  const body = await viewer(() => window.coulombViewer.meta.geometries.findIndex((g) => g.body !== "world"));
+  await viewer(() => window.__capture("shown"));
+  const hiddenPixels = await viewer((g) => {
+    const view = window.coulombViewer.view;
+    view.objects[g].visible = false;
+    window.__capture("hidden");
+    view.objects[g].visible = true;
+    return window.__diff("shown", "hidden");
+  }, body);
+  check(hiddenPixels > 20, at(`a body covers ${hiddenPixels} pixels`));
+
+  // Moving the time slider moves the bodies.
+  await page.locator("#time-slider").fill(String(steps));
+  await viewer(() => window.__capture("end"));
+  const moved = await viewer(() => window.__diff("shown", "end"));
+  check(moved > 100, at(`the slider changes the picture (${moved} pixels)`));
+  const frame = await viewer(() => window.coulombViewer.player.frame);
+  check(frame === steps, at("the slider sets the frame"));
+
+  // Force arrows (visible through transparent bodies) can be switched off.
+  await page.locator("#transparent").check();
+  await viewer(() => window.__capture("forces"));
+  await page.locator("#show-forces").uncheck();
+  await viewer(() => window.__capture("no-forces"));
+  const arrows = await viewer(() => window.__diff("forces", "no-forces"));
+  check(arrows > 10, at(`force arrows toggle (${arrows} pixels)`));
+  await page.locator("#show-forces").check();
+
+  // Playing advances the frames.
+  await viewer(() => window.coulombViewer.setFrame(0));
+  await page.locator("#play").click();
+  await page.waitForTimeout(1500);
+  const playing = await viewer(() => ({ frame: window.coulombViewer.player.frame, fps: window.coulombViewer.player.fps }));
+  check(playing.frame > 10, at(`playback advances (frame ${playing.frame} after 1.5 s, ${playing.fps.toFixed(0)} fps)`));
+  check(page.errors.length === 0, at(`no console errors ${page.errors.length ? page.errors.join(" | ") : ""}`));
+}
+
+// A run paced to the wall clock (5 s) so that the page opens while it is
+// computed, follows it, and ends on its last frame.
+async function checkLive(browser) {
+  const url = await serve(["run", "clutter", "--set", "bodies=8", "--duration", "5", "--realtime", "--view", "--port", "0"]);
+  const page = await openViewer(browser, url, "live");
+  const first = await page.evaluate(() => ({ live: window.coulombViewer.meta.live, frames: window.coulombViewer.frameCount() }));
+  check(first.live, `live: the page opens on a run being computed (${first.frames} frames so far)`);
+  await page.waitForFunction(() => !window.coulombViewer.meta.live, null, { timeout: 120000 });
+  const frames = await page.evaluate(() => window.coulombViewer.frameCount());
+  check(frames === 501 && frames > first.frames, `live: the page follows the run to its end (${frames} frames)`);
+  const shown = await page.evaluate(() => window.coulombViewer.player.frame);
+  check(shown === frames - 1, `live: the page shows the newest frame (${shown})`);
+  check(page.errors.length === 0, `live: no console errors ${page.errors.join(" | ")}`);
+}
+
+async function main() {
+  const runDir = join(work, "run");
+  run(["run", "clutter", "--set", "bodies=8", "--duration", "1", "--out", runDir]);
+  const steps = JSON.parse(readFileSync(join(runDir, "stats.json"), "utf8")).steps;
+  const url = await serve(["view", runDir, "--port", "0"]);
+  await checkServerRefusals(url);
+
+  const browser = await chromium.launch({
+    executablePath: browserPath,
+    args: ["--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"],
+  });
+  try {
+    await checkPlayback(await openViewer(browser, url, "served"), steps);
+    const replay = join(work, "replay.html");
+    run(["view", runDir, "--export", replay]);
+    await checkPlayback(await openViewer(browser, pathToFileURL(replay).href, "exported"), steps);
+    await checkLive(browser);
+  } finally {
+    await browser.close();
+  }
+}
+
+try {
+  await main();
+} catch (error) {
+  console.log(`FAIL ${error.stack}`);
+  failures += 1;
+} finally {
+  cleanUp();
+}
+console.log(failures === 0 ? "viewer_test: all checks passed" : `viewer_test: ${failures} failed`);
+process.exit(failures === 0 ? 0 : 1);
