@@ -23,7 +23,7 @@ BROWSER_APT_PACKAGES := chromium
 SICONOS_APT_PACKAGES := python3-siconos python3-h5py python3-scipy
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps node-deps browser-deps venv build test run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers test-sanitize plots siconos format format-check clean
+.PHONY: deps node-deps browser-deps venv build test run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers bench-viewer viewer-screenshots test-sanitize plots siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
 define apt_install
@@ -73,6 +73,21 @@ build: deps venv
 # message, when the folder is absent).
 test: build browser-deps
 	cd $(BUILD_DIR) && COULOMB_FCLIB_DIR=$(FCLIB_DIR) ctest --output-on-failure -j 2
+
+# The viewer on the 160-body clutter of 10 s: load time and frame rate in
+# headless Chromium (software WebGL), served and exported.
+bench-viewer: build browser-deps
+	$(BUILD_DIR)/coulomb run clutter --set bodies=160 --duration 10 --out $(BUILD_DIR)/runs/clutter160
+	node viewer/test/load_bench.mjs $(BUILD_DIR)/coulomb $(BUILD_DIR)/runs/clutter160
+
+# docs/viewer_clutter.png and docs/viewer_quadruped.png.
+viewer-screenshots: build browser-deps
+	$(BUILD_DIR)/coulomb run clutter --duration 3 --out $(BUILD_DIR)/runs/clutter40
+	$(BUILD_DIR)/coulomb view $(BUILD_DIR)/runs/clutter40 --export $(BUILD_DIR)/runs/clutter40.html
+	node viewer/test/screenshot.mjs file://$(abspath $(BUILD_DIR))/runs/clutter40.html 120 docs/viewer_clutter.png
+	$(BUILD_DIR)/coulomb run scenes/quadruped.yaml --duration 1 --out $(BUILD_DIR)/runs/quadruped
+	$(BUILD_DIR)/coulomb view $(BUILD_DIR)/runs/quadruped --export $(BUILD_DIR)/runs/quadruped.html
+	node viewer/test/screenshot.mjs file://$(abspath $(BUILD_DIR))/runs/quadruped.html 150 docs/viewer_quadruped.png
 
 # The whole C++ suite under AddressSanitizer and UndefinedBehaviorSanitizer
 # (GCC; a separate build folder, no Python package; the allocation-counting

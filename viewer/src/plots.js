@@ -26,6 +26,12 @@ function exponents(chart, ticks) {
   return ticks.map((v) => (v === null ? "" : v.toExponential(0)));
 }
 
+// Tick labels of a linear axis: small values (penetrations) in exponent form.
+function numbers(chart, ticks) {
+  const largest = Math.max(...ticks.map(Math.abs));
+  return ticks.map((v) => (largest > 0 && largest < 0.01 ? v.toExponential(1) : String(+v.toPrecision(6))));
+}
+
 export class Plots {
   constructor(container, stats) {
     const steps = stats.per_step || [];
@@ -48,7 +54,7 @@ export class Plots {
           legend: { show: false },
           cursor: { drag: { x: true, y: false } },
           scales: { x: { time: false }, y: log ? { distr: 3 } : {} },
-          axes: [{ size: 30 }, { size: 60, values: log ? exponents : undefined }],
+          axes: [{ size: 30 }, { size: 60, values: log ? exponents : numbers }],
           series: [{}, { stroke: "#1f77b4", width: 1.25, spanGaps: false, points: { show: false } }],
           hooks: { setSelect: [(u) => this.zoomTo(u)] },
         },
