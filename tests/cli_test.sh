@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end checks of `coulomb solve`, `run` and `scenes`: exit codes,
-# one-line errors, JSON keys and output files.
+# End-to-end checks of `coulomb solve`, `run`, `view` and `scenes`: exit
+# codes, one-line errors, JSON keys, output files, --help.
 # Usage: cli_test.sh PATH/TO/coulomb PATH/TO/scenes PATH/TO/fclib_tool
 set -u
 coulomb="$1"
@@ -227,6 +227,38 @@ printf 'bodies:\n  - name: b\n    shape: {sphere: {radius: -1}}\n    mass: 1\n' 
 "$coulomb" run "$work/bad.yaml" >/dev/null 2>"$work/err"; code=$?
 check "bad scene file exits 2" test "$code" -eq 2
 check "bad scene file names line and key" grep -q "bad.yaml:3: bodies\[0\].shape.sphere.radius: must be positive" "$work/err"
+
+# --help on every command: its usage on stdout, exit 0, nothing run.
+for command in solve run view scenes bench; do
+  "$coulomb" "$command" --help >"$work/out" 2>"$work/err"; code=$?
+  check "$command --help exits 0" test "$code" -eq 0
+  check "$command --help shows its usage" grep -q "^  $command" "$work/out"
+  check "$command --help prints no error" test ! -s "$work/err"
+done
+
+# coulomb view: bad input exits 2 with one line and writes nothing.
+expect_view_error() {  # expect_view_error NAME PATTERN ARGS...
+  local name="$1" pattern="$2"; shift 2
+  "$coulomb" view "$@" >/dev/null 2>"$work/err"; code=$?
+  check "view $name exits 2" test "$code" -eq 2
+  check "view $name: one line" test "$(wc -l <"$work/err")" -eq 1
+  check "view $name is explained" grep -q "$pattern" "$work/err"
+}
+expect_view_error "without a folder" "which run" 
+expect_view_error "of a missing folder" "no such directory" "$work/nothing"
+mkdir "$work/empty_run"
+expect_view_error "of a folder without a run" "trajectory.h5: missing" "$work/empty_run"
+"$coulomb" run sphere_on_ground --duration 0.1 --out "$work/view_run" >/dev/null
+expect_view_error "with a bad port" "port must be" "$work/view_run" --port 70000
+expect_view_error "with a bad host" "expected a host name" "$work/view_run" --host "a'b"
+expect_view_error "with an unknown option" "unknown option --fast" "$work/view_run" --fast
+expect_view_error "exporting into a missing folder" "cannot write" "$work/view_run" \
+  --export "$work/no/such/folder/replay.html"
+check "a failed export leaves no partial file" test ! -e "$work/no/such/folder/replay.html.partial"
+"$coulomb" view "$work/view_run" --export "$work/replay.html" >"$work/out"; code=$?
+check "view --export exits 0" test "$code" -eq 0
+check "the export is one page with the data inlined" grep -q 'id="coulomb-chunk-0"' "$work/replay.html"
+check "the export fetches nothing" sh -c "! grep -Eq '(src|href)=\"(https?:|//)' '$work/replay.html'"
 
 echo "$passed passed, $failures failed"
 test "$failures" -eq 0

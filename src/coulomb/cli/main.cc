@@ -1,5 +1,6 @@
 // coulomb: the command-line front end. Each command lives in its own file;
 // this one dispatches and turns errors into one-line messages and exit codes.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -16,36 +17,79 @@
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: coulomb <command> [options]\n"
-    "commands:\n"
-    "  solve PROBLEM.hdf5 [--solver sap|canal|subadmm|pgs] [--threads N] [--rel-tol X]\n"
-    "        [--max-iterations N]\n"
-    "        [--linear-solver dense|sparse] [--line-search exact|backtracking]\n"
-    "        [--output SOLUTION.hdf5] [--json]\n"
-    "                 solve one FCLIB problem with SAP\n"
-    "  solve DIRECTORY [options]   solve every .hdf5 in DIRECTORY, print a table\n"
-    "  solve --example [options]   solve a built-in random problem\n"
-    "  run [SCENE.yaml | BUILTIN] [--dt S] [--duration S] [--scheme NAME] [--rel-tol X]\n"
-    "      [--model sap|lagged|regularized_lagged|similar]\n"
-    "      [--solver sap|canal|subadmm|subadmm-nobody|admm|pgs] [--threads N]\n"
-    "      [--cold-start]\n"
-    "      [--set key=value]...\n"
-    "      [--out DIR] [--json]\n"
-    "                 simulate a scene file or a built-in scene (default: clutter)\n"
-    "  scenes         list the built-in scenes\n"
-    "  bench solve [--fclib-dir DIR] [--repetitions N] [--max-bodies N]\n"
-    "                 time SAP solves, dense vs sparse Cholesky\n"
-    "  bench clutter [--duration S] [--max-bodies N]\n"
-    "                 SAP §VI-C scalability: 10…160 bodies, with and without walls\n"
-    "  bench ncp [--cases N] [--threads N] [--csv FILE]\n"
-    "                 AL §VII-A1 single-step test: CANAL, SubADMM, PGS on the dish pile\n"
-    "  bench laikago [--threads N]\n"
-    "                 AL §VII-D2: SubADMM vs No Body vs No Sub on 8 and 27 dropped "
-    "quadrupeds\n"
-    "  bench irr [--case belt|sphere|rod|clutter|all] [--quick]\n"
-    "                 IRR §IX studies: SAP vs Lagged vs Similar, convergence in δt\n"
+// Each command's usage, as `coulomb --help` lists them and `coulomb COMMAND
+// --help` prints one.
+struct CommandHelp {
+  const char* name;
+  const char* text;
+};
+constexpr CommandHelp kCommands[] = {
+    {"solve",
+     "  solve PROBLEM.hdf5 [--solver sap|canal|subadmm|pgs] [--threads N] [--rel-tol X]\n"
+     "        [--max-iterations N]\n"
+     "        [--linear-solver dense|sparse] [--line-search exact|backtracking]\n"
+     "        [--output SOLUTION.hdf5] [--json]\n"
+     "                 solve one FCLIB problem (default solver: SAP)\n"
+     "  solve DIRECTORY [options]   solve every .hdf5 in DIRECTORY, print a table\n"
+     "  solve --example [options]   solve a built-in random problem\n"},
+    {"run",
+     "  run [SCENE.yaml | BUILTIN] [--dt S] [--duration S] [--scheme NAME] [--rel-tol "
+     "X]\n"
+     "      [--model sap|lagged|regularized_lagged|similar]\n"
+     "      [--solver sap|canal|subadmm|subadmm-nobody|admm|pgs] [--threads N]\n"
+     "      [--cold-start] [--set key=value]... [--out DIR] [--json]\n"
+     "      [--view [--port P] [--host H]] [--realtime]\n"
+     "                 simulate a scene file or a built-in scene (default: clutter);\n"
+     "                 --out DIR writes trajectory.h5 and stats.json, --view serves\n"
+     "                 the browser viewer on the run while it is computed,\n"
+     "                 --realtime paces the run to the wall clock\n"},
+    {"view",
+     "  view DIR [--port P] [--host H] [--export FILE.html]\n"
+     "                 play a run written by coulomb run --out DIR in the browser\n"
+     "                 viewer (default http://127.0.0.1:8000/, --port 0: any free\n"
+     "                 port), or write it as one self-contained HTML file\n"},
+    {"scenes", "  scenes         list the built-in scenes\n"},
+    {"bench",
+     "  bench solve [--fclib-dir DIR] [--repetitions N] [--max-bodies N]\n"
+     "                 time SAP solves, dense vs sparse Cholesky\n"
+     "  bench clutter [--duration S] [--max-bodies N]\n"
+     "                 SAP §VI-C scalability: 10…160 bodies, with and without walls\n"
+     "  bench ncp [--cases N] [--threads N] [--csv FILE]\n"
+     "                 AL §VII-A1 single-step test: CANAL, SubADMM, PGS on the dish "
+     "pile\n"
+     "  bench laikago [--threads N]\n"
+     "                 AL §VII-D2: SubADMM vs No Body vs No Sub on 8 and 27 dropped "
+     "quadrupeds\n"
+     "  bench irr [--case belt|sphere|rod|clutter|all] [--quick]\n"
+     "                 IRR §IX studies: SAP vs Lagged vs Similar, convergence in δt\n"},
+};
+constexpr const char* kExitCodes =
     "exit codes: 0 success, 1 a solve or step did not converge, 2 bad input\n";
+
+void PrintUsage(std::FILE* out) {
+  std::fputs(
+      "usage: coulomb <command> [options]   (coulomb <command> --help)\ncommands:\n",
+      out);
+  for (const CommandHelp& command : kCommands) std::fputs(command.text, out);
+  std::fputs(kExitCodes, out);
+}
+
+// `coulomb COMMAND --help` (or -h anywhere after the command): true when
+// printed.
+bool PrintCommandHelp(const std::string& name,
+                      const std::vector<std::string>& arguments) {
+  if (std::find_if(arguments.begin(), arguments.end(), [](const std::string& a) {
+        return a == "--help" || a == "-h";
+      }) == arguments.end()) {
+    return false;
+  }
+  for (const CommandHelp& command : kCommands) {
+    if (name != command.name) continue;
+    std::printf("usage:\n%s%s", command.text, kExitCodes);
+    return true;
+  }
+  return false;
+}
 
 }  // namespace
 
@@ -53,11 +97,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> arguments(argv + 1, argv + argc);
   if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h" ||
       arguments[0] == "help") {
-    std::fputs(kUsage, arguments.empty() ? stderr : stdout);
+    PrintUsage(arguments.empty() ? stderr : stdout);
     return arguments.empty() ? 2 : 0;
   }
   const std::string command = arguments[0];
   arguments.erase(arguments.begin());
+  if (PrintCommandHelp(command, arguments)) return 0;
   try {
     if (command == "solve") return coulomb::RunSolveCommand(arguments);
     if (command == "bench" && !arguments.empty() && arguments.front() == "clutter") {

@@ -168,6 +168,7 @@ class LiveViewer {
     }
     std::printf("viewing the run live at %s\n", url_.c_str());
     std::fflush(stdout);
+    OpenInBrowser(url_);
   }
   LiveRun& live() { return live_; }
   // Blocks: the server runs until Ctrl-C.

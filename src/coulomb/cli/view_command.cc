@@ -1,6 +1,7 @@
 #include "coulomb/cli/view_command.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include "coulomb/cli/arguments.h"
@@ -19,9 +20,25 @@ bool ParseViewerServerOption(const std::string& flag, Arguments* arguments,
   }
   if (flag == "--host") {
     options->host = arguments->Value(flag);
+    const bool plain =
+        !options->host.empty() &&
+        options->host.find_first_not_of(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.:-") ==
+            std::string::npos;
+    if (!plain)
+      throw UsageError("--host: expected a host name or address, got '" + options->host +
+                       "'");
     return true;
   }
   return false;
+}
+
+void OpenInBrowser(const std::string& url) {
+  const bool display =
+      std::getenv("DISPLAY") != nullptr || std::getenv("WAYLAND_DISPLAY") != nullptr;
+  if (!display || std::system("command -v xdg-open >/dev/null 2>&1") != 0) return;
+  // url is ours: http://HOST:PORT/ with a checked host.
+  if (std::system(("xdg-open '" + url + "' >/dev/null 2>&1 &").c_str()) != 0) return;
 }
 
 int RunViewCommand(const std::vector<std::string>& list) {
@@ -55,6 +72,7 @@ int RunViewCommand(const std::vector<std::string>& list) {
   ServeViewer(run, directory, server, [&](const std::string& url) {
     std::printf("viewing %s at %s (Ctrl-C to stop)\n", directory.c_str(), url.c_str());
     std::fflush(stdout);
+    OpenInBrowser(url);
   });
   return 0;
 }

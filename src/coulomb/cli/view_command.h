@@ -17,4 +17,8 @@ class Arguments;
 bool ParseViewerServerOption(const std::string& flag, Arguments* arguments,
                              ViewerServerOptions* options);
 
+// Opens `url` in the desktop's browser (xdg-open) when there is a display;
+// otherwise nothing (the caller prints the URL).
+void OpenInBrowser(const std::string& url);
+
 }  // namespace coulomb
