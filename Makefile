@@ -23,7 +23,7 @@ BROWSER_APT_PACKAGES := chromium
 SICONOS_APT_PACKAGES := python3-siconos python3-h5py python3-scipy
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps node-deps browser-deps venv build test run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers bench-viewer viewer-screenshots test-sanitize plots siconos format format-check clean
+.PHONY: deps node-deps browser-deps venv build test run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers bench-viewer bench-viewer-large viewer-screenshots test-sanitize plots siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
 define apt_install
@@ -79,6 +79,11 @@ test: build browser-deps
 bench-viewer: build browser-deps
 	$(BUILD_DIR)/coulomb run clutter --set bodies=160 --duration 10 --out $(BUILD_DIR)/runs/clutter160
 	node viewer/test/load_bench.mjs $(BUILD_DIR)/coulomb $(BUILD_DIR)/runs/clutter160
+
+# The same on a synthetic run of 10⁵ frames × 1000 spheres (5.6 GB).
+bench-viewer-large: build browser-deps venv
+	$(VENV)/bin/python bench/viewer_large_run.py $(BUILD_DIR)/runs/large --bodies 1000 --frames 100000
+	node viewer/test/load_bench.mjs $(BUILD_DIR)/coulomb $(BUILD_DIR)/runs/large --served-only
 
 # docs/viewer_clutter.png and docs/viewer_quadruped.png.
 viewer-screenshots: build browser-deps

@@ -57,13 +57,14 @@ export class ServerSource {
   }
 }
 
-// Chunks on demand, with the next ones prefetched and at most `capacity`
-// kept (large runs stream; they are never loaded whole).
+// Chunks on demand, with the next ones prefetched and about `budget` bytes
+// of them kept (at least 4 chunks): large runs stream, never loaded whole.
 export class ChunkCache {
-  constructor(source, meta, capacity = 48) {
+  constructor(source, meta, budget = 64e6) {
     this.source = source;
     this.meta = meta;
-    this.capacity = capacity;
+    const chunkBytes = 28 * meta.chunk_frames * Math.max(1, meta.geometries.length);
+    this.capacity = Math.max(4, Math.floor(budget / chunkBytes));
     this.chunks = new Map(); // index → parsed chunk
     this.pending = new Map(); // index → promise
     this.onLoad = () => {};

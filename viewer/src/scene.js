@@ -26,17 +26,19 @@ function convexMesh(vertices, triangles) {
   return geometry;
 }
 
-function shapeGeometry(g) {
+// `detail` scales the tessellation of round shapes (coarser in large scenes).
+function shapeGeometry(g, detail) {
   const [a, b, c] = g.size;
+  const segments = (n) => Math.max(6, Math.round(n * detail));
   switch (g.shape) {
     case "sphere":
-      return new THREE.SphereGeometry(a, 32, 16);
+      return new THREE.SphereGeometry(a, segments(32), segments(16));
     case "box":
       return new THREE.BoxGeometry(a, b, c);
     case "capsule":
-      return alongZ(new THREE.CapsuleGeometry(a, b, 8, 24));
+      return alongZ(new THREE.CapsuleGeometry(a, b, segments(8), segments(24)));
     case "cylinder":
-      return alongZ(new THREE.CylinderGeometry(a, a, b, 32));
+      return alongZ(new THREE.CylinderGeometry(a, a, b, segments(32)));
     case "halfspace":
       return new THREE.PlaneGeometry(40, 40); // in G's xy plane, normal +z
     case "mesh":
@@ -75,6 +77,9 @@ export class SceneView {
   addGeometries() {
     this.objects = [];
     this.frames = [];
+    // Round shapes coarser beyond 400 geometries: about as many triangles as
+    // 400 fine spheres (400k), whatever the number of bodies.
+    const detail = Math.min(1, Math.sqrt(400 / Math.max(1, this.meta.geometries.length)));
     for (const g of this.meta.geometries) {
       // Static geometry (walls, bins) is glass-like, so that what it holds shows.
       const isStatic = g.body === "world";
@@ -89,7 +94,7 @@ export class SceneView {
         polygonOffset: isGround,
         polygonOffsetFactor: 1,
       });
-      const object = new THREE.Mesh(shapeGeometry(g), material);
+      const object = new THREE.Mesh(shapeGeometry(g, detail), material);
       object.userData.static = isStatic;
       object.matrixAutoUpdate = false;
       const axes = new THREE.AxesHelper(Math.max(0.05, 1.5 * g.radius));

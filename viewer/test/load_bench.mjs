@@ -1,5 +1,5 @@
 // How fast the viewer loads and plays a run (a benchmark, not a test):
-//   node viewer/test/load_bench.mjs COULOMB_BINARY RUN_DIR
+//   node viewer/test/load_bench.mjs COULOMB_BINARY RUN_DIR [--served-only]
 // Serves RUN_DIR with `coulomb view`, opens it in headless Chromium, and
 // prints the time until the first frame is drawn, the frame rate while
 // playing at 1× and 4×, the JavaScript time per frame, and the same for the
@@ -13,7 +13,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 
-const [coulomb, runDir] = process.argv.slice(2);
+const [coulomb, runDir, option] = process.argv.slice(2);
+const servedOnly = option === "--served-only"; // runs too large to inline
 const browserPath = process.env.COULOMB_CHROMIUM || "/usr/bin/chromium";
 
 function serve() {
@@ -67,19 +68,21 @@ const browser = await chromium.launch({
 });
 try {
   const served = await measure(browser, url);
-  const replay = join(work, "replay.html");
-  const exportStart = Date.now();
-  spawnSync(coulomb, ["view", runDir, "--export", replay]);
-  const exportSeconds = (Date.now() - exportStart) / 1000;
-  const exported = await measure(browser, pathToFileURL(replay).href);
   console.log(`run: ${runDir}: ${served.frames} frames, ${served.geometries} geometries`);
   console.log("| page | size | load to first frame [s] | JavaScript per frame [ms] | fps at 1× | fps at 4× |");
   console.log("|---|---|---|---|---|---|");
   const row = (name, size, r) =>
     console.log(`| ${name} | ${size} | ${r.load.toFixed(2)} | ${r.perFrame.toFixed(2)} | ` +
                 `${r.rates[0].toFixed(1)} | ${r.rates[1].toFixed(1)} |`);
-  row("served (coulomb view)", "chunks on demand", served);
-  row(`exported (${exportSeconds.toFixed(1)} s to write)`, `${(statSync(replay).size / 1e6).toFixed(1)} MB`, exported);
+  row("served (coulomb view)", `${(statSync(join(runDir, "trajectory.h5")).size / 1e6).toFixed(0)} MB file, chunks on demand`, served);
+  if (!servedOnly) {
+    const replay = join(work, "replay.html");
+    const exportStart = Date.now();
+    spawnSync(coulomb, ["view", runDir, "--export", replay]);
+    const exportSeconds = (Date.now() - exportStart) / 1000;
+    const exported = await measure(browser, pathToFileURL(replay).href);
+    row(`exported (${exportSeconds.toFixed(1)} s to write)`, `${(statSync(replay).size / 1e6).toFixed(1)} MB`, exported);
+  }
 } finally {
   await browser.close();
   child.kill();
