@@ -44,10 +44,11 @@ MultibodySystem BoxStack(double stiffness) {
   return system;
 }
 
-TEST(HuntCrossleyModels, StiffBoxStackRestsAtTheHookePenetrationUpToSteelTimesAThousand) {
+// Stiffer contact is clamped near-rigid (stiff_contact_test.cc).
+TEST(HuntCrossleyModels, StiffBoxStackRestsAtTheHookePenetrationUpToTheNearRigidClamp) {
   for (ContactModel model : {ContactModel::kLagged, ContactModel::kRegularizedLagged,
                              ContactModel::kSimilar}) {
-    for (double stiffness : {1e6, 1e8, 1e10}) {
+    for (double stiffness : {1e6, 1e7, 1e8}) {
       MultibodySystem system = BoxStack(stiffness);
       TimeStepper stepper(Parameters(model, 0.01));
       StepStatistics last;

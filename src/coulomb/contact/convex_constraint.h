@@ -73,6 +73,11 @@ class ConvexConstraint {
 
   // The rigid counterpart of this constraint (valid after Prepare).
   virtual RigidLaw rigid_law() const { return {}; }
+
+  // True when Prepare found the constraint stiffer than a step of δt
+  // resolves and made it near-rigid (SAP's Rn = β²w/(4π²), a Hunt & Crossley
+  // contact's clamped stiffness; docs/math.md §2.9, §3.5).
+  virtual bool near_rigid() const { return false; }
 };
 
 // Stores T(args...) in *slot, assigning to the object already there when it

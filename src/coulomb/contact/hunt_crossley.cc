@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 
@@ -25,6 +26,14 @@ void ValidateHuntCrossleyParameters(const HuntCrossleyParameters& p) {
           "must be finite and ≥ 0", p.friction);
   require(std::isfinite(p.stiction_tolerance) && p.stiction_tolerance > 0.0,
           "stiction_tolerance", "must be finite and positive", p.stiction_tolerance);
+  require(std::isfinite(p.near_rigid_threshold) && p.near_rigid_threshold >= 0.0,
+          "near_rigid_threshold", "must be finite and ≥ 0", p.near_rigid_threshold);
+}
+
+double NearRigidStiffness(double stiffness, double w, double time_step, double beta) {
+  if (beta == 0.0) return stiffness;
+  const double resolved_rate = 2.0 * std::numbers::pi / (beta * time_step);  // 2π/T_min
+  return std::min(stiffness, resolved_rate * resolved_rate / w);
 }
 
 HuntCrossleyNormal::HuntCrossleyNormal(double stiffness, double dissipation, double x0,

@@ -6,6 +6,20 @@
 
 namespace coulomb {
 
+// The near-rigid clamp of a Hunt & Crossley contact (docs/math.md §3.5):
+// a contact of stiffness k and Delassus scale w [1/kg] oscillates with the
+// period T = 2π/√(k w). A step of δt cannot resolve T ≪ δt, and its Newton
+// system stops being solvable in floating point (the Hessian's scaled
+// condition number grows like δt² k w: at δt = 10 ms the 40-body clutter's
+// Lagged steps stall at e_m ≈ 1e-5 from k ≈ 1e9 N/m on). The clamp keeps
+// T ≥ β_HC δt: k_eff = min(k, (2π / (β_HC δt))² / w). SAP's own near-rigid
+// regime is β = 1 (T ≥ δt, SAP §V); Hunt & Crossley keeps its physics
+// fifty times further, down to T = δt/50 (δt² k w ≤ (2π/β_HC)² ≈ 1e5),
+// where the clutter still converges to ε_r = 1e-6.
+inline constexpr double kDefaultHuntCrossleyNearRigidThreshold = 0.02;
+// k_eff [N/m] for stiffness k, Delassus scale w > 0, step δt; k if β = 0.
+double NearRigidStiffness(double stiffness, double w, double time_step, double beta);
+
 // Physical parameters of a Hunt & Crossley contact with regularized friction
 // (IRR §IV–V), shared by the Lagged and Similar models.
 struct HuntCrossleyParameters {
@@ -19,6 +33,8 @@ struct HuntCrossleyParameters {
   // v_s [m/s] > 0: the slip speed at which friction saturates (the ε of the
   // soft norm). 1e-4 m/s is IRR's value for manipulation (IRR §IX).
   double stiction_tolerance = 1e-4;
+  // β_HC ≥ 0 of the near-rigid clamp (NearRigidStiffness; 0 turns it off).
+  double near_rigid_threshold = kDefaultHuntCrossleyNearRigidThreshold;
 };
 
 // Throws std::invalid_argument naming the offending field.

@@ -19,7 +19,10 @@ LaggedContact::LaggedContact(const HuntCrossleyParameters& parameters, double ph
 }
 
 void LaggedContact::Prepare(const ConstraintMatrix& delassus_estimate, double time_step) {
-  const double k = parameters_.stiffness;
+  const double w = delassus_estimate.norm() / 3.0;  // ‖W_ii‖_F / 3 (SAP §V-B)
+  const double k = NearRigidStiffness(parameters_.stiffness, w, time_step,
+                                      parameters_.near_rigid_threshold);
+  near_rigid_ = k < parameters_.stiffness;
   const double d = parameters_.dissipation;
   const double x0 = -phi0_;
   normal_ = HuntCrossleyNormal(k, d, x0, time_step);
@@ -29,7 +32,6 @@ void LaggedContact::Prepare(const ConstraintMatrix& delassus_estimate, double ti
       time_step * k * std::max(x0, 0.0) * std::max(1.0 - d * v_n0_, 0.0);
   epsilon_ = parameters_.stiction_tolerance;
   if (sigma_ > 0.0) {
-    const double w = delassus_estimate.norm() / 3.0;
     epsilon_ =
         std::max(epsilon_, sigma_ * w * parameters_.friction * lagged_normal_impulse_);
   }

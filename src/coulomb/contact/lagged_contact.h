@@ -18,7 +18,8 @@ namespace coulomb {
 //   G = blockdiag(μ γ_n0 (I − t̂_s t̂_sᵀ)/(‖v_t‖_s + ε), −n'(v_n)) ⪰ 0.
 // ε = v_s, or for the regularized variant (IRR-44) ε = max(v_s, σ w μ γ_n0)
 // with w = ‖W_ii‖_F / 3 as in SAP: looser stiction during impacts only.
-// Units: v [m/s], γ [N·s].
+// The stiffness is clamped where δt cannot resolve it (NearRigidStiffness,
+// in Prepare). Units: v [m/s], γ [N·s].
 class LaggedContact final : public ConvexConstraint {
  public:
   // phi0 [m]: signed distance at q0 (< 0 overlapping); v_n0 [m/s]: normal
@@ -35,6 +36,8 @@ class LaggedContact final : public ConvexConstraint {
     return HuntCrossleyRigidLaw(parameters_.friction, phi0_, time_step_);
   }
 
+  bool near_rigid() const override { return near_rigid_; }
+
   double lagged_normal_impulse() const { return lagged_normal_impulse_; }  // γ_n0
   double stiction_tolerance() const { return epsilon_; }                   // ε
 
@@ -47,6 +50,7 @@ class LaggedContact final : public ConvexConstraint {
   double time_step_ = 0.0;  // of the last Prepare
   double lagged_normal_impulse_ = 0.0;
   double epsilon_ = 0.0;
+  bool near_rigid_ = false;  // the stiffness was clamped (NearRigidStiffness)
 };
 
 }  // namespace coulomb

@@ -69,9 +69,11 @@ void SapFrictionCone::Prepare(const ConstraintMatrix& delassus_estimate,
   const double tau_d = SapDissipationTimeScaleOrDefault(
       parameters_.dissipation_time_scale, beta, time_step);
   if (phi0_) v_hat_ = {0.0, 0.0, SapStabilizationVelocity(*phi0_, time_step, tau_d)};
-  SetRegularization(
-      parameters_.sigma * w,
-      SapNormalRegularization(w, parameters_.stiffness, tau_d, beta, time_step));
+  const double rn =
+      SapNormalRegularization(w, parameters_.stiffness, tau_d, beta, time_step);
+  SetRegularization(parameters_.sigma * w, rn);
+  near_rigid_ =
+      rn > SapNormalRegularization(w, parameters_.stiffness, tau_d, 0.0, time_step);
 }
 
 SapFrictionCone SapFrictionCone::AtSignedDistance(const SapContactParameters& parameters,

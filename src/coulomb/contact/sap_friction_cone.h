@@ -98,6 +98,8 @@ class SapFrictionCone final : public ConvexConstraint {
   // Coulomb with μ and the position feedback e = −v̂ (the rigid limit of SAP's
   // regularized cone).
   RigidLaw rigid_law() const override;
+  // Rn's near-rigid term β²w/(4π²) won over the contact's compliance.
+  bool near_rigid() const override { return near_rigid_; }
 
   double friction() const { return parameters_.friction; }
   double rt() const { return rt_; }
@@ -110,6 +112,7 @@ class SapFrictionCone final : public ConvexConstraint {
   Eigen::Vector3d v_hat_;
   double rt_ = 0.0;
   double rn_ = 0.0;
+  bool near_rigid_ = false;
 };
 
 }  // namespace coulomb

@@ -12,9 +12,13 @@ SimilarContact::SimilarContact(const HuntCrossleyParameters& parameters, double 
     throw std::invalid_argument("SimilarContact: phi0 must be finite");
 }
 
-void SimilarContact::Prepare(const ConstraintMatrix&, double time_step) {
-  normal_ = HuntCrossleyNormal(parameters_.stiffness, parameters_.dissipation, -phi0_,
-                               time_step);
+void SimilarContact::Prepare(const ConstraintMatrix& delassus_estimate,
+                             double time_step) {
+  const double w = delassus_estimate.norm() / 3.0;  // ‖W_ii‖_F / 3 (SAP §V-B)
+  const double k = NearRigidStiffness(parameters_.stiffness, w, time_step,
+                                      parameters_.near_rigid_threshold);
+  near_rigid_ = k < parameters_.stiffness;
+  normal_ = HuntCrossleyNormal(k, parameters_.dissipation, -phi0_, time_step);
   time_step_ = time_step;
 }
 

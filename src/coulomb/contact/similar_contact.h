@@ -16,7 +16,8 @@ namespace coulomb {
 //   G = [ μ n (I − t̂_s t̂_sᵀ)/(‖v_t‖_s+ε) − μ² n' t̂_s t̂_sᵀ   μ n' t̂_s ]
 //       [ μ n' t̂_sᵀ                                         −n'       ]
 // with n = n(z), n' = n'(z) ≤ 0, so G ⪰ 0 (−N is convex and non-increasing,
-// z is concave). Units: v [m/s], γ [N·s].
+// z is concave). The stiffness is clamped where δt cannot resolve it
+// (NearRigidStiffness, in Prepare). Units: v [m/s], γ [N·s].
 class SimilarContact final : public ConvexConstraint {
  public:
   // phi0 [m]: signed distance at q0 (< 0 overlapping).
@@ -30,12 +31,14 @@ class SimilarContact final : public ConvexConstraint {
   RigidLaw rigid_law() const override {
     return HuntCrossleyRigidLaw(parameters_.friction, phi0_, time_step_);
   }
+  bool near_rigid() const override { return near_rigid_; }
 
  private:
   HuntCrossleyParameters parameters_;
   double phi0_;
   HuntCrossleyNormal normal_;
-  double time_step_ = 0.0;  // of the last Prepare
+  double time_step_ = 0.0;   // of the last Prepare
+  bool near_rigid_ = false;  // the stiffness was clamped (NearRigidStiffness)
 };
 
 }  // namespace coulomb

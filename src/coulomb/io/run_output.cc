@@ -219,8 +219,10 @@ JsonObjectWriter RunSummaryJson(const Scene& scene, const SimulationSummary& s) 
   json.Add("momentum_error_max", s.momentum_error_max);
   json.Add("ncp_residual_max", s.ncp_residual_max);
   json.Add("failed_steps", s.failed_steps);
+  json.Add("roundoff_steps", s.roundoff_steps);
   json.Add("penetration_max", s.penetration_max);
   json.Add("contacts_max", s.contacts_max);
+  json.Add("near_rigid_contacts_max", s.near_rigid_contacts_max);
   json.Add("energy_initial", s.energy_initial);
   json.Add("energy_final", s.energy_final);
   if (!s.failure.empty()) json.Add("failure", s.failure);
@@ -240,6 +242,8 @@ JsonObjectWriter RunStatisticsJson(const Scene& scene, const SimulationSummary& 
     step.Add("complementarity_error", record.statistics.complementarity_error);
     step.Add("ncp_residual", record.statistics.ncp_residual);
     step.Add("contacts", record.statistics.num_contacts);
+    step.Add("near_rigid_contacts", record.statistics.near_rigid_contacts);
+    step.Add("converged_at_roundoff", record.statistics.converged_at_roundoff);
     step.Add("penetration_max", record.statistics.max_penetration);
     step.Add("energy", record.energy);
     step.Add("wall_time_s", record.statistics.wall_time_s);

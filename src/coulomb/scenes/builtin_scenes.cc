@@ -46,6 +46,7 @@ Scene Clutter(const std::map<std::string, std::string>& options) {
   material.stiffness = 1e12;
   material.dissipation_time_scale = dt;
   material.friction = 1.0;
+  double clamp = kDefaultHuntCrossleyNearRigidThreshold;
   for (const auto& [key, value] : options) {
     if (key == "bodies") {
       bodies = ParseCount(key, value);
@@ -57,14 +58,18 @@ Scene Clutter(const std::map<std::string, std::string>& options) {
       material.hunt_crossley_dissipation = ParsePositive(key, value);
     } else if (key == "dissipation_time_scale") {
       material.dissipation_time_scale = ParsePositive(key, value);
+    } else if (key == "hunt_crossley_near_rigid_threshold") {
+      clamp = value == "0" ? 0.0 : ParsePositive(key, value);
     } else {
       throw std::invalid_argument("clutter: unknown option '" + key +
                                   "' (bodies, walls, stiffness, "
-                                  "hunt_crossley_dissipation, dissipation_time_scale)");
+                                  "hunt_crossley_dissipation, dissipation_time_scale, "
+                                  "hunt_crossley_near_rigid_threshold)");
     }
   }
   Scene scene{"clutter", MultibodySystem(), {}, 10.0};
   scene.parameters.time_step = dt;
+  scene.parameters.contact.hunt_crossley_near_rigid_threshold = clamp;
   scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(), material);
   if (walls) {
     const double half = 0.4, thickness = 0.05, height = 0.8;
@@ -183,7 +188,8 @@ std::vector<BuiltinSceneInfo> BuiltinScenes() {
   return {
       {"clutter",
        "SAP §VI-C: 40 spheres and boxes fall into an 80 cm box (bodies=N, walls=false, "
-       "stiffness=K, hunt_crossley_dissipation=D, dissipation_time_scale=T)"},
+       "stiffness=K, hunt_crossley_dissipation=D, dissipation_time_scale=T, "
+       "hunt_crossley_near_rigid_threshold=B)"},
       {"sphere_on_ground", "a 1 kg ball dropped from 0.5 m onto the ground"},
       {"box_slide", "a box sliding at 1 m/s on the ground comes to rest (μ = 0.5)"},
       {"spring_cylinder",

@@ -35,6 +35,7 @@ HuntCrossleyParameters HuntCrossley(const ContactModelParameters& model,
   parameters.dissipation = pair.hunt_crossley_dissipation;
   parameters.friction = pair.friction;
   parameters.stiction_tolerance = model.stiction_tolerance;
+  parameters.near_rigid_threshold = model.hunt_crossley_near_rigid_threshold;
   return parameters;
 }
 

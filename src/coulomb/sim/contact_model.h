@@ -9,6 +9,7 @@
 #include "coulomb/base/named_enum.h"
 
 #include "coulomb/contact/convex_constraint.h"
+#include "coulomb/contact/hunt_crossley.h"
 #include "coulomb/contact/sap_friction_cone.h"
 #include "coulomb/sim/contact_material.h"
 
@@ -46,6 +47,8 @@ struct ContactModelParameters {
   double near_rigid_threshold = kDefaultNearRigidThreshold;  // β of SAP eq. 29
   double sigma = kDefaultSigma;      // σ of SAP §V-B and of IRR-44
   double stiction_tolerance = 1e-4;  // v_s [m/s] of Lagged and Similar (IRR §IX)
+  // β_HC of Lagged and Similar's near-rigid clamp (NearRigidStiffness; 0: off).
+  double hunt_crossley_near_rigid_threshold = kDefaultHuntCrossleyNearRigidThreshold;
 };
 
 // The potential of one contact point with the combined material of its pair,

@@ -60,7 +60,7 @@ void ReadContactDefaults(const SceneReader& r, const YAML::Node& node, Scene* sc
   r.CheckKeys(node, "contact",
               {"model", "stiffness", "dissipation_time_scale", "friction",
                "hunt_crossley_dissipation", "near_rigid_threshold", "sigma",
-               "stiction_tolerance"});
+               "stiction_tolerance", "hunt_crossley_near_rigid_threshold"});
   ReadContactMaterial(r, node, "contact", defaults);
   if (node["model"]) {
     try {
@@ -85,6 +85,11 @@ void ReadContactDefaults(const SceneReader& r, const YAML::Node& node, Scene* sc
   }
   if (node["sigma"])
     scene->parameters.contact.sigma = r.Positive(node["sigma"], "contact.sigma");
+  if (node["hunt_crossley_near_rigid_threshold"]) {
+    scene->parameters.contact.hunt_crossley_near_rigid_threshold =
+        r.NonNegative(node["hunt_crossley_near_rigid_threshold"],
+                      "contact.hunt_crossley_near_rigid_threshold");
+  }
 }
 
 void ReadSolver(const SceneReader& r, const YAML::Node& node, Scene* scene) {

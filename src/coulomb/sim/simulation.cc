@@ -23,6 +23,9 @@ class SummaryBuilder {
     summary_.penetration_max = std::max(summary_.penetration_max, stats.max_penetration);
     summary_.ncp_residual_max = std::max(summary_.ncp_residual_max, stats.ncp_residual);
     summary_.contacts_max = std::max(summary_.contacts_max, stats.num_contacts);
+    summary_.near_rigid_contacts_max =
+        std::max(summary_.near_rigid_contacts_max, stats.near_rigid_contacts);
+    summary_.roundoff_steps += stats.converged_at_roundoff;
     summary_.wall_time_s += stats.wall_time_s;
     if (!stats.converged) {
       if (summary_.failed_steps++ == 0) {

@@ -71,8 +71,10 @@ struct SimulationSummary {
   double momentum_error_max = 0.0;  // SAP's e_m
   double ncp_residual_max = 0.0;    // CANAL, SubADMM, PGS
   int failed_steps = 0;
+  int roundoff_steps = 0;  // SAP steps accepted at the round-off floor
   double penetration_max = 0.0;
   int contacts_max = 0;
+  int near_rigid_contacts_max = 0;  // contacts made near-rigid in one step
   double energy_initial = 0.0;
   double energy_final = 0.0;
   std::string failure;  // the first failure, if any

@@ -362,7 +362,11 @@ bool TimeStepper::SolveContact(StepStatistics* stats) {
   if (SolvesNcp()) RememberImpulses();
   // SAP must converge; an NCP solver's fixed budget may end unconverged (the
   // residual says how far from the rigid solution the step is).
-  const bool usable = SolvesNcp() ? UsableResult(solve.status) : solve.converged();
+  const bool usable = SolvesNcp() ? UsableResult(solve.status) : Accepted(solve.status);
+  stats->converged_at_roundoff = solve.status == SolverStatus::kConvergedAtRoundoff;
+  for (int i = 0; i < problem_.num_constraints(); ++i) {
+    stats->near_rigid_contacts += problem_.constraint(i).potential->near_rigid();
+  }
   if (usable) return true;
   stats->failure = std::string(ToString(parameters_.solver.kind)) + " " +
                    std::string(ToString(solve.status)) + " after " +

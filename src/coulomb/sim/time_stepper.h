@@ -85,6 +85,11 @@ struct StepStatistics {
   double complementarity_error = 0.0;
   double ncp_residual = 0.0;
   int num_contacts = 0;
+  // Contacts stiffer than the step resolves, made near-rigid (SAP's β,
+  // Hunt & Crossley's clamp; ConvexConstraint::near_rigid).
+  int near_rigid_contacts = 0;
+  // SAP accepted the step at the round-off floor (kConvergedAtRoundoff).
+  bool converged_at_roundoff = false;
   double max_penetration = 0.0;   // max(−φ0, 0) [m]
   double mean_penetration = 0.0;  // mean of −φ0 over overlapping contacts [m]
   int free_motion_iterations = 0;

@@ -37,6 +37,38 @@ void SapSolver::SetUpWorkspace(const ContactProblem& problem) {
   }
 }
 
+namespace {
+
+// Counts the Newton iterations since the last progress: ℓ_p decreasing by
+// more than kRoundoffCostTolerance |ℓ_p|, or ‖D∇ℓ_p‖ halving (near the
+// minimum the cost changes below its ulps while Newton still reduces the
+// gradient quadratically: that is progress too).
+class RoundoffStall {
+ public:
+  // The cost and gradient norm of the next iterate; true once no progress
+  // was made for kRoundoffStallIterations iterations.
+  bool Stalled(double cost, double gradient_norm) {
+    const bool cost_decreased =
+        best_cost_ - cost > SapSolver::kRoundoffCostTolerance * std::abs(cost);
+    const bool gradient_decreased = gradient_norm < 0.5 * best_gradient_norm_;
+    if (cost_decreased || gradient_decreased) {
+      best_cost_ = std::min(best_cost_, cost);
+      best_gradient_norm_ = std::min(best_gradient_norm_, gradient_norm);
+      iterations_ = 0;
+    } else {
+      ++iterations_;
+    }
+    return iterations_ >= SapSolver::kRoundoffStallIterations;
+  }
+
+ private:
+  double best_cost_ = std::numeric_limits<double>::infinity();
+  double best_gradient_norm_ = std::numeric_limits<double>::infinity();
+  int iterations_ = 0;
+};
+
+}  // namespace
+
 SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
                                      const Eigen::VectorXd& v_guess,
                                      SapSolution* solution) {
@@ -65,6 +97,7 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
     if (parameters_.keep_history) stats.history.push_back(iteration);
   };
   Evaluation evaluation;
+  RoundoffStall stall;
   while (true) {
     evaluation = Evaluate(problem, /*with_hessians=*/true, solution);
     SapIterationRecord record{evaluation.cost, evaluation.gradient_norm, 0.0, 0};
@@ -72,6 +105,13 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
         parameters_.abs_tolerance + parameters_.rel_tolerance * evaluation.momentum_scale;
     if (evaluation.gradient_norm < tolerance) {
       stats.status = SolverStatus::kConverged;
+      keep(record);
+      break;
+    }
+    if (stall.Stalled(evaluation.cost, evaluation.gradient_norm) &&
+        evaluation.gradient_norm <
+            kRoundoffAcceptance * parameters_.rel_tolerance * evaluation.momentum_scale) {
+      stats.status = SolverStatus::kConvergedAtRoundoff;
       keep(record);
       break;
     }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -36,6 +37,17 @@ struct SapSolution {
 // solves while the problem pattern is unchanged.
 class SapSolver {
  public:
+  // Acceptance at the round-off floor (SolverStatus::kConvergedAtRoundoff,
+  // docs/stiff_contact.md): when for kRoundoffStallIterations Newton
+  // iterations ℓ_p has decreased by no more than kRoundoffCostTolerance |ℓ_p|
+  // (a few ulps) and ‖D∇ℓ_p‖ has not halved, no further progress is possible
+  // in floating point; the iterate is accepted if e_m ≤ kRoundoffAcceptance
+  // ε_r, and the solve goes on to its iteration limit (and fails) otherwise.
+  static constexpr int kRoundoffStallIterations = 3;
+  static constexpr double kRoundoffCostTolerance =
+      16 * std::numeric_limits<double>::epsilon();
+  static constexpr double kRoundoffAcceptance = 100.0;
+
   explicit SapSolver(const SapSolverParameters& parameters = {});
 
   const SapSolverParameters& parameters() const { return parameters_; }

@@ -12,7 +12,10 @@ namespace coulomb {
 
 // How a contact solve ended, for every solver (SAP, CANAL, SubADMM, PGS).
 enum class SolverStatus {
-  kConverged,             // the stopping criterion was met
+  kConverged,  // the stopping criterion was met
+  // SAP: the cost stopped decreasing at the floating-point floor with e_m
+  // within kRoundoffAcceptance ε_r (sap_solver.h): accepted, reported apart.
+  kConvergedAtRoundoff,
   kMaxIterationsReached,  // not met within the budget: the answer is not certified
   kFactorizationFailed,   // a matrix was not numerically positive definite
   kLineSearchFailed,      // SAP: no acceptable step along a descent direction
@@ -22,8 +25,9 @@ enum class SolverStatus {
 template <>
 struct EnumNames<SolverStatus> {
   static constexpr std::string_view kWhat = "solver status";
-  static constexpr std::array<std::pair<SolverStatus, std::string_view>, 5> kNames = {{
+  static constexpr std::array<std::pair<SolverStatus, std::string_view>, 6> kNames = {{
       {SolverStatus::kConverged, "converged"},
+      {SolverStatus::kConvergedAtRoundoff, "converged_at_roundoff"},
       {SolverStatus::kMaxIterationsReached, "max_iterations_reached"},
       {SolverStatus::kFactorizationFailed, "factorization_failed"},
       {SolverStatus::kLineSearchFailed, "line_search_failed"},
@@ -41,7 +45,15 @@ inline std::ostream& operator<<(std::ostream& out, SolverStatus status) {
 // §VII-C). Failures of a factorization or line search leave no usable answer.
 inline bool UsableResult(SolverStatus status) {
   return status == SolverStatus::kConverged ||
+         status == SolverStatus::kConvergedAtRoundoff ||
          status == SolverStatus::kMaxIterationsReached;
+}
+
+// A solve whose answer is certified: converged, or (SAP) at the round-off
+// floor within a documented multiple of the tolerance.
+inline bool Accepted(SolverStatus status) {
+  return status == SolverStatus::kConverged ||
+         status == SolverStatus::kConvergedAtRoundoff;
 }
 
 }  // namespace coulomb
