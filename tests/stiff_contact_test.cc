@@ -36,11 +36,11 @@ TEST_P(StiffClutter, RunsTenSecondsWithoutFailureOrEnergyGain) {
   EXPECT_EQ(summary.steps, 1000);
   int near_rigid = 0;
   for (const StepRecord& record : simulation.records()) {
-    EXPECT_LE(record.energy, summary.energy_initial * (1 + 1e-9)) << "t = " << record.time;
+    EXPECT_LE(record.energy, summary.energy_initial * (1 + 1e-9))
+        << "t = " << record.time;
     const StepStatistics& s = record.statistics;
-    const double bound = s.converged_at_roundoff
-                             ? SapSolver::kRoundoffAcceptance * kEpsilonR
-                             : kEpsilonR;
+    const double bound =
+        s.converged_at_roundoff ? SapSolver::kRoundoffAcceptance * kEpsilonR : kEpsilonR;
     EXPECT_LE(s.momentum_error, bound) << "t = " << record.time;
     near_rigid = std::max(near_rigid, s.near_rigid_contacts);
   }
@@ -51,20 +51,21 @@ TEST_P(StiffClutter, RunsTenSecondsWithoutFailureOrEnergyGain) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    ModelsAndStiffnesses, StiffClutter,
-    ::testing::ValuesIn([] {
-      std::vector<SweepCase> cases;
-      for (ContactModel model :
-           {ContactModel::kLagged, ContactModel::kRegularizedLagged, ContactModel::kSimilar}) {
-        for (double stiffness : {1e6, 1e9, 1e12, 1e14}) cases.push_back({model, stiffness});
-      }
-      return cases;
-    }()),
-    [](const ::testing::TestParamInfo<SweepCase>& info) {
-      return ToString(info.param.model) + "_k1e" +
-             std::to_string(static_cast<int>(std::lround(std::log10(info.param.stiffness))));
-    });
+INSTANTIATE_TEST_SUITE_P(ModelsAndStiffnesses, StiffClutter, ::testing::ValuesIn([] {
+                           std::vector<SweepCase> cases;
+                           for (ContactModel model :
+                                {ContactModel::kLagged, ContactModel::kRegularizedLagged,
+                                 ContactModel::kSimilar}) {
+                             for (double stiffness : {1e6, 1e9, 1e12, 1e14})
+                               cases.push_back({model, stiffness});
+                           }
+                           return cases;
+                         }()),
+                         [](const ::testing::TestParamInfo<SweepCase>& info) {
+                           return ToString(info.param.model) + "_k1e" +
+                                  std::to_string(static_cast<int>(
+                                      std::lround(std::log10(info.param.stiffness))));
+                         });
 
 // The clamp is what makes stiff Lagged solvable: switched off, the clutter
 // at 1e12 N/m fails within its first second.
@@ -101,7 +102,8 @@ TEST(StiffRestingSphere, PenetrationIsHookeUpToTheClampThenTheClamp) {
   const double m = 1.0, g = 9.81, dt = 0.01;
   const double tangential = 1.0 + 1.0 / 0.4;  // 1 + r² m / I
   const double w = std::sqrt(2 * tangential * tangential + 1.0) / m / 3.0;
-  const double rate = 2.0 * std::numbers::pi / (kDefaultHuntCrossleyNearRigidThreshold * dt);
+  const double rate =
+      2.0 * std::numbers::pi / (kDefaultHuntCrossleyNearRigidThreshold * dt);
   const double k_clamp = rate * rate / w;
   for (double k : {1e3, 1e5, 1e7, 1e10, 1e14}) {
     const double expected = m * g / std::min(k, k_clamp);

@@ -34,8 +34,8 @@ IrrBenchOptions ParseIrrBenchOptions(const std::vector<std::string>& list) {
       options.which = arguments.Value(flag);
       if (options.which != "belt" && options.which != "sphere" &&
           options.which != "rod" && options.which != "clutter" &&
-          options.which != "all") {
-        throw UsageError("--case: belt, sphere, rod, clutter or all, got '" +
+          options.which != "stiff" && options.which != "all") {
+        throw UsageError("--case: belt, sphere, rod, clutter, stiff or all, got '" +
                          options.which + "'");
       }
     } else if (flag == "--quick") {
@@ -242,6 +242,8 @@ int RunIrrBenchCommand(const std::vector<std::string>& arguments) {
   if (options.which == "rod" || options.which == "all") RodStudy(options);
   if (options.which == "clutter" || options.which == "all")
     RunIrrClutterStudy(options.quick);
+  if (options.which == "stiff" || options.which == "all")
+    RunStiffClutterStudy(options.quick);
   return 0;
 }
 

@@ -60,7 +60,7 @@ constexpr CommandHelp kCommands[] = {
      "  bench laikago [--threads N]\n"
      "                 AL §VII-D2: SubADMM vs No Body vs No Sub on 8 and 27 dropped "
      "quadrupeds\n"
-     "  bench irr [--case belt|sphere|rod|clutter|all] [--quick]\n"
+     "  bench irr [--case belt|sphere|rod|clutter|stiff|all] [--quick]\n"
      "                 IRR §IX studies: SAP vs Lagged vs Similar, convergence in δt\n"},
 };
 constexpr const char* kExitCodes =

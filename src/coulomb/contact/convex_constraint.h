@@ -76,7 +76,7 @@ class ConvexConstraint {
 
   // True when Prepare found the constraint stiffer than a step of δt
   // resolves and made it near-rigid (SAP's Rn = β²w/(4π²), a Hunt & Crossley
-  // contact's clamped stiffness; docs/math.md §2.9, §3.5).
+  // contact's clamped stiffness; docs/math.md §2.9, §3.6).
   virtual bool near_rigid() const { return false; }
 };
 

@@ -6,7 +6,7 @@
 
 namespace coulomb {
 
-// The near-rigid clamp of a Hunt & Crossley contact (docs/math.md §3.5):
+// The near-rigid clamp of a Hunt & Crossley contact (docs/math.md §3.6):
 // a contact of stiffness k and Delassus scale w [1/kg] oscillates with the
 // period T = 2π/√(k w). A step of δt cannot resolve T ≪ δt, and its Newton
 // system stops being solvable in floating point (the Hessian's scaled
