@@ -159,7 +159,7 @@ class Simulation:
         """Steps for ``duration`` seconds and returns what was recorded from the
         current state on. Raises SolverError at a failed step."""
         first = self._engine.num_samples - 1
-        summary = self._engine.run(float(duration))
+        summary = json.loads(self._engine.run(float(duration)))
         if summary.get("failure"):
             raise SolverError(self._engine.last_statistics)
         return Trajectory(self._engine, first, summary)
@@ -256,7 +256,7 @@ class Simulation:
 
     def summary(self) -> dict:
         """Statistics of every step so far (the keys of ``coulomb run --json``)."""
-        return self._engine.whole_summary()
+        return json.loads(self._engine.whole_summary())
 
 
 def _yaml_numbers(value: Any) -> Any:

@@ -47,9 +47,16 @@ def test_run_gives_the_trajectory_of_the_command_line(tmp_path, coulomb_bin, sce
         np.testing.assert_allclose(trajectory.time, cli["/time"][:], rtol=0, atol=1e-12)
         np.testing.assert_allclose(trajectory.q, cli["/q"][:], rtol=0, atol=1e-12)
         np.testing.assert_allclose(trajectory.v, cli["/v"][:], rtol=0, atol=1e-12)
+    summary_keys = set(summary_cli) - {"per_step"}
+    assert set(trajectory.summary) == summary_keys
+    assert trajectory.summary["steps"] == summary_cli["steps"]
     trajectory.save(tmp_path / "python.h5")
-    with h5py.File(tmp_path / "python.h5") as saved:
+    with h5py.File(tmp_path / "python.h5") as saved, \
+            h5py.File(tmp_path / "trajectory.h5") as cli:
         np.testing.assert_array_equal(saved["/q"][:], trajectory.q)
+        # what the viewer draws, so that `coulomb view` plays a Python run
+        np.testing.assert_allclose(saved["/geometry/poses"][:], cli["/geometry/poses"][:],
+                                   rtol=0, atol=1e-12)
 
 
 def test_a_resting_sphere_carries_its_weight_at_the_near_rigid_depth():

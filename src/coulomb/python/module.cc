@@ -102,28 +102,10 @@ nb::dict ContactsDict(const Simulation& simulation) {
   return result;
 }
 
-nb::dict SummaryDict(const Scene& scene, const SimulationSummary& s) {
-  nb::dict d;
-  d["scene"] = scene.name;
-  d["scheme"] = ToString(scene.parameters.scheme);
-  d["contact_model"] = ToString(scene.parameters.contact.model);
-  d["solver"] = ToString(scene.parameters.solver.kind);
-  d["time_step"] = scene.parameters.time_step;
-  d["steps"] = s.steps;
-  d["sim_time"] = s.sim_time;
-  d["wall_time_s"] = s.wall_time_s;
-  d["realtime_factor"] = s.realtime_factor;
-  d["iterations_mean"] = s.iterations_mean;
-  d["iterations_max"] = s.iterations_max;
-  d["momentum_error_max"] = s.momentum_error_max;
-  d["ncp_residual_max"] = s.ncp_residual_max;
-  d["failed_steps"] = s.failed_steps;
-  d["penetration_max"] = s.penetration_max;
-  d["contacts_max"] = s.contacts_max;
-  d["energy_initial"] = s.energy_initial;
-  d["energy_final"] = s.energy_final;
-  if (!s.failure.empty()) d["failure"] = s.failure;
-  return d;
+// The run summary as the JSON text of `coulomb run --json` (the Python
+// package parses it: one definition of the keys).
+std::string SummaryJson(const Scene& scene, const SimulationSummary& summary) {
+  return RunSummaryJson(scene, summary).str();
 }
 
 // Rows [first, end) of per-sample vectors as a T × n array.
@@ -227,6 +209,10 @@ NB_MODULE(_coulomb, m) {
       .def_ro("ncp_residual", &StepStatistics::ncp_residual,
               "natural-map residual (CANAL, SubADMM, PGS)")
       .def_ro("num_contacts", &StepStatistics::num_contacts)
+      .def_ro("near_rigid_contacts", &StepStatistics::near_rigid_contacts,
+              "contacts stiffer than the step resolves, made near-rigid")
+      .def_ro("converged_at_roundoff", &StepStatistics::converged_at_roundoff,
+              "SAP accepted the step at the round-off floor (e_m ≤ 100 ε_r)")
       .def_ro("max_penetration", &StepStatistics::max_penetration, "[m]")
       .def_ro("wall_time_s", &StepStatistics::wall_time_s)
       .def("__repr__", [](const StepStatistics& s) {
@@ -251,11 +237,11 @@ NB_MODULE(_coulomb, m) {
               nb::gil_scoped_release release;
               summary = simulation.RunFor(duration);
             }
-            return SummaryDict(simulation.scene(), summary);
+            return SummaryJson(simulation.scene(), summary);
           },
           "duration"_a)
       .def("whole_summary",
-           [](const Simulation& s) { return SummaryDict(s.scene(), s.Summary()); })
+           [](const Simulation& s) { return SummaryJson(s.scene(), s.Summary()); })
       .def_prop_ro("last_statistics", &Simulation::last_statistics, nb::rv_policy::copy)
       .def_prop_ro("time", &Simulation::time)
       .def_prop_ro("time_step", &Simulation::time_step)
