@@ -9,7 +9,12 @@
 //     or M v = H r + f and u = Hᵀ v + w), and prints the natural-map residual
 //     of r. Exits 1 with a message when a check fails;
 //   fclib_tool print FILE.h5 DATASET
-//     prints a dataset's values, one per line, to full precision.
+//     prints a dataset's values, one per line, to full precision;
+//   fclib_tool write-bad DIR
+//     writes FCLIB files that `coulomb solve` must refuse (bad_inputs_test.sh):
+//     missing datasets, wrong dimensions, μ < 0, NaN, a non-symmetric W, a
+//     non-symmetric or indefinite M, no problem at all.
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -88,6 +93,58 @@ int Check(const std::string& problem_path, const std::string& solution_path) {
   return 0;
 }
 
+void WriteBadProblems(const std::string& directory) {
+  const Eigen::MatrixXd w = Eigen::MatrixXd::Identity(6, 6);
+  Eigen::VectorXd q = Eigen::VectorXd::Constant(6, -0.1);
+  const Eigen::Vector2d mu(0.5, 0.5);
+  const auto local = [&](const std::string& name, const Eigen::MatrixXd& w_,
+                         const Eigen::VectorXd& q_, const Eigen::VectorXd& mu_) {
+    coulomb::WriteFclibLocalProblem(directory + "/" + name + ".hdf5", w_, q_, mu_);
+  };
+  Eigen::VectorXd nan_q = q;
+  nan_q(2) = NAN;
+  Eigen::MatrixXd skew_w = w;
+  skew_w(0, 1) = 0.5;
+  local("local_q_wrong_size", w, q.head(5), mu);
+  local("local_mu_wrong_size", w, q, Eigen::Vector3d(0.5, 0.5, 0.5));
+  local("local_negative_mu", w, q, Eigen::Vector2d(0.5, -0.5));
+  local("local_nan_q", w, nan_q, mu);
+  local("local_nonsymmetric_w", skew_w, q, mu);
+  local("local_w_not_square", Eigen::MatrixXd::Identity(6, 5), q, mu);
+  // Global: 3 dofs, one contact.
+  const Eigen::MatrixXd m = Eigen::Matrix3d::Identity();
+  const Eigen::MatrixXd h = Eigen::Matrix3d::Identity();
+  const Eigen::Vector3d f(0, 0, -1), w_global(0, 0, 0);
+  const Eigen::VectorXd mu1 = Eigen::VectorXd::Constant(1, 0.5);
+  const auto global = [&](const std::string& name, const Eigen::MatrixXd& m_,
+                          const Eigen::MatrixXd& h_, const Eigen::VectorXd& f_) {
+    coulomb::WriteFclibGlobalProblem(directory + "/" + name + ".hdf5", m_, h_, f_,
+                                     w_global, mu1);
+  };
+  Eigen::MatrixXd indefinite = m;
+  indefinite(2, 2) = -1.0;
+  Eigen::MatrixXd skew_m = m;
+  skew_m(0, 2) = 0.3;
+  Eigen::MatrixXd nan_m = m;
+  nan_m(1, 1) = NAN;
+  global("global_m_not_positive_definite", indefinite, h, f);
+  global("global_m_nonsymmetric", skew_m, h, f);
+  global("global_nan_m", nan_m, h, f);
+  global("global_h_wrong_size", m, Eigen::MatrixXd::Identity(3, 6), f);
+  global("global_f_wrong_size", m, h, Eigen::Vector2d(0, -1));
+  // Missing datasets and a file with no problem.
+  {
+    coulomb::Hdf5File file(directory + "/local_missing_q.hdf5",
+                           coulomb::Hdf5File::Mode::kCreate);
+    file.WriteDoubles("/fclib_local/vectors/mu", mu);
+  }
+  {
+    coulomb::Hdf5File file(directory + "/no_problem.hdf5",
+                           coulomb::Hdf5File::Mode::kCreate);
+    file.WriteDoubles("/something/else", q);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -95,6 +152,10 @@ int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "write-problems" && argc == 3) {
       WriteProblems(argv[2]);
+      return 0;
+    }
+    if (mode == "write-bad" && argc == 3) {
+      WriteBadProblems(argv[2]);
       return 0;
     }
     if (mode == "check" && argc == 4) return Check(argv[2], argv[3]);
@@ -108,7 +169,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::fprintf(stderr,
-               "usage: fclib_tool write-problems DIR | check PROBLEM SOLUTION | print "
-               "FILE DATASET\n");
+               "usage: fclib_tool write-problems DIR | write-bad DIR | check PROBLEM "
+               "SOLUTION | print FILE DATASET\n");
   return 2;
 }

@@ -52,4 +52,12 @@ double Arguments::PositiveValue(const std::string& name) {
   return value;
 }
 
+double Arguments::FractionValue(const std::string& name) {
+  const double value = DoubleValue(name);
+  if (!(value > 0.0 && value < 1.0)) {
+    throw UsageError(name + " must be in (0, 1), got " + std::to_string(value));
+  }
+  return value;
+}
+
 }  // namespace coulomb

@@ -66,7 +66,7 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
     } else if (flag == "--model") {
       options.model = arguments.EnumValue<ContactModel>(flag);
     } else if (flag == "--rel-tol") {
-      options.rel_tolerance = arguments.PositiveValue(flag);
+      options.rel_tolerance = arguments.FractionValue(flag);
     } else if (flag == "--set") {
       const std::string setting = arguments.Value(flag);
       const size_t equals = setting.find('=');

@@ -31,7 +31,7 @@ SolveOptions ParseSolveOptions(const std::vector<std::string>& list) {
     } else if (flag == "--threads") {
       options.solver.threads = arguments.IntValueAtLeast(flag, 1);
     } else if (flag == "--rel-tol") {
-      options.solver.sap.rel_tolerance = arguments.PositiveValue(flag);
+      options.solver.sap.rel_tolerance = arguments.FractionValue(flag);
       options.solver.ncp.tolerance = options.solver.sap.rel_tolerance;
     } else if (flag == "--max-iterations") {
       options.solver.sap.max_iterations = arguments.IntValueAtLeast(flag, 1);

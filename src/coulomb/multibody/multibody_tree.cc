@@ -1,6 +1,8 @@
 // The Pinocchio adapter: the only translation unit that includes Pinocchio.
 #include "coulomb/multibody/multibody_tree.h"
 
+#include "coulomb/base/captured_stderr.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -209,6 +211,8 @@ MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_bas
     throw std::runtime_error(path + ": URDF file not found");
   }
   auto impl = std::make_unique<Impl>();
+  // urdfdom prints its parse errors itself: they become part of ours.
+  CapturedStderr urdfdom;
   try {
     pinocchio::urdf::buildModel(path, impl->model);
     if (floating_base) {  // the URDF's root link on a free joint (AddFreeJoint)
@@ -220,13 +224,16 @@ MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_bas
                              pinocchio::SE3::Identity(), combined);
       impl->model = std::move(combined);
     }
+    impl->free_base = floating_base;
+    if (!floating_base) impl->WeldBaseAt(X_WB);
+    impl->Finish();
+    impl->LoadUrdfCollisionGeometry(path);
   } catch (const std::exception& e) {
-    throw std::runtime_error(path + ": cannot load URDF: " + e.what());
+    const std::string detail = CapturedStderr::FirstLine(urdfdom.Release());
+    throw std::runtime_error(path + ": cannot load URDF: " + e.what() +
+                             (detail.empty() ? "" : " (" + detail + ")"));
   }
-  impl->free_base = floating_base;
-  if (!floating_base) impl->WeldBaseAt(X_WB);
-  impl->Finish();
-  impl->LoadUrdfCollisionGeometry(path);
+  std::fputs(urdfdom.Release().c_str(), stderr);  // warnings of a model that loaded
   return MultibodyTree(std::move(impl));
 }
 

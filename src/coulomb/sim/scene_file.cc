@@ -332,12 +332,19 @@ Scene ReadScene(const SceneReader& r, const YAML::Node& root) {
   ContactMaterial defaults;
   if (root["contact"]) ReadContactDefaults(r, root["contact"], &scene, &defaults);
   if (root["solver"]) ReadSolver(r, root["solver"], &scene);
-  if (!root["bodies"] || !root["bodies"].IsSequence()) {
-    r.Fail(root, "bodies", "a list of bodies is required");
+  if (root["bodies"] && !root["bodies"].IsSequence()) {
+    r.Fail(root["bodies"], "bodies", "expected a list of bodies");
+  }
+  const size_t num_bodies = root["bodies"] ? root["bodies"].size() : 0;
+  const size_t num_robots =
+      root["robots"] && root["robots"].IsSequence() ? root["robots"].size() : 0;
+  if (num_bodies + num_robots == 0) {
+    r.Fail(root["bodies"] ? root["bodies"] : root, "bodies",
+           "the scene has no bodies and no robots: nothing to simulate");
   }
   std::set<std::string> names;
   GeometryRanges geometries;
-  for (size_t k = 0; k < root["bodies"].size(); ++k) {
+  for (size_t k = 0; k < num_bodies; ++k) {
     const int first = scene.system.collision_world().num_geometries();
     ReadBody(r, root["bodies"][k], "bodies[" + std::to_string(k) + "]", defaults, &names,
              &scene);
