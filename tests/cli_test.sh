@@ -228,6 +228,27 @@ printf 'bodies:\n  - name: b\n    shape: {sphere: {radius: -1}}\n    mass: 1\n' 
 check "bad scene file exits 2" test "$code" -eq 2
 check "bad scene file names line and key" grep -q "bad.yaml:3: bodies\[0\].shape.sphere.radius: must be positive" "$work/err"
 
+# SIGINT and SIGTERM stop a run after its current step: it keeps and writes
+# what it has (stats.json says interrupted, one sample per step taken) and
+# exits 128 + the signal.
+for signal in INT TERM; do
+  rm -rf "$work/interrupted"
+  "$coulomb" run clutter --duration 600 --out "$work/interrupted" >/dev/null 2>"$work/err" &
+  pid=$!
+  sleep 1.5
+  kill -"$signal" "$pid"
+  wait "$pid"; code=$?
+  expected=$((128 + $(kill -l "$signal")))
+  check "SIG$signal: the run exits $expected" test "$code" -eq "$expected"
+  check "SIG$signal: one line says so" grep -q "interrupted by SIG$signal" "$work/err"
+  check "SIG$signal: what was computed is written" python3 -c "
+import json; d = json.load(open('$work/interrupted/stats.json'))
+assert d['interrupted'] is True and d['steps'] == len(d['per_step']) > 0, d['steps']"
+  samples=$("$fclib_tool" print "$work/interrupted/trajectory.h5" /time | wc -l)
+  steps=$(python3 -c "import json; print(json.load(open('$work/interrupted/stats.json'))['steps'])")
+  check "SIG$signal: the trajectory holds every step" test "$samples" -eq $((steps + 1))
+done
+
 # --help on every command: its usage on stdout, exit 0, nothing run.
 for command in solve run view scenes bench; do
   "$coulomb" "$command" --help >"$work/out" 2>"$work/err"; code=$?

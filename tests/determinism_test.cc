@@ -29,7 +29,8 @@ Eigen::VectorXd FinalState(const SceneMaker& make, ContactSolverKind solver, int
 void ExpectDeterministic(const SceneMaker& scene, double duration) {
   for (ContactSolverKind solver :
        {ContactSolverKind::kSap, ContactSolverKind::kCanal, ContactSolverKind::kSubAdmm,
-        ContactSolverKind::kSubAdmmNoBody, ContactSolverKind::kAdmm, ContactSolverKind::kPgs}) {
+        ContactSolverKind::kSubAdmmNoBody, ContactSolverKind::kAdmm,
+        ContactSolverKind::kPgs}) {
     const Eigen::VectorXd reference = FinalState(scene, solver, 1, duration);
     for (int threads : {1, 2, 4}) {
       const Eigen::VectorXd q = FinalState(scene, solver, threads, duration);
@@ -45,7 +46,9 @@ TEST(Determinism, ClutterIsBitwiseRepeatableForEverySolverAndThreadCount) {
 }
 
 TEST(Determinism, LaikagoDropIsBitwiseRepeatableForEverySolverAndThreadCount) {
-  const SceneMaker laikagos = [] { return MakeBuiltinScene("laikago_drop", {{"robots", "2"}}); };
+  const SceneMaker laikagos = [] {
+    return MakeBuiltinScene("laikago_drop", {{"robots", "2"}});
+  };
   try {
     laikagos();
   } catch (const std::exception& error) {

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <future>
@@ -144,6 +146,33 @@ void PrintSummary(const Scene& scene, const SimulationSummary& s) {
   if (!s.failure.empty()) std::printf("  FAILED at %s\n", s.failure.c_str());
 }
 
+// SIGINT and SIGTERM during a run: the run stops after its current step,
+// keeps and writes everything so far (the summary says "interrupted") and
+// the command exits 128 + the signal's number. A second signal ends the
+// process at once (the default action, restored by the first).
+std::atomic<Simulation*> interruptible = nullptr;
+std::atomic<int> interrupting_signal = 0;
+
+void OnInterrupt(int signal) {
+  interrupting_signal = signal;
+  std::signal(signal, SIG_DFL);
+  if (Simulation* simulation = interruptible.load()) simulation->RequestStop();
+}
+
+class InterruptibleRun {
+ public:
+  explicit InterruptibleRun(Simulation* simulation) {
+    interruptible = simulation;
+    std::signal(SIGINT, OnInterrupt);
+    std::signal(SIGTERM, OnInterrupt);
+  }
+  ~InterruptibleRun() {
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    interruptible = nullptr;
+  }
+};
+
 // The live viewer of a run: a server thread that serves `live` until the
 // process ends (the run's replay once it is over).
 class LiveViewer {
@@ -209,7 +238,10 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
     std::fprintf(stderr, "\r[%s%s] %3.0f%%", std::string(filled, '#').c_str(),
                  std::string(width - filled, ' ').c_str(), 100.0 * fraction);
   };
-  const SimulationSummary summary = simulation.Run(progress);
+  const SimulationSummary summary = [&] {
+    const InterruptibleRun interruptible_run(&simulation);
+    return simulation.Run(progress);
+  }();
   if (show_progress) std::fprintf(stderr, "\n");
   if (!options.out_dir.empty()) WriteRunOutput(options.out_dir, simulation, summary);
   if (options.json) {
@@ -220,6 +252,12 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
   if (!summary.failure.empty()) {
     std::fprintf(stderr, "coulomb run: %s: %s\n", simulation.scene().name.c_str(),
                  summary.failure.c_str());
+  }
+  if (summary.interrupted) {
+    std::fprintf(stderr, "coulomb run: interrupted by %s at t = %.4g s%s\n",
+                 interrupting_signal == SIGTERM ? "SIGTERM" : "SIGINT", simulation.time(),
+                 options.out_dir.empty() ? "" : "; the run so far is written");
+    return 128 + interrupting_signal;
   }
   if (viewer) {
     viewer->live().Finish(simulation, summary);

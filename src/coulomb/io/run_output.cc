@@ -226,6 +226,7 @@ JsonObjectWriter RunSummaryJson(const Scene& scene, const SimulationSummary& s) 
   json.Add("energy_initial", s.energy_initial);
   json.Add("energy_final", s.energy_final);
   if (!s.failure.empty()) json.Add("failure", s.failure);
+  if (s.interrupted) json.Add("interrupted", true);
   return json;
 }
 

@@ -169,6 +169,11 @@ SimulationSummary Simulation::RunFor(double duration,
     if (!stats.converged) break;
     if (observer) observer(stepper_, record);
     if (progress) progress(static_cast<double>(n) / num_steps);
+    if (stop_.requested.exchange(false) && n < num_steps) {
+      SimulationSummary interrupted = summary.Finish(stopwatch.Seconds());
+      interrupted.interrupted = true;
+      return interrupted;
+    }
   }
   return summary.Finish(stopwatch.Seconds());
 }

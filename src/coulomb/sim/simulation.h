@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -77,7 +78,8 @@ struct SimulationSummary {
   int near_rigid_contacts_max = 0;  // contacts made near-rigid in one step
   double energy_initial = 0.0;
   double energy_final = 0.0;
-  std::string failure;  // the first failure, if any
+  std::string failure;       // the first failure, if any
+  bool interrupted = false;  // stopped early by RequestStop
 };
 
 // The pose and velocity of one body, in the world frame W: pose X_WB (B at
@@ -138,6 +140,9 @@ class Simulation {
                         const StepObserver& observer = {}) {
     return RunFor(scene_.duration, progress, observer);
   }
+  // Asks a Run or RunFor in progress to return after the current step (its
+  // summary says interrupted). Safe from another thread or a signal handler.
+  void RequestStop() { stop_.requested = true; }
   // The same for `duration` [s] (> 0) instead of the scene's.
   SimulationSummary RunFor(double duration,
                            const std::function<void(double)>& progress = {},
@@ -232,6 +237,14 @@ class Simulation {
   Trajectory trajectory_;
   mutable Eigen::VectorXd stacked_q_, stacked_v_;
   mutable bool stacked_state_current_ = false;
+  // A request of RequestStop; a moved simulation starts without one.
+  struct StopRequest {
+    std::atomic<bool> requested = false;
+    StopRequest() = default;
+    StopRequest(StopRequest&&) noexcept {}
+    StopRequest& operator=(StopRequest&&) noexcept { return *this; }
+  };
+  StopRequest stop_;
 };
 
 }  // namespace coulomb
