@@ -249,6 +249,13 @@ assert d['interrupted'] is True and d['steps'] == len(d['per_step']) > 0, d['ste
   check "SIG$signal: the trajectory holds every step" test "$samples" -eq $((steps + 1))
 done
 
+# Bodies placed inside each other run, with one warning line.
+printf 'bodies:\n  - {name: a, shape: {sphere: {radius: 0.1}}, mass: 1, pose: {position: [0, 0, 1]}}\n  - {name: b, shape: {sphere: {radius: 0.1}}, mass: 1, pose: {position: [0, 0, 1.15]}}\n' >"$work/overlap.yaml"
+"$coulomb" run "$work/overlap.yaml" --duration 0.1 >/dev/null 2>"$work/err"; code=$?
+check "overlapping bodies run" test "$code" -eq 0
+check "overlapping bodies are reported in one line" test "$(grep -c "overlap" "$work/err")" -eq 1
+check "the report names the pair and the depth" grep -q "a and b, 50 mm" "$work/err"
+
 # --help on every command: its usage on stdout, exit 0, nothing run.
 for command in solve run view scenes bench; do
   "$coulomb" "$command" --help >"$work/out" 2>"$work/err"; code=$?

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -143,7 +144,29 @@ void PrintSummary(const Scene& scene, const SimulationSummary& s) {
   }
   std::printf("  contacts max %d, penetration max %.3e m; energy %.6g J → %.6g J\n",
               s.contacts_max, s.penetration_max, s.energy_initial, s.energy_final);
+  if (s.near_rigid_contacts_max > 0 || s.roundoff_steps > 0) {
+    std::printf(
+        "  near-rigid contacts max %d (stiffer than δt resolves); steps accepted at "
+        "round-off %d (docs/stiff_contact.md)\n",
+        s.near_rigid_contacts_max, s.roundoff_steps);
+  }
   if (!s.failure.empty()) std::printf("  FAILED at %s\n", s.failure.c_str());
+}
+
+// One line on stderr when bodies start inside each other (more than 1 mm).
+void WarnOfOverlaps(Simulation* simulation) {
+  constexpr double kDepth = 1e-3;
+  const std::vector<Contact> overlaps = simulation->Overlaps(kDepth);
+  if (overlaps.empty()) return;
+  const Contact& deepest = *std::max_element(
+      overlaps.begin(), overlaps.end(),
+      [](const Contact& a, const Contact& b) { return a.depth < b.depth; });
+  std::fprintf(
+      stderr,
+      "coulomb run: warning: %zu contact points overlap by more than %g mm at the "
+      "start (deepest: %s and %s, %.3g mm); allowed: contact pushes them apart\n",
+      overlaps.size(), 1e3 * kDepth, deepest.body_a.c_str(), deepest.body_b.c_str(),
+      1e3 * deepest.depth);
 }
 
 // SIGINT and SIGTERM during a run: the run stops after its current step,
@@ -221,6 +244,7 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
   Simulation simulation(PrepareScene(options));
   // Fail on an unusable output directory now, not after the run.
   if (!options.out_dir.empty()) std::filesystem::create_directories(options.out_dir);
+  WarnOfOverlaps(&simulation);
   std::unique_ptr<LiveViewer> viewer;
   if (options.view) viewer = std::make_unique<LiveViewer>(simulation, options.server);
   const bool show_progress = isatty(STDERR_FILENO) != 0 && !options.json;

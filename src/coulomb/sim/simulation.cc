@@ -327,6 +327,20 @@ void Simulation::VisitLastContacts(
   }
 }
 
+std::vector<Contact> Simulation::Overlaps(double depth) {
+  std::vector<ContactPoint> points;
+  stepper_.QueryContacts(scene_.system, &points);
+  std::vector<Contact> overlaps;
+  for (const ContactPoint& point : points) {
+    if (-point.phi > depth) {
+      overlaps.push_back({BodyName(point.geometry_a), BodyName(point.geometry_b),
+                          point.p_W, point.normal_W, -point.phi,
+                          Eigen::Vector3d::Zero()});
+    }
+  }
+  return overlaps;
+}
+
 std::vector<Contact> Simulation::contacts() const {
   std::vector<Contact> contacts;
   VisitLastContacts([&](const ContactPoint& point, const Eigen::Vector3d& gamma_W) {

@@ -180,6 +180,10 @@ class Simulation {
   // The contact points of the last step and their impulses (empty before
   // the first step).
   std::vector<Contact> contacts() const;
+  // The contact points of the current state that overlap by more than
+  // `depth` [m] (no impulses): bodies placed inside each other. Allowed
+  // (contact pushes them apart) but worth a warning.
+  std::vector<Contact> Overlaps(double depth);
 
   // Actuation of one-dof joints of robot `tree` (by name). An effort [N·m or
   // N] is a constant feedforward until changed; a PD target needs a PD
