@@ -10,6 +10,7 @@
 #include "coulomb/bench/clutter_bench_command.h"
 #include "coulomb/bench/irr_bench_command.h"
 #include "coulomb/bench/ncp_bench_command.h"
+#include "coulomb/bench/random_bench_command.h"
 #include "coulomb/cli/arguments.h"
 #include "coulomb/cli/run_command.h"
 #include "coulomb/cli/solve_command.h"
@@ -60,6 +61,8 @@ constexpr CommandHelp kCommands[] = {
      "  bench laikago [--threads N]\n"
      "                 AL §VII-D2: SubADMM vs No Body vs No Sub on 8 and 27 dropped "
      "quadrupeds\n"
+     "  bench random [--count N] [--seed S]\n"
+     "                 SAP and CANAL on random contact problems in five classes\n"
      "  bench irr [--case belt|sphere|rod|clutter|stiff|all] [--quick]\n"
      "                 IRR §IX studies: SAP vs Lagged vs Similar, convergence in δt\n"},
 };
@@ -113,6 +116,9 @@ int main(int argc, char** argv) {
     }
     if (command == "bench" && !arguments.empty() && arguments.front() == "ncp") {
       return coulomb::RunNcpBenchCommand({arguments.begin() + 1, arguments.end()});
+    }
+    if (command == "bench" && !arguments.empty() && arguments.front() == "random") {
+      return coulomb::RunRandomBenchCommand({arguments.begin() + 1, arguments.end()});
     }
     if (command == "bench" && !arguments.empty() && arguments.front() == "laikago") {
       return coulomb::RunLaikagoBenchCommand({arguments.begin() + 1, arguments.end()});

@@ -242,6 +242,8 @@ class LiveViewer {
 int RunRunCommand(const std::vector<std::string>& arguments) {
   const RunOptions options = ParseRunOptions(arguments);
   Simulation simulation(PrepareScene(options));
+  // Without --out or --view nothing reads the trajectory: memory stays flat.
+  simulation.set_recording(!options.out_dir.empty() || options.view);
   // Fail on an unusable output directory now, not after the run.
   if (!options.out_dir.empty()) std::filesystem::create_directories(options.out_dir);
   WarnOfOverlaps(&simulation);

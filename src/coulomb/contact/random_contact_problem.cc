@@ -1,5 +1,6 @@
 #include "coulomb/contact/random_contact_problem.h"
 
+#include <cmath>
 #include <memory>
 #include <random>
 
@@ -8,13 +9,14 @@
 namespace coulomb {
 namespace {
 
-// Mass block of a rigid body with mass m ∈ [0.1, 10] kg and a random rotated
-// inertia, expressed at a point offset from the center of mass, so that it is
+// Mass block of a rigid body with mass m ∈ [0.1, 0.1 ratio] kg (log-uniform) and a random
+// rotated inertia, expressed at a point offset from the center of mass, so that it is
 // dense: M = [m I, −m [c]×; m [c]×, I_c − m [c]×²]. With `diagonal`, the
 // principal inertia at the center of mass: M = diag(m, m, m, I_1, I_2, I_3).
-Eigen::Matrix<double, 6, 6> RandomBodyMass(std::mt19937_64* random, bool diagonal) {
+Eigen::Matrix<double, 6, 6> RandomBodyMass(std::mt19937_64* random, bool diagonal,
+                                           double ratio) {
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  const double mass = 0.1 + 9.9 * unit(*random);
+  const double mass = 0.1 * std::pow(ratio, unit(*random));
   const Eigen::Vector3d principal =
       mass * 0.01 *
       (Eigen::Vector3d(unit(*random), unit(*random), unit(*random)).array() + 0.2);
@@ -62,7 +64,7 @@ ContactProblem MakeRandomContactProblem(const RandomContactProblemOptions& optio
   ContactProblem problem(options.time_step);
   Eigen::VectorXd v_star(6 * options.num_bodies);
   for (int body = 0; body < options.num_bodies; ++body) {
-    problem.AddClique(RandomBodyMass(&random, options.diagonal_mass));
+    problem.AddClique(RandomBodyMass(&random, options.diagonal_mass, options.mass_ratio));
     v_star.segment<6>(6 * body) =
         Eigen::Vector<double, 6>::NullaryExpr([&] { return 2.0 * unit(random) - 1.0; });
   }
@@ -83,10 +85,12 @@ ContactProblem MakeRandomContactProblem(const RandomContactProblemOptions& optio
       jacobian.push_back({body_b, RandomPointJacobian(frame, &random, 1.0)});
     }
     SapContactParameters parameters;
-    parameters.friction =
-        unit(random) < options.frictionless_fraction ? 0.0 : unit(random);
+    parameters.friction = unit(random) < options.frictionless_fraction
+                              ? 0.0
+                              : options.max_friction * unit(random);
     if (unit(random) < options.compliant_fraction) {
-      parameters.stiffness = std::pow(10.0, 3.0 + 5.0 * unit(random));
+      parameters.stiffness =
+          std::pow(10.0, 3.0 + (options.max_stiffness_exponent - 3.0) * unit(random));
       parameters.dissipation_time_scale = options.time_step * unit(random);
     }
     const double phi0 = 0.01 * (unit(random) - 0.7);  // mostly penetrating
@@ -94,6 +98,10 @@ ContactProblem MakeRandomContactProblem(const RandomContactProblemOptions& optio
         0.0, 0.0,
         SapStabilizationVelocity(phi0, options.time_step,
                                  parameters.dissipation_time_scale));
+    if (unit(random) < options.duplicate_fraction) {
+      problem.AddConstraint(jacobian,
+                            std::make_unique<SapFrictionCone>(parameters, v_hat));
+    }
     problem.AddConstraint(std::move(jacobian),
                           std::make_unique<SapFrictionCone>(parameters, v_hat));
   }

@@ -19,6 +19,14 @@ struct RandomContactProblemOptions {
   // Mass blocks diag(m, m, m, I_xx, I_yy, I_zz) (principal axes at the center
   // of mass), as in FCLIB global problems, instead of dense ones.
   bool diagonal_mass = false;
+  // Masses log-uniform in [0.1, 0.1 mass_ratio] kg (≥ 1).
+  double mass_ratio = 100.0;
+  // μ uniform in [0, max_friction] for the contacts with friction.
+  double max_friction = 1.0;
+  // Compliant contacts: k log-uniform in [1e3, 10^max_stiffness_exponent] N/m.
+  double max_stiffness_exponent = 8.0;
+  // Share of contacts added twice with the same Jacobian (J rank-deficient).
+  double duplicate_fraction = 0.0;
   uint64_t seed = 1;
 };
 
