@@ -277,12 +277,14 @@ int BallBallContacts(const std::string& exclude) {
 TEST(SceneFile, ExcludesContactBetweenNamedBodies) {
   EXPECT_EQ(BallBallContacts(""), 1);
   EXPECT_EQ(BallBallContacts("exclude: [[high, low]]\n"), 0);
-  const fs::path bad = WriteScene("bad_exclude", "bodies: []\nexclude: [[a, b]]\n");
+  const fs::path bad = WriteScene(
+      "bad_exclude",
+      "bodies:\n  - {name: c, shape: {sphere: {radius: 0.1}}, mass: 1}\nexclude: [[a, b]]\n");
   try {
     LoadSceneFile(bad.string());
     ADD_FAILURE() << "an unknown name was accepted";
   } catch (const SceneFileError& e) {
-    EXPECT_NE(std::string(e.what()).find(":2: exclude[0]: no body or robot 'a'"),
+    EXPECT_NE(std::string(e.what()).find(":3: exclude[0]: no body or robot 'a'"),
               std::string::npos)
         << e.what();
   }
