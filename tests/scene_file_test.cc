@@ -277,9 +277,9 @@ int BallBallContacts(const std::string& exclude) {
 TEST(SceneFile, ExcludesContactBetweenNamedBodies) {
   EXPECT_EQ(BallBallContacts(""), 1);
   EXPECT_EQ(BallBallContacts("exclude: [[high, low]]\n"), 0);
-  const fs::path bad = WriteScene(
-      "bad_exclude",
-      "bodies:\n  - {name: c, shape: {sphere: {radius: 0.1}}, mass: 1}\nexclude: [[a, b]]\n");
+  const fs::path bad = WriteScene("bad_exclude",
+                                  "bodies:\n  - {name: c, shape: {sphere: {radius: "
+                                  "0.1}}, mass: 1}\nexclude: [[a, b]]\n");
   try {
     LoadSceneFile(bad.string());
     ADD_FAILURE() << "an unknown name was accepted";

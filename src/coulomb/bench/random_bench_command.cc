@@ -59,7 +59,8 @@ void Solve(const ContactProblem& problem, ClassResult* result) {
   NcpSolverParameters canal_parameters;
   canal_parameters.keep_history = false;
   NcpSolution canal_solution;
-  const NcpSolverStatistics c = CanalSolver(canal_parameters).Solve(ncp, {}, &canal_solution);
+  const NcpSolverStatistics c =
+      CanalSolver(canal_parameters).Solve(ncp, {}, &canal_solution);
   result->canal_failures += !c.converged;
   result->canal_worst_residual = std::max(result->canal_worst_residual, c.residual);
 }
@@ -98,13 +99,13 @@ int RunRandomBenchCommand(const std::vector<std::string>& list) {
       Solve(MakeRandomContactProblem(options), &result);
     }
     total_sap_failures += result.sap_failures;
-    std::printf("| %s | %d | %d | %.2f / %d | %.1e | %d (%.1f %%) | %.1e |\n",
-                classes[k].name, result.problems, result.sap_failures,
-                result.problems > 0 ? result.sap_iterations / result.problems : 0.0,
-                result.sap_max_iterations, result.sap_worst_momentum_error,
-                result.canal_failures,
-                result.problems > 0 ? 100.0 * result.canal_failures / result.problems : 0.0,
-                result.canal_worst_residual);
+    std::printf(
+        "| %s | %d | %d | %.2f / %d | %.1e | %d (%.1f %%) | %.1e |\n", classes[k].name,
+        result.problems, result.sap_failures,
+        result.problems > 0 ? result.sap_iterations / result.problems : 0.0,
+        result.sap_max_iterations, result.sap_worst_momentum_error, result.canal_failures,
+        result.problems > 0 ? 100.0 * result.canal_failures / result.problems : 0.0,
+        result.canal_worst_residual);
     std::fflush(stdout);
   }
   return total_sap_failures == 0 ? 0 : 1;
