@@ -194,9 +194,37 @@ StiffRun RunStiffClutter(ContactModel model, double stiffness, bool clamp,
 
 }  // namespace
 
+constexpr ContactModel kHuntCrossley[] = {
+    ContactModel::kLagged, ContactModel::kRegularizedLagged, ContactModel::kSimilar};
+
+// The IRR scenes (belt, sphere, rod) at each stiffness: failed steps, mean
+// and max iterations, steps accepted at round-off, clamped contacts.
+void StiffIrrScenes(const std::vector<double>& stiffnesses) {
+  std::printf(
+      "\n## The IRR scenes up to rigid (stiffness of the moving body; failed / "
+      "iterations mean, max / at round-off / clamped contacts max)\n\n| scene | model |");
+  for (double k : stiffnesses) std::printf(" %.0e |", k);
+  std::printf("\n|---|---|");
+  for (size_t i = 0; i < stiffnesses.size(); ++i) std::printf("---|");
+  std::printf("\n");
+  for (const char* name : {"conveyor_belt", "falling_sphere", "sliding_rod"}) {
+    for (ContactModel model : kHuntCrossley) {
+      std::printf("| %s | %s |", name, ToString(model).c_str());
+      for (double k : stiffnesses) {
+        Scene scene = MakeBuiltinScene(name, {{"stiffness", std::to_string(k)}});
+        scene.parameters.contact.model = model;
+        Simulation simulation(std::move(scene));
+        simulation.set_recording(false);
+        const SimulationSummary s = simulation.Run();
+        std::printf(" %d / %.2f, %d / %d / %d |", s.failed_steps, s.iterations_mean,
+                    s.iterations_max, s.roundoff_steps, s.near_rigid_contacts_max);
+      }
+      std::printf("\n");
+    }
+  }
+}
+
 void RunStiffClutterStudy(bool quick) {
-  constexpr ContactModel kHuntCrossley[] = {
-      ContactModel::kLagged, ContactModel::kRegularizedLagged, ContactModel::kSimilar};
   const double duration = quick ? 2.0 : 10.0;
   const std::vector<double> stiffnesses =
       quick ? std::vector<double>{1e6, 1e10, 1e14}
@@ -228,6 +256,7 @@ void RunStiffClutterStudy(bool quick) {
                   on.condition_max, on.rest_penetration, s.wall_time_s, without);
     }
   }
+  StiffIrrScenes(stiffnesses);
 }
 
 void RunIrrClutterStudy(bool quick) {

@@ -17,7 +17,8 @@ void RunIrrClutterStudy(bool quick);
 // N/m, for Lagged, regularized Lagged and Similar with the near-rigid clamp
 // (failed steps, Newton iterations, steps accepted at round-off, clamped
 // contacts, the largest scaled Hessian condition number, penetration at
-// rest) and without it (where it fails). quick: 1e6, 1e10, 1e14 and 2 s.
+// rest) and without it (where it fails); then the IRR scenes (belt, sphere,
+// rod) at the same stiffnesses. quick: 1e6, 1e10, 1e14 and 2 s.
 void RunStiffClutterStudy(bool quick);
 
 }  // namespace coulomb

@@ -197,14 +197,16 @@ std::vector<BuiltinSceneInfo> BuiltinScenes() {
       {"quadruped_drop",
        "a Unitree A1 (example-robot-data URDF) dropped on the ground, limp"},
       {"conveyor_belt",
-       "IRR §IX-A: a box on a belt oscillating at 1 Hz, ±0.2 m (μ = 0.7)"},
+       "IRR §IX-A: a box on a belt oscillating at 1 Hz, ±0.2 m (μ = 0.7; stiffness=K)"},
       {"falling_sphere",
-       "IRR §IX-B: a steel sphere lands sliding at 2 m/s and starts to roll"},
+       "IRR §IX-B: a steel sphere lands sliding at 2 m/s and starts to roll "
+       "(stiffness=K)"},
       {"dish_pile", "AL §VII-A1: two bowls and a plate (0.1 kg) under a 5 kg pot"},
       {"laikago_drop",
        "AL §VII-D2: 8 Laikago quadrupeds dropped on the ground (robots=N)"},
       {"sliding_rod",
-       "IRR §IX-C: Painlevé's rod jams into the ground (dissipation=true|false)"}};
+       "IRR §IX-C: Painlevé's rod jams into the ground (dissipation=true|false, "
+       "stiffness=K)"}};
 }
 
 Scene MakeBuiltinScene(const std::string& name,

@@ -11,11 +11,36 @@ namespace {
 
 constexpr double kSteelStiffness = 1e7;  // [N/m], IRR §IX
 
+// The options of the IRR scenes: stiffness=K [N/m] of the moving body
+// (default steel, 1e7) and, for the rod, dissipation=true|false.
+struct IrrOptions {
+  double stiffness = kSteelStiffness;
+  bool dissipation = true;
+};
+
+IrrOptions ParseIrrOptions(const std::string& scene,
+                           const std::map<std::string, std::string>& options,
+                           bool has_dissipation) {
+  IrrOptions parsed;
+  for (const auto& [key, value] : options) {
+    if (key == "stiffness") {
+      parsed.stiffness = ParsePositive(key, value);
+    } else if (key == "dissipation" && has_dissipation) {
+      parsed.dissipation = ParseBool(key, value);
+    } else {
+      throw std::invalid_argument(scene + ": unknown option '" + key + "' (stiffness" +
+                                  (has_dissipation ? ", dissipation)" : ")"));
+    }
+  }
+  return parsed;
+}
+
 // The moving body's material; the ground or belt is rigid (k = ∞).
-ContactMaterial BodyMaterial(double friction, double hunt_crossley_dissipation,
+ContactMaterial BodyMaterial(double stiffness, double friction,
+                             double hunt_crossley_dissipation,
                              double dissipation_time_scale) {
   ContactMaterial material;
-  material.stiffness = kSteelStiffness;
+  material.stiffness = stiffness;
   material.friction = friction;
   material.hunt_crossley_dissipation = hunt_crossley_dissipation;
   material.dissipation_time_scale = dissipation_time_scale;
@@ -40,9 +65,9 @@ Scene IrrScene(const std::string& name, double time_step, double duration) {
 }  // namespace
 
 Scene ConveyorBeltScene(const std::map<std::string, std::string>& options) {
-  RejectOptions("conveyor_belt", options);
+  const IrrOptions parsed = ParseIrrOptions("conveyor_belt", options, false);
   Scene scene = IrrScene("conveyor_belt", 0.01, 3.0);
-  const ContactMaterial box = BodyMaterial(0.7, 500.0, 1e-3);
+  const ContactMaterial box = BodyMaterial(parsed.stiffness, 0.7, 500.0, 1e-3);
   PrescribedMotion belt;
   belt.X_WB0 = Pose({0.0, 0.0, -0.05});  // top surface at z = 0
   belt.amplitude = Eigen::Vector3d(0.2, 0.0, 0.0);
@@ -52,7 +77,7 @@ Scene ConveyorBeltScene(const std::map<std::string, std::string>& options) {
   scene.system.AddGeometry(Box{{2.0, 1.0, 0.1}}, -1, belt_body,
                            Eigen::Isometry3d::Identity(), RigidMaterial(box));
   // At rest on four corners: static deflection m g / (4 k).
-  const double deflection = 1.0 * 9.81 / (4.0 * kSteelStiffness);
+  const double deflection = 1.0 * 9.81 / (4.0 * parsed.stiffness);
   scene.system.AddFreeBody("box", Box{Eigen::Vector3d::Constant(0.05)}, 1.0,
                            Pose({0.0, 0.0, 0.025 - deflection}), Eigen::Vector3d::Zero(),
                            Eigen::Vector3d::Zero(), box);
@@ -60,9 +85,9 @@ Scene ConveyorBeltScene(const std::map<std::string, std::string>& options) {
 }
 
 Scene FallingSphereScene(const std::map<std::string, std::string>& options) {
-  RejectOptions("falling_sphere", options);
+  const IrrOptions parsed = ParseIrrOptions("falling_sphere", options, false);
   Scene scene = IrrScene("falling_sphere", 2e-3, 0.4);
-  const ContactMaterial sphere = BodyMaterial(0.5, 500.0, 1e-3);
+  const ContactMaterial sphere = BodyMaterial(parsed.stiffness, 0.5, 500.0, 1e-3);
   scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(),
                                  RigidMaterial(sphere));
   const double radius = 0.025;
@@ -73,17 +98,11 @@ Scene FallingSphereScene(const std::map<std::string, std::string>& options) {
 }
 
 Scene SlidingRodScene(const std::map<std::string, std::string>& options) {
-  bool dissipation = true;
-  for (const auto& [key, value] : options) {
-    if (key != "dissipation") {
-      throw std::invalid_argument("sliding_rod: unknown option '" + key +
-                                  "' (dissipation)");
-    }
-    dissipation = ParseBool(key, value);
-  }
+  const IrrOptions parsed = ParseIrrOptions("sliding_rod", options, true);
   Scene scene = IrrScene("sliding_rod", 1e-5, 0.1);
-  const ContactMaterial rod =
-      dissipation ? BodyMaterial(2.3, 0.2, 4e-6) : BodyMaterial(2.3, 0.0, 0.0);
+  const ContactMaterial rod = parsed.dissipation
+                                  ? BodyMaterial(parsed.stiffness, 2.3, 0.2, 4e-6)
+                                  : BodyMaterial(parsed.stiffness, 2.3, 0.0, 0.0);
   scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(),
                                  RigidMaterial(rod));
   // Capsule axis z turned by −60° about y: axis (−cos 30°, 0, sin 30°), the
