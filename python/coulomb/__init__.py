@@ -258,6 +258,12 @@ class Simulation:
         """Statistics of every step so far (the keys of ``coulomb run --json``)."""
         return json.loads(self._engine.whole_summary())
 
+    def save(self, directory: str) -> None:
+        """Writes everything recorded so far as ``coulomb run --out`` does:
+        ``directory/trajectory.h5`` and ``stats.json`` (created if missing).
+        ``coulomb view directory`` then plays it in the browser."""
+        self._engine.save_run(str(directory))
+
 
 def _yaml_numbers(value: Any) -> Any:
     """The scene with infinite and NaN floats spelled as YAML spells them."""

@@ -109,6 +109,18 @@ def test_state_round_trips_and_bad_input_changes_nothing():
         coulomb.Simulation.from_dict({}, stepsize=0.1)
 
 
+def test_a_saved_run_is_what_coulomb_view_plays(tmp_path, coulomb_bin):
+    sim = coulomb.Simulation.from_builtin("sphere_on_ground")
+    sim.run(0.5)
+    sim.save(tmp_path / "run")
+    stats = json.loads((tmp_path / "run" / "stats.json").read_text())
+    assert stats["steps"] == len(stats["per_step"]) == 50
+    export = subprocess.run([coulomb_bin, "view", str(tmp_path / "run"), "--export",
+                             str(tmp_path / "replay.html")], capture_output=True, text=True)
+    assert export.returncode == 0, export.stderr
+    assert 'id="coulomb-chunk-0"' in (tmp_path / "replay.html").read_text()
+
+
 def test_state_reads_follow_the_steps_and_are_copies():
     sim = coulomb.Simulation.from_builtin("sphere_on_ground")
     q0 = sim.q

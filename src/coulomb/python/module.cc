@@ -293,7 +293,13 @@ NB_MODULE(_coulomb, m) {
       .def_prop_ro("num_samples",
                    [](const Simulation& s) { return s.trajectory().time.size(); })
       .def("trajectory", &TrajectoryDict)
-      .def("save_trajectory", &SaveTrajectory);
+      .def("save_trajectory", &SaveTrajectory)
+      .def(
+          "save_run",
+          [](const Simulation& s, const std::string& directory) {
+            WriteRunOutput(directory, s, s.Summary());
+          },
+          "directory"_a);
 
   nb::class_<SolveResult>(m, "SolveResult",
                           "One FCLIB problem solved: convergence, iterations, the FCLIB "
