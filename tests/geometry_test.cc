@@ -82,6 +82,36 @@ TEST(CollisionWorld, StackedBoxesTouchOverTheirOverlap) {
   }
 }
 
+// Two 10 cm boxes of a settled pile that touch by their sides, at the poses
+// of a clutter run (t = 137.21 s) where the depth refined along the normal
+// once came out 0.14 m (the normal line left through a far face): no point
+// may be deeper than the pair's overlap, a fraction of a millimetre here.
+TEST(CollisionWorld, SideBySideBoxesAreNeverReportedDeeperThanTheyOverlap) {
+  CollisionWorld world;
+  const auto pose = [](double x, double y, double z, double w, double qx, double qy,
+                       double qz) {
+    Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+    X.translation() << x, y, z;
+    X.linear() = Eigen::Quaterniond(w, qx, qy, qz).normalized().toRotationMatrix();
+    return X;
+  };
+  const std::vector<Eigen::Isometry3d> X_WG = {
+      pose(-0.17859630734045709, -0.24322102015058417, 0.049950920447952823,
+           0.98815996973855325, -8.2854606337905262e-05, 1.1140388635195615e-04,
+           0.15342703454929263),
+      pose(-0.14389352013901646, -0.33729793480040726, 0.04996752718707309,
+           0.4182975678889437, 0.5701115195277102, -0.41829756788894357,
+           0.57011151952771)};
+  world.AddGeometry(Box{Eigen::Vector3d::Constant(0.1)}, 0, 0,
+                    Eigen::Isometry3d::Identity());
+  world.AddGeometry(Box{Eigen::Vector3d::Constant(0.1)}, 1, 0,
+                    Eigen::Isometry3d::Identity());
+  std::vector<ContactPoint> contacts;
+  world.ComputeContacts(X_WG, 0.01, &contacts);
+  ASSERT_FALSE(contacts.empty());
+  for (const ContactPoint& contact : contacts) EXPECT_GT(contact.phi, -2e-3);
+}
+
 TEST(CollisionWorld, SkipsSameBodyStaticAndExcludedPairs) {
   CollisionWorld world;
   world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());
