@@ -37,6 +37,9 @@ std::vector<ProblemClass> Classes() {
 
 struct ClassResult {
   int problems = 0, sap_failures = 0, canal_failures = 0;
+  // Problems whose Delassus operator W = J A⁻¹ Jᵀ is singular (3 n_c > n_v:
+  // more contact equations than dofs) and CANAL's failures among them.
+  int singular = 0, canal_failures_singular = 0;
   double sap_worst_momentum_error = 0.0, canal_worst_residual = 0.0;
   double sap_iterations = 0.0;
   int sap_max_iterations = 0;
@@ -62,6 +65,9 @@ void Solve(const ContactProblem& problem, ClassResult* result) {
   const NcpSolverStatistics c =
       CanalSolver(canal_parameters).Solve(ncp, {}, &canal_solution);
   result->canal_failures += !c.converged;
+  const bool singular = 3 * problem.num_constraints() > problem.num_dofs();
+  result->singular += singular;
+  result->canal_failures_singular += singular && !c.converged;
   result->canal_worst_residual = std::max(result->canal_worst_residual, c.residual);
 }
 
@@ -86,7 +92,8 @@ int RunRandomBenchCommand(const std::vector<std::string>& list) {
       "# SAP and CANAL on %d random contact problems (seed %llu; 2–20 bodies, 1–40 "
       "contacts; SAP ε_r = 1e-6, CANAL natural map 1e-9)\n\n"
       "| class | problems | SAP failures | SAP iterations mean / max | SAP worst e_m | "
-      "CANAL failures | CANAL worst residual |\n|---|---|---|---|---|---|---|\n",
+      "CANAL failures | of which W singular | CANAL worst residual |\n"
+      "|---|---|---|---|---|---|---|---|\n",
       count, static_cast<unsigned long long>(seed));
   int total_sap_failures = 0;
   for (size_t k = 0; k < classes.size(); ++k) {
@@ -100,12 +107,12 @@ int RunRandomBenchCommand(const std::vector<std::string>& list) {
     }
     total_sap_failures += result.sap_failures;
     std::printf(
-        "| %s | %d | %d | %.2f / %d | %.1e | %d (%.1f %%) | %.1e |\n", classes[k].name,
-        result.problems, result.sap_failures,
+        "| %s | %d | %d | %.2f / %d | %.1e | %d (%.1f %%) | %d of %d | %.1e |\n",
+        classes[k].name, result.problems, result.sap_failures,
         result.problems > 0 ? result.sap_iterations / result.problems : 0.0,
         result.sap_max_iterations, result.sap_worst_momentum_error, result.canal_failures,
         result.problems > 0 ? 100.0 * result.canal_failures / result.problems : 0.0,
-        result.canal_worst_residual);
+        result.canal_failures_singular, result.singular, result.canal_worst_residual);
     std::fflush(stdout);
   }
   return total_sap_failures == 0 ? 0 : 1;
