@@ -59,9 +59,9 @@ struct SapSolverParameters {
   // needs 30. Hunt & Crossley contact with a tight stiction tolerance (v_s =
   // 1e-4 m/s) converges slowly where many contacts switch between sticking
   // and slipping (Newton's model holds within ~v_s of the iterate): the
-  // 40-body clutter at δt = 10 ms needs up to 105 iterations under Lagged
-  // and 783 under Similar in its impacts (docs/stiff_contact.md), so the
-  // default leaves room for them.
+  // 40-body clutter at δt = 10 ms needs up to about 100 iterations under
+  // Lagged and 800 under Similar in its impacts (docs/stiff_contact.md), so
+  // the default leaves room for them.
   int max_iterations = 1000;
   LinearSolverType linear_solver = LinearSolverType::kSparse;
   LineSearchType line_search = LineSearchType::kExact;
