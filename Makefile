@@ -23,7 +23,7 @@ BROWSER_APT_PACKAGES := chromium
 SICONOS_APT_PACKAGES := python3-siconos python3-h5py python3-scipy
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps node-deps browser-deps venv build test run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers bench-viewer bench-viewer-large viewer-screenshots test-sanitize plots siconos format format-check clean
+.PHONY: deps node-deps browser-deps venv build test run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure plots siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
 define apt_install
@@ -105,15 +105,30 @@ viewer-screenshots: build browser-deps
 # uninitialized `info` when a default-constructed one is copied (ours in
 # vectors, Pinocchio's in Data), a benign load UBSan would stop on.
 SANITIZE_DIR ?= build-sanitize
-test-sanitize: deps venv
+SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  COULOMB_FCLIB_DIR=$(FCLIB_DIR)
+sanitize-configure: deps venv
 	cmake -S . -B $(SANITIZE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -fno-sanitize=enum -Wno-maybe-uninitialized -DEIGEN_MALLOC_ALREADY_ALIGNED=1" \
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
 	  -DCMAKE_PREFIX_PATH="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)" \
 	  -DCOULOMB_ROBOT_DATA_DIR="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)/share/example-robot-data/robots"
+
+test-sanitize: sanitize-configure
 	cmake --build $(SANITIZE_DIR) -j 2
-	cd $(SANITIZE_DIR) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	  COULOMB_FCLIB_DIR=$(FCLIB_DIR) ctest --output-on-failure -j 2 -E install_test
+	cd $(SANITIZE_DIR) && $(SANITIZE_ENV) ctest --output-on-failure -j 2 -E install_test
+
+# The math, contact, solvers and FCLIB layers' tests under the same
+# sanitizers: a subset of test-sanitize without Pinocchio, Coal or the
+# viewer, which builds and runs in minutes; .ci/run runs it after make test.
+# The FCLIB tests use the problems they generate (the real files take over
+# ten minutes under ASan: test-sanitize runs them).
+SANITIZE_CORE_TESTS := math_test contact_test sap_solver_test fclib_test
+test-sanitize-core: sanitize-configure
+	cmake --build $(SANITIZE_DIR) -j 2 --target $(SANITIZE_CORE_TESTS)
+	for test in $(SANITIZE_CORE_TESTS); do \
+	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 COULOMB_FCLIB_DIR= \
+	  $(SANITIZE_DIR)/tests/$$test --gtest_brief=1 || exit 1; done
 
 # The built-in clutter scene (SAP §VI-C), with a progress bar on a terminal.
 run: build
