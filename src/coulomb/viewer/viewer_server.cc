@@ -2,11 +2,11 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 #include "coulomb/viewer/viewer_assets.h"
@@ -49,12 +49,17 @@ void ServeRunFile(const std::string& run_directory, const std::string& name,
     response.status = 404;
     return;
   }
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
+  // Streamed from the file: a run's trajectory.h5 may be larger than memory.
+  auto in = std::make_shared<std::ifstream>(path, std::ios::binary);
   const bool json = path.extension() == ".json";
-  SetContent(response, bytes.str(),
-             json ? "application/json" : "application/octet-stream");
+  response.set_content_provider(
+      fs::file_size(path), json ? "application/json" : "application/octet-stream",
+      [in](size_t offset, size_t length, httplib::DataSink& sink) {
+        char buffer[1 << 16];
+        in->seekg(static_cast<std::streamoff>(offset));
+        in->read(buffer, static_cast<std::streamsize>(std::min(length, sizeof(buffer))));
+        return in->gcount() > 0 && sink.write(buffer, static_cast<size_t>(in->gcount()));
+      });
 }
 
 void AddRoutes(httplib::Server* server, const ReplaySource& source,
