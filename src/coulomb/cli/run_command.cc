@@ -7,8 +7,10 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <future>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -17,7 +19,9 @@
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/cli/arguments.h"
 #include "coulomb/cli/view_command.h"
+#include "coulomb/io/hdf5_file.h"
 #include "coulomb/io/run_output.h"
+#include "coulomb/io/run_recorder.h"
 #include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/sim/scene_file.h"
 #include "coulomb/sim/simulation.h"
@@ -38,6 +42,7 @@ struct RunOptions {
   std::optional<int> threads;
   bool cold_start = false;  // NCP solvers: no warm start from the previous step
   std::string out_dir;
+  std::string resume_dir;  // --resume: continue the run recorded there
   bool json = false;
   bool view = false;      // serve the viewer on the run while it is computed
   bool realtime = false;  // no faster than the simulated time
@@ -79,6 +84,8 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
       options.scene_options[setting.substr(0, equals)] = setting.substr(equals + 1);
     } else if (flag == "--out") {
       options.out_dir = arguments.Value(flag);
+    } else if (flag == "--resume") {
+      options.resume_dir = arguments.Value(flag);
     } else if (flag == "--json") {
       options.json = true;
     } else if (flag == "--view") {
@@ -102,12 +109,68 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
   }
   if (options.view && options.json)
     throw UsageError("--view and --json exclude each other");
+  const size_t resume_arguments = 2 + (options.json ? 1 : 0);
+  if (!options.resume_dir.empty() && list.size() != resume_arguments) {
+    throw UsageError(
+        "--resume DIR continues a run with the options it was started with; only "
+        "--json may be added");
+  }
   return options;
 }
 
-Scene PrepareScene(const RunOptions& options) {
+// A run to do: its options and, for a scene file, the file's text (a
+// resumed run uses the text it was started with, even if the file changed).
+struct RunSetup {
+  RunOptions options;
+  std::vector<std::string> arguments;  // the command line that started the run
+  std::string scene_text;
+  bool resumed = false;
+};
+
+std::string ReadSceneText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SceneFileError(path + ": file not found");
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+RunSetup NewRunSetup(const std::vector<std::string>& arguments) {
+  RunSetup setup{ParseRunOptions(arguments), arguments, "", false};
+  if (IsSceneFile(setup.options.scene))
+    setup.scene_text = ReadSceneText(setup.options.scene);
+  return setup;
+}
+
+// What `coulomb run --resume DIR` needs, from DIR/trajectory.h5's /run
+// group: the original command line and scene text.
+void DescribeRun(Hdf5File* file, const RunSetup& setup) {
+  file->WriteStrings("/run/arguments", setup.arguments);
+  if (!setup.scene_text.empty())
+    file->WriteStrings("/run/scene_text", {setup.scene_text});
+}
+
+RunSetup ResumedRunSetup(const RunOptions& resume) {
+  const Hdf5File file(
+      (std::filesystem::path(resume.resume_dir) / "trajectory.h5").string(),
+      Hdf5File::Mode::kRead);
+  if (!file.Exists("/run/arguments")) {
+    file.Fail("/run/arguments",
+              "missing: not written by coulomb run --out, cannot resume");
+  }
+  RunSetup setup;
+  setup.arguments = file.ReadStrings("/run/arguments");
+  setup.options = ParseRunOptions(setup.arguments);
+  if (file.Exists("/run/scene_text"))
+    setup.scene_text = file.ReadStrings("/run/scene_text").at(0);
+  setup.options.out_dir = resume.resume_dir;
+  setup.options.json = resume.json;
+  setup.options.view = setup.options.realtime = false;
+  setup.resumed = true;
+  return setup;
+}
+
+Scene PrepareScene(const RunOptions& options, const std::string& scene_text) {
   Scene scene = IsSceneFile(options.scene)
-                    ? LoadSceneFile(options.scene)
+                    ? LoadSceneText(scene_text, options.scene)
                     : MakeBuiltinScene(options.scene, options.scene_options);
   TimeStepperParameters& parameters = scene.parameters;
   if (options.time_step) parameters.time_step = *options.time_step;
@@ -237,39 +300,78 @@ class LiveViewer {
   std::string url_;
 };
 
-}  // namespace
+// The duration a resumed run has left (its steps not yet taken); refuses a
+// run that is complete or stopped at a failed step.
+double RemainingDuration(const Simulation& simulation, const RunRecorder& recorder,
+                         const std::string& directory) {
+  const double dt = simulation.time_step();
+  const long long planned = std::llround(simulation.scene().duration / dt);
+  const std::vector<StepRecord>& records = recorder.records();
+  if (!records.empty() && !records.back().statistics.converged) {
+    throw UsageError(directory + ": the run stopped at a failed step (t = " +
+                     std::to_string(records.back().time) +
+                     " s); resuming would repeat it");
+  }
+  const long long taken = static_cast<long long>(records.size());
+  if (taken >= planned) {
+    throw UsageError(directory + ": the run is complete (" + std::to_string(taken) +
+                     " steps); nothing to resume");
+  }
+  return static_cast<double>(planned - taken) * dt;
+}
 
-int RunRunCommand(const std::vector<std::string>& arguments) {
-  const RunOptions options = ParseRunOptions(arguments);
-  Simulation simulation(PrepareScene(options));
-  // Without --out or --view nothing reads the trajectory: memory stays flat.
-  simulation.set_recording(!options.out_dir.empty() || options.view);
-  // Fail on an unusable output directory now, not after the run.
-  if (!options.out_dir.empty()) std::filesystem::create_directories(options.out_dir);
-  WarnOfOverlaps(&simulation);
-  std::unique_ptr<LiveViewer> viewer;
-  if (options.view) viewer = std::make_unique<LiveViewer>(simulation, options.server);
-  const bool show_progress = isatty(STDERR_FILENO) != 0 && !options.json;
-  const Stopwatch wall_clock;
-  const double start_time = simulation.time();
-  const auto progress = [&](double fraction) {
-    if (viewer) viewer->live().Update(simulation);
-    const double ahead = simulation.time() - start_time - wall_clock.Seconds();
-    if (options.realtime && ahead > 0) {
+// The recorder of --out (null without): a new run's files, created now so
+// that an unwritable folder fails before the first step, or a resumed run's.
+std::unique_ptr<RunRecorder> MakeRecorder(const RunSetup& setup, Simulation* simulation) {
+  const RunOptions& options = setup.options;
+  if (options.out_dir.empty()) return nullptr;
+  if (setup.resumed) {
+    return std::make_unique<RunRecorder>(
+        RunRecorder::Resume(options.out_dir, simulation, options.view));
+  }
+  auto recorder =
+      std::make_unique<RunRecorder>(options.out_dir, simulation, options.view);
+  DescribeRun(&recorder->file(), setup);
+  return recorder;
+}
+
+// Progress on stderr (a terminal only), the live viewer and --realtime.
+class RunProgress {
+ public:
+  RunProgress(const RunOptions& options, const Simulation& simulation, LiveViewer* viewer)
+      : options_(options),
+        simulation_(simulation),
+        viewer_(viewer),
+        show_(isatty(STDERR_FILENO) != 0 && !options.json),
+        start_time_(simulation.time()) {}
+  ~RunProgress() {
+    if (show_) std::fprintf(stderr, "\n");
+  }
+  void operator()(double fraction) const {
+    if (viewer_) viewer_->live().Update(simulation_);
+    const double ahead = simulation_.time() - start_time_ - wall_clock_.Seconds();
+    if (options_.realtime && ahead > 0) {
       std::this_thread::sleep_for(std::chrono::duration<double>(ahead));
     }
-    if (!show_progress) return;
+    if (!show_) return;
     const int width = 40;
     const int filled = static_cast<int>(fraction * width);
     std::fprintf(stderr, "\r[%s%s] %3.0f%%", std::string(filled, '#').c_str(),
                  std::string(width - filled, ' ').c_str(), 100.0 * fraction);
-  };
-  const SimulationSummary summary = [&] {
-    const InterruptibleRun interruptible_run(&simulation);
-    return simulation.Run(progress);
-  }();
-  if (show_progress) std::fprintf(stderr, "\n");
-  if (!options.out_dir.empty()) WriteRunOutput(options.out_dir, simulation, summary);
+  }
+
+ private:
+  const RunOptions& options_;
+  const Simulation& simulation_;
+  LiveViewer* viewer_;
+  bool show_;
+  double start_time_;
+  Stopwatch wall_clock_;
+};
+
+// The outcome: summary, failure, interruption; the exit code.
+int Report(const RunOptions& options, const Simulation& simulation,
+           const SimulationSummary& summary) {
   if (options.json) {
     std::cout << RunSummaryJson(simulation.scene(), summary).str() << "\n";
   } else {
@@ -282,14 +384,55 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
   if (summary.interrupted) {
     std::fprintf(stderr, "coulomb run: interrupted by %s at t = %.4g s%s\n",
                  interrupting_signal == SIGTERM ? "SIGTERM" : "SIGINT", simulation.time(),
-                 options.out_dir.empty() ? "" : "; the run so far is written");
+                 options.out_dir.empty()
+                     ? ""
+                     : ("; the run so far is written (coulomb run --resume " +
+                        options.out_dir + " continues it)")
+                           .c_str());
     return 128 + interrupting_signal;
   }
-  if (viewer) {
+  return summary.failure.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+int RunRunCommand(const std::vector<std::string>& arguments) {
+  const RunOptions given = ParseRunOptions(arguments);
+  const RunSetup setup =
+      given.resume_dir.empty() ? NewRunSetup(arguments) : ResumedRunSetup(given);
+  const RunOptions& options = setup.options;
+  Simulation simulation(PrepareScene(options, setup.scene_text));
+  // Without --out or --view nothing reads the trajectory: memory stays flat.
+  simulation.set_recording(!options.out_dir.empty() || options.view);
+  const std::unique_ptr<RunRecorder> recorder = MakeRecorder(setup, &simulation);
+  const double duration = setup.resumed
+                              ? RemainingDuration(simulation, *recorder, options.out_dir)
+                              : simulation.scene().duration;
+  if (!setup.resumed) WarnOfOverlaps(&simulation);
+  std::unique_ptr<LiveViewer> viewer;
+  if (options.view) viewer = std::make_unique<LiveViewer>(simulation, options.server);
+  SimulationSummary summary;
+  try {
+    const RunProgress progress(options, simulation, viewer.get());
+    const InterruptibleRun interruptible_run(&simulation);
+    summary = simulation.RunFor(duration, [&](double fraction) {
+      if (recorder) recorder->AfterStep();
+      progress(fraction);
+    });
+    if (recorder) summary = recorder->Finish(summary);
+  } catch (const RunOutputError& error) {
+    std::fprintf(stderr,
+                 "coulomb run: %s; the run up to its last flush is in %s (coulomb run "
+                 "--resume %s continues it once there is room)\n",
+                 error.what(), options.out_dir.c_str(), options.out_dir.c_str());
+    return 1;
+  }
+  const int code = Report(options, simulation, summary);
+  if (viewer && !summary.interrupted) {
     viewer->live().Finish(simulation, summary);
     viewer->ServeReplay();
   }
-  return summary.failure.empty() ? 0 : 1;
+  return code;
 }
 
 int RunScenesCommand(const std::vector<std::string>& arguments) {

@@ -84,8 +84,9 @@ class ConvexConstraint {
 // is a T, so that rebuilding a problem in place allocates nothing.
 template <class T, class... Args>
 void EmplaceConstraintPotential(std::unique_ptr<ConvexConstraint>* slot, Args&&... args) {
-  if (*slot && typeid(**slot) == typeid(T)) {
-    static_cast<T&>(**slot) = T(std::forward<Args>(args)...);
+  ConvexConstraint* existing = slot->get();
+  if (existing != nullptr && typeid(*existing) == typeid(T)) {
+    static_cast<T&>(*existing) = T(std::forward<Args>(args)...);
   } else {
     *slot = std::make_unique<T>(std::forward<Args>(args)...);
   }

@@ -1,5 +1,6 @@
 #include "coulomb/io/hdf5_file.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace coulomb {
@@ -30,6 +31,11 @@ Hdf5File::Hdf5File(const std::string& path, Mode mode) : path_(path) {
       throw std::runtime_error(path + ": cannot open (missing or not an HDF5 file)");
     }
     file_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  } else if (mode == Mode::kAppend) {
+    if (H5Fis_hdf5(path.c_str()) <= 0) {
+      throw std::runtime_error(path + ": cannot open (missing or not an HDF5 file)");
+    }
+    file_ = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
   } else {
     file_ = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   }
@@ -220,6 +226,72 @@ void Hdf5File::Write(const std::string& dataset, hid_t file_type, hid_t memory_t
                                             H5P_DEFAULT, data) < 0)) {
     Fail(dataset, "cannot be written");
   }
+}
+
+hid_t Hdf5File::OpenGrowable(const std::string& dataset, hid_t file_type, size_t cols) {
+  if (Exists(dataset)) return OpenDataset(dataset);
+  const int rank = cols == 0 ? 1 : 2;
+  const hsize_t empty[2] = {0, cols}, unlimited[2] = {H5S_UNLIMITED, cols};
+  // Chunks of about 16 K numbers (at most 1024 rows): small files for short
+  // runs, few chunks for long ones.
+  const hsize_t chunk_rows =
+      std::clamp<hsize_t>(16384 / std::max<size_t>(cols, 1), 1, 1024);
+  const hsize_t chunk[2] = {chunk_rows, std::max<hsize_t>(cols, 1)};
+  const Handle space(H5Screate_simple(rank, empty, unlimited), H5Sclose);
+  const Handle properties(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  H5Pset_chunk(properties.get(), rank, chunk);
+  const Handle link_properties(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
+  H5Pset_create_intermediate_group(link_properties.get(), 1);
+  const hid_t id = H5Dcreate2(file_, dataset.c_str(), file_type, space.get(),
+                              link_properties.get(), properties.get(), H5P_DEFAULT);
+  if (id < 0) Fail(dataset, "cannot be created");
+  return id;
+}
+
+void Hdf5File::Append(const std::string& dataset, hid_t file_type, hid_t memory_type,
+                      const void* data, size_t rows, size_t cols) {
+  const Handle id(OpenGrowable(dataset, file_type, cols), H5Dclose);
+  const std::vector<size_t> extent = Dimensions(dataset);
+  if ((cols == 0 && extent.size() != 1) ||
+      (cols > 0 && (extent.size() != 2 || extent[1] != cols))) {
+    Fail(dataset, "has another shape than the rows appended");
+  }
+  if (rows == 0) return;
+  const int rank = cols == 0 ? 1 : 2;
+  const hsize_t start[2] = {extent[0], 0}, size[2] = {rows, cols};
+  const hsize_t grown[2] = {extent[0] + rows, cols};
+  if (H5Dset_extent(id.get(), grown) < 0) Fail(dataset, "cannot grow");
+  const Handle file_space(H5Dget_space(id.get()), H5Sclose);
+  H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, size, nullptr);
+  const Handle memory_space(H5Screate_simple(rank, size, nullptr), H5Sclose);
+  if (H5Dwrite(id.get(), memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT,
+               data) < 0) {
+    Fail(dataset, "cannot be written (is the disk full?)");
+  }
+}
+
+void Hdf5File::AppendRows(const std::string& dataset, const double* row_major,
+                          size_t rows, size_t cols) {
+  Append(dataset, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, row_major, rows, cols);
+}
+
+void Hdf5File::AppendIntegers(const std::string& dataset, const long long* values,
+                              size_t count) {
+  Append(dataset, H5T_STD_I64LE, H5T_NATIVE_LLONG, values, count, 0);
+}
+
+void Hdf5File::CutRows(const std::string& dataset, size_t rows) {
+  std::vector<size_t> extent = Dimensions(dataset);
+  if (extent.empty() || extent[0] <= rows) return;
+  const Handle id(OpenDataset(dataset), H5Dclose);
+  std::vector<hsize_t> cut(extent.begin(), extent.end());
+  cut[0] = rows;
+  if (H5Dset_extent(id.get(), cut.data()) < 0) Fail(dataset, "cannot be cut");
+}
+
+void Hdf5File::Flush() {
+  if (H5Fflush(file_, H5F_SCOPE_GLOBAL) < 0)
+    Fail("/", "cannot be flushed (is the disk full?)");
 }
 
 }  // namespace coulomb

@@ -3,6 +3,7 @@
 #include <hdf5.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -11,17 +12,21 @@ namespace coulomb {
 
 // A thin RAII wrapper over the HDF5 C API for the few operations FCLIB files
 // and run outputs need: read numeric datasets whole (converted to double or
-// int64) or by rows, and strings; write numbers and strings. Every failure throws
+// int64) or by rows, and strings; write numbers and strings; grow datasets
+// by rows (chunked, unlimited along rows) and flush. Every failure throws
 // std::runtime_error with
 // "<file>: <dataset>: <what>"; HDF5's own error printing is silenced.
 class Hdf5File {
  public:
-  enum class Mode { kRead, kCreate };
+  enum class Mode { kRead, kCreate, kAppend };  // kAppend: an existing file, read-write
 
   Hdf5File(const std::string& path, Mode mode);
   ~Hdf5File();
   Hdf5File(const Hdf5File&) = delete;
   Hdf5File& operator=(const Hdf5File&) = delete;
+  Hdf5File(Hdf5File&& other) noexcept
+      : path_(std::move(other.path_)), file_(std::exchange(other.file_, -1)) {}
+  Hdf5File& operator=(Hdf5File&&) = delete;
 
   const std::string& path() const { return path_; }
   bool Exists(const std::string& object_path) const;
@@ -46,6 +51,18 @@ class Hdf5File {
   void WriteMatrix(const std::string& dataset, const std::vector<double>& row_major,
                    size_t rows, size_t cols);
 
+  // Appends `rows` rows of `cols` numbers (row-major) to a growable matrix,
+  // created (with no rows) on first use; cols = 0: a growable vector. The
+  // columns must match those the dataset was created with.
+  void AppendRows(const std::string& dataset, const double* row_major, size_t rows,
+                  size_t cols);
+  void AppendIntegers(const std::string& dataset, const long long* values, size_t count);
+  // Keeps the first `rows` rows of a growable dataset (no-op if it has fewer).
+  void CutRows(const std::string& dataset, size_t rows);
+  // Everything written so far onto the disk: a process killed after Flush
+  // leaves a file that reads as it was then.
+  void Flush();
+
   [[noreturn]] void Fail(const std::string& object_path, const std::string& what) const;
 
  private:
@@ -53,6 +70,10 @@ class Hdf5File {
   long long NumElements(hid_t dataset_id, const std::string& dataset) const;
   void Write(const std::string& dataset, hid_t file_type, hid_t memory_type,
              const std::vector<hsize_t>& dimensions, const void* data);
+  // The growable dataset, created when missing with `cols` columns (0: rank 1).
+  hid_t OpenGrowable(const std::string& dataset, hid_t file_type, size_t cols);
+  void Append(const std::string& dataset, hid_t file_type, hid_t memory_type,
+              const void* data, size_t rows, size_t cols);
 
   std::string path_;
   hid_t file_ = -1;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "coulomb/io/hdf5_file.h"
+#include "coulomb/io/trajectory_writer.h"
 
 namespace coulomb {
 namespace {
@@ -26,65 +27,6 @@ void WriteAtomically(const std::string& path, Write&& write) {
   }
 }
 
-void WriteRows(Hdf5File* file, const std::string& dataset,
-               const std::vector<Eigen::VectorXd>& rows) {
-  const size_t cols = rows.empty() ? 0 : rows.front().size();
-  std::vector<double> values;
-  values.reserve(rows.size() * cols);
-  for (const Eigen::VectorXd& row : rows)
-    values.insert(values.end(), row.begin(), row.end());
-  file->WriteMatrix(dataset, values, rows.size(), cols);
-}
-
-// The name of each alternative of Shape (ShapeName), by its index.
-std::vector<std::string> ShapeNames() {
-  std::vector<std::string> names;
-  [&]<size_t... kIndex>(std::index_sequence<kIndex...>) {
-    (names.push_back(ShapeName(Shape(std::in_place_index<kIndex>))), ...);
-  }
-  (std::make_index_sequence<std::variant_size_v<Shape>>());
-  return names;
-}
-
-// Per geometry: shape code (its index in the Shape variant, named by
-// /geometry/shape_names), size (3 numbers, see run_output.h), body, and the
-// hulls of convex meshes; per sample, every geometry's pose.
-void WriteGeometry(Hdf5File* file, const Trajectory& trajectory) {
-  std::vector<long long> codes, vertex_offsets{0}, triangles, triangle_offsets{0};
-  std::vector<double> sizes, vertices;
-  std::vector<std::string> bodies;
-  for (const RecordedGeometry& geometry : trajectory.geometries) {
-    codes.push_back(static_cast<long long>(geometry.shape.index()));
-    bodies.push_back(geometry.body);
-    Eigen::Vector3d size = Eigen::Vector3d::Zero();
-    if (const auto* sphere = std::get_if<Sphere>(&geometry.shape))
-      size.x() = sphere->radius;
-    if (const auto* box = std::get_if<Box>(&geometry.shape)) size = box->size;
-    if (const auto* capsule = std::get_if<Capsule>(&geometry.shape))
-      size.head<2>() << capsule->radius, capsule->length;
-    if (const auto* cylinder = std::get_if<Cylinder>(&geometry.shape))
-      size.head<2>() << cylinder->radius, cylinder->length;
-    sizes.insert(sizes.end(), size.data(), size.data() + 3);
-    if (const auto* mesh = std::get_if<ConvexMesh>(&geometry.shape)) {
-      for (const Eigen::Vector3d& vertex : mesh->hull->vertices)
-        vertices.insert(vertices.end(), vertex.data(), vertex.data() + 3);
-      for (const std::array<int, 3>& triangle : mesh->hull->triangles)
-        triangles.insert(triangles.end(), triangle.begin(), triangle.end());
-    }
-    vertex_offsets.push_back(static_cast<long long>(vertices.size() / 3));
-    triangle_offsets.push_back(static_cast<long long>(triangles.size() / 3));
-  }
-  file->WriteStrings("/geometry/shape_names", ShapeNames());
-  file->WriteIntegers("/geometry/shape", codes);
-  file->WriteMatrix("/geometry/size", sizes, codes.size(), 3);
-  file->WriteStrings("/geometry/body", bodies);
-  file->WriteMatrix("/geometry/mesh_vertices", vertices, vertices.size() / 3, 3);
-  file->WriteIntegers("/geometry/mesh_vertex_offsets", vertex_offsets);
-  file->WriteIntegers("/geometry/mesh_triangles", triangles);
-  file->WriteIntegers("/geometry/mesh_triangle_offsets", triangle_offsets);
-  WriteRows(file, "/geometry/poses", trajectory.geometry_poses);
-}
-
 // The shape with code `code` (its index in the Shape variant) and `size`.
 Shape MakeShape(long long code, const double* size) {
   switch (code) {
@@ -103,60 +45,14 @@ Shape MakeShape(long long code, const double* size) {
   }
 }
 
-void WriteContacts(Hdf5File* file, const Trajectory& trajectory) {
-  std::vector<long long> geometry_a, geometry_b;
-  std::vector<double> points, normals, impulses;
-  Eigen::VectorXd depths(trajectory.contacts.size());
-  for (size_t i = 0; i < trajectory.contacts.size(); ++i) {
-    const RecordedContact& contact = trajectory.contacts[i];
-    geometry_a.push_back(contact.geometry_a);
-    geometry_b.push_back(contact.geometry_b);
-    points.insert(points.end(), contact.point.data(), contact.point.data() + 3);
-    normals.insert(normals.end(), contact.normal.data(), contact.normal.data() + 3);
-    impulses.insert(impulses.end(), contact.impulse.data(), contact.impulse.data() + 3);
-    depths[static_cast<Eigen::Index>(i)] = contact.depth;
-  }
-  const size_t count = trajectory.contacts.size();
-  file->WriteIntegers("/contacts/offsets", trajectory.contact_offsets);
-  file->WriteIntegers("/contacts/geometry_a", geometry_a);
-  file->WriteIntegers("/contacts/geometry_b", geometry_b);
-  file->WriteMatrix("/contacts/point", points, count, 3);
-  file->WriteMatrix("/contacts/normal", normals, count, 3);
-  file->WriteMatrix("/contacts/impulse", impulses, count, 3);
-  file->WriteDoubles("/contacts/depth", depths);
-}
-
-void WriteTrajectoryFile(const std::string& path, const Trajectory& trajectory) {
-  Hdf5File file(path, Hdf5File::Mode::kCreate);
-  const size_t samples = trajectory.time.size();
-  file.WriteDoubles("/time",
-                    Eigen::Map<const Eigen::VectorXd>(trajectory.time.data(), samples));
-  const std::pair<const char*, std::pair<int, int>> fields[] = {
-      {"position", {0, 3}},
-      {"orientation", {3, 4}},
-      {"linear_velocity", {7, 3}},
-      {"angular_velocity", {10, 3}}};
-  for (size_t body = 0; body < trajectory.body_names.size(); ++body) {
-    for (const auto& [field, range] : fields) {
-      std::vector<double> values;
-      for (const auto& sample : trajectory.body_samples[body]) {
-        for (int k = 0; k < range.second; ++k) values.push_back(sample[range.first + k]);
-      }
-      file.WriteMatrix("/bodies/" + trajectory.body_names[body] + "/" + field, values,
-                       samples, range.second);
-    }
-  }
-  WriteRows(&file, "/q", trajectory.q);
-  WriteRows(&file, "/v", trajectory.v);
-  WriteGeometry(&file, trajectory);
-  WriteContacts(&file, trajectory);
-}
-
 }  // namespace
 
-void WriteTrajectory(const std::string& path, const Trajectory& trajectory) {
+void WriteTrajectory(const std::string& path, const Trajectory& trajectory,
+                     const std::vector<StepRecord>& records) {
   WriteAtomically(path, [&](const std::string& partial) {
-    WriteTrajectoryFile(partial, trajectory);
+    TrajectoryWriter writer(partial, trajectory);
+    writer.Append(trajectory, 0, records, 0);
+    writer.Flush();
   });
 }
 
@@ -255,8 +151,9 @@ JsonObjectWriter RunStatisticsJson(const Scene& scene, const SimulationSummary& 
 
 void WriteRunStatistics(const std::string& path, const Scene& scene,
                         const SimulationSummary& summary,
-                        const std::vector<StepRecord>& records) {
-  const JsonObjectWriter json = RunStatisticsJson(scene, summary, records);
+                        const std::vector<StepRecord>& records, bool running) {
+  JsonObjectWriter json = RunStatisticsJson(scene, summary, records);
+  if (running) json.Add("running", true);
   WriteAtomically(path, [&](const std::string& partial) {
     std::ofstream out(partial);
     out << json.str() << "\n";
@@ -268,7 +165,8 @@ void WriteRunOutput(const std::string& directory, const Simulation& simulation,
                     const SimulationSummary& summary) {
   fs::create_directories(directory);
   const fs::path dir(directory);
-  WriteTrajectory((dir / "trajectory.h5").string(), simulation.trajectory());
+  WriteTrajectory((dir / "trajectory.h5").string(), simulation.trajectory(),
+                  simulation.records());
   WriteRunStatistics((dir / "stats.json").string(), simulation.scene(), summary,
                      simulation.records());
 }

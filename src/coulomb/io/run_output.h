@@ -30,15 +30,18 @@ namespace coulomb {
 // Each file is written next to its destination and renamed into place when
 // complete: a run stopped while writing leaves the previous file or none,
 // never a truncated one. Failures throw std::runtime_error naming the file.
-void WriteTrajectory(const std::string& path, const Trajectory& trajectory);
+// (trajectory_writer.h writes the same file step by step; `records` fill /steps.)
+void WriteTrajectory(const std::string& path, const Trajectory& trajectory,
+                     const std::vector<StepRecord>& records = {});
 // The geometry of a trajectory.h5 written by WriteTrajectory (convex
 // meshes: vertices and triangles only). Throws std::runtime_error naming
 // the file and dataset when something is missing or inconsistent.
 class Hdf5File;
 std::vector<RecordedGeometry> ReadTrajectoryGeometry(const Hdf5File& file);
+// running: the run goes on (stats.json says "running": true).
 void WriteRunStatistics(const std::string& path, const Scene& scene,
                         const SimulationSummary& summary,
-                        const std::vector<StepRecord>& records);
+                        const std::vector<StepRecord>& records, bool running = false);
 // Both files into `directory` (created if missing).
 void WriteRunOutput(const std::string& directory, const Simulation& simulation,
                     const SimulationSummary& summary);

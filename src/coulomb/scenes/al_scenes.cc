@@ -41,7 +41,7 @@ Scene LaikagoDropScene(const std::map<std::string, std::string>& options) {
     if (key != "robots") {
       throw std::invalid_argument("laikago_drop: unknown option '" + key + "' (robots)");
     }
-    robots = ParseCount(key, value);
+    robots = ParseCount(key, value, 1000);
   }
   Scene scene{"laikago_drop", MultibodySystem(), {}, 0.5};
   scene.parameters.time_step = 1.0 / 240.0;

@@ -49,7 +49,7 @@ Scene Clutter(const std::map<std::string, std::string>& options) {
   double clamp = kDefaultHuntCrossleyNearRigidThreshold;
   for (const auto& [key, value] : options) {
     if (key == "bodies") {
-      bodies = ParseCount(key, value);
+      bodies = ParseCount(key, value, 100000);
     } else if (key == "walls") {
       walls = ParseBool(key, value);
     } else if (key == "stiffness") {

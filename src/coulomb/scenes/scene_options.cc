@@ -13,16 +13,16 @@ void RejectOptions(const std::string& scene,
   }
 }
 
-int ParseCount(const std::string& key, const std::string& text) {
+int ParseCount(const std::string& key, const std::string& text, int max) {
   size_t used = 0;
   int value = -1;
   try {
     value = std::stoi(text, &used);
   } catch (const std::exception&) {
   }
-  if (used != text.size() || value <= 0) {
-    throw std::invalid_argument(key + ": expected a positive integer, got '" + text +
-                                "'");
+  if (used != text.size() || value <= 0 || value > max) {
+    throw std::invalid_argument(key + ": expected an integer from 1 to " +
+                                std::to_string(max) + ", got '" + text + "'");
   }
   return value;
 }

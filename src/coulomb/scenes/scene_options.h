@@ -15,7 +15,9 @@ namespace coulomb {
 // Throws if `options` is not empty (for scenes without options).
 void RejectOptions(const std::string& scene,
                    const std::map<std::string, std::string>& options);
-int ParseCount(const std::string& key, const std::string& text);        // > 0
+// A count in [1, max]: scenes bound their sizes so that a typo cannot ask
+// for more memory than the machine has.
+int ParseCount(const std::string& key, const std::string& text, int max);
 double ParsePositive(const std::string& key, const std::string& text);  // > 0, finite
 bool ParseBool(const std::string& key, const std::string& text);        // true | false
 

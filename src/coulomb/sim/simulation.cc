@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "coulomb/base/stopwatch.h"
@@ -72,7 +73,37 @@ Simulation::Simulation(Scene scene)
   }
   scene_.system.UpdateAllTrees();
   initial_energy_ = scene_.system.MechanicalEnergy();
-  Record();
+  Record(false);
+}
+
+SimulationSummary SummarizeRecords(const std::vector<StepRecord>& records,
+                                   double initial_energy, double time_step) {
+  SummaryBuilder summary(initial_energy, time_step);
+  for (const StepRecord& record : records) summary.Add(record);
+  return summary.Finish();
+}
+
+void Simulation::DiscardRecording() {
+  Trajectory& t = trajectory_;
+  t.time.clear();
+  for (auto& samples : t.body_samples) samples.clear();
+  t.q.clear();
+  t.v.clear();
+  t.geometry_poses.clear();
+  t.contacts.clear();
+  t.contact_offsets.assign(1, 0);
+  records_.clear();
+}
+
+void Simulation::RestoreImpulseWarmStart(const std::vector<RecordedContact>& contacts) {
+  std::vector<ContactPoint> points;
+  std::vector<Eigen::Vector3d> impulses_C;
+  for (const RecordedContact& contact : contacts) {
+    points.push_back({contact.geometry_a, contact.geometry_b, contact.point,
+                      contact.normal, -contact.depth});
+    impulses_C.push_back(ContactFrame(contact.normal).transpose() * contact.impulse);
+  }
+  stepper_.SetImpulseWarmStart(std::move(points), std::move(impulses_C));
 }
 
 Trajectory SamplesFrom(const Trajectory& all, size_t first) {
@@ -100,7 +131,7 @@ Simulation Simulation::FromFile(const std::string& path) {
   return Simulation(LoadSceneFile(path));
 }
 
-void Simulation::Record() {
+void Simulation::Record(bool ends_step) {
   if (!recording_) return;
   const MultibodySystem& system = scene_.system;
   trajectory_.time.push_back(system.time());
@@ -115,10 +146,10 @@ void Simulation::Record() {
   }
   trajectory_.q.push_back(q());
   trajectory_.v.push_back(v());
-  RecordGeometry();
+  RecordGeometry(ends_step);
 }
 
-void Simulation::RecordGeometry() {
+void Simulation::RecordGeometry(bool ends_step) {
   std::vector<Eigen::Isometry3d> X_WG;
   scene_.system.CalcGeometryPoses(&X_WG);
   Eigen::VectorXd& poses = trajectory_.geometry_poses.emplace_back(7 * X_WG.size());
@@ -127,7 +158,7 @@ void Simulation::RecordGeometry() {
     poses.segment<7>(7 * g) << X_WG[g].translation(), rotation.w(), rotation.x(),
         rotation.y(), rotation.z();
   }
-  if (trajectory_.geometry_poses.size() > 1) {  // sample 0 ends no step
+  if (ends_step) {
     VisitLastContacts([&](const ContactPoint& point, const Eigen::Vector3d& gamma_W) {
       trajectory_.contacts.push_back({point.geometry_a, point.geometry_b, point.p_W,
                                       point.normal_W, gamma_W, -point.phi});
@@ -144,7 +175,7 @@ const StepStatistics& Simulation::Step() {
   if (recording_) {
     records_.push_back(
         {scene_.system.time(), last_statistics_, scene_.system.MechanicalEnergy()});
-    if (last_statistics_.converged) Record();
+    if (last_statistics_.converged) Record(true);
   }
   return last_statistics_;
 }
@@ -179,15 +210,13 @@ SimulationSummary Simulation::RunFor(double duration,
 }
 
 SimulationSummary Simulation::Summary() const {
-  SummaryBuilder summary(initial_energy_, scene_.parameters.time_step);
-  for (const StepRecord& record : records_) summary.Add(record);
-  return summary.Finish();
+  return SummarizeRecords(records_, initial_energy_, scene_.parameters.time_step);
 }
 
 void Simulation::set_recording(bool on) {
   const bool was = recording_;
   recording_ = on;
-  if (on && !was) Record();  // the state recording resumes from
+  if (on && !was) Record(false);  // the state recording resumes from
 }
 
 namespace {
@@ -245,7 +274,10 @@ void Simulation::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
       if (!(norm > 0.0)) {
         throw std::invalid_argument("SetState: " + tree.name + ": zero quaternion");
       }
-      tree.q.segment<4>(3) /= norm;
+      // A unit quaternion (to round-off) is kept bit for bit: a state read
+      // back from a recording continues exactly (coulomb run --resume).
+      if (std::abs(norm - 1.0) > 8 * std::numeric_limits<double>::epsilon())
+        tree.q.segment<4>(3) /= norm;
     }
     q_offset += static_cast<int>(tree.q.size());
     v_offset += static_cast<int>(tree.v.size());

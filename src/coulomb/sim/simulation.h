@@ -82,6 +82,10 @@ struct SimulationSummary {
   bool interrupted = false;  // stopped early by RequestStop
 };
 
+// The summary of `records` (SimulationSummary), from a run's initial energy.
+SimulationSummary SummarizeRecords(const std::vector<StepRecord>& records,
+                                   double initial_energy, double time_step);
+
 // The pose and velocity of one body, in the world frame W: pose X_WB (B at
 // the body's centre of mass for free bodies, the link frame for robots),
 // velocities of B's origin [m/s] and angular [rad/s].
@@ -202,6 +206,15 @@ class Simulation {
   void set_recording(bool on);
   const std::vector<StepRecord>& records() const { return records_; }
   const Trajectory& trajectory() const { return trajectory_; }
+  // Forgets the recorded samples and step records (kept: body names and
+  // geometries); recording goes on with the next step. For a writer that
+  // has stored them (RunRecorder), so that memory stays flat.
+  void DiscardRecording();
+  // The NCP solvers' warm start from the contacts a recording holds for the
+  // last step (a resumed run; SAP needs none: it starts from v).
+  void RestoreImpulseWarmStart(const std::vector<RecordedContact>& contacts);
+  // Mechanical energy of the scene's initial state [J].
+  double initial_energy() const { return initial_energy_; }
   // Statistics of every step recorded so far.
   SimulationSummary Summary() const;
 
@@ -225,9 +238,10 @@ class Simulation {
   // it converged), γ_W the impulse on B in world.
   void VisitLastContacts(const std::function<void(const ContactPoint&,
                                                   const Eigen::Vector3d&)>& visit) const;
-  void Record();
+  // ends_step: the sample ends a step, whose contacts are recorded with it.
+  void Record(bool ends_step);
   // The geometry poses and last step's contacts, for the viewer.
-  void RecordGeometry();
+  void RecordGeometry(bool ends_step);
   // Copies every tree's q and v into stacked_q_, stacked_v_.
   void StackState() const;
 
@@ -236,7 +250,6 @@ class Simulation {
   StepStatistics last_statistics_;
   bool recording_ = true;
   double initial_energy_ = 0.0;
-  double wall_time_s_ = 0.0;
   std::vector<StepRecord> records_;
   Trajectory trajectory_;
   mutable Eigen::VectorXd stacked_q_, stacked_v_;

@@ -336,6 +336,14 @@ void TimeStepper::GuessImpulses() {
   }
 }
 
+void TimeStepper::SetImpulseWarmStart(std::vector<ContactPoint> contacts,
+                                      std::vector<Eigen::Vector3d> impulses_C) {
+  if (contacts.size() != impulses_C.size())
+    throw std::invalid_argument("SetImpulseWarmStart: one impulse per contact");
+  previous_contacts_ = std::move(contacts);
+  previous_impulses_ = std::move(impulses_C);
+}
+
 void TimeStepper::RememberImpulses() {
   previous_contacts_ = constraint_contacts_;  // in pair order, as the query returns them
   previous_impulses_.resize(previous_contacts_.size());

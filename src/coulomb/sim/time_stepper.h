@@ -135,6 +135,11 @@ class TimeStepper {
   // The contact points of the last step's constraints, in constraint order
   // (constraint i ↔ last_contacts()[i]; joint constraints follow them).
   const std::vector<ContactPoint>& last_contacts() const { return constraint_contacts_; }
+  // The NCP solvers' warm start for the next step (a resumed run): the
+  // contacts of the previous step, sorted by geometry pair as last_contacts(),
+  // and their impulses in their contact frames.
+  void SetImpulseWarmStart(std::vector<ContactPoint> contacts,
+                           std::vector<Eigen::Vector3d> impulses_C);
 
  private:
   struct Theta {

@@ -1,0 +1,132 @@
+#include "coulomb/io/run_recorder.h"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "coulomb/io/run_output.h"
+
+namespace coulomb {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string TrajectoryPath(const std::string& directory) {
+  return (fs::path(directory) / "trajectory.h5").string();
+}
+
+// trajectory.h5 in a folder created first (errors name the folder).
+TrajectoryWriter CreateTrajectory(const std::string& directory,
+                                  const Trajectory& trajectory) {
+  std::error_code error;
+  fs::create_directories(directory, error);
+  if (error)
+    throw std::runtime_error(directory + ": cannot create (" + error.message() + ")");
+  return TrajectoryWriter(TrajectoryPath(directory), trajectory);
+}
+
+// Refuses a recording of another scene than `simulation`'s.
+void CheckSameScene(Hdf5File& file, const Simulation& simulation,
+                    const LastSample& last) {
+  const size_t geometries = file.Dimensions("/geometry/shape")[0];
+  if (geometries != simulation.trajectory().geometries.size() ||
+      last.q.size() != simulation.q().size() || last.v.size() != simulation.v().size()) {
+    file.Fail("/", "recorded from another scene (" + std::to_string(geometries) +
+                       " geometries, " + std::to_string(last.q.size()) + " positions)");
+  }
+}
+
+}  // namespace
+
+RunRecorder::RunRecorder(const std::string& directory, Simulation* simulation,
+                         bool keep_in_memory, Cadence cadence)
+    : RunRecorder(CreateTrajectory(directory, simulation->trajectory()), directory,
+                  simulation, keep_in_memory, cadence) {}
+
+RunRecorder::RunRecorder(TrajectoryWriter writer, std::string directory,
+                         Simulation* simulation, bool keep_in_memory, Cadence cadence)
+    : writer_(std::move(writer)),
+      directory_(std::move(directory)),
+      simulation_(simulation),
+      keep_in_memory_(keep_in_memory),
+      cadence_(cadence),
+      flushed_sim_time_(simulation->time()) {
+  if (!simulation_->recording())
+    throw std::invalid_argument("RunRecorder: the simulation must be recording");
+}
+
+RunRecorder RunRecorder::Resume(const std::string& directory, Simulation* simulation,
+                                bool keep_in_memory, Cadence cadence) {
+  TrajectoryWriter writer(TrajectoryPath(directory));
+  const LastSample last = ReadLastSample(writer.file());
+  CheckSameScene(writer.file(), *simulation, last);
+  std::vector<StepRecord> records = ReadStepRecords(writer.file());
+  simulation->SetState(last.q, last.v);
+  simulation->set_time(last.time);
+  simulation->RestoreImpulseWarmStart(last.contacts);
+  simulation->DiscardRecording();  // the file holds the state resumed from
+  RunRecorder recorder(std::move(writer), directory, simulation, keep_in_memory, cadence);
+  recorder.resumed_ = true;
+  recorder.records_ = std::move(records);
+  return recorder;
+}
+
+void RunRecorder::AfterStep() {
+  if (simulation_->time() - flushed_sim_time_ >= cadence_.sim_seconds ||
+      since_flush_.Seconds() >= cadence_.wall_seconds) {
+    Flush();
+  }
+  if (since_statistics_.Seconds() >= cadence_.wall_seconds) {
+    WriteStatistics(SummarizeRecords(records_, simulation_->initial_energy(),
+                                     simulation_->time_step()),
+                    true);
+  }
+}
+
+void RunRecorder::Flush() {
+  try {
+    WriteNew();
+  } catch (const std::runtime_error& error) {
+    throw RunOutputError(error.what());
+  }
+}
+
+void RunRecorder::WriteNew() {
+  const std::vector<StepRecord>& records = simulation_->records();
+  records_.insert(records_.end(), records.begin() + records_written_, records.end());
+  writer_.Append(simulation_->trajectory(), samples_written_, records, records_written_);
+  writer_.Flush();
+  if (keep_in_memory_) {
+    samples_written_ = simulation_->trajectory().time.size();
+    records_written_ = records.size();
+  } else {
+    simulation_->DiscardRecording();
+    samples_written_ = records_written_ = 0;
+  }
+  flushed_sim_time_ = simulation_->time();
+  since_flush_.Restart();
+}
+
+SimulationSummary RunRecorder::Finish(const SimulationSummary& part) {
+  Flush();
+  SimulationSummary summary = part;
+  if (resumed_) {
+    summary = SummarizeRecords(records_, simulation_->initial_energy(),
+                               simulation_->time_step());
+    summary.failure = part.failure;
+    summary.interrupted = part.interrupted;
+  }
+  WriteStatistics(summary, false);
+  return summary;
+}
+
+void RunRecorder::WriteStatistics(const SimulationSummary& summary, bool running) {
+  try {
+    WriteRunStatistics((fs::path(directory_) / "stats.json").string(),
+                       simulation_->scene(), summary, records_, running);
+  } catch (const std::runtime_error& error) {
+    throw RunOutputError(error.what());
+  }
+  since_statistics_.Restart();
+}
+
+}  // namespace coulomb

@@ -1,0 +1,267 @@
+#include "coulomb/io/trajectory_writer.h"
+
+#include <utility>
+
+namespace coulomb {
+namespace {
+
+// A body's sample (13 numbers) split into its datasets: name, first, count.
+struct BodyField {
+  const char* name;
+  int first;
+  int count;
+};
+constexpr BodyField kBodyFields[] = {{"position", 0, 3},
+                                     {"orientation", 3, 4},
+                                     {"linear_velocity", 7, 3},
+                                     {"angular_velocity", 10, 3}};
+
+// The numeric fields of a StepRecord as /steps datasets.
+struct StepField {
+  const char* name;
+  double (*get)(const StepRecord&);
+  void (*set)(StepRecord*, double);
+};
+#define COULOMB_STEP_FIELD(name, member)                                    \
+  StepField {                                                               \
+    name, [](const StepRecord& r) { return double(r.member); },             \
+        [](StepRecord* r, double x) { r->member = decltype(r->member)(x); } \
+  }
+const StepField kStepFields[] = {
+    COULOMB_STEP_FIELD("time", time),
+    COULOMB_STEP_FIELD("converged", statistics.converged),
+    COULOMB_STEP_FIELD("iterations", statistics.iterations),
+    COULOMB_STEP_FIELD("momentum_error", statistics.momentum_error),
+    COULOMB_STEP_FIELD("complementarity_error", statistics.complementarity_error),
+    COULOMB_STEP_FIELD("ncp_residual", statistics.ncp_residual),
+    COULOMB_STEP_FIELD("contacts", statistics.num_contacts),
+    COULOMB_STEP_FIELD("near_rigid_contacts", statistics.near_rigid_contacts),
+    COULOMB_STEP_FIELD("converged_at_roundoff", statistics.converged_at_roundoff),
+    COULOMB_STEP_FIELD("penetration_max", statistics.max_penetration),
+    COULOMB_STEP_FIELD("energy", energy),
+    COULOMB_STEP_FIELD("wall_time_s", statistics.wall_time_s)};
+#undef COULOMB_STEP_FIELD
+
+// The name of each alternative of Shape (ShapeName), by its index.
+std::vector<std::string> ShapeNames() {
+  std::vector<std::string> names;
+  [&]<size_t... kIndex>(std::index_sequence<kIndex...>) {
+    (names.push_back(ShapeName(Shape(std::in_place_index<kIndex>))), ...);
+  }
+  (std::make_index_sequence<std::variant_size_v<Shape>>());
+  return names;
+}
+
+// The size of a shape as three numbers (run_output.h).
+Eigen::Vector3d ShapeSize(const Shape& shape) {
+  Eigen::Vector3d size = Eigen::Vector3d::Zero();
+  if (const auto* sphere = std::get_if<Sphere>(&shape)) size.x() = sphere->radius;
+  if (const auto* box = std::get_if<Box>(&shape)) size = box->size;
+  if (const auto* capsule = std::get_if<Capsule>(&shape))
+    size.head<2>() << capsule->radius, capsule->length;
+  if (const auto* cylinder = std::get_if<Cylinder>(&shape))
+    size.head<2>() << cylinder->radius, cylinder->length;
+  return size;
+}
+
+// Per geometry: shape code (its index in the Shape variant, named by
+// /geometry/shape_names), size, body, and the hulls of convex meshes.
+void WriteGeometries(Hdf5File* file, const std::vector<RecordedGeometry>& geometries) {
+  std::vector<long long> codes, vertex_offsets{0}, triangles, triangle_offsets{0};
+  std::vector<double> sizes, vertices;
+  std::vector<std::string> bodies;
+  for (const RecordedGeometry& geometry : geometries) {
+    codes.push_back(static_cast<long long>(geometry.shape.index()));
+    bodies.push_back(geometry.body);
+    const Eigen::Vector3d size = ShapeSize(geometry.shape);
+    sizes.insert(sizes.end(), size.data(), size.data() + 3);
+    if (const auto* mesh = std::get_if<ConvexMesh>(&geometry.shape)) {
+      for (const Eigen::Vector3d& vertex : mesh->hull->vertices)
+        vertices.insert(vertices.end(), vertex.data(), vertex.data() + 3);
+      for (const std::array<int, 3>& triangle : mesh->hull->triangles)
+        triangles.insert(triangles.end(), triangle.begin(), triangle.end());
+    }
+    vertex_offsets.push_back(static_cast<long long>(vertices.size() / 3));
+    triangle_offsets.push_back(static_cast<long long>(triangles.size() / 3));
+  }
+  file->WriteStrings("/geometry/shape_names", ShapeNames());
+  file->WriteIntegers("/geometry/shape", codes);
+  file->WriteMatrix("/geometry/size", sizes, codes.size(), 3);
+  file->WriteStrings("/geometry/body", bodies);
+  file->WriteMatrix("/geometry/mesh_vertices", vertices, vertices.size() / 3, 3);
+  file->WriteIntegers("/geometry/mesh_vertex_offsets", vertex_offsets);
+  file->WriteIntegers("/geometry/mesh_triangles", triangles);
+  file->WriteIntegers("/geometry/mesh_triangle_offsets", triangle_offsets);
+}
+
+// Rows [first, end) of `rows` appended to a growable matrix of `cols`.
+void AppendVectors(Hdf5File* file, const std::string& dataset,
+                   const std::vector<Eigen::VectorXd>& rows, size_t first, size_t cols) {
+  std::vector<double> values;
+  values.reserve((rows.size() - first) * cols);
+  for (size_t s = first; s < rows.size(); ++s) {
+    if (static_cast<size_t>(rows[s].size()) != cols)
+      file->Fail(dataset, "rows of different lengths");
+    values.insert(values.end(), rows[s].begin(), rows[s].end());
+  }
+  file->AppendRows(dataset, values.data(), rows.size() - first, cols);
+}
+
+void AppendContacts(Hdf5File* file, const std::vector<RecordedContact>& contacts,
+                    size_t first) {
+  std::vector<long long> geometry_a, geometry_b;
+  std::vector<double> points, normals, impulses, depths;
+  for (size_t i = first; i < contacts.size(); ++i) {
+    const RecordedContact& contact = contacts[i];
+    geometry_a.push_back(contact.geometry_a);
+    geometry_b.push_back(contact.geometry_b);
+    points.insert(points.end(), contact.point.data(), contact.point.data() + 3);
+    normals.insert(normals.end(), contact.normal.data(), contact.normal.data() + 3);
+    impulses.insert(impulses.end(), contact.impulse.data(), contact.impulse.data() + 3);
+    depths.push_back(contact.depth);
+  }
+  const size_t count = contacts.size() - first;
+  file->AppendIntegers("/contacts/geometry_a", geometry_a.data(), count);
+  file->AppendIntegers("/contacts/geometry_b", geometry_b.data(), count);
+  file->AppendRows("/contacts/point", points.data(), count, 3);
+  file->AppendRows("/contacts/normal", normals.data(), count, 3);
+  file->AppendRows("/contacts/impulse", impulses.data(), count, 3);
+  file->AppendRows("/contacts/depth", depths.data(), count, 0);
+}
+
+const char* const kContactDatasets[] = {"/contacts/geometry_a", "/contacts/geometry_b",
+                                        "/contacts/point",      "/contacts/normal",
+                                        "/contacts/impulse",    "/contacts/depth"};
+
+}  // namespace
+
+TrajectoryWriter::TrajectoryWriter(const std::string& path, const Trajectory& trajectory)
+    : file_(path, Hdf5File::Mode::kCreate), body_names_(trajectory.body_names) {
+  WriteGeometries(&file_, trajectory.geometries);
+  const long long first_offset = 0;
+  file_.AppendIntegers("/contacts/offsets", &first_offset, 1);
+  // Every growable dataset exists from the start, even before any sample.
+  Trajectory empty;
+  empty.body_names = body_names_;
+  empty.body_samples.resize(body_names_.size());
+  Append(empty, 0, {}, 0);
+}
+
+TrajectoryWriter::TrajectoryWriter(const std::string& path)
+    : file_(path, Hdf5File::Mode::kAppend) {
+  CutToCompleteSamples();
+}
+
+void TrajectoryWriter::CutToCompleteSamples() {
+  samples_ = file_.Dimensions("/time")[0];
+  const std::vector<long long> offsets = file_.ReadIntegers("/contacts/offsets");
+  if (offsets.size() < samples_ + 1) file_.Fail("/contacts/offsets", "too short");
+  contacts_ = offsets[samples_];
+  file_.CutRows("/contacts/offsets", samples_ + 1);
+  for (const char* dataset : kContactDatasets) file_.CutRows(dataset, contacts_);
+  for (const char* dataset : {"/q", "/v", "/geometry/poses"})
+    file_.CutRows(dataset, samples_);
+  body_names_.clear();
+  for (const std::string& body : file_.ReadStrings("/bodies/names")) {
+    body_names_.push_back(body);
+    for (const BodyField& field : kBodyFields)
+      file_.CutRows("/bodies/" + body + "/" + field.name, samples_);
+  }
+  // Steps up to the last complete sample (a failed step has no sample).
+  const double last_time =
+      samples_ > 0 ? file_.ReadRows("/time", samples_ - 1, 1)[0] : 0.0;
+  const Eigen::VectorXd step_times = file_.ReadDoubles("/steps/time");
+  size_t steps = 0;
+  while (steps < static_cast<size_t>(step_times.size()) && step_times[steps] <= last_time)
+    ++steps;
+  for (const StepField& field : kStepFields)
+    file_.CutRows(std::string("/steps/") + field.name, steps);
+}
+
+void TrajectoryWriter::Append(const Trajectory& trajectory, size_t first,
+                              const std::vector<StepRecord>& records,
+                              size_t first_record) {
+  const size_t end = trajectory.time.size();
+  if (first > end || first_record > records.size())
+    throw std::invalid_argument("TrajectoryWriter::Append: no such sample or record");
+  for (const StepField& field : kStepFields) {
+    std::vector<double> values;
+    for (size_t r = first_record; r < records.size(); ++r)
+      values.push_back(field.get(records[r]));
+    file_.AppendRows(std::string("/steps/") + field.name, values.data(), values.size(),
+                     0);
+  }
+  if (!file_.Exists("/bodies/names")) file_.WriteStrings("/bodies/names", body_names_);
+  for (size_t body = 0; body < body_names_.size(); ++body) {
+    for (const BodyField& field : kBodyFields) {
+      std::vector<double> values;
+      for (size_t s = first; s < end; ++s) {
+        const auto& sample = trajectory.body_samples[body][s];
+        values.insert(values.end(), sample.data() + field.first,
+                      sample.data() + field.first + field.count);
+      }
+      file_.AppendRows("/bodies/" + body_names_[body] + "/" + field.name, values.data(),
+                       end - first, field.count);
+    }
+  }
+  const size_t nq = end > first ? trajectory.q[first].size() : 0;
+  const size_t nv = end > first ? trajectory.v[first].size() : 0;
+  const size_t poses = 7 * trajectory.geometries.size();
+  if (end > first) {
+    AppendVectors(&file_, "/q", trajectory.q, first, nq);
+    AppendVectors(&file_, "/v", trajectory.v, first, nv);
+    AppendVectors(&file_, "/geometry/poses", trajectory.geometry_poses, first, poses);
+    const long long first_contact = trajectory.contact_offsets[first];
+    AppendContacts(&file_, trajectory.contacts, static_cast<size_t>(first_contact));
+    std::vector<long long> offsets;
+    for (size_t s = first; s < end; ++s)
+      offsets.push_back(contacts_ + trajectory.contact_offsets[s + 1] - first_contact);
+    file_.AppendIntegers("/contacts/offsets", offsets.data(), offsets.size());
+    contacts_ = offsets.back();
+  }
+  file_.AppendRows("/time", trajectory.time.data() + first, end - first, 0);
+  samples_ += end - first;
+}
+
+std::vector<StepRecord> ReadStepRecords(const Hdf5File& file) {
+  std::vector<StepRecord> records;
+  for (const StepField& field : kStepFields) {
+    const Eigen::VectorXd values = file.ReadDoubles(std::string("/steps/") + field.name);
+    records.resize(values.size());
+    for (Eigen::Index r = 0; r < values.size(); ++r) field.set(&records[r], values[r]);
+  }
+  return records;
+}
+
+LastSample ReadLastSample(const Hdf5File& file) {
+  LastSample last;
+  const size_t samples = file.Dimensions("/time")[0];
+  if (samples == 0) file.Fail("/time", "has no sample");
+  last.index = samples - 1;
+  last.time = file.ReadRows("/time", last.index, 1)[0];
+  const auto row = [&](const std::string& dataset) {
+    const std::vector<double> values = file.ReadRows(dataset, last.index, 1);
+    return Eigen::VectorXd(Eigen::Map<const Eigen::VectorXd>(
+        values.data(), static_cast<Eigen::Index>(values.size())));
+  };
+  last.q = row("/q");
+  last.v = row("/v");
+  const std::vector<long long> offsets = file.ReadIntegers("/contacts/offsets");
+  if (offsets.size() < samples + 1) file.Fail("/contacts/offsets", "too short");
+  const long long first = offsets[last.index], count = offsets[last.index + 1] - first;
+  const std::vector<long long> a = file.ReadIntegers("/contacts/geometry_a");
+  const std::vector<long long> b = file.ReadIntegers("/contacts/geometry_b");
+  const std::vector<double> points = file.ReadRows("/contacts/point", first, count);
+  const std::vector<double> normals = file.ReadRows("/contacts/normal", first, count);
+  const std::vector<double> impulses = file.ReadRows("/contacts/impulse", first, count);
+  const std::vector<double> depths = file.ReadRows("/contacts/depth", first, count);
+  for (long long i = 0; i < count; ++i) {
+    last.contacts.push_back(
+        {static_cast<int>(a[first + i]), static_cast<int>(b[first + i]),
+         Eigen::Vector3d(&points[3 * i]), Eigen::Vector3d(&normals[3 * i]),
+         Eigen::Vector3d(&impulses[3 * i]), depths[i]});
+  }
+  return last;
+}
+
+}  // namespace coulomb

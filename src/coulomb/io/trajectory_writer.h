@@ -1,0 +1,62 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "coulomb/io/hdf5_file.h"
+#include "coulomb/sim/simulation.h"
+
+namespace coulomb {
+
+// Writes trajectory.h5 (layout in run_output.h) while a run goes on: the
+// geometries once, then samples and step records appended in batches, each
+// batch followed by Flush, which puts it on the disk. Within a batch /time
+// grows last, so the length of /time counts the samples complete in every
+// dataset; reopening a file (a resumed run) cuts longer datasets back to it,
+// which repairs a file whose writer was killed in the middle of a batch.
+//
+// Per step, /steps holds the StepRecord: time, converged, iterations,
+// momentum_error, complementarity_error, ncp_residual, contacts,
+// near_rigid_contacts, converged_at_roundoff, penetration_max, energy,
+// wall_time_s (one row per step, failed steps included).
+class TrajectoryWriter {
+ public:
+  // A new file at `path` (replacing one there) with the body names and the
+  // geometries of `trajectory` and no samples.
+  TrajectoryWriter(const std::string& path, const Trajectory& trajectory);
+  // An existing file, to append to.
+  explicit TrajectoryWriter(const std::string& path);
+
+  // Appends samples [first, end) of `trajectory`, its contacts following
+  // those of the file, then step records [first_record, end) of `records`.
+  void Append(const Trajectory& trajectory, size_t first,
+              const std::vector<StepRecord>& records, size_t first_record);
+  void Flush() { file_.Flush(); }
+
+  size_t samples() const { return samples_; }
+  Hdf5File& file() { return file_; }
+
+ private:
+  // Cuts every per-sample, per-contact and per-step dataset back to the
+  // samples counted by /time.
+  void CutToCompleteSamples();
+
+  Hdf5File file_;
+  std::vector<std::string> body_names_;
+  size_t samples_ = 0;
+  long long contacts_ = 0;
+};
+
+// The step records of a trajectory.h5 (failure texts are not stored).
+std::vector<StepRecord> ReadStepRecords(const Hdf5File& file);
+
+// The last sample of a trajectory.h5: what a resumed run starts from.
+struct LastSample {
+  size_t index = 0;
+  double time = 0.0;
+  Eigen::VectorXd q, v;
+  std::vector<RecordedContact> contacts;  // of the step that ended there
+};
+LastSample ReadLastSample(const Hdf5File& file);
+
+}  // namespace coulomb

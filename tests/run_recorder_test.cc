@@ -1,0 +1,192 @@
+// Runs written while they go (io/run_recorder.h): the incremental file holds
+// exactly what writing the whole run at the end would; memory stays flat; a
+// file whose writer died in the middle of a batch is cut back to its complete
+// samples; a run stopped at a random step and resumed from its files ends
+// where the uninterrupted run ends.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "coulomb/coulomb.h"
+#include "coulomb/io/hdf5_file.h"
+#include "coulomb/io/run_output.h"
+#include "coulomb/io/run_recorder.h"
+#include "coulomb/io/trajectory_writer.h"
+
+namespace coulomb {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A ball rolling into a box on the ground (μ = 0.5): contact, friction and
+// an impact, over 1 s of 10 ms steps.
+Scene RollScene(ContactSolverKind solver = ContactSolverKind::kSap) {
+  Scene scene;
+  scene.name = "roll";
+  scene.duration = 1.0;
+  scene.parameters.solver.kind = solver;
+  ContactMaterial material;
+  material.friction = 0.5;
+  scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(), material);
+  scene.system.AddFreeBody("ball", Sphere{0.1}, 1.0, Pose(Eigen::Vector3d(0, 0, 0.1)),
+                           Eigen::Vector3d(1.5, 0, 0), Eigen::Vector3d::Zero(), material);
+  scene.system.AddFreeBody("box", Box{Eigen::Vector3d(0.2, 0.3, 0.2)}, 2.0,
+                           Pose(Eigen::Vector3d(0.6, 0, 0.1)), Eigen::Vector3d::Zero(),
+                           Eigen::Vector3d::Zero(), material);
+  return scene;
+}
+
+class RunRecorderTest : public ::testing::Test {
+ protected:
+  fs::path Folder(const std::string& name) {
+    const fs::path folder = fs::temp_directory_path() /
+                            ("coulomb_run_recorder_test_" + std::to_string(::getpid())) /
+                            name;
+    fs::remove_all(folder);
+    return folder;
+  }
+  void TearDown() override {
+    fs::remove_all(fs::temp_directory_path() /
+                   ("coulomb_run_recorder_test_" + std::to_string(::getpid())));
+  }
+  static Hdf5File Open(const fs::path& folder) {
+    return Hdf5File((folder / "trajectory.h5").string(), Hdf5File::Mode::kRead);
+  }
+};
+
+// Every dataset a viewer or a resumed run reads, bitwise.
+void ExpectSameFiles(const Hdf5File& a, const Hdf5File& b) {
+  for (const char* dataset :
+       {"/time", "/q", "/v", "/geometry/poses", "/bodies/ball/position",
+        "/bodies/box/orientation", "/contacts/point", "/contacts/impulse",
+        "/contacts/depth", "/steps/time", "/steps/iterations", "/steps/energy"}) {
+    EXPECT_TRUE(a.ReadDoubles(dataset) == b.ReadDoubles(dataset)) << dataset;
+  }
+  EXPECT_EQ(a.ReadIntegers("/contacts/offsets"), b.ReadIntegers("/contacts/offsets"));
+  EXPECT_EQ(a.ReadIntegers("/contacts/geometry_b"),
+            b.ReadIntegers("/contacts/geometry_b"));
+}
+
+TEST_F(RunRecorderTest, IncrementalFileEqualsTheWholeRunWrittenAtOnce) {
+  const fs::path whole = Folder("whole"), incremental = Folder("incremental");
+  {
+    Simulation simulation(RollScene());
+    WriteRunOutput(whole.string(), simulation, simulation.RunFor(1.0));
+  }
+  Simulation simulation(RollScene());
+  RunRecorder recorder(incremental.string(), &simulation, /*keep_in_memory=*/false,
+                       RecordingCadence{0.07, 10.0});
+  size_t most_samples_in_memory = 0;
+  simulation.RunFor(1.0, [&](double) {
+    recorder.AfterStep();
+    most_samples_in_memory =
+        std::max(most_samples_in_memory, simulation.trajectory().time.size());
+  });
+  recorder.Finish(simulation.Summary());
+  // Flushed every 7 steps, memory held at most 8 samples (7 + the initial one).
+  EXPECT_LE(most_samples_in_memory, 8u);
+  EXPECT_EQ(recorder.records().size(), 100u);
+  ExpectSameFiles(Open(whole), Open(incremental));
+  EXPECT_TRUE(fs::exists(incremental / "stats.json"));
+}
+
+TEST_F(RunRecorderTest, FileOfAWriterKilledMidBatchIsCutToItsCompleteSamples) {
+  const fs::path folder = Folder("killed");
+  const std::string path = (folder / "trajectory.h5").string();
+  Simulation simulation(RollScene());
+  RunRecorder recorder(folder.string(), &simulation, /*keep_in_memory=*/true);
+  simulation.RunFor(0.3);
+  recorder.Flush();
+  {
+    // A batch that died before /time grew: rows in other datasets only.
+    Hdf5File file(path, Hdf5File::Mode::kAppend);
+    const std::vector<double> junk(280, 1.0);
+    file.AppendRows("/q", junk.data(), 2, 14);
+    file.AppendRows("/contacts/depth", junk.data(), 5, 0);
+    const long long offsets[2] = {1000, 2000};
+    file.AppendIntegers("/contacts/offsets", offsets, 2);
+    file.AppendRows("/steps/time", junk.data(), 3, 0);
+  }
+  TrajectoryWriter reopened(path);
+  const Hdf5File& file = reopened.file();
+  const size_t samples = file.Dimensions("/time")[0];
+  EXPECT_EQ(samples, 31u);
+  EXPECT_EQ(file.Dimensions("/q")[0], samples);
+  EXPECT_EQ(file.Dimensions("/contacts/offsets")[0], samples + 1);
+  EXPECT_EQ(file.Dimensions("/contacts/depth")[0],
+            static_cast<size_t>(file.ReadIntegers("/contacts/offsets").back()));
+  EXPECT_EQ(file.Dimensions("/steps/time")[0], 30u);
+}
+
+// Stops a run at a random step through RequestStop, resumes it from its
+// folder in a new Simulation, and compares with the uninterrupted run.
+void ExpectResumedRunEndsLikeUninterrupted(ContactSolverKind solver, double tolerance,
+                                           const fs::path& whole, const fs::path& parts) {
+  Simulation uninterrupted(RollScene(solver));
+  RunRecorder whole_recorder(whole.string(), &uninterrupted, false);
+  uninterrupted.RunFor(1.0, [&](double) { whole_recorder.AfterStep(); });
+  whole_recorder.Finish(uninterrupted.Summary());
+
+  std::mt19937 random(static_cast<unsigned>(::getpid()));
+  const int stop_after = std::uniform_int_distribution<int>(1, 98)(random);
+  {
+    Simulation first(RollScene(solver));
+    RunRecorder recorder(parts.string(), &first, false);
+    int steps = 0;
+    const SimulationSummary part = first.RunFor(1.0, [&](double) {
+      recorder.AfterStep();
+      if (++steps == stop_after) first.RequestStop();
+    });
+    ASSERT_TRUE(part.interrupted);
+    recorder.Finish(part);
+  }
+  Simulation second(RollScene(solver));
+  RunRecorder recorder = RunRecorder::Resume(parts.string(), &second, false);
+  EXPECT_EQ(recorder.records().size(), static_cast<size_t>(stop_after));
+  const SimulationSummary rest = second.RunFor((100 - stop_after) * second.time_step(),
+                                               [&](double) { recorder.AfterStep(); });
+  const SimulationSummary all = recorder.Finish(rest);
+  EXPECT_EQ(all.steps, 100);
+  EXPECT_LE((second.q() - uninterrupted.q()).cwiseAbs().maxCoeff(), tolerance)
+      << ToString(solver) << " stopped after step " << stop_after;
+  const Hdf5File a((whole / "trajectory.h5").string(), Hdf5File::Mode::kRead);
+  const Hdf5File b((parts / "trajectory.h5").string(), Hdf5File::Mode::kRead);
+  EXPECT_EQ(a.Dimensions("/q"), b.Dimensions("/q"));
+  EXPECT_EQ(a.Dimensions("/steps/time"), b.Dimensions("/steps/time"));
+}
+
+TEST_F(RunRecorderTest, SapRunResumedAtARandomStepEndsWhereTheUninterruptedRunEnds) {
+  ExpectResumedRunEndsLikeUninterrupted(ContactSolverKind::kSap, 1e-12, Folder("sap"),
+                                        Folder("sap_parts"));
+}
+
+TEST_F(RunRecorderTest, CanalRunResumedWithItsWarmStartEndsWithinItsTolerance) {
+  ExpectResumedRunEndsLikeUninterrupted(ContactSolverKind::kCanal, 1e-7, Folder("canal"),
+                                        Folder("canal_parts"));
+}
+
+TEST_F(RunRecorderTest, ResumingAnotherScenesRunIsRefused) {
+  const fs::path folder = Folder("other");
+  {
+    Simulation simulation(RollScene());
+    RunRecorder recorder(folder.string(), &simulation, false);
+    recorder.Finish(simulation.RunFor(0.1));
+  }
+  Simulation other(MakeBuiltinScene("sphere_on_ground", {}));
+  EXPECT_THROW(RunRecorder::Resume(folder.string(), &other, false), std::runtime_error);
+}
+
+TEST_F(RunRecorderTest, UnwritableFolderFailsBeforeTheRun) {
+  Simulation simulation(RollScene());
+  const fs::path file = Folder("a_file");
+  fs::create_directories(file.parent_path());
+  std::ofstream(file.string()) << "not a folder";
+  EXPECT_THROW(RunRecorder(file.string(), &simulation, false), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace coulomb
