@@ -249,6 +249,45 @@ assert d['interrupted'] is True and d['steps'] == len(d['per_step']) > 0, d['ste
   check "SIG$signal: the trajectory holds every step" test "$samples" -eq $((steps + 1))
 done
 
+# SIGKILL (no chance to clean up) leaves trajectory.h5 readable up to its
+# last flush (every simulated second: 100 steps), and --resume continues the
+# run to its end in the same files: one sample per step, stats.json complete.
+rm -rf "$work/killed"
+"$coulomb" run clutter --duration 20 --out "$work/killed" >/dev/null 2>&1 &
+pid=$!
+sleep "1.$((RANDOM % 10))"
+kill -KILL "$pid"; wait "$pid" 2>/dev/null
+samples=$("$fclib_tool" print "$work/killed/trajectory.h5" /time | wc -l)
+check "SIGKILL: the file reads" test "$samples" -ge 1
+check "SIGKILL: it ends at a flush" test $(((samples - 1) % 100)) -eq 0
+"$coulomb" run --resume "$work/killed" --json >"$work/out" 2>"$work/err"; code=$?
+check "resume: exits 0" test "$code" -eq 0
+check "resume: stats.json covers every step" python3 -c "
+import json; d = json.load(open('$work/killed/stats.json'))
+assert d['steps'] == 2000 == len(d['per_step']) and 'running' not in d, d['steps']"
+check "resume: one sample per step" test "$("$fclib_tool" print "$work/killed/trajectory.h5" /time | wc -l)" -eq 2001
+"$coulomb" run --resume "$work/killed" >/dev/null 2>"$work/err"; code=$?
+check "resume of a complete run exits 2" test "$code" -eq 2
+check "resume of a complete run says so" grep -q "the run is complete (2000 steps)" "$work/err"
+
+# A full disk (here the file size limit, ulimit -f): the run stops cleanly
+# before a write that would not fit, in one line, with the file as at its last
+# flush; --resume finishes it once there is room.
+rm -rf "$work/full"
+(ulimit -f 6000; trap '' XFSZ; exec "$coulomb" run clutter --duration 5 --out "$work/full" >/dev/null 2>"$work/err"); code=$?
+check "full disk: exits 1" test "$code" -eq 1
+check "full disk: one line says so" test "$(grep -c "no room for the next" "$work/err")" -eq 1
+check "full disk: the file reads up to its last flush" test "$("$fclib_tool" print "$work/full/trajectory.h5" /time | wc -l)" -eq 101
+"$coulomb" run --resume "$work/full" >/dev/null 2>&1; code=$?
+check "full disk: the resumed run completes" test "$code" -eq 0
+check "full disk: the resumed file holds every step" test "$("$fclib_tool" print "$work/full/trajectory.h5" /time | wc -l)" -eq 501
+
+# An --out that cannot be a folder fails before the run, in one line.
+: >"$work/a_file"
+"$coulomb" run clutter --out "$work/a_file/run" >/dev/null 2>"$work/err"; code=$?
+check "unwritable --out exits 2" test "$code" -eq 2
+check "unwritable --out is one line naming it" grep -q "a_file/run: cannot create" "$work/err"
+
 # Bodies placed inside each other run, with one warning line.
 printf 'bodies:\n  - {name: a, shape: {sphere: {radius: 0.1}}, mass: 1, pose: {position: [0, 0, 1]}}\n  - {name: b, shape: {sphere: {radius: 0.1}}, mass: 1, pose: {position: [0, 0, 1.15]}}\n' >"$work/overlap.yaml"
 "$coulomb" run "$work/overlap.yaml" --duration 0.1 >/dev/null 2>"$work/err"; code=$?

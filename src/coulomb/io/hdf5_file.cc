@@ -25,6 +25,10 @@ class Handle {
 }  // namespace
 
 Hdf5File::Hdf5File(const std::string& path, Mode mode) : path_(path) {
+  // HDF5 1.10 crashes at exit closing a file whose last write failed (a
+  // full disk): files are closed by their owners, never by an exit handler.
+  static const bool no_exit_handler = (H5dont_atexit(), true);
+  (void)no_exit_handler;
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // we report errors ourselves
   if (mode == Mode::kRead) {
     if (H5Fis_hdf5(path.c_str()) <= 0) {
@@ -232,10 +236,10 @@ hid_t Hdf5File::OpenGrowable(const std::string& dataset, hid_t file_type, size_t
   if (Exists(dataset)) return OpenDataset(dataset);
   const int rank = cols == 0 ? 1 : 2;
   const hsize_t empty[2] = {0, cols}, unlimited[2] = {H5S_UNLIMITED, cols};
-  // Chunks of about 16 K numbers (at most 1024 rows): small files for short
-  // runs, few chunks for long ones.
+  // Chunks of about 2 K numbers (16 kB, at most 256 rows): a file holds
+  // hundreds of growing datasets (four per body), each with a chunk in use.
   const hsize_t chunk_rows =
-      std::clamp<hsize_t>(16384 / std::max<size_t>(cols, 1), 1, 1024);
+      std::clamp<hsize_t>(2048 / std::max<size_t>(cols, 1), 1, 256);
   const hsize_t chunk[2] = {chunk_rows, std::max<hsize_t>(cols, 1)};
   const Handle space(H5Screate_simple(rank, empty, unlimited), H5Sclose);
   const Handle properties(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);

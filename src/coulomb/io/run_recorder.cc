@@ -1,6 +1,10 @@
 #include "coulomb/io/run_recorder.h"
 
+#include <sys/resource.h>
+#include <sys/statvfs.h>
+
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 
 #include "coulomb/io/run_output.h"
@@ -33,6 +37,38 @@ void CheckSameScene(Hdf5File& file, const Simulation& simulation,
     file.Fail("/", "recorded from another scene (" + std::to_string(geometries) +
                        " geometries, " + std::to_string(last.q.size()) + " positions)");
   }
+}
+
+// Bytes a file in `directory` may still grow by: the free space of its file
+// system and the process's file size limit (ulimit -f), whichever is less.
+double RoomForGrowth(const std::string& directory, const std::string& file) {
+  double room = std::numeric_limits<double>::infinity();
+  struct statvfs disk;
+  if (statvfs(directory.c_str(), &disk) == 0)
+    room = static_cast<double>(disk.f_bavail) * static_cast<double>(disk.f_frsize);
+  struct rlimit limit;
+  std::error_code error;
+  const auto size = fs::file_size(file, error);
+  if (getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && !error)
+    room =
+        std::min(room, static_cast<double>(limit.rlim_cur) - static_cast<double>(size));
+  return room;
+}
+
+// An upper estimate of the bytes the samples and records not yet written
+// take on disk: their numbers, doubled for chunks and index, plus 1 MB.
+double BatchBytes(const Trajectory& trajectory, size_t first_sample, size_t new_records) {
+  const size_t samples = trajectory.time.size() - first_sample;
+  size_t numbers = 0;
+  if (samples > 0) {
+    numbers += samples * (1 + trajectory.q.back().size() + trajectory.v.back().size() +
+                          trajectory.geometry_poses.back().size() +
+                          13 * trajectory.body_samples.size() + 1);
+    numbers +=
+        11 * (trajectory.contacts.size() - trajectory.contact_offsets[first_sample]);
+  }
+  numbers += 12 * new_records;
+  return 2.0 * 8.0 * static_cast<double>(numbers) + 1e6;
 }
 
 }  // namespace
@@ -71,7 +107,9 @@ RunRecorder RunRecorder::Resume(const std::string& directory, Simulation* simula
 }
 
 void RunRecorder::AfterStep() {
-  if (simulation_->time() - flushed_sim_time_ >= cadence_.sim_seconds ||
+  // (Half a step of slack: the clock accumulates round-off.)
+  const double half_step = 0.5 * simulation_->time_step();
+  if (simulation_->time() - flushed_sim_time_ >= cadence_.sim_seconds - half_step ||
       since_flush_.Seconds() >= cadence_.wall_seconds) {
     Flush();
   }
@@ -92,6 +130,18 @@ void RunRecorder::Flush() {
 
 void RunRecorder::WriteNew() {
   const std::vector<StepRecord>& records = simulation_->records();
+  // HDF5 leaves a file unreadable when a write fails half-way: a batch is
+  // written only where it fits, so a full disk stops the run with the file
+  // as it was at the last flush.
+  const double needed = BatchBytes(simulation_->trajectory(), samples_written_,
+                                   records.size() - records_written_);
+  const double room = RoomForGrowth(directory_, TrajectoryPath(directory_));
+  if (room < needed) {
+    throw RunOutputError(TrajectoryPath(directory_) + ": no room for the next " +
+                         std::to_string(static_cast<long long>(needed / 1e6)) + " MB (" +
+                         std::to_string(static_cast<long long>(room / 1e6)) +
+                         " MB left)");
+  }
   records_.insert(records_.end(), records.begin() + records_written_, records.end());
   writer_.Append(simulation_->trajectory(), samples_written_, records, records_written_);
   writer_.Flush();
