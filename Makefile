@@ -23,7 +23,9 @@ BROWSER_APT_PACKAGES := chromium
 SICONOS_APT_PACKAGES := python3-siconos python3-h5py python3-scipy
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps node-deps browser-deps venv build test run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure plots siconos format format-check clean
+FUZZ_DIR ?= build-fuzz
+SECONDS ?= 60
+.PHONY: fuzz fuzz-configure deps node-deps browser-deps venv build test run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure plots siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
 define apt_install
@@ -113,6 +115,25 @@ sanitize-configure: deps venv
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
 	  -DCMAKE_PREFIX_PATH="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)" \
 	  -DCOULOMB_ROBOT_DATA_DIR="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)/share/example-robot-data/robots"
+
+# libFuzzer harnesses (tests/fuzz/, docs/reliability.md) built with Debian's
+# clang 19 under ASan + UBSan in build-fuzz/ and run SECONDS each (default 60;
+# CI runs SECONDS=20). Findings land in build-fuzz/fuzz-findings/.
+FUZZ_APT_PACKAGES := clang-19 libclang-rt-19-dev libomp-19-dev llvm-19
+FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+  -fno-sanitize=enum,vptr -fno-omit-frame-pointer -DEIGEN_MALLOC_ALREADY_ALIGNED=1
+fuzz-configure: deps venv
+	$(call apt_install,$(FUZZ_APT_PACKAGES))
+	CC=clang-19 CXX=clang++-19 cmake -S . -B $(FUZZ_DIR) -G Ninja \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCOULOMB_FUZZ=ON \
+	  -DCMAKE_C_FLAGS="$(FUZZ_FLAGS)" -DCMAKE_CXX_FLAGS="$(FUZZ_FLAGS)" \
+	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+	  -DCMAKE_PREFIX_PATH="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)" \
+	  -DCOULOMB_ROBOT_DATA_DIR="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)/share/example-robot-data/robots"
+
+fuzz: fuzz-configure
+	cmake --build $(FUZZ_DIR) -j 2 --target scene_fuzzer fclib_fuzzer urdf_fuzzer
+	bash tests/fuzz/run_fuzzers.sh $(FUZZ_DIR) $(SECONDS)
 
 test-sanitize: sanitize-configure
 	cmake --build $(SANITIZE_DIR) -j 2

@@ -249,13 +249,14 @@ assert d['interrupted'] is True and d['steps'] == len(d['per_step']) > 0, d['ste
   check "SIG$signal: the trajectory holds every step" test "$samples" -eq $((steps + 1))
 done
 
-# SIGKILL (no chance to clean up) leaves trajectory.h5 readable up to its
-# last flush (every simulated second: 100 steps), and --resume continues the
-# run to its end in the same files: one sample per step, stats.json complete.
+# SIGKILL at a random moment (no chance to clean up) leaves trajectory.h5
+# readable up to its last flush (every simulated second: 100 steps; the file
+# is written in HDF5's single-writer mode), and --resume continues the run to
+# its end in the same files: one sample per step, stats.json complete.
 rm -rf "$work/killed"
 "$coulomb" run clutter --duration 20 --out "$work/killed" >/dev/null 2>&1 &
 pid=$!
-sleep "1.$((RANDOM % 10))"
+sleep "0.$((RANDOM % 7 + 3))"
 kill -KILL "$pid"; wait "$pid" 2>/dev/null
 samples=$("$fclib_tool" print "$work/killed/trajectory.h5" /time | wc -l)
 check "SIGKILL: the file reads" test "$samples" -ge 1
@@ -287,6 +288,13 @@ check "full disk: the resumed file holds every step" test "$("$fclib_tool" print
 "$coulomb" run clutter --out "$work/a_file/run" >/dev/null 2>"$work/err"; code=$?
 check "unwritable --out exits 2" test "$code" -eq 2
 check "unwritable --out is one line naming it" grep -q "a_file/run: cannot create" "$work/err"
+
+# A time step a body can fall through its own size in: one warning line, the
+# run goes on.
+"$coulomb" run clutter --dt 0.5 --duration 1 >/dev/null 2>"$work/err"; code=$?
+check "long time step runs" test "$code" -eq 0
+check "long time step is warned of once" test "$(grep -c "contacts may be missed" "$work/err")" -eq 1
+check "the warning says which δt resolves it" grep -q "δt ≤ 0.1 s resolves it" "$work/err"
 
 # Bodies placed inside each other run, with one warning line.
 printf 'bodies:\n  - {name: a, shape: {sphere: {radius: 0.1}}, mass: 1, pose: {position: [0, 0, 1]}}\n  - {name: b, shape: {sphere: {radius: 0.1}}, mass: 1, pose: {position: [0, 0, 1.15]}}\n' >"$work/overlap.yaml"

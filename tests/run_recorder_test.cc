@@ -97,10 +97,12 @@ TEST_F(RunRecorderTest, IncrementalFileEqualsTheWholeRunWrittenAtOnce) {
 TEST_F(RunRecorderTest, FileOfAWriterKilledMidBatchIsCutToItsCompleteSamples) {
   const fs::path folder = Folder("killed");
   const std::string path = (folder / "trajectory.h5").string();
-  Simulation simulation(RollScene());
-  RunRecorder recorder(folder.string(), &simulation, /*keep_in_memory=*/true);
-  simulation.RunFor(0.3);
-  recorder.Flush();
+  {
+    Simulation simulation(RollScene());
+    RunRecorder recorder(folder.string(), &simulation, /*keep_in_memory=*/true);
+    simulation.RunFor(0.3);
+    recorder.Flush();
+  }
   {
     // A batch that died before /time grew: rows in other datasets only.
     Hdf5File file(path, Hdf5File::Mode::kAppend);

@@ -23,6 +23,7 @@
 #include "coulomb/io/run_output.h"
 #include "coulomb/io/run_recorder.h"
 #include "coulomb/scenes/builtin_scenes.h"
+#include "coulomb/sim/scene_checks.h"
 #include "coulomb/sim/scene_file.h"
 #include "coulomb/sim/simulation.h"
 #include "coulomb/viewer/live_run.h"
@@ -140,27 +141,15 @@ RunSetup NewRunSetup(const std::vector<std::string>& arguments) {
   return setup;
 }
 
-// What `coulomb run --resume DIR` needs, from DIR/trajectory.h5's /run
-// group: the original command line and scene text.
-void DescribeRun(Hdf5File* file, const RunSetup& setup) {
-  file->WriteStrings("/run/arguments", setup.arguments);
-  if (!setup.scene_text.empty())
-    file->WriteStrings("/run/scene_text", {setup.scene_text});
-}
-
 RunSetup ResumedRunSetup(const RunOptions& resume) {
   const Hdf5File file(
       (std::filesystem::path(resume.resume_dir) / "trajectory.h5").string(),
       Hdf5File::Mode::kRead);
-  if (!file.Exists("/run/arguments")) {
-    file.Fail("/run/arguments",
-              "missing: not written by coulomb run --out, cannot resume");
-  }
+  const RunDescription description = ReadRunDescription(file);
   RunSetup setup;
-  setup.arguments = file.ReadStrings("/run/arguments");
+  setup.arguments = description.arguments;
   setup.options = ParseRunOptions(setup.arguments);
-  if (file.Exists("/run/scene_text"))
-    setup.scene_text = file.ReadStrings("/run/scene_text").at(0);
+  setup.scene_text = description.scene_text;
   setup.options.out_dir = resume.resume_dir;
   setup.options.json = resume.json;
   setup.options.view = setup.options.realtime = false;
@@ -329,9 +318,10 @@ std::unique_ptr<RunRecorder> MakeRecorder(const RunSetup& setup, Simulation* sim
     return std::make_unique<RunRecorder>(
         RunRecorder::Resume(options.out_dir, simulation, options.view));
   }
-  auto recorder =
-      std::make_unique<RunRecorder>(options.out_dir, simulation, options.view);
-  DescribeRun(&recorder->file(), setup);
+  auto recorder = std::make_unique<RunRecorder>(
+      options.out_dir, simulation, options.view, RecordingCadence{},
+      RunDescription{setup.arguments, setup.scene_text});
+  recorder->Flush();  // the initial state on disk from the start
   return recorder;
 }
 
@@ -401,14 +391,26 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
   const RunSetup setup =
       given.resume_dir.empty() ? NewRunSetup(arguments) : ResumedRunSetup(given);
   const RunOptions& options = setup.options;
-  Simulation simulation(PrepareScene(options, setup.scene_text));
+  Simulation simulation = [&] {
+    try {
+      return Simulation(PrepareScene(options, setup.scene_text));
+    } catch (const std::invalid_argument& error) {  // e.g. bodies crowded in one spot
+      throw SceneFileError(options.scene + ": " + error.what());
+    }
+  }();
   // Without --out or --view nothing reads the trajectory: memory stays flat.
   simulation.set_recording(!options.out_dir.empty() || options.view);
   const std::unique_ptr<RunRecorder> recorder = MakeRecorder(setup, &simulation);
   const double duration = setup.resumed
                               ? RemainingDuration(simulation, *recorder, options.out_dir)
                               : simulation.scene().duration;
-  if (!setup.resumed) WarnOfOverlaps(&simulation);
+  if (!setup.resumed) {
+    for (const std::string& warning :
+         TimeStepWarnings(simulation.scene().system, simulation.time_step())) {
+      std::fprintf(stderr, "coulomb run: warning: %s\n", warning.c_str());
+    }
+    WarnOfOverlaps(&simulation);
+  }
   std::unique_ptr<LiveViewer> viewer;
   if (options.view) viewer = std::make_unique<LiveViewer>(simulation, options.server);
   SimulationSummary summary;

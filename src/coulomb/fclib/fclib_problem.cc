@@ -22,12 +22,11 @@ void AppendCompressed(const Hdf5File& file, const std::string& group,
     file.Fail(group + "/p", "has " + std::to_string(p.size()) + " entries, expected " +
                                 std::to_string(outer_size + 1));
   }
-  if (p[0] != 0 ||
-      p[outer_size] > static_cast<long long>(std::min(i.size(), size_t(x.size())))) {
-    file.Fail(group + "/p", "pointers out of range");
-  }
+  const long long stored = static_cast<long long>(std::min(i.size(), size_t(x.size())));
+  if (p[0] != 0) file.Fail(group + "/p", "pointers out of range");
   for (long long outer = 0; outer < outer_size; ++outer) {
     if (p[outer + 1] < p[outer]) file.Fail(group + "/p", "pointers decrease");
+    if (p[outer + 1] > stored) file.Fail(group + "/p", "pointers out of range");
     for (long long k = p[outer]; k < p[outer + 1]; ++k) {
       if (i[k] < 0 || i[k] >= inner_size) file.Fail(group + "/i", "index out of range");
       const long long row = rows_compressed ? outer : i[k];

@@ -1,6 +1,10 @@
 #include "coulomb/io/hdf5_file.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <stdexcept>
 
 namespace coulomb {
@@ -22,6 +26,81 @@ class Handle {
   herr_t (*close_)(hid_t);
 };
 
+// File access in HDF5's latest format (1.10), which single-writer mode needs.
+hid_t LatestFormatAccess() {
+  const hid_t access = H5Pcreate(H5P_FILE_ACCESS);
+  H5Pset_libver_bounds(access, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST);
+  return access;
+}
+
+// Bob Jenkins' lookup3 hash ("hashlittle", byte by byte), which HDF5 uses as
+// the checksum of its metadata (version 2 and 3 superblocks).
+uint32_t Lookup3(const unsigned char* key, size_t length) {
+  const auto rot = [](uint32_t x, int k) { return (x << k) | (x >> (32 - k)); };
+  uint32_t a, b, c;
+  a = b = c = 0xdeadbeef + static_cast<uint32_t>(length);
+  const auto word = [&](size_t at, size_t count) {
+    uint32_t value = 0;
+    for (size_t k = 0; k < count; ++k)
+      value += static_cast<uint32_t>(key[at + k]) << (8 * k);
+    return value;
+  };
+  while (length > 12) {
+    a += word(0, 4), b += word(4, 4), c += word(8, 4);
+    a -= c, a ^= rot(c, 4), c += b;
+    b -= a, b ^= rot(a, 6), a += c;
+    c -= b, c ^= rot(b, 8), b += a;
+    a -= c, a ^= rot(c, 16), c += b;
+    b -= a, b ^= rot(a, 19), a += c;
+    c -= b, c ^= rot(b, 4), b += a;
+    key += 12, length -= 12;
+  }
+  if (length == 0) return c;
+  a += word(0, std::min<size_t>(length, 4));
+  if (length > 4) b += word(4, std::min<size_t>(length - 4, 4));
+  if (length > 8) c += word(8, length - 8);
+  c ^= b, c -= rot(b, 14);
+  a ^= c, a -= rot(c, 11);
+  b ^= a, b -= rot(a, 25);
+  c ^= b, c -= rot(b, 16);
+  a ^= c, a -= rot(c, 4);
+  b ^= a, b -= rot(a, 14);
+  c ^= b, c -= rot(b, 24);
+  return c;
+}
+
+// A writer killed in single-writer mode leaves "open for writing" flags in the
+// superblock (version 3, at the file's start), and HDF5 refuses to open the
+// file for writing until they are cleared (HDF5's h5clear tool does the same):
+// byte 11, then the superblock's checksum. The checksum of the file as found
+// is verified first, so a layout we do not know is never modified.
+void ClearWriterFlags(const std::string& path) {
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  unsigned char block[48] = {};
+  if (!file.read(reinterpret_cast<char*>(block), sizeof(block))) return;
+  const unsigned char signature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+  if (std::memcmp(block, signature, 8) != 0 || block[8] < 2 || block[9] != 8) return;
+  constexpr size_t kChecked = 44, kFlags = 11;  // 8-byte addresses
+  const auto stored = [&] {
+    uint32_t value = 0;
+    for (int k = 0; k < 4; ++k)
+      value |= static_cast<uint32_t>(block[kChecked + k]) << (8 * k);
+    return value;
+  };
+  if (block[kFlags] == 0) return;
+  if (Lookup3(block, kChecked) != stored()) {
+    throw std::runtime_error(
+        path + ": superblock checksum mismatch; cannot clear its writer flags");
+  }
+  block[kFlags] = 0;
+  const uint32_t checksum = Lookup3(block, kChecked);
+  for (int k = 0; k < 4; ++k)
+    block[kChecked + k] = static_cast<unsigned char>(checksum >> (8 * k));
+  file.seekp(0);
+  if (!file.write(reinterpret_cast<const char*>(block), sizeof(block)).flush())
+    throw std::runtime_error(path + ": cannot clear its writer flags");
+}
+
 }  // namespace
 
 Hdf5File::Hdf5File(const std::string& path, Mode mode) : path_(path) {
@@ -35,11 +114,20 @@ Hdf5File::Hdf5File(const std::string& path, Mode mode) : path_(path) {
       throw std::runtime_error(path + ": cannot open (missing or not an HDF5 file)");
     }
     file_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    // A growing file whose writer is alive or was killed opens as a reader
+    // of a single writer.
+    if (file_ < 0)
+      file_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, H5P_DEFAULT);
   } else if (mode == Mode::kAppend) {
     if (H5Fis_hdf5(path.c_str()) <= 0) {
       throw std::runtime_error(path + ": cannot open (missing or not an HDF5 file)");
     }
-    file_ = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ClearWriterFlags(path);
+    const Handle access(LatestFormatAccess(), H5Pclose);
+    file_ = H5Fopen(path.c_str(), H5F_ACC_RDWR, access.get());
+  } else if (mode == Mode::kCreateGrowing) {
+    const Handle access(LatestFormatAccess(), H5Pclose);
+    file_ = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get());
   } else {
     file_ = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   }
@@ -291,6 +379,17 @@ void Hdf5File::CutRows(const std::string& dataset, size_t rows) {
   std::vector<hsize_t> cut(extent.begin(), extent.end());
   cut[0] = rows;
   if (H5Dset_extent(id.get(), cut.data()) < 0) Fail(dataset, "cannot be cut");
+}
+
+void Hdf5File::Rename(const std::string& path) {
+  if (std::rename(path_.c_str(), path.c_str()) != 0) {
+    throw std::runtime_error(path_ + ": cannot be renamed to " + path);
+  }
+  path_ = path;
+}
+
+void Hdf5File::StartSingleWriter() {
+  if (H5Fstart_swmr_write(file_) < 0) Fail("/", "cannot start single-writer mode");
 }
 
 void Hdf5File::Flush() {

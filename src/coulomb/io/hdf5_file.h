@@ -18,7 +18,10 @@ namespace coulomb {
 // "<file>: <dataset>: <what>"; HDF5's own error printing is silenced.
 class Hdf5File {
  public:
-  enum class Mode { kRead, kCreate, kAppend };  // kAppend: an existing file, read-write
+  // kCreateGrowing: a new file in HDF5's 1.10 format for growing datasets,
+  // written as a single writer (StartSingleWriter); kAppend: such a file,
+  // reopened to grow, even after its writer was killed.
+  enum class Mode { kRead, kCreate, kCreateGrowing, kAppend };
 
   Hdf5File(const std::string& path, Mode mode);
   ~Hdf5File();
@@ -59,6 +62,14 @@ class Hdf5File {
   void AppendIntegers(const std::string& dataset, const long long* values, size_t count);
   // Keeps the first `rows` rows of a growable dataset (no-op if it has fewer).
   void CutRows(const std::string& dataset, size_t rows);
+  // From here on the file is written in HDF5's single-writer (SWMR) mode:
+  // metadata reaches the disk in an order that keeps the file readable at
+  // every moment, by readers while it grows and after the writer is killed.
+  // No dataset can be created after this call; growing ones can grow.
+  void StartSingleWriter();
+  // Renames the open file on disk (same file system): a file is built under
+  // a temporary name and appears whole.
+  void Rename(const std::string& path);
   // Everything written so far onto the disk: a process killed after Flush
   // leaves a file that reads as it was then.
   void Flush();

@@ -20,12 +20,13 @@ std::string TrajectoryPath(const std::string& directory) {
 
 // trajectory.h5 in a folder created first (errors name the folder).
 TrajectoryWriter CreateTrajectory(const std::string& directory,
-                                  const Trajectory& trajectory) {
+                                  const Trajectory& trajectory,
+                                  const RunDescription& description) {
   std::error_code error;
   fs::create_directories(directory, error);
   if (error)
     throw std::runtime_error(directory + ": cannot create (" + error.message() + ")");
-  return TrajectoryWriter(TrajectoryPath(directory), trajectory);
+  return TrajectoryWriter(TrajectoryPath(directory), trajectory, description);
 }
 
 // Refuses a recording of another scene than `simulation`'s.
@@ -74,9 +75,10 @@ double BatchBytes(const Trajectory& trajectory, size_t first_sample, size_t new_
 }  // namespace
 
 RunRecorder::RunRecorder(const std::string& directory, Simulation* simulation,
-                         bool keep_in_memory, Cadence cadence)
-    : RunRecorder(CreateTrajectory(directory, simulation->trajectory()), directory,
-                  simulation, keep_in_memory, cadence) {}
+                         bool keep_in_memory, Cadence cadence,
+                         const RunDescription& description)
+    : RunRecorder(CreateTrajectory(directory, simulation->trajectory(), description),
+                  directory, simulation, keep_in_memory, cadence) {}
 
 RunRecorder::RunRecorder(TrajectoryWriter writer, std::string directory,
                          Simulation* simulation, bool keep_in_memory, Cadence cadence)

@@ -40,8 +40,9 @@ class RunRecorder {
 
   // A new run: creates `directory` and trajectory.h5 now, so an unwritable
   // place fails before the first step (std::runtime_error naming it).
+  // `description` goes into the file for --resume.
   RunRecorder(const std::string& directory, Simulation* simulation, bool keep_in_memory,
-              Cadence cadence = {});
+              Cadence cadence = {}, const RunDescription& description = {});
   // The run recorded in `directory` continued by `simulation` (built from
   // the same scene): its state, clock and NCP warm start are set from the
   // last complete sample. Throws std::runtime_error naming the file when it

@@ -135,8 +135,15 @@ const char* const kContactDatasets[] = {"/contacts/geometry_a", "/contacts/geome
 
 }  // namespace
 
-TrajectoryWriter::TrajectoryWriter(const std::string& path, const Trajectory& trajectory)
-    : file_(path, Hdf5File::Mode::kCreate), body_names_(trajectory.body_names) {
+TrajectoryWriter::TrajectoryWriter(const std::string& path, const Trajectory& trajectory,
+                                   const RunDescription& description)
+    : file_(path + ".partial", Hdf5File::Mode::kCreateGrowing),
+      body_names_(trajectory.body_names) {
+  if (!description.arguments.empty())
+    file_.WriteStrings("/run/arguments", description.arguments);
+  if (!description.scene_text.empty())
+    file_.WriteStrings("/run/scene_text", {description.scene_text});
+  file_.WriteStrings("/bodies/names", body_names_);
   WriteGeometries(&file_, trajectory.geometries);
   const long long first_offset = 0;
   file_.AppendIntegers("/contacts/offsets", &first_offset, 1);
@@ -145,11 +152,15 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const Trajectory& tr
   empty.body_names = body_names_;
   empty.body_samples.resize(body_names_.size());
   Append(empty, 0, {}, 0);
+  file_.StartSingleWriter();
+  Flush();
+  file_.Rename(path);  // the file appears readable, never half-built
 }
 
 TrajectoryWriter::TrajectoryWriter(const std::string& path)
     : file_(path, Hdf5File::Mode::kAppend) {
   CutToCompleteSamples();
+  file_.StartSingleWriter();
 }
 
 void TrajectoryWriter::CutToCompleteSamples() {
@@ -191,7 +202,6 @@ void TrajectoryWriter::Append(const Trajectory& trajectory, size_t first,
     file_.AppendRows(std::string("/steps/") + field.name, values.data(), values.size(),
                      0);
   }
-  if (!file_.Exists("/bodies/names")) file_.WriteStrings("/bodies/names", body_names_);
   for (size_t body = 0; body < body_names_.size(); ++body) {
     for (const BodyField& field : kBodyFields) {
       std::vector<double> values;
@@ -231,6 +241,17 @@ std::vector<StepRecord> ReadStepRecords(const Hdf5File& file) {
     for (Eigen::Index r = 0; r < values.size(); ++r) field.set(&records[r], values[r]);
   }
   return records;
+}
+
+RunDescription ReadRunDescription(const Hdf5File& file) {
+  if (!file.Exists("/run/arguments"))
+    file.Fail("/run/arguments",
+              "missing: not written by coulomb run --out, cannot resume");
+  RunDescription description;
+  description.arguments = file.ReadStrings("/run/arguments");
+  if (file.Exists("/run/scene_text"))
+    description.scene_text = file.ReadStrings("/run/scene_text").at(0);
+  return description;
 }
 
 LastSample ReadLastSample(const Hdf5File& file) {

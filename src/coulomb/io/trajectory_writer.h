@@ -19,12 +19,23 @@ namespace coulomb {
 // momentum_error, complementarity_error, ncp_residual, contacts,
 // near_rigid_contacts, converged_at_roundoff, penetration_max, energy,
 // wall_time_s (one row per step, failed steps included).
+// What a resumed run needs to rebuild the scene (/run/arguments: the command
+// line that started it; /run/scene_text: the scene file's text).
+struct RunDescription {
+  std::vector<std::string> arguments;
+  std::string scene_text;
+};
+
 class TrajectoryWriter {
  public:
   // A new file at `path` (replacing one there) with the body names and the
-  // geometries of `trajectory` and no samples.
-  TrajectoryWriter(const std::string& path, const Trajectory& trajectory);
-  // An existing file, to append to.
+  // geometries of `trajectory`, `description` (when given) and no samples;
+  // built as PATH.partial and renamed once readable, then written in
+  // single-writer mode (Hdf5File::StartSingleWriter), so that it stays
+  // readable whenever its writer stops.
+  TrajectoryWriter(const std::string& path, const Trajectory& trajectory,
+                   const RunDescription& description = {});
+  // An existing file, to append to (its writer may have been killed).
   explicit TrajectoryWriter(const std::string& path);
 
   // Appends samples [first, end) of `trajectory`, its contacts following
@@ -49,6 +60,9 @@ class TrajectoryWriter {
 
 // The step records of a trajectory.h5 (failure texts are not stored).
 std::vector<StepRecord> ReadStepRecords(const Hdf5File& file);
+
+// The description of the run a trajectory.h5 holds; throws if it has none.
+RunDescription ReadRunDescription(const Hdf5File& file);
 
 // The last sample of a trajectory.h5: what a resumed run starts from.
 struct LastSample {

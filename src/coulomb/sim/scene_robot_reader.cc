@@ -138,7 +138,12 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
   if (node["joints"]) ReadJointPositions(r, node["joints"], key + ".joints", *model, &q);
   const ContactMaterial material = ReadContactOverrides(r, node, key, defaults);
   const Eigen::VectorXd v = Eigen::VectorXd::Zero(model->num_velocities());
-  const int tree = scene->system.AddRobot(name, std::move(*model), q, v, material);
+  int tree = -1;
+  try {  // the URDF's own joint limits are validated here
+    tree = scene->system.AddRobot(name, std::move(*model), q, v, material);
+  } catch (const std::invalid_argument& e) {
+    r.Fail(node["urdf"], key + ".urdf", path + ": " + e.what());
+  }
   ReadJointSettings(r, node, key, tree, &scene->system);
 }
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "coulomb/base/stopwatch.h"
+#include "coulomb/sim/scene_checks.h"
 #include "coulomb/sim/scene_file.h"
 
 namespace coulomb {
@@ -72,6 +73,7 @@ Simulation::Simulation(Scene scene)
     trajectory_.geometries.push_back({world.shape(g), BodyName(g)});
   }
   scene_.system.UpdateAllTrees();
+  CheckNoCrowd(scene_.system);
   initial_energy_ = scene_.system.MechanicalEnergy();
   Record(false);
 }

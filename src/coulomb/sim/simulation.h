@@ -128,6 +128,8 @@ struct Contact {
 // validates its input and throws std::invalid_argument naming what is wrong.
 class Simulation {
  public:
+  // Throws std::invalid_argument for a scene that cannot run: duration not
+  // positive, bodies crowded in one spot (CheckNoCrowd).
   explicit Simulation(Scene scene);
   // A YAML scene file (format: scenes/README.md); throws SceneFileError.
   static Simulation FromFile(const std::string& path);

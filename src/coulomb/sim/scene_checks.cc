@@ -1,0 +1,94 @@
+#include "coulomb/sim/scene_checks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <stdexcept>
+
+namespace coulomb {
+namespace {
+
+// A simulated geometry's bounding sphere in world and the tree it moves with.
+struct Ball {
+  Eigen::Vector3d center;
+  double radius;
+  int tree;
+};
+
+std::vector<Ball> SimulatedBalls(const MultibodySystem& system) {
+  const CollisionWorld& world = system.collision_world();
+  std::vector<Eigen::Isometry3d> X_WG;
+  system.CalcGeometryPoses(&X_WG);
+  std::vector<Ball> balls;
+  for (int g = 0; g < world.num_geometries(); ++g) {
+    if (world.tree(g) < 0) continue;  // static and kinematic geometry
+    balls.push_back({X_WG[g].translation(), world.bounding_radius(g), world.tree(g)});
+  }
+  return balls;
+}
+
+std::string Format(const char* format, double a, double b, double c) {
+  char text[256];
+  std::snprintf(text, sizeof(text), format, a, b, c);
+  return text;
+}
+
+}  // namespace
+
+void CheckNoCrowd(const MultibodySystem& system) {
+  std::vector<Ball> balls = SimulatedBalls(system);
+  // Sweep along x: only balls within the largest radius can be that close.
+  std::sort(balls.begin(), balls.end(),
+            [](const Ball& a, const Ball& b) { return a.center.x() < b.center.x(); });
+  double largest = 0.0;
+  for (const Ball& ball : balls) largest = std::max(largest, ball.radius);
+  std::vector<int> crowd(balls.size(), 0);
+  for (size_t i = 0; i < balls.size(); ++i) {
+    for (size_t j = i + 1; j < balls.size(); ++j) {
+      if (balls[j].center.x() - balls[i].center.x() > largest) break;
+      if (balls[i].tree == balls[j].tree) continue;
+      const double reach = 0.5 * (balls[i].radius + balls[j].radius);
+      if ((balls[i].center - balls[j].center).norm() >= reach) continue;
+      if (++crowd[i] > kMaxCrowd || ++crowd[j] > kMaxCrowd) {
+        const Ball& ball = crowd[i] > kMaxCrowd ? balls[i] : balls[j];
+        throw std::invalid_argument(
+            system.tree(ball.tree).name + " starts inside more than " +
+            std::to_string(kMaxCrowd) + " other bodies" +
+            Format(" (around [%.3g, %.3g, %.3g] m)", ball.center.x(), ball.center.y(),
+                   ball.center.z()) +
+            ": bodies placed in one spot cannot be separated; spread them out");
+      }
+    }
+  }
+}
+
+std::vector<std::string> TimeStepWarnings(const MultibodySystem& system,
+                                          double time_step) {
+  const std::vector<Ball> balls = SimulatedBalls(system);
+  if (balls.empty()) return {};
+  double smallest = std::numeric_limits<double>::infinity();
+  for (const Ball& ball : balls) smallest = std::min(smallest, ball.radius);
+  double fastest = 0.0;
+  for (int t = 0; t < system.num_trees(); ++t)
+    fastest = std::max(fastest, system.tree(t).v.cwiseAbs().maxCoeff());
+  std::vector<std::string> warnings;
+  const double g = system.gravity().norm();
+  if (0.5 * g * time_step * time_step > smallest) {
+    warnings.push_back(
+        Format("a body falls %.3g m in one step of %.3g s, more than the smallest body's "
+               "radius "
+               "(%.3g m): contacts may be missed",
+               0.5 * g * time_step * time_step, time_step, smallest) +
+        Format(" (δt ≤ %.2g s resolves it)", std::sqrt(2 * smallest / g), 0, 0));
+  }
+  if (fastest * time_step > smallest) {
+    warnings.push_back(
+        Format("a body starts at %.3g m/s and moves %.3g m in one step, more than the "
+               "smallest body's radius (%.3g m): contacts may be missed",
+               fastest, fastest * time_step, smallest));
+  }
+  return warnings;
+}
+
+}  // namespace coulomb

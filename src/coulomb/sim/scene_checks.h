@@ -1,0 +1,30 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "coulomb/sim/multibody_system.h"
+
+namespace coulomb {
+
+// Checks of legal but dangerous set-ups, at a system's current state (after
+// UpdateAllTrees), before it is stepped (docs/reliability.md).
+//
+// A crowd: bodies placed in one spot. A geometry whose bounding sphere (radius
+// r) holds, within r/2 + r'/2, the centres of more than kMaxCrowd geometries
+// of other trees cannot be separated by contact in a useful time, and its
+// contacts grow as the square of the crowd (1000 spheres at one point: 499 500
+// contacts, 200 s for one step on a laptop). Refused: throws
+// std::invalid_argument naming a body of the crowd and its size.
+inline constexpr int kMaxCrowd = 20;
+void CheckNoCrowd(const MultibodySystem& system);
+
+// A time step δt [s] in which a body can pass through another: a fall from
+// rest (½ |g| δt²) or the initial speed of a body (|v| δt) longer than the
+// smallest bounding radius of a simulated geometry; contacts may be missed.
+// Returns one sentence per problem (none when δt is fine), with the δt that
+// would resolve it.
+std::vector<std::string> TimeStepWarnings(const MultibodySystem& system,
+                                          double time_step);
+
+}  // namespace coulomb
