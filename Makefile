@@ -25,6 +25,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 FUZZ_DIR ?= build-fuzz
 SECONDS ?= 60
+RUNS ?=
 .PHONY: fuzz fuzz-configure deps node-deps browser-deps venv build test run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure plots siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
@@ -118,7 +119,8 @@ sanitize-configure: deps venv
 
 # libFuzzer harnesses (tests/fuzz/, docs/reliability.md) built with Debian's
 # clang 19 under ASan + UBSan in build-fuzz/ and run SECONDS each (default 60;
-# CI runs SECONDS=20). Findings land in build-fuzz/fuzz-findings/.
+# CI runs SECONDS=20), or RUNS executions each (the campaign of
+# docs/reliability.md: RUNS=1000000). Findings land in build-fuzz/fuzz-findings/.
 FUZZ_APT_PACKAGES := clang-19 libclang-rt-19-dev libomp-19-dev llvm-19
 FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
   -fno-sanitize=enum,vptr -fno-omit-frame-pointer -DEIGEN_MALLOC_ALREADY_ALIGNED=1
@@ -133,7 +135,7 @@ fuzz-configure: deps venv
 
 fuzz: fuzz-configure
 	cmake --build $(FUZZ_DIR) -j 2 --target scene_fuzzer fclib_fuzzer urdf_fuzzer
-	bash tests/fuzz/run_fuzzers.sh $(FUZZ_DIR) $(SECONDS)
+	bash tests/fuzz/run_fuzzers.sh $(FUZZ_DIR) $(SECONDS) $(RUNS)
 
 test-sanitize: sanitize-configure
 	cmake --build $(SANITIZE_DIR) -j 2

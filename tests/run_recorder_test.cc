@@ -89,7 +89,7 @@ TEST_F(RunRecorderTest, IncrementalFileEqualsTheWholeRunWrittenAtOnce) {
   recorder.Finish(simulation.Summary());
   // Flushed every 7 steps, memory held at most 8 samples (7 + the initial one).
   EXPECT_LE(most_samples_in_memory, 8u);
-  EXPECT_EQ(recorder.records().size(), 100u);
+  EXPECT_EQ(recorder.steps(), 100u);
   ExpectSameFiles(Open(whole), Open(incremental));
   EXPECT_TRUE(fs::exists(incremental / "stats.json"));
 }
@@ -148,7 +148,7 @@ void ExpectResumedRunEndsLikeUninterrupted(ContactSolverKind solver, double tole
   }
   Simulation second(RollScene(solver));
   RunRecorder recorder = RunRecorder::Resume(parts.string(), &second, false);
-  EXPECT_EQ(recorder.records().size(), static_cast<size_t>(stop_after));
+  EXPECT_EQ(recorder.steps(), static_cast<size_t>(stop_after));
   const SimulationSummary rest = second.RunFor((100 - stop_after) * second.time_step(),
                                                [&](double) { recorder.AfterStep(); });
   const SimulationSummary all = recorder.Finish(rest);

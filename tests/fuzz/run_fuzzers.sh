@@ -4,10 +4,15 @@
 # a leak or an input slower than 1 s stops that harness with its input saved
 # in BUILD/fuzz-findings/NAME/ (turn it into a regression input in
 # tests/fuzz/corpus/NAME/). Exit status: the number of harnesses that failed.
-# Usage: run_fuzzers.sh BUILD_DIR SECONDS
+# Usage: run_fuzzers.sh BUILD_DIR SECONDS [RUNS]
+#   RUNS: stop each harness after RUNS executions instead (SECONDS then only
+#   bounds a hang).
 set -u
 build="$1"
 seconds="$2"
+runs="${3:-}"
+limit=(-max_total_time="$seconds")
+[ -n "$runs" ] && limit=(-runs="$runs")
 source_dir=$(cd "$(dirname "$0")" && pwd)
 symbolizer=$(command -v llvm-symbolizer-19 || ls /usr/lib/llvm-19/bin/llvm-symbolizer 2>/dev/null)
 export ASAN_SYMBOLIZER_PATH="$symbolizer" ASAN_OPTIONS=detect_leaks=1 \
@@ -23,7 +28,9 @@ for name in scene fclib urdf; do
   [ "$name" = scene ] && seeds+=("$source_dir/../../scenes")
   # libFuzzer's own limit ends the run; the outer timeout only guards a hang
   # of the harness itself.
-  timeout $((seconds + 120)) "$build/tests/fuzz/${name}_fuzzer" -max_total_time="$seconds" \
+  outer=$((seconds + 120))
+  [ -n "$runs" ] && outer=$((runs / 50 + 600))  # at least 50 executions/s
+  timeout "$outer" "$build/tests/fuzz/${name}_fuzzer" "${limit[@]}" \
     -timeout=1 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 \
     -artifact_prefix="$findings/" "$corpus" "${seeds[@]}" >"$log" 2>&1
   code=$?

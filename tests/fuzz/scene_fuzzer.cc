@@ -3,8 +3,11 @@
 // continues with key=value lines (MakeBuiltinScene, as `coulomb run NAME
 // --set key=value` passes them). Accepted: a scene, SceneFileError (YAML) or
 // std::invalid_argument (options). An accepted small scene is then stepped
-// once: whatever a scene file can say must not crash the engine.
+// once (a Simulation may refuse it with std::invalid_argument, e.g. bodies
+// crowded in one spot): whatever a scene file can say must not crash the
+// engine.
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -38,9 +41,14 @@ coulomb::Scene BuiltinSceneFromText(const std::string& text) {
 
 void StepOnce(coulomb::Scene scene) {
   if (scene.system.num_trees() > kMaxSteppedTrees) return;
-  coulomb::Simulation simulation(std::move(scene));
-  simulation.set_recording(false);
-  simulation.Step();
+  std::optional<coulomb::Simulation> simulation;
+  try {
+    simulation.emplace(std::move(scene));
+  } catch (const std::invalid_argument&) {
+    return;  // refused as documented (e.g. bodies crowded in one spot)
+  }
+  simulation->set_recording(false);
+  simulation->Step();
 }
 
 }  // namespace

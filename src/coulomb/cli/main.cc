@@ -40,10 +40,13 @@ constexpr CommandHelp kCommands[] = {
      "      [--solver sap|canal|subadmm|subadmm-nobody|admm|pgs] [--threads N]\n"
      "      [--cold-start] [--set key=value]... [--out DIR] [--json]\n"
      "      [--view [--port P] [--host H]] [--realtime]\n"
+     "  run --resume DIR [--json]\n"
      "                 simulate a scene file or a built-in scene (default: clutter);\n"
-     "                 --out DIR writes trajectory.h5 and stats.json, --view serves\n"
-     "                 the browser viewer on the run while it is computed,\n"
-     "                 --realtime paces the run to the wall clock\n"},
+     "                 --out DIR writes trajectory.h5 and stats.json as the run goes\n"
+     "                 (flushed every simulated second), --view serves the browser\n"
+     "                 viewer on the run while it is computed, --realtime paces the\n"
+     "                 run to the wall clock; --resume DIR continues an interrupted\n"
+     "                 run from its last flush, with its own options\n"},
     {"view",
      "  view DIR [--port P] [--host H] [--export FILE.html]\n"
      "                 play a run written by coulomb run --out DIR in the browser\n"

@@ -295,13 +295,12 @@ double RemainingDuration(const Simulation& simulation, const RunRecorder& record
                          const std::string& directory) {
   const double dt = simulation.time_step();
   const long long planned = std::llround(simulation.scene().duration / dt);
-  const std::vector<StepRecord>& records = recorder.records();
-  if (!records.empty() && !records.back().statistics.converged) {
+  if (recorder.steps() > 0 && !recorder.last_step().statistics.converged) {
     throw UsageError(directory + ": the run stopped at a failed step (t = " +
-                     std::to_string(records.back().time) +
+                     std::to_string(recorder.last_step().time) +
                      " s); resuming would repeat it");
   }
-  const long long taken = static_cast<long long>(records.size());
+  const long long taken = static_cast<long long>(recorder.steps());
   if (taken >= planned) {
     throw UsageError(directory + ": the run is complete (" + std::to_string(taken) +
                      " steps); nothing to resume");

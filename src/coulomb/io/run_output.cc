@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 #include "coulomb/io/hdf5_file.h"
@@ -126,25 +127,32 @@ JsonObjectWriter RunSummaryJson(const Scene& scene, const SimulationSummary& s) 
   return json;
 }
 
+namespace {
+
+JsonObjectWriter StepJson(const StepRecord& record) {
+  JsonObjectWriter step;
+  step.Add("time", record.time);
+  step.Add("converged", record.statistics.converged);
+  step.Add("iterations", record.statistics.iterations);
+  step.Add("momentum_error", record.statistics.momentum_error);
+  step.Add("complementarity_error", record.statistics.complementarity_error);
+  step.Add("ncp_residual", record.statistics.ncp_residual);
+  step.Add("contacts", record.statistics.num_contacts);
+  step.Add("near_rigid_contacts", record.statistics.near_rigid_contacts);
+  step.Add("converged_at_roundoff", record.statistics.converged_at_roundoff);
+  step.Add("penetration_max", record.statistics.max_penetration);
+  step.Add("energy", record.energy);
+  step.Add("wall_time_s", record.statistics.wall_time_s);
+  return step;
+}
+
+}  // namespace
+
 JsonObjectWriter RunStatisticsJson(const Scene& scene, const SimulationSummary& summary,
                                    const std::vector<StepRecord>& records) {
   JsonObjectWriter json = RunSummaryJson(scene, summary);
   std::vector<JsonObjectWriter> steps;
-  for (const StepRecord& record : records) {
-    JsonObjectWriter& step = steps.emplace_back();
-    step.Add("time", record.time);
-    step.Add("converged", record.statistics.converged);
-    step.Add("iterations", record.statistics.iterations);
-    step.Add("momentum_error", record.statistics.momentum_error);
-    step.Add("complementarity_error", record.statistics.complementarity_error);
-    step.Add("ncp_residual", record.statistics.ncp_residual);
-    step.Add("contacts", record.statistics.num_contacts);
-    step.Add("near_rigid_contacts", record.statistics.near_rigid_contacts);
-    step.Add("converged_at_roundoff", record.statistics.converged_at_roundoff);
-    step.Add("penetration_max", record.statistics.max_penetration);
-    step.Add("energy", record.energy);
-    step.Add("wall_time_s", record.statistics.wall_time_s);
-  }
+  for (const StepRecord& record : records) steps.push_back(StepJson(record));
   json.Add("per_step", steps);
   return json;
 }
@@ -152,11 +160,30 @@ JsonObjectWriter RunStatisticsJson(const Scene& scene, const SimulationSummary& 
 void WriteRunStatistics(const std::string& path, const Scene& scene,
                         const SimulationSummary& summary,
                         const std::vector<StepRecord>& records, bool running) {
-  JsonObjectWriter json = RunStatisticsJson(scene, summary, records);
-  if (running) json.Add("running", true);
+  WriteRunStatistics(
+      path, scene, summary,
+      [&](const std::function<void(const StepRecord&)>& visit) {
+        for (const StepRecord& record : records) visit(record);
+      },
+      running);
+}
+
+void WriteRunStatistics(const std::string& path, const Scene& scene,
+                        const SimulationSummary& summary,
+                        const StepRecordSource& for_each, bool running) {
+  JsonObjectWriter head = RunSummaryJson(scene, summary);
+  if (running) head.Add("running", true);
+  const std::string object = head.str();
   WriteAtomically(path, [&](const std::string& partial) {
+    // Streamed step by step: memory does not grow with the run's length.
     std::ofstream out(partial);
-    out << json.str() << "\n";
+    out << std::string_view(object).substr(0, object.size() - 1) << ", \"per_step\": [";
+    bool first = true;
+    for_each([&](const StepRecord& record) {
+      out << (first ? "" : ", ") << StepJson(record).str();
+      first = false;
+    });
+    out << "]}\n";
     if (!out.flush()) throw std::runtime_error(path + ": cannot write");
   });
 }

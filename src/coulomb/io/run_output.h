@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "coulomb/io/json_writer.h"
@@ -42,6 +43,13 @@ std::vector<RecordedGeometry> ReadTrajectoryGeometry(const Hdf5File& file);
 void WriteRunStatistics(const std::string& path, const Scene& scene,
                         const SimulationSummary& summary,
                         const std::vector<StepRecord>& records, bool running = false);
+// The same with the records visited one by one (for_each(visit) calls
+// visit(record) for every step), streamed to the file.
+using StepRecordSource =
+    std::function<void(const std::function<void(const StepRecord&)>& visit)>;
+void WriteRunStatistics(const std::string& path, const Scene& scene,
+                        const SimulationSummary& summary,
+                        const StepRecordSource& for_each, bool running = false);
 // Both files into `directory` (created if missing).
 void WriteRunOutput(const std::string& directory, const Simulation& simulation,
                     const SimulationSummary& summary);

@@ -87,6 +87,7 @@ RunRecorder::RunRecorder(TrajectoryWriter writer, std::string directory,
       simulation_(simulation),
       keep_in_memory_(keep_in_memory),
       cadence_(cadence),
+      summary_(simulation->initial_energy(), simulation->time_step()),
       flushed_sim_time_(simulation->time()) {
   if (!simulation_->recording())
     throw std::invalid_argument("RunRecorder: the simulation must be recording");
@@ -97,15 +98,21 @@ RunRecorder RunRecorder::Resume(const std::string& directory, Simulation* simula
   TrajectoryWriter writer(TrajectoryPath(directory));
   const LastSample last = ReadLastSample(writer.file());
   CheckSameScene(writer.file(), *simulation, last);
-  std::vector<StepRecord> records = ReadStepRecords(writer.file());
   simulation->SetState(last.q, last.v);
   simulation->set_time(last.time);
   simulation->RestoreImpulseWarmStart(last.contacts);
   simulation->DiscardRecording();  // the file holds the state resumed from
   RunRecorder recorder(std::move(writer), directory, simulation, keep_in_memory, cadence);
   recorder.resumed_ = true;
-  recorder.records_ = std::move(records);
+  VisitStepRecords(recorder.writer_.file(),
+                   [&](const StepRecord& record) { recorder.Count(record); });
   return recorder;
+}
+
+void RunRecorder::Count(const StepRecord& record) {
+  summary_.Add(record);
+  ++steps_;
+  last_step_ = record;
 }
 
 void RunRecorder::AfterStep() {
@@ -116,9 +123,8 @@ void RunRecorder::AfterStep() {
     Flush();
   }
   if (since_statistics_.Seconds() >= cadence_.wall_seconds) {
-    WriteStatistics(SummarizeRecords(records_, simulation_->initial_energy(),
-                                     simulation_->time_step()),
-                    true);
+    Flush();  // stats.json lists the steps the file holds
+    WriteStatistics(summary_.Finish(), true);
   }
 }
 
@@ -144,7 +150,7 @@ void RunRecorder::WriteNew() {
                          std::to_string(static_cast<long long>(room / 1e6)) +
                          " MB left)");
   }
-  records_.insert(records_.end(), records.begin() + records_written_, records.end());
+  for (size_t r = records_written_; r < records.size(); ++r) Count(records[r]);
   writer_.Append(simulation_->trajectory(), samples_written_, records, records_written_);
   writer_.Flush();
   if (keep_in_memory_) {
@@ -162,8 +168,7 @@ SimulationSummary RunRecorder::Finish(const SimulationSummary& part) {
   Flush();
   SimulationSummary summary = part;
   if (resumed_) {
-    summary = SummarizeRecords(records_, simulation_->initial_energy(),
-                               simulation_->time_step());
+    summary = summary_.Finish();
     summary.failure = part.failure;
     summary.interrupted = part.interrupted;
   }
@@ -173,8 +178,13 @@ SimulationSummary RunRecorder::Finish(const SimulationSummary& part) {
 
 void RunRecorder::WriteStatistics(const SimulationSummary& summary, bool running) {
   try {
+    const Hdf5File& file = writer_.file();
     WriteRunStatistics((fs::path(directory_) / "stats.json").string(),
-                       simulation_->scene(), summary, records_, running);
+                       simulation_->scene(), summary,
+                       [&](const std::function<void(const StepRecord&)>& visit) {
+                         VisitStepRecords(file, visit);
+                       },
+                       running);
   } catch (const std::runtime_error& error) {
     throw RunOutputError(error.what());
   }

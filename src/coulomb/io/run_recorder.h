@@ -58,8 +58,9 @@ class RunRecorder {
   // (`part`: that of the last Run, whose failure and interruption it keeps).
   SimulationSummary Finish(const SimulationSummary& part);
 
-  // Steps recorded so far, failed ones included.
-  const std::vector<StepRecord>& records() const { return records_; }
+  // Steps of the run so far, failed ones included, and its last one.
+  size_t steps() const { return steps_; }
+  const StepRecord& last_step() const { return last_step_; }
   bool resumed() const { return resumed_; }
   Hdf5File& file() { return writer_.file(); }
 
@@ -68,6 +69,7 @@ class RunRecorder {
               bool keep_in_memory, Cadence cadence);
   void WriteStatistics(const SimulationSummary& summary, bool running);
   void WriteNew();
+  void Count(const StepRecord& record);  // into summary_, steps_, last_step_
 
   TrajectoryWriter writer_;
   std::string directory_;
@@ -75,7 +77,10 @@ class RunRecorder {
   bool keep_in_memory_;
   Cadence cadence_;
   bool resumed_ = false;
-  std::vector<StepRecord> records_;  // of the whole run
+  // Of the whole run (the file holds the records themselves).
+  StepSummary summary_;
+  size_t steps_ = 0;
+  StepRecord last_step_;
   // What of the simulation's recording is on disk already.
   size_t samples_written_ = 0, records_written_ = 0;
   double flushed_sim_time_ = 0.0;

@@ -1,5 +1,6 @@
 #include "coulomb/io/trajectory_writer.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace coulomb {
@@ -233,14 +234,21 @@ void TrajectoryWriter::Append(const Trajectory& trajectory, size_t first,
   samples_ += end - first;
 }
 
-std::vector<StepRecord> ReadStepRecords(const Hdf5File& file) {
-  std::vector<StepRecord> records;
-  for (const StepField& field : kStepFields) {
-    const Eigen::VectorXd values = file.ReadDoubles(std::string("/steps/") + field.name);
-    records.resize(values.size());
-    for (Eigen::Index r = 0; r < values.size(); ++r) field.set(&records[r], values[r]);
+void VisitStepRecords(const Hdf5File& file,
+                      const std::function<void(const StepRecord&)>& visit) {
+  constexpr size_t kBlock = 4096;
+  const size_t steps = file.Dimensions("/steps/time")[0];
+  std::vector<StepRecord> block;
+  for (size_t first = 0; first < steps; first += kBlock) {
+    const size_t count = std::min(kBlock, steps - first);
+    block.assign(count, StepRecord{});
+    for (const StepField& field : kStepFields) {
+      const std::vector<double> values =
+          file.ReadRows(std::string("/steps/") + field.name, first, count);
+      for (size_t r = 0; r < count; ++r) field.set(&block[r], values[r]);
+    }
+    for (const StepRecord& record : block) visit(record);
   }
-  return records;
 }
 
 RunDescription ReadRunDescription(const Hdf5File& file) {

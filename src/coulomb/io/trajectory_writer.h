@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -58,8 +59,10 @@ class TrajectoryWriter {
   long long contacts_ = 0;
 };
 
-// The step records of a trajectory.h5 (failure texts are not stored).
-std::vector<StepRecord> ReadStepRecords(const Hdf5File& file);
+// The step records of a trajectory.h5 (failure texts are not stored):
+// visit(record) for each, read in blocks so memory does not grow with the run.
+void VisitStepRecords(const Hdf5File& file,
+                      const std::function<void(const StepRecord&)>& visit);
 
 // The description of the run a trajectory.h5 holds; throws if it has none.
 RunDescription ReadRunDescription(const Hdf5File& file);

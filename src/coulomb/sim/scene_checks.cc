@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <set>
 #include <stdexcept>
 
 namespace coulomb {
@@ -43,15 +44,19 @@ void CheckNoCrowd(const MultibodySystem& system) {
             [](const Ball& a, const Ball& b) { return a.center.x() < b.center.x(); });
   double largest = 0.0;
   for (const Ball& ball : balls) largest = std::max(largest, ball.radius);
-  std::vector<int> crowd(balls.size(), 0);
+  // Per tree, the other trees that have a geometry that close to one of its own.
+  std::vector<std::set<int>> crowd(system.num_trees());
   for (size_t i = 0; i < balls.size(); ++i) {
     for (size_t j = i + 1; j < balls.size(); ++j) {
       if (balls[j].center.x() - balls[i].center.x() > largest) break;
-      if (balls[i].tree == balls[j].tree) continue;
+      const int a = balls[i].tree, b = balls[j].tree;
+      if (a == b) continue;
       const double reach = 0.5 * (balls[i].radius + balls[j].radius);
       if ((balls[i].center - balls[j].center).norm() >= reach) continue;
-      if (++crowd[i] > kMaxCrowd || ++crowd[j] > kMaxCrowd) {
-        const Ball& ball = crowd[i] > kMaxCrowd ? balls[i] : balls[j];
+      crowd[a].insert(b);
+      crowd[b].insert(a);
+      for (const Ball& ball : {balls[i], balls[j]}) {
+        if (static_cast<int>(crowd[ball.tree].size()) <= kMaxCrowd) continue;
         throw std::invalid_argument(
             system.tree(ball.tree).name + " starts inside more than " +
             std::to_string(kMaxCrowd) + " other bodies" +

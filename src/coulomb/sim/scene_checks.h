@@ -10,9 +10,10 @@ namespace coulomb {
 // Checks of legal but dangerous set-ups, at a system's current state (after
 // UpdateAllTrees), before it is stepped (docs/reliability.md).
 //
-// A crowd: bodies placed in one spot. A geometry whose bounding sphere (radius
-// r) holds, within r/2 + r'/2, the centres of more than kMaxCrowd geometries
-// of other trees cannot be separated by contact in a useful time, and its
+// A crowd: bodies placed in one spot. A body (tree) whose geometries' bounding
+// spheres (radius r) have, within r/2 + r'/2 of their centres, geometries of
+// more than kMaxCrowd other trees cannot be separated by contact in a useful
+// time, and its
 // contacts grow as the square of the crowd (1000 spheres at one point: 499 500
 // contacts, 200 s for one step on a laptop). Refused: throws
 // std::invalid_argument naming a body of the crowd and its size.

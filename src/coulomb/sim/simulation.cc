@@ -10,54 +10,45 @@
 #include "coulomb/sim/scene_file.h"
 
 namespace coulomb {
-namespace {
 
-// Folds step records into a summary (energies, maxima, the first failure).
-class SummaryBuilder {
- public:
-  SummaryBuilder(double initial_energy, double time_step) : time_step_(time_step) {
-    summary_.energy_initial = summary_.energy_final = initial_energy;
-  }
-  void Add(const StepRecord& record) {
-    const StepStatistics& stats = record.statistics;
-    summary_.momentum_error_max =
-        std::max(summary_.momentum_error_max, stats.momentum_error);
-    summary_.penetration_max = std::max(summary_.penetration_max, stats.max_penetration);
-    summary_.ncp_residual_max = std::max(summary_.ncp_residual_max, stats.ncp_residual);
-    summary_.contacts_max = std::max(summary_.contacts_max, stats.num_contacts);
-    summary_.near_rigid_contacts_max =
-        std::max(summary_.near_rigid_contacts_max, stats.near_rigid_contacts);
-    summary_.roundoff_steps += stats.converged_at_roundoff;
-    summary_.wall_time_s += stats.wall_time_s;
-    if (!stats.converged) {
-      if (summary_.failed_steps++ == 0) {
-        summary_.failure =
-            "step at t = " + std::to_string(record.time) + " s: " + stats.failure;
-      }
-      return;
+StepSummary::StepSummary(double initial_energy, double time_step)
+    : time_step_(time_step) {
+  summary_.energy_initial = summary_.energy_final = initial_energy;
+}
+
+void StepSummary::Add(const StepRecord& record) {
+  const StepStatistics& stats = record.statistics;
+  summary_.momentum_error_max =
+      std::max(summary_.momentum_error_max, stats.momentum_error);
+  summary_.penetration_max = std::max(summary_.penetration_max, stats.max_penetration);
+  summary_.ncp_residual_max = std::max(summary_.ncp_residual_max, stats.ncp_residual);
+  summary_.contacts_max = std::max(summary_.contacts_max, stats.num_contacts);
+  summary_.near_rigid_contacts_max =
+      std::max(summary_.near_rigid_contacts_max, stats.near_rigid_contacts);
+  summary_.roundoff_steps += stats.converged_at_roundoff;
+  summary_.wall_time_s += stats.wall_time_s;
+  if (!stats.converged) {
+    if (summary_.failed_steps++ == 0) {
+      summary_.failure =
+          "step at t = " + std::to_string(record.time) + " s: " + stats.failure;
     }
-    ++summary_.steps;
-    iterations_sum_ += stats.iterations;
-    summary_.iterations_max = std::max(summary_.iterations_max, stats.iterations);
-    summary_.energy_final = record.energy;
+    return;
   }
-  SimulationSummary Finish(std::optional<double> wall_time_s = std::nullopt) {
-    if (wall_time_s) summary_.wall_time_s = *wall_time_s;
-    summary_.sim_time = summary_.steps * time_step_;
-    summary_.iterations_mean =
-        summary_.steps > 0 ? iterations_sum_ / summary_.steps : 0.0;
-    summary_.realtime_factor =
-        summary_.wall_time_s > 0 ? summary_.sim_time / summary_.wall_time_s : 0.0;
-    return summary_;
-  }
+  ++summary_.steps;
+  iterations_sum_ += stats.iterations;
+  summary_.iterations_max = std::max(summary_.iterations_max, stats.iterations);
+  summary_.energy_final = record.energy;
+}
 
- private:
-  double time_step_;
-  double iterations_sum_ = 0.0;
-  SimulationSummary summary_;
-};
-
-}  // namespace
+SimulationSummary StepSummary::Finish(std::optional<double> wall_time_s) const {
+  SimulationSummary summary = summary_;
+  if (wall_time_s) summary.wall_time_s = *wall_time_s;
+  summary.sim_time = summary.steps * time_step_;
+  summary.iterations_mean = summary.steps > 0 ? iterations_sum_ / summary.steps : 0.0;
+  summary.realtime_factor =
+      summary.wall_time_s > 0 ? summary.sim_time / summary.wall_time_s : 0.0;
+  return summary;
+}
 
 Simulation::Simulation(Scene scene)
     : scene_(std::move(scene)), stepper_(scene_.parameters) {
@@ -80,7 +71,7 @@ Simulation::Simulation(Scene scene)
 
 SimulationSummary SummarizeRecords(const std::vector<StepRecord>& records,
                                    double initial_energy, double time_step) {
-  SummaryBuilder summary(initial_energy, time_step);
+  StepSummary summary(initial_energy, time_step);
   for (const StepRecord& record : records) summary.Add(record);
   return summary.Finish();
 }
@@ -191,7 +182,7 @@ SimulationSummary Simulation::RunFor(double duration,
   const Stopwatch stopwatch;
   const double dt = scene_.parameters.time_step;
   const int num_steps = static_cast<int>(std::llround(duration / dt));
-  SummaryBuilder summary(scene_.system.MechanicalEnergy(), dt);
+  StepSummary summary(scene_.system.MechanicalEnergy(), dt);
   for (int n = 1; n <= num_steps; ++n) {
     const double start_time = time();
     const StepStatistics& stats = Step();

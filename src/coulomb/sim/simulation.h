@@ -82,6 +82,21 @@ struct SimulationSummary {
   bool interrupted = false;  // stopped early by RequestStop
 };
 
+// Folds step records into a SimulationSummary, one by one: energies, maxima,
+// means, the first failure.
+class StepSummary {
+ public:
+  StepSummary(double initial_energy, double time_step);
+  void Add(const StepRecord& record);
+  // wall_time_s: the run's own clock (default: the sum of the steps').
+  SimulationSummary Finish(std::optional<double> wall_time_s = std::nullopt) const;
+
+ private:
+  double time_step_;
+  double iterations_sum_ = 0.0;
+  SimulationSummary summary_;
+};
+
 // The summary of `records` (SimulationSummary), from a run's initial energy.
 SimulationSummary SummarizeRecords(const std::vector<StepRecord>& records,
                                    double initial_energy, double time_step);
