@@ -16,7 +16,7 @@ limit=(-max_total_time="$seconds")
 source_dir=$(cd "$(dirname "$0")" && pwd)
 symbolizer=$(command -v llvm-symbolizer-19 || ls /usr/lib/llvm-19/bin/llvm-symbolizer 2>/dev/null)
 export ASAN_SYMBOLIZER_PATH="$symbolizer" ASAN_OPTIONS=detect_leaks=1 \
-  UBSAN_OPTIONS=print_stacktrace=1
+  UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS="suppressions=$source_dir/lsan_suppressions.txt"
 failed=0
 printf '%-8s %12s %10s %8s %s\n' harness executions "exec/s" edges result
 for name in scene fclib urdf; do

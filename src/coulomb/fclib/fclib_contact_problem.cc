@@ -187,8 +187,14 @@ FclibContactProblem BuildFclibContactProblem(const FclibProblem& fclib,
                                              const SapContactParameters& parameters) {
   SapContactParameters near_rigid = parameters;
   near_rigid.stiffness = std::numeric_limits<double>::infinity();
-  return fclib.kind == FclibProblem::Kind::kLocal ? BuildLocal(fclib, near_rigid)
-                                                  : BuildGlobal(fclib, near_rigid);
+  try {
+    return fclib.kind == FclibProblem::Kind::kLocal ? BuildLocal(fclib, near_rigid)
+                                                    : BuildGlobal(fclib, near_rigid);
+  } catch (const std::invalid_argument& error) {
+    // Finite entries whose products overflow (e.g. M⁻¹ f with M ~ 1e-300).
+    throw std::runtime_error(fclib.path + ": " + error.what() +
+                             " (numbers too large or too small for double precision)");
+  }
 }
 
 Eigen::VectorXd ToFclibContactOrder(const Eigen::VectorXd& ours) {
