@@ -26,6 +26,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 FUZZ_DIR ?= build-fuzz
 SECONDS ?= 60
 RUNS ?=
+FUZZ_SEED ?= 0
 .PHONY: fuzz fuzz-configure deps node-deps browser-deps venv build test run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure plots siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
@@ -118,9 +119,9 @@ sanitize-configure: deps venv
 	  -DCOULOMB_ROBOT_DATA_DIR="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)/share/example-robot-data/robots"
 
 # libFuzzer harnesses (tests/fuzz/, docs/reliability.md) built with Debian's
-# clang 19 under ASan + UBSan in build-fuzz/ and run SECONDS each (default 60;
-# CI runs SECONDS=20), or RUNS executions each (the campaign of
-# docs/reliability.md: RUNS=1000000). Findings land in build-fuzz/fuzz-findings/.
+# clang 19 under ASan + UBSan in build-fuzz/ and run SECONDS each (default 60),
+# or RUNS executions each (the campaign of docs/reliability.md: RUNS=1000000;
+# CI: RUNS=5000 FUZZ_SEED=1, repeatable). Findings land in build-fuzz/fuzz-findings/.
 FUZZ_APT_PACKAGES := clang-19 libclang-rt-19-dev libomp-19-dev llvm-19
 FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
   -fno-sanitize=enum,vptr -fno-omit-frame-pointer -DEIGEN_MALLOC_ALREADY_ALIGNED=1
@@ -135,7 +136,7 @@ fuzz-configure: deps venv
 
 fuzz: fuzz-configure
 	cmake --build $(FUZZ_DIR) -j 2 --target scene_fuzzer fclib_fuzzer urdf_fuzzer
-	bash tests/fuzz/run_fuzzers.sh $(FUZZ_DIR) $(SECONDS) $(RUNS)
+	bash tests/fuzz/run_fuzzers.sh $(FUZZ_DIR) $(SECONDS) "$(RUNS)" $(FUZZ_SEED)
 
 test-sanitize: sanitize-configure
 	cmake --build $(SANITIZE_DIR) -j 2

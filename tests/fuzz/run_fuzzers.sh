@@ -4,13 +4,15 @@
 # a leak or an input slower than 1 s stops that harness with its input saved
 # in BUILD/fuzz-findings/NAME/ (turn it into a regression input in
 # tests/fuzz/corpus/NAME/). Exit status: the number of harnesses that failed.
-# Usage: run_fuzzers.sh BUILD_DIR SECONDS [RUNS]
+# Usage: run_fuzzers.sh BUILD_DIR SECONDS [RUNS [SEED]]
 #   RUNS: stop each harness after RUNS executions instead (SECONDS then only
-#   bounds a hang).
+#   bounds a hang); SEED: libFuzzer's random seed (default: a new one each
+#   run). RUNS and SEED together make a run repeatable (CI).
 set -u
 build="$1"
 seconds="$2"
 runs="${3:-}"
+seed="${4:-0}"
 limit=(-max_total_time="$seconds")
 [ -n "$runs" ] && limit=(-runs="$runs")
 source_dir=$(cd "$(dirname "$0")" && pwd)
@@ -31,7 +33,7 @@ for name in scene fclib urdf; do
   outer=$((seconds + 120))
   [ -n "$runs" ] && outer=$((runs / 50 + 600))  # at least 50 executions/s
   timeout "$outer" "$build/tests/fuzz/${name}_fuzzer" "${limit[@]}" \
-    -timeout=1 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 \
+    -timeout=1 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 -seed="$seed" \
     -artifact_prefix="$findings/" "$corpus" "${seeds[@]}" >"$log" 2>&1
   code=$?
   executions=$(grep -a -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
