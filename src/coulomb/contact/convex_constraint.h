@@ -34,7 +34,12 @@ struct RigidLaw {
   Kind kind = Kind::kNone;
   double friction = 0.0;                             // μ (kContact)
   Eigen::Vector3d offset = Eigen::Vector3d::Zero();  // e (kContact, kUnilateral)
-  double c = 0.0, d = 0.0, lo = 0.0, hi = 0.0;       // kSoft
+  // The diagonal R of a regularized potential ½‖γ‖²_R whose impulse is the
+  // projection onto the cone in the R norm (SAP's cone: [Rt, Rt, Rn]; a
+  // limit: [0, 0, R]) [m/(N·s)]: what the dual solver adds to W to solve the
+  // regularized problem (SAP's, by strong duality). Zero: none.
+  Eigen::Vector3d regularization = Eigen::Vector3d::Zero();
+  double c = 0.0, d = 0.0, lo = 0.0, hi = 0.0;  // kSoft
 };
 
 // A constraint as a convex potential of its constraint velocity (SAP §IV,

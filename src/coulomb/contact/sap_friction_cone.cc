@@ -87,7 +87,8 @@ SapFrictionCone SapFrictionCone::AtSignedDistance(const SapContactParameters& pa
 RigidLaw SapFrictionCone::rigid_law() const {
   return {.kind = RigidLaw::Kind::kContact,
           .friction = parameters_.friction,
-          .offset = -v_hat_};
+          .offset = -v_hat_,
+          .regularization = Eigen::Vector3d(rt_, rt_, rn_)};
 }
 
 void SapFrictionCone::SetRegularization(double rt, double rn) {

@@ -35,7 +35,8 @@ void SapUnilateralConstraint::Prepare(const ConstraintMatrix& delassus_estimate,
 
 RigidLaw SapUnilateralConstraint::rigid_law() const {
   return {.kind = RigidLaw::Kind::kUnilateral,
-          .offset = Eigen::Vector3d(0.0, 0.0, -v_hat_)};
+          .offset = Eigen::Vector3d(0.0, 0.0, -v_hat_),
+          .regularization = Eigen::Vector3d(0.0, 0.0, r_)};
 }
 
 double SapUnilateralConstraint::Evaluate(const ConstraintVector& v_c,

@@ -142,6 +142,7 @@ void ContactNcp::Rebuild(const ContactProblem& problem, ResidualScale residual_s
     soft_laws_.resize(problem_->num_constraints());
   }
   offsets_.setZero(problem_->num_constraint_equations());
+  regularization_.setZero(problem_->num_constraint_equations());
   friction_.clear();
   for (int i = 0; i < problem_->num_constraints(); ++i) {
     const RigidLaw law = problem_->constraint(i).potential->rigid_law();
@@ -151,6 +152,7 @@ void ContactNcp::Rebuild(const ContactProblem& problem, ResidualScale residual_s
       continue;
     }
     offsets_.segment<3>(problem_->constraint_offset(i)) = law.offset;
+    regularization_.segment<3>(problem_->constraint_offset(i)) = law.regularization;
   }
   if (static_cast<int>(factorizations_.size()) < problem_->num_cliques())
     factorizations_.resize(problem_->num_cliques());

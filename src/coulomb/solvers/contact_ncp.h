@@ -81,6 +81,11 @@ class ContactNcp {
                             std::unique_ptr<ConvexConstraint>* slot) const;
   // e_i, stacked like v_c.
   const Eigen::VectorXd& offsets() const { return offsets_; }
+  // The diagonal R of the constraints' regularized potentials
+  // (RigidLaw::regularization), stacked like v_c; zero where they have none.
+  const Eigen::VectorXd& regularization() const { return regularization_; }
+  // u(λ = 0) = J v* + b + e, stacked.
+  const Eigen::VectorXd& free_contact_velocity() const { return free_contact_velocity_; }
 
   // u = J v + b + e, stacked.
   void CalcContactVelocities(const Eigen::VectorXd& v, Eigen::VectorXd* u) const;
@@ -124,6 +129,7 @@ class ContactNcp {
   std::vector<double> friction_;
   std::vector<std::optional<SoftLaw>> soft_laws_;  // per constraint; empty: none
   Eigen::VectorXd offsets_;
+  Eigen::VectorXd regularization_;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> factorizations_;
   // s of ResidualScale::kContactPointSpeed.
   double ContactPointSpeedScale() const;
@@ -153,6 +159,7 @@ struct NcpSolverStatistics {
   int iterations = 0;        // outer iterations (CANAL) or sweeps (PGS)
   int inner_iterations = 0;  // CANAL: total Newton iterations
   double residual = 0.0;     // final natural-map residual
+  double dual_gap = 0.0;     // dual solver (regularized): SAP's ℓ_p(v) + f(λ)
   std::vector<NcpIterationRecord> history;
   double total_time_s = 0.0;
 };

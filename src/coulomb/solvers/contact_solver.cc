@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "coulomb/solvers/canal_solver.h"
+#include "coulomb/solvers/dual_solver.h"
 #include "coulomb/solvers/pgs_solver.h"
 #include "coulomb/solvers/sap_solver.h"
 #include "coulomb/solvers/subadmm_solver.h"
@@ -82,6 +83,7 @@ class NcpContactSolver : public ContactSolver {
     stats.iterations = ncp.iterations;
     stats.inner_iterations = ncp.inner_iterations;
     stats.ncp_residual = ncp.residual;
+    stats.dual_gap = ncp.dual_gap;
     stats.primal_residual =
         ncp.history.empty() ? 0.0 : ncp.history.back().primal_residual;
     stats.total_time_s = ncp.total_time_s;
@@ -172,6 +174,27 @@ class PgsContactSolver final : public NcpContactSolver {
   PgsSolver solver_;
 };
 
+class DualContactSolver final : public NcpContactSolver {
+ public:
+  DualContactSolver(const NcpSolverParameters& parameters, SolverUse use,
+                    bool regularized)
+      : NcpContactSolver(use),
+        regularized_(regularized),
+        solver_(ForUse(parameters, use, DualSolver::kStepBudget), regularized) {}
+  ContactSolverKind kind() const override {
+    return regularized_ ? ContactSolverKind::kDual : ContactSolverKind::kDualCcp;
+  }
+
+ private:
+  NcpSolverStatistics SolveNcp(const ContactNcp& ncp, const Eigen::VectorXd& /*v_guess*/,
+                               const Eigen::VectorXd& lambda_guess,
+                               NcpSolution* solution) override {
+    return solver_.Solve(ncp, lambda_guess, solution);
+  }
+  bool regularized_;
+  DualSolver solver_;
+};
+
 }  // namespace
 
 void ValidateContactSolverOptions(const ContactSolverOptions& options) {
@@ -199,6 +222,10 @@ std::unique_ptr<ContactSolver> MakeContactSolver(const ContactSolverOptions& opt
       return std::make_unique<SubAdmmContactSolver>(options, use);
     case ContactSolverKind::kPgs:
       return std::make_unique<PgsContactSolver>(options.ncp, use);
+    case ContactSolverKind::kDual:
+    case ContactSolverKind::kDualCcp:
+      return std::make_unique<DualContactSolver>(
+          options.ncp, use, options.kind == ContactSolverKind::kDual);
   }
   throw std::logic_error("unhandled contact solver kind");
 }

@@ -23,13 +23,25 @@ namespace coulomb {
 // * kCanal, kSubAdmm, kSubAdmmNoBody, kAdmm, kPgs: the exact NCP of the
 //   constraints' rigid laws (ContactNcp, AL §III): CANAL (AL §V), SubADMM
 //   split per tree and per body, per tree only ("No Body") or not at all
-//   ("No Sub") (AL §VI, §VII-D2), projected Gauss–Seidel.
-enum class ContactSolverKind { kSap, kCanal, kSubAdmm, kSubAdmmNoBody, kAdmm, kPgs };
+//   ("No Sub") (AL §VI, §VII-D2), projected Gauss–Seidel;
+// * kDual, kDualCcp: the dual (impulse) form of the cone complementarity
+//   problem by accelerated projected gradient (DualSolver), with SAP's
+//   regularization (its solution is SAP's) or without (Anitescu's CCP).
+enum class ContactSolverKind {
+  kSap,
+  kCanal,
+  kSubAdmm,
+  kSubAdmmNoBody,
+  kAdmm,
+  kPgs,
+  kDual,
+  kDualCcp
+};
 
 template <>
 struct EnumNames<ContactSolverKind> {
   static constexpr std::string_view kWhat = "solver";
-  static constexpr std::array<std::pair<ContactSolverKind, std::string_view>, 6> kNames =
+  static constexpr std::array<std::pair<ContactSolverKind, std::string_view>, 8> kNames =
       {{
           {ContactSolverKind::kSap, "sap"},
           {ContactSolverKind::kCanal, "canal"},
@@ -37,6 +49,8 @@ struct EnumNames<ContactSolverKind> {
           {ContactSolverKind::kSubAdmmNoBody, "subadmm-nobody"},
           {ContactSolverKind::kAdmm, "admm"},
           {ContactSolverKind::kPgs, "pgs"},
+          {ContactSolverKind::kDual, "dual"},
+          {ContactSolverKind::kDualCcp, "dual-ccp"},
       }};
 };
 inline std::string ToString(ContactSolverKind kind) {
@@ -59,6 +73,7 @@ struct ContactSolverStatistics {
   // NCP solvers: the normalized natural-map residual of their NCP.
   double ncp_residual = 0.0;
   double primal_residual = 0.0;  // CANAL, SubADMM: ‖J v − z‖ at the end
+  double dual_gap = 0.0;         // dual: SAP's ℓ_p(v) + f(λ) ≥ 0 (0 at the solution)
   double cost = 0.0;             // SAP: ℓ_p at the returned v
   int num_islands = 0;           // SAP
   double factorization_time_s = 0.0;
