@@ -37,7 +37,7 @@ constexpr CommandHelp kCommands[] = {
      "  run [SCENE.yaml | BUILTIN] [--dt S] [--duration S] [--scheme NAME] [--rel-tol "
      "X]\n"
      "      [--model sap|lagged|regularized_lagged|similar]\n"
-     "      [--solver sap|canal|subadmm|subadmm-nobody|admm|pgs] [--threads N]\n"
+     "      [--solver sap|canal|subadmm|subadmm-nobody|admm|pgs|dual|dual-ccp] [--threads N]\n"
      "      [--cold-start] [--set key=value]... [--out DIR] [--json]\n"
      "      [--view [--port P] [--host H]] [--realtime]\n"
      "  run --resume DIR [--json]\n"
