@@ -26,7 +26,8 @@ struct CommandHelp {
 };
 constexpr CommandHelp kCommands[] = {
     {"solve",
-     "  solve PROBLEM.hdf5 [--solver sap|canal|subadmm|pgs] [--threads N] [--rel-tol X]\n"
+     "  solve PROBLEM.hdf5 [--solver sap|canal|subadmm|pgs|dual|dual-ccp] [--threads N]\n"
+     "        [--rel-tol X]\n"
      "        [--max-iterations N]\n"
      "        [--linear-solver dense|sparse] [--line-search exact|backtracking]\n"
      "        [--output SOLUTION.hdf5] [--json]\n"
