@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include <gtest/gtest.h>
 
@@ -131,6 +132,19 @@ std::vector<fs::path> FclibFiles() {
   return files;
 }
 
+// check(file, problem, mapped) on every FCLIB file of COULOMB_FCLIB_DIR,
+// traced by file name; false when there is none (the caller skips).
+bool ForEachFclibFile(const std::function<void(const fs::path&, const FclibProblem&,
+                                               const FclibContactProblem&)>& check) {
+  const std::vector<fs::path> files = FclibFiles();
+  for (const fs::path& file : files) {
+    SCOPED_TRACE(file.filename().string());
+    const FclibProblem fclib = ReadFclibProblem(file.string());
+    check(file, fclib, BuildFclibContactProblem(fclib));
+  }
+  return !files.empty();
+}
+
 // Every real FCLIB file loads, SAP converges to ε_r = 1e-10, and the mapping
 // is right: checked against FCLIB's own equations, written from the raw file
 // data (M v = H r + f and u = Hᵀ v + w, or u = W r + q).
@@ -245,12 +259,8 @@ TEST(FclibFiles, SapConvergesOnEveryFileAndSatisfiesFclibsEquations) {
 // one pass. PGS is the baseline: it runs, stays finite and is reported where
 // it stalls.
 TEST(FclibFiles, CanalReachesTheRigidSolutionOnEveryFile) {
-  const std::vector<fs::path> files = FclibFiles();
-  if (files.empty()) GTEST_SKIP() << "COULOMB_FCLIB_DIR is not set (see above)";
-  for (const fs::path& file : files) {
-    SCOPED_TRACE(file.filename().string());
-    const FclibProblem fclib = ReadFclibProblem(file.string());
-    const FclibContactProblem mapped = BuildFclibContactProblem(fclib);
+  const bool any = ForEachFclibFile([](const fs::path& file, const FclibProblem& fclib,
+                                       const FclibContactProblem& mapped) {
     int outer = 0, newton = 0;
     bool converged = true;
     const auto canal = [&](const FclibContactProblem& problem,
@@ -288,7 +298,8 @@ TEST(FclibFiles, CanalReachesTheRigidSolutionOnEveryFile) {
         "sweeps %.2e\n",
         file.filename().c_str(), outer, newton, refined.passes, refined.residual.error,
         pgs_residual.error);
-  }
+  });
+  if (!any) GTEST_SKIP() << "COULOMB_FCLIB_DIR is not set (see above)";
 }
 
 }  // namespace
@@ -306,12 +317,8 @@ namespace {
 // the tiny near-rigid R alone, where SAP's γ = P(−R⁻¹(v_c − v̂)) magnifies
 // its round-off: there only the velocities and the gap are compared.)
 TEST(FclibFiles, RegularizedDualReproducesSapOnEveryFile) {
-  const std::vector<fs::path> files = FclibFiles();
-  if (files.empty()) GTEST_SKIP() << "COULOMB_FCLIB_DIR is not set (see above)";
-  for (const fs::path& file : files) {
-    SCOPED_TRACE(file.filename().string());
-    const FclibProblem fclib = ReadFclibProblem(file.string());
-    const FclibContactProblem mapped = BuildFclibContactProblem(fclib);
+  const bool any = ForEachFclibFile([](const fs::path& file, const FclibProblem& fclib,
+                                       const FclibContactProblem& mapped) {
     SapSolverParameters sap_parameters;
     sap_parameters.rel_tolerance = 1e-12;
     SapSolution sap;
@@ -332,7 +339,8 @@ TEST(FclibFiles, RegularizedDualReproducesSapOnEveryFile) {
     std::printf("%-44s dual iterations %5d (SAP %2d), gap %.1e of the cost\n",
                 file.filename().c_str(), stats.iterations, sap_stats.iterations,
                 stats.dual_gap / std::abs(sap_stats.cost));
-  }
+  });
+  if (!any) GTEST_SKIP() << "COULOMB_FCLIB_DIR is not set (see above)";
 }
 
 }  // namespace
