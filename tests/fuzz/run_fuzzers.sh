@@ -33,7 +33,7 @@ for name in scene fclib urdf; do
   outer=$((seconds + 120))
   [ -n "$runs" ] && outer=$((runs / 50 + 600))  # at least 50 executions/s
   timeout "$outer" "$build/tests/fuzz/${name}_fuzzer" "${limit[@]}" \
-    -timeout=1 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 -seed="$seed" \
+    -timeout=5 -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 -seed="$seed" \
     -artifact_prefix="$findings/" "$corpus" "${seeds[@]}" >"$log" 2>&1
   code=$?
   executions=$(grep -a -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
