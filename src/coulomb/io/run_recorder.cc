@@ -118,14 +118,14 @@ void RunRecorder::Count(const StepRecord& record) {
 void RunRecorder::AfterStep() {
   // (Half a step of slack: the clock accumulates round-off.)
   const double half_step = 0.5 * simulation_->time_step();
-  if (simulation_->time() - flushed_sim_time_ >= cadence_.sim_seconds - half_step ||
+  // stats.json lists the steps the file holds: it is written after a flush.
+  const bool statistics_due = since_statistics_.Seconds() >= cadence_.wall_seconds;
+  if (statistics_due ||
+      simulation_->time() - flushed_sim_time_ >= cadence_.sim_seconds - half_step ||
       since_flush_.Seconds() >= cadence_.wall_seconds) {
     Flush();
   }
-  if (since_statistics_.Seconds() >= cadence_.wall_seconds) {
-    Flush();  // stats.json lists the steps the file holds
-    WriteStatistics(summary_.Finish(), true);
-  }
+  if (statistics_due) WriteStatistics(summary_.Finish(), true);
 }
 
 void RunRecorder::Flush() {

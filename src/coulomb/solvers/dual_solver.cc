@@ -17,7 +17,7 @@ double DualSolver::Gradient(const ContactNcp& ncp, const Eigen::VectorXd& lambda
   ncp.CalcVelocities(lambda, v);
   ncp.CalcContactVelocities(*v, gradient);  // u(λ) = Wλ + r
   if (regularized_) *gradient += ncp.regularization().cwiseProduct(lambda);
-  return 0.5 * lambda.dot(*gradient + ncp.free_contact_velocity());
+  return 0.5 * (lambda.dot(*gradient) + lambda.dot(ncp.free_contact_velocity()));
 }
 
 void DualSolver::Project(const ContactNcp& ncp, Eigen::VectorXd* lambda) const {
@@ -33,9 +33,10 @@ void DualSolver::CalcLocalSteps(const ContactNcp& ncp) {
   for (int i = 0; i < problem.num_constraints(); ++i) {
     double trace = ncp.regularization().segment<3>(3 * i).sum() * (regularized_ ? 1 : 0);
     for (const JacobianBlock& block : problem.constraint(i).jacobian) {
-      const Eigen::MatrixXd a_inverse_jt =
-          ncp.clique_factorization(block.clique).solve(block.matrix.transpose());
-      trace += (block.matrix * a_inverse_jt).trace();
+      // trace(J A⁻¹ Jᵀ) = Σ J ∘ (A⁻¹Jᵀ)ᵀ, into a reused workspace.
+      a_inverse_jt_ = block.matrix.transpose();
+      ncp.clique_factorization(block.clique).solveInPlace(a_inverse_jt_);
+      trace += (block.matrix.array() * a_inverse_jt_.transpose().array()).sum();
     }
     const double w = trace / 3.0;
     local_step_.segment<3>(3 * i).setConstant(w > 0.0 ? 1.0 / w : 0.0);
@@ -51,10 +52,12 @@ double DualSolver::Residual(const ContactNcp& ncp, const Eigen::VectorXd& lambda
   return (lambda - projected_).norm() / scale;
 }
 
-double DualSolver::DualGap(const ContactNcp& ncp, const Eigen::VectorXd& v,
-                           double f) const {
+double DualSolver::DualGap(const ContactNcp& ncp, const Eigen::VectorXd& v, double f) {
   const ContactProblem& problem = ncp.problem();
-  Eigen::VectorXd dv = v - problem.v_star(), a_dv, v_c;
+  Eigen::VectorXd& dv = change_;  // workspaces: nothing allocated per step
+  Eigen::VectorXd& a_dv = gradient_change_;
+  Eigen::VectorXd& v_c = projected_;
+  dv = v - problem.v_star();
   problem.MultiplyByA(dv, &a_dv);
   double primal = 0.5 * dv.dot(a_dv);
   problem.CalcConstraintVelocities(v, &v_c);
@@ -79,19 +82,27 @@ NcpSolverStatistics DualSolver::Solve(const ContactNcp& ncp,
   const int m = ncp.problem().num_constraint_equations();
   r_ = ncp.free_contact_velocity();
   CalcLocalSteps(ncp);
-  Eigen::VectorXd lambda = Eigen::VectorXd::Zero(m);
-  if (lambda_guess.size() == m) lambda = lambda_guess;
+  // Workspaces are members: a simulation step allocates nothing here once
+  // its problem's sizes were seen.
+  Eigen::VectorXd &lambda = lambda_, &v = v_, &gradient = gradient_, &y = y_;
+  Eigen::VectorXd &gradient_y = gradient_y_, &next = next_;
+  Eigen::VectorXd &gradient_next = gradient_next_, &best = best_;
+  Eigen::VectorXd &change = change_, &gradient_change = gradient_change_;
+  if (lambda_guess.size() == m) {
+    lambda = lambda_guess;
+  } else {
+    lambda.setZero(m);
+  }
   Project(ncp, &lambda);
   NcpSolverStatistics stats;
   stats.solver = regularized_ ? "dual" : "dual-ccp";
   const int max_iterations =
       parameters_.max_iterations > 0 ? parameters_.max_iterations : kMaxIterations;
 
-  Eigen::VectorXd v, gradient, y, gradient_y, next, gradient_next, best;
   // A first Lipschitz estimate: the Rayleigh quotient of W + R along ones.
-  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(m);
-  Gradient(ncp, ones, &v, &gradient);
-  double lipschitz = std::max((gradient - r_).dot(ones) / ones.squaredNorm(), 1e-300);
+  y.setOnes(m);
+  Gradient(ncp, y, &v, &gradient);
+  double lipschitz = std::max((gradient - r_).sum() / m, 1e-300);
   double f = Gradient(ncp, lambda, &v, &gradient);
   double best_residual = Residual(ncp, lambda, gradient);
   best = lambda;
@@ -106,9 +117,9 @@ NcpSolverStatistics DualSolver::Solve(const ContactNcp& ncp,
     for (int attempt = 0; attempt < 60; ++attempt) {
       next = y - gradient_y / lipschitz;
       Project(ncp, &next);
-      const Eigen::VectorXd step = next - y;
       f_next = Gradient(ncp, next, &v, &gradient_next);
-      if (f_next <= f_y + gradient_y.dot(step) + 0.5 * lipschitz * step.squaredNorm() +
+      if (f_next <= f_y + gradient_y.dot(next - y) +
+                        0.5 * lipschitz * (next - y).squaredNorm() +
                         1e-15 * std::abs(f_y))
         break;
       lipschitz *= 2.0;
@@ -116,7 +127,7 @@ NcpSolverStatistics DualSolver::Solve(const ContactNcp& ncp,
     const double theta_next =
         0.5 * (std::sqrt(theta * theta * (theta * theta + 4.0)) - theta * theta);
     const double beta = theta * (1.0 - theta) / (theta * theta + theta_next);
-    const Eigen::VectorXd change = next - lambda;
+    change = next - lambda;
     if (gradient_next.dot(change) > 0.0) {  // adaptive restart
       y = next;
       theta = 1.0;
@@ -125,7 +136,7 @@ NcpSolverStatistics DualSolver::Solve(const ContactNcp& ncp,
       theta = theta_next;
     }
     // Barzilai–Borwein: the curvature along the last step as the next trial.
-    const Eigen::VectorXd gradient_change = gradient_next - gradient;
+    gradient_change = gradient_next - gradient;
     const double curvature = change.dot(gradient_change);
     if (curvature > 0.0 && change.squaredNorm() > 0.0) {
       lipschitz =

@@ -51,11 +51,14 @@ class DualSolver {
   // local_step_ = 1/w_i per contact (three entries each).
   void CalcLocalSteps(const ContactNcp& ncp);
   // SAP's ℓ_p(v) + f(λ) at v = v(λ).
-  double DualGap(const ContactNcp& ncp, const Eigen::VectorXd& v, double f) const;
+  double DualGap(const ContactNcp& ncp, const Eigen::VectorXd& v, double f);
 
   NcpSolverParameters parameters_;
   bool regularized_;
-  Eigen::VectorXd r_, local_step_, projected_;  // workspaces
+  // Workspaces, kept between solves.
+  Eigen::VectorXd r_, local_step_, projected_, lambda_, v_, gradient_, y_, gradient_y_,
+      next_, gradient_next_, best_, change_, gradient_change_;
+  Eigen::MatrixXd a_inverse_jt_;
 };
 
 }  // namespace coulomb
