@@ -1,5 +1,6 @@
 #include "coulomb/math/block_sparse_cholesky.h"
 
+#include <cmath>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -14,10 +15,13 @@ struct RandomBlockMatrix {
   Eigen::MatrixXd dense;
 };
 
+// Blocks of min_size…max_size rows: 1…6 mixes the fixed-size 6 × 6 kernels
+// with the dynamic ones; 6…6 is a scene of free rigid bodies.
 RandomBlockMatrix MakeRandomBlockMatrix(int num_blocks, double coupling_probability,
-                                        unsigned seed) {
+                                        unsigned seed, int min_size = 1,
+                                        int max_size = 6) {
   std::mt19937 random(seed);
-  std::uniform_int_distribution<int> size(1, 6);
+  std::uniform_int_distribution<int> size(min_size, max_size);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   RandomBlockMatrix result;
   result.pattern.block_sizes.resize(num_blocks);
@@ -74,6 +78,18 @@ TEST_P(BlockSparseCholeskyRandom, SolvesLikeDenseCholesky) {
   EXPECT_LT((matrix.dense * x - b).norm(), 1e-11 * b.norm());
 }
 
+TEST_P(BlockSparseCholeskyRandom, SolvesLikeDenseCholeskyWithRigidBodyBlocks) {
+  const RandomBlockMatrix matrix = MakeRandomBlockMatrix(30, 0.15, GetParam(), 6, 6);
+  BlockSparseCholesky cholesky(matrix.pattern);
+  Load(matrix, &cholesky);
+  ASSERT_TRUE(cholesky.Factor());
+  const Eigen::VectorXd b = Eigen::VectorXd::Random(matrix.dense.rows());
+  Eigen::VectorXd x = b;
+  cholesky.Solve(x);
+  const Eigen::VectorXd expected = matrix.dense.llt().solve(b);
+  EXPECT_LT((x - expected).norm(), 1e-11 * expected.norm());
+}
+
 TEST_P(BlockSparseCholeskyRandom, RefactorsWithNewValuesOnTheSamePattern) {
   RandomBlockMatrix matrix = MakeRandomBlockMatrix(15, 0.2, GetParam());
   BlockSparseCholesky cholesky(matrix.pattern);
@@ -103,6 +119,25 @@ TEST(BlockSparseCholesky, ReportsAMatrixThatIsNotPositiveDefinite) {
   // Coupling 2 > 1: the Schur complement 1 − 4 is negative.
   cholesky.AddToBlock(cholesky.Handle(1, 0), Eigen::MatrixXd::Constant(1, 2, 2.0));
   EXPECT_FALSE(cholesky.Factor());
+}
+
+// The fixed-size 6 × 6 pivot kernel: a negative Schur complement and a NaN
+// entry are both refused (a NaN must not pass as a pivot).
+TEST(BlockSparseCholesky, ReportsARigidBodyPivotThatIsNotPositiveDefinite) {
+  BlockSparsityPattern pattern;
+  pattern.block_sizes = {6, 6};
+  pattern.neighbors.resize(2);
+  pattern.AddCoupling(0, 1);
+  for (const double coupling : {2.0, std::nan("")}) {
+    BlockSparseCholesky cholesky(pattern);
+    cholesky.SetZero();
+    cholesky.AddToBlock(cholesky.Handle(0, 0), Eigen::Matrix<double, 6, 6>::Identity());
+    cholesky.AddToBlock(cholesky.Handle(1, 1), Eigen::Matrix<double, 6, 6>::Identity());
+    // H_10 = c I: the Schur complement (1 − c²) I is not positive for c = 2.
+    cholesky.AddToBlock(cholesky.Handle(1, 0),
+                        coupling * Eigen::Matrix<double, 6, 6>::Identity());
+    EXPECT_FALSE(cholesky.Factor()) << "coupling " << coupling;
+  }
 }
 
 TEST(MinimumDegreeElimination, CreatesNoFillOnAStar) {

@@ -1,8 +1,11 @@
 #include "coulomb/contact/contact_problem.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+
+#include "coulomb/math/small_block_products.h"
 
 namespace coulomb {
 namespace {
@@ -251,11 +254,10 @@ void ContactProblem::MultiplyByJacobian(const Eigen::VectorXd& x,
   y->resize(num_constraint_equations_);
   for (int index = 0; index < num_constraints(); ++index) {
     const ProblemConstraint& c = constraints_[index];
-    auto y_i = y->segment(constraint_offsets_[index], c.bias.size());
-    y_i.setZero();
+    double* y_i = y->data() + constraint_offsets_[index];
+    std::fill(y_i, y_i + c.bias.size(), 0.0);
     for (const JacobianBlock& block : c.jacobian) {
-      y_i.noalias() +=
-          block.matrix * x.segment(clique_offsets_[block.clique], block.matrix.cols());
+      AddBlockTimes(block.matrix, x.data() + clique_offsets_[block.clique], y_i);
     }
   }
 }
@@ -264,19 +266,19 @@ void ContactProblem::AddJacobianTransposeTimes(const Eigen::VectorXd& gamma,
                                                Eigen::VectorXd* generalized) const {
   for (int index = 0; index < num_constraints(); ++index) {
     const ProblemConstraint& c = constraints_[index];
-    const auto gamma_i = gamma.segment(constraint_offsets_[index], c.bias.size());
+    const double* gamma_i = gamma.data() + constraint_offsets_[index];
     for (const JacobianBlock& block : c.jacobian) {
-      generalized->segment(clique_offsets_[block.clique], block.matrix.cols())
-          .noalias() += block.matrix.transpose() * gamma_i;
+      AddBlockTransposeTimes(block.matrix, gamma_i,
+                             generalized->data() + clique_offsets_[block.clique]);
     }
   }
 }
 
 void ContactProblem::MultiplyByA(const Eigen::VectorXd& x, Eigen::VectorXd* y) const {
-  y->resize(num_dofs_);
+  y->setZero(num_dofs_);
   for (int clique = 0; clique < num_cliques(); ++clique) {
-    y->segment(clique_offsets_[clique], clique_size(clique)).noalias() =
-        cliques_[clique] * x.segment(clique_offsets_[clique], clique_size(clique));
+    AddBlockTimes(cliques_[clique], x.data() + clique_offsets_[clique],
+                  y->data() + clique_offsets_[clique]);
   }
 }
 

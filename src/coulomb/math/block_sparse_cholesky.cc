@@ -1,5 +1,6 @@
 #include "coulomb/math/block_sparse_cholesky.h"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -59,58 +60,176 @@ Eigen::Map<Eigen::MatrixXd> BlockSparseCholesky::StoredBlock(int storage) {
   return {values_.data() + info.offset, info.rows, info.cols};
 }
 
-Eigen::Map<const Eigen::MatrixXd> BlockSparseCholesky::StoredBlock(int storage) const {
-  const auto& info = stored_blocks_[storage];
-  return {values_.data() + info.offset, info.rows, info.cols};
+void BlockSparseCholesky::SetZero() { std::fill(values_.begin(), values_.end(), 0.0); }
+
+namespace {
+
+// Rigid bodies make 6×6 blocks: those get kernels of fixed size (unrolled by
+// the compiler); any other size goes through Eigen's blocked dynamic code,
+// which is the faster one for large supernodes.
+constexpr int kBodyBlock = 6;
+
+template <int N>
+using PivotMap = Eigen::Map<Eigen::Matrix<double, N, N>>;
+
+// L L ᵀ = H for the lower triangle of the n × n block at `data`, in place.
+// False if a pivot is not positive (or not a number).
+template <int N>
+bool FactorPivot(double* data, int n) {
+  PivotMap<N> a(data, n, n);
+  if constexpr (N == Eigen::Dynamic) {
+    Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> pivot(a);  // in place
+    return pivot.info() == Eigen::Success;
+  } else {
+    for (int j = 0; j < N; ++j) {
+      double d = a(j, j);
+      for (int k = 0; k < j; ++k) d -= a(j, k) * a(j, k);
+      if (!(d > 0.0)) return false;
+      d = std::sqrt(d);
+      a(j, j) = d;
+      for (int i = j + 1; i < N; ++i) {
+        double sum = a(i, j);
+        for (int k = 0; k < j; ++k) sum -= a(i, k) * a(j, k);
+        a(i, j) = sum / d;
+      }
+    }
+    return true;
+  }
 }
 
-void BlockSparseCholesky::SetZero() { std::fill(values_.begin(), values_.end(), 0.0); }
+// X L ᵀ = H for X in place (X, H: rows × n; L: n × n lower, from FactorPivot).
+template <int R, int N>
+void SolveAgainstPivot(const double* pivot, int n, double* block, int rows) {
+  Eigen::Map<const Eigen::Matrix<double, N, N>> l(pivot, n, n);
+  Eigen::Map<Eigen::Matrix<double, R, N>> x(block, rows, n);
+  if constexpr (N == Eigen::Dynamic) {
+    l.transpose()
+        .template triangularView<Eigen::Upper>()
+        .template solveInPlace<Eigen::OnTheRight>(x);
+  } else {
+    for (int j = 0; j < N; ++j) {
+      for (int k = 0; k < j; ++k) x.col(j) -= l(j, k) * x.col(k);
+      x.col(j) /= l(j, j);
+    }
+  }
+}
+
+// T −= A Bᵀ (T: ra × rb, A: ra × n, B: rb × n).
+template <int RA, int RB, int N>
+void SubtractOuterProduct(double* target, const double* left, const double* right, int ra,
+                          int rb, int n) {
+  Eigen::Map<Eigen::Matrix<double, RA, RB>> t(target, ra, rb);
+  Eigen::Map<const Eigen::Matrix<double, RA, N>> a(left, ra, n);
+  Eigen::Map<const Eigen::Matrix<double, RB, N>> b(right, rb, n);
+  t.noalias() -= a * b.transpose();
+}
+
+}  // namespace
 
 bool BlockSparseCholesky::Factor() {
   for (int col : elimination_.order) {
-    auto diagonal = StoredBlock(diagonal_storage_[col]);
-    Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> pivot(diagonal);  // in place
-    if (pivot.info() != Eigen::Success) return false;
-    const auto lower_transposed = diagonal.transpose().triangularView<Eigen::Upper>();
-    for (int storage : below_storage_[col]) {
-      auto block = StoredBlock(storage);
-      // L_ik = H_ik L_kk⁻ᵀ, i.e. solve X L_kkᵀ = H_ik.
-      lower_transposed.solveInPlace<Eigen::OnTheRight>(block);
+    if (!FactorColumn(col)) return false;
+  }
+  return true;
+}
+
+bool BlockSparseCholesky::FactorColumn(int col) {
+  const int n = block_sizes_[col];
+  const bool body_pivot = n == kBodyBlock;
+  double* pivot = values_.data() + stored_blocks_[diagonal_storage_[col]].offset;
+  if (!(body_pivot ? FactorPivot<kBodyBlock>(pivot, n)
+                   : FactorPivot<Eigen::Dynamic>(pivot, n)))
+    return false;
+  for (int storage : below_storage_[col]) {
+    // L_ik = H_ik L_kk⁻ᵀ.
+    const StoredBlockInfo& info = stored_blocks_[storage];
+    double* block = values_.data() + info.offset;
+    if (body_pivot && info.rows == kBodyBlock) {
+      SolveAgainstPivot<kBodyBlock, kBodyBlock>(pivot, n, block, info.rows);
+    } else {
+      SolveAgainstPivot<Eigen::Dynamic, Eigen::Dynamic>(pivot, n, block, info.rows);
     }
-    for (const BlockUpdate& update : updates_[col]) {
-      StoredBlock(update.target).noalias() -=
-          StoredBlock(update.left) * StoredBlock(update.right).transpose();
+  }
+  for (const BlockUpdate& update : updates_[col]) {
+    const StoredBlockInfo& target = stored_blocks_[update.target];
+    double* t = values_.data() + target.offset;
+    const double* left = values_.data() + stored_blocks_[update.left].offset;
+    const double* right = values_.data() + stored_blocks_[update.right].offset;
+    if (body_pivot && target.rows == kBodyBlock && target.cols == kBodyBlock) {
+      SubtractOuterProduct<kBodyBlock, kBodyBlock, kBodyBlock>(
+          t, left, right, target.rows, target.cols, n);
+    } else {
+      SubtractOuterProduct<Eigen::Dynamic, Eigen::Dynamic, Eigen::Dynamic>(
+          t, left, right, target.rows, target.cols, n);
     }
   }
   return true;
 }
 
+template <int N>
+void BlockSparseCholesky::ForwardColumn(int col, Eigen::Ref<Eigen::VectorXd> b) const {
+  const int n = block_sizes_[col];
+  Eigen::Map<Eigen::Matrix<double, N, 1>> x_col(b.data() + block_offsets_[col], n);
+  Eigen::Map<const Eigen::Matrix<double, N, N>> pivot(BlockData(diagonal_storage_[col]),
+                                                      n, n);
+  pivot.template triangularView<Eigen::Lower>().solveInPlace(x_col);
+  const auto& rows = elimination_.below_diagonal[col];
+  for (size_t r = 0; r < rows.size(); ++r) {
+    const int size = block_sizes_[rows[r]];
+    const double* block = BlockData(below_storage_[col][r]);
+    if constexpr (N != Eigen::Dynamic) {
+      if (size == N) {
+        Eigen::Map<Eigen::Matrix<double, N, 1>>(b.data() + block_offsets_[rows[r]])
+            .noalias() -= Eigen::Map<const Eigen::Matrix<double, N, N>>(block) * x_col;
+        continue;
+      }
+    }
+    b.segment(block_offsets_[rows[r]], size).noalias() -=
+        Eigen::Map<const Eigen::MatrixXd>(block, size, n) * x_col;
+  }
+}
+
+template <int N>
+void BlockSparseCholesky::BackwardColumn(int col, Eigen::Ref<Eigen::VectorXd> b) const {
+  const int n = block_sizes_[col];
+  Eigen::Map<Eigen::Matrix<double, N, 1>> x_col(b.data() + block_offsets_[col], n);
+  const auto& rows = elimination_.below_diagonal[col];
+  for (size_t r = 0; r < rows.size(); ++r) {
+    const int size = block_sizes_[rows[r]];
+    const double* block = BlockData(below_storage_[col][r]);
+    if constexpr (N != Eigen::Dynamic) {
+      if (size == N) {
+        x_col.noalias() -=
+            Eigen::Map<const Eigen::Matrix<double, N, N>>(block).transpose() *
+            Eigen::Map<const Eigen::Matrix<double, N, 1>>(b.data() +
+                                                          block_offsets_[rows[r]]);
+        continue;
+      }
+    }
+    x_col.noalias() -= Eigen::Map<const Eigen::MatrixXd>(block, size, n).transpose() *
+                       b.segment(block_offsets_[rows[r]], size);
+  }
+  Eigen::Map<const Eigen::Matrix<double, N, N>> pivot(BlockData(diagonal_storage_[col]),
+                                                      n, n);
+  pivot.transpose().template triangularView<Eigen::Upper>().solveInPlace(x_col);
+}
+
 void BlockSparseCholesky::Solve(Eigen::Ref<Eigen::VectorXd> b) const {
   // Forward: L y = b.
   for (int col : elimination_.order) {
-    auto x_col = b.segment(block_offsets_[col], block_sizes_[col]);
-    StoredBlock(diagonal_storage_[col])
-        .triangularView<Eigen::Lower>()
-        .solveInPlace(x_col);
-    const auto& rows = elimination_.below_diagonal[col];
-    for (size_t r = 0; r < rows.size(); ++r) {
-      b.segment(block_offsets_[rows[r]], block_sizes_[rows[r]]).noalias() -=
-          StoredBlock(below_storage_[col][r]) * x_col;
+    if (block_sizes_[col] == kBodyBlock) {
+      ForwardColumn<kBodyBlock>(col, b);
+    } else {
+      ForwardColumn<Eigen::Dynamic>(col, b);
     }
   }
   // Backward: Lᵀ x = y.
   for (auto it = elimination_.order.rbegin(); it != elimination_.order.rend(); ++it) {
-    const int col = *it;
-    auto x_col = b.segment(block_offsets_[col], block_sizes_[col]);
-    const auto& rows = elimination_.below_diagonal[col];
-    for (size_t r = 0; r < rows.size(); ++r) {
-      x_col.noalias() -= StoredBlock(below_storage_[col][r]).transpose() *
-                         b.segment(block_offsets_[rows[r]], block_sizes_[rows[r]]);
+    if (block_sizes_[*it] == kBodyBlock) {
+      BackwardColumn<kBodyBlock>(*it, b);
+    } else {
+      BackwardColumn<Eigen::Dynamic>(*it, b);
     }
-    StoredBlock(diagonal_storage_[col])
-        .transpose()
-        .triangularView<Eigen::Upper>()
-        .solveInPlace(x_col);
   }
 }
 

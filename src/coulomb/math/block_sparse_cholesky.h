@@ -81,8 +81,18 @@ class BlockSparseCholesky {
     int right;
   };
 
+  // Eliminates column block `col`: factors its pivot, scales the blocks
+  // below it and updates the blocks they fill.
+  bool FactorColumn(int col);
+  // The two halves of Solve for one column block, N its size if fixed.
+  template <int N>
+  void ForwardColumn(int col, Eigen::Ref<Eigen::VectorXd> b) const;
+  template <int N>
+  void BackwardColumn(int col, Eigen::Ref<Eigen::VectorXd> b) const;
+  const double* BlockData(int storage) const {
+    return values_.data() + stored_blocks_[storage].offset;
+  }
   Eigen::Map<Eigen::MatrixXd> StoredBlock(int storage);
-  Eigen::Map<const Eigen::MatrixXd> StoredBlock(int storage) const;
   int AddStoredBlock(int rows, int cols);
   static uint64_t Key(int row_block, int col_block) {
     return (static_cast<uint64_t>(row_block) << 32) | static_cast<uint32_t>(col_block);

@@ -20,29 +20,60 @@ BlockSparseHessianFactorization::BlockSparseHessianFactorization(
   }
 }
 
+namespace {
+
+constexpr int kBodyDofs = 6;  // a free rigid body: blocks of fixed size
+
+using BodyColumns = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, kBodyDofs>, 0,
+                               Eigen::OuterStride<>>;
+using ContactRows =
+    Eigen::Map<const Eigen::Matrix<double, 3, kBodyDofs>, 0, Eigen::OuterStride<>>;
+
+}  // namespace
+
 bool BlockSparseHessianFactorization::Factor(
     const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
   UpdateHessianTimesJacobians(problem, hessians);
   cholesky_.SetZero();
-  for (int s = 0; s < partition().num_supernodes(); ++s) {
-    auto diagonal = cholesky_.MutableBlock(diagonal_handles_[s]);
-    AddCliqueMatrices(problem, s, diagonal);
-    // Only the lower triangle of a diagonal block is factored: half the flops.
-    if (diagonal_product_.size() < static_cast<size_t>(diagonal.size()))
-      diagonal_product_.resize(diagonal.size());
-    Eigen::Map<Eigen::MatrixXd> product(diagonal_product_.data(), diagonal.rows(),
-                                        diagonal.cols());
-    product.noalias() =
-        stacked_jacobian(s).transpose() * stacked_hessian_times_jacobian(s);
-    diagonal.triangularView<Eigen::Lower>() += product;
-  }
-  for (const Term& term : terms_) {
-    cholesky_.AddToBlock(
-        term.handle,
-        jacobian_block(term.constraint, term.a, term.rows).transpose() *
-            hessian_times_jacobian_block(term.constraint, term.b, term.rows));
-  }
+  for (int s = 0; s < partition().num_supernodes(); ++s) AddDiagonalBlock(problem, s);
+  for (const Term& term : terms_) AddOffDiagonalTerm(term);
   return cholesky_.Factor();
+}
+
+void BlockSparseHessianFactorization::AddDiagonalBlock(const ContactProblem& problem,
+                                                       int s) {
+  auto diagonal = cholesky_.MutableBlock(diagonal_handles_[s]);
+  AddCliqueMatrices(problem, s, diagonal);
+  const Eigen::MatrixXd& j = stacked_jacobian(s);
+  const Eigen::MatrixXd& gj = stacked_hessian_times_jacobian(s);
+  if (j.cols() == kBodyDofs) {
+    // Only the lower triangle of a diagonal block is read by the Cholesky:
+    // the whole 6 × 6 product is cheaper than masking it.
+    const Eigen::OuterStride<> stride(j.rows());
+    Eigen::Map<Eigen::Matrix<double, kBodyDofs, kBodyDofs>>(diagonal.data()).noalias() +=
+        BodyColumns(j.data(), j.rows(), kBodyDofs, stride)
+            .transpose()
+            .lazyProduct(BodyColumns(gj.data(), gj.rows(), kBodyDofs, stride));
+    return;
+  }
+  if (diagonal_product_.size() < static_cast<size_t>(diagonal.size()))
+    diagonal_product_.resize(diagonal.size());
+  Eigen::Map<Eigen::MatrixXd> product(diagonal_product_.data(), diagonal.rows(),
+                                      diagonal.cols());
+  product.noalias() = j.transpose() * gj;
+  diagonal.triangularView<Eigen::Lower>() += product;
+}
+
+void BlockSparseHessianFactorization::AddOffDiagonalTerm(const Term& term) {
+  const auto j_a = jacobian_block(term.constraint, term.a, term.rows);
+  const auto gj_b = hessian_times_jacobian_block(term.constraint, term.b, term.rows);
+  if (term.rows == 3 && j_a.cols() == kBodyDofs && gj_b.cols() == kBodyDofs) {
+    const ContactRows j(j_a.data(), Eigen::OuterStride<>(j_a.outerStride()));
+    const ContactRows gj(gj_b.data(), Eigen::OuterStride<>(gj_b.outerStride()));
+    cholesky_.AddToBlock(term.handle, j.transpose() * gj);
+  } else {
+    cholesky_.AddToBlock(term.handle, j_a.transpose() * gj_b);
+  }
 }
 
 void BlockSparseHessianFactorization::SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const {

@@ -34,6 +34,11 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
     BlockSparseCholesky::BlockHandle handle;
   };
 
+  // Σ A_t + J_sᵀ G J_s into supernode s's diagonal block.
+  void AddDiagonalBlock(const ContactProblem& problem, int s);
+  // J_aᵀ G J_b into its block below the diagonal.
+  void AddOffDiagonalTerm(const Term& term);
+
   BlockSparseCholesky cholesky_;
   std::vector<BlockSparseCholesky::BlockHandle> diagonal_handles_;
   std::vector<Term> terms_;

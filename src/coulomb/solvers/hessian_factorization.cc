@@ -54,10 +54,17 @@ void HessianFactorization::UpdateHessianTimesJacobians(
     const auto& blocks = problem.constraint(index).jacobian;
     for (size_t b = 0; b < blocks.size(); ++b) {
       const BlockPlace& place = block_places_[index][b];
-      stacked_gj_[place.supernode]
-          .block(place.row, place.column, blocks[b].matrix.rows(),
-                 blocks[b].matrix.cols())
-          .noalias() = hessians[index] * blocks[b].matrix;
+      Eigen::MatrixXd& gj = stacked_gj_[place.supernode];
+      const Eigen::MatrixXd& j = blocks[b].matrix;
+      if (j.rows() == 3 && j.cols() == 6) {  // a contact on a free body
+        Eigen::Map<Eigen::Matrix<double, 3, 6>, 0, Eigen::OuterStride<>>(
+            &gj(place.row, place.column), Eigen::OuterStride<>(gj.rows()))
+            .noalias() = Eigen::Map<const Eigen::Matrix3d>(hessians[index].data()) *
+                         Eigen::Map<const Eigen::Matrix<double, 3, 6>>(j.data());
+      } else {
+        gj.block(place.row, place.column, j.rows(), j.cols()).noalias() =
+            hessians[index] * j;
+      }
     }
   }
 }
