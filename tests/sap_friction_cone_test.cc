@@ -131,6 +131,42 @@ TEST(SapFrictionCone, HessianIsTheDerivativeOfMinusImpulseAndPositiveSemidefinit
   }
 }
 
+// The line search's fixed-size kernel against finite differences of the
+// cost along the line (slope) and of the slope (curvature), and against the
+// generic path through Evaluate, in every region.
+TEST(SapFrictionCone, LineEvaluationIsTheCostAlongTheLineAndItsDerivatives) {
+  std::mt19937 random(7);
+  std::normal_distribution<double> normal;
+  for (double mu : {0.0, 0.3, 1.0}) {
+    const SapFrictionCone cone = MakeCone(mu);
+    for (const Eigen::Vector3d& y : SampleY(mu > 0.0 ? mu : 1.0, 4)) {
+      const Eigen::Vector3d v_c = VelocityFromY(cone, y);
+      const Eigen::Vector3d direction(normal(random), normal(random), normal(random));
+      const double alpha = 1e-3;  // small: the sample's region holds on the stencil
+      const auto along = [&](double a, bool curvature) {
+        return cone.EvaluateAlongLine(v_c.data(), direction.data(), a, curvature);
+      };
+      const ConvexConstraint::LineValue value = along(alpha, true);
+      const ConvexConstraint::LineValue generic =
+          cone.ConvexConstraint::EvaluateAlongLine(v_c.data(), direction.data(), alpha,
+                                                   true);
+      EXPECT_NEAR(value.cost, generic.cost, 1e-14 * (1.0 + generic.cost));
+      EXPECT_NEAR(value.slope, generic.slope, 1e-13 * (1.0 + std::abs(generic.slope)));
+      EXPECT_NEAR(value.curvature, generic.curvature, 1e-13 * (1.0 + generic.curvature));
+      EXPECT_EQ(along(alpha, false).curvature, 0.0);
+      EXPECT_EQ(along(alpha, false).slope, value.slope);
+      // Central differences with h = 1e-7 (truncation ~h², round-off ~ε/h).
+      const double h = 1e-7;
+      const double slope_fd =
+          (along(alpha + h, false).cost - along(alpha - h, false).cost) / (2 * h);
+      const double curvature_fd =
+          (along(alpha + h, false).slope - along(alpha - h, false).slope) / (2 * h);
+      EXPECT_NEAR(value.slope, slope_fd, 1e-6 * (1.0 + std::abs(value.slope)));
+      EXPECT_NEAR(value.curvature, curvature_fd, 1e-5 * (1.0 + value.curvature));
+    }
+  }
+}
+
 TEST(SapFrictionCone, FrictionlessContactPushesOnlyAlongTheNormal) {
   const SapFrictionCone cone = MakeCone(0.0, Eigen::Vector3d::Zero());
   // Approaching with tangential motion: γ = [0, 0, −v_n/Rn].

@@ -68,6 +68,18 @@ class ConvexConstraint {
   virtual double Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
                           ConstraintMatrix* hessian) const = 0;
 
+  // ℓ restricted to the line v_c + α Δ: its value, its slope dℓ/dα = −Δᵀγ
+  // and, if asked, its curvature d²ℓ/dα² = ΔᵀGΔ (SAP's exact line search).
+  struct LineValue {
+    double cost = 0.0;
+    double slope = 0.0;
+    double curvature = 0.0;
+  };
+  // v_c and Δ have num_equations() entries. This default goes through
+  // Evaluate; potentials on a hot path override it with a fixed-size kernel
+  // that skips the Hessian when no curvature is asked for.
+  virtual LineValue EvaluateAlongLine(const double* v_c, const double* direction,
+                                      double alpha, bool with_curvature) const;
   // g·γ, where g is the slack of the constraint's dual-cone condition at v_c
   // with impulse γ (for SAP, g = v_c − v̂_c + Rγ ∈ F*). Zero (this default)
   // for potentials that are not derived from a cone complementarity problem.

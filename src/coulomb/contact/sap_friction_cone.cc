@@ -100,8 +100,8 @@ void SapFrictionCone::SetRegularization(double rt, double rn) {
   rn_ = rn;
 }
 
-SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(
-    const Eigen::Vector3d& v_c) const {
+SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v_c,
+                                                        bool with_hessian) const {
   const Eigen::Vector3d r_diagonal(rt_, rt_, rn_);
   const Eigen::Vector3d y = -(v_c - v_hat_).cwiseQuotient(r_diagonal);
   const Eigen::Vector2d y_t = y.head<2>();
@@ -116,7 +116,8 @@ SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(
     result.region = Region::kStiction;
     result.gamma = y;
     result.cost = 0.5 * (rt_ * y_r * y_r + rn_ * y_n * y_n);
-    result.hessian = r_diagonal.cwiseInverse().asDiagonal();  // R⁻¹ R R⁻¹
+    if (with_hessian)
+      result.hessian = r_diagonal.cwiseInverse().asDiagonal();  // R⁻¹ R R⁻¹
     return result;
   }
   if (y_n < -mu_hat * y_r) {
@@ -131,6 +132,7 @@ SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(
   const double gamma_n = s * scale;
   result.gamma << mu * gamma_n * t_hat, gamma_n;
   result.cost = 0.5 * rn_ * s * s * scale;
+  if (!with_hessian) return result;
 
   // ∇²_y ℓ_R (SAP App. D), then G = R⁻¹ ∇²_y ℓ_R R⁻¹.
   Eigen::Matrix3d hessian_y;
@@ -153,6 +155,18 @@ double SapFrictionCone::Evaluate(const ConstraintVector& v_c, ConstraintVector* 
   *gamma = evaluation.gamma;
   if (hessian != nullptr) *hessian = evaluation.hessian;
   return evaluation.cost;
+}
+
+ConvexConstraint::LineValue SapFrictionCone::EvaluateAlongLine(
+    const double* v_c, const double* direction, double alpha, bool with_curvature) const {
+  const Eigen::Map<const Eigen::Vector3d> delta(direction);
+  const Evaluation evaluation =
+      EvaluateAt(Eigen::Map<const Eigen::Vector3d>(v_c) + alpha * delta, with_curvature);
+  LineValue value;
+  value.cost = evaluation.cost;
+  value.slope = -delta.dot(evaluation.gamma);
+  if (with_curvature) value.curvature = delta.dot(evaluation.hessian * delta);
+  return value;
 }
 
 double SapFrictionCone::ComplementarityProduct(const ConstraintVector& v_c,

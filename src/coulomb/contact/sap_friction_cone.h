@@ -86,11 +86,14 @@ class SapFrictionCone final : public ConvexConstraint {
   void Prepare(const ConstraintMatrix& delassus_estimate, double time_step) override;
   double Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
                   ConstraintMatrix* hessian) const override;
+  LineValue EvaluateAlongLine(const double* v_c, const double* direction, double alpha,
+                              bool with_curvature) const override;
   double ComplementarityProduct(const ConstraintVector& v_c,
                                 const ConstraintVector& gamma) const override;
 
-  // Cost, impulse, Hessian and region at v_c (the fixed-size kernel).
-  Evaluation EvaluateAt(const Eigen::Vector3d& v_c) const;
+  // Cost, impulse, region and, unless with_hessian is false, the Hessian at
+  // v_c (the fixed-size kernel).
+  Evaluation EvaluateAt(const Eigen::Vector3d& v_c, bool with_hessian = true) const;
 
   // Sets Rt, Rn directly (tests; Prepare computes them from W_ii).
   void SetRegularization(double rt, double rn);

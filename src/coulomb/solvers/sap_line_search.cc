@@ -11,18 +11,14 @@ namespace coulomb {
 IslandLineFunction::Value IslandLineFunction::operator()(double alpha,
                                                          bool with_curvature) const {
   Value value{c_ + alpha * a_ + 0.5 * alpha * alpha * b_, a_ + alpha * b_, b_};
-  ConstraintVector gamma;
-  ConstraintMatrix hessian;
   for (int index : constraints_) {
     const int offset = problem_.constraint_offset(index);
-    const ConvexConstraint& potential = *problem_.constraint(index).potential;
-    const int size = potential.num_equations();
-    const auto delta = delta_v_c_.segment(offset, size);
-    const ConstraintVector v_c_alpha = v_c_.segment(offset, size) + alpha * delta;
-    value.cost +=
-        potential.Evaluate(v_c_alpha, &gamma, with_curvature ? &hessian : nullptr);
-    value.slope -= delta.dot(gamma);
-    if (with_curvature) value.curvature += delta.dot(hessian * delta);
+    const ConvexConstraint::LineValue along =
+        problem_.constraint(index).potential->EvaluateAlongLine(
+            v_c_.data() + offset, delta_v_c_.data() + offset, alpha, with_curvature);
+    value.cost += along.cost;
+    value.slope += along.slope;
+    value.curvature += along.curvature;
   }
   return value;
 }

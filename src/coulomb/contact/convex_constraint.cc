@@ -1,0 +1,19 @@
+#include "coulomb/contact/convex_constraint.h"
+
+namespace coulomb {
+
+ConvexConstraint::LineValue ConvexConstraint::EvaluateAlongLine(
+    const double* v_c, const double* direction, double alpha, bool with_curvature) const {
+  const int size = num_equations();
+  const Eigen::Map<const ConstraintVector> v(v_c, size), delta(direction, size);
+  const ConstraintVector v_alpha = v + alpha * delta;
+  ConstraintVector gamma;
+  ConstraintMatrix hessian;
+  LineValue value;
+  value.cost = Evaluate(v_alpha, &gamma, with_curvature ? &hessian : nullptr);
+  value.slope = -delta.dot(gamma);
+  if (with_curvature) value.curvature = delta.dot(hessian * delta);
+  return value;
+}
+
+}  // namespace coulomb
