@@ -209,29 +209,55 @@ void ContactProblem::Finalize() {
   finalized_ = true;
 }
 
-void ContactProblem::PrepareConstraints() {
-  if (static_cast<int>(a_factors_.size()) < num_cliques())
+void ContactProblem::FactorCliqueMatrices() {
+  if (static_cast<int>(a_factors_.size()) < num_cliques()) {
     a_factors_.resize(num_cliques());
+    body_a_inverses_.resize(num_cliques());
+  }
   for (int clique = 0; clique < num_cliques(); ++clique) {
-    a_factors_[clique].compute(cliques_[clique]);
-    if (a_factors_[clique].info() != Eigen::Success) {
+    bool positive_definite = false;
+    if (clique_size(clique) == 6) {
+      const Eigen::LLT<Eigen::Matrix<double, 6, 6>> factor(cliques_[clique]);
+      positive_definite = factor.info() == Eigen::Success;
+      body_a_inverses_[clique] = factor.solve(Eigen::Matrix<double, 6, 6>::Identity());
+    } else {
+      a_factors_[clique].compute(cliques_[clique]);
+      positive_definite = a_factors_[clique].info() == Eigen::Success;
+    }
+    if (!positive_definite) {
       throw std::invalid_argument("clique " + std::to_string(clique) +
                                   ": A is not positive definite");
     }
   }
+}
+
+void ContactProblem::AddDelassusTerm(const JacobianBlock& block,
+                                     ConstraintMatrix* delassus) {
+  const Eigen::Index rows = block.matrix.rows(), size = block.matrix.cols();
+  if (rows == 3 && size == 6) {  // a contact on a free body
+    const Eigen::Map<const Eigen::Matrix<double, 3, 6>> j(block.matrix.data());
+    *delassus += j * body_a_inverses_[block.clique] * j.transpose();
+    return;
+  }
+  if (a_inverse_jt_.size() < static_cast<size_t>(size * rows))
+    a_inverse_jt_.resize(size * rows);
+  Eigen::Map<Eigen::MatrixXd> a_inverse_jt(a_inverse_jt_.data(), size, rows);
+  if (size == 6) {
+    a_inverse_jt.noalias() = body_a_inverses_[block.clique] * block.matrix.transpose();
+  } else {
+    a_inverse_jt = block.matrix.transpose();
+    a_factors_[block.clique].solveInPlace(a_inverse_jt);
+  }
+  delassus->noalias() += block.matrix * a_inverse_jt;
+}
+
+void ContactProblem::PrepareConstraints() {
+  FactorCliqueMatrices();
   for (int index = 0; index < num_constraints(); ++index) {
     ProblemConstraint& c = constraints_[index];
     const int rows = c.potential->num_equations();
     ConstraintMatrix delassus = ConstraintMatrix::Zero(rows, rows);
-    for (const JacobianBlock& block : c.jacobian) {
-      const Eigen::Index size = block.matrix.cols();
-      if (a_inverse_jt_.size() < static_cast<size_t>(size * rows))
-        a_inverse_jt_.resize(size * rows);
-      Eigen::Map<Eigen::MatrixXd> a_inverse_jt(a_inverse_jt_.data(), size, rows);
-      a_inverse_jt = block.matrix.transpose();
-      a_factors_[block.clique].solveInPlace(a_inverse_jt);
-      delassus.noalias() += block.matrix * a_inverse_jt;
-    }
+    for (const JacobianBlock& block : c.jacobian) AddDelassusTerm(block, &delassus);
     try {
       c.potential->Prepare(delassus, time_step_);
     } catch (const std::invalid_argument& e) {

@@ -134,9 +134,15 @@ class ContactProblem {
   int num_constraints_ = 0;
   std::vector<int> constraint_offsets_;
   int num_constraint_equations_ = 0;
-  // Finalize's workspace: Cholesky factors of the A_t, and A_t⁻¹ J_itᵀ.
+  // Finalize's workspace: per clique, A_t⁻¹ for a free body (6 dofs: fixed
+  // size, formed once) or else the Cholesky factor of A_t; and A_t⁻¹ J_itᵀ.
+  std::vector<Eigen::Matrix<double, 6, 6>> body_a_inverses_;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> a_factors_;
   std::vector<double> a_inverse_jt_;
+  // Factors every A_t (throws if one is not positive definite).
+  void FactorCliqueMatrices();
+  // W_ii's term J_it A_t⁻¹ J_itᵀ added to *delassus.
+  void AddDelassusTerm(const JacobianBlock& block, ConstraintMatrix* delassus);
 };
 
 }  // namespace coulomb
