@@ -140,6 +140,42 @@ TEST(BlockSparseCholesky, ReportsARigidBodyPivotThatIsNotPositiveDefinite) {
   }
 }
 
+// Factoring only some islands (SAP sets converged islands aside): the
+// marked islands solve exactly as in a full factorization, the others' entries
+// of b are left as given, and their blocks are not even read (NaN there is
+// harmless).
+TEST_P(BlockSparseCholeskyRandom, FactorsAndSolvesOnlyTheMarkedIslands) {
+  RandomBlockMatrix matrix = MakeRandomBlockMatrix(30, 0.05, GetParam(), 6, 6);
+  std::vector<int> island;
+  const int num_islands = matrix.pattern.ConnectedComponents(&island);
+  ASSERT_GE(num_islands, 2);
+  std::vector<char> active(island.size());
+  for (size_t block = 0; block < island.size(); ++block)
+    active[block] = island[block] % 2;
+  BlockSparseCholesky cholesky(matrix.pattern);
+  Load(matrix, &cholesky);
+  for (size_t block = 0; block < island.size(); ++block) {
+    if (!active[block]) {
+      const int i = static_cast<int>(block);
+      cholesky.MutableBlock(cholesky.Handle(i, i)).setConstant(std::nan(""));
+    }
+  }
+  ASSERT_TRUE(cholesky.Factor(&active));
+  const Eigen::VectorXd b = Eigen::VectorXd::Random(matrix.dense.rows());
+  Eigen::VectorXd x = b;
+  cholesky.Solve(x, &active);
+  const Eigen::VectorXd expected = matrix.dense.llt().solve(b);
+  for (int block = 0; block < matrix.pattern.num_blocks(); ++block) {
+    const auto rows =
+        Eigen::seqN(cholesky.block_offset(block), cholesky.block_size(block));
+    if (active[block]) {
+      EXPECT_LT((x(rows) - expected(rows)).norm(), 1e-11 * expected.norm());
+    } else {
+      EXPECT_EQ(x(rows), b(rows));
+    }
+  }
+}
+
 TEST(MinimumDegreeElimination, CreatesNoFillOnAStar) {
   // A star: center 0 coupled to 1..5. Eliminating the center first would fill
   // the factor completely (10 extra blocks); minimum degree takes leaves first

@@ -126,8 +126,9 @@ void SubtractOuterProduct(double* target, const double* left, const double* righ
 
 }  // namespace
 
-bool BlockSparseCholesky::Factor() {
+bool BlockSparseCholesky::Factor(const std::vector<char>* active) {
   for (int col : elimination_.order) {
+    if (active != nullptr && !(*active)[col]) continue;
     if (!FactorColumn(col)) return false;
   }
   return true;
@@ -214,9 +215,11 @@ void BlockSparseCholesky::BackwardColumn(int col, Eigen::Ref<Eigen::VectorXd> b)
   pivot.transpose().template triangularView<Eigen::Upper>().solveInPlace(x_col);
 }
 
-void BlockSparseCholesky::Solve(Eigen::Ref<Eigen::VectorXd> b) const {
+void BlockSparseCholesky::Solve(Eigen::Ref<Eigen::VectorXd> b,
+                                const std::vector<char>* active) const {
   // Forward: L y = b.
   for (int col : elimination_.order) {
+    if (active != nullptr && !(*active)[col]) continue;
     if (block_sizes_[col] == kBodyBlock) {
       ForwardColumn<kBodyBlock>(col, b);
     } else {
@@ -225,6 +228,7 @@ void BlockSparseCholesky::Solve(Eigen::Ref<Eigen::VectorXd> b) const {
   }
   // Backward: Lᵀ x = y.
   for (auto it = elimination_.order.rbegin(); it != elimination_.order.rend(); ++it) {
+    if (active != nullptr && !(*active)[*it]) continue;
     if (block_sizes_[*it] == kBodyBlock) {
       BackwardColumn<kBodyBlock>(*it, b);
     } else {

@@ -63,10 +63,15 @@ class BlockSparseCholesky {
   }
 
   // Factors in place. Returns false if a pivot block is not positive definite.
-  bool Factor();
+  // With `active` (one flag per block), only the marked blocks are factored;
+  // they must be unions of islands (no stored block couples a marked block
+  // to an unmarked one), so the others are simply left out.
+  bool Factor(const std::vector<char>* active = nullptr);
 
-  // Solves H x = b in place (b in the caller's numbering).
-  void Solve(Eigen::Ref<Eigen::VectorXd> b) const;
+  // Solves H x = b in place (b in the caller's numbering); with `active`, for
+  // the blocks marked as in Factor (the other entries of b are left as given).
+  void Solve(Eigen::Ref<Eigen::VectorXd> b,
+             const std::vector<char>* active = nullptr) const;
 
  private:
   struct StoredBlockInfo {

@@ -4,7 +4,8 @@ namespace coulomb {
 
 BlockSparseHessianFactorization::BlockSparseHessianFactorization(
     const ContactProblem& problem)
-    : HessianFactorization(problem), cholesky_(partition().pattern) {
+    : HessianFactorization(problem, /*skips_inactive=*/true),
+      cholesky_(partition().pattern) {
   const SupernodePartition& p = partition();
   for (int s = 0; s < p.num_supernodes(); ++s)
     diagonal_handles_.push_back(cholesky_.Handle(s, s));
@@ -13,8 +14,8 @@ BlockSparseHessianFactorization::BlockSparseHessianFactorization(
     const int rows = problem.constraint(index).potential->num_equations();
     for (int a = 0; a < static_cast<int>(supernodes.size()); ++a) {
       for (int b = 0; b < a; ++b) {
-        terms_.push_back(
-            {index, rows, a, b, cholesky_.Handle(supernodes[a], supernodes[b])});
+        terms_.push_back({index, rows, a, b, supernodes[a],
+                          cholesky_.Handle(supernodes[a], supernodes[b])});
       }
     }
   }
@@ -35,9 +36,14 @@ bool BlockSparseHessianFactorization::Factor(
     const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
   UpdateHessianTimesJacobians(problem, hessians);
   cholesky_.SetZero();
-  for (int s = 0; s < partition().num_supernodes(); ++s) AddDiagonalBlock(problem, s);
-  for (const Term& term : terms_) AddOffDiagonalTerm(term);
-  return cholesky_.Factor();
+  const std::vector<char>& active = active_supernodes();
+  for (int s = 0; s < partition().num_supernodes(); ++s) {
+    if (active[s]) AddDiagonalBlock(problem, s);
+  }
+  for (const Term& term : terms_) {
+    if (active[term.supernode]) AddOffDiagonalTerm(term);
+  }
+  return cholesky_.Factor(&active);
 }
 
 void BlockSparseHessianFactorization::AddDiagonalBlock(const ContactProblem& problem,
@@ -83,7 +89,7 @@ void BlockSparseHessianFactorization::AddOffDiagonalTerm(const Term& term) {
 }
 
 void BlockSparseHessianFactorization::SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const {
-  cholesky_.Solve(b);
+  cholesky_.Solve(b, &active_supernodes());
 }
 
 }  // namespace coulomb

@@ -31,6 +31,7 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
     int rows;
     int a;
     int b;
+    int supernode;  // supernode a (for the active mask)
     BlockSparseCholesky::BlockHandle handle;
   };
 

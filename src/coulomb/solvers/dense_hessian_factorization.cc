@@ -3,7 +3,7 @@
 namespace coulomb {
 
 DenseHessianFactorization::DenseHessianFactorization(const ContactProblem& problem)
-    : HessianFactorization(problem),
+    : HessianFactorization(problem, /*skips_inactive=*/false),
       h_(problem.num_dofs(), problem.num_dofs()),
       llt_(problem.num_dofs()) {}
 

@@ -7,8 +7,12 @@
 
 namespace coulomb {
 
-HessianFactorization::HessianFactorization(const ContactProblem& problem)
-    : partition_(problem), permuted_(problem.num_dofs()) {
+HessianFactorization::HessianFactorization(const ContactProblem& problem,
+                                           bool skips_inactive)
+    : partition_(problem),
+      permuted_(problem.num_dofs()),
+      skips_inactive_(skips_inactive),
+      active_supernodes_(partition_.num_supernodes(), 1) {
   std::vector<int> rows_on_supernode(partition_.num_supernodes(), 0);
   stacked_row_.resize(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index) {
@@ -52,6 +56,7 @@ void HessianFactorization::UpdateHessianTimesJacobians(
     const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& blocks = problem.constraint(index).jacobian;
+    if (!active_supernodes_[partition_.supernodes_of_constraint[index].front()]) continue;
     for (size_t b = 0; b < blocks.size(); ++b) {
       const BlockPlace& place = block_places_[index][b];
       Eigen::MatrixXd& gj = stacked_gj_[place.supernode];
@@ -66,6 +71,13 @@ void HessianFactorization::UpdateHessianTimesJacobians(
             hessians[index] * j;
       }
     }
+  }
+}
+
+void HessianFactorization::SetActiveCliques(const std::vector<char>& active_cliques) {
+  if (!skips_inactive_) return;
+  for (int s = 0; s < partition_.num_supernodes(); ++s) {
+    active_supernodes_[s] = active_cliques[partition_.cliques_of_supernode[s].front()];
   }
 }
 

@@ -33,15 +33,27 @@ class HessianFactorization {
   // Solves H x = b in place (b in the problem's dof order).
   void Solve(Eigen::Ref<Eigen::VectorXd> b) const;
 
+  // Restricts the following Factor and Solve calls to the cliques marked in
+  // `active_cliques` (one flag per clique), which must be whole islands of
+  // the clique graph: the block-sparse path leaves the others out (their
+  // entries of Solve's result are then meaningless), the dense path factors
+  // everything. Every clique is active after construction.
+  void SetActiveCliques(const std::vector<char>& active_cliques);
+
   const SupernodePartition& partition() const { return partition_; }
 
  protected:
-  explicit HessianFactorization(const ContactProblem& problem);
+  // Per supernode: factored and solved (see SetActiveCliques).
+  const std::vector<char>& active_supernodes() const { return active_supernodes_; }
+
+  // skips_inactive: whether Factor and Solve honour SetActiveCliques (else
+  // every clique stays active).
+  HessianFactorization(const ContactProblem& problem, bool skips_inactive);
 
   // Solves H x = b in place, b in the permuted (supernode) order.
   virtual void SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const = 0;
 
-  // Refreshes, per supernode s, G J_s from the stacked rows J_s of every
+  // Refreshes, for the active supernodes s, G J_s from the stacked rows J_s of every
   // constraint on s (each constraint row-block spans all cliques of s), so
   // that the supernode's diagonal term Σ_i J_isᵀ G_i J_is = J_sᵀ (G J_s) is
   // one product.
@@ -84,6 +96,8 @@ class HessianFactorization {
   };
   std::vector<std::vector<BlockPlace>> block_places_;
   mutable Eigen::VectorXd permuted_;  // Solve() workspace
+  bool skips_inactive_;
+  std::vector<char> active_supernodes_;
 };
 
 std::unique_ptr<HessianFactorization> MakeHessianFactorization(

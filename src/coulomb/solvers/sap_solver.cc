@@ -27,9 +27,14 @@ void SapSolver::SetUpWorkspace(const ContactProblem& problem) {
     }
     delta_v_c_.resize(problem.num_constraint_equations());
     constraint_costs_.resize(problem.num_constraints());
+    island_active_.resize(graph_->num_islands);
+    clique_active_.resize(problem.num_cliques());
     constraint_hessians_.resize(problem.num_constraints());
   }
   factorization_->LoadJacobians(problem);
+  std::fill(island_active_.begin(), island_active_.end(), 1);
+  std::fill(clique_active_.begin(), clique_active_.end(), 1);
+  factorization_->SetActiveCliques(clique_active_);
   for (int clique = 0; clique < problem.num_cliques(); ++clique) {
     inverse_sqrt_diagonal_.segment(problem.clique_offset(clique),
                                    problem.clique_size(clique)) =
@@ -120,11 +125,18 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
       keep(record);
       break;
     }
+    SetAsideConvergedIslands(problem);
     const Stopwatch factor_stopwatch;
     const bool factored = factorization_->Factor(problem, constraint_hessians_);
     if (factored) {
       delta_v_ = -gradient_;
       factorization_->Solve(delta_v_);
+      for (int clique = 0; clique < problem.num_cliques(); ++clique) {
+        if (!clique_active_[clique]) {
+          delta_v_.segment(problem.clique_offset(clique), problem.clique_size(clique))
+              .setZero();
+        }
+      }
     }
     stats.factorization_time_s += factor_stopwatch.Seconds();
     if (!factored) {
@@ -184,12 +196,40 @@ SapSolver::Evaluation SapSolver::Evaluate(const ContactProblem& problem,
   return evaluation;
 }
 
+void SapSolver::SetAsideConvergedIslands(const ContactProblem& problem) {
+  const double abs_share =
+      parameters_.abs_tolerance / std::sqrt(static_cast<double>(graph_->num_islands));
+  bool changed = false;
+  for (int island = 0; island < graph_->num_islands; ++island) {
+    if (!island_active_[island]) continue;
+    double gradient_squared = 0.0, momentum_squared = 0.0, impulse_squared = 0.0;
+    for (int clique : graph_->cliques_of_island[island]) {
+      const int offset = problem.clique_offset(clique);
+      const int size = problem.clique_size(clique);
+      const auto d = inverse_sqrt_diagonal_.segment(offset, size);
+      gradient_squared += d.cwiseProduct(gradient_.segment(offset, size)).squaredNorm();
+      momentum_squared += d.cwiseProduct(momentum_.segment(offset, size)).squaredNorm();
+      impulse_squared +=
+          d.cwiseProduct(generalized_impulse_.segment(offset, size)).squaredNorm();
+    }
+    const double share =
+        abs_share + parameters_.rel_tolerance *
+                        std::sqrt(0.5 * std::max(momentum_squared, impulse_squared));
+    if (std::sqrt(gradient_squared) > share) continue;
+    island_active_[island] = 0;
+    for (int clique : graph_->cliques_of_island[island]) clique_active_[clique] = 0;
+    changed = true;
+  }
+  if (changed) factorization_->SetActiveCliques(clique_active_);
+}
+
 bool SapSolver::UpdateAlongDirection(const ContactProblem& problem, SapSolution* solution,
                                      SapIterationRecord* record) {
   problem.MultiplyByJacobian(delta_v_, &delta_v_c_);
   problem.MultiplyByA(delta_v_, &delta_p_);
   record->min_alpha = std::numeric_limits<double>::infinity();
   for (int island = 0; island < graph_->num_islands; ++island) {
+    if (!island_active_[island]) continue;
     const LineSearchResult step = IslandStepLength(problem, *solution, island);
     // Islands are independent: count the longest search, not their sum.
     record->line_search_iterations =

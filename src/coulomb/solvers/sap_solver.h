@@ -33,6 +33,12 @@ struct SapSolution {
 //   ‖D∇ℓ_p‖ < ε_a + ε_r max(‖D p‖, ‖D j_c‖),  D = diag(A)^(-1/2),
 // p = A v, j_c = Jᵀγ (SAP-26), and reports e_m and e_μ (SAP-32, SAP-33).
 //
+// An island k that meets its own share of that test,
+//   ‖D∇ℓ_p‖_k ≤ ε_a/√N + ε_r max(‖D p‖_k, ‖D j_c‖_k)/√2   (N islands),
+// is left where it is (no more factorizations or line searches on it): it
+// no longer changes, and when every island meets its share the whole test
+// holds (Minkowski: ‖∇‖ ≤ ε_a + ε_r √(‖Dp‖² + ‖Dj_c‖²)/√2 ≤ the bound).
+//
 // The solver keeps its workspace (symbolic factorization, buffers) between
 // solves while the problem pattern is unchanged.
 class SapSolver {
@@ -73,6 +79,9 @@ class SapSolver {
   // Evaluates constraints, gradient and norms at solution->v.
   Evaluation Evaluate(const ContactProblem& problem, bool with_hessians,
                       SapSolution* solution);
+  // Marks the islands that meet their share of the stopping test as done
+  // (see the class comment) and restricts the factorization to the others.
+  void SetAsideConvergedIslands(const ContactProblem& problem);
   // Step lengths per island along delta_v_; returns false if one failed.
   bool UpdateAlongDirection(const ContactProblem& problem, SapSolution* solution,
                             SapIterationRecord* record);
@@ -97,6 +106,8 @@ class SapSolver {
   Eigen::VectorXd delta_v_;
   Eigen::VectorXd delta_p_;
   Eigen::VectorXd delta_v_c_;
+  std::vector<char> island_active_;  // per island: still iterated
+  std::vector<char> clique_active_;  // per clique: its island's flag
   std::vector<double> constraint_costs_;
   std::vector<ConstraintMatrix> constraint_hessians_;
 };
