@@ -119,6 +119,10 @@ struct MultibodyTree::Impl {
   std::vector<std::string> body_names;
   Eigen::VectorXd q;
   Eigen::VectorXd v;
+  // True while `data` and mass_matrix hold the kinematics and dynamics of
+  // (q, v) for the current model parameters: SetState with the same state
+  // (a time step sets it up to three times) then does nothing.
+  bool state_current = false;
   Eigen::MatrixXd mass_matrix;
   pinocchio::Data::Matrix6x joint_jacobian;  // CalcPointJacobian's workspace
   bool free_base = false;
@@ -295,6 +299,7 @@ void MultibodyTree::SetJointArmature(const std::string& joint, double armature) 
   }
   // Pinocchio's CRBA adds model.armature to the diagonal of M.
   impl_->model.armature[FindOneDofJoint(joint).velocity] = armature;
+  impl_->state_current = false;
 }
 
 double MultibodyTree::joint_armature(const std::string& joint) const {
@@ -339,12 +344,18 @@ Eigen::VectorXd MultibodyTree::NeutralConfiguration() const {
 
 void MultibodyTree::SetGravity(const Eigen::Vector3d& gravity) {
   impl_->model.gravity.linear(gravity);
+  impl_->state_current = false;
 }
 
 void MultibodyTree::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   Impl& m = *impl_;
+  if (m.state_current && q.size() == m.q.size() && v.size() == m.v.size() && q == m.q &&
+      v == m.v) {
+    return;
+  }
   m.q = q;
   m.v = v;
+  m.state_current = true;
   pinocchio::forwardKinematics(m.model, m.data, q, v);
   pinocchio::updateFramePlacements(m.model, m.data);
   pinocchio::computeJointJacobians(m.model, m.data, q);

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <numbers>
 #include <stdexcept>
+#include <vector>
 
 namespace coulomb {
 namespace {
@@ -37,9 +38,49 @@ Scene BoxSlide(const std::map<std::string, std::string>& options) {
   return scene;
 }
 
-// SAP §VI-C with the exact layout of ../shared/spec/scenes.md.
+// Centres (x, y) of the clutter's columns. Four columns: the paper's layout,
+// (±0.2, ±0.2) in the order (+,+), (−,+), (−,−), (+,−). More: a square grid
+// of ⌈√C⌉ columns per side, 0.4 m apart like the paper's, centred on the
+// origin, filled row by row.
+std::vector<Eigen::Vector2d> ClutterColumns(int columns) {
+  if (columns == 4) return {{0.2, 0.2}, {-0.2, 0.2}, {-0.2, -0.2}, {0.2, -0.2}};
+  const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(columns))));
+  std::vector<Eigen::Vector2d> centres;
+  for (int k = 0; k < columns; ++k) {
+    centres.emplace_back(0.4 * (k % side - 0.5 * (side - 1)),
+                         0.4 * (k / side - 0.5 * (side - 1)));
+  }
+  return centres;
+}
+
+// Half the side of the square the columns stand in (0.4 m for four).
+double ClutterHalfWidth(int columns) {
+  return columns == 4 ? 0.4 : 0.2 * std::ceil(std::sqrt(static_cast<double>(columns)));
+}
+
+// The four walls, 0.05 m thick and 0.8 m high, outside the floor's
+// interior square of half-width `half`.
+void AddClutterWalls(double half, const ContactMaterial& material, Scene* scene) {
+  const double thickness = 0.05, height = 0.8;
+  const double center = half + 0.5 * thickness, length = 2 * half + 2 * thickness;
+  for (const auto& [position, size] :
+       {std::pair{Eigen::Vector3d(center, 0, 0.5 * height),
+                  Eigen::Vector3d(thickness, length, height)},
+        std::pair{Eigen::Vector3d(-center, 0, 0.5 * height),
+                  Eigen::Vector3d(thickness, length, height)},
+        std::pair{Eigen::Vector3d(0, center, 0.5 * height),
+                  Eigen::Vector3d(length, thickness, height)},
+        std::pair{Eigen::Vector3d(0, -center, 0.5 * height),
+                  Eigen::Vector3d(length, thickness, height)}}) {
+    scene->system.AddStaticGeometry(Box{size}, Pose(position), material);
+  }
+}
+
+// SAP §VI-C with the exact layout of ../shared/spec/scenes.md; `columns`
+// spreads the bodies over more columns (ClutterColumns) for large scenes.
 Scene Clutter(const std::map<std::string, std::string>& options) {
   int bodies = 40;
+  int columns = 4;
   bool walls = true;
   const double dt = 0.01;
   ContactMaterial material;  // per geometry: a pair has half the stiffness
@@ -50,6 +91,8 @@ Scene Clutter(const std::map<std::string, std::string>& options) {
   for (const auto& [key, value] : options) {
     if (key == "bodies") {
       bodies = ParseCount(key, value, 100000);
+    } else if (key == "columns") {
+      columns = ParseCount(key, value, 10000);
     } else if (key == "walls") {
       walls = ParseBool(key, value);
     } else if (key == "stiffness") {
@@ -62,7 +105,7 @@ Scene Clutter(const std::map<std::string, std::string>& options) {
       clamp = value == "0" ? 0.0 : ParsePositive(key, value);
     } else {
       throw std::invalid_argument("clutter: unknown option '" + key +
-                                  "' (bodies, walls, stiffness, "
+                                  "' (bodies, columns, walls, stiffness, "
                                   "hunt_crossley_dissipation, dissipation_time_scale, "
                                   "hunt_crossley_near_rigid_threshold)");
     }
@@ -71,27 +114,12 @@ Scene Clutter(const std::map<std::string, std::string>& options) {
   scene.parameters.time_step = dt;
   scene.parameters.contact.hunt_crossley_near_rigid_threshold = clamp;
   scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(), material);
-  if (walls) {
-    const double half = 0.4, thickness = 0.05, height = 0.8;
-    const double center = half + 0.5 * thickness;
-    for (const auto& [position, size] :
-         {std::pair{Eigen::Vector3d(center, 0, 0.5 * height),
-                    Eigen::Vector3d(thickness, 0.9, height)},
-          std::pair{Eigen::Vector3d(-center, 0, 0.5 * height),
-                    Eigen::Vector3d(thickness, 0.9, height)},
-          std::pair{Eigen::Vector3d(0, center, 0.5 * height),
-                    Eigen::Vector3d(0.9, thickness, height)},
-          std::pair{Eigen::Vector3d(0, -center, 0.5 * height),
-                    Eigen::Vector3d(0.9, thickness, height)}}) {
-      scene.system.AddStaticGeometry(Box{size}, Pose(position), material);
-    }
-  }
-  const double column_x[4] = {0.2, -0.2, -0.2, 0.2};
-  const double column_y[4] = {0.2, 0.2, -0.2, -0.2};
-  // N not a multiple of 4: the first N mod 4 columns hold one more object.
-  for (int k = 0; k < 4; ++k) {
-    for (int j = 0; j < bodies / 4 + (k < bodies % 4 ? 1 : 0); ++j) {
-      const Eigen::Vector3d position(column_x[k], column_y[k], 0.1 + 0.15 * j);
+  if (walls) AddClutterWalls(ClutterHalfWidth(columns), material, &scene);
+  const std::vector<Eigen::Vector2d> centres = ClutterColumns(columns);
+  // N not a multiple of C: the first N mod C columns hold one more object.
+  for (int k = 0; k < columns; ++k) {
+    for (int j = 0; j < bodies / columns + (k < bodies % columns ? 1 : 0); ++j) {
+      const Eigen::Vector3d position(centres[k].x(), centres[k].y(), 0.1 + 0.15 * j);
       const std::string name = "body_" + std::to_string(k) + "_" + std::to_string(j);
       if ((j + k) % 2 == 0) {
         scene.system.AddFreeBody(name, Sphere{0.05}, 1000.0 * Volume(Sphere{0.05}),
@@ -187,7 +215,8 @@ Scene QuadrupedDrop(const std::map<std::string, std::string>& options) {
 std::vector<BuiltinSceneInfo> BuiltinScenes() {
   return {
       {"clutter",
-       "SAP §VI-C: 40 spheres and boxes fall into an 80 cm box (bodies=N, walls=false, "
+       "SAP §VI-C: 40 spheres and boxes fall into an 80 cm box (bodies=N, columns=C "
+       "(4: the paper's; more: a grid 0.4 m apart, walls around it), walls=false, "
        "stiffness=K, hunt_crossley_dissipation=D, dissipation_time_scale=T, "
        "hunt_crossley_near_rigid_threshold=B)"},
       {"sphere_on_ground", "a 1 kg ball dropped from 0.5 m onto the ground"},
