@@ -184,12 +184,13 @@ bench-python: build
 	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/python_overhead.py
 
 # Coulomb beside MuJoCo (pip, binary wheel, pinned; installed only for this
-# target) on the clutter, in one run (bench/peers_clutter.py).
+# target) on the same scenes in one run; rewrites docs/peers.md and its plot
+# (bench/peers/run_peers.py, ~10 min).
 MUJOCO := mujoco==4.0.0
 bench-peers: build
 	$(VENV)/bin/python -c "import mujoco" 2>/dev/null || \
 	  $(VENV)/bin/pip install --quiet --disable-pip-version-check --only-binary=:all: $(MUJOCO)
-	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/peers_clutter.py
+	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/peers/run_peers.py --write-docs
 
 # The single-step benchmark's plots (docs/ncp_single_step_*.png).
 plots: build

@@ -1,0 +1,231 @@
+"""Coulomb beside MuJoCo on the same scenes, measured in one run on one
+machine (only ratios measured together mean anything here).
+
+Scenes (mujoco_scenes.py rebuilds each in MJCF, body for body):
+* the clutter of SAP §VI-C with walls at 8…160 bodies, without walls at
+  40…320 bodies in the paper's four columns, and 100…1000 bodies on a grid
+  of columns ten objects high (`columns=N/10`);
+* the box slide (μ = 0.5, 1 m/s: it stops after v²/(2μg) = 0.1019 m) and the
+  sphere on the ground (penetration at rest).
+
+Coulomb runs SAP (ε_r = 1e-6, every step certified) through its Python API,
+MuJoCo 4.0 its Newton solver (tolerance 1e-8). Before timing, every body's
+initial position and the initial energy are compared between the engines
+(the layouts must agree). Prints one table and, with --write-docs, writes it
+to docs/peers.md with the plot docs/peers_time_per_step.png.
+
+    make bench-peers               # installs mujoco==4.0.0 into .venv, writes docs/
+    PYTHONPATH=build/python .venv/bin/python bench/peers/run_peers.py [--quick]
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import sys
+import time
+
+import numpy as np
+
+import coulomb
+
+try:
+    import mujoco
+except ImportError:  # make bench-peers installs it
+    sys.exit("bench/peers/run_peers.py needs mujoco (pip install mujoco==4.0.0)")
+
+import mujoco_scenes
+
+GRAVITY = 9.81
+DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "docs")
+
+
+class Case:
+    def __init__(self, label, layout, bodies, walls, columns, duration):
+        self.label, self.layout, self.bodies = label, layout, bodies
+        self.walls, self.columns, self.duration = walls, columns, duration
+
+
+def clutter_cases(quick):
+    if quick:
+        return [Case("clutter", "4 columns, walls", 8, True, 4, 1.0)]
+    cases = [Case("clutter", "4 columns, walls", n, True, 4, d)
+             for n, d in ((8, 10.0), (20, 10.0), (40, 10.0), (160, 5.0))]
+    cases += [Case("clutter", "4 columns, no walls", n, False, 4, d)
+              for n, d in ((40, 10.0), (160, 5.0), (320, 3.0))]
+    cases += [Case("clutter", "grid, no walls", n, False, n // 10, 3.0)
+              for n in (100, 320, 1000)]
+    return cases
+
+
+def mujoco_penetration(data):
+    return max([-data.contact[i].dist for i in range(data.ncon)] + [0.0])
+
+
+def run_mujoco(xml, duration):
+    model = mujoco.MjModel.from_xml_string(xml)
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    energy_initial = data.energy.sum()
+    steps = round(duration / model.opt.timestep)
+    contacts, iterations, penetration = 0, 0, 0.0
+    start = time.perf_counter()
+    for _ in range(steps):
+        mujoco.mj_step(model, data)
+        contacts = max(contacts, data.ncon)
+        iterations += data.solver_niter[0]
+        penetration = max(penetration, mujoco_penetration(data))
+    elapsed = time.perf_counter() - start
+    mujoco.mj_forward(model, data)
+    return dict(ms=1e3 * elapsed / steps, contacts=contacts, iterations=iterations / steps,
+                penetration_max=penetration, penetration_end=mujoco_penetration(data),
+                energy_initial=energy_initial, energy_final=data.energy.sum(),
+                model=model, data=data)
+
+
+def run_coulomb(sim, duration):
+    sim._engine  # noqa: B018 (the engine is built before timing)
+    start = time.perf_counter()
+    trajectory = sim.run(duration)
+    elapsed = time.perf_counter() - start
+    s = trajectory.summary
+    depth = sim.contacts()["depth"]
+    return dict(ms=1e3 * elapsed / s["steps"], contacts=s["contacts_max"],
+                iterations=s["iterations_mean"], error=s["momentum_error_max"],
+                penetration_max=s["penetration_max"],
+                penetration_end=max(list(depth) + [0.0]),
+                energy_initial=s["energy_initial"], energy_final=s["energy_final"],
+                failed=s["failed_steps"])
+
+
+def compare_layout(case):
+    sim = coulomb.Simulation.from_builtin("clutter", bodies=case.bodies, walls=case.walls,
+                                          columns=case.columns)
+    xml = mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns)
+    model = mujoco.MjModel.from_xml_string(xml)
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)
+    worst = max(np.abs(sim.body_position(name) - data.xpos[model.body(name).id]).max()
+                for name in sim.body_names)
+    if worst > 1e-12:
+        sys.exit(f"{case.label} {case.bodies}: a body is {worst:.3g} m from its MuJoCo twin")
+    return sim, xml
+
+
+def row(case, c, m):
+    return {"scene": case.label, "layout": case.layout, "bodies": case.bodies,
+            "duration": case.duration, "coulomb": c, "mujoco": m}
+
+
+def run_clutter(case):
+    sim, xml = compare_layout(case)
+    c = run_coulomb(sim, case.duration)
+    m = run_mujoco(xml, case.duration)
+    if abs(c["energy_initial"] - m["energy_initial"]) > 1e-9 * abs(m["energy_initial"]):
+        sys.exit(f"initial energies differ: Coulomb {c['energy_initial']} J, "
+                 f"MuJoCo {m['energy_initial']} J")
+    return row(case, c, m)
+
+
+def run_box_slide():
+    sim = coulomb.Simulation.from_builtin("box_slide")
+    c = run_coulomb(sim, 0.5)
+    c["distance"] = sim.body_position("box")[0]
+    m = run_mujoco(mujoco_scenes.box_slide_mjcf(), 0.5)
+    m["distance"] = m["data"].xpos[m["model"].body("box").id][0]
+    return row(Case("box slide", "μ = 0.5, 1 m/s, δt = 1 ms", 1, False, 0, 0.5), c, m)
+
+
+def run_sphere():
+    sim = coulomb.Simulation.from_builtin("sphere_on_ground")
+    c = run_coulomb(sim, 2.0)
+    m = run_mujoco(mujoco_scenes.sphere_on_ground_mjcf(), 2.0)
+    return row(Case("sphere on ground", "1 kg, r = 0.1 m, δt = 10 ms", 1, False, 0, 2.0), c, m)
+
+
+HEADER = ("| scene | layout | bodies | duration [s] | Coulomb ms/step | MuJoCo ms/step "
+          "| Coulomb / MuJoCo | contacts (max) C / M | iterations C / M | Coulomb max e_m "
+          "| penetration max [mm] C / M | penetration at end [mm] C / M "
+          "| energy at end [J] C / M |")
+
+
+SEPARATOR = "|" + "---|" * (HEADER.count(" | ") + 1)
+
+
+def format_row(r):
+    c, m = r["coulomb"], r["mujoco"]
+    return (f"| {r['scene']} | {r['layout']} | {r['bodies']} | {r['duration']:g} "
+            f"| {c['ms']:.3f} | {m['ms']:.3f} | {c['ms'] / m['ms']:.2f} "
+            f"| {c['contacts']} / {m['contacts']} | {c['iterations']:.2f} / {m['iterations']:.2f} "
+            f"| {c['error']:.1e} "
+            f"| {1e3 * c['penetration_max']:.3f} / {1e3 * m['penetration_max']:.3f} "
+            f"| {1e3 * c['penetration_end']:.4f} / {1e3 * m['penetration_end']:.4f} "
+            f"| {c['energy_final']:.4g} / {m['energy_final']:.4g} |")
+
+
+def plot(rows, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    for layout, marker in (("4 columns, walls", "o"), ("4 columns, no walls", "s"),
+                           ("grid, no walls", "^")):
+        chosen = [r for r in rows if r["layout"] == layout]
+        if not chosen:
+            continue
+        bodies = [r["bodies"] for r in chosen]
+        for engine, color in (("coulomb", "tab:blue"), ("mujoco", "tab:orange")):
+            axes.loglog(bodies, [r[engine]["ms"] for r in chosen], marker=marker, color=color,
+                        label=f"{'Coulomb (SAP)' if engine == 'coulomb' else 'MuJoCo 4.0'}, "
+                              f"{layout}")
+    axes.set_xlabel("bodies")
+    axes.set_ylabel("wall time per step [ms]")
+    axes.set_title("Clutter, δt = 10 ms, one thread, measured in one run")
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(fontsize=7)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+
+
+def write_docs(rows, table):
+    plot([r for r in rows if r["scene"] == "clutter"], os.path.join(DOCS, "peers_time_per_step.png"))
+    slide = next(r for r in rows if r["scene"] == "box slide")
+    exact = 1.0 / (2 * 0.5 * GRAVITY)
+    with open(os.path.join(DOCS, "peers.md.in")) as template:
+        text = template.read()
+    text = text.replace("@DATE@", datetime.date.today().isoformat())
+    text = text.replace("@MACHINE@", f"{platform.machine()}, {os.cpu_count()} cores, "
+                                     f"Python {platform.python_version()}, "
+                                     f"mujoco {mujoco.__version__}")
+    text = text.replace("@TABLE@", table)
+    text = text.replace("@SLIDE@", f"Box slide: the box stops after {exact:.4f} m "
+                                   f"(v²/(2μg)); Coulomb {slide['coulomb']['distance']:.4f} m, "
+                                   f"MuJoCo {slide['mujoco']['distance']:.4f} m.")
+    with open(os.path.join(DOCS, "peers.md"), "w") as out:
+        out.write(text)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="one small case (a smoke test)")
+    parser.add_argument("--write-docs", action="store_true",
+                        help="write docs/peers.md and docs/peers_time_per_step.png")
+    args = parser.parse_args()
+    print(HEADER)
+    print(SEPARATOR)
+    rows = []
+    for run in [lambda case=case: run_clutter(case) for case in clutter_cases(args.quick)] + (
+            [] if args.quick else [run_box_slide, run_sphere]):
+        rows.append(run())
+        print(format_row(rows[-1]), flush=True)
+    failed = sum(r["coulomb"]["failed"] for r in rows)
+    if failed:
+        sys.exit(f"Coulomb: {failed} steps failed")
+    if args.write_docs:
+        table = "\n".join([HEADER, SEPARATOR] +
+                          [format_row(r) for r in rows])
+        write_docs(rows, table)
+
+
+if __name__ == "__main__":
+    main()
