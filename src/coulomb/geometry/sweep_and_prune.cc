@@ -54,7 +54,13 @@ void SweepAndPrune::FindCandidatePairs(const std::vector<Eigen::Vector3d>& cente
   for (size_t k = 0; k < order_.size(); ++k) {
     const int i = order_[k];
     for (size_t l = k + 1; l < order_.size() && lower_[order_[l]] <= upper_[i]; ++l) {
-      found_.emplace_back(std::min(i, order_[l]), std::max(i, order_[l]));
+      // Overlapping on the sweep axis only is common (a column of bodies
+      // along another axis): keep the pair if the spheres themselves meet.
+      const int j = order_[l];
+      const double reach = radii[i] + radii[j] + margin;
+      if ((centers[i] - centers[j]).squaredNorm() <= reach * reach) {
+        found_.emplace_back(std::min(i, j), std::max(i, j));
+      }
     }
   }
   for (const int u : unbounded_) {

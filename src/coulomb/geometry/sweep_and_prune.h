@@ -10,18 +10,19 @@ namespace coulomb {
 // Broad phase over bounding spheres by sweep and prune: every sphere i is
 // the interval [c_i − r_i, c_i + r_i] on one axis (the axis along which the
 // centres spread most); after sorting the intervals by their lower ends, a
-// sweep reports each pair whose intervals come within `margin`, in
-// O(n log n + pairs) instead of the O(n²) of testing all pairs. Spheres of
-// infinite radius (half-spaces) are paired with every other sphere.
+// sweep visits each pair whose intervals come within `margin` and reports
+// it if the spheres come within `margin`, in O(n log n + visited pairs)
+// instead of the O(n²) of testing all pairs. Spheres of infinite radius
+// (half-spaces) are paired with every other sphere.
 //
 // The sort order is kept between calls and repaired by insertion sort, which
 // is linear when bodies move a little per step; buffers are reused, so after
 // the first calls nothing is allocated.
 class SweepAndPrune {
  public:
-  // Appends, after clearing `pairs`, every (i, j) with i < j whose intervals
-  // overlap within margin [m], sorted by (i, j). A superset of the pairs
-  // whose spheres are within margin; the caller tests them exactly.
+  // Appends, after clearing `pairs`, every (i, j) with i < j whose spheres
+  // are within margin [m] of each other (‖c_i − c_j‖ ≤ r_i + r_j + margin),
+  // sorted by (i, j).
   void FindCandidatePairs(const std::vector<Eigen::Vector3d>& centers,
                           const std::vector<double>& radii, double margin,
                           std::vector<std::pair<int, int>>* pairs);
