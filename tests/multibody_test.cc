@@ -57,6 +57,45 @@ TEST(MultibodyTree, NonlinearEffectsAreWeightAndGyroscopicTorque) {
       body.nonlinear_effects().tail<3>().isApprox(omega.cross(inertia * omega), 1e-12));
 }
 
+// FreeBody's closed-form dynamics against Pinocchio's CRBA and RNEA on the
+// same body read from a URDF with a floating base (the general path), for
+// random states: mass matrix, nonlinear effects, pose and point Jacobian.
+TEST(MultibodyTree, FreeBodyDynamicsMatchTheGeneralPathOfAFloatingUrdfLink) {
+  Eigen::Matrix3d inertia;
+  inertia << 0.05, 0.01, -0.004, 0.01, 0.04, 0.002, -0.004, 0.002, 0.03;
+  const double mass = 1.7;
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("free_link_" + std::to_string(getpid()) + ".urdf");
+  {
+    std::ofstream urdf(path);
+    urdf << "<robot name=\"free\"><link name=\"box\"><inertial>"
+         << "<origin xyz=\"0 0 0\"/><mass value=\"" << mass << "\"/><inertia ixx=\""
+         << inertia(0, 0) << "\" ixy=\"" << inertia(0, 1) << "\" ixz=\"" << inertia(0, 2)
+         << "\" iyy=\"" << inertia(1, 1) << "\" iyz=\"" << inertia(1, 2) << "\" izz=\""
+         << inertia(2, 2) << "\"/></inertial></link></robot>";
+  }
+  MultibodyTree general = MultibodyTree::FromUrdf(path.string(), true);
+  std::filesystem::remove(path);
+  MultibodyTree closed_form = MultibodyTree::FreeBody("box", mass, inertia);
+  ASSERT_EQ(general.num_velocities(), 6);
+  const Eigen::Vector3d gravity(0.3, -0.2, -9.81);
+  general.SetGravity(gravity);
+  closed_form.SetGravity(gravity);
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    const Eigen::VectorXd q = RandomFreeConfiguration(seed);
+    const Eigen::VectorXd v = 3.0 * Eigen::VectorXd::Random(6);
+    general.SetState(q, v);
+    closed_form.SetState(q, v);
+    EXPECT_LT((closed_form.mass_matrix() - general.mass_matrix()).norm(), 1e-12);
+    EXPECT_LT((closed_form.nonlinear_effects() - general.nonlinear_effects()).norm(),
+              1e-12 * general.nonlinear_effects().norm());
+    EXPECT_TRUE(closed_form.body_pose(0).isApprox(general.body_pose(0), 1e-12));
+    const Eigen::Vector3d p_W(0.1, -0.4, 0.2);
+    EXPECT_TRUE(
+        closed_form.PointJacobian(0, p_W).isApprox(general.PointJacobian(0, p_W), 1e-12));
+  }
+}
+
 TEST(MultibodyTree, PointJacobianMatchesFiniteDifferencesOfThePointPosition) {
   MultibodyTree body =
       MultibodyTree::FreeBody("box", 1.0, BoxInertia(1.0, {0.2, 0.2, 0.2}));

@@ -124,6 +124,10 @@ struct MultibodyTree::Impl {
   // (a time step sets it up to three times) then does nothing.
   bool state_current = false;
   Eigen::MatrixXd mass_matrix;
+  // A tree made by FreeBody: its dynamics have a closed form (SetState).
+  bool single_free_body = false;
+  double body_mass = 0.0;
+  Eigen::Matrix3d body_inertia = Eigen::Matrix3d::Zero();  // about the COM, body frame
   pinocchio::Data::Matrix6x joint_jacobian;  // CalcPointJacobian's workspace
   bool free_base = false;
   std::vector<BodyGeometry> geometries;
@@ -206,6 +210,12 @@ MultibodyTree MultibodyTree::FreeBody(const std::string& name, double mass,
                      static_cast<int>(model.getFrameId(name + "_joint")));
   impl->free_base = true;
   impl->Finish();
+  impl->single_free_body = true;
+  impl->body_mass = mass;
+  impl->body_inertia = inertia_about_com;
+  impl->mass_matrix.setZero(6, 6);
+  impl->mass_matrix.topLeftCorner<3, 3>() = mass * Eigen::Matrix3d::Identity();
+  impl->mass_matrix.bottomRightCorner<3, 3>() = inertia_about_com;
   return MultibodyTree(std::move(impl));
 }
 
@@ -359,6 +369,16 @@ void MultibodyTree::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v)
   pinocchio::forwardKinematics(m.model, m.data, q, v);
   pinocchio::updateFramePlacements(m.model, m.data);
   pinocchio::computeJointJacobians(m.model, m.data, q);
+  if (m.single_free_body) {
+    // v = [ṗ_W; ω_B]: the translation joint moves the COM in world axes, the
+    // spherical joint turns the body with ω in its own frame. Then
+    // M = diag(m I, I_B) for every q (set once by FreeBody) and
+    // h = [−m g; ω_B × I_B ω_B] (Newton–Euler): CRBA and RNEA are not needed.
+    const Eigen::Vector3d omega = v.tail<3>();
+    m.data.nle.head<3>() = -m.body_mass * m.model.gravity.linear();
+    m.data.nle.tail<3>() = omega.cross(m.body_inertia * omega);
+    return;
+  }
   pinocchio::crba(m.model, m.data, q, pinocchio::Convention::WORLD);
   m.mass_matrix = m.data.M.selfadjointView<Eigen::Upper>();
   pinocchio::nonLinearEffects(m.model, m.data, q, v);
