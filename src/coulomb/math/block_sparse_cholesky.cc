@@ -16,7 +16,10 @@ BlockSparseCholesky::BlockSparseCholesky(const BlockSparsityPattern& pattern)
   }
   diagonal_storage_.resize(n);
   below_storage_.resize(n);
+  column_begin_.resize(n);
+  column_end_.resize(n);
   for (int col : elimination_.order) {
+    column_begin_[col] = static_cast<int64_t>(values_.size());
     diagonal_storage_[col] = AddStoredBlock(block_sizes_[col], block_sizes_[col]);
     storage_of_key_[Key(col, col)] = diagonal_storage_[col];
     for (int row : elimination_.below_diagonal[col]) {
@@ -24,6 +27,7 @@ BlockSparseCholesky::BlockSparseCholesky(const BlockSparsityPattern& pattern)
       below_storage_[col].push_back(storage);
       storage_of_key_[Key(row, col)] = storage;
     }
+    column_end_[col] = static_cast<int64_t>(values_.size());
   }
   updates_.resize(n);
   for (int col = 0; col < n; ++col) {
@@ -60,7 +64,18 @@ Eigen::Map<Eigen::MatrixXd> BlockSparseCholesky::StoredBlock(int storage) {
   return {values_.data() + info.offset, info.rows, info.cols};
 }
 
-void BlockSparseCholesky::SetZero() { std::fill(values_.begin(), values_.end(), 0.0); }
+void BlockSparseCholesky::SetZero(const std::vector<char>* active) {
+  if (active == nullptr) {
+    std::fill(values_.begin(), values_.end(), 0.0);
+    return;
+  }
+  for (int col = 0; col < num_blocks(); ++col) {
+    if ((*active)[col]) {
+      std::fill(values_.begin() + column_begin_[col], values_.begin() + column_end_[col],
+                0.0);
+    }
+  }
+}
 
 namespace {
 

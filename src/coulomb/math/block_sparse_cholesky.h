@@ -43,7 +43,9 @@ class BlockSparseCholesky {
   // Handle of block (i, j); (i, j) must be a diagonal block or in the pattern.
   BlockHandle Handle(int i, int j) const;
 
-  void SetZero();
+  // Zeroes the stored blocks (with `active`, only those of the marked
+  // columns, as in Factor).
+  void SetZero(const std::vector<char>* active = nullptr);
 
   // The stored block of a handle. Of a diagonal block only the lower
   // triangle is read by Factor().
@@ -112,6 +114,9 @@ class BlockSparseCholesky {
   // Column k (caller's numbering): its diagonal block and the storage of
   // L_{i,k} for i in elimination_.below_diagonal[k], in the same order.
   std::vector<int> diagonal_storage_;
+  // Column k's blocks are stored one after another: values_[column_begin_[k],
+  // column_end_[k]).
+  std::vector<int64_t> column_begin_, column_end_;
   std::vector<std::vector<int>> below_storage_;
   std::vector<std::vector<BlockUpdate>> updates_;     // per column
   std::unordered_map<uint64_t, int> storage_of_key_;  // (row, col) stored order

@@ -35,8 +35,8 @@ using ContactRows =
 bool BlockSparseHessianFactorization::Factor(
     const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
   UpdateHessianTimesJacobians(problem, hessians);
-  cholesky_.SetZero();
   const std::vector<char>& active = active_supernodes();
+  cholesky_.SetZero(&active);
   for (int s = 0; s < partition().num_supernodes(); ++s) {
     if (active[s]) AddDiagonalBlock(problem, s);
   }

@@ -81,7 +81,14 @@ class HessianFactorization {
     for (int clique : partition_.cliques_of_supernode[supernode]) {
       const int offset = partition_.offset_in_supernode[clique];
       const int size = problem.clique_size(clique);
-      diagonal.block(offset, offset, size, size) += problem.clique_matrix(clique);
+      if (size == 6 && diagonal.rows() == 6) {  // a free body alone: fixed size
+        Eigen::Map<Eigen::Matrix<double, 6, 6>, 0, Eigen::OuterStride<>>(
+            diagonal.data(), Eigen::OuterStride<>(diagonal.outerStride())) +=
+            Eigen::Map<const Eigen::Matrix<double, 6, 6>>(
+                problem.clique_matrix(clique).data());
+      } else {
+        diagonal.block(offset, offset, size, size) += problem.clique_matrix(clique);
+      }
     }
   }
 
