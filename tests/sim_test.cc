@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <numbers>
 
+#include <map>
+
 #include <gtest/gtest.h>
 
 #include "coulomb/scenes/scene_options.h"
@@ -282,6 +284,26 @@ TEST(Simulation, ClutterSpreadsAnyNumberOfBodiesOverItsFourColumns) {
   const Scene scene = MakeBuiltinScene("clutter", {{"bodies", "10"}});
   EXPECT_EQ(scene.system.num_trees(), 10);
   EXPECT_THROW(MakeBuiltinScene("clutter", {{"bodies", "0"}}), std::invalid_argument);
+}
+
+// columns=9: a 3 × 3 grid 0.4 m apart centred on the origin; 20 bodies put
+// three in the first two columns, two in the others, 0.15 m apart upwards.
+TEST(Simulation, ClutterSpreadsBodiesOverAGridOfColumns) {
+  const Scene scene = MakeBuiltinScene("clutter", {{"bodies", "20"}, {"columns", "9"}});
+  ASSERT_EQ(scene.system.num_trees(), 20);
+  std::map<std::pair<long, long>, std::vector<double>> heights;  // per column, in cm
+  for (int t = 0; t < scene.system.num_trees(); ++t) {
+    const Eigen::Vector3d p = scene.system.tree(t).q.head<3>();
+    heights[{std::lround(100 * p.x()), std::lround(100 * p.y())}].push_back(p.z());
+  }
+  ASSERT_EQ(heights.size(), 9u);
+  for (const auto& [xy, z] : heights) {
+    EXPECT_TRUE(std::abs(xy.first) == 40 || xy.first == 0) << xy.first;
+    EXPECT_TRUE(std::abs(xy.second) == 40 || xy.second == 0) << xy.second;
+    EXPECT_TRUE(z.size() == 2 || z.size() == 3);
+    for (size_t j = 0; j < z.size(); ++j) EXPECT_NEAR(z[j], 0.1 + 0.15 * j, 1e-12);
+  }
+  EXPECT_THROW(MakeBuiltinScene("clutter", {{"columns", "0"}}), std::invalid_argument);
 }
 
 }  // namespace
