@@ -62,9 +62,11 @@ def mujoco_penetration(data):
     return max([-data.contact[i].dist for i in range(data.ncon)] + [0.0])
 
 
-def run_mujoco(xml, duration):
+def run_mujoco(xml, duration, qvel=None):
     model = mujoco.MjModel.from_xml_string(xml)
     data = mujoco.MjData(model)
+    if qvel is not None:
+        data.qvel[:] = qvel
     mujoco.mj_forward(model, data)
     energy_initial = data.energy.sum()
     steps = round(duration / model.opt.timestep)
@@ -98,18 +100,15 @@ def run_coulomb(sim, duration):
                 failed=s["failed_steps"])
 
 
-def compare_layout(case):
-    sim = coulomb.Simulation.from_builtin("clutter", bodies=case.bodies, walls=case.walls,
-                                          columns=case.columns)
-    xml = mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns)
+def check_same_start(label, sim, xml):
+    """Every body of `sim` starts where its MuJoCo twin (same name) does."""
     model = mujoco.MjModel.from_xml_string(xml)
     data = mujoco.MjData(model)
     mujoco.mj_forward(model, data)
     worst = max(np.abs(sim.body_position(name) - data.xpos[model.body(name).id]).max()
                 for name in sim.body_names)
     if worst > 1e-12:
-        sys.exit(f"{case.label} {case.bodies}: a body is {worst:.3g} m from its MuJoCo twin")
-    return sim, xml
+        sys.exit(f"{label}: a body is {worst:.3g} m from its MuJoCo twin")
 
 
 def row(case, c, m):
@@ -118,7 +117,10 @@ def row(case, c, m):
 
 
 def run_clutter(case):
-    sim, xml = compare_layout(case)
+    sim = coulomb.Simulation.from_builtin("clutter", bodies=case.bodies, walls=case.walls,
+                                          columns=case.columns)
+    xml = mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns)
+    check_same_start(f"clutter {case.bodies}", sim, xml)
     c = run_coulomb(sim, case.duration)
     m = run_mujoco(xml, case.duration)
     if abs(c["energy_initial"] - m["energy_initial"]) > 1e-9 * abs(m["energy_initial"]):
@@ -129,15 +131,17 @@ def run_clutter(case):
 
 def run_box_slide():
     sim = coulomb.Simulation.from_builtin("box_slide")
+    check_same_start("box slide", sim, mujoco_scenes.box_slide_mjcf())
     c = run_coulomb(sim, 0.5)
     c["distance"] = sim.body_position("box")[0]
-    m = run_mujoco(mujoco_scenes.box_slide_mjcf(), 0.5)
+    m = run_mujoco(mujoco_scenes.box_slide_mjcf(), 0.5, qvel=[1.0, 0, 0, 0, 0, 0])
     m["distance"] = m["data"].xpos[m["model"].body("box").id][0]
     return row(Case("box slide", "μ = 0.5, 1 m/s, δt = 1 ms", 1, False, 0, 0.5), c, m)
 
 
 def run_sphere():
     sim = coulomb.Simulation.from_builtin("sphere_on_ground")
+    check_same_start("sphere on ground", sim, mujoco_scenes.sphere_on_ground_mjcf())
     c = run_coulomb(sim, 2.0)
     m = run_mujoco(mujoco_scenes.sphere_on_ground_mjcf(), 2.0)
     return row(Case("sphere on ground", "1 kg, r = 0.1 m, δt = 10 ms", 1, False, 0, 2.0), c, m)
