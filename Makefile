@@ -185,7 +185,7 @@ bench-python: build
 
 # Coulomb beside MuJoCo (pip, binary wheel, pinned; installed only for this
 # target) on the same scenes in one run; rewrites docs/peers.md and its plot
-# (bench/peers/run_peers.py, ~10 min).
+# (bench/peers/run_peers.py, a few minutes).
 MUJOCO := mujoco==4.0.0
 bench-peers: build
 	$(VENV)/bin/python -c "import mujoco" 2>/dev/null || \
