@@ -21,6 +21,9 @@ namespace coulomb {
 // below the diagonal in elimination order, so asking for (i, j) may hand out
 // the storage of H_ji = H_ijᵀ (the handle says so).
 //
+// Blocks of 6 rows (free rigid bodies) go through fixed-size kernels, other
+// sizes through Eigen's dynamic ones.
+//
 // Usage per factorization: SetZero(), AddToBlock(...) for every term,
 // Factor(), then Solve(b) any number of times.
 class BlockSparseCholesky {
