@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "coulomb/math/small_block_products.h"
+
 namespace coulomb {
 
 BlockSparseCholesky::BlockSparseCholesky(const BlockSparsityPattern& pattern)
@@ -190,18 +192,9 @@ void BlockSparseCholesky::ForwardColumn(int col, Eigen::Ref<Eigen::VectorXd> b) 
                                                       n, n);
   pivot.template triangularView<Eigen::Lower>().solveInPlace(x_col);
   const auto& rows = elimination_.below_diagonal[col];
-  for (size_t r = 0; r < rows.size(); ++r) {
-    const int size = block_sizes_[rows[r]];
-    const double* block = BlockData(below_storage_[col][r]);
-    if constexpr (N != Eigen::Dynamic) {
-      if (size == N) {
-        Eigen::Map<Eigen::Matrix<double, N, 1>>(b.data() + block_offsets_[rows[r]])
-            .noalias() -= Eigen::Map<const Eigen::Matrix<double, N, N>>(block) * x_col;
-        continue;
-      }
-    }
-    b.segment(block_offsets_[rows[r]], size).noalias() -=
-        Eigen::Map<const Eigen::MatrixXd>(block, size, n) * x_col;
+  for (size_t r = 0; r < rows.size(); ++r) {  // b_r −= L_rk x_k
+    AddBlockTimes(BlockData(below_storage_[col][r]), block_sizes_[rows[r]], n,
+                  x_col.data(), b.data() + block_offsets_[rows[r]], -1.0);
   }
 }
 
@@ -210,20 +203,9 @@ void BlockSparseCholesky::BackwardColumn(int col, Eigen::Ref<Eigen::VectorXd> b)
   const int n = block_sizes_[col];
   Eigen::Map<Eigen::Matrix<double, N, 1>> x_col(b.data() + block_offsets_[col], n);
   const auto& rows = elimination_.below_diagonal[col];
-  for (size_t r = 0; r < rows.size(); ++r) {
-    const int size = block_sizes_[rows[r]];
-    const double* block = BlockData(below_storage_[col][r]);
-    if constexpr (N != Eigen::Dynamic) {
-      if (size == N) {
-        x_col.noalias() -=
-            Eigen::Map<const Eigen::Matrix<double, N, N>>(block).transpose() *
-            Eigen::Map<const Eigen::Matrix<double, N, 1>>(b.data() +
-                                                          block_offsets_[rows[r]]);
-        continue;
-      }
-    }
-    x_col.noalias() -= Eigen::Map<const Eigen::MatrixXd>(block, size, n).transpose() *
-                       b.segment(block_offsets_[rows[r]], size);
+  for (size_t r = 0; r < rows.size(); ++r) {  // x_k −= L_rkᵀ b_r
+    AddBlockTransposeTimes(BlockData(below_storage_[col][r]), block_sizes_[rows[r]], n,
+                           b.data() + block_offsets_[rows[r]], x_col.data(), -1.0);
   }
   Eigen::Map<const Eigen::Matrix<double, N, N>> pivot(BlockData(diagonal_storage_[col]),
                                                       n, n);

@@ -4,54 +4,78 @@
 
 namespace coulomb {
 
-// y += B x and y += Bᵀ x for a dense block B stored as a dynamic matrix, with
-// x and y contiguous (segments of larger vectors).
+// y += s B x and y += s Bᵀ x for a dense column-major block B (rows × cols),
+// with x and y contiguous (segments of larger vectors) and s = ±1.
 //
 // The blocks of rigid-body contact are 3 × 6 (a contact's rows on a free
-// body) and 6 × 6 (a body's mass matrix): for those the product runs on
-// fixed-size maps, which the compiler unrolls; Eigen's dynamic matrix–vector
-// kernel costs several times more on so few entries. Other sizes take the
-// dynamic path.
+// body) and 6 × 6 (a body's mass matrix, a block of its Cholesky factor): for
+// those the product runs on fixed-size maps, which the compiler unrolls;
+// Eigen's dynamic matrix–vector kernel costs several times more on so few
+// entries. Other sizes take the dynamic path.
 namespace small_block {
 
-template <int Rows, int Cols>
-bool Is(const Eigen::MatrixXd& block) {
-  return block.rows() == Rows && block.cols() == Cols;
+// y += product or y −= product, without scaling the product.
+template <typename Target, typename Product>
+void Accumulate(Target&& y, const Product& product, double sign) {
+  if (sign < 0.0) {
+    y.noalias() -= product;
+  } else {
+    y.noalias() += product;
+  }
 }
 
 template <int Rows, int Cols>
-void AddTimes(const Eigen::MatrixXd& block, const double* x, double* y) {
-  Eigen::Map<Eigen::Matrix<double, Rows, 1>>(y).noalias() +=
-      Eigen::Map<const Eigen::Matrix<double, Rows, Cols>>(block.data()) *
-      Eigen::Map<const Eigen::Matrix<double, Cols, 1>>(x);
+void AddTimes(const double* block, const double* x, double* y, double sign) {
+  Accumulate(Eigen::Map<Eigen::Matrix<double, Rows, 1>>(y),
+             Eigen::Map<const Eigen::Matrix<double, Rows, Cols>>(block) *
+                 Eigen::Map<const Eigen::Matrix<double, Cols, 1>>(x),
+             sign);
 }
 
 template <int Rows, int Cols>
-void AddTransposeTimes(const Eigen::MatrixXd& block, const double* x, double* y) {
-  Eigen::Map<Eigen::Matrix<double, Cols, 1>>(y).noalias() +=
-      Eigen::Map<const Eigen::Matrix<double, Rows, Cols>>(block.data()).transpose() *
-      Eigen::Map<const Eigen::Matrix<double, Rows, 1>>(x);
+void AddTransposeTimes(const double* block, const double* x, double* y, double sign) {
+  Accumulate(Eigen::Map<Eigen::Matrix<double, Cols, 1>>(y),
+             Eigen::Map<const Eigen::Matrix<double, Rows, Cols>>(block).transpose() *
+                 Eigen::Map<const Eigen::Matrix<double, Rows, 1>>(x),
+             sign);
 }
 
 }  // namespace small_block
 
-// y[0, rows) += B x[0, cols).
-inline void AddBlockTimes(const Eigen::MatrixXd& block, const double* x, double* y) {
-  if (small_block::Is<3, 6>(block)) return small_block::AddTimes<3, 6>(block, x, y);
-  if (small_block::Is<6, 6>(block)) return small_block::AddTimes<6, 6>(block, x, y);
-  Eigen::Map<Eigen::VectorXd>(y, block.rows()).noalias() +=
-      block * Eigen::Map<const Eigen::VectorXd>(x, block.cols());
+// y[0, rows) += sign · B x[0, cols).
+inline void AddBlockTimes(const double* block, int rows, int cols, const double* x,
+                          double* y, double sign = 1.0) {
+  if (rows == 3 && cols == 6) return small_block::AddTimes<3, 6>(block, x, y, sign);
+  if (rows == 6 && cols == 6) return small_block::AddTimes<6, 6>(block, x, y, sign);
+  small_block::Accumulate(Eigen::Map<Eigen::VectorXd>(y, rows),
+                          Eigen::Map<const Eigen::MatrixXd>(block, rows, cols) *
+                              Eigen::Map<const Eigen::VectorXd>(x, cols),
+                          sign);
 }
 
-// y[0, cols) += Bᵀ x[0, rows).
+// y[0, cols) += sign · Bᵀ x[0, rows).
+inline void AddBlockTransposeTimes(const double* block, int rows, int cols,
+                                   const double* x, double* y, double sign = 1.0) {
+  if (rows == 3 && cols == 6)
+    return small_block::AddTransposeTimes<3, 6>(block, x, y, sign);
+  if (rows == 6 && cols == 6)
+    return small_block::AddTransposeTimes<6, 6>(block, x, y, sign);
+  small_block::Accumulate(
+      Eigen::Map<Eigen::VectorXd>(y, cols),
+      Eigen::Map<const Eigen::MatrixXd>(block, rows, cols).transpose() *
+          Eigen::Map<const Eigen::VectorXd>(x, rows),
+      sign);
+}
+
+inline void AddBlockTimes(const Eigen::MatrixXd& block, const double* x, double* y) {
+  AddBlockTimes(block.data(), static_cast<int>(block.rows()),
+                static_cast<int>(block.cols()), x, y);
+}
+
 inline void AddBlockTransposeTimes(const Eigen::MatrixXd& block, const double* x,
                                    double* y) {
-  if (small_block::Is<3, 6>(block))
-    return small_block::AddTransposeTimes<3, 6>(block, x, y);
-  if (small_block::Is<6, 6>(block))
-    return small_block::AddTransposeTimes<6, 6>(block, x, y);
-  Eigen::Map<Eigen::VectorXd>(y, block.cols()).noalias() +=
-      block.transpose() * Eigen::Map<const Eigen::VectorXd>(x, block.rows());
+  AddBlockTransposeTimes(block.data(), static_cast<int>(block.rows()),
+                         static_cast<int>(block.cols()), x, y);
 }
 
 }  // namespace coulomb

@@ -25,8 +25,6 @@ namespace {
 
 constexpr int kBodyDofs = 6;  // a free rigid body: blocks of fixed size
 
-using BodyColumns = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, kBodyDofs>, 0,
-                               Eigen::OuterStride<>>;
 using ContactRows =
     Eigen::Map<const Eigen::Matrix<double, 3, kBodyDofs>, 0, Eigen::OuterStride<>>;
 
