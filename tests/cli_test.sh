@@ -203,6 +203,14 @@ if [ -f "$fclib" ]; then
   check "solve --solver canal exits 0" test "$code" -eq 0
   check "solve --solver canal reaches the rigid solution" python3 -c "
 import json; r = json.load(open('$work/out')); assert r['ncp_residual'] < 1e-8, r"
+  for inner in dogleg ssn; do
+    "$coulomb" solve "$fclib" --solver canal --canal-inner $inner --json >"$work/out"; code=$?
+    check "solve --canal-inner $inner exits 0" test "$code" -eq 0
+    check "solve --canal-inner $inner reaches the rigid solution and counts inner solves" \
+      python3 -c "
+import json; r = json.load(open('$work/out'))
+assert r['ncp_residual'] < 1e-8 and r['inner_solves'] == r['iterations'], r"
+  done
 else
   echo "note: $fclib not found (COULOMB_FCLIB_DIR): the check on a real FCLIB file is skipped"
 fi
@@ -215,6 +223,13 @@ check "bench ncp --csv writes every solver's history" python3 -c "
 import csv; rows = list(csv.DictReader(open('$work/histories.csv')))
 assert {r['solver'] for r in rows} == {'canal', 'subadmm', 'pgs', 'sap'}, rows[:3]
 assert all(float(r['residual']) >= 0 for r in rows)"
+"$coulomb" bench ncp --ablation --cases 3 >"$work/out"; code=$?
+check "bench ncp --ablation exits 0" test "$code" -eq 0
+check "bench ncp --ablation prints a row per inner solver beside the paper's" python3 -c "
+rows = [l.split('|') for l in open('$work/out') if l.startswith('| ') and 'paper:' in l
+        and not l.startswith('| inner')]
+assert [r[1].split()[0] for r in rows] == ['newton', 'dogleg', 'ssn'], rows
+assert all(float(r[2]) > 0 and 0 <= float(r[3]) <= 100 for r in rows), rows"
 "$coulomb" bench clutter --duration 0.2 --max-bodies 10 >"$work/out"; code=$?
 check "bench clutter exits 0" test "$code" -eq 0
 check "bench clutter prints a row per size and wall setting" test "$(grep -c '^|  *10 |' "$work/out")" -eq 2

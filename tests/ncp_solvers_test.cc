@@ -142,11 +142,26 @@ TEST(AugmentedLagrangianCone, ImpulseIsMinusGradientAndHessianItsDerivative) {
   }
 }
 
-// Solver k of CANAL, PGS, SubADMM and (k = 3) unsplit ADMM, default parameters.
+// CANAL with one of its inner solvers, default parameters otherwise.
+NcpSolverStatistics SolveWithCanal(CanalInnerSolver inner, const ContactNcp& ncp,
+                                   NcpSolution* solution) {
+  NcpSolverParameters parameters;
+  parameters.inner_solver = inner;
+  return CanalSolver(parameters).Solve(ncp, {}, solution);
+}
+
+// Solver k of CANAL, PGS, SubADMM, (k = 3) unsplit ADMM, and CANAL with the
+// ablation's dogleg (4) and damped semismooth Newton (5) inner solvers;
+// default parameters.
+constexpr int kNumSolvers = 6;
 NcpSolverStatistics SolveWith(int solver, const ContactNcp& ncp, NcpSolution* solution) {
   switch (solver) {
     case 0:
       return CanalSolver().Solve(ncp, {}, solution);
+    case 4:
+      return SolveWithCanal(CanalInnerSolver::kDogleg, ncp, solution);
+    case 5:
+      return SolveWithCanal(CanalInnerSolver::kDampedSemismoothNewton, ncp, solution);
     case 1:
       return PgsSolver().Solve(ncp, {}, solution);
     case 2:
@@ -273,7 +288,7 @@ TEST(NcpSolvers, BoxRestingOnFourContactsStaysAtRest) {
   }
   problem.Finalize();
   const ContactNcp ncp(problem);
-  for (int solver = 0; solver < 4; ++solver) {
+  for (int solver = 0; solver < kNumSolvers; ++solver) {
     NcpSolution solution;
     const NcpSolverStatistics stats = SolveWith(solver, ncp, &solution);
     EXPECT_TRUE(stats.converged) << stats.solver << " " << stats.status;
@@ -515,7 +530,7 @@ TEST(NcpSolvers, HardUnilateralLimitStopsTheSliderExactly) {
   const ContactNcp ncp(problem);
   EXPECT_EQ(ncp.num_contacts(), 2);
   EXPECT_EQ(ncp.friction(1), 0.0);
-  for (int solver = 0; solver < 3; ++solver) {
+  for (int solver : {0, 1, 2, 4, 5}) {
     NcpSolution solution;
     const NcpSolverStatistics stats = SolveWith(solver, ncp, &solution);
     EXPECT_TRUE(stats.converged) << stats.solver;
@@ -546,7 +561,7 @@ TEST(NcpSolvers, SoftPdLawGivesTheImplicitDamperVelocity) {
     const ContactNcp ncp(problem);
     ASSERT_NE(ncp.soft_law(0), nullptr);
     const double expected = std::isinf(limit) ? 2.0 / 2.1 : 1.0 - 0.01 * 1.0 / 2.0;
-    for (int solver = 0; solver < 3; ++solver) {
+    for (int solver : {0, 1, 2, 4, 5}) {
       NcpSolution solution;
       const NcpSolverStatistics stats = SolveWith(solver, ncp, &solution);
       EXPECT_TRUE(stats.converged) << stats.solver << " " << stats.status;

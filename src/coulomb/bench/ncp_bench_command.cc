@@ -21,7 +21,11 @@ namespace {
 struct NcpBenchOptions {
   int cases = 100;
   int threads = 1;
-  std::string csv;  // per-iteration histories, for bench/plot_ncp_single_step.py
+  std::string csv;        // per-iteration histories, for bench/plot_ncp_single_step.py
+  bool ablation = false;  // AL §VII-D1: CANAL's inner solvers instead
+  // CANAL's β schedule (NcpSolverParameters' defaults).
+  double penalty_scale = NcpSolverParameters().penalty_scale;
+  double penalty_growth = NcpSolverParameters().penalty_growth;
 };
 
 NcpBenchOptions ParseNcpBenchOptions(const std::vector<std::string>& list) {
@@ -35,6 +39,12 @@ NcpBenchOptions ParseNcpBenchOptions(const std::vector<std::string>& list) {
       options.threads = arguments.IntValue(flag);
     } else if (flag == "--csv") {
       options.csv = arguments.Value(flag);
+    } else if (flag == "--ablation") {
+      options.ablation = true;
+    } else if (flag == "--penalty-scale") {
+      options.penalty_scale = arguments.PositiveValue(flag);
+    } else if (flag == "--penalty-growth") {
+      options.penalty_growth = arguments.PositiveValue(flag);
     } else {
       throw UsageError("unknown option " + flag);
     }
@@ -42,7 +52,28 @@ NcpBenchOptions ParseNcpBenchOptions(const std::vector<std::string>& list) {
   if (options.cases < 1 || options.threads < 1) {
     throw UsageError("--cases and --threads must be ≥ 1");
   }
+  if (options.penalty_growth < 1.0)
+    throw UsageError("--penalty-growth must be ≥ 1 (β only grows)");
+  if (options.ablation && !options.csv.empty())
+    throw UsageError("--csv writes the solvers' histories, not the ablation's");
   return options;
+}
+
+// A copy of a problem of SAP friction cones with the free-motion velocities
+// v_star.
+ContactProblem CopyWithFreeMotion(const ContactProblem& problem,
+                                  const Eigen::VectorXd& v_star) {
+  ContactProblem copy(problem.time_step());
+  for (int t = 0; t < problem.num_cliques(); ++t) copy.AddCliqueOf(problem, t);
+  copy.SetFreeMotionVelocities(v_star);
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    const auto& cone =
+        dynamic_cast<const SapFrictionCone&>(*problem.constraint(i).potential);
+    copy.AddConstraint(problem.constraint(i).jacobian, problem.constraint(i).bias,
+                       std::make_unique<SapFrictionCone>(cone));
+  }
+  copy.Finalize();
+  return copy;
 }
 
 // The settled dish pile's last contact problem with v* ← v* + A⁻¹ δt f, f a
@@ -50,25 +81,15 @@ NcpBenchOptions ParseNcpBenchOptions(const std::vector<std::string>& list) {
 // and open).
 ContactProblem WithRandomWrenches(const ContactProblem& problem, std::mt19937* random) {
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  ContactProblem perturbed(problem.time_step());
   Eigen::VectorXd v_star = problem.v_star();
   for (int t = 0; t < problem.num_cliques(); ++t) {
-    perturbed.AddCliqueOf(problem, t);
     Eigen::VectorXd wrench(problem.clique_size(t));
     for (int k = 0; k < wrench.size(); ++k)
       wrench[k] = (k < 3 ? 20.0 : 1.0) * unit(*random);
     v_star.segment(problem.clique_offset(t), problem.clique_size(t)) +=
         problem.clique_matrix(t).llt().solve(problem.time_step() * wrench);
   }
-  perturbed.SetFreeMotionVelocities(v_star);
-  for (int i = 0; i < problem.num_constraints(); ++i) {
-    const auto& cone =
-        dynamic_cast<const SapFrictionCone&>(*problem.constraint(i).potential);
-    perturbed.AddConstraint(problem.constraint(i).jacobian, problem.constraint(i).bias,
-                            std::make_unique<SapFrictionCone>(cone));
-  }
-  perturbed.Finalize();
-  return perturbed;
+  return CopyWithFreeMotion(problem, v_star);
 }
 
 double Median(std::vector<double> values) {
@@ -114,15 +135,128 @@ void WriteHistories(const std::string& path, const char* const names[],
   }
 }
 
+// The settled dish pile's next contact problem (AL §VII-A1): 0.5 s of SAP,
+// then one more step whose problem is kept.
+ContactProblem SettledDishPileProblem() {
+  Simulation settle(MakeBuiltinScene("dish_pile"));
+  settle.Run();
+  TimeStepper stepper(settle.scene().parameters);
+  stepper.Step(&settle.mutable_scene().system);
+  const ContactProblem& last = *stepper.last_problem();
+  return CopyWithFreeMotion(last, last.v_star());
+}
+
+// The paper's Table II (AL §VII-D1), beside which the ablation prints.
+struct PublishedAblationRow {
+  CanalInnerSolver solver;
+  const char* paper_name;
+  double inner_iterations, failure_percent, residual_minus_log10;
+};
+constexpr PublishedAblationRow kPublishedAblation[] = {
+    {CanalInnerSolver::kCascadedNewton, "CANAL", 30.55, 0.0, 8.2231},
+    {CanalInnerSolver::kDogleg, "TRDogleg", 118.8, 1.2, 8.5693},
+    {CanalInnerSolver::kDampedSemismoothNewton, "DampedSN", 246.9, 1.1, 8.5644}};
+
+// AL §VII-D1: the dish-pile cases solved by CANAL with each inner solver
+// (the same outer loop, penalty schedule and inexact inner tolerance; inner
+// limit kAblationInnerIterations). First the paper's protocol, 10 AL
+// iterations per case: the mean inner iterations per case, the share of
+// inner solves that missed their tolerance and of cases with such a miss,
+// the median −log10 natural-map residual after the 10 iterations. Then the
+// same cases solved to kAblationTolerance (≤ kAblationMaxOuter iterations).
+constexpr int kAblationOuterIterations = 10;
+constexpr int kAblationInnerIterations = 100;
+constexpr double kAblationTolerance = 1e-8;
+constexpr int kAblationMaxOuter = 100;
+
+// One inner solver over the cases: sums, and per case the residual
+// (−log10), time, outer and inner iterations, and whether it converged.
+struct AblationMeasurement {
+  int inner_solves = 0, inner_failures = 0, failed_cases = 0, converged = 0;
+  std::vector<double> residuals, times, outer_iterations, inner_iterations;
+};
+
+AblationMeasurement MeasureInnerSolver(const NcpBenchOptions& options,
+                                       const ContactProblem& base, CanalInnerSolver inner,
+                                       double tolerance, int max_outer) {
+  NcpSolverParameters parameters;
+  parameters.tolerance = tolerance;
+  parameters.max_iterations = max_outer;
+  parameters.inner_solver = inner;
+  parameters.inner_max_iterations = kAblationInnerIterations;
+  parameters.penalty_scale = options.penalty_scale;
+  parameters.penalty_growth = options.penalty_growth;
+  CanalSolver solver(parameters);
+  std::mt19937 random(7);  // the same cases for every inner solver
+  AblationMeasurement m;
+  for (int c = 0; c < options.cases; ++c) {
+    const ContactProblem problem = WithRandomWrenches(base, &random);
+    const ContactNcp ncp(problem);
+    NcpSolution solution;
+    const NcpSolverStatistics stats = solver.Solve(ncp, {}, &solution);
+    m.inner_solves += stats.inner_solves;
+    m.inner_failures += stats.inner_failures;
+    m.failed_cases += stats.inner_failures > 0;
+    m.converged += stats.converged;
+    m.residuals.push_back(-std::log10(stats.residual));
+    m.times.push_back(1e3 * stats.total_time_s);
+    m.outer_iterations.push_back(stats.iterations);
+    m.inner_iterations.push_back(stats.inner_iterations);
+  }
+  return m;
+}
+
+double Mean(const std::vector<double>& values) {
+  double sum = 0.0;
+  for (double value : values) sum += value;
+  return values.empty() ? NAN : sum / values.size();
+}
+
+int RunCanalAblation(const NcpBenchOptions& options, const ContactProblem& base) {
+  std::printf(
+      "# CANAL inner-solver ablation (AL §VII-D1): dish pile, %d random-wrench cases, "
+      "%d contacts, %d dofs; ≤ %d inner iterations per inner solve; β₀ = %g / mean "
+      "w_i, ×%g on a stall\n\n%d AL iterations per case (the paper's protocol):\n\n"
+      "| inner solver | inner iterations (mean per case) | failed inner solves [%%] | "
+      "cases with a failure [%%] | residual after %d [−log10, median] | time [ms, "
+      "median] | paper: inner iter. | paper: failure [%%] | paper: residual [−log10] "
+      "|\n|---|---|---|---|---|---|---|---|---|\n",
+      options.cases, base.num_constraints(), base.num_dofs(), kAblationInnerIterations,
+      options.penalty_scale, options.penalty_growth, kAblationOuterIterations,
+      kAblationOuterIterations);
+  for (const PublishedAblationRow& row : kPublishedAblation) {
+    const AblationMeasurement m =
+        MeasureInnerSolver(options, base, row.solver, 0.0, kAblationOuterIterations);
+    std::printf(
+        "| %s (paper: %s) | %.1f | %.1f | %.0f | %.2f | %.3g | %.4g | %.1f | %.4f |\n",
+        ToString(row.solver).c_str(), row.paper_name, Mean(m.inner_iterations),
+        100.0 * m.inner_failures / m.inner_solves, 100.0 * m.failed_cases / options.cases,
+        Median(m.residuals), Median(m.times), row.inner_iterations, row.failure_percent,
+        row.residual_minus_log10);
+  }
+  std::printf(
+      "\nThe same cases solved to a natural-map residual of %.0e (≤ %d AL "
+      "iterations):\n\n| inner solver | converged | AL iterations (median) | inner "
+      "iterations (median) | failed inner solves [%%] | time [ms, median] |\n"
+      "|---|---|---|---|---|---|\n",
+      kAblationTolerance, kAblationMaxOuter);
+  for (const PublishedAblationRow& row : kPublishedAblation) {
+    const AblationMeasurement m = MeasureInnerSolver(
+        options, base, row.solver, kAblationTolerance, kAblationMaxOuter);
+    std::printf("| %s | %d/%d | %.0f | %.0f | %.1f | %.3g |\n",
+                ToString(row.solver).c_str(), m.converged, options.cases,
+                Median(m.outer_iterations), Median(m.inner_iterations),
+                100.0 * m.inner_failures / m.inner_solves, Median(m.times));
+  }
+  return 0;
+}
+
 }  // namespace
 
 int RunNcpBenchCommand(const std::vector<std::string>& arguments) {
   const NcpBenchOptions options = ParseNcpBenchOptions(arguments);
-  Simulation settle(MakeBuiltinScene("dish_pile"));
-  settle.Run();
-  TimeStepper stepper(settle.scene().parameters);
-  stepper.Step(&settle.mutable_scene().system);  // one more step to capture its problem
-  const ContactProblem& base = *stepper.last_problem();
+  const ContactProblem base = SettledDishPileProblem();
+  if (options.ablation) return RunCanalAblation(options, base);
 
   const char* names[] = {"canal", "subadmm", "pgs"};
   std::vector<std::vector<NcpSolverStatistics>> results(3);
@@ -137,6 +271,8 @@ int RunNcpBenchCommand(const std::vector<std::string>& arguments) {
     NcpSolution solution;
     NcpSolverParameters canal = parameters;
     canal.max_iterations = 100;
+    canal.penalty_scale = options.penalty_scale;
+    canal.penalty_growth = options.penalty_growth;
     results[0].push_back(CanalSolver(canal).Solve(ncp, {}, &solution));
     results[1].push_back(
         SubAdmmSolver(parameters, options.threads).Solve(ncp, &solution));

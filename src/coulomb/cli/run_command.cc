@@ -41,6 +41,7 @@ struct RunOptions {
   std::optional<ContactModel> model;
   std::optional<ContactSolverKind> solver;
   std::optional<int> threads;
+  std::optional<CanalInnerSolver> canal_inner;  // CANAL: the ablation's inner solvers
   bool cold_start = false;  // NCP solvers: no warm start from the previous step
   std::string out_dir;
   std::string resume_dir;  // --resume: continue the run recorded there
@@ -68,6 +69,8 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
       options.scheme = arguments.EnumValue<Scheme>(flag);
     } else if (flag == "--solver") {
       options.solver = arguments.EnumValue<ContactSolverKind>(flag);
+    } else if (flag == "--canal-inner") {
+      options.canal_inner = arguments.EnumValue<CanalInnerSolver>(flag);
     } else if (flag == "--cold-start") {
       options.cold_start = true;
     } else if (flag == "--threads") {
@@ -168,6 +171,7 @@ Scene PrepareScene(const RunOptions& options, const std::string& scene_text) {
   if (options.model) parameters.contact.model = *options.model;
   if (options.solver) parameters.solver.kind = *options.solver;
   if (options.threads) parameters.solver.threads = *options.threads;
+  if (options.canal_inner) parameters.solver.ncp.inner_solver = *options.canal_inner;
   if (options.cold_start) parameters.ncp_warm_start = false;
   if (options.rel_tolerance) parameters.solver.sap.rel_tolerance = *options.rel_tolerance;
   try {

@@ -42,6 +42,8 @@ void AddSolverStatistics(const ContactSolverStatistics& s, JsonObjectWriter* jso
   json->Add("status", ToString(s.status));
   json->Add("iterations", s.iterations);
   json->Add("inner_iterations", s.inner_iterations);
+  json->Add("inner_solves", s.inner_solves);
+  json->Add("inner_failures", s.inner_failures);
   json->Add("line_search_iterations", s.line_search_iterations);
   json->Add("momentum_error", s.momentum_error);
   json->Add("complementarity_error", s.complementarity_error);
@@ -90,8 +92,14 @@ void PrintFclibRunSummary(const std::string& name, const FclibProblem& fclib,
     std::printf("  momentum error e_m = %.3e, complementarity error e_μ = %.3e\n",
                 s.momentum_error, s.complementarity_error);
   } else {
-    if (s.inner_iterations > 0)
-      std::printf(" (%d inner Newton iterations)", s.inner_iterations);
+    if (s.inner_solves > 0) {
+      std::printf(" (%d inner iterations by %s", s.inner_iterations,
+                  ToString(options.ncp.inner_solver).c_str());
+      if (s.inner_failures > 0)
+        std::printf("; %d of %d inner solves missed their tolerance", s.inner_failures,
+                    s.inner_solves);
+      std::printf(")");
+    }
     if (run.skew_passes > 1)
       std::printf(" in %d passes refining on W's skew part", run.skew_passes);
     std::printf(", tolerance %.1e\n", options.ncp.tolerance);

@@ -38,4 +38,21 @@ Eigen::Vector3d StrictFrictionOperator(const Eigen::Vector3d& x, double mu) {
   return result;
 }
 
+ConeProjection StrictFrictionOperatorWithJacobian(const Eigen::Vector3d& x, double mu) {
+  ConeProjection result{StrictFrictionOperator(x, mu), Eigen::Matrix3d::Zero()};
+  if (x(2) <= 0.0) return result;  // open
+  const double slip = x.head<2>().norm();
+  const double radius = mu * x(2);
+  if (slip <= radius) {
+    result.jacobian.setIdentity();
+    return result;
+  }
+  const Eigen::Vector2d direction = x.head<2>() / slip;
+  result.jacobian.topLeftCorner<2, 2>() =
+      (radius / slip) * (Eigen::Matrix2d::Identity() - direction * direction.transpose());
+  result.jacobian.topRightCorner<2, 1>() = mu * direction;
+  result.jacobian(2, 2) = 1.0;
+  return result;
+}
+
 }  // namespace coulomb

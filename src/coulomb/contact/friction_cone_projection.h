@@ -26,4 +26,11 @@ ConeProjection ProjectOntoFrictionConeWithJacobian(const Eigen::Vector3d& x, dou
 // projection: the normal impulse does not see the tangential part.
 Eigen::Vector3d StrictFrictionOperator(const Eigen::Vector3d& x, double mu);
 
+// T and its (generalized) Jacobian ∂T/∂x, which is not symmetric in slip:
+// open (x_n ≤ 0): 0; stick (‖x_t‖ ≤ μ x_n): I; slip (‖x_t‖ > μ x_n > 0):
+//   ∂T/∂x = [ μ x_n/‖x_t‖ (I − t̂t̂ᵀ)   μ t̂ ]
+//           [ 0ᵀ                       1   ],  t̂ = x_t/‖x_t‖
+// (the tangential impulse follows the normal one, not the other way round).
+ConeProjection StrictFrictionOperatorWithJacobian(const Eigen::Vector3d& x, double mu);
+
 }  // namespace coulomb

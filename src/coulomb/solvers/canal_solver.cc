@@ -9,9 +9,6 @@
 namespace coulomb {
 namespace {
 
-// Newton iterations per inner solve: SAP converges in a few; more only stall
-// at round-off.
-constexpr int kInnerMaxIterations = 25;
 // Inexact inner solves (AL §V): ε_r = kInnerToOuterTolerance × the current
 // outer residual, clamped to [inner_rel_tolerance, kInnerLoosestTolerance].
 constexpr double kInnerToOuterTolerance = 0.1;
@@ -20,7 +17,7 @@ constexpr double kInnerLoosestTolerance = 1e-6;
 SapSolverParameters InnerParameters(const NcpSolverParameters& parameters) {
   SapSolverParameters inner;
   inner.rel_tolerance = parameters.inner_rel_tolerance;
-  inner.max_iterations = kInnerMaxIterations;
+  inner.max_iterations = parameters.inner_max_iterations;
   inner.keep_history = false;  // only the iteration counts are reported
   return inner;
 }
@@ -30,6 +27,8 @@ SapSolverParameters InnerParameters(const NcpSolverParameters& parameters) {
 CanalSolver::CanalSolver(const NcpSolverParameters& parameters)
     : parameters_(parameters), inner_solver_(InnerParameters(parameters)) {
   if (parameters_.max_iterations <= 0) parameters_.max_iterations = kMaxIterations;
+  if (parameters_.inner_solver != CanalInnerSolver::kCascadedNewton)
+    semismooth_solver_.emplace(parameters_.inner_solver);
 }
 
 void CanalSolver::RebuildInnerProblem(const ContactNcp& ncp, double penalty) {
@@ -87,8 +86,11 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
   const ContactProblem& data = ncp.problem();
   const double initial_penalty = InitialPenalty(ncp);
   double penalty = initial_penalty;
-  RebuildInnerProblem(ncp, penalty);
-  const ContactProblem& inner = *inner_;
+  if (parameters_.inner_solver == CanalInnerSolver::kCascadedNewton) {
+    RebuildInnerProblem(ncp, penalty);
+  } else {
+    strict_.Reset(ncp);
+  }
   if (lambda_guess.size() != 0) {
     ValidateLambdaGuess(ncp, lambda_guess);
     solution->lambda = lambda_guess;
@@ -100,36 +102,30 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
   ncp.CalcContactVelocities(solution->v, &solution->u);
   stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
   KeepIfBest(*solution, stats.residual, /*first=*/true);
-  Eigen::VectorXd& slack = slack_;  // z
-  slack = solution->u;
+  slack_ = solution->u;  // z
   double previous_residual = std::numeric_limits<double>::infinity();
-  SapSolution& inner_solution = inner_solution_;
+  const SapSolution& inner_solution = inner_solution_;
   for (int k = 1; k <= parameters_.max_iterations; ++k) {
-    for (int i = 0; i < ncp.num_contacts(); ++i) {
-      if (!cones_[i]) continue;  // soft
-      const int offset = data.constraint_offset(i);
-      Eigen::Vector3d shift = ncp.offsets().segment<3>(offset) -
-                              solution->lambda.segment<3>(offset) / penalty;
-      shift(2) += ncp.friction(i) * slack.segment<2>(offset).norm();  // De Saxcé
-      cones_[i]->set_penalty(penalty);
-      cones_[i]->set_shift(shift);
-    }
     // Inexact inner solves: a fraction of the current outer residual is
     // enough (AL §V), down to the configured floor.
-    inner_solver_.set_rel_tolerance(std::clamp(kInnerToOuterTolerance * stats.residual,
-                                               parameters_.inner_rel_tolerance,
-                                               kInnerLoosestTolerance));
-    const SapSolverStatistics inner_stats = inner_solver_.Solve(
-        inner, k == 1 ? solution->v : inner_solution.v, &inner_solution);
-    stats.inner_iterations += inner_stats.iterations;
-    if (inner_stats.status == SolverStatus::kFactorizationFailed) {
+    const double inner_tolerance =
+        std::clamp(kInnerToOuterTolerance * stats.residual,
+                   parameters_.inner_rel_tolerance, kInnerLoosestTolerance);
+    const InnerStep step =
+        parameters_.inner_solver == CanalInnerSolver::kCascadedNewton
+            ? SolveCascadedInnerProblem(ncp, penalty, inner_tolerance, k == 1, *solution)
+            : SolveStrictInnerProblem(penalty, inner_tolerance, k == 1, *solution);
+    stats.inner_iterations += step.iterations;
+    ++stats.inner_solves;
+    stats.inner_failures += !step.converged;
+    if (step.factorization_failed) {
       stats.status = SolverStatus::kInnerSolveFailed;
       break;
     }
     ncp.CalcContactVelocities(inner_solution.v, &solution->u);
     Eigen::VectorXd& change = multiplier_change_;
     change = inner_solution.gamma - solution->lambda;
-    slack = solution->u + change / penalty;
+    slack_ = solution->u + change / penalty;
     solution->lambda = inner_solution.gamma;
     const double primal = change.norm() / penalty;
     // The NCP residual at v = v* + A⁻¹Jᵀλ, which satisfies the dynamics
@@ -139,7 +135,7 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
     stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
     if (parameters_.keep_history)
       stats.history.push_back(
-          {stats.residual, primal, inner_stats.iterations, penalty, stopwatch.Seconds()});
+          {stats.residual, primal, step.iterations, penalty, stopwatch.Seconds()});
     stats.iterations = k;
     KeepIfBest(*solution, stats.residual, /*first=*/false);
     if (stats.residual <= parameters_.tolerance) {
@@ -164,6 +160,43 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
   }
   stats.total_time_s = stopwatch.Seconds();
   return stats;
+}
+
+CanalSolver::InnerStep CanalSolver::SolveCascadedInnerProblem(const ContactNcp& ncp,
+                                                              double penalty,
+                                                              double rel_tolerance,
+                                                              bool first,
+                                                              const NcpSolution& outer) {
+  const ContactProblem& data = ncp.problem();
+  for (int i = 0; i < ncp.num_contacts(); ++i) {
+    if (!cones_[i]) continue;  // soft
+    const int offset = data.constraint_offset(i);
+    Eigen::Vector3d shift =
+        ncp.offsets().segment<3>(offset) - outer.lambda.segment<3>(offset) / penalty;
+    shift(2) += ncp.friction(i) * slack_.segment<2>(offset).norm();  // De Saxcé
+    cones_[i]->set_penalty(penalty);
+    cones_[i]->set_shift(shift);
+  }
+  inner_solver_.set_rel_tolerance(rel_tolerance);
+  const SapSolverStatistics inner =
+      inner_solver_.Solve(*inner_, first ? outer.v : inner_solution_.v, &inner_solution_);
+  return {inner.iterations, Accepted(inner.status),
+          inner.status == SolverStatus::kFactorizationFailed};
+}
+
+CanalSolver::InnerStep CanalSolver::SolveStrictInnerProblem(double penalty,
+                                                            double rel_tolerance,
+                                                            bool first,
+                                                            const NcpSolution& outer) {
+  strict_.SetMultipliers(outer.lambda, penalty);
+  strict_.ToScaled(first ? outer.v : inner_solution_.v, &scaled_v_);
+  InnerSolveLimits limits;
+  limits.rel_tolerance = rel_tolerance;
+  limits.max_iterations = parameters_.inner_max_iterations;
+  const InnerSolveResult inner = semismooth_solver_->Solve(&strict_, &scaled_v_, limits);
+  inner_solution_.v = strict_.v();
+  inner_solution_.gamma = strict_.lambda();
+  return {inner.iterations, inner.converged, false};
 }
 
 void CanalSolver::KeepIfBest(const NcpSolution& iterate, double residual, bool first) {

@@ -8,6 +8,8 @@
 #include "coulomb/contact/augmented_lagrangian_cone.h"
 #include "coulomb/solvers/contact_ncp.h"
 #include "coulomb/solvers/sap_solver.h"
+#include "coulomb/solvers/semismooth_inner_solver.h"
+#include "coulomb/solvers/strict_al_surrogate.h"
 
 namespace coulomb {
 
@@ -22,14 +24,19 @@ namespace coulomb {
 // K ∋ λ ⊥ ũ ∈ K*). The inner problem is SAP's with AugmentedLagrangianCone
 // potentials, solved by the same Newton method, exact line search and block
 // Cholesky (warm-started; the symbolic factorization is reused across outer
-// iterations). β starts at penalty_scale / mean_i(trace(W_ii)/3) and grows by
-// penalty_growth (up to max_penalty_growth) whenever the natural-map residual
-// fell by less than stall_ratio; the primal residual ‖J v − z‖ =
+// iterations). β starts at penalty_scale / mean_i(trace(W_ii)/3) and grows
+// by penalty_growth (up to max_penalty_growth) whenever the natural-map
+// residual fell by less than stall_ratio; the primal residual ‖J v − z‖ =
 // ‖λ^k − λ^{k−1}‖/β is reported. Stops when the natural-map residual at
 // v = v* + A⁻¹Jᵀλ (exact dynamics) ≤ tolerance; otherwise, at the iteration
 // limit, returns the iterate with the lowest residual (the outer iterates are
 // not monotone, and in simulation, with a budget of 20, the last one could be
 // the worst). One outer iteration from λ = 0 is a soft convex model.
+//
+// NcpSolverParameters::inner_solver replaces the cascade by AL §VII-D1's
+// baselines, a dogleg or damped semismooth Newton method on the strict
+// operator's nonsmooth equation (StrictAlSurrogate, SemismoothInnerSolver):
+// the same outer loop with λ^k = T(λ^{k−1} − β u(v^k)) and no De Saxcé term.
 class CanalSolver {
  public:
   // Outer iterations when NcpSolverParameters::max_iterations is 0, and the
@@ -50,6 +57,22 @@ class CanalSolver {
   void RebuildInnerProblem(const ContactNcp& ncp, double penalty);
   double InitialPenalty(const ContactNcp& ncp);
 
+  // One inner solve for the outer iterate `outer` (warm-started from it on
+  // the first outer iteration, else from the previous inner solution);
+  // leaves v^k and λ^k in inner_solution_.
+  struct InnerStep {
+    int iterations = 0;
+    bool converged = false;
+    bool factorization_failed = false;
+  };
+  // CANAL's cascade: SAP's Newton method on the convex surrogate (AL §V).
+  InnerStep SolveCascadedInnerProblem(const ContactNcp& ncp, double penalty,
+                                      double rel_tolerance, bool first,
+                                      const NcpSolution& outer);
+  // The ablation's baselines on the strict operator's equation (AL §VII-D1).
+  InnerStep SolveStrictInnerProblem(double penalty, double rel_tolerance, bool first,
+                                    const NcpSolution& outer);
+
   // The iterate with the lowest natural-map residual so far (first: the
   // starting point), which Solve returns when the last one is worse.
   void KeepIfBest(const NcpSolution& iterate, double residual, bool first);
@@ -60,7 +83,11 @@ class CanalSolver {
   double best_residual_ = 0.0;
   std::vector<AugmentedLagrangianCone*> cones_;  // owned by the inner problem
   std::optional<ContactProblem> inner_;
-  SapSolution inner_solution_;
+  SapSolution inner_solution_;  // v^k, λ^k (gamma) of the last inner solve
+  // The baselines' equation and solver (inner_solver other than newton).
+  StrictAlSurrogate strict_;
+  std::optional<SemismoothInnerSolver> semismooth_solver_;
+  Eigen::VectorXd scaled_v_;
   Eigen::VectorXd slack_, multiplier_change_;  // z, λ^k − λ^{k−1}
   std::vector<double> a_inverse_jt_;           // InitialPenalty's A_t⁻¹ J_itᵀ
 };

@@ -1,14 +1,17 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Dense>
 
+#include "coulomb/base/named_enum.h"
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/solvers/solver_status.h"
@@ -158,6 +161,8 @@ struct NcpSolverStatistics {
   SolverStatus status = SolverStatus::kMaxIterationsReached;
   int iterations = 0;        // outer iterations (CANAL) or sweeps (PGS)
   int inner_iterations = 0;  // CANAL: total Newton iterations
+  int inner_solves = 0;      // CANAL: inner solves (one per outer iteration)
+  int inner_failures = 0;    // CANAL: inner solves that missed their tolerance
   double residual = 0.0;     // final natural-map residual
   double dual_gap = 0.0;     // dual solver (regularized): SAP's ℓ_p(v) + f(λ)
   std::vector<NcpIterationRecord> history;
@@ -169,6 +174,27 @@ struct NcpSolution {
   Eigen::VectorXd lambda;  // impulses, stacked [t1, t2, n] per contact
   Eigen::VectorXd u;       // contact velocities u(v)
 };
+
+// CANAL's inner solver (AL §VII-D1, docs/ncp_solvers.md "Inner-solver
+// ablation"): its own cascaded Newton method on the convex surrogate (AL §V,
+// the default), or one of the paper's two baselines on the nonsmooth
+// equation of the strict operator (SemismoothInnerSolver).
+enum class CanalInnerSolver {
+  kCascadedNewton,         // SAP's Newton method, exact line search (AL-22 … AL-26)
+  kDogleg,                 // trust-region dogleg on ½‖r‖² (dense LU)
+  kDampedSemismoothNewton  // semismooth Newton, Armijo on ½‖r‖² (dense LU)
+};
+template <>
+struct EnumNames<CanalInnerSolver> {
+  static constexpr std::string_view kWhat = "CANAL inner solver";
+  static constexpr std::array<std::pair<CanalInnerSolver, std::string_view>, 3> kNames = {
+      {{CanalInnerSolver::kCascadedNewton, "newton"},
+       {CanalInnerSolver::kDogleg, "dogleg"},
+       {CanalInnerSolver::kDampedSemismoothNewton, "ssn"}}};
+};
+inline std::string ToString(CanalInnerSolver solver) {
+  return std::string(EnumName(solver));
+}
 
 // Stopping and iteration limits shared by the NCP solvers.
 struct NcpSolverParameters {
@@ -192,6 +218,11 @@ struct NcpSolverParameters {
   // SAP's ε_r for the inner problem: 0.1 × the outer residual, within
   // [inner_rel_tolerance, 1e-6].
   double inner_rel_tolerance = 1e-13;
+  // CANAL: the inner solver, and its iteration limit per inner solve (25:
+  // the cascaded Newton method converges in a few; more only stall at
+  // round-off). An inner solve that reaches it counts as a failure.
+  CanalInnerSolver inner_solver = CanalInnerSolver::kCascadedNewton;
+  int inner_max_iterations = 25;
 };
 
 }  // namespace coulomb

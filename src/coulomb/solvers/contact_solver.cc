@@ -82,6 +82,8 @@ class NcpContactSolver : public ContactSolver {
     }
     stats.iterations = ncp.iterations;
     stats.inner_iterations = ncp.inner_iterations;
+    stats.inner_solves = ncp.inner_solves;
+    stats.inner_failures = ncp.inner_failures;
     stats.ncp_residual = ncp.residual;
     stats.dual_gap = ncp.dual_gap;
     stats.primal_residual =
@@ -205,6 +207,14 @@ void ValidateContactSolverOptions(const ContactSolverOptions& options) {
   }
   if (options.ncp.max_iterations < 0) {
     throw std::invalid_argument("max_iterations: must be ≥ 0 (0: the solver's default)");
+  }
+  if (options.ncp.inner_solver != CanalInnerSolver::kCascadedNewton &&
+      options.kind != ContactSolverKind::kCanal) {
+    throw std::invalid_argument("--canal-inner " + ToString(options.ncp.inner_solver) +
+                                " applies to --solver canal only");
+  }
+  if (options.ncp.inner_max_iterations < 1) {
+    throw std::invalid_argument("CANAL inner iterations: must be ≥ 1");
   }
 }
 

@@ -65,6 +65,8 @@ struct ContactSolverStatistics {
   // (SubADMM), sweeps (PGS).
   int iterations = 0;
   int inner_iterations = 0;        // CANAL: Newton iterations of its inner solves
+  int inner_solves = 0;            // CANAL: inner solves (one per outer iteration)
+  int inner_failures = 0;          // CANAL: inner solves that missed their tolerance
   int line_search_iterations = 0;  // SAP
   // SAP: e_m (SAP eq. 32) and e_μ (eq. 33). The NCP solvers return
   // v = v* + A⁻¹Jᵀλ, which balances momentum exactly: e_m = 0.
