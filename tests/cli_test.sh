@@ -88,6 +88,13 @@ check "directory mode lists both files" test "$(grep -c "^[a-z]*\.hdf5 " "$work/
 "$coulomb" solve --example --solver pgs --json >"$work/out"; code=$?
 check "--example honours --solver and --json" python3 -c "
 import json; r = json.load(open('$work/out')); assert r['solver'] == 'pgs', r"
+for form in dense operator; do
+  "$coulomb" solve --example --solver dual --delassus $form --json >"$work/dual_$form"
+  check "solve --solver dual --delassus $form exits 0" test "$?" -eq 0
+done
+check "the dense and operator Delassus forms reach the same residual" python3 -c "
+import json; d, o = (json.load(open('$work/dual_' + f)) for f in ('dense', 'operator'))
+assert abs(d['ncp_residual'] - o['ncp_residual']) < 1e-6 * o['ncp_residual'], (d, o)"
 "$coulomb" solve --example --threads 0 >/dev/null 2>&1; code=$?
 check "--threads 0 exits 2" test "$code" -eq 2
 "$coulomb" solve --example --max-iterations 1 --json >"$work/out"; code=$?

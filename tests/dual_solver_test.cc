@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "coulomb/contact/dense_problem_matrices.h"
 #include "coulomb/contact/random_contact_problem.h"
 #include "coulomb/solvers/contact_solver.h"
 
@@ -20,28 +21,34 @@ ContactProblem RandomProblem(uint64_t seed) {
   return MakeRandomContactProblem(options);
 }
 
-ContactSolverOptions Options(ContactSolverKind kind) {
+ContactSolverOptions Options(ContactSolverKind kind,
+                             DelassusForm delassus = DelassusForm::kAuto) {
   ContactSolverOptions options;
   options.kind = kind;
+  options.ncp.delassus = delassus;
   options.sap.rel_tolerance = 1e-12;  // SAP's impulses to round-off
   options.ncp.tolerance = 1e-9;
   return options;
 }
 
 ContactSolution Solve(const ContactProblem& problem, ContactSolverKind kind,
-                      ContactSolverStatistics* stats) {
+                      ContactSolverStatistics* stats,
+                      DelassusForm delassus = DelassusForm::kAuto) {
   ContactSolution solution;
-  *stats = MakeContactSolver(Options(kind), SolverUse::kSingleProblem)
+  *stats = MakeContactSolver(Options(kind, delassus), SolverUse::kSingleProblem)
                ->Solve(problem, {}, {}, &solution);
   return solution;
 }
 
+// With W applied as an operator and assembled densely alike.
 TEST(DualSolver, RegularizedDualReproducesSapImpulsesAndVelocities) {
-  for (uint64_t seed = 1; seed <= 8; ++seed) {
+  for (uint64_t seed = 1; seed <= 16; ++seed) {
     const ContactProblem problem = RandomProblem(seed);
     ContactSolverStatistics sap_stats, dual_stats;
     const ContactSolution sap = Solve(problem, ContactSolverKind::kSap, &sap_stats);
-    const ContactSolution dual = Solve(problem, ContactSolverKind::kDual, &dual_stats);
+    const DelassusForm form = seed % 2 ? DelassusForm::kDense : DelassusForm::kOperator;
+    const ContactSolution dual =
+        Solve(problem, ContactSolverKind::kDual, &dual_stats, form);
     ASSERT_TRUE(sap_stats.converged()) << seed;
     ASSERT_TRUE(dual_stats.converged())
         << seed << ": residual " << dual_stats.ncp_residual;
@@ -93,6 +100,53 @@ TEST(DualSolver, StopsAtItsIterationLimitAndSaysSo) {
   EXPECT_FALSE(stats.converged);
   EXPECT_EQ(stats.iterations, 5);
   EXPECT_EQ(stats.status, SolverStatus::kMaxIterationsReached);
+}
+
+TEST(DelassusMatrix, EqualsJacobianTimesInverseATimesJacobianTransposed) {
+  for (uint64_t seed : {1, 2}) {
+    const ContactProblem problem = RandomProblem(seed);
+    const ContactNcp ncp(problem);
+    DelassusMatrix delassus;
+    delassus.Assemble(ncp);
+    Eigen::MatrixXd a, jacobian;
+    AssembleDenseA(problem, &a);
+    AssembleDenseJacobian(problem, &jacobian);
+    const Eigen::MatrixXd expected = jacobian * a.llt().solve(jacobian.transpose());
+    EXPECT_LT((delassus.matrix() - expected).norm(), 1e-12 * expected.norm());
+    // Storage reused for a smaller problem: still exact.
+    RandomContactProblemOptions small;
+    small.num_bodies = 3;
+    small.num_contacts = 4;
+    const ContactProblem other = MakeRandomContactProblem(small);
+    const ContactNcp other_ncp(other);
+    delassus.Assemble(other_ncp);
+    AssembleDenseA(other, &a);
+    AssembleDenseJacobian(other, &jacobian);
+    EXPECT_EQ(delassus.matrix().rows(), 12);
+    EXPECT_LT((delassus.matrix() - jacobian * a.llt().solve(jacobian.transpose())).norm(),
+              1e-12 * delassus.matrix().norm());
+  }
+}
+
+TEST(DualSolver, AutoTakesTheDenseDelassusOnlyForSmallCoupledProblems) {
+  NcpSolverParameters parameters;
+  const ContactProblem small = RandomProblem(1);  // 72 equations
+  EXPECT_TRUE(DualSolver(parameters, true).UsesDenseDelassus(ContactNcp(small)));
+  RandomContactProblemOptions options;  // 1800 equations: over the size limit
+  options.num_bodies = 400;
+  options.num_contacts = 600;
+  const ContactProblem large = MakeRandomContactProblem(options);
+  EXPECT_FALSE(DualSolver(parameters, true).UsesDenseDelassus(ContactNcp(large)));
+  // Many bodies, few contacts each: W is sparse, the operator reads less.
+  options.num_bodies = 400;
+  options.num_contacts = 400;
+  const ContactProblem sparse = MakeRandomContactProblem(options);
+  EXPECT_FALSE(DualSolver(parameters, true).UsesDenseDelassus(ContactNcp(sparse)));
+  // The parameter overrides the rule both ways.
+  parameters.delassus = DelassusForm::kDense;
+  EXPECT_TRUE(DualSolver(parameters, true).UsesDenseDelassus(ContactNcp(large)));
+  parameters.delassus = DelassusForm::kOperator;
+  EXPECT_FALSE(DualSolver(parameters, true).UsesDenseDelassus(ContactNcp(small)));
 }
 
 }  // namespace

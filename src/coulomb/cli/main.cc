@@ -28,6 +28,7 @@ constexpr CommandHelp kCommands[] = {
     {"solve",
      "  solve PROBLEM.hdf5 [--solver sap|canal|subadmm|pgs|dual|dual-ccp] [--threads N]\n"
      "        [--rel-tol X] [--canal-inner newton|dogleg|ssn]\n"
+     "        [--delassus auto|dense|operator]\n"
      "        [--max-iterations N]\n"
      "        [--linear-solver dense|sparse] [--line-search exact|backtracking]\n"
      "        [--output SOLUTION.hdf5] [--json]\n"

@@ -28,6 +28,8 @@ SolveOptions ParseSolveOptions(const std::vector<std::string>& list) {
     const std::string flag = arguments.Next();
     if (flag == "--solver") {
       options.solver.kind = arguments.EnumValue<ContactSolverKind>(flag);
+    } else if (flag == "--delassus") {
+      options.solver.ncp.delassus = arguments.EnumValue<DelassusForm>(flag);
     } else if (flag == "--canal-inner") {
       options.solver.ncp.inner_solver = arguments.EnumValue<CanalInnerSolver>(flag);
     } else if (flag == "--threads") {

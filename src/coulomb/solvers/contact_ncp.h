@@ -196,6 +196,22 @@ inline std::string ToString(CanalInnerSolver solver) {
   return std::string(EnumName(solver));
 }
 
+// How the dual solver applies the Delassus operator W = J A⁻¹ Jᵀ.
+enum class DelassusForm {
+  kAuto,      // dense when small and cheaper per product (DualSolver)
+  kDense,     // W assembled once per solve (DelassusMatrix), one m × m product
+  kOperator,  // J, A⁻¹ (clique factorizations) and Jᵀ applied in turn
+};
+template <>
+struct EnumNames<DelassusForm> {
+  static constexpr std::string_view kWhat = "Delassus form";
+  static constexpr std::array<std::pair<DelassusForm, std::string_view>, 3> kNames = {
+      {{DelassusForm::kAuto, "auto"},
+       {DelassusForm::kDense, "dense"},
+       {DelassusForm::kOperator, "operator"}}};
+};
+inline std::string ToString(DelassusForm form) { return std::string(EnumName(form)); }
+
 // Stopping and iteration limits shared by the NCP solvers.
 struct NcpSolverParameters {
   double tolerance = 1e-9;  // on the normalized natural-map residual
@@ -223,6 +239,8 @@ struct NcpSolverParameters {
   // round-off). An inner solve that reaches it counts as a failure.
   CanalInnerSolver inner_solver = CanalInnerSolver::kCascadedNewton;
   int inner_max_iterations = 25;
+  // Dual solver: how W is applied.
+  DelassusForm delassus = DelassusForm::kAuto;
 };
 
 }  // namespace coulomb

@@ -213,6 +213,12 @@ void ValidateContactSolverOptions(const ContactSolverOptions& options) {
     throw std::invalid_argument("--canal-inner " + ToString(options.ncp.inner_solver) +
                                 " applies to --solver canal only");
   }
+  if (options.ncp.delassus != DelassusForm::kAuto &&
+      options.kind != ContactSolverKind::kDual &&
+      options.kind != ContactSolverKind::kDualCcp) {
+    throw std::invalid_argument("--delassus " + ToString(options.ncp.delassus) +
+                                " applies to --solver dual or dual-ccp only");
+  }
   if (options.ncp.inner_max_iterations < 1) {
     throw std::invalid_argument("CANAL inner iterations: must be ≥ 1");
   }

@@ -12,10 +12,32 @@ namespace coulomb {
 DualSolver::DualSolver(const NcpSolverParameters& parameters, bool regularized)
     : parameters_(parameters), regularized_(regularized) {}
 
+bool DualSolver::UsesDenseDelassus(const ContactNcp& ncp) const {
+  if (parameters_.delassus != DelassusForm::kAuto)
+    return parameters_.delassus == DelassusForm::kDense;
+  const ContactProblem& problem = ncp.problem();
+  if (problem.num_constraint_equations() > kDenseMaxEquations) return false;
+  // Entries the operator reads per product: J and Jᵀ, the clique factors,
+  // and a few passes over v.
+  double operator_entries = 6.0 * problem.num_dofs();
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    for (const JacobianBlock& block : problem.constraint(i).jacobian)
+      operator_entries += 2.0 * block.matrix.size();
+  }
+  for (int t = 0; t < problem.num_cliques(); ++t)
+    operator_entries += problem.clique_size(t) * problem.clique_size(t);
+  return DelassusMatrix::Entries(ncp) <= kDenseCostRatio * operator_entries;
+}
+
 double DualSolver::Gradient(const ContactNcp& ncp, const Eigen::VectorXd& lambda,
-                            Eigen::VectorXd* v, Eigen::VectorXd* gradient) const {
-  ncp.CalcVelocities(lambda, v);
-  ncp.CalcContactVelocities(*v, gradient);  // u(λ) = Wλ + r
+                            Eigen::VectorXd* gradient) {
+  if (dense_) {
+    gradient->noalias() = delassus_.matrix() * lambda;
+    *gradient += r_;
+  } else {
+    ncp.CalcVelocities(lambda, &v_);
+    ncp.CalcContactVelocities(v_, gradient);  // u(λ) = Wλ + r
+  }
   if (regularized_) *gradient += ncp.regularization().cwiseProduct(lambda);
   return 0.5 * (lambda.dot(*gradient) + lambda.dot(ncp.free_contact_velocity()));
 }
@@ -82,9 +104,11 @@ NcpSolverStatistics DualSolver::Solve(const ContactNcp& ncp,
   const int m = ncp.problem().num_constraint_equations();
   r_ = ncp.free_contact_velocity();
   CalcLocalSteps(ncp);
+  dense_ = UsesDenseDelassus(ncp);
+  if (dense_) delassus_.Assemble(ncp);
   // Workspaces are members: a simulation step allocates nothing here once
   // its problem's sizes were seen.
-  Eigen::VectorXd &lambda = lambda_, &v = v_, &gradient = gradient_, &y = y_;
+  Eigen::VectorXd &lambda = lambda_, &gradient = gradient_, &y = y_;
   Eigen::VectorXd &gradient_y = gradient_y_, &next = next_;
   Eigen::VectorXd &gradient_next = gradient_next_, &best = best_;
   Eigen::VectorXd &change = change_, &gradient_change = gradient_change_;
@@ -101,9 +125,9 @@ NcpSolverStatistics DualSolver::Solve(const ContactNcp& ncp,
 
   // A first Lipschitz estimate: the Rayleigh quotient of W + R along ones.
   y.setOnes(m);
-  Gradient(ncp, y, &v, &gradient);
+  Gradient(ncp, y, &gradient);
   double lipschitz = std::max((gradient - r_).sum() / m, 1e-300);
-  double f = Gradient(ncp, lambda, &v, &gradient);
+  double f = Gradient(ncp, lambda, &gradient);
   double best_residual = Residual(ncp, lambda, gradient);
   best = lambda;
   y = lambda;
@@ -111,16 +135,19 @@ NcpSolverStatistics DualSolver::Solve(const ContactNcp& ncp,
   for (stats.iterations = 0; stats.iterations < max_iterations && m > 0;) {
     if (best_residual <= parameters_.tolerance) break;
     ++stats.iterations;
-    const double f_y = Gradient(ncp, y, &v, &gradient_y);
-    // Backtracking on the quadratic upper bound at y.
+    Gradient(ncp, y, &gradient_y);
+    // Backtracking on the quadratic upper bound at y, f(next) ≤ f(y) +
+    // ∇f(y)ᵀd + L‖d‖²/2 with d = next − y. f is quadratic, so this is
+    // dᵀ(∇f(next) − ∇f(y)) ≤ L‖d‖², tested so: the cost difference itself
+    // cancels to round-off near the solution, and the test would then fail
+    // by chance, doubling L until the steps stall.
     double f_next = 0.0;
     for (int attempt = 0; attempt < 60; ++attempt) {
       next = y - gradient_y / lipschitz;
       Project(ncp, &next);
-      f_next = Gradient(ncp, next, &v, &gradient_next);
-      if (f_next <= f_y + gradient_y.dot(next - y) +
-                        0.5 * lipschitz * (next - y).squaredNorm() +
-                        1e-15 * std::abs(f_y))
+      f_next = Gradient(ncp, next, &gradient_next);
+      change = next - y;
+      if (change.dot(gradient_next - gradient_y) <= lipschitz * change.squaredNorm())
         break;
       lipschitz *= 2.0;
     }
@@ -154,7 +181,8 @@ NcpSolverStatistics DualSolver::Solve(const ContactNcp& ncp,
       stats.history.push_back({residual, 0.0, 0, lipschitz, stopwatch.Seconds()});
     }
   }
-  f = Gradient(ncp, best, &solution->v, &gradient);
+  f = Gradient(ncp, best, &gradient);
+  ncp.CalcVelocities(best, &solution->v);
   solution->lambda = best;
   ncp.CalcContactVelocities(solution->v, &solution->u);
   stats.residual = best_residual;

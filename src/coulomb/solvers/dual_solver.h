@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 
 #include "coulomb/solvers/contact_ncp.h"
+#include "coulomb/solvers/delassus_matrix.h"
 
 namespace coulomb {
 
@@ -10,9 +11,11 @@ namespace coulomb {
 // time stepping; docs/math.md §5): over the impulses λ, stacked [t1, t2, n]
 // per contact,
 //   min f(λ) = ½ λᵀ(W + R)λ + λᵀ r   over   λ ∈ F = Π_i K_μi,
-// W = J A⁻¹ Jᵀ (the Delassus operator, applied through A's clique
-// factorizations, never formed), r = J v* + b + e = u(λ = 0) (e = −v̂ for
-// SAP's cones) and R the diagonal of the constraints' regularization:
+// W = J A⁻¹ Jᵀ (the Delassus operator: applied through A's clique
+// factorizations, or for small problems assembled once per solve as a dense
+// matrix, NcpSolverParameters::delassus; UsesDenseDelassus says which), r = J v* + b + e
+// = u(λ = 0) (e = −v̂ for SAP's cones) and R the diagonal of the constraints'
+// regularization:
 // * regularized (R = SAP's [Rt, Rt, Rn]): the dual of SAP's primal problem,
 //   so its solution is SAP's impulses γ and v = v* + A⁻¹Jᵀλ is SAP's v
 //   (strong duality: SAP's ℓ_p(v(λ)) + f(λ) ≥ 0 is the duality gap, 0 at the
@@ -33,6 +36,14 @@ class DualSolver {
  public:
   static constexpr int kMaxIterations = 100000;
   static constexpr int kStepBudget = 1000;  // per simulation step
+  // DelassusForm::kAuto takes the dense W when it has at most this many
+  // equations (a 1500 × 1500 W is 18 MB) and at most kDenseCostRatio × as
+  // many entries as the operator reads per product (J, Jᵀ, the clique
+  // factors, 6 n_v): the dense product streams its entries, the operator's
+  // small blocks and triangular solves cost ~10× more per entry (break-even
+  // 8–16 on the FCLIB files, docs/dual_solver.md).
+  static constexpr int kDenseMaxEquations = 1500;
+  static constexpr double kDenseCostRatio = 10.0;
   DualSolver(const NcpSolverParameters& parameters, bool regularized);
 
   // lambda_guess: empty for λ = 0. Throws std::invalid_argument for a
@@ -41,10 +52,13 @@ class DualSolver {
   NcpSolverStatistics Solve(const ContactNcp& ncp, const Eigen::VectorXd& lambda_guess,
                             NcpSolution* solution);
 
+  // Whether a solve of this NCP assembles W (the parameter, or kAuto's rule).
+  bool UsesDenseDelassus(const ContactNcp& ncp) const;
+
  private:
-  // g = ∇f(λ) = u(λ) + Rλ (v = v(λ) as a by-product); returns f(λ).
+  // g = ∇f(λ) = Wλ + r + Rλ; returns f(λ).
   double Gradient(const ContactNcp& ncp, const Eigen::VectorXd& lambda,
-                  Eigen::VectorXd* v, Eigen::VectorXd* gradient) const;
+                  Eigen::VectorXd* gradient);
   void Project(const ContactNcp& ncp, Eigen::VectorXd* lambda) const;
   double Residual(const ContactNcp& ncp, const Eigen::VectorXd& lambda,
                   const Eigen::VectorXd& gradient);
@@ -55,6 +69,8 @@ class DualSolver {
 
   NcpSolverParameters parameters_;
   bool regularized_;
+  bool dense_ = false;  // this solve applies delassus_
+  DelassusMatrix delassus_;
   // Workspaces, kept between solves.
   Eigen::VectorXd r_, local_step_, projected_, lambda_, v_, gradient_, y_, gradient_y_,
       next_, gradient_next_, best_, change_, gradient_change_;
