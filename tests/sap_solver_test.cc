@@ -1,6 +1,7 @@
 #include "coulomb/solvers/sap_solver.h"
 #include "coulomb/solvers/supernode_partition.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <set>
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "coulomb/contact/random_contact_problem.h"
+#include "coulomb/contact/sap_friction_cone.h"
 #include "test_support.h"
 
 namespace coulomb {
@@ -244,6 +246,82 @@ TEST(SapSolver, ScalarCliquesMergedIntoSupernodesGiveTheSameSolution) {
               1e-9 * body_solution.v.norm());
     // The Delassus estimate is the same (a sum over the same dofs), so R and
     // hence the solution are those of the body problem.
+  }
+}
+
+// `problem` with its constraints filtered and duplicated: constraint i is
+// kept when keep(i), and added a second time (Jacobian ×0.9, so a distinct
+// contact point between the same cliques) when twice(i).
+template <typename Keep, typename Twice>
+ContactProblem WithConstraints(const ContactProblem& problem, Keep keep, Twice twice) {
+  ContactProblem result(problem.time_step());
+  for (int t = 0; t < problem.num_cliques(); ++t) result.AddCliqueOf(problem, t);
+  result.SetFreeMotionVelocities(problem.v_star());
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    const ProblemConstraint& c = problem.constraint(i);
+    const auto& cone = dynamic_cast<const SapFrictionCone&>(*c.potential);
+    if (keep(i))
+      result.AddConstraint(c.jacobian, c.bias, std::make_unique<SapFrictionCone>(cone));
+    if (!twice(i)) continue;
+    std::vector<JacobianBlock> jacobian = c.jacobian;
+    for (JacobianBlock& block : jacobian) block.matrix *= 0.9;
+    result.AddConstraint(jacobian, c.bias, std::make_unique<SapFrictionCone>(cone));
+  }
+  result.Finalize();
+  return result;
+}
+
+// Contact points appearing and disappearing between cliques already coupled
+// keep the symbolic factorization (the supernodes included: scalar cliques
+// merge into them); the answer is bitwise the one of a fresh solver. A
+// constraint whose clique tuple was the only one of its kind changes the
+// coupling: the analysis is redone.
+TEST(SapSolver, KeepsTheSymbolicFactorizationWhileTheCouplingIsUnchanged) {
+  for (unsigned seed = 1; seed <= 4; ++seed) {
+    RandomContactProblemOptions options;
+    options.num_bodies = 8;
+    options.num_contacts = 16;
+    options.diagonal_mass = true;
+    options.seed = seed;
+    const ContactProblem base = SplitIntoScalarCliques(MakeRandomContactProblem(options));
+    const auto all = [](int) { return true; };
+    const auto none = [](int) { return false; };
+    const ContactProblem more =
+        WithConstraints(base, all, [](int i) { return i % 3 == 0; });
+    // Drops the duplicates of `more` again except one: the same tuple set.
+    const ContactProblem fewer = WithConstraints(base, all, [](int i) { return i == 3; });
+    // Without a constraint whose clique tuple no other constraint has: the
+    // coupling changes.
+    std::vector<std::vector<int>> tuples;
+    for (int i = 0; i < base.num_constraints(); ++i) {
+      std::vector<int>& tuple = tuples.emplace_back();
+      for (const JacobianBlock& block : base.constraint(i).jacobian)
+        tuple.push_back(block.clique);
+      std::sort(tuple.begin(), tuple.end());
+    }
+    int unique = 0;
+    while (unique < base.num_constraints() &&
+           std::count(tuples.begin(), tuples.end(), tuples[unique]) > 1)
+      ++unique;
+    ASSERT_LT(unique, base.num_constraints()) << "seed " << seed;
+    const ContactProblem other = WithConstraints(
+        base, [unique](int i) { return i != unique; }, none);
+    SapSolver reused(Tight());
+    const std::pair<const ContactProblem*, bool> sequence[] = {
+        {&base, true},  {&more, false}, {&fewer, false},
+        {&base, false}, {&other, true}, {&more, true}};
+    for (const auto& [problem, analysed] : sequence) {
+      SapSolution reused_solution, fresh_solution;
+      const SapSolverStatistics stats =
+          reused.Solve(*problem, Eigen::VectorXd(), &reused_solution);
+      ASSERT_TRUE(stats.converged());
+      EXPECT_EQ(stats.symbolic_analysis, analysed)
+          << "seed " << seed << ", " << problem->num_constraints() << " constraints";
+      SapSolver fresh(Tight());
+      ASSERT_TRUE(fresh.Solve(*problem, Eigen::VectorXd(), &fresh_solution).converged());
+      EXPECT_EQ(reused_solution.v, fresh_solution.v) << "seed " << seed;
+      EXPECT_EQ(reused_solution.gamma, fresh_solution.gamma) << "seed " << seed;
+    }
   }
 }
 

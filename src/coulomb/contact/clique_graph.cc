@@ -1,5 +1,7 @@
 #include "coulomb/contact/clique_graph.h"
 
+#include <algorithm>
+
 namespace coulomb {
 namespace {
 
@@ -20,16 +22,10 @@ void VisitPatternSignature(const ContactProblem& problem, Visitor&& visit) {
   }
 }
 
-std::vector<int> PatternSignature(const ContactProblem& problem) {
-  std::vector<int> signature;
-  VisitPatternSignature(problem, [&signature](int value) { signature.push_back(value); });
-  return signature;
-}
-
 }  // namespace
 
-CliqueGraph::CliqueGraph(const ContactProblem& problem)
-    : signature_(PatternSignature(problem)) {
+CliqueGraph::CliqueGraph(const ContactProblem& problem) {
+  CouplingSignature(problem, &coupling_signature_);
   const int num_cliques = problem.num_cliques();
   pattern.block_sizes.resize(num_cliques);
   pattern.neighbors.resize(num_cliques);
@@ -49,7 +45,14 @@ CliqueGraph::CliqueGraph(const ContactProblem& problem)
   for (int clique = 0; clique < num_cliques; ++clique) {
     cliques_of_island[island_of_clique[clique]].push_back(clique);
   }
+  AssignConstraints(problem);
+}
+
+void CliqueGraph::AssignConstraints(const ContactProblem& problem) {
+  signature_.clear();
+  VisitPatternSignature(problem, [this](int value) { signature_.push_back(value); });
   island_of_constraint.resize(problem.num_constraints());
+  for (std::vector<int>& constraints : constraints_of_island) constraints.clear();
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const int island =
         island_of_clique[problem.constraint(index).jacobian.front().clique];
@@ -67,6 +70,48 @@ bool CliqueGraph::Matches(const ContactProblem& problem) const {
     ++position;
   });
   return matches && position == signature_.size();
+}
+
+bool CliqueGraph::SameCoupling(const ContactProblem& problem) {
+  CouplingSignature(problem, &candidate_);
+  return candidate_ == coupling_signature_;
+}
+
+void CliqueGraph::CouplingSignature(const ContactProblem& problem,
+                                    std::vector<int>* signature) {
+  tuples_.clear();
+  tuple_starts_.clear();
+  for (int index = 0; index < problem.num_constraints(); ++index) {
+    tuple_starts_.push_back(static_cast<int>(tuples_.size()));
+    const auto& jacobian = problem.constraint(index).jacobian;
+    tuples_.push_back(static_cast<int>(jacobian.size()));
+    for (const JacobianBlock& block : jacobian) tuples_.push_back(block.clique);
+    std::sort(tuples_.end() - jacobian.size(), tuples_.end());
+  }
+  // A tuple as (length, cliques…): lexicographic order on that sequence.
+  const auto tuple = [this](int t) {
+    const int* start = tuples_.data() + tuple_starts_[t];
+    return std::pair{start, start + 1 + *start};
+  };
+  tuple_order_.resize(tuple_starts_.size());
+  for (size_t t = 0; t < tuple_order_.size(); ++t) tuple_order_[t] = static_cast<int>(t);
+  std::sort(tuple_order_.begin(), tuple_order_.end(), [&](int a, int b) {
+    const auto [a_begin, a_end] = tuple(a);
+    const auto [b_begin, b_end] = tuple(b);
+    return std::lexicographical_compare(a_begin, a_end, b_begin, b_end);
+  });
+  signature->clear();
+  signature->push_back(problem.num_cliques());
+  for (int clique = 0; clique < problem.num_cliques(); ++clique)
+    signature->push_back(problem.clique_size(clique));
+  for (size_t k = 0; k < tuple_order_.size(); ++k) {
+    const auto [begin, end] = tuple(tuple_order_[k]);
+    if (k > 0) {
+      const auto [previous_begin, previous_end] = tuple(tuple_order_[k - 1]);
+      if (std::equal(begin, end, previous_begin, previous_end)) continue;  // duplicate
+    }
+    signature->insert(signature->end(), begin, end);
+  }
 }
 
 }  // namespace coulomb

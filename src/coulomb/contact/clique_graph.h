@@ -11,22 +11,47 @@ namespace coulomb {
 // cliques are coupled when a constraint touches both. Its block pattern is
 // the pattern of H = A + JᵀGJ. Connected components ("islands") are
 // independent sub-problems: no constraint couples two islands.
-struct CliqueGraph {
+//
+// What the symbolic work depends on (the pattern, the islands, which cliques
+// are indistinguishable): the clique sizes and the SET of distinct clique
+// tuples the constraints touch — not how many constraints share a tuple, nor
+// their order. Two contact points between the same bodies couple exactly as
+// one does: a problem whose contact points appear and disappear between
+// bodies already in contact has the same coupling (SameCoupling), and only
+// the per-constraint lists need refreshing (AssignConstraints).
+class CliqueGraph {
+ public:
   BlockSparsityPattern pattern;
   int num_islands = 0;
   std::vector<int> island_of_clique;
-  std::vector<int> island_of_constraint;
   std::vector<std::vector<int>> cliques_of_island;
+  // Per constraint (refreshed by AssignConstraints).
+  std::vector<int> island_of_constraint;
   std::vector<std::vector<int>> constraints_of_island;
 
   explicit CliqueGraph(const ContactProblem& problem);
 
-  // True if `problem` has the same cliques and constraint–clique incidence
-  // as the problem this graph was built from (so symbolic work can be reused).
+  // True if `problem` has the same cliques and constraint–clique incidence,
+  // constraint by constraint, as the problem last built or assigned.
   bool Matches(const ContactProblem& problem) const;
+  // True if `problem` has the clique sizes and the set of constraint clique
+  // tuples of the problem this graph was built from: its symbolic work
+  // (pattern, islands, supernodes, Cholesky analysis) can be reused.
+  // Allocates nothing once the workspace has grown to the problem's size.
+  bool SameCoupling(const ContactProblem& problem);
+  // The per-constraint lists for a problem with SameCoupling.
+  void AssignConstraints(const ContactProblem& problem);
 
  private:
-  std::vector<int> signature_;
+  // Writes the coupling signature of `problem` into *signature: clique count
+  // and sizes, then the sorted, deduplicated clique tuples (each its length,
+  // then its sorted cliques).
+  void CouplingSignature(const ContactProblem& problem, std::vector<int>* signature);
+
+  std::vector<int> signature_;           // constraint by constraint
+  std::vector<int> coupling_signature_;  // the set of tuples
+  // Workspace of CouplingSignature.
+  std::vector<int> tuples_, tuple_starts_, tuple_order_, candidate_;
 };
 
 }  // namespace coulomb

@@ -117,6 +117,7 @@ JsonObjectWriter RunSummaryJson(const Scene& scene, const SimulationSummary& s) 
   json.Add("ncp_residual_max", s.ncp_residual_max);
   json.Add("failed_steps", s.failed_steps);
   json.Add("roundoff_steps", s.roundoff_steps);
+  json.Add("symbolic_analysis_steps", s.symbolic_analysis_steps);
   json.Add("penetration_max", s.penetration_max);
   json.Add("contacts_max", s.contacts_max);
   json.Add("near_rigid_contacts_max", s.near_rigid_contacts_max);

@@ -26,6 +26,7 @@ void StepSummary::Add(const StepRecord& record) {
   summary_.near_rigid_contacts_max =
       std::max(summary_.near_rigid_contacts_max, stats.near_rigid_contacts);
   summary_.roundoff_steps += stats.converged_at_roundoff;
+  summary_.symbolic_analysis_steps += stats.symbolic_analysis;
   summary_.wall_time_s += stats.wall_time_s;
   if (!stats.converged) {
     if (summary_.failed_steps++ == 0) {

@@ -73,6 +73,10 @@ struct SimulationSummary {
   double ncp_residual_max = 0.0;    // CANAL, SubADMM, PGS
   int failed_steps = 0;
   int roundoff_steps = 0;  // SAP steps accepted at the round-off floor
+  // SAP steps that redid the symbolic factorization (the clique coupling
+  // changed; contact points coming and going between bodies already in
+  // contact do not count).
+  int symbolic_analysis_steps = 0;
   double penetration_max = 0.0;
   int contacts_max = 0;
   int near_rigid_contacts_max = 0;  // contacts made near-rigid in one step

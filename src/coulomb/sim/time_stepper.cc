@@ -367,6 +367,7 @@ bool TimeStepper::SolveContact(StepStatistics* stats) {
   stats->momentum_error = solve.momentum_error;
   stats->complementarity_error = solve.complementarity_error;
   stats->ncp_residual = solve.ncp_residual;
+  stats->symbolic_analysis = solve.symbolic_analysis;
   if (SolvesNcp()) RememberImpulses();
   // SAP must converge; an NCP solver's fixed budget may end unconverged (the
   // residual says how far from the rigid solution the step is).

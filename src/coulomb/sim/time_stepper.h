@@ -90,6 +90,8 @@ struct StepStatistics {
   int near_rigid_contacts = 0;
   // SAP accepted the step at the round-off floor (kConvergedAtRoundoff).
   bool converged_at_roundoff = false;
+  // SAP redid the symbolic factorization: the clique coupling changed.
+  bool symbolic_analysis = false;
   double max_penetration = 0.0;   // max(−φ0, 0) [m]
   double mean_penetration = 0.0;  // mean of −φ0 over overlapping contacts [m]
   int free_motion_iterations = 0;

@@ -9,6 +9,13 @@ BlockSparseHessianFactorization::BlockSparseHessianFactorization(
   const SupernodePartition& p = partition();
   for (int s = 0; s < p.num_supernodes(); ++s)
     diagonal_handles_.push_back(cholesky_.Handle(s, s));
+  AssignConstraintTerms(problem);
+}
+
+void BlockSparseHessianFactorization::AssignConstraintTerms(
+    const ContactProblem& problem) {
+  const SupernodePartition& p = partition();
+  terms_.clear();
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& supernodes = p.supernodes_of_constraint[index];
     const int rows = problem.constraint(index).potential->num_equations();

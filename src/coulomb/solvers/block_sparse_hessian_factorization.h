@@ -23,6 +23,8 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
 
  private:
   void SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const override;
+  // terms_ for the problem's constraints.
+  void AssignConstraintTerms(const ContactProblem& problem) override;
 
   // J_aᵀ (G J_b) goes to block (supernode_a, supernode_b), for a > b in the
   // constraint's supernode list (a = b terms are summed per supernode).

@@ -13,24 +13,38 @@ HessianFactorization::HessianFactorization(const ContactProblem& problem,
       permuted_(problem.num_dofs()),
       skips_inactive_(skips_inactive),
       active_supernodes_(partition_.num_supernodes(), 1) {
-  std::vector<int> rows_on_supernode(partition_.num_supernodes(), 0);
+  stacked_j_.resize(partition_.num_supernodes());
+  stacked_gj_.resize(partition_.num_supernodes());
+  LayOutConstraintRows(problem);
+}
+
+void HessianFactorization::ReassignConstraints(const ContactProblem& problem) {
+  partition_.AssignConstraints(problem);
+  LayOutConstraintRows(problem);
+  AssignConstraintTerms(problem);
+}
+
+void HessianFactorization::LayOutConstraintRows(const ContactProblem& problem) {
+  rows_on_supernode_.assign(partition_.num_supernodes(), 0);
   stacked_row_.resize(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const int rows = problem.constraint(index).potential->num_equations();
+    stacked_row_[index].clear();
     for (int supernode : partition_.supernodes_of_constraint[index]) {
-      stacked_row_[index].push_back(rows_on_supernode[supernode]);
-      rows_on_supernode[supernode] += rows;
+      stacked_row_[index].push_back(rows_on_supernode_[supernode]);
+      rows_on_supernode_[supernode] += rows;
     }
   }
   for (int supernode = 0; supernode < partition_.num_supernodes(); ++supernode) {
-    stacked_j_.emplace_back(rows_on_supernode[supernode],
-                            partition_.supernode_size[supernode]);
-    stacked_gj_.emplace_back(rows_on_supernode[supernode],
-                             partition_.supernode_size[supernode]);
+    stacked_j_[supernode].resize(rows_on_supernode_[supernode],
+                                 partition_.supernode_size[supernode]);
+    stacked_gj_[supernode].resize(rows_on_supernode_[supernode],
+                                  partition_.supernode_size[supernode]);
   }
   block_places_.resize(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& supernodes = partition_.supernodes_of_constraint[index];
+    block_places_[index].clear();
     for (const JacobianBlock& block : problem.constraint(index).jacobian) {
       const int supernode = partition_.supernode_of_clique[block.clique];
       const auto k =

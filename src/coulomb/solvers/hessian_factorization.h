@@ -40,6 +40,12 @@ class HessianFactorization {
   // everything. Every clique is active after construction.
   void SetActiveCliques(const std::vector<char>& active_cliques);
 
+  // For a problem with the clique coupling of the one this factorization was
+  // built from (CliqueGraph::SameCoupling) but other constraints: keeps the
+  // symbolic work (supernodes, ordering, fill) and lays out the new
+  // constraints' rows. Then LoadJacobians as for any problem.
+  void ReassignConstraints(const ContactProblem& problem);
+
   const SupernodePartition& partition() const { return partition_; }
 
  protected:
@@ -52,6 +58,9 @@ class HessianFactorization {
 
   // Solves H x = b in place, b in the permuted (supernode) order.
   virtual void SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const = 0;
+  // What a derived class keeps per constraint, (re)built after the rows are
+  // laid out (the constructor of the derived class calls it itself).
+  virtual void AssignConstraintTerms(const ContactProblem& /*problem*/) {}
 
   // Refreshes, for the active supernodes s, G J_s from the stacked rows J_s of every
   // constraint on s (each constraint row-block spans all cliques of s), so
@@ -93,6 +102,9 @@ class HessianFactorization {
   }
 
  private:
+  // stacked_row_, block_places_ and the stacks' sizes for the constraints.
+  void LayOutConstraintRows(const ContactProblem& problem);
+
   SupernodePartition partition_;
   std::vector<Eigen::MatrixXd> stacked_j_;     // per supernode: m_s × n_s
   std::vector<Eigen::MatrixXd> stacked_gj_;    // per supernode: m_s × n_s
@@ -102,7 +114,8 @@ class HessianFactorization {
     int supernode, row, column;
   };
   std::vector<std::vector<BlockPlace>> block_places_;
-  mutable Eigen::VectorXd permuted_;  // Solve() workspace
+  std::vector<int> rows_on_supernode_;  // LayOutConstraintRows' workspace
+  mutable Eigen::VectorXd permuted_;    // Solve() workspace
   bool skips_inactive_;
   std::vector<char> active_supernodes_;
 };

@@ -14,9 +14,16 @@ SapSolver::SapSolver(const SapSolverParameters& parameters) : parameters_(parame
   ValidateSapSolverParameters(parameters);
 }
 
-void SapSolver::SetUpWorkspace(const ContactProblem& problem) {
+SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
   const int n = problem.num_dofs();
-  if (!graph_ || !graph_->Matches(problem)) {
+  Workspace reuse = Workspace::kReused;
+  if (graph_ && !graph_->Matches(problem) && graph_->SameCoupling(problem)) {
+    // Constraints changed, not the coupling: the symbolic work stays.
+    reuse = Workspace::kConstraintsReassigned;
+    graph_->AssignConstraints(problem);
+    factorization_->ReassignConstraints(problem);
+  } else if (!graph_ || !graph_->Matches(problem)) {
+    reuse = Workspace::kRebuilt;
     graph_.emplace(problem);
     factorization_ = MakeHessianFactorization(parameters_.linear_solver, problem);
     for (Eigen::VectorXd* vector :
@@ -25,12 +32,12 @@ void SapSolver::SetUpWorkspace(const ContactProblem& problem) {
           &delta_v_, &delta_p_}) {
       vector->resize(n);
     }
-    delta_v_c_.resize(problem.num_constraint_equations());
-    constraint_costs_.resize(problem.num_constraints());
     island_active_.resize(graph_->num_islands);
     clique_active_.resize(problem.num_cliques());
-    constraint_hessians_.resize(problem.num_constraints());
   }
+  delta_v_c_.resize(problem.num_constraint_equations());
+  constraint_costs_.resize(problem.num_constraints());
+  constraint_hessians_.resize(problem.num_constraints());
   factorization_->LoadJacobians(problem);
   std::fill(island_active_.begin(), island_active_.end(), 1);
   std::fill(clique_active_.begin(), clique_active_.end(), 1);
@@ -40,6 +47,7 @@ void SapSolver::SetUpWorkspace(const ContactProblem& problem) {
                                    problem.clique_size(clique)) =
         problem.clique_matrix(clique).diagonal().cwiseSqrt().cwiseInverse();
   }
+  return reuse;
 }
 
 namespace {
@@ -85,7 +93,7 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
                                 std::to_string(v_guess.size()) + " entries, expected " +
                                 std::to_string(problem.num_dofs()));
   }
-  SetUpWorkspace(problem);
+  const Workspace workspace = SetUpWorkspace(problem);
   solution->v = v_guess.size() != 0 ? v_guess : problem.v_star();
   if (parameters_.momentum_relative_to_guess) {
     momentum_origin_ = solution->v;
@@ -95,6 +103,7 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
 
   SapSolverStatistics stats;
   stats.num_islands = graph_->num_islands;
+  stats.symbolic_analysis = workspace == Workspace::kRebuilt;
   if (parameters_.keep_history) {
     stats.history.reserve(parameters_.max_iterations + 1);  // the solve's one allocation
   }

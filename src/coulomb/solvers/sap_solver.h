@@ -75,7 +75,11 @@ class SapSolver {
     double momentum_scale = 0.0;  // max(‖Dp‖, ‖D j_c‖)
   };
 
-  void SetUpWorkspace(const ContactProblem& problem);
+  // How a solve's workspace relates to the previous solve's: the same
+  // problem pattern, the same clique coupling with other constraints
+  // (CliqueGraph::SameCoupling: the symbolic factorization is kept), or new.
+  enum class Workspace { kReused, kConstraintsReassigned, kRebuilt };
+  Workspace SetUpWorkspace(const ContactProblem& problem);
   // Evaluates constraints, gradient and norms at solution->v.
   Evaluation Evaluate(const ContactProblem& problem, bool with_hessians,
                       SapSolution* solution);

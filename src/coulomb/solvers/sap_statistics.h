@@ -25,6 +25,10 @@ struct SapSolverStatistics {
   double momentum_error = 0.0;         // e_m = ‖D∇ℓ‖ / max(‖Dp‖, ‖D j_c‖)
   double complementarity_error = 0.0;  // e_μ = (1/n_c) Σ|g_i·γ_i| / ℓ_p
   int num_islands = 0;
+  // Whether this solve redid the symbolic work (clique graph, supernodes,
+  // Cholesky ordering and fill): its problem's clique coupling differed from
+  // the previous solve's (CliqueGraph::SameCoupling).
+  bool symbolic_analysis = false;
   double factorization_time_s = 0.0;  // numeric factorizations (+ solves)
   double total_time_s = 0.0;
 

@@ -50,17 +50,24 @@ SupernodePartition::SupernodePartition(const ContactProblem& problem) {
   }
   pattern.block_sizes = supernode_size;
   pattern.neighbors.resize(num_supernodes());
+  AssignConstraints(problem);
+  for (const std::vector<int>& touched : supernodes_of_constraint) {
+    for (size_t a = 0; a < touched.size(); ++a) {
+      for (size_t b = 0; b < a; ++b) pattern.AddCoupling(touched[a], touched[b]);
+    }
+  }
+}
+
+void SupernodePartition::AssignConstraints(const ContactProblem& problem) {
   supernodes_of_constraint.resize(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index) {
     std::vector<int>& touched = supernodes_of_constraint[index];
+    touched.clear();
     for (const JacobianBlock& block : problem.constraint(index).jacobian) {
       const int supernode = supernode_of_clique[block.clique];
       if (std::find(touched.begin(), touched.end(), supernode) == touched.end()) {
         touched.push_back(supernode);
       }
-    }
-    for (size_t a = 0; a < touched.size(); ++a) {
-      for (size_t b = 0; b < a; ++b) pattern.AddCoupling(touched[a], touched[b]);
     }
   }
 }

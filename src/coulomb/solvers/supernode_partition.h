@@ -29,6 +29,10 @@ struct SupernodePartition {
   BlockSparsityPattern pattern;  // over supernodes
 
   explicit SupernodePartition(const ContactProblem& problem);
+  // supernodes_of_constraint for a problem with the coupling of the one the
+  // partition was built from (CliqueGraph::SameCoupling): the supernodes,
+  // which depend only on the set of clique tuples, stay.
+  void AssignConstraints(const ContactProblem& problem);
 
   int num_supernodes() const { return static_cast<int>(supernode_size.size()); }
 };
