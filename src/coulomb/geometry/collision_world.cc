@@ -1,5 +1,6 @@
 // The Coal adapter: the only translation unit that includes Coal.
 #include "coulomb/geometry/collision_world.h"
+#include "coulomb/geometry/box_separation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -237,9 +238,10 @@ struct CollisionWorld::Impl {
     }
     sweep_and_prune.FindCandidatePairs(centers, radii, margin, &candidates);
     std::erase_if(candidates, [&](const std::pair<int, int>& pair) {
+      const double pair_margin = PairMargin(margin, reach, pair.first, pair.second);
       return Skip(pair.first, pair.second) ||
-             FarApart(pair.first, pair.second, X_WG,
-                      PairMargin(margin, reach, pair.first, pair.second));
+             FarApart(pair.first, pair.second, X_WG, pair_margin) ||
+             BoxesApart(pair.first, pair.second, X_WG, pair_margin);
     });
     return candidates;
   }
@@ -296,6 +298,18 @@ struct CollisionWorld::Impl {
     }
     return (X_WG[a].translation() - X_WG[b].translation()).norm() >
            ga.bounding_radius + gb.bounding_radius + margin;
+  }
+
+  // A box–box pair whose separating-axis bound exceeds the margin: no
+  // contact, without Coal's GJK (which a pair of boxes reaches often, their
+  // bounding spheres being loose).
+  bool BoxesApart(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
+                  double margin) const {
+    const auto* box_a = std::get_if<Box>(&geometries[a].our_shape);
+    const auto* box_b = std::get_if<Box>(&geometries[b].our_shape);
+    return box_a && box_b &&
+           BoxSeparationLowerBound(X_WG[a], 0.5 * box_a->size, X_WG[b],
+                                   0.5 * box_b->size) > margin;
   }
 
   bool Skip(int a, int b) const {
