@@ -213,6 +213,27 @@ def test_solve_gives_the_residuals_of_the_command_line(fclib_dir, coulomb_bin):
             assert result.r.shape == (3 * cli["num_contacts"],)
 
 
+def test_solve_passes_the_inner_solver_and_delassus_form_like_the_command_line(
+        fclib_dir, coulomb_bin):
+    path = fclib_dir / "Box_Stacks-i0122-82-5.hdf5"
+    for solver, option, value in (("canal", "canal_inner", "dogleg"),
+                                  ("canal", "canal_inner", "ssn"),
+                                  ("dual", "delassus", "dense"),
+                                  ("dual", "delassus", "operator")):
+        result = coulomb.solve(str(path), solver=solver, **{option: value})
+        cli = json.loads(subprocess.run(
+            [coulomb_bin, "solve", str(path), "--solver", solver,
+             "--" + option.replace("_", "-"), value, "--json"],
+            capture_output=True, text=True).stdout)
+        assert result.converged
+        assert result.iterations == cli["iterations"]
+        assert result.ncp_residual == pytest.approx(cli["ncp_residual"], rel=1e-9)
+    with pytest.raises(ValueError, match="applies to --solver canal only"):
+        coulomb.solve(str(path), solver="sap", canal_inner="ssn")
+    with pytest.raises(ValueError, match="CANAL inner solver"):
+        coulomb.solve(str(path), solver="canal", canal_inner="lu")
+
+
 def test_simulations_run_in_parallel_threads_with_the_results_of_one():
     import threading
 

@@ -151,13 +151,17 @@ struct SolveResult {
 
 SolveResult SolveFclibFile(const std::string& path, const std::string& solver,
                            std::optional<double> rel_tol,
-                           std::optional<int> max_iterations, int threads) {
+                           std::optional<int> max_iterations, int threads,
+                           const std::string& canal_inner, const std::string& delassus) {
   ContactSolverOptions options;
   options.kind = ParseEnum<ContactSolverKind>(solver);
   options.threads = threads;
+  options.ncp.inner_solver = ParseEnum<CanalInnerSolver>(canal_inner);
+  options.ncp.delassus = ParseEnum<DelassusForm>(delassus);
   if (rel_tol) options.sap.rel_tolerance = options.ncp.tolerance = *rel_tol;
   if (max_iterations)
     options.sap.max_iterations = options.ncp.max_iterations = *max_iterations;
+  ValidateContactSolverOptions(options);
   const FclibProblem fclib = ReadFclibProblem(path);
   const FclibRun run = SolveFclibProblem(fclib, BuildFclibContactProblem(fclib), options);
   return {run.statistics.converged(),
@@ -316,8 +320,10 @@ NB_MODULE(_coulomb, m) {
       .def_ro("u", &SolveResult::u)
       .def_ro("v", &SolveResult::v);
   m.def("solve", &SolveFclibFile, "path"_a, "solver"_a = "sap", "rel_tol"_a = nb::none(),
-        "max_iterations"_a = nb::none(), "threads"_a = 1,
-        nb::call_guard<nb::gil_scoped_release>(),
+        "max_iterations"_a = nb::none(), "threads"_a = 1, "canal_inner"_a = "newton",
+        "delassus"_a = "auto", nb::call_guard<nb::gil_scoped_release>(),
         "Solves one FCLIB problem file with SAP, CANAL, SubADMM (and its No Body / No "
-        "Sub variants) or PGS.");
+        "Sub variants), PGS or the dual solvers. canal_inner: CANAL's inner solver "
+        "(newton, or the AL paper's dogleg / ssn baselines); delassus: how the dual "
+        "solvers apply W (auto, dense, operator).");
 }
