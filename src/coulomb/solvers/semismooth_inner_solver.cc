@@ -105,7 +105,8 @@ InnerSolveResult SemismoothInnerSolver::SolveDogleg(StrictAlSurrogate* surrogate
   double radius = -1.0;  // Δ, set from the first Newton step
   while (!surrogate->Converged(limits.abs_tolerance, limits.rel_tolerance)) {
     const bool has_newton_step = LinearizeAt(surrogate);
-    const double curvature = (jacobian_ * gradient_).squaredNorm();
+    model_change_.noalias() = jacobian_ * gradient_;
+    const double curvature = model_change_.squaredNorm();
     if (!(curvature > 0.0)) return result;  // ∇Ψ = 0 away from a root: stuck
     cauchy_step_ = -(gradient_.squaredNorm() / curvature) * gradient_;
     if (radius < 0.0)
@@ -118,8 +119,9 @@ InnerSolveResult SemismoothInnerSolver::SolveDogleg(StrictAlSurrogate* surrogate
       }
       ++result.iterations;
       DoglegStep(radius, has_newton_step);
-      const double predicted =
-          merit - 0.5 * (residual_ + jacobian_ * step_).squaredNorm();
+      model_change_ = residual_;
+      model_change_.noalias() += jacobian_ * step_;
+      const double predicted = merit - 0.5 * model_change_.squaredNorm();
       trial_ = *x + step_;
       const double trial_merit = surrogate->Evaluate(trial_);
       const double ratio = predicted > 0.0 ? (merit - trial_merit) / predicted : -1.0;

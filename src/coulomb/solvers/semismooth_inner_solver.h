@@ -67,6 +67,7 @@ class SemismoothInnerSolver {
   Eigen::MatrixXd jacobian_;  // H
   Eigen::PartialPivLU<Eigen::MatrixXd> lu_;
   Eigen::VectorXd residual_, gradient_, newton_step_, cauchy_step_, leg_, step_, trial_;
+  Eigen::VectorXd model_change_;  // H g, or r̃ + H p (the model's residual)
 };
 
 }  // namespace coulomb
