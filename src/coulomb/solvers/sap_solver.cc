@@ -17,13 +17,17 @@ SapSolver::SapSolver(const SapSolverParameters& parameters) : parameters_(parame
 SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
   const int n = problem.num_dofs();
   Workspace reuse = Workspace::kReused;
-  if (graph_ && !graph_->Matches(problem) && graph_->SameCoupling(problem)) {
+  if (!graph_) {
+    reuse = Workspace::kRebuilt;
+  } else if (!graph_->Matches(problem)) {
+    reuse = graph_->SameCoupling(problem) ? Workspace::kConstraintsReassigned
+                                          : Workspace::kRebuilt;
+  }
+  if (reuse == Workspace::kConstraintsReassigned) {
     // Constraints changed, not the coupling: the symbolic work stays.
-    reuse = Workspace::kConstraintsReassigned;
     graph_->AssignConstraints(problem);
     factorization_->ReassignConstraints(problem);
-  } else if (!graph_ || !graph_->Matches(problem)) {
-    reuse = Workspace::kRebuilt;
+  } else if (reuse == Workspace::kRebuilt) {
     graph_.emplace(problem);
     factorization_ = MakeHessianFactorization(parameters_.linear_solver, problem);
     for (Eigen::VectorXd* vector :
