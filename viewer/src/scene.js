@@ -42,6 +42,7 @@ function shapeGeometry(g, detail) {
     case "halfspace":
       return new THREE.PlaneGeometry(40, 40); // in G's xy plane, normal +z
     case "mesh":
+    case "sdf": // an SDF shape's display surface, a closed triangle mesh
       return convexMesh(g.vertices, g.triangles);
     default:
       throw new Error(`unknown shape ${g.shape}`);

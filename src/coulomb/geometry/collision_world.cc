@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <unordered_map>
 
 #include <coal/collision.h>
@@ -16,6 +17,7 @@
 #include <coal/shape/convex.h>
 #include <coal/shape/geometric_shapes.h>
 
+#include "coulomb/geometry/sdf_collision.h"
 #include "coulomb/geometry/sweep_and_prune.h"
 
 namespace coulomb {
@@ -59,6 +61,9 @@ std::shared_ptr<coal::CollisionGeometry> MakeCoalShape(const Shape& shape) {
                  },
                  [](const ConvexMesh& m) -> std::shared_ptr<coal::CollisionGeometry> {
                    return MakeCoalConvex(*m.hull);
+                 },
+                 [](const SdfShape&) -> std::shared_ptr<coal::CollisionGeometry> {
+                   return nullptr;  // sdf_collision.h, not Coal
                  }},
       shape);
 }
@@ -207,6 +212,9 @@ struct CollisionWorld::Impl {
   mutable std::unordered_map<std::int64_t, std::unique_ptr<PairQuery>> pair_queries;
   mutable coal::CollisionResult collision_result;
   mutable coal::ContactPatchResult patch_result;
+  // Pairs with an SDF shape.
+  mutable SdfCollision sdf_collision;
+  int max_sdf_contacts = CollisionWorld::kDefaultMaxSdfContacts;
 
   PairQuery& Query(int a, int b) const {
     std::unique_ptr<PairQuery>& query =
@@ -351,6 +359,15 @@ const Shape& CollisionWorld::shape(int geometry) const {
   return impl_->geometries[geometry].our_shape;
 }
 
+void CollisionWorld::set_max_sdf_contacts(int max_contacts) {
+  if (max_contacts < 1) {
+    throw std::invalid_argument("max SDF contacts per pair must be at least 1, got " +
+                                std::to_string(max_contacts));
+  }
+  impl_->max_sdf_contacts = max_contacts;
+}
+int CollisionWorld::max_sdf_contacts() const { return impl_->max_sdf_contacts; }
+
 double CollisionWorld::bounding_radius(int geometry) const {
   return impl_->geometries[geometry].bounding_radius;
 }
@@ -371,6 +388,14 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
   coal::ContactPatchResult& patches = impl_->patch_result;
   for (const auto& [a, b] : impl_->CandidatePairs(X_WG, margin, reach)) {
     const double pair_margin = Impl::PairMargin(margin, reach, a, b);
+    const Shape& shape_a = impl_->geometries[a].our_shape;
+    const Shape& shape_b = impl_->geometries[b].our_shape;
+    if (std::holds_alternative<SdfShape>(shape_a) ||
+        std::holds_alternative<SdfShape>(shape_b)) {
+      impl_->sdf_collision.AddContacts(a, shape_a, X_WG[a], b, shape_b, X_WG[b],
+                                       pair_margin, impl_->max_sdf_contacts, contacts);
+      continue;
+    }
     request.security_margin = pair_margin;
     const coal::Transform3s pose_a = ToCoal(X_WG[a]);
     const coal::Transform3s pose_b = ToCoal(X_WG[b]);

@@ -8,20 +8,10 @@
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
 
+#include "coulomb/geometry/contact_point.h"
 #include "coulomb/geometry/shape.h"
 
 namespace coulomb {
-
-// A contact point between geometries A and B (A's index < B's).
-// normal_W: unit normal pointing from A into B; p_W: the midpoint between
-// the two surfaces; phi: signed distance [m], negative when they overlap.
-struct ContactPoint {
-  int geometry_a = -1;
-  int geometry_b = -1;
-  Eigen::Vector3d p_W = Eigen::Vector3d::Zero();
-  Eigen::Vector3d normal_W = Eigen::Vector3d::UnitZ();
-  double phi = 0.0;
-};
 
 // The collision geometries of a scene and their pairwise contact query
 // (narrow phase by Coal; Coal stays inside collision_world.cc).
@@ -32,9 +22,14 @@ struct ContactPoint {
 // reported while φ < margin, so approaching bodies are seen one step ahead.
 // Flat contacts give their full manifold: Coal's contact patch (a polygon)
 // turned into its vertices, each a contact point with the patch's φ, so that
-// boxes rest on four corners instead of rocking on one.
+// boxes rest on four corners instead of rocking on one. A pair with an SDF
+// shape (threaded fasteners, sampled meshes) is handled by sdf_collision.h
+// instead of Coal, its contacts clustered to at most max_sdf_contacts().
 class CollisionWorld {
  public:
+  // AL §VII-A1 clusters the bolt–nut contacts to 120.
+  static constexpr int kDefaultMaxSdfContacts = 120;
+
   CollisionWorld();
   ~CollisionWorld();
   CollisionWorld(CollisionWorld&&) noexcept;
@@ -58,6 +53,10 @@ class CollisionWorld {
   void ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG, double margin,
                        std::vector<ContactPoint>* contacts,
                        const std::vector<double>& reach = {}) const;
+  // Contacts kept per SDF pair after clustering (≥ 1; throws otherwise).
+  void set_max_sdf_contacts(int max_contacts);
+  int max_sdf_contacts() const;
+
   // The radius of a sphere about the geometry's frame origin that holds it
   // (infinite for a half-space).
   double bounding_radius(int geometry) const;

@@ -112,7 +112,9 @@ ConvexMesh MakeConvexMesh(const std::vector<Eigen::Vector3d>& points,
   return mesh;
 }
 
-ConvexMesh LoadConvexMesh(const std::string& file, const Eigen::Vector3d& scale) {
+namespace {
+
+coal::BVHModelPtr_t LoadModel(const std::string& file, const Eigen::Vector3d& scale) {
   if (!(scale.array() > 0.0).all() || !scale.allFinite()) {
     throw std::invalid_argument(file + ": mesh scale must be positive");
   }
@@ -128,6 +130,27 @@ ConvexMesh LoadConvexMesh(const std::string& file, const Eigen::Vector3d& scale)
   if (!model || !model->vertices || model->num_vertices < 4) {
     throw std::runtime_error(file + ": the mesh has fewer than 4 vertices");
   }
+  return model;
+}
+
+}  // namespace
+
+TriangleMesh LoadTriangleMesh(const std::string& file, const Eigen::Vector3d& scale) {
+  const coal::BVHModelPtr_t model = LoadModel(file, scale);
+  TriangleMesh mesh;
+  mesh.vertices.assign(model->vertices->begin(),
+                       model->vertices->begin() + model->num_vertices);
+  if (!model->tri_indices) return mesh;
+  for (unsigned int k = 0; k < model->num_tris; ++k) {
+    const coal::Triangle& t = (*model->tri_indices)[k];
+    mesh.triangles.push_back(
+        {static_cast<int>(t[0]), static_cast<int>(t[1]), static_cast<int>(t[2])});
+  }
+  return mesh;
+}
+
+ConvexMesh LoadConvexMesh(const std::string& file, const Eigen::Vector3d& scale) {
+  const coal::BVHModelPtr_t model = LoadModel(file, scale);
   const std::vector<Eigen::Vector3d> points(
       model->vertices->begin(), model->vertices->begin() + model->num_vertices);
   return MakeConvexMesh(points, file);

@@ -24,4 +24,9 @@ ConvexMesh MakeConvexMesh(const std::vector<Eigen::Vector3d>& points,
 ConvexMesh LoadConvexMesh(const std::string& file,
                           const Eigen::Vector3d& scale = Eigen::Vector3d::Ones());
 
+// Loads a mesh file's triangles as they are (scaled per axis), for the
+// sampled signed distance fields of sampled_mesh_sdf.h. Same errors.
+TriangleMesh LoadTriangleMesh(const std::string& file,
+                              const Eigen::Vector3d& scale = Eigen::Vector3d::Ones());
+
 }  // namespace coulomb

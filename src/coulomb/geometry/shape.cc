@@ -6,6 +6,8 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "coulomb/geometry/signed_distance_field.h"
+
 namespace coulomb {
 namespace {
 
@@ -31,16 +33,16 @@ Eigen::Vector3d CylinderInertia(double r, double l) {
 }
 
 // Volume, first and second moments ∫x, ∫x xᵀ of a uniform unit-density
-// polytope: each outward triangle (a, b, c) with the origin spans a signed
-// tetrahedron of volume det[a b c]/6, centroid (a + b + c)/4 and
-// ∫x xᵀ = det/120 (a aᵀ + b bᵀ + c cᵀ + s sᵀ), s = a + b + c.
+// solid bounded by a closed triangle mesh: each outward triangle (a, b, c) with the
+// origin spans a signed tetrahedron of volume det[a b c]/6, centroid (a + b + c)/4 and ∫x
+// xᵀ = det/120 (a aᵀ + b bᵀ + c cᵀ + s sᵀ), s = a + b + c.
 struct PolytopeMoments {
   double volume = 0.0;
   Eigen::Vector3d first = Eigen::Vector3d::Zero();
   Eigen::Matrix3d second = Eigen::Matrix3d::Zero();
 };
 
-PolytopeMoments Moments(const ConvexHull& hull) {
+PolytopeMoments Moments(const TriangleMesh& hull) {
   PolytopeMoments moments;
   for (const auto& [i, j, k] : hull.triangles) {
     const Eigen::Vector3d &a = hull.vertices[i], &b = hull.vertices[j],
@@ -63,6 +65,17 @@ void ValidateConvexMesh(const ConvexMesh& mesh) {
   RequirePositive(Moments(*mesh.hull).volume, "mesh '" + mesh.file + "' volume");
 }
 
+void ValidateSdfShape(const SdfShape& shape) {
+  if (!shape.field) {
+    throw std::invalid_argument(
+        shape.description + ": no distance field (a recorded shape is for display only)");
+  }
+  if (!shape.surface || shape.surface->triangles.size() < 4) {
+    throw std::invalid_argument(shape.description + ": no closed display surface");
+  }
+  RequirePositive(Moments(*shape.surface).volume, shape.description + " volume");
+}
+
 }  // namespace
 
 std::string ShapeName(const Shape& shape) {
@@ -71,8 +84,15 @@ std::string ShapeName(const Shape& shape) {
                  [](const Capsule&) { return "capsule"; },
                  [](const Cylinder&) { return "cylinder"; },
                  [](const HalfSpace&) { return "halfspace"; },
-                 [](const ConvexMesh&) { return "mesh"; }},
+                 [](const ConvexMesh&) { return "mesh"; },
+                 [](const SdfShape&) { return "sdf"; }},
       shape);
+}
+
+const TriangleMesh* SurfaceMesh(const Shape& shape) {
+  if (const auto* mesh = std::get_if<ConvexMesh>(&shape)) return mesh->hull.get();
+  if (const auto* sdf = std::get_if<SdfShape>(&shape)) return sdf->surface.get();
+  return nullptr;
 }
 
 void ValidateShape(const Shape& shape) {
@@ -90,7 +110,8 @@ void ValidateShape(const Shape& shape) {
                    RequirePositive(c.length, "cylinder length");
                  },
                  [](const HalfSpace&) {},
-                 [](const ConvexMesh& m) { ValidateConvexMesh(m); }},
+                 [](const ConvexMesh& m) { ValidateConvexMesh(m); },
+                 [](const SdfShape& s) { ValidateSdfShape(s); }},
       shape);
 }
 
@@ -101,9 +122,9 @@ double BoundingRadius(const Shape& shape) {
                  [](const Capsule& c) { return c.radius + 0.5 * c.length; },
                  [](const Cylinder& c) { return std::hypot(c.radius, 0.5 * c.length); },
                  [](const HalfSpace&) { return std::numeric_limits<double>::infinity(); },
-                 [](const ConvexMesh& m) {
+                 [](const auto& mesh_like) {
                    double radius = 0.0;
-                   for (const Eigen::Vector3d& v : m.hull->vertices)
+                   for (const Eigen::Vector3d& v : SurfaceMesh(mesh_like)->vertices)
                      radius = std::max(radius, v.norm());
                    return radius;
                  }},
@@ -112,28 +133,29 @@ double BoundingRadius(const Shape& shape) {
 
 double Volume(const Shape& shape) {
   return std::visit(
-      Overloaded{[](const Sphere& s) { return 4.0 / 3.0 * kPi * std::pow(s.radius, 3); },
-                 [](const Box& b) { return b.size.prod(); },
-                 [](const Capsule& c) {
-                   return kPi * c.radius * c.radius * (c.length + 4.0 / 3.0 * c.radius);
-                 },
-                 [](const Cylinder& c) { return kPi * c.radius * c.radius * c.length; },
-                 [](const HalfSpace&) { return std::numeric_limits<double>::infinity(); },
-                 [](const ConvexMesh& m) { return Moments(*m.hull).volume; }},
+      Overloaded{
+          [](const Sphere& s) { return 4.0 / 3.0 * kPi * std::pow(s.radius, 3); },
+          [](const Box& b) { return b.size.prod(); },
+          [](const Capsule& c) {
+            return kPi * c.radius * c.radius * (c.length + 4.0 / 3.0 * c.radius);
+          },
+          [](const Cylinder& c) { return kPi * c.radius * c.radius * c.length; },
+          [](const HalfSpace&) { return std::numeric_limits<double>::infinity(); },
+          [](const auto& mesh_like) { return Moments(*SurfaceMesh(mesh_like)).volume; }},
       shape);
 }
 
 Eigen::Vector3d Centroid(const Shape& shape) {
-  const auto* mesh = std::get_if<ConvexMesh>(&shape);
+  const TriangleMesh* mesh = SurfaceMesh(shape);
   if (!mesh) return Eigen::Vector3d::Zero();
-  const PolytopeMoments moments = Moments(*mesh->hull);
+  const PolytopeMoments moments = Moments(*mesh);
   return moments.first / moments.volume;
 }
 
 Eigen::Matrix3d UnitDensityInertia(const Shape& shape) {
-  if (const auto* mesh = std::get_if<ConvexMesh>(&shape)) {
+  if (const TriangleMesh* mesh = SurfaceMesh(shape)) {
     // ∫(r − c)(r − c)ᵀ = ∫x xᵀ − V c cᵀ; I = tr(·) 1 − (·).
-    const PolytopeMoments moments = Moments(*mesh->hull);
+    const PolytopeMoments moments = Moments(*mesh);
     const Eigen::Vector3d centroid = moments.first / moments.volume;
     const Eigen::Matrix3d second =
         moments.second - moments.volume * centroid * centroid.transpose();
@@ -167,7 +189,7 @@ Eigen::Matrix3d UnitDensityInertia(const Shape& shape) {
           [](const HalfSpace&) -> Eigen::Vector3d {
             throw std::invalid_argument("a half-space has no finite inertia");
           },
-          [](const ConvexMesh&) -> Eigen::Vector3d { return {}; }},  // handled above
+          [](const auto&) -> Eigen::Vector3d { return {}; }},  // meshes: handled above
       shape);
   return principal.asDiagonal();
 }

@@ -27,12 +27,15 @@ struct Cylinder {  // axis along z
 };
 struct HalfSpace {};  // the region z ≤ 0 of G, outward normal +z
 
-// A convex polytope: its vertices and its boundary triangles (vertex
-// indices, counter-clockwise seen from outside, so (b − a) × (c − a) points
-// out), in G.
-struct ConvexHull {
+// A closed triangulated surface: vertices and triangles (vertex indices,
+// counter-clockwise seen from outside, so (b − a) × (c − a) points out), in G.
+struct TriangleMesh {
   std::vector<Eigen::Vector3d> vertices;
   std::vector<std::array<int, 3>> triangles;
+};
+
+// A convex polytope: its boundary as a closed triangle mesh.
+struct ConvexHull : TriangleMesh {
   // Per triangle, its plane n_f·x = d_f (unit outward n_f): the contact
   // query's per-point depth reads them for every contact point.
   std::vector<Eigen::Vector3d> face_normals;
@@ -46,18 +49,35 @@ struct ConvexMesh {
   std::shared_ptr<const ConvexHull> hull;
 };
 
-using Shape = std::variant<Sphere, Box, Capsule, Cylinder, HalfSpace, ConvexMesh>;
+class SignedDistanceField;  // signed_distance_field.h
+// A shape given by its signed distance field (threaded bolt and nut, sampled
+// mesh): contact comes from its surface samples against the other shape's
+// distance (sdf_collision.h). `field` is null for a shape read back from a
+// recorded run, which keeps only its display surface. Copies share both.
+struct SdfShape {
+  std::string description;  // e.g. "threaded bolt M48x5, 80 mm", for messages
+  std::shared_ptr<const SignedDistanceField> field;
+  std::shared_ptr<const TriangleMesh> surface;  // closed, for display and mass
+};
+
+using Shape =
+    std::variant<Sphere, Box, Capsule, Cylinder, HalfSpace, ConvexMesh, SdfShape>;
 
 std::string ShapeName(const Shape& shape);
+
+// The closed triangle surface of a mesh-like shape (a convex mesh's hull, an
+// SDF shape's display surface), nullptr for the primitives.
+const TriangleMesh* SurfaceMesh(const Shape& shape);
 
 // Throws std::invalid_argument if a dimension is not positive and finite.
 void ValidateShape(const Shape& shape);
 
 // Volume [m³] (infinite for a half-space) and the rotational inertia about the
-// centroid of a uniform solid of unit density [m⁵], in G. Polytopes: sums over
-// the tetrahedra (origin, triangle) by the divergence theorem.
+// centroid of a uniform solid of unit density [m⁵], in G. Polytopes and SDF
+// shapes: sums over the tetrahedra (origin, triangle) of their closed
+// surface, by the divergence theorem.
 double Volume(const Shape& shape);
-// The centroid in G (the origin for every shape but a convex mesh) [m].
+// The centroid in G (the origin for the primitives) [m].
 Eigen::Vector3d Centroid(const Shape& shape);
 // Radius of the smallest sphere about G's origin that contains the shape
 // [m] (infinite for a half-space): the broad phase's bound.

@@ -41,8 +41,10 @@ Shape MakeShape(long long code, const double* size) {
       return Cylinder{size[0], size[1]};
     case 4:
       return HalfSpace{};
-    default:
+    case 5:
       return ConvexMesh{};
+    default:
+      return SdfShape{};
   }
 }
 
@@ -81,21 +83,25 @@ std::vector<RecordedGeometry> ReadTrajectoryGeometry(const Hdf5File& file) {
     }
     RecordedGeometry& geometry = geometries.emplace_back(
         RecordedGeometry{MakeShape(codes[g], &sizes[3 * g]), bodies[g]});
-    if (auto* mesh = std::get_if<ConvexMesh>(&geometry.shape)) {
-      auto hull = std::make_shared<ConvexHull>();
-      const long long first = vertex_offsets[g], last = vertex_offsets[g + 1];
-      for (long long v = first; v < last; ++v)
-        hull->vertices.emplace_back(vertices.segment<3>(3 * v));
-      for (long long t = triangle_offsets[g]; t < triangle_offsets[g + 1]; ++t) {
-        std::array<int, 3>& triangle = hull->triangles.emplace_back();
-        for (int k = 0; k < 3; ++k) {
-          triangle[k] = static_cast<int>(triangles[3 * t + k]);
-          if (triangle[k] < 0 || triangle[k] >= last - first)
-            file.Fail("/geometry/mesh_triangles", "vertex index out of range");
-        }
+    const bool convex = std::holds_alternative<ConvexMesh>(geometry.shape);
+    if (!convex && !std::holds_alternative<SdfShape>(geometry.shape)) continue;
+    auto hull = std::make_shared<ConvexHull>();
+    const long long first = vertex_offsets[g], last = vertex_offsets[g + 1];
+    for (long long v = first; v < last; ++v)
+      hull->vertices.emplace_back(vertices.segment<3>(3 * v));
+    for (long long t = triangle_offsets[g]; t < triangle_offsets[g + 1]; ++t) {
+      std::array<int, 3>& triangle = hull->triangles.emplace_back();
+      for (int k = 0; k < 3; ++k) {
+        triangle[k] = static_cast<int>(triangles[3 * t + k]);
+        if (triangle[k] < 0 || triangle[k] >= last - first)
+          file.Fail("/geometry/mesh_triangles", "vertex index out of range");
       }
-      *mesh = ConvexMesh{file.path(), hull};
     }
+    // An SDF shape comes back as its display surface only (no field).
+    if (convex)
+      geometry.shape = ConvexMesh{file.path(), hull};
+    else
+      geometry.shape = SdfShape{file.path(), nullptr, hull};
   }
   return geometries;
 }

@@ -66,7 +66,8 @@ Eigen::Vector3d ShapeSize(const Shape& shape) {
 }
 
 // Per geometry: shape code (its index in the Shape variant, named by
-// /geometry/shape_names), size, body, and the hulls of convex meshes.
+// /geometry/shape_names), size, body, and the surfaces of convex meshes and
+// SDF shapes.
 void WriteGeometries(Hdf5File* file, const std::vector<RecordedGeometry>& geometries) {
   std::vector<long long> codes, vertex_offsets{0}, triangles, triangle_offsets{0};
   std::vector<double> sizes, vertices;
@@ -76,10 +77,10 @@ void WriteGeometries(Hdf5File* file, const std::vector<RecordedGeometry>& geomet
     bodies.push_back(geometry.body);
     const Eigen::Vector3d size = ShapeSize(geometry.shape);
     sizes.insert(sizes.end(), size.data(), size.data() + 3);
-    if (const auto* mesh = std::get_if<ConvexMesh>(&geometry.shape)) {
-      for (const Eigen::Vector3d& vertex : mesh->hull->vertices)
+    if (const TriangleMesh* mesh = SurfaceMesh(geometry.shape)) {
+      for (const Eigen::Vector3d& vertex : mesh->vertices)
         vertices.insert(vertices.end(), vertex.data(), vertex.data() + 3);
-      for (const std::array<int, 3>& triangle : mesh->hull->triangles)
+      for (const std::array<int, 3>& triangle : mesh->triangles)
         triangles.insert(triangles.end(), triangle.begin(), triangle.end());
     }
     vertex_offsets.push_back(static_cast<long long>(vertices.size() / 3));

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "coulomb/geometry/threaded_fasteners.h"
 #include "coulomb/scenes/scene_options.h"
 
 namespace coulomb {
@@ -58,6 +59,40 @@ Scene LaikagoDropScene(const std::map<std::string, std::string>& options) {
     const int tree = scene.system.AddRobot("laikago_" + std::to_string(k),
                                            std::move(robot), q, v, ContactMaterial{});
     scene.system.tree(tree).limits.clear();  // contacts only, as in AL §VII-D2
+  }
+  return scene;
+}
+
+Scene BoltNutScene(const std::map<std::string, std::string>& options) {
+  double friction = 0.15, torque = 0.0;
+  for (const auto& [key, value] : options) {
+    if (key == "friction") {
+      friction = ParseFinite(key, value);
+      if (friction < 0.0)
+        throw std::invalid_argument("friction: must be ≥ 0, got " + value);
+    } else if (key == "torque") {
+      torque = ParseFinite(key, value);
+    } else {
+      throw std::invalid_argument("bolt_nut: unknown option '" + key +
+                                  "' (friction, torque)");
+    }
+  }
+  Scene scene{"bolt_nut", MultibodySystem(), {}, 1.0};
+  scene.parameters.time_step = 1e-3;
+  scene.parameters.contact_margin = 5e-4;
+  ContactMaterial material;
+  material.friction = friction;
+  scene.system.AddStaticGeometry(MakeThreadedBolt({}), Eigen::Isometry3d::Identity(),
+                                 material);
+  const Shape nut = MakeThreadedNut({});
+  constexpr double kSteelDensity = 7850.0;  // [kg/m³]
+  const int tree = scene.system.AddFreeBody(
+      "nut", nut, kSteelDensity * Volume(nut), Eigen::Isometry3d::Identity(),
+      Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), material);
+  if (torque != 0.0) {
+    Eigen::VectorXd wrench = Eigen::VectorXd::Zero(6);
+    wrench[5] = torque;  // about the nut's own z axis, the bolt's
+    scene.system.tree(tree).applied_force = wrench;
   }
   return scene;
 }

@@ -22,4 +22,14 @@ Scene DishPileScene(const std::map<std::string, std::string>& options);
 // robots=N (default 8).
 Scene LaikagoDropScene(const std::map<std::string, std::string>& options);
 
+// AL §VII-A1: an M48 steel nut (ISO 4032: 75 mm across flats, 38 mm high,
+// ρ = 7850 kg/m³) threaded onto a fixed M48×5 bolt (80 mm, axis along z,
+// 0.1 mm clearance), both as signed distance fields (threaded_fasteners.h),
+// contacts clustered to at most 120. The nut starts centred on the bolt in
+// phase with its thread and settles onto the flanks. Near-rigid SAP
+// contact, δt = 1 ms, 1 s, contact margin 0.5 mm. Options: friction=μ
+// (0.15; the thread self-locks above ≈ 0.031), torque=T [N·m] about the
+// bolt's axis on the nut (0; T > 0 screws it up the bolt, against gravity).
+Scene BoltNutScene(const std::map<std::string, std::string>& options);
+
 }  // namespace coulomb

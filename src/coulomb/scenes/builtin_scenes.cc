@@ -231,6 +231,9 @@ std::vector<BuiltinSceneInfo> BuiltinScenes() {
        "IRR §IX-B: a steel sphere lands sliding at 2 m/s and starts to roll "
        "(stiffness=K)"},
       {"dish_pile", "AL §VII-A1: two bowls and a plate (0.1 kg) under a 5 kg pot"},
+      {"bolt_nut",
+       "AL §VII-A1: an M48 nut on a fixed bolt, SDF contact clustered to 120 "
+       "(friction=μ, torque=T N·m about the axis)"},
       {"laikago_drop",
        "AL §VII-D2: 8 Laikago quadrupeds dropped on the ground (robots=N)"},
       {"sliding_rod",
@@ -249,6 +252,7 @@ Scene MakeBuiltinScene(const std::string& name,
   if (name == "falling_sphere") return FallingSphereScene(options);
   if (name == "sliding_rod") return SlidingRodScene(options);
   if (name == "dish_pile") return DishPileScene(options);
+  if (name == "bolt_nut") return BoltNutScene(options);
   if (name == "laikago_drop") return LaikagoDropScene(options);
   std::string names;
   for (const BuiltinSceneInfo& info : BuiltinScenes())

@@ -27,7 +27,7 @@ int ParseCount(const std::string& key, const std::string& text, int max) {
   return value;
 }
 
-double ParsePositive(const std::string& key, const std::string& text) {
+double ParseFinite(const std::string& key, const std::string& text) {
   size_t used = 0;
   double value = 0.0;
   try {
@@ -35,7 +35,15 @@ double ParsePositive(const std::string& key, const std::string& text) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used == 0 || used != text.size() || !(value > 0.0) || !std::isfinite(value)) {
+  if (used == 0 || used != text.size() || !std::isfinite(value)) {
+    throw std::invalid_argument(key + ": expected a number, got '" + text + "'");
+  }
+  return value;
+}
+
+double ParsePositive(const std::string& key, const std::string& text) {
+  const double value = ParseFinite(key, text);
+  if (!(value > 0.0)) {
     throw std::invalid_argument(key + ": expected a positive number, got '" + text + "'");
   }
   return value;

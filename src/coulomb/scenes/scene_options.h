@@ -18,6 +18,7 @@ void RejectOptions(const std::string& scene,
 // A count in [1, max]: scenes bound their sizes so that a typo cannot ask
 // for more memory than the machine has.
 int ParseCount(const std::string& key, const std::string& text, int max);
+double ParseFinite(const std::string& key, const std::string& text);
 double ParsePositive(const std::string& key, const std::string& text);  // > 0, finite
 bool ParseBool(const std::string& key, const std::string& text);        // true | false
 

@@ -31,6 +31,10 @@ class MultibodySystem {
     std::vector<JointSpringDamper> springs;
     std::vector<JointLimit> limits;
     std::vector<JointPdController> controllers;
+    // A constant generalized force on v [N, N·m] (empty: none): for a free
+    // body, the wrench [f; τ] at its centroid in its own body frame, so a
+    // torque about the body's z axis turns with it (a wrench on a nut).
+    Eigen::VectorXd applied_force;
   };
 
   explicit MultibodySystem(const Eigen::Vector3d& gravity = Eigen::Vector3d(0, 0, -9.81));

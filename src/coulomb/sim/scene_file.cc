@@ -1,6 +1,8 @@
 #include "coulomb/sim/scene_file.h"
 
 #include "coulomb/geometry/convex_mesh.h"
+#include "coulomb/geometry/sampled_mesh_sdf.h"
+#include "coulomb/geometry/threaded_fasteners.h"
 #include "coulomb/sim/scene_reader.h"
 #include "coulomb/sim/scene_robot_reader.h"
 
@@ -120,6 +122,19 @@ void ReadSolver(const SceneReader& r, const YAML::Node& node, Scene* scene) {
   }
 }
 
+// scale: s | [sx, sy, sz] of a mesh (1 when not given).
+Eigen::Vector3d ReadMeshScale(const SceneReader& r, const YAML::Node& spec,
+                              const std::string& key) {
+  if (!spec["scale"]) return Eigen::Vector3d::Ones();
+  const Eigen::Vector3d scale =
+      spec["scale"].IsScalar()
+          ? Eigen::Vector3d::Constant(r.Positive(spec["scale"], key + ".scale"))
+          : r.Vector3(spec["scale"], key + ".scale");
+  if ((scale.array() <= 0).any())
+    r.Fail(spec["scale"], key + ".scale", "must be positive");
+  return scale;
+}
+
 // mesh: {file: PATH (relative to the scene file), scale: s | [sx, sy, sz]}:
 // the convex hull of the file's vertices.
 ConvexMesh ReadMesh(const SceneReader& r, const YAML::Node& spec,
@@ -127,14 +142,7 @@ ConvexMesh ReadMesh(const SceneReader& r, const YAML::Node& spec,
   r.CheckKeys(spec, key, {"file", "scale"});
   if (!spec["file"]) r.Fail(spec, key, "file is required");
   const std::string path = r.ResolveFile(r.String(spec["file"], key + ".file"));
-  Eigen::Vector3d scale = Eigen::Vector3d::Ones();
-  if (spec["scale"]) {
-    scale = spec["scale"].IsScalar()
-                ? Eigen::Vector3d::Constant(r.Positive(spec["scale"], key + ".scale"))
-                : r.Vector3(spec["scale"], key + ".scale");
-    if ((scale.array() <= 0).any())
-      r.Fail(spec["scale"], key + ".scale", "must be positive");
-  }
+  const Eigen::Vector3d scale = ReadMeshScale(r, spec, key);
   try {
     return LoadConvexMesh(path, scale);
   } catch (const std::exception& e) {
@@ -142,15 +150,68 @@ ConvexMesh ReadMesh(const SceneReader& r, const YAML::Node& spec,
   }
 }
 
+// sdf_mesh: {file, scale, resolution (cells along the longest side, 32)}:
+// the sampled signed distance field of a closed mesh (sampled_mesh_sdf.h).
+SdfShape ReadSdfMesh(const SceneReader& r, const YAML::Node& spec,
+                     const std::string& key) {
+  r.CheckKeys(spec, key, {"file", "scale", "resolution"});
+  if (!spec["file"]) r.Fail(spec, key, "file is required");
+  const std::string path = r.ResolveFile(r.String(spec["file"], key + ".file"));
+  const Eigen::Vector3d scale = ReadMeshScale(r, spec, key);
+  const int resolution =
+      spec["resolution"] ? r.Integer(spec["resolution"], key + ".resolution") : 32;
+  try {
+    return LoadSampledMeshSdf(path, scale, resolution);
+  } catch (const std::exception& e) {
+    r.Fail(spec, key, e.what());
+  }
+}
+
+// threaded_bolt: {diameter, pitch, length, clearance} and threaded_nut:
+// {diameter, pitch, height, width_across_flats}, each defaulting to M48
+// (threaded_fasteners.h).
+SdfShape ReadThreadedFastener(const SceneReader& r, const YAML::Node& spec,
+                              const std::string& key, bool bolt) {
+  const auto number = [&](const char* name, double fallback) {
+    return spec[name] ? r.Number(spec[name], key + "." + name) : fallback;
+  };
+  try {
+    if (bolt) {
+      r.CheckKeys(spec, key, {"diameter", "pitch", "length", "clearance"});
+      const ThreadedBoltSize defaults;
+      return MakeThreadedBolt(
+          {number("diameter", defaults.major_diameter), number("pitch", defaults.pitch),
+           number("length", defaults.length), number("clearance", defaults.clearance)});
+    }
+    r.CheckKeys(spec, key, {"diameter", "pitch", "height", "width_across_flats"});
+    const ThreadedNutSize defaults;
+    return MakeThreadedNut({number("diameter", defaults.major_diameter),
+                            number("pitch", defaults.pitch),
+                            number("height", defaults.height),
+                            number("width_across_flats", defaults.width_across_flats)});
+  } catch (const std::invalid_argument& e) {
+    r.Fail(spec, key, e.what());
+  }
+}
+
 Shape ReadShape(const SceneReader& r, const YAML::Node& node, const std::string& key) {
-  r.CheckKeys(node, key, {"sphere", "box", "capsule", "cylinder", "halfspace", "mesh"});
+  r.CheckKeys(node, key,
+              {"sphere", "box", "capsule", "cylinder", "halfspace", "mesh", "sdf_mesh",
+               "threaded_bolt", "threaded_nut"});
   if (node.size() != 1)
-    r.Fail(node, key,
-           "give exactly one of sphere, box, capsule, cylinder, halfspace, mesh");
+    r.Fail(
+        node, key,
+        "give exactly one of sphere, box, capsule, cylinder, halfspace, mesh, sdf_mesh, "
+        "threaded_bolt, threaded_nut");
   const std::string kind = node.begin()->first.as<std::string>();
   const YAML::Node spec = node.begin()->second;
   const std::string sub = key + "." + kind;
   if (kind == "mesh") return ReadMesh(r, spec, sub);
+  if (kind == "sdf_mesh") return ReadSdfMesh(r, spec, sub);
+  if (kind == "threaded_bolt" || kind == "threaded_nut") {
+    return ReadThreadedFastener(r, spec.IsNull() ? YAML::Node(YAML::NodeType::Map) : spec,
+                                sub, kind == "threaded_bolt");
+  }
   if (kind == "halfspace") {
     if (spec.IsMap() && spec.size() > 0) r.Fail(spec, sub, "takes no parameters");
     return HalfSpace{};

@@ -62,6 +62,15 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
     // m(v) = M(q^θ)(v − v0) − δt k(q^θ, v^θ), k = −h + k1 (springs, dampers).
     w->force = -tree->model.nonlinear_effects();
     AddSpringDamperForces(tree->springs, w->q_theta, w->v_theta, &w->force);
+    if (tree->applied_force.size() > 0) {
+      if (tree->applied_force.size() != w->force.size()) {
+        throw std::invalid_argument("tree '" + tree->name + "': applied_force has " +
+                                    std::to_string(tree->applied_force.size()) +
+                                    " entries, expected one per velocity (" +
+                                    std::to_string(w->force.size()) + ")");
+      }
+      w->force += tree->applied_force;
+    }
     w->step = v_star - w->v0;
     w->residual.noalias() = tree->model.mass_matrix() * w->step;
     w->residual -= dt * w->force;
@@ -117,8 +126,9 @@ void TimeStepper::AddContactConstraint(const MultibodySystem& system,
     point.v_n0 += sign * R_CW.row(2).dot(point_velocity);
   }
   point.v_n0 += constraint.bias(2);
-  const ContactMaterial pair = CombineContactMaterials(
-      system.material(contact.geometry_a), system.material(contact.geometry_b));
+  ContactMaterial pair = CombineContactMaterials(system.material(contact.geometry_a),
+                                                 system.material(contact.geometry_b));
+  pair.stiffness *= contact.weight;  // a cluster of surface samples (contact_point.h)
   EmplaceContactPotential(parameters_.contact, pair, point, &constraint.potential);
 }
 

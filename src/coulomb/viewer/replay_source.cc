@@ -33,10 +33,10 @@ JsonObjectWriter GeometryJson(const RecordedGeometry& geometry) {
   json.Add("radius", std::isfinite(radius) ? radius : 0.0);
   std::vector<double> vertices;
   std::vector<int> triangles;
-  if (const auto* mesh = std::get_if<ConvexMesh>(&geometry.shape)) {
-    for (const Eigen::Vector3d& vertex : mesh->hull->vertices)
+  if (const TriangleMesh* mesh = SurfaceMesh(geometry.shape)) {
+    for (const Eigen::Vector3d& vertex : mesh->vertices)
       vertices.insert(vertices.end(), vertex.data(), vertex.data() + 3);
-    for (const std::array<int, 3>& triangle : mesh->hull->triangles)
+    for (const std::array<int, 3>& triangle : mesh->triangles)
       triangles.insert(triangles.end(), triangle.begin(), triangle.end());
   }
   json.Add("vertices", vertices);

@@ -1,0 +1,188 @@
+// Signed distances of the shapes, the sampled mesh field, the contact
+// clustering and SDF contact, against closed forms and invariants.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "coulomb/geometry/collision_world.h"
+#include "coulomb/geometry/contact_clustering.h"
+#include "coulomb/geometry/sampled_mesh_sdf.h"
+#include "coulomb/geometry/shape_signed_distance.h"
+#include "coulomb/geometry/signed_distance_field.h"
+
+namespace coulomb {
+namespace {
+
+// The exact distance to a box of half extents h by the nearest point of
+// the solid (outside) or the nearest face (inside).
+double BoxDistance(const Eigen::Vector3d& p, const Eigen::Vector3d& h) {
+  const Eigen::Vector3d nearest = p.cwiseMax(-h).cwiseMin(h);
+  if (nearest != p) return (p - nearest).norm();
+  return -(h - p.cwiseAbs()).minCoeff();
+}
+
+TEST(ShapeSignedDistance, PrimitivesMatchTheirClosedForms) {
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> coordinate(-0.4, 0.4);
+  Eigen::Vector3d gradient;
+  for (int k = 0; k < 200; ++k) {
+    const Eigen::Vector3d p(coordinate(random), coordinate(random), coordinate(random));
+    EXPECT_NEAR(ShapeSignedDistance(Sphere{0.2}, p, &gradient), p.norm() - 0.2, 1e-15);
+    const Eigen::Vector3d size(0.3, 0.2, 0.4);
+    EXPECT_NEAR(ShapeSignedDistance(Box{size}, p, &gradient), BoxDistance(p, 0.5 * size),
+                1e-15);
+    // A cylinder's distance is the 2-D box distance in (r, z).
+    const double r = p.head<2>().norm();
+    EXPECT_NEAR(ShapeSignedDistance(Cylinder{0.1, 0.3}, p, &gradient),
+                BoxDistance(Eigen::Vector3d(r, p.z(), 0), Eigen::Vector3d(0.1, 0.15, 1)),
+                1e-15);
+    const Eigen::Vector3d axis(0, 0, std::clamp(p.z(), -0.1, 0.1));
+    EXPECT_NEAR(ShapeSignedDistance(Capsule{0.05, 0.2}, p, &gradient),
+                (p - axis).norm() - 0.05, 1e-15);
+    EXPECT_NEAR(ShapeSignedDistance(HalfSpace{}, p, &gradient), p.z(), 0.0);
+  }
+}
+
+// An axis-aligned cube of edge `edge` as 12 outward triangles, every
+// triangle listing its own three vertices (as STL files do).
+TriangleMesh CubeTriangles(double edge) {
+  TriangleMesh mesh;
+  const double h = 0.5 * edge;
+  for (int axis = 0; axis < 3; ++axis) {
+    for (double side : {-1.0, 1.0}) {
+      const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+      Eigen::Vector3d corners[4];
+      const double su[4] = {-1, 1, 1, -1}, sv[4] = {-1, -1, 1, 1};
+      for (int c = 0; c < 4; ++c) {
+        corners[c][axis] = side * h;
+        corners[c][u] = su[c] * h;
+        corners[c][v] = side * sv[c] * h;  // counter-clockwise seen from outside
+      }
+      for (const auto& t : {std::array<int, 3>{0, 1, 2}, std::array<int, 3>{0, 2, 3}}) {
+        const int first = static_cast<int>(mesh.vertices.size());
+        for (int c : t) mesh.vertices.push_back(corners[c]);
+        mesh.triangles.push_back({first, first + 1, first + 2});
+      }
+    }
+  }
+  return mesh;
+}
+
+TEST(SampledMeshSdf, CubeFieldMatchesTheBoxDistanceToTheGridsResolution) {
+  const SdfShape cube = MakeSampledMeshSdf(CubeTriangles(0.1), "cube", 20);
+  EXPECT_NEAR(Volume(cube), 1e-3, 1e-12);  // the welded, closed surface
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> coordinate(-0.07, 0.07);
+  Eigen::Vector3d gradient;
+  const double spacing = 0.1 / 20;
+  for (int k = 0; k < 300; ++k) {
+    const Eigen::Vector3d p(coordinate(random), coordinate(random), coordinate(random));
+    // Trilinear interpolation of a 1-Lipschitz function: off by at most
+    // one spacing (less on faces, where the distance is linear).
+    EXPECT_NEAR(cube.field->Evaluate(p, &gradient),
+                BoxDistance(p, Eigen::Vector3d::Constant(0.05)), spacing);
+  }
+  // On a face, away from edges, the field and its gradient are exact.
+  EXPECT_NEAR(cube.field->Evaluate({0.01, 0.02, 0.05}, &gradient), 0.0, 1e-12);
+  EXPECT_NEAR((gradient - Eigen::Vector3d::UnitZ()).norm(), 0.0, 1e-9);
+  // Far outside the grid the field still grows with the distance.
+  EXPECT_NEAR(cube.field->Evaluate({1.0, 0.0, 0.0}, &gradient), 0.95, 1e-9);
+}
+
+TEST(SampledMeshSdf, RejectsOpenMeshesAndBadResolutionsAndCachesFiles) {
+  TriangleMesh open = CubeTriangles(0.1);
+  open.triangles.pop_back();
+  EXPECT_THROW(MakeSampledMeshSdf(open, "open", 16), std::invalid_argument);
+  EXPECT_THROW(MakeSampledMeshSdf(CubeTriangles(0.1), "cube", 2), std::invalid_argument);
+  const std::filesystem::path file =
+      std::filesystem::temp_directory_path() / "coulomb_sdf_cube.obj";
+  {
+    std::ofstream obj(file);
+    const TriangleMesh cube = CubeTriangles(0.1);
+    for (const Eigen::Vector3d& v : cube.vertices)
+      obj << "v " << v.x() << " " << v.y() << " " << v.z() << "\n";
+    for (const auto& t : cube.triangles)
+      obj << "f " << t[0] + 1 << " " << t[1] + 1 << " " << t[2] + 1 << "\n";
+  }
+  const SdfShape first = LoadSampledMeshSdf(file.string(), Eigen::Vector3d::Ones(), 16);
+  const SdfShape again = LoadSampledMeshSdf(file.string(), Eigen::Vector3d::Ones(), 16);
+  EXPECT_EQ(first.field.get(), again.field.get());
+  const SdfShape finer = LoadSampledMeshSdf(file.string(), Eigen::Vector3d::Ones(), 24);
+  EXPECT_NE(first.field.get(), finer.field.get());
+  EXPECT_THROW(LoadSampledMeshSdf("/nonexistent.obj", Eigen::Vector3d::Ones(), 16),
+               std::runtime_error);
+  std::filesystem::remove(file);
+}
+
+std::vector<ContactPoint> PlanePoints(double z, const Eigen::Vector3d& normal, int n) {
+  std::vector<ContactPoint> points;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      ContactPoint& point = points.emplace_back();
+      point.p_W = Eigen::Vector3d(0.01 * i, 0.01 * j, z);
+      point.normal_W = normal;
+      point.phi = -1e-4 * ((i * 7 + j * 3) % 11);
+    }
+  }
+  return points;
+}
+
+TEST(ContactClustering, KeepsTheTotalWeightAndTheDeepestPointsAndSeparatesOpposingFaces) {
+  // Two sheets 1 mm apart with opposite normals (a thread's two flanks).
+  std::vector<ContactPoint> points = PlanePoints(0.0, Eigen::Vector3d::UnitZ(), 40);
+  const std::vector<ContactPoint> upper =
+      PlanePoints(1e-3, -Eigen::Vector3d::UnitZ(), 40);
+  points.insert(points.end(), upper.begin(), upper.end());
+  const std::vector<ContactPoint> all = points;
+  ContactClustering clustering;
+  clustering.Reduce(20, 0.4, &points);
+  ASSERT_EQ(points.size(), 20u);
+  double weight = 0.0, deepest = 0.0;
+  int facing_up = 0;
+  for (const ContactPoint& point : points) {
+    weight += point.weight;
+    facing_up += point.normal_W.z() > 0;
+    deepest = std::min(deepest, point.phi);
+  }
+  EXPECT_DOUBLE_EQ(weight, static_cast<double>(all.size()));
+  EXPECT_EQ(facing_up, 10);  // each sheet keeps half the clusters
+  EXPECT_DOUBLE_EQ(deepest, -1e-3);
+  // Every representative is one of the input points.
+  for (const ContactPoint& point : points) {
+    EXPECT_TRUE(std::any_of(all.begin(), all.end(), [&](const ContactPoint& input) {
+      return input.p_W == point.p_W && input.phi == point.phi;
+    }));
+  }
+  std::vector<ContactPoint> few = PlanePoints(0.0, Eigen::Vector3d::UnitZ(), 3);
+  clustering.Reduce(20, 0.4, &few);
+  EXPECT_EQ(few.size(), 9u);  // nothing to reduce
+}
+
+TEST(SdfCollision, SampledCubeOnTheGroundTouchesAtItsBottomFaceOnly) {
+  CollisionWorld world;
+  world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());
+  world.AddGeometry(MakeSampledMeshSdf(CubeTriangles(0.1), "cube", 20), 0, 0,
+                    Eigen::Isometry3d::Identity());
+  Eigen::Isometry3d X_WC = Eigen::Isometry3d::Identity();
+  X_WC.translation().z() = 0.0498;  // 0.2 mm into the ground
+  std::vector<ContactPoint> contacts;
+  world.set_max_sdf_contacts(16);
+  world.ComputeContacts({Eigen::Isometry3d::Identity(), X_WC}, 1e-3, &contacts);
+  ASSERT_EQ(contacts.size(), 16u);
+  double weight = 0.0;
+  for (const ContactPoint& contact : contacts) {
+    EXPECT_NEAR(contact.phi, -2e-4, 1e-9);
+    EXPECT_NEAR((contact.normal_W - Eigen::Vector3d::UnitZ()).norm(), 0.0, 1e-12);
+    EXPECT_NEAR(contact.p_W.z(), -1e-4, 1e-9);  // midway between the surfaces
+    weight += contact.weight;
+  }
+  // The samples of the bottom face and its rim (all at the same depth).
+  EXPECT_GT(weight, 16.0);
+  EXPECT_THROW(world.set_max_sdf_contacts(0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace coulomb
