@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <numbers>
 #include <random>
 #include <stdexcept>
 
@@ -19,6 +20,7 @@ namespace coulomb {
 namespace {
 
 struct NcpBenchOptions {
+  std::string case_name = "dish_pile";  // or bolt_nut
   int cases = 100;
   int threads = 1;
   std::string csv;        // per-iteration histories, for bench/plot_ncp_single_step.py
@@ -35,6 +37,11 @@ NcpBenchOptions ParseNcpBenchOptions(const std::vector<std::string>& list) {
     const std::string flag = arguments.Next();
     if (flag == "--cases") {
       options.cases = arguments.IntValue(flag);
+    } else if (flag == "--case") {
+      options.case_name = arguments.Value(flag);
+      if (options.case_name != "dish_pile" && options.case_name != "bolt_nut")
+        throw UsageError("--case: expected dish_pile or bolt_nut, got " +
+                         options.case_name);
     } else if (flag == "--threads") {
       options.threads = arguments.IntValue(flag);
     } else if (flag == "--csv") {
@@ -135,15 +142,53 @@ void WriteHistories(const std::string& path, const char* const names[],
   }
 }
 
-// The settled dish pile's next contact problem (AL §VII-A1): 0.5 s of SAP,
-// then one more step whose problem is kept.
-ContactProblem SettledDishPileProblem() {
-  Simulation settle(MakeBuiltinScene("dish_pile"));
-  settle.Run();
-  TimeStepper stepper(settle.scene().parameters);
-  stepper.Step(&settle.mutable_scene().system);
+// The next contact problem after `settle` [s] of SAP on `scene`.
+ContactProblem SettledProblem(Scene scene, double settle) {
+  Simulation simulation(std::move(scene));
+  simulation.RunFor(settle);
+  TimeStepper stepper(simulation.scene().parameters);
+  stepper.Step(&simulation.mutable_scene().system);
   const ContactProblem& last = *stepper.last_problem();
   return CopyWithFreeMotion(last, last.v_star());
+}
+
+// The configurations whose problems the random wrenches perturb (AL
+// §VII-A1): the dish pile settled for 0.5 s; the nut settled for 50 ms at
+// 10 places along the bolt (turned by 2π k/10 − π, so 2.5 mm below to
+// 2 mm above the middle, in phase with the thread).
+constexpr int kBoltNutConfigurations = 10;
+std::vector<ContactProblem> SingleStepProblems(const std::string& case_name) {
+  std::vector<ContactProblem> problems;
+  if (case_name == "dish_pile") {
+    problems.push_back(SettledProblem(MakeBuiltinScene("dish_pile"), 0.5));
+    return problems;
+  }
+  for (int k = 0; k < kBoltNutConfigurations; ++k) {
+    const double turn =
+        2.0 * std::numbers::pi * k / kBoltNutConfigurations - std::numbers::pi;
+    problems.push_back(SettledProblem(
+        MakeBuiltinScene("bolt_nut", {{"turn", std::to_string(turn)}}), 0.05));
+  }
+  return problems;
+}
+
+// Case c's problem: configuration c mod count, with a random wrench.
+const ContactProblem& Configuration(const std::vector<ContactProblem>& problems, int c) {
+  return problems[c % problems.size()];
+}
+
+// "N contacts, M dofs" of the configurations (a range when they differ).
+std::string ProblemSizes(const std::vector<ContactProblem>& problems) {
+  int fewest = problems.front().num_constraints(), most = fewest;
+  for (const ContactProblem& problem : problems) {
+    fewest = std::min(fewest, problem.num_constraints());
+    most = std::max(most, problem.num_constraints());
+  }
+  const std::string contacts = fewest == most
+                                   ? std::to_string(most)
+                                   : std::to_string(fewest) + "–" + std::to_string(most);
+  return std::to_string(problems.size()) + " configuration(s), " + contacts +
+         " contacts, " + std::to_string(problems.front().num_dofs()) + " dofs";
 }
 
 // The paper's Table II (AL §VII-D1), beside which the ablation prints.
@@ -177,8 +222,9 @@ struct AblationMeasurement {
 };
 
 AblationMeasurement MeasureInnerSolver(const NcpBenchOptions& options,
-                                       const ContactProblem& base, CanalInnerSolver inner,
-                                       double tolerance, int max_outer) {
+                                       const std::vector<ContactProblem>& bases,
+                                       CanalInnerSolver inner, double tolerance,
+                                       int max_outer) {
   NcpSolverParameters parameters;
   parameters.tolerance = tolerance;
   parameters.max_iterations = max_outer;
@@ -190,7 +236,7 @@ AblationMeasurement MeasureInnerSolver(const NcpBenchOptions& options,
   std::mt19937 random(7);  // the same cases for every inner solver
   AblationMeasurement m;
   for (int c = 0; c < options.cases; ++c) {
-    const ContactProblem problem = WithRandomWrenches(base, &random);
+    const ContactProblem problem = WithRandomWrenches(Configuration(bases, c), &random);
     const ContactNcp ncp(problem);
     NcpSolution solution;
     const NcpSolverStatistics stats = solver.Solve(ncp, {}, &solution);
@@ -212,21 +258,22 @@ double Mean(const std::vector<double>& values) {
   return values.empty() ? NAN : sum / values.size();
 }
 
-int RunCanalAblation(const NcpBenchOptions& options, const ContactProblem& base) {
+int RunCanalAblation(const NcpBenchOptions& options,
+                     const std::vector<ContactProblem>& bases) {
   std::printf(
-      "# CANAL inner-solver ablation (AL §VII-D1): dish pile, %d random-wrench cases, "
-      "%d contacts, %d dofs; ≤ %d inner iterations per inner solve; β₀ = %g / mean "
+      "# CANAL inner-solver ablation (AL §VII-D1): %s, %d random-wrench cases, "
+      "%s; ≤ %d inner iterations per inner solve; β₀ = %g / mean "
       "w_i, ×%g on a stall\n\n%d AL iterations per case (the paper's protocol):\n\n"
       "| inner solver | inner iterations (mean per case) | failed inner solves [%%] | "
       "cases with a failure [%%] | residual after %d [−log10, median] | time [ms, "
       "median] | paper: inner iter. | paper: failure [%%] | paper: residual [−log10] "
       "|\n|---|---|---|---|---|---|---|---|---|\n",
-      options.cases, base.num_constraints(), base.num_dofs(), kAblationInnerIterations,
-      options.penalty_scale, options.penalty_growth, kAblationOuterIterations,
-      kAblationOuterIterations);
+      options.case_name.c_str(), options.cases, ProblemSizes(bases).c_str(),
+      kAblationInnerIterations, options.penalty_scale, options.penalty_growth,
+      kAblationOuterIterations, kAblationOuterIterations);
   for (const PublishedAblationRow& row : kPublishedAblation) {
     const AblationMeasurement m =
-        MeasureInnerSolver(options, base, row.solver, 0.0, kAblationOuterIterations);
+        MeasureInnerSolver(options, bases, row.solver, 0.0, kAblationOuterIterations);
     std::printf(
         "| %s (paper: %s) | %.1f | %.1f | %.0f | %.2f | %.3g | %.4g | %.1f | %.4f |\n",
         ToString(row.solver).c_str(), row.paper_name, Mean(m.inner_iterations),
@@ -242,7 +289,7 @@ int RunCanalAblation(const NcpBenchOptions& options, const ContactProblem& base)
       kAblationTolerance, kAblationMaxOuter);
   for (const PublishedAblationRow& row : kPublishedAblation) {
     const AblationMeasurement m = MeasureInnerSolver(
-        options, base, row.solver, kAblationTolerance, kAblationMaxOuter);
+        options, bases, row.solver, kAblationTolerance, kAblationMaxOuter);
     std::printf("| %s | %d/%d | %.0f | %.0f | %.1f | %.3g |\n",
                 ToString(row.solver).c_str(), m.converged, options.cases,
                 Median(m.outer_iterations), Median(m.inner_iterations),
@@ -255,8 +302,8 @@ int RunCanalAblation(const NcpBenchOptions& options, const ContactProblem& base)
 
 int RunNcpBenchCommand(const std::vector<std::string>& arguments) {
   const NcpBenchOptions options = ParseNcpBenchOptions(arguments);
-  const ContactProblem base = SettledDishPileProblem();
-  if (options.ablation) return RunCanalAblation(options, base);
+  const std::vector<ContactProblem> bases = SingleStepProblems(options.case_name);
+  if (options.ablation) return RunCanalAblation(options, bases);
 
   const char* names[] = {"canal", "subadmm", "pgs"};
   std::vector<std::vector<NcpSolverStatistics>> results(3);
@@ -266,7 +313,7 @@ int RunNcpBenchCommand(const std::vector<std::string>& arguments) {
   parameters.tolerance = 1e-10;
   parameters.max_iterations = 2000;
   for (int c = 0; c < options.cases; ++c) {
-    const ContactProblem problem = WithRandomWrenches(base, &random);
+    const ContactProblem problem = WithRandomWrenches(Configuration(bases, c), &random);
     const ContactNcp ncp(problem);
     NcpSolution solution;
     NcpSolverParameters canal = parameters;
@@ -286,10 +333,10 @@ int RunNcpBenchCommand(const std::vector<std::string>& arguments) {
     sap_residuals.push_back(ncp.NaturalMapResidual(sap_solution.gamma, u));
   }
   std::printf(
-      "# Single-step benchmark: dish pile (AL §VII-A1), %d random-wrench cases, "
-      "%d contacts, %d dofs\n\nMedian natural-map residual after k iterations "
+      "# Single-step benchmark: %s (AL §VII-A1), %d random-wrench cases, "
+      "%s\n\nMedian natural-map residual after k iterations "
       "(CANAL: outer iterations).\n\n| solver |",
-      options.cases, base.num_constraints(), base.num_dofs());
+      options.case_name.c_str(), options.cases, ProblemSizes(bases).c_str());
   const int ks[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000};
   for (int k : ks) std::printf(" k=%d |", k);
   std::printf("\n|---|");

@@ -1,6 +1,7 @@
 #include "coulomb/scenes/al_scenes.h"
 
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 
 #include "coulomb/geometry/threaded_fasteners.h"
@@ -64,7 +65,7 @@ Scene LaikagoDropScene(const std::map<std::string, std::string>& options) {
 }
 
 Scene BoltNutScene(const std::map<std::string, std::string>& options) {
-  double friction = 0.15, torque = 0.0;
+  double friction = 0.15, torque = 0.0, turn = 0.0;
   for (const auto& [key, value] : options) {
     if (key == "friction") {
       friction = ParseFinite(key, value);
@@ -72,9 +73,11 @@ Scene BoltNutScene(const std::map<std::string, std::string>& options) {
         throw std::invalid_argument("friction: must be ≥ 0, got " + value);
     } else if (key == "torque") {
       torque = ParseFinite(key, value);
+    } else if (key == "turn") {
+      turn = ParseFinite(key, value);
     } else {
       throw std::invalid_argument("bolt_nut: unknown option '" + key +
-                                  "' (friction, torque)");
+                                  "' (friction, torque, turn)");
     }
   }
   Scene scene{"bolt_nut", MultibodySystem(), {}, 1.0};
@@ -84,11 +87,16 @@ Scene BoltNutScene(const std::map<std::string, std::string>& options) {
   material.friction = friction;
   scene.system.AddStaticGeometry(MakeThreadedBolt({}), Eigen::Isometry3d::Identity(),
                                  material);
-  const Shape nut = MakeThreadedNut({});
+  const ThreadedNutSize size;
+  const Shape nut = MakeThreadedNut(size);
   constexpr double kSteelDensity = 7850.0;  // [kg/m³]
-  const int tree = scene.system.AddFreeBody(
-      "nut", nut, kSteelDensity * Volume(nut), Eigen::Isometry3d::Identity(),
-      Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), material);
+  // Turned by `turn` about z and raised by P turn/2π: in phase with the thread.
+  Eigen::Isometry3d X_WN = Eigen::Isometry3d::Identity();
+  X_WN.linear() = Eigen::AngleAxisd(turn, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+  X_WN.translation().z() = size.pitch * turn / (2.0 * std::numbers::pi);
+  const int tree = scene.system.AddFreeBody("nut", nut, kSteelDensity * Volume(nut), X_WN,
+                                            Eigen::Vector3d::Zero(),
+                                            Eigen::Vector3d::Zero(), material);
   if (torque != 0.0) {
     Eigen::VectorXd wrench = Eigen::VectorXd::Zero(6);
     wrench[5] = torque;  // about the nut's own z axis, the bolt's

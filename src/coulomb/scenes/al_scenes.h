@@ -29,7 +29,8 @@ Scene LaikagoDropScene(const std::map<std::string, std::string>& options);
 // phase with its thread and settles onto the flanks. Near-rigid SAP
 // contact, δt = 1 ms, 1 s, contact margin 0.5 mm. Options: friction=μ
 // (0.15; the thread self-locks above ≈ 0.031), torque=T [N·m] about the
-// bolt's axis on the nut (0; T > 0 screws it up the bolt, against gravity).
+// bolt's axis on the nut (0; T > 0 screws it up the bolt, against gravity),
+// turn=θ [rad]: the nut starts turned by θ, P θ/2π higher (0).
 Scene BoltNutScene(const std::map<std::string, std::string>& options);
 
 }  // namespace coulomb

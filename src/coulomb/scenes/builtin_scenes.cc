@@ -233,7 +233,7 @@ std::vector<BuiltinSceneInfo> BuiltinScenes() {
       {"dish_pile", "AL §VII-A1: two bowls and a plate (0.1 kg) under a 5 kg pot"},
       {"bolt_nut",
        "AL §VII-A1: an M48 nut on a fixed bolt, SDF contact clustered to 120 "
-       "(friction=μ, torque=T N·m about the axis)"},
+       "(friction=μ, torque=T N·m about the axis, turn=θ: start turned by θ rad)"},
       {"laikago_drop",
        "AL §VII-D2: 8 Laikago quadrupeds dropped on the ground (robots=N)"},
       {"sliding_rod",
