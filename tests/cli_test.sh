@@ -230,6 +230,16 @@ check "bench ncp --csv writes every solver's history" python3 -c "
 import csv; rows = list(csv.DictReader(open('$work/histories.csv')))
 assert {r['solver'] for r in rows} == {'canal', 'subadmm', 'pgs', 'sap'}, rows[:3]
 assert all(float(r['residual']) >= 0 for r in rows)"
+"$coulomb" bench ncp --case bolt_nut --cases 2 >"$work/out"; code=$?
+check "bench ncp --case bolt_nut exits 0" test "$code" -eq 0
+check "bench ncp --case bolt_nut: CANAL solves every clustered thread contact problem" python3 -c "
+import re
+text = open('$work/out').read()
+most = int(re.search(r'(\d+)(?:–(\d+))? contacts', text).groups()[-1] or
+           re.search(r'(\d+)(?:–(\d+))? contacts', text).group(1))
+assert 0 < most <= 120, most
+row = [l.split('|')[1:-1] for l in text.splitlines() if l.startswith('| canal |')][-1]
+assert float(row[4]) < 1e-8 and row[5].strip() == '2/2', row"
 "$coulomb" bench ncp --ablation --cases 3 >"$work/out"; code=$?
 check "bench ncp --ablation exits 0" test "$code" -eq 0
 check "bench ncp --ablation prints a row per inner solver beside the paper's" python3 -c "

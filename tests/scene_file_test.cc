@@ -204,6 +204,45 @@ TEST(SceneFile, ReadsConvexMeshesRelativeToTheSceneFile) {
   fs::remove(path);
 }
 
+TEST(SceneFile, ReadsThreadedFastenersAndSampledMeshFields) {
+  const fs::path obj =
+      fs::temp_directory_path() / ("sdf_cube_" + std::to_string(getpid()) + ".obj");
+  {
+    std::ofstream file(obj);  // the unit cube [0, 1]³ as 12 outward triangles
+    for (int c = 0; c < 8; ++c)
+      file << "v " << (c & 1) << " " << (c >> 1 & 1) << " " << (c >> 2) << "\n";
+    file << "f 1 3 2\nf 2 3 4\nf 5 6 7\nf 6 8 7\nf 1 2 5\nf 2 6 5\n"
+            "f 3 7 4\nf 4 7 8\nf 1 5 3\nf 3 5 7\nf 2 4 6\nf 4 8 6\n";
+  }
+  const fs::path path =
+      WriteScene("sdf",
+                 "bodies:\n  - name: bolt\n    shape: {threaded_bolt: {length: 0.06}}\n"
+                 "    fixed: true\n  - name: nut\n    shape: {threaded_nut: {}}\n"
+                 "    density: 7850\n  - name: cube\n    shape: {sdf_mesh: {file: " +
+                     obj.filename().string() +
+                     ", scale: 0.1, resolution: 8}}\n    density: 1000\n"
+                     "    pose: {position: [1, 0, 0]}\n");
+  Scene scene = LoadSceneFile(path.string());
+  const CollisionWorld& world = scene.system.collision_world();
+  ASSERT_EQ(world.num_geometries(), 3);
+  for (int g = 0; g < 3; ++g)
+    EXPECT_TRUE(std::holds_alternative<SdfShape>(world.shape(g)));
+  EXPECT_NE(std::get<SdfShape>(world.shape(0)).description.find("60 mm"),
+            std::string::npos);
+  MultibodySystem::Tree& cube = scene.system.tree(1);
+  cube.model.SetState(cube.q, cube.v);
+  EXPECT_NEAR(cube.model.mass_matrix()(0, 0), 1.0, 1e-6);  // 1000 kg/m³ × (0.1 m)³
+  EXPECT_NEAR(cube.q[0], 1.05, 1e-9);  // the body frame is the centroid
+  ExpectSceneError(
+      "bodies:\n  - name: b\n    shape: {threaded_nut: {pitch: 0}}\n    mass: 1\n",
+      ":3: bodies[0].shape.threaded_nut: thread: need pitch > 0");
+  ExpectSceneError(
+      "bodies:\n  - name: b\n    shape: {sdf_mesh: {resolution: 8}}\n    mass: 1\n",
+      ":3: bodies[0].shape.sdf_mesh: file is required");
+  fs::remove(obj);
+  fs::remove(path);
+}
+
 TEST(SceneFile, ReadsTheHuntCrossleyContactModel) {
   std::string text = kValid;
   const std::string defaults = "contact: {friction: 0.4, dissipation_time_scale: 0.01}";
