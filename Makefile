@@ -196,6 +196,7 @@ bench-peers: build
 plots: build
 	./$(BUILD_DIR)/coulomb bench ncp --csv $(BUILD_DIR)/ncp_histories.csv
 	$(VENV)/bin/python bench/plot_ncp_single_step.py $(BUILD_DIR)/ncp_histories.csv docs/ncp_single_step
+	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/plot_bolt_nut.py docs/bolt_nut
 
 # Siconos NSGS and PROX on the FCLIB problems, same error measure as
 # `coulomb solve --solver canal|pgs` (docs/ncp_solvers.md holds one run).
