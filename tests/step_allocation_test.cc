@@ -113,5 +113,21 @@ TEST(StepAllocation, AFloatingBaseRobotStepsWithoutAllocating) {
   }
 }
 
+// The nut on the bolt: SDF contact (samples against the fields, clustering
+// to 120) reuses its buffers, so the whole step allocates nothing, and the
+// collision query alone nothing either (no Coal in it).
+TEST(StepAllocation, SignedDistanceContactAllocatesNothing) {
+  if (!testing::AllocationCountingEnabled())
+    GTEST_SKIP() << "AddressSanitizer owns malloc";
+  Scene scene = MakeBuiltinScene("bolt_nut");
+  TimeStepper stepper(scene.parameters);
+  for (int n = 0; n < 30; ++n) ASSERT_TRUE(stepper.Step(&scene.system).converged);
+  for (int n = 0; n < 3; ++n) {
+    const auto [step, query] = StepAndQueryAllocations(&stepper, &scene, 100);
+    EXPECT_EQ(query, 0);
+    EXPECT_EQ(step, 0);
+  }
+}
+
 }  // namespace
 }  // namespace coulomb

@@ -392,8 +392,10 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
     const Shape& shape_b = impl_->geometries[b].our_shape;
     if (std::holds_alternative<SdfShape>(shape_a) ||
         std::holds_alternative<SdfShape>(shape_b)) {
-      impl_->sdf_collision.AddContacts(a, shape_a, X_WG[a], b, shape_b, X_WG[b],
-                                       pair_margin, impl_->max_sdf_contacts, contacts);
+      impl_->sdf_collision.AddContacts(
+          {a, shape_a, X_WG[a], impl_->geometries[a].bounding_radius},
+          {b, shape_b, X_WG[b], impl_->geometries[b].bounding_radius}, pair_margin,
+          impl_->max_sdf_contacts, contacts);
       continue;
     }
     request.security_margin = pair_margin;

@@ -21,16 +21,22 @@ namespace coulomb {
 // are kept, then clustered to at most max_contacts (contact_clustering.h).
 class SdfCollision {
  public:
-  // Appends the contacts of geometries a < b to *contacts. Reuses buffers.
-  void AddContacts(int geometry_a, const Shape& shape_a, const Eigen::Isometry3d& X_WA,
-                   int geometry_b, const Shape& shape_b, const Eigen::Isometry3d& X_WB,
-                   double margin, int max_contacts, std::vector<ContactPoint>* contacts);
+  // One geometry of the pair: its index, shape, pose and BoundingRadius.
+  struct Side {
+    int geometry;
+    const Shape& shape;
+    const Eigen::Isometry3d& X_WG;
+    double bounding_radius;
+  };
+  // Appends the contacts of a pair (a.geometry < b.geometry) to *contacts.
+  // Reuses its buffers.
+  void AddContacts(const Side& a, const Side& b, double margin, int max_contacts,
+                   std::vector<ContactPoint>* contacts);
 
  private:
-  // Tests the samples of `sampled` (at X_WS) against `field` (at X_WF);
-  // `a_is_sampled` says which side of the pair the samples are on.
-  void TestSamples(const SdfShape& sampled, const Eigen::Isometry3d& X_WS,
-                   const Shape& field, const Eigen::Isometry3d& X_WF, bool a_is_sampled,
+  // Tests the samples of `sampled` against `field`; `a_is_sampled` says
+  // which side of the pair the samples are on.
+  void TestSamples(const Side& sampled, const Side& field, bool a_is_sampled,
                    double margin);
 
   std::vector<ContactPoint> pair_points_;

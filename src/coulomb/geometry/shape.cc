@@ -122,9 +122,9 @@ double BoundingRadius(const Shape& shape) {
                  [](const Capsule& c) { return c.radius + 0.5 * c.length; },
                  [](const Cylinder& c) { return std::hypot(c.radius, 0.5 * c.length); },
                  [](const HalfSpace&) { return std::numeric_limits<double>::infinity(); },
-                 [](const auto& mesh_like) {
+                 [&shape](const auto&) {
                    double radius = 0.0;
-                   for (const Eigen::Vector3d& v : SurfaceMesh(mesh_like)->vertices)
+                   for (const Eigen::Vector3d& v : SurfaceMesh(shape)->vertices)
                      radius = std::max(radius, v.norm());
                    return radius;
                  }},
@@ -133,15 +133,14 @@ double BoundingRadius(const Shape& shape) {
 
 double Volume(const Shape& shape) {
   return std::visit(
-      Overloaded{
-          [](const Sphere& s) { return 4.0 / 3.0 * kPi * std::pow(s.radius, 3); },
-          [](const Box& b) { return b.size.prod(); },
-          [](const Capsule& c) {
-            return kPi * c.radius * c.radius * (c.length + 4.0 / 3.0 * c.radius);
-          },
-          [](const Cylinder& c) { return kPi * c.radius * c.radius * c.length; },
-          [](const HalfSpace&) { return std::numeric_limits<double>::infinity(); },
-          [](const auto& mesh_like) { return Moments(*SurfaceMesh(mesh_like)).volume; }},
+      Overloaded{[](const Sphere& s) { return 4.0 / 3.0 * kPi * std::pow(s.radius, 3); },
+                 [](const Box& b) { return b.size.prod(); },
+                 [](const Capsule& c) {
+                   return kPi * c.radius * c.radius * (c.length + 4.0 / 3.0 * c.radius);
+                 },
+                 [](const Cylinder& c) { return kPi * c.radius * c.radius * c.length; },
+                 [](const HalfSpace&) { return std::numeric_limits<double>::infinity(); },
+                 [&shape](const auto&) { return Moments(*SurfaceMesh(shape)).volume; }},
       shape);
 }
 
