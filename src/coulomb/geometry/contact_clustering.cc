@@ -23,25 +23,25 @@ int NormalClass(const Eigen::Vector3d& n) {
 void ContactClustering::MergeByGrid(int target, std::vector<ContactPoint>* points) {
   Eigen::AlignedBox3d box;
   for (const ContactPoint& point : *points) box.extend(point.p_W);
-  double cell = std::max(box.sizes().maxCoeff(), 1e-9) / 64.0;
+  // Cells are numbered from the box's corner, 19 bits per axis: the first
+  // cell is 1/32 of the extent, so the indices fit until it has doubled.
+  double cell = std::max(box.sizes().maxCoeff(), 1e-9) / 32.0;
   while (static_cast<int>(points->size()) > target) {
     cell_keys_.clear();
     for (size_t i = 0; i < points->size(); ++i) {
       const ContactPoint& point = (*points)[i];
       const Eigen::Vector3d scaled = (point.p_W - box.min()) / cell;
-      cell_keys_.push_back({static_cast<std::int64_t>(std::floor(scaled.x())),
-                            static_cast<std::int64_t>(std::floor(scaled.y())),
-                            static_cast<std::int64_t>(std::floor(scaled.z())),
-                            NormalClass(point.normal_W), static_cast<std::int64_t>(i)});
+      std::uint64_t key = 0;
+      for (int d = 0; d < 3; ++d)
+        key = (key << 19) | static_cast<std::uint64_t>(std::min(scaled[d], 524287.0));
+      key = (key << 5) | static_cast<std::uint64_t>(NormalClass(point.normal_W));
+      cell_keys_.emplace_back(key, static_cast<std::uint32_t>(i));
     }
     std::sort(cell_keys_.begin(), cell_keys_.end());
     representatives_.clear();
     for (size_t k = 0; k < cell_keys_.size(); ++k) {
-      const ContactPoint& point = (*points)[cell_keys_[k][4]];
-      const bool same_cell =
-          k > 0 && std::equal(cell_keys_[k].begin(), cell_keys_[k].begin() + 4,
-                              cell_keys_[k - 1].begin());
-      if (!same_cell) {
+      const ContactPoint& point = (*points)[cell_keys_[k].second];
+      if (k == 0 || cell_keys_[k].first != cell_keys_[k - 1].first) {
         representatives_.push_back(point);
         continue;
       }

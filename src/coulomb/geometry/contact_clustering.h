@@ -1,7 +1,7 @@
 #pragma once
 
-#include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "coulomb/geometry/contact_point.h"
@@ -29,7 +29,7 @@ class ContactClustering {
  private:
   static constexpr int kPointsPerSeed = 8;
   // Merges points of a grid cell and normal class (deepest member, summed
-  // weight), doubling the cell from 1/64 of the extent until at most
+  // weight), doubling the cell from 1/32 of the extent until at most
   // `target` remain.
   void MergeByGrid(int target, std::vector<ContactPoint>* points);
   // Moves every point's nearest seed to `seed` where that is nearer; returns
@@ -43,7 +43,8 @@ class ContactClustering {
   std::vector<int> nearest_seed_;
   std::vector<int> seeds_;
   std::vector<ContactPoint> representatives_;
-  std::vector<std::array<std::int64_t, 5>> cell_keys_;  // cell, normal class, point
+  std::vector<std::pair<std::uint64_t, std::uint32_t>>
+      cell_keys_;  // (cell, class), point
 };
 
 }  // namespace coulomb

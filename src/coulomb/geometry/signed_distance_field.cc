@@ -10,6 +10,7 @@ void SignedDistanceField::SetSurfaceSamples(
     const std::vector<Eigen::Vector3d>& candidates, double tolerance) {
   sample_points_.clear();
   sample_normals_.clear();
+  sample_bounds_.setEmpty();
   Eigen::Vector3d gradient;
   for (Eigen::Vector3d p : candidates) {
     for (int step = 0; step < 2; ++step) {
@@ -19,6 +20,7 @@ void SignedDistanceField::SetSurfaceSamples(
     if (std::abs(Evaluate(p, &gradient)) > tolerance || !(gradient.norm() > 0.0))
       continue;
     sample_points_.push_back(p);
+    sample_bounds_.extend(p);
     sample_normals_.push_back(gradient.normalized());
   }
 }

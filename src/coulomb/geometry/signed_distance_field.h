@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <Eigen/Dense>
+#include <Eigen/Geometry>
 
 #include "coulomb/geometry/shape.h"
 
@@ -33,6 +34,9 @@ class SignedDistanceField {
   // Surface points (φ = 0 to round-off) and their outward unit normals, in G.
   const std::vector<Eigen::Vector3d>& sample_points() const { return sample_points_; }
   const std::vector<Eigen::Vector3d>& sample_normals() const { return sample_normals_; }
+  // The samples' bounding box in G: a point farther than d outside it has
+  // φ > d, up to the samples' spacing (contact queries pad it by their margin).
+  const Eigen::AlignedBox3d& sample_bounds() const { return sample_bounds_; }
 
  protected:
   // Takes the candidate points (a display surface's vertices, say), projects
@@ -44,6 +48,7 @@ class SignedDistanceField {
  private:
   std::vector<Eigen::Vector3d> sample_points_;
   std::vector<Eigen::Vector3d> sample_normals_;
+  Eigen::AlignedBox3d sample_bounds_;
 };
 
 // The SdfShape of a field and its closed display surface (outward
