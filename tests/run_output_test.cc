@@ -8,6 +8,7 @@
 
 #include "coulomb/coulomb.h"
 #include "coulomb/geometry/convex_mesh.h"
+#include "coulomb/geometry/threaded_fasteners.h"
 #include "coulomb/io/hdf5_file.h"
 #include "coulomb/io/run_output.h"
 
@@ -131,6 +132,35 @@ TEST(SamplesFrom, KeepsEachSampleWithItsContacts) {
   }
   EXPECT_EQ(part.geometry_poses.front(), all.geometry_poses[first]);
   EXPECT_THROW(SamplesFrom(all, all.time.size() + 1), std::invalid_argument);
+}
+
+// An SDF shape is written as its display surface and read back as that
+// surface (for the viewer), without a field.
+TEST(RunOutput, SdfShapesKeepTheirDisplaySurface) {
+  Scene scene;
+  scene.name = "bolt";
+  const SdfShape bolt = MakeThreadedBolt({});
+  scene.system.AddStaticGeometry(bolt, Eigen::Isometry3d::Identity(), ContactMaterial{});
+  scene.system.AddFreeBody("ball", Sphere{0.01}, 0.1, Pose(Eigen::Vector3d(0.2, 0, 0.1)),
+                           Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(),
+                           ContactMaterial{});
+  const std::filesystem::path directory =
+      std::filesystem::temp_directory_path() /
+      ("coulomb_sdf_output_test_" + std::to_string(::getpid()));
+  Simulation simulation(std::move(scene));
+  const SimulationSummary summary = simulation.RunFor(0.01);
+  WriteRunOutput(directory.string(), simulation, summary);
+  const Hdf5File file((directory / "trajectory.h5").string(), Hdf5File::Mode::kRead);
+  const std::vector<RecordedGeometry> geometries = ReadTrajectoryGeometry(file);
+  ASSERT_EQ(geometries.size(), 2u);
+  const auto* read = std::get_if<SdfShape>(&geometries[0].shape);
+  ASSERT_NE(read, nullptr);
+  EXPECT_EQ(read->field, nullptr);
+  ASSERT_NE(read->surface, nullptr);
+  EXPECT_EQ(read->surface->vertices.size(), bolt.surface->vertices.size());
+  EXPECT_EQ(read->surface->triangles, bolt.surface->triangles);
+  EXPECT_NEAR(Volume(geometries[0].shape), Volume(bolt), 1e-12 * Volume(bolt));
+  std::filesystem::remove_all(directory);
 }
 
 }  // namespace

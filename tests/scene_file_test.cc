@@ -216,6 +216,7 @@ TEST(SceneFile, ReadsThreadedFastenersAndSampledMeshFields) {
   }
   const fs::path path =
       WriteScene("sdf",
+                 "contact: {max_sdf_contacts: 40}\n"
                  "bodies:\n  - name: bolt\n    shape: {threaded_bolt: {length: 0.06}}\n"
                  "    fixed: true\n  - name: nut\n    shape: {threaded_nut: {}}\n"
                  "    density: 7850\n  - name: cube\n    shape: {sdf_mesh: {file: " +
@@ -225,6 +226,7 @@ TEST(SceneFile, ReadsThreadedFastenersAndSampledMeshFields) {
   Scene scene = LoadSceneFile(path.string());
   const CollisionWorld& world = scene.system.collision_world();
   ASSERT_EQ(world.num_geometries(), 3);
+  EXPECT_EQ(world.max_sdf_contacts(), 40);
   for (int g = 0; g < 3; ++g)
     EXPECT_TRUE(std::holds_alternative<SdfShape>(world.shape(g)));
   EXPECT_NE(std::get<SdfShape>(world.shape(0)).description.find("60 mm"),
@@ -239,6 +241,8 @@ TEST(SceneFile, ReadsThreadedFastenersAndSampledMeshFields) {
   ExpectSceneError(
       "bodies:\n  - name: b\n    shape: {sdf_mesh: {resolution: 8}}\n    mass: 1\n",
       ":3: bodies[0].shape.sdf_mesh: file is required");
+  ExpectSceneError("contact: {max_sdf_contacts: 0}\nbodies: []\n",
+                   ":1: contact.max_sdf_contacts: must be at least 1");
   fs::remove(obj);
   fs::remove(path);
 }

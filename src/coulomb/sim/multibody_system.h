@@ -79,6 +79,12 @@ class MultibodySystem {
   int AddGeometry(const Shape& shape, int tree, int body, const Eigen::Isometry3d& X_BG,
                   const ContactMaterial& material);
 
+  // Contacts kept per pair with an SDF shape after clustering (≥ 1;
+  // CollisionWorld::kDefaultMaxSdfContacts).
+  void SetMaxSdfContacts(int max_contacts) {
+    collision_world_.set_max_sdf_contacts(max_contacts);
+  }
+
   // No contact is ever computed between these two geometries.
   void ExcludeCollisionPair(int geometry_a, int geometry_b) {
     collision_world_.ExcludePair(geometry_a, geometry_b);

@@ -59,11 +59,18 @@ namespace {
 
 void ReadContactDefaults(const SceneReader& r, const YAML::Node& node, Scene* scene,
                          ContactMaterial* defaults) {
-  r.CheckKeys(node, "contact",
-              {"model", "stiffness", "dissipation_time_scale", "friction",
-               "hunt_crossley_dissipation", "near_rigid_threshold", "sigma",
-               "stiction_tolerance", "hunt_crossley_near_rigid_threshold"});
+  r.CheckKeys(
+      node, "contact",
+      {"model", "stiffness", "dissipation_time_scale", "friction",
+       "hunt_crossley_dissipation", "near_rigid_threshold", "sigma", "stiction_tolerance",
+       "hunt_crossley_near_rigid_threshold", "max_sdf_contacts"});
   ReadContactMaterial(r, node, "contact", defaults);
+  if (node["max_sdf_contacts"]) {
+    const int count = r.Integer(node["max_sdf_contacts"], "contact.max_sdf_contacts");
+    if (count < 1)
+      r.Fail(node["max_sdf_contacts"], "contact.max_sdf_contacts", "must be at least 1");
+    scene->system.SetMaxSdfContacts(count);
+  }
   if (node["model"]) {
     try {
       scene->parameters.contact.model =
