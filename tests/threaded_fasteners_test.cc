@@ -162,30 +162,23 @@ TEST(ThreadedFasteners, SamplesLieOnTheSurfaceWithOutwardNormals) {
 }
 
 TEST(ThreadedFasteners, RejectBadDimensionsWithTheirNames) {
-  const auto message = [](auto make) {
+  // The error of make(), which must name `what`.
+  const auto expect_error_naming = [](auto make, const std::string& what) {
     try {
       make();
+      ADD_FAILURE() << "no error for " << what;
     } catch (const std::invalid_argument& e) {
-      return std::string(e.what());
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
     }
-    return std::string("no error");
   };
-  EXPECT_NE(message([] {
-              MakeThreadedBolt({0.048, 0.005, -1.0, 0.0});
-            }).find("length"),
-            std::string::npos);
-  EXPECT_NE(message([] {
-              MakeThreadedBolt({0.048, 0.005, 0.08, 0.01});
-            }).find("clearance"),
-            std::string::npos);
-  EXPECT_NE(message([] {
-              MakeThreadedNut({0.048, 0.005, 0.038, 0.04});
-            }).find("width across flats"),
-            std::string::npos);
-  EXPECT_NE(message([] {
-              MakeThreadedNut({0.048, 0.0, 0.038, 0.075});
-            }).find("pitch"),
-            std::string::npos);
+  expect_error_naming([] { MakeThreadedBolt({0.048, 0.005, -1.0, 0.0}); }, "length");
+  expect_error_naming([] { MakeThreadedBolt({0.048, 0.005, 0.08, 0.01}); }, "clearance");
+  expect_error_naming(
+      [] {
+        MakeThreadedNut({0.048, 0.005, 0.038, 0.04});
+      },
+      "width across flats");
+  expect_error_naming([] { MakeThreadedNut({0.048, 0.0, 0.038, 0.075}); }, "pitch");
 }
 
 }  // namespace

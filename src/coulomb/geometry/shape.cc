@@ -33,9 +33,10 @@ Eigen::Vector3d CylinderInertia(double r, double l) {
 }
 
 // Volume, first and second moments ∫x, ∫x xᵀ of a uniform unit-density
-// solid bounded by a closed triangle mesh: each outward triangle (a, b, c) with the
-// origin spans a signed tetrahedron of volume det[a b c]/6, centroid (a + b + c)/4 and ∫x
-// xᵀ = det/120 (a aᵀ + b bᵀ + c cᵀ + s sᵀ), s = a + b + c.
+// solid bounded by a closed triangle mesh: each outward triangle (a, b, c)
+// with the origin spans a signed tetrahedron of volume det[a b c]/6,
+// centroid (a + b + c)/4 and ∫x xᵀ = det/120 (a aᵀ + b bᵀ + c cᵀ + s sᵀ),
+// s = a + b + c.
 struct PolytopeMoments {
   double volume = 0.0;
   Eigen::Vector3d first = Eigen::Vector3d::Zero();

@@ -85,23 +85,26 @@ std::vector<RecordedGeometry> ReadTrajectoryGeometry(const Hdf5File& file) {
         RecordedGeometry{MakeShape(codes[g], &sizes[3 * g]), bodies[g]});
     const bool convex = std::holds_alternative<ConvexMesh>(geometry.shape);
     if (!convex && !std::holds_alternative<SdfShape>(geometry.shape)) continue;
-    auto hull = std::make_shared<ConvexHull>();
+    TriangleMesh surface;
     const long long first = vertex_offsets[g], last = vertex_offsets[g + 1];
     for (long long v = first; v < last; ++v)
-      hull->vertices.emplace_back(vertices.segment<3>(3 * v));
+      surface.vertices.emplace_back(vertices.segment<3>(3 * v));
     for (long long t = triangle_offsets[g]; t < triangle_offsets[g + 1]; ++t) {
-      std::array<int, 3>& triangle = hull->triangles.emplace_back();
+      std::array<int, 3>& triangle = surface.triangles.emplace_back();
       for (int k = 0; k < 3; ++k) {
         triangle[k] = static_cast<int>(triangles[3 * t + k]);
         if (triangle[k] < 0 || triangle[k] >= last - first)
           file.Fail("/geometry/mesh_triangles", "vertex index out of range");
       }
     }
-    // An SDF shape comes back as its display surface only (no field).
-    if (convex)
-      geometry.shape = ConvexMesh{file.path(), hull};
-    else
-      geometry.shape = SdfShape{file.path(), nullptr, hull};
+    if (convex) {
+      auto hull = std::make_shared<ConvexHull>();
+      static_cast<TriangleMesh&>(*hull) = std::move(surface);
+      geometry.shape = ConvexMesh{file.path(), std::move(hull)};
+    } else {  // an SDF shape comes back as its display surface only (no field)
+      geometry.shape = SdfShape{file.path(), nullptr,
+                                std::make_shared<TriangleMesh>(std::move(surface))};
+    }
   }
   return geometries;
 }
