@@ -97,6 +97,9 @@ viewer-screenshots: build browser-deps
 	$(BUILD_DIR)/coulomb run scenes/quadruped.yaml --duration 1 --out $(BUILD_DIR)/runs/quadruped
 	$(BUILD_DIR)/coulomb view $(BUILD_DIR)/runs/quadruped --export $(BUILD_DIR)/runs/quadruped.html
 	node viewer/test/screenshot.mjs file://$(abspath $(BUILD_DIR))/runs/quadruped.html 150 docs/viewer_quadruped.png
+	$(BUILD_DIR)/coulomb run bolt_nut --duration 0.5 --set torque=0.3 --out $(BUILD_DIR)/runs/bolt_nut
+	$(BUILD_DIR)/coulomb view $(BUILD_DIR)/runs/bolt_nut --export $(BUILD_DIR)/runs/bolt_nut.html
+	node viewer/test/screenshot.mjs file://$(abspath $(BUILD_DIR))/runs/bolt_nut.html 300 docs/viewer_bolt_nut.png
 
 # The whole C++ suite under AddressSanitizer and UndefinedBehaviorSanitizer
 # (GCC; a separate build folder, no Python package; the allocation-counting

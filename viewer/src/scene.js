@@ -145,7 +145,7 @@ export class SceneView {
     }
     if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, 0), new THREE.Vector3(1, 1, 1));
     const center = box.getCenter(new THREE.Vector3());
-    const size = Math.max(box.getSize(new THREE.Vector3()).length(), 0.5);
+    const size = Math.max(box.getSize(new THREE.Vector3()).length(), 0.1); // 10 cm parts fill it
     this.controls.target.copy(center);
     this.camera.position.set(center.x + 1.1 * size, center.y - 1.6 * size, center.z + 1.0 * size);
     this.camera.near = size / 200;

@@ -178,6 +178,30 @@ async function checkLive(browser) {
   check(page.errors.length === 0, `live: no console errors ${page.errors.join(" | ")}`);
 }
 
+// SDF shapes (the threaded bolt, world geometry, and the nut) are drawn from
+// their display surfaces: hiding either changes the picture.
+async function checkSdfShapes(browser) {
+  const runDir = join(work, "bolt_nut");
+  run(["run", "bolt_nut", "--duration", "0.02", "--out", runDir]);
+  const page = join(work, "bolt_nut.html");
+  run(["view", runDir, "--export", page]);
+  const viewer = await openViewer(browser, pathToFileURL(page).href, "bolt_nut");
+  const shapes = await viewer.evaluate(() => window.coulombViewer.meta.geometries.map((g) => g.shape));
+  check(shapes.length === 2 && shapes.every((shape) => shape === "sdf"), `bolt_nut: two SDF shapes (${shapes})`);
+  for (let g = 0; g < shapes.length; ++g) {
+    await viewer.evaluate(() => window.__capture("shown"));
+    const pixels = await viewer.evaluate((index) => {
+      const view = window.coulombViewer.view;
+      view.objects[index].visible = false;
+      window.__capture("hidden");
+      view.objects[index].visible = true;
+      return window.__diff("shown", "hidden");
+    }, g);
+    check(pixels > 200, `bolt_nut: geometry ${g} covers ${pixels} pixels`);
+  }
+  check(viewer.errors.length === 0, `bolt_nut: no console errors ${viewer.errors.join(" | ")}`);
+}
+
 async function main() {
   const runDir = join(work, "run");
   run(["run", "clutter", "--set", "bodies=8", "--duration", "1", "--out", runDir]);
@@ -195,6 +219,7 @@ async function main() {
     run(["view", runDir, "--export", replay]);
     await checkPlayback(await openViewer(browser, pathToFileURL(replay).href, "exported"), steps);
     await checkLive(browser);
+    await checkSdfShapes(browser);
   } finally {
     await browser.close();
   }
