@@ -229,6 +229,14 @@ class Simulation:
         self._check_robot(robot)
         return self._engine.joint_names(robot)
 
+    def set_body_wrench(self, name: str, force: Any = (0.0, 0.0, 0.0),
+                        torque: Any = (0.0, 0.0, 0.0)) -> None:
+        """A wrench on a free body or a robot's floating base at its frame's
+        origin (a free body's centroid): force [N] and torque [N·m] in world,
+        held fixed in world until changed (zeros remove it)."""
+        self._engine.set_body_wrench(name, _vector(force, 3, "force"),
+                                     _vector(torque, 3, "torque"))
+
     def set_joint_efforts(self, robot: str, u: Any) -> None:
         """Efforts [N·m or N] on the robot's joints, kept until changed."""
         joints = self.joint_names(robot)

@@ -275,3 +275,27 @@ def test_a_threaded_nut_from_a_dict_rests_on_the_bolts_flanks():
     assert drop == pytest.approx(1e-4 / math.cos(math.pi / 6), rel=0.02)
     contacts = sim.contacts()
     assert 0 < len(contacts["depth"]) <= 120  # clustered
+
+
+def test_a_torque_from_python_screws_the_nut_up_one_pitch_per_turn():
+    # A control loop from Python: the nut turned by a world torque about the
+    # bolt's axis (set every step, as a controller would), rising P per turn.
+    sim = coulomb.Simulation.from_builtin("bolt_nut")
+    pitch, turns, last_yaw = 0.005, 0.0, 0.0
+    heights, angles = [], []
+    for _ in range(400):
+        sim.set_body_wrench("nut", torque=[0.0, 0.0, 0.3])
+        sim.step()
+        w, x, y, z = sim.body_orientation("nut")
+        yaw = math.atan2(2 * (w * z + x * y), 1 - 2 * (y * y + z * z))
+        turns += math.remainder(yaw - last_yaw, 2 * math.pi)
+        last_yaw = yaw
+        heights.append(sim.body_position("nut")[2])
+        angles.append(turns)
+    rise = (heights[-1] - heights[150]) / (angles[-1] - angles[150])
+    assert angles[-1] - angles[150] > math.pi
+    assert rise == pytest.approx(pitch / (2 * math.pi), rel=0.01)
+    with pytest.raises(KeyError, match="no body or robot named 'world'"):
+        sim.set_body_wrench("world", torque=[0, 0, 1])
+    with pytest.raises(ValueError, match="torque"):
+        sim.set_body_wrench("nut", torque=[0, 1])

@@ -291,6 +291,12 @@ NB_MODULE(_coulomb, m) {
              }
              return false;
            })
+      .def("set_body_wrench",
+           [](Simulation& s, const std::string& name, const Eigen::Vector3d& force,
+              const Eigen::Vector3d& torque) {
+             BodyStateOrKeyError(s, name);  // an unknown name is a KeyError
+             s.SetBodyWrench(name, force, torque);
+           })
       .def("set_joint_effort", &Simulation::SetJointEffort)
       .def("set_pd_target", &Simulation::SetJointPdTarget)
       .def("set_pd_gains", &Simulation::SetJointPdGains)

@@ -21,7 +21,16 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
   if (!q.allFinite() || !v.allFinite())
     throw std::invalid_argument(name + ": state is not finite");
   model.SetGravity(gravity_);
-  trees_.push_back({name, std::move(model), q, v, {}, {}, {}, {}});
+  trees_.push_back({name,
+                    std::move(model),
+                    q,
+                    v,
+                    {},
+                    {},
+                    {},
+                    {},
+                    Eigen::Vector3d::Zero(),
+                    Eigen::Vector3d::Zero()});
   return num_trees() - 1;
 }
 

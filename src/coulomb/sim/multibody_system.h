@@ -31,10 +31,16 @@ class MultibodySystem {
     std::vector<JointSpringDamper> springs;
     std::vector<JointLimit> limits;
     std::vector<JointPdController> controllers;
-    // A constant generalized force on v [N, N·m] (empty: none): for a free
-    // body, the wrench [f; τ] at its centroid in its own body frame, so a
-    // torque about the body's z axis turns with it (a wrench on a nut).
+    // A constant generalized force on v [N, N·m] (empty: none). For a free
+    // body or floating base (v = [ṗ_WB in world, ω_B in body]) its first six
+    // entries are a force in world and a torque in the body frame, which
+    // turns with the body (a wrench on a nut about its own axis).
     Eigen::VectorXd applied_force;
+    // A wrench on the free body or floating base at its frame's origin (the
+    // centroid of a free body), both in world [N, N·m], held fixed in world
+    // (the torque is turned into the body frame at each step's start).
+    Eigen::Vector3d applied_force_W = Eigen::Vector3d::Zero();
+    Eigen::Vector3d applied_torque_W = Eigen::Vector3d::Zero();
   };
 
   explicit MultibodySystem(const Eigen::Vector3d& gravity = Eigen::Vector3d(0, 0, -9.81));

@@ -396,6 +396,20 @@ void Simulation::SetJointEffort(const std::string& tree, const std::string& join
   FindController(tree, joint, /*create=*/true)->gains.feedforward = effort;
 }
 
+void Simulation::SetBodyWrench(const std::string& body, const Eigen::Vector3d& force_W,
+                               const Eigen::Vector3d& torque_W) {
+  const BodyIndex index = FindBody(body);
+  MultibodySystem::Tree& tree = scene_.system.tree(index.tree);
+  if (index.body != 0 || !tree.model.has_free_base()) {
+    throw std::invalid_argument(
+        body + ": a wrench needs a free body or a robot's floating base");
+  }
+  if (!force_W.allFinite() || !torque_W.allFinite())
+    throw std::invalid_argument(body + ": the wrench must be finite");
+  tree.applied_force_W = force_W;
+  tree.applied_torque_W = torque_W;
+}
+
 void Simulation::SetJointPdTarget(const std::string& tree, const std::string& joint,
                                   double position, double velocity) {
   if (!std::isfinite(position) || !std::isfinite(velocity)) {

@@ -220,6 +220,12 @@ class Simulation {
                        double proportional, double derivative,
                        double effort_limit = std::numeric_limits<double>::infinity());
   std::vector<std::string> joint_names(const std::string& tree) const;
+  // A wrench on a free body or a robot's floating base (by name) at its
+  // frame's origin (a free body's centroid), force [N] and torque [N·m] in
+  // world, held fixed in world until changed (zero to remove). Throws
+  // std::invalid_argument for another body or a non-finite wrench.
+  void SetBodyWrench(const std::string& body, const Eigen::Vector3d& force_W,
+                     const Eigen::Vector3d& torque_W);
 
   // Recording (on by default): the trajectory and per-step records grow with
   // every step. Off, stepping keeps no history.

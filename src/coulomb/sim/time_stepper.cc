@@ -44,6 +44,15 @@ TimeStepper::Theta TimeStepper::SchemeTheta() const {
   return {0.0, 1.0};
 }
 
+void TimeStepper::AddAppliedWrench(const MultibodySystem::Tree& tree,
+                                   Eigen::VectorXd* force) const {
+  if (tree.applied_force_W.isZero(0.0) && tree.applied_torque_W.isZero(0.0)) return;
+  // q = [p_WB, quaternion x y z w]: the torque in B at the step's start.
+  const Eigen::Quaterniond q_WB(tree.q[6], tree.q[3], tree.q[4], tree.q[5]);
+  force->head<3>() += tree.applied_force_W;
+  force->segment<3>(3) += q_WB.normalized().conjugate() * tree.applied_torque_W;
+}
+
 int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta,
                                  TreeWorkspace* w, Eigen::Ref<Eigen::VectorXd> v_star,
                                  Eigen::MatrixXd* a, bool* converged) const {
@@ -71,6 +80,7 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
       }
       w->force += tree->applied_force;
     }
+    AddAppliedWrench(*tree, &w->force);
     w->step = v_star - w->v0;
     w->residual.noalias() = tree->model.mass_matrix() * w->step;
     w->residual -= dt * w->force;

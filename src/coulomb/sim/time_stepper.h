@@ -159,6 +159,9 @@ class TimeStepper {
     Eigen::Matrix<double, 6, Eigen::Dynamic> motion;
   };
   Theta SchemeTheta() const;
+  // Adds a tree's world-frame wrench (Tree::applied_force_W, _torque_W) to
+  // its generalized force.
+  void AddAppliedWrench(const MultibodySystem::Tree& tree, Eigen::VectorXd* force) const;
   // v* (into v_star) and the contact problem's A for one tree; returns the
   // iterations.
   int SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta,
