@@ -11,15 +11,15 @@
 #include <vector>
 
 #include "coulomb/geometry/iso_thread.h"
+#include "coulomb/geometry/ring_surface.h"
 #include "coulomb/geometry/signed_distance_field.h"
 
 namespace coulomb {
 namespace {
 
 constexpr double kPi = std::numbers::pi;
-// Display surface resolution: facets per turn (5°, so that the hexagon's
-// corners at 30° + 60° k are vertices) and rings per pitch.
-constexpr int kFacetsPerTurn = 72;
+// Display surface resolution: rings per pitch (and kRingFacets per turn,
+// 5°, so that the hexagon's corners at 30° + 60° k are vertices).
 constexpr int kRingsPerPitch = 12;
 // Samples are kept within this distance of the zero level set [m].
 constexpr double kSampleTolerance = 1e-7;
@@ -42,60 +42,6 @@ double Max(double a, const Eigen::Vector3d& grad_a, double b,
 double Slab(const Eigen::Vector3d& p, double half_height, Eigen::Vector3d* gradient) {
   *gradient = Eigen::Vector3d(0, 0, p.z() >= 0.0 ? 1.0 : -1.0);
   return std::abs(p.z()) - half_height;
-}
-
-// A closed surface from rings of kFacetsPerTurn vertices each, consecutive
-// rings joined by quads; `cyclic` joins the last ring to the first, else
-// each end is closed by a fan to its ring's centroid. Triangles are turned
-// outward (positive enclosed volume).
-std::shared_ptr<TriangleMesh> RingSurface(
-    const std::vector<std::vector<Eigen::Vector3d>>& rings, bool cyclic) {
-  auto mesh = std::make_shared<TriangleMesh>();
-  const int n = kFacetsPerTurn;
-  for (const auto& ring : rings)
-    mesh->vertices.insert(mesh->vertices.end(), ring.begin(), ring.end());
-  const int num_rings = static_cast<int>(rings.size());
-  const auto at = [&](int ring, int j) { return ring * n + (j % n); };
-  for (int k = 0; k + 1 < num_rings + (cyclic ? 1 : 0); ++k) {
-    const int next = (k + 1) % num_rings;
-    for (int j = 0; j < n; ++j) {
-      mesh->triangles.push_back({at(k, j), at(k, j + 1), at(next, j + 1)});
-      mesh->triangles.push_back({at(k, j), at(next, j + 1), at(next, j)});
-    }
-  }
-  if (!cyclic) {
-    for (int end : {0, num_rings - 1}) {
-      Eigen::Vector3d center = Eigen::Vector3d::Zero();
-      for (const Eigen::Vector3d& v : rings[end]) center += v / n;
-      const int c = static_cast<int>(mesh->vertices.size());
-      mesh->vertices.push_back(center);
-      for (int j = 0; j < n; ++j) {
-        if (end == 0)
-          mesh->triangles.push_back({c, at(end, j + 1), at(end, j)});
-        else
-          mesh->triangles.push_back({c, at(end, j), at(end, j + 1)});
-      }
-    }
-  }
-  double signed_volume = 0.0;
-  for (const auto& [a, b, c] : mesh->triangles)
-    signed_volume += mesh->vertices[a].dot(mesh->vertices[b].cross(mesh->vertices[c]));
-  if (signed_volume < 0.0) {
-    for (auto& triangle : mesh->triangles) std::swap(triangle[1], triangle[2]);
-  }
-  return mesh;
-}
-
-// A ring at height z whose radius at angle θ is radius(θ).
-template <class Radius>
-std::vector<Eigen::Vector3d> Ring(double z, const Radius& radius) {
-  std::vector<Eigen::Vector3d> ring(kFacetsPerTurn);
-  for (int j = 0; j < kFacetsPerTurn; ++j) {
-    const double theta = 2.0 * kPi * j / kFacetsPerTurn;
-    const double r = radius(theta);
-    ring[j] = Eigen::Vector3d(r * std::cos(theta), r * std::sin(theta), z);
-  }
-  return ring;
 }
 
 // Rings on the thread surface r = R(z − Pθ/2π) − offset over |z| ≤ half_height.

@@ -7,12 +7,14 @@
 
 namespace coulomb {
 
-// The dish pile of the augmented Lagrangian paper (AL §VII-A1, App. B) from
-// primitives: two bowl-like short cylinders (r = 7.5 cm, h = 4 cm) and a
-// plate-like thin one (r = 11 cm, h = 1.2 cm), 0.1 kg each, stacked on the
-// ground under a 5 kg pot (r = 10 cm, h = 12 cm), slightly off-centre so the
-// contacts are patches with a 50:1 mass ratio across them. Near-rigid SAP
-// contact (k = ∞), μ = 0.5, δt = 1/240 s (the paper's), 0.5 s. No options.
+// The dish pile of the augmented Lagrangian paper (AL §VII-A1, App. B): two
+// bowls and a plate, 0.1 kg each, stacked on the ground under a 5 kg pot,
+// slightly off-centre so the contacts are patches with a 50:1 mass ratio
+// across them. Near-rigid SAP contact (k = ∞), μ = 0.5, δt = 1/240 s (the
+// paper's), 0.5 s. Option dishes=cylinders (default: short cylinders, r =
+// 7.5 cm, h = 4 cm for the bowls, 11 cm and 1.2 cm for the plate, 10 cm and
+// 12 cm for the pot, stacked) or dishes=sdf (the paper's revolved 2-D SDFs,
+// revolved_shell.h, of the same sizes, dropped 1 mm apart: the bowls nest).
 Scene DishPileScene(const std::map<std::string, std::string>& options);
 
 // AL §VII-D2: N Laikago quadrupeds (example-robot-data URDF, 18 dofs each,

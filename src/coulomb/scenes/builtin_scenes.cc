@@ -230,7 +230,9 @@ std::vector<BuiltinSceneInfo> BuiltinScenes() {
       {"falling_sphere",
        "IRR §IX-B: a steel sphere lands sliding at 2 m/s and starts to roll "
        "(stiffness=K)"},
-      {"dish_pile", "AL §VII-A1: two bowls and a plate (0.1 kg) under a 5 kg pot"},
+      {"dish_pile",
+       "AL §VII-A1: two bowls and a plate (0.1 kg) under a 5 kg pot "
+       "(dishes=cylinders|sdf)"},
       {"bolt_nut",
        "AL §VII-A1: an M48 nut on a fixed bolt, SDF contact clustered to 120 "
        "(friction=μ, torque=T N·m about the axis, turn=θ: start turned by θ rad)"},
