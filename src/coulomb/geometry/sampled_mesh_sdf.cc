@@ -209,6 +209,14 @@ SdfShape MakeSampledMeshSdf(const TriangleMesh& mesh, const std::string& name,
                                 std::to_string(resolution));
   }
   auto surface = std::make_shared<TriangleMesh>(WeldedClosedMesh(mesh, name));
+  // Each grid node visits every triangle: bound the work (~1e9 visits, a few
+  // seconds) instead of hanging on a fine grid of a large mesh.
+  const double visits = std::pow(resolution + 5.0, 3) * surface->triangles.size();
+  if (visits > 1e9) {
+    throw std::invalid_argument(name + ": " + std::to_string(surface->triangles.size()) +
+                                " triangles are too many for an SDF grid of resolution " +
+                                std::to_string(resolution) + "; lower the resolution");
+  }
   auto field = std::make_shared<SampledMeshField>(*surface, resolution);
   return MakeSdfShape("mesh SDF '" + name + "'", std::move(field), std::move(surface));
 }

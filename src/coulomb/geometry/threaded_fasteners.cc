@@ -126,11 +126,24 @@ std::string Millimeters(double meters) {
   return text;
 }
 
+// The display surface has 12 rings per pitch of kRingFacets vertices: a
+// thread of more turns than this is refused, not built (memory and time).
+constexpr double kMaxTurns = 1000.0;
+
+void RequireFewTurns(double length, double pitch, const std::string& what) {
+  if (length / pitch > kMaxTurns) {
+    throw std::invalid_argument(what + " spans " + std::to_string(length / pitch) +
+                                " turns of its thread; at most " +
+                                std::to_string(static_cast<int>(kMaxTurns)));
+  }
+}
+
 }  // namespace
 
 SdfShape MakeThreadedBolt(const ThreadedBoltSize& size) {
   RequirePositive(size.length, "threaded bolt length");
   const IsoThreadProfile profile(0.5 * size.major_diameter, size.pitch);
+  RequireFewTurns(size.length, size.pitch, "threaded bolt length");
   const double depth = profile.major_radius() - profile.minor_radius();
   if (!(size.clearance >= 0.0) || !(size.clearance < 0.25 * depth)) {
     throw std::invalid_argument("threaded bolt clearance must be in [0, " +
@@ -149,6 +162,7 @@ SdfShape MakeThreadedBolt(const ThreadedBoltSize& size) {
 SdfShape MakeThreadedNut(const ThreadedNutSize& size) {
   RequirePositive(size.height, "threaded nut height");
   const IsoThreadProfile profile(0.5 * size.major_diameter, size.pitch);
+  RequireFewTurns(size.height, size.pitch, "threaded nut height");
   if (!(0.5 * size.width_across_flats > profile.major_radius()) ||
       !std::isfinite(size.width_across_flats)) {
     throw std::invalid_argument(
