@@ -32,6 +32,17 @@ function numbers(chart, ticks) {
   return ticks.map((v) => (largest > 0 && largest < 0.01 ? v.toExponential(1) : String(+v.toPrecision(6))));
 }
 
+// The y range of a linear chart: uPlot's padded range, except that a
+// constant series (no penetration in a whole run) gets a small band about
+// its value instead of uPlot's default 0–100.
+function linearRange(chart, min, max) {
+  if (min === max) {
+    const pad = Math.abs(min) * 0.1 || 1e-9;
+    return [min - pad, max + pad];
+  }
+  return uPlot.rangeNum(min, max, 0.1, true);
+}
+
 export class Plots {
   constructor(container, stats) {
     const steps = stats.per_step || [];
@@ -53,7 +64,7 @@ export class Plots {
           height: 130,
           legend: { show: false },
           cursor: { drag: { x: true, y: false } },
-          scales: { x: { time: false }, y: log ? { distr: 3 } : {} },
+          scales: { x: { time: false }, y: log ? { distr: 3 } : { range: linearRange } },
           axes: [{ size: 30 }, { size: 60, values: log ? exponents : numbers }],
           series: [{}, { stroke: "#1f77b4", width: 1.25, spanGaps: false, points: { show: false } }],
           hooks: { setSelect: [(u) => this.zoomTo(u)] },
