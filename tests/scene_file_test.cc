@@ -214,24 +214,27 @@ TEST(SceneFile, ReadsThreadedFastenersAndSampledMeshFields) {
     file << "f 1 3 2\nf 2 3 4\nf 5 6 7\nf 6 8 7\nf 1 2 5\nf 2 6 5\n"
             "f 3 7 4\nf 4 7 8\nf 1 5 3\nf 3 5 7\nf 2 4 6\nf 4 8 6\n";
   }
-  const fs::path path =
-      WriteScene("sdf",
-                 "contact: {max_sdf_contacts: 40}\n"
-                 "bodies:\n  - name: bolt\n    shape: {threaded_bolt: {length: 0.06}}\n"
-                 "    fixed: true\n  - name: nut\n    shape: {threaded_nut: {}}\n"
-                 "    density: 7850\n  - name: cube\n    shape: {sdf_mesh: {file: " +
-                     obj.filename().string() +
-                     ", scale: 0.1, resolution: 8}}\n    density: 1000\n"
-                     "    pose: {position: [1, 0, 0]}\n");
+  const fs::path path = WriteScene(
+      "sdf",
+      "contact: {max_sdf_contacts: 40}\n"
+      "bodies:\n  - name: bolt\n    shape: {threaded_bolt: {length: 0.06}}\n"
+      "    fixed: true\n  - name: bowl\n    shape: {revolved_shell: {a: [0.04, 0],"
+      " b: [0.075, 0.04], thickness: 0.002}}\n    mass: 0.1\n"
+      "    pose: {position: [0, 1, 0]}\n"
+      "  - name: nut\n    shape: {threaded_nut: {}}\n"
+      "    density: 7850\n  - name: cube\n    shape: {sdf_mesh: {file: " +
+          obj.filename().string() +
+          ", scale: 0.1, resolution: 8}}\n    density: 1000\n"
+          "    pose: {position: [1, 0, 0]}\n");
   Scene scene = LoadSceneFile(path.string());
   const CollisionWorld& world = scene.system.collision_world();
-  ASSERT_EQ(world.num_geometries(), 3);
+  ASSERT_EQ(world.num_geometries(), 4);
   EXPECT_EQ(world.max_sdf_contacts(), 40);
-  for (int g = 0; g < 3; ++g)
+  for (int g = 0; g < 4; ++g)
     EXPECT_TRUE(std::holds_alternative<SdfShape>(world.shape(g)));
   EXPECT_NE(std::get<SdfShape>(world.shape(0)).description.find("60 mm"),
             std::string::npos);
-  MultibodySystem::Tree& cube = scene.system.tree(1);
+  MultibodySystem::Tree& cube = scene.system.tree(2);
   cube.model.SetState(cube.q, cube.v);
   EXPECT_NEAR(cube.model.mass_matrix()(0, 0), 1.0, 1e-6);  // 1000 kg/m³ × (0.1 m)³
   EXPECT_NEAR(cube.q[0], 1.05, 1e-9);  // the body frame is the centroid
@@ -241,6 +244,15 @@ TEST(SceneFile, ReadsThreadedFastenersAndSampledMeshFields) {
   ExpectSceneError(
       "bodies:\n  - name: b\n    shape: {sdf_mesh: {resolution: 8}}\n    mass: 1\n",
       ":3: bodies[0].shape.sdf_mesh: file is required");
+  ExpectSceneError(
+      "bodies:\n  - name: b\n    shape: {revolved_shell: {a: [0.04, 0], b: [0.07]}}\n"
+      "    mass: 1\n",
+      ":3: bodies[0].shape.revolved_shell: a, b and thickness are required");
+  ExpectSceneError(
+      "bodies:\n  - name: b\n    shape: {revolved_shell: {a: [0.001, 0], b: [0.07, "
+      "0.03], "
+      "thickness: 0.002}}\n    mass: 1\n",
+      ":3: bodies[0].shape.revolved_shell: a revolved shell needs");
   ExpectSceneError("contact: {max_sdf_contacts: 0}\nbodies: []\n",
                    ":1: contact.max_sdf_contacts: must be at least 1");
   fs::remove(obj);

@@ -1,6 +1,7 @@
 #include "coulomb/sim/scene_file.h"
 
 #include "coulomb/geometry/convex_mesh.h"
+#include "coulomb/geometry/revolved_shell.h"
 #include "coulomb/geometry/sampled_mesh_sdf.h"
 #include "coulomb/geometry/threaded_fasteners.h"
 #include "coulomb/sim/scene_reader.h"
@@ -201,20 +202,40 @@ SdfShape ReadThreadedFastener(const SceneReader& r, const YAML::Node& spec,
   }
 }
 
+// revolved_shell: {a: [r, z], b: [r, z], thickness: d}: the AL paper's dish
+// (revolved_shell.h), all three required.
+SdfShape ReadRevolvedShell(const SceneReader& r, const YAML::Node& spec,
+                           const std::string& key) {
+  r.CheckKeys(spec, key, {"a", "b", "thickness"});
+  if (!spec["a"] || !spec["b"] || !spec["thickness"])
+    r.Fail(spec, key, "a, b and thickness are required");
+  const RevolvedShellSize size{r.Vector<2>(spec["a"], key + ".a"),
+                               r.Vector<2>(spec["b"], key + ".b"),
+                               r.Positive(spec["thickness"], key + ".thickness")};
+  try {
+    return MakeRevolvedShell(size, key);
+  } catch (const std::invalid_argument& e) {
+    std::string message = e.what();  // "KEY: …": said once
+    if (message.starts_with(key + ": ")) message.erase(0, key.size() + 2);
+    r.Fail(spec, key, message);
+  }
+}
+
 Shape ReadShape(const SceneReader& r, const YAML::Node& node, const std::string& key) {
   r.CheckKeys(node, key,
               {"sphere", "box", "capsule", "cylinder", "halfspace", "mesh", "sdf_mesh",
-               "threaded_bolt", "threaded_nut"});
+               "threaded_bolt", "threaded_nut", "revolved_shell"});
   if (node.size() != 1)
     r.Fail(
         node, key,
         "give exactly one of sphere, box, capsule, cylinder, halfspace, mesh, sdf_mesh, "
-        "threaded_bolt, threaded_nut");
+        "threaded_bolt, threaded_nut, revolved_shell");
   const std::string kind = node.begin()->first.as<std::string>();
   const YAML::Node spec = node.begin()->second;
   const std::string sub = key + "." + kind;
   if (kind == "mesh") return ReadMesh(r, spec, sub);
   if (kind == "sdf_mesh") return ReadSdfMesh(r, spec, sub);
+  if (kind == "revolved_shell") return ReadRevolvedShell(r, spec, sub);
   if (kind == "threaded_bolt" || kind == "threaded_nut") {
     return ReadThreadedFastener(r, spec.IsNull() ? YAML::Node(YAML::NodeType::Map) : spec,
                                 sub, kind == "threaded_bolt");

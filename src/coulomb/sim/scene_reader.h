@@ -86,13 +86,19 @@ class SceneReader {
     return node.as<std::string>();
   }
 
-  Eigen::Vector3d Vector3(const YAML::Node& node, const std::string& key) const {
-    if (!node.IsSequence() || node.size() != 3)
-      Fail(node, key, "expected a list of 3 numbers");
-    Eigen::Vector3d value;
-    for (int k = 0; k < 3; ++k)
+  // A list of N numbers.
+  template <int N>
+  Eigen::Matrix<double, N, 1> Vector(const YAML::Node& node,
+                                     const std::string& key) const {
+    if (!node.IsSequence() || node.size() != N)
+      Fail(node, key, "expected a list of " + std::to_string(N) + " numbers");
+    Eigen::Matrix<double, N, 1> value;
+    for (int k = 0; k < N; ++k)
       value[k] = Number(node[k], key + "[" + std::to_string(k) + "]");
     return value;
+  }
+  Eigen::Vector3d Vector3(const YAML::Node& node, const std::string& key) const {
+    return Vector<3>(node, key);
   }
 
   static std::string Join(const std::string& parent, const std::string& child) {
