@@ -23,7 +23,9 @@ namespace coulomb {
 // onto the interpolated zero level set.
 // Throws std::invalid_argument naming `name` if the mesh is not closed
 // (some edge not shared by exactly two triangles) or encloses no volume,
-// or if resolution is outside [4, 256].
+// or if resolution is outside [4, 256] or the grid would cost more than
+// 3e8 node–triangle visits (about a second: lower the resolution or
+// simplify the mesh).
 SdfShape MakeSampledMeshSdf(const TriangleMesh& mesh, const std::string& name,
                             int resolution);
 

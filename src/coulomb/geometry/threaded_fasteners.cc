@@ -128,7 +128,7 @@ std::string Millimeters(double meters) {
 
 // The display surface has 12 rings per pitch of kRingFacets vertices: a
 // thread of more turns than this is refused, not built (memory and time).
-constexpr double kMaxTurns = 1000.0;
+constexpr double kMaxTurns = 300.0;
 
 void RequireFewTurns(double length, double pitch, const std::string& what) {
   if (length / pitch > kMaxTurns) {
