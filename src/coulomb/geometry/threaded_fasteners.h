@@ -31,7 +31,8 @@ struct ThreadedNutSize {
 
 // Their SDF shapes, with display surfaces of 72 facets per turn and rings
 // P/12 apart (the surface samples are the surface's vertices). Throw
-// std::invalid_argument naming the bad dimension.
+// std::invalid_argument naming the bad dimension (a thread of more than 300
+// turns included: its surface would be millions of samples).
 SdfShape MakeThreadedBolt(const ThreadedBoltSize& size);
 SdfShape MakeThreadedNut(const ThreadedNutSize& size);
 
