@@ -171,6 +171,25 @@ TEST_F(RunRecorderTest, CanalRunResumedWithItsWarmStartEndsWithinItsTolerance) {
                                         Folder("canal_parts"));
 }
 
+// A run stopped right after its file appeared (SIGKILL before the first
+// flush) left a file with the initial state: it resumes from there, and the
+// resumed run ends where an uninterrupted one does.
+TEST_F(RunRecorderTest, RunStoppedBeforeItsFirstFlushResumesFromItsStart) {
+  const fs::path stopped = Folder("stopped"), whole = Folder("whole_run");
+  {
+    Simulation simulation(RollScene());
+    RunRecorder recorder(stopped.string(), &simulation, false);  // then killed
+  }
+  EXPECT_EQ(Open(stopped).Dimensions("/time")[0], 1u);
+  Simulation resumed(RollScene());
+  RunRecorder recorder = RunRecorder::Resume(stopped.string(), &resumed, false);
+  recorder.Finish(resumed.RunFor(0.2));
+  Simulation uninterrupted(RollScene());
+  RunRecorder reference(whole.string(), &uninterrupted, false);
+  reference.Finish(uninterrupted.RunFor(0.2));
+  ExpectSameFiles(Open(stopped), Open(whole));
+}
+
 TEST_F(RunRecorderTest, ResumingAnotherScenesRunIsRefused) {
   const fs::path folder = Folder("other");
   {

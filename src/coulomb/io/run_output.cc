@@ -53,8 +53,8 @@ Shape MakeShape(long long code, const double* size) {
 void WriteTrajectory(const std::string& path, const Trajectory& trajectory,
                      const std::vector<StepRecord>& records) {
   WriteAtomically(path, [&](const std::string& partial) {
-    TrajectoryWriter writer(partial, trajectory);
-    writer.Append(trajectory, 0, records, 0);
+    TrajectoryWriter writer(partial, trajectory);  // with every sample
+    writer.Append(trajectory, trajectory.time.size(), records, 0);
     writer.Flush();
   });
 }

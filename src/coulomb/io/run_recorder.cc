@@ -88,6 +88,9 @@ RunRecorder::RunRecorder(TrajectoryWriter writer, std::string directory,
       keep_in_memory_(keep_in_memory),
       cadence_(cadence),
       summary_(simulation->initial_energy(), simulation->time_step()),
+      // A new file holds the samples recorded so far (a resumed run has
+      // discarded its recording: none).
+      samples_written_(simulation->trajectory().time.size()),
       flushed_sim_time_(simulation->time()) {
   if (!simulation_->recording())
     throw std::invalid_argument("RunRecorder: the simulation must be recording");

@@ -149,11 +149,8 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const Trajectory& tr
   WriteGeometries(&file_, trajectory.geometries);
   const long long first_offset = 0;
   file_.AppendIntegers("/contacts/offsets", &first_offset, 1);
-  // Every growable dataset exists from the start, even before any sample.
-  Trajectory empty;
-  empty.body_names = body_names_;
-  empty.body_samples.resize(body_names_.size());
-  Append(empty, 0, {}, 0);
+  // The samples so far: every growable dataset exists from the start.
+  Append(trajectory, 0, {}, 0);
   file_.StartSingleWriter();
   Flush();
   file_.Rename(path);  // the file appears readable, never half-built

@@ -30,10 +30,12 @@ struct RunDescription {
 class TrajectoryWriter {
  public:
   // A new file at `path` (replacing one there) with the body names and the
-  // geometries of `trajectory`, `description` (when given) and no samples;
+  // geometries of `trajectory`, `description` (when given) and the samples
+  // `trajectory` holds so far (a run's initial state; no step records);
   // built as PATH.partial and renamed once readable, then written in
   // single-writer mode (Hdf5File::StartSingleWriter), so that it stays
-  // readable whenever its writer stops.
+  // readable whenever its writer stops, and a run stopped before its first
+  // step can be resumed from the state it started in.
   TrajectoryWriter(const std::string& path, const Trajectory& trajectory,
                    const RunDescription& description = {});
   // An existing file, to append to (its writer may have been killed).
