@@ -15,7 +15,7 @@ namespace coulomb {
 namespace {
 
 // The meridian: found along kMeridianRays rays from A, then resampled at
-// equal arc lengths about kMeridianSpacing apart (at least 96 points).
+// equal arc lengths about kMeridianSpacing apart (96 to 400 points).
 constexpr int kMeridianRays = 4096;
 constexpr double kMeridianSpacing = 2e-3;  // [m]
 constexpr double kSampleTolerance = 1e-7;  // [m]
@@ -105,8 +105,10 @@ std::vector<Eigen::Vector2d> Meridian(const RevolvedShellField& field) {
     dense.push_back(field.MeridianPoint(2.0 * std::numbers::pi * k / kMeridianRays));
     if (k > 0) length.push_back(length.back() + (dense[k] - dense[k - 1]).norm());
   }
+  // Between 96 and 400 points: a large shell gets a coarser meridian
+  // rather than millions of samples.
   const int count =
-      std::max(96, static_cast<int>(std::ceil(length.back() / kMeridianSpacing)));
+      std::clamp(static_cast<int>(std::ceil(length.back() / kMeridianSpacing)), 96, 400);
   std::vector<Eigen::Vector2d> meridian;
   size_t segment = 0;
   for (int k = 0; k < count; ++k) {

@@ -22,8 +22,8 @@ struct RevolvedShellSize {
   double thickness = 0.002;                          // d [m] > 0
 };
 
-// Its SDF shape, with a display surface of meridian points 2 mm apart (at
-// least 96; the boundary seen from A, which the section is star-shaped
+// Its SDF shape, with a display surface of meridian points 2 mm apart (96
+// to 400; the boundary seen from A, which the section is star-shaped
 // about, resampled by arc length) × 72 facets. Throws std::invalid_argument naming `name`
 // on bad dimensions.
 SdfShape MakeRevolvedShell(const RevolvedShellSize& size, const std::string& name);
