@@ -116,6 +116,18 @@ async function openViewer(browser, url, label) {
   return page;
 }
 
+// The pixels geometry `index` covers: the picture with and without it.
+async function pixelsOf(page, index) {
+  await page.evaluate(() => window.__capture("shown"));
+  return page.evaluate((g) => {
+    const view = window.coulombViewer.view;
+    view.objects[g].visible = false;
+    window.__capture("hidden");
+    view.objects[g].visible = true;
+    return window.__diff("shown", "hidden");
+  }, index);
+}
+
 // What every viewer page must show of the recorded run (`steps` steps).
 async function checkPlayback(page, steps) {
   const at = (what) => `${page.label}: ${what}`;
@@ -127,14 +139,7 @@ async function checkPlayback(page, steps) {
   // The bodies are drawn: hiding one changes the pixels where it is.
   await viewer(() => window.coulombViewer.setFrame(0));
   const body = await viewer(() => window.coulombViewer.meta.geometries.findIndex((g) => g.body !== "world"));
-  await viewer(() => window.__capture("shown"));
-  const hiddenPixels = await viewer((g) => {
-    const view = window.coulombViewer.view;
-    view.objects[g].visible = false;
-    window.__capture("hidden");
-    view.objects[g].visible = true;
-    return window.__diff("shown", "hidden");
-  }, body);
+  const hiddenPixels = await pixelsOf(page, body);
   check(hiddenPixels > 20, at(`a body covers ${hiddenPixels} pixels`));
 
   // Moving the time slider moves the bodies.
@@ -189,14 +194,7 @@ async function checkSdfShapes(browser) {
   const shapes = await viewer.evaluate(() => window.coulombViewer.meta.geometries.map((g) => g.shape));
   check(shapes.length === 2 && shapes.every((shape) => shape === "sdf"), `bolt_nut: two SDF shapes (${shapes})`);
   for (let g = 0; g < shapes.length; ++g) {
-    await viewer.evaluate(() => window.__capture("shown"));
-    const pixels = await viewer.evaluate((index) => {
-      const view = window.coulombViewer.view;
-      view.objects[index].visible = false;
-      window.__capture("hidden");
-      view.objects[index].visible = true;
-      return window.__diff("shown", "hidden");
-    }, g);
+    const pixels = await pixelsOf(viewer, g);
     check(pixels > 200, `bolt_nut: geometry ${g} covers ${pixels} pixels`);
   }
   check(viewer.errors.length === 0, `bolt_nut: no console errors ${viewer.errors.join(" | ")}`);
