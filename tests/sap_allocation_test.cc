@@ -64,7 +64,8 @@ TEST(SapAllocation, RepeatedSolvesDoNotAllocatePerIteration) {
     ASSERT_GE(stats.iterations, 5);
     // The returned statistics own one history vector: one allocation.
     EXPECT_LE(allocations, 1) << ToString(type) << ": " << allocations
-                              << " allocations in " << stats.iterations << " iterations";
+                              << " allocations in " << stats.iterations << " iterations, "
+                              << stats.working_set_rounds << " working-set rounds";
   }
 }
 

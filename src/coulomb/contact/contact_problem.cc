@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "coulomb/contact/borrowed_constraint.h"
 #include "coulomb/math/small_block_products.h"
 
 namespace coulomb {
@@ -56,6 +57,25 @@ void ContactProblem::ResetCliquesFrom(const ContactProblem& source) {
     if (const CliqueTree* tree = source.clique_tree(t)) EmplaceCliqueTree(t) = *tree;
   }
   v_star_ = source.v_star();
+}
+
+void ContactProblem::ResetToSubproblem(const ContactProblem& source,
+                                       const std::vector<int>& constraints) {
+  if (!source.finalized())
+    throw std::logic_error("ResetToSubproblem: the source problem is not finalized");
+  ResetCliquesFrom(source);
+  time_step_ = source.time_step();
+  for (const int index : constraints) {
+    const ProblemConstraint& original = source.constraint(index);
+    ProblemConstraint& slot = EmplaceConstraint();
+    slot.jacobian = original.jacobian;
+    slot.bias = original.bias;
+    EmplaceConstraintPotential<BorrowedConstraint>(&slot.potential,
+                                                   original.potential.get());
+    constraint_offsets_.push_back(num_constraint_equations_);
+    num_constraint_equations_ += original.potential->num_equations();
+  }
+  finalized_ = true;
 }
 
 Eigen::MatrixXd& ContactProblem::EmplaceClique(int size) {
@@ -273,6 +293,16 @@ void ContactProblem::CalcConstraintVelocities(const Eigen::VectorXd& v,
     const ConstraintVector& bias = constraints_[index].bias;
     v_c->segment(constraint_offsets_[index], bias.size()) += bias;
   }
+}
+
+ConstraintVector ContactProblem::ConstraintVelocity(int index,
+                                                    const Eigen::VectorXd& v) const {
+  const ProblemConstraint& c = constraints_[index];
+  ConstraintVector v_c = c.bias;
+  for (const JacobianBlock& block : c.jacobian) {
+    AddBlockTimes(block.matrix, v.data() + clique_offsets_[block.clique], v_c.data());
+  }
+  return v_c;
 }
 
 void ContactProblem::MultiplyByJacobian(const Eigen::VectorXd& x,

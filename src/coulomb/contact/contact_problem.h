@@ -61,6 +61,16 @@ class ContactProblem {
   // problem (storage reused; validated by Finalize): the start of a derived
   // problem with other constraints.
   void ResetCliquesFrom(const ContactProblem& source);
+  // In place, the finalized problem of a finalized source restricted to the
+  // constraints listed (indices into source, increasing): its cliques and v*,
+  // and those constraints in that order, their potentials borrowed
+  // (BorrowedConstraint: the source must outlive this problem, unchanged).
+  // Nothing is validated or prepared again. A constraint whose impulse
+  // vanishes at v adds nothing to ℓ_p or its gradient there, so where every
+  // constraint left out is inactive the two problems agree to second order
+  // on one side: SapSolver's working set (SapSolverParameters::working_set).
+  void ResetToSubproblem(const ContactProblem& source,
+                         const std::vector<int>& constraints);
   void SetFreeMotionVelocities(Eigen::VectorXd v_star);
   // Adds a constraint; the bias defaults to zero. Returns its index.
   int AddConstraint(std::vector<JacobianBlock> jacobian,
@@ -105,6 +115,8 @@ class ContactProblem {
 
   // v_c = J v + b for all constraints, stacked.
   void CalcConstraintVelocities(const Eigen::VectorXd& v, Eigen::VectorXd* v_c) const;
+  // v_c = J_i v + b_i of one constraint.
+  ConstraintVector ConstraintVelocity(int index, const Eigen::VectorXd& v) const;
   // y = J x (no bias), stacked like v_c.
   void MultiplyByJacobian(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
   // Adds Jᵀ γ (γ stacked like v_c) to `generalized`.

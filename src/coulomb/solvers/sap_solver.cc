@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/solvers/sap_line_search.h"
@@ -56,6 +57,10 @@ SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
 
 namespace {
 
+bool Succeeded(const SapSolverStatistics& stats) {
+  return stats.converged() || stats.status == SolverStatus::kConvergedAtRoundoff;
+}
+
 // Counts the Newton iterations since the last progress: ℓ_p decreasing by
 // more than kRoundoffCostTolerance |ℓ_p|, or ‖D∇ℓ_p‖ halving (near the
 // minimum the cost changes below its ulps while Newton still reduces the
@@ -97,22 +102,158 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
                                 std::to_string(v_guess.size()) + " entries, expected " +
                                 std::to_string(problem.num_dofs()));
   }
+  guess_ = v_guess.size() != 0 ? v_guess : problem.v_star();
+  SapSolverStatistics stats;
+  if (parameters_.working_set && SelectInitialWorkingSet(problem)) {
+    stats = SolveOnWorkingSet(problem, solution);
+  }
+  if (stats.working_set_rounds == 0 || !Succeeded(stats)) {
+    // No working set, or it did not converge: the whole problem.
+    const int iterations = stats.iterations;
+    std::vector<SapIterationRecord> history = std::move(stats.history);
+    stats = SolveFrom(problem, guess_, parameters_.max_iterations, solution, &history);
+    stats.iterations += iterations;
+    stats.history = std::move(history);
+  }
+  stats.total_time_s = stopwatch.Seconds();
+  return stats;
+}
+
+bool SapSolver::ConstraintActive(const ContactProblem& problem, int index,
+                                 const Eigen::VectorXd& v) const {
+  ConstraintVector gamma;
+  problem.constraint(index).potential->Evaluate(problem.ConstraintVelocity(index, v),
+                                                &gamma, nullptr);
+  return !gamma.isZero(0.0);
+}
+
+bool SapSolver::SelectInitialWorkingSet(const ContactProblem& problem) {
+  working_set_.clear();
+  all_constraints_.clear();
+  // Capacity for every constraint at once: the sets grow without allocating.
+  working_set_.reserve(problem.num_constraints());
+  grown_set_.reserve(problem.num_constraints());
+  for (int index = 0; index < problem.num_constraints(); ++index) {
+    all_constraints_.push_back(index);
+    if (ConstraintActive(problem, index, guess_) ||
+        ConstraintActive(problem, index, problem.v_star())) {
+      working_set_.push_back(index);
+    }
+  }
+  const int all_pairs = NumCoupledCliquePairs(problem, all_constraints_);
+  return all_pairs > 0 && NumCoupledCliquePairs(problem, working_set_) <=
+                              kWorkingSetCouplingShare * all_pairs;
+}
+
+int SapSolver::NumCoupledCliquePairs(const ContactProblem& problem,
+                                     const std::vector<int>& constraints) {
+  clique_pairs_.clear();
+  for (const int index : constraints) {
+    const std::vector<JacobianBlock>& blocks = problem.constraint(index).jacobian;
+    for (size_t a = 0; a < blocks.size(); ++a) {
+      for (size_t b = 0; b < a; ++b) {
+        const auto [low, high] = std::minmax(blocks[a].clique, blocks[b].clique);
+        clique_pairs_.push_back(static_cast<uint64_t>(low) << 32 |
+                                static_cast<uint32_t>(high));
+      }
+    }
+  }
+  std::sort(clique_pairs_.begin(), clique_pairs_.end());
+  return static_cast<int>(std::unique(clique_pairs_.begin(), clique_pairs_.end()) -
+                          clique_pairs_.begin());
+}
+
+bool SapSolver::GrowWorkingSet(const ContactProblem& problem, const Eigen::VectorXd& v) {
+  grown_set_.clear();
+  size_t next_kept = 0;
+  for (int index = 0; index < problem.num_constraints(); ++index) {
+    const bool kept = next_kept < working_set_.size() && working_set_[next_kept] == index;
+    if (kept) ++next_kept;
+    if (kept || ConstraintActive(problem, index, v)) grown_set_.push_back(index);
+  }
+  const bool grew = grown_set_.size() > working_set_.size();
+  working_set_.swap(grown_set_);
+  return grew;
+}
+
+SapSolverStatistics SapSolver::SolveOnWorkingSet(const ContactProblem& problem,
+                                                 SapSolution* solution) {
+  SapSolverStatistics total;
+  const int budget = std::min(parameters_.max_iterations, kWorkingSetMaxIterations);
+  subproblem_guess_ = guess_;
+  if (!subproblem_) subproblem_.emplace(problem.time_step());
+  whole_problem_ = &problem;
+  while (true) {
+    subproblem_->ResetToSubproblem(problem, working_set_);
+    const SapSolverStatistics round =
+        SolveFrom(*subproblem_, subproblem_guess_, budget - total.iterations,
+                  &subproblem_solution_, &total.history);
+    const bool finished = Succeeded(round);
+    AccumulateRound(round, &total);
+    // Grown at an iterate (SolveFrom checks after every step) or at the
+    // converged solution: another round from there.
+    if (!working_set_grew_) {
+      if (!finished || !GrowWorkingSet(problem, subproblem_solution_.v)) break;
+      // The round's closing record is not the end of the solve.
+      if (parameters_.keep_history) total.history.pop_back();
+    }
+    subproblem_guess_ = subproblem_solution_.v;
+  }
+  whole_problem_ = nullptr;
+  // The whole problem's v_c and γ at the result.
+  solution->v = subproblem_solution_.v;
+  problem.CalcConstraintVelocities(solution->v, &solution->v_c);
+  solution->gamma.resize(problem.num_constraint_equations());
+  for (int index = 0; index < problem.num_constraints(); ++index) {
+    const ConvexConstraint& potential = *problem.constraint(index).potential;
+    const int offset = problem.constraint_offset(index);
+    const int size = potential.num_equations();
+    ConstraintVector gamma;
+    potential.Evaluate(solution->v_c.segment(offset, size), &gamma, nullptr);
+    solution->gamma.segment(offset, size) = gamma;
+  }
+  total.complementarity_error = ComplementarityError(problem, *solution, total.cost);
+  return total;
+}
+
+void SapSolver::AccumulateRound(const SapSolverStatistics& round,
+                                SapSolverStatistics* total) const {
+  total->status = round.status;
+  total->iterations += round.iterations;
+  total->line_search_iterations += round.line_search_iterations;
+  total->cost = round.cost;
+  total->momentum_error = round.momentum_error;
+  total->complementarity_error = round.complementarity_error;
+  total->num_islands = round.num_islands;
+  total->symbolic_analysis = total->symbolic_analysis || round.symbolic_analysis;
+  total->factorization_time_s += round.factorization_time_s;
+  ++total->working_set_rounds;
+  total->working_set_size = static_cast<int>(working_set_.size());
+}
+
+SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
+                                         const Eigen::VectorXd& v_start,
+                                         int max_iterations, SapSolution* solution,
+                                         std::vector<SapIterationRecord>* history) {
   const Workspace workspace = SetUpWorkspace(problem);
-  solution->v = v_guess.size() != 0 ? v_guess : problem.v_star();
+  solution->v = v_start;
   if (parameters_.momentum_relative_to_guess) {
-    momentum_origin_ = solution->v;
+    momentum_origin_ = guess_;
   } else {
     momentum_origin_.setZero();
   }
 
+  working_set_grew_ = false;
   SapSolverStatistics stats;
   stats.num_islands = graph_->num_islands;
   stats.symbolic_analysis = workspace == Workspace::kRebuilt;
-  if (parameters_.keep_history) {
-    stats.history.reserve(parameters_.max_iterations + 1);  // the solve's one allocation
+  stats.working_set_size = problem.num_constraints();
+  const size_t history_size = history->size() + std::max(max_iterations, 0) + 1;
+  if (parameters_.keep_history && history->capacity() < history_size) {
+    history->reserve(history_size);  // the solve's one allocation
   }
   const auto keep = [&](const SapIterationRecord& iteration) {
-    if (parameters_.keep_history) stats.history.push_back(iteration);
+    if (parameters_.keep_history) history->push_back(iteration);
   };
   Evaluation evaluation;
   RoundoffStall stall;
@@ -133,7 +274,7 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
       keep(record);
       break;
     }
-    if (stats.iterations >= parameters_.max_iterations) {
+    if (stats.iterations >= max_iterations) {
       stats.status = SolverStatus::kMaxIterationsReached;
       keep(record);
       break;
@@ -166,6 +307,10 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
       break;
     }
     ++stats.iterations;
+    if (whole_problem_ != nullptr) {
+      working_set_grew_ = GrowWorkingSet(*whole_problem_, solution->v);
+      if (working_set_grew_) break;
+    }
   }
   stats.cost = evaluation.cost;
   stats.momentum_error =
@@ -174,7 +319,6 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
           : (evaluation.gradient_norm > 0.0 ? std::numeric_limits<double>::infinity()
                                             : 0.0);
   stats.complementarity_error = ComplementarityError(problem, *solution, evaluation.cost);
-  stats.total_time_s = stopwatch.Seconds();
   return stats;
 }
 

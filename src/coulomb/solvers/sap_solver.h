@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -39,6 +40,15 @@ struct SapSolution {
 // no longer changes, and when every island meets its share the whole test
 // holds (Minkowski: ‖∇‖ ≤ ε_a + ε_r √(‖Dp‖² + ‖Dj_c‖²)/√2 ≤ the bound).
 //
+// Working set (SapSolverParameters::working_set): a constraint without an
+// impulse at v adds nothing to ℓ_p or ∇ℓ_p there, so the solver minimizes
+// the sub-problem of the constraints with an impulse at the guess or at v*,
+// checks the others after every Newton step and at the end, adds those
+// found active and goes on from there; it returns once none left out is
+// active: the whole problem's minimizer, at the whole problem's tolerance.
+// In a falling pile most contacts are speculative and never engage; left
+// out, they no longer couple the Hessian (fill) nor cost line searches.
+//
 // The solver keeps its workspace (symbolic factorization, buffers) between
 // solves while the problem pattern is unchanged.
 class SapSolver {
@@ -53,6 +63,15 @@ class SapSolver {
   static constexpr double kRoundoffCostTolerance =
       16 * std::numeric_limits<double>::epsilon();
   static constexpr double kRoundoffAcceptance = 100.0;
+  // The working set is used when its constraints couple at most this share
+  // of the clique pairs the whole problem couples: each round of it redoes
+  // the symbolic factorization, which pays only where the constraints left
+  // out (speculative contacts) would add blocks and fill to the Hessian.
+  static constexpr double kWorkingSetCouplingShare = 0.5;
+  // Newton iterations (all rounds) after which an unconverged working set is
+  // given up and the whole problem solved from the guess, as without it (the
+  // iterations of both are reported).
+  static constexpr int kWorkingSetMaxIterations = 100;
 
   explicit SapSolver(const SapSolverParameters& parameters = {});
 
@@ -74,6 +93,33 @@ class SapSolver {
     double gradient_norm = 0.0;   // ‖D∇ℓ‖
     double momentum_scale = 0.0;  // max(‖Dp‖, ‖D j_c‖)
   };
+
+  // The Newton iteration from v_start on `problem` (the whole problem, or a
+  // working set's sub-problem), the momentum measured from guess_; its
+  // iterations appended to *history (if kept; the returned one is empty).
+  SapSolverStatistics SolveFrom(const ContactProblem& problem,
+                                const Eigen::VectorXd& v_start, int max_iterations,
+                                SapSolution* solution,
+                                std::vector<SapIterationRecord>* history);
+  // Working set (SapSolverParameters::working_set). The constraints with an
+  // impulse at guess_ or at v* into working_set_; false if that is all of them.
+  bool SelectInitialWorkingSet(const ContactProblem& problem);
+  // Rounds of SolveFrom on the sub-problem of working_set_ until no other
+  // constraint is active at the result.
+  SapSolverStatistics SolveOnWorkingSet(const ContactProblem& problem,
+                                        SapSolution* solution);
+  // The number of distinct clique pairs the listed constraints couple.
+  int NumCoupledCliquePairs(const ContactProblem& problem,
+                            const std::vector<int>& constraints);
+  // Adds the constraints with an impulse at v to working_set_; true if it grew.
+  bool GrowWorkingSet(const ContactProblem& problem, const Eigen::VectorXd& v);
+  // Whether constraint `index` has an impulse at v.
+  bool ConstraintActive(const ContactProblem& problem, int index,
+                        const Eigen::VectorXd& v) const;
+  // Adds a round's counts to the working set's total (not its history,
+  // which SolveFrom wrote into the total's).
+  void AccumulateRound(const SapSolverStatistics& round,
+                       SapSolverStatistics* total) const;
 
   // How a solve's workspace relates to the previous solve's: the same
   // problem pattern, the same clique coupling with other constraints
@@ -114,6 +160,21 @@ class SapSolver {
   std::vector<char> clique_active_;  // per clique: its island's flag
   std::vector<double> constraint_costs_;
   std::vector<ConstraintMatrix> constraint_hessians_;
+  // The guess of the solve (the whole problem's), the working set's
+  // constraint indices (increasing), the sub-problem and its solve.
+  Eigen::VectorXd guess_;
+  std::vector<int> working_set_;
+  std::vector<int> grown_set_;
+  std::vector<int> all_constraints_;
+  std::vector<uint64_t> clique_pairs_;  // NumCoupledCliquePairs' workspace
+  std::optional<ContactProblem> subproblem_;
+  Eigen::VectorXd subproblem_guess_;
+  SapSolution subproblem_solution_;
+  // While a sub-problem is solved: the whole problem, checked after every
+  // Newton step, and whether the check grew the working set (which ends the
+  // round).
+  const ContactProblem* whole_problem_ = nullptr;
+  bool working_set_grew_ = false;
 };
 
 }  // namespace coulomb

@@ -63,6 +63,14 @@ struct SapSolverParameters {
   // Lagged and 800 under Similar in its impacts (docs/stiff_contact.md), so
   // the default leaves room for them.
   int max_iterations = 1000;
+  // Solve on a working set of constraints: those with an impulse at the
+  // guess or at v*, then, round after round from the last solution, those
+  // found active at it, until none left out is active. A constraint without
+  // an impulse adds nothing to ℓ_p or ∇ℓ_p, so the result is the whole
+  // problem's minimizer, with its accuracy; the Newton iterations skip the
+  // speculative contacts that never engage (most of them in a falling pile).
+  // Every round's iterations count towards max_iterations.
+  bool working_set = true;
   LinearSolverType linear_solver = LinearSolverType::kSparse;
   LineSearchType line_search = LineSearchType::kExact;
 

@@ -29,6 +29,11 @@ struct SapSolverStatistics {
   // Cholesky ordering and fill): its problem's clique coupling differed from
   // the previous solve's (CliqueGraph::SameCoupling).
   bool symbolic_analysis = false;
+  // The working set (SapSolverParameters::working_set): how many problems
+  // were solved, and how many constraints the last one had (every
+  // constraint when the whole problem was solved at once).
+  int working_set_rounds = 0;
+  int working_set_size = 0;
   double factorization_time_s = 0.0;  // numeric factorizations (+ solves)
   double total_time_s = 0.0;
 
