@@ -1,5 +1,6 @@
 #include "coulomb/math/block_sparse_cholesky.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -12,53 +13,84 @@ BlockSparseCholesky::BlockSparseCholesky(const BlockSparsityPattern& pattern)
     : block_sizes_(pattern.block_sizes), elimination_(MinimumDegreeElimination(pattern)) {
   const int n = pattern.num_blocks();
   block_offsets_.resize(n);
+  size_t num_values = 0, num_stored_blocks = 0;
   for (int block = 0; block < n; ++block) {
     block_offsets_[block] = num_rows_;
     num_rows_ += block_sizes_[block];
+    num_stored_blocks += 1 + elimination_.below_diagonal[block].size();
+    for (int row : elimination_.below_diagonal[block])
+      num_values += static_cast<size_t>(block_sizes_[row]) * block_sizes_[block];
+    num_values += static_cast<size_t>(block_sizes_[block]) * block_sizes_[block];
   }
+  values_.resize(num_values);
+  stored_blocks_.reserve(num_stored_blocks);
   diagonal_storage_.resize(n);
   below_storage_.resize(n);
   column_begin_.resize(n);
   column_end_.resize(n);
+  int64_t offset = 0;
+  const auto add_stored_block = [&](int rows, int cols) {
+    stored_blocks_.push_back({offset, rows, cols});
+    offset += static_cast<int64_t>(rows) * cols;
+    return static_cast<int>(stored_blocks_.size()) - 1;
+  };
   for (int col : elimination_.order) {
-    column_begin_[col] = static_cast<int64_t>(values_.size());
-    diagonal_storage_[col] = AddStoredBlock(block_sizes_[col], block_sizes_[col]);
-    storage_of_key_[Key(col, col)] = diagonal_storage_[col];
-    for (int row : elimination_.below_diagonal[col]) {
-      const int storage = AddStoredBlock(block_sizes_[row], block_sizes_[col]);
-      below_storage_[col].push_back(storage);
-      storage_of_key_[Key(row, col)] = storage;
-    }
-    column_end_[col] = static_cast<int64_t>(values_.size());
+    column_begin_[col] = offset;
+    diagonal_storage_[col] = add_stored_block(block_sizes_[col], block_sizes_[col]);
+    for (int row : elimination_.below_diagonal[col])
+      below_storage_[col].push_back(
+          add_stored_block(block_sizes_[row], block_sizes_[col]));
+    column_end_[col] = offset;
   }
+  AnalyzeUpdates();
+}
+
+void BlockSparseCholesky::AnalyzeUpdates() {
+  // Column col updates L_{rows[a], rows[b]} (a ≥ b), a block of column
+  // rows[b], found through a scatter of that column's rows; the updates are
+  // listed a by a, b by b (the order of the sums).
+  const int n = num_blocks();
+  std::vector<int> storage_in_column(n, -1);
+  std::vector<int> targets;  // (a, b) at a (a + 1) / 2 + b
   updates_.resize(n);
   for (int col = 0; col < n; ++col) {
     const auto& rows = elimination_.below_diagonal[col];
+    targets.resize(rows.size() * (rows.size() + 1) / 2);
+    for (size_t b = 0; b < rows.size(); ++b) {
+      const int target_col = rows[b];
+      const auto& target_rows = elimination_.below_diagonal[target_col];
+      for (size_t k = 0; k < target_rows.size(); ++k)
+        storage_in_column[target_rows[k]] = below_storage_[target_col][k];
+      storage_in_column[target_col] = diagonal_storage_[target_col];
+      // rows are sorted by position, so rows[a] comes after rows[b].
+      for (size_t a = b; a < rows.size(); ++a)
+        targets[a * (a + 1) / 2 + b] = storage_in_column[rows[a]];
+      for (int row : target_rows) storage_in_column[row] = -1;
+      storage_in_column[target_col] = -1;
+    }
     for (size_t a = 0; a < rows.size(); ++a) {
       for (size_t b = 0; b <= a; ++b) {
-        // rows are sorted by position, so rows[a] comes after rows[b].
-        const int target = storage_of_key_.at(Key(rows[a], rows[b]));
-        updates_[col].push_back({target, below_storage_[col][a], below_storage_[col][b]});
+        updates_[col].push_back({targets[a * (a + 1) / 2 + b], below_storage_[col][a],
+                                 below_storage_[col][b]});
       }
     }
   }
 }
 
-int BlockSparseCholesky::AddStoredBlock(int rows, int cols) {
-  const int64_t offset = static_cast<int64_t>(values_.size());
-  stored_blocks_.push_back({offset, rows, cols});
-  values_.resize(values_.size() + static_cast<size_t>(rows) * cols);
-  return static_cast<int>(stored_blocks_.size()) - 1;
-}
-
 BlockSparseCholesky::BlockHandle BlockSparseCholesky::Handle(int i, int j) const {
   const bool i_after_j = elimination_.position[i] >= elimination_.position[j];
-  const auto it = storage_of_key_.find(i_after_j ? Key(i, j) : Key(j, i));
-  if (it == storage_of_key_.end()) {
+  const int row = i_after_j ? i : j, col = i_after_j ? j : i;
+  if (row == col) return {diagonal_storage_[col], false};
+  // below_diagonal[col] is sorted by position.
+  const auto& rows = elimination_.below_diagonal[col];
+  const auto it = std::lower_bound(rows.begin(), rows.end(), row, [&](int a, int b) {
+    return elimination_.position[a] < elimination_.position[b];
+  });
+  if (it == rows.end() || *it != row) {
     throw std::logic_error("BlockSparseCholesky: block (" + std::to_string(i) + ", " +
                            std::to_string(j) + ") is not in the sparsity pattern");
   }
-  return {it->second, !i_after_j};
+  return {below_storage_[col][it - rows.begin()], !i_after_j};
 }
 
 Eigen::Map<Eigen::MatrixXd> BlockSparseCholesky::StoredBlock(int storage) {

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -103,10 +102,8 @@ class BlockSparseCholesky {
     return values_.data() + stored_blocks_[storage].offset;
   }
   Eigen::Map<Eigen::MatrixXd> StoredBlock(int storage);
-  int AddStoredBlock(int rows, int cols);
-  static uint64_t Key(int row_block, int col_block) {
-    return (static_cast<uint64_t>(row_block) << 32) | static_cast<uint32_t>(col_block);
-  }
+  // updates_ from the elimination and the storage layout.
+  void AnalyzeUpdates();
 
   int num_rows_ = 0;
   std::vector<int> block_sizes_;
@@ -121,8 +118,7 @@ class BlockSparseCholesky {
   // column_end_[k]).
   std::vector<int64_t> column_begin_, column_end_;
   std::vector<std::vector<int>> below_storage_;
-  std::vector<std::vector<BlockUpdate>> updates_;     // per column
-  std::unordered_map<uint64_t, int> storage_of_key_;  // (row, col) stored order
+  std::vector<std::vector<BlockUpdate>> updates_;  // per column
 };
 
 }  // namespace coulomb

@@ -17,20 +17,27 @@ int WeightedDegree(const std::set<int>& neighbors, const std::vector<int>& block
 
 BlockElimination MinimumDegreeElimination(const BlockSparsityPattern& pattern) {
   const int num_blocks = pattern.num_blocks();
-  std::vector<std::set<int>> graph(num_blocks);
+  BlockElimination elimination;
+  elimination.position.assign(num_blocks, -1);
+  elimination.below_diagonal.resize(num_blocks);
+  // Blocks without neighbors have degree 0: the greedy order takes them
+  // first, by index, and they fill nothing (most blocks of a scene whose
+  // bodies are apart).
   for (int block = 0; block < num_blocks; ++block) {
-    graph[block].insert(pattern.neighbors[block].begin(), pattern.neighbors[block].end());
+    if (!pattern.neighbors[block].empty()) continue;
+    elimination.position[block] = static_cast<int>(elimination.order.size());
+    elimination.order.push_back(block);
   }
+  std::vector<std::set<int>> graph(num_blocks);
   std::vector<int> degree(num_blocks);
   std::set<std::pair<int, int>> queue;  // (degree, block)
   for (int block = 0; block < num_blocks; ++block) {
+    if (pattern.neighbors[block].empty()) continue;
+    graph[block].insert(pattern.neighbors[block].begin(), pattern.neighbors[block].end());
     degree[block] = WeightedDegree(graph[block], pattern.block_sizes);
     queue.emplace(degree[block], block);
   }
 
-  BlockElimination elimination;
-  elimination.position.assign(num_blocks, -1);
-  elimination.below_diagonal.resize(num_blocks);
   while (!queue.empty()) {
     const int pivot = queue.begin()->second;
     queue.erase(queue.begin());
