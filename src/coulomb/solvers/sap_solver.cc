@@ -307,9 +307,12 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
       break;
     }
     ++stats.iterations;
-    if (whole_problem_ != nullptr) {
-      working_set_grew_ = GrowWorkingSet(*whole_problem_, solution->v);
-      if (working_set_grew_) break;
+    if (whole_problem_ != nullptr && GrowWorkingSet(*whole_problem_, solution->v)) {
+      // Also what the next full Newton step would engage: fewer rounds.
+      look_ahead_ = solution->v + delta_v_;
+      GrowWorkingSet(*whole_problem_, look_ahead_);
+      working_set_grew_ = true;
+      break;
     }
   }
   stats.cost = evaluation.cost;

@@ -44,7 +44,9 @@ struct SapSolution {
 // impulse at v adds nothing to ℓ_p or ∇ℓ_p there, so the solver minimizes
 // the sub-problem of the constraints with an impulse at the guess or at v*,
 // checks the others after every Newton step and at the end, adds those
-// found active and goes on from there; it returns once none left out is
+// found active (after a step, with those active one more full Newton step
+// ahead: fewer rounds, each of which redoes the symbolic factorization) and
+// goes on from there; it returns once none left out is
 // active: the whole problem's minimizer, at the whole problem's tolerance.
 // In a falling pile most contacts are speculative and never engage; left
 // out, they no longer couple the Hessian (fill) nor cost line searches.
@@ -175,6 +177,7 @@ class SapSolver {
   // round).
   const ContactProblem* whole_problem_ = nullptr;
   bool working_set_grew_ = false;
+  Eigen::VectorXd look_ahead_;  // the iterate plus a full Newton step
 };
 
 }  // namespace coulomb
