@@ -151,7 +151,7 @@ SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v
 
 double SapFrictionCone::Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
                                  ConstraintMatrix* hessian) const {
-  const Evaluation evaluation = EvaluateAt(Eigen::Vector3d(v_c));
+  const Evaluation evaluation = EvaluateAt(Eigen::Vector3d(v_c), hessian != nullptr);
   *gamma = evaluation.gamma;
   if (hessian != nullptr) *hessian = evaluation.hessian;
   return evaluation.cost;
