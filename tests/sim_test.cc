@@ -242,6 +242,13 @@ TEST(TimeStepper, MidpointConservesEnergyOfAFreeSpinningBodyAndImplicitEulerDiss
 namespace coulomb {
 namespace {
 
+TEST(Simulation, ClutterTakesSapsTangentialRegularizationAsAnOption) {
+  EXPECT_EQ(MakeBuiltinScene("clutter", {}).parameters.contact.sigma, kDefaultSigma);
+  EXPECT_EQ(MakeBuiltinScene("clutter", {{"sigma", "0.01"}}).parameters.contact.sigma,
+            0.01);
+  EXPECT_THROW(MakeBuiltinScene("clutter", {{"sigma", "-1"}}), std::invalid_argument);
+}
+
 TEST(Simulation, ClutterSettlesWithoutGainingEnergy) {
   // 16 bodies in the walled box for 3 s: every step converges and the energy
   // never rises above its start (contact only dissipates).

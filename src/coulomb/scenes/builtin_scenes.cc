@@ -88,6 +88,7 @@ Scene Clutter(const std::map<std::string, std::string>& options) {
   material.dissipation_time_scale = dt;
   material.friction = 1.0;
   double clamp = kDefaultHuntCrossleyNearRigidThreshold;
+  double sigma = kDefaultSigma;
   for (const auto& [key, value] : options) {
     if (key == "bodies") {
       bodies = ParseCount(key, value, 100000);
@@ -103,16 +104,19 @@ Scene Clutter(const std::map<std::string, std::string>& options) {
       material.dissipation_time_scale = ParsePositive(key, value);
     } else if (key == "hunt_crossley_near_rigid_threshold") {
       clamp = value == "0" ? 0.0 : ParsePositive(key, value);
+    } else if (key == "sigma") {
+      sigma = ParsePositive(key, value);
     } else {
       throw std::invalid_argument("clutter: unknown option '" + key +
                                   "' (bodies, columns, walls, stiffness, "
                                   "hunt_crossley_dissipation, dissipation_time_scale, "
-                                  "hunt_crossley_near_rigid_threshold)");
+                                  "hunt_crossley_near_rigid_threshold, sigma)");
     }
   }
   Scene scene{"clutter", MultibodySystem(), {}, 10.0};
   scene.parameters.time_step = dt;
   scene.parameters.contact.hunt_crossley_near_rigid_threshold = clamp;
+  scene.parameters.contact.sigma = sigma;
   scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(), material);
   if (walls) AddClutterWalls(ClutterHalfWidth(columns), material, &scene);
   const std::vector<Eigen::Vector2d> centres = ClutterColumns(columns);
@@ -218,7 +222,8 @@ std::vector<BuiltinSceneInfo> BuiltinScenes() {
        "SAP §VI-C: 40 spheres and boxes fall into an 80 cm box (bodies=N, columns=C "
        "(4: the paper's; more: a grid 0.4 m apart, walls around it), walls=false, "
        "stiffness=K, hunt_crossley_dissipation=D, dissipation_time_scale=T, "
-       "hunt_crossley_near_rigid_threshold=B)"},
+       "hunt_crossley_near_rigid_threshold=B, sigma=σ: SAP's tangential "
+       "regularization)"},
       {"sphere_on_ground", "a 1 kg ball dropped from 0.5 m onto the ground"},
       {"box_slide", "a box sliding at 1 m/s on the ground comes to rest (μ = 0.5)"},
       {"spring_cylinder",
