@@ -109,10 +109,11 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
   }
   if (stats.working_set_rounds == 0 || !Succeeded(stats)) {
     // No working set, or it did not converge: the whole problem.
-    const int iterations = stats.iterations;
+    const int iterations = stats.iterations, rounds = stats.working_set_rounds;
     std::vector<SapIterationRecord> history = std::move(stats.history);
     stats = SolveFrom(problem, guess_, parameters_.max_iterations, solution, &history);
     stats.iterations += iterations;
+    stats.working_set_rounds = rounds;
     stats.history = std::move(history);
   }
   stats.total_time_s = stopwatch.Seconds();

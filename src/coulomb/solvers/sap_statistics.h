@@ -29,9 +29,10 @@ struct SapSolverStatistics {
   // Cholesky ordering and fill): its problem's clique coupling differed from
   // the previous solve's (CliqueGraph::SameCoupling).
   bool symbolic_analysis = false;
-  // The working set (SapSolverParameters::working_set): how many problems
-  // were solved, and how many constraints the last one had (every
-  // constraint when the whole problem was solved at once).
+  // The working set (SapSolverParameters::working_set): how many of its
+  // sub-problems were solved, and how many constraints the last problem
+  // solved had (every constraint when the whole problem was solved, at once
+  // or after a working set that did not converge).
   int working_set_rounds = 0;
   int working_set_size = 0;
   double factorization_time_s = 0.0;  // numeric factorizations (+ solves)
