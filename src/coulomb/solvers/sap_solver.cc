@@ -164,13 +164,21 @@ int SapSolver::NumCoupledCliquePairs(const ContactProblem& problem,
                           clique_pairs_.begin());
 }
 
-bool SapSolver::GrowWorkingSet(const ContactProblem& problem, const Eigen::VectorXd& v) {
+bool SapSolver::GrowWorkingSet(const ContactProblem& problem, const Eigen::VectorXd& v,
+                               bool moved_only) {
   grown_set_.clear();
   size_t next_kept = 0;
+  const auto moved = [&](int index) {
+    for (const JacobianBlock& block : problem.constraint(index).jacobian) {
+      if (clique_active_[block.clique]) return true;
+    }
+    return false;
+  };
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const bool kept = next_kept < working_set_.size() && working_set_[next_kept] == index;
     if (kept) ++next_kept;
-    if (kept || ConstraintActive(problem, index, v)) grown_set_.push_back(index);
+    if (kept || ((!moved_only || moved(index)) && ConstraintActive(problem, index, v)))
+      grown_set_.push_back(index);
   }
   const bool grew = grown_set_.size() > working_set_.size();
   working_set_.swap(grown_set_);
@@ -194,7 +202,7 @@ SapSolverStatistics SapSolver::SolveOnWorkingSet(const ContactProblem& problem,
     // Grown at an iterate (SolveFrom checks after every step) or at the
     // converged solution: another round from there.
     if (!working_set_grew_) {
-      if (!finished || !GrowWorkingSet(problem, subproblem_solution_.v)) break;
+      if (!finished || !GrowWorkingSet(problem, subproblem_solution_.v, false)) break;
       // The round's closing record is not the end of the solve.
       if (parameters_.keep_history) total.history.pop_back();
     }
@@ -308,10 +316,13 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
       break;
     }
     ++stats.iterations;
-    if (whole_problem_ != nullptr && GrowWorkingSet(*whole_problem_, solution->v)) {
+    // Islands set aside have not moved since their last check: only the
+    // constraints on a clique that stepped can have engaged.
+    if (whole_problem_ != nullptr &&
+        GrowWorkingSet(*whole_problem_, solution->v, /*moved_only=*/true)) {
       // Also what the next full Newton step would engage: fewer rounds.
       look_ahead_ = solution->v + delta_v_;
-      GrowWorkingSet(*whole_problem_, look_ahead_);
+      GrowWorkingSet(*whole_problem_, look_ahead_, /*moved_only=*/true);
       working_set_grew_ = true;
       break;
     }

@@ -113,8 +113,10 @@ class SapSolver {
   // The number of distinct clique pairs the listed constraints couple.
   int NumCoupledCliquePairs(const ContactProblem& problem,
                             const std::vector<int>& constraints);
-  // Adds the constraints with an impulse at v to working_set_; true if it grew.
-  bool GrowWorkingSet(const ContactProblem& problem, const Eigen::VectorXd& v);
+  // Adds the constraints with an impulse at v to working_set_; true if it
+  // grew. moved_only: only those on a clique still iterated (clique_active_).
+  bool GrowWorkingSet(const ContactProblem& problem, const Eigen::VectorXd& v,
+                      bool moved_only);
   // Whether constraint `index` has an impulse at v.
   bool ConstraintActive(const ContactProblem& problem, int index,
                         const Eigen::VectorXd& v) const;
