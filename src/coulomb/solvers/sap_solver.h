@@ -40,13 +40,13 @@ struct SapSolution {
 // no longer changes, and when every island meets its share the whole test
 // holds (Minkowski: ‖∇‖ ≤ ε_a + ε_r √(‖Dp‖² + ‖Dj_c‖²)/√2 ≤ the bound).
 //
-// Working set (SapSolverParameters::working_set): a constraint without an
-// impulse at v adds nothing to ℓ_p or ∇ℓ_p there, so the solver minimizes
-// the sub-problem of the constraints with an impulse at the guess or at v*,
-// checks the others after every Newton step and at the end, adds those
-// found active (after a step, with those active one more full Newton step
-// ahead: fewer rounds, each of which redoes the symbolic factorization) and
-// goes on from there; it returns once none left out is
+// Working set (SapSolverParameters::working_set; docs/math.md §2.8): a
+// constraint without an impulse at v adds nothing to ℓ_p or ∇ℓ_p there. The
+// solver minimizes the sub-problem of the constraints with an impulse at the
+// guess or at v*, checks the others after every Newton step and at the end,
+// adds those found active (after a step, also those active one more full
+// Newton step ahead: fewer rounds, each of which redoes the symbolic
+// factorization) and goes on from there. It returns once none left out is
 // active: the whole problem's minimizer, at the whole problem's tolerance.
 // In a falling pile most contacts are speculative and never engage; left
 // out, they no longer couple the Hessian (fill) nor cost line searches.
