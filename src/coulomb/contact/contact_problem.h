@@ -66,9 +66,9 @@ class ContactProblem {
   // and those constraints in that order, their potentials borrowed
   // (BorrowedConstraint: the source must outlive this problem, unchanged).
   // Nothing is validated or prepared again. A constraint whose impulse
-  // vanishes at v adds nothing to ℓ_p or its gradient there, so where every
-  // constraint left out is inactive the two problems agree to second order
-  // on one side: SapSolver's working set (SapSolverParameters::working_set).
+  // vanishes at v adds nothing to ℓ_p or its gradient there, so at a v where
+  // every constraint left out is inactive both problems have the same cost
+  // and gradient: SapSolver's working set (SapSolverParameters::working_set).
   void ResetToSubproblem(const ContactProblem& source,
                          const std::vector<int>& constraints);
   void SetFreeMotionVelocities(Eigen::VectorXd v_star);
