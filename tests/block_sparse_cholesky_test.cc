@@ -1,5 +1,6 @@
 #include "coulomb/math/block_sparse_cholesky.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -185,6 +186,51 @@ TEST(MinimumDegreeElimination, CreatesNoFillOnAStar) {
   size_t num_below_diagonal = 0;
   for (const auto& rows : elimination.below_diagonal) num_below_diagonal += rows.size();
   EXPECT_EQ(num_below_diagonal, 5u);
+}
+
+TEST(MinimumDegreeElimination, IsTheGreedyOrderAndItsFill) {
+  // Replays the elimination on a dense adjacency matrix: each block taken is
+  // the one whose remaining neighbours hold the fewest scalars (ties: lowest
+  // index), its remaining neighbours are its blocks below the diagonal, and
+  // eliminating it connects them pairwise.
+  for (unsigned seed = 0; seed < 40; ++seed) {
+    const BlockSparsityPattern pattern =
+        MakeRandomBlockMatrix(5 + static_cast<int>(seed), 0.15, seed).pattern;
+    const int n = pattern.num_blocks();
+    const BlockElimination elimination = MinimumDegreeElimination(pattern);
+    ASSERT_EQ(static_cast<int>(elimination.order.size()), n);
+    std::vector<std::vector<char>> adjacent(n, std::vector<char>(n, 0));
+    for (int i = 0; i < n; ++i)
+      for (int j : pattern.neighbors[i]) adjacent[i][j] = 1;
+    std::vector<char> eliminated(n, 0);
+    const auto degree = [&](int block) {
+      int scalars = 0;
+      for (int other = 0; other < n; ++other)
+        if (!eliminated[other] && adjacent[block][other])
+          scalars += pattern.block_sizes[other];
+      return scalars;
+    };
+    for (int step = 0; step < n; ++step) {
+      int expected = -1;
+      for (int block = 0; block < n; ++block) {
+        if (!eliminated[block] && (expected < 0 || degree(block) < degree(expected)))
+          expected = block;
+      }
+      const int pivot = elimination.order[step];
+      ASSERT_EQ(pivot, expected) << "seed " << seed << ", step " << step;
+      EXPECT_EQ(elimination.position[pivot], step);
+      std::vector<int> remaining;
+      for (int other = 0; other < n; ++other)
+        if (!eliminated[other] && adjacent[pivot][other]) remaining.push_back(other);
+      std::vector<int> below = elimination.below_diagonal[pivot];
+      std::sort(below.begin(), below.end());
+      EXPECT_EQ(below, remaining) << "seed " << seed << ", block " << pivot;
+      for (int a : remaining)
+        for (int b : remaining)
+          if (a != b) adjacent[a][b] = 1;
+      eliminated[pivot] = 1;
+    }
+  }
 }
 
 TEST(BlockSparsityPattern, FindsIslands) {

@@ -24,13 +24,16 @@ void VisitPatternSignature(const ContactProblem& problem, Visitor&& visit) {
 
 }  // namespace
 
-CliqueGraph::CliqueGraph(const ContactProblem& problem) {
+CliqueGraph::CliqueGraph(const ContactProblem& problem) { Rebuild(problem); }
+
+void CliqueGraph::Rebuild(const ContactProblem& problem) {
   CouplingSignature(problem, &coupling_signature_);
   const int num_cliques = problem.num_cliques();
   pattern.block_sizes.resize(num_cliques);
   pattern.neighbors.resize(num_cliques);
   for (int clique = 0; clique < num_cliques; ++clique) {
     pattern.block_sizes[clique] = problem.clique_size(clique);
+    pattern.neighbors[clique].clear();
   }
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& jacobian = problem.constraint(index).jacobian;
@@ -42,6 +45,7 @@ CliqueGraph::CliqueGraph(const ContactProblem& problem) {
   num_islands = pattern.ConnectedComponents(&island_of_clique);
   cliques_of_island.resize(num_islands);
   constraints_of_island.resize(num_islands);
+  for (std::vector<int>& cliques : cliques_of_island) cliques.clear();
   for (int clique = 0; clique < num_cliques; ++clique) {
     cliques_of_island[island_of_clique[clique]].push_back(clique);
   }

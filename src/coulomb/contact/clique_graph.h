@@ -30,6 +30,8 @@ class CliqueGraph {
   std::vector<std::vector<int>> constraints_of_island;
 
   explicit CliqueGraph(const ContactProblem& problem);
+  // The graph of another problem, reusing this one's storage.
+  void Rebuild(const ContactProblem& problem);
 
   // True if `problem` has the same cliques and constraint–clique incidence,
   // constraint by constraint, as the problem last built or assigned.

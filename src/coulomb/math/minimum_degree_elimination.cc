@@ -1,25 +1,19 @@
 #include "coulomb/math/minimum_degree_elimination.h"
 
 #include <algorithm>
-#include <set>
+#include <functional>
+#include <queue>
 #include <utility>
 
 namespace coulomb {
-namespace {
-
-int WeightedDegree(const std::set<int>& neighbors, const std::vector<int>& block_sizes) {
-  int degree = 0;
-  for (int neighbor : neighbors) degree += block_sizes[neighbor];
-  return degree;
-}
-
-}  // namespace
 
 BlockElimination MinimumDegreeElimination(const BlockSparsityPattern& pattern) {
   const int num_blocks = pattern.num_blocks();
+  const std::vector<int>& sizes = pattern.block_sizes;
   BlockElimination elimination;
   elimination.position.assign(num_blocks, -1);
   elimination.below_diagonal.resize(num_blocks);
+  elimination.order.reserve(num_blocks);
   // Blocks without neighbors have degree 0: the greedy order takes them
   // first, by index, and they fill nothing (most blocks of a scene whose
   // bodies are apart).
@@ -28,30 +22,44 @@ BlockElimination MinimumDegreeElimination(const BlockSparsityPattern& pattern) {
     elimination.position[block] = static_cast<int>(elimination.order.size());
     elimination.order.push_back(block);
   }
-  std::vector<std::set<int>> graph(num_blocks);
-  std::vector<int> degree(num_blocks);
-  std::set<std::pair<int, int>> queue;  // (degree, block)
+  // The remaining graph: adjacency lists (unsorted) and weighted degrees.
+  // The queue holds (degree, block) pairs; an entry is stale, and skipped,
+  // once its block is eliminated or its degree has changed, so the pair
+  // popped first among the current ones is the smallest (degree, block).
+  std::vector<std::vector<int>> graph(num_blocks);
+  std::vector<int> degree(num_blocks, 0);
+  using Entry = std::pair<int, int>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
   for (int block = 0; block < num_blocks; ++block) {
     if (pattern.neighbors[block].empty()) continue;
-    graph[block].insert(pattern.neighbors[block].begin(), pattern.neighbors[block].end());
-    degree[block] = WeightedDegree(graph[block], pattern.block_sizes);
+    graph[block] = pattern.neighbors[block];
+    for (int neighbor : graph[block]) degree[block] += sizes[neighbor];
     queue.emplace(degree[block], block);
   }
-
+  // mark[b] == stamp: b is in the adjacency list being updated.
+  std::vector<int> mark(num_blocks, -1);
+  int stamp = 0;
   while (!queue.empty()) {
-    const int pivot = queue.begin()->second;
-    queue.erase(queue.begin());
+    const auto [pivot_degree, pivot] = queue.top();
+    queue.pop();
+    if (elimination.position[pivot] >= 0 || pivot_degree != degree[pivot]) continue;
     elimination.position[pivot] = static_cast<int>(elimination.order.size());
     elimination.order.push_back(pivot);
-    const std::set<int> remaining(std::move(graph[pivot]));
-    elimination.below_diagonal[pivot].assign(remaining.begin(), remaining.end());
+    std::vector<int>& remaining = elimination.below_diagonal[pivot];
+    remaining.swap(graph[pivot]);
     for (int a : remaining) {
-      graph[a].erase(pivot);
+      // Drop the pivot from a's list, then connect a to the pivot's other
+      // neighbours it is not yet adjacent to (the fill-in).
+      std::vector<int>& adjacent = graph[a];
+      adjacent.erase(std::find(adjacent.begin(), adjacent.end(), pivot));
+      degree[a] -= sizes[pivot];
+      ++stamp;
+      for (int b : adjacent) mark[b] = stamp;
       for (int b : remaining) {
-        if (a != b) graph[a].insert(b);  // fill-in
+        if (b == a || mark[b] == stamp) continue;
+        adjacent.push_back(b);
+        degree[a] += sizes[b];
       }
-      queue.erase({degree[a], a});
-      degree[a] = WeightedDegree(graph[a], pattern.block_sizes);
       queue.emplace(degree[a], a);
     }
   }

@@ -29,7 +29,11 @@ SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
     graph_->AssignConstraints(problem);
     factorization_->ReassignConstraints(problem);
   } else if (reuse == Workspace::kRebuilt) {
-    graph_.emplace(problem);
+    if (graph_) {
+      graph_->Rebuild(problem);
+    } else {
+      graph_.emplace(problem);
+    }
     factorization_ = MakeHessianFactorization(parameters_.linear_solver, problem);
     for (Eigen::VectorXd* vector :
          {&inverse_sqrt_diagonal_, &velocity_error_, &a_times_velocity_error_, &momentum_,

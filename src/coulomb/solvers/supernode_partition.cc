@@ -1,35 +1,61 @@
 #include "coulomb/solvers/supernode_partition.h"
 
 #include <algorithm>
-#include <map>
 
 namespace coulomb {
 namespace {
 
-std::vector<std::vector<int>> ConstraintsOfClique(const ContactProblem& problem) {
-  std::vector<std::vector<int>> constraints(problem.num_cliques());
-  for (int index = 0; index < problem.num_constraints(); ++index) {
-    for (const JacobianBlock& block : problem.constraint(index).jacobian) {
-      constraints[block.clique].push_back(index);  // ascending by construction
+// The constraints touching each clique, ascending: those of clique c are
+// entries[starts[c], starts[c + 1]).
+struct ConstraintsOfClique {
+  std::vector<int> starts;
+  std::vector<int> entries;
+
+  explicit ConstraintsOfClique(const ContactProblem& problem)
+      : starts(problem.num_cliques() + 1, 0) {
+    for (int index = 0; index < problem.num_constraints(); ++index) {
+      for (const JacobianBlock& block : problem.constraint(index).jacobian) {
+        ++starts[block.clique + 1];
+      }
+    }
+    for (int clique = 0; clique < problem.num_cliques(); ++clique) {
+      starts[clique + 1] += starts[clique];
+    }
+    entries.resize(starts.back());
+    std::vector<int> next(starts.begin(), starts.end() - 1);
+    for (int index = 0; index < problem.num_constraints(); ++index) {
+      for (const JacobianBlock& block : problem.constraint(index).jacobian) {
+        entries[next[block.clique]++] = index;
+      }
     }
   }
-  return constraints;
-}
+
+  bool Empty(int clique) const { return starts[clique] == starts[clique + 1]; }
+  bool Same(int a, int b) const {
+    return std::equal(entries.begin() + starts[a], entries.begin() + starts[a + 1],
+                      entries.begin() + starts[b], entries.begin() + starts[b + 1]);
+  }
+};
 
 }  // namespace
 
 SupernodePartition::SupernodePartition(const ContactProblem& problem) {
-  const std::vector<std::vector<int>> constraints_of_clique =
-      ConstraintsOfClique(problem);
-  std::map<std::vector<int>, int> supernode_of_key;
+  const ConstraintsOfClique constraints_of_clique(problem);
   supernode_of_clique.resize(problem.num_cliques());
   offset_in_supernode.resize(problem.num_cliques());
   for (int clique = 0; clique < problem.num_cliques(); ++clique) {
-    const std::vector<int>& key = constraints_of_clique[clique];
+    // An earlier clique touched by the same constraints is touched by the
+    // first of them: only that constraint's cliques are candidates.
     int supernode = num_supernodes();
-    if (!key.empty()) {
-      const auto [entry, inserted] = supernode_of_key.try_emplace(key, supernode);
-      supernode = entry->second;
+    if (!constraints_of_clique.Empty(clique)) {
+      const int first =
+          constraints_of_clique.entries[constraints_of_clique.starts[clique]];
+      for (const JacobianBlock& block : problem.constraint(first).jacobian) {
+        if (block.clique < clique && constraints_of_clique.Same(block.clique, clique)) {
+          supernode = supernode_of_clique[block.clique];
+          break;
+        }
+      }
     }
     if (supernode == num_supernodes()) {
       cliques_of_supernode.emplace_back();
