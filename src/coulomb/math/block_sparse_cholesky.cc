@@ -9,9 +9,15 @@
 
 namespace coulomb {
 
-BlockSparseCholesky::BlockSparseCholesky(const BlockSparsityPattern& pattern)
-    : block_sizes_(pattern.block_sizes), elimination_(MinimumDegreeElimination(pattern)) {
+BlockSparseCholesky::BlockSparseCholesky(const BlockSparsityPattern& pattern) {
+  Analyze(pattern);
+}
+
+void BlockSparseCholesky::Analyze(const BlockSparsityPattern& pattern) {
+  block_sizes_ = pattern.block_sizes;
+  MinimumDegreeElimination(pattern, &elimination_);
   const int n = pattern.num_blocks();
+  num_rows_ = 0;
   block_offsets_.resize(n);
   size_t num_values = 0, num_stored_blocks = 0;
   for (int block = 0; block < n; ++block) {
@@ -23,9 +29,11 @@ BlockSparseCholesky::BlockSparseCholesky(const BlockSparsityPattern& pattern)
     num_values += static_cast<size_t>(block_sizes_[block]) * block_sizes_[block];
   }
   values_.resize(num_values);
+  stored_blocks_.clear();
   stored_blocks_.reserve(num_stored_blocks);
   diagonal_storage_.resize(n);
   below_storage_.resize(n);
+  for (std::vector<int>& storage : below_storage_) storage.clear();
   column_begin_.resize(n);
   column_end_.resize(n);
   int64_t offset = 0;
@@ -53,6 +61,7 @@ void BlockSparseCholesky::AnalyzeUpdates() {
   std::vector<int> storage_in_column(n, -1);
   std::vector<int> targets;  // (a, b) at a (a + 1) / 2 + b
   updates_.resize(n);
+  for (std::vector<BlockUpdate>& updates : updates_) updates.clear();
   for (int col = 0; col < n; ++col) {
     const auto& rows = elimination_.below_diagonal[col];
     targets.resize(rows.size() * (rows.size() + 1) / 2);

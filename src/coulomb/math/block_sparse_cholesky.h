@@ -33,6 +33,8 @@ class BlockSparseCholesky {
   };
 
   explicit BlockSparseCholesky(const BlockSparsityPattern& pattern);
+  // Redoes the symbolic work for another pattern, reusing the storage.
+  void Analyze(const BlockSparsityPattern& pattern);
 
   int num_blocks() const { return static_cast<int>(block_offsets_.size()); }
   int num_rows() const { return num_rows_; }

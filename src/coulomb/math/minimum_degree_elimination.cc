@@ -8,11 +8,20 @@
 namespace coulomb {
 
 BlockElimination MinimumDegreeElimination(const BlockSparsityPattern& pattern) {
+  BlockElimination elimination;
+  MinimumDegreeElimination(pattern, &elimination);
+  return elimination;
+}
+
+void MinimumDegreeElimination(const BlockSparsityPattern& pattern,
+                              BlockElimination* result) {
   const int num_blocks = pattern.num_blocks();
   const std::vector<int>& sizes = pattern.block_sizes;
-  BlockElimination elimination;
+  BlockElimination& elimination = *result;
   elimination.position.assign(num_blocks, -1);
   elimination.below_diagonal.resize(num_blocks);
+  for (std::vector<int>& rows : elimination.below_diagonal) rows.clear();
+  elimination.order.clear();
   elimination.order.reserve(num_blocks);
   // Blocks without neighbors have degree 0: the greedy order takes them
   // first, by index, and they fill nothing (most blocks of a scene whose
@@ -68,7 +77,6 @@ BlockElimination MinimumDegreeElimination(const BlockSparsityPattern& pattern) {
       return elimination.position[a] < elimination.position[b];
     });
   }
-  return elimination;
 }
 
 }  // namespace coulomb

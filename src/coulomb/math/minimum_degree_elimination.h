@@ -23,5 +23,8 @@ struct BlockElimination {
 };
 
 BlockElimination MinimumDegreeElimination(const BlockSparsityPattern& pattern);
+// The same into *elimination, reusing its storage.
+void MinimumDegreeElimination(const BlockSparsityPattern& pattern,
+                              BlockElimination* elimination);
 
 }  // namespace coulomb

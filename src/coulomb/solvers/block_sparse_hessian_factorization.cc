@@ -5,8 +5,14 @@ namespace coulomb {
 BlockSparseHessianFactorization::BlockSparseHessianFactorization(
     const ContactProblem& problem)
     : HessianFactorization(problem, /*skips_inactive=*/true),
-      cholesky_(partition().pattern) {
+      cholesky_(BlockSparsityPattern{}) {
+  AnalyzePattern(problem);
+}
+
+void BlockSparseHessianFactorization::AnalyzePattern(const ContactProblem& problem) {
   const SupernodePartition& p = partition();
+  cholesky_.Analyze(p.pattern);
+  diagonal_handles_.clear();
   for (int s = 0; s < p.num_supernodes(); ++s)
     diagonal_handles_.push_back(cholesky_.Handle(s, s));
   AssignConstraintTerms(problem);

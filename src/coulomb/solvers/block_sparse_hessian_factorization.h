@@ -25,6 +25,9 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   void SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const override;
   // terms_ for the problem's constraints.
   void AssignConstraintTerms(const ContactProblem& problem) override;
+  // The Cholesky analysis of the supernode pattern, its diagonal handles and
+  // the terms.
+  void AnalyzePattern(const ContactProblem& problem) override;
 
   // J_aᵀ (G J_b) goes to block (supernode_a, supernode_b), for a > b in the
   // constraint's supernode list (a = b terms are summed per supernode).

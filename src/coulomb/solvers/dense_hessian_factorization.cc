@@ -7,6 +7,10 @@ DenseHessianFactorization::DenseHessianFactorization(const ContactProblem& probl
       h_(problem.num_dofs(), problem.num_dofs()),
       llt_(problem.num_dofs()) {}
 
+void DenseHessianFactorization::AnalyzePattern(const ContactProblem& problem) {
+  h_.resize(problem.num_dofs(), problem.num_dofs());
+}
+
 bool DenseHessianFactorization::Factor(const ContactProblem& problem,
                                        const std::vector<ConstraintMatrix>& hessians) {
   UpdateHessianTimesJacobians(problem, hessians);

@@ -15,6 +15,8 @@ class DenseHessianFactorization final : public HessianFactorization {
 
  private:
   void SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const override;
+  // H sized for the problem's dofs.
+  void AnalyzePattern(const ContactProblem& problem) override;
 
   Eigen::MatrixXd h_;
   Eigen::LLT<Eigen::MatrixXd> llt_;

@@ -9,10 +9,19 @@ namespace coulomb {
 
 HessianFactorization::HessianFactorization(const ContactProblem& problem,
                                            bool skips_inactive)
-    : partition_(problem),
-      permuted_(problem.num_dofs()),
-      skips_inactive_(skips_inactive),
-      active_supernodes_(partition_.num_supernodes(), 1) {
+    : partition_(problem), skips_inactive_(skips_inactive) {
+  LayOutPartition(problem);
+}
+
+void HessianFactorization::Rebuild(const ContactProblem& problem) {
+  partition_.Rebuild(problem);
+  LayOutPartition(problem);
+  AnalyzePattern(problem);
+}
+
+void HessianFactorization::LayOutPartition(const ContactProblem& problem) {
+  permuted_.resize(problem.num_dofs());
+  active_supernodes_.assign(partition_.num_supernodes(), 1);
   stacked_j_.resize(partition_.num_supernodes());
   stacked_gj_.resize(partition_.num_supernodes());
   LayOutConstraintRows(problem);

@@ -45,6 +45,9 @@ class HessianFactorization {
   // symbolic work (supernodes, ordering, fill) and lays out the new
   // constraints' rows. Then LoadJacobians as for any problem.
   void ReassignConstraints(const ContactProblem& problem);
+  // For a problem with another clique coupling (or other cliques): redoes
+  // the symbolic work as a new factorization would, reusing the storage.
+  void Rebuild(const ContactProblem& problem);
 
   const SupernodePartition& partition() const { return partition_; }
 
@@ -61,6 +64,9 @@ class HessianFactorization {
   // What a derived class keeps per constraint, (re)built after the rows are
   // laid out (the constructor of the derived class calls it itself).
   virtual void AssignConstraintTerms(const ContactProblem& /*problem*/) {}
+  // A derived class's own symbolic work for the partition and rows of a
+  // problem (its constructor calls it itself; Rebuild through this).
+  virtual void AnalyzePattern(const ContactProblem& problem) = 0;
 
   // Refreshes, for the active supernodes s, G J_s from the stacked rows J_s of every
   // constraint on s (each constraint row-block spans all cliques of s), so
@@ -104,6 +110,8 @@ class HessianFactorization {
  private:
   // stacked_row_, block_places_ and the stacks' sizes for the constraints.
   void LayOutConstraintRows(const ContactProblem& problem);
+  // Everything but the partition sized for it, and the rows laid out.
+  void LayOutPartition(const ContactProblem& problem);
 
   SupernodePartition partition_;
   std::vector<Eigen::MatrixXd> stacked_j_;     // per supernode: m_s × n_s

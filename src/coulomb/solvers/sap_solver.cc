@@ -29,12 +29,13 @@ SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
     graph_->AssignConstraints(problem);
     factorization_->ReassignConstraints(problem);
   } else if (reuse == Workspace::kRebuilt) {
-    if (graph_) {
+    if (graph_) {  // the storage of the last analysis is reused
       graph_->Rebuild(problem);
+      factorization_->Rebuild(problem);
     } else {
       graph_.emplace(problem);
+      factorization_ = MakeHessianFactorization(parameters_.linear_solver, problem);
     }
-    factorization_ = MakeHessianFactorization(parameters_.linear_solver, problem);
     for (Eigen::VectorXd* vector :
          {&inverse_sqrt_diagonal_, &velocity_error_, &a_times_velocity_error_, &momentum_,
           &momentum_origin_, &velocity_change_, &generalized_impulse_, &gradient_,

@@ -40,9 +40,14 @@ struct ConstraintsOfClique {
 }  // namespace
 
 SupernodePartition::SupernodePartition(const ContactProblem& problem) {
+  Rebuild(problem);
+}
+
+void SupernodePartition::Rebuild(const ContactProblem& problem) {
   const ConstraintsOfClique constraints_of_clique(problem);
   supernode_of_clique.resize(problem.num_cliques());
   offset_in_supernode.resize(problem.num_cliques());
+  supernode_size.clear();
   for (int clique = 0; clique < problem.num_cliques(); ++clique) {
     // An earlier clique touched by the same constraints is touched by the
     // first of them: only that constraint's cliques are candidates.
@@ -58,7 +63,9 @@ SupernodePartition::SupernodePartition(const ContactProblem& problem) {
       }
     }
     if (supernode == num_supernodes()) {
-      cliques_of_supernode.emplace_back();
+      if (static_cast<int>(cliques_of_supernode.size()) == supernode)
+        cliques_of_supernode.emplace_back();
+      cliques_of_supernode[supernode].clear();
       supernode_size.push_back(0);
     }
     cliques_of_supernode[supernode].push_back(clique);
@@ -66,6 +73,9 @@ SupernodePartition::SupernodePartition(const ContactProblem& problem) {
     offset_in_supernode[clique] = supernode_size[supernode];
     supernode_size[supernode] += problem.clique_size(clique);
   }
+  cliques_of_supernode.resize(num_supernodes());
+  supernode_offset.clear();
+  original_dof.clear();
   for (int supernode = 0; supernode < num_supernodes(); ++supernode) {
     supernode_offset.push_back(static_cast<int>(original_dof.size()));
     for (int clique : cliques_of_supernode[supernode]) {
@@ -76,8 +86,10 @@ SupernodePartition::SupernodePartition(const ContactProblem& problem) {
   }
   pattern.block_sizes = supernode_size;
   pattern.neighbors.resize(num_supernodes());
+  for (std::vector<int>& neighbors : pattern.neighbors) neighbors.clear();
   AssignConstraints(problem);
-  for (const std::vector<int>& touched : supernodes_of_constraint) {
+  for (int index = 0; index < problem.num_constraints(); ++index) {
+    const std::vector<int>& touched = supernodes_of_constraint[index];
     for (size_t a = 0; a < touched.size(); ++a) {
       for (size_t b = 0; b < a; ++b) pattern.AddCoupling(touched[a], touched[b]);
     }

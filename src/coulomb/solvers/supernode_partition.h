@@ -29,6 +29,8 @@ struct SupernodePartition {
   BlockSparsityPattern pattern;  // over supernodes
 
   explicit SupernodePartition(const ContactProblem& problem);
+  // The partition of another problem, reusing this one's storage.
+  void Rebuild(const ContactProblem& problem);
   // supernodes_of_constraint for a problem with the coupling of the one the
   // partition was built from (CliqueGraph::SameCoupling): the supernodes,
   // which depend only on the set of clique tuples, stay.
