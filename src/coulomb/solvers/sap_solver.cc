@@ -38,8 +38,8 @@ SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
     }
     for (Eigen::VectorXd* vector :
          {&inverse_sqrt_diagonal_, &velocity_error_, &a_times_velocity_error_, &momentum_,
-          &momentum_origin_, &velocity_change_, &generalized_impulse_, &gradient_,
-          &delta_v_, &delta_p_}) {
+          &momentum_origin_, &origin_error_, &generalized_impulse_, &gradient_, &delta_v_,
+          &delta_p_, &a_times_origin_error_}) {
       vector->resize(n);
     }
     island_active_.resize(graph_->num_islands);
@@ -256,6 +256,9 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
   } else {
     momentum_origin_.setZero();
   }
+  // A (v* − origin): the momentum A (v − origin) is then A (v − v*) plus it.
+  origin_error_ = problem.v_star() - momentum_origin_;
+  problem.MultiplyByA(origin_error_, &a_times_origin_error_);
 
   working_set_grew_ = false;
   SapSolverStatistics stats;
@@ -360,8 +363,7 @@ SapSolver::Evaluation SapSolver::Evaluate(const ContactProblem& problem,
   }
   velocity_error_ = solution->v - problem.v_star();
   problem.MultiplyByA(velocity_error_, &a_times_velocity_error_);
-  velocity_change_ = solution->v - momentum_origin_;
-  problem.MultiplyByA(velocity_change_, &momentum_);
+  momentum_ = a_times_velocity_error_ + a_times_origin_error_;
   generalized_impulse_.setZero();
   problem.AddJacobianTransposeTimes(solution->gamma, &generalized_impulse_);
   gradient_ = a_times_velocity_error_ - generalized_impulse_;

@@ -154,7 +154,8 @@ class SapSolver {
   Eigen::VectorXd a_times_velocity_error_;  // A(v − v*)
   Eigen::VectorXd momentum_;                // A v or A (v − v_guess)
   Eigen::VectorXd momentum_origin_;         // 0 or v_guess
-  Eigen::VectorXd velocity_change_;         // v − momentum_origin_
+  Eigen::VectorXd origin_error_;            // v* − momentum_origin_
+  Eigen::VectorXd a_times_origin_error_;    // A(v* − momentum_origin_)
   Eigen::VectorXd generalized_impulse_;     // Jᵀγ
   Eigen::VectorXd gradient_;
   Eigen::VectorXd delta_v_;
