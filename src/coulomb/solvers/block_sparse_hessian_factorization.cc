@@ -52,7 +52,8 @@ bool BlockSparseHessianFactorization::Factor(
     if (active[s]) AddDiagonalBlock(problem, s);
   }
   for (const Term& term : terms_) {
-    if (active[term.supernode]) AddOffDiagonalTerm(term);
+    if (active[term.supernode] && !zero_hessian(term.constraint))
+      AddOffDiagonalTerm(term);
   }
   return cholesky_.Factor(&active);
 }
@@ -64,19 +65,22 @@ void BlockSparseHessianFactorization::AddDiagonalBlock(const ContactProblem& pro
   const Eigen::MatrixXd& j = stacked_jacobian(s);
   const Eigen::MatrixXd& gj = stacked_hessian_times_jacobian(s);
   if (j.cols() == kBodyDofs) {
-    // Jᵀ(GJ) = Σ_r J_rᵀ (GJ)_r over the rows r, grouped in fixed 3 × 6 slices
-    // (where rows are cut does not matter). Only the lower triangle of a
-    // diagonal block is read by the Cholesky: the whole 6 × 6 sum is cheaper
-    // than masking it.
+    // Jᵀ(GJ) = Σ_i J_iᵀ (GJ)_i over the constraints i on the supernode, those
+    // with G_i = 0 (no contact) left out; a contact's 3 × 6 slice at fixed
+    // size. Only the lower triangle of a diagonal block is read by the
+    // Cholesky: the whole 6 × 6 sum is cheaper than masking it.
     Eigen::Map<Eigen::Matrix<double, kBodyDofs, kBodyDofs>> block(diagonal.data());
     const Eigen::OuterStride<> stride(j.rows());
-    const int rows = static_cast<int>(j.rows());
-    int row = 0;
-    for (; row + 3 <= rows; row += 3) {
-      block.noalias() +=
-          ContactRows(&j(row, 0), stride).transpose() * ContactRows(&gj(row, 0), stride);
+    for (const StackedRows& rows : constraint_rows(s)) {
+      if (zero_hessian(rows.constraint)) continue;
+      if (rows.rows == 3) {
+        block.noalias() += ContactRows(&j(rows.row, 0), stride).transpose() *
+                           ContactRows(&gj(rows.row, 0), stride);
+        continue;
+      }
+      for (int row = rows.row; row < rows.row + rows.rows; ++row)
+        block.noalias() += j.row(row).transpose() * gj.row(row);
     }
-    for (; row < rows; ++row) block.noalias() += j.row(row).transpose() * gj.row(row);
     return;
   }
   if (diagonal_product_.size() < static_cast<size_t>(diagonal.size()))

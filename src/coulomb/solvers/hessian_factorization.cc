@@ -34,7 +34,12 @@ void HessianFactorization::ReassignConstraints(const ContactProblem& problem) {
 }
 
 void HessianFactorization::LayOutConstraintRows(const ContactProblem& problem) {
-  rows_on_supernode_.assign(partition_.num_supernodes(), 0);
+  // Rows stack constraint by constraint on every supernode a constraint
+  // touches; constraint_rows_ lists them supernode by supernode (a counting
+  // sort, constraints ascending within a supernode as their rows are).
+  const int num_supernodes = partition_.num_supernodes();
+  rows_on_supernode_.assign(num_supernodes, 0);
+  constraint_rows_start_.assign(num_supernodes + 1, 0);
   stacked_row_.resize(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const int rows = problem.constraint(index).potential->num_equations();
@@ -42,14 +47,28 @@ void HessianFactorization::LayOutConstraintRows(const ContactProblem& problem) {
     for (int supernode : partition_.supernodes_of_constraint[index]) {
       stacked_row_[index].push_back(rows_on_supernode_[supernode]);
       rows_on_supernode_[supernode] += rows;
+      ++constraint_rows_start_[supernode + 1];
     }
   }
-  for (int supernode = 0; supernode < partition_.num_supernodes(); ++supernode) {
+  for (int supernode = 0; supernode < num_supernodes; ++supernode) {
+    constraint_rows_start_[supernode + 1] += constraint_rows_start_[supernode];
     stacked_j_[supernode].resize(rows_on_supernode_[supernode],
                                  partition_.supernode_size[supernode]);
     stacked_gj_[supernode].resize(rows_on_supernode_[supernode],
                                   partition_.supernode_size[supernode]);
   }
+  constraint_rows_.resize(constraint_rows_start_.back());
+  next_constraint_row_.assign(constraint_rows_start_.begin(),
+                              constraint_rows_start_.end() - 1);
+  for (int index = 0; index < problem.num_constraints(); ++index) {
+    const int rows = problem.constraint(index).potential->num_equations();
+    const auto& supernodes = partition_.supernodes_of_constraint[index];
+    for (size_t k = 0; k < supernodes.size(); ++k) {
+      constraint_rows_[next_constraint_row_[supernodes[k]]++] = {
+          index, stacked_row_[index][k], rows};
+    }
+  }
+  zero_hessian_.assign(problem.num_constraints(), 0);
   block_places_.resize(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& supernodes = partition_.supernodes_of_constraint[index];
@@ -80,11 +99,14 @@ void HessianFactorization::UpdateHessianTimesJacobians(
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& blocks = problem.constraint(index).jacobian;
     if (!active_supernodes_[partition_.supernodes_of_constraint[index].front()]) continue;
+    zero_hessian_[index] = (hessians[index].array() == 0.0).all();
     for (size_t b = 0; b < blocks.size(); ++b) {
       const BlockPlace& place = block_places_[index][b];
       Eigen::MatrixXd& gj = stacked_gj_[place.supernode];
       const Eigen::MatrixXd& j = blocks[b].matrix;
-      if (j.rows() == 3 && j.cols() == 6) {  // a contact on a free body
+      if (zero_hessian_[index]) {
+        gj.block(place.row, place.column, j.rows(), j.cols()).setZero();
+      } else if (j.rows() == 3 && j.cols() == 6) {  // a contact on a free body
         Eigen::Map<Eigen::Matrix<double, 3, 6>, 0, Eigen::OuterStride<>>(
             &gj(place.row, place.column), Eigen::OuterStride<>(gj.rows()))
             .noalias() = Eigen::Map<const Eigen::Matrix3d>(hessians[index].data()) *

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -80,6 +81,21 @@ class HessianFactorization {
   const Eigen::MatrixXd& stacked_hessian_times_jacobian(int supernode) const {
     return stacked_gj_[supernode];
   }
+  // The constraints on supernode s, in the order of their stacked rows:
+  // constraint i's `rows` rows start at stacked row `row`.
+  struct StackedRows {
+    int constraint;
+    int row;
+    int rows;
+  };
+  std::span<const StackedRows> constraint_rows(int supernode) const {
+    return std::span<const StackedRows>(constraint_rows_)
+        .subspan(
+            constraint_rows_start_[supernode],
+            constraint_rows_start_[supernode + 1] - constraint_rows_start_[supernode]);
+  }
+  // G_i = 0 at the last Factor (no contact): constraint i adds nothing to H.
+  bool zero_hessian(int constraint) const { return zero_hessian_[constraint]; }
   // J_is and G_i J_is for the k-th supernode constraint i touches.
   auto jacobian_block(int constraint, int k, int rows) const {
     return stacked_j_[partition_.supernodes_of_constraint[constraint][k]].middleRows(
@@ -122,8 +138,12 @@ class HessianFactorization {
     int supernode, row, column;
   };
   std::vector<std::vector<BlockPlace>> block_places_;
-  std::vector<int> rows_on_supernode_;  // LayOutConstraintRows' workspace
-  mutable Eigen::VectorXd permuted_;    // Solve() workspace
+  std::vector<int> rows_on_supernode_;      // LayOutConstraintRows' workspace
+  std::vector<int> constraint_rows_start_;  // per supernode, into constraint_rows_
+  std::vector<StackedRows> constraint_rows_;
+  std::vector<int> next_constraint_row_;  // LayOutConstraintRows' workspace
+  std::vector<char> zero_hessian_;        // per constraint
+  mutable Eigen::VectorXd permuted_;      // Solve() workspace
   bool skips_inactive_;
   std::vector<char> active_supernodes_;
 };
