@@ -11,6 +11,22 @@
 namespace coulomb {
 namespace {
 
+// A⁻¹ = L⁻ᵀ L⁻¹ from the Cholesky factor L of a 6 × 6 A, L⁻¹ by forward
+// substitution (fixed-size loops: Eigen's solve against the identity goes
+// through its blocked triangular kernels, ten times the instructions here).
+Eigen::Matrix<double, 6, 6> InverseFromCholesky(const Eigen::Matrix<double, 6, 6>& l) {
+  Eigen::Matrix<double, 6, 6> l_inverse = Eigen::Matrix<double, 6, 6>::Zero();
+  for (int j = 0; j < 6; ++j) {
+    l_inverse(j, j) = 1.0 / l(j, j);
+    for (int i = j + 1; i < 6; ++i) {
+      double sum = 0.0;
+      for (int k = j; k < i; ++k) sum += l(i, k) * l_inverse(k, j);
+      l_inverse(i, j) = -sum / l(i, i);
+    }
+  }
+  return l_inverse.transpose() * l_inverse;
+}
+
 std::invalid_argument ConstraintError(int index, const std::string& what) {
   return std::invalid_argument("constraint " + std::to_string(index) + ": " + what);
 }
@@ -239,7 +255,8 @@ void ContactProblem::FactorCliqueMatrices() {
     if (clique_size(clique) == 6) {
       const Eigen::LLT<Eigen::Matrix<double, 6, 6>> factor(cliques_[clique]);
       positive_definite = factor.info() == Eigen::Success;
-      body_a_inverses_[clique] = factor.solve(Eigen::Matrix<double, 6, 6>::Identity());
+      if (positive_definite)
+        body_a_inverses_[clique] = InverseFromCholesky(factor.matrixL().toDenseMatrix());
     } else {
       a_factors_[clique].compute(cliques_[clique]);
       positive_definite = a_factors_[clique].info() == Eigen::Success;
