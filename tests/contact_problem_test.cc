@@ -31,6 +31,24 @@ TEST(ContactProblem, DelassusEstimateSumsOverTheTouchedCliques) {
   EXPECT_DOUBLE_EQ(cone.rt(), 1e-3 * w);
 }
 
+TEST(ContactProblem, DelassusEstimateOfARigidBodyUsesItsInverseMass) {
+  // A 6-dof clique (a free body: the fixed-size inverse path) with a full
+  // SPD A and a contact's 3 × 6 Jacobian: W = J A⁻¹ Jᵀ, checked against
+  // Eigen's dense inverse.
+  Eigen::Matrix<double, 6, 6> a = Eigen::Matrix<double, 6, 6>::Random();
+  a = a * a.transpose() + 6.0 * Eigen::Matrix<double, 6, 6>::Identity();
+  const Eigen::MatrixXd j = Eigen::MatrixXd::Random(3, 6);
+  ContactProblem problem(0.01);
+  problem.AddClique(a);
+  problem.SetFreeMotionVelocities(Eigen::VectorXd::Zero(6));
+  problem.AddConstraint({{0, j}}, Cone());
+  problem.Finalize();
+  const auto& cone =
+      dynamic_cast<const SapFrictionCone&>(*problem.constraint(0).potential);
+  const double w = (j * a.inverse() * j.transpose()).norm() / 3.0;
+  EXPECT_NEAR(cone.rt(), 1e-3 * w, 1e-12 * w);
+}
+
 TEST(ContactProblem, ComputesConstraintVelocitiesWithBias) {
   ContactProblem problem(0.01);
   problem.AddClique(Eigen::Matrix2d::Identity());
