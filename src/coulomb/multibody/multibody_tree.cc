@@ -409,14 +409,20 @@ void MultibodyTree::CalcPointJacobian(
     Eigen::Matrix<double, 3, Eigen::Dynamic>* jacobian) const {
   Impl& m = *impl_;
   const pinocchio::JointIndex joint = m.model.frames[m.body_frames[body]].parentJoint;
-  m.joint_jacobian.setZero();
-  pinocchio::getJointJacobian(m.model, m.data, joint, pinocchio::LOCAL_WORLD_ALIGNED,
-                              m.joint_jacobian);
   // v_P = v_O + ω × (p − o) = (J_v − [p − o]× J_ω) v.
   const Eigen::Vector3d r = p_W - m.data.oMi[joint].translation();
   Eigen::Matrix3d r_cross;
   r_cross << 0, -r.z(), r.y(), r.z(), 0, -r.x(), -r.y(), r.x(), 0;
   jacobian->resize(3, m.model.nv);
+  if (m.single_free_body) {
+    // v = [ṗ_W; ω_B] (SetState), o the COM: J = [I, −[p − o]× R_WB].
+    jacobian->leftCols<3>().setIdentity();
+    jacobian->rightCols<3>().noalias() = -r_cross * m.data.oMi[joint].rotation();
+    return;
+  }
+  m.joint_jacobian.setZero();
+  pinocchio::getJointJacobian(m.model, m.data, joint, pinocchio::LOCAL_WORLD_ALIGNED,
+                              m.joint_jacobian);
   jacobian->noalias() = m.joint_jacobian.topRows<3>();
   jacobian->noalias() -= r_cross * m.joint_jacobian.bottomRows<3>();
 }
