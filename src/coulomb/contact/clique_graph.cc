@@ -24,10 +24,23 @@ void VisitPatternSignature(const ContactProblem& problem, Visitor&& visit) {
 
 }  // namespace
 
-CliqueGraph::CliqueGraph(const ContactProblem& problem) { Rebuild(problem); }
-
-void CliqueGraph::Rebuild(const ContactProblem& problem) {
+CliqueGraph::CliqueGraph(const ContactProblem& problem) {
   CouplingSignature(problem, &coupling_signature_);
+  Build(problem);
+}
+
+bool CliqueGraph::Update(const ContactProblem& problem) {
+  CouplingSignature(problem, &candidate_);
+  if (candidate_ == coupling_signature_) {
+    AssignConstraints(problem);
+    return false;
+  }
+  coupling_signature_.swap(candidate_);
+  Build(problem);
+  return true;
+}
+
+void CliqueGraph::Build(const ContactProblem& problem) {
   const int num_cliques = problem.num_cliques();
   pattern.block_sizes.resize(num_cliques);
   pattern.neighbors.resize(num_cliques);
@@ -74,11 +87,6 @@ bool CliqueGraph::Matches(const ContactProblem& problem) const {
     ++position;
   });
   return matches && position == signature_.size();
-}
-
-bool CliqueGraph::SameCoupling(const ContactProblem& problem) {
-  CouplingSignature(problem, &candidate_);
-  return candidate_ == coupling_signature_;
 }
 
 void CliqueGraph::CouplingSignature(const ContactProblem& problem,

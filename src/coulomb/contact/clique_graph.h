@@ -17,8 +17,8 @@ namespace coulomb {
 // tuples the constraints touch — not how many constraints share a tuple, nor
 // their order. Two contact points between the same bodies couple exactly as
 // one does: a problem whose contact points appear and disappear between
-// bodies already in contact has the same coupling (SameCoupling), and only
-// the per-constraint lists need refreshing (AssignConstraints).
+// bodies already in contact has the same coupling, and only the
+// per-constraint lists need refreshing (Update).
 class CliqueGraph {
  public:
   BlockSparsityPattern pattern;
@@ -30,25 +30,28 @@ class CliqueGraph {
   std::vector<std::vector<int>> constraints_of_island;
 
   explicit CliqueGraph(const ContactProblem& problem);
-  // The graph of another problem, reusing this one's storage.
-  void Rebuild(const ContactProblem& problem);
 
   // True if `problem` has the same cliques and constraint–clique incidence,
   // constraint by constraint, as the problem last built or assigned.
   bool Matches(const ContactProblem& problem) const;
-  // True if `problem` has the clique sizes and the set of constraint clique
-  // tuples of the problem this graph was built from: its symbolic work
-  // (pattern, islands, supernodes, Cholesky analysis) can be reused.
-  // Allocates nothing once the workspace has grown to the problem's size.
-  bool SameCoupling(const ContactProblem& problem);
-  // The per-constraint lists for a problem with SameCoupling.
-  void AssignConstraints(const ContactProblem& problem);
+  // The graph of `problem`, in this graph's storage. If `problem` has the
+  // clique sizes and the set of constraint clique tuples of the problem this
+  // graph was built from, its symbolic work (pattern, islands, supernodes,
+  // Cholesky analysis) stays valid: only the per-constraint lists are
+  // refreshed, and Update returns false (allocating nothing once the
+  // workspace has grown to the problem's size). Otherwise the graph is
+  // rebuilt and Update returns true.
+  bool Update(const ContactProblem& problem);
 
  private:
   // Writes the coupling signature of `problem` into *signature: clique count
   // and sizes, then the sorted, deduplicated clique tuples (each its length,
   // then its sorted cliques).
   void CouplingSignature(const ContactProblem& problem, std::vector<int>* signature);
+  // Everything from coupling_signature_ on: pattern, islands, lists.
+  void Build(const ContactProblem& problem);
+  // The per-constraint lists.
+  void AssignConstraints(const ContactProblem& problem);
 
   std::vector<int> signature_;           // constraint by constraint
   std::vector<int> coupling_signature_;  // the set of tuples

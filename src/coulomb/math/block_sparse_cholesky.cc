@@ -58,8 +58,9 @@ void BlockSparseCholesky::AnalyzeUpdates() {
   // rows[b], found through a scatter of that column's rows; the updates are
   // listed a by a, b by b (the order of the sums).
   const int n = num_blocks();
-  std::vector<int> storage_in_column(n, -1);
-  std::vector<int> targets;  // (a, b) at a (a + 1) / 2 + b
+  std::vector<int>& storage_in_column = storage_in_column_;
+  std::vector<int>& targets = update_targets_;  // (a, b) at a (a + 1) / 2 + b
+  storage_in_column.assign(n, -1);
   updates_.resize(n);
   for (std::vector<BlockUpdate>& updates : updates_) updates.clear();
   for (int col = 0; col < n; ++col) {

@@ -120,7 +120,8 @@ class BlockSparseCholesky {
   // column_end_[k]).
   std::vector<int64_t> column_begin_, column_end_;
   std::vector<std::vector<int>> below_storage_;
-  std::vector<std::vector<BlockUpdate>> updates_;  // per column
+  std::vector<std::vector<BlockUpdate>> updates_;        // per column
+  std::vector<int> storage_in_column_, update_targets_;  // AnalyzeUpdates' workspace
 };
 
 }  // namespace coulomb

@@ -42,7 +42,7 @@ class HessianFactorization {
   void SetActiveCliques(const std::vector<char>& active_cliques);
 
   // For a problem with the clique coupling of the one this factorization was
-  // built from (CliqueGraph::SameCoupling) but other constraints: keeps the
+  // built from (CliqueGraph::Update) but other constraints: keeps the
   // symbolic work (supernodes, ordering, fill) and lays out the new
   // constraints' rows. Then LoadJacobians as for any problem.
   void ReassignConstraints(const ContactProblem& problem);

@@ -19,23 +19,20 @@ SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
   const int n = problem.num_dofs();
   Workspace reuse = Workspace::kReused;
   if (!graph_) {
+    graph_.emplace(problem);
+    factorization_ = MakeHessianFactorization(parameters_.linear_solver, problem);
     reuse = Workspace::kRebuilt;
   } else if (!graph_->Matches(problem)) {
-    reuse = graph_->SameCoupling(problem) ? Workspace::kConstraintsReassigned
-                                          : Workspace::kRebuilt;
-  }
-  if (reuse == Workspace::kConstraintsReassigned) {
-    // Constraints changed, not the coupling: the symbolic work stays.
-    graph_->AssignConstraints(problem);
-    factorization_->ReassignConstraints(problem);
-  } else if (reuse == Workspace::kRebuilt) {
-    if (graph_) {  // the storage of the last analysis is reused
-      graph_->Rebuild(problem);
+    // In the storage of the last analysis.
+    if (graph_->Update(problem)) {
       factorization_->Rebuild(problem);
-    } else {
-      graph_.emplace(problem);
-      factorization_ = MakeHessianFactorization(parameters_.linear_solver, problem);
+      reuse = Workspace::kRebuilt;
+    } else {  // constraints changed, not the coupling: the symbolic work stays
+      factorization_->ReassignConstraints(problem);
+      reuse = Workspace::kConstraintsReassigned;
     }
+  }
+  if (reuse == Workspace::kRebuilt) {
     for (Eigen::VectorXd* vector :
          {&inverse_sqrt_diagonal_, &velocity_error_, &a_times_velocity_error_, &momentum_,
           &momentum_origin_, &origin_error_, &generalized_impulse_, &gradient_, &delta_v_,

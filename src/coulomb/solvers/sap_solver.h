@@ -127,7 +127,7 @@ class SapSolver {
 
   // How a solve's workspace relates to the previous solve's: the same
   // problem pattern, the same clique coupling with other constraints
-  // (CliqueGraph::SameCoupling: the symbolic factorization is kept), or new.
+  // (CliqueGraph::Update: the symbolic factorization is kept), or new.
   enum class Workspace { kReused, kConstraintsReassigned, kRebuilt };
   Workspace SetUpWorkspace(const ContactProblem& problem);
   // Evaluates constraints, gradient and norms at solution->v.

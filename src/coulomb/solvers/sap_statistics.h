@@ -27,7 +27,7 @@ struct SapSolverStatistics {
   int num_islands = 0;
   // Whether this solve redid the symbolic work (clique graph, supernodes,
   // Cholesky ordering and fill): its problem's clique coupling differed from
-  // the previous solve's (CliqueGraph::SameCoupling).
+  // the previous solve's (CliqueGraph::Update).
   bool symbolic_analysis = false;
   // The working set (SapSolverParameters::working_set): how many of its
   // sub-problems were solved, and how many constraints the last problem

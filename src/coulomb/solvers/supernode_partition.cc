@@ -5,37 +5,28 @@
 namespace coulomb {
 namespace {
 
-// The constraints touching each clique, ascending: those of clique c are
-// entries[starts[c], starts[c + 1]).
-struct ConstraintsOfClique {
-  std::vector<int> starts;
-  std::vector<int> entries;
-
-  explicit ConstraintsOfClique(const ContactProblem& problem)
-      : starts(problem.num_cliques() + 1, 0) {
-    for (int index = 0; index < problem.num_constraints(); ++index) {
-      for (const JacobianBlock& block : problem.constraint(index).jacobian) {
-        ++starts[block.clique + 1];
-      }
-    }
-    for (int clique = 0; clique < problem.num_cliques(); ++clique) {
-      starts[clique + 1] += starts[clique];
-    }
-    entries.resize(starts.back());
-    std::vector<int> next(starts.begin(), starts.end() - 1);
-    for (int index = 0; index < problem.num_constraints(); ++index) {
-      for (const JacobianBlock& block : problem.constraint(index).jacobian) {
-        entries[next[block.clique]++] = index;
-      }
+// Fills the lists of the constraints touching each clique, ascending: those
+// of clique c are entries[starts[c], starts[c + 1]) (a counting sort; next is
+// workspace).
+void ListConstraintsOfCliques(const ContactProblem& problem, std::vector<int>* starts,
+                              std::vector<int>* entries, std::vector<int>* next) {
+  starts->assign(problem.num_cliques() + 1, 0);
+  for (int index = 0; index < problem.num_constraints(); ++index) {
+    for (const JacobianBlock& block : problem.constraint(index).jacobian) {
+      ++(*starts)[block.clique + 1];
     }
   }
-
-  bool Empty(int clique) const { return starts[clique] == starts[clique + 1]; }
-  bool Same(int a, int b) const {
-    return std::equal(entries.begin() + starts[a], entries.begin() + starts[a + 1],
-                      entries.begin() + starts[b], entries.begin() + starts[b + 1]);
+  for (int clique = 0; clique < problem.num_cliques(); ++clique) {
+    (*starts)[clique + 1] += (*starts)[clique];
   }
-};
+  entries->resize(starts->back());
+  next->assign(starts->begin(), starts->end() - 1);
+  for (int index = 0; index < problem.num_constraints(); ++index) {
+    for (const JacobianBlock& block : problem.constraint(index).jacobian) {
+      (*entries)[(*next)[block.clique]++] = index;
+    }
+  }
+}
 
 }  // namespace
 
@@ -44,7 +35,17 @@ SupernodePartition::SupernodePartition(const ContactProblem& problem) {
 }
 
 void SupernodePartition::Rebuild(const ContactProblem& problem) {
-  const ConstraintsOfClique constraints_of_clique(problem);
+  ListConstraintsOfCliques(problem, &constraint_starts_, &constraint_entries_,
+                           &next_constraint_entry_);
+  const auto touched_by_none = [&](int clique) {
+    return constraint_starts_[clique] == constraint_starts_[clique + 1];
+  };
+  const auto touched_alike = [&](int a, int b) {
+    const auto entries = constraint_entries_.begin();
+    return std::equal(
+        entries + constraint_starts_[a], entries + constraint_starts_[a + 1],
+        entries + constraint_starts_[b], entries + constraint_starts_[b + 1]);
+  };
   supernode_of_clique.resize(problem.num_cliques());
   offset_in_supernode.resize(problem.num_cliques());
   supernode_size.clear();
@@ -52,11 +53,10 @@ void SupernodePartition::Rebuild(const ContactProblem& problem) {
     // An earlier clique touched by the same constraints is touched by the
     // first of them: only that constraint's cliques are candidates.
     int supernode = num_supernodes();
-    if (!constraints_of_clique.Empty(clique)) {
-      const int first =
-          constraints_of_clique.entries[constraints_of_clique.starts[clique]];
+    if (!touched_by_none(clique)) {
+      const int first = constraint_entries_[constraint_starts_[clique]];
       for (const JacobianBlock& block : problem.constraint(first).jacobian) {
-        if (block.clique < clique && constraints_of_clique.Same(block.clique, clique)) {
+        if (block.clique < clique && touched_alike(block.clique, clique)) {
           supernode = supernode_of_clique[block.clique];
           break;
         }

@@ -32,11 +32,16 @@ struct SupernodePartition {
   // The partition of another problem, reusing this one's storage.
   void Rebuild(const ContactProblem& problem);
   // supernodes_of_constraint for a problem with the coupling of the one the
-  // partition was built from (CliqueGraph::SameCoupling): the supernodes,
+  // partition was built from (CliqueGraph::Update): the supernodes,
   // which depend only on the set of clique tuples, stay.
   void AssignConstraints(const ContactProblem& problem);
 
   int num_supernodes() const { return static_cast<int>(supernode_size.size()); }
+
+ private:
+  // Rebuild's workspace: the constraints touching each clique (ascending),
+  // those of clique c at constraint_entries_[constraint_starts_[c], …[c + 1]).
+  std::vector<int> constraint_starts_, constraint_entries_, next_constraint_entry_;
 };
 
 }  // namespace coulomb
