@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "coulomb/contact/dense_problem_matrices.h"
 #include "coulomb/fclib/fclib_contact_problem.h"
 #include "coulomb/fclib/fclib_problem.h"
 #include "coulomb/fclib/natural_map_residual.h"
@@ -117,6 +118,87 @@ TEST(FclibContactProblem, RejectsAMassMatrixThatIsNotPositiveDefinite) {
         << e.what();
   }
   fs::remove(path);
+}
+
+// A global problem with a diagonal M (one M component per dof, as in
+// Box_Stacks and Spheres): dofs acted on by the same contacts share a clique,
+// a dof no contact touches keeps its own, and the mapping keeps FCLIB's
+// Delassus operator Hᵀ M⁻¹ H and free velocity Hᵀ M⁻¹ f + w (rows in our
+// [t1, t2, n] order, dofs in fclib_dof's).
+TEST(FclibContactProblem, MergesDofsActedOnByTheSameContactsIntoOneClique) {
+  const int num_dofs = 7;
+  Eigen::VectorXd m_diagonal(num_dofs);
+  m_diagonal << 1.0, 2.0, 0.5, 3.0, 1.5, 0.7, 2.5;
+  // Contact 0 acts on dofs {0, 1, 2, 5}, contact 1 on {2, 5, 3, 4}, none on 6.
+  Eigen::MatrixXd h = Eigen::MatrixXd::Zero(num_dofs, 6);
+  const std::vector<std::vector<int>> dofs_of_contact = {{0, 1, 2, 5}, {2, 5, 3, 4}};
+  for (int contact = 0; contact < 2; ++contact) {
+    for (int dof : dofs_of_contact[contact]) {
+      for (int row = 0; row < 3; ++row) {
+        h(dof, 3 * contact + row) = std::sin(1.0 + dof + 7.0 * contact + 3.0 * row);
+      }
+    }
+  }
+  Eigen::VectorXd f(num_dofs);
+  f << 0.3, -1.0, 0.2, 0.5, -0.4, 0.9, 1.1;
+  const Eigen::Vector<double, 6> w(0.1, -0.2, 0.3, 0.0, 0.05, -0.1);
+  const fs::path path =
+      WriteGlobalProblem("merged_cliques", m_diagonal.asDiagonal().toDenseMatrix(), h, f,
+                         w, Eigen::Vector2d(0.5, 0.8));
+  const FclibProblem fclib = ReadFclibProblem(path.string());
+  fs::remove(path);
+  const FclibContactProblem mapped = BuildFclibContactProblem(fclib);
+  const ContactProblem& problem = mapped.problem;
+
+  ASSERT_EQ(problem.num_cliques(), 4);  // {0, 1}, {2, 5}, {3, 4}, {6}
+  std::vector<int> sizes;
+  for (int clique = 0; clique < problem.num_cliques(); ++clique)
+    sizes.push_back(problem.clique_size(clique));
+  EXPECT_EQ(sizes, (std::vector<int>{2, 2, 2, 1}));
+  for (int contact = 0; contact < 2; ++contact)
+    EXPECT_EQ(problem.constraint(contact).jacobian.size(), 2u);
+
+  // FCLIB's operators in our dof order (P: our dof k is FCLIB's fclib_dof[k]).
+  Eigen::MatrixXd h_ours(num_dofs, 6);
+  Eigen::VectorXd m_ours(num_dofs), f_ours(num_dofs);
+  for (int k = 0; k < num_dofs; ++k) {
+    const int dof = mapped.fclib_dof[k];
+    m_ours[k] = m_diagonal[dof];
+    f_ours[k] = f[dof];
+    for (int column = 0; column < 6; ++column) h_ours(k, column) = h(dof, column);
+  }
+  const Eigen::MatrixXd delassus_fclib =
+      h_ours.transpose() * m_ours.cwiseInverse().asDiagonal() * h_ours;
+  const Eigen::VectorXd free_fclib =
+      h_ours.transpose() * m_ours.cwiseInverse().asDiagonal() * f_ours + w;
+  Eigen::MatrixXd a, j;
+  AssembleDenseA(problem, &a);
+  AssembleDenseJacobian(problem, &j);
+  EXPECT_TRUE(a.isApprox(m_ours.asDiagonal().toDenseMatrix(), 1e-15));
+  const Eigen::MatrixXd delassus_ours = j * a.inverse() * j.transpose();
+  Eigen::VectorXd v_hat(6);
+  for (int contact = 0; contact < 2; ++contact) {
+    v_hat.segment<3>(3 * contact) =
+        dynamic_cast<const SapFrictionCone&>(*problem.constraint(contact).potential)
+            .v_hat();
+  }
+  // u = J v* + bias − v̂ at r = 0, in FCLIB's order.
+  Eigen::VectorXd v_c(6);
+  problem.CalcConstraintVelocities(problem.v_star(), &v_c);
+  const Eigen::VectorXd free_ours = ToFclibContactOrder(v_c - v_hat);
+  EXPECT_LT((free_ours - free_fclib).norm(), 1e-14);
+  for (int a_contact = 0; a_contact < 2; ++a_contact) {
+    for (int b_contact = 0; b_contact < 2; ++b_contact) {
+      for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) {
+          // Our row order [t1, t2, n] is FCLIB's [n, t1, t2] rotated by one.
+          EXPECT_NEAR(
+              delassus_ours(3 * a_contact + (r + 2) % 3, 3 * b_contact + (c + 2) % 3),
+              delassus_fclib(3 * a_contact + r, 3 * b_contact + c), 1e-13);
+        }
+      }
+    }
+  }
 }
 
 // The directory of real FCLIB problems, from the environment (set by

@@ -1,5 +1,6 @@
 #include "coulomb/fclib/fclib_contact_problem.h"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 #include <memory>
@@ -100,21 +101,77 @@ std::vector<std::vector<int>> MassMatrixComponents(const Eigen::SparseMatrix<dou
   return components;
 }
 
+// The contacts acting on each component (sorted, from H's columns).
+std::vector<std::vector<int>> ContactsOfComponents(
+    const FclibProblem& fclib, const std::vector<int>& component_of_dof,
+    int num_components) {
+  std::vector<std::vector<int>> contacts(num_components);
+  const Eigen::SparseMatrix<double>& h = fclib.h_matrix;
+  for (int column = 0; column < h.outerSize(); ++column) {  // one per contact row
+    const int contact = column / 3;
+    for (Eigen::SparseMatrix<double>::InnerIterator it(h, column); it; ++it) {
+      std::vector<int>& list = contacts[component_of_dof[it.row()]];
+      if (list.empty() || list.back() != contact) list.push_back(contact);
+    }
+  }
+  return contacts;
+}
+
+// The cliques: components of M acted on by the same set of contacts are
+// merged into one clique (A stays block diagonal, no coupling is added), so a
+// diagonal M (Box_Stacks, Spheres: one component per dof) gives one clique
+// per body and 3 × 6 Jacobian blocks instead of six 3 × 1 ones. Components no
+// contact touches stay apart. Each clique is a sorted dof list.
+std::vector<std::vector<int>> CliqueDofs(const FclibProblem& fclib) {
+  const std::vector<std::vector<int>> components = MassMatrixComponents(fclib.m_matrix);
+  std::vector<int> component_of_dof(fclib.num_dofs());
+  for (int c = 0; c < static_cast<int>(components.size()); ++c) {
+    for (int dof : components[c]) component_of_dof[dof] = c;
+  }
+  const std::vector<std::vector<int>> contacts =
+      ContactsOfComponents(fclib, component_of_dof, static_cast<int>(components.size()));
+  std::vector<std::vector<int>> cliques;
+  std::map<std::vector<int>, int> clique_of_contacts;
+  for (int c = 0; c < static_cast<int>(components.size()); ++c) {
+    int clique = static_cast<int>(cliques.size());
+    if (!contacts[c].empty()) {
+      clique = clique_of_contacts.try_emplace(contacts[c], clique).first->second;
+    }
+    if (clique == static_cast<int>(cliques.size())) cliques.emplace_back();
+    cliques[clique].insert(cliques[clique].end(), components[c].begin(),
+                           components[c].end());
+  }
+  for (std::vector<int>& dofs : cliques) std::sort(dofs.begin(), dofs.end());
+  return cliques;
+}
+
+// M restricted to `dofs` (dense), read from its sparse columns.
+Eigen::MatrixXd MassMatrixBlock(const Eigen::SparseMatrix<double>& m,
+                                const std::vector<int>& dofs,
+                                std::vector<int>* local_index) {
+  const int size = static_cast<int>(dofs.size());
+  for (int r = 0; r < size; ++r) (*local_index)[dofs[r]] = r;
+  Eigen::MatrixXd a = Eigen::MatrixXd::Zero(size, size);
+  for (int c = 0; c < size; ++c) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(m, dofs[c]); it; ++it) {
+      const int r = (*local_index)[it.row()];
+      if (r >= 0 && r < size && dofs[r] == it.row()) a(r, c) += it.value();
+    }
+  }
+  return a;
+}
+
 void AddGlobalCliques(const FclibProblem& fclib, FclibContactProblem* mapped,
                       std::vector<int>* clique_of_dof, std::vector<int>* local_index) {
-  const Eigen::MatrixXd m_dense = Eigen::MatrixXd(fclib.m_matrix);
   const int num_dofs = fclib.num_dofs();
   clique_of_dof->assign(num_dofs, -1);
   local_index->assign(num_dofs, -1);
   Eigen::VectorXd v_star(num_dofs);
-  for (const std::vector<int>& dofs : MassMatrixComponents(fclib.m_matrix)) {
+  for (const std::vector<int>& dofs : CliqueDofs(fclib)) {
     const int size = static_cast<int>(dofs.size());
-    Eigen::MatrixXd a(size, size);
+    const Eigen::MatrixXd a = MassMatrixBlock(fclib.m_matrix, dofs, local_index);
     Eigen::VectorXd f(size);
-    for (int r = 0; r < size; ++r) {
-      f[r] = fclib.f[dofs[r]];
-      for (int c = 0; c < size; ++c) a(r, c) = m_dense(dofs[r], dofs[c]);
-    }
+    for (int r = 0; r < size; ++r) f[r] = fclib.f[dofs[r]];
     int clique = 0;
     try {
       clique = mapped->problem.AddClique(a);
@@ -126,7 +183,6 @@ void AddGlobalCliques(const FclibProblem& fclib, FclibContactProblem* mapped,
     v_star.segment(mapped->problem.clique_offset(clique), size) = a.llt().solve(f);
     for (int r = 0; r < size; ++r) {
       (*clique_of_dof)[dofs[r]] = clique;
-      (*local_index)[dofs[r]] = r;
       mapped->fclib_dof.push_back(dofs[r]);
     }
   }

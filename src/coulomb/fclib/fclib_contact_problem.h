@@ -12,7 +12,8 @@ namespace coulomb {
 
 // An FCLIB problem mapped to a contact problem with one SAP friction cone per
 // contact (issue #2, fixed so results can be checked independently):
-// * global: A = M; cliques = connected components of the sparsity graph of M;
+// * global: A = M; cliques = connected components of the sparsity graph of M,
+//   those acted on by the same contacts merged (a diagonal M: one per body);
 //   v* = M⁻¹ f; J = Hᵀ with each contact's rows reordered from FCLIB's
 //   [n, t1, t2] to our [t1, t2, n]; v̂_c = −w (reordered).
 // * local: a single clique with A = I, J = V Λ^½ from the eigendecomposition
