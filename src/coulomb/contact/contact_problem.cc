@@ -1,6 +1,7 @@
 #include "coulomb/contact/contact_problem.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -10,6 +11,12 @@
 
 namespace coulomb {
 namespace {
+
+// A number never handed out before (ContactProblem::revision).
+std::uint64_t NewRevision() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
 
 // A⁻¹ = L⁻ᵀ L⁻¹ from the Cholesky factor L of a 6 × 6 A, L⁻¹ by forward
 // substitution (fixed-size loops: Eigen's solve against the identity goes
@@ -92,6 +99,7 @@ void ContactProblem::ResetToSubproblem(const ContactProblem& source,
     num_constraint_equations_ += original.potential->num_equations();
   }
   finalized_ = true;
+  revision_ = NewRevision();
 }
 
 Eigen::MatrixXd& ContactProblem::EmplaceClique(int size) {
@@ -243,6 +251,7 @@ void ContactProblem::Finalize() {
   }
   PrepareConstraints();
   finalized_ = true;
+  revision_ = NewRevision();
 }
 
 void ContactProblem::FactorCliqueMatrices() {
@@ -281,11 +290,13 @@ void ContactProblem::AddDelassusTerm(const JacobianBlock& block,
   Eigen::Map<Eigen::MatrixXd> a_inverse_jt(a_inverse_jt_.data(), size, rows);
   if (size == 6) {
     a_inverse_jt.noalias() = body_a_inverses_[block.clique] * block.matrix.transpose();
-  } else {
-    a_inverse_jt = block.matrix.transpose();
-    a_factors_[block.clique].solveInPlace(a_inverse_jt);
+    delassus->noalias() += block.matrix * a_inverse_jt;
+    return;
   }
-  delassus->noalias() += block.matrix * a_inverse_jt;
+  // J A⁻¹ Jᵀ = (L⁻¹Jᵀ)ᵀ(L⁻¹Jᵀ) with A = L Lᵀ: one triangular solve, not two.
+  a_inverse_jt = block.matrix.transpose();  // becomes L⁻¹Jᵀ
+  a_factors_[block.clique].matrixL().solveInPlace(a_inverse_jt);
+  delassus->noalias() += a_inverse_jt.transpose() * a_inverse_jt;
 }
 
 void ContactProblem::PrepareConstraints() {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -95,6 +96,10 @@ class ContactProblem {
   ProblemConstraint& EmplaceConstraint();
 
   bool finalized() const { return finalized_; }
+  // Changes at every Finalize (and ResetToSubproblem), never repeating across
+  // problems: a solver that sees the revision it saw last has the same
+  // cliques, Jacobians and biases before it (the potentials may differ).
+  std::uint64_t revision() const { return revision_; }
   double time_step() const { return time_step_; }
   int num_cliques() const { return num_cliques_; }
   int num_dofs() const { return num_dofs_; }
@@ -132,6 +137,7 @@ class ContactProblem {
 
   double time_step_;
   bool finalized_ = false;
+  std::uint64_t revision_ = 0;  // 0: never finalized
   // The first num_cliques_ / num_constraints_ entries are the problem's; the
   // rest is storage kept by Clear() for reuse.
   std::vector<Eigen::MatrixXd> cliques_;

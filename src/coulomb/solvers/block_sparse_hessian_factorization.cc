@@ -21,6 +21,10 @@ void BlockSparseHessianFactorization::AnalyzePattern(const ContactProblem& probl
 void BlockSparseHessianFactorization::AssignConstraintTerms(
     const ContactProblem& problem) {
   const SupernodePartition& p = partition();
+  assembled_.resize(p.num_supernodes());
+  assembled_version_.assign(p.num_supernodes(), -1);
+  updates_since_assembly_.assign(p.num_supernodes(), 0);
+  assembled_hessians_.resize(num_constraint_rows_entries());
   terms_.clear();
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& supernodes = p.supernodes_of_constraint[index];
@@ -43,13 +47,13 @@ using ContactRows =
 
 }  // namespace
 
-bool BlockSparseHessianFactorization::Factor(
+bool BlockSparseHessianFactorization::AssembleAndFactor(
     const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
   UpdateHessianTimesJacobians(problem, hessians);
   const std::vector<char>& active = active_supernodes();
   cholesky_.SetZero(&active);
   for (int s = 0; s < partition().num_supernodes(); ++s) {
-    if (active[s]) AddDiagonalBlock(problem, s);
+    if (active[s]) AddDiagonalBlock(problem, hessians, s);
   }
   for (const Term& term : terms_) {
     if (active[term.supernode] && !zero_hessian(term.constraint))
@@ -58,37 +62,78 @@ bool BlockSparseHessianFactorization::Factor(
   return cholesky_.Factor(&active);
 }
 
-void BlockSparseHessianFactorization::AddDiagonalBlock(const ContactProblem& problem,
-                                                       int s) {
+void BlockSparseHessianFactorization::AddDiagonalBlock(
+    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians, int s) {
   auto diagonal = cholesky_.MutableBlock(diagonal_handles_[s]);
-  AddCliqueMatrices(problem, s, diagonal);
   const Eigen::MatrixXd& j = stacked_jacobian(s);
-  const Eigen::MatrixXd& gj = stacked_hessian_times_jacobian(s);
-  if (j.cols() == kBodyDofs) {
-    // Jᵀ(GJ) = Σ_i J_iᵀ (GJ)_i over the constraints i on the supernode, those
-    // with G_i = 0 (no contact) left out; a contact's 3 × 6 slice at fixed
-    // size. Only the lower triangle of a diagonal block is read by the
-    // Cholesky: the whole 6 × 6 sum is cheaper than masking it.
-    Eigen::Map<Eigen::Matrix<double, kBodyDofs, kBodyDofs>> block(diagonal.data());
-    const Eigen::OuterStride<> stride(j.rows());
-    for (const StackedRows& rows : constraint_rows(s)) {
-      if (zero_hessian(rows.constraint)) continue;
-      if (rows.rows == 3) {
-        block.noalias() += ContactRows(&j(rows.row, 0), stride).transpose() *
-                           ContactRows(&gj(rows.row, 0), stride);
-        continue;
-      }
-      for (int row = rows.row; row < rows.row + rows.rows; ++row)
-        block.noalias() += j.row(row).transpose() * gj.row(row);
-    }
+  if (j.cols() != kBodyDofs) {
+    diagonal.triangularView<Eigen::Lower>() += AssembledDenseBlock(problem, hessians, s);
     return;
   }
-  if (diagonal_product_.size() < static_cast<size_t>(diagonal.size()))
-    diagonal_product_.resize(diagonal.size());
-  Eigen::Map<Eigen::MatrixXd> product(diagonal_product_.data(), diagonal.rows(),
-                                      diagonal.cols());
-  product.noalias() = j.transpose() * gj;
-  diagonal.triangularView<Eigen::Lower>() += product;
+  AddCliqueMatrices(problem, s, diagonal);
+  // Jᵀ(GJ) = Σ_i J_iᵀ (GJ)_i over the constraints i on the supernode, those
+  // with G_i = 0 (no contact) left out; a contact's 3 × 6 slice at fixed
+  // size. Only the lower triangle of a diagonal block is read by the
+  // Cholesky: the whole 6 × 6 sum is cheaper than masking it.
+  const Eigen::MatrixXd& gj = stacked_hessian_times_jacobian(s);
+  Eigen::Map<Eigen::Matrix<double, kBodyDofs, kBodyDofs>> block(diagonal.data());
+  const Eigen::OuterStride<> stride(j.rows());
+  for (const StackedRows& rows : constraint_rows(s)) {
+    if (zero_hessian(rows.constraint)) continue;
+    if (rows.rows == 3) {
+      block.noalias() += ContactRows(&j(rows.row, 0), stride).transpose() *
+                         ContactRows(&gj(rows.row, 0), stride);
+      continue;
+    }
+    for (int row = rows.row; row < rows.row + rows.rows; ++row)
+      block.noalias() += j.row(row).transpose() * gj.row(row);
+  }
+}
+
+const Eigen::MatrixXd& BlockSparseHessianFactorization::AssembledDenseBlock(
+    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians, int s) {
+  const std::span<const StackedRows> rows_of_s = constraint_rows(s);
+  const int begin = constraint_rows_begin(s);
+  const Eigen::MatrixXd& j = stacked_jacobian(s);
+  int changed_rows = 0;
+  if (assembled_version_[s] == values_version() &&
+      updates_since_assembly_[s] < kMaxIncrementalUpdates) {
+    for (size_t k = 0; k < rows_of_s.size(); ++k) {
+      if (!SameMatrix(assembled_hessians_[begin + k], hessians[rows_of_s[k].constraint]))
+        changed_rows += rows_of_s[k].rows;
+    }
+  } else {
+    changed_rows = static_cast<int>(j.rows()) + 1;  // assemble from scratch
+  }
+  Eigen::MatrixXd& assembled = assembled_[s];
+  if (2 * changed_rows > j.rows()) {
+    // A_s + Jᵀ(GJ), the lower triangle only (Eigen's triangular product:
+    // half the work of the full one).
+    assembled.setZero(j.cols(), j.cols());
+    AddCliqueMatrices(problem, s, assembled);
+    assembled.triangularView<Eigen::Lower>() +=
+        j.transpose() * stacked_hessian_times_jacobian(s);
+    for (size_t k = 0; k < rows_of_s.size(); ++k)
+      assembled_hessians_[begin + k] = hessians[rows_of_s[k].constraint];
+    assembled_version_[s] = values_version();
+    updates_since_assembly_[s] = 0;
+    return assembled;
+  }
+  // Few G_i changed: H changes by J_iᵀ (G_i − G_i,old) J_i for those.
+  for (size_t k = 0; k < rows_of_s.size(); ++k) {
+    const StackedRows& rows = rows_of_s[k];
+    ConstraintMatrix& assembled_g = assembled_hessians_[begin + k];
+    const ConstraintMatrix& g = hessians[rows.constraint];
+    if (SameMatrix(assembled_g, g)) continue;
+    const auto j_i = j.middleRows(rows.row, rows.rows);
+    if (delta_gj_.size() < static_cast<size_t>(j_i.size())) delta_gj_.resize(j_i.size());
+    Eigen::Map<Eigen::MatrixXd> delta_gj(delta_gj_.data(), j_i.rows(), j_i.cols());
+    delta_gj.noalias() = (g - assembled_g) * j_i;
+    assembled.triangularView<Eigen::Lower>() += j_i.transpose() * delta_gj;
+    assembled_g = g;
+  }
+  ++updates_since_assembly_[s];
+  return assembled;
 }
 
 void BlockSparseHessianFactorization::AddOffDiagonalTerm(const Term& term) {

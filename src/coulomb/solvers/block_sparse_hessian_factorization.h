@@ -1,5 +1,6 @@
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "coulomb/math/block_sparse_cholesky.h"
@@ -16,12 +17,11 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
  public:
   explicit BlockSparseHessianFactorization(const ContactProblem& problem);
 
-  bool Factor(const ContactProblem& problem,
-              const std::vector<ConstraintMatrix>& hessians) override;
-
   const BlockSparseCholesky& cholesky() const { return cholesky_; }
 
  private:
+  bool AssembleAndFactor(const ContactProblem& problem,
+                         const std::vector<ConstraintMatrix>& hessians) override;
   void SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const override;
   // terms_ for the problem's constraints.
   void AssignConstraintTerms(const ContactProblem& problem) override;
@@ -41,16 +41,34 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   };
 
   // Σ A_t + J_sᵀ G J_s into supernode s's diagonal block.
-  void AddDiagonalBlock(const ContactProblem& problem, int s);
+  void AddDiagonalBlock(const ContactProblem& problem,
+                        const std::vector<ConstraintMatrix>& hessians, int s);
+  // A_s + J_sᵀ G J_s of a supernode larger than one body (lower triangle),
+  // kept from the last Factor: when the J, A and layout are the same
+  // (values_version) and at most half of its constraint rows have a new G_i,
+  // it is updated by J_iᵀ ΔG_i J_i for those (an iterate where few contacts
+  // change region, CANAL's late inner iterations), else assembled anew; and
+  // anew after kMaxIncrementalUpdates updates, which bounds the round-off
+  // the differences accumulate.
+  const Eigen::MatrixXd& AssembledDenseBlock(
+      const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians,
+      int s);
+  static constexpr int kMaxIncrementalUpdates = 16;
   // J_aᵀ G J_b into its block below the diagonal.
   void AddOffDiagonalTerm(const Term& term);
 
   BlockSparseCholesky cholesky_;
   std::vector<BlockSparseCholesky::BlockHandle> diagonal_handles_;
   std::vector<Term> terms_;
-  // Storage of a supernode's Jᵀ G J before it enters the lower triangle,
-  // grown to the largest supernode seen: a factorization allocates nothing.
-  std::vector<double> diagonal_product_;
+  // AssembledDenseBlock's state, per supernode: the block, the
+  // values_version it was assembled for (-1: none) and the updates since;
+  // per entry of the constraint-rows list, the G_i it holds. And ΔG_i J_i's
+  // storage, grown to the largest seen.
+  std::vector<Eigen::MatrixXd> assembled_;
+  std::vector<int> assembled_version_;
+  std::vector<int> updates_since_assembly_;
+  std::vector<ConstraintMatrix> assembled_hessians_;
+  std::vector<double> delta_gj_;
 };
 
 }  // namespace coulomb

@@ -59,16 +59,16 @@ double CanalSolver::InitialPenalty(const ContactNcp& ncp) {
   double mean_w = 0.0;
   for (int i = 0; i < problem.num_constraints(); ++i) {
     for (const JacobianBlock& block : problem.constraint(i).jacobian) {
-      // trace(J A⁻¹ Jᵀ) = Σ J ∘ (A⁻¹Jᵀ)ᵀ, without forming the product.
+      // trace(J A⁻¹ Jᵀ) = ‖L⁻¹Jᵀ‖²_F with A = L Lᵀ, without forming the product.
       // (Storage grown to the largest block: cliques of other sizes reuse it.)
       const Eigen::Index size = block.matrix.size();
       if (static_cast<Eigen::Index>(a_inverse_jt_.size()) < size)
         a_inverse_jt_.resize(size);
-      Eigen::Map<Eigen::MatrixXd> a_inverse_jt(a_inverse_jt_.data(), block.matrix.cols(),
+      Eigen::Map<Eigen::MatrixXd> l_inverse_jt(a_inverse_jt_.data(), block.matrix.cols(),
                                                block.matrix.rows());
-      a_inverse_jt = block.matrix.transpose();
-      ncp.clique_factorization(block.clique).solveInPlace(a_inverse_jt);
-      mean_w += block.matrix.cwiseProduct(a_inverse_jt.transpose()).sum() / 3.0;
+      l_inverse_jt = block.matrix.transpose();
+      ncp.clique_factorization(block.clique).matrixL().solveInPlace(l_inverse_jt);
+      mean_w += l_inverse_jt.squaredNorm() / 3.0;
     }
   }
   mean_w /= std::max(1, problem.num_constraints());

@@ -89,7 +89,7 @@ class CanalSolver {
   std::optional<SemismoothInnerSolver> semismooth_solver_;
   Eigen::VectorXd scaled_v_;
   Eigen::VectorXd slack_, multiplier_change_;  // z, λ^k − λ^{k−1}
-  std::vector<double> a_inverse_jt_;           // InitialPenalty's A_t⁻¹ J_itᵀ
+  std::vector<double> a_inverse_jt_;           // InitialPenalty's L_t⁻¹ J_itᵀ
 };
 
 }  // namespace coulomb

@@ -11,8 +11,8 @@ void DenseHessianFactorization::AnalyzePattern(const ContactProblem& problem) {
   h_.resize(problem.num_dofs(), problem.num_dofs());
 }
 
-bool DenseHessianFactorization::Factor(const ContactProblem& problem,
-                                       const std::vector<ConstraintMatrix>& hessians) {
+bool DenseHessianFactorization::AssembleAndFactor(
+    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
   UpdateHessianTimesJacobians(problem, hessians);
   const SupernodePartition& p = partition();
   h_.setZero();  // LLT reads only the lower triangle, so only it is assembled

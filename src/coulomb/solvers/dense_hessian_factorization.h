@@ -10,10 +10,9 @@ class DenseHessianFactorization final : public HessianFactorization {
  public:
   explicit DenseHessianFactorization(const ContactProblem& problem);
 
-  bool Factor(const ContactProblem& problem,
-              const std::vector<ConstraintMatrix>& hessians) override;
-
  private:
+  bool AssembleAndFactor(const ContactProblem& problem,
+                         const std::vector<ConstraintMatrix>& hessians) override;
   void SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const override;
   // H sized for the problem's dofs.
   void AnalyzePattern(const ContactProblem& problem) override;

@@ -14,6 +14,8 @@ HessianFactorization::HessianFactorization(const ContactProblem& problem,
 }
 
 void HessianFactorization::Rebuild(const ContactProblem& problem) {
+  loaded_revision_ = 0;
+  ++values_version_;
   partition_.Rebuild(problem);
   LayOutPartition(problem);
   AnalyzePattern(problem);
@@ -28,6 +30,8 @@ void HessianFactorization::LayOutPartition(const ContactProblem& problem) {
 }
 
 void HessianFactorization::ReassignConstraints(const ContactProblem& problem) {
+  loaded_revision_ = 0;
+  ++values_version_;
   partition_.AssignConstraints(problem);
   LayOutConstraintRows(problem);
   AssignConstraintTerms(problem);
@@ -84,6 +88,9 @@ void HessianFactorization::LayOutConstraintRows(const ContactProblem& problem) {
 }
 
 void HessianFactorization::LoadJacobians(const ContactProblem& problem) {
+  if (problem.revision() == loaded_revision_) return;
+  loaded_revision_ = problem.revision();
+  ++values_version_;
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& blocks = problem.constraint(index).jacobian;
     for (size_t b = 0; b < blocks.size(); ++b) {
@@ -111,6 +118,9 @@ void HessianFactorization::UpdateHessianTimesJacobians(
             &gj(place.row, place.column), Eigen::OuterStride<>(gj.rows()))
             .noalias() = Eigen::Map<const Eigen::Matrix3d>(hessians[index].data()) *
                          Eigen::Map<const Eigen::Matrix<double, 3, 6>>(j.data());
+      } else if (j.rows() == 3) {  // a contact on a larger clique: 3 × 3 times 3 × n
+        gj.block(place.row, place.column, 3, j.cols()).noalias() =
+            Eigen::Map<const Eigen::Matrix3d>(hessians[index].data()).lazyProduct(j);
       } else {
         gj.block(place.row, place.column, j.rows(), j.cols()).noalias() =
             hessians[index] * j;
@@ -122,8 +132,35 @@ void HessianFactorization::UpdateHessianTimesJacobians(
 void HessianFactorization::SetActiveCliques(const std::vector<char>& active_cliques) {
   if (!skips_inactive_) return;
   for (int s = 0; s < partition_.num_supernodes(); ++s) {
-    active_supernodes_[s] = active_cliques[partition_.cliques_of_supernode[s].front()];
+    const char active = active_cliques[partition_.cliques_of_supernode[s].front()];
+    if (active != active_supernodes_[s]) {
+      active_supernodes_[s] = active;
+      ++active_version_;
+    }
   }
+}
+
+bool HessianFactorization::FactorIsOf(
+    const std::vector<ConstraintMatrix>& hessians) const {
+  if (factored_values_version_ != values_version_ ||
+      factored_active_version_ != active_version_ ||
+      factored_hessians_.size() != hessians.size())
+    return false;
+  for (size_t i = 0; i < hessians.size(); ++i) {
+    if (!SameMatrix(hessians[i], factored_hessians_[i])) return false;
+  }
+  return true;
+}
+
+bool HessianFactorization::Factor(const ContactProblem& problem,
+                                  const std::vector<ConstraintMatrix>& hessians) {
+  if (FactorIsOf(hessians)) return true;
+  factored_values_version_ = -1;
+  if (!AssembleAndFactor(problem, hessians)) return false;
+  factored_values_version_ = values_version_;
+  factored_active_version_ = active_version_;
+  factored_hessians_ = hessians;
+  return true;
 }
 
 void HessianFactorization::Solve(Eigen::Ref<Eigen::VectorXd> b) const {

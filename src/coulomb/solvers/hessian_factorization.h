@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
@@ -25,12 +26,14 @@ class HessianFactorization {
 
   // Copies the problem's Jacobian blocks into the stacked per-supernode
   // storage. Call once per problem (values), before Factor: J does not
-  // change between the Newton iterations of one solve.
+  // change between the Newton iterations of one solve. Nothing to copy when
+  // the problem is the one loaded last, unchanged (the same revision).
   void LoadJacobians(const ContactProblem& problem);
   // Assembles and factors H for the loaded J. Returns false if H is not
-  // numerically SPD.
-  virtual bool Factor(const ContactProblem& problem,
-                      const std::vector<ConstraintMatrix>& hessians) = 0;
+  // numerically SPD. When every G_i equals the last successful Factor's (same
+  // J, A and active cliques), the factor is kept as it is: H has not changed.
+  bool Factor(const ContactProblem& problem,
+              const std::vector<ConstraintMatrix>& hessians);
   // Solves H x = b in place (b in the problem's dof order).
   void Solve(Eigen::Ref<Eigen::VectorXd> b) const;
 
@@ -59,6 +62,18 @@ class HessianFactorization {
   // skips_inactive: whether Factor and Solve honour SetActiveCliques (else
   // every clique stays active).
   HessianFactorization(const ContactProblem& problem, bool skips_inactive);
+
+  // Assembles and factors H (Factor, when H may have changed).
+  virtual bool AssembleAndFactor(const ContactProblem& problem,
+                                 const std::vector<ConstraintMatrix>& hessians) = 0;
+  // Same size and entries.
+  static bool SameMatrix(const ConstraintMatrix& a, const ConstraintMatrix& b) {
+    return a.rows() == b.rows() && a.cols() == b.cols() && a == b;
+  }
+  // Changes whenever the stacked J, the row layout or A may have changed
+  // (a new problem loaded, Rebuild, ReassignConstraints): what a derived
+  // class keeps assembled is valid while this is what it was.
+  int values_version() const { return values_version_; }
 
   // Solves H x = b in place, b in the permuted (supernode) order.
   virtual void SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const = 0;
@@ -94,6 +109,12 @@ class HessianFactorization {
             constraint_rows_start_[supernode],
             constraint_rows_start_[supernode + 1] - constraint_rows_start_[supernode]);
   }
+  // Where supernode s's entries start in the list of all supernodes'
+  // constraint rows (constraint_rows(s)[k] is entry begin + k), and its size.
+  int constraint_rows_begin(int supernode) const {
+    return constraint_rows_start_[supernode];
+  }
+  int num_constraint_rows_entries() const { return constraint_rows_start_.back(); }
   // G_i = 0 at the last Factor (no contact): constraint i adds nothing to H.
   bool zero_hessian(int constraint) const { return zero_hessian_[constraint]; }
   // J_is and G_i J_is for the k-th supernode constraint i touches.
@@ -146,6 +167,16 @@ class HessianFactorization {
   mutable Eigen::VectorXd permuted_;      // Solve() workspace
   bool skips_inactive_;
   std::vector<char> active_supernodes_;
+  // What the factor is of (see Factor): the loaded problem's revision (0:
+  // none), the versions of the values and of the active set, and the G_i.
+  std::uint64_t loaded_revision_ = 0;
+  int values_version_ = 0;
+  int active_version_ = 0;
+  int factored_values_version_ = -1;  // -1: no valid factor
+  int factored_active_version_ = -1;
+  std::vector<ConstraintMatrix> factored_hessians_;
+  // The last successful factorization is of H for these G_i.
+  bool FactorIsOf(const std::vector<ConstraintMatrix>& hessians) const;
 };
 
 std::unique_ptr<HessianFactorization> MakeHessianFactorization(
