@@ -143,13 +143,18 @@ void HessianFactorization::SetActiveCliques(const std::vector<char>& active_cliq
 bool HessianFactorization::FactorIsOf(
     const std::vector<ConstraintMatrix>& hessians) const {
   if (factored_values_version_ != values_version_ ||
-      factored_active_version_ != active_version_ ||
-      factored_hessians_.size() != hessians.size())
+      factored_active_version_ != active_version_)
     return false;
-  for (size_t i = 0; i < hessians.size(); ++i) {
-    if (!SameMatrix(hessians[i], factored_hessians_[i])) return false;
+  // Within one values_version every G_i keeps its size: the entries suffice.
+  size_t offset = 0;
+  for (const ConstraintMatrix& g : hessians) {
+    const size_t size = static_cast<size_t>(g.size());
+    if (offset + size > factored_hessians_.size() ||
+        !std::equal(g.data(), g.data() + size, factored_hessians_.data() + offset))
+      return false;
+    offset += size;
   }
-  return true;
+  return offset == factored_hessians_.size();
 }
 
 bool HessianFactorization::Factor(const ContactProblem& problem,
@@ -159,7 +164,21 @@ bool HessianFactorization::Factor(const ContactProblem& problem,
   if (!AssembleAndFactor(problem, hessians)) return false;
   factored_values_version_ = values_version_;
   factored_active_version_ = active_version_;
-  factored_hessians_ = hessians;
+  size_t offset = 0;  // the storage is kept: no allocation once grown
+  for (const ConstraintMatrix& g : hessians) {
+    const size_t size = static_cast<size_t>(g.size());
+    if (offset + size > factored_hessians_.size())
+      factored_hessians_.resize(offset + size);
+    double* copy = factored_hessians_.data() + offset;
+    if (size == 9) {  // a contact: a fixed-size copy (std::copy_n calls memmove)
+      Eigen::Map<Eigen::Matrix<double, 9, 1>> contact_copy(copy);
+      contact_copy = Eigen::Map<const Eigen::Matrix<double, 9, 1>>(g.data());
+    } else {
+      std::copy_n(g.data(), size, copy);
+    }
+    offset += size;
+  }
+  factored_hessians_.resize(offset);
   return true;
 }
 

@@ -174,7 +174,7 @@ class HessianFactorization {
   int active_version_ = 0;
   int factored_values_version_ = -1;  // -1: no valid factor
   int factored_active_version_ = -1;
-  std::vector<ConstraintMatrix> factored_hessians_;
+  std::vector<double> factored_hessians_;  // the G_i's entries, one after the other
   // The last successful factorization is of H for these G_i.
   bool FactorIsOf(const std::vector<ConstraintMatrix>& hessians) const;
 };
