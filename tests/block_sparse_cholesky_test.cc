@@ -50,15 +50,21 @@ RandomBlockMatrix MakeRandomBlockMatrix(int num_blocks, double coupling_probabil
   return result;
 }
 
-void Load(const RandomBlockMatrix& matrix, BlockSparseCholesky* cholesky) {
-  cholesky->SetZero();
-  for (int i = 0; i < matrix.pattern.num_blocks(); ++i) {
+// With `columns`, only the blocks stored in the marked columns.
+void Load(const RandomBlockMatrix& matrix, BlockSparseCholesky* cholesky,
+          const std::vector<char>* columns = nullptr) {
+  cholesky->SetZero(columns);
+  const auto add = [&](int i, int j) {
+    const BlockSparseCholesky::BlockHandle handle = cholesky->Handle(i, j);
+    if (columns != nullptr && !(*columns)[cholesky->ColumnOf(handle)]) return;
     const auto rows = Eigen::seqN(cholesky->block_offset(i), cholesky->block_size(i));
-    cholesky->AddToBlock(cholesky->Handle(i, i), matrix.dense(rows, rows));
+    const auto cols = Eigen::seqN(cholesky->block_offset(j), cholesky->block_size(j));
+    cholesky->AddToBlock(handle, matrix.dense(rows, cols));
+  };
+  for (int i = 0; i < matrix.pattern.num_blocks(); ++i) {
+    add(i, i);
     for (int j : matrix.pattern.neighbors[i]) {
-      if (j >= i) continue;
-      const auto cols = Eigen::seqN(cholesky->block_offset(j), cholesky->block_size(j));
-      cholesky->AddToBlock(cholesky->Handle(i, j), matrix.dense(rows, cols));
+      if (j < i) add(i, j);
     }
   }
 }
@@ -100,6 +106,41 @@ TEST_P(BlockSparseCholeskyRandom, RefactorsWithNewValuesOnTheSamePattern) {
   Eigen::VectorXd x = b;
   cholesky.Solve(x);
   EXPECT_LT((matrix.dense * x - b).norm(), 1e-11 * b.norm());
+}
+
+// A new rank-3 term on two coupled blocks (a contact whose G changed):
+// refactoring the columns it reaches — its two blocks and their ancestors in
+// the elimination tree — with the other columns' updates applied again
+// solves the new matrix; and fewer columns than all are refactored.
+TEST_P(BlockSparseCholeskyRandom, RefactorsOnlyTheColumnsAChangeReaches) {
+  int refactored = 0, total = 0;
+  for (const int max_size : {6, 1}) {  // body blocks (fixed-size kernels), then mixed
+    RandomBlockMatrix matrix = MakeRandomBlockMatrix(30, 0.08, GetParam(), 1, max_size);
+    BlockSparseCholesky cholesky(matrix.pattern);
+    Load(matrix, &cholesky);
+    ASSERT_TRUE(cholesky.Factor());
+    const int n = matrix.pattern.num_blocks();
+    const int a = static_cast<int>(GetParam()) % n;
+    const int b =
+        matrix.pattern.neighbors[a].empty() ? a : matrix.pattern.neighbors[a][0];
+    Eigen::MatrixXd term = Eigen::MatrixXd::Zero(3, matrix.dense.rows());
+    term.middleCols(cholesky.block_offset(a), cholesky.block_size(a)).setRandom();
+    term.middleCols(cholesky.block_offset(b), cholesky.block_size(b)).setRandom();
+    matrix.dense += 5.0 * term.transpose() * term;
+    std::vector<char> refactor(n, 0);
+    refactor[a] = refactor[b] = 1;
+    cholesky.AddAncestors(&refactor);
+    Load(matrix, &cholesky, &refactor);
+    ASSERT_TRUE(cholesky.Refactor(refactor, nullptr));
+    const Eigen::VectorXd rhs = Eigen::VectorXd::Random(matrix.dense.rows());
+    Eigen::VectorXd x = rhs;
+    cholesky.Solve(x);
+    EXPECT_LT((matrix.dense * x - rhs).norm(), 1e-11 * rhs.norm())
+        << "max size " << max_size;
+    refactored += static_cast<int>(std::count(refactor.begin(), refactor.end(), 1));
+    total += n;
+  }
+  EXPECT_LT(refactored, total);
 }
 
 INSTANTIATE_TEST_SUITE_P(Seeds, BlockSparseCholeskyRandom, ::testing::Range(1u, 21u));

@@ -11,37 +11,39 @@
 namespace coulomb {
 namespace {
 
-// One dense clique of 8 dofs (a supernode larger than a body: the path that
-// keeps A + JᵀGJ and updates it) and five contacts on it, with random A and J.
-class DenseCliqueProblem {
+// Random A_t and J on given cliques: each contact acts on one or two cliques.
+class RandomProblem {
  public:
-  static constexpr int kDofs = 8;
-  static constexpr int kContacts = 5;
-
-  explicit DenseCliqueProblem(unsigned seed) : problem_(0.01), random_(seed) {
-    const Eigen::MatrixXd b = Random(kDofs, kDofs);
-    problem_.AddClique(b * b.transpose() + kDofs * Eigen::MatrixXd::Identity(kDofs, kDofs));
-    problem_.SetFreeMotionVelocities(Eigen::VectorXd::Zero(kDofs));
-    for (int i = 0; i < kContacts; ++i) {
-      std::vector<JacobianBlock> jacobian;
-      jacobian.push_back({0, Random(3, kDofs)});
-      problem_.AddConstraint(std::move(jacobian), std::make_unique<SapFrictionCone>(
-                                                      SapContactParameters{},
-                                                      Eigen::Vector3d(0.0, 0.0, -0.1)));
+  RandomProblem(unsigned seed, std::vector<int> clique_sizes,
+                std::vector<std::vector<int>> contact_cliques)
+      : problem_(0.01),
+        random_(seed),
+        clique_sizes_(std::move(clique_sizes)),
+        contact_cliques_(std::move(contact_cliques)) {
+    int num_dofs = 0;
+    for (int size : clique_sizes_) {
+      const Eigen::MatrixXd b = Random(size, size);
+      problem_.AddClique(b * b.transpose() +
+                         size * Eigen::MatrixXd::Identity(size, size));
+      num_dofs += size;
     }
+    problem_.SetFreeMotionVelocities(Eigen::VectorXd::Zero(num_dofs));
+    for (int i = 0; i < num_contacts(); ++i)
+      problem_.AddConstraint(RandomJacobian(i), MakeCone());
     problem_.Finalize();
   }
+
+  int num_contacts() const { return static_cast<int>(contact_cliques_.size()); }
 
   // The same cliques and constraint pattern, new Jacobian values.
   void NewJacobians() {
     ContactProblem next(problem_.time_step());
     next.ResetCliquesFrom(problem_);
-    for (int i = 0; i < kContacts; ++i) {
+    for (int i = 0; i < num_contacts(); ++i) {
       ProblemConstraint& slot = next.EmplaceConstraint();
-      slot.jacobian = {{0, Random(3, kDofs)}};
+      slot.jacobian = RandomJacobian(i);
       slot.bias = ConstraintVector::Zero(3);
-      slot.potential = std::make_unique<SapFrictionCone>(SapContactParameters{},
-                                                          Eigen::Vector3d(0.0, 0.0, -0.1));
+      slot.potential = MakeCone();
     }
     next.Finalize();
     problem_ = std::move(next);
@@ -60,8 +62,8 @@ class DenseCliqueProblem {
     Eigen::MatrixXd a, j;
     AssembleDenseA(problem_, &a);
     AssembleDenseJacobian(problem_, &j);
-    Eigen::MatrixXd g = Eigen::MatrixXd::Zero(3 * kContacts, 3 * kContacts);
-    for (int i = 0; i < kContacts; ++i) g.block<3, 3>(3 * i, 3 * i) = hessians[i];
+    Eigen::MatrixXd g = Eigen::MatrixXd::Zero(3 * num_contacts(), 3 * num_contacts());
+    for (int i = 0; i < num_contacts(); ++i) g.block<3, 3>(3 * i, 3 * i) = hessians[i];
     return (a + j.transpose() * g * j).llt().solve(rhs);
   }
 
@@ -75,50 +77,85 @@ class DenseCliqueProblem {
     return m;
   }
 
+  std::vector<JacobianBlock> RandomJacobian(int contact) {
+    std::vector<JacobianBlock> jacobian;
+    for (int clique : contact_cliques_[contact])
+      jacobian.push_back({clique, Random(3, clique_sizes_[clique])});
+    return jacobian;
+  }
+  static std::unique_ptr<SapFrictionCone> MakeCone() {
+    return std::make_unique<SapFrictionCone>(SapContactParameters{},
+                                             Eigen::Vector3d(0.0, 0.0, -0.1));
+  }
+
   ContactProblem problem_;
   std::mt19937 random_;
+  std::vector<int> clique_sizes_;
+  std::vector<std::vector<int>> contact_cliques_;
 };
 
-// The factor follows every change of H: one G_i changed (updated in place),
-// none (kept), all (assembled anew), open contacts (G_i = 0), forty single
-// changes in a row (round-off of the updates stays bounded), and a new
-// problem whose G_i equal the last ones (J changed: nothing may be kept).
+// One dense clique of 8 dofs and five contacts on it: a supernode larger than
+// a body, whose A + JᵀGJ is kept and updated.
+RandomProblem DenseClique(unsigned seed) {
+  return RandomProblem(seed, {8}, {{0}, {0}, {0}, {0}, {0}});
+}
+
+// Seven free bodies in a chain, contacts between neighbours and with the
+// ground: supernodes of one body, refactored where a changed G_i reaches.
+RandomProblem BodyChain(unsigned seed) {
+  return RandomProblem(seed, {6, 6, 6, 6, 6, 6, 6},
+                       {{0}, {0, 1}, {1, 2}, {2, 3}, {3}, {3, 4}, {4, 5}, {5, 6}, {6}});
+}
+
+void ExpectFollowsEveryChangeOfH(LinearSolverType type, RandomProblem* setup) {
+  std::unique_ptr<HessianFactorization> factorization =
+      MakeHessianFactorization(type, setup->problem());
+  const int num_dofs = setup->problem().num_dofs();
+  const Eigen::VectorXd rhs = Eigen::VectorXd::LinSpaced(num_dofs, -1, 2);
+  const int num_contacts = setup->num_contacts();
+  std::vector<ConstraintMatrix> hessians;
+  for (int i = 0; i < num_contacts; ++i) hessians.push_back(setup->RandomHessian());
+
+  const auto expect_solves_h = [&](const char* what) {
+    SCOPED_TRACE(what);
+    ASSERT_TRUE(factorization->Factor(setup->problem(), hessians));
+    Eigen::VectorXd x = rhs;
+    factorization->Solve(x);
+    const Eigen::VectorXd expected = setup->DenseSolve(hessians, rhs);
+    EXPECT_LT((x - expected).norm(), 1e-12 * expected.norm());
+  };
+  factorization->LoadJacobians(setup->problem());
+  expect_solves_h("first");
+  hessians[2] = setup->RandomHessian();
+  expect_solves_h("one G changed");
+  expect_solves_h("none changed");
+  hessians[1] = setup->RandomHessian(/*open=*/true);
+  hessians[4] = setup->RandomHessian(/*open=*/true);
+  expect_solves_h("two contacts opened");
+  for (ConstraintMatrix& g : hessians) g = setup->RandomHessian();
+  expect_solves_h("all changed");
+  for (int round = 0; round < 40; ++round) {
+    hessians[round % num_contacts] = setup->RandomHessian(round % 3 == 0);
+    expect_solves_h("one of forty single changes");
+  }
+  setup->NewJacobians();
+  factorization->LoadJacobians(setup->problem());
+  expect_solves_h("new Jacobians, same G");
+}
+
+// The factor follows every change of H: one G_i changed (updated in place or
+// refactored where it reaches), none (kept), all (assembled anew), open
+// contacts (G_i = 0), forty single changes in a row (round-off of the updates
+// stays bounded), and a new problem whose G_i equal the last ones (J changed:
+// nothing may be kept); on a dense clique and on a chain of bodies.
 TEST(HessianFactorization, FollowsEveryChangeOfHWhenKeepingOrUpdatingIt) {
   for (LinearSolverType type : {LinearSolverType::kSparse, LinearSolverType::kDense}) {
-    SCOPED_TRACE(type == LinearSolverType::kSparse ? "block sparse" : "dense");
-    DenseCliqueProblem setup(7);
-    std::unique_ptr<HessianFactorization> factorization =
-        MakeHessianFactorization(type, setup.problem());
-    const Eigen::VectorXd rhs = Eigen::VectorXd::LinSpaced(DenseCliqueProblem::kDofs, -1, 2);
-    std::vector<ConstraintMatrix> hessians;
-    for (int i = 0; i < DenseCliqueProblem::kContacts; ++i)
-      hessians.push_back(setup.RandomHessian());
-
-    const auto expect_solves_h = [&](const char* what) {
-      SCOPED_TRACE(what);
-      ASSERT_TRUE(factorization->Factor(setup.problem(), hessians));
-      Eigen::VectorXd x = rhs;
-      factorization->Solve(x);
-      const Eigen::VectorXd expected = setup.DenseSolve(hessians, rhs);
-      EXPECT_LT((x - expected).norm(), 1e-12 * expected.norm());
-    };
-    factorization->LoadJacobians(setup.problem());
-    expect_solves_h("first");
-    hessians[2] = setup.RandomHessian();
-    expect_solves_h("one G changed");
-    expect_solves_h("none changed");
-    hessians[1] = setup.RandomHessian(/*open=*/true);
-    hessians[4] = setup.RandomHessian(/*open=*/true);
-    expect_solves_h("two contacts opened");
-    for (ConstraintMatrix& g : hessians) g = setup.RandomHessian();
-    expect_solves_h("all changed");
-    for (int round = 0; round < 40; ++round) {
-      hessians[round % DenseCliqueProblem::kContacts] = setup.RandomHessian(round % 3 == 0);
-      expect_solves_h("one of forty single changes");
+    for (const bool chain : {false, true}) {
+      SCOPED_TRACE(type == LinearSolverType::kSparse ? "block sparse" : "dense");
+      SCOPED_TRACE(chain ? "chain of bodies" : "dense clique");
+      RandomProblem setup = chain ? BodyChain(7) : DenseClique(7);
+      ExpectFollowsEveryChangeOfH(type, &setup);
     }
-    setup.NewJacobians();
-    factorization->LoadJacobians(setup.problem());
-    expect_solves_h("new Jacobians, same G");
   }
 }
 

@@ -37,17 +37,17 @@ void BlockSparseCholesky::Analyze(const BlockSparsityPattern& pattern) {
   column_begin_.resize(n);
   column_end_.resize(n);
   int64_t offset = 0;
-  const auto add_stored_block = [&](int rows, int cols) {
-    stored_blocks_.push_back({offset, rows, cols});
+  const auto add_stored_block = [&](int rows, int cols, int column) {
+    stored_blocks_.push_back({offset, rows, cols, column});
     offset += static_cast<int64_t>(rows) * cols;
     return static_cast<int>(stored_blocks_.size()) - 1;
   };
   for (int col : elimination_.order) {
     column_begin_[col] = offset;
-    diagonal_storage_[col] = add_stored_block(block_sizes_[col], block_sizes_[col]);
+    diagonal_storage_[col] = add_stored_block(block_sizes_[col], block_sizes_[col], col);
     for (int row : elimination_.below_diagonal[col])
       below_storage_[col].push_back(
-          add_stored_block(block_sizes_[row], block_sizes_[col]));
+          add_stored_block(block_sizes_[row], block_sizes_[col], col));
     column_end_[col] = offset;
   }
   AnalyzeUpdates();
@@ -193,6 +193,32 @@ bool BlockSparseCholesky::Factor(const std::vector<char>* active) {
   return true;
 }
 
+void BlockSparseCholesky::AddAncestors(std::vector<char>* columns) const {
+  // A column's parent in the elimination tree is the first block below its
+  // diagonal (they are sorted by position), eliminated after it: one pass in
+  // elimination order closes the set.
+  for (int col : elimination_.order) {
+    const auto& rows = elimination_.below_diagonal[col];
+    if ((*columns)[col] && !rows.empty()) (*columns)[rows.front()] = 1;
+  }
+}
+
+bool BlockSparseCholesky::Refactor(const std::vector<char>& refactor,
+                                   const std::vector<char>* active) {
+  for (int col : elimination_.order) {
+    if (active != nullptr && !(*active)[col]) continue;
+    if (refactor[col]) {
+      if (!FactorColumn(col)) return false;
+      continue;
+    }
+    // L's column col is kept; the columns refactored need its updates again.
+    for (const BlockUpdate& update : updates_[col]) {
+      if (refactor[stored_blocks_[update.target].column]) ApplyUpdate(col, update);
+    }
+  }
+  return true;
+}
+
 bool BlockSparseCholesky::FactorColumn(int col) {
   const int n = block_sizes_[col];
   const bool body_pivot = n == kBodyBlock;
@@ -210,20 +236,23 @@ bool BlockSparseCholesky::FactorColumn(int col) {
       SolveAgainstPivot<Eigen::Dynamic, Eigen::Dynamic>(pivot, n, block, info.rows);
     }
   }
-  for (const BlockUpdate& update : updates_[col]) {
-    const StoredBlockInfo& target = stored_blocks_[update.target];
-    double* t = values_.data() + target.offset;
-    const double* left = values_.data() + stored_blocks_[update.left].offset;
-    const double* right = values_.data() + stored_blocks_[update.right].offset;
-    if (body_pivot && target.rows == kBodyBlock && target.cols == kBodyBlock) {
-      SubtractOuterProduct<kBodyBlock, kBodyBlock, kBodyBlock>(
-          t, left, right, target.rows, target.cols, n);
-    } else {
-      SubtractOuterProduct<Eigen::Dynamic, Eigen::Dynamic, Eigen::Dynamic>(
-          t, left, right, target.rows, target.cols, n);
-    }
-  }
+  for (const BlockUpdate& update : updates_[col]) ApplyUpdate(col, update);
   return true;
+}
+
+void BlockSparseCholesky::ApplyUpdate(int col, const BlockUpdate& update) {
+  const int n = block_sizes_[col];
+  const StoredBlockInfo& target = stored_blocks_[update.target];
+  double* t = values_.data() + target.offset;
+  const double* left = values_.data() + stored_blocks_[update.left].offset;
+  const double* right = values_.data() + stored_blocks_[update.right].offset;
+  if (n == kBodyBlock && target.rows == kBodyBlock && target.cols == kBodyBlock) {
+    SubtractOuterProduct<kBodyBlock, kBodyBlock, kBodyBlock>(t, left, right, target.rows,
+                                                             target.cols, n);
+  } else {
+    SubtractOuterProduct<Eigen::Dynamic, Eigen::Dynamic, Eigen::Dynamic>(
+        t, left, right, target.rows, target.cols, n);
+  }
 }
 
 template <int N>

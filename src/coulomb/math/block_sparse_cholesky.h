@@ -74,6 +74,20 @@ class BlockSparseCholesky {
   // to an unmarked one), so the others are simply left out.
   bool Factor(const std::vector<char>* active = nullptr);
 
+  // The column (caller's numbering) whose storage holds a handle's block.
+  int ColumnOf(const BlockHandle& handle) const {
+    return stored_blocks_[handle.storage].column;
+  }
+  // Marks the ancestors in the elimination tree of the marked columns: the
+  // columns of L that change when the marked columns of H do.
+  void AddAncestors(std::vector<char>* columns) const;
+  // Factors again after new values in the columns marked in `refactor` alone
+  // (closed under AddAncestors; SetZero(&refactor), then AddToBlock on their
+  // blocks): the other columns keep L from the last Factor or Refactor of a
+  // matrix equal to this one in them, and their updates of the marked columns
+  // are applied again. `active` as in Factor, unchanged since that Factor.
+  bool Refactor(const std::vector<char>& refactor, const std::vector<char>* active);
+
   // Solves H x = b in place (b in the caller's numbering); with `active`, for
   // the blocks marked as in Factor (the other entries of b are left as given).
   void Solve(Eigen::Ref<Eigen::VectorXd> b,
@@ -84,6 +98,7 @@ class BlockSparseCholesky {
     int64_t offset;
     int rows;
     int cols;
+    int column;  // the column block it belongs to (caller's numbering)
   };
   // target -= L_{a,k} L_{b,k}ᵀ after eliminating column k.
   struct BlockUpdate {
@@ -95,6 +110,8 @@ class BlockSparseCholesky {
   // Eliminates column block `col`: factors its pivot, scales the blocks
   // below it and updates the blocks they fill.
   bool FactorColumn(int col);
+  // One of column col's updates (after its elimination).
+  void ApplyUpdate(int col, const BlockUpdate& update);
   // The two halves of Solve for one column block, N its size if fixed.
   template <int N>
   void ForwardColumn(int col, Eigen::Ref<Eigen::VectorXd> b) const;

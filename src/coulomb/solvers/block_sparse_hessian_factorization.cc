@@ -31,8 +31,10 @@ void BlockSparseHessianFactorization::AssignConstraintTerms(
     const int rows = problem.constraint(index).potential->num_equations();
     for (int a = 0; a < static_cast<int>(supernodes.size()); ++a) {
       for (int b = 0; b < a; ++b) {
-        terms_.push_back({index, rows, a, b, supernodes[a],
-                          cholesky_.Handle(supernodes[a], supernodes[b])});
+        const BlockSparseCholesky::BlockHandle handle =
+            cholesky_.Handle(supernodes[a], supernodes[b]);
+        terms_.push_back(
+            {index, rows, a, b, supernodes[a], cholesky_.ColumnOf(handle), handle});
       }
     }
   }
@@ -49,8 +51,10 @@ using ContactRows =
 
 bool BlockSparseHessianFactorization::AssembleAndFactor(
     const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
-  UpdateHessianTimesJacobians(problem, hessians);
   const std::vector<char>& active = active_supernodes();
+  if (CountChangedHessians(hessians, &changed_constraints_) > 0)
+    return Refactor(problem, hessians);
+  UpdateHessianTimesJacobians(problem, hessians);
   cholesky_.SetZero(&active);
   for (int s = 0; s < partition().num_supernodes(); ++s) {
     if (active[s]) AddDiagonalBlock(problem, hessians, s);
@@ -60,6 +64,28 @@ bool BlockSparseHessianFactorization::AssembleAndFactor(
       AddOffDiagonalTerm(term);
   }
   return cholesky_.Factor(&active);
+}
+
+bool BlockSparseHessianFactorization::Refactor(
+    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
+  const std::vector<char>& active = active_supernodes();
+  const SupernodePartition& p = partition();
+  refactor_.assign(p.num_supernodes(), 0);
+  for (int index = 0; index < problem.num_constraints(); ++index) {
+    if (!changed_constraints_[index]) continue;
+    for (int s : p.supernodes_of_constraint[index]) refactor_[s] = active[s];
+  }
+  cholesky_.AddAncestors(&refactor_);
+  UpdateHessianTimesJacobians(problem, hessians, &changed_constraints_);
+  cholesky_.SetZero(&refactor_);
+  for (int s = 0; s < p.num_supernodes(); ++s) {
+    if (refactor_[s]) AddDiagonalBlock(problem, hessians, s);
+  }
+  for (const Term& term : terms_) {
+    if (refactor_[term.column] && !zero_hessian(term.constraint))
+      AddOffDiagonalTerm(term);
+  }
+  return cholesky_.Refactor(refactor_, &active);
 }
 
 void BlockSparseHessianFactorization::AddDiagonalBlock(

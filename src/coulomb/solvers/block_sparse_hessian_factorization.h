@@ -37,8 +37,18 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
     int a;
     int b;
     int supernode;  // supernode a (for the active mask)
+    int column;     // the Cholesky column holding the block
     BlockSparseCholesky::BlockHandle handle;
   };
+
+  // After a Factor of this problem (values and active set) where only the
+  // flagged changed_constraints_ have a new G_i: only the supernodes they
+  // touch and their ancestors in the elimination tree are assembled and
+  // factored again (BlockSparseCholesky::Refactor): a Newton iteration where
+  // a few contacts change region (sticking ones keep G_i = R⁻¹) pays for the
+  // part of the factor they reach.
+  bool Refactor(const ContactProblem& problem,
+                const std::vector<ConstraintMatrix>& hessians);
 
   // Σ A_t + J_sᵀ G J_s into supernode s's diagonal block.
   void AddDiagonalBlock(const ContactProblem& problem,
@@ -69,6 +79,9 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   std::vector<int> updates_since_assembly_;
   std::vector<ConstraintMatrix> assembled_hessians_;
   std::vector<double> delta_gj_;
+  // Refactor's: per constraint, G_i changed; per supernode, to refactor.
+  std::vector<char> changed_constraints_;
+  std::vector<char> refactor_;
 };
 
 }  // namespace coulomb

@@ -102,8 +102,10 @@ void HessianFactorization::LoadJacobians(const ContactProblem& problem) {
 }
 
 void HessianFactorization::UpdateHessianTimesJacobians(
-    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
+    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians,
+    const std::vector<char>* only) {
   for (int index = 0; index < problem.num_constraints(); ++index) {
+    if (only != nullptr && !(*only)[index]) continue;
     const auto& blocks = problem.constraint(index).jacobian;
     if (!active_supernodes_[partition_.supernodes_of_constraint[index].front()]) continue;
     zero_hessian_[index] = (hessians[index].array() == 0.0).all();
@@ -133,35 +135,44 @@ void HessianFactorization::SetActiveCliques(const std::vector<char>& active_cliq
   if (!skips_inactive_) return;
   for (int s = 0; s < partition_.num_supernodes(); ++s) {
     const char active = active_cliques[partition_.cliques_of_supernode[s].front()];
-    if (active != active_supernodes_[s]) {
-      active_supernodes_[s] = active;
-      ++active_version_;
-    }
+    // A supernode set aside leaves the others' factor valid; one taken back
+    // in has none.
+    if (active && !active_supernodes_[s]) ++active_version_;
+    active_supernodes_[s] = active;
   }
 }
 
-bool HessianFactorization::FactorIsOf(
-    const std::vector<ConstraintMatrix>& hessians) const {
+int HessianFactorization::CountChangedHessians(
+    const std::vector<ConstraintMatrix>& hessians, std::vector<char>* changed) const {
   if (factored_values_version_ != values_version_ ||
       factored_active_version_ != active_version_)
-    return false;
+    return -1;
+  if (changed != nullptr) changed->assign(hessians.size(), 0);
   // Within one values_version every G_i keeps its size: the entries suffice.
   size_t offset = 0;
-  for (const ConstraintMatrix& g : hessians) {
+  int count = 0;
+  for (size_t i = 0; i < hessians.size(); ++i) {
+    const ConstraintMatrix& g = hessians[i];
     const size_t size = static_cast<size_t>(g.size());
-    if (offset + size > factored_hessians_.size() ||
-        !std::equal(g.data(), g.data() + size, factored_hessians_.data() + offset))
-      return false;
+    if (offset + size > factored_hessians_.size()) return -1;
+    if (!std::equal(g.data(), g.data() + size, factored_hessians_.data() + offset)) {
+      if (changed == nullptr) return 1;
+      (*changed)[i] = 1;
+      ++count;
+    }
     offset += size;
   }
-  return offset == factored_hessians_.size();
+  return offset == factored_hessians_.size() ? count : -1;
 }
 
 bool HessianFactorization::Factor(const ContactProblem& problem,
                                   const std::vector<ConstraintMatrix>& hessians) {
-  if (FactorIsOf(hessians)) return true;
-  factored_values_version_ = -1;
-  if (!AssembleAndFactor(problem, hessians)) return false;
+  if (CountChangedHessians(hessians, nullptr) == 0) return true;
+  // (AssembleAndFactor may compare with the last factor: see Refactor.)
+  if (!AssembleAndFactor(problem, hessians)) {
+    factored_values_version_ = -1;  // whatever is left is no factor
+    return false;
+  }
   factored_values_version_ = values_version_;
   factored_active_version_ = active_version_;
   size_t offset = 0;  // the storage is kept: no allocation once grown

@@ -66,6 +66,11 @@ class HessianFactorization {
   // Assembles and factors H (Factor, when H may have changed).
   virtual bool AssembleAndFactor(const ContactProblem& problem,
                                  const std::vector<ConstraintMatrix>& hessians) = 0;
+  // Against the last successful Factor: -1 if it is not of this problem's
+  // values and active set (or none); else how many G_i differ from its, each
+  // flagged in *changed (with `changed` null it stops at the first: 0 or 1).
+  int CountChangedHessians(const std::vector<ConstraintMatrix>& hessians,
+                           std::vector<char>* changed) const;
   // Same size and entries.
   static bool SameMatrix(const ConstraintMatrix& a, const ConstraintMatrix& b) {
     return a.rows() == b.rows() && a.cols() == b.cols() && a == b;
@@ -88,8 +93,11 @@ class HessianFactorization {
   // constraint on s (each constraint row-block spans all cliques of s), so
   // that the supernode's diagonal term Σ_i J_isᵀ G_i J_is = J_sᵀ (G J_s) is
   // one product.
+  // With `only`, for the constraints flagged there (the others' G and J
+  // unchanged since they were last refreshed).
   void UpdateHessianTimesJacobians(const ContactProblem& problem,
-                                   const std::vector<ConstraintMatrix>& hessians);
+                                   const std::vector<ConstraintMatrix>& hessians,
+                                   const std::vector<char>* only = nullptr);
   const Eigen::MatrixXd& stacked_jacobian(int supernode) const {
     return stacked_j_[supernode];
   }
@@ -175,8 +183,6 @@ class HessianFactorization {
   int factored_values_version_ = -1;  // -1: no valid factor
   int factored_active_version_ = -1;
   std::vector<double> factored_hessians_;  // the G_i's entries, one after the other
-  // The last successful factorization is of H for these G_i.
-  bool FactorIsOf(const std::vector<ConstraintMatrix>& hessians) const;
 };
 
 std::unique_ptr<HessianFactorization> MakeHessianFactorization(
