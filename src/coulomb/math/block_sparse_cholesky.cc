@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "coulomb/math/body_block_kernels.h"
 #include "coulomb/math/small_block_products.h"
 
 namespace coulomb {
@@ -247,8 +248,7 @@ void BlockSparseCholesky::ApplyUpdate(int col, const BlockUpdate& update) {
   const double* left = values_.data() + stored_blocks_[update.left].offset;
   const double* right = values_.data() + stored_blocks_[update.right].offset;
   if (n == kBodyBlock && target.rows == kBodyBlock && target.cols == kBodyBlock) {
-    SubtractOuterProduct<kBodyBlock, kBodyBlock, kBodyBlock>(t, left, right, target.rows,
-                                                             target.cols, n);
+    SubtractOuterProduct6(t, left, right);
   } else {
     SubtractOuterProduct<Eigen::Dynamic, Eigen::Dynamic, Eigen::Dynamic>(
         t, left, right, target.rows, target.cols, n);

@@ -1,0 +1,29 @@
+#pragma once
+
+namespace coulomb {
+
+// T −= A Bᵀ for 6 × 6 blocks (column-major, contiguous): the block update of
+// the supernodal Cholesky between rigid bodies (L_ij −= L_ik L_jkᵀ), which is
+// most of a factorization of a large pile.
+//
+// Two kernels with the same result up to rounding: a portable one (column j
+// of T takes A times row j of B, 6 × 6 matrix–vector products on fixed-size
+// maps) and, on x86-64 processors with AVX2 and FMA, one that keeps A in
+// registers and applies fused multiply–adds. The build targets baseline
+// x86-64, so the second is compiled for those instructions alone and chosen
+// at run time.
+void SubtractOuterProduct6Portable(double* t, const double* a, const double* b);
+// Null where the processor (or compiler) lacks AVX2 and FMA.
+using OuterProduct6Kernel = void (*)(double* t, const double* a, const double* b);
+OuterProduct6Kernel SubtractOuterProduct6Avx2();
+
+// The kernel for this processor, chosen once.
+inline void SubtractOuterProduct6(double* t, const double* a, const double* b) {
+  static const OuterProduct6Kernel kernel = [] {
+    const OuterProduct6Kernel avx2 = SubtractOuterProduct6Avx2();
+    return avx2 != nullptr ? avx2 : &SubtractOuterProduct6Portable;
+  }();
+  kernel(t, a, b);
+}
+
+}  // namespace coulomb

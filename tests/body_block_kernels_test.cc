@@ -1,0 +1,43 @@
+#include "coulomb/math/body_block_kernels.h"
+
+#include <Eigen/Dense>
+#include <gtest/gtest.h>
+
+namespace coulomb {
+namespace {
+
+using Block6 = Eigen::Matrix<double, 6, 6>;
+
+// T −= A Bᵀ against the triple sum written out, for both kernels (the AVX2
+// one where the processor has it) and for the one chosen at run time.
+void ExpectSubtractsOuterProduct(OuterProduct6Kernel kernel) {
+  for (int trial = 0; trial < 20; ++trial) {
+    const Block6 a = Block6::Random(), b = Block6::Random(), t0 = Block6::Random();
+    Block6 expected = t0;
+    for (int i = 0; i < 6; ++i) {
+      for (int j = 0; j < 6; ++j) {
+        for (int k = 0; k < 6; ++k) expected(i, j) -= a(i, k) * b(j, k);
+      }
+    }
+    Block6 t = t0;
+    kernel(t.data(), a.data(), b.data());
+    EXPECT_LT((t - expected).cwiseAbs().maxCoeff(), 1e-14);
+  }
+}
+
+TEST(BodyBlockKernels, PortableOuterProductUpdate) {
+  ExpectSubtractsOuterProduct(&SubtractOuterProduct6Portable);
+}
+
+TEST(BodyBlockKernels, Avx2OuterProductUpdate) {
+  const OuterProduct6Kernel avx2 = SubtractOuterProduct6Avx2();
+  if (avx2 == nullptr) GTEST_SKIP() << "this processor has no AVX2 and FMA";
+  ExpectSubtractsOuterProduct(avx2);
+}
+
+TEST(BodyBlockKernels, DispatchedOuterProductUpdate) {
+  ExpectSubtractsOuterProduct(&SubtractOuterProduct6);
+}
+
+}  // namespace
+}  // namespace coulomb
