@@ -1,7 +1,7 @@
 #include "coulomb/math/body_block_kernels.h"
 
-#include <Eigen/Dense>
 #include <gtest/gtest.h>
+#include <Eigen/Dense>
 
 namespace coulomb {
 namespace {
@@ -36,7 +36,36 @@ TEST(BodyBlockKernels, Avx2OuterProductUpdate) {
 }
 
 TEST(BodyBlockKernels, DispatchedOuterProductUpdate) {
-  ExpectSubtractsOuterProduct(&SubtractOuterProduct6);
+  ExpectSubtractsOuterProduct(SubtractOuterProduct6Kernel());
+}
+
+// X ← X L⁻ᵀ against Eigen's triangular solve.
+void ExpectSolvesAgainstPivot(PivotSolve6Kernel kernel) {
+  for (int trial = 0; trial < 20; ++trial) {
+    const Block6 m = Block6::Random();
+    Block6 l = (m * m.transpose() + 6.0 * Block6::Identity()).llt().matrixL();
+    l.triangularView<Eigen::StrictlyUpper>().setConstant(1e6);  // must not be read
+    const Block6 h = Block6::Random();
+    const Block6 expected =
+        l.triangularView<Eigen::Lower>().solve(h.transpose()).transpose();
+    Block6 x = h;
+    kernel(l.data(), x.data());
+    EXPECT_LT((x - expected).cwiseAbs().maxCoeff(), 1e-13);
+  }
+}
+
+TEST(BodyBlockKernels, PortablePivotSolve) {
+  ExpectSolvesAgainstPivot(&SolveAgainstPivot6Portable);
+}
+
+TEST(BodyBlockKernels, Avx2PivotSolve) {
+  const PivotSolve6Kernel avx2 = SolveAgainstPivot6Avx2();
+  if (avx2 == nullptr) GTEST_SKIP() << "this processor has no AVX2 and FMA";
+  ExpectSolvesAgainstPivot(avx2);
+}
+
+TEST(BodyBlockKernels, DispatchedPivotSolve) {
+  ExpectSolvesAgainstPivot(SolveAgainstPivot6Kernel());
 }
 
 }  // namespace

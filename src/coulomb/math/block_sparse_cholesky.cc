@@ -10,7 +10,9 @@
 
 namespace coulomb {
 
-BlockSparseCholesky::BlockSparseCholesky(const BlockSparsityPattern& pattern) {
+BlockSparseCholesky::BlockSparseCholesky(const BlockSparsityPattern& pattern)
+    : subtract_body_outer_product_(SubtractOuterProduct6Kernel()),
+      solve_against_body_pivot_(SolveAgainstPivot6Kernel()) {
   Analyze(pattern);
 }
 
@@ -157,21 +159,11 @@ bool FactorPivot(double* data, int n) {
   }
 }
 
-// X L ᵀ = H for X in place (X, H: rows × n; L: n × n lower, from FactorPivot).
-template <int R, int N>
+// X Lᵀ = H for X in place (X, H: rows × n; L: n × n lower, from FactorPivot).
 void SolveAgainstPivot(const double* pivot, int n, double* block, int rows) {
-  Eigen::Map<const Eigen::Matrix<double, N, N>> l(pivot, n, n);
-  Eigen::Map<Eigen::Matrix<double, R, N>> x(block, rows, n);
-  if constexpr (N == Eigen::Dynamic) {
-    l.transpose()
-        .template triangularView<Eigen::Upper>()
-        .template solveInPlace<Eigen::OnTheRight>(x);
-  } else {
-    for (int j = 0; j < N; ++j) {
-      for (int k = 0; k < j; ++k) x.col(j) -= l(j, k) * x.col(k);
-      x.col(j) /= l(j, j);
-    }
-  }
+  Eigen::Map<const Eigen::MatrixXd> l(pivot, n, n);
+  Eigen::Map<Eigen::MatrixXd> x(block, rows, n);
+  l.transpose().triangularView<Eigen::Upper>().solveInPlace<Eigen::OnTheRight>(x);
 }
 
 // T −= A Bᵀ (T: ra × rb, A: ra × n, B: rb × n).
@@ -232,9 +224,9 @@ bool BlockSparseCholesky::FactorColumn(int col) {
     const StoredBlockInfo& info = stored_blocks_[storage];
     double* block = values_.data() + info.offset;
     if (body_pivot && info.rows == kBodyBlock) {
-      SolveAgainstPivot<kBodyBlock, kBodyBlock>(pivot, n, block, info.rows);
+      solve_against_body_pivot_(pivot, block);
     } else {
-      SolveAgainstPivot<Eigen::Dynamic, Eigen::Dynamic>(pivot, n, block, info.rows);
+      SolveAgainstPivot(pivot, n, block, info.rows);
     }
   }
   for (const BlockUpdate& update : updates_[col]) ApplyUpdate(col, update);
@@ -248,7 +240,7 @@ void BlockSparseCholesky::ApplyUpdate(int col, const BlockUpdate& update) {
   const double* left = values_.data() + stored_blocks_[update.left].offset;
   const double* right = values_.data() + stored_blocks_[update.right].offset;
   if (n == kBodyBlock && target.rows == kBodyBlock && target.cols == kBodyBlock) {
-    SubtractOuterProduct6(t, left, right);
+    subtract_body_outer_product_(t, left, right);
   } else {
     SubtractOuterProduct<Eigen::Dynamic, Eigen::Dynamic, Eigen::Dynamic>(
         t, left, right, target.rows, target.cols, n);

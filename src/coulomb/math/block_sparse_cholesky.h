@@ -6,6 +6,7 @@
 #include <Eigen/Dense>
 
 #include "coulomb/math/block_sparsity_pattern.h"
+#include "coulomb/math/body_block_kernels.h"
 #include "coulomb/math/minimum_degree_elimination.h"
 
 namespace coulomb {
@@ -124,6 +125,9 @@ class BlockSparseCholesky {
   // updates_ from the elimination and the storage layout.
   void AnalyzeUpdates();
 
+  // The 6 × 6 kernels for this processor (body_block_kernels.h).
+  OuterProduct6Kernel subtract_body_outer_product_;
+  PivotSolve6Kernel solve_against_body_pivot_;
   int num_rows_ = 0;
   std::vector<int> block_sizes_;
   std::vector<int> block_offsets_;

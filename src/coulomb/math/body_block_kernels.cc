@@ -17,14 +17,50 @@ void SubtractOuterProduct6Portable(double* t, const double* a, const double* b) 
   for (int j = 0; j < 6; ++j) target.col(j).noalias() -= left * right.row(j).transpose();
 }
 
+void SolveAgainstPivot6Portable(const double* l, double* x) {
+  const Eigen::Map<const Block6> pivot(l);
+  Eigen::Map<Block6> block(x);
+  for (int j = 0; j < 6; ++j) {
+    for (int k = 0; k < j; ++k) block.col(j) -= pivot(j, k) * block.col(k);
+    block.col(j) /= pivot(j, j);
+  }
+}
+
 #ifdef COULOMB_HAS_AVX2_KERNELS
 namespace {
+
+bool HasAvx2AndFma() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+
+// Column j of X: (H(:, j) − Σ_{k<j} X(:, k) L(j, k)) / L(j, j), the finished
+// columns kept in registers.
+__attribute__((target("avx2,fma"))) void SolveAgainstPivot6Fma(const double* l,
+                                                               double* x) {
+  __m256d top[6];
+  __m128d bottom[6];
+  for (int j = 0; j < 6; ++j) {
+    top[j] = _mm256_loadu_pd(x + 6 * j);
+    bottom[j] = _mm_loadu_pd(x + 6 * j + 4);
+    for (int k = 0; k < j; ++k) {
+      const double l_jk = l[j + 6 * k];
+      top[j] = _mm256_fnmadd_pd(top[k], _mm256_set1_pd(l_jk), top[j]);
+      bottom[j] = _mm_fnmadd_pd(bottom[k], _mm_set1_pd(l_jk), bottom[j]);
+    }
+    const double inverse = 1.0 / l[j + 6 * j];
+    top[j] = _mm256_mul_pd(top[j], _mm256_set1_pd(inverse));
+    bottom[j] = _mm_mul_pd(bottom[j], _mm_set1_pd(inverse));
+    _mm256_storeu_pd(x + 6 * j, top[j]);
+    _mm_storeu_pd(x + 6 * j + 4, bottom[j]);
+  }
+}
 
 // A's six columns in registers (rows 0–3 in one 256-bit register, rows 4–5
 // in one 128-bit register); T's column j −= Σ_k A(:, k) B(j, k).
 __attribute__((target("avx2,fma"))) void SubtractOuterProduct6Fma(double* t,
-                                                                   const double* a,
-                                                                   const double* b) {
+                                                                  const double* a,
+                                                                  const double* b) {
   __m256d a_top[6];
   __m128d a_bottom[6];
   for (int k = 0; k < 6; ++k) {
@@ -47,13 +83,24 @@ __attribute__((target("avx2,fma"))) void SubtractOuterProduct6Fma(double* t,
 }  // namespace
 
 OuterProduct6Kernel SubtractOuterProduct6Avx2() {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-    return &SubtractOuterProduct6Fma;
-  return nullptr;
+  return HasAvx2AndFma() ? &SubtractOuterProduct6Fma : nullptr;
+}
+PivotSolve6Kernel SolveAgainstPivot6Avx2() {
+  return HasAvx2AndFma() ? &SolveAgainstPivot6Fma : nullptr;
 }
 #else
 OuterProduct6Kernel SubtractOuterProduct6Avx2() { return nullptr; }
+PivotSolve6Kernel SolveAgainstPivot6Avx2() { return nullptr; }
 #endif
+
+OuterProduct6Kernel SubtractOuterProduct6Kernel() {
+  const OuterProduct6Kernel avx2 = SubtractOuterProduct6Avx2();
+  return avx2 != nullptr ? avx2 : &SubtractOuterProduct6Portable;
+}
+
+PivotSolve6Kernel SolveAgainstPivot6Kernel() {
+  const PivotSolve6Kernel avx2 = SolveAgainstPivot6Avx2();
+  return avx2 != nullptr ? avx2 : &SolveAgainstPivot6Portable;
+}
 
 }  // namespace coulomb

@@ -17,13 +17,15 @@ void SubtractOuterProduct6Portable(double* t, const double* a, const double* b);
 using OuterProduct6Kernel = void (*)(double* t, const double* a, const double* b);
 OuterProduct6Kernel SubtractOuterProduct6Avx2();
 
-// The kernel for this processor, chosen once.
-inline void SubtractOuterProduct6(double* t, const double* a, const double* b) {
-  static const OuterProduct6Kernel kernel = [] {
-    const OuterProduct6Kernel avx2 = SubtractOuterProduct6Avx2();
-    return avx2 != nullptr ? avx2 : &SubtractOuterProduct6Portable;
-  }();
-  kernel(t, a, b);
-}
+// The kernel for this processor.
+OuterProduct6Kernel SubtractOuterProduct6Kernel();
+
+// X ← X L⁻ᵀ for 6 × 6 blocks, L lower triangular with a positive diagonal
+// (column-major; the upper triangle of L is not read): a block below a
+// body's pivot in the Cholesky, L_ik = H_ik L_kk⁻ᵀ. Kernels as above.
+void SolveAgainstPivot6Portable(const double* l, double* x);
+using PivotSolve6Kernel = void (*)(const double* l, double* x);
+PivotSolve6Kernel SolveAgainstPivot6Avx2();
+PivotSolve6Kernel SolveAgainstPivot6Kernel();
 
 }  // namespace coulomb
