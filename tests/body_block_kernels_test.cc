@@ -39,6 +39,35 @@ TEST(BodyBlockKernels, DispatchedOuterProductUpdate) {
   ExpectSubtractsOuterProduct(SubtractOuterProduct6Kernel());
 }
 
+// T += Aᵀ B for 3 × 6 slices of taller matrices (strides 5 and 7), against
+// the product of the slices copied out.
+void ExpectAddsTransposeProduct(TransposeProduct3x6Kernel kernel) {
+  for (int trial = 0; trial < 20; ++trial) {
+    const Eigen::MatrixXd a_rows = Eigen::MatrixXd::Random(5, 6);
+    const Eigen::MatrixXd b_rows = Eigen::MatrixXd::Random(7, 6);
+    const Block6 t0 = Block6::Random();
+    const Block6 expected =
+        t0 + a_rows.middleRows(1, 3).transpose() * b_rows.middleRows(2, 3);
+    Block6 t = t0;
+    kernel(t.data(), &a_rows(1, 0), 5, &b_rows(2, 0), 7);
+    EXPECT_LT((t - expected).cwiseAbs().maxCoeff(), 1e-14);
+  }
+}
+
+TEST(BodyBlockKernels, PortableContactTerm) {
+  ExpectAddsTransposeProduct(&AddTransposeProduct3x6Portable);
+}
+
+TEST(BodyBlockKernels, Avx2ContactTerm) {
+  const TransposeProduct3x6Kernel avx2 = AddTransposeProduct3x6Avx2();
+  if (avx2 == nullptr) GTEST_SKIP() << "this processor has no AVX2 and FMA";
+  ExpectAddsTransposeProduct(avx2);
+}
+
+TEST(BodyBlockKernels, DispatchedContactTerm) {
+  ExpectAddsTransposeProduct(AddTransposeProduct3x6Kernel());
+}
+
 // X ← X L⁻ᵀ against Eigen's triangular solve.
 void ExpectSolvesAgainstPivot(PivotSolve6Kernel kernel) {
   for (int trial = 0; trial < 20; ++trial) {

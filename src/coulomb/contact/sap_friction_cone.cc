@@ -98,17 +98,19 @@ void SapFrictionCone::SetRegularization(double rt, double rn) {
   }
   rt_ = rt;
   rn_ = rn;
+  r_inverse_ = Eigen::Vector3d(1.0 / rt, 1.0 / rt, 1.0 / rn);
+  mu_hat_ = parameters_.friction * rt / rn;
 }
 
 SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v_c,
                                                         bool with_hessian) const {
-  const Eigen::Vector3d r_diagonal(rt_, rt_, rn_);
-  const Eigen::Vector3d y = -(v_c - v_hat_).cwiseQuotient(r_diagonal);
+  // (Products with R⁻¹ kept from SetRegularization: no division per call.)
+  const Eigen::Vector3d y = -(v_c - v_hat_).cwiseProduct(r_inverse_);
   const Eigen::Vector2d y_t = y.head<2>();
   const double y_n = y.z();
   const double y_r = y_t.norm();
   const double mu = parameters_.friction;
-  const double mu_hat = mu * rt_ / rn_;
+  const double mu_hat = mu_hat_;
   const double mu_tilde_squared = mu * mu_hat;
 
   Evaluation result;
@@ -116,8 +118,7 @@ SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v
     result.region = Region::kStiction;
     result.gamma = y;
     result.cost = 0.5 * (rt_ * y_r * y_r + rn_ * y_n * y_n);
-    if (with_hessian)
-      result.hessian = r_diagonal.cwiseInverse().asDiagonal();  // R⁻¹ R R⁻¹
+    if (with_hessian) result.hessian = r_inverse_.asDiagonal();  // R⁻¹ R R⁻¹
     return result;
   }
   if (y_n < -mu_hat * y_r) {
@@ -144,8 +145,7 @@ SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v
   hessian_y.bottomLeftCorner<1, 2>() = mu_hat * t_hat.transpose();
   hessian_y(2, 2) = 1.0;
   hessian_y *= rn_ * scale;
-  const Eigen::Vector3d r_inverse = r_diagonal.cwiseInverse();
-  result.hessian = r_inverse.asDiagonal() * hessian_y * r_inverse.asDiagonal();
+  result.hessian = r_inverse_.asDiagonal() * hessian_y * r_inverse_.asDiagonal();
   return result;
 }
 

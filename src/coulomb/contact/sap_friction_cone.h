@@ -115,6 +115,8 @@ class SapFrictionCone final : public ConvexConstraint {
   Eigen::Vector3d v_hat_;
   double rt_ = 0.0;
   double rn_ = 0.0;
+  Eigen::Vector3d r_inverse_ = Eigen::Vector3d::Zero();  // (1/Rt, 1/Rt, 1/Rn)
+  double mu_hat_ = 0.0;                                  // μ̂ = μ Rt / Rn
   bool near_rigid_ = false;
 };
 

@@ -26,6 +26,13 @@ void SolveAgainstPivot6Portable(const double* l, double* x) {
   }
 }
 
+void AddTransposeProduct3x6Portable(double* t, const double* a, int a_stride,
+                                    const double* b, int b_stride) {
+  using Rows = Eigen::Map<const Eigen::Matrix<double, 3, 6>, 0, Eigen::OuterStride<>>;
+  Eigen::Map<Block6>(t).noalias() += Rows(a, Eigen::OuterStride<>(a_stride)).transpose() *
+                                     Rows(b, Eigen::OuterStride<>(b_stride));
+}
+
 #ifdef COULOMB_HAS_AVX2_KERNELS
 namespace {
 
@@ -80,7 +87,35 @@ __attribute__((target("avx2,fma"))) void SubtractOuterProduct6Fma(double* t,
   }
 }
 
+// Aᵀ's three columns (A's rows, gathered across its columns) in registers;
+// T's column j += Σ_r Aᵀ(:, r) B(r, j).
+__attribute__((target("avx2,fma"))) void AddTransposeProduct3x6Fma(
+    double* t, const double* a, int a_stride, const double* b, int b_stride) {
+  __m256d a_top[3];
+  __m128d a_bottom[3];
+  for (int r = 0; r < 3; ++r) {
+    a_top[r] =
+        _mm256_setr_pd(a[r], a[r + a_stride], a[r + 2 * a_stride], a[r + 3 * a_stride]);
+    a_bottom[r] = _mm_setr_pd(a[r + 4 * a_stride], a[r + 5 * a_stride]);
+  }
+  for (int j = 0; j < 6; ++j) {
+    __m256d top = _mm256_loadu_pd(t + 6 * j);
+    __m128d bottom = _mm_loadu_pd(t + 6 * j + 4);
+    for (int r = 0; r < 3; ++r) {
+      const double b_rj = b[r + j * b_stride];
+      top = _mm256_fmadd_pd(a_top[r], _mm256_set1_pd(b_rj), top);
+      bottom = _mm_fmadd_pd(a_bottom[r], _mm_set1_pd(b_rj), bottom);
+    }
+    _mm256_storeu_pd(t + 6 * j, top);
+    _mm_storeu_pd(t + 6 * j + 4, bottom);
+  }
+}
+
 }  // namespace
+
+TransposeProduct3x6Kernel AddTransposeProduct3x6Avx2() {
+  return HasAvx2AndFma() ? &AddTransposeProduct3x6Fma : nullptr;
+}
 
 OuterProduct6Kernel SubtractOuterProduct6Avx2() {
   return HasAvx2AndFma() ? &SubtractOuterProduct6Fma : nullptr;
@@ -89,6 +124,7 @@ PivotSolve6Kernel SolveAgainstPivot6Avx2() {
   return HasAvx2AndFma() ? &SolveAgainstPivot6Fma : nullptr;
 }
 #else
+TransposeProduct3x6Kernel AddTransposeProduct3x6Avx2() { return nullptr; }
 OuterProduct6Kernel SubtractOuterProduct6Avx2() { return nullptr; }
 PivotSolve6Kernel SolveAgainstPivot6Avx2() { return nullptr; }
 #endif
@@ -96,6 +132,11 @@ PivotSolve6Kernel SolveAgainstPivot6Avx2() { return nullptr; }
 OuterProduct6Kernel SubtractOuterProduct6Kernel() {
   const OuterProduct6Kernel avx2 = SubtractOuterProduct6Avx2();
   return avx2 != nullptr ? avx2 : &SubtractOuterProduct6Portable;
+}
+
+TransposeProduct3x6Kernel AddTransposeProduct3x6Kernel() {
+  const TransposeProduct3x6Kernel avx2 = AddTransposeProduct3x6Avx2();
+  return avx2 != nullptr ? avx2 : &AddTransposeProduct3x6Portable;
 }
 
 PivotSolve6Kernel SolveAgainstPivot6Kernel() {

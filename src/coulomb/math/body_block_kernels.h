@@ -20,6 +20,17 @@ OuterProduct6Kernel SubtractOuterProduct6Avx2();
 // The kernel for this processor.
 OuterProduct6Kernel SubtractOuterProduct6Kernel();
 
+// T += Aᵀ B for a 6 × 6 block T (column-major, contiguous) and 3 × 6 blocks
+// A and B whose columns lie `a_stride` and `b_stride` apart: a contact's term
+// J_iᵀ (G_i J_i) of the Hessian between two bodies (rows of larger stacked
+// Jacobians). Kernels as above.
+void AddTransposeProduct3x6Portable(double* t, const double* a, int a_stride,
+                                    const double* b, int b_stride);
+using TransposeProduct3x6Kernel = void (*)(double* t, const double* a, int a_stride,
+                                           const double* b, int b_stride);
+TransposeProduct3x6Kernel AddTransposeProduct3x6Avx2();
+TransposeProduct3x6Kernel AddTransposeProduct3x6Kernel();
+
 // X ← X L⁻ᵀ for 6 × 6 blocks, L lower triangular with a positive diagonal
 // (column-major; the upper triangle of L is not read): a block below a
 // body's pivot in the Cholesky, L_ik = H_ik L_kk⁻ᵀ. Kernels as above.

@@ -5,7 +5,8 @@ namespace coulomb {
 BlockSparseHessianFactorization::BlockSparseHessianFactorization(
     const ContactProblem& problem)
     : HessianFactorization(problem, /*skips_inactive=*/true),
-      cholesky_(BlockSparsityPattern{}) {
+      cholesky_(BlockSparsityPattern{}),
+      add_contact_term_(AddTransposeProduct3x6Kernel()) {
   AnalyzePattern(problem);
 }
 
@@ -43,9 +44,6 @@ void BlockSparseHessianFactorization::AssignConstraintTerms(
 namespace {
 
 constexpr int kBodyDofs = 6;  // a free rigid body: blocks of fixed size
-
-using ContactRows =
-    Eigen::Map<const Eigen::Matrix<double, 3, kBodyDofs>, 0, Eigen::OuterStride<>>;
 
 }  // namespace
 
@@ -98,17 +96,16 @@ void BlockSparseHessianFactorization::AddDiagonalBlock(
   }
   AddCliqueMatrices(problem, s, diagonal);
   // Jᵀ(GJ) = Σ_i J_iᵀ (GJ)_i over the constraints i on the supernode, those
-  // with G_i = 0 (no contact) left out; a contact's 3 × 6 slice at fixed
-  // size. Only the lower triangle of a diagonal block is read by the
+  // with G_i = 0 (no contact) left out; a contact's 3 × 6 slice through the
+  // body-block kernel. Only the lower triangle of a diagonal block is read by the
   // Cholesky: the whole 6 × 6 sum is cheaper than masking it.
   const Eigen::MatrixXd& gj = stacked_hessian_times_jacobian(s);
   Eigen::Map<Eigen::Matrix<double, kBodyDofs, kBodyDofs>> block(diagonal.data());
-  const Eigen::OuterStride<> stride(j.rows());
   for (const StackedRows& rows : constraint_rows(s)) {
     if (zero_hessian(rows.constraint)) continue;
     if (rows.rows == 3) {
-      block.noalias() += ContactRows(&j(rows.row, 0), stride).transpose() *
-                         ContactRows(&gj(rows.row, 0), stride);
+      add_contact_term_(block.data(), &j(rows.row, 0), static_cast<int>(j.rows()),
+                        &gj(rows.row, 0), static_cast<int>(gj.rows()));
       continue;
     }
     for (int row = rows.row; row < rows.row + rows.rows; ++row)
@@ -166,9 +163,15 @@ void BlockSparseHessianFactorization::AddOffDiagonalTerm(const Term& term) {
   const auto j_a = jacobian_block(term.constraint, term.a, term.rows);
   const auto gj_b = hessian_times_jacobian_block(term.constraint, term.b, term.rows);
   if (term.rows == 3 && j_a.cols() == kBodyDofs && gj_b.cols() == kBodyDofs) {
-    const ContactRows j(j_a.data(), Eigen::OuterStride<>(j_a.outerStride()));
-    const ContactRows gj(gj_b.data(), Eigen::OuterStride<>(gj_b.outerStride()));
-    cholesky_.AddToBlock(term.handle, j.transpose() * gj);
+    // J_aᵀ (G J_b) into the stored block, or its transpose (G J_b)ᵀ J_a.
+    double* block = cholesky_.MutableBlock(term.handle).data();
+    const int j_stride = static_cast<int>(j_a.outerStride());
+    const int gj_stride = static_cast<int>(gj_b.outerStride());
+    if (term.handle.transposed) {
+      add_contact_term_(block, gj_b.data(), gj_stride, j_a.data(), j_stride);
+    } else {
+      add_contact_term_(block, j_a.data(), j_stride, gj_b.data(), gj_stride);
+    }
   } else {
     cholesky_.AddToBlock(term.handle, j_a.transpose() * gj_b);
   }

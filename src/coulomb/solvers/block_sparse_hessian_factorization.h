@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "coulomb/math/block_sparse_cholesky.h"
+#include "coulomb/math/body_block_kernels.h"
 #include "coulomb/solvers/hessian_factorization.h"
 
 namespace coulomb {
@@ -68,6 +69,8 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   void AddOffDiagonalTerm(const Term& term);
 
   BlockSparseCholesky cholesky_;
+  // A contact's J_aᵀ (G J_b) between two bodies (body_block_kernels.h).
+  TransposeProduct3x6Kernel add_contact_term_;
   std::vector<BlockSparseCholesky::BlockHandle> diagonal_handles_;
   std::vector<Term> terms_;
   // AssembledDenseBlock's state, per supernode: the block, the
