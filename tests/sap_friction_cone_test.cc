@@ -167,6 +167,44 @@ TEST(SapFrictionCone, LineEvaluationIsTheCostAlongTheLineAndItsDerivatives) {
   }
 }
 
+// Where QuadraticAlongSegment answers, its quadratic is ℓ along the segment
+// (checked at eleven points against EvaluateAlongLine); it answers for every
+// segment inside the stiction cone or the no-contact region (both convex) and
+// never when an end slides; segments from stiction to separation are refused.
+TEST(SapFrictionCone, QuadraticAlongASegmentInsideOneConvexRegion) {
+  for (double mu : {0.3, 1.0}) {
+    const SapFrictionCone cone = MakeCone(mu);
+    const std::vector<Eigen::Vector3d> ys = SampleY(mu, 5);
+    int answered = 0;
+    for (size_t k = 0; k + 5 < ys.size(); ++k) {
+      // From y_k to y_{k+5} (sampled for the same region, or either side of
+      // the same boundary), on the line v_c + αΔ for α in [0.5, 1.5].
+      const Eigen::Vector3d v0 = VelocityFromY(cone, ys[k]);
+      const Eigen::Vector3d v1 = VelocityFromY(cone, ys[k + 5]);
+      const Eigen::Vector3d direction = v1 - v0;
+      const Eigen::Vector3d v_c = v0 - 0.5 * direction;
+      ConvexConstraint::LineValue q;
+      const bool quadratic =
+          cone.QuadraticAlongSegment(v_c.data(), direction.data(), 0.5, 1.5, &q);
+      const Region r0 = cone.EvaluateAt(v0).region, r1 = cone.EvaluateAt(v1).region;
+      EXPECT_EQ(quadratic, r0 == r1 && r0 != Region::kSliding) << "segment " << k;
+      if (!quadratic) continue;
+      ++answered;
+      for (int i = 0; i <= 10; ++i) {
+        const double alpha = 0.5 + 0.1 * i;
+        const ConvexConstraint::LineValue exact =
+            cone.EvaluateAlongLine(v_c.data(), direction.data(), alpha, true);
+        const double scale = 1.0 + std::abs(exact.cost) + std::abs(exact.slope);
+        EXPECT_NEAR(q.cost + q.slope * alpha + 0.5 * q.curvature * alpha * alpha,
+                    exact.cost, 1e-12 * scale);
+        EXPECT_NEAR(q.slope + q.curvature * alpha, exact.slope, 1e-12 * scale);
+        EXPECT_NEAR(q.curvature, exact.curvature, 1e-12 * (1.0 + exact.curvature));
+      }
+    }
+    EXPECT_GT(answered, 50);
+  }
+}
+
 TEST(SapFrictionCone, FrictionlessContactPushesOnlyAlongTheNormal) {
   const SapFrictionCone cone = MakeCone(0.0, Eigen::Vector3d::Zero());
   // Approaching with tangential motion: γ = [0, 0, −v_n/Rn].

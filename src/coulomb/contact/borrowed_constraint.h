@@ -25,6 +25,10 @@ class BorrowedConstraint final : public ConvexConstraint {
                               bool with_curvature) const override {
     return source_->EvaluateAlongLine(v_c, direction, alpha, with_curvature);
   }
+  bool QuadraticAlongSegment(const double* v_c, const double* direction, double alpha0,
+                             double alpha1, LineValue* quadratic) const override {
+    return source_->QuadraticAlongSegment(v_c, direction, alpha0, alpha1, quadratic);
+  }
   double ComplementarityProduct(const ConstraintVector& v_c,
                                 const ConstraintVector& gamma) const override {
     return source_->ComplementarityProduct(v_c, gamma);

@@ -80,6 +80,16 @@ class ConvexConstraint {
   // that skips the Hessian when no curvature is asked for.
   virtual LineValue EvaluateAlongLine(const double* v_c, const double* direction,
                                       double alpha, bool with_curvature) const;
+  // True when ℓ is exactly quadratic along v_c + α Δ for every α in
+  // [alpha0, alpha1] (the segment lies in one region where ℓ is quadratic),
+  // with *quadratic its value, slope and curvature at α = 0:
+  // ℓ(α) = cost + slope α + ½ curvature α². False (this default) says nothing:
+  // the line search then evaluates the constraint at every trial step.
+  virtual bool QuadraticAlongSegment(const double* /*v_c*/, const double* /*direction*/,
+                                     double /*alpha0*/, double /*alpha1*/,
+                                     LineValue* /*quadratic*/) const {
+    return false;
+  }
   // g·γ, where g is the slack of the constraint's dual-cone condition at v_c
   // with impulse γ (for SAP, g = v_c − v̂_c + Rγ ∈ F*). Zero (this default)
   // for potentials that are not derived from a cone complementarity problem.

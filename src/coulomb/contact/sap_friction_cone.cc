@@ -104,8 +104,7 @@ void SapFrictionCone::SetRegularization(double rt, double rn) {
 
 SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v_c,
                                                         bool with_hessian) const {
-  // (Products with R⁻¹ kept from SetRegularization: no division per call.)
-  const Eigen::Vector3d y = -(v_c - v_hat_).cwiseProduct(r_inverse_);
+  const Eigen::Vector3d y = ScaledImpulse(v_c);
   const Eigen::Vector2d y_t = y.head<2>();
   const double y_n = y.z();
   const double y_r = y_t.norm();
@@ -114,18 +113,14 @@ SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v
   const double mu_tilde_squared = mu * mu_hat;
 
   Evaluation result;
-  if (y_n >= 0.0 && y_r <= mu * y_n) {
-    result.region = Region::kStiction;
+  result.region = RegionOf(y_n, y_r);
+  if (result.region == Region::kStiction) {
     result.gamma = y;
     result.cost = 0.5 * (rt_ * y_r * y_r + rn_ * y_n * y_n);
     if (with_hessian) result.hessian = r_inverse_.asDiagonal();  // R⁻¹ R R⁻¹
     return result;
   }
-  if (y_n < -mu_hat * y_r) {
-    result.region = Region::kNoContact;
-    return result;  // γ = 0, ℓ = 0, G = 0
-  }
-  result.region = Region::kSliding;
+  if (result.region == Region::kNoContact) return result;  // γ = 0, ℓ = 0, G = 0
   const Eigen::Vector2d t_hat =
       y_r > 0.0 ? Eigen::Vector2d(y_t / y_r) : Eigen::Vector2d::Zero();
   const double s = y_n + mu_hat * y_r;  // ≥ 0 in this region
@@ -167,6 +162,33 @@ ConvexConstraint::LineValue SapFrictionCone::EvaluateAlongLine(
   value.slope = -delta.dot(evaluation.gamma);
   if (with_curvature) value.curvature = delta.dot(evaluation.hessian * delta);
   return value;
+}
+
+SapFrictionCone::Region SapFrictionCone::RegionOf(double y_n, double y_r) const {
+  if (y_n >= 0.0 && y_r <= parameters_.friction * y_n) return Region::kStiction;
+  if (y_n < -mu_hat_ * y_r) return Region::kNoContact;
+  return Region::kSliding;
+}
+
+bool SapFrictionCone::QuadraticAlongSegment(const double* v_c, const double* direction,
+                                            double alpha0, double alpha1,
+                                            LineValue* quadratic) const {
+  const Eigen::Map<const Eigen::Vector3d> v(v_c), delta(direction);
+  const auto region_at = [&](double alpha) {
+    const Eigen::Vector3d y = ScaledImpulse(v + alpha * delta);
+    return RegionOf(y.z(), y.head<2>().norm());
+  };
+  const Region region = region_at(alpha0);
+  if (region == Region::kSliding || region_at(alpha1) != region) return false;
+  *quadratic = LineValue{};
+  if (region == Region::kNoContact) return true;
+  // ℓ = ½ eᵀR⁻¹e with e = v_c + αΔ − v̂ (γ = y = −R⁻¹e).
+  const Eigen::Vector3d error = v - v_hat_;
+  const Eigen::Vector3d r_inverse_delta = r_inverse_.cwiseProduct(delta);
+  quadratic->cost = 0.5 * error.dot(r_inverse_.cwiseProduct(error));
+  quadratic->slope = error.dot(r_inverse_delta);
+  quadratic->curvature = delta.dot(r_inverse_delta);
+  return true;
 }
 
 double SapFrictionCone::ComplementarityProduct(const ConstraintVector& v_c,

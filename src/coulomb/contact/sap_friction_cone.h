@@ -88,6 +88,11 @@ class SapFrictionCone final : public ConvexConstraint {
                   ConstraintMatrix* hessian) const override;
   LineValue EvaluateAlongLine(const double* v_c, const double* direction, double alpha,
                               bool with_curvature) const override;
+  // Stiction and no contact are convex regions (the cone and its polar in
+  // y = −R⁻¹(v_c − v̂)) where ℓ is ½ yᵀRy and 0: a segment whose ends are
+  // in the same one of them lies in it.
+  bool QuadraticAlongSegment(const double* v_c, const double* direction, double alpha0,
+                             double alpha1, LineValue* quadratic) const override;
   double ComplementarityProduct(const ConstraintVector& v_c,
                                 const ConstraintVector& gamma) const override;
 
@@ -113,6 +118,13 @@ class SapFrictionCone final : public ConvexConstraint {
   SapContactParameters parameters_;
   std::optional<double> phi0_;  // set: v̂ follows from φ0 in Prepare
   Eigen::Vector3d v_hat_;
+  // y = −R⁻¹(v_c − v̂), and the region of ℓ where y lies (from y_n and
+  // y_r = ‖y_t‖).
+  Eigen::Vector3d ScaledImpulse(const Eigen::Vector3d& v_c) const {
+    return -(v_c - v_hat_).cwiseProduct(r_inverse_);
+  }
+  Region RegionOf(double y_n, double y_r) const;
+
   double rt_ = 0.0;
   double rn_ = 0.0;
   Eigen::Vector3d r_inverse_ = Eigen::Vector3d::Zero();  // (1/Rt, 1/Rt, 1/Rn)

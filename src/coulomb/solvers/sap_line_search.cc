@@ -11,7 +11,7 @@ namespace coulomb {
 IslandLineFunction::Value IslandLineFunction::operator()(double alpha,
                                                          bool with_curvature) const {
   Value value{c_ + alpha * a_ + 0.5 * alpha * alpha * b_, a_ + alpha * b_, b_};
-  for (int index : constraints_) {
+  for (int index : *constraints_) {
     const int offset = problem_.constraint_offset(index);
     const ConvexConstraint::LineValue along =
         problem_.constraint(index).potential->EvaluateAlongLine(
@@ -23,7 +23,25 @@ IslandLineFunction::Value IslandLineFunction::operator()(double alpha,
   return value;
 }
 
-LineSearchResult ExactLineSearch(const IslandLineFunction& line, double slope0,
+void IslandLineFunction::RestrictToSegment(double alpha0, double alpha1) {
+  segment_constraints_->clear();
+  for (int index : *constraints_) {
+    const int offset = problem_.constraint_offset(index);
+    ConvexConstraint::LineValue quadratic;
+    if (problem_.constraint(index).potential->QuadraticAlongSegment(
+            v_c_.data() + offset, delta_v_c_.data() + offset, alpha0, alpha1,
+            &quadratic)) {
+      c_ += quadratic.cost;
+      a_ += quadratic.slope;
+      b_ += quadratic.curvature;
+    } else {
+      segment_constraints_->push_back(index);
+    }
+  }
+  constraints_ = segment_constraints_;
+}
+
+LineSearchResult ExactLineSearch(IslandLineFunction& line, double slope0,
                                  double slope_roundoff,
                                  const SapSolverParameters& parameters) {
   LineSearchResult result;
@@ -55,6 +73,7 @@ LineSearchResult ExactLineSearch(const IslandLineFunction& line, double slope0,
     upper = line(alpha_upper, false);
     ++result.iterations;
   }
+  line.RestrictToSegment(alpha_lower, alpha_upper);  // rtsafe stays in the bracket
   // First guess: the secant (regula falsi) point of the bracket, always inside.
   const double secant = alpha_lower - slope_lower * (alpha_upper - alpha_lower) /
                                           (upper.slope - slope_lower);

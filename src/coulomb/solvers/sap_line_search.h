@@ -22,25 +22,36 @@ class IslandLineFunction {
     double curvature;
   };
 
+  // segment_constraints: storage for RestrictToSegment (kept by the caller
+  // so that a line search allocates nothing).
   IslandLineFunction(const ContactProblem& problem, const std::vector<int>& constraints,
                      const Eigen::VectorXd& v_c, const Eigen::VectorXd& delta_v_c,
-                     double c, double a, double b)
+                     double c, double a, double b, std::vector<int>* segment_constraints)
       : problem_(problem),
-        constraints_(constraints),
+        constraints_(&constraints),
         v_c_(v_c),
         delta_v_c_(delta_v_c),
         c_(c),
         a_(a),
-        b_(b) {}
+        b_(b),
+        segment_constraints_(segment_constraints) {}
 
   Value operator()(double alpha, bool with_curvature) const;
 
+  // For the evaluations that follow, all with α in [alpha0, alpha1]: the
+  // constraints whose ℓ_i is quadratic on that segment
+  // (ConvexConstraint::QuadraticAlongSegment: sticking or separated contacts)
+  // join the quadratic part c + aα + ½bα², and only the others are evaluated
+  // at each α.
+  void RestrictToSegment(double alpha0, double alpha1);
+
  private:
   const ContactProblem& problem_;
-  const std::vector<int>& constraints_;
+  const std::vector<int>* constraints_;
   const Eigen::VectorXd& v_c_;
   const Eigen::VectorXd& delta_v_c_;
   double c_, a_, b_;
+  std::vector<int>* segment_constraints_;
 };
 
 struct LineSearchResult {
@@ -53,7 +64,7 @@ struct LineSearchResult {
 // slope0 = dℓ/dα(0) < 0 for a descent direction; slope_roundoff is the
 // round-off level of dℓ/dα (ε times the magnitude of its terms): below it
 // the slope carries no information and the search stops.
-LineSearchResult ExactLineSearch(const IslandLineFunction& line, double slope0,
+LineSearchResult ExactLineSearch(IslandLineFunction& line, double slope0,
                                  double slope_roundoff,
                                  const SapSolverParameters& parameters);
 

@@ -45,6 +45,7 @@ SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
   delta_v_c_.resize(problem.num_constraint_equations());
   constraint_costs_.resize(problem.num_constraints());
   constraint_hessians_.resize(problem.num_constraints());
+  segment_constraints_.reserve(problem.num_constraints());
   factorization_->LoadJacobians(problem);
   std::fill(island_active_.begin(), island_active_.end(), 1);
   std::fill(clique_active_.begin(), clique_active_.end(), 1);
@@ -452,7 +453,8 @@ LineSearchResult SapSolver::IslandStepLength(const ContactProblem& problem,
   // dℓ/dα sums terms of this magnitude: its round-off is a few ulps of it.
   const double slope_roundoff =
       64.0 * std::numeric_limits<double>::epsilon() * slope_magnitude;
-  const IslandLineFunction line(problem, constraints, solution.v_c, delta_v_c_, c, a, b);
+  IslandLineFunction line(problem, constraints, solution.v_c, delta_v_c_, c, a, b,
+                          &segment_constraints_);
   return parameters_.line_search == LineSearchType::kExact
              ? ExactLineSearch(line, slope0, slope_roundoff, parameters_)
              : BacktrackingLineSearch(line, slope0, slope_roundoff, parameters_);

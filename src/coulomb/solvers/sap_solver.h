@@ -171,6 +171,8 @@ class SapSolver {
   std::vector<int> working_set_;
   std::vector<int> grown_set_;
   std::vector<int> all_constraints_;
+  // IslandLineFunction::RestrictToSegment's list (IslandStepLength is const).
+  mutable std::vector<int> segment_constraints_;
   std::vector<uint64_t> clique_pairs_;  // NumCoupledCliquePairs' workspace
   std::optional<ContactProblem> subproblem_;
   Eigen::VectorXd subproblem_guess_;
