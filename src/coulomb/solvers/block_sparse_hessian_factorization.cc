@@ -23,7 +23,7 @@ void BlockSparseHessianFactorization::AssignConstraintTerms(
     const ContactProblem& problem) {
   const SupernodePartition& p = partition();
   assembled_.resize(p.num_supernodes());
-  assembled_version_.assign(p.num_supernodes(), -1);
+  assembled_version_.assign(p.num_supernodes(), 0);
   updates_since_assembly_.assign(p.num_supernodes(), 0);
   assembled_hessians_.resize(num_constraint_rows_entries());
   terms_.clear();

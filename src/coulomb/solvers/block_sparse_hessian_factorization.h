@@ -74,11 +74,11 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   std::vector<BlockSparseCholesky::BlockHandle> diagonal_handles_;
   std::vector<Term> terms_;
   // AssembledDenseBlock's state, per supernode: the block, the
-  // values_version it was assembled for (-1: none) and the updates since;
+  // values_version it was assembled for (0: none) and the updates since;
   // per entry of the constraint-rows list, the G_i it holds. And ΔG_i J_i's
   // storage, grown to the largest seen.
   std::vector<Eigen::MatrixXd> assembled_;
-  std::vector<int> assembled_version_;
+  std::vector<std::uint64_t> assembled_version_;
   std::vector<int> updates_since_assembly_;
   std::vector<ConstraintMatrix> assembled_hessians_;
   std::vector<double> delta_gj_;

@@ -144,7 +144,7 @@ void HessianFactorization::SetActiveCliques(const std::vector<char>& active_cliq
 
 int HessianFactorization::CountChangedHessians(
     const std::vector<ConstraintMatrix>& hessians, std::vector<char>* changed) const {
-  if (factored_values_version_ != values_version_ ||
+  if (!has_factor_ || factored_values_version_ != values_version_ ||
       factored_active_version_ != active_version_)
     return -1;
   if (changed != nullptr) changed->assign(hessians.size(), 0);
@@ -169,10 +169,8 @@ bool HessianFactorization::Factor(const ContactProblem& problem,
                                   const std::vector<ConstraintMatrix>& hessians) {
   if (CountChangedHessians(hessians, nullptr) == 0) return true;
   // (AssembleAndFactor may compare with the last factor: see Refactor.)
-  if (!AssembleAndFactor(problem, hessians)) {
-    factored_values_version_ = -1;  // whatever is left is no factor
-    return false;
-  }
+  has_factor_ = AssembleAndFactor(problem, hessians);
+  if (!has_factor_) return false;  // whatever is left is no factor
   factored_values_version_ = values_version_;
   factored_active_version_ = active_version_;
   size_t offset = 0;  // the storage is kept: no allocation once grown

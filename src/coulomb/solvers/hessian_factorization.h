@@ -77,8 +77,8 @@ class HessianFactorization {
   }
   // Changes whenever the stacked J, the row layout or A may have changed
   // (a new problem loaded, Rebuild, ReassignConstraints): what a derived
-  // class keeps assembled is valid while this is what it was.
-  int values_version() const { return values_version_; }
+  // class keeps assembled is valid while this is what it was (never 0).
+  std::uint64_t values_version() const { return values_version_; }
 
   // Solves H x = b in place, b in the permuted (supernode) order.
   virtual void SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const = 0;
@@ -178,10 +178,11 @@ class HessianFactorization {
   // What the factor is of (see Factor): the loaded problem's revision (0:
   // none), the versions of the values and of the active set, and the G_i.
   std::uint64_t loaded_revision_ = 0;
-  int values_version_ = 0;
-  int active_version_ = 0;
-  int factored_values_version_ = -1;  // -1: no valid factor
-  int factored_active_version_ = -1;
+  std::uint64_t values_version_ = 1;
+  std::uint64_t active_version_ = 1;
+  bool has_factor_ = false;  // the last Factor succeeded
+  std::uint64_t factored_values_version_ = 0;
+  std::uint64_t factored_active_version_ = 0;
   std::vector<double> factored_hessians_;  // the G_i's entries, one after the other
 };
 
