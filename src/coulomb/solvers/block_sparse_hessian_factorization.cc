@@ -134,8 +134,10 @@ const Eigen::MatrixXd& BlockSparseHessianFactorization::AssembledDenseBlock(
     // half the work of the full one).
     assembled.setZero(j.cols(), j.cols());
     AddCliqueMatrices(problem, s, assembled);
-    assembled.triangularView<Eigen::Lower>() +=
-        j.transpose() * stacked_hessian_times_jacobian(s);
+    if (j.rows() > 0) {  // (Eigen's triangular product reads an empty J's null data)
+      assembled.triangularView<Eigen::Lower>() +=
+          j.transpose() * stacked_hessian_times_jacobian(s);
+    }
     for (size_t k = 0; k < rows_of_s.size(); ++k)
       assembled_hessians_[begin + k] = hessians[rows_of_s[k].constraint];
     assembled_version_[s] = values_version();
