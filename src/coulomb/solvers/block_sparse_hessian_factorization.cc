@@ -1,6 +1,11 @@
 #include "coulomb/solvers/block_sparse_hessian_factorization.h"
 
 namespace coulomb {
+namespace {
+
+constexpr int kBodyDofs = 6;  // a free rigid body: blocks of fixed size
+
+}  // namespace
 
 BlockSparseHessianFactorization::BlockSparseHessianFactorization(
     const ContactProblem& problem)
@@ -23,9 +28,12 @@ void BlockSparseHessianFactorization::AssignConstraintTerms(
     const ContactProblem& problem) {
   const SupernodePartition& p = partition();
   assembled_.resize(p.num_supernodes());
+  for (int s = 0; s < p.num_supernodes(); ++s) {
+    const int size = p.supernode_size[s];
+    if (size != kBodyDofs) assembled_[s].resize(size, size);
+  }
   assembled_version_.assign(p.num_supernodes(), 0);
   updates_since_assembly_.assign(p.num_supernodes(), 0);
-  assembled_hessians_.resize(num_constraint_rows_entries());
   terms_.clear();
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& supernodes = p.supernodes_of_constraint[index];
@@ -41,18 +49,13 @@ void BlockSparseHessianFactorization::AssignConstraintTerms(
   }
 }
 
-namespace {
-
-constexpr int kBodyDofs = 6;  // a free rigid body: blocks of fixed size
-
-}  // namespace
-
 bool BlockSparseHessianFactorization::AssembleAndFactor(
     const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
   const std::vector<char>& active = active_supernodes();
   if (CountChangedHessians(hessians, &changed_constraints_) > 0)
     return Refactor(problem, hessians);
   UpdateHessianTimesJacobians(problem, hessians);
+  refactoring_ = false;
   cholesky_.SetZero(&active);
   for (int s = 0; s < partition().num_supernodes(); ++s) {
     if (active[s]) AddDiagonalBlock(problem, hessians, s);
@@ -75,6 +78,7 @@ bool BlockSparseHessianFactorization::Refactor(
   }
   cholesky_.AddAncestors(&refactor_);
   UpdateHessianTimesJacobians(problem, hessians, &changed_constraints_);
+  refactoring_ = true;
   cholesky_.SetZero(&refactor_);
   for (int s = 0; s < p.num_supernodes(); ++s) {
     if (refactor_[s]) AddDiagonalBlock(problem, hessians, s);
@@ -115,49 +119,39 @@ void BlockSparseHessianFactorization::AddDiagonalBlock(
 
 const Eigen::MatrixXd& BlockSparseHessianFactorization::AssembledDenseBlock(
     const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians, int s) {
-  const std::span<const StackedRows> rows_of_s = constraint_rows(s);
-  const int begin = constraint_rows_begin(s);
   const Eigen::MatrixXd& j = stacked_jacobian(s);
-  int changed_rows = 0;
-  if (assembled_version_[s] == values_version() &&
-      updates_since_assembly_[s] < kMaxIncrementalUpdates) {
-    for (size_t k = 0; k < rows_of_s.size(); ++k) {
-      if (!SameMatrix(assembled_hessians_[begin + k], hessians[rows_of_s[k].constraint]))
-        changed_rows += rows_of_s[k].rows;
-    }
-  } else {
-    changed_rows = static_cast<int>(j.rows()) + 1;  // assemble from scratch
-  }
   Eigen::MatrixXd& assembled = assembled_[s];
-  if (2 * changed_rows > j.rows()) {
+  int changed_rows = 0;
+  for (const StackedRows& rows : constraint_rows(s)) {
+    if (refactoring_ && changed_constraints_[rows.constraint]) changed_rows += rows.rows;
+  }
+  const bool update = refactoring_ && assembled_version_[s] == values_version() &&
+                      updates_since_assembly_[s] < kMaxIncrementalUpdates &&
+                      2 * changed_rows <= j.rows();
+  if (!update) {
     // A_s + Jᵀ(GJ), the lower triangle only (Eigen's triangular product:
     // half the work of the full one).
-    assembled.setZero(j.cols(), j.cols());
+    assembled.setZero();
     AddCliqueMatrices(problem, s, assembled);
     if (j.rows() > 0) {  // (Eigen's triangular product reads an empty J's null data)
       assembled.triangularView<Eigen::Lower>() +=
           j.transpose() * stacked_hessian_times_jacobian(s);
     }
-    for (size_t k = 0; k < rows_of_s.size(); ++k)
-      assembled_hessians_[begin + k] = hessians[rows_of_s[k].constraint];
     assembled_version_[s] = values_version();
     updates_since_assembly_[s] = 0;
     return assembled;
   }
-  // Few G_i changed: H changes by J_iᵀ (G_i − G_i,old) J_i for those.
-  for (size_t k = 0; k < rows_of_s.size(); ++k) {
-    const StackedRows& rows = rows_of_s[k];
-    ConstraintMatrix& assembled_g = assembled_hessians_[begin + k];
-    const ConstraintMatrix& g = hessians[rows.constraint];
-    if (SameMatrix(assembled_g, g)) continue;
+  // Few G_i changed since the last Factor: H changes by J_iᵀ (G_i − G_i,old) J_i.
+  for (const StackedRows& rows : constraint_rows(s)) {
+    if (!changed_constraints_[rows.constraint]) continue;
     const auto j_i = j.middleRows(rows.row, rows.rows);
     if (delta_gj_.size() < static_cast<size_t>(j_i.size())) delta_gj_.resize(j_i.size());
     Eigen::Map<Eigen::MatrixXd> delta_gj(delta_gj_.data(), j_i.rows(), j_i.cols());
-    delta_gj.noalias() = (g - assembled_g) * j_i;
+    delta_gj.noalias() =
+        (hessians[rows.constraint] - factored_hessian(rows.constraint, rows.rows)) * j_i;
     assembled.triangularView<Eigen::Lower>() += j_i.transpose() * delta_gj;
-    assembled_g = g;
   }
-  ++updates_since_assembly_[s];
+  if (changed_rows > 0) ++updates_since_assembly_[s];
   return assembled;
 }
 

@@ -55,12 +55,12 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   void AddDiagonalBlock(const ContactProblem& problem,
                         const std::vector<ConstraintMatrix>& hessians, int s);
   // A_s + J_sᵀ G J_s of a supernode larger than one body (lower triangle),
-  // kept from the last Factor: when the J, A and layout are the same
-  // (values_version) and at most half of its constraint rows have a new G_i,
-  // it is updated by J_iᵀ ΔG_i J_i for those (an iterate where few contacts
-  // change region, CANAL's late inner iterations), else assembled anew; and
-  // anew after kMaxIncrementalUpdates updates, which bounds the round-off
-  // the differences accumulate.
+  // kept from the last Factor. Within Refactor (the same J, A, layout and
+  // active set as that Factor), when at most half of its constraint rows
+  // have a new G_i, it is updated by J_iᵀ ΔG_i J_i for those (an iterate
+  // where few contacts change region, CANAL's late inner iterations), else
+  // assembled anew; and anew after kMaxIncrementalUpdates updates, which
+  // bounds the round-off the differences accumulate.
   const Eigen::MatrixXd& AssembledDenseBlock(
       const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians,
       int s);
@@ -73,18 +73,18 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   TransposeProduct3x6Kernel add_contact_term_;
   std::vector<BlockSparseCholesky::BlockHandle> diagonal_handles_;
   std::vector<Term> terms_;
-  // AssembledDenseBlock's state, per supernode: the block, the
-  // values_version it was assembled for (0: none) and the updates since;
-  // per entry of the constraint-rows list, the G_i it holds. And ΔG_i J_i's
-  // storage, grown to the largest seen.
+  // AssembledDenseBlock's state, per supernode: the block (sized with the
+  // layout), the values_version it was assembled for (0: none) and the
+  // updates since. ΔG_i J_i's storage, grown to the largest seen.
   std::vector<Eigen::MatrixXd> assembled_;
   std::vector<std::uint64_t> assembled_version_;
   std::vector<int> updates_since_assembly_;
-  std::vector<ConstraintMatrix> assembled_hessians_;
   std::vector<double> delta_gj_;
-  // Refactor's: per constraint, G_i changed; per supernode, to refactor.
+  // Refactor's: per constraint, G_i changed; per supernode, to refactor;
+  // whether the assembly is Refactor's (changed_constraints_ valid).
   std::vector<char> changed_constraints_;
   std::vector<char> refactor_;
+  bool refactoring_ = false;
 };
 
 }  // namespace coulomb

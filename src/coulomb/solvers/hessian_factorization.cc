@@ -174,8 +174,11 @@ bool HessianFactorization::Factor(const ContactProblem& problem,
   factored_values_version_ = values_version_;
   factored_active_version_ = active_version_;
   size_t offset = 0;  // the storage is kept: no allocation once grown
-  for (const ConstraintMatrix& g : hessians) {
+  factored_offsets_.resize(hessians.size());
+  for (size_t i = 0; i < hessians.size(); ++i) {
+    const ConstraintMatrix& g = hessians[i];
     const size_t size = static_cast<size_t>(g.size());
+    factored_offsets_[i] = offset;
     if (offset + size > factored_hessians_.size())
       factored_hessians_.resize(offset + size);
     double* copy = factored_hessians_.data() + offset;

@@ -71,9 +71,12 @@ class HessianFactorization {
   // flagged in *changed (with `changed` null it stops at the first: 0 or 1).
   int CountChangedHessians(const std::vector<ConstraintMatrix>& hessians,
                            std::vector<char>* changed) const;
-  // Same size and entries.
-  static bool SameMatrix(const ConstraintMatrix& a, const ConstraintMatrix& b) {
-    return a.rows() == b.rows() && a.cols() == b.cols() && a == b;
+  // G_i (size × size) as the last successful Factor had it: within
+  // AssembleAndFactor, after CountChangedHessians found that factor to be of
+  // this problem's values and active set, the G_i that H holds.
+  Eigen::Map<const Eigen::MatrixXd> factored_hessian(int constraint, int size) const {
+    return Eigen::Map<const Eigen::MatrixXd>(
+        factored_hessians_.data() + factored_offsets_[constraint], size, size);
   }
   // Changes whenever the stacked J, the row layout or A may have changed
   // (a new problem loaded, Rebuild, ReassignConstraints): what a derived
@@ -117,12 +120,6 @@ class HessianFactorization {
             constraint_rows_start_[supernode],
             constraint_rows_start_[supernode + 1] - constraint_rows_start_[supernode]);
   }
-  // Where supernode s's entries start in the list of all supernodes'
-  // constraint rows (constraint_rows(s)[k] is entry begin + k), and its size.
-  int constraint_rows_begin(int supernode) const {
-    return constraint_rows_start_[supernode];
-  }
-  int num_constraint_rows_entries() const { return constraint_rows_start_.back(); }
   // G_i = 0 at the last Factor (no contact): constraint i adds nothing to H.
   bool zero_hessian(int constraint) const { return zero_hessian_[constraint]; }
   // J_is and G_i J_is for the k-th supernode constraint i touches.
@@ -184,6 +181,7 @@ class HessianFactorization {
   std::uint64_t factored_values_version_ = 0;
   std::uint64_t factored_active_version_ = 0;
   std::vector<double> factored_hessians_;  // the G_i's entries, one after the other
+  std::vector<size_t> factored_offsets_;   // per constraint, where its G_i starts
 };
 
 std::unique_ptr<HessianFactorization> MakeHessianFactorization(
