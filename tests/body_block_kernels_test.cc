@@ -1,16 +1,49 @@
 #include "coulomb/math/body_block_kernels.h"
 
 #include <gtest/gtest.h>
+
 #include <Eigen/Dense>
+#include <string>
 
 namespace coulomb {
 namespace {
 
 using Block6 = Eigen::Matrix<double, 6, 6>;
 
-// T −= A Bᵀ against the triple sum written out, for both kernels (the AVX2
-// one where the processor has it) and for the one chosen at run time.
-void ExpectSubtractsOuterProduct(OuterProduct6Kernel kernel) {
+// The three kernels of one variant: portable (Eigen), AVX2/FMA (null where
+// the processor lacks it) and the one chosen at run time.
+struct KernelSet {
+  const char* name;
+  OuterProduct6Kernel outer_product;
+  TransposeProduct3x6Kernel transpose_product;
+  PivotSolve6Kernel pivot_solve;
+};
+
+KernelSet PortableKernels() {
+  return {"portable", &SubtractOuterProduct6Portable, &AddTransposeProduct3x6Portable,
+          &SolveAgainstPivot6Portable};
+}
+KernelSet Avx2Kernels() {
+  return {"avx2", SubtractOuterProduct6Avx2(), AddTransposeProduct3x6Avx2(),
+          SolveAgainstPivot6Avx2()};
+}
+KernelSet DispatchedKernels() {
+  return {"dispatched", SubtractOuterProduct6Kernel(), AddTransposeProduct3x6Kernel(),
+          SolveAgainstPivot6Kernel()};
+}
+
+class BodyBlockKernels : public ::testing::TestWithParam<KernelSet (*)()> {
+ protected:
+  void SetUp() override {
+    kernels_ = GetParam()();
+    if (kernels_.outer_product == nullptr)
+      GTEST_SKIP() << "this processor has no AVX2 and FMA";
+  }
+  KernelSet kernels_;
+};
+
+// T −= A Bᵀ against the triple sum written out.
+TEST_P(BodyBlockKernels, OuterProductUpdate) {
   for (int trial = 0; trial < 20; ++trial) {
     const Block6 a = Block6::Random(), b = Block6::Random(), t0 = Block6::Random();
     Block6 expected = t0;
@@ -20,28 +53,14 @@ void ExpectSubtractsOuterProduct(OuterProduct6Kernel kernel) {
       }
     }
     Block6 t = t0;
-    kernel(t.data(), a.data(), b.data());
+    kernels_.outer_product(t.data(), a.data(), b.data());
     EXPECT_LT((t - expected).cwiseAbs().maxCoeff(), 1e-14);
   }
 }
 
-TEST(BodyBlockKernels, PortableOuterProductUpdate) {
-  ExpectSubtractsOuterProduct(&SubtractOuterProduct6Portable);
-}
-
-TEST(BodyBlockKernels, Avx2OuterProductUpdate) {
-  const OuterProduct6Kernel avx2 = SubtractOuterProduct6Avx2();
-  if (avx2 == nullptr) GTEST_SKIP() << "this processor has no AVX2 and FMA";
-  ExpectSubtractsOuterProduct(avx2);
-}
-
-TEST(BodyBlockKernels, DispatchedOuterProductUpdate) {
-  ExpectSubtractsOuterProduct(SubtractOuterProduct6Kernel());
-}
-
 // T += Aᵀ B for 3 × 6 slices of taller matrices (strides 5 and 7), against
 // the product of the slices copied out.
-void ExpectAddsTransposeProduct(TransposeProduct3x6Kernel kernel) {
+TEST_P(BodyBlockKernels, ContactTerm) {
   for (int trial = 0; trial < 20; ++trial) {
     const Eigen::MatrixXd a_rows = Eigen::MatrixXd::Random(5, 6);
     const Eigen::MatrixXd b_rows = Eigen::MatrixXd::Random(7, 6);
@@ -49,27 +68,13 @@ void ExpectAddsTransposeProduct(TransposeProduct3x6Kernel kernel) {
     const Block6 expected =
         t0 + a_rows.middleRows(1, 3).transpose() * b_rows.middleRows(2, 3);
     Block6 t = t0;
-    kernel(t.data(), &a_rows(1, 0), 5, &b_rows(2, 0), 7);
+    kernels_.transpose_product(t.data(), &a_rows(1, 0), 5, &b_rows(2, 0), 7);
     EXPECT_LT((t - expected).cwiseAbs().maxCoeff(), 1e-14);
   }
 }
 
-TEST(BodyBlockKernels, PortableContactTerm) {
-  ExpectAddsTransposeProduct(&AddTransposeProduct3x6Portable);
-}
-
-TEST(BodyBlockKernels, Avx2ContactTerm) {
-  const TransposeProduct3x6Kernel avx2 = AddTransposeProduct3x6Avx2();
-  if (avx2 == nullptr) GTEST_SKIP() << "this processor has no AVX2 and FMA";
-  ExpectAddsTransposeProduct(avx2);
-}
-
-TEST(BodyBlockKernels, DispatchedContactTerm) {
-  ExpectAddsTransposeProduct(AddTransposeProduct3x6Kernel());
-}
-
 // X ← X L⁻ᵀ against Eigen's triangular solve.
-void ExpectSolvesAgainstPivot(PivotSolve6Kernel kernel) {
+TEST_P(BodyBlockKernels, PivotSolve) {
   for (int trial = 0; trial < 20; ++trial) {
     const Block6 m = Block6::Random();
     Block6 l = (m * m.transpose() + 6.0 * Block6::Identity()).llt().matrixL();
@@ -78,24 +83,17 @@ void ExpectSolvesAgainstPivot(PivotSolve6Kernel kernel) {
     const Block6 expected =
         l.triangularView<Eigen::Lower>().solve(h.transpose()).transpose();
     Block6 x = h;
-    kernel(l.data(), x.data());
+    kernels_.pivot_solve(l.data(), x.data());
     EXPECT_LT((x - expected).cwiseAbs().maxCoeff(), 1e-13);
   }
 }
 
-TEST(BodyBlockKernels, PortablePivotSolve) {
-  ExpectSolvesAgainstPivot(&SolveAgainstPivot6Portable);
-}
-
-TEST(BodyBlockKernels, Avx2PivotSolve) {
-  const PivotSolve6Kernel avx2 = SolveAgainstPivot6Avx2();
-  if (avx2 == nullptr) GTEST_SKIP() << "this processor has no AVX2 and FMA";
-  ExpectSolvesAgainstPivot(avx2);
-}
-
-TEST(BodyBlockKernels, DispatchedPivotSolve) {
-  ExpectSolvesAgainstPivot(SolveAgainstPivot6Kernel());
-}
+INSTANTIATE_TEST_SUITE_P(Variants, BodyBlockKernels,
+                         ::testing::Values(&PortableKernels, &Avx2Kernels,
+                                           &DispatchedKernels),
+                         [](const ::testing::TestParamInfo<KernelSet (*)()>& info) {
+                           return std::string(info.param().name);
+                         });
 
 }  // namespace
 }  // namespace coulomb
