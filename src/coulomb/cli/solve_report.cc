@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "coulomb/fclib/skew_refinement.h"
+
 namespace coulomb {
 namespace {
 
@@ -106,7 +108,7 @@ void PrintFclibRunSummary(const std::string& name, const FclibProblem& fclib,
   }
   std::printf("  FCLIB natural-map residual = %.3e (÷ max(‖q‖,‖r‖,‖u‖) = %.3e)\n",
               run.residual.error, run.residual.normalization);
-  if (IsSap(s) && run.w_relative_asymmetry > 0.0) {
+  if (IsSap(s) && HasSkewPart(run.w_relative_asymmetry)) {
     std::printf(
         "  note: W is asymmetric (max |W − Wᵀ| / max |W| = %.1e); SAP used its "
         "symmetric part, the residual uses W as stored\n",
