@@ -55,10 +55,9 @@ bool BlockSparseHessianFactorization::AssembleAndFactor(
   if (CountChangedHessians(hessians, &changed_constraints_) > 0)
     return Refactor(problem, hessians);
   UpdateHessianTimesJacobians(problem, hessians);
-  refactoring_ = false;
   cholesky_.SetZero(&active);
   for (int s = 0; s < partition().num_supernodes(); ++s) {
-    if (active[s]) AddDiagonalBlock(problem, hessians, s);
+    if (active[s]) AddDiagonalBlock(problem, hessians, s, /*refactoring=*/false);
   }
   for (const Term& term : terms_) {
     if (active[term.supernode] && !zero_hessian(term.constraint))
@@ -78,10 +77,9 @@ bool BlockSparseHessianFactorization::Refactor(
   }
   cholesky_.AddAncestors(&refactor_);
   UpdateHessianTimesJacobians(problem, hessians, &changed_constraints_);
-  refactoring_ = true;
   cholesky_.SetZero(&refactor_);
   for (int s = 0; s < p.num_supernodes(); ++s) {
-    if (refactor_[s]) AddDiagonalBlock(problem, hessians, s);
+    if (refactor_[s]) AddDiagonalBlock(problem, hessians, s, /*refactoring=*/true);
   }
   for (const Term& term : terms_) {
     if (refactor_[term.column] && !zero_hessian(term.constraint))
@@ -91,11 +89,13 @@ bool BlockSparseHessianFactorization::Refactor(
 }
 
 void BlockSparseHessianFactorization::AddDiagonalBlock(
-    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians, int s) {
+    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians, int s,
+    bool refactoring) {
   auto diagonal = cholesky_.MutableBlock(diagonal_handles_[s]);
   const Eigen::MatrixXd& j = stacked_jacobian(s);
   if (j.cols() != kBodyDofs) {
-    diagonal.triangularView<Eigen::Lower>() += AssembledDenseBlock(problem, hessians, s);
+    diagonal.triangularView<Eigen::Lower>() +=
+        AssembledDenseBlock(problem, hessians, s, refactoring);
     return;
   }
   AddCliqueMatrices(problem, s, diagonal);
@@ -118,14 +118,17 @@ void BlockSparseHessianFactorization::AddDiagonalBlock(
 }
 
 const Eigen::MatrixXd& BlockSparseHessianFactorization::AssembledDenseBlock(
-    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians, int s) {
+    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians, int s,
+    bool refactoring) {
   const Eigen::MatrixXd& j = stacked_jacobian(s);
   Eigen::MatrixXd& assembled = assembled_[s];
   int changed_rows = 0;
-  for (const StackedRows& rows : constraint_rows(s)) {
-    if (refactoring_ && changed_constraints_[rows.constraint]) changed_rows += rows.rows;
+  if (refactoring) {
+    for (const StackedRows& rows : constraint_rows(s)) {
+      if (changed_constraints_[rows.constraint]) changed_rows += rows.rows;
+    }
   }
-  const bool update = refactoring_ && assembled_version_[s] == values_version() &&
+  const bool update = refactoring && assembled_version_[s] == values_version() &&
                       updates_since_assembly_[s] < kMaxIncrementalUpdates &&
                       2 * changed_rows <= j.rows();
   if (!update) {

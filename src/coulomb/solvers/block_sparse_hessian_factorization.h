@@ -1,6 +1,5 @@
 #pragma once
 
-#include <span>
 #include <vector>
 
 #include "coulomb/math/block_sparse_cholesky.h"
@@ -51,19 +50,21 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   bool Refactor(const ContactProblem& problem,
                 const std::vector<ConstraintMatrix>& hessians);
 
-  // Σ A_t + J_sᵀ G J_s into supernode s's diagonal block.
+  // Σ A_t + J_sᵀ G J_s into supernode s's diagonal block; `refactoring`:
+  // called by Refactor (changed_constraints_ valid).
   void AddDiagonalBlock(const ContactProblem& problem,
-                        const std::vector<ConstraintMatrix>& hessians, int s);
+                        const std::vector<ConstraintMatrix>& hessians, int s,
+                        bool refactoring);
   // A_s + J_sᵀ G J_s of a supernode larger than one body (lower triangle),
-  // kept from the last Factor. Within Refactor (the same J, A, layout and
+  // kept from the last Factor. Within Refactor (`refactoring`: the same J, A, layout and
   // active set as that Factor), when at most half of its constraint rows
   // have a new G_i, it is updated by J_iᵀ ΔG_i J_i for those (an iterate
   // where few contacts change region, CANAL's late inner iterations), else
   // assembled anew; and anew after kMaxIncrementalUpdates updates, which
   // bounds the round-off the differences accumulate.
   const Eigen::MatrixXd& AssembledDenseBlock(
-      const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians,
-      int s);
+      const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians, int s,
+      bool refactoring);
   static constexpr int kMaxIncrementalUpdates = 16;
   // J_aᵀ G J_b into its block below the diagonal.
   void AddOffDiagonalTerm(const Term& term);
@@ -80,11 +81,9 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   std::vector<std::uint64_t> assembled_version_;
   std::vector<int> updates_since_assembly_;
   std::vector<double> delta_gj_;
-  // Refactor's: per constraint, G_i changed; per supernode, to refactor;
-  // whether the assembly is Refactor's (changed_constraints_ valid).
+  // Refactor's: per constraint, G_i changed; per supernode, to refactor.
   std::vector<char> changed_constraints_;
   std::vector<char> refactor_;
-  bool refactoring_ = false;
 };
 
 }  // namespace coulomb
