@@ -47,6 +47,47 @@ TEST(CollisionWorld, ReportsSeparatedPairsWithinTheMarginOnly) {
   EXPECT_TRUE(contacts.empty());
 }
 
+// Speculative contacts follow each geometry's motion (GeometryMotion): two
+// spheres falling side by side at 10 m/s never meet, whatever either does
+// within the look-ahead, and report nothing; a sphere falling towards a
+// resting one below it reports a contact at its gap, and so does a resting
+// one struck from the side. Without motion neither pair is within margin.
+TEST(CollisionWorld, SpeculativeContactsOnlyWhereSweptBoundingSpheresMeet) {
+  CollisionWorld world;
+  world.AddGeometry(Sphere{0.05}, 0, 0, Eigen::Isometry3d::Identity());
+  world.AddGeometry(Sphere{0.05}, 1, 0, Eigen::Isometry3d::Identity());
+  const double reach_time = 0.02;  // 2 δt at δt = 10 ms
+  const GeometryMotion resting;
+  const GeometryMotion falling{Eigen::Vector3d(0.0, 0.0, -10.0 * reach_time), 0.0};
+  std::vector<ContactPoint> contacts;
+  // Side by side, 0.15 m between centres (0.05 m gap), both falling.
+  const std::vector<Eigen::Isometry3d> side_by_side = {Translation(0, 0, 1),
+                                                       Translation(0.15, 0, 1)};
+  world.ComputeContacts(side_by_side, 1e-3, &contacts, {falling, falling});
+  EXPECT_TRUE(contacts.empty());
+  // Struck from the side: the left one moves right at 5 m/s (0.1 m in 2 δt).
+  world.ComputeContacts(side_by_side, 1e-3, &contacts,
+                        {{Eigen::Vector3d(0.1, 0, 0), 0.0}, resting});
+  ASSERT_EQ(contacts.size(), 1u);
+  EXPECT_NEAR(contacts[0].phi, 0.05, 1e-9);
+  // One above the other, the upper falling onto the lower at rest.
+  const std::vector<Eigen::Isometry3d> stacked = {Translation(0, 0, 1),
+                                                  Translation(0, 0, 1.15)};
+  world.ComputeContacts(stacked, 1e-3, &contacts, {resting, falling});
+  ASSERT_EQ(contacts.size(), 1u);
+  EXPECT_NEAR(contacts[0].phi, 0.05, 1e-9);
+  // Falling together: the lower may stop within the look-ahead, so the pair
+  // stays speculative.
+  world.ComputeContacts(stacked, 1e-3, &contacts, {falling, falling});
+  EXPECT_EQ(contacts.size(), 1u);
+  // Spin alone (turn) reaches across the gap too.
+  world.ComputeContacts(side_by_side, 1e-3, &contacts,
+                        {{Eigen::Vector3d::Zero(), 0.06}, resting});
+  EXPECT_EQ(contacts.size(), 1u);
+  world.ComputeContacts(side_by_side, 1e-3, &contacts);
+  EXPECT_TRUE(contacts.empty());
+}
+
 TEST(CollisionWorld, BoxOnGroundRestsOnItsFourCorners) {
   CollisionWorld world;
   world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());

@@ -73,7 +73,9 @@ TEST(StepAllocation, StepsAllocateNothingButCoalsOwnOnceThePatternWasSeen) {
         std::pair{Scheme::kSymplecticEuler, ContactSolverKind::kCanal}}) {
     Scene scene = RestingScene(scheme, solver);
     TimeStepper stepper(scene.parameters);
-    for (int n = 0; n < 300; ++n) ASSERT_TRUE(stepper.Step(&scene.system).converged);
+    // 4 s: the midpoint scheme's bodies still rock apart at 3 s, and the
+    // last speculative contact between two of them goes just after.
+    for (int n = 0; n < 400; ++n) ASSERT_TRUE(stepper.Step(&scene.system).converged);
     ASSERT_GT(stepper.last_problem()->num_constraints(),
               stepper.last_problem()->num_cliques());
     for (int n = 0; n < 5; ++n) {

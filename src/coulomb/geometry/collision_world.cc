@@ -1,6 +1,7 @@
 // The Coal adapter: the only translation unit that includes Coal.
 #include "coulomb/geometry/collision_world.h"
 #include "coulomb/geometry/box_separation.h"
+#include "coulomb/geometry/segment_distance.h"
 
 #include <algorithm>
 #include <cmath>
@@ -232,34 +233,51 @@ struct CollisionWorld::Impl {
   mutable std::vector<double> radii;
   mutable std::vector<std::pair<int, int>> candidates;
 
-  // Pairs that may be within margin, by (a, b): sweep and prune, then the
-  // exact bounding-sphere test.
-  // Candidates come from spheres grown by each geometry's reach.
+  // Pairs that may be within margin, by (a, b): sweep and prune on spheres
+  // grown by each geometry's reach, then the exact bounding-sphere test with
+  // the pair's own margin (their relative motion).
   const std::vector<std::pair<int, int>>& CandidatePairs(
       const std::vector<Eigen::Isometry3d>& X_WG, double margin,
-      const std::vector<double>& reach) const {
+      const std::vector<GeometryMotion>& motion) const {
     centers.resize(geometries.size());
     radii.resize(geometries.size());
     for (size_t g = 0; g < geometries.size(); ++g) {
       centers[g] = X_WG[g].translation();
-      radii[g] = geometries[g].bounding_radius + Reach(reach, static_cast<int>(g));
+      radii[g] =
+          geometries[g].bounding_radius + (motion.empty() ? 0.0 : motion[g].reach());
     }
     sweep_and_prune.FindCandidatePairs(centers, radii, margin, &candidates);
     std::erase_if(candidates, [&](const std::pair<int, int>& pair) {
-      const double pair_margin = PairMargin(margin, reach, pair.first, pair.second);
+      const double pair_margin = PairMargin(margin, motion, pair.first, pair.second);
       return Skip(pair.first, pair.second) ||
              FarApart(pair.first, pair.second, X_WG, pair_margin) ||
+             SweptApart(pair.first, pair.second, X_WG, motion, margin) ||
              BoxesApart(pair.first, pair.second, X_WG, pair_margin);
     });
     return candidates;
   }
 
-  static double Reach(const std::vector<double>& reach, int geometry) {
-    return reach.empty() ? 0.0 : reach[geometry];
+  // margin + reach_a + reach_b: the most the pair's gap may close.
+  static double PairMargin(double margin, const std::vector<GeometryMotion>& motion,
+                           int a, int b) {
+    if (motion.empty()) return margin;
+    return margin + motion[a].reach() + motion[b].reach();
   }
-  static double PairMargin(double margin, const std::vector<double>& reach, int a,
-                           int b) {
-    return margin + Reach(reach, a) + Reach(reach, b);
+
+  // True when the bounding spheres, each swept along its own translation
+  // and grown by its turn, stay more than `margin` apart: wherever along its
+  // path either geometry stops, they cannot meet.
+  bool SweptApart(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
+                  const std::vector<GeometryMotion>& motion, double margin) const {
+    if (motion.empty()) return false;
+    const Geometry& ga = geometries[a];
+    const Geometry& gb = geometries[b];
+    if (!std::isfinite(ga.bounding_radius) || !std::isfinite(gb.bounding_radius))
+      return false;  // a half-space: FarApart's test along its normal
+    const double distance = SegmentDistance(X_WG[a].translation(), motion[a].translation,
+                                            X_WG[b].translation(), motion[b].translation);
+    return distance > ga.bounding_radius + gb.bounding_radius + motion[a].turn +
+                          motion[b].turn + margin;
   }
 
   // Replaces the patch-wide depth by the gap between the two surfaces along
@@ -374,9 +392,9 @@ double CollisionWorld::bounding_radius(int geometry) const {
 
 void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
                                      double margin, std::vector<ContactPoint>* contacts,
-                                     const std::vector<double>& reach) const {
-  if (!reach.empty() && reach.size() != impl_->geometries.size()) {
-    throw std::invalid_argument("ComputeContacts: one reach per geometry expected");
+                                     const std::vector<GeometryMotion>& motion) const {
+  if (!motion.empty() && motion.size() != impl_->geometries.size()) {
+    throw std::invalid_argument("ComputeContacts: one motion per geometry expected");
   }
   contacts->clear();
   coal::CollisionRequest request(coal::CONTACT, 1);
@@ -386,8 +404,8 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
   const coal::ContactPatchRequest patch_request(1, kCurvedPatchSamples, kPatchTolerance);
   coal::CollisionResult& result = impl_->collision_result;
   coal::ContactPatchResult& patches = impl_->patch_result;
-  for (const auto& [a, b] : impl_->CandidatePairs(X_WG, margin, reach)) {
-    const double pair_margin = Impl::PairMargin(margin, reach, a, b);
+  for (const auto& [a, b] : impl_->CandidatePairs(X_WG, margin, motion)) {
+    const double pair_margin = Impl::PairMargin(margin, motion, a, b);
     const Shape& shape_a = impl_->geometries[a].our_shape;
     const Shape& shape_b = impl_->geometries[b].our_shape;
     if (std::holds_alternative<SdfShape>(shape_a) ||

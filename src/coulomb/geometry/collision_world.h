@@ -13,6 +13,18 @@
 
 namespace coulomb {
 
+// How far a geometry may move before its contacts are next queried [m]: a
+// reference point of it (its body's origin) by the vector `translation`, and
+// every point of the geometry by at most `turn` more than that point (from
+// rotation).
+struct GeometryMotion {
+  Eigen::Vector3d translation = Eigen::Vector3d::Zero();
+  double turn = 0.0;
+
+  // The most any point of the geometry moves: |translation| + turn.
+  double reach() const { return translation.norm() + turn; }
+};
+
 // The collision geometries of a scene and their pairwise contact query
 // (narrow phase by Coal; Coal stays inside collision_world.cc).
 //
@@ -46,13 +58,15 @@ class CollisionWorld {
   const Shape& shape(int geometry) const;
 
   // Contacts for world poses X_WG (one per geometry), into `contacts` (cleared
-  // first). A pair (a, b) is reported while φ < margin + reach[a] +
-  // reach[b]: reach[g] ≥ 0 [m] is how far geometry g may move, so that
-  // contacts are speculative only around moving geometry (an empty reach is
-  // zero everywhere).
+  // first), with speculative contacts from motion[g] (GeometryMotion; empty:
+  // none moves). A pair is tested only if its two bounding spheres, each
+  // swept along its translation and grown by its turn, come within `margin`
+  // of each other (wherever along its path either geometry stops, they may
+  // meet), and reported while φ < margin + reach_a + reach_b: bodies that
+  // fall side by side, or a resting body beside a fast one, have no contact.
   void ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG, double margin,
                        std::vector<ContactPoint>* contacts,
-                       const std::vector<double>& reach = {}) const;
+                       const std::vector<GeometryMotion>& motion = {}) const;
   // Contacts kept per SDF pair after clustering (≥ 1; throws otherwise).
   void set_max_sdf_contacts(int max_contacts);
   int max_sdf_contacts() const;

@@ -1,4 +1,7 @@
 #include "coulomb/sim/time_stepper.h"
+#include <cstdio>
+#include <cstdlib>
+#include <set>
 
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/sap_unilateral_constraint.h"
@@ -201,43 +204,58 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
   }
 }
 
-void TimeStepper::CalcGeometryReach(const MultibodySystem& system) {
+void TimeStepper::CalcGeometryMotion(const MultibodySystem& system) {
   // Speculative contacts: a pair closing at speed s is seen if s δt reaches
-  // the gap; a point of geometry G on body B moves at most at |v_o| + |ω| r,
-  // r ≤ |p_BG| + R_G from B's origin. Twice that over δt: seen a step ahead.
+  // the gap. A point of geometry G on body B moves at v_o + ω × r, |r| ≤
+  // |p_BG| + R_G from B's origin. Twice that over δt: seen a step ahead.
   const CollisionWorld& world = system.collision_world();
-  const double dt = parameters_.time_step;
-  geometry_reach_.resize(world.num_geometries());
+  const double reach_time = 2.0 * parameters_.time_step;
+  geometry_motion_.resize(world.num_geometries());
   for (int g = 0; g < world.num_geometries(); ++g) {
     const int tree = world.tree(g), body = world.body(g);
-    double speed = 0.0;
+    GeometryMotion& motion = geometry_motion_[g];
+    motion = GeometryMotion{};
     if (tree >= 0) {
       const MultibodyTree& model = system.tree(tree).model;
       const double radius =
           std::isfinite(world.bounding_radius(g))
               ? world.pose_in_body(g).translation().norm() + world.bounding_radius(g)
               : 0.0;
-      speed = model.BodyLinearVelocity(body).norm() +
-              model.BodyAngularVelocity(body).norm() * radius;
+      motion.translation = reach_time * model.BodyLinearVelocity(body);
+      motion.turn = reach_time * model.BodyAngularVelocity(body).norm() * radius;
     } else if (body > 0) {  // a kinematic world body (translating)
-      speed = system.WorldBodyVelocity(body, dt).norm();
+      motion.translation =
+          reach_time * system.WorldBodyVelocity(body, parameters_.time_step);
     }
-    geometry_reach_[g] = 2.0 * dt * speed;
   }
 }
 
 double TimeStepper::LargestContactMargin() const {
   double reach = 0.0;
-  for (double r : geometry_reach_) reach = std::max(reach, r);
+  for (const GeometryMotion& motion : geometry_motion_)
+    reach = std::max(reach, motion.reach());
   return parameters_.contact_margin + reach;
 }
 
 void TimeStepper::QueryContacts(const MultibodySystem& system,
                                 std::vector<ContactPoint>* contacts) {
   system.CalcGeometryPoses(&geometry_poses_);
-  CalcGeometryReach(system);
+  CalcGeometryMotion(system);
   system.collision_world().ComputeContacts(geometry_poses_, parameters_.contact_margin,
-                                           contacts, geometry_reach_);
+                                           contacts, geometry_motion_);
+  if (std::getenv("SURPRISE")) {
+    static int step = 0;
+    ++step;
+    static std::set<std::pair<int, int>> prev;
+    std::set<std::pair<int, int>> now;
+    for (const auto& c : *contacts) {
+      now.insert({c.geometry_a, c.geometry_b});
+      if (c.phi < -0.002 && !prev.count({c.geometry_a, c.geometry_b}))
+        std::fprintf(stderr, "step %d surprise pair %d %d phi %g\n", step, c.geometry_a,
+                     c.geometry_b, c.phi);
+    }
+    prev = now;
+  }
 }
 
 void TimeStepper::ComputeContacts(MultibodySystem* system, StepStatistics* stats) {

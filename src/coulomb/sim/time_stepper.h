@@ -46,12 +46,14 @@ Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& normal);
 struct TimeStepperParameters {
   double time_step = 0.01;  // δt [s] > 0
   Scheme scheme = Scheme::kSymplecticEuler;
-  // A pair's contacts are kept while φ < margin + the reaches of its two
-  // geometries, reach = 2 δt (|v_o| + |ω| (|p_BG| + R_G)) [m] (body
-  // origin speed, spin, the geometry's offset and bounding radius), so that
-  // approaching geometry is seen one step ahead while resting neighbours
-  // of a fast body are not. Speculative contacts with φ0 > 0 only act if the
-  // bodies would close the gap within the step.
+  // Speculative contacts: each geometry may move by 2 δt v_o (its body's
+  // origin velocity) plus 2 δt |ω| (|p_BG| + R_G) from spin (the geometry's
+  // offset and bounding radius); a pair whose bounding spheres, swept so,
+  // come within the margin keeps its contacts while φ < margin + the two
+  // geometries' reaches (CollisionWorld::ComputeContacts). Approaching
+  // geometry is seen one step ahead; bodies falling side by side and resting
+  // neighbours of a fast body are not paired. Speculative contacts with
+  // φ0 > 0 only act if the bodies would close the gap within the step.
   double contact_margin = 1e-3;
   // The contact model (sap, lagged, …) and its run-wide parameters.
   ContactModelParameters contact;
@@ -212,11 +214,12 @@ class TimeStepper {
   std::vector<Eigen::Vector3d> previous_impulses_;  // in their contact frames
   Eigen::VectorXd lambda_guess_;
   std::vector<Eigen::Isometry3d> geometry_poses_;
-  std::vector<double> geometry_reach_;  // of CalcGeometryReach
-  // geometry_reach_ at the system's state.
-  void CalcGeometryReach(const MultibodySystem& system);
-  // The largest distance within which this step's query saw contacts [m]:
-  // the margin plus the largest reach (warm starts match contacts within it).
+  std::vector<GeometryMotion> geometry_motion_;  // of CalcGeometryMotion
+  // geometry_motion_ at the system's state: 2 δt times each geometry's
+  // velocity (the speculative contacts' look-ahead).
+  void CalcGeometryMotion(const MultibodySystem& system);
+  // The margin plus the largest GeometryMotion::reach [m]: warm starts match
+  // a contact to the last step's within it.
   double LargestContactMargin() const;
 };
 
