@@ -13,7 +13,9 @@ namespace {
 // grid around the best cell: within ~1e-9 of the distance.
 double GridDistance(const Eigen::Vector3d& p, const Eigen::Vector3d& d_p,
                     const Eigen::Vector3d& q, const Eigen::Vector3d& d_q) {
-  const auto distance = [&](double s, double u) { return (p + s * d_p - q - u * d_q).norm(); };
+  const auto distance = [&](double s, double u) {
+    return (p + s * d_p - q - u * d_q).norm();
+  };
   double best = distance(0.0, 0.0), s0 = 0.0, u0 = 0.0;
   double width = 1.0;
   for (int level = 0; level < 6; ++level) {
@@ -38,7 +40,9 @@ double GridDistance(const Eigen::Vector3d& p, const Eigen::Vector3d& d_p,
 TEST(SegmentDistance, MatchesAGridMinimumOnRandomSegments) {
   std::mt19937 random(7);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  const auto vector = [&] { return Eigen::Vector3d(unit(random), unit(random), unit(random)); };
+  const auto vector = [&] {
+    return Eigen::Vector3d(unit(random), unit(random), unit(random));
+  };
   for (int trial = 0; trial < 300; ++trial) {
     const Eigen::Vector3d p = vector(), q = vector();
     // Some segments parallel, some points, the rest in general position.
@@ -68,8 +72,9 @@ TEST(SegmentDistance, ClosedForms) {
   EXPECT_NEAR(SegmentDistance(Eigen::Vector3d::Zero(), -0.2 * z, 0.4 * x, -0.2 * z), 0.4,
               1e-15);
   // A point above a falling segment's end: the segment reaches up to it.
-  EXPECT_NEAR(SegmentDistance(z, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), 0.6 * z),
-              0.4, 1e-15);
+  EXPECT_NEAR(
+      SegmentDistance(z, Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), 0.6 * z), 0.4,
+      1e-15);
 }
 
 }  // namespace

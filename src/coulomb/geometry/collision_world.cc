@@ -234,8 +234,9 @@ struct CollisionWorld::Impl {
   mutable std::vector<std::pair<int, int>> candidates;
 
   // Pairs that may be within margin, by (a, b): sweep and prune on spheres
-  // grown by each geometry's reach, then the exact bounding-sphere test with
-  // the pair's own margin (their relative motion).
+  // grown by each geometry's reach, then the exact bounding-sphere test
+  // within the pair's margin, the swept-sphere test and, for two boxes, the
+  // separating-axis bound.
   const std::vector<std::pair<int, int>>& CandidatePairs(
       const std::vector<Eigen::Isometry3d>& X_WG, double margin,
       const std::vector<GeometryMotion>& motion) const {

@@ -1,7 +1,4 @@
 #include "coulomb/sim/time_stepper.h"
-#include <cstdio>
-#include <cstdlib>
-#include <set>
 
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/sap_unilateral_constraint.h"
@@ -243,19 +240,6 @@ void TimeStepper::QueryContacts(const MultibodySystem& system,
   CalcGeometryMotion(system);
   system.collision_world().ComputeContacts(geometry_poses_, parameters_.contact_margin,
                                            contacts, geometry_motion_);
-  if (std::getenv("SURPRISE")) {
-    static int step = 0;
-    ++step;
-    static std::set<std::pair<int, int>> prev;
-    std::set<std::pair<int, int>> now;
-    for (const auto& c : *contacts) {
-      now.insert({c.geometry_a, c.geometry_b});
-      if (c.phi < -0.002 && !prev.count({c.geometry_a, c.geometry_b}))
-        std::fprintf(stderr, "step %d surprise pair %d %d phi %g\n", step, c.geometry_a,
-                     c.geometry_b, c.phi);
-    }
-    prev = now;
-  }
 }
 
 void TimeStepper::ComputeContacts(MultibodySystem* system, StepStatistics* stats) {
