@@ -60,8 +60,8 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   // A, layout and active set as that Factor), when at most half of its
   // constraint rows have a new G_i, it is updated by J_iᵀ ΔG_i J_i for
   // those (an iterate where few contacts change region, CANAL's late inner
-  // iterations), else assembled anew; and anew after kMaxIncrementalUpdates updates, which
-  // bounds the round-off the differences accumulate.
+  // iterations), else assembled anew; and anew after kMaxIncrementalUpdates
+  // updates, which bounds the round-off the differences accumulate.
   const Eigen::MatrixXd& AssembledDenseBlock(
       const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians, int s,
       bool refactoring);
