@@ -184,8 +184,8 @@ TEST(BlockSparseCholesky, ReportsARigidBodyPivotThatIsNotPositiveDefinite) {
 // harmless).
 TEST_P(BlockSparseCholeskyRandom, FactorsAndSolvesOnlyTheMarkedIslands) {
   RandomBlockMatrix matrix = MakeRandomBlockMatrix(30, 0.05, GetParam(), 6, 6);
-  std::vector<int> island;
-  const int num_islands = matrix.pattern.ConnectedComponents(&island);
+  std::vector<int> island, stack;
+  const int num_islands = matrix.pattern.ConnectedComponents(&island, &stack);
   ASSERT_GE(num_islands, 2);
   std::vector<char> active(island.size());
   for (size_t block = 0; block < island.size(); ++block)
@@ -280,8 +280,8 @@ TEST(BlockSparsityPattern, FindsIslands) {
   pattern.neighbors.resize(5);
   pattern.AddCoupling(0, 3);
   pattern.AddCoupling(3, 4);
-  std::vector<int> island;
-  EXPECT_EQ(pattern.ConnectedComponents(&island), 3);
+  std::vector<int> island, stack;
+  EXPECT_EQ(pattern.ConnectedComponents(&island, &stack), 3);
   EXPECT_EQ(island, (std::vector<int>{0, 1, 2, 0, 0}));
 }
 

@@ -4,6 +4,7 @@
 
 #include "coulomb/contact/clique_graph.h"
 #include "coulomb/contact/sap_friction_cone.h"
+#include "coulomb/contact/sap_unilateral_constraint.h"
 #include "test_support.h"
 
 namespace coulomb {
@@ -62,6 +63,76 @@ TEST(ContactProblem, ComputesConstraintVelocitiesWithBias) {
   Eigen::VectorXd v_c;
   problem.CalcConstraintVelocities(Eigen::Vector2d(1.0, -1.0), &v_c);
   EXPECT_EQ(v_c, Eigen::Vector3d(-0.5, -1.0, -2.0));
+}
+
+TEST(ContactProblem, SubproblemReadsTheSourcesConstraintsInPlace) {
+  ContactProblem whole(0.01);
+  whole.AddClique(Eigen::Matrix2d::Identity());
+  whole.AddClique(2.0 * Eigen::Matrix3d::Identity());
+  whole.SetFreeMotionVelocities(Eigen::VectorXd::LinSpaced(5, -1.0, 1.0));
+  for (int i = 0; i < 3; ++i) {
+    whole.AddConstraint({{i % 2, Eigen::MatrixXd::Random(3, 2 + i % 2)}},
+                        ConstraintVector::Constant(3, 0.1 * i), Cone());
+  }
+  whole.Finalize();
+  ContactProblem sub(0.01);
+  sub.ResetToSubproblem(whole, {0, 2});
+  ASSERT_EQ(sub.num_constraints(), 2);
+  EXPECT_EQ(&sub.constraint(1), &whole.constraint(2));  // not a copy
+  EXPECT_EQ(sub.constraint_offset(1), 3);
+  EXPECT_EQ(sub.v_star(), whole.v_star());
+  // Its v_c = J v + b: the rows of the source's kept constraints.
+  const Eigen::VectorXd v = Eigen::VectorXd::Random(5);
+  Eigen::VectorXd v_c_whole, v_c_sub;
+  whole.CalcConstraintVelocities(v, &v_c_whole);
+  sub.CalcConstraintVelocities(v, &v_c_sub);
+  ASSERT_EQ(v_c_sub.size(), 6);
+  EXPECT_EQ(v_c_sub.head(3), v_c_whole.head(3));
+  EXPECT_EQ(v_c_sub.tail(3), v_c_whole.tail(3));
+  EXPECT_THROW(sub.Finalize(), std::logic_error);
+  EXPECT_THROW(sub.EmplaceConstraint(), std::logic_error);
+  sub.Clear();  // a problem of its own again
+  EXPECT_NO_THROW(sub.EmplaceConstraint());
+}
+
+TEST(ContactProblem, RebuiltInPlaceEachKindKeepsItsSlots) {
+  // Built as a stepper does: contacts (kind 0), then a joint constraint
+  // (kind -1). With three contacts, then one, then three again, the joint
+  // constraint's slot is always the same object, and so are the contacts'.
+  ContactProblem problem(0.01);
+  const auto build = [&](int contacts) -> std::vector<const ProblemConstraint*> {
+    problem.Clear();
+    problem.EmplaceClique(2) = Eigen::Matrix2d::Identity();
+    problem.mutable_v_star() = Eigen::Vector2d::Zero();
+    std::vector<const ProblemConstraint*> slots;
+    for (int i = 0; i < contacts + 1; ++i) {
+      const int kind = i < contacts ? 0 : -1;
+      ProblemConstraint& slot = problem.EmplaceConstraint(kind);
+      slot.jacobian.resize(1);
+      slot.jacobian[0] = {0, Eigen::MatrixXd::Random(kind == 0 ? 3 : 1, 2)};
+      slot.bias.setZero(kind == 0 ? 3 : 1);
+      if (kind == 0) {
+        EmplaceConstraintPotential<SapFrictionCone>(
+            &slot.potential, SapContactParameters{}, Eigen::Vector3d::Zero());
+      } else {
+        EmplaceConstraintPotential<SapUnilateralConstraint>(
+            &slot.potential, SapUnilateralConstraint::Parameters{}, 0.0);
+      }
+      slots.push_back(&slot);
+      EXPECT_EQ(slot.kind, kind);
+    }
+    problem.Finalize();
+    return slots;
+  };
+  const std::vector<const ProblemConstraint*> three = build(3);
+  const ConvexConstraint* limit = three[3]->potential.get();
+  const std::vector<const ProblemConstraint*> one = build(1);
+  EXPECT_EQ(one[1]->potential.get(), limit);  // found past the spare contact slots
+  const std::vector<const ProblemConstraint*> again = build(3);
+  EXPECT_EQ(again[3]->potential.get(), limit);
+  for (int i = 0; i < 3; ++i) {  // each contact slot was a contact's before
+    EXPECT_NE(dynamic_cast<const SapFrictionCone*>(again[i]->potential.get()), nullptr);
+  }
 }
 
 TEST(ContactProblem, RejectsBadInputNamingWhatIsWrong) {

@@ -35,7 +35,7 @@ bool CliqueGraph::Update(const ContactProblem& problem) {
     AssignConstraints(problem);
     return false;
   }
-  coupling_signature_.swap(candidate_);
+  coupling_signature_ = candidate_;  // a copy keeps both buffers' storage
   Build(problem);
   return true;
 }
@@ -43,11 +43,9 @@ bool CliqueGraph::Update(const ContactProblem& problem) {
 void CliqueGraph::Build(const ContactProblem& problem) {
   const int num_cliques = problem.num_cliques();
   pattern.block_sizes.resize(num_cliques);
-  pattern.neighbors.resize(num_cliques);
-  for (int clique = 0; clique < num_cliques; ++clique) {
+  pattern.neighbors.Reset(num_cliques);
+  for (int clique = 0; clique < num_cliques; ++clique)
     pattern.block_sizes[clique] = problem.clique_size(clique);
-    pattern.neighbors[clique].clear();
-  }
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& jacobian = problem.constraint(index).jacobian;
     for (size_t a = 0; a < jacobian.size(); ++a) {
@@ -55,10 +53,9 @@ void CliqueGraph::Build(const ContactProblem& problem) {
         pattern.AddCoupling(jacobian[a].clique, jacobian[b].clique);
     }
   }
-  num_islands = pattern.ConnectedComponents(&island_of_clique);
-  cliques_of_island.resize(num_islands);
-  constraints_of_island.resize(num_islands);
-  for (std::vector<int>& cliques : cliques_of_island) cliques.clear();
+  num_islands = pattern.ConnectedComponents(&island_of_clique, &component_stack_);
+  cliques_of_island.Reset(num_islands);
+  constraints_of_island.Reset(num_islands);
   for (int clique = 0; clique < num_cliques; ++clique) {
     cliques_of_island[island_of_clique[clique]].push_back(clique);
   }
@@ -69,7 +66,7 @@ void CliqueGraph::AssignConstraints(const ContactProblem& problem) {
   signature_.clear();
   VisitPatternSignature(problem, [this](int value) { signature_.push_back(value); });
   island_of_constraint.resize(problem.num_constraints());
-  for (std::vector<int>& constraints : constraints_of_island) constraints.clear();
+  constraints_of_island.Reset(num_islands);
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const int island =
         island_of_clique[problem.constraint(index).jacobian.front().clique];

@@ -4,6 +4,7 @@
 
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/math/block_sparsity_pattern.h"
+#include "coulomb/math/reusable_lists.h"
 
 namespace coulomb {
 
@@ -24,10 +25,10 @@ class CliqueGraph {
   BlockSparsityPattern pattern;
   int num_islands = 0;
   std::vector<int> island_of_clique;
-  std::vector<std::vector<int>> cliques_of_island;
+  ReusableLists<int> cliques_of_island;
   // Per constraint (refreshed by AssignConstraints).
   std::vector<int> island_of_constraint;
-  std::vector<std::vector<int>> constraints_of_island;
+  ReusableLists<int> constraints_of_island;
 
   explicit CliqueGraph(const ContactProblem& problem);
 
@@ -57,6 +58,7 @@ class CliqueGraph {
   std::vector<int> coupling_signature_;  // the set of tuples
   // Workspace of CouplingSignature.
   std::vector<int> tuples_, tuple_starts_, tuple_order_, candidate_;
+  std::vector<int> component_stack_;  // Build's workspace
 };
 
 }  // namespace coulomb

@@ -6,7 +6,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "coulomb/contact/borrowed_constraint.h"
 #include "coulomb/math/small_block_products.h"
 
 namespace coulomb {
@@ -86,17 +85,16 @@ void ContactProblem::ResetToSubproblem(const ContactProblem& source,
                                        const std::vector<int>& constraints) {
   if (!source.finalized())
     throw std::logic_error("ResetToSubproblem: the source problem is not finalized");
+  if (source.subproblem_source_ != nullptr)
+    throw std::logic_error("ResetToSubproblem: the source is a sub-problem itself");
   ResetCliquesFrom(source);
   time_step_ = source.time_step();
+  subproblem_source_ = &source;
+  source_constraint_.assign(constraints.begin(), constraints.end());
+  num_constraints_ = static_cast<int>(constraints.size());
   for (const int index : constraints) {
-    const ProblemConstraint& original = source.constraint(index);
-    ProblemConstraint& slot = EmplaceConstraint();
-    slot.jacobian = original.jacobian;
-    slot.bias = original.bias;
-    EmplaceConstraintPotential<BorrowedConstraint>(&slot.potential,
-                                                   original.potential.get());
     constraint_offsets_.push_back(num_constraint_equations_);
-    num_constraint_equations_ += original.potential->num_equations();
+    num_constraint_equations_ += source.constraint(index).potential->num_equations();
   }
   finalized_ = true;
   revision_ = NewRevision();
@@ -160,12 +158,25 @@ void ContactProblem::Clear() {
   constraint_offsets_.clear();
   num_dofs_ = 0;
   num_constraint_equations_ = 0;
+  subproblem_source_ = nullptr;
   finalized_ = false;
 }
 
-ProblemConstraint& ContactProblem::EmplaceConstraint() {
+ProblemConstraint& ContactProblem::EmplaceConstraint(int kind) {
+  if (subproblem_source_ != nullptr)
+    throw std::logic_error("EmplaceConstraint: a sub-problem reads its source's");
   const int index = num_constraints_++;
-  if (index == static_cast<int>(constraints_.size())) constraints_.emplace_back();
+  if (index == static_cast<int>(constraints_.size()) ||
+      constraints_[index].kind != kind) {
+    // A spare slot of this kind (past index), or a new one: the slot at
+    // index stays a spare of its own kind. Swapping moves pointers only, so
+    // each kind ends with as many slots as it ever had constraints at once.
+    size_t spare = index;
+    while (spare < constraints_.size() && constraints_[spare].kind != kind) ++spare;
+    if (spare == constraints_.size()) constraints_.emplace_back().kind = kind;
+    if (spare != static_cast<size_t>(index))
+      std::swap(constraints_[index], constraints_[spare]);
+  }
   finalized_ = false;
   return constraints_[index];
 }
@@ -181,7 +192,10 @@ int ContactProblem::AddConstraint(std::vector<JacobianBlock> jacobian,
                                   ConstraintVector bias,
                                   std::unique_ptr<ConvexConstraint> potential) {
   const int index = num_constraints();
-  EmplaceConstraint() = {std::move(jacobian), std::move(bias), std::move(potential)};
+  ProblemConstraint& slot = EmplaceConstraint();
+  slot.jacobian = std::move(jacobian);
+  slot.bias = std::move(bias);
+  slot.potential = std::move(potential);
   try {
     ValidateConstraint(index);
   } catch (const std::invalid_argument&) {
@@ -236,6 +250,8 @@ void ContactProblem::ValidateConstraint(int index) const {
 }
 
 void ContactProblem::Finalize() {
+  if (subproblem_source_ != nullptr)
+    throw std::logic_error("Finalize: a sub-problem is finalized by ResetToSubproblem");
   if (v_star_.size() != num_dofs_) {
     throw std::invalid_argument("v* has " + std::to_string(v_star_.size()) +
                                 " entries, expected " + std::to_string(num_dofs_));
@@ -316,16 +332,19 @@ void ContactProblem::PrepareConstraints() {
 
 void ContactProblem::CalcConstraintVelocities(const Eigen::VectorXd& v,
                                               Eigen::VectorXd* v_c) const {
-  MultiplyByJacobian(v, v_c);
-  for (int index = 0; index < num_constraints(); ++index) {
-    const ConstraintVector& bias = constraints_[index].bias;
-    v_c->segment(constraint_offsets_[index], bias.size()) += bias;
-  }
+  v_c->resize(num_constraint_equations_);
+  MultiplyByJacobianInto(v, true, v_c->data());
+}
+
+void ContactProblem::CalcConstraintVelocities(const Eigen::VectorXd& v,
+                                              ReusableVector* v_c) const {
+  v_c->resize(num_constraint_equations_);
+  MultiplyByJacobianInto(v, true, v_c->data());
 }
 
 ConstraintVector ContactProblem::ConstraintVelocity(int index,
                                                     const Eigen::VectorXd& v) const {
-  const ProblemConstraint& c = constraints_[index];
+  const ProblemConstraint& c = constraint(index);
   ConstraintVector v_c = c.bias;
   for (const JacobianBlock& block : c.jacobian) {
     AddBlockTimes(block.matrix, v.data() + clique_offsets_[block.clique], v_c.data());
@@ -336,20 +355,35 @@ ConstraintVector ContactProblem::ConstraintVelocity(int index,
 void ContactProblem::MultiplyByJacobian(const Eigen::VectorXd& x,
                                         Eigen::VectorXd* y) const {
   y->resize(num_constraint_equations_);
+  MultiplyByJacobianInto(x, false, y->data());
+}
+
+void ContactProblem::MultiplyByJacobian(const Eigen::VectorXd& x,
+                                        ReusableVector* y) const {
+  y->resize(num_constraint_equations_);
+  MultiplyByJacobianInto(x, false, y->data());
+}
+
+void ContactProblem::MultiplyByJacobianInto(const Eigen::VectorXd& x, bool with_bias,
+                                            double* y) const {
   for (int index = 0; index < num_constraints(); ++index) {
-    const ProblemConstraint& c = constraints_[index];
-    double* y_i = y->data() + constraint_offsets_[index];
-    std::fill(y_i, y_i + c.bias.size(), 0.0);
+    const ProblemConstraint& c = constraint(index);
+    double* y_i = y + constraint_offsets_[index];
+    if (with_bias) {
+      std::copy(c.bias.data(), c.bias.data() + c.bias.size(), y_i);
+    } else {
+      std::fill(y_i, y_i + c.bias.size(), 0.0);
+    }
     for (const JacobianBlock& block : c.jacobian) {
       AddBlockTimes(block.matrix, x.data() + clique_offsets_[block.clique], y_i);
     }
   }
 }
 
-void ContactProblem::AddJacobianTransposeTimes(const Eigen::VectorXd& gamma,
+void ContactProblem::AddJacobianTransposeTimes(Eigen::Ref<const Eigen::VectorXd> gamma,
                                                Eigen::VectorXd* generalized) const {
   for (int index = 0; index < num_constraints(); ++index) {
-    const ProblemConstraint& c = constraints_[index];
+    const ProblemConstraint& c = constraint(index);
     const double* gamma_i = gamma.data() + constraint_offsets_[index];
     for (const JacobianBlock& block : c.jacobian) {
       AddBlockTransposeTimes(block.matrix, gamma_i,

@@ -8,6 +8,7 @@
 
 #include "coulomb/contact/clique_tree.h"
 #include "coulomb/contact/convex_constraint.h"
+#include "coulomb/math/reusable_vector.h"
 
 namespace coulomb {
 
@@ -26,6 +27,8 @@ struct ProblemConstraint {
   std::vector<JacobianBlock> jacobian;
   ConstraintVector bias;
   std::unique_ptr<ConvexConstraint> potential;
+  // The builder's label for what this slot holds (ContactProblem::EmplaceConstraint).
+  int kind = 0;
 };
 
 // The contact problem of one time step (SAP §IV-D, docs/math.md §2.8): pure data.
@@ -64,8 +67,8 @@ class ContactProblem {
   void ResetCliquesFrom(const ContactProblem& source);
   // In place, the finalized problem of a finalized source restricted to the
   // constraints listed (indices into source, increasing): its cliques and v*,
-  // and those constraints in that order, their potentials borrowed
-  // (BorrowedConstraint: the source must outlive this problem, unchanged).
+  // and those constraints in that order, read in the source (not copied: the
+  // source must outlive this problem, unchanged, until the next Clear).
   // Nothing is validated or prepared again. A constraint whose impulse
   // vanishes at v adds nothing to ℓ_p or its gradient there, so at a v where
   // every constraint left out is inactive both problems have the same cost
@@ -91,9 +94,14 @@ class ContactProblem {
   void SetCliqueTree(int clique, CliqueTree tree) {
     EmplaceCliqueTree(clique) = std::move(tree);
   }
-  // A new constraint's slot, holding what a previous constraint left there
-  // (Jacobian blocks, potential object) for reuse; the caller sets all of it.
-  ProblemConstraint& EmplaceConstraint();
+  // A new constraint's slot, holding what a previous constraint of the same
+  // `kind` left there (Jacobian blocks, potential object) for reuse; the
+  // caller sets all of it. Kinds are the caller's labels for constraints
+  // whose storage fits each other (contacts, joint limits, …): a slot left
+  // by another kind is exchanged for a spare one of this kind when there is
+  // one, so that a problem rebuilt with its constraints in other places
+  // (fewer contacts before the joint limits) allocates nothing.
+  ProblemConstraint& EmplaceConstraint(int kind = 0);
 
   bool finalized() const { return finalized_; }
   // Changes at every Finalize (and ResetToSubproblem), never repeating across
@@ -115,22 +123,30 @@ class ContactProblem {
     return has_tree_[clique] ? &trees_[clique] : nullptr;
   }
   const Eigen::VectorXd& v_star() const { return v_star_; }
-  const ProblemConstraint& constraint(int index) const { return constraints_[index]; }
+  const ProblemConstraint& constraint(int index) const {
+    return subproblem_source_ == nullptr
+               ? constraints_[index]
+               : subproblem_source_->constraints_[source_constraint_[index]];
+  }
   int constraint_offset(int index) const { return constraint_offsets_[index]; }
 
   // v_c = J v + b for all constraints, stacked.
   void CalcConstraintVelocities(const Eigen::VectorXd& v, Eigen::VectorXd* v_c) const;
+  void CalcConstraintVelocities(const Eigen::VectorXd& v, ReusableVector* v_c) const;
   // v_c = J_i v + b_i of one constraint.
   ConstraintVector ConstraintVelocity(int index, const Eigen::VectorXd& v) const;
   // y = J x (no bias), stacked like v_c.
   void MultiplyByJacobian(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
+  void MultiplyByJacobian(const Eigen::VectorXd& x, ReusableVector* y) const;
   // Adds Jᵀ γ (γ stacked like v_c) to `generalized`.
-  void AddJacobianTransposeTimes(const Eigen::VectorXd& gamma,
+  void AddJacobianTransposeTimes(Eigen::Ref<const Eigen::VectorXd> gamma,
                                  Eigen::VectorXd* generalized) const;
   // y = A x.
   void MultiplyByA(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
 
  private:
+  // y = J x, and with_bias + b, into y[0, num_constraint_equations()).
+  void MultiplyByJacobianInto(const Eigen::VectorXd& x, bool with_bias, double* y) const;
   void ValidateClique(int index) const;
   void ValidateConstraint(int index) const;
   void PrepareConstraints();
@@ -150,6 +166,9 @@ class ContactProblem {
   Eigen::VectorXd v_star_;
   std::vector<ProblemConstraint> constraints_;
   int num_constraints_ = 0;
+  // Set by ResetToSubproblem: constraint i is source's source_constraint_[i].
+  const ContactProblem* subproblem_source_ = nullptr;
+  std::vector<int> source_constraint_;
   std::vector<int> constraint_offsets_;
   int num_constraint_equations_ = 0;
   // Finalize's workspace: per clique, A_t⁻¹ for a free body (6 dofs: fixed

@@ -92,8 +92,8 @@ std::vector<std::vector<int>> MassMatrixComponents(const Eigen::SparseMatrix<dou
       if (it.value() != 0.0) graph.AddCoupling(static_cast<int>(it.row()), col);
     }
   }
-  std::vector<int> component_of_dof;
-  const int num_components = graph.ConnectedComponents(&component_of_dof);
+  std::vector<int> component_of_dof, stack;
+  const int num_components = graph.ConnectedComponents(&component_of_dof, &stack);
   std::vector<std::vector<int>> components(num_components);
   for (int dof = 0; dof < static_cast<int>(m.rows()); ++dof) {
     components[component_of_dof[dof]].push_back(dof);

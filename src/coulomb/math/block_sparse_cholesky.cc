@@ -18,7 +18,7 @@ BlockSparseCholesky::BlockSparseCholesky(const BlockSparsityPattern& pattern)
 
 void BlockSparseCholesky::Analyze(const BlockSparsityPattern& pattern) {
   block_sizes_ = pattern.block_sizes;
-  MinimumDegreeElimination(pattern, &elimination_);
+  MinimumDegreeElimination(pattern, &elimination_, &elimination_workspace_);
   const int n = pattern.num_blocks();
   num_rows_ = 0;
   block_offsets_.resize(n);
@@ -35,8 +35,7 @@ void BlockSparseCholesky::Analyze(const BlockSparsityPattern& pattern) {
   stored_blocks_.clear();
   stored_blocks_.reserve(num_stored_blocks);
   diagonal_storage_.resize(n);
-  below_storage_.resize(n);
-  for (std::vector<int>& storage : below_storage_) storage.clear();
+  below_storage_.Reset(n);
   column_begin_.resize(n);
   column_end_.resize(n);
   int64_t offset = 0;
@@ -64,8 +63,7 @@ void BlockSparseCholesky::AnalyzeUpdates() {
   std::vector<int>& storage_in_column = storage_in_column_;
   std::vector<int>& targets = update_targets_;  // (a, b) at a (a + 1) / 2 + b
   storage_in_column.assign(n, -1);
-  updates_.resize(n);
-  for (std::vector<BlockUpdate>& updates : updates_) updates.clear();
+  updates_.Reset(n);
   for (int col = 0; col < n; ++col) {
     const auto& rows = elimination_.below_diagonal[col];
     targets.resize(rows.size() * (rows.size() + 1) / 2);

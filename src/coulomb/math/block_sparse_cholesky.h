@@ -8,6 +8,7 @@
 #include "coulomb/math/block_sparsity_pattern.h"
 #include "coulomb/math/body_block_kernels.h"
 #include "coulomb/math/minimum_degree_elimination.h"
+#include "coulomb/math/reusable_lists.h"
 
 namespace coulomb {
 
@@ -132,6 +133,7 @@ class BlockSparseCholesky {
   std::vector<int> block_sizes_;
   std::vector<int> block_offsets_;
   BlockElimination elimination_;
+  MinimumDegreeWorkspace elimination_workspace_;
   std::vector<double> values_;
   std::vector<StoredBlockInfo> stored_blocks_;
   // Column k (caller's numbering): its diagonal block and the storage of
@@ -140,8 +142,8 @@ class BlockSparseCholesky {
   // Column k's blocks are stored one after another: values_[column_begin_[k],
   // column_end_[k]).
   std::vector<int64_t> column_begin_, column_end_;
-  std::vector<std::vector<int>> below_storage_;
-  std::vector<std::vector<BlockUpdate>> updates_;        // per column
+  ReusableLists<int> below_storage_;
+  ReusableLists<BlockUpdate> updates_;                   // per column
   std::vector<int> storage_in_column_, update_targets_;  // AnalyzeUpdates' workspace
 };
 

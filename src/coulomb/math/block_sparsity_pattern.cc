@@ -12,11 +12,12 @@ void BlockSparsityPattern::AddCoupling(int i, int j) {
   neighbors[j].push_back(i);
 }
 
-int BlockSparsityPattern::ConnectedComponents(
-    std::vector<int>* component_of_block) const {
+int BlockSparsityPattern::ConnectedComponents(std::vector<int>* component_of_block,
+                                              std::vector<int>* stack_storage) const {
   component_of_block->assign(num_blocks(), -1);
   int num_components = 0;
-  std::vector<int> stack;
+  std::vector<int>& stack = *stack_storage;
+  stack.clear();
   for (int seed = 0; seed < num_blocks(); ++seed) {
     if ((*component_of_block)[seed] >= 0) continue;
     (*component_of_block)[seed] = num_components;

@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "coulomb/math/reusable_lists.h"
+
 namespace coulomb {
 
 // Sparsity of a symmetric block matrix: the size of each diagonal block and,
@@ -9,7 +11,7 @@ namespace coulomb {
 // j ∈ neighbors[i] ⇔ i ∈ neighbors[j]). The diagonal blocks are always present.
 struct BlockSparsityPattern {
   std::vector<int> block_sizes;
-  std::vector<std::vector<int>> neighbors;
+  ReusableLists<int> neighbors;
 
   int num_blocks() const { return static_cast<int>(block_sizes.size()); }
 
@@ -18,8 +20,9 @@ struct BlockSparsityPattern {
 
   // Labels each block with the index of its connected component ("island").
   // Returns the number of components; components are numbered in order of
-  // their lowest block index.
-  int ConnectedComponents(std::vector<int>* component_of_block) const;
+  // their lowest block index. *stack is workspace (its storage is reused).
+  int ConnectedComponents(std::vector<int>* component_of_block,
+                          std::vector<int>* stack) const;
 };
 
 }  // namespace coulomb

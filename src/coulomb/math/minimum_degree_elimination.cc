@@ -2,25 +2,25 @@
 
 #include <algorithm>
 #include <functional>
-#include <queue>
 #include <utility>
 
 namespace coulomb {
 
 BlockElimination MinimumDegreeElimination(const BlockSparsityPattern& pattern) {
   BlockElimination elimination;
-  MinimumDegreeElimination(pattern, &elimination);
+  MinimumDegreeWorkspace workspace;
+  MinimumDegreeElimination(pattern, &elimination, &workspace);
   return elimination;
 }
 
 void MinimumDegreeElimination(const BlockSparsityPattern& pattern,
-                              BlockElimination* result) {
+                              BlockElimination* result,
+                              MinimumDegreeWorkspace* workspace) {
   const int num_blocks = pattern.num_blocks();
   const std::vector<int>& sizes = pattern.block_sizes;
   BlockElimination& elimination = *result;
   elimination.position.assign(num_blocks, -1);
-  elimination.below_diagonal.resize(num_blocks);
-  for (std::vector<int>& rows : elimination.below_diagonal) rows.clear();
+  elimination.below_diagonal.Reset(num_blocks);
   elimination.order.clear();
   elimination.order.reserve(num_blocks);
   // Blocks without neighbors have degree 0: the greedy order takes them
@@ -32,30 +32,39 @@ void MinimumDegreeElimination(const BlockSparsityPattern& pattern,
     elimination.order.push_back(block);
   }
   // The remaining graph: adjacency lists (unsorted) and weighted degrees.
-  // The queue holds (degree, block) pairs; an entry is stale, and skipped,
-  // once its block is eliminated or its degree has changed, so the pair
-  // popped first among the current ones is the smallest (degree, block).
-  std::vector<std::vector<int>> graph(num_blocks);
-  std::vector<int> degree(num_blocks, 0);
-  using Entry = std::pair<int, int>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+  // The heap holds (degree, block) pairs, smallest on top; an entry is
+  // stale, and skipped, once its block is eliminated or its degree has
+  // changed, so the pair popped first among the current ones is the
+  // smallest (degree, block).
+  ReusableLists<int>& graph = workspace->graph;
+  std::vector<int>& degree = workspace->degree;
+  std::vector<std::pair<int, int>>& heap = workspace->heap;
+  graph.Reset(num_blocks);
+  degree.assign(num_blocks, 0);
+  heap.clear();
+  const auto push = [&heap](int block_degree, int block) {
+    heap.emplace_back(block_degree, block);
+    std::push_heap(heap.begin(), heap.end(), std::greater<>());
+  };
   for (int block = 0; block < num_blocks; ++block) {
     if (pattern.neighbors[block].empty()) continue;
     graph[block] = pattern.neighbors[block];
     for (int neighbor : graph[block]) degree[block] += sizes[neighbor];
-    queue.emplace(degree[block], block);
+    push(degree[block], block);
   }
   // mark[b] == stamp: b is in the adjacency list being updated.
-  std::vector<int> mark(num_blocks, -1);
+  std::vector<int>& mark = workspace->mark;
+  mark.assign(num_blocks, -1);
   int stamp = 0;
-  while (!queue.empty()) {
-    const auto [pivot_degree, pivot] = queue.top();
-    queue.pop();
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+    const auto [pivot_degree, pivot] = heap.back();
+    heap.pop_back();
     if (elimination.position[pivot] >= 0 || pivot_degree != degree[pivot]) continue;
     elimination.position[pivot] = static_cast<int>(elimination.order.size());
     elimination.order.push_back(pivot);
     std::vector<int>& remaining = elimination.below_diagonal[pivot];
-    remaining.swap(graph[pivot]);
+    remaining = graph[pivot];  // a copy: both lists keep their storage
     for (int a : remaining) {
       // Drop the pivot from a's list, then connect a to the pivot's other
       // neighbours it is not yet adjacent to (the fill-in).
@@ -69,7 +78,7 @@ void MinimumDegreeElimination(const BlockSparsityPattern& pattern,
         adjacent.push_back(b);
         degree[a] += sizes[b];
       }
-      queue.emplace(degree[a], a);
+      push(degree[a], a);
     }
   }
   for (auto& rows : elimination.below_diagonal) {

@@ -1,8 +1,10 @@
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "coulomb/math/block_sparsity_pattern.h"
+#include "coulomb/math/reusable_lists.h"
 
 namespace coulomb {
 
@@ -19,12 +21,24 @@ struct BlockElimination {
   std::vector<int> position;
   // below_diagonal[block]: the blocks i with position[i] > position[block]
   // for which L_{i,block} ≠ 0, sorted by position.
-  std::vector<std::vector<int>> below_diagonal;
+  ReusableLists<int> below_diagonal;
+};
+
+// The remaining graph while blocks are eliminated: adjacency lists
+// (unsorted), weighted degrees, the heap of (degree, block) entries and the
+// marks of a list being updated. Kept between calls so that an elimination
+// of a pattern met before allocates nothing.
+struct MinimumDegreeWorkspace {
+  ReusableLists<int> graph;
+  std::vector<int> degree;
+  std::vector<std::pair<int, int>> heap;
+  std::vector<int> mark;
 };
 
 BlockElimination MinimumDegreeElimination(const BlockSparsityPattern& pattern);
-// The same into *elimination, reusing its storage.
+// The same into *elimination, reusing its storage and the workspace's.
 void MinimumDegreeElimination(const BlockSparsityPattern& pattern,
-                              BlockElimination* elimination);
+                              BlockElimination* elimination,
+                              MinimumDegreeWorkspace* workspace);
 
 }  // namespace coulomb

@@ -108,9 +108,15 @@ void TimeStepper::AddContactConstraint(const MultibodySystem& system,
   const CollisionWorld& world = system.collision_world();
   const int tree_b = world.tree(contact.geometry_b);
   const int tree_a = world.tree(contact.geometry_a);
-  ProblemConstraint& constraint = problem_.EmplaceConstraint();
-  const int num_blocks =
-      (tree_a >= 0) + (tree_b >= 0) - (tree_a >= 0 && tree_a == tree_b);
+  // Blocks: B's tree, then A's if it is another simulated tree.
+  const auto dofs = [&](int tree) {
+    return tree >= 0 ? static_cast<int>(system.tree(tree).v.size()) : 0;
+  };
+  const int first = dofs(tree_b >= 0 ? tree_b : tree_a);
+  const int second = tree_b >= 0 && tree_a != tree_b ? dofs(tree_a) : 0;
+  ProblemConstraint& constraint =
+      problem_.EmplaceConstraint(ContactSlotKind(first, second));
+  const int num_blocks = (first > 0) + (second > 0);
   constraint.jacobian.resize(num_blocks);
   constraint.bias.setZero(3);
   ContactPointState point{.phi0 = contact.phi, .v_n0 = 0.0};
@@ -171,8 +177,9 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
   for (int t = 0; t < system.num_trees(); ++t) {
     const MultibodySystem::Tree& tree = system.tree(t);
     // A constraint on one joint velocity: J = sign e_velocityᵀ.
-    const auto joint_row = [&](int velocity, double sign) -> ProblemConstraint& {
-      ProblemConstraint& constraint = problem_.EmplaceConstraint();
+    const auto joint_row = [&](int velocity, double sign,
+                               int kind) -> ProblemConstraint& {
+      ProblemConstraint& constraint = problem_.EmplaceConstraint(kind);
       constraint.jacobian.resize(1);
       constraint.jacobian[0].clique = t;
       constraint.jacobian[0].matrix.setZero(1, tree.v.size());
@@ -190,13 +197,14 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
            {std::pair{q - limit.lower, 1.0}, std::pair{limit.upper - q, -1.0}}) {
         if (gap >= reach) continue;
         EmplaceConstraintPotential<SapUnilateralConstraint>(
-            &joint_row(limit.velocity, sign).potential, limit_parameters, gap);
+            &joint_row(limit.velocity, sign, kJointLimitSlot).potential, limit_parameters,
+            gap);
       }
     }
     for (const JointPdController& controller : tree.controllers) {
       EmplaceConstraintPotential<PdControllerConstraint>(
-          &joint_row(controller.velocity, 1.0).potential, controller.gains,
-          tree.q[controller.position]);
+          &joint_row(controller.velocity, 1.0, kJointControllerSlot).potential,
+          controller.gains, tree.q[controller.position]);
     }
   }
 }

@@ -177,6 +177,15 @@ class TimeStepper {
   // constraints of problem_, finalized; v_guess_ = v0.
   bool AssembleProblem(MultibodySystem* system, const Theta& theta,
                        StepStatistics* stats);
+  // The kinds of problem_'s constraint slots (ContactProblem::EmplaceConstraint):
+  // a step with fewer contacts than the last puts its joint constraints in
+  // the slots of the last step's joint constraints, not of its contacts. A
+  // contact's kind is the shape of its Jacobian blocks (the dofs of its one
+  // or two trees), so that the slot it gets has storage of its size.
+  static constexpr int kJointLimitSlot = -1, kJointControllerSlot = -2;
+  static int ContactSlotKind(int first_block_dofs, int second_block_dofs) {
+    return first_block_dofs | second_block_dofs << 16;
+  }
   // One contact point's constraint, in a new slot of problem_ (at least one
   // side must be simulated).
   void AddContactConstraint(const MultibodySystem& system, const ContactPoint& contact);

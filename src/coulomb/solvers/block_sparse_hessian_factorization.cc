@@ -1,5 +1,7 @@
 #include "coulomb/solvers/block_sparse_hessian_factorization.h"
 
+#include <utility>
+
 namespace coulomb {
 namespace {
 
@@ -27,11 +29,10 @@ void BlockSparseHessianFactorization::AnalyzePattern(const ContactProblem& probl
 void BlockSparseHessianFactorization::AssignConstraintTerms(
     const ContactProblem& problem) {
   const SupernodePartition& p = partition();
-  assembled_.resize(p.num_supernodes());
-  for (int s = 0; s < p.num_supernodes(); ++s) {
-    const int size = p.supernode_size[s];
-    if (size != kBodyDofs) assembled_[s].resize(size, size);
-  }
+  assembled_sizes_.clear();
+  for (int size : p.supernode_size)
+    assembled_sizes_.push_back(size != kBodyDofs ? size : 0);
+  assembled_.LayOut(assembled_sizes_, assembled_sizes_);
   assembled_version_.assign(p.num_supernodes(), 0);
   updates_since_assembly_.assign(p.num_supernodes(), 0);
   terms_.clear();
@@ -92,7 +93,7 @@ void BlockSparseHessianFactorization::AddDiagonalBlock(
     const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians, int s,
     bool refactoring) {
   auto diagonal = cholesky_.MutableBlock(diagonal_handles_[s]);
-  const Eigen::MatrixXd& j = stacked_jacobian(s);
+  const Eigen::Map<const Eigen::MatrixXd> j = stacked_jacobian(s);
   if (j.cols() != kBodyDofs) {
     diagonal.triangularView<Eigen::Lower>() +=
         AssembledDenseBlock(problem, hessians, s, refactoring);
@@ -103,13 +104,13 @@ void BlockSparseHessianFactorization::AddDiagonalBlock(
   // with G_i = 0 (no contact) left out; a contact's 3 × 6 slice through the
   // body-block kernel. Only the lower triangle of a diagonal block is read by the
   // Cholesky: the whole 6 × 6 sum is cheaper than masking it.
-  const Eigen::MatrixXd& gj = stacked_hessian_times_jacobian(s);
+  const Eigen::Map<const Eigen::MatrixXd> gj = stacked_hessian_times_jacobian(s);
   Eigen::Map<Eigen::Matrix<double, kBodyDofs, kBodyDofs>> block(diagonal.data());
   for (const StackedRows& rows : constraint_rows(s)) {
     if (zero_hessian(rows.constraint)) continue;
     if (rows.rows == 3) {
-      add_contact_term_(block.data(), &j(rows.row, 0), static_cast<int>(j.rows()),
-                        &gj(rows.row, 0), static_cast<int>(gj.rows()));
+      add_contact_term_(block.data(), j.data() + rows.row, static_cast<int>(j.rows()),
+                        gj.data() + rows.row, static_cast<int>(gj.rows()));
       continue;
     }
     for (int row = rows.row; row < rows.row + rows.rows; ++row)
@@ -117,11 +118,11 @@ void BlockSparseHessianFactorization::AddDiagonalBlock(
   }
 }
 
-const Eigen::MatrixXd& BlockSparseHessianFactorization::AssembledDenseBlock(
+Eigen::Map<const Eigen::MatrixXd> BlockSparseHessianFactorization::AssembledDenseBlock(
     const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians, int s,
     bool refactoring) {
-  const Eigen::MatrixXd& j = stacked_jacobian(s);
-  Eigen::MatrixXd& assembled = assembled_[s];
+  const Eigen::Map<const Eigen::MatrixXd> j = stacked_jacobian(s);
+  Eigen::Map<Eigen::MatrixXd> assembled = assembled_[s];
   int changed_rows = 0;
   if (refactoring) {
     for (const StackedRows& rows : constraint_rows(s)) {
@@ -142,7 +143,7 @@ const Eigen::MatrixXd& BlockSparseHessianFactorization::AssembledDenseBlock(
     }
     assembled_version_[s] = values_version();
     updates_since_assembly_[s] = 0;
-    return assembled;
+    return std::as_const(assembled_)[s];
   }
   // Few G_i changed since the last Factor: H changes by J_iᵀ (G_i − G_i,old) J_i.
   for (const StackedRows& rows : constraint_rows(s)) {
@@ -155,7 +156,7 @@ const Eigen::MatrixXd& BlockSparseHessianFactorization::AssembledDenseBlock(
     assembled.triangularView<Eigen::Lower>() += j_i.transpose() * delta_gj;
   }
   if (changed_rows > 0) ++updates_since_assembly_[s];
-  return assembled;
+  return std::as_const(assembled_)[s];
 }
 
 void BlockSparseHessianFactorization::AddOffDiagonalTerm(const Term& term) {

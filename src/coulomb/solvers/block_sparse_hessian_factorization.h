@@ -4,6 +4,7 @@
 
 #include "coulomb/math/block_sparse_cholesky.h"
 #include "coulomb/math/body_block_kernels.h"
+#include "coulomb/math/packed_matrices.h"
 #include "coulomb/solvers/hessian_factorization.h"
 
 namespace coulomb {
@@ -62,7 +63,7 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   // those (an iterate where few contacts change region, CANAL's late inner
   // iterations), else assembled anew; and anew after kMaxIncrementalUpdates
   // updates, which bounds the round-off the differences accumulate.
-  const Eigen::MatrixXd& AssembledDenseBlock(
+  Eigen::Map<const Eigen::MatrixXd> AssembledDenseBlock(
       const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians, int s,
       bool refactoring);
   static constexpr int kMaxIncrementalUpdates = 16;
@@ -75,9 +76,11 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   std::vector<BlockSparseCholesky::BlockHandle> diagonal_handles_;
   std::vector<Term> terms_;
   // AssembledDenseBlock's state, per supernode: the block (sized with the
-  // layout), the values_version it was assembled for (0: none) and the
-  // updates since. ΔG_i J_i's storage, grown to the largest seen.
-  std::vector<Eigen::MatrixXd> assembled_;
+  // layout; empty for a single body, which is added in place), the
+  // values_version it was assembled for (0: none) and the updates since.
+  // ΔG_i J_i's storage, grown to the largest seen.
+  PackedMatrices assembled_;
+  std::vector<int> assembled_sizes_;
   std::vector<std::uint64_t> assembled_version_;
   std::vector<int> updates_since_assembly_;
   std::vector<double> delta_gj_;

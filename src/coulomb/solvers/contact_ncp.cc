@@ -168,7 +168,7 @@ void ContactNcp::Rebuild(const ContactProblem& problem, ResidualScale residual_s
 }
 
 void ContactNcp::ToProblemImpulses(const Eigen::VectorXd& lambda,
-                                   Eigen::VectorXd* impulses) const {
+                                   ReusableVector* impulses) const {
   if (problem_ == original_) {
     *impulses = lambda;
     return;

@@ -14,6 +14,7 @@
 #include "coulomb/base/named_enum.h"
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/contact_problem.h"
+#include "coulomb/math/reusable_vector.h"
 #include "coulomb/solvers/solver_status.h"
 
 namespace coulomb {
@@ -101,9 +102,9 @@ class ContactNcp {
                             const Eigen::VectorXd& u) const;
   // λ (stacked like problem()'s v_c) in the layout of the problem the NCP was
   // built from: a unilateral constraint's impulse is its normal entry.
-  void ToProblemImpulses(const Eigen::VectorXd& lambda, Eigen::VectorXd* impulses) const;
+  void ToProblemImpulses(const Eigen::VectorXd& lambda, ReusableVector* impulses) const;
   Eigen::VectorXd ToProblemImpulses(const Eigen::VectorXd& lambda) const {
-    Eigen::VectorXd impulses;
+    ReusableVector impulses;
     ToProblemImpulses(lambda, &impulses);
     return impulses;
   }

@@ -10,6 +10,7 @@
 
 #include "coulomb/base/named_enum.h"
 #include "coulomb/contact/contact_problem.h"
+#include "coulomb/math/reusable_vector.h"
 #include "coulomb/solvers/contact_ncp.h"
 #include "coulomb/solvers/sap_solver_parameters.h"
 #include "coulomb/solvers/sap_statistics.h"
@@ -94,7 +95,7 @@ struct ContactSolverStatistics {
 // [t1, t2, n]; 1 per joint limit or controller).
 struct ContactSolution {
   Eigen::VectorXd v;
-  Eigen::VectorXd impulses;
+  ReusableVector impulses;  // keeps its storage from step to step
 };
 
 // How the solver will be used, which fixes what its defaults are:

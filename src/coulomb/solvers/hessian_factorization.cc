@@ -24,8 +24,6 @@ void HessianFactorization::Rebuild(const ContactProblem& problem) {
 void HessianFactorization::LayOutPartition(const ContactProblem& problem) {
   permuted_.resize(problem.num_dofs());
   active_supernodes_.assign(partition_.num_supernodes(), 1);
-  stacked_j_.resize(partition_.num_supernodes());
-  stacked_gj_.resize(partition_.num_supernodes());
   LayOutConstraintRows(problem);
 }
 
@@ -44,23 +42,19 @@ void HessianFactorization::LayOutConstraintRows(const ContactProblem& problem) {
   const int num_supernodes = partition_.num_supernodes();
   rows_on_supernode_.assign(num_supernodes, 0);
   constraint_rows_start_.assign(num_supernodes + 1, 0);
-  stacked_row_.resize(problem.num_constraints());
+  stacked_row_.Reset(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const int rows = problem.constraint(index).potential->num_equations();
-    stacked_row_[index].clear();
     for (int supernode : partition_.supernodes_of_constraint[index]) {
       stacked_row_[index].push_back(rows_on_supernode_[supernode]);
       rows_on_supernode_[supernode] += rows;
       ++constraint_rows_start_[supernode + 1];
     }
   }
-  for (int supernode = 0; supernode < num_supernodes; ++supernode) {
+  for (int supernode = 0; supernode < num_supernodes; ++supernode)
     constraint_rows_start_[supernode + 1] += constraint_rows_start_[supernode];
-    stacked_j_[supernode].resize(rows_on_supernode_[supernode],
-                                 partition_.supernode_size[supernode]);
-    stacked_gj_[supernode].resize(rows_on_supernode_[supernode],
-                                  partition_.supernode_size[supernode]);
-  }
+  stacked_j_.LayOut(rows_on_supernode_, partition_.supernode_size);
+  stacked_gj_.LayOut(rows_on_supernode_, partition_.supernode_size);
   constraint_rows_.resize(constraint_rows_start_.back());
   next_constraint_row_.assign(constraint_rows_start_.begin(),
                               constraint_rows_start_.end() - 1);
@@ -73,10 +67,9 @@ void HessianFactorization::LayOutConstraintRows(const ContactProblem& problem) {
     }
   }
   zero_hessian_.assign(problem.num_constraints(), 0);
-  block_places_.resize(problem.num_constraints());
+  block_places_.Reset(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& supernodes = partition_.supernodes_of_constraint[index];
-    block_places_[index].clear();
     for (const JacobianBlock& block : problem.constraint(index).jacobian) {
       const int supernode = partition_.supernode_of_clique[block.clique];
       const auto k =
@@ -111,7 +104,7 @@ void HessianFactorization::UpdateHessianTimesJacobians(
     zero_hessian_[index] = (hessians[index].array() == 0.0).all();
     for (size_t b = 0; b < blocks.size(); ++b) {
       const BlockPlace& place = block_places_[index][b];
-      Eigen::MatrixXd& gj = stacked_gj_[place.supernode];
+      Eigen::Map<Eigen::MatrixXd> gj = stacked_gj_[place.supernode];
       const Eigen::MatrixXd& j = blocks[b].matrix;
       if (zero_hessian_[index]) {
         gj.block(place.row, place.column, j.rows(), j.cols()).setZero();

@@ -8,6 +8,8 @@
 #include <Eigen/Dense>
 
 #include "coulomb/contact/contact_problem.h"
+#include "coulomb/math/packed_matrices.h"
+#include "coulomb/math/reusable_lists.h"
 #include "coulomb/solvers/sap_solver_parameters.h"
 #include "coulomb/solvers/supernode_partition.h"
 
@@ -101,10 +103,10 @@ class HessianFactorization {
   void UpdateHessianTimesJacobians(const ContactProblem& problem,
                                    const std::vector<ConstraintMatrix>& hessians,
                                    const std::vector<char>* only = nullptr);
-  const Eigen::MatrixXd& stacked_jacobian(int supernode) const {
+  Eigen::Map<const Eigen::MatrixXd> stacked_jacobian(int supernode) const {
     return stacked_j_[supernode];
   }
-  const Eigen::MatrixXd& stacked_hessian_times_jacobian(int supernode) const {
+  Eigen::Map<const Eigen::MatrixXd> stacked_hessian_times_jacobian(int supernode) const {
     return stacked_gj_[supernode];
   }
   // The constraints on supernode s, in the order of their stacked rows:
@@ -156,14 +158,14 @@ class HessianFactorization {
   void LayOutPartition(const ContactProblem& problem);
 
   SupernodePartition partition_;
-  std::vector<Eigen::MatrixXd> stacked_j_;     // per supernode: m_s × n_s
-  std::vector<Eigen::MatrixXd> stacked_gj_;    // per supernode: m_s × n_s
-  std::vector<std::vector<int>> stacked_row_;  // per constraint and touched supernode
+  PackedMatrices stacked_j_;        // per supernode: m_s × n_s
+  PackedMatrices stacked_gj_;       // per supernode: m_s × n_s
+  ReusableLists<int> stacked_row_;  // per constraint and touched supernode
   // Per constraint and Jacobian block: where the block goes in stacked_j_.
   struct BlockPlace {
     int supernode, row, column;
   };
-  std::vector<std::vector<BlockPlace>> block_places_;
+  ReusableLists<BlockPlace> block_places_;
   std::vector<int> rows_on_supernode_;      // LayOutConstraintRows' workspace
   std::vector<int> constraint_rows_start_;  // per supernode, into constraint_rows_
   std::vector<StackedRows> constraint_rows_;

@@ -25,8 +25,9 @@ class IslandLineFunction {
   // segment_constraints: storage for RestrictToSegment (kept by the caller
   // so that a line search allocates nothing).
   IslandLineFunction(const ContactProblem& problem, const std::vector<int>& constraints,
-                     const Eigen::VectorXd& v_c, const Eigen::VectorXd& delta_v_c,
-                     double c, double a, double b, std::vector<int>* segment_constraints)
+                     Eigen::Ref<const Eigen::VectorXd> v_c,
+                     Eigen::Ref<const Eigen::VectorXd> delta_v_c, double c, double a,
+                     double b, std::vector<int>* segment_constraints)
       : problem_(problem),
         constraints_(&constraints),
         v_c_(v_c),
@@ -48,8 +49,9 @@ class IslandLineFunction {
  private:
   const ContactProblem& problem_;
   const std::vector<int>* constraints_;
-  const Eigen::VectorXd& v_c_;
-  const Eigen::VectorXd& delta_v_c_;
+  // Views, not copies: v_c and Δv_c are ReusableVectors.
+  Eigen::Ref<const Eigen::VectorXd> v_c_;
+  Eigen::Ref<const Eigen::VectorXd> delta_v_c_;
   double c_, a_, b_;
   std::vector<int>* segment_constraints_;
 };

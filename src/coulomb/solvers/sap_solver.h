@@ -10,6 +10,7 @@
 
 #include "coulomb/contact/clique_graph.h"
 #include "coulomb/contact/contact_problem.h"
+#include "coulomb/math/reusable_vector.h"
 #include "coulomb/solvers/hessian_factorization.h"
 #include "coulomb/solvers/sap_line_search.h"
 #include "coulomb/solvers/sap_solver_parameters.h"
@@ -19,10 +20,13 @@ namespace coulomb {
 
 // What a SAP solve returns: velocities and, per constraint (stacked), the
 // constraint velocities v_c = J v + b and impulses γ at v.
+// v_c and γ keep their storage from solve to solve (ReusableVector): a
+// time step whose constraints are fewer, or as many as before, allocates
+// nothing for them.
 struct SapSolution {
   Eigen::VectorXd v;
-  Eigen::VectorXd v_c;
-  Eigen::VectorXd gamma;
+  ReusableVector v_c;
+  ReusableVector gamma;
 };
 
 // The SAP Newton solver (SAP Alg. 2, §IV; docs/math.md §2.3–2.7).
@@ -160,7 +164,7 @@ class SapSolver {
   Eigen::VectorXd gradient_;
   Eigen::VectorXd delta_v_;
   Eigen::VectorXd delta_p_;
-  Eigen::VectorXd delta_v_c_;
+  ReusableVector delta_v_c_;
   std::vector<char> island_active_;  // per island: still iterated
   std::vector<char> clique_active_;  // per clique: its island's flag
   std::vector<double> constraint_costs_;

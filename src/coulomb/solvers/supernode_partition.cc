@@ -49,6 +49,7 @@ void SupernodePartition::Rebuild(const ContactProblem& problem) {
   supernode_of_clique.resize(problem.num_cliques());
   offset_in_supernode.resize(problem.num_cliques());
   supernode_size.clear();
+  cliques_of_supernode.Reset(0);
   for (int clique = 0; clique < problem.num_cliques(); ++clique) {
     // An earlier clique touched by the same constraints is touched by the
     // first of them: only that constraint's cliques are candidates.
@@ -63,9 +64,7 @@ void SupernodePartition::Rebuild(const ContactProblem& problem) {
       }
     }
     if (supernode == num_supernodes()) {
-      if (static_cast<int>(cliques_of_supernode.size()) == supernode)
-        cliques_of_supernode.emplace_back();
-      cliques_of_supernode[supernode].clear();
+      cliques_of_supernode.resize(supernode + 1);
       supernode_size.push_back(0);
     }
     cliques_of_supernode[supernode].push_back(clique);
@@ -73,7 +72,6 @@ void SupernodePartition::Rebuild(const ContactProblem& problem) {
     offset_in_supernode[clique] = supernode_size[supernode];
     supernode_size[supernode] += problem.clique_size(clique);
   }
-  cliques_of_supernode.resize(num_supernodes());
   supernode_offset.clear();
   original_dof.clear();
   for (int supernode = 0; supernode < num_supernodes(); ++supernode) {
@@ -85,8 +83,7 @@ void SupernodePartition::Rebuild(const ContactProblem& problem) {
     }
   }
   pattern.block_sizes = supernode_size;
-  pattern.neighbors.resize(num_supernodes());
-  for (std::vector<int>& neighbors : pattern.neighbors) neighbors.clear();
+  pattern.neighbors.Reset(num_supernodes());
   AssignConstraints(problem);
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const std::vector<int>& touched = supernodes_of_constraint[index];
@@ -97,10 +94,9 @@ void SupernodePartition::Rebuild(const ContactProblem& problem) {
 }
 
 void SupernodePartition::AssignConstraints(const ContactProblem& problem) {
-  supernodes_of_constraint.resize(problem.num_constraints());
+  supernodes_of_constraint.Reset(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index) {
     std::vector<int>& touched = supernodes_of_constraint[index];
-    touched.clear();
     for (const JacobianBlock& block : problem.constraint(index).jacobian) {
       const int supernode = supernode_of_clique[block.clique];
       if (std::find(touched.begin(), touched.end(), supernode) == touched.end()) {

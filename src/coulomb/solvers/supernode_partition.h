@@ -4,6 +4,7 @@
 
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/math/block_sparsity_pattern.h"
+#include "coulomb/math/reusable_lists.h"
 
 namespace coulomb {
 
@@ -18,14 +19,14 @@ namespace coulomb {
 // Supernode s holds cliques_of_supernode[s] in that order; the Hessian is
 // factored in the permuted dof order that lists supernodes one after another.
 struct SupernodePartition {
-  std::vector<std::vector<int>> cliques_of_supernode;
+  ReusableLists<int> cliques_of_supernode;
   std::vector<int> supernode_of_clique;
   std::vector<int> offset_in_supernode;  // per clique, dofs before it in its supernode
   std::vector<int> supernode_offset;     // per supernode, in the permuted order
   std::vector<int> supernode_size;
   std::vector<int> original_dof;  // original_dof[permuted position]
   // Per constraint: the supernodes it touches (each with all its cliques).
-  std::vector<std::vector<int>> supernodes_of_constraint;
+  ReusableLists<int> supernodes_of_constraint;
   BlockSparsityPattern pattern;  // over supernodes
 
   explicit SupernodePartition(const ContactProblem& problem);

@@ -1,0 +1,82 @@
+// ReusableVector, ReusableLists and PackedMatrices: the values they hold
+// behave as a VectorXd, a vector of vectors and separate matrices would, and
+// their storage stays where it was when they shrink and grow back.
+#include <gtest/gtest.h>
+
+#include "coulomb/math/packed_matrices.h"
+#include "coulomb/math/reusable_lists.h"
+#include "coulomb/math/reusable_vector.h"
+
+namespace coulomb {
+namespace {
+
+TEST(ReusableVector, ResizesKeepingItsLeadingValuesAndItsStorage) {
+  ReusableVector v;
+  v = Eigen::VectorXd::LinSpaced(8, 1.0, 8.0);
+  const double* storage = v.data();
+  v.resize(3);
+  EXPECT_EQ(v, Eigen::Vector3d(1.0, 2.0, 3.0));
+  v.resize(8);  // within the storage it had: same place, values still there
+  EXPECT_EQ(v.data(), storage);
+  EXPECT_EQ(v(7), 8.0);
+  v.setZero(5);
+  EXPECT_EQ(v.size(), 5);
+  EXPECT_TRUE(v.isZero(0.0));
+  EXPECT_EQ(v.data(), storage);
+}
+
+TEST(ReusableVector, CopiesOwnTheirValuesAndMovesTakeThem) {
+  ReusableVector a;
+  a = Eigen::Vector3d(1.0, 2.0, 3.0);
+  ReusableVector b = a;
+  b(0) = -1.0;
+  EXPECT_EQ(a(0), 1.0);  // a deep copy
+  EXPECT_NE(a.data(), b.data());
+  const double* storage = b.data();
+  ReusableVector c = std::move(b);
+  EXPECT_EQ(c.data(), storage);
+  EXPECT_EQ(c, Eigen::Vector3d(-1.0, 2.0, 3.0));
+  EXPECT_EQ(b.size(), 0);
+  a = c + c;  // any expression, resizing
+  EXPECT_EQ(a, Eigen::Vector3d(-2.0, 4.0, 6.0));
+  a = a.head(2);  // from a view of itself
+  EXPECT_EQ(a, Eigen::Vector2d(-2.0, 4.0));
+}
+
+TEST(ReusableLists, KeepsTheStorageOfListsBeyondItsSize) {
+  ReusableLists<int> lists;
+  lists.Reset(4);
+  for (int i = 0; i < 4; ++i) lists[i].assign(10, i);
+  lists.resize(2);  // lists 0 and 1 keep their values
+  EXPECT_EQ(lists.size(), 2u);
+  EXPECT_EQ(lists[1], std::vector<int>(10, 1));
+  int visited = 0;
+  for (const std::vector<int>& list : lists) visited += static_cast<int>(list.size());
+  EXPECT_EQ(visited, 20);
+  lists.resize(4);  // lists 2 and 3 come back empty, their storage kept
+  EXPECT_TRUE(lists[3].empty());
+  EXPECT_GE(lists[3].capacity(), 10u);
+  lists.Reset(3);
+  EXPECT_TRUE(lists[0].empty());
+  EXPECT_EQ(lists.size(), 3u);
+}
+
+TEST(PackedMatrices, HoldsSeparateMatricesInStorageThatDoesNotMove) {
+  PackedMatrices matrices;
+  matrices.LayOut({2, 3, 1}, {3, 2, 4});
+  ASSERT_EQ(matrices.size(), 3);
+  for (int k = 0; k < 3; ++k) matrices[k].setConstant(k);
+  EXPECT_EQ(matrices[1].rows(), 3);
+  EXPECT_EQ(matrices[1].cols(), 2);
+  for (int k = 0; k < 3; ++k) {  // writing one touched no other
+    EXPECT_TRUE((matrices[k].array() == k).all()) << k;
+  }
+  const double* storage = matrices[0].data();
+  matrices.LayOut({1}, {5});
+  matrices.LayOut({4, 2}, {2, 2});  // 12 values: within the 16 it had
+  EXPECT_EQ(matrices[0].data(), storage);
+  EXPECT_EQ(matrices[1].data(), storage + 8);
+}
+
+}  // namespace
+}  // namespace coulomb
