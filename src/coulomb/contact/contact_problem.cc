@@ -127,21 +127,26 @@ CliqueTree& ContactProblem::EmplaceCliqueTree(int clique) {
 
 void ContactProblem::ValidateClique(int index) const {
   const Eigen::MatrixXd& a = cliques_[index];
-  const std::string name = "clique " + std::to_string(index);
+  const auto name = [index] { return "clique " + std::to_string(index); };
   if (a.rows() == 0 || a.rows() != a.cols()) {
-    throw std::invalid_argument(name + ": A must be square and non-empty, got " +
+    throw std::invalid_argument(name() + ": A must be square and non-empty, got " +
                                 std::to_string(a.rows()) + "×" +
                                 std::to_string(a.cols()));
   }
-  if (!a.allFinite()) throw std::invalid_argument(name + ": A has non-finite entries");
+  if (!a.allFinite()) throw std::invalid_argument(name() + ": A has non-finite entries");
   const double asymmetry = (a - a.transpose()).norm();
   if (asymmetry > 1e-10 * a.norm()) {
     throw std::invalid_argument(
-        name + ": A is not symmetric (‖A − Aᵀ‖ = " + std::to_string(asymmetry) + ")");
+        name() + ": A is not symmetric (‖A − Aᵀ‖ = " + std::to_string(asymmetry) + ")");
   }
+}
+
+void ContactProblem::ValidateCliqueTree(int index) const {
   if (!has_tree_[index]) return;
-  const std::string error = CheckCliqueTree(trees_[index], a, &ancestor_mark_);
-  if (!error.empty()) throw std::invalid_argument(name + ": " + error);
+  const std::string error =
+      CheckCliqueTree(trees_[index], cliques_[index], &ancestor_mark_);
+  if (!error.empty())
+    throw std::invalid_argument("clique " + std::to_string(index) + ": " + error);
 }
 
 void ContactProblem::SetFreeMotionVelocities(Eigen::VectorXd v_star) {
@@ -257,7 +262,7 @@ void ContactProblem::Finalize() {
                                 " entries, expected " + std::to_string(num_dofs_));
   }
   if (!v_star_.allFinite()) throw std::invalid_argument("v* has non-finite entries");
-  for (int clique = 0; clique < num_cliques(); ++clique) ValidateClique(clique);
+  PrepareCliques();
   constraint_offsets_.clear();
   num_constraint_equations_ = 0;
   for (int index = 0; index < num_constraints(); ++index) {
@@ -270,26 +275,44 @@ void ContactProblem::Finalize() {
   revision_ = NewRevision();
 }
 
-void ContactProblem::FactorCliqueMatrices() {
+void ContactProblem::PrepareCliques() {
   if (static_cast<int>(a_factors_.size()) < num_cliques()) {
     a_factors_.resize(num_cliques());
     body_a_inverses_.resize(num_cliques());
+    prepared_a_.resize(num_cliques());
+    a_prepared_.resize(num_cliques(), 0);
   }
   for (int clique = 0; clique < num_cliques(); ++clique) {
-    bool positive_definite = false;
-    if (clique_size(clique) == 6) {
-      const Eigen::LLT<Eigen::Matrix<double, 6, 6>> factor(cliques_[clique]);
-      positive_definite = factor.info() == Eigen::Success;
-      if (positive_definite)
-        body_a_inverses_[clique] = InverseFromCholesky(factor.matrixL().toDenseMatrix());
-    } else {
-      a_factors_[clique].compute(cliques_[clique]);
-      positive_definite = a_factors_[clique].info() == Eigen::Success;
+    // A free body's A = M is constant in its body frame: most steps find
+    // the matrix they validated and factored last time, bit for bit.
+    const Eigen::MatrixXd& a = cliques_[clique];
+    Eigen::MatrixXd& prepared = prepared_a_[clique];
+    if (!a_prepared_[clique] || prepared.rows() != a.rows() ||
+        prepared.cols() != a.cols() || prepared != a) {
+      a_prepared_[clique] = 0;  // until A passes
+      ValidateClique(clique);
+      FactorCliqueMatrix(clique);
+      prepared = a;
+      a_prepared_[clique] = 1;
     }
-    if (!positive_definite) {
-      throw std::invalid_argument("clique " + std::to_string(clique) +
-                                  ": A is not positive definite");
-    }
+    ValidateCliqueTree(clique);
+  }
+}
+
+void ContactProblem::FactorCliqueMatrix(int clique) {
+  bool positive_definite = false;
+  if (clique_size(clique) == 6) {
+    const Eigen::LLT<Eigen::Matrix<double, 6, 6>> factor(cliques_[clique]);
+    positive_definite = factor.info() == Eigen::Success;
+    if (positive_definite)
+      body_a_inverses_[clique] = InverseFromCholesky(factor.matrixL().toDenseMatrix());
+  } else {
+    a_factors_[clique].compute(cliques_[clique]);
+    positive_definite = a_factors_[clique].info() == Eigen::Success;
+  }
+  if (!positive_definite) {
+    throw std::invalid_argument("clique " + std::to_string(clique) +
+                                ": A is not positive definite");
   }
 }
 
@@ -316,7 +339,6 @@ void ContactProblem::AddDelassusTerm(const JacobianBlock& block,
 }
 
 void ContactProblem::PrepareConstraints() {
-  FactorCliqueMatrices();
   for (int index = 0; index < num_constraints(); ++index) {
     ProblemConstraint& c = constraints_[index];
     const int rows = c.potential->num_equations();

@@ -147,7 +147,8 @@ class ContactProblem {
  private:
   // y = J x, and with_bias + b, into y[0, num_constraint_equations()).
   void MultiplyByJacobianInto(const Eigen::VectorXd& x, bool with_bias, double* y) const;
-  void ValidateClique(int index) const;
+  void ValidateClique(int index) const;  // A alone
+  void ValidateCliqueTree(int index) const;
   void ValidateConstraint(int index) const;
   void PrepareConstraints();
 
@@ -172,12 +173,17 @@ class ContactProblem {
   std::vector<int> constraint_offsets_;
   int num_constraint_equations_ = 0;
   // Finalize's workspace: per clique, A_t⁻¹ for a free body (6 dofs: fixed
-  // size, formed once) or else the Cholesky factor of A_t; and A_t⁻¹ J_itᵀ.
+  // size, formed once) or else the Cholesky factor of A_t, and the A_t they
+  // are of (if a_prepared_: validated); and A_t⁻¹ J_itᵀ.
   std::vector<Eigen::Matrix<double, 6, 6>> body_a_inverses_;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> a_factors_;
+  std::vector<Eigen::MatrixXd> prepared_a_;
+  std::vector<char> a_prepared_;
   std::vector<double> a_inverse_jt_;
-  // Factors every A_t (throws if one is not positive definite).
-  void FactorCliqueMatrices();
+  // Validates and factors every A_t that differs from the one prepared last
+  // (throws if one is not positive definite); checks the clique trees.
+  void PrepareCliques();
+  void FactorCliqueMatrix(int clique);
   // W_ii's term J_it A_t⁻¹ J_itᵀ added to *delassus.
   void AddDelassusTerm(const JacobianBlock& block, ConstraintMatrix* delassus);
 };

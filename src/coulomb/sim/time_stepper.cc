@@ -90,7 +90,10 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
     *a = tree->model.mass_matrix();
     AddSpringDamperLinearization(tree->springs, dt * dt * theta.theta * theta.theta_vq,
                                  dt * theta.theta, a);
-    w->a_factor.compute(*a);
+    if (w->factored_a.rows() != a->rows() || w->factored_a != *a) {
+      w->a_factor.compute(*a);
+      w->factored_a = *a;
+    }
     w->step = -w->residual;
     w->a_factor.solveInPlace(w->step);
     v_star += w->step;

@@ -154,7 +154,10 @@ class TimeStepper {
   // step: the step loop allocates nothing once the contact pattern was seen.
   struct TreeWorkspace {
     Eigen::VectorXd q0, v0, v_theta_vq, v_theta, q_theta, force, residual, step;
+    // The factor of A and the A it is of (empty: none yet); a free body's A
+    // = M is constant in its frame, and is factored once.
     Eigen::LLT<Eigen::MatrixXd> a_factor;
+    Eigen::MatrixXd factored_a;
     Eigen::Matrix<double, 3, Eigen::Dynamic> point_jacobian;
     // SubADMM's per-body split: the dof tree and S at q0 (CliqueTree).
     std::vector<int> velocity_parents;

@@ -249,6 +249,8 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
                                          std::vector<SapIterationRecord>* history) {
   const Workspace workspace = SetUpWorkspace(problem);
   solution->v = v_start;
+  // v_c = J v + b here, then moved with v by each step (UpdateAlongDirection).
+  problem.CalcConstraintVelocities(solution->v, &solution->v_c);
   if (parameters_.momentum_relative_to_guess) {
     momentum_origin_ = guess_;
   } else {
@@ -346,7 +348,6 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
 SapSolver::Evaluation SapSolver::Evaluate(const ContactProblem& problem,
                                           bool with_hessians, SapSolution* solution) {
   Evaluation evaluation;
-  problem.CalcConstraintVelocities(solution->v, &solution->v_c);
   solution->gamma.resize(problem.num_constraint_equations());
   ConstraintVector gamma;
   for (int index = 0; index < problem.num_constraints(); ++index) {
@@ -417,6 +418,13 @@ bool SapSolver::UpdateAlongDirection(const ContactProblem& problem, SapSolution*
       const int offset = problem.clique_offset(clique);
       const int size = problem.clique_size(clique);
       solution->v.segment(offset, size) += step.alpha * delta_v_.segment(offset, size);
+    }
+    // v_c = J v + b moves by α Δv_c: 3 products per contact, not J v again.
+    for (int index : graph_->constraints_of_island[island]) {
+      const int offset = problem.constraint_offset(index);
+      const int size = problem.constraint(index).potential->num_equations();
+      solution->v_c.segment(offset, size) +=
+          step.alpha * delta_v_c_.segment(offset, size);
     }
   }
   return true;

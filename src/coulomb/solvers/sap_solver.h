@@ -134,7 +134,8 @@ class SapSolver {
   // (CliqueGraph::Update: the symbolic factorization is kept), or new.
   enum class Workspace { kReused, kConstraintsReassigned, kRebuilt };
   Workspace SetUpWorkspace(const ContactProblem& problem);
-  // Evaluates constraints, gradient and norms at solution->v.
+  // Evaluates constraints, gradient and norms at solution->v; solution->v_c
+  // must hold J v + b there.
   Evaluation Evaluate(const ContactProblem& problem, bool with_hessians,
                       SapSolution* solution);
   // Marks the islands that meet their share of the stopping test as done
