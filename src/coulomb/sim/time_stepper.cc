@@ -8,6 +8,10 @@
 #include <stdexcept>
 
 namespace coulomb {
+namespace {
+constexpr int kBodyDofs = 6;  // a free rigid body's velocities
+}  // namespace
+
 Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& normal) {
   const Eigen::Vector3d helper =
       std::abs(normal.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
@@ -140,8 +144,14 @@ void TimeStepper::AddContactConstraint(const MultibodySystem& system,
     AddBodyToContactBlock(system, geometry, sign, contact, R_CW, block, !same_tree);
     if (!same_tree) ++filled;
     // v_n of this side, J_B(p) v as a fixed-size product (no temporary row).
+    const auto& jacobian = workspaces_[tree].point_jacobian;
+    const Eigen::VectorXd& v = system.tree(tree).v;
     const Eigen::Vector3d point_velocity =
-        workspaces_[tree].point_jacobian * system.tree(tree).v;
+        jacobian.cols() == kBodyDofs
+            ? Eigen::Vector3d(
+                  Eigen::Map<const Eigen::Matrix<double, 3, kBodyDofs>>(jacobian.data()) *
+                  Eigen::Map<const Eigen::Matrix<double, kBodyDofs, 1>>(v.data()))
+            : Eigen::Vector3d(jacobian * v);
     point.v_n0 += sign * R_CW.row(2).dot(point_velocity);
   }
   point.v_n0 += constraint.bias(2);
@@ -165,7 +175,13 @@ void TimeStepper::AddBodyToContactBlock(const MultibodySystem& system, int geome
     block->matrix.setZero(3, w.point_jacobian.cols());
     block->bodies.clear();
   }
-  block->matrix.noalias() += sign * R_CW * w.point_jacobian;
+  if (w.point_jacobian.cols() == kBodyDofs) {  // six columns: a fixed-size product
+    Eigen::Map<Eigen::Matrix<double, 3, kBodyDofs>>(block->matrix.data()).noalias() +=
+        sign * R_CW *
+        Eigen::Map<const Eigen::Matrix<double, 3, kBodyDofs>>(w.point_jacobian.data());
+  } else {
+    block->matrix.noalias() += sign * R_CW * w.point_jacobian;
+  }
   if (!SplitsBodies()) return;
   const int dof = model.BodyVelocityIndex(world.body(geometry));
   if (dof < 0) return;  // a body welded to the world adds nothing
