@@ -68,7 +68,7 @@ class ContactProblem {
   // In place, the finalized problem of a finalized source restricted to the
   // constraints listed (indices into source, increasing): its cliques and v*,
   // and those constraints in that order, read in the source (not copied: the
-  // source must outlive this problem, unchanged, until the next Clear).
+  // source must stay where it is, unchanged, until this problem's next Clear).
   // Nothing is validated or prepared again. A constraint whose impulse
   // vanishes at v adds nothing to ℓ_p or its gradient there, so at a v where
   // every constraint left out is inactive both problems have the same cost

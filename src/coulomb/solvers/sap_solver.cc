@@ -249,8 +249,11 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
                                          std::vector<SapIterationRecord>* history) {
   const Workspace workspace = SetUpWorkspace(problem);
   solution->v = v_start;
-  // v_c = J v + b here, then moved with v by each step (UpdateAlongDirection).
+  // v_c = J v + b and A (v − v*) here, then moved with v by each step
+  // (UpdateAlongDirection).
   problem.CalcConstraintVelocities(solution->v, &solution->v_c);
+  velocity_error_ = solution->v - problem.v_star();
+  problem.MultiplyByA(velocity_error_, &a_times_velocity_error_);
   if (parameters_.momentum_relative_to_guess) {
     momentum_origin_ = guess_;
   } else {
@@ -360,8 +363,6 @@ SapSolver::Evaluation SapSolver::Evaluate(const ContactProblem& problem,
     solution->gamma.segment(offset, size) = gamma;
     evaluation.cost += constraint_costs_[index];
   }
-  velocity_error_ = solution->v - problem.v_star();
-  problem.MultiplyByA(velocity_error_, &a_times_velocity_error_);
   momentum_ = a_times_velocity_error_ + a_times_origin_error_;
   generalized_impulse_.setZero();
   problem.AddJacobianTransposeTimes(solution->gamma, &generalized_impulse_);
@@ -418,6 +419,10 @@ bool SapSolver::UpdateAlongDirection(const ContactProblem& problem, SapSolution*
       const int offset = problem.clique_offset(clique);
       const int size = problem.clique_size(clique);
       solution->v.segment(offset, size) += step.alpha * delta_v_.segment(offset, size);
+      velocity_error_.segment(offset, size) +=
+          step.alpha * delta_v_.segment(offset, size);
+      a_times_velocity_error_.segment(offset, size) +=
+          step.alpha * delta_p_.segment(offset, size);
     }
     // v_c = J v + b moves by α Δv_c: 3 products per contact, not J v again.
     for (int index : graph_->constraints_of_island[island]) {

@@ -134,8 +134,9 @@ class SapSolver {
   // (CliqueGraph::Update: the symbolic factorization is kept), or new.
   enum class Workspace { kReused, kConstraintsReassigned, kRebuilt };
   Workspace SetUpWorkspace(const ContactProblem& problem);
-  // Evaluates constraints, gradient and norms at solution->v; solution->v_c
-  // must hold J v + b there.
+  // Evaluates constraints, gradient and norms at solution->v; solution->v_c,
+  // velocity_error_ and a_times_velocity_error_ must hold J v + b, v − v*
+  // and A (v − v*) there.
   Evaluation Evaluate(const ContactProblem& problem, bool with_hessians,
                       SapSolution* solution);
   // Marks the islands that meet their share of the stopping test as done
