@@ -352,18 +352,6 @@ void ContactProblem::PrepareConstraints() {
   }
 }
 
-void ContactProblem::CalcConstraintVelocities(const Eigen::VectorXd& v,
-                                              Eigen::VectorXd* v_c) const {
-  v_c->resize(num_constraint_equations_);
-  MultiplyByJacobianInto(v, true, v_c->data());
-}
-
-void ContactProblem::CalcConstraintVelocities(const Eigen::VectorXd& v,
-                                              ReusableVector* v_c) const {
-  v_c->resize(num_constraint_equations_);
-  MultiplyByJacobianInto(v, true, v_c->data());
-}
-
 ConstraintVector ContactProblem::ConstraintVelocity(int index,
                                                     const Eigen::VectorXd& v) const {
   const ProblemConstraint& c = constraint(index);
@@ -372,18 +360,6 @@ ConstraintVector ContactProblem::ConstraintVelocity(int index,
     AddBlockTimes(block.matrix, v.data() + clique_offsets_[block.clique], v_c.data());
   }
   return v_c;
-}
-
-void ContactProblem::MultiplyByJacobian(const Eigen::VectorXd& x,
-                                        Eigen::VectorXd* y) const {
-  y->resize(num_constraint_equations_);
-  MultiplyByJacobianInto(x, false, y->data());
-}
-
-void ContactProblem::MultiplyByJacobian(const Eigen::VectorXd& x,
-                                        ReusableVector* y) const {
-  y->resize(num_constraint_equations_);
-  MultiplyByJacobianInto(x, false, y->data());
 }
 
 void ContactProblem::MultiplyByJacobianInto(const Eigen::VectorXd& x, bool with_bias,

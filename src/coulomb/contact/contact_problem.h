@@ -131,13 +131,20 @@ class ContactProblem {
   int constraint_offset(int index) const { return constraint_offsets_[index]; }
 
   // v_c = J v + b for all constraints, stacked.
-  void CalcConstraintVelocities(const Eigen::VectorXd& v, Eigen::VectorXd* v_c) const;
-  void CalcConstraintVelocities(const Eigen::VectorXd& v, ReusableVector* v_c) const;
+  // (Vector: Eigen::VectorXd or ReusableVector, resized to the stack.)
+  template <class Vector>
+  void CalcConstraintVelocities(const Eigen::VectorXd& v, Vector* v_c) const {
+    v_c->resize(num_constraint_equations_);
+    MultiplyByJacobianInto(v, true, v_c->data());
+  }
   // v_c = J_i v + b_i of one constraint.
   ConstraintVector ConstraintVelocity(int index, const Eigen::VectorXd& v) const;
   // y = J x (no bias), stacked like v_c.
-  void MultiplyByJacobian(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
-  void MultiplyByJacobian(const Eigen::VectorXd& x, ReusableVector* y) const;
+  template <class Vector>
+  void MultiplyByJacobian(const Eigen::VectorXd& x, Vector* y) const {
+    y->resize(num_constraint_equations_);
+    MultiplyByJacobianInto(x, false, y->data());
+  }
   // Adds Jᵀ γ (γ stacked like v_c) to `generalized`.
   void AddJacobianTransposeTimes(Eigen::Ref<const Eigen::VectorXd> gamma,
                                  Eigen::VectorXd* generalized) const;
