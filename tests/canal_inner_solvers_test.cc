@@ -264,7 +264,8 @@ TEST(CanalSolver, EveryInnerSolverReachesTheNcpToleranceAndCountsItsFailures) {
       NcpSolverParameters parameters;
       parameters.inner_solver = method;
       NcpSolution solution;
-      const NcpSolverStatistics stats = CanalSolver(parameters).Solve(ncp, {}, &solution);
+      const NcpSolverStatistics stats =
+          CanalSolver(parameters).Solve(ncp, Eigen::VectorXd(), &solution);
       EXPECT_TRUE(stats.converged) << ToString(method) << " seed " << seed;
       EXPECT_EQ(stats.inner_solves, stats.iterations);
       EXPECT_GE(stats.inner_iterations, stats.inner_solves);
@@ -277,7 +278,7 @@ TEST(CanalSolver, EveryInnerSolverReachesTheNcpToleranceAndCountsItsFailures) {
       parameters.inner_max_iterations = 1;
       parameters.max_iterations = 5;
       const NcpSolverStatistics starved =
-          CanalSolver(parameters).Solve(ncp, {}, &solution);
+          CanalSolver(parameters).Solve(ncp, Eigen::VectorXd(), &solution);
       EXPECT_GT(starved.inner_failures, 0) << ToString(method) << " seed " << seed;
       EXPECT_LE(starved.inner_failures, starved.inner_solves);
     }

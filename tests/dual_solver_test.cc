@@ -36,7 +36,7 @@ ContactSolution Solve(const ContactProblem& problem, ContactSolverKind kind,
                       DelassusForm delassus = DelassusForm::kAuto) {
   ContactSolution solution;
   *stats = MakeContactSolver(Options(kind, delassus), SolverUse::kSingleProblem)
-               ->Solve(problem, {}, {}, &solution);
+               ->Solve(problem, Eigen::VectorXd(), Eigen::VectorXd(), &solution);
   return solution;
 }
 
@@ -70,7 +70,7 @@ TEST(DualSolver, UnregularizedDualSatisfiesTheCcpConditions) {
     parameters.tolerance = 1e-9;
     NcpSolution solution;
     const NcpSolverStatistics stats =
-        DualSolver(parameters, false).Solve(ncp, {}, &solution);
+        DualSolver(parameters, false).Solve(ncp, Eigen::VectorXd(), &solution);
     ASSERT_TRUE(stats.converged) << seed << ": " << stats.residual;
     const double lambda_scale = solution.lambda.cwiseAbs().maxCoeff();
     const double u_scale = ncp.free_contact_velocity().cwiseAbs().maxCoeff();
@@ -96,7 +96,7 @@ TEST(DualSolver, StopsAtItsIterationLimitAndSaysSo) {
   parameters.max_iterations = 5;
   NcpSolution solution;
   const NcpSolverStatistics stats =
-      DualSolver(parameters, true).Solve(ncp, {}, &solution);
+      DualSolver(parameters, true).Solve(ncp, Eigen::VectorXd(), &solution);
   EXPECT_FALSE(stats.converged);
   EXPECT_EQ(stats.iterations, 5);
   EXPECT_EQ(stats.status, SolverStatus::kMaxIterationsReached);

@@ -258,8 +258,9 @@ TEST(SkewRefinement, SolvesTheStoredProblemWhenWIsAsymmetric) {
     NcpSolution solution;
     NcpSolverParameters parameters;
     parameters.tolerance = 1e-12;
-    EXPECT_TRUE(
-        CanalSolver(parameters).Solve(ncp, {}, &solution, lambda_guess).converged);
+    EXPECT_TRUE(CanalSolver(parameters)
+                    .Solve(ncp, Eigen::VectorXd(), &solution, lambda_guess)
+                    .converged);
     if (first_pass < 0.0) {
       first_pass =
           CalcNaturalMapResidual(fclib, ToFclibContactOrder(solution.lambda)).error;
@@ -350,7 +351,7 @@ TEST(FclibFiles, CanalReachesTheRigidSolutionOnEveryFile) {
       const ContactNcp ncp(problem.problem);
       NcpSolution solution;
       const NcpSolverStatistics stats =
-          CanalSolver().Solve(ncp, {}, &solution, lambda_guess);
+          CanalSolver().Solve(ncp, Eigen::VectorXd(), &solution, lambda_guess);
       outer += stats.iterations;
       newton += stats.inner_iterations;
       converged = stats.converged;
@@ -364,7 +365,8 @@ TEST(FclibFiles, CanalReachesTheRigidSolutionOnEveryFile) {
     NcpSolverParameters pgs_parameters;
     pgs_parameters.max_iterations = 200;
     NcpSolution pgs;
-    const NcpSolverStatistics pgs_stats = PgsSolver(pgs_parameters).Solve(ncp, {}, &pgs);
+    const NcpSolverStatistics pgs_stats =
+        PgsSolver(pgs_parameters).Solve(ncp, Eigen::VectorXd(), &pgs);
     const NaturalMapResidual pgs_residual =
         CalcNaturalMapResidual(fclib, ToFclibContactOrder(pgs.lambda));
     // The residual PGS reports (through the mapped problem, v = v* + A⁻¹Jᵀλ)
@@ -411,7 +413,8 @@ TEST(FclibFiles, RegularizedDualReproducesSapOnEveryFile) {
     NcpSolverParameters parameters;
     parameters.tolerance = 1e-9;  // 1e-10 takes 10⁵ iterations on Capsules
     NcpSolution dual;
-    const NcpSolverStatistics stats = DualSolver(parameters, true).Solve(ncp, {}, &dual);
+    const NcpSolverStatistics stats =
+        DualSolver(parameters, true).Solve(ncp, Eigen::VectorXd(), &dual);
     ASSERT_TRUE(stats.converged) << stats.residual;
     if (fclib.kind == FclibProblem::Kind::kGlobal) {
       EXPECT_LE((dual.lambda - sap.gamma).norm(), 1e-5 * sap.gamma.norm());

@@ -147,7 +147,7 @@ NcpSolverStatistics SolveWithCanal(CanalInnerSolver inner, const ContactNcp& ncp
                                    NcpSolution* solution) {
   NcpSolverParameters parameters;
   parameters.inner_solver = inner;
-  return CanalSolver(parameters).Solve(ncp, {}, solution);
+  return CanalSolver(parameters).Solve(ncp, Eigen::VectorXd(), solution);
 }
 
 // Solver k of CANAL, PGS, SubADMM, (k = 3) unsplit ADMM, and CANAL with the
@@ -157,13 +157,13 @@ constexpr int kNumSolvers = 6;
 NcpSolverStatistics SolveWith(int solver, const ContactNcp& ncp, NcpSolution* solution) {
   switch (solver) {
     case 0:
-      return CanalSolver().Solve(ncp, {}, solution);
+      return CanalSolver().Solve(ncp, Eigen::VectorXd(), solution);
     case 4:
       return SolveWithCanal(CanalInnerSolver::kDogleg, ncp, solution);
     case 5:
       return SolveWithCanal(CanalInnerSolver::kDampedSemismoothNewton, ncp, solution);
     case 1:
-      return PgsSolver().Solve(ncp, {}, solution);
+      return PgsSolver().Solve(ncp, Eigen::VectorXd(), solution);
     case 2:
       return SubAdmmSolver().Solve(ncp, solution);
     default:
@@ -247,8 +247,9 @@ TEST(NcpSolvers, CanalSubAdmmAndPgsReturnTheExactSingleContactSolution) {
     const ContactProblem problem = PointMassProblem(c.v_star, c.mu);
     const ContactNcp ncp(problem);
     NcpSolution canal, pgs, subadmm;
-    const NcpSolverStatistics canal_stats = CanalSolver().Solve(ncp, {}, &canal);
-    const NcpSolverStatistics pgs_stats = PgsSolver().Solve(ncp, {}, &pgs);
+    const NcpSolverStatistics canal_stats =
+        CanalSolver().Solve(ncp, Eigen::VectorXd(), &canal);
+    const NcpSolverStatistics pgs_stats = PgsSolver().Solve(ncp, Eigen::VectorXd(), &pgs);
     const NcpSolverStatistics subadmm_stats = SubAdmmSolver().Solve(ncp, &subadmm);
     for (const auto& [stats, solution] :
          {std::pair{canal_stats, canal}, {pgs_stats, pgs}, {subadmm_stats, subadmm}}) {
@@ -352,7 +353,7 @@ TEST(SubAdmmSolver, BodySplitReachesTheNcpSolutionOfAContactInsideOneTree) {
   const ContactProblem problem = SelfContactTreeProblem();
   const ContactNcp ncp(problem);
   NcpSolution canal, split, no_body;
-  ASSERT_TRUE(CanalSolver().Solve(ncp, {}, &canal).converged);
+  ASSERT_TRUE(CanalSolver().Solve(ncp, Eigen::VectorXd(), &canal).converged);
   NcpSolverParameters parameters;
   parameters.tolerance = 1e-10;
   const NcpSolverStatistics split_stats =
@@ -427,13 +428,14 @@ TEST(PgsSolver, ScalarStepConvergesWhereTheDelassusInverseStepDiverges) {
   const ContactProblem problem = SelfContactTreeProblem();
   const ContactNcp ncp(problem);
   NcpSolution canal, scalar, inverse;
-  ASSERT_TRUE(CanalSolver().Solve(ncp, {}, &canal).converged);
+  ASSERT_TRUE(CanalSolver().Solve(ncp, Eigen::VectorXd(), &canal).converged);
   NcpSolverParameters parameters;
   parameters.tolerance = 1e-10;
   const NcpSolverStatistics scalar_stats =
-      PgsSolver(parameters, PgsStep::kScalar).Solve(ncp, {}, &scalar);
+      PgsSolver(parameters, PgsStep::kScalar).Solve(ncp, Eigen::VectorXd(), &scalar);
   parameters.max_iterations = 1000;
-  PgsSolver(parameters, PgsStep::kDelassusInverse).Solve(ncp, {}, &inverse);
+  PgsSolver(parameters, PgsStep::kDelassusInverse)
+      .Solve(ncp, Eigen::VectorXd(), &inverse);
   EXPECT_TRUE(scalar_stats.converged) << scalar_stats.residual;
   EXPECT_LT((scalar.lambda - canal.lambda).norm(), 1e-6 * canal.lambda.norm());
   EXPECT_GT(inverse.lambda.norm(), 1e3 * canal.lambda.norm());
@@ -453,7 +455,8 @@ TEST(CanalSolver, ReturnsItsBestIterateAtTheIterationLimit) {
     NcpSolverParameters parameters;
     parameters.max_iterations = 12;
     NcpSolution solution;
-    const NcpSolverStatistics stats = CanalSolver(parameters).Solve(ncp, {}, &solution);
+    const NcpSolverStatistics stats =
+        CanalSolver(parameters).Solve(ncp, Eigen::VectorXd(), &solution);
     double lowest = std::numeric_limits<double>::infinity();
     for (const NcpIterationRecord& record : stats.history)
       lowest = std::min(lowest, record.residual);
@@ -484,12 +487,13 @@ TEST(NcpSolvers, WarmStartFromTheSolutionConvergesAtOnce) {
   NcpSolverParameters tight = parameters;
   tight.tolerance = 1e-10;
   tight.max_iterations = 100;
-  const NcpSolverStatistics reference = CanalSolver(tight).Solve(ncp, {}, &exact);
+  const NcpSolverStatistics reference =
+      CanalSolver(tight).Solve(ncp, Eigen::VectorXd(), &exact);
   ASSERT_TRUE(reference.converged) << reference.status << " at " << reference.residual;
 
   NcpSolution warm;
   const NcpSolverStatistics canal =
-      CanalSolver(parameters).Solve(ncp, {}, &warm, exact.lambda);
+      CanalSolver(parameters).Solve(ncp, Eigen::VectorXd(), &warm, exact.lambda);
   EXPECT_TRUE(canal.converged);
   EXPECT_EQ(canal.iterations, 1);
   EXPECT_LT((warm.lambda - exact.lambda).norm(), 1e-6 * exact.lambda.norm());
@@ -504,7 +508,8 @@ TEST(NcpSolvers, WarmStartFromTheSolutionConvergesAtOnce) {
               hot.iterations);
   EXPECT_LT(hot.iterations, cold.iterations / 4);
 
-  EXPECT_THROW(CanalSolver(parameters).Solve(ncp, {}, &warm, Eigen::VectorXd::Ones(5)),
+  EXPECT_THROW(CanalSolver(parameters)
+                   .Solve(ncp, Eigen::VectorXd(), &warm, Eigen::VectorXd::Ones(5)),
                std::invalid_argument);
 }
 

@@ -1,11 +1,11 @@
-// ReusableVector, ReusableLists and PackedMatrices: the values they hold
-// behave as a VectorXd, a vector of vectors and separate matrices would, and
-// their storage stays where it was when they shrink and grow back.
+// ReusableDense (vectors and matrices), ReusableLists and PackedMatrices: the values they
+// hold behave as a VectorXd, a vector of vectors and separate matrices would, and their
+// storage stays where it was when they shrink and grow back.
 #include <gtest/gtest.h>
 
 #include "coulomb/math/packed_matrices.h"
+#include "coulomb/math/reusable_dense.h"
 #include "coulomb/math/reusable_lists.h"
-#include "coulomb/math/reusable_vector.h"
 
 namespace coulomb {
 namespace {
@@ -41,6 +41,39 @@ TEST(ReusableVector, CopiesOwnTheirValuesAndMovesTakeThem) {
   EXPECT_EQ(a, Eigen::Vector3d(-2.0, 4.0, 6.0));
   a = a.head(2);  // from a view of itself
   EXPECT_EQ(a, Eigen::Vector2d(-2.0, 4.0));
+}
+
+// A matrix, and one with three fixed rows (a contact's Jacobian on a tree):
+// a shape whose size fits the storage it had is laid out there.
+TEST(ReusableDense, MatricesTakeAnyShapeWithinTheirStorage) {
+  ReusableMatrix m;
+  const Eigen::MatrixXd wide = Eigen::MatrixXd::Random(3, 6);
+  m = wide;
+  EXPECT_EQ(m, wide);
+  const double* storage = m.data();
+  m.setZero(6, 2);  // 12 entries of the 18
+  EXPECT_EQ(m.rows(), 6);
+  EXPECT_EQ(m.cols(), 2);
+  EXPECT_TRUE(m.isZero(0.0));
+  EXPECT_EQ(m.data(), storage);
+  m = wide.transpose();
+  EXPECT_EQ(m, wide.transpose());
+  EXPECT_EQ(m.data(), storage);
+
+  ReusableDense<Eigen::Matrix<double, 3, Eigen::Dynamic>> rows3;
+  EXPECT_EQ(rows3.rows(), 3);
+  EXPECT_EQ(rows3.cols(), 0);
+  rows3 = wide;
+  const double* rows3_storage = rows3.data();
+  rows3.setZero(3, 1);
+  EXPECT_EQ(rows3.data(), rows3_storage);
+  rows3.col(0) = Eigen::Vector3d(1.0, 2.0, 3.0);
+  const Eigen::Vector3d product = rows3 * Eigen::VectorXd::Constant(1, 2.0);
+  EXPECT_EQ(product, Eigen::Vector3d(2.0, 4.0, 6.0));
+  auto moved = std::move(rows3);
+  EXPECT_EQ(moved.data(), rows3_storage);
+  EXPECT_EQ(rows3.rows(), 3);
+  EXPECT_EQ(rows3.cols(), 0);
 }
 
 TEST(ReusableLists, KeepsTheStorageOfListsBeyondItsSize) {

@@ -74,10 +74,8 @@ TEST(StepAllocation, StepsAllocateNothingButCoalsOwnOnceThePatternWasSeen) {
     Scene scene = RestingScene(scheme, solver);
     TimeStepper stepper(scene.parameters);
     // 4 s: the midpoint scheme's bodies still rock apart at 3 s. What is
-    // checked here is a step with the pattern of the step before it: the
-    // NCP solvers allocate when the contact pattern changes (their vectors
-    // sized by the constraints are Eigen vectors); SAP's steps do not (the
-    // next test).
+    // checked here is a step with the pattern of the step before it; the
+    // next test changes the pattern.
     for (int n = 0; n < 400; ++n) ASSERT_TRUE(stepper.Step(&scene.system).converged);
     ASSERT_GT(stepper.last_problem()->num_constraints(),
               stepper.last_problem()->num_cliques());
@@ -125,19 +123,25 @@ void RestoreState(const SystemState& state, MultibodySystem* system) {
 
 // The drop of the eight bodies and the pendulum's swing onto its limit, run
 // once and then replayed with the same stepper from the same start, with
-// SAP. The contact pattern changes from step to step (bodies land, bounce,
-// slide apart), growing and shrinking every size of the problem, of its
-// working sets and of their factorizations, and moving the joint constraints
-// between slots; the replay meets only sizes the first run met, so none of
-// its steps allocates besides Coal. (The NCP solvers do allocate at such
-// changes: see the test above.)
+// SAP and the NCP solvers. The contact pattern changes from step to step
+// (bodies land, bounce, slide apart), growing and shrinking every size of
+// the problem, of SAP's working sets and factorizations, of the NCP's padded
+// problem, CANAL's inner problem, SubADMM's links and PGS's blocks, and
+// moving the joint constraints between slots; the replay meets only sizes
+// the first run met, so none of its steps allocates besides Coal. (The dual
+// solvers take no PD controller, so they are not in this scene.)
 TEST(StepAllocation, AReplayedRunAllocatesNothingWhileItsContactPatternChanges) {
   if (!testing::AllocationCountingEnabled())
     GTEST_SKIP() << "AddressSanitizer owns malloc";
   constexpr int kSteps = 150;
   for (const auto& [scheme, solver] :
        {std::pair{Scheme::kSymplecticEuler, ContactSolverKind::kSap},
-        std::pair{Scheme::kMidpoint, ContactSolverKind::kSap}}) {
+        std::pair{Scheme::kMidpoint, ContactSolverKind::kSap},
+        std::pair{Scheme::kSymplecticEuler, ContactSolverKind::kSubAdmm},
+        std::pair{Scheme::kSymplecticEuler, ContactSolverKind::kPgs},
+        std::pair{Scheme::kSymplecticEuler, ContactSolverKind::kCanal},
+        std::pair{Scheme::kSymplecticEuler, ContactSolverKind::kAdmm},
+        std::pair{Scheme::kSymplecticEuler, ContactSolverKind::kSubAdmmNoBody}}) {
     Scene scene = RestingScene(scheme, solver);
     TimeStepper stepper(scene.parameters);
     const SystemState start = SaveState(scene.system);

@@ -63,7 +63,7 @@ ContactSolution Solve(ContactSolverKind kind, const ContactProblem& problem) {
   ContactSolution solution;
   const ContactSolverStatistics stats =
       MakeContactSolver(options, SolverUse::kSingleProblem)
-          ->Solve(problem, {}, {}, &solution);
+          ->Solve(problem, Eigen::VectorXd(), Eigen::VectorXd(), &solution);
   EXPECT_TRUE(stats.converged()) << ToString(kind) << ": " << stats.status;
   return solution;
 }
@@ -115,7 +115,7 @@ TEST(ToyContactModel, NcpSolversRefuseAPotentialWithoutARigidLaw) {
     ContactSolverOptions options;
     options.kind = kind;
     EXPECT_THROW(MakeContactSolver(options, SolverUse::kSingleProblem)
-                     ->Solve(problem, {}, {}, &solution),
+                     ->Solve(problem, Eigen::VectorXd(), Eigen::VectorXd(), &solution),
                  std::invalid_argument)
         << ToString(kind);
   }

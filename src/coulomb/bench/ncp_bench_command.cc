@@ -250,7 +250,7 @@ AblationMeasurement MeasureInnerSolver(const NcpBenchOptions& options,
     const ContactProblem problem = WithRandomWrenches(Configuration(bases, c), &random);
     const ContactNcp ncp(problem);
     NcpSolution solution;
-    const NcpSolverStatistics stats = solver.Solve(ncp, {}, &solution);
+    const NcpSolverStatistics stats = solver.Solve(ncp, Eigen::VectorXd(), &solution);
     m.inner_solves += stats.inner_solves;
     m.inner_failures += stats.inner_failures;
     m.failed_cases += stats.inner_failures > 0;
@@ -331,13 +331,13 @@ int RunNcpBenchCommand(const std::vector<std::string>& arguments) {
     canal.max_iterations = 100;
     canal.penalty_scale = options.penalty_scale;
     canal.penalty_growth = options.penalty_growth;
-    results[0].push_back(CanalSolver(canal).Solve(ncp, {}, &solution));
+    results[0].push_back(CanalSolver(canal).Solve(ncp, Eigen::VectorXd(), &solution));
     results[1].push_back(
         SubAdmmSolver(parameters, options.threads).Solve(ncp, &solution));
-    results[2].push_back(PgsSolver(parameters).Solve(ncp, {}, &solution));
+    results[2].push_back(PgsSolver(parameters).Solve(ncp, Eigen::VectorXd(), &solution));
     SapSolver sap;
     SapSolution sap_solution;
-    const SapSolverStatistics s = sap.Solve(problem, {}, &sap_solution);
+    const SapSolverStatistics s = sap.Solve(problem, Eigen::VectorXd(), &sap_solution);
     Eigen::VectorXd u;
     ncp.CalcContactVelocities(sap_solution.v, &u);
     sap_times.push_back(s.total_time_s);

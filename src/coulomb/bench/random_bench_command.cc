@@ -50,7 +50,7 @@ void Solve(const ContactProblem& problem, ClassResult* result) {
   sap_parameters.keep_history = false;
   SapSolver sap(sap_parameters);
   SapSolution sap_solution;
-  const SapSolverStatistics s = sap.Solve(problem, {}, &sap_solution);
+  const SapSolverStatistics s = sap.Solve(problem, Eigen::VectorXd(), &sap_solution);
   ++result->problems;
   result->sap_failures += !Accepted(s.status);
   result->sap_worst_momentum_error =
@@ -63,7 +63,7 @@ void Solve(const ContactProblem& problem, ClassResult* result) {
   canal_parameters.keep_history = false;
   NcpSolution canal_solution;
   const NcpSolverStatistics c =
-      CanalSolver(canal_parameters).Solve(ncp, {}, &canal_solution);
+      CanalSolver(canal_parameters).Solve(ncp, Eigen::VectorXd(), &canal_solution);
   result->canal_failures += !c.converged;
   const bool singular = 3 * problem.num_constraints() > problem.num_dofs();
   result->singular += singular;

@@ -120,7 +120,8 @@ int SolveExample(const SolveOptions& options) {
   const std::unique_ptr<ContactSolver> solver =
       MakeContactSolver(options.solver, SolverUse::kSingleProblem);
   ContactSolution solution;
-  const ContactSolverStatistics s = solver->Solve(problem, {}, {}, &solution);
+  const ContactSolverStatistics s =
+      solver->Solve(problem, Eigen::VectorXd(), Eigen::VectorXd(), &solution);
   const double residual = ExampleNcpResidual(problem, solution);
   const std::string name = "random(30 bodies, 60 contacts, seed 1)";
   if (options.json) {

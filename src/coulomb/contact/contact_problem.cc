@@ -352,8 +352,8 @@ void ContactProblem::PrepareConstraints() {
   }
 }
 
-ConstraintVector ContactProblem::ConstraintVelocity(int index,
-                                                    const Eigen::VectorXd& v) const {
+ConstraintVector ContactProblem::ConstraintVelocity(
+    int index, Eigen::Ref<const Eigen::VectorXd> v) const {
   const ProblemConstraint& c = constraint(index);
   ConstraintVector v_c = c.bias;
   for (const JacobianBlock& block : c.jacobian) {
@@ -362,8 +362,8 @@ ConstraintVector ContactProblem::ConstraintVelocity(int index,
   return v_c;
 }
 
-void ContactProblem::MultiplyByJacobianInto(const Eigen::VectorXd& x, bool with_bias,
-                                            double* y) const {
+void ContactProblem::MultiplyByJacobianInto(Eigen::Ref<const Eigen::VectorXd> x,
+                                            bool with_bias, double* y) const {
   for (int index = 0; index < num_constraints(); ++index) {
     const ProblemConstraint& c = constraint(index);
     double* y_i = y + constraint_offsets_[index];
@@ -378,19 +378,20 @@ void ContactProblem::MultiplyByJacobianInto(const Eigen::VectorXd& x, bool with_
   }
 }
 
-void ContactProblem::AddJacobianTransposeTimes(Eigen::Ref<const Eigen::VectorXd> gamma,
-                                               Eigen::VectorXd* generalized) const {
+void ContactProblem::AddJacobianTransposeTimesInto(
+    Eigen::Ref<const Eigen::VectorXd> gamma, double* generalized) const {
   for (int index = 0; index < num_constraints(); ++index) {
     const ProblemConstraint& c = constraint(index);
     const double* gamma_i = gamma.data() + constraint_offsets_[index];
     for (const JacobianBlock& block : c.jacobian) {
       AddBlockTransposeTimes(block.matrix, gamma_i,
-                             generalized->data() + clique_offsets_[block.clique]);
+                             generalized + clique_offsets_[block.clique]);
     }
   }
 }
 
-void ContactProblem::MultiplyByA(const Eigen::VectorXd& x, Eigen::VectorXd* y) const {
+void ContactProblem::MultiplyByA(Eigen::Ref<const Eigen::VectorXd> x,
+                                 Eigen::VectorXd* y) const {
   y->setZero(num_dofs_);
   for (int clique = 0; clique < num_cliques(); ++clique) {
     AddBlockTimes(cliques_[clique], x.data() + clique_offsets_[clique],

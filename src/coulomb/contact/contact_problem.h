@@ -8,7 +8,7 @@
 
 #include "coulomb/contact/clique_tree.h"
 #include "coulomb/contact/convex_constraint.h"
-#include "coulomb/math/reusable_vector.h"
+#include "coulomb/math/reusable_dense.h"
 
 namespace coulomb {
 
@@ -133,27 +133,36 @@ class ContactProblem {
   // v_c = J v + b for all constraints, stacked.
   // (Vector: Eigen::VectorXd or ReusableVector, resized to the stack.)
   template <class Vector>
-  void CalcConstraintVelocities(const Eigen::VectorXd& v, Vector* v_c) const {
+  void CalcConstraintVelocities(Eigen::Ref<const Eigen::VectorXd> v, Vector* v_c) const {
     v_c->resize(num_constraint_equations_);
     MultiplyByJacobianInto(v, true, v_c->data());
   }
   // v_c = J_i v + b_i of one constraint.
-  ConstraintVector ConstraintVelocity(int index, const Eigen::VectorXd& v) const;
+  ConstraintVector ConstraintVelocity(int index,
+                                      Eigen::Ref<const Eigen::VectorXd> v) const;
   // y = J x (no bias), stacked like v_c.
   template <class Vector>
-  void MultiplyByJacobian(const Eigen::VectorXd& x, Vector* y) const {
+  void MultiplyByJacobian(Eigen::Ref<const Eigen::VectorXd> x, Vector* y) const {
     y->resize(num_constraint_equations_);
     MultiplyByJacobianInto(x, false, y->data());
   }
-  // Adds Jᵀ γ (γ stacked like v_c) to `generalized`.
+  // Adds Jᵀ γ (γ stacked like v_c) to `generalized` (num_dofs() entries;
+  // Vector: Eigen::VectorXd or ReusableVector).
+  template <class Vector>
   void AddJacobianTransposeTimes(Eigen::Ref<const Eigen::VectorXd> gamma,
-                                 Eigen::VectorXd* generalized) const;
+                                 Vector* generalized) const {
+    AddJacobianTransposeTimesInto(gamma, generalized->data());
+  }
   // y = A x.
-  void MultiplyByA(const Eigen::VectorXd& x, Eigen::VectorXd* y) const;
+  void MultiplyByA(Eigen::Ref<const Eigen::VectorXd> x, Eigen::VectorXd* y) const;
 
  private:
   // y = J x, and with_bias + b, into y[0, num_constraint_equations()).
-  void MultiplyByJacobianInto(const Eigen::VectorXd& x, bool with_bias, double* y) const;
+  void MultiplyByJacobianInto(Eigen::Ref<const Eigen::VectorXd> x, bool with_bias,
+                              double* y) const;
+  // generalized[0, num_dofs()) += Jᵀ γ.
+  void AddJacobianTransposeTimesInto(Eigen::Ref<const Eigen::VectorXd> gamma,
+                                     double* generalized) const;
   void ValidateClique(int index) const;  // A alone
   void ValidateCliqueTree(int index) const;
   void ValidateConstraint(int index) const;

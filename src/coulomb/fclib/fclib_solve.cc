@@ -34,14 +34,16 @@ FclibRun SolveFclibProblem(const FclibProblem& fclib, const FclibContactProblem&
       MakeContactSolver(options, SolverUse::kSingleProblem);
   ContactSolution solution;
   if (options.kind == ContactSolverKind::kSap) {
-    run.statistics = solver->Solve(mapped.problem, {}, {}, &solution);
+    run.statistics =
+        solver->Solve(mapped.problem, Eigen::VectorXd(), Eigen::VectorXd(), &solution);
     run.r = ToFclibContactOrder(solution.impulses);
     run.residual = CalcNaturalMapResidual(fclib, run.r);
   } else {
     const auto solve = [&](const FclibContactProblem& problem,
                            const Eigen::VectorXd& lambda_guess) {
-      Accumulate(solver->Solve(problem.problem, {}, lambda_guess, &solution),
-                 &run.statistics);
+      Accumulate(
+          solver->Solve(problem.problem, Eigen::VectorXd(), lambda_guess, &solution),
+          &run.statistics);
       return solution.impulses;
     };
     const double tolerance = options.ncp.tolerance;

@@ -403,11 +403,10 @@ void TimeStepper::RememberImpulses() {
 }
 
 bool TimeStepper::SolveContact(StepStatistics* stats) {
-  const Eigen::VectorXd no_guess;
   ContactSolverStatistics solve;
   try {
-    solve = solver_->Solve(problem_, v_guess_, SolvesNcp() ? lambda_guess_ : no_guess,
-                           &solution_);
+    // (SAP is given no impulses: lambda_guess_ is empty unless SolvesNcp.)
+    solve = solver_->Solve(problem_, v_guess_, lambda_guess_, &solution_);
   } catch (const std::invalid_argument& error) {  // a constraint without a rigid law
     stats->failure = std::string(ToString(parameters_.solver.kind)) + ": " + error.what();
     return false;

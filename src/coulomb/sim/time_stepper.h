@@ -224,7 +224,7 @@ class TimeStepper {
   std::vector<ContactPoint> constraint_contacts_;   // contacts_ that became constraints
   std::vector<ContactPoint> previous_contacts_;     // with their impulses, by pair
   std::vector<Eigen::Vector3d> previous_impulses_;  // in their contact frames
-  Eigen::VectorXd lambda_guess_;
+  ReusableVector lambda_guess_;
   std::vector<Eigen::Isometry3d> geometry_poses_;
   std::vector<GeometryMotion> geometry_motion_;  // of CalcGeometryMotion
   // geometry_motion_ at the system's state: 2 δt times each geometry's

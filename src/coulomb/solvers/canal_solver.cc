@@ -39,7 +39,7 @@ void CanalSolver::RebuildInnerProblem(const ContactNcp& ncp, double penalty) {
   inner.ResetCliquesFrom(data);
   cones_.clear();
   for (int i = 0; i < data.num_constraints(); ++i) {
-    ProblemConstraint& slot = inner.EmplaceConstraint();
+    ProblemConstraint& slot = inner.EmplaceConstraint(data.constraint(i).kind);
     slot.jacobian = data.constraint(i).jacobian;
     slot.bias = data.constraint(i).bias;
     if (ncp.soft_law(i)) {  // a compliant law needs no multiplier: kept as it is
@@ -76,9 +76,9 @@ double CanalSolver::InitialPenalty(const ContactNcp& ncp) {
 }
 
 NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
-                                       const Eigen::VectorXd& v_guess,
+                                       Eigen::Ref<const Eigen::VectorXd> v_guess,
                                        NcpSolution* solution,
-                                       const Eigen::VectorXd& lambda_guess) {
+                                       Eigen::Ref<const Eigen::VectorXd> lambda_guess) {
   const Stopwatch stopwatch;
   NcpSolverStatistics stats;
   stats.solver = "canal";
@@ -96,8 +96,12 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
     solution->lambda = lambda_guess;
     ncp.CalcVelocities(solution->lambda, &solution->v);
   } else {
-    solution->v = v_guess.size() != 0 ? v_guess : data.v_star();
-    solution->lambda = Eigen::VectorXd::Zero(data.num_constraint_equations());
+    if (v_guess.size() != 0) {
+      solution->v = v_guess;
+    } else {
+      solution->v = data.v_star();
+    }
+    solution->lambda.setZero(data.num_constraint_equations());
   }
   ncp.CalcContactVelocities(solution->v, &solution->u);
   stats.residual = ncp.NaturalMapResidual(solution->lambda, solution->u);
@@ -123,7 +127,7 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
       break;
     }
     ncp.CalcContactVelocities(inner_solution.v, &solution->u);
-    Eigen::VectorXd& change = multiplier_change_;
+    ReusableVector& change = multiplier_change_;
     change = inner_solution.gamma - solution->lambda;
     slack_ = solution->u + change / penalty;
     solution->lambda = inner_solution.gamma;
@@ -179,7 +183,8 @@ CanalSolver::InnerStep CanalSolver::SolveCascadedInnerProblem(const ContactNcp& 
   }
   inner_solver_.set_rel_tolerance(rel_tolerance);
   const SapSolverStatistics inner =
-      inner_solver_.Solve(*inner_, first ? outer.v : inner_solution_.v, &inner_solution_);
+      first ? inner_solver_.Solve(*inner_, outer.v, &inner_solution_)
+            : inner_solver_.Solve(*inner_, inner_solution_.v, &inner_solution_);
   return {inner.iterations, Accepted(inner.status),
           inner.status == SolverStatus::kFactorizationFailed};
 }
@@ -189,7 +194,11 @@ CanalSolver::InnerStep CanalSolver::SolveStrictInnerProblem(double penalty,
                                                             bool first,
                                                             const NcpSolution& outer) {
   strict_.SetMultipliers(outer.lambda, penalty);
-  strict_.ToScaled(first ? outer.v : inner_solution_.v, &scaled_v_);
+  if (first) {
+    strict_.ToScaled(outer.v, &scaled_v_);
+  } else {
+    strict_.ToScaled(inner_solution_.v, &scaled_v_);
+  }
   InnerSolveLimits limits;
   limits.rel_tolerance = rel_tolerance;
   limits.max_iterations = parameters_.inner_max_iterations;

@@ -47,9 +47,10 @@ class CanalSolver {
 
   // v_guess: empty for v*. lambda_guess: the initial multipliers (e.g. the
   // previous time step's impulses; empty for 0), with v = v* + A⁻¹Jᵀλ then.
-  NcpSolverStatistics Solve(const ContactNcp& ncp, const Eigen::VectorXd& v_guess,
-                            NcpSolution* solution,
-                            const Eigen::VectorXd& lambda_guess = Eigen::VectorXd());
+  NcpSolverStatistics Solve(
+      const ContactNcp& ncp, Eigen::Ref<const Eigen::VectorXd> v_guess,
+      NcpSolution* solution,
+      Eigen::Ref<const Eigen::VectorXd> lambda_guess = Eigen::VectorXd());
 
  private:
   // A copy of the NCP's dynamics and Jacobians with one AL cone per contact.
@@ -88,8 +89,8 @@ class CanalSolver {
   StrictAlSurrogate strict_;
   std::optional<SemismoothInnerSolver> semismooth_solver_;
   Eigen::VectorXd scaled_v_;
-  Eigen::VectorXd slack_, multiplier_change_;  // z, λ^k − λ^{k−1}
-  std::vector<double> a_inverse_jt_;           // InitialPenalty's L_t⁻¹ J_itᵀ
+  ReusableVector slack_, multiplier_change_;  // z, λ^k − λ^{k−1}
+  std::vector<double> a_inverse_jt_;          // InitialPenalty's L_t⁻¹ J_itᵀ
 };
 
 }  // namespace coulomb

@@ -91,7 +91,7 @@ void ContactNcp::PadUnilateralConstraints(const ContactProblem& problem,
   for (int i = 0; i < problem.num_constraints(); ++i) {
     const ProblemConstraint& c = problem.constraint(i);
     const RigidLaw law = c.potential->rigid_law();
-    ProblemConstraint& slot = padded->EmplaceConstraint();
+    ProblemConstraint& slot = padded->EmplaceConstraint(c.kind);
     if (law.kind == RigidLaw::Kind::kContact) {
       slot.jacobian = c.jacobian;
       slot.bias = c.bias;
@@ -167,7 +167,7 @@ void ContactNcp::Rebuild(const ContactProblem& problem, ResidualScale residual_s
   }
 }
 
-void ContactNcp::ToProblemImpulses(const Eigen::VectorXd& lambda,
+void ContactNcp::ToProblemImpulses(Eigen::Ref<const Eigen::VectorXd> lambda,
                                    ReusableVector* impulses) const {
   if (problem_ == original_) {
     *impulses = lambda;
@@ -185,8 +185,8 @@ void ContactNcp::ToProblemImpulses(const Eigen::VectorXd& lambda,
   }
 }
 
-void ContactNcp::FromProblemImpulses(const Eigen::VectorXd& impulses,
-                                     Eigen::VectorXd* lambda) const {
+void ContactNcp::FromProblemImpulses(Eigen::Ref<const Eigen::VectorXd> impulses,
+                                     ReusableVector* lambda) const {
   if (problem_ == original_ || impulses.size() == 0) {
     *lambda = impulses;
     return;
@@ -203,13 +203,8 @@ void ContactNcp::FromProblemImpulses(const Eigen::VectorXd& impulses,
   }
 }
 
-void ContactNcp::CalcContactVelocities(const Eigen::VectorXd& v,
-                                       Eigen::VectorXd* u) const {
-  problem_->CalcConstraintVelocities(v, u);
-  *u += offsets_;
-}
-
-void ContactNcp::CalcVelocities(const Eigen::VectorXd& lambda, Eigen::VectorXd* v) const {
+const Eigen::VectorXd& ContactNcp::VelocityChange(
+    Eigen::Ref<const Eigen::VectorXd> lambda) const {
   Eigen::VectorXd& impulse = impulse_workspace_;
   impulse.setZero(problem_->num_dofs());
   problem_->AddJacobianTransposeTimes(lambda, &impulse);
@@ -218,12 +213,11 @@ void ContactNcp::CalcVelocities(const Eigen::VectorXd& lambda, Eigen::VectorXd* 
         impulse.segment(problem_->clique_offset(t), problem_->clique_size(t));
     factorizations_[t].solveInPlace(clique_impulse);
   }
-  *v = problem_->v_star();
-  *v += impulse;
+  return impulse;
 }
 
-double ContactNcp::NaturalMapResidual(const Eigen::VectorXd& lambda,
-                                      const Eigen::VectorXd& u) const {
+double ContactNcp::NaturalMapResidual(Eigen::Ref<const Eigen::VectorXd> lambda,
+                                      Eigen::Ref<const Eigen::VectorXd> u) const {
   double squared = 0.0;
   for (int i = 0; i < num_contacts(); ++i) {
     const int offset = problem_->constraint_offset(i);
@@ -259,7 +253,8 @@ double ContactNcp::ContactPointSpeedScale() const {
   return std::sqrt(squared);
 }
 
-void ValidateLambdaGuess(const ContactNcp& ncp, const Eigen::VectorXd& lambda) {
+void ValidateLambdaGuess(const ContactNcp& ncp,
+                         Eigen::Ref<const Eigen::VectorXd> lambda) {
   const int expected = ncp.problem().num_constraint_equations();
   if (lambda.size() != expected || !lambda.allFinite()) {
     throw std::invalid_argument("initial impulses: expected " + std::to_string(expected) +

@@ -14,7 +14,7 @@
 #include "coulomb/base/named_enum.h"
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/contact_problem.h"
-#include "coulomb/math/reusable_vector.h"
+#include "coulomb/math/reusable_dense.h"
 #include "coulomb/solvers/solver_status.h"
 
 namespace coulomb {
@@ -84,35 +84,44 @@ class ContactNcp {
   void EmplaceSoftPotential(int constraint,
                             std::unique_ptr<ConvexConstraint>* slot) const;
   // e_i, stacked like v_c.
-  const Eigen::VectorXd& offsets() const { return offsets_; }
+  const ReusableVector& offsets() const { return offsets_; }
   // The diagonal R of the constraints' regularized potentials
   // (RigidLaw::regularization), stacked like v_c; zero where they have none.
-  const Eigen::VectorXd& regularization() const { return regularization_; }
+  const ReusableVector& regularization() const { return regularization_; }
   // u(λ = 0) = J v* + b + e, stacked.
-  const Eigen::VectorXd& free_contact_velocity() const { return free_contact_velocity_; }
+  const ReusableVector& free_contact_velocity() const { return free_contact_velocity_; }
 
-  // u = J v + b + e, stacked.
-  void CalcContactVelocities(const Eigen::VectorXd& v, Eigen::VectorXd* u) const;
-  // v = v* + A⁻¹ Jᵀ λ: the velocities that satisfy the dynamics exactly.
-  // (Uses a workspace of this object: not for concurrent calls.)
-  void CalcVelocities(const Eigen::VectorXd& lambda, Eigen::VectorXd* v) const;
+  // u = J v + b + e, stacked (Vector: Eigen::VectorXd or ReusableVector).
+  template <class Vector>
+  void CalcContactVelocities(Eigen::Ref<const Eigen::VectorXd> v, Vector* u) const {
+    problem_->CalcConstraintVelocities(v, u);
+    *u += offsets_;
+  }
+  // v = v* + A⁻¹ Jᵀ λ: the velocities that satisfy the dynamics exactly
+  // (Vector: Eigen::VectorXd or ReusableVector). (Uses a workspace of this
+  // object: not for concurrent calls.)
+  template <class Vector>
+  void CalcVelocities(Eigen::Ref<const Eigen::VectorXd> lambda, Vector* v) const {
+    *v = problem_->v_star() + VelocityChange(lambda);
+  }
   // The FCLIB natural-map measure ‖λ − Π_K(λ − ũ)‖ / max(‖q‖, ‖λ‖, ‖u‖), with
   // q = u(λ = 0) and u = u(λ) (Acary, Brémond, Huber 2018).
-  double NaturalMapResidual(const Eigen::VectorXd& lambda,
-                            const Eigen::VectorXd& u) const;
+  double NaturalMapResidual(Eigen::Ref<const Eigen::VectorXd> lambda,
+                            Eigen::Ref<const Eigen::VectorXd> u) const;
   // λ (stacked like problem()'s v_c) in the layout of the problem the NCP was
   // built from: a unilateral constraint's impulse is its normal entry.
-  void ToProblemImpulses(const Eigen::VectorXd& lambda, ReusableVector* impulses) const;
-  Eigen::VectorXd ToProblemImpulses(const Eigen::VectorXd& lambda) const {
+  void ToProblemImpulses(Eigen::Ref<const Eigen::VectorXd> lambda,
+                         ReusableVector* impulses) const;
+  Eigen::VectorXd ToProblemImpulses(Eigen::Ref<const Eigen::VectorXd> lambda) const {
     ReusableVector impulses;
     ToProblemImpulses(lambda, &impulses);
     return impulses;
   }
   // The inverse map (a warm start given in the original layout).
-  void FromProblemImpulses(const Eigen::VectorXd& impulses,
-                           Eigen::VectorXd* lambda) const;
-  Eigen::VectorXd FromProblemImpulses(const Eigen::VectorXd& impulses) const {
-    Eigen::VectorXd lambda;
+  void FromProblemImpulses(Eigen::Ref<const Eigen::VectorXd> impulses,
+                           ReusableVector* lambda) const;
+  Eigen::VectorXd FromProblemImpulses(Eigen::Ref<const Eigen::VectorXd> impulses) const {
+    ReusableVector lambda;
     FromProblemImpulses(impulses, &lambda);
     return lambda;
   }
@@ -132,19 +141,21 @@ class ContactNcp {
   const ContactProblem* problem_ = nullptr;  // padded_ or original_
   std::vector<double> friction_;
   std::vector<std::optional<SoftLaw>> soft_laws_;  // per constraint; empty: none
-  Eigen::VectorXd offsets_;
-  Eigen::VectorXd regularization_;
+  ReusableVector offsets_;
+  ReusableVector regularization_;
   std::vector<Eigen::LLT<Eigen::MatrixXd>> factorizations_;
+  // A⁻¹ Jᵀ λ, in impulse_workspace_.
+  const Eigen::VectorXd& VelocityChange(Eigen::Ref<const Eigen::VectorXd> lambda) const;
   // s of ResidualScale::kContactPointSpeed.
   double ContactPointSpeedScale() const;
   double residual_scale_floor_ = 0.0;          // ‖q‖, or at least s
-  Eigen::VectorXd free_contact_velocity_;      // q
+  ReusableVector free_contact_velocity_;       // q
   mutable Eigen::VectorXd impulse_workspace_;  // CalcVelocities' Jᵀλ, A⁻¹Jᵀλ
 };
 
 // Throws std::invalid_argument unless λ has one finite entry per constraint
 // equation of the NCP (a warm start).
-void ValidateLambdaGuess(const ContactNcp& ncp, const Eigen::VectorXd& lambda);
+void ValidateLambdaGuess(const ContactNcp& ncp, Eigen::Ref<const Eigen::VectorXd> lambda);
 
 // What the NCP solvers (CANAL, SubADMM, PGS) report, per outer iteration,
 // iteration or sweep.
@@ -170,10 +181,12 @@ struct NcpSolverStatistics {
   double total_time_s = 0.0;
 };
 
+// (Its vectors keep their storage from solve to solve: a simulation step
+// allocates nothing here.)
 struct NcpSolution {
-  Eigen::VectorXd v;       // generalized velocities
-  Eigen::VectorXd lambda;  // impulses, stacked [t1, t2, n] per contact
-  Eigen::VectorXd u;       // contact velocities u(v)
+  ReusableVector v;       // generalized velocities
+  ReusableVector lambda;  // impulses, stacked [t1, t2, n] per contact
+  ReusableVector u;       // contact velocities u(v)
 };
 
 // CANAL's inner solver (AL §VII-D1, docs/ncp_solvers.md "Inner-solver

@@ -18,8 +18,8 @@ class SapContactSolver final : public ContactSolver {
   ContactSolverKind kind() const override { return ContactSolverKind::kSap; }
 
   ContactSolverStatistics Solve(const ContactProblem& problem,
-                                const Eigen::VectorXd& v_guess,
-                                const Eigen::VectorXd& /*impulse_guess*/,
+                                Eigen::Ref<const Eigen::VectorXd> v_guess,
+                                Eigen::Ref<const Eigen::VectorXd> /*impulse_guess*/,
                                 ContactSolution* solution) override {
     SapSolverStatistics sap = solver_.Solve(problem, v_guess, &solution_);
     solution->v = solution_.v;
@@ -63,8 +63,8 @@ class NcpContactSolver : public ContactSolver {
                    : ContactNcp::ResidualScale::kFclib) {}
 
   ContactSolverStatistics Solve(const ContactProblem& problem,
-                                const Eigen::VectorXd& v_guess,
-                                const Eigen::VectorXd& impulse_guess,
+                                Eigen::Ref<const Eigen::VectorXd> v_guess,
+                                Eigen::Ref<const Eigen::VectorXd> impulse_guess,
                                 ContactSolution* solution) override {
     if (ncp_) {
       ncp_->Rebuild(problem, scale_);
@@ -107,13 +107,13 @@ class NcpContactSolver : public ContactSolver {
 
  private:
   virtual NcpSolverStatistics SolveNcp(const ContactNcp& ncp,
-                                       const Eigen::VectorXd& v_guess,
-                                       const Eigen::VectorXd& lambda_guess,
+                                       Eigen::Ref<const Eigen::VectorXd> v_guess,
+                                       Eigen::Ref<const Eigen::VectorXd> lambda_guess,
                                        NcpSolution* solution) = 0;
 
   ContactNcp::ResidualScale scale_;
   std::optional<ContactNcp> ncp_;
-  Eigen::VectorXd lambda_guess_;
+  ReusableVector lambda_guess_;
   NcpSolution ncp_solution_;
 };
 
@@ -125,8 +125,9 @@ class CanalContactSolver final : public NcpContactSolver {
   ContactSolverKind kind() const override { return ContactSolverKind::kCanal; }
 
  private:
-  NcpSolverStatistics SolveNcp(const ContactNcp& ncp, const Eigen::VectorXd& v_guess,
-                               const Eigen::VectorXd& lambda_guess,
+  NcpSolverStatistics SolveNcp(const ContactNcp& ncp,
+                               Eigen::Ref<const Eigen::VectorXd> v_guess,
+                               Eigen::Ref<const Eigen::VectorXd> lambda_guess,
                                NcpSolution* solution) override {
     return solver_.Solve(ncp, v_guess, solution, lambda_guess);
   }
@@ -153,8 +154,9 @@ class SubAdmmContactSolver final : public NcpContactSolver {
         return AdmmSplitting::kSubsystemsAndBodies;
     }
   }
-  NcpSolverStatistics SolveNcp(const ContactNcp& ncp, const Eigen::VectorXd& /*v_guess*/,
-                               const Eigen::VectorXd& lambda_guess,
+  NcpSolverStatistics SolveNcp(const ContactNcp& ncp,
+                               Eigen::Ref<const Eigen::VectorXd> /*v_guess*/,
+                               Eigen::Ref<const Eigen::VectorXd> lambda_guess,
                                NcpSolution* solution) override {
     return solver_.Solve(ncp, solution, lambda_guess);
   }
@@ -169,8 +171,9 @@ class PgsContactSolver final : public NcpContactSolver {
   ContactSolverKind kind() const override { return ContactSolverKind::kPgs; }
 
  private:
-  NcpSolverStatistics SolveNcp(const ContactNcp& ncp, const Eigen::VectorXd& /*v_guess*/,
-                               const Eigen::VectorXd& lambda_guess,
+  NcpSolverStatistics SolveNcp(const ContactNcp& ncp,
+                               Eigen::Ref<const Eigen::VectorXd> /*v_guess*/,
+                               Eigen::Ref<const Eigen::VectorXd> lambda_guess,
                                NcpSolution* solution) override {
     return solver_.Solve(ncp, lambda_guess, solution);
   }
@@ -189,8 +192,9 @@ class DualContactSolver final : public NcpContactSolver {
   }
 
  private:
-  NcpSolverStatistics SolveNcp(const ContactNcp& ncp, const Eigen::VectorXd& /*v_guess*/,
-                               const Eigen::VectorXd& lambda_guess,
+  NcpSolverStatistics SolveNcp(const ContactNcp& ncp,
+                               Eigen::Ref<const Eigen::VectorXd> /*v_guess*/,
+                               Eigen::Ref<const Eigen::VectorXd> lambda_guess,
                                NcpSolution* solution) override {
     return solver_.Solve(ncp, lambda_guess, solution);
   }

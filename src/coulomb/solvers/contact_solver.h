@@ -10,7 +10,7 @@
 
 #include "coulomb/base/named_enum.h"
 #include "coulomb/contact/contact_problem.h"
-#include "coulomb/math/reusable_vector.h"
+#include "coulomb/math/reusable_dense.h"
 #include "coulomb/solvers/contact_ncp.h"
 #include "coulomb/solvers/sap_solver_parameters.h"
 #include "coulomb/solvers/sap_statistics.h"
@@ -135,8 +135,8 @@ class ContactSolver {
   // problem: a failure is the status. NCP solvers throw
   // std::invalid_argument when a constraint states no rigid law.
   virtual ContactSolverStatistics Solve(const ContactProblem& problem,
-                                        const Eigen::VectorXd& v_guess,
-                                        const Eigen::VectorXd& impulse_guess,
+                                        Eigen::Ref<const Eigen::VectorXd> v_guess,
+                                        Eigen::Ref<const Eigen::VectorXd> impulse_guess,
                                         ContactSolution* solution) = 0;
 };
 

@@ -94,7 +94,7 @@ double DualSolver::DualGap(const ContactNcp& ncp, const Eigen::VectorXd& v, doub
 }
 
 NcpSolverStatistics DualSolver::Solve(const ContactNcp& ncp,
-                                      const Eigen::VectorXd& lambda_guess,
+                                      Eigen::Ref<const Eigen::VectorXd> lambda_guess,
                                       NcpSolution* solution) {
   const Stopwatch stopwatch;
   for (int i = 0; i < ncp.num_contacts(); ++i) {

@@ -49,7 +49,8 @@ class DualSolver {
   // lambda_guess: empty for λ = 0. Throws std::invalid_argument for a
   // problem with soft laws. statistics.residual: the natural map above;
   // statistics.dual_gap: SAP's ℓ_p(v(λ)) + f(λ) (regularized only, else 0).
-  NcpSolverStatistics Solve(const ContactNcp& ncp, const Eigen::VectorXd& lambda_guess,
+  NcpSolverStatistics Solve(const ContactNcp& ncp,
+                            Eigen::Ref<const Eigen::VectorXd> lambda_guess,
                             NcpSolution* solution);
 
   // Whether a solve of this NCP assembles W (the parameter, or kAuto's rule).

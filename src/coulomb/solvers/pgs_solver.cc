@@ -13,23 +13,24 @@ PgsSolver::PgsSolver(const NcpSolverParameters& parameters, PgsStep step)
 
 void PgsSolver::Precompute(const ContactNcp& ncp) {
   const ContactProblem& problem = ncp.problem();
-  // Storage is kept across solves: same sizes, no allocation.
-  if (static_cast<int>(blocks_.size()) < ncp.num_contacts())
-    blocks_.resize(ncp.num_contacts());
+  // Storage is kept across solves: sizes met before allocate nothing.
   local_step_.resize(ncp.num_contacts());
   delassus_normal_.resize(ncp.num_contacts());
+  first_block_.resize(ncp.num_contacts() + 1);
+  first_block_[0] = 0;
   for (int i = 0; i < ncp.num_contacts(); ++i) {
     Eigen::Matrix3d delassus = Eigen::Matrix3d::Zero();
     const std::vector<JacobianBlock>& jacobian = problem.constraint(i).jacobian;
-    blocks_[i].resize(jacobian.size());
+    first_block_[i + 1] = first_block_[i] + static_cast<int>(jacobian.size());
+    if (blocks_.size() < static_cast<size_t>(first_block_[i + 1]))
+      blocks_.resize(first_block_[i + 1]);
     for (size_t k = 0; k < jacobian.size(); ++k) {
-      ContactBlock& b = blocks_[i][k];
-      b.clique = jacobian[k].clique;
-      b.offset = problem.clique_offset(b.clique);
-      b.jacobian = jacobian[k].matrix;
+      ContactBlock& b = blocks_[first_block_[i] + k];
+      b.offset = problem.clique_offset(jacobian[k].clique);
+      b.jacobian = &jacobian[k].matrix;
       b.a_inverse_jt = jacobian[k].matrix.transpose();
-      ncp.clique_factorization(b.clique).solveInPlace(b.a_inverse_jt);
-      delassus.noalias() += b.jacobian * b.a_inverse_jt;
+      ncp.clique_factorization(jacobian[k].clique).solveInPlace(b.a_inverse_jt);
+      delassus.noalias() += *b.jacobian * b.a_inverse_jt;
     }
     delassus_normal_[i] = delassus(2, 2);
     if (step_ == PgsStep::kScalar) {
@@ -57,14 +58,14 @@ Eigen::Vector3d PgsSolver::SoftUpdate(const ContactNcp::SoftLaw& law, double u_r
 }
 
 NcpSolverStatistics PgsSolver::Solve(const ContactNcp& ncp,
-                                     const Eigen::VectorXd& lambda_guess,
+                                     Eigen::Ref<const Eigen::VectorXd> lambda_guess,
                                      NcpSolution* solution) {
   const Stopwatch stopwatch;
   const ContactProblem& problem = ncp.problem();
   Precompute(ncp);
   NcpSolverStatistics stats;
   stats.solver = "pgs";
-  if (lambda_guess.size() != 0) {  // (a ?: of the two would copy the guess)
+  if (lambda_guess.size() != 0) {
     solution->lambda = lambda_guess;
   } else {
     solution->lambda.setZero(problem.num_constraint_equations());
@@ -76,8 +77,9 @@ NcpSolverStatistics PgsSolver::Solve(const ContactNcp& ncp,
       const int offset = problem.constraint_offset(i);
       Eigen::Vector3d u =
           problem.constraint(i).bias.head<3>() + ncp.offsets().segment<3>(offset);
-      for (const ContactBlock& b : blocks_[i]) {
-        u += b.jacobian * solution->v.segment(b.offset, b.jacobian.cols());
+      const auto blocks = Blocks(i);
+      for (const ContactBlock& b : blocks) {
+        u.noalias() += *b.jacobian * solution->v.segment(b.offset, b.jacobian->cols());
       }
       const Eigen::Vector3d old = solution->lambda.segment<3>(offset);
       const ContactNcp::SoftLaw* soft = ncp.soft_law(i);
@@ -86,7 +88,7 @@ NcpSolverStatistics PgsSolver::Solve(const ContactNcp& ncp,
                             delassus_normal_[i])
                : StrictFrictionOperator(old - local_step_[i] * u, ncp.friction(i));
       solution->lambda.segment<3>(offset) = updated;
-      for (const ContactBlock& b : blocks_[i]) {
+      for (const ContactBlock& b : blocks) {
         solution->v.segment(b.offset, b.a_inverse_jt.rows()).noalias() +=
             b.a_inverse_jt * (updated - old);
       }

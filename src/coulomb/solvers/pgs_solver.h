@@ -1,9 +1,11 @@
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include <Eigen/Dense>
 
+#include "coulomb/math/reusable_dense.h"
 #include "coulomb/solvers/contact_ncp.h"
 
 namespace coulomb {
@@ -38,25 +40,32 @@ class PgsSolver {
                      PgsStep step = PgsStep::kScalar);
 
   // lambda_guess: empty for λ = 0.
-  NcpSolverStatistics Solve(const ContactNcp& ncp, const Eigen::VectorXd& lambda_guess,
+  NcpSolverStatistics Solve(const ContactNcp& ncp,
+                            Eigen::Ref<const Eigen::VectorXd> lambda_guess,
                             NcpSolution* solution);
 
  private:
   struct ContactBlock {
-    int clique = -1;
-    int offset = 0;
-    Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian;      // J_it
-    Eigen::Matrix<double, Eigen::Dynamic, 3> a_inverse_jt;  // A_t⁻¹ J_itᵀ
+    int offset = 0;                             // of the clique in v
+    const Eigen::MatrixXd* jacobian = nullptr;  // J_it, in the NCP's problem
+    ReusableDense<Eigen::Matrix<double, Eigen::Dynamic, 3>> a_inverse_jt;  // A_t⁻¹ J_itᵀ
   };
   void Precompute(const ContactNcp& ncp);
+  std::span<const ContactBlock> Blocks(int contact) const {
+    return std::span<const ContactBlock>(blocks_).subspan(
+        first_block_[contact], first_block_[contact + 1] - first_block_[contact]);
+  }
   static Eigen::Vector3d SoftUpdate(const ContactNcp::SoftLaw& law, double u_rest,
                                     double w);
 
   NcpSolverParameters parameters_;
   PgsStep step_;
-  std::vector<std::vector<ContactBlock>> blocks_;  // per contact
-  std::vector<Eigen::Matrix3d> local_step_;        // D_i per contact
-  std::vector<double> delassus_normal_;            // (W_ii)_nn per contact
+  // Contact i's blocks are blocks_[first_block_[i], first_block_[i + 1]);
+  // the entries past the last keep their storage for later solves.
+  std::vector<ContactBlock> blocks_;
+  std::vector<int> first_block_;
+  std::vector<Eigen::Matrix3d> local_step_;  // D_i per contact
+  std::vector<double> delassus_normal_;      // (W_ii)_nn per contact
 };
 
 }  // namespace coulomb

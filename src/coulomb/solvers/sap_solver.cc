@@ -95,7 +95,7 @@ class RoundoffStall {
 }  // namespace
 
 SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
-                                     const Eigen::VectorXd& v_guess,
+                                     Eigen::Ref<const Eigen::VectorXd> v_guess,
                                      SapSolution* solution) {
   const Stopwatch stopwatch;
   if (!problem.finalized())
@@ -105,7 +105,11 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
                                 std::to_string(v_guess.size()) + " entries, expected " +
                                 std::to_string(problem.num_dofs()));
   }
-  guess_ = v_guess.size() != 0 ? v_guess : problem.v_star();
+  if (v_guess.size() != 0) {
+    guess_ = v_guess;
+  } else {
+    guess_ = problem.v_star();
+  }
   SapSolverStatistics stats;
   if (parameters_.working_set && SelectInitialWorkingSet(problem)) {
     stats = SolveOnWorkingSet(problem, solution);

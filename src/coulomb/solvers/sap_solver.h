@@ -10,7 +10,7 @@
 
 #include "coulomb/contact/clique_graph.h"
 #include "coulomb/contact/contact_problem.h"
-#include "coulomb/math/reusable_vector.h"
+#include "coulomb/math/reusable_dense.h"
 #include "coulomb/solvers/hessian_factorization.h"
 #include "coulomb/solvers/sap_line_search.h"
 #include "coulomb/solvers/sap_solver_parameters.h"
@@ -90,7 +90,8 @@ class SapSolver {
 
   // Solves from the initial guess v_guess (warm start; v* if empty). Never
   // throws for a well-formed problem: failure is reported in the status.
-  SapSolverStatistics Solve(const ContactProblem& problem, const Eigen::VectorXd& v_guess,
+  SapSolverStatistics Solve(const ContactProblem& problem,
+                            Eigen::Ref<const Eigen::VectorXd> v_guess,
                             SapSolution* solution);
 
  private:

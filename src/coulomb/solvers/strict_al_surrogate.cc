@@ -15,12 +15,14 @@ void StrictAlSurrogate::Reset(const ContactNcp& ncp) {
   impulse_derivative_.setZero(jacobian_.rows(), 3);
 }
 
-void StrictAlSurrogate::SetMultipliers(const Eigen::VectorXd& lambda, double penalty) {
+void StrictAlSurrogate::SetMultipliers(Eigen::Ref<const Eigen::VectorXd> lambda,
+                                       double penalty) {
   multipliers_ = lambda;
   penalty_ = penalty;
 }
 
-void StrictAlSurrogate::ToScaled(const Eigen::VectorXd& v, Eigen::VectorXd* x) const {
+void StrictAlSurrogate::ToScaled(Eigen::Ref<const Eigen::VectorXd> v,
+                                 Eigen::VectorXd* x) const {
   *x = v.cwiseQuotient(scale_);
 }
 

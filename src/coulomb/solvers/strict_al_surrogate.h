@@ -32,9 +32,9 @@ class StrictAlSurrogate {
   // A, J, D and the offsets of the NCP, kept until the next Reset.
   void Reset(const ContactNcp& ncp);
   // The outer iterate's multipliers λ^{k−1} (stacked like v_c) and β > 0.
-  void SetMultipliers(const Eigen::VectorXd& lambda, double penalty);
+  void SetMultipliers(Eigen::Ref<const Eigen::VectorXd> lambda, double penalty);
 
-  void ToScaled(const Eigen::VectorXd& v, Eigen::VectorXd* x) const;
+  void ToScaled(Eigen::Ref<const Eigen::VectorXd> v, Eigen::VectorXd* x) const;
   void FromScaled(const Eigen::VectorXd& x, Eigen::VectorXd* v) const;
 
   // Evaluates r̃, λ and the measures below at x; returns the merit ½‖r̃‖².

@@ -186,7 +186,7 @@ void SubAdmmSolver::SolveSubsystem(int j, double penalty, Eigen::VectorXd* v) {
 
 void SubAdmmSolver::UpdateConstraint(const ContactNcp& ncp, int constraint,
                                      double penalty, const Eigen::VectorXd& v,
-                                     Eigen::VectorXd* lambda) {
+                                     ReusableVector* lambda) {
   const ContactProblem& problem = ncp.problem();
   const int offset = problem.constraint_offset(constraint);
   const std::vector<int>& links = links_of_constraint_[constraint];
@@ -219,8 +219,9 @@ void SubAdmmSolver::UpdateConstraint(const ContactNcp& ncp, int constraint,
   lambda->segment<3>(offset) = impulse;
 }
 
-void SubAdmmSolver::WarmStart(const ContactNcp& ncp, const Eigen::VectorXd& lambda_guess,
-                              Eigen::VectorXd* v, Eigen::VectorXd* lambda) {
+void SubAdmmSolver::WarmStart(const ContactNcp& ncp,
+                              Eigen::Ref<const Eigen::VectorXd> lambda_guess,
+                              Eigen::VectorXd* v, ReusableVector* lambda) {
   ValidateLambdaGuess(ncp, lambda_guess);
   *lambda = lambda_guess;
   ncp.CalcVelocities(*lambda, v);
@@ -232,7 +233,7 @@ void SubAdmmSolver::WarmStart(const ContactNcp& ncp, const Eigen::VectorXd& lamb
 }
 
 double SubAdmmSolver::DualResidual(const ContactNcp& ncp, const Eigen::VectorXd& v,
-                                   const Eigen::VectorXd& lambda) {
+                                   Eigen::Ref<const Eigen::VectorXd> lambda) {
   const ContactProblem& problem = ncp.problem();
   velocity_change_ = v - problem.v_star();
   problem.MultiplyByA(velocity_change_, &dual_residual_);
@@ -258,7 +259,7 @@ NcpSolverStatistics SubAdmmSolver::FactorizationFailed(const Stopwatch& stopwatc
 }
 
 NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* solution,
-                                         const Eigen::VectorXd& lambda_guess) {
+                                         Eigen::Ref<const Eigen::VectorXd> lambda_guess) {
   const Stopwatch stopwatch;
   const ContactProblem& problem = ncp.problem();
   NcpSolverStatistics stats;
@@ -269,7 +270,7 @@ NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* sol
   if (!Factor(problem, penalty)) return FactorizationFailed(stopwatch, stats);
   Eigen::VectorXd& v = iterate_;  // the ADMM iterate
   v = problem.v_star();
-  solution->lambda = Eigen::VectorXd::Zero(problem.num_constraint_equations());
+  solution->lambda.setZero(problem.num_constraint_equations());
   if (lambda_guess.size() != 0) WarmStart(ncp, lambda_guess, &v, &solution->lambda);
   for (int iteration = 1; iteration <= parameters_.max_iterations; ++iteration) {
     pool_.ParallelFor(num_subsystems_, [&](int j) { SolveSubsystem(j, penalty, &v); });

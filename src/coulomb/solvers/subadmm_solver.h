@@ -5,6 +5,7 @@
 
 #include <Eigen/Dense>
 
+#include "coulomb/math/reusable_dense.h"
 #include "coulomb/math/thread_pool.h"
 #include "coulomb/solvers/contact_ncp.h"
 #include "coulomb/solvers/subsystem_matrix.h"
@@ -60,8 +61,9 @@ class SubAdmmSolver {
   // lambda_guess: initial impulses (e.g. the previous step's; empty for 0):
   // u_l = −λ_i and z_l = J_l v(λ) on every link, v(λ) = v* + A⁻¹Jᵀλ.
   // A solver object may be reused: its storage is kept between solves.
-  NcpSolverStatistics Solve(const ContactNcp& ncp, NcpSolution* solution,
-                            const Eigen::VectorXd& lambda_guess = Eigen::VectorXd());
+  NcpSolverStatistics Solve(
+      const ContactNcp& ncp, NcpSolution* solution,
+      Eigen::Ref<const Eigen::VectorXd> lambda_guess = Eigen::VectorXd());
 
  private:
   struct Subsystem {
@@ -74,8 +76,8 @@ class SubAdmmSolver {
   struct Link {  // a copy of constraint i on subsystem j (and body)
     int constraint = -1;
     int subsystem = -1;
-    int offset = 0;                                       // of the subsystem in v
-    Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian{};  // J_l
+    int offset = 0;  // of the subsystem in v
+    ReusableDense<Eigen::Matrix<double, 3, Eigen::Dynamic>> jacobian{};  // J_l
     int body_dof = -1;  // body split: the body's dof, J_l = map · J_b
     Eigen::Matrix<double, 3, 6> map = Eigen::Matrix<double, 3, 6>::Zero();
     Eigen::Vector3d z = Eigen::Vector3d::Zero();
@@ -91,8 +93,8 @@ class SubAdmmSolver {
   void SetUpLinks(const ContactProblem& problem);
   Link& NewLink(int constraint, int subsystem, int offset, int num_dofs);
   void ChooseFactorizations(const ContactProblem& problem);
-  void WarmStart(const ContactNcp& ncp, const Eigen::VectorXd& lambda_guess,
-                 Eigen::VectorXd* v, Eigen::VectorXd* lambda);
+  void WarmStart(const ContactNcp& ncp, Eigen::Ref<const Eigen::VectorXd> lambda_guess,
+                 Eigen::VectorXd* v, ReusableVector* lambda);
   double InitialPenalty(const ContactNcp& ncp);
   // False if a subsystem matrix is not positive definite.
   bool Factor(const ContactProblem& problem, double penalty);
@@ -100,9 +102,9 @@ class SubAdmmSolver {
                                           NcpSolverStatistics stats) const;
   void SolveSubsystem(int subsystem, double penalty, Eigen::VectorXd* v);
   void UpdateConstraint(const ContactNcp& ncp, int constraint, double penalty,
-                        const Eigen::VectorXd& v, Eigen::VectorXd* lambda);
+                        const Eigen::VectorXd& v, ReusableVector* lambda);
   double DualResidual(const ContactNcp& ncp, const Eigen::VectorXd& v,
-                      const Eigen::VectorXd& lambda);
+                      Eigen::Ref<const Eigen::VectorXd> lambda);
 
   NcpSolverParameters parameters_;
   AdmmSplitting splitting_;

@@ -26,9 +26,9 @@ void SubsystemMatrix::BeginAssembly() {
   for (Eigen::Matrix<double, 6, 6>& inertia : added_inertia_) inertia.setZero();
 }
 
-void SubsystemMatrix::AddLink(const Eigen::Matrix<double, 3, Eigen::Dynamic>& jacobian,
-                              int body_dof, const Eigen::Matrix<double, 3, 6>& map,
-                              double penalty) {
+void SubsystemMatrix::AddLink(
+    Eigen::Ref<const Eigen::Matrix<double, 3, Eigen::Dynamic>> jacobian, int body_dof,
+    const Eigen::Matrix<double, 3, 6>& map, double penalty) {
   if (tree_ && body_dof >= 0) {
     added_inertia_[body_dof].noalias() += penalty * map.transpose() * map;
     return;
@@ -68,7 +68,8 @@ void SubsystemMatrix::SolveInPlace(Eigen::Ref<Eigen::VectorXd> x) const {
 }
 
 bool SubsystemMatrix::OnOneChain(
-    const CliqueTree& tree, const Eigen::Matrix<double, 3, Eigen::Dynamic>& jacobian) {
+    const CliqueTree& tree,
+    Eigen::Ref<const Eigen::Matrix<double, 3, Eigen::Dynamic>> jacobian) {
   int deepest = -1;  // the chain ends at the last nonzero column
   for (int k = static_cast<int>(jacobian.cols()) - 1; k >= 0 && deepest < 0; --k) {
     if (!jacobian.col(k).isZero(0.0)) deepest = k;

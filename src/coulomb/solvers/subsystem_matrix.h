@@ -39,8 +39,8 @@ class SubsystemMatrix {
   void BeginAssembly();
   // A link J (3 × n) with penalty β_l; with body_dof ≥ 0 it is map · J_b of
   // the body moving with that dof (tree mode), else β_l Jᵀ J is added as it is.
-  void AddLink(const Eigen::Matrix<double, 3, Eigen::Dynamic>& jacobian, int body_dof,
-               const Eigen::Matrix<double, 3, 6>& map, double penalty);
+  void AddLink(Eigen::Ref<const Eigen::Matrix<double, 3, Eigen::Dynamic>> jacobian,
+               int body_dof, const Eigen::Matrix<double, 3, 6>& map, double penalty);
   // Dense mode: H itself, for callers that add β Jᵀ J block by block.
   Eigen::MatrixXd& dense_matrix() { return dense_; }
   // False if H is not positive definite.
@@ -49,8 +49,9 @@ class SubsystemMatrix {
 
   // True if the nonzero columns of J lie on one chain of the tree (then
   // Jᵀ J has the tree's pattern).
-  static bool OnOneChain(const CliqueTree& tree,
-                         const Eigen::Matrix<double, 3, Eigen::Dynamic>& jacobian);
+  static bool OnOneChain(
+      const CliqueTree& tree,
+      Eigen::Ref<const Eigen::Matrix<double, 3, Eigen::Dynamic>> jacobian);
 
  private:
   void AddCompositeInertias();
