@@ -65,6 +65,52 @@ TEST(ContactProblem, ComputesConstraintVelocitiesWithBias) {
   EXPECT_EQ(v_c, Eigen::Vector3d(-0.5, -1.0, -2.0));
 }
 
+// The products restricted to listed constraints and cliques: the listed
+// entries are the whole products' (J x against dense J, Jᵀγ against Jᵀ, A x
+// against blockdiag(A)), the others untouched.
+TEST(ContactProblem, ProductsOverListedConstraintsAndCliquesMatchTheDenseOnes) {
+  ContactProblem problem(0.01);
+  const Eigen::Matrix2d a0 = 3.0 * Eigen::Matrix2d::Identity();
+  const Eigen::Matrix3d a1 = Eigen::Vector3d(1.0, 2.0, 4.0).asDiagonal();
+  problem.AddClique(a0);
+  problem.AddClique(a1);
+  problem.SetFreeMotionVelocities(Eigen::VectorXd::Zero(5));
+  Eigen::MatrixXd dense_j = Eigen::MatrixXd::Zero(9, 5);
+  for (int i = 0; i < 3; ++i) {  // constraint 1 touches both cliques
+    std::vector<JacobianBlock> blocks;
+    if (i != 2) blocks.push_back({0, Eigen::MatrixXd::Random(3, 2)});
+    if (i != 0) blocks.push_back({1, Eigen::MatrixXd::Random(3, 3)});
+    for (const JacobianBlock& block : blocks)
+      dense_j.block(3 * i, block.clique == 0 ? 0 : 2, 3, block.matrix.cols()) =
+          block.matrix;
+    problem.AddConstraint(std::move(blocks), ConstraintVector::Constant(3, 7.0), Cone());
+  }
+  problem.Finalize();
+  const Eigen::VectorXd x = Eigen::VectorXd::Random(5),
+                        gamma = Eigen::VectorXd::Random(9);
+  const std::vector<int> listed = {2, 0};
+
+  Eigen::VectorXd y = Eigen::VectorXd::Constant(9, -1.0);
+  problem.MultiplyByJacobian(x, listed, y);
+  const Eigen::VectorXd jx = dense_j * x;  // no bias
+  EXPECT_TRUE(y.head(3).isApprox(jx.head(3), 1e-14));
+  EXPECT_EQ(y.segment(3, 3), Eigen::Vector3d::Constant(-1.0));
+  EXPECT_TRUE(y.tail(3).isApprox(jx.tail(3), 1e-14));
+
+  Eigen::VectorXd generalized = Eigen::VectorXd::Ones(5);
+  problem.AddJacobianTransposeTimes(gamma, listed, generalized);
+  Eigen::VectorXd listed_gamma = gamma;
+  listed_gamma.segment(3, 3).setZero();
+  const Eigen::VectorXd expected =
+      Eigen::VectorXd::Ones(5) + dense_j.transpose() * listed_gamma;
+  EXPECT_TRUE(generalized.isApprox(expected, 1e-14));
+
+  Eigen::VectorXd ax = Eigen::VectorXd::Constant(5, -1.0);
+  problem.MultiplyByA(x, std::vector<int>{1}, ax);
+  EXPECT_EQ(ax.head(2), Eigen::Vector2d::Constant(-1.0));
+  EXPECT_TRUE(ax.tail(3).isApprox(a1 * x.tail(3), 1e-15));
+}
+
 TEST(ContactProblem, SubproblemReadsTheSourcesConstraintsInPlace) {
   ContactProblem whole(0.01);
   whole.AddClique(Eigen::Matrix2d::Identity());

@@ -82,6 +82,68 @@ TEST_P(SapOptimality, ImpulsesMatchTheDualMinimizer) {
 
 INSTANTIATE_TEST_SUITE_P(RandomProblems, SapOptimality, ::testing::Range(1u, 25u));
 
+// Twelve bodies, each with its own contacts against the world: twelve
+// islands, which converge after different numbers of Newton iterations and
+// are set aside one by one (later iterations evaluate, multiply and factor
+// only the others). The answer is still every island's: γ is the potentials'
+// impulse at J v + b for every constraint, momentum balances on every body,
+// and each island alone solves to the same v.
+TEST(SapSolver, IslandsSetAsideKeepTheirConvergedValues) {
+  RandomContactProblemOptions options;
+  options.num_bodies = 12;
+  options.num_contacts = 40;
+  options.two_body_fraction = 0.0;
+  options.seed = 7;
+  const ContactProblem problem = MakeRandomContactProblem(options);
+  SapSolver solver(Tight());
+  SapSolution solution;
+  const SapSolverStatistics stats = solver.Solve(problem, Eigen::VectorXd(), &solution);
+  ASSERT_TRUE(stats.converged()) << ToString(stats.status);
+  ASSERT_EQ(stats.num_islands, 12);
+
+  Eigen::VectorXd v_c;
+  problem.CalcConstraintVelocities(solution.v, &v_c);
+  for (int i = 0; i < problem.num_constraints(); ++i) {
+    ConstraintVector gamma;
+    problem.constraint(i).potential->Evaluate(v_c.segment<3>(3 * i), &gamma, nullptr);
+    // (SAP moves v_c with the iterate: J v + b again differs in rounding.)
+    EXPECT_LT((gamma - solution.gamma.segment<3>(3 * i)).norm(),
+              1e-12 * (1.0 + gamma.norm()))
+        << "constraint " << i;
+  }
+  const DenseSapProblem dense = MakeDenseSapProblem(problem);
+  const Eigen::VectorXd balance =
+      dense.a * (solution.v - dense.v_star) - dense.j.transpose() * solution.gamma;
+  for (int body = 0; body < problem.num_cliques(); ++body) {
+    const int offset = problem.clique_offset(body);
+    const double scale = (dense.a * solution.v).segment<6>(offset).norm() +
+                         (dense.j.transpose() * solution.gamma).segment<6>(offset).norm();
+    EXPECT_LT(balance.segment<6>(offset).norm(), 1e-10 * (1.0 + scale))
+        << "body " << body;
+  }
+  // Islands need different numbers of iterations: some were set aside.
+  std::set<int> iterations;
+  for (int body = 0; body < problem.num_cliques(); ++body) {
+    std::vector<int> own;
+    for (int i = 0; i < problem.num_constraints(); ++i) {
+      if (problem.constraint(i).jacobian[0].clique == body) own.push_back(i);
+    }
+    ContactProblem island(options.time_step);
+    island.ResetToSubproblem(problem, own);
+    SapSolver island_solver(Tight());
+    SapSolution island_solution;
+    const SapSolverStatistics island_stats =
+        island_solver.Solve(island, Eigen::VectorXd(), &island_solution);
+    ASSERT_TRUE(island_stats.converged());
+    iterations.insert(island_stats.iterations);
+    const int offset = problem.clique_offset(body);
+    EXPECT_LT((island_solution.v - solution.v).segment<6>(offset).norm(),
+              1e-8 * (1.0 + solution.v.segment<6>(offset).norm()))
+        << "body " << body;
+  }
+  EXPECT_GE(iterations.size(), 2u);
+}
+
 TEST(SapSolver, DenseAndSparseLinearSolversGiveTheSameAnswer) {
   for (unsigned seed = 1; seed <= 20; ++seed) {
     RandomContactProblemOptions options;

@@ -362,41 +362,75 @@ ConstraintVector ContactProblem::ConstraintVelocity(
   return v_c;
 }
 
+void ContactProblem::MultiplyConstraint(int index, const double* x, bool with_bias,
+                                        double* y) const {
+  const ProblemConstraint& c = constraint(index);
+  double* y_i = y + constraint_offsets_[index];
+  if (with_bias) {
+    std::copy(c.bias.data(), c.bias.data() + c.bias.size(), y_i);
+  } else {
+    std::fill(y_i, y_i + c.bias.size(), 0.0);
+  }
+  for (const JacobianBlock& block : c.jacobian) {
+    AddBlockTimes(block.matrix, x + clique_offsets_[block.clique], y_i);
+  }
+}
+
+void ContactProblem::AddConstraintTransposeTimes(int index, const double* gamma,
+                                                 double* generalized) const {
+  const double* gamma_i = gamma + constraint_offsets_[index];
+  for (const JacobianBlock& block : constraint(index).jacobian) {
+    AddBlockTransposeTimes(block.matrix, gamma_i,
+                           generalized + clique_offsets_[block.clique]);
+  }
+}
+
+void ContactProblem::MultiplyClique(int clique, const double* x, double* y) const {
+  double* y_t = y + clique_offsets_[clique];
+  std::fill(y_t, y_t + cliques_[clique].rows(), 0.0);
+  AddBlockTimes(cliques_[clique], x + clique_offsets_[clique], y_t);
+}
+
 void ContactProblem::MultiplyByJacobianInto(Eigen::Ref<const Eigen::VectorXd> x,
                                             bool with_bias, double* y) const {
   for (int index = 0; index < num_constraints(); ++index) {
-    const ProblemConstraint& c = constraint(index);
-    double* y_i = y + constraint_offsets_[index];
-    if (with_bias) {
-      std::copy(c.bias.data(), c.bias.data() + c.bias.size(), y_i);
-    } else {
-      std::fill(y_i, y_i + c.bias.size(), 0.0);
-    }
-    for (const JacobianBlock& block : c.jacobian) {
-      AddBlockTimes(block.matrix, x.data() + clique_offsets_[block.clique], y_i);
-    }
+    MultiplyConstraint(index, x.data(), with_bias, y);
   }
 }
 
 void ContactProblem::AddJacobianTransposeTimesInto(
     Eigen::Ref<const Eigen::VectorXd> gamma, double* generalized) const {
   for (int index = 0; index < num_constraints(); ++index) {
-    const ProblemConstraint& c = constraint(index);
-    const double* gamma_i = gamma.data() + constraint_offsets_[index];
-    for (const JacobianBlock& block : c.jacobian) {
-      AddBlockTransposeTimes(block.matrix, gamma_i,
-                             generalized + clique_offsets_[block.clique]);
-    }
+    AddConstraintTransposeTimes(index, gamma.data(), generalized);
   }
 }
 
 void ContactProblem::MultiplyByA(Eigen::Ref<const Eigen::VectorXd> x,
                                  Eigen::VectorXd* y) const {
-  y->setZero(num_dofs_);
+  y->resize(num_dofs_);
   for (int clique = 0; clique < num_cliques(); ++clique) {
-    AddBlockTimes(cliques_[clique], x.data() + clique_offsets_[clique],
-                  y->data() + clique_offsets_[clique]);
+    MultiplyClique(clique, x.data(), y->data());
   }
+}
+
+void ContactProblem::MultiplyByJacobian(Eigen::Ref<const Eigen::VectorXd> x,
+                                        std::span<const int> constraints,
+                                        Eigen::Ref<Eigen::VectorXd> y) const {
+  for (int index : constraints) MultiplyConstraint(index, x.data(), false, y.data());
+}
+
+void ContactProblem::AddJacobianTransposeTimes(
+    Eigen::Ref<const Eigen::VectorXd> gamma, std::span<const int> constraints,
+    Eigen::Ref<Eigen::VectorXd> generalized) const {
+  for (int index : constraints) {
+    AddConstraintTransposeTimes(index, gamma.data(), generalized.data());
+  }
+}
+
+void ContactProblem::MultiplyByA(Eigen::Ref<const Eigen::VectorXd> x,
+                                 std::span<const int> cliques,
+                                 Eigen::Ref<Eigen::VectorXd> y) const {
+  for (int clique : cliques) MultiplyClique(clique, x.data(), y.data());
 }
 
 }  // namespace coulomb

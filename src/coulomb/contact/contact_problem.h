@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -156,6 +157,20 @@ class ContactProblem {
   // y = A x.
   void MultiplyByA(Eigen::Ref<const Eigen::VectorXd> x, Eigen::VectorXd* y) const;
 
+  // The same restricted to a list of constraints or cliques (indices into
+  // this problem), for a solver that iterates only part of the problem: y_i =
+  // J_i x for each constraint listed (y already sized like v_c, its other
+  // entries left as they are); generalized += Σ_listed J_iᵀ γ_i; y_t = A_t x_t
+  // for each clique listed (y sized like v).
+  void MultiplyByJacobian(Eigen::Ref<const Eigen::VectorXd> x,
+                          std::span<const int> constraints,
+                          Eigen::Ref<Eigen::VectorXd> y) const;
+  void AddJacobianTransposeTimes(Eigen::Ref<const Eigen::VectorXd> gamma,
+                                 std::span<const int> constraints,
+                                 Eigen::Ref<Eigen::VectorXd> generalized) const;
+  void MultiplyByA(Eigen::Ref<const Eigen::VectorXd> x, std::span<const int> cliques,
+                   Eigen::Ref<Eigen::VectorXd> y) const;
+
  private:
   // y = J x, and with_bias + b, into y[0, num_constraint_equations()).
   void MultiplyByJacobianInto(Eigen::Ref<const Eigen::VectorXd> x, bool with_bias,
@@ -163,6 +178,13 @@ class ContactProblem {
   // generalized[0, num_dofs()) += Jᵀ γ.
   void AddJacobianTransposeTimesInto(Eigen::Ref<const Eigen::VectorXd> gamma,
                                      double* generalized) const;
+  // One constraint's or clique's share of the products above: y_i = J_i x
+  // (+ b_i), generalized += J_iᵀ γ_i, y_t = A_t x_t (x, y, γ and generalized
+  // the whole stacked vectors).
+  void MultiplyConstraint(int index, const double* x, bool with_bias, double* y) const;
+  void AddConstraintTransposeTimes(int index, const double* gamma,
+                                   double* generalized) const;
+  void MultiplyClique(int clique, const double* x, double* y) const;
   void ValidateClique(int index) const;  // A alone
   void ValidateCliqueTree(int index) const;
   void ValidateConstraint(int index) const;

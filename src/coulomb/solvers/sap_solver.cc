@@ -50,6 +50,7 @@ SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
   std::fill(island_active_.begin(), island_active_.end(), 1);
   std::fill(clique_active_.begin(), clique_active_.end(), 1);
   factorization_->SetActiveCliques(clique_active_);
+  ListActiveIslands();
   for (int clique = 0; clique < problem.num_cliques(); ++clique) {
     inverse_sqrt_diagonal_.segment(problem.clique_offset(clique),
                                    problem.clique_size(clique)) =
@@ -357,7 +358,7 @@ SapSolver::Evaluation SapSolver::Evaluate(const ContactProblem& problem,
   Evaluation evaluation;
   solution->gamma.resize(problem.num_constraint_equations());
   ConstraintVector gamma;
-  for (int index = 0; index < problem.num_constraints(); ++index) {
+  for (int index : active_constraints_) {
     const ConvexConstraint& potential = *problem.constraint(index).potential;
     const int offset = problem.constraint_offset(index);
     const int size = potential.num_equations();
@@ -365,11 +366,16 @@ SapSolver::Evaluation SapSolver::Evaluate(const ContactProblem& problem,
     constraint_costs_[index] = potential.Evaluate(
         v_c, &gamma, with_hessians ? &constraint_hessians_[index] : nullptr);
     solution->gamma.segment(offset, size) = gamma;
-    evaluation.cost += constraint_costs_[index];
   }
+  for (double cost : constraint_costs_) evaluation.cost += cost;
   momentum_ = a_times_velocity_error_ + a_times_origin_error_;
-  generalized_impulse_.setZero();
-  problem.AddJacobianTransposeTimes(solution->gamma, &generalized_impulse_);
+  for (int clique : active_cliques_) {
+    generalized_impulse_
+        .segment(problem.clique_offset(clique), problem.clique_size(clique))
+        .setZero();
+  }
+  problem.AddJacobianTransposeTimes(solution->gamma, active_constraints_,
+                                    generalized_impulse_);
   gradient_ = a_times_velocity_error_ - generalized_impulse_;
   evaluation.cost += 0.5 * velocity_error_.dot(a_times_velocity_error_);
   evaluation.gradient_norm = inverse_sqrt_diagonal_.cwiseProduct(gradient_).norm();
@@ -403,13 +409,28 @@ void SapSolver::SetAsideConvergedIslands(const ContactProblem& problem) {
     for (int clique : graph_->cliques_of_island[island]) clique_active_[clique] = 0;
     changed = true;
   }
-  if (changed) factorization_->SetActiveCliques(clique_active_);
+  if (!changed) return;
+  factorization_->SetActiveCliques(clique_active_);
+  ListActiveIslands();
+}
+
+void SapSolver::ListActiveIslands() {
+  active_constraints_.clear();
+  active_cliques_.clear();
+  for (int island = 0; island < graph_->num_islands; ++island) {
+    if (!island_active_[island]) continue;
+    const std::vector<int>& constraints = graph_->constraints_of_island[island];
+    const std::vector<int>& cliques = graph_->cliques_of_island[island];
+    active_constraints_.insert(active_constraints_.end(), constraints.begin(),
+                               constraints.end());
+    active_cliques_.insert(active_cliques_.end(), cliques.begin(), cliques.end());
+  }
 }
 
 bool SapSolver::UpdateAlongDirection(const ContactProblem& problem, SapSolution* solution,
                                      SapIterationRecord* record) {
-  problem.MultiplyByJacobian(delta_v_, &delta_v_c_);
-  problem.MultiplyByA(delta_v_, &delta_p_);
+  problem.MultiplyByJacobian(delta_v_, active_constraints_, delta_v_c_);
+  problem.MultiplyByA(delta_v_, active_cliques_, delta_p_);
   record->min_alpha = std::numeric_limits<double>::infinity();
   for (int island = 0; island < graph_->num_islands; ++island) {
     if (!island_active_[island]) continue;

@@ -137,12 +137,15 @@ class SapSolver {
   Workspace SetUpWorkspace(const ContactProblem& problem);
   // Evaluates constraints, gradient and norms at solution->v; solution->v_c,
   // velocity_error_ and a_times_velocity_error_ must hold J v + b, v − v*
-  // and A (v − v*) there.
+  // and A (v − v*) there. Only the islands still iterated are evaluated
+  // again: the others have not moved since their last evaluation.
   Evaluation Evaluate(const ContactProblem& problem, bool with_hessians,
                       SapSolution* solution);
   // Marks the islands that meet their share of the stopping test as done
   // (see the class comment) and restricts the factorization to the others.
   void SetAsideConvergedIslands(const ContactProblem& problem);
+  // active_constraints_ and active_cliques_ from island_active_.
+  void ListActiveIslands();
   // Step lengths per island along delta_v_; returns false if one failed.
   bool UpdateAlongDirection(const ContactProblem& problem, SapSolution* solution,
                             SapIterationRecord* record);
@@ -170,6 +173,11 @@ class SapSolver {
   ReusableVector delta_v_c_;
   std::vector<char> island_active_;  // per island: still iterated
   std::vector<char> clique_active_;  // per clique: its island's flag
+  // The constraints and cliques of the islands still iterated, island by
+  // island (each island's in increasing order): a Newton iteration's
+  // products with J, Jᵀ and A and its evaluations run over these only.
+  std::vector<int> active_constraints_;
+  std::vector<int> active_cliques_;
   std::vector<double> constraint_costs_;
   std::vector<ConstraintMatrix> constraint_hessians_;
   // The guess of the solve (the whole problem's), the working set's
