@@ -70,5 +70,29 @@ TEST(BoxSeparation, NeverExceedsTheDistanceAndIsTightForFacingBoxes) {
               1e-15);
 }
 
+// Stopping at the first axis above a threshold (the broad phase's margin)
+// decides "bound > threshold" as the full bound does, and what it returns is
+// still no more than the full bound (a lower bound on the distance).
+TEST(BoxSeparation, StoppingAboveAThresholdDecidesAsTheFullBound) {
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> size(0.05, 0.3);
+  int stopped_early = 0, beyond = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Eigen::Vector3d h_A(size(random), size(random), size(random));
+    const Eigen::Vector3d h_B(size(random), size(random), size(random));
+    const Eigen::Isometry3d X_A = RandomPose(&random, 0.5);
+    const Eigen::Isometry3d X_B = RandomPose(&random, 0.5);
+    const double margin = 0.01 * (trial % 5);
+    const double full = BoxSeparationLowerBound(X_A, h_A, X_B, h_B);
+    const double stopped = BoxSeparationLowerBound(X_A, h_A, X_B, h_B, margin);
+    EXPECT_EQ(stopped > margin, full > margin) << "trial " << trial;
+    EXPECT_LE(stopped, full) << "trial " << trial;
+    stopped_early += stopped < full;
+    beyond += full > margin;
+  }
+  EXPECT_GT(stopped_early, 50);  // the early return is exercised
+  EXPECT_GT(beyond, 200);
+}
+
 }  // namespace
 }  // namespace coulomb

@@ -2,6 +2,7 @@
 
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
+#include <limits>
 
 namespace coulomb {
 
@@ -17,9 +18,14 @@ namespace coulomb {
 // phase drops a box–box pair whose bound exceeds its margin before any
 // narrow phase: such a pair has no contact. Cross products shorter than
 // 1e-9 (parallel edges) are skipped: a face axis covers them.
-double BoxSeparationLowerBound(const Eigen::Isometry3d& X_WA,
-                               const Eigen::Vector3d& half_extents_a,
-                               const Eigen::Isometry3d& X_WB,
-                               const Eigen::Vector3d& half_extents_b);
+//
+// With `stop_above`, the first axis (face normals first, the cheap ones)
+// whose separation exceeds it is returned at once: still a lower bound, and
+// above stop_above exactly when the largest one is (the broad phase's test
+// against the margin, which most separated pairs pass on a face axis).
+double BoxSeparationLowerBound(
+    const Eigen::Isometry3d& X_WA, const Eigen::Vector3d& half_extents_a,
+    const Eigen::Isometry3d& X_WB, const Eigen::Vector3d& half_extents_b,
+    double stop_above = std::numeric_limits<double>::infinity());
 
 }  // namespace coulomb

@@ -335,8 +335,8 @@ struct CollisionWorld::Impl {
     const auto* box_a = std::get_if<Box>(&geometries[a].our_shape);
     const auto* box_b = std::get_if<Box>(&geometries[b].our_shape);
     return box_a && box_b &&
-           BoxSeparationLowerBound(X_WG[a], 0.5 * box_a->size, X_WG[b],
-                                   0.5 * box_b->size) > margin;
+           BoxSeparationLowerBound(X_WG[a], 0.5 * box_a->size, X_WG[b], 0.5 * box_b->size,
+                                   margin) > margin;
   }
 
   bool Skip(int a, int b) const {

@@ -150,8 +150,9 @@ class TimeStepper {
     double theta;
     double theta_vq;
   };
-  // Buffers of one tree's free motion and position update, sized at the first
-  // step: the step loop allocates nothing once the contact pattern was seen.
+  // Buffers of one tree's free motion and position update, sized by its
+  // velocities at the first step (a tree's sizes do not change): later steps
+  // allocate nothing here.
   struct TreeWorkspace {
     Eigen::VectorXd q0, v0, v_theta_vq, v_theta, q_theta, force, residual, step;
     // The factor of A and the A it is of (empty: none yet); a free body's A
