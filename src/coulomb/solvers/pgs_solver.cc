@@ -79,7 +79,7 @@ NcpSolverStatistics PgsSolver::Solve(const ContactNcp& ncp,
           problem.constraint(i).bias.head<3>() + ncp.offsets().segment<3>(offset);
       const auto blocks = Blocks(i);
       for (const ContactBlock& b : blocks) {
-        u.noalias() += *b.jacobian * solution->v.segment(b.offset, b.jacobian->cols());
+        u.noalias() += b.rows() * solution->v.segment(b.offset, b.jacobian->cols());
       }
       const Eigen::Vector3d old = solution->lambda.segment<3>(offset);
       const ContactNcp::SoftLaw* soft = ncp.soft_law(i);

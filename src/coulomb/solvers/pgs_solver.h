@@ -48,6 +48,10 @@ class PgsSolver {
   struct ContactBlock {
     int offset = 0;                             // of the clique in v
     const Eigen::MatrixXd* jacobian = nullptr;  // J_it, in the NCP's problem
+    // J_it with its three rows known to the compiler.
+    Eigen::Map<const Eigen::Matrix<double, 3, Eigen::Dynamic>> rows() const {
+      return {jacobian->data(), 3, jacobian->cols()};
+    }
     ReusableDense<Eigen::Matrix<double, Eigen::Dynamic, 3>> a_inverse_jt;  // A_t⁻¹ J_itᵀ
   };
   void Precompute(const ContactNcp& ncp);
