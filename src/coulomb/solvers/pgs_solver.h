@@ -46,8 +46,9 @@ class PgsSolver {
 
  private:
   struct ContactBlock {
-    int offset = 0;                             // of the clique in v
-    const Eigen::MatrixXd* jacobian = nullptr;  // J_it, in the NCP's problem
+    int offset = 0;  // of the clique in v
+    // J_it, read in the NCP's problem (set by Precompute for the solve).
+    const Eigen::MatrixXd* jacobian = nullptr;
     // J_it with its three rows known to the compiler.
     Eigen::Map<const Eigen::Matrix<double, 3, Eigen::Dynamic>> rows() const {
       return {jacobian->data(), 3, jacobian->cols()};
