@@ -59,7 +59,8 @@ TEST(MultibodyTree, NonlinearEffectsAreWeightAndGyroscopicTorque) {
 
 // FreeBody's closed-form dynamics against Pinocchio's CRBA and RNEA on the
 // same body read from a URDF with a floating base (the general path), for
-// random states: mass matrix, nonlinear effects, pose and point Jacobian.
+// random states: mass matrix, nonlinear effects, pose, point Jacobian, body
+// velocities and the joints' motion subspaces.
 TEST(MultibodyTree, FreeBodyDynamicsMatchTheGeneralPathOfAFloatingUrdfLink) {
   Eigen::Matrix3d inertia;
   inertia << 0.05, 0.01, -0.004, 0.01, 0.04, 0.002, -0.004, 0.002, 0.03;
@@ -93,6 +94,15 @@ TEST(MultibodyTree, FreeBodyDynamicsMatchTheGeneralPathOfAFloatingUrdfLink) {
     const Eigen::Vector3d p_W(0.1, -0.4, 0.2);
     EXPECT_TRUE(
         closed_form.PointJacobian(0, p_W).isApprox(general.PointJacobian(0, p_W), 1e-12));
+    EXPECT_LT((closed_form.BodyLinearVelocity(0) - general.BodyLinearVelocity(0)).norm(),
+              1e-12 * v.norm());
+    EXPECT_LT(
+        (closed_form.BodyAngularVelocity(0) - general.BodyAngularVelocity(0)).norm(),
+        1e-12 * v.norm());
+    Eigen::Matrix<double, 6, Eigen::Dynamic> closed_form_motion, general_motion;
+    closed_form.CalcMotionSubspaces(&closed_form_motion);
+    general.CalcMotionSubspaces(&general_motion);
+    EXPECT_TRUE(closed_form_motion.isApprox(general_motion, 1e-12));
   }
 }
 

@@ -132,6 +132,32 @@ struct MultibodyTree::Impl {
   bool free_base = false;
   std::vector<BodyGeometry> geometries;
 
+  // SetState of a tree made by FreeBody, in closed form. q = [p_W; x y z w]
+  // of the translation joint then the spherical one (AddFreeJoint), v =
+  // [ṗ_W; ω_B]: the translation joint moves the COM in world axes, the
+  // spherical joint turns the body with ω in its own frame. Fills what
+  // Pinocchio's forward kinematics would (joint and frame placements, joint
+  // velocities in their own frames), and
+  //   M = diag(m I, I_B) for every q (set once by FreeBody),
+  //   h = [−m g; ω_B × I_B ω_B] (Newton–Euler): no CRBA nor RNEA.
+  // The joint Jacobians (data.J) are left to CalcMotionSubspaces.
+  void SetFreeBodyState() {
+    constexpr pinocchio::JointIndex kTranslation = 1, kRotation = 2;
+    const Eigen::Vector3d p_W = q.head<3>(), pdot_W = v.head<3>(), omega_B = v.tail<3>();
+    const Eigen::Matrix3d R_WB =
+        Eigen::Quaterniond(q[6], q[3], q[4], q[5]).toRotationMatrix();
+    data.oMi[kTranslation] = pinocchio::SE3(Eigen::Matrix3d::Identity(), p_W);
+    data.oMi[kRotation] = pinocchio::SE3(R_WB, p_W);
+    data.v[kTranslation] = pinocchio::Motion(pdot_W, Eigen::Vector3d::Zero());
+    data.v[kRotation] = pinocchio::Motion(R_WB.transpose() * pdot_W, omega_B);
+    for (pinocchio::FrameIndex f = 1; f < model.frames.size(); ++f) {
+      const pinocchio::Frame& frame = model.frames[f];
+      data.oMf[f] = data.oMi[frame.parentJoint] * frame.placement;
+    }
+    data.nle.head<3>() = -body_mass * model.gravity.linear();
+    data.nle.tail<3>() = omega_B.cross(body_inertia * omega_B);
+  }
+
   void Finish() {
     data = pinocchio::Data(model);
     joint_jacobian.setZero(6, model.nv);
@@ -366,19 +392,13 @@ void MultibodyTree::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v)
   m.q = q;
   m.v = v;
   m.state_current = true;
+  if (m.single_free_body) {
+    m.SetFreeBodyState();
+    return;
+  }
   pinocchio::forwardKinematics(m.model, m.data, q, v);
   pinocchio::updateFramePlacements(m.model, m.data);
   pinocchio::computeJointJacobians(m.model, m.data, q);
-  if (m.single_free_body) {
-    // v = [ṗ_W; ω_B]: the translation joint moves the COM in world axes, the
-    // spherical joint turns the body with ω in its own frame. Then
-    // M = diag(m I, I_B) for every q (set once by FreeBody) and
-    // h = [−m g; ω_B × I_B ω_B] (Newton–Euler): CRBA and RNEA are not needed.
-    const Eigen::Vector3d omega = v.tail<3>();
-    m.data.nle.head<3>() = -m.body_mass * m.model.gravity.linear();
-    m.data.nle.tail<3>() = omega.cross(m.body_inertia * omega);
-    return;
-  }
   pinocchio::crba(m.model, m.data, q, pinocchio::Convention::WORLD);
   m.mass_matrix = m.data.M.selfadjointView<Eigen::Upper>();
   pinocchio::nonLinearEffects(m.model, m.data, q, v);
@@ -457,7 +477,11 @@ int MultibodyTree::BodyVelocityIndex(int body) const {
 
 void MultibodyTree::CalcMotionSubspaces(
     Eigen::Matrix<double, 6, Eigen::Dynamic>* motion) const {
-  *motion = impl_->data.J;  // computeJointJacobians (SetState): world frame
+  Impl& m = *impl_;
+  // data.J, in the world frame: SetState computes it, except for a free body,
+  // which needs it only here.
+  if (m.single_free_body) pinocchio::computeJointJacobians(m.model, m.data, m.q);
+  *motion = m.data.J;
 }
 
 Eigen::Vector3d MultibodyTree::BodyLinearVelocity(int body) const {
