@@ -68,8 +68,12 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
   for (int iteration = 1; iteration <= parameters_.free_motion_max_iterations;
        ++iteration) {
     w->v_theta_vq = theta.theta_vq * v_star + (1 - theta.theta_vq) * w->v0;
-    w->step = theta.theta * dt * w->v_theta_vq;  // the increment q^θ ⊖ q0
-    tree->model.Integrate(w->q0, w->step, &w->q_theta);
+    if (theta.theta == 0.0) {
+      w->q_theta = w->q0;  // explicit: no increment
+    } else {
+      w->step = theta.theta * dt * w->v_theta_vq;  // the increment q^θ ⊖ q0
+      tree->model.Integrate(w->q0, w->step, &w->q_theta);
+    }
     w->v_theta = theta.theta * v_star + (1 - theta.theta) * w->v0;
     tree->model.SetState(w->q_theta, w->v_theta);
     // m(v) = M(q^θ)(v − v0) − δt k(q^θ, v^θ), k = −h + k1 (springs, dampers).
