@@ -1,5 +1,6 @@
 // The Coal adapter: the only translation unit that includes Coal.
 #include "coulomb/geometry/collision_world.h"
+#include "coulomb/geometry/box_box_patch.h"
 #include "coulomb/geometry/box_separation.h"
 #include "coulomb/geometry/segment_distance.h"
 
@@ -213,6 +214,8 @@ struct CollisionWorld::Impl {
   mutable std::unordered_map<std::int64_t, std::unique_ptr<PairQuery>> pair_queries;
   mutable coal::CollisionResult collision_result;
   mutable coal::ContactPatchResult patch_result;
+  mutable BoxBoxPatch box_patch;
+  bool box_pairs_by_coal = false;
   // Pairs with an SDF shape.
   mutable SdfCollision sdf_collision;
   int max_sdf_contacts = CollisionWorld::kDefaultMaxSdfContacts;
@@ -339,6 +342,18 @@ struct CollisionWorld::Impl {
                                    margin) > margin;
   }
 
+  // The closed-form patch of a box–box pair (box_box_patch.h), unless box
+  // pairs go through Coal; false where it does not apply (Coal then).
+  bool BoxPatch(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
+                BoxBoxPatch* patch) const {
+    if (box_pairs_by_coal) return false;
+    const auto* box_a = std::get_if<Box>(&geometries[a].our_shape);
+    const auto* box_b = std::get_if<Box>(&geometries[b].our_shape);
+    return box_a && box_b &&
+           CalcBoxBoxPatch(X_WG[a], 0.5 * box_a->size, X_WG[b], 0.5 * box_b->size,
+                           kPatchTolerance, patch);
+  }
+
   bool Skip(int a, int b) const {
     const Geometry& ga = geometries[a];
     const Geometry& gb = geometries[b];
@@ -387,6 +402,10 @@ void CollisionWorld::set_max_sdf_contacts(int max_contacts) {
 }
 int CollisionWorld::max_sdf_contacts() const { return impl_->max_sdf_contacts; }
 
+void CollisionWorld::set_box_pairs_by_coal(bool by_coal) {
+  impl_->box_pairs_by_coal = by_coal;
+}
+
 double CollisionWorld::bounding_radius(int geometry) const {
   return impl_->geometries[geometry].bounding_radius;
 }
@@ -417,6 +436,20 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
           impl_->max_sdf_contacts, contacts);
       continue;
     }
+    // A contact point of the patch with its own φ (RefineAlongNormal).
+    const auto add_point = [&](const Eigen::Vector3d& p_W,
+                               const Eigen::Vector3d& normal_W, double depth) {
+      ContactPoint contact{a, b, p_W, normal_W, depth};
+      impl_->RefineAlongNormal(X_WG[a], X_WG[b], &contact);
+      if (contact.phi < pair_margin) contacts->push_back(contact);
+    };
+    BoxBoxPatch& box_patch = impl_->box_patch;
+    if (impl_->BoxPatch(a, b, X_WG, &box_patch)) {
+      if (box_patch.depth >= pair_margin) continue;
+      for (int k = 0; k < box_patch.num_points; ++k)
+        add_point(box_patch.points_W[k], box_patch.normal_W, box_patch.depth);
+      continue;
+    }
     request.security_margin = pair_margin;
     const coal::Transform3s pose_a = ToCoal(X_WG[a]);
     const coal::Transform3s pose_b = ToCoal(X_WG[b]);
@@ -432,10 +465,8 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
       for (const coal::Vec2s& xy : patch.points()) {
         // ContactPatch::getPoint(i), without its assertion (Coal builds the
         // assertion's exception object even when it holds: an allocation).
-        const Eigen::Vector3d p_W = patch.tf.transform(coal::Vec3s(xy.x(), xy.y(), 0.0));
-        ContactPoint contact{a, b, p_W, patch.getNormal(), patch.penetration_depth};
-        impl_->RefineAlongNormal(X_WG[a], X_WG[b], &contact);
-        if (contact.phi < pair_margin) contacts->push_back(contact);
+        add_point(patch.tf.transform(coal::Vec3s(xy.x(), xy.y(), 0.0)), patch.getNormal(),
+                  patch.penetration_depth);
       }
     }
   }

@@ -1,0 +1,211 @@
+#include "coulomb/geometry/box_box_patch.h"
+
+#include <cmath>
+#include <limits>
+#include <utility>
+
+namespace coulomb {
+namespace {
+
+// Cross products shorter than this come from parallel edges: a face axis
+// covers them (as in BoxSeparationLowerBound).
+constexpr double kParallelEdges = 1e-9;
+// Patch points closer than this [m] are one (Sutherland–Hodgman repeats a
+// vertex that lies on a clipping line).
+constexpr double kSamePoint = 1e-9;
+
+struct OrientedBox {
+  Eigen::Vector3d center;
+  Eigen::Matrix3d axes;  // columns: the box's axes in W
+  Eigen::Vector3d half_extents;
+
+  // Σ_i h_i |L·axis_i|: half the length of the box's projection on unit L.
+  double ProjectedRadius(const Eigen::Vector3d& axis) const {
+    return half_extents.dot((axes.transpose() * axis).cwiseAbs());
+  }
+};
+
+// The axis of largest separation s (unit, from A towards B) and s.
+std::pair<Eigen::Vector3d, double> BestAxis(const OrientedBox& a, const OrientedBox& b) {
+  const Eigen::Vector3d d = b.center - a.center;
+  const auto separation = [&](const Eigen::Vector3d& axis) {
+    return std::abs(axis.dot(d)) - a.ProjectedRadius(axis) - b.ProjectedRadius(axis);
+  };
+  Eigen::Vector3d best_axis = a.axes.col(0);
+  double best = -std::numeric_limits<double>::infinity();
+  for (const OrientedBox* box : {&a, &b}) {
+    for (int i = 0; i < 3; ++i) {
+      const double s = separation(box->axes.col(i));
+      if (s > best) {
+        best = s;
+        best_axis = box->axes.col(i);
+      }
+    }
+  }
+  const double best_face = best;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      const Eigen::Vector3d cross = a.axes.col(i).cross(b.axes.col(j));
+      const double length = cross.norm();
+      if (length < kParallelEdges) continue;
+      const Eigen::Vector3d axis = cross / length;
+      const double s = separation(axis);
+      if (s > best && s > best_face + BoxBoxPatch::kEdgeAxisBias) {
+        best = s;
+        best_axis = axis;
+      }
+    }
+  }
+  if (best_axis.dot(d) < 0.0) best_axis = -best_axis;
+  return {best_axis, best};
+}
+
+// The vertices of `box` whose projection on `direction` is within
+// `tolerance` of the largest, in order around their convex hull: 1 (a
+// vertex), 2 (an edge), 3 or 4 (a face, whole or without its far corner);
+// 0 when all three axes are that flat (a box smaller than the tolerance).
+// Leaving the extreme vertex along axis j costs 2 h_j |cos(axis_j, d)|.
+int SupportSet(const OrientedBox& box, const Eigen::Vector3d& direction, double tolerance,
+               std::array<Eigen::Vector3d, 4>* vertices) {
+  Eigen::Vector3d extreme = box.center;
+  std::array<Eigen::Vector3d, 3> free_edges;  // from the extreme vertex
+  std::array<double, 3> costs;
+  int num_free = 0;
+  for (int j = 0; j < 3; ++j) {
+    const double cosine = box.axes.col(j).dot(direction);
+    const Eigen::Vector3d half_edge =
+        (cosine >= 0.0 ? 1.0 : -1.0) * box.half_extents(j) * box.axes.col(j);
+    extreme += half_edge;
+    const double cost = 2.0 * box.half_extents(j) * std::abs(cosine);
+    if (cost <= tolerance) {
+      free_edges[num_free] = -2.0 * half_edge;
+      costs[num_free++] = cost;
+    }
+  }
+  if (num_free == 3) return 0;
+  (*vertices)[0] = extreme;
+  if (num_free == 0) return 1;
+  (*vertices)[1] = extreme + free_edges[0];
+  if (num_free == 1) return 2;
+  if (costs[0] + costs[1] > tolerance) {  // the far corner is out
+    (*vertices)[2] = extreme + free_edges[1];
+    return 3;
+  }
+  (*vertices)[2] = extreme + free_edges[0] + free_edges[1];
+  (*vertices)[3] = extreme + free_edges[1];
+  return 4;
+}
+
+// A convex polygon, segment or point in the contact plane's coordinates.
+struct Polygon2 {
+  std::array<Eigen::Vector2d, 16> points;
+  int size = 0;
+  void Add(const Eigen::Vector2d& p) { points[size++] = p; }
+};
+
+double Cross2(const Eigen::Vector2d& u, const Eigen::Vector2d& v) {
+  return u.x() * v.y() - u.y() * v.x();
+}
+
+// Sutherland–Hodgman: *subject clipped to the convex polygon `clip` (3 or 4
+// vertices in order, either orientation). Each clipping line adds at most
+// one vertex: 4 + 4 ≤ 16.
+void ClipToConvex(const Polygon2& clip, Polygon2* subject) {
+  const double orientation =
+      Cross2(clip.points[1] - clip.points[0], clip.points[2] - clip.points[1]) >= 0.0 ? 1.0
+                                                                                     : -1.0;
+  Polygon2 output;
+  for (int k = 0; k < clip.size && subject->size > 0; ++k) {
+    const Eigen::Vector2d& start = clip.points[k];
+    const Eigen::Vector2d edge = clip.points[(k + 1) % clip.size] - start;
+    // ≥ 0 inside (on the polygon's side of the line).
+    const auto side = [&](const Eigen::Vector2d& p) {
+      return orientation * Cross2(edge, p - start);
+    };
+    output.size = 0;
+    for (int i = 0; i < subject->size; ++i) {
+      const Eigen::Vector2d& current = subject->points[i];
+      const Eigen::Vector2d& previous = subject->points[(i + subject->size - 1) % subject->size];
+      const double side_current = side(current), side_previous = side(previous);
+      if ((side_current >= 0.0) != (side_previous >= 0.0)) {
+        const double t = side_previous / (side_previous - side_current);
+        output.Add(previous + t * (current - previous));
+      }
+      if (side_current >= 0.0) output.Add(current);
+    }
+    *subject = output;
+  }
+}
+
+// The crossing of segments p0p1 and q0q1: the midpoint of their closest
+// points, if those are interior to both (not parallel); else false.
+bool EdgeCrossing(const Eigen::Vector3d& p0, const Eigen::Vector3d& p1,
+                  const Eigen::Vector3d& q0, const Eigen::Vector3d& q1,
+                  Eigen::Vector3d* midpoint) {
+  const Eigen::Vector3d d_p = p1 - p0, d_q = q1 - q0, r = p0 - q0;
+  const double a = d_p.squaredNorm(), b = d_p.dot(d_q), e = d_q.squaredNorm();
+  const double c = d_p.dot(r), f = d_q.dot(r);
+  const double denominator = a * e - b * b;  // ‖d_p × d_q‖²
+  if (denominator <= kParallelEdges * kParallelEdges * a * e) return false;
+  const double s = (b * f - c * e) / denominator;
+  const double u = (a * f - b * c) / denominator;
+  if (s < 0.0 || s > 1.0 || u < 0.0 || u > 1.0) return false;
+  *midpoint = 0.5 * (p0 + s * d_p + q0 + u * d_q);
+  return true;
+}
+
+}  // namespace
+
+bool CalcBoxBoxPatch(const Eigen::Isometry3d& X_WA, const Eigen::Vector3d& half_extents_a,
+                     const Eigen::Isometry3d& X_WB, const Eigen::Vector3d& half_extents_b,
+                     double tolerance, BoxBoxPatch* patch) {
+  const OrientedBox a{X_WA.translation(), X_WA.linear(), half_extents_a};
+  const OrientedBox b{X_WB.translation(), X_WB.linear(), half_extents_b};
+  const auto [n, depth] = BestAxis(a, b);
+  patch->normal_W = n;
+  patch->depth = depth;
+  patch->num_points = 0;
+  std::array<Eigen::Vector3d, 4> support_a, support_b;
+  const int size_a = SupportSet(a, n, tolerance, &support_a);
+  const int size_b = SupportSet(b, -n, tolerance, &support_b);
+  if (size_a == 0 || size_b == 0) return false;
+  if (size_a < 3 && size_b < 3) {  // no face: edges, or a vertex
+    if (size_a != 2 || size_b != 2) return false;
+    if (!EdgeCrossing(support_a[0], support_a[1], support_b[0], support_b[1],
+                      &patch->points_W[0])) {
+      return false;
+    }
+    patch->num_points = 1;
+    return true;
+  }
+  // The contact plane, midway between the extreme planes, with axes t1, t2.
+  const Eigen::Vector3d helper =
+      std::abs(n.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
+  const Eigen::Vector3d t1 = n.cross(helper).normalized(), t2 = n.cross(t1);
+  const Eigen::Vector3d origin =
+      a.center + (0.5 * (n.dot(support_a[0]) + n.dot(support_b[0])) - n.dot(a.center)) * n;
+  const auto in_plane = [&](const Eigen::Vector3d& p) {
+    return Eigen::Vector2d(t1.dot(p - origin), t2.dot(p - origin));
+  };
+  // A face clips the other set (A's face if both are faces).
+  const bool a_clips = size_a >= 3;
+  const std::array<Eigen::Vector3d, 4>& clip_set = a_clips ? support_a : support_b;
+  const std::array<Eigen::Vector3d, 4>& subject_set = a_clips ? support_b : support_a;
+  Polygon2 clip, subject;
+  for (int k = 0; k < (a_clips ? size_a : size_b); ++k) clip.Add(in_plane(clip_set[k]));
+  for (int k = 0; k < (a_clips ? size_b : size_a); ++k) subject.Add(in_plane(subject_set[k]));
+  ClipToConvex(clip, &subject);
+  for (int i = 0; i < subject.size; ++i) {
+    const Eigen::Vector3d p =
+        origin + subject.points[i].x() * t1 + subject.points[i].y() * t2;
+    bool repeated = false;
+    for (int k = 0; k < patch->num_points && !repeated; ++k)
+      repeated = (patch->points_W[k] - p).squaredNorm() < kSamePoint * kSamePoint;
+    if (repeated) continue;
+    if (patch->num_points == static_cast<int>(patch->points_W.size())) return false;
+    patch->points_W[patch->num_points++] = p;
+  }
+  return patch->num_points > 0;
+}
+
+}  // namespace coulomb

@@ -1,0 +1,172 @@
+#include "coulomb/geometry/box_box_patch.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "coulomb/geometry/collision_world.h"
+#include "coulomb/geometry/shape_signed_distance.h"
+
+namespace coulomb {
+namespace {
+
+constexpr double kMargin = 0.01;  // [m], the clutter's order of magnitude
+
+Eigen::Isometry3d Pose(const Eigen::Vector3d& translation, const Eigen::Matrix3d& rotation) {
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  pose.linear() = rotation;
+  pose.translation() = translation;
+  return pose;
+}
+
+Eigen::Matrix3d RandomRotation(std::mt19937* random) {
+  std::normal_distribution<double> normal;
+  return Eigen::Quaterniond(normal(*random), normal(*random), normal(*random),
+                            normal(*random))
+      .normalized()
+      .toRotationMatrix();
+}
+
+double Deepest(const std::vector<ContactPoint>& points) {
+  double phi = INFINITY;
+  for (const ContactPoint& point : points) phi = std::min(phi, point.phi);
+  return phi;
+}
+
+// Two boxes on two trees, their contacts by the closed-form patch checked
+// against Coal's GJK/EPA and contact patch:
+// * the same normal, to 1e-3 (Coal's EPA leaves the normal of overlapping
+//   boxes up to 3e-4 off);
+// * a face patch (more than one point): the same points and φ, to 2e-4 m
+//   (that normal error over a lever arm of 0.2 m);
+// * a single point (two crossing edges, where Coal gives the crossing or a
+//   segment through it): p ∓ φ/2 n on the surfaces of A and B (the edges'
+//   closest points), by the boxes' signed distance functions, to 1e-9 m
+//   (the closest points of nearly parallel edges lose digits as 1/sin²
+//   of their angle); Coal's φ may be deeper, its segment's ends being
+//   measured to face planes.
+class TwoBoxes {
+ public:
+  TwoBoxes(const Eigen::Vector3d& size_a, const Eigen::Vector3d& size_b)
+      : size_a_(size_a), size_b_(size_b) {
+    for (CollisionWorld* world : {&closed_form_, &coal_}) {
+      world->AddGeometry(Box{size_a}, 0, 0, Eigen::Isometry3d::Identity());
+      world->AddGeometry(Box{size_b}, 1, 0, Eigen::Isometry3d::Identity());
+    }
+    coal_.set_box_pairs_by_coal(true);
+  }
+
+  // Returns the number of contact points (more than one: a face patch).
+  size_t ExpectAsCoal(const Eigen::Isometry3d& X_WA, const Eigen::Isometry3d& X_WB,
+                    int trial) {
+    closed_form_.ComputeContacts({X_WA, X_WB}, kMargin, &closed_form_points_);
+    coal_.ComputeContacts({X_WA, X_WB}, kMargin, &coal_points_);
+    EXPECT_EQ(closed_form_points_.empty(), coal_points_.empty()) << "trial " << trial;
+    if (closed_form_points_.empty() || coal_points_.empty()) return 0;
+    EXPECT_LT((closed_form_points_[0].normal_W - coal_points_[0].normal_W).norm(), 1e-3)
+        << "trial " << trial;
+    if (closed_form_points_.size() == 1) {
+      ExpectOnBothSurfaces(closed_form_points_[0], X_WA, X_WB, trial);
+      EXPECT_GT(closed_form_points_[0].phi, Deepest(coal_points_) - 1e-4)
+          << "trial " << trial;
+      return 1;
+    }
+    EXPECT_EQ(closed_form_points_.size(), coal_points_.size()) << "trial " << trial;
+    for (const ContactPoint& point : closed_form_points_) {
+      const ContactPoint& match = Nearest(point.p_W, coal_points_);
+      EXPECT_LT((point.p_W - match.p_W).norm(), 2e-4) << "trial " << trial;
+      EXPECT_NEAR(point.phi, match.phi, 2e-4) << "trial " << trial;
+    }
+    return closed_form_points_.size();
+  }
+
+ private:
+  void ExpectOnBothSurfaces(const ContactPoint& point, const Eigen::Isometry3d& X_WA,
+                            const Eigen::Isometry3d& X_WB, int trial) const {
+    Eigen::Vector3d gradient;
+    const Eigen::Vector3d on_a = point.p_W - 0.5 * point.phi * point.normal_W;
+    const Eigen::Vector3d on_b = point.p_W + 0.5 * point.phi * point.normal_W;
+    EXPECT_NEAR(ShapeSignedDistance(Box{size_a_}, X_WA.inverse() * on_a, &gradient), 0.0,
+                1e-9)
+        << "trial " << trial;
+    EXPECT_NEAR(ShapeSignedDistance(Box{size_b_}, X_WB.inverse() * on_b, &gradient), 0.0,
+                1e-9)
+        << "trial " << trial;
+  }
+
+  static const ContactPoint& Nearest(const Eigen::Vector3d& p_W,
+                                     const std::vector<ContactPoint>& points) {
+    const ContactPoint* nearest = &points[0];
+    for (const ContactPoint& point : points) {
+      if ((point.p_W - p_W).norm() < (nearest->p_W - p_W).norm()) nearest = &point;
+    }
+    return *nearest;
+  }
+
+  Eigen::Vector3d size_a_, size_b_;
+  CollisionWorld closed_form_, coal_;
+  std::vector<ContactPoint> closed_form_points_, coal_points_;
+};
+
+TEST(BoxBoxPatch, AlignedStackedBoxesTouchAtTheCornersOfTheirOverlap) {
+  // B (0.2 × 0.2 × 0.1) 3 mm above A's top face, offset so that their
+  // footprints overlap on [0, 0.1] × [−0.05, 0.1].
+  const Eigen::Vector3d half_a(0.1, 0.1, 0.05), half_b(0.1, 0.1, 0.05);
+  const Eigen::Isometry3d X_WA = Pose(Eigen::Vector3d::Zero(), Eigen::Matrix3d::Identity());
+  const Eigen::Isometry3d X_WB =
+      Pose(Eigen::Vector3d(0.1, 0.05, 0.103), Eigen::Matrix3d::Identity());
+  BoxBoxPatch patch;
+  ASSERT_TRUE(CalcBoxBoxPatch(X_WA, half_a, X_WB, half_b, 1e-3, &patch));
+  EXPECT_TRUE(patch.normal_W.isApprox(Eigen::Vector3d::UnitZ(), 1e-15));
+  EXPECT_NEAR(patch.depth, 0.003, 1e-15);
+  ASSERT_EQ(patch.num_points, 4);
+  for (int k = 0; k < 4; ++k) {
+    const Eigen::Vector3d& p = patch.points_W[k];
+    EXPECT_NEAR(p.z(), 0.0515, 1e-15);  // midway between the faces
+    EXPECT_TRUE(std::abs(p.x()) < 1e-15 || std::abs(p.x() - 0.1) < 1e-15);
+    EXPECT_TRUE(std::abs(p.y() + 0.05) < 1e-15 || std::abs(p.y() - 0.1) < 1e-15);
+  }
+}
+
+TEST(BoxBoxPatch, MatchesCoalOnBoxesRestingOnEachOther) {
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  TwoBoxes boxes(Eigen::Vector3d(0.2, 0.3, 0.1), Eigen::Vector3d(0.1, 0.1, 0.1));
+  int face_patches = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const Eigen::Isometry3d X_WA = Pose(Eigen::Vector3d(unit(random), unit(random), 0.0),
+                                        RandomRotation(&random));
+    // B on A's top face (+z of A), turned about that normal, a little
+    // tilted, 5 mm into A to 5 mm above it.
+    const double turn = M_PI * unit(random), tilt = 0.02 * unit(random);
+    const Eigen::Matrix3d R_AB =
+        (Eigen::AngleAxisd(turn, Eigen::Vector3d::UnitZ()) *
+         Eigen::AngleAxisd(tilt, Eigen::Vector3d(unit(random), unit(random), 0).normalized()))
+            .toRotationMatrix();
+    const Eigen::Vector3d p_AB(0.12 * unit(random), 0.17 * unit(random),
+                               0.05 + 0.05 + 0.005 * unit(random));
+    const Eigen::Isometry3d X_WB = X_WA * Pose(p_AB, R_AB);
+    face_patches += boxes.ExpectAsCoal(X_WA, X_WB, trial) > 1;
+  }
+  EXPECT_GT(face_patches, 180);  // B overhangs A's rim in a few
+}
+
+TEST(BoxBoxPatch, MatchesCoalOnBoxesInAnyOrientation) {
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  TwoBoxes boxes(Eigen::Vector3d(0.2, 0.1, 0.1), Eigen::Vector3d(0.1, 0.15, 0.05));
+  int edge_crossings = 0;
+  for (int trial = 0; trial < 500; ++trial) {
+    const Eigen::Isometry3d X_WA = Pose(Eigen::Vector3d::Zero(), RandomRotation(&random));
+    const Eigen::Isometry3d X_WB =
+        Pose(0.2 * Eigen::Vector3d(unit(random), unit(random), unit(random)),
+             RandomRotation(&random));
+    edge_crossings += boxes.ExpectAsCoal(X_WA, X_WB, trial) == 1;
+  }
+  EXPECT_GT(edge_crossings, 100);
+}
+
+}  // namespace
+}  // namespace coulomb
