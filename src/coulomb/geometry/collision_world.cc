@@ -1,7 +1,7 @@
 // The Coal adapter: the only translation unit that includes Coal.
 #include "coulomb/geometry/collision_world.h"
-#include "coulomb/geometry/box_box_patch.h"
 #include "coulomb/geometry/box_separation.h"
+#include "coulomb/geometry/closed_form_patch.h"
 #include "coulomb/geometry/segment_distance.h"
 
 #include <algorithm>
@@ -214,8 +214,8 @@ struct CollisionWorld::Impl {
   mutable std::unordered_map<std::int64_t, std::unique_ptr<PairQuery>> pair_queries;
   mutable coal::CollisionResult collision_result;
   mutable coal::ContactPatchResult patch_result;
-  mutable BoxBoxPatch box_patch;
-  bool box_pairs_by_coal = false;
+  mutable ClosedFormPatch closed_form_patch;
+  bool closed_form_patches = true;
   // Pairs with an SDF shape.
   mutable SdfCollision sdf_collision;
   int max_sdf_contacts = CollisionWorld::kDefaultMaxSdfContacts;
@@ -342,16 +342,13 @@ struct CollisionWorld::Impl {
                                    margin) > margin;
   }
 
-  // The closed-form patch of a box–box pair (box_box_patch.h), unless box
-  // pairs go through Coal; false where it does not apply (Coal then).
-  bool BoxPatch(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
-                BoxBoxPatch* patch) const {
-    if (box_pairs_by_coal) return false;
-    const auto* box_a = std::get_if<Box>(&geometries[a].our_shape);
-    const auto* box_b = std::get_if<Box>(&geometries[b].our_shape);
-    return box_a && box_b &&
-           CalcBoxBoxPatch(X_WG[a], 0.5 * box_a->size, X_WG[b], 0.5 * box_b->size,
-                           kPatchTolerance, patch);
+  // The closed-form patch of a pair of primitives (closed_form_patch.h),
+  // unless switched off; false where it does not apply (Coal then).
+  bool ClosedFormPatchOf(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
+                         ClosedFormPatch* patch) const {
+    return closed_form_patches &&
+           CalcClosedFormPatch(geometries[a].our_shape, X_WG[a], geometries[b].our_shape,
+                               X_WG[b], kPatchTolerance, patch);
   }
 
   bool Skip(int a, int b) const {
@@ -402,8 +399,8 @@ void CollisionWorld::set_max_sdf_contacts(int max_contacts) {
 }
 int CollisionWorld::max_sdf_contacts() const { return impl_->max_sdf_contacts; }
 
-void CollisionWorld::set_box_pairs_by_coal(bool by_coal) {
-  impl_->box_pairs_by_coal = by_coal;
+void CollisionWorld::set_closed_form_patches(bool enabled) {
+  impl_->closed_form_patches = enabled;
 }
 
 double CollisionWorld::bounding_radius(int geometry) const {
@@ -443,11 +440,11 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
       impl_->RefineAlongNormal(X_WG[a], X_WG[b], &contact);
       if (contact.phi < pair_margin) contacts->push_back(contact);
     };
-    BoxBoxPatch& box_patch = impl_->box_patch;
-    if (impl_->BoxPatch(a, b, X_WG, &box_patch)) {
-      if (box_patch.depth >= pair_margin) continue;
-      for (int k = 0; k < box_patch.num_points; ++k)
-        add_point(box_patch.points_W[k], box_patch.normal_W, box_patch.depth);
+    ClosedFormPatch& closed_form = impl_->closed_form_patch;
+    if (impl_->ClosedFormPatchOf(a, b, X_WG, &closed_form)) {
+      if (closed_form.depth >= pair_margin) continue;
+      for (int k = 0; k < closed_form.num_points; ++k)
+        add_point(closed_form.points_W[k], closed_form.normal_W, closed_form.depth);
       continue;
     }
     request.security_margin = pair_margin;

@@ -34,9 +34,9 @@ struct GeometryMotion {
 // reported while φ < margin, so approaching bodies are seen one step ahead.
 // Flat contacts give their full manifold: Coal's contact patch (a polygon)
 // turned into its vertices, each a contact point with the patch's φ, so that
-// boxes rest on four corners instead of rocking on one. Box–box pairs get
-// the same patch in closed form (box_box_patch.h), Coal where it does not
-// apply. A pair with an SDF
+// boxes rest on four corners instead of rocking on one. Pairs of boxes,
+// spheres and half-spaces get the same patch in closed form
+// (closed_form_patch.h), Coal where it does not apply. A pair with an SDF
 // shape (threaded fasteners, sampled meshes) is handled by sdf_collision.h
 // instead of Coal, its contacts clustered to at most max_sdf_contacts().
 class CollisionWorld {
@@ -72,10 +72,10 @@ class CollisionWorld {
   // Contacts kept per SDF pair after clustering (≥ 1; throws otherwise).
   void set_max_sdf_contacts(int max_contacts);
   int max_sdf_contacts() const;
-  // Box–box pairs through Coal's GJK/EPA and contact patch instead of the
-  // closed-form patch (box_box_patch.h), which is the default: the reference
-  // it is checked against.
-  void set_box_pairs_by_coal(bool by_coal);
+  // Pairs of boxes, spheres and half-spaces by their closed-form patches
+  // (closed_form_patch.h; the default), or, switched off, through Coal's
+  // GJK/EPA and contact patch: the reference they are checked against.
+  void set_closed_form_patches(bool enabled);
 
   // The radius of a sphere about the geometry's frame origin that holds it
   // (infinite for a half-space).

@@ -1,4 +1,4 @@
-#include "coulomb/geometry/box_box_patch.h"
+#include "coulomb/geometry/closed_form_patch.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,8 @@ namespace {
 
 constexpr double kMargin = 0.01;  // [m], the clutter's order of magnitude
 
-Eigen::Isometry3d Pose(const Eigen::Vector3d& translation, const Eigen::Matrix3d& rotation) {
+Eigen::Isometry3d Pose(const Eigen::Vector3d& translation,
+                       const Eigen::Matrix3d& rotation) {
   Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
   pose.linear() = rotation;
   pose.translation() = translation;
@@ -35,32 +36,33 @@ double Deepest(const std::vector<ContactPoint>& points) {
   return phi;
 }
 
-// Two boxes on two trees, their contacts by the closed-form patch checked
-// against Coal's GJK/EPA and contact patch:
+// Two shapes (A on a body or the world, B on a body), their contacts by the
+// closed-form patch checked against Coal's GJK/EPA and contact patch:
 // * the same normal, to 1e-3 (Coal's EPA leaves the normal of overlapping
 //   boxes up to 3e-4 off);
-// * a face patch (more than one point): the same points and φ, to 2e-4 m
+// * a patch of several points (a face): the same points and φ, to 2e-4 m
 //   (that normal error over a lever arm of 0.2 m);
-// * a single point (two crossing edges, where Coal gives the crossing or a
-//   segment through it): p ∓ φ/2 n on the surfaces of A and B (the edges'
-//   closest points), by the boxes' signed distance functions, to 1e-9 m
-//   (the closest points of nearly parallel edges lose digits as 1/sin²
-//   of their angle); Coal's φ may be deeper, its segment's ends being
+// * a single point (spheres; two crossing edges, where Coal gives the
+//   crossing or a segment through it): p ∓ φ/2 n on the surfaces of A and
+//   B (their closest points), by the shapes' signed distance functions, to
+//   1e-9 m (the closest points of nearly parallel edges lose digits as
+//   1/sin² of their angle); Coal's φ may be deeper, a segment's ends being
 //   measured to face planes.
-class TwoBoxes {
+class TwoShapes {
  public:
-  TwoBoxes(const Eigen::Vector3d& size_a, const Eigen::Vector3d& size_b)
-      : size_a_(size_a), size_b_(size_b) {
+  TwoShapes(const Shape& shape_a, const Shape& shape_b)
+      : shape_a_(shape_a), shape_b_(shape_b) {
+    const int tree_a = std::holds_alternative<HalfSpace>(shape_a) ? -1 : 0;
     for (CollisionWorld* world : {&closed_form_, &coal_}) {
-      world->AddGeometry(Box{size_a}, 0, 0, Eigen::Isometry3d::Identity());
-      world->AddGeometry(Box{size_b}, 1, 0, Eigen::Isometry3d::Identity());
+      world->AddGeometry(shape_a, tree_a, 0, Eigen::Isometry3d::Identity());
+      world->AddGeometry(shape_b, 1, 0, Eigen::Isometry3d::Identity());
     }
-    coal_.set_box_pairs_by_coal(true);
+    coal_.set_closed_form_patches(false);
   }
 
   // Returns the number of contact points (more than one: a face patch).
   size_t ExpectAsCoal(const Eigen::Isometry3d& X_WA, const Eigen::Isometry3d& X_WB,
-                    int trial) {
+                      int trial) {
     closed_form_.ComputeContacts({X_WA, X_WB}, kMargin, &closed_form_points_);
     coal_.ComputeContacts({X_WA, X_WB}, kMargin, &coal_points_);
     EXPECT_EQ(closed_form_points_.empty(), coal_points_.empty()) << "trial " << trial;
@@ -88,10 +90,10 @@ class TwoBoxes {
     Eigen::Vector3d gradient;
     const Eigen::Vector3d on_a = point.p_W - 0.5 * point.phi * point.normal_W;
     const Eigen::Vector3d on_b = point.p_W + 0.5 * point.phi * point.normal_W;
-    EXPECT_NEAR(ShapeSignedDistance(Box{size_a_}, X_WA.inverse() * on_a, &gradient), 0.0,
+    EXPECT_NEAR(ShapeSignedDistance(shape_a_, X_WA.inverse() * on_a, &gradient), 0.0,
                 1e-9)
         << "trial " << trial;
-    EXPECT_NEAR(ShapeSignedDistance(Box{size_b_}, X_WB.inverse() * on_b, &gradient), 0.0,
+    EXPECT_NEAR(ShapeSignedDistance(shape_b_, X_WB.inverse() * on_b, &gradient), 0.0,
                 1e-9)
         << "trial " << trial;
   }
@@ -105,20 +107,21 @@ class TwoBoxes {
     return *nearest;
   }
 
-  Eigen::Vector3d size_a_, size_b_;
+  Shape shape_a_, shape_b_;
   CollisionWorld closed_form_, coal_;
   std::vector<ContactPoint> closed_form_points_, coal_points_;
 };
 
-TEST(BoxBoxPatch, AlignedStackedBoxesTouchAtTheCornersOfTheirOverlap) {
+TEST(ClosedFormPatch, AlignedStackedBoxesTouchAtTheCornersOfTheirOverlap) {
   // B (0.2 × 0.2 × 0.1) 3 mm above A's top face, offset so that their
   // footprints overlap on [0, 0.1] × [−0.05, 0.1].
-  const Eigen::Vector3d half_a(0.1, 0.1, 0.05), half_b(0.1, 0.1, 0.05);
-  const Eigen::Isometry3d X_WA = Pose(Eigen::Vector3d::Zero(), Eigen::Matrix3d::Identity());
+  const Box box{Eigen::Vector3d(0.2, 0.2, 0.1)};
+  const Eigen::Isometry3d X_WA =
+      Pose(Eigen::Vector3d::Zero(), Eigen::Matrix3d::Identity());
   const Eigen::Isometry3d X_WB =
       Pose(Eigen::Vector3d(0.1, 0.05, 0.103), Eigen::Matrix3d::Identity());
-  BoxBoxPatch patch;
-  ASSERT_TRUE(CalcBoxBoxPatch(X_WA, half_a, X_WB, half_b, 1e-3, &patch));
+  ClosedFormPatch patch;
+  ASSERT_TRUE(CalcClosedFormPatch(box, X_WA, box, X_WB, 1e-3, &patch));
   EXPECT_TRUE(patch.normal_W.isApprox(Eigen::Vector3d::UnitZ(), 1e-15));
   EXPECT_NEAR(patch.depth, 0.003, 1e-15);
   ASSERT_EQ(patch.num_points, 4);
@@ -130,20 +133,22 @@ TEST(BoxBoxPatch, AlignedStackedBoxesTouchAtTheCornersOfTheirOverlap) {
   }
 }
 
-TEST(BoxBoxPatch, MatchesCoalOnBoxesRestingOnEachOther) {
+TEST(ClosedFormPatch, MatchesCoalOnBoxesRestingOnEachOther) {
   std::mt19937 random(7);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  TwoBoxes boxes(Eigen::Vector3d(0.2, 0.3, 0.1), Eigen::Vector3d(0.1, 0.1, 0.1));
+  TwoShapes boxes(Box{Eigen::Vector3d(0.2, 0.3, 0.1)},
+                  Box{Eigen::Vector3d(0.1, 0.1, 0.1)});
   int face_patches = 0;
   for (int trial = 0; trial < 200; ++trial) {
-    const Eigen::Isometry3d X_WA = Pose(Eigen::Vector3d(unit(random), unit(random), 0.0),
-                                        RandomRotation(&random));
+    const Eigen::Isometry3d X_WA =
+        Pose(Eigen::Vector3d(unit(random), unit(random), 0.0), RandomRotation(&random));
     // B on A's top face (+z of A), turned about that normal, a little
     // tilted, 5 mm into A to 5 mm above it.
     const double turn = M_PI * unit(random), tilt = 0.02 * unit(random);
     const Eigen::Matrix3d R_AB =
         (Eigen::AngleAxisd(turn, Eigen::Vector3d::UnitZ()) *
-         Eigen::AngleAxisd(tilt, Eigen::Vector3d(unit(random), unit(random), 0).normalized()))
+         Eigen::AngleAxisd(tilt,
+                           Eigen::Vector3d(unit(random), unit(random), 0).normalized()))
             .toRotationMatrix();
     const Eigen::Vector3d p_AB(0.12 * unit(random), 0.17 * unit(random),
                                0.05 + 0.05 + 0.005 * unit(random));
@@ -153,10 +158,11 @@ TEST(BoxBoxPatch, MatchesCoalOnBoxesRestingOnEachOther) {
   EXPECT_GT(face_patches, 180);  // B overhangs A's rim in a few
 }
 
-TEST(BoxBoxPatch, MatchesCoalOnBoxesInAnyOrientation) {
+TEST(ClosedFormPatch, MatchesCoalOnBoxesInAnyOrientation) {
   std::mt19937 random(11);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  TwoBoxes boxes(Eigen::Vector3d(0.2, 0.1, 0.1), Eigen::Vector3d(0.1, 0.15, 0.05));
+  TwoShapes boxes(Box{Eigen::Vector3d(0.2, 0.1, 0.1)},
+                  Box{Eigen::Vector3d(0.1, 0.15, 0.05)});
   int edge_crossings = 0;
   for (int trial = 0; trial < 500; ++trial) {
     const Eigen::Isometry3d X_WA = Pose(Eigen::Vector3d::Zero(), RandomRotation(&random));
@@ -166,6 +172,40 @@ TEST(BoxBoxPatch, MatchesCoalOnBoxesInAnyOrientation) {
     edge_crossings += boxes.ExpectAsCoal(X_WA, X_WB, trial) == 1;
   }
   EXPECT_GT(edge_crossings, 100);
+}
+
+// Spheres with spheres, boxes and the ground, and boxes on the ground, in
+// both orders (the normal from the first geometry into the second), at
+// random poses from overlapping to just within the margin.
+TEST(ClosedFormPatch, MatchesCoalOnSpheresAndOnTheGround) {
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const Shape sphere = Sphere{0.05}, box = Box{Eigen::Vector3d(0.1, 0.2, 0.15)};
+  const Eigen::Isometry3d ground =
+      Pose(Eigen::Vector3d(0.0, 0.0, 0.3 * unit(random)), RandomRotation(&random));
+  struct Pair {
+    Shape a, b;
+    bool a_on_the_ground;
+  };
+  for (const Pair& pair :
+       {Pair{sphere, sphere, false}, Pair{sphere, box, false}, Pair{box, sphere, false},
+        Pair{HalfSpace{}, sphere, true}, Pair{HalfSpace{}, box, true}}) {
+    TwoShapes shapes(pair.a, pair.b);
+    int with_contacts = 0;
+    for (int trial = 0; trial < 300; ++trial) {
+      const Eigen::Isometry3d X_WA =
+          pair.a_on_the_ground ? ground
+                               : Pose(Eigen::Vector3d::Zero(), RandomRotation(&random));
+      // B's center within 0.2 m of A's (of the ground's origin, along its
+      // normal), so that about half the trials touch.
+      const Eigen::Vector3d offset =
+          0.15 * Eigen::Vector3d(unit(random), unit(random), unit(random));
+      const Eigen::Isometry3d X_WB =
+          Pose(X_WA.translation() + offset, RandomRotation(&random));
+      with_contacts += shapes.ExpectAsCoal(X_WA, X_WB, trial) > 0;
+    }
+    EXPECT_GT(with_contacts, 50);
+  }
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "coulomb/geometry/box_box_patch.h"
+#include "coulomb/geometry/closed_form_patch.h"
 
 #include <cmath>
 #include <limits>
@@ -50,7 +50,7 @@ std::pair<Eigen::Vector3d, double> BestAxis(const OrientedBox& a, const Oriented
       if (length < kParallelEdges) continue;
       const Eigen::Vector3d axis = cross / length;
       const double s = separation(axis);
-      if (s > best && s > best_face + BoxBoxPatch::kEdgeAxisBias) {
+      if (s > best && s > best_face + ClosedFormPatch::kEdgeAxisBias) {
         best = s;
         best_axis = axis;
       }
@@ -112,8 +112,9 @@ double Cross2(const Eigen::Vector2d& u, const Eigen::Vector2d& v) {
 // one vertex: 4 + 4 ≤ 16.
 void ClipToConvex(const Polygon2& clip, Polygon2* subject) {
   const double orientation =
-      Cross2(clip.points[1] - clip.points[0], clip.points[2] - clip.points[1]) >= 0.0 ? 1.0
-                                                                                     : -1.0;
+      Cross2(clip.points[1] - clip.points[0], clip.points[2] - clip.points[1]) >= 0.0
+          ? 1.0
+          : -1.0;
   Polygon2 output;
   for (int k = 0; k < clip.size && subject->size > 0; ++k) {
     const Eigen::Vector2d& start = clip.points[k];
@@ -125,7 +126,8 @@ void ClipToConvex(const Polygon2& clip, Polygon2* subject) {
     output.size = 0;
     for (int i = 0; i < subject->size; ++i) {
       const Eigen::Vector2d& current = subject->points[i];
-      const Eigen::Vector2d& previous = subject->points[(i + subject->size - 1) % subject->size];
+      const Eigen::Vector2d& previous =
+          subject->points[(i + subject->size - 1) % subject->size];
       const double side_current = side(current), side_previous = side(previous);
       if ((side_current >= 0.0) != (side_previous >= 0.0)) {
         const double t = side_previous / (side_previous - side_current);
@@ -154,13 +156,9 @@ bool EdgeCrossing(const Eigen::Vector3d& p0, const Eigen::Vector3d& p1,
   return true;
 }
 
-}  // namespace
-
-bool CalcBoxBoxPatch(const Eigen::Isometry3d& X_WA, const Eigen::Vector3d& half_extents_a,
-                     const Eigen::Isometry3d& X_WB, const Eigen::Vector3d& half_extents_b,
-                     double tolerance, BoxBoxPatch* patch) {
-  const OrientedBox a{X_WA.translation(), X_WA.linear(), half_extents_a};
-  const OrientedBox b{X_WB.translation(), X_WB.linear(), half_extents_b};
+// Boxes A and B: the patch by separating axes (see the header).
+bool BoxBoxPatch(const OrientedBox& a, const OrientedBox& b, double tolerance,
+                 ClosedFormPatch* patch) {
   const auto [n, depth] = BestAxis(a, b);
   patch->normal_W = n;
   patch->depth = depth;
@@ -183,7 +181,8 @@ bool CalcBoxBoxPatch(const Eigen::Isometry3d& X_WA, const Eigen::Vector3d& half_
       std::abs(n.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
   const Eigen::Vector3d t1 = n.cross(helper).normalized(), t2 = n.cross(t1);
   const Eigen::Vector3d origin =
-      a.center + (0.5 * (n.dot(support_a[0]) + n.dot(support_b[0])) - n.dot(a.center)) * n;
+      a.center +
+      (0.5 * (n.dot(support_a[0]) + n.dot(support_b[0])) - n.dot(a.center)) * n;
   const auto in_plane = [&](const Eigen::Vector3d& p) {
     return Eigen::Vector2d(t1.dot(p - origin), t2.dot(p - origin));
   };
@@ -193,7 +192,8 @@ bool CalcBoxBoxPatch(const Eigen::Isometry3d& X_WA, const Eigen::Vector3d& half_
   const std::array<Eigen::Vector3d, 4>& subject_set = a_clips ? support_b : support_a;
   Polygon2 clip, subject;
   for (int k = 0; k < (a_clips ? size_a : size_b); ++k) clip.Add(in_plane(clip_set[k]));
-  for (int k = 0; k < (a_clips ? size_b : size_a); ++k) subject.Add(in_plane(subject_set[k]));
+  for (int k = 0; k < (a_clips ? size_b : size_a); ++k)
+    subject.Add(in_plane(subject_set[k]));
   ClipToConvex(clip, &subject);
   for (int i = 0; i < subject.size; ++i) {
     const Eigen::Vector3d p =
@@ -206,6 +206,123 @@ bool CalcBoxBoxPatch(const Eigen::Isometry3d& X_WA, const Eigen::Vector3d& half_
     patch->points_W[patch->num_points++] = p;
   }
   return patch->num_points > 0;
+}
+
+OrientedBox MakeOrientedBox(const Box& box, const Eigen::Isometry3d& X_WG) {
+  return {X_WG.translation(), X_WG.linear(), 0.5 * box.size};
+}
+
+// A patch of one point, midway between on_a (on A's surface) and the point
+// `depth` further along the normal (on B's).
+void SinglePoint(const Eigen::Vector3d& on_a, const Eigen::Vector3d& normal, double depth,
+                 ClosedFormPatch* patch) {
+  patch->normal_W = normal;
+  patch->depth = depth;
+  patch->num_points = 1;
+  patch->points_W[0] = on_a + 0.5 * depth * normal;
+}
+
+void SphereSpherePatch(const Eigen::Vector3d& center_a, double radius_a,
+                       const Eigen::Vector3d& center_b, double radius_b,
+                       ClosedFormPatch* patch) {
+  const Eigen::Vector3d d = center_b - center_a;
+  const double distance = d.norm();
+  // Concentric spheres: any direction separates them as well.
+  const Eigen::Vector3d n =
+      distance > 0.0 ? Eigen::Vector3d(d / distance) : Eigen::Vector3d::UnitZ();
+  SinglePoint(center_a + radius_a * n, n, distance - radius_a - radius_b, patch);
+}
+
+// The normal from the box into the sphere: from the box's closest point to
+// the center, or, with the center inside, out of the box's nearest face.
+void BoxSpherePatch(const OrientedBox& box, const Eigen::Vector3d& center, double radius,
+                    ClosedFormPatch* patch) {
+  const Eigen::Vector3d& h = box.half_extents;
+  const Eigen::Vector3d center_B = box.axes.transpose() * (center - box.center);
+  Eigen::Vector3d closest_B = center_B.cwiseMax(-h).cwiseMin(h);
+  Eigen::Vector3d n_B;
+  double distance;  // of the center from the box's surface, along n
+  if (closest_B != center_B) {
+    n_B = center_B - closest_B;
+    distance = n_B.norm();
+    n_B /= distance;
+  } else {
+    Eigen::Index axis;
+    distance = -(h - center_B.cwiseAbs()).minCoeff(&axis);
+    const double sign = center_B(axis) >= 0.0 ? 1.0 : -1.0;
+    n_B = sign * Eigen::Vector3d::Unit(axis);
+    closest_B(axis) = sign * h(axis);
+  }
+  SinglePoint(box.center + box.axes * closest_B, box.axes * n_B, distance - radius,
+              patch);
+}
+
+// The normal from the half-space (z ≤ 0 of H) into the sphere: z_H.
+void HalfSpaceSpherePatch(const Eigen::Isometry3d& X_WH, const Eigen::Vector3d& center,
+                          double radius, ClosedFormPatch* patch) {
+  const Eigen::Vector3d n = X_WH.linear().col(2);
+  const double height = n.dot(center - X_WH.translation());
+  SinglePoint(center - height * n, n, height - radius, patch);
+}
+
+// The normal from the half-space into the box: z_H; the points, the box's
+// support set along −n, moved along n onto the contact plane.
+bool HalfSpaceBoxPatch(const Eigen::Isometry3d& X_WH, const OrientedBox& box,
+                       double tolerance, ClosedFormPatch* patch) {
+  const Eigen::Vector3d n = X_WH.linear().col(2);
+  std::array<Eigen::Vector3d, 4> support;
+  const int size = SupportSet(box, -n, tolerance, &support);
+  if (size == 0) return false;
+  patch->normal_W = n;
+  patch->depth = n.dot(support[0] - X_WH.translation());
+  const double plane_height = n.dot(X_WH.translation()) + 0.5 * patch->depth;
+  patch->num_points = size;
+  for (int k = 0; k < size; ++k)
+    patch->points_W[k] = support[k] + (plane_height - n.dot(support[k])) * n;
+  return true;
+}
+
+// The pairs of two different kinds, the normal from `first` into `second`.
+bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape& second,
+                 const Eigen::Isometry3d& X_WS, double tolerance,
+                 ClosedFormPatch* patch) {
+  const auto* sphere = std::get_if<Sphere>(&second);
+  if (const auto* box = std::get_if<Box>(&first); box && sphere) {
+    BoxSpherePatch(MakeOrientedBox(*box, X_WF), X_WS.translation(), sphere->radius,
+                   patch);
+    return true;
+  }
+  if (!std::holds_alternative<HalfSpace>(first)) return false;
+  if (sphere) {
+    HalfSpaceSpherePatch(X_WF, X_WS.translation(), sphere->radius, patch);
+    return true;
+  }
+  const auto* box = std::get_if<Box>(&second);
+  return box && HalfSpaceBoxPatch(X_WF, MakeOrientedBox(*box, X_WS), tolerance, patch);
+}
+
+}  // namespace
+
+bool CalcClosedFormPatch(const Shape& shape_a, const Eigen::Isometry3d& X_WA,
+                         const Shape& shape_b, const Eigen::Isometry3d& X_WB,
+                         double tolerance, ClosedFormPatch* patch) {
+  const auto* box_a = std::get_if<Box>(&shape_a);
+  const auto* box_b = std::get_if<Box>(&shape_b);
+  if (box_a && box_b) {
+    return BoxBoxPatch(MakeOrientedBox(*box_a, X_WA), MakeOrientedBox(*box_b, X_WB),
+                       tolerance, patch);
+  }
+  const auto* sphere_a = std::get_if<Sphere>(&shape_a);
+  const auto* sphere_b = std::get_if<Sphere>(&shape_b);
+  if (sphere_a && sphere_b) {
+    SphereSpherePatch(X_WA.translation(), sphere_a->radius, X_WB.translation(),
+                      sphere_b->radius, patch);
+    return true;
+  }
+  if (OneWayPatch(shape_a, X_WA, shape_b, X_WB, tolerance, patch)) return true;
+  if (!OneWayPatch(shape_b, X_WB, shape_a, X_WA, tolerance, patch)) return false;
+  patch->normal_W = -patch->normal_W;  // from A into B
+  return true;
 }
 
 }  // namespace coulomb

@@ -1,0 +1,60 @@
+#pragma once
+
+#include <array>
+
+#include <Eigen/Dense>
+#include <Eigen/Geometry>
+
+#include "coulomb/geometry/shape.h"
+
+namespace coulomb {
+
+// The contact patch of two primitive shapes in closed form, without GJK/EPA:
+// the narrow phase of the pairs a clutter is made of (box, sphere,
+// half-space). The patch is the one Coal's contact patch describes: a unit
+// normal n from A into B, the signed distance `depth` of the shapes along n
+// (negative when they overlap) and points on the contact plane, midway
+// between the shapes' extreme planes along n. CollisionWorld then measures
+// each point's own φ along n (RefineAlongNormal), as for Coal's patches.
+//
+// Sphere–sphere, sphere–box, sphere–half-space: one point, on the line
+// between the closest points (exact; a sphere's center inside a box leaves
+// through the box's nearest face). Box–half-space: n the half-space's
+// normal, the points the box's support set along −n (below). Box–box, by
+// the separating axis theorem: over the 15 candidate axes (the 3 + 3 face
+// normals a_i, b_j and the 9 edge cross products a_i × b_j), the separation
+// of the boxes' projections on a unit axis L is
+//   s(L) = |L·(c_B − c_A)| − Σ_i h_A,i |L·a_i| − Σ_j h_B,j |L·b_j|
+// (half extents h, centers c). n is the axis of largest s, an edge axis only
+// when it beats the best face axis by kEdgeAxisBias (a face gives the full
+// manifold, and near-parallel boxes tie), and depth = s(n): exact when the
+// closest features are a face and anything or two crossing edges, minus the
+// penetration depth when the boxes overlap (SAT's minimum translation). The
+// points: the support sets of A along n and of B along −n, each the box's
+// vertices within `tolerance` [m] of its extreme plane (a vertex, an edge,
+// or a face, whole or without its far corner), projected on the contact
+// plane and intersected: a face clips the other set (Sutherland–Hodgman, at
+// most 8 points); two edges give their crossing, the midpoint of their
+// closest points.
+//
+// Returns false for other pairs, and for the box–box cases the above does
+// not cover, where the caller uses a general narrow phase: two edges whose
+// closest points are not interior to both (or parallel), an empty clip
+// (separated boxes whose closest features are not on the chosen axis,
+// where s is only a lower bound of the distance), a box smaller than the
+// tolerance.
+struct ClosedFormPatch {
+  // A face axis wins against an edge axis within this separation [m].
+  static constexpr double kEdgeAxisBias = 1e-6;
+
+  Eigen::Vector3d normal_W = Eigen::Vector3d::UnitZ();  // unit, from A into B
+  double depth = 0.0;                                   // [m]
+  int num_points = 0;
+  std::array<Eigen::Vector3d, 8> points_W;  // on the contact plane
+};
+
+bool CalcClosedFormPatch(const Shape& shape_a, const Eigen::Isometry3d& X_WA,
+                         const Shape& shape_b, const Eigen::Isometry3d& X_WB,
+                         double tolerance, ClosedFormPatch* patch);
+
+}  // namespace coulomb
