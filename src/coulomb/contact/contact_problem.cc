@@ -319,9 +319,10 @@ void ContactProblem::FactorCliqueMatrix(int clique) {
 void ContactProblem::AddDelassusTerm(const JacobianBlock& block,
                                      ConstraintMatrix* delassus) {
   const Eigen::Index rows = block.matrix.rows(), size = block.matrix.cols();
-  if (rows == 3 && size == 6) {  // a contact on a free body
+  if (rows == 3 && size == 6) {  // a contact on a free body: fixed-size products
     const Eigen::Map<const Eigen::Matrix<double, 3, 6>> j(block.matrix.data());
-    *delassus += j * body_a_inverses_[block.clique] * j.transpose();
+    const Eigen::Matrix<double, 3, 6> j_a_inverse = j * body_a_inverses_[block.clique];
+    Eigen::Map<Eigen::Matrix3d>(delassus->data()).noalias() += j_a_inverse * j.transpose();
     return;
   }
   if (a_inverse_jt_.size() < static_cast<size_t>(size * rows))
