@@ -322,7 +322,8 @@ void ContactProblem::AddDelassusTerm(const JacobianBlock& block,
   if (rows == 3 && size == 6) {  // a contact on a free body: fixed-size products
     const Eigen::Map<const Eigen::Matrix<double, 3, 6>> j(block.matrix.data());
     const Eigen::Matrix<double, 3, 6> j_a_inverse = j * body_a_inverses_[block.clique];
-    Eigen::Map<Eigen::Matrix3d>(delassus->data()).noalias() += j_a_inverse * j.transpose();
+    Eigen::Map<Eigen::Matrix3d>(delassus->data()).noalias() +=
+        j_a_inverse * j.transpose();
     return;
   }
   if (a_inverse_jt_.size() < static_cast<size_t>(size * rows))

@@ -89,21 +89,19 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
       w->force += tree->applied_force;
     }
     AddAppliedWrench(*tree, &w->force);
-    w->step = v_star - w->v0;
-    w->residual.noalias() = tree->model.mass_matrix() * w->step;
-    w->residual -= dt * w->force;
+    // −m(v*) = δt k − M (v* − v0), δt k alone at the first iteration (v* = v0).
+    w->step = dt * w->force;
+    if (iteration > 1) {
+      w->velocity_change = v_star - w->v0;
+      w->step.noalias() -= tree->model.mass_matrix() * w->velocity_change;
+    }
     // Newton with the SPD linearization A = M + δt² θ θvq K + δt θ D (the
     // ∂M/∂q and ∂h/∂v terms are left out): exact in one step for explicit
     // schemes, where q^θ = q0 and v^θ = v0 do not depend on v.
     *a = tree->model.mass_matrix();
     AddSpringDamperLinearization(tree->springs, dt * dt * theta.theta * theta.theta_vq,
                                  dt * theta.theta, a);
-    if (w->factored_a.rows() != a->rows() || w->factored_a != *a) {
-      w->a_factor.compute(*a);
-      w->factored_a = *a;
-    }
-    w->step = -w->residual;
-    w->a_factor.solveInPlace(w->step);
+    SolveWithA(*a, w);
     v_star += w->step;
     if (theta.theta == 0.0) return iteration;
     if (w->step.norm() <= parameters_.free_motion_tolerance * (1.0 + v_star.norm())) {
@@ -112,6 +110,24 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
   }
   *converged = false;
   return parameters_.free_motion_max_iterations;
+}
+
+void TimeStepper::SolveWithA(const Eigen::MatrixXd& a, TreeWorkspace* w) {
+  const bool body = a.rows() == kBodyDofs;
+  if (w->factored_a.rows() != a.rows() || w->factored_a != a) {
+    if (body) {
+      w->body_a_factor.compute(a);
+    } else {
+      w->a_factor.compute(a);
+    }
+    w->factored_a = a;
+  }
+  if (body) {
+    Eigen::Map<Eigen::Matrix<double, kBodyDofs, 1>> step(w->step.data());
+    w->body_a_factor.solveInPlace(step);
+  } else {
+    w->a_factor.solveInPlace(w->step);
+  }
 }
 
 void TimeStepper::AddContactConstraint(const MultibodySystem& system,

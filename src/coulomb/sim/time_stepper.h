@@ -154,10 +154,12 @@ class TimeStepper {
   // velocities at the first step (a tree's sizes do not change): later steps
   // allocate nothing here.
   struct TreeWorkspace {
-    Eigen::VectorXd q0, v0, v_theta_vq, v_theta, q_theta, force, residual, step;
+    Eigen::VectorXd q0, v0, v_theta_vq, v_theta, q_theta, force, velocity_change, step;
     // The factor of A and the A it is of (empty: none yet); a free body's A
-    // = M is constant in its frame, and is factored once.
+    // = M is constant in its frame, and is factored once. A tree of six
+    // velocities (a free body) uses the fixed-size factor.
     Eigen::LLT<Eigen::MatrixXd> a_factor;
+    Eigen::LLT<Eigen::Matrix<double, 6, 6>> body_a_factor;
     Eigen::MatrixXd factored_a;
     Eigen::Matrix<double, 3, Eigen::Dynamic> point_jacobian;
     // SubADMM's per-body split: the dof tree and S at q0 (CliqueTree).
@@ -168,6 +170,9 @@ class TimeStepper {
   // Adds a tree's world-frame wrench (Tree::applied_force_W, _torque_W) to
   // its generalized force.
   void AddAppliedWrench(const MultibodySystem::Tree& tree, Eigen::VectorXd* force) const;
+  // w->step ← A⁻¹ w->step for a tree's A, factored only when it differs
+  // from the last A factored.
+  static void SolveWithA(const Eigen::MatrixXd& a, TreeWorkspace* w);
   // v* (into v_star) and the contact problem's A for one tree; returns the
   // iterations.
   int SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta,
