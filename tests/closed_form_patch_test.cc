@@ -22,13 +22,26 @@ Eigen::Isometry3d Pose(const Eigen::Vector3d& translation,
   return pose;
 }
 
-Eigen::Matrix3d RandomRotation(std::mt19937* random) {
-  std::normal_distribution<double> normal;
-  return Eigen::Quaterniond(normal(*random), normal(*random), normal(*random),
-                            normal(*random))
-      .normalized()
-      .toRotationMatrix();
-}
+// Uniform numbers in [−1, 1), points and rotations, from one seeded generator.
+class RandomDraws {
+ public:
+  explicit RandomDraws(unsigned seed) : random_(seed) {}
+  double Unit() { return unit_(random_); }
+  Eigen::Vector3d Point(double half_width) {
+    const double x = Unit(), y = Unit(), z = Unit();
+    return half_width * Eigen::Vector3d(x, y, z);
+  }
+  Eigen::Matrix3d Rotation() {
+    const double w = normal_(random_), x = normal_(random_), y = normal_(random_),
+                 z = normal_(random_);
+    return Eigen::Quaterniond(w, x, y, z).normalized().toRotationMatrix();
+  }
+
+ private:
+  std::mt19937 random_;
+  std::uniform_real_distribution<double> unit_{-1.0, 1.0};
+  std::normal_distribution<double> normal_;
+};
 
 double Deepest(const std::vector<ContactPoint>& points) {
   double phi = INFINITY;
@@ -134,41 +147,36 @@ TEST(ClosedFormPatch, AlignedStackedBoxesTouchAtTheCornersOfTheirOverlap) {
 }
 
 TEST(ClosedFormPatch, MatchesCoalOnBoxesRestingOnEachOther) {
-  std::mt19937 random(7);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  RandomDraws draw(7);
   TwoShapes boxes(Box{Eigen::Vector3d(0.2, 0.3, 0.1)},
                   Box{Eigen::Vector3d(0.1, 0.1, 0.1)});
   int face_patches = 0;
   for (int trial = 0; trial < 200; ++trial) {
     const Eigen::Isometry3d X_WA =
-        Pose(Eigen::Vector3d(unit(random), unit(random), 0.0), RandomRotation(&random));
+        Pose(Eigen::Vector3d(draw.Unit(), draw.Unit(), 0.0), draw.Rotation());
     // B on A's top face (+z of A), turned about that normal, a little
     // tilted, 5 mm into A to 5 mm above it.
-    const double turn = M_PI * unit(random), tilt = 0.02 * unit(random);
-    const Eigen::Matrix3d R_AB =
-        (Eigen::AngleAxisd(turn, Eigen::Vector3d::UnitZ()) *
-         Eigen::AngleAxisd(tilt,
-                           Eigen::Vector3d(unit(random), unit(random), 0).normalized()))
-            .toRotationMatrix();
-    const Eigen::Vector3d p_AB(0.12 * unit(random), 0.17 * unit(random),
-                               0.05 + 0.05 + 0.005 * unit(random));
-    const Eigen::Isometry3d X_WB = X_WA * Pose(p_AB, R_AB);
-    face_patches += boxes.ExpectAsCoal(X_WA, X_WB, trial) > 1;
+    const double turn = M_PI * draw.Unit(), tilt = 0.02 * draw.Unit();
+    const Eigen::Vector3d tilt_axis =
+        Eigen::Vector3d(draw.Unit(), draw.Unit(), 0.0).normalized();
+    const Eigen::Matrix3d R_AB = (Eigen::AngleAxisd(turn, Eigen::Vector3d::UnitZ()) *
+                                  Eigen::AngleAxisd(tilt, tilt_axis))
+                                     .toRotationMatrix();
+    const Eigen::Vector3d p_AB(0.12 * draw.Unit(), 0.17 * draw.Unit(),
+                               0.05 + 0.05 + 0.005 * draw.Unit());
+    face_patches += boxes.ExpectAsCoal(X_WA, X_WA * Pose(p_AB, R_AB), trial) > 1;
   }
   EXPECT_GT(face_patches, 180);  // B overhangs A's rim in a few
 }
 
 TEST(ClosedFormPatch, MatchesCoalOnBoxesInAnyOrientation) {
-  std::mt19937 random(11);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  RandomDraws draw(11);
   TwoShapes boxes(Box{Eigen::Vector3d(0.2, 0.1, 0.1)},
                   Box{Eigen::Vector3d(0.1, 0.15, 0.05)});
   int edge_crossings = 0;
   for (int trial = 0; trial < 500; ++trial) {
-    const Eigen::Isometry3d X_WA = Pose(Eigen::Vector3d::Zero(), RandomRotation(&random));
-    const Eigen::Isometry3d X_WB =
-        Pose(0.2 * Eigen::Vector3d(unit(random), unit(random), unit(random)),
-             RandomRotation(&random));
+    const Eigen::Isometry3d X_WA = Pose(Eigen::Vector3d::Zero(), draw.Rotation());
+    const Eigen::Isometry3d X_WB = Pose(draw.Point(0.2), draw.Rotation());
     edge_crossings += boxes.ExpectAsCoal(X_WA, X_WB, trial) == 1;
   }
   EXPECT_GT(edge_crossings, 100);
@@ -178,11 +186,10 @@ TEST(ClosedFormPatch, MatchesCoalOnBoxesInAnyOrientation) {
 // both orders (the normal from the first geometry into the second), at
 // random poses from overlapping to just within the margin.
 TEST(ClosedFormPatch, MatchesCoalOnSpheresAndOnTheGround) {
-  std::mt19937 random(5);
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  RandomDraws draw(5);
   const Shape sphere = Sphere{0.05}, box = Box{Eigen::Vector3d(0.1, 0.2, 0.15)};
   const Eigen::Isometry3d ground =
-      Pose(Eigen::Vector3d(0.0, 0.0, 0.3 * unit(random)), RandomRotation(&random));
+      Pose(Eigen::Vector3d(0.0, 0.0, 0.3 * draw.Unit()), draw.Rotation());
   struct Pair {
     Shape a, b;
     bool a_on_the_ground;
@@ -194,14 +201,11 @@ TEST(ClosedFormPatch, MatchesCoalOnSpheresAndOnTheGround) {
     int with_contacts = 0;
     for (int trial = 0; trial < 300; ++trial) {
       const Eigen::Isometry3d X_WA =
-          pair.a_on_the_ground ? ground
-                               : Pose(Eigen::Vector3d::Zero(), RandomRotation(&random));
-      // B's center within 0.2 m of A's (of the ground's origin, along its
-      // normal), so that about half the trials touch.
-      const Eigen::Vector3d offset =
-          0.15 * Eigen::Vector3d(unit(random), unit(random), unit(random));
+          pair.a_on_the_ground ? ground : Pose(Eigen::Vector3d::Zero(), draw.Rotation());
+      // B's center within 0.15 m of A's (of the ground's origin) along each
+      // axis, so that about half the trials touch.
       const Eigen::Isometry3d X_WB =
-          Pose(X_WA.translation() + offset, RandomRotation(&random));
+          Pose(X_WA.translation() + draw.Point(0.15), draw.Rotation());
       with_contacts += shapes.ExpectAsCoal(X_WA, X_WB, trial) > 0;
     }
     EXPECT_GT(with_contacts, 50);

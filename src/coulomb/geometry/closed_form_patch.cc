@@ -156,45 +156,28 @@ bool EdgeCrossing(const Eigen::Vector3d& p0, const Eigen::Vector3d& p1,
   return true;
 }
 
-// Boxes A and B: the patch by separating axes (see the header).
-bool BoxBoxPatch(const OrientedBox& a, const OrientedBox& b, double tolerance,
-                 ClosedFormPatch* patch) {
-  const auto [n, depth] = BestAxis(a, b);
-  patch->normal_W = n;
-  patch->depth = depth;
-  patch->num_points = 0;
-  std::array<Eigen::Vector3d, 4> support_a, support_b;
-  const int size_a = SupportSet(a, n, tolerance, &support_a);
-  const int size_b = SupportSet(b, -n, tolerance, &support_b);
-  if (size_a == 0 || size_b == 0) return false;
-  if (size_a < 3 && size_b < 3) {  // no face: edges, or a vertex
-    if (size_a != 2 || size_b != 2) return false;
-    if (!EdgeCrossing(support_a[0], support_a[1], support_b[0], support_b[1],
-                      &patch->points_W[0])) {
-      return false;
-    }
-    patch->num_points = 1;
-    return true;
-  }
-  // The contact plane, midway between the extreme planes, with axes t1, t2.
+// The patch of two support sets on the contact plane with normal n, midway
+// between their extreme planes: a face (3 or 4 vertices, A's if both are)
+// clips the other set. False when the clip is empty or leaves more points
+// than the patch holds.
+bool ClipOnContactPlane(const Eigen::Vector3d& n, const std::array<Eigen::Vector3d, 4>& a,
+                        int size_a, const std::array<Eigen::Vector3d, 4>& b, int size_b,
+                        ClosedFormPatch* patch) {
   const Eigen::Vector3d helper =
       std::abs(n.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
   const Eigen::Vector3d t1 = n.cross(helper).normalized(), t2 = n.cross(t1);
-  const Eigen::Vector3d origin =
-      a.center +
-      (0.5 * (n.dot(support_a[0]) + n.dot(support_b[0])) - n.dot(a.center)) * n;
+  const Eigen::Vector3d origin = a[0] + 0.5 * n.dot(b[0] - a[0]) * n;
   const auto in_plane = [&](const Eigen::Vector3d& p) {
     return Eigen::Vector2d(t1.dot(p - origin), t2.dot(p - origin));
   };
-  // A face clips the other set (A's face if both are faces).
   const bool a_clips = size_a >= 3;
-  const std::array<Eigen::Vector3d, 4>& clip_set = a_clips ? support_a : support_b;
-  const std::array<Eigen::Vector3d, 4>& subject_set = a_clips ? support_b : support_a;
   Polygon2 clip, subject;
-  for (int k = 0; k < (a_clips ? size_a : size_b); ++k) clip.Add(in_plane(clip_set[k]));
+  for (int k = 0; k < (a_clips ? size_a : size_b); ++k)
+    clip.Add(in_plane(a_clips ? a[k] : b[k]));
   for (int k = 0; k < (a_clips ? size_b : size_a); ++k)
-    subject.Add(in_plane(subject_set[k]));
+    subject.Add(in_plane(a_clips ? b[k] : a[k]));
   ClipToConvex(clip, &subject);
+  patch->num_points = 0;
   for (int i = 0; i < subject.size; ++i) {
     const Eigen::Vector3d p =
         origin + subject.points[i].x() * t1 + subject.points[i].y() * t2;
@@ -206,6 +189,28 @@ bool BoxBoxPatch(const OrientedBox& a, const OrientedBox& b, double tolerance,
     patch->points_W[patch->num_points++] = p;
   }
   return patch->num_points > 0;
+}
+
+// Boxes A and B: the patch by separating axes (see the header).
+bool BoxBoxPatch(const OrientedBox& a, const OrientedBox& b, double tolerance,
+                 ClosedFormPatch* patch) {
+  const auto [n, depth] = BestAxis(a, b);
+  patch->normal_W = n;
+  patch->depth = depth;
+  std::array<Eigen::Vector3d, 4> support_a, support_b;
+  const int size_a = SupportSet(a, n, tolerance, &support_a);
+  const int size_b = SupportSet(b, -n, tolerance, &support_b);
+  if (size_a == 0 || size_b == 0) return false;
+  if (size_a >= 3 || size_b >= 3)
+    return ClipOnContactPlane(n, support_a, size_a, support_b, size_b, patch);
+  // No face: two edges cross, or the general narrow phase decides.
+  if (size_a != 2 || size_b != 2 ||
+      !EdgeCrossing(support_a[0], support_a[1], support_b[0], support_b[1],
+                    &patch->points_W[0])) {
+    return false;
+  }
+  patch->num_points = 1;
+  return true;
 }
 
 OrientedBox MakeOrientedBox(const Box& box, const Eigen::Isometry3d& X_WG) {
