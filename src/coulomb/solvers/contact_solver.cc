@@ -13,8 +13,8 @@ namespace {
 
 class SapContactSolver final : public ContactSolver {
  public:
-  SapContactSolver(SapSolverParameters parameters, SolverUse use)
-      : solver_(ForUse(parameters, use)) {}
+  SapContactSolver(SapSolverParameters parameters, SolverUse use, int num_threads)
+      : solver_(ForUse(parameters, use), num_threads) {}
   ContactSolverKind kind() const override { return ContactSolverKind::kSap; }
 
   ContactSolverStatistics Solve(const ContactProblem& problem,
@@ -234,7 +234,7 @@ std::unique_ptr<ContactSolver> MakeContactSolver(const ContactSolverOptions& opt
   ValidateContactSolverOptions(options);
   switch (options.kind) {
     case ContactSolverKind::kSap:
-      return std::make_unique<SapContactSolver>(options.sap, use);
+      return std::make_unique<SapContactSolver>(options.sap, use, options.threads);
     case ContactSolverKind::kCanal:
       return std::make_unique<CanalContactSolver>(options.ncp, use);
     case ContactSolverKind::kSubAdmm:

@@ -115,7 +115,9 @@ struct ContactSolverOptions {
   // max_iterations 0: the solver's own limit for the use (CanalSolver,
   // SubAdmmSolver, PgsSolver: kMaxIterations standalone, kStepBudget per step).
   NcpSolverParameters ncp;
-  int threads = 1;  // SubADMM's worker threads (results do not depend on it)
+  // Worker threads (the calling one included) of SubADMM and of SAP's
+  // per-island line searches; results do not depend on it.
+  int threads = 1;
 };
 
 // Throws std::invalid_argument naming the field (threads < 1, a tolerance out

@@ -11,7 +11,7 @@ namespace coulomb {
 IslandLineFunction::Value IslandLineFunction::operator()(double alpha,
                                                          bool with_curvature) const {
   Value value{c_ + alpha * a_ + 0.5 * alpha * alpha * b_, a_ + alpha * b_, b_};
-  for (int index : *constraints_) {
+  for (int index : constraints_) {
     const int offset = problem_.constraint_offset(index);
     const ConvexConstraint::LineValue along =
         problem_.constraint(index).potential->EvaluateAlongLine(
@@ -24,8 +24,8 @@ IslandLineFunction::Value IslandLineFunction::operator()(double alpha,
 }
 
 void IslandLineFunction::RestrictToSegment(double alpha0, double alpha1) {
-  segment_constraints_->clear();
-  for (int index : *constraints_) {
+  size_t kept = 0;
+  for (int index : constraints_) {
     const int offset = problem_.constraint_offset(index);
     ConvexConstraint::LineValue quadratic;
     if (problem_.constraint(index).potential->QuadraticAlongSegment(
@@ -35,10 +35,10 @@ void IslandLineFunction::RestrictToSegment(double alpha0, double alpha1) {
       a_ += quadratic.slope;
       b_ += quadratic.curvature;
     } else {
-      segment_constraints_->push_back(index);
+      segment_storage_[kept++] = index;
     }
   }
-  constraints_ = segment_constraints_;
+  constraints_ = segment_storage_.first(kept);
 }
 
 LineSearchResult ExactLineSearch(IslandLineFunction& line, double slope0,

@@ -1,6 +1,6 @@
 #pragma once
 
-#include <vector>
+#include <span>
 
 #include <Eigen/Dense>
 
@@ -22,20 +22,21 @@ class IslandLineFunction {
     double curvature;
   };
 
-  // segment_constraints: storage for RestrictToSegment (kept by the caller
-  // so that a line search allocates nothing).
-  IslandLineFunction(const ContactProblem& problem, const std::vector<int>& constraints,
+  // segment_storage: room for RestrictToSegment's list, at least as many
+  // entries as `constraints` (kept by the caller, so that a line search
+  // allocates nothing; islands searched at once get disjoint storage).
+  IslandLineFunction(const ContactProblem& problem, std::span<const int> constraints,
                      Eigen::Ref<const Eigen::VectorXd> v_c,
                      Eigen::Ref<const Eigen::VectorXd> delta_v_c, double c, double a,
-                     double b, std::vector<int>* segment_constraints)
+                     double b, std::span<int> segment_storage)
       : problem_(problem),
-        constraints_(&constraints),
+        constraints_(constraints),
         v_c_(v_c),
         delta_v_c_(delta_v_c),
         c_(c),
         a_(a),
         b_(b),
-        segment_constraints_(segment_constraints) {}
+        segment_storage_(segment_storage) {}
 
   Value operator()(double alpha, bool with_curvature) const;
 
@@ -48,12 +49,12 @@ class IslandLineFunction {
 
  private:
   const ContactProblem& problem_;
-  const std::vector<int>* constraints_;
+  std::span<const int> constraints_;
   // Views, not copies: v_c and Δv_c are ReusableVectors.
   Eigen::Ref<const Eigen::VectorXd> v_c_;
   Eigen::Ref<const Eigen::VectorXd> delta_v_c_;
   double c_, a_, b_;
-  std::vector<int>* segment_constraints_;
+  std::span<int> segment_storage_;
 };
 
 struct LineSearchResult {

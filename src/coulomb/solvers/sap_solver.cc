@@ -11,8 +11,11 @@
 #include "coulomb/solvers/sap_line_search.h"
 
 namespace coulomb {
-SapSolver::SapSolver(const SapSolverParameters& parameters) : parameters_(parameters) {
+SapSolver::SapSolver(const SapSolverParameters& parameters, int num_threads)
+    : parameters_(parameters) {
   ValidateSapSolverParameters(parameters);
+  if (num_threads < 1) throw std::invalid_argument("SapSolver: threads must be ≥ 1");
+  if (num_threads > 1) pool_ = std::make_unique<ThreadPool>(num_threads);
 }
 
 SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
@@ -45,7 +48,12 @@ SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
   delta_v_c_.resize(problem.num_constraint_equations());
   constraint_costs_.resize(problem.num_constraints());
   constraint_hessians_.resize(problem.num_constraints());
-  segment_constraints_.reserve(problem.num_constraints());
+  segment_storage_.resize(problem.num_constraints());
+  island_segment_offset_.resize(graph_->num_islands);
+  for (int island = 0, offset = 0; island < graph_->num_islands; ++island) {
+    island_segment_offset_[island] = offset;
+    offset += static_cast<int>(graph_->constraints_of_island[island].size());
+  }
   factorization_->LoadJacobians(problem);
   std::fill(island_active_.begin(), island_active_.end(), 1);
   std::fill(clique_active_.begin(), clique_active_.end(), 1);
@@ -417,8 +425,10 @@ void SapSolver::SetAsideConvergedIslands(const ContactProblem& problem) {
 void SapSolver::ListActiveIslands() {
   active_constraints_.clear();
   active_cliques_.clear();
+  active_islands_.clear();
   for (int island = 0; island < graph_->num_islands; ++island) {
     if (!island_active_[island]) continue;
+    active_islands_.push_back(island);
     const std::vector<int>& constraints = graph_->constraints_of_island[island];
     const std::vector<int>& cliques = graph_->cliques_of_island[island];
     active_constraints_.insert(active_constraints_.end(), constraints.begin(),
@@ -431,33 +441,48 @@ bool SapSolver::UpdateAlongDirection(const ContactProblem& problem, SapSolution*
                                      SapIterationRecord* record) {
   problem.MultiplyByJacobian(delta_v_, active_constraints_, delta_v_c_);
   problem.MultiplyByA(delta_v_, active_cliques_, delta_p_);
+  // Each island reads and writes only its own entries.
+  island_steps_.resize(active_islands_.size());
+  const auto search_and_step = [&](int k) {
+    const int island = active_islands_[k];
+    island_steps_[k] = IslandStepLength(problem, *solution, island);
+    if (island_steps_[k].succeeded)
+      StepIsland(problem, island, island_steps_[k].alpha, solution);
+  };
+  const int num_active = static_cast<int>(active_islands_.size());
+  if (pool_) {
+    pool_->ParallelFor(num_active, search_and_step);
+  } else {
+    for (int k = 0; k < num_active; ++k) search_and_step(k);
+  }
   record->min_alpha = std::numeric_limits<double>::infinity();
-  for (int island = 0; island < graph_->num_islands; ++island) {
-    if (!island_active_[island]) continue;
-    const LineSearchResult step = IslandStepLength(problem, *solution, island);
+  bool succeeded = true;
+  for (const LineSearchResult& step : island_steps_) {
     // Islands are independent: count the longest search, not their sum.
     record->line_search_iterations =
         std::max(record->line_search_iterations, step.iterations);
-    if (!step.succeeded) return false;
-    record->min_alpha = std::min(record->min_alpha, step.alpha);
-    for (int clique : graph_->cliques_of_island[island]) {
-      const int offset = problem.clique_offset(clique);
-      const int size = problem.clique_size(clique);
-      solution->v.segment(offset, size) += step.alpha * delta_v_.segment(offset, size);
-      velocity_error_.segment(offset, size) +=
-          step.alpha * delta_v_.segment(offset, size);
-      a_times_velocity_error_.segment(offset, size) +=
-          step.alpha * delta_p_.segment(offset, size);
-    }
-    // v_c = J v + b moves by α Δv_c: 3 products per contact, not J v again.
-    for (int index : graph_->constraints_of_island[island]) {
-      const int offset = problem.constraint_offset(index);
-      const int size = problem.constraint(index).potential->num_equations();
-      solution->v_c.segment(offset, size) +=
-          step.alpha * delta_v_c_.segment(offset, size);
-    }
+    succeeded = succeeded && step.succeeded;
+    if (step.succeeded) record->min_alpha = std::min(record->min_alpha, step.alpha);
   }
-  return true;
+  return succeeded;
+}
+
+void SapSolver::StepIsland(const ContactProblem& problem, int island, double alpha,
+                           SapSolution* solution) {
+  for (int clique : graph_->cliques_of_island[island]) {
+    const int offset = problem.clique_offset(clique);
+    const int size = problem.clique_size(clique);
+    solution->v.segment(offset, size) += alpha * delta_v_.segment(offset, size);
+    velocity_error_.segment(offset, size) += alpha * delta_v_.segment(offset, size);
+    a_times_velocity_error_.segment(offset, size) +=
+        alpha * delta_p_.segment(offset, size);
+  }
+  // v_c = J v + b moves by α Δv_c: 3 products per contact, not J v again.
+  for (int index : graph_->constraints_of_island[island]) {
+    const int offset = problem.constraint_offset(index);
+    const int size = problem.constraint(index).potential->num_equations();
+    solution->v_c.segment(offset, size) += alpha * delta_v_c_.segment(offset, size);
+  }
 }
 
 LineSearchResult SapSolver::IslandStepLength(const ContactProblem& problem,
@@ -491,8 +516,10 @@ LineSearchResult SapSolver::IslandStepLength(const ContactProblem& problem,
   // dℓ/dα sums terms of this magnitude: its round-off is a few ulps of it.
   const double slope_roundoff =
       64.0 * std::numeric_limits<double>::epsilon() * slope_magnitude;
+  const std::span<int> segment_storage(
+      segment_storage_.data() + island_segment_offset_[island], constraints.size());
   IslandLineFunction line(problem, constraints, solution.v_c, delta_v_c_, c, a, b,
-                          &segment_constraints_);
+                          segment_storage);
   return parameters_.line_search == LineSearchType::kExact
              ? ExactLineSearch(line, slope0, slope_roundoff, parameters_)
              : BacktrackingLineSearch(line, slope0, slope_roundoff, parameters_);

@@ -11,6 +11,7 @@
 #include "coulomb/contact/clique_graph.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/math/reusable_dense.h"
+#include "coulomb/math/thread_pool.h"
 #include "coulomb/solvers/hessian_factorization.h"
 #include "coulomb/solvers/sap_line_search.h"
 #include "coulomb/solvers/sap_solver_parameters.h"
@@ -79,7 +80,9 @@ class SapSolver {
   // iterations of both are reported).
   static constexpr int kWorkingSetMaxIterations = 100;
 
-  explicit SapSolver(const SapSolverParameters& parameters = {});
+  // num_threads ≥ 1: the islands' line searches and steps run on that many
+  // threads (the calling one included); results do not depend on it.
+  explicit SapSolver(const SapSolverParameters& parameters = {}, int num_threads = 1);
 
   const SapSolverParameters& parameters() const { return parameters_; }
   // Changes the stopping tolerance ε_r between solves (CANAL tightens its
@@ -146,9 +149,13 @@ class SapSolver {
   void SetAsideConvergedIslands(const ContactProblem& problem);
   // active_constraints_ and active_cliques_ from island_active_.
   void ListActiveIslands();
-  // Step lengths per island along delta_v_; returns false if one failed.
+  // Step lengths per island along delta_v_, each island stepped by its own
+  // (in parallel on the thread pool); returns false if one failed.
   bool UpdateAlongDirection(const ContactProblem& problem, SapSolution* solution,
                             SapIterationRecord* record);
+  // Moves island `island` by alpha Δv: v, v − v*, A(v − v*) and v_c.
+  void StepIsland(const ContactProblem& problem, int island, double alpha,
+                  SapSolution* solution);
   // α for one island along delta_v_ (exact or backtracking line search).
   LineSearchResult IslandStepLength(const ContactProblem& problem,
                                     const SapSolution& solution, int island) const;
@@ -178,6 +185,8 @@ class SapSolver {
   // products with J, Jᵀ and A and its evaluations run over these only.
   std::vector<int> active_constraints_;
   std::vector<int> active_cliques_;
+  std::vector<int> active_islands_;
+  std::vector<LineSearchResult> island_steps_;  // per active island
   std::vector<double> constraint_costs_;
   std::vector<ConstraintMatrix> constraint_hessians_;
   // The guess of the solve (the whole problem's), the working set's
@@ -186,8 +195,12 @@ class SapSolver {
   std::vector<int> working_set_;
   std::vector<int> grown_set_;
   std::vector<int> all_constraints_;
-  // IslandLineFunction::RestrictToSegment's list (IslandStepLength is const).
-  mutable std::vector<int> segment_constraints_;
+  // IslandLineFunction::RestrictToSegment's lists (IslandStepLength is
+  // const): island k's from island_segment_offset_[k] on, room for all of
+  // its constraints, so that islands searched at once never share entries.
+  mutable std::vector<int> segment_storage_;
+  std::vector<int> island_segment_offset_;
+  std::unique_ptr<ThreadPool> pool_;    // none for one thread
   std::vector<uint64_t> clique_pairs_;  // NumCoupledCliquePairs' workspace
   std::optional<ContactProblem> subproblem_;
   Eigen::VectorXd subproblem_guess_;
