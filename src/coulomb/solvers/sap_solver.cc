@@ -50,6 +50,7 @@ SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
   constraint_hessians_.resize(problem.num_constraints());
   segment_storage_.resize(problem.num_constraints());
   island_segment_offset_.resize(graph_->num_islands);
+  island_steps_.reserve(graph_->num_islands);  // any share of them active
   for (int island = 0, offset = 0; island < graph_->num_islands; ++island) {
     island_segment_offset_[island] = offset;
     offset += static_cast<int>(graph_->constraints_of_island[island].size());
