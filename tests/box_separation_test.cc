@@ -2,6 +2,8 @@
 // distance computed independently (alternating projections onto the boxes).
 #include "coulomb/geometry/box_separation.h"
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -92,6 +94,66 @@ TEST(BoxSeparation, StoppingAboveAThresholdDecidesAsTheFullBound) {
   }
   EXPECT_GT(stopped_early, 50);  // the early return is exercised
   EXPECT_GT(beyond, 200);
+}
+
+// s(L) in world coordinates, from the boxes' axes directly.
+double SeparationAlong(const Eigen::Vector3d& L, const Eigen::Isometry3d& X_A,
+                       const Eigen::Vector3d& h_A, const Eigen::Isometry3d& X_B,
+                       const Eigen::Vector3d& h_B) {
+  double s = std::abs(L.dot(X_B.translation() - X_A.translation()));
+  for (int i = 0; i < 3; ++i) {
+    s -= h_A(i) * std::abs(L.dot(X_A.linear().col(i)));
+    s -= h_B(i) * std::abs(L.dot(X_B.linear().col(i)));
+  }
+  return s;
+}
+
+// The best axis is one of the 15 candidates, unit, from A towards B, with
+// its own separation; no face axis does better, and an edge axis is taken
+// only when it beats every face axis by more than the bias.
+TEST(BoxSeparation, TheBestAxisIsTheCandidateOfLargestSeparationFacesFirst) {
+  std::mt19937 random(17);
+  std::uniform_real_distribution<double> size(0.05, 0.3);
+  const double bias = 1e-3;  // large, for the rule to show
+  int edges = 0, faces_by_bias = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Eigen::Vector3d h_A(size(random), size(random), size(random));
+    const Eigen::Vector3d h_B(size(random), size(random), size(random));
+    const Eigen::Isometry3d X_A = RandomPose(&random, 0.5);
+    const Eigen::Isometry3d X_B = RandomPose(&random, 0.5);
+    const BoxSeparation best = BoxSeparatingAxis(X_A, h_A, X_B, h_B, bias);
+    const Eigen::Vector3d& n = best.axis_W;
+    ASSERT_NEAR(n.norm(), 1.0, 1e-12) << "trial " << trial;
+    EXPECT_GE(n.dot(X_B.translation() - X_A.translation()), 0.0) << "trial " << trial;
+    EXPECT_NEAR(best.separation, SeparationAlong(n, X_A, h_A, X_B, h_B), 1e-12);
+    double best_face = -1e300, best_edge = -1e300;
+    bool is_face = false;
+    for (int i = 0; i < 3; ++i) {
+      for (const Eigen::Vector3d axis : {X_A.linear().col(i), X_B.linear().col(i)}) {
+        best_face = std::max(best_face, SeparationAlong(axis, X_A, h_A, X_B, h_B));
+        is_face = is_face || std::abs(std::abs(axis.dot(n)) - 1.0) < 1e-12;
+      }
+      for (int j = 0; j < 3; ++j) {
+        const Eigen::Vector3d cross = X_A.linear().col(i).cross(X_B.linear().col(j));
+        if (cross.norm() < 1e-9) continue;
+        best_edge =
+            std::max(best_edge, SeparationAlong(cross.normalized(), X_A, h_A, X_B, h_B));
+      }
+    }
+    EXPECT_GE(best.separation, best_face - 1e-12) << "trial " << trial;
+    if (is_face) {
+      EXPECT_LE(best_edge, best_face + bias + 1e-12) << "trial " << trial;
+      faces_by_bias += best_edge > best_face;
+    } else {
+      EXPECT_GT(best.separation, best_face + bias - 1e-12) << "trial " << trial;
+      EXPECT_NEAR(best.separation, best_edge, 1e-12) << "trial " << trial;
+      ++edges;
+    }
+    EXPECT_EQ(BoxSeparationLowerBound(X_A, h_A, X_B, h_B),
+              BoxSeparatingAxis(X_A, h_A, X_B, h_B).separation);
+  }
+  EXPECT_GT(edges, 50);         // both kinds of axes are exercised,
+  EXPECT_GT(faces_by_bias, 5);  // and the bias decides some
 }
 
 }  // namespace

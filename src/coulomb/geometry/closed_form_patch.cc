@@ -4,12 +4,11 @@
 #include <limits>
 #include <utility>
 
+#include "coulomb/math/contact_frame.h"
+
 namespace coulomb {
 namespace {
 
-// Cross products shorter than this come from parallel edges: a face axis
-// covers them (as in BoxSeparationLowerBound).
-constexpr double kParallelEdges = 1e-9;
 // Patch points closer than this [m] are one (Sutherland–Hodgman repeats a
 // vertex that lies on a clipping line).
 constexpr double kSamePoint = 1e-9;
@@ -18,47 +17,7 @@ struct OrientedBox {
   Eigen::Vector3d center;
   Eigen::Matrix3d axes;  // columns: the box's axes in W
   Eigen::Vector3d half_extents;
-
-  // Σ_i h_i |L·axis_i|: half the length of the box's projection on unit L.
-  double ProjectedRadius(const Eigen::Vector3d& axis) const {
-    return half_extents.dot((axes.transpose() * axis).cwiseAbs());
-  }
 };
-
-// The axis of largest separation s (unit, from A towards B) and s.
-std::pair<Eigen::Vector3d, double> BestAxis(const OrientedBox& a, const OrientedBox& b) {
-  const Eigen::Vector3d d = b.center - a.center;
-  const auto separation = [&](const Eigen::Vector3d& axis) {
-    return std::abs(axis.dot(d)) - a.ProjectedRadius(axis) - b.ProjectedRadius(axis);
-  };
-  Eigen::Vector3d best_axis = a.axes.col(0);
-  double best = -std::numeric_limits<double>::infinity();
-  for (const OrientedBox* box : {&a, &b}) {
-    for (int i = 0; i < 3; ++i) {
-      const double s = separation(box->axes.col(i));
-      if (s > best) {
-        best = s;
-        best_axis = box->axes.col(i);
-      }
-    }
-  }
-  const double best_face = best;
-  for (int i = 0; i < 3; ++i) {
-    for (int j = 0; j < 3; ++j) {
-      const Eigen::Vector3d cross = a.axes.col(i).cross(b.axes.col(j));
-      const double length = cross.norm();
-      if (length < kParallelEdges) continue;
-      const Eigen::Vector3d axis = cross / length;
-      const double s = separation(axis);
-      if (s > best && s > best_face + ClosedFormPatch::kEdgeAxisBias) {
-        best = s;
-        best_axis = axis;
-      }
-    }
-  }
-  if (best_axis.dot(d) < 0.0) best_axis = -best_axis;
-  return {best_axis, best};
-}
 
 // The vertices of `box` whose projection on `direction` is within
 // `tolerance` of the largest, in order around their convex hull: 1 (a
@@ -148,7 +107,9 @@ bool EdgeCrossing(const Eigen::Vector3d& p0, const Eigen::Vector3d& p1,
   const double a = d_p.squaredNorm(), b = d_p.dot(d_q), e = d_q.squaredNorm();
   const double c = d_p.dot(r), f = d_q.dot(r);
   const double denominator = a * e - b * b;  // ‖d_p × d_q‖²
-  if (denominator <= kParallelEdges * kParallelEdges * a * e) return false;
+  if (denominator <=
+      BoxSeparation::kParallelEdges * BoxSeparation::kParallelEdges * a * e)
+    return false;
   const double s = (b * f - c * e) / denominator;
   const double u = (a * f - b * c) / denominator;
   if (s < 0.0 || s > 1.0 || u < 0.0 || u > 1.0) return false;
@@ -163,9 +124,8 @@ bool EdgeCrossing(const Eigen::Vector3d& p0, const Eigen::Vector3d& p1,
 bool ClipOnContactPlane(const Eigen::Vector3d& n, const std::array<Eigen::Vector3d, 4>& a,
                         int size_a, const std::array<Eigen::Vector3d, 4>& b, int size_b,
                         ClosedFormPatch* patch) {
-  const Eigen::Vector3d helper =
-      std::abs(n.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
-  const Eigen::Vector3d t1 = n.cross(helper).normalized(), t2 = n.cross(t1);
+  const Eigen::Matrix3d frame = ContactFrame(n);
+  const Eigen::Vector3d t1 = frame.col(0), t2 = frame.col(1);
   const Eigen::Vector3d origin = a[0] + 0.5 * n.dot(b[0] - a[0]) * n;
   const auto in_plane = [&](const Eigen::Vector3d& p) {
     return Eigen::Vector2d(t1.dot(p - origin), t2.dot(p - origin));
@@ -191,12 +151,13 @@ bool ClipOnContactPlane(const Eigen::Vector3d& n, const std::array<Eigen::Vector
   return patch->num_points > 0;
 }
 
-// Boxes A and B: the patch by separating axes (see the header).
-bool BoxBoxPatch(const OrientedBox& a, const OrientedBox& b, double tolerance,
+// Boxes A and B: the patch on their best separating axis (see the header).
+bool BoxBoxPatch(const OrientedBox& a, const OrientedBox& b,
+                 const BoxSeparation& separation, double tolerance,
                  ClosedFormPatch* patch) {
-  const auto [n, depth] = BestAxis(a, b);
+  const Eigen::Vector3d& n = separation.axis_W;
   patch->normal_W = n;
-  patch->depth = depth;
+  patch->depth = separation.separation;
   std::array<Eigen::Vector3d, 4> support_a, support_b;
   const int size_a = SupportSet(a, n, tolerance, &support_a);
   const int size_b = SupportSet(b, -n, tolerance, &support_b);
@@ -308,14 +269,24 @@ bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape&
 
 }  // namespace
 
+bool CalcBoxBoxPatch(const Box& box_a, const Eigen::Isometry3d& X_WA, const Box& box_b,
+                     const Eigen::Isometry3d& X_WB, const BoxSeparation& separation,
+                     double tolerance, ClosedFormPatch* patch) {
+  return BoxBoxPatch(MakeOrientedBox(box_a, X_WA), MakeOrientedBox(box_b, X_WB),
+                     separation, tolerance, patch);
+}
+
 bool CalcClosedFormPatch(const Shape& shape_a, const Eigen::Isometry3d& X_WA,
                          const Shape& shape_b, const Eigen::Isometry3d& X_WB,
                          double tolerance, ClosedFormPatch* patch) {
   const auto* box_a = std::get_if<Box>(&shape_a);
   const auto* box_b = std::get_if<Box>(&shape_b);
   if (box_a && box_b) {
-    return BoxBoxPatch(MakeOrientedBox(*box_a, X_WA), MakeOrientedBox(*box_b, X_WB),
-                       tolerance, patch);
+    return CalcBoxBoxPatch(
+        *box_a, X_WA, *box_b, X_WB,
+        BoxSeparatingAxis(X_WA, 0.5 * box_a->size, X_WB, 0.5 * box_b->size,
+                          ClosedFormPatch::kEdgeAxisBias),
+        tolerance, patch);
   }
   const auto* sphere_a = std::get_if<Sphere>(&shape_a);
   const auto* sphere_b = std::get_if<Sphere>(&shape_b);

@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
 
+#include "coulomb/geometry/box_separation.h"
 #include "coulomb/geometry/shape.h"
 
 namespace coulomb {
@@ -21,21 +22,18 @@ namespace coulomb {
 // between the closest points (exact; a sphere's center inside a box leaves
 // through the box's nearest face). Box–half-space: n the half-space's
 // normal, the points the box's support set along −n (below). Box–box, by
-// the separating axis theorem: over the 15 candidate axes (the 3 + 3 face
-// normals a_i, b_j and the 9 edge cross products a_i × b_j), the separation
-// of the boxes' projections on a unit axis L is
-//   s(L) = |L·(c_B − c_A)| − Σ_i h_A,i |L·a_i| − Σ_j h_B,j |L·b_j|
-// (half extents h, centers c). n is the axis of largest s, an edge axis only
-// when it beats the best face axis by kEdgeAxisBias (a face gives the full
-// manifold, and near-parallel boxes tie), and depth = s(n): exact when the
-// closest features are a face and anything or two crossing edges, minus the
-// penetration depth when the boxes overlap (SAT's minimum translation). The
-// points: the support sets of A along n and of B along −n, each the box's
-// vertices within `tolerance` [m] of its extreme plane (a vertex, an edge,
-// or a face, whole or without its far corner), projected on the contact
-// plane and intersected: a face clips the other set (Sutherland–Hodgman, at
-// most 8 points); two edges give their crossing, the midpoint of their
-// closest points.
+// the separating axis theorem (box_separation.h): n is the axis of largest
+// separation s, an edge axis only when it beats the best face axis by
+// kEdgeAxisBias (a face gives the full manifold, and near-parallel boxes
+// tie), and depth = s(n): exact when the closest features are a face and
+// anything or two crossing edges, minus the penetration depth when the
+// boxes overlap (SAT's minimum translation). The points: the support sets
+// of A along n and of B along −n, each the box's vertices within
+// `tolerance` [m] of its extreme plane (a vertex, an edge, or a face, whole
+// or without its far corner), projected on the contact plane and
+// intersected: a face clips the other set (Sutherland–Hodgman, at most 8
+// points); two edges give their crossing, the midpoint of their closest
+// points.
 //
 // Returns false for other pairs, and for the box–box cases the above does
 // not cover, where the caller uses a general narrow phase: two edges whose
@@ -56,5 +54,12 @@ struct ClosedFormPatch {
 bool CalcClosedFormPatch(const Shape& shape_a, const Eigen::Isometry3d& X_WA,
                          const Shape& shape_b, const Eigen::Isometry3d& X_WB,
                          double tolerance, ClosedFormPatch* patch);
+
+// The box–box case with the boxes' separating axis already known
+// (BoxSeparatingAxis with kEdgeAxisBias, complete: not stopped early), as
+// the broad phase leaves it for the pairs it keeps.
+bool CalcBoxBoxPatch(const Box& box_a, const Eigen::Isometry3d& X_WA, const Box& box_b,
+                     const Eigen::Isometry3d& X_WB, const BoxSeparation& separation,
+                     double tolerance, ClosedFormPatch* patch);
 
 }  // namespace coulomb

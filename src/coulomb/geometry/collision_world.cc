@@ -235,6 +235,9 @@ struct CollisionWorld::Impl {
   mutable std::vector<Eigen::Vector3d> centers;
   mutable std::vector<double> radii;
   mutable std::vector<std::pair<int, int>> candidates;
+  // Per kept candidate: the separating axis of a box–box pair (complete:
+  // the pair was not dropped), for the narrow phase.
+  mutable std::vector<BoxSeparation> candidate_separations;
 
   // Pairs that may be within margin, by (a, b): sweep and prune on spheres
   // grown by each geometry's reach, then the exact bounding-sphere test
@@ -251,13 +254,20 @@ struct CollisionWorld::Impl {
           geometries[g].bounding_radius + (motion.empty() ? 0.0 : motion[g].reach());
     }
     sweep_and_prune.FindCandidatePairs(centers, radii, margin, &candidates);
-    std::erase_if(candidates, [&](const std::pair<int, int>& pair) {
-      const double pair_margin = PairMargin(margin, motion, pair.first, pair.second);
-      return Skip(pair.first, pair.second) ||
-             FarApart(pair.first, pair.second, X_WG, pair_margin) ||
-             SweptApart(pair.first, pair.second, X_WG, motion, margin) ||
-             BoxesApart(pair.first, pair.second, X_WG, pair_margin);
-    });
+    candidate_separations.clear();
+    size_t kept = 0;
+    for (const auto& [a, b] : candidates) {
+      const double pair_margin = PairMargin(margin, motion, a, b);
+      BoxSeparation separation;
+      if (Skip(a, b) || FarApart(a, b, X_WG, pair_margin) ||
+          SweptApart(a, b, X_WG, motion, margin) ||
+          BoxesApart(a, b, X_WG, pair_margin, &separation)) {
+        continue;
+      }
+      candidates[kept++] = {a, b};
+      candidate_separations.push_back(separation);
+    }
+    candidates.resize(kept);
     return candidates;
   }
 
@@ -332,22 +342,32 @@ struct CollisionWorld::Impl {
 
   // A box–box pair whose separating-axis bound exceeds the margin: no
   // contact, without Coal's GJK (which a pair of boxes reaches often, their
-  // bounding spheres being loose).
-  bool BoxesApart(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
-                  double margin) const {
+  // bounding spheres being loose). A kept pair's best axis goes to
+  // `separation`, for the closed-form patch.
+  bool BoxesApart(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG, double margin,
+                  BoxSeparation* separation) const {
     const auto* box_a = std::get_if<Box>(&geometries[a].our_shape);
     const auto* box_b = std::get_if<Box>(&geometries[b].our_shape);
-    return box_a && box_b &&
-           BoxSeparationLowerBound(X_WG[a], 0.5 * box_a->size, X_WG[b], 0.5 * box_b->size,
-                                   margin) > margin;
+    if (!box_a || !box_b) return false;
+    *separation =
+        BoxSeparatingAxis(X_WG[a], 0.5 * box_a->size, X_WG[b], 0.5 * box_b->size,
+                          ClosedFormPatch::kEdgeAxisBias, margin);
+    return separation->separation > margin;
   }
 
   // The closed-form patch of a pair of primitives (closed_form_patch.h),
-  // unless switched off; false where it does not apply (Coal then).
+  // unless switched off; false where it does not apply (Coal then). Two
+  // boxes use the broad phase's separating axis.
   bool ClosedFormPatchOf(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
-                         ClosedFormPatch* patch) const {
-    return closed_form_patches &&
-           CalcClosedFormPatch(geometries[a].our_shape, X_WG[a], geometries[b].our_shape,
+                         const BoxSeparation& separation, ClosedFormPatch* patch) const {
+    if (!closed_form_patches) return false;
+    const auto* box_a = std::get_if<Box>(&geometries[a].our_shape);
+    const auto* box_b = std::get_if<Box>(&geometries[b].our_shape);
+    if (box_a && box_b) {
+      return CalcBoxBoxPatch(*box_a, X_WG[a], *box_b, X_WG[b], separation,
+                             kPatchTolerance, patch);
+    }
+    return CalcClosedFormPatch(geometries[a].our_shape, X_WG[a], geometries[b].our_shape,
                                X_WG[b], kPatchTolerance, patch);
   }
 
@@ -421,7 +441,10 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
   const coal::ContactPatchRequest patch_request(1, kCurvedPatchSamples, kPatchTolerance);
   coal::CollisionResult& result = impl_->collision_result;
   coal::ContactPatchResult& patches = impl_->patch_result;
-  for (const auto& [a, b] : impl_->CandidatePairs(X_WG, margin, motion)) {
+  const std::vector<std::pair<int, int>>& pairs =
+      impl_->CandidatePairs(X_WG, margin, motion);
+  for (size_t pair_index = 0; pair_index < pairs.size(); ++pair_index) {
+    const auto [a, b] = pairs[pair_index];
     const double pair_margin = Impl::PairMargin(margin, motion, a, b);
     const Shape& shape_a = impl_->geometries[a].our_shape;
     const Shape& shape_b = impl_->geometries[b].our_shape;
@@ -441,10 +464,11 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
       if (contact.phi < pair_margin) contacts->push_back(contact);
     };
     ClosedFormPatch& closed_form = impl_->closed_form_patch;
-    if (impl_->ClosedFormPatchOf(a, b, X_WG, &closed_form)) {
+    if (impl_->ClosedFormPatchOf(a, b, X_WG, impl_->candidate_separations[pair_index],
+                                 &closed_form)) {
       if (closed_form.depth >= pair_margin) continue;
-      for (int k = 0; k < closed_form.num_points; ++k)
-        add_point(closed_form.points_W[k], closed_form.normal_W, closed_form.depth);
+      for (int i = 0; i < closed_form.num_points; ++i)
+        add_point(closed_form.points_W[i], closed_form.normal_W, closed_form.depth);
       continue;
     }
     request.security_margin = pair_margin;

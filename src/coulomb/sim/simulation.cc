@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "coulomb/base/stopwatch.h"
+#include "coulomb/math/contact_frame.h"
 #include "coulomb/sim/scene_checks.h"
 #include "coulomb/sim/scene_file.h"
 

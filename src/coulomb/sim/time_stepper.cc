@@ -2,6 +2,7 @@
 
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/sap_unilateral_constraint.h"
+#include "coulomb/math/contact_frame.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,15 +12,6 @@ namespace coulomb {
 namespace {
 constexpr int kBodyDofs = 6;  // a free rigid body's velocities
 }  // namespace
-
-Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& normal) {
-  const Eigen::Vector3d helper =
-      std::abs(normal.x()) < 0.9 ? Eigen::Vector3d::UnitX() : Eigen::Vector3d::UnitY();
-  const Eigen::Vector3d t1 = normal.cross(helper).normalized();
-  Eigen::Matrix3d frame;
-  frame << t1, normal.cross(t1), normal;
-  return frame;
-}
 
 TimeStepper::TimeStepper(const TimeStepperParameters& parameters)
     : parameters_(parameters),

@@ -38,11 +38,6 @@ inline ContactSolverOptions StepSolverDefaults() {
   return options;
 }
 
-// The contact frame C of a contact with unit normal n: R_WC, whose z axis is
-// n (x and y complete a right-handed frame). Impulses γ = [t1, t2, n] of a
-// contact are in C: γ_W = R_WC γ.
-Eigen::Matrix3d ContactFrame(const Eigen::Vector3d& normal);
-
 struct TimeStepperParameters {
   double time_step = 0.01;  // δt [s] > 0
   Scheme scheme = Scheme::kSymplecticEuler;
