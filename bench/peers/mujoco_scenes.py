@@ -9,7 +9,9 @@ energy of the two engines.
 
 MuJoCo settings (all scenes): Newton solver, elliptic friction cones,
 tolerance 1e-8, the implicitfast integrator, condim 3 (sliding friction only,
-like Coulomb's contacts), MuJoCo's default contact softness (solref 0.02 1).
+like Coulomb's contacts), MuJoCo's default contact softness (solref 0.02 1)
+and impratio 1 unless given (the ratio of frictional to normal impedance:
+larger values make stiction stiffer, less creep).
 """
 
 import math
@@ -63,10 +65,11 @@ def clutter_bodies(bodies, columns):
     return result
 
 
-def _model(geoms, dt):
+def _model(geoms, dt, gravity=(0, 0, -9.81), impratio=1.0):
     return f"""<mujoco>
   <option timestep="{dt}" solver="Newton" cone="elliptic" tolerance="1e-8"
-          integrator="implicitfast" iterations="100">
+          integrator="implicitfast" iterations="100" impratio="{impratio:.17g}"
+          gravity="{' '.join(f'{g:.17g}' for g in gravity)}">
     <flag energy="enable"/>
   </option>
   <size memory="256M"/>
@@ -74,7 +77,7 @@ def _model(geoms, dt):
 </mujoco>"""
 
 
-def clutter_mjcf(bodies, walls, columns=4):
+def clutter_mjcf(bodies, walls, columns=4, impratio=1.0):
     friction = 'friction="1 0 0" condim="3"'
     geoms = [f'<geom type="plane" size="0 0 1" {friction}/>']
     if walls:
@@ -92,7 +95,7 @@ def clutter_mjcf(bodies, walls, columns=4):
         quat = " ".join(f"{c:.17g}" for c in quaternion(rotation))
         geoms.append(f'<body name="{name}" pos="{x} {y} {z}" quat="{quat}">'
                      f'<freejoint/>{shape}</body>')
-    return _model(geoms, CLUTTER_DT)
+    return _model(geoms, CLUTTER_DT, impratio=impratio)
 
 
 def box_slide_mjcf():
@@ -111,3 +114,21 @@ def sphere_on_ground_mjcf():
                    f'<body name="ball" pos="0 0 0.5"><freejoint/>'
                    f'<geom type="sphere" size="0.1" mass="1" {friction}/></body>'],
                   0.01)
+
+
+def box_on_slope_mjcf(dt, impratio=1.0):
+    """scenes/box_on_slope.yaml: two boxes 0.2 × 0.2 × 0.1 m on the ground
+    under gravity tilted by 20° about y. "sticking" (1 kg) meets the ground
+    with μ = 0.5 > tan 20°; "sliding" (500 kg/m³) with Coulomb's pair
+    friction 2·0.2·0.5/0.7 = 0.286 < tan 20°, which MuJoCo takes from the
+    geom of higher priority."""
+    theta = math.radians(20.0)
+    gravity = (9.81 * math.sin(theta), 0.0, -9.81 * math.cos(theta))
+    ground = 'friction="0.5 0 0" condim="3"'
+    sliding = f'friction="{2 * 0.2 * 0.5 / 0.7:.17g} 0 0" condim="3" priority="1"'
+    return _model([f'<geom type="plane" size="0 0 1" {ground}/>',
+                   f'<body name="sticking" pos="0 -0.5 0.05"><freejoint/>'
+                   f'<geom type="box" size="0.1 0.1 0.05" mass="1" {ground}/></body>',
+                   f'<body name="sliding" pos="0 0.5 0.05"><freejoint/>'
+                   f'<geom type="box" size="0.1 0.1 0.05" density="500" {sliding}/></body>'],
+                  dt, gravity=gravity, impratio=impratio)

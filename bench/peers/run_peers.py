@@ -6,13 +6,17 @@ Scenes (mujoco_scenes.py rebuilds each in MJCF, body for body):
   40…320 bodies in the paper's four columns, and 100…1000 bodies on a grid
   of columns ten objects high (`columns=N/10`);
 * the box slide (μ = 0.5, 1 m/s: it stops after v²/(2μg) = 0.1019 m) and the
-  sphere on the ground (penetration at rest).
+  sphere on the ground (penetration at rest);
+* the box on a 20° slope (scenes/box_on_slope.yaml at δt = 10 ms), run first:
+  how fast a box that should stick creeps. MuJoCo's creep falls as
+  1/impratio; the clutter is run a second time in MuJoCo at the impratio
+  that makes its creep Coulomb's (equal stiction), a second table.
 
 Coulomb runs SAP (ε_r = 1e-6, every step certified) through its Python API,
 MuJoCo 4.0 its Newton solver (tolerance 1e-8). Before timing, every body's
 initial position and the initial energy are compared between the engines
-(the layouts must agree). Prints one table and, with --write-docs, writes it
-to docs/peers.md with the plot docs/peers_time_per_step.png.
+(the layouts must agree). Prints the tables and, with --write-docs, writes
+them to docs/peers.md with the plot docs/peers_time_per_step.png.
 
     make bench-peers               # installs mujoco==4.0.0 into .venv, writes docs/
     PYTHONPATH=build/python .venv/bin/python bench/peers/run_peers.py [--quick]
@@ -20,6 +24,7 @@ to docs/peers.md with the plot docs/peers_time_per_step.png.
 
 import argparse
 import datetime
+import math
 import os
 import platform
 import sys
@@ -37,7 +42,12 @@ except ImportError:  # make bench-peers installs it
 import mujoco_scenes
 
 GRAVITY = 9.81
-DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "docs")
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+DOCS = os.path.join(ROOT, "docs")
+SLOPE_SCENE = os.path.join(ROOT, "scenes", "box_on_slope.yaml")
+SLOPE_DT = 0.01  # the clutter's: creep depends on δt
+SLOPE_ANGLE = math.radians(20.0)
+SLOPE_SLIDING_FRICTION = 2 * 0.2 * 0.5 / 0.7  # Coulomb's pair friction
 
 
 class Case:
@@ -111,12 +121,14 @@ def check_same_start(label, sim, xml):
         sys.exit(f"{label}: a body is {worst:.3g} m from its MuJoCo twin")
 
 
-def row(case, c, m):
+def row(case, c, m, m_stiff=None):
     return {"scene": case.label, "layout": case.layout, "bodies": case.bodies,
-            "duration": case.duration, "coulomb": c, "mujoco": m}
+            "duration": case.duration, "coulomb": c, "mujoco": m, "mujoco_stiff": m_stiff}
 
 
-def run_clutter(case):
+def run_clutter(case, impratio):
+    """Both engines on the case, and MuJoCo again at `impratio` (its stiction
+    made as stiff as Coulomb's, see run_slope)."""
     sim = coulomb.Simulation.from_builtin("clutter", bodies=case.bodies, walls=case.walls,
                                           columns=case.columns)
     xml = mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns)
@@ -126,7 +138,53 @@ def run_clutter(case):
     if abs(c["energy_initial"] - m["energy_initial"]) > 1e-9 * abs(m["energy_initial"]):
         sys.exit(f"initial energies differ: Coulomb {c['energy_initial']} J, "
                  f"MuJoCo {m['energy_initial']} J")
-    return row(case, c, m)
+    m_stiff = run_mujoco(mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns,
+                                                    impratio), case.duration)
+    return row(case, c, m, m_stiff)
+
+
+def slope_speed_closed_form(duration):
+    """The sliding box's speed after `duration` from rest: g (sin θ − μ cos θ) t."""
+    return GRAVITY * (math.sin(SLOPE_ANGLE) -
+                      SLOPE_SLIDING_FRICTION * math.cos(SLOPE_ANGLE)) * duration
+
+
+def run_slope_mujoco(impratio):
+    """MuJoCo's box on the slope: the sticking box's mean speed from 1 s to
+    3 s (its creep) and the sliding box's speed down the slope at 3 s."""
+    model = mujoco.MjModel.from_xml_string(mujoco_scenes.box_on_slope_mjcf(SLOPE_DT, impratio))
+    data = mujoco.MjData(model)
+    sticking, sliding = model.body("sticking").id, model.body("sliding").id
+
+    def advance(seconds):
+        for _ in range(round(seconds / SLOPE_DT)):
+            mujoco.mj_step(model, data)
+
+    advance(1.0)
+    start = data.xpos[sticking].copy()
+    advance(2.0)
+    creep = np.linalg.norm(data.xpos[sticking] - start) / 2.0
+    speed = data.qvel[model.jnt_dofadr[model.body_jntadr[sliding]]]
+    return dict(creep=creep, speed=speed, impratio=impratio)
+
+
+def run_slope():
+    """Stiction, the accuracy the clutter's iteration counts depend on: the
+    box on a 20° slope (scenes/box_on_slope.yaml at δt = 10 ms). Coulomb's
+    law holds the sticking box still; a regularized one lets it creep.
+    MuJoCo's creep falls as 1/impratio, so a second MuJoCo run at
+    impratio = (its creep at 1) / (Coulomb's creep) matches Coulomb's
+    stiction; the clutter is run at that setting too."""
+    sim = coulomb.Simulation.from_file(SLOPE_SCENE, time_step=SLOPE_DT)
+    check_same_start("box on slope", sim, mujoco_scenes.box_on_slope_mjcf(SLOPE_DT))
+    sim.run(1.0)
+    start = sim.body_position("sticking").copy()
+    sim.run(2.0)
+    c = dict(creep=np.linalg.norm(sim.body_position("sticking") - start) / 2.0,
+             speed=sim.body_velocity("sliding")[0][0])
+    m = run_slope_mujoco(1.0)
+    m_stiff = run_slope_mujoco(m["creep"] / c["creep"])
+    return dict(coulomb=c, mujoco=m, mujoco_stiff=m_stiff, exact=slope_speed_closed_form(3.0))
 
 
 def run_box_slide():
@@ -167,6 +225,27 @@ def format_row(r):
             f"| {c['energy_final']:.4g} / {m['energy_final']:.4g} |")
 
 
+STIFF_HEADER = ("| layout | bodies | Coulomb ms/step | MuJoCo ms/step, impratio {impratio:.1f} "
+                "| Coulomb / MuJoCo | iterations C / M | penetration max [mm] C / M |")
+
+
+def format_stiff_row(r):
+    c, m = r["coulomb"], r["mujoco_stiff"]
+    return (f"| {r['layout']} | {r['bodies']} | {c['ms']:.3f} | {m['ms']:.3f} "
+            f"| {c['ms'] / m['ms']:.2f} | {c['iterations']:.2f} / {m['iterations']:.2f} "
+            f"| {1e3 * c['penetration_max']:.3f} / {1e3 * m['penetration_max']:.3f} |")
+
+
+def slope_sentence(slope):
+    c, m, s = slope["coulomb"], slope["mujoco"], slope["mujoco_stiff"]
+    return (f"Box on a 20° slope (δt = 10 ms): the sticking box creeps at "
+            f"{1e3 * c['creep']:.4f} mm/s in Coulomb (σ = 1e-3), {1e3 * m['creep']:.4f} mm/s "
+            f"in MuJoCo at impratio 1 and {1e3 * s['creep']:.4f} mm/s at impratio "
+            f"{s['impratio']:.1f}; the sliding box's speed at 3 s is {c['speed']:.4f} m/s "
+            f"in Coulomb, {m['speed']:.4f} m/s in MuJoCo (g (sin θ − μ cos θ) t = "
+            f"{slope['exact']:.4f} m/s).")
+
+
 def plot(rows, path):
     import matplotlib
     matplotlib.use("Agg")
@@ -178,10 +257,12 @@ def plot(rows, path):
         if not chosen:
             continue
         bodies = [r["bodies"] for r in chosen]
-        for engine, color in (("coulomb", "tab:blue"), ("mujoco", "tab:orange")):
+        for engine, color, style, name in (
+                ("coulomb", "tab:blue", "-", "Coulomb (SAP)"),
+                ("mujoco", "tab:orange", "-", "MuJoCo 4.0"),
+                ("mujoco_stiff", "tab:orange", ":", "MuJoCo 4.0, Coulomb's stiction")):
             axes.loglog(bodies, [r[engine]["ms"] for r in chosen], marker=marker, color=color,
-                        label=f"{'Coulomb (SAP)' if engine == 'coulomb' else 'MuJoCo 4.0'}, "
-                              f"{layout}")
+                        linestyle=style, label=f"{name}, {layout}")
     axes.set_xlabel("bodies")
     axes.set_ylabel("wall time per step [ms]")
     axes.set_title("Clutter, δt = 10 ms, one thread, measured in one run")
@@ -191,7 +272,7 @@ def plot(rows, path):
     figure.savefig(path, dpi=110)
 
 
-def write_docs(rows, table):
+def write_docs(rows, table, stiff_table, slope):
     plot([r for r in rows if r["scene"] == "clutter"], os.path.join(DOCS, "peers_time_per_step.png"))
     slide = next(r for r in rows if r["scene"] == "box slide")
     exact = 1.0 / (2 * 0.5 * GRAVITY)
@@ -202,6 +283,8 @@ def write_docs(rows, table):
                                      f"Python {platform.python_version()}, "
                                      f"mujoco {mujoco.__version__}")
     text = text.replace("@TABLE@", table)
+    text = text.replace("@STIFF_TABLE@", stiff_table)
+    text = text.replace("@SLOPE@", slope_sentence(slope))
     text = text.replace("@SLIDE@", f"Box slide: the box stops after {exact:.4f} m "
                                    f"(v²/(2μg)); Coulomb {slide['coulomb']['distance']:.4f} m, "
                                    f"MuJoCo {slide['mujoco']['distance']:.4f} m.")
@@ -215,20 +298,28 @@ def main():
     parser.add_argument("--write-docs", action="store_true",
                         help="write docs/peers.md and docs/peers_time_per_step.png")
     args = parser.parse_args()
+    slope = run_slope()
+    print(slope_sentence(slope), flush=True)
+    impratio = slope["mujoco_stiff"]["impratio"]
     print(HEADER)
     print(SEPARATOR)
     rows = []
-    for run in [lambda case=case: run_clutter(case) for case in clutter_cases(args.quick)] + (
+    for run in [lambda case=case: run_clutter(case, impratio)
+                for case in clutter_cases(args.quick)] + (
             [] if args.quick else [run_box_slide, run_sphere]):
         rows.append(run())
         print(format_row(rows[-1]), flush=True)
+    clutter = [r for r in rows if r["mujoco_stiff"] is not None]
+    stiff_table = "\n".join([STIFF_HEADER.format(impratio=impratio), "|---" * 7 + "|"] +
+                            [format_stiff_row(r) for r in clutter])
+    print(stiff_table)
     failed = sum(r["coulomb"]["failed"] for r in rows)
     if failed:
         sys.exit(f"Coulomb: {failed} steps failed")
     if args.write_docs:
         table = "\n".join([HEADER, SEPARATOR] +
                           [format_row(r) for r in rows])
-        write_docs(rows, table)
+        write_docs(rows, table, stiff_table, slope)
 
 
 if __name__ == "__main__":
