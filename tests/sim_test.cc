@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "coulomb/contact/sap_friction_cone.h"
 #include "coulomb/scenes/scene_options.h"
 #include "coulomb/sim/time_stepper.h"
 #include "robot_scenes.h"
@@ -178,7 +179,7 @@ TEST(TimeStepper, SlidingBoxStopsWhereCoulombFrictionSays) {
 
 // On a slope of angle θ a box sticks when tan θ < μ and slides with
 // acceleration g (sin θ − μ cos θ) otherwise (gravity tilted instead of the ground).
-double BoxSlipOnSlope(double mu, double angle, double duration) {
+double BoxSlipOnSlope(double mu, double angle, double duration, double dt = 1e-3) {
   const Eigen::Vector3d gravity =
       kGravity * Eigen::Vector3d(std::sin(angle), 0, -std::cos(angle));
   MultibodySystem system(gravity);
@@ -189,8 +190,8 @@ double BoxSlipOnSlope(double mu, double angle, double duration) {
   // φ0/(δt + τ_d) and the box would fly (and slide) for a moment.
   system.AddFreeBody("box", Box{{0.2, 0.2, 0.1}}, 1.0, At(0, 0, 0.05),
                      Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), material);
-  TimeStepper stepper(Parameters(1e-3));
-  for (int n = 0; n < std::lround(duration / 1e-3); ++n) {
+  TimeStepper stepper(Parameters(dt));
+  for (int n = 0; n < std::lround(duration / dt); ++n) {
     if (!stepper.Step(&system).converged) return std::nan("");
   }
   return system.tree(0).q[0];
@@ -207,6 +208,38 @@ TEST(TimeStepper, StictionHoldsBelowTheFrictionAngleAndSlipsAbove) {
       0.5 * kGravity * (std::sin(angle) - 0.2 * std::cos(angle)) * 0.25;
   // First order in δt: 0.18% high at δt = 1e-3 (0.02% at 1e-4).
   EXPECT_NEAR(slid, expected, 0.005 * expected);
+}
+
+// A sticking contact of SAP slips at v_t = −Rt γ_t (the stiction branch of
+// γ = −R⁻¹(v_c − v̂)), Rt = σ w, w = ‖W_ii‖_F / 3 (SAP eq. 29). The box of
+// BoxSlipOnSlope rests on its four bottom corners, alike by symmetry
+// (W_ii = I/m + [r]ₓᵀ I_B⁻¹ [r]ₓ with r the corner from the center), so
+// each carries a quarter of the load along the slope, m g sin θ δt per step,
+// and the box creeps at σ w m g sin θ δt / 4.
+TEST(TimeStepper, StictionCreepsAtTheRateOfSapsTangentialRegularization) {
+  const double angle = 20.0 * std::numbers::pi / 180.0, mu = 0.5, mass = 1.0;
+  const Eigen::Vector3d size(0.2, 0.2, 0.1);
+  const Eigen::Vector3d inertia_diagonal =
+      mass / 12.0 *
+      Eigen::Vector3d(size.y() * size.y() + size.z() * size.z(),
+                      size.x() * size.x() + size.z() * size.z(),
+                      size.x() * size.x() + size.y() * size.y());
+  const Eigen::Vector3d corner = -0.5 * size;
+  Eigen::Matrix3d r_cross;
+  r_cross << 0, -corner.z(), corner.y(), corner.z(), 0, -corner.x(), -corner.y(),
+      corner.x(), 0;
+  const Eigen::Matrix3d W =
+      Eigen::Matrix3d::Identity() / mass +
+      r_cross.transpose() * inertia_diagonal.cwiseInverse().asDiagonal() * r_cross;
+  const double w = W.norm() / 3.0;
+  for (const double dt : {1e-3, 1e-2}) {
+    const double expected =
+        kDefaultSigma * w * mass * kGravity * std::sin(angle) * dt / 4.0;
+    // Over 1 s to 3 s, once the first steps' transient has passed.
+    const double creep =
+        (BoxSlipOnSlope(mu, angle, 3.0, dt) - BoxSlipOnSlope(mu, angle, 1.0, dt)) / 2.0;
+    EXPECT_NEAR(creep, expected, 0.01 * expected) << "δt = " << dt;
+  }
 }
 
 double SpinningEnergyDrift(Scheme scheme) {
