@@ -77,8 +77,12 @@ struct SapSolverParameters {
   // Exact line search: stop when |dℓ/dα| ≤ tolerance · |dℓ/dα(0)| or when the
   // bracket on α is narrower than alpha_tolerance · α_upper. Late in Newton's
   // iteration dℓ/dα(0) is at round-off level, so the bracket test ends the
-  // search; α to 1e-8 relative leaves Newton's convergence unaffected.
-  double exact_line_search_tolerance = 1e-10;
+  // search; α to 1e-8 relative leaves Newton's convergence unaffected. The
+  // slope to 1e-3 of its start leaves the Newton iterations as they are at
+  // 1e-10 (the clutter, 40 bodies with walls: 8.94 → 8.98 per step over 3 s;
+  // 320 without walls: 19.16 → 19.23 over 1 s) with fewer evaluations along
+  // the line (3.1 % and 1.9 % of the instructions).
+  double exact_line_search_tolerance = 1e-3;
   double exact_line_search_alpha_tolerance = 1e-8;
   int exact_line_search_max_iterations = 100;
 
