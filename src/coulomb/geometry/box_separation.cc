@@ -17,10 +17,9 @@ BoxSeparation BoxSeparatingAxis(const Eigen::Isometry3d& X_WA,
   BoxSeparation best;
   Eigen::Vector3d axis_A = Eigen::Vector3d::UnitZ();  // best.axis_W, in A's frame
   const auto consider = [&](double separation, const Eigen::Vector3d& unit_axis_A) {
-    if (separation <= best.separation) return false;
+    if (separation <= best.separation) return;
     best.separation = separation;
     axis_A = unit_axis_A;
-    return true;
   };
   for (int i = 0; i < 3; ++i) {  // A's face normals
     consider(std::abs(c(i)) - half_extents_a(i) - abs_r.row(i).dot(half_extents_b),
