@@ -103,6 +103,10 @@ TEST(MultibodyTree, FreeBodyDynamicsMatchTheGeneralPathOfAFloatingUrdfLink) {
     closed_form.CalcMotionSubspaces(&closed_form_motion);
     general.CalcMotionSubspaces(&general_motion);
     EXPECT_TRUE(closed_form_motion.isApprox(general_motion, 1e-12));
+    EXPECT_NEAR(closed_form.KineticEnergy(), general.KineticEnergy(),
+                1e-12 * general.KineticEnergy());
+    EXPECT_NEAR(closed_form.GravityPotentialEnergy(), general.GravityPotentialEnergy(),
+                1e-12 * mass * gravity.norm() * q.head<3>().norm());
   }
 }
 

@@ -505,6 +505,10 @@ double MultibodyTree::KineticEnergy() const {
 
 double MultibodyTree::GravityPotentialEnergy() const {
   Impl& m = *impl_;
+  // A free body's COM is its translation (SetFreeBodyState): no kinematics.
+  if (m.single_free_body) {
+    return -m.body_mass * m.model.gravity.linear().dot(m.q.head<3>());
+  }
   const Eigen::Vector3d com = pinocchio::centerOfMass(m.model, m.data, m.q, false);
   const double mass = pinocchio::computeTotalMass(m.model);
   return -mass * m.model.gravity.linear().dot(com);
