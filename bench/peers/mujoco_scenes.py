@@ -7,11 +7,12 @@ and δt as `src/coulomb/scenes/builtin_scenes.cc`; `run_peers.py` checks the
 layouts agree by comparing every body's initial position and the initial
 energy of the two engines.
 
-MuJoCo settings (all scenes): Newton solver, elliptic friction cones,
-tolerance 1e-8, the implicitfast integrator, condim 3 (sliding friction only,
-like Coulomb's contacts), MuJoCo's default contact softness (solref 0.02 1)
-and impratio 1 unless given (the ratio of frictional to normal impedance:
-larger values make stiction stiffer, less creep).
+MuJoCo settings (all scenes): Newton solver, elliptic friction cones, the
+implicitfast integrator, condim 3 (sliding friction only, like Coulomb's
+contacts), MuJoCo's default contact softness (solref 0.02 1), islands (its
+default), and unless given tolerance 1e-8 (a bound on its cost's scaled
+decrease per iteration) and impratio 1 (the ratio of frictional to normal
+impedance: larger values make stiction stiffer, less creep).
 """
 
 import math
@@ -65,9 +66,9 @@ def clutter_bodies(bodies, columns):
     return result
 
 
-def _model(geoms, dt, gravity=(0, 0, -9.81), impratio=1.0):
+def _model(geoms, dt, gravity=(0, 0, -9.81), impratio=1.0, tolerance=1e-8):
     return f"""<mujoco>
-  <option timestep="{dt}" solver="Newton" cone="elliptic" tolerance="1e-8"
+  <option timestep="{dt}" solver="Newton" cone="elliptic" tolerance="{tolerance:g}"
           integrator="implicitfast" iterations="100" impratio="{impratio:.17g}"
           gravity="{' '.join(f'{g:.17g}' for g in gravity)}">
     <flag energy="enable"/>
@@ -77,7 +78,7 @@ def _model(geoms, dt, gravity=(0, 0, -9.81), impratio=1.0):
 </mujoco>"""
 
 
-def clutter_mjcf(bodies, walls, columns=4, impratio=1.0):
+def clutter_mjcf(bodies, walls, columns=4, impratio=1.0, tolerance=1e-8):
     friction = 'friction="1 0 0" condim="3"'
     geoms = [f'<geom type="plane" size="0 0 1" {friction}/>']
     if walls:
@@ -95,7 +96,7 @@ def clutter_mjcf(bodies, walls, columns=4, impratio=1.0):
         quat = " ".join(f"{c:.17g}" for c in quaternion(rotation))
         geoms.append(f'<body name="{name}" pos="{x} {y} {z}" quat="{quat}">'
                      f'<freejoint/>{shape}</body>')
-    return _model(geoms, CLUTTER_DT, impratio=impratio)
+    return _model(geoms, CLUTTER_DT, impratio=impratio, tolerance=tolerance)
 
 
 def box_slide_mjcf():
@@ -116,7 +117,7 @@ def sphere_on_ground_mjcf():
                   0.01)
 
 
-def box_on_slope_mjcf(dt, impratio=1.0):
+def box_on_slope_mjcf(dt, impratio=1.0, tolerance=1e-8):
     """scenes/box_on_slope.yaml: two boxes 0.2 × 0.2 × 0.1 m on the ground
     under gravity tilted by 20° about y. "sticking" (1 kg) meets the ground
     with μ = 0.5 > tan 20°; "sliding" (500 kg/m³) with Coulomb's pair
@@ -131,4 +132,4 @@ def box_on_slope_mjcf(dt, impratio=1.0):
                    f'<geom type="box" size="0.1 0.1 0.05" mass="1" {ground}/></body>',
                    f'<body name="sliding" pos="0 0.5 0.05"><freejoint/>'
                    f'<geom type="box" size="0.1 0.1 0.05" density="500" {sliding}/></body>'],
-                  dt, gravity=gravity, impratio=impratio)
+                  dt, gravity=gravity, impratio=impratio, tolerance=tolerance)

@@ -13,7 +13,10 @@ Scenes (mujoco_scenes.py rebuilds each in MJCF, body for body):
   that makes its creep Coulomb's (equal stiction), a second table.
 
 Coulomb runs SAP (ε_r = 1e-6, every step certified) through its Python API,
-MuJoCo 4.0 its Newton solver (tolerance 1e-8). Before timing, every body's
+MuJoCo 4.0 its Newton solver on each of its islands (tolerance 1e-8, its
+default, in the first table; 1e-14 at equal stiction, which keeps its
+momentum residual, measured as Coulomb's e_m, below 1e-6 on every step of
+these scenes: the tables print both). Before timing, every body's
 initial position and the initial energy are compared between the engines
 (the layouts must agree). Prints the tables and, with --write-docs, writes
 them to docs/peers.md with the plot docs/peers_time_per_step.png.
@@ -48,6 +51,9 @@ SLOPE_SCENE = os.path.join(ROOT, "scenes", "box_on_slope.yaml")
 SLOPE_DT = 0.01  # the clutter's: creep depends on δt
 SLOPE_ANGLE = math.radians(20.0)
 SLOPE_SLIDING_FRICTION = 2 * 0.2 * 0.5 / 0.7  # Coulomb's pair friction
+# MuJoCo's tolerance at equal accuracy (see MomentumError): its default 1e-8
+# leaves momentum residuals up to ~3e-4 in the clutter, 1e-14 below 1e-6.
+EQUAL_ACCURACY_TOLERANCE = 1e-14
 
 
 class Case:
@@ -72,6 +78,41 @@ def mujoco_penetration(data):
     return max([-data.contact[i].dist for i in range(data.ncon)] + [0.0])
 
 
+class MomentumError:
+    """MuJoCo's step measured as Coulomb's SAP measures its own, e_m =
+    ‖D∇ℓ‖ / max(‖D p‖, ‖D j_c‖) (docs/math.md): MuJoCo's Newton method
+    minimizes a convex cost in the accelerations a whose gradient is
+    M (a − a_smooth) − Jᵀf = M a − qfrc_smooth − qfrc_constraint, f the
+    constraint forces at a. Times δt it is SAP's momentum balance, p = δt M a
+    the step's change of momentum (Coulomb measures against its warm start,
+    the last velocity), j_c = δt Jᵀf, D = diag(M)^(-1/2); δt cancels. Read
+    after mj_step: M, qacc and the forces are still those of the step."""
+
+    def __init__(self, model):
+        self.model = model
+        self.diagonal = model.M_rowadr + model.M_rownnz - 1  # M's rows end on it
+        if not (model.M_colind[self.diagonal] == np.arange(model.nv)).all():
+            sys.exit("MuJoCo's sparse M does not end its rows on the diagonal")
+        self.m_times_a = np.zeros(model.nv)
+
+    def __call__(self, data):
+        mujoco.mj_mulM(self.model, data, self.m_times_a, data.qacc)
+        d = 1.0 / np.sqrt(data.M[self.diagonal])
+        gradient = d * (self.m_times_a - data.qfrc_smooth - data.qfrc_constraint)
+        scale = max(np.linalg.norm(d * self.m_times_a),
+                    np.linalg.norm(d * data.qfrc_constraint))
+        return np.linalg.norm(gradient) / scale if scale > 0 else 0.0
+
+
+def mujoco_iterations(data):
+    """Newton iterations of the step: MuJoCo solves each island on its own and
+    records the first mujoco.mjNISLAND of them; the largest, as Coulomb's
+    count (its islands step together until each converges). A lower bound
+    when there are more islands than that."""
+    recorded = max(1, min(data.nisland, mujoco.mjNISLAND))
+    return data.solver_niter[:recorded].max()
+
+
 def run_mujoco(xml, duration, qvel=None):
     model = mujoco.MjModel.from_xml_string(xml)
     data = mujoco.MjData(model)
@@ -80,19 +121,21 @@ def run_mujoco(xml, duration, qvel=None):
     mujoco.mj_forward(model, data)
     energy_initial = data.energy.sum()
     steps = round(duration / model.opt.timestep)
-    contacts, iterations, penetration = 0, 0, 0.0
-    start = time.perf_counter()
+    momentum_error = MomentumError(model)
+    contacts, iterations, penetration, error, elapsed = 0, 0, 0.0, 0.0, 0.0
     for _ in range(steps):
+        start = time.perf_counter()
         mujoco.mj_step(model, data)
+        elapsed += time.perf_counter() - start
         contacts = max(contacts, data.ncon)
-        iterations += data.solver_niter[0]
+        iterations += mujoco_iterations(data)
+        error = max(error, momentum_error(data))
         penetration = max(penetration, mujoco_penetration(data))
-    elapsed = time.perf_counter() - start
     mujoco.mj_forward(model, data)
     return dict(ms=1e3 * elapsed / steps, contacts=contacts, iterations=iterations / steps,
-                penetration_max=penetration, penetration_end=mujoco_penetration(data),
-                energy_initial=energy_initial, energy_final=data.energy.sum(),
-                model=model, data=data)
+                error=error, penetration_max=penetration,
+                penetration_end=mujoco_penetration(data), energy_initial=energy_initial,
+                energy_final=data.energy.sum(), model=model, data=data)
 
 
 def run_coulomb(sim, duration):
@@ -139,7 +182,8 @@ def run_clutter(case, impratio):
         sys.exit(f"initial energies differ: Coulomb {c['energy_initial']} J, "
                  f"MuJoCo {m['energy_initial']} J")
     m_stiff = run_mujoco(mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns,
-                                                    impratio), case.duration)
+                                                    impratio, EQUAL_ACCURACY_TOLERANCE),
+                         case.duration)
     return row(case, c, m, m_stiff)
 
 
@@ -149,10 +193,11 @@ def slope_speed_closed_form(duration):
                       SLOPE_SLIDING_FRICTION * math.cos(SLOPE_ANGLE)) * duration
 
 
-def run_slope_mujoco(impratio):
+def run_slope_mujoco(impratio, tolerance):
     """MuJoCo's box on the slope: the sticking box's mean speed from 1 s to
     3 s (its creep) and the sliding box's speed down the slope at 3 s."""
-    model = mujoco.MjModel.from_xml_string(mujoco_scenes.box_on_slope_mjcf(SLOPE_DT, impratio))
+    model = mujoco.MjModel.from_xml_string(
+        mujoco_scenes.box_on_slope_mjcf(SLOPE_DT, impratio, tolerance))
     data = mujoco.MjData(model)
     sticking, sliding = model.body("sticking").id, model.body("sliding").id
 
@@ -182,8 +227,8 @@ def run_slope():
     sim.run(2.0)
     c = dict(creep=np.linalg.norm(sim.body_position("sticking") - start) / 2.0,
              speed=sim.body_velocity("sliding")[0][0])
-    m = run_slope_mujoco(1.0)
-    m_stiff = run_slope_mujoco(m["creep"] / c["creep"])
+    m = run_slope_mujoco(1.0, EQUAL_ACCURACY_TOLERANCE)
+    m_stiff = run_slope_mujoco(m["creep"] / c["creep"], EQUAL_ACCURACY_TOLERANCE)
     return dict(coulomb=c, mujoco=m, mujoco_stiff=m_stiff, exact=slope_speed_closed_form(3.0))
 
 
@@ -206,7 +251,7 @@ def run_sphere():
 
 
 HEADER = ("| scene | layout | bodies | duration [s] | Coulomb ms/step | MuJoCo ms/step "
-          "| Coulomb / MuJoCo | contacts (max) C / M | iterations C / M | Coulomb max e_m "
+          "| Coulomb / MuJoCo | contacts (max) C / M | iterations C / M | max e_m C / M "
           "| penetration max [mm] C / M | penetration at end [mm] C / M "
           "| energy at end [J] C / M |")
 
@@ -219,20 +264,23 @@ def format_row(r):
     return (f"| {r['scene']} | {r['layout']} | {r['bodies']} | {r['duration']:g} "
             f"| {c['ms']:.3f} | {m['ms']:.3f} | {c['ms'] / m['ms']:.2f} "
             f"| {c['contacts']} / {m['contacts']} | {c['iterations']:.2f} / {m['iterations']:.2f} "
-            f"| {c['error']:.1e} "
+            f"| {c['error']:.1e} / {m['error']:.1e} "
             f"| {1e3 * c['penetration_max']:.3f} / {1e3 * m['penetration_max']:.3f} "
             f"| {1e3 * c['penetration_end']:.4f} / {1e3 * m['penetration_end']:.4f} "
             f"| {c['energy_final']:.4g} / {m['energy_final']:.4g} |")
 
 
-STIFF_HEADER = ("| layout | bodies | Coulomb ms/step | MuJoCo ms/step, impratio {impratio:.1f} "
-                "| Coulomb / MuJoCo | iterations C / M | penetration max [mm] C / M |")
+STIFF_HEADER = ("| layout | bodies | Coulomb ms/step | MuJoCo ms/step, impratio {impratio:.1f}, "
+                f"tolerance {EQUAL_ACCURACY_TOLERANCE:g} "
+                "| Coulomb / MuJoCo | iterations C / M | max e_m C / M "
+                "| penetration max [mm] C / M |")
 
 
 def format_stiff_row(r):
     c, m = r["coulomb"], r["mujoco_stiff"]
     return (f"| {r['layout']} | {r['bodies']} | {c['ms']:.3f} | {m['ms']:.3f} "
             f"| {c['ms'] / m['ms']:.2f} | {c['iterations']:.2f} / {m['iterations']:.2f} "
+            f"| {c['error']:.1e} / {m['error']:.1e} "
             f"| {1e3 * c['penetration_max']:.3f} / {1e3 * m['penetration_max']:.3f} |")
 
 
@@ -310,7 +358,7 @@ def main():
         rows.append(run())
         print(format_row(rows[-1]), flush=True)
     clutter = [r for r in rows if r["mujoco_stiff"] is not None]
-    stiff_table = "\n".join([STIFF_HEADER.format(impratio=impratio), "|---" * 7 + "|"] +
+    stiff_table = "\n".join([STIFF_HEADER.format(impratio=impratio), "|---" * 8 + "|"] +
                             [format_stiff_row(r) for r in clutter])
     print(stiff_table)
     failed = sum(r["coulomb"]["failed"] for r in rows)
