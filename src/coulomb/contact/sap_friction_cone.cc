@@ -152,15 +152,40 @@ double SapFrictionCone::Evaluate(const ConstraintVector& v_c, ConstraintVector* 
   return evaluation.cost;
 }
 
+// ℓ(v_c + αΔ): dℓ/dα = −Δ·γ and d²ℓ/dα² = ΔᵀGΔ = uᵀ(∇²_y ℓ_R)u with u = R⁻¹Δ,
+// the quadratic form of EvaluateAt's Hessian written out, without forming it.
 ConvexConstraint::LineValue SapFrictionCone::EvaluateAlongLine(
     const double* v_c, const double* direction, double alpha, bool with_curvature) const {
   const Eigen::Map<const Eigen::Vector3d> delta(direction);
-  const Evaluation evaluation =
-      EvaluateAt(Eigen::Map<const Eigen::Vector3d>(v_c) + alpha * delta, with_curvature);
+  const Eigen::Vector3d y =
+      ScaledImpulse(Eigen::Map<const Eigen::Vector3d>(v_c) + alpha * delta);
+  const Eigen::Vector2d y_t = y.head<2>();
+  const double y_n = y.z();
+  const double y_r = y_t.norm();
   LineValue value;
-  value.cost = evaluation.cost;
-  value.slope = -delta.dot(evaluation.gamma);
-  if (with_curvature) value.curvature = delta.dot(evaluation.hessian * delta);
+  const Region region = RegionOf(y_n, y_r);
+  if (region == Region::kNoContact) return value;  // ℓ = 0 about here
+  const Eigen::Vector3d u = r_inverse_.cwiseProduct(delta);
+  if (region == Region::kStiction) {  // γ = y, G = R⁻¹
+    value.cost = 0.5 * (rt_ * y_r * y_r + rn_ * y_n * y_n);
+    value.slope = -delta.dot(y);
+    if (with_curvature) value.curvature = delta.dot(u);
+    return value;
+  }
+  const double mu = parameters_.friction;
+  const Eigen::Vector2d t_hat =
+      y_r > 0.0 ? Eigen::Vector2d(y_t / y_r) : Eigen::Vector2d::Zero();
+  const double s = y_n + mu_hat_ * y_r;
+  const double scale = 1.0 / (1.0 + mu * mu_hat_);
+  const double gamma_n = s * scale;
+  value.cost = 0.5 * rn_ * s * s * scale;
+  value.slope = -gamma_n * (mu * t_hat.dot(delta.head<2>()) + delta.z());
+  if (!with_curvature) return value;
+  const double u_along = t_hat.dot(u.head<2>());  // u_t's component along t̂
+  double form = mu_hat_ * u_along * (mu_hat_ * u_along + 2.0 * u.z()) + u.z() * u.z();
+  if (mu_hat_ > 0.0)
+    form += mu_hat_ * s / y_r * (u.head<2>().squaredNorm() - u_along * u_along);
+  value.curvature = rn_ * scale * form;
   return value;
 }
 
