@@ -43,15 +43,27 @@ Eigen::Isometry3d RandomPose(std::mt19937* random, double spread) {
   return X;
 }
 
+// Two boxes of half extents 0.05–0.3 m at random poses within 0.5 m.
+struct BoxPair {
+  Eigen::Vector3d h_A, h_B;
+  Eigen::Isometry3d X_A, X_B;
+};
+
+BoxPair RandomBoxPair(std::mt19937* random) {
+  std::uniform_real_distribution<double> size(0.05, 0.3);
+  BoxPair pair;
+  pair.h_A = Eigen::Vector3d(size(*random), size(*random), size(*random));
+  pair.h_B = Eigen::Vector3d(size(*random), size(*random), size(*random));
+  pair.X_A = RandomPose(random, 0.5);
+  pair.X_B = RandomPose(random, 0.5);
+  return pair;
+}
+
 TEST(BoxSeparation, NeverExceedsTheDistanceAndIsTightForFacingBoxes) {
   std::mt19937 random(5);
-  std::uniform_real_distribution<double> size(0.05, 0.3);
   int separated = 0;
   for (int trial = 0; trial < 400; ++trial) {
-    const Eigen::Vector3d h_A(size(random), size(random), size(random));
-    const Eigen::Vector3d h_B(size(random), size(random), size(random));
-    const Eigen::Isometry3d X_A = RandomPose(&random, 0.5);
-    const Eigen::Isometry3d X_B = RandomPose(&random, 0.5);
+    const auto [h_A, h_B, X_A, X_B] = RandomBoxPair(&random);
     const double bound = BoxSeparationLowerBound(X_A, h_A, X_B, h_B);
     const double distance = DistanceBetweenBoxes(X_A, h_A, X_B, h_B);
     // Alternating projections converge from above: a bound above the
@@ -77,13 +89,9 @@ TEST(BoxSeparation, NeverExceedsTheDistanceAndIsTightForFacingBoxes) {
 // still no more than the full bound (a lower bound on the distance).
 TEST(BoxSeparation, StoppingAboveAThresholdDecidesAsTheFullBound) {
   std::mt19937 random(11);
-  std::uniform_real_distribution<double> size(0.05, 0.3);
   int stopped_early = 0, beyond = 0;
   for (int trial = 0; trial < 2000; ++trial) {
-    const Eigen::Vector3d h_A(size(random), size(random), size(random));
-    const Eigen::Vector3d h_B(size(random), size(random), size(random));
-    const Eigen::Isometry3d X_A = RandomPose(&random, 0.5);
-    const Eigen::Isometry3d X_B = RandomPose(&random, 0.5);
+    const auto [h_A, h_B, X_A, X_B] = RandomBoxPair(&random);
     const double margin = 0.01 * (trial % 5);
     const double full = BoxSeparationLowerBound(X_A, h_A, X_B, h_B);
     const double stopped = BoxSeparationLowerBound(X_A, h_A, X_B, h_B, margin);
@@ -113,14 +121,10 @@ double SeparationAlong(const Eigen::Vector3d& L, const Eigen::Isometry3d& X_A,
 // only when it beats every face axis by more than the bias.
 TEST(BoxSeparation, TheBestAxisIsTheCandidateOfLargestSeparationFacesFirst) {
   std::mt19937 random(17);
-  std::uniform_real_distribution<double> size(0.05, 0.3);
   const double bias = 1e-3;  // large, for the rule to show
   int edges = 0, faces_by_bias = 0;
   for (int trial = 0; trial < 2000; ++trial) {
-    const Eigen::Vector3d h_A(size(random), size(random), size(random));
-    const Eigen::Vector3d h_B(size(random), size(random), size(random));
-    const Eigen::Isometry3d X_A = RandomPose(&random, 0.5);
-    const Eigen::Isometry3d X_B = RandomPose(&random, 0.5);
+    const auto [h_A, h_B, X_A, X_B] = RandomBoxPair(&random);
     const BoxSeparation best = BoxSeparatingAxis(X_A, h_A, X_B, h_B, bias);
     const Eigen::Vector3d& n = best.axis_W;
     ASSERT_NEAR(n.norm(), 1.0, 1e-12) << "trial " << trial;
