@@ -42,9 +42,11 @@ SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
           &delta_p_, &a_times_origin_error_}) {
       vector->resize(n);
     }
-    island_active_.resize(graph_->num_islands);
     clique_active_.resize(problem.num_cliques());
   }
+  island_active_.resize(graph_->num_islands);
+  island_shares_.resize(graph_->num_islands);
+  set_aside_ = {};
   delta_v_c_.resize(problem.num_constraint_equations());
   constraint_costs_.resize(problem.num_constraints());
   constraint_hessians_.resize(problem.num_constraints());
@@ -313,7 +315,7 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
       keep(record);
       break;
     }
-    SetAsideConvergedIslands(problem);
+    SetAsideConvergedIslands();
     const Stopwatch factor_stopwatch;
     const bool factored = factorization_->Factor(problem, constraint_hessians_);
     if (factored) {
@@ -364,7 +366,6 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
 
 SapSolver::Evaluation SapSolver::Evaluate(const ContactProblem& problem,
                                           bool with_hessians, SapSolution* solution) {
-  Evaluation evaluation;
   solution->gamma.resize(problem.num_constraint_equations());
   ConstraintVector gamma;
   for (int index : active_constraints_) {
@@ -376,8 +377,6 @@ SapSolver::Evaluation SapSolver::Evaluate(const ContactProblem& problem,
         v_c, &gamma, with_hessians ? &constraint_hessians_[index] : nullptr);
     solution->gamma.segment(offset, size) = gamma;
   }
-  for (double cost : constraint_costs_) evaluation.cost += cost;
-  momentum_ = a_times_velocity_error_ + a_times_origin_error_;
   for (int clique : active_cliques_) {
     generalized_impulse_
         .segment(problem.clique_offset(clique), problem.clique_size(clique))
@@ -385,37 +384,56 @@ SapSolver::Evaluation SapSolver::Evaluate(const ContactProblem& problem,
   }
   problem.AddJacobianTransposeTimes(solution->gamma, active_constraints_,
                                     generalized_impulse_);
-  gradient_ = a_times_velocity_error_ - generalized_impulse_;
-  evaluation.cost += 0.5 * velocity_error_.dot(a_times_velocity_error_);
-  evaluation.gradient_norm = inverse_sqrt_diagonal_.cwiseProduct(gradient_).norm();
+  IslandShare total = set_aside_;
+  for (int island : active_islands_) {
+    island_shares_[island] = EvaluateIsland(problem, island);
+    total += island_shares_[island];
+  }
+  Evaluation evaluation;
+  evaluation.cost = total.cost;
+  evaluation.gradient_norm = std::sqrt(total.gradient_squared);
   evaluation.momentum_scale =
-      std::max(inverse_sqrt_diagonal_.cwiseProduct(momentum_).norm(),
-               inverse_sqrt_diagonal_.cwiseProduct(generalized_impulse_).norm());
+      std::sqrt(std::max(total.momentum_squared, total.impulse_squared));
   return evaluation;
 }
 
-void SapSolver::SetAsideConvergedIslands(const ContactProblem& problem) {
+SapSolver::IslandShare SapSolver::EvaluateIsland(const ContactProblem& problem,
+                                                 int island) {
+  IslandShare share;
+  for (int index : graph_->constraints_of_island[island])
+    share.cost += constraint_costs_[index];
+  for (int clique : graph_->cliques_of_island[island]) {
+    const int offset = problem.clique_offset(clique);
+    const int size = problem.clique_size(clique);
+    const auto d = inverse_sqrt_diagonal_.segment(offset, size);
+    const auto a_error = a_times_velocity_error_.segment(offset, size);
+    const auto impulse = generalized_impulse_.segment(offset, size);
+    auto momentum = momentum_.segment(offset, size);
+    auto gradient = gradient_.segment(offset, size);
+    momentum = a_error + a_times_origin_error_.segment(offset, size);
+    gradient = a_error - impulse;
+    share.cost += 0.5 * velocity_error_.segment(offset, size).dot(a_error);
+    share.gradient_squared += d.cwiseProduct(gradient).squaredNorm();
+    share.momentum_squared += d.cwiseProduct(momentum).squaredNorm();
+    share.impulse_squared += d.cwiseProduct(impulse).squaredNorm();
+  }
+  return share;
+}
+
+void SapSolver::SetAsideConvergedIslands() {
   const double abs_share =
       parameters_.abs_tolerance / std::sqrt(static_cast<double>(graph_->num_islands));
   bool changed = false;
-  for (int island = 0; island < graph_->num_islands; ++island) {
-    if (!island_active_[island]) continue;
-    double gradient_squared = 0.0, momentum_squared = 0.0, impulse_squared = 0.0;
-    for (int clique : graph_->cliques_of_island[island]) {
-      const int offset = problem.clique_offset(clique);
-      const int size = problem.clique_size(clique);
-      const auto d = inverse_sqrt_diagonal_.segment(offset, size);
-      gradient_squared += d.cwiseProduct(gradient_.segment(offset, size)).squaredNorm();
-      momentum_squared += d.cwiseProduct(momentum_.segment(offset, size)).squaredNorm();
-      impulse_squared +=
-          d.cwiseProduct(generalized_impulse_.segment(offset, size)).squaredNorm();
-    }
-    const double share =
-        abs_share + parameters_.rel_tolerance *
-                        std::sqrt(0.5 * std::max(momentum_squared, impulse_squared));
-    if (std::sqrt(gradient_squared) > share) continue;
+  for (int island : active_islands_) {
+    const IslandShare& share = island_shares_[island];
+    const double tolerance =
+        abs_share +
+        parameters_.rel_tolerance *
+            std::sqrt(0.5 * std::max(share.momentum_squared, share.impulse_squared));
+    if (std::sqrt(share.gradient_squared) > tolerance) continue;
     island_active_[island] = 0;
     for (int clique : graph_->cliques_of_island[island]) clique_active_[clique] = 0;
+    set_aside_ += share;
     changed = true;
   }
   if (!changed) return;

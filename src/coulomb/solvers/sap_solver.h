@@ -138,15 +138,35 @@ class SapSolver {
   // (CliqueGraph::Update: the symbolic factorization is kept), or new.
   enum class Workspace { kReused, kConstraintsReassigned, kRebuilt };
   Workspace SetUpWorkspace(const ContactProblem& problem);
+  // An island's terms of ℓ_p and of the stopping test's squared norms:
+  // ‖D∇ℓ_p‖², ‖D p‖², ‖D j_c‖² summed over its cliques.
+  struct IslandShare {
+    double cost = 0.0;
+    double gradient_squared = 0.0;
+    double momentum_squared = 0.0;
+    double impulse_squared = 0.0;
+    IslandShare& operator+=(const IslandShare& other) {
+      cost += other.cost;
+      gradient_squared += other.gradient_squared;
+      momentum_squared += other.momentum_squared;
+      impulse_squared += other.impulse_squared;
+      return *this;
+    }
+  };
+
   // Evaluates constraints, gradient and norms at solution->v; solution->v_c,
   // velocity_error_ and a_times_velocity_error_ must hold J v + b, v − v*
   // and A (v − v*) there. Only the islands still iterated are evaluated
-  // again: the others have not moved since their last evaluation.
+  // again: the others have not moved since they were set aside, and their
+  // shares are summed in set_aside_.
   Evaluation Evaluate(const ContactProblem& problem, bool with_hessians,
                       SapSolution* solution);
+  // One island's momentum_, gradient_ and share, from its constraint costs,
+  // generalized impulses and velocity errors.
+  IslandShare EvaluateIsland(const ContactProblem& problem, int island);
   // Marks the islands that meet their share of the stopping test as done
   // (see the class comment) and restricts the factorization to the others.
-  void SetAsideConvergedIslands(const ContactProblem& problem);
+  void SetAsideConvergedIslands();
   // active_constraints_ and active_cliques_ from island_active_.
   void ListActiveIslands();
   // Step lengths per island along delta_v_, each island stepped by its own
@@ -179,6 +199,10 @@ class SapSolver {
   Eigen::VectorXd delta_p_;
   ReusableVector delta_v_c_;
   std::vector<char> island_active_;  // per island: still iterated
+  // Per island, its share at its last evaluation; the sum over the islands
+  // set aside since the workspace was set up.
+  std::vector<IslandShare> island_shares_;
+  IslandShare set_aside_;
   std::vector<char> clique_active_;  // per clique: its island's flag
   // The constraints and cliques of the islands still iterated, island by
   // island (each island's in increasing order): a Newton iteration's
