@@ -308,7 +308,7 @@ def plot(rows, path):
         for engine, color, style, name in (
                 ("coulomb", "tab:blue", "-", "Coulomb (SAP)"),
                 ("mujoco", "tab:orange", "-", "MuJoCo 4.0"),
-                ("mujoco_stiff", "tab:orange", ":", "MuJoCo 4.0, Coulomb's stiction")):
+                ("mujoco_stiff", "tab:orange", ":", "MuJoCo 4.0, Coulomb's stiction and accuracy")):
             axes.loglog(bodies, [r[engine]["ms"] for r in chosen], marker=marker, color=color,
                         linestyle=style, label=f"{name}, {layout}")
     axes.set_xlabel("bodies")
