@@ -72,6 +72,33 @@ SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
 
 namespace {
 
+// Calls body(entries) with entries(v) the block of v that belongs to the
+// clique: fixed-size (unrolled) for the 6 dofs of a free body, the common
+// clique, dynamic otherwise.
+template <typename Body>
+void ForCliqueEntries(const ContactProblem& problem, int clique, Body&& body) {
+  const int offset = problem.clique_offset(clique);
+  const int size = problem.clique_size(clique);
+  if (size == 6) {
+    body([offset](auto& v) { return v.template segment<6>(offset); });
+  } else {
+    body([offset, size](auto& v) { return v.segment(offset, size); });
+  }
+}
+
+// The same for a constraint's entries of stacked constraint vectors: fixed
+// for the 3 of a contact.
+template <typename Body>
+void ForConstraintEntries(const ContactProblem& problem, int index, Body&& body) {
+  const int offset = problem.constraint_offset(index);
+  const int size = problem.constraint(index).potential->num_equations();
+  if (size == 3) {
+    body([offset](auto& v) { return v.template segment<3>(offset); });
+  } else {
+    body([offset, size](auto& v) { return v.segment(offset, size); });
+  }
+}
+
 bool Succeeded(const SapSolverStatistics& stats) {
   return stats.converged() || stats.status == SolverStatus::kConvergedAtRoundoff;
 }
@@ -322,10 +349,9 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
       delta_v_ = -gradient_;
       factorization_->Solve(delta_v_);
       for (int clique = 0; clique < problem.num_cliques(); ++clique) {
-        if (!clique_active_[clique]) {
-          delta_v_.segment(problem.clique_offset(clique), problem.clique_size(clique))
-              .setZero();
-        }
+        if (!clique_active_[clique])
+          ForCliqueEntries(problem, clique,
+                           [&](auto entries) { entries(delta_v_).setZero(); });
       }
     }
     stats.factorization_time_s += factor_stopwatch.Seconds();
@@ -378,9 +404,8 @@ SapSolver::Evaluation SapSolver::Evaluate(const ContactProblem& problem,
     solution->gamma.segment(offset, size) = gamma;
   }
   for (int clique : active_cliques_) {
-    generalized_impulse_
-        .segment(problem.clique_offset(clique), problem.clique_size(clique))
-        .setZero();
+    ForCliqueEntries(problem, clique,
+                     [&](auto entries) { entries(generalized_impulse_).setZero(); });
   }
   problem.AddJacobianTransposeTimes(solution->gamma, active_constraints_,
                                     generalized_impulse_);
@@ -403,19 +428,19 @@ SapSolver::IslandShare SapSolver::EvaluateIsland(const ContactProblem& problem,
   for (int index : graph_->constraints_of_island[island])
     share.cost += constraint_costs_[index];
   for (int clique : graph_->cliques_of_island[island]) {
-    const int offset = problem.clique_offset(clique);
-    const int size = problem.clique_size(clique);
-    const auto d = inverse_sqrt_diagonal_.segment(offset, size);
-    const auto a_error = a_times_velocity_error_.segment(offset, size);
-    const auto impulse = generalized_impulse_.segment(offset, size);
-    auto momentum = momentum_.segment(offset, size);
-    auto gradient = gradient_.segment(offset, size);
-    momentum = a_error + a_times_origin_error_.segment(offset, size);
-    gradient = a_error - impulse;
-    share.cost += 0.5 * velocity_error_.segment(offset, size).dot(a_error);
-    share.gradient_squared += d.cwiseProduct(gradient).squaredNorm();
-    share.momentum_squared += d.cwiseProduct(momentum).squaredNorm();
-    share.impulse_squared += d.cwiseProduct(impulse).squaredNorm();
+    ForCliqueEntries(problem, clique, [&](auto entries) {
+      const auto d = entries(inverse_sqrt_diagonal_);
+      const auto a_error = entries(a_times_velocity_error_);
+      const auto impulse = entries(generalized_impulse_);
+      auto momentum = entries(momentum_);
+      auto gradient = entries(gradient_);
+      momentum = a_error + entries(a_times_origin_error_);
+      gradient = a_error - impulse;
+      share.cost += 0.5 * entries(velocity_error_).dot(a_error);
+      share.gradient_squared += d.cwiseProduct(gradient).squaredNorm();
+      share.momentum_squared += d.cwiseProduct(momentum).squaredNorm();
+      share.impulse_squared += d.cwiseProduct(impulse).squaredNorm();
+    });
   }
   return share;
 }
@@ -489,18 +514,17 @@ bool SapSolver::UpdateAlongDirection(const ContactProblem& problem, SapSolution*
 void SapSolver::StepIsland(const ContactProblem& problem, int island, double alpha,
                            SapSolution* solution) {
   for (int clique : graph_->cliques_of_island[island]) {
-    const int offset = problem.clique_offset(clique);
-    const int size = problem.clique_size(clique);
-    solution->v.segment(offset, size) += alpha * delta_v_.segment(offset, size);
-    velocity_error_.segment(offset, size) += alpha * delta_v_.segment(offset, size);
-    a_times_velocity_error_.segment(offset, size) +=
-        alpha * delta_p_.segment(offset, size);
+    ForCliqueEntries(problem, clique, [&](auto entries) {
+      entries(solution->v) += alpha * entries(delta_v_);
+      entries(velocity_error_) += alpha * entries(delta_v_);
+      entries(a_times_velocity_error_) += alpha * entries(delta_p_);
+    });
   }
   // v_c = J v + b moves by α Δv_c: 3 products per contact, not J v again.
   for (int index : graph_->constraints_of_island[island]) {
-    const int offset = problem.constraint_offset(index);
-    const int size = problem.constraint(index).potential->num_equations();
-    solution->v_c.segment(offset, size) += alpha * delta_v_c_.segment(offset, size);
+    ForConstraintEntries(problem, index, [&](auto entries) {
+      entries(solution->v_c) += alpha * entries(delta_v_c_);
+    });
   }
 }
 
@@ -514,23 +538,22 @@ LineSearchResult SapSolver::IslandStepLength(const ContactProblem& problem,
   }
   double c = 0.0, a = 0.0, b = 0.0;
   for (int clique : graph_->cliques_of_island[island]) {
-    const int offset = problem.clique_offset(clique);
-    const int size = problem.clique_size(clique);
-    const auto error = velocity_error_.segment(offset, size);
-    const auto delta_p = delta_p_.segment(offset, size);
-    c += 0.5 * error.dot(a_times_velocity_error_.segment(offset, size));
-    a += delta_p.dot(error);
-    b += delta_p.dot(delta_v_.segment(offset, size));
+    ForCliqueEntries(problem, clique, [&](auto entries) {
+      const auto error = entries(velocity_error_);
+      const auto delta_p = entries(delta_p_);
+      c += 0.5 * error.dot(entries(a_times_velocity_error_));
+      a += delta_p.dot(error);
+      b += delta_p.dot(entries(delta_v_));
+    });
   }
   double slope0 = a;
   double slope_magnitude = std::abs(a);
   for (int index : constraints) {
-    const int offset = problem.constraint_offset(index);
-    const int size = problem.constraint(index).potential->num_equations();
-    const double term =
-        delta_v_c_.segment(offset, size).dot(solution.gamma.segment(offset, size));
-    slope0 -= term;
-    slope_magnitude += std::abs(term);
+    ForConstraintEntries(problem, index, [&](auto entries) {
+      const double term = entries(delta_v_c_).dot(entries(solution.gamma));
+      slope0 -= term;
+      slope_magnitude += std::abs(term);
+    });
   }
   // dℓ/dα sums terms of this magnitude: its round-off is a few ulps of it.
   const double slope_roundoff =
