@@ -135,6 +135,18 @@ void HessianFactorization::SetActiveCliques(const std::vector<char>& active_cliq
   }
 }
 
+namespace {
+
+// Whether the `size` entries at a and b are equal: a fixed-size comparison
+// for a contact's 3 × 3 G_i, the common case.
+bool SameEntries(const double* a, const double* b, size_t size) {
+  using Contact = Eigen::Matrix<double, 9, 1>;
+  if (size == 9) return Eigen::Map<const Contact>(a) == Eigen::Map<const Contact>(b);
+  return std::equal(a, a + size, b);
+}
+
+}  // namespace
+
 int HessianFactorization::CountChangedHessians(
     const std::vector<ConstraintMatrix>& hessians, std::vector<char>* changed) const {
   if (!has_factor_ || factored_values_version_ != values_version_ ||
@@ -148,7 +160,7 @@ int HessianFactorization::CountChangedHessians(
     const ConstraintMatrix& g = hessians[i];
     const size_t size = static_cast<size_t>(g.size());
     if (offset + size > factored_hessians_.size()) return -1;
-    if (!std::equal(g.data(), g.data() + size, factored_hessians_.data() + offset)) {
+    if (!SameEntries(g.data(), factored_hessians_.data() + offset, size)) {
       if (changed == nullptr) return 1;
       (*changed)[i] = 1;
       ++count;
