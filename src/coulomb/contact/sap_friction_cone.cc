@@ -5,6 +5,8 @@
 #include <numbers>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace coulomb {
 namespace {
@@ -104,6 +106,15 @@ void SapFrictionCone::SetRegularization(double rt, double rn) {
 
 SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v_c,
                                                         bool with_hessian) const {
+  Evaluation result;
+  std::tie(result.cost, result.region) = EvaluateInto(
+      v_c, result.gamma.data(), with_hessian ? result.hessian.data() : nullptr);
+  return result;
+}
+
+std::pair<double, SapFrictionCone::Region> SapFrictionCone::EvaluateInto(
+    const Eigen::Vector3d& v_c, double* gamma_out, double* hessian_out) const {
+  Eigen::Map<Eigen::Vector3d> gamma(gamma_out);
   const Eigen::Vector3d y = ScaledImpulse(v_c);
   const Eigen::Vector2d y_t = y.head<2>();
   const double y_n = y.z();
@@ -112,23 +123,28 @@ SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v
   const double mu_hat = mu_hat_;
   const double mu_tilde_squared = mu * mu_hat;
 
-  Evaluation result;
-  result.region = RegionOf(y_n, y_r);
-  if (result.region == Region::kStiction) {
-    result.gamma = y;
-    result.cost = 0.5 * (rt_ * y_r * y_r + rn_ * y_n * y_n);
-    if (with_hessian) result.hessian = r_inverse_.asDiagonal();  // R⁻¹ R R⁻¹
-    return result;
+  const Region region = RegionOf(y_n, y_r);
+  if (region == Region::kStiction) {
+    gamma = y;
+    if (hessian_out != nullptr) {  // R⁻¹ R R⁻¹
+      Eigen::Map<Eigen::Matrix3d> hessian(hessian_out);
+      hessian = r_inverse_.asDiagonal();
+    }
+    return {0.5 * (rt_ * y_r * y_r + rn_ * y_n * y_n), region};
   }
-  if (result.region == Region::kNoContact) return result;  // γ = 0, ℓ = 0, G = 0
+  if (region == Region::kNoContact) {  // γ = 0, ℓ = 0, G = 0
+    gamma.setZero();
+    if (hessian_out != nullptr) Eigen::Map<Eigen::Matrix3d>{hessian_out}.setZero();
+    return {0.0, region};
+  }
   const Eigen::Vector2d t_hat =
       y_r > 0.0 ? Eigen::Vector2d(y_t / y_r) : Eigen::Vector2d::Zero();
   const double s = y_n + mu_hat * y_r;  // ≥ 0 in this region
   const double scale = 1.0 / (1.0 + mu_tilde_squared);
   const double gamma_n = s * scale;
-  result.gamma << mu * gamma_n * t_hat, gamma_n;
-  result.cost = 0.5 * rn_ * s * s * scale;
-  if (!with_hessian) return result;
+  gamma << mu * gamma_n * t_hat, gamma_n;
+  const double cost = 0.5 * rn_ * s * s * scale;
+  if (hessian_out == nullptr) return {cost, region};
 
   // ∇²_y ℓ_R (SAP App. D), then G = R⁻¹ ∇²_y ℓ_R R⁻¹.
   Eigen::Matrix3d hessian_y;
@@ -140,16 +156,18 @@ SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v
   hessian_y.bottomLeftCorner<1, 2>() = mu_hat * t_hat.transpose();
   hessian_y(2, 2) = 1.0;
   hessian_y *= rn_ * scale;
-  result.hessian = r_inverse_.asDiagonal() * hessian_y * r_inverse_.asDiagonal();
-  return result;
+  Eigen::Map<Eigen::Matrix3d> hessian(hessian_out);
+  hessian = r_inverse_.asDiagonal() * hessian_y * r_inverse_.asDiagonal();
+  return {cost, region};
 }
 
 double SapFrictionCone::Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
                                  ConstraintMatrix* hessian) const {
-  const Evaluation evaluation = EvaluateAt(Eigen::Vector3d(v_c), hessian != nullptr);
-  *gamma = evaluation.gamma;
-  if (hessian != nullptr) *hessian = evaluation.hessian;
-  return evaluation.cost;
+  gamma->resize(3);
+  if (hessian != nullptr) hessian->resize(3, 3);
+  return EvaluateInto(Eigen::Vector3d(v_c), gamma->data(),
+                      hessian != nullptr ? hessian->data() : nullptr)
+      .first;
 }
 
 // ℓ(v_c + αΔ): dℓ/dα = −Δ·γ and d²ℓ/dα² = ΔᵀGΔ = uᵀ(∇²_y ℓ_R)u with u = R⁻¹Δ,

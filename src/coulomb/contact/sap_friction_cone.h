@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include <Eigen/Dense>
 
@@ -124,6 +125,10 @@ class SapFrictionCone final : public ConvexConstraint {
     return -(v_c - v_hat_).cwiseProduct(r_inverse_);
   }
   Region RegionOf(double y_n, double y_r) const;
+  // EvaluateAt's work, γ written to gamma (3 entries) and, unless null, G to
+  // hessian (3 × 3, column-major); returns ℓ and the region.
+  std::pair<double, Region> EvaluateInto(const Eigen::Vector3d& v_c, double* gamma,
+                                         double* hessian) const;
 
   double rt_ = 0.0;
   double rn_ = 0.0;
