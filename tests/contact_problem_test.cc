@@ -219,6 +219,50 @@ TEST(CliqueGraph, SplitsIndependentIslands) {
   EXPECT_TRUE(graph.Matches(problem));
 }
 
+// A problem on five 3-dof cliques whose constraints touch the listed clique
+// tuples (each block the identity).
+ContactProblem WithTuples(const std::vector<std::vector<int>>& tuples) {
+  ContactProblem problem(0.01);
+  for (int t = 0; t < 5; ++t) problem.AddClique(Eigen::Matrix3d::Identity());
+  problem.SetFreeMotionVelocities(Eigen::VectorXd::Zero(15));
+  for (const std::vector<int>& tuple : tuples) {
+    std::vector<JacobianBlock> jacobian;
+    for (int clique : tuple)
+      jacobian.push_back({clique, Eigen::MatrixXd::Identity(3, 3)});
+    problem.AddConstraint(std::move(jacobian), Cone());
+  }
+  problem.Finalize();
+  return problem;
+}
+
+// The symbolic work depends on the set of clique tuples only: the same set
+// in another order, with repeats, keeps it (Update false); any tuple of one,
+// two or three cliques replaced by another redoes it (Update true).
+TEST(CliqueGraph, UpdateKeepsTheAnalysisExactlyWhileTheTupleSetIsTheSame) {
+  const std::vector<std::vector<int>> base = {{0, 1}, {2}, {1, 3, 4}, {3, 4}};
+  CliqueGraph graph(WithTuples(base));
+  const std::vector<std::vector<int>> same_sets[] = {
+      {{4, 3}, {1, 0}, {2}, {2}, {4, 1, 3}, {0, 1}},
+      {{2}, {3, 4}, {1, 0}, {3, 1, 4}, {1, 3, 4}},
+  };
+  for (const auto& tuples : same_sets) {
+    EXPECT_FALSE(graph.Update(WithTuples(tuples)));
+    EXPECT_TRUE(graph.Matches(WithTuples(tuples)));
+  }
+  const std::vector<std::vector<int>> other_sets[] = {
+      {{0, 2}, {2}, {1, 3, 4}, {3, 4}},          // a pair's other clique
+      {{0, 1}, {1}, {1, 3, 4}, {3, 4}},          // a single clique
+      {{0, 1}, {2}, {0, 2}, {1, 3, 4}, {3, 4}},  // one more pair
+      {{0, 1}, {2}, {0, 3, 4}, {3, 4}},          // a triple
+      {{0, 1}, {0}, {2}, {1, 3, 4}, {3, 4}},     // one more single clique
+  };
+  for (const auto& tuples : other_sets) {
+    ASSERT_FALSE(graph.Update(WithTuples(base)));
+    EXPECT_TRUE(graph.Update(WithTuples(tuples)));
+    EXPECT_TRUE(graph.Update(WithTuples(base)));
+  }
+}
+
 }  // namespace
 }  // namespace coulomb
 

@@ -222,6 +222,29 @@ TEST(SapFrictionCone, FrictionlessContactPushesOnlyAlongTheNormal) {
   EXPECT_TRUE(evaluation.hessian.allFinite());
 }
 
+// HasImpulse says whether Evaluate's γ is non-zero, in every region, near
+// both boundaries, at the apex y = 0 and on the polar cone's boundary
+// (y_n = −μ̂ y_r with y_r = 1, μ̂ = μ Rt/Rn, up to round-off).
+TEST(SapFrictionCone, HasAnImpulseExactlyWhereTheImpulseIsNonZero) {
+  for (const double mu : {0.5, 1.2}) {
+    const SapFrictionCone cone = MakeCone(mu);
+    std::vector<Eigen::Vector3d> samples = SampleY(mu, 11);
+    samples.push_back(Eigen::Vector3d::Zero());
+    samples.push_back(Eigen::Vector3d(0.6, 0.8, -mu * kRt / kRn));
+    int with_impulse = 0;
+    for (const Eigen::Vector3d& y : samples) {
+      const Eigen::Vector3d v_c = VelocityFromY(cone, y);
+      const bool expected = !cone.EvaluateAt(v_c, false).gamma.isZero(0.0);
+      EXPECT_EQ(cone.HasImpulse(v_c), expected) << "y = " << y.transpose();
+      // The base class's definition, through the generic Evaluate.
+      EXPECT_EQ(cone.ConvexConstraint::HasImpulse(v_c), expected);
+      with_impulse += expected;
+    }
+    EXPECT_GT(with_impulse, 0);
+    EXPECT_LT(with_impulse, static_cast<int>(samples.size()));
+  }
+}
+
 TEST(SapFrictionCone, AtTheApexTheStictionFormulasApply) {
   const SapFrictionCone cone = MakeCone(0.5, Eigen::Vector3d::Zero());
   const auto evaluation = cone.EvaluateAt(Eigen::Vector3d::Zero());  // y = 0

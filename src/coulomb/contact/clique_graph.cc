@@ -1,6 +1,7 @@
 #include "coulomb/contact/clique_graph.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace coulomb {
 namespace {
@@ -88,15 +89,41 @@ bool CliqueGraph::Matches(const ContactProblem& problem) const {
 
 void CliqueGraph::CouplingSignature(const ContactProblem& problem,
                                     std::vector<int>* signature) {
+  // Tuples of one or two cliques (contacts: a body and the world, or two
+  // bodies) as one sortable key each, (low + 1, high) with low = −1 for one
+  // clique; longer tuples as (length, sorted cliques…) in tuples_.
+  pair_keys_.clear();
   tuples_.clear();
   tuple_starts_.clear();
   for (int index = 0; index < problem.num_constraints(); ++index) {
-    tuple_starts_.push_back(static_cast<int>(tuples_.size()));
     const auto& jacobian = problem.constraint(index).jacobian;
+    if (jacobian.size() <= 2) {
+      const int second = jacobian.size() == 2 ? jacobian[1].clique : -1;
+      const auto [low, high] = std::minmax(jacobian[0].clique, second);
+      pair_keys_.push_back(static_cast<uint64_t>(low + 1) << 32 |
+                           static_cast<uint32_t>(high));
+      continue;
+    }
+    tuple_starts_.push_back(static_cast<int>(tuples_.size()));
     tuples_.push_back(static_cast<int>(jacobian.size()));
     for (const JacobianBlock& block : jacobian) tuples_.push_back(block.clique);
     std::sort(tuples_.end() - jacobian.size(), tuples_.end());
   }
+  std::sort(pair_keys_.begin(), pair_keys_.end());
+  pair_keys_.erase(std::unique(pair_keys_.begin(), pair_keys_.end()), pair_keys_.end());
+  signature->clear();
+  signature->push_back(problem.num_cliques());
+  for (int clique = 0; clique < problem.num_cliques(); ++clique)
+    signature->push_back(problem.clique_size(clique));
+  signature->push_back(static_cast<int>(pair_keys_.size()));
+  for (const uint64_t key : pair_keys_) {
+    signature->push_back(static_cast<int>(key >> 32));
+    signature->push_back(static_cast<int>(key & 0xffffffffu));
+  }
+  AppendLongTuples(signature);
+}
+
+void CliqueGraph::AppendLongTuples(std::vector<int>* signature) {
   // A tuple as (length, cliques…): lexicographic order on that sequence.
   const auto tuple = [this](int t) {
     const int* start = tuples_.data() + tuple_starts_[t];
@@ -109,10 +136,6 @@ void CliqueGraph::CouplingSignature(const ContactProblem& problem,
     const auto [b_begin, b_end] = tuple(b);
     return std::lexicographical_compare(a_begin, a_end, b_begin, b_end);
   });
-  signature->clear();
-  signature->push_back(problem.num_cliques());
-  for (int clique = 0; clique < problem.num_cliques(); ++clique)
-    signature->push_back(problem.clique_size(clique));
   for (size_t k = 0; k < tuple_order_.size(); ++k) {
     const auto [begin, end] = tuple(tuple_order_[k]);
     if (k > 0) {

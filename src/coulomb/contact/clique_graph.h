@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "coulomb/contact/contact_problem.h"
@@ -46,9 +47,12 @@ class CliqueGraph {
 
  private:
   // Writes the coupling signature of `problem` into *signature: clique count
-  // and sizes, then the sorted, deduplicated clique tuples (each its length,
-  // then its sorted cliques).
+  // and sizes, then the sorted, deduplicated tuples of one or two cliques
+  // (their count, then each as two integers), then the longer ones (each its
+  // length, then its sorted cliques).
   void CouplingSignature(const ContactProblem& problem, std::vector<int>* signature);
+  // The sorted, deduplicated tuples of tuples_ (longer than two cliques).
+  void AppendLongTuples(std::vector<int>* signature);
   // Everything from coupling_signature_ on: pattern, islands, lists.
   void Build(const ContactProblem& problem);
   // The per-constraint lists.
@@ -57,6 +61,7 @@ class CliqueGraph {
   std::vector<int> signature_;           // constraint by constraint
   std::vector<int> coupling_signature_;  // the set of tuples
   // Workspace of CouplingSignature.
+  std::vector<uint64_t> pair_keys_;
   std::vector<int> tuples_, tuple_starts_, tuple_order_, candidate_;
   std::vector<int> component_stack_;  // Build's workspace
 };

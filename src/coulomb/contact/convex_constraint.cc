@@ -16,4 +16,10 @@ ConvexConstraint::LineValue ConvexConstraint::EvaluateAlongLine(
   return value;
 }
 
+bool ConvexConstraint::HasImpulse(const ConstraintVector& v_c) const {
+  ConstraintVector gamma;
+  Evaluate(v_c, &gamma, nullptr);
+  return !gamma.isZero(0.0);
+}
+
 }  // namespace coulomb

@@ -68,6 +68,9 @@ class ConvexConstraint {
   virtual double Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
                           ConstraintMatrix* hessian) const = 0;
 
+  // Whether γ(v_c) ≠ 0: the constraint adds to ℓ_p and its gradient at v_c
+  // (SAP's working set). This default goes through Evaluate.
+  virtual bool HasImpulse(const ConstraintVector& v_c) const;
   // ℓ restricted to the line v_c + α Δ: its value, its slope dℓ/dα = −Δᵀγ
   // and, if asked, its curvature d²ℓ/dα² = ΔᵀGΔ (SAP's exact line search).
   struct LineValue {

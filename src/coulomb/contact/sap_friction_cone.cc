@@ -207,6 +207,11 @@ ConvexConstraint::LineValue SapFrictionCone::EvaluateAlongLine(
   return value;
 }
 
+bool SapFrictionCone::HasImpulse(const ConstraintVector& v_c) const {
+  const Eigen::Vector3d y = ScaledImpulse(Eigen::Vector3d(v_c));
+  return y.z() + mu_hat_ * y.head<2>().norm() > 0.0;
+}
+
 SapFrictionCone::Region SapFrictionCone::RegionOf(double y_n, double y_r) const {
   if (y_n >= 0.0 && y_r <= parameters_.friction * y_n) return Region::kStiction;
   if (y_n < -mu_hat_ * y_r) return Region::kNoContact;

@@ -168,10 +168,8 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
 
 bool SapSolver::ConstraintActive(const ContactProblem& problem, int index,
                                  const Eigen::VectorXd& v) const {
-  ConstraintVector gamma;
-  problem.constraint(index).potential->Evaluate(problem.ConstraintVelocity(index, v),
-                                                &gamma, nullptr);
-  return !gamma.isZero(0.0);
+  return problem.constraint(index).potential->HasImpulse(
+      problem.ConstraintVelocity(index, v));
 }
 
 bool SapSolver::SelectInitialWorkingSet(const ContactProblem& problem) {
