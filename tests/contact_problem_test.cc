@@ -135,6 +135,24 @@ TEST(ContactProblem, SubproblemReadsTheSourcesConstraintsInPlace) {
   ASSERT_EQ(v_c_sub.size(), 6);
   EXPECT_EQ(v_c_sub.head(3), v_c_whole.head(3));
   EXPECT_EQ(v_c_sub.tail(3), v_c_whole.tail(3));
+  // The next round of a working set: other constraints, the same cliques.
+  sub.ResetToSubproblem(whole, {1});
+  ASSERT_EQ(sub.num_constraints(), 1);
+  EXPECT_EQ(&sub.constraint(0), &whole.constraint(1));
+  EXPECT_EQ(sub.num_constraint_equations(), 3);
+  ASSERT_EQ(sub.num_cliques(), 2);
+  EXPECT_EQ(sub.clique_matrix(1), whole.clique_matrix(1));
+  // A source rebuilt in place (a new revision) is copied again.
+  whole.Clear();
+  whole.AddClique(3.0 * Eigen::Matrix3d::Identity());
+  whole.SetFreeMotionVelocities(Eigen::VectorXd::Ones(3));
+  whole.AddConstraint({{0, Eigen::MatrixXd::Identity(3, 3)}}, Cone());
+  whole.Finalize();
+  sub.ResetToSubproblem(whole, {0});
+  ASSERT_EQ(sub.num_cliques(), 1);
+  EXPECT_EQ(sub.clique_matrix(0), whole.clique_matrix(0));
+  EXPECT_EQ(sub.v_star(), whole.v_star());
+  EXPECT_EQ(sub.num_dofs(), 3);
   EXPECT_THROW(sub.Finalize(), std::logic_error);
   EXPECT_THROW(sub.EmplaceConstraint(), std::logic_error);
   sub.Clear();  // a problem of its own again

@@ -87,7 +87,17 @@ void ContactProblem::ResetToSubproblem(const ContactProblem& source,
     throw std::logic_error("ResetToSubproblem: the source problem is not finalized");
   if (source.subproblem_source_ != nullptr)
     throw std::logic_error("ResetToSubproblem: the source is a sub-problem itself");
-  ResetCliquesFrom(source);
+  if (finalized_ && subproblem_source_ == &source &&
+      subproblem_source_revision_ == source.revision()) {
+    // Another sub-problem of the same source (a working set's next round):
+    // its cliques are here already.
+    constraint_offsets_.clear();
+    num_constraint_equations_ = 0;
+    v_star_ = source.v_star();
+  } else {
+    ResetCliquesFrom(source);
+    subproblem_source_revision_ = source.revision();
+  }
   time_step_ = source.time_step();
   subproblem_source_ = &source;
   source_constraint_.assign(constraints.begin(), constraints.end());
