@@ -53,8 +53,7 @@ void BlockSparseHessianFactorization::AssignConstraintTerms(
 bool BlockSparseHessianFactorization::AssembleAndFactor(
     const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
   const std::vector<char>& active = active_supernodes();
-  if (CountChangedHessians(hessians, &changed_constraints_) > 0)
-    return Refactor(problem, hessians);
+  if (num_changed_hessians() > 0) return Refactor(problem, hessians);
   UpdateHessianTimesJacobians(problem, hessians);
   cholesky_.SetZero(&active);
   for (int s = 0; s < partition().num_supernodes(); ++s) {
@@ -73,11 +72,11 @@ bool BlockSparseHessianFactorization::Refactor(
   const SupernodePartition& p = partition();
   refactor_.assign(p.num_supernodes(), 0);
   for (int index = 0; index < problem.num_constraints(); ++index) {
-    if (!changed_constraints_[index]) continue;
+    if (!changed_hessians()[index]) continue;
     for (int s : p.supernodes_of_constraint[index]) refactor_[s] = active[s];
   }
   cholesky_.AddAncestors(&refactor_);
-  UpdateHessianTimesJacobians(problem, hessians, &changed_constraints_);
+  UpdateHessianTimesJacobians(problem, hessians, &changed_hessians());
   cholesky_.SetZero(&refactor_);
   for (int s = 0; s < p.num_supernodes(); ++s) {
     if (refactor_[s]) AddDiagonalBlock(problem, hessians, s, /*refactoring=*/true);
@@ -126,7 +125,7 @@ Eigen::Map<const Eigen::MatrixXd> BlockSparseHessianFactorization::AssembledDens
   int changed_rows = 0;
   if (refactoring) {
     for (const StackedRows& rows : constraint_rows(s)) {
-      if (changed_constraints_[rows.constraint]) changed_rows += rows.rows;
+      if (changed_hessians()[rows.constraint]) changed_rows += rows.rows;
     }
   }
   const bool update = refactoring && assembled_version_[s] == values_version() &&
@@ -147,7 +146,7 @@ Eigen::Map<const Eigen::MatrixXd> BlockSparseHessianFactorization::AssembledDens
   }
   // Few G_i changed since the last Factor: H changes by J_iᵀ (G_i − G_i,old) J_i.
   for (const StackedRows& rows : constraint_rows(s)) {
-    if (!changed_constraints_[rows.constraint]) continue;
+    if (!changed_hessians()[rows.constraint]) continue;
     const auto j_i = j.middleRows(rows.row, rows.rows);
     if (delta_gj_.size() < static_cast<size_t>(j_i.size())) delta_gj_.resize(j_i.size());
     Eigen::Map<Eigen::MatrixXd> delta_gj(delta_gj_.data(), j_i.rows(), j_i.cols());

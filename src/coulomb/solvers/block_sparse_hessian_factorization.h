@@ -43,7 +43,7 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   };
 
   // After a Factor of this problem (values and active set) where only the
-  // flagged changed_constraints_ have a new G_i: only the supernodes they
+  // flagged changed_hessians() have a new G_i: only the supernodes they
   // touch and their ancestors in the elimination tree are assembled and
   // factored again (BlockSparseCholesky::Refactor): a Newton iteration where
   // a few contacts change region (sticking ones keep G_i = R⁻¹) pays for the
@@ -52,7 +52,7 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
                 const std::vector<ConstraintMatrix>& hessians);
 
   // Σ A_t + J_sᵀ G J_s into supernode s's diagonal block; `refactoring`:
-  // called by Refactor (changed_constraints_ valid).
+  // called by Refactor (changed_hessians() valid).
   void AddDiagonalBlock(const ContactProblem& problem,
                         const std::vector<ConstraintMatrix>& hessians, int s,
                         bool refactoring);
@@ -84,8 +84,7 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   std::vector<std::uint64_t> assembled_version_;
   std::vector<int> updates_since_assembly_;
   std::vector<double> delta_gj_;
-  // Refactor's: per constraint, G_i changed; per supernode, to refactor.
-  std::vector<char> changed_constraints_;
+  // Refactor's: per supernode, to refactor.
   std::vector<char> refactor_;
 };
 

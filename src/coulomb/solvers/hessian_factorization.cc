@@ -147,37 +147,45 @@ bool SameEntries(const double* a, const double* b, size_t size) {
 
 }  // namespace
 
-int HessianFactorization::CountChangedHessians(
-    const std::vector<ConstraintMatrix>& hessians, std::vector<char>* changed) const {
+void HessianFactorization::CountChangedHessians(
+    const std::vector<ConstraintMatrix>& hessians) {
+  num_changed_hessians_ = -1;
   if (!has_factor_ || factored_values_version_ != values_version_ ||
       factored_active_version_ != active_version_)
-    return -1;
-  if (changed != nullptr) changed->assign(hessians.size(), 0);
+    return;
+  changed_hessians_.assign(hessians.size(), 0);
   // Within one values_version every G_i keeps its size: the entries suffice.
   size_t offset = 0;
   int count = 0;
   for (size_t i = 0; i < hessians.size(); ++i) {
     const ConstraintMatrix& g = hessians[i];
     const size_t size = static_cast<size_t>(g.size());
-    if (offset + size > factored_hessians_.size()) return -1;
+    if (offset + size > factored_hessians_.size()) return;
     if (!SameEntries(g.data(), factored_hessians_.data() + offset, size)) {
-      if (changed == nullptr) return 1;
-      (*changed)[i] = 1;
+      changed_hessians_[i] = 1;
       ++count;
     }
     offset += size;
   }
-  return offset == factored_hessians_.size() ? count : -1;
+  if (offset == factored_hessians_.size()) num_changed_hessians_ = count;
 }
 
 bool HessianFactorization::Factor(const ContactProblem& problem,
                                   const std::vector<ConstraintMatrix>& hessians) {
-  if (CountChangedHessians(hessians, nullptr) == 0) return true;
+  CountChangedHessians(hessians);
+  if (num_changed_hessians_ == 0) return true;
   // (AssembleAndFactor may compare with the last factor: see Refactor.)
   has_factor_ = AssembleAndFactor(problem, hessians);
   if (!has_factor_) return false;  // whatever is left is no factor
   factored_values_version_ = values_version_;
   factored_active_version_ = active_version_;
+  KeepFactoredHessians(hessians);
+  return true;
+}
+
+void HessianFactorization::KeepFactoredHessians(
+    const std::vector<ConstraintMatrix>& hessians) {
+  const bool all = num_changed_hessians_ < 0;  // else the others are kept already
   size_t offset = 0;  // the storage is kept: no allocation once grown
   factored_offsets_.resize(hessians.size());
   for (size_t i = 0; i < hessians.size(); ++i) {
@@ -186,17 +194,18 @@ bool HessianFactorization::Factor(const ContactProblem& problem,
     factored_offsets_[i] = offset;
     if (offset + size > factored_hessians_.size())
       factored_hessians_.resize(offset + size);
-    double* copy = factored_hessians_.data() + offset;
-    if (size == 9) {  // a contact: a fixed-size copy (std::copy_n calls memmove)
-      Eigen::Map<Eigen::Matrix<double, 9, 1>> contact_copy(copy);
-      contact_copy = Eigen::Map<const Eigen::Matrix<double, 9, 1>>(g.data());
-    } else {
-      std::copy_n(g.data(), size, copy);
+    if (all || changed_hessians_[i]) {
+      double* copy = factored_hessians_.data() + offset;
+      if (size == 9) {  // a contact: a fixed-size copy (std::copy_n calls memmove)
+        Eigen::Map<Eigen::Matrix<double, 9, 1>> contact_copy(copy);
+        contact_copy = Eigen::Map<const Eigen::Matrix<double, 9, 1>>(g.data());
+      } else {
+        std::copy_n(g.data(), size, copy);
+      }
     }
     offset += size;
   }
   factored_hessians_.resize(offset);
-  return true;
 }
 
 void HessianFactorization::Solve(Eigen::Ref<Eigen::VectorXd> b) const {

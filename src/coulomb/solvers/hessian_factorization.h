@@ -68,14 +68,13 @@ class HessianFactorization {
   // Assembles and factors H (Factor, when H may have changed).
   virtual bool AssembleAndFactor(const ContactProblem& problem,
                                  const std::vector<ConstraintMatrix>& hessians) = 0;
-  // Against the last successful Factor: -1 if it is not of this problem's
-  // values and active set (or none); else how many G_i differ from its, each
-  // flagged in *changed (with `changed` null it stops at the first: 0 or 1).
-  int CountChangedHessians(const std::vector<ConstraintMatrix>& hessians,
-                           std::vector<char>* changed) const;
+  // Within AssembleAndFactor, against the last successful Factor: -1 if it
+  // is not of this problem's values and active set (or there is none); else
+  // how many G_i differ from its (≥ 1), each flagged in changed_hessians().
+  int num_changed_hessians() const { return num_changed_hessians_; }
+  const std::vector<char>& changed_hessians() const { return changed_hessians_; }
   // G_i (size × size) as the last successful Factor had it: within
-  // AssembleAndFactor, after CountChangedHessians found that factor to be of
-  // this problem's values and active set, the G_i that H holds.
+  // AssembleAndFactor, when num_changed_hessians() ≥ 0, the G_i that H holds.
   Eigen::Map<const Eigen::MatrixXd> factored_hessian(int constraint, int size) const {
     return Eigen::Map<const Eigen::MatrixXd>(
         factored_hessians_.data() + factored_offsets_[constraint], size, size);
@@ -152,6 +151,11 @@ class HessianFactorization {
   }
 
  private:
+  // num_changed_hessians_ and changed_hessians_ for `hessians` (one pass).
+  void CountChangedHessians(const std::vector<ConstraintMatrix>& hessians);
+  // After a successful AssembleAndFactor: the G_i it factored, into
+  // factored_hessians_ (only the changed ones when the others are there).
+  void KeepFactoredHessians(const std::vector<ConstraintMatrix>& hessians);
   // stacked_row_, block_places_ and the stacks' sizes for the constraints.
   void LayOutConstraintRows(const ContactProblem& problem);
   // Everything but the partition sized for it, and the rows laid out.
@@ -182,6 +186,8 @@ class HessianFactorization {
   bool has_factor_ = false;  // the last Factor succeeded
   std::uint64_t factored_values_version_ = 0;
   std::uint64_t factored_active_version_ = 0;
+  int num_changed_hessians_ = -1;
+  std::vector<char> changed_hessians_;     // per constraint
   std::vector<double> factored_hessians_;  // the G_i's entries, one after the other
   std::vector<size_t> factored_offsets_;   // per constraint, where its G_i starts
 };
