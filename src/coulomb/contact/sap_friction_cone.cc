@@ -112,53 +112,64 @@ SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v
   return result;
 }
 
+// Inlined into both callers: a call returning the point through memory costs
+// more than the evaluations around it.
+[[gnu::always_inline]] inline SapFrictionCone::ConePoint SapFrictionCone::PointAt(
+    const Eigen::Vector3d& v_c) const {
+  ConePoint point;
+  point.y = ScaledImpulse(v_c);
+  const double y_n = point.y.z();
+  point.y_r = point.y.head<2>().norm();
+  point.region = RegionOf(y_n, point.y_r);
+  if (point.region == Region::kStiction) {  // γ = y
+    point.cost = 0.5 * (rt_ * point.y_r * point.y_r + rn_ * y_n * y_n);
+  } else if (point.region == Region::kSliding) {
+    const double mu = parameters_.friction;
+    if (point.y_r > 0.0) point.t_hat = point.y.head<2>() / point.y_r;
+    point.s = y_n + mu_hat_ * point.y_r;  // ≥ 0 in this region
+    point.scale = 1.0 / (1.0 + mu * mu_hat_);
+    point.gamma_n = point.s * point.scale;
+    point.cost = 0.5 * rn_ * point.s * point.s * point.scale;
+  }
+  return point;
+}
+
 std::pair<double, SapFrictionCone::Region> SapFrictionCone::EvaluateInto(
     const Eigen::Vector3d& v_c, double* gamma_out, double* hessian_out) const {
   Eigen::Map<Eigen::Vector3d> gamma(gamma_out);
-  const Eigen::Vector3d y = ScaledImpulse(v_c);
-  const Eigen::Vector2d y_t = y.head<2>();
-  const double y_n = y.z();
-  const double y_r = y_t.norm();
-  const double mu = parameters_.friction;
-  const double mu_hat = mu_hat_;
-  const double mu_tilde_squared = mu * mu_hat;
-
-  const Region region = RegionOf(y_n, y_r);
-  if (region == Region::kStiction) {
-    gamma = y;
+  const ConePoint point = PointAt(v_c);
+  if (point.region == Region::kStiction) {
+    gamma = point.y;
     if (hessian_out != nullptr) {  // R⁻¹ R R⁻¹
       Eigen::Map<Eigen::Matrix3d> hessian(hessian_out);
       hessian = r_inverse_.asDiagonal();
     }
-    return {0.5 * (rt_ * y_r * y_r + rn_ * y_n * y_n), region};
+    return {point.cost, point.region};
   }
-  if (region == Region::kNoContact) {  // γ = 0, ℓ = 0, G = 0
+  if (point.region == Region::kNoContact) {  // γ = 0, ℓ = 0, G = 0
     gamma.setZero();
     if (hessian_out != nullptr) Eigen::Map<Eigen::Matrix3d>{hessian_out}.setZero();
-    return {0.0, region};
+    return {0.0, point.region};
   }
-  const Eigen::Vector2d t_hat =
-      y_r > 0.0 ? Eigen::Vector2d(y_t / y_r) : Eigen::Vector2d::Zero();
-  const double s = y_n + mu_hat * y_r;  // ≥ 0 in this region
-  const double scale = 1.0 / (1.0 + mu_tilde_squared);
-  const double gamma_n = s * scale;
-  gamma << mu * gamma_n * t_hat, gamma_n;
-  const double cost = 0.5 * rn_ * s * s * scale;
-  if (hessian_out == nullptr) return {cost, region};
+  const double mu_hat = mu_hat_;
+  const Eigen::Vector2d& t_hat = point.t_hat;
+  gamma << parameters_.friction * point.gamma_n * t_hat, point.gamma_n;
+  if (hessian_out == nullptr) return {point.cost, point.region};
 
   // ∇²_y ℓ_R (SAP App. D), then G = R⁻¹ ∇²_y ℓ_R R⁻¹.
   Eigen::Matrix3d hessian_y;
   const Eigen::Matrix2d p = t_hat * t_hat.transpose();
   Eigen::Matrix2d tangential = mu_hat * mu_hat * p;
-  if (mu_hat > 0.0) tangential += mu_hat * s / y_r * (Eigen::Matrix2d::Identity() - p);
+  if (mu_hat > 0.0)
+    tangential += mu_hat * point.s / point.y_r * (Eigen::Matrix2d::Identity() - p);
   hessian_y.topLeftCorner<2, 2>() = tangential;
   hessian_y.topRightCorner<2, 1>() = mu_hat * t_hat;
   hessian_y.bottomLeftCorner<1, 2>() = mu_hat * t_hat.transpose();
   hessian_y(2, 2) = 1.0;
-  hessian_y *= rn_ * scale;
+  hessian_y *= rn_ * point.scale;
   Eigen::Map<Eigen::Matrix3d> hessian(hessian_out);
   hessian = r_inverse_.asDiagonal() * hessian_y * r_inverse_.asDiagonal();
-  return {cost, region};
+  return {point.cost, point.region};
 }
 
 double SapFrictionCone::Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
@@ -175,35 +186,26 @@ double SapFrictionCone::Evaluate(const ConstraintVector& v_c, ConstraintVector* 
 ConvexConstraint::LineValue SapFrictionCone::EvaluateAlongLine(
     const double* v_c, const double* direction, double alpha, bool with_curvature) const {
   const Eigen::Map<const Eigen::Vector3d> delta(direction);
-  const Eigen::Vector3d y =
-      ScaledImpulse(Eigen::Map<const Eigen::Vector3d>(v_c) + alpha * delta);
-  const Eigen::Vector2d y_t = y.head<2>();
-  const double y_n = y.z();
-  const double y_r = y_t.norm();
+  const ConePoint point = PointAt(Eigen::Map<const Eigen::Vector3d>(v_c) + alpha * delta);
   LineValue value;
-  const Region region = RegionOf(y_n, y_r);
-  if (region == Region::kNoContact) return value;  // ℓ = 0 about here
+  if (point.region == Region::kNoContact) return value;  // ℓ = 0 about here
+  value.cost = point.cost;
   const Eigen::Vector3d u = r_inverse_.cwiseProduct(delta);
-  if (region == Region::kStiction) {  // γ = y, G = R⁻¹
-    value.cost = 0.5 * (rt_ * y_r * y_r + rn_ * y_n * y_n);
-    value.slope = -delta.dot(y);
+  if (point.region == Region::kStiction) {  // γ = y, G = R⁻¹
+    value.slope = -delta.dot(point.y);
     if (with_curvature) value.curvature = delta.dot(u);
     return value;
   }
-  const double mu = parameters_.friction;
-  const Eigen::Vector2d t_hat =
-      y_r > 0.0 ? Eigen::Vector2d(y_t / y_r) : Eigen::Vector2d::Zero();
-  const double s = y_n + mu_hat_ * y_r;
-  const double scale = 1.0 / (1.0 + mu * mu_hat_);
-  const double gamma_n = s * scale;
-  value.cost = 0.5 * rn_ * s * s * scale;
-  value.slope = -gamma_n * (mu * t_hat.dot(delta.head<2>()) + delta.z());
+  const Eigen::Vector2d& t_hat = point.t_hat;
+  value.slope =
+      -point.gamma_n * (parameters_.friction * t_hat.dot(delta.head<2>()) + delta.z());
   if (!with_curvature) return value;
   const double u_along = t_hat.dot(u.head<2>());  // u_t's component along t̂
   double form = mu_hat_ * u_along * (mu_hat_ * u_along + 2.0 * u.z()) + u.z() * u.z();
   if (mu_hat_ > 0.0)
-    form += mu_hat_ * s / y_r * (u.head<2>().squaredNorm() - u_along * u_along);
-  value.curvature = rn_ * scale * form;
+    form +=
+        mu_hat_ * point.s / point.y_r * (u.head<2>().squaredNorm() - u_along * u_along);
+  value.curvature = rn_ * point.scale * form;
   return value;
 }
 

@@ -128,6 +128,20 @@ class SapFrictionCone final : public ConvexConstraint {
     return -(v_c - v_hat_).cwiseProduct(r_inverse_);
   }
   Region RegionOf(double y_n, double y_r) const;
+  // What EvaluateInto and EvaluateAlongLine both build from v_c: y, y_r,
+  // the region and ℓ; in the sliding region also t̂ = y_t/y_r (0 at y_r = 0),
+  // s = y_n + μ̂ y_r, 1/(1 + μμ̂) and γ_n = s/(1 + μμ̂).
+  struct ConePoint {
+    Eigen::Vector3d y;
+    double y_r = 0.0;
+    Region region = Region::kNoContact;
+    double cost = 0.0;
+    Eigen::Vector2d t_hat = Eigen::Vector2d::Zero();
+    double s = 0.0;
+    double scale = 0.0;
+    double gamma_n = 0.0;
+  };
+  ConePoint PointAt(const Eigen::Vector3d& v_c) const;
   // EvaluateAt's work, γ written to gamma (3 entries) and, unless null, G to
   // hessian (3 × 3, column-major); returns ℓ and the region.
   std::pair<double, Region> EvaluateInto(const Eigen::Vector3d& v_c, double* gamma,
