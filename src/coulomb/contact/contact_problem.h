@@ -132,6 +132,11 @@ class ContactProblem {
                : subproblem_source_->constraints_[source_constraint_[index]];
   }
   int constraint_offset(int index) const { return constraint_offsets_[index]; }
+  // Its number of equations, read from the constraint's own record (its bias
+  // has that many rows, checked by Finalize), not asked of its potential.
+  int constraint_size(int index) const {
+    return static_cast<int>(constraint(index).bias.size());
+  }
 
   // v_c = J v + b for all constraints, stacked.
   // (Vector: Eigen::VectorXd or ReusableVector, resized to the stack.)

@@ -38,7 +38,7 @@ void BlockSparseHessianFactorization::AssignConstraintTerms(
   terms_.clear();
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& supernodes = p.supernodes_of_constraint[index];
-    const int rows = problem.constraint(index).potential->num_equations();
+    const int rows = problem.constraint_size(index);
     for (int a = 0; a < static_cast<int>(supernodes.size()); ++a) {
       for (int b = 0; b < a; ++b) {
         const BlockSparseCholesky::BlockHandle handle =

@@ -29,7 +29,7 @@ bool DenseHessianFactorization::AssembleAndFactor(
   // Supernode pairs of a constraint: J_rᵀ G J_c with r after c (lower triangle).
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& supernodes = p.supernodes_of_constraint[index];
-    const int rows = problem.constraint(index).potential->num_equations();
+    const int rows = problem.constraint_size(index);
     for (int a = 0; a < static_cast<int>(supernodes.size()); ++a) {
       for (int b = 0; b < a; ++b) {
         const bool a_after_b =

@@ -44,7 +44,7 @@ void HessianFactorization::LayOutConstraintRows(const ContactProblem& problem) {
   constraint_rows_start_.assign(num_supernodes + 1, 0);
   stacked_row_.Reset(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index) {
-    const int rows = problem.constraint(index).potential->num_equations();
+    const int rows = problem.constraint_size(index);
     for (int supernode : partition_.supernodes_of_constraint[index]) {
       stacked_row_[index].push_back(rows_on_supernode_[supernode]);
       rows_on_supernode_[supernode] += rows;
@@ -59,7 +59,7 @@ void HessianFactorization::LayOutConstraintRows(const ContactProblem& problem) {
   next_constraint_row_.assign(constraint_rows_start_.begin(),
                               constraint_rows_start_.end() - 1);
   for (int index = 0; index < problem.num_constraints(); ++index) {
-    const int rows = problem.constraint(index).potential->num_equations();
+    const int rows = problem.constraint_size(index);
     const auto& supernodes = partition_.supernodes_of_constraint[index];
     for (size_t k = 0; k < supernodes.size(); ++k) {
       constraint_rows_[next_constraint_row_[supernodes[k]]++] = {

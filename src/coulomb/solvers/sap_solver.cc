@@ -91,7 +91,7 @@ void ForCliqueEntries(const ContactProblem& problem, int clique, Body&& body) {
 template <typename Body>
 void ForConstraintEntries(const ContactProblem& problem, int index, Body&& body) {
   const int offset = problem.constraint_offset(index);
-  const int size = problem.constraint(index).potential->num_equations();
+  const int size = problem.constraint_size(index);
   if (size == 3) {
     body([offset](auto& v) { return v.template segment<3>(offset); });
   } else {
