@@ -364,8 +364,8 @@ void ContactProblem::PrepareConstraints() {
   }
 }
 
-ConstraintVector ContactProblem::ConstraintVelocity(
-    int index, Eigen::Ref<const Eigen::VectorXd> v) const {
+ConstraintVector ContactProblem::ConstraintVelocity(int index,
+                                                    const Eigen::VectorXd& v) const {
   const ProblemConstraint& c = constraint(index);
   ConstraintVector v_c = c.bias;
   for (const JacobianBlock& block : c.jacobian) {

@@ -146,8 +146,7 @@ class ContactProblem {
     MultiplyByJacobianInto(v, true, v_c->data());
   }
   // v_c = J_i v + b_i of one constraint.
-  ConstraintVector ConstraintVelocity(int index,
-                                      Eigen::Ref<const Eigen::VectorXd> v) const;
+  ConstraintVector ConstraintVelocity(int index, const Eigen::VectorXd& v) const;
   // y = J x (no bias), stacked like v_c.
   template <class Vector>
   void MultiplyByJacobian(Eigen::Ref<const Eigen::VectorXd> x, Vector* y) const {
