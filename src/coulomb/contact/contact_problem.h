@@ -72,10 +72,10 @@ class ContactProblem {
   // source must stay where it is, unchanged, until this problem's next Clear).
   // Nothing is validated or prepared again, and the cliques are not copied
   // again when the last reset was from the same source, unchanged (the same
-  // revision). A constraint whose impulse
-  // vanishes at v adds nothing to ℓ_p or its gradient there, so at a v where
-  // every constraint left out is inactive both problems have the same cost
-  // and gradient: SapSolver's working set (SapSolverParameters::working_set).
+  // revision). A constraint whose impulse vanishes at v adds nothing to ℓ_p
+  // or its gradient there, so at a v where every constraint left out is
+  // inactive both problems have the same cost and gradient: SapSolver's
+  // working set (SapSolverParameters::working_set).
   void ResetToSubproblem(const ContactProblem& source,
                          const std::vector<int>& constraints);
   void SetFreeMotionVelocities(Eigen::VectorXd v_star);
@@ -213,8 +213,8 @@ class ContactProblem {
   int num_constraints_ = 0;
   // Set by ResetToSubproblem: constraint i is source's source_constraint_[i].
   const ContactProblem* subproblem_source_ = nullptr;
-  std::uint64_t subproblem_source_revision_ =
-      0;  // the source's, when its cliques were copied
+  // The source's revision when its cliques were copied here.
+  std::uint64_t subproblem_source_revision_ = 0;
   std::vector<int> source_constraint_;
   std::vector<int> constraint_offsets_;
   int num_constraint_equations_ = 0;
