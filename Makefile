@@ -190,10 +190,32 @@ bench-python: build
 # target) on the same scenes in one run; rewrites docs/peers.md and its plot
 # (bench/peers/run_peers.py, a few minutes).
 MUJOCO := mujoco==4.0.0
+# Drake has wheels for Python 3.12 and later only (none for Debian's 3.11):
+# it gets a venv of its own, made by the first Python 3.12 or 3.13 found on
+# the PATH or in pyenv (DRAKE_BASE_PYTHON=... to choose); without one,
+# bench-peers leaves Drake out and says so.
+DRAKE := drake==1.58.0
+DRAKE_VENV := .venv-drake
+DRAKE_BASE_PYTHON ?= $(shell for python in $$(command -v python3.12 python3.13) \
+  $(HOME)/.pyenv/versions/3.1[23]*/bin/python3.1[23]; do \
+  "$$python" -c "import venv" >/dev/null 2>&1 && { echo "$$python"; break; }; done)
+
+$(DRAKE_VENV)/installed.stamp: Makefile
+	$(DRAKE_BASE_PYTHON) -m venv $(DRAKE_VENV)
+	$(DRAKE_VENV)/bin/pip install --quiet --disable-pip-version-check --only-binary=:all: $(DRAKE)
+	touch $@
+
 bench-peers: build
 	$(VENV)/bin/python -c "import mujoco" 2>/dev/null || \
 	  $(VENV)/bin/pip install --quiet --disable-pip-version-check --only-binary=:all: $(MUJOCO)
+ifeq ($(DRAKE_BASE_PYTHON),)
+	@echo "bench-peers: no Python 3.12 or 3.13 here (DRAKE_BASE_PYTHON=...): Drake is left out"
 	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/peers/run_peers.py --write-docs
+else
+	$(MAKE) --no-print-directory $(DRAKE_VENV)/installed.stamp
+	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/peers/run_peers.py --write-docs \
+	  --drake-python $(abspath $(DRAKE_VENV))/bin/python
+endif
 
 # The single-step benchmark's plots (docs/ncp_single_step_*.png).
 plots: build

@@ -20,50 +20,13 @@ import math
 import numpy as np
 
 import mujoco
-
-CLUTTER_DT = 0.01
-
-
-def rotation_rpy(roll, pitch, yaw):
-    """R = Rz(yaw) Ry(pitch) Rx(roll), as Coulomb's Pose()."""
-    cr, sr, cp, sp, cy, sy = (math.cos(roll), math.sin(roll), math.cos(pitch),
-                              math.sin(pitch), math.cos(yaw), math.sin(yaw))
-    return np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
-                     [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
-                     [-sp, cp * sr, cp * cr]])
+from clutter_layout import CLUTTER_DT, clutter_bodies, clutter_walls
 
 
 def quaternion(matrix):
     q = np.empty(4)
     mujoco.mju_mat2Quat(q, matrix.flatten())
     return q
-
-
-def clutter_columns(columns):
-    """Column centres: the paper's four, or a square grid 0.4 m apart."""
-    if columns == 4:
-        return [(0.2, 0.2), (-0.2, 0.2), (-0.2, -0.2), (0.2, -0.2)]
-    side = math.ceil(math.sqrt(columns))
-    return [(0.4 * (k % side - 0.5 * (side - 1)), 0.4 * (k // side - 0.5 * (side - 1)))
-            for k in range(columns)]
-
-
-def clutter_half_width(columns):
-    return 0.4 if columns == 4 else 0.2 * math.ceil(math.sqrt(columns))
-
-
-def clutter_bodies(bodies, columns):
-    """(name, kind, position, rotation) of every object, as Coulomb adds them."""
-    result = []
-    for k, (x, y) in enumerate(clutter_columns(columns)):
-        for j in range(bodies // columns + (1 if k < bodies % columns else 0)):
-            position = (x, y, 0.1 + 0.15 * j)
-            if (j + k) % 2 == 0:
-                result.append((f"body_{k}_{j}", "sphere", position, np.eye(3)))
-            else:
-                rotation = rotation_rpy(0.2 * j, 0.3 * k, 0.1 * (j + k))
-                result.append((f"body_{k}_{j}", "box", position, rotation))
-    return result
 
 
 def _model(geoms, dt, gravity=(0, 0, -9.81), impratio=1.0, tolerance=1e-8):
@@ -82,12 +45,9 @@ def clutter_mjcf(bodies, walls, columns=4, impratio=1.0, tolerance=1e-8):
     friction = 'friction="1 0 0" condim="3"'
     geoms = [f'<geom type="plane" size="0 0 1" {friction}/>']
     if walls:
-        half, thickness, height = clutter_half_width(columns), 0.05, 0.8
-        center, length = half + thickness / 2, 2 * half + 2 * thickness
-        for x, y, sx, sy in ((center, 0, thickness, length), (-center, 0, thickness, length),
-                             (0, center, length, thickness), (0, -center, length, thickness)):
-            geoms.append(f'<geom type="box" pos="{x} {y} {height / 2}" '
-                         f'size="{sx / 2} {sy / 2} {height / 2}" {friction}/>')
+        for (x, y, z), (sx, sy, sz) in clutter_walls(columns):
+            geoms.append(f'<geom type="box" pos="{x} {y} {z}" '
+                         f'size="{sx / 2} {sy / 2} {sz / 2}" {friction}/>')
     for name, kind, (x, y, z), rotation in clutter_bodies(bodies, columns):
         if kind == "sphere":
             shape = f'<geom type="sphere" size="0.05" density="1000" {friction}/>'

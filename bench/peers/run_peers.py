@@ -27,9 +27,11 @@ them to docs/peers.md with the plot docs/peers_time_per_step.png.
 
 import argparse
 import datetime
+import json
 import math
 import os
 import platform
+import subprocess
 import sys
 import time
 
@@ -54,6 +56,11 @@ SLOPE_SLIDING_FRICTION = 2 * 0.2 * 0.5 / 0.7  # Coulomb's pair friction
 # MuJoCo's tolerance at equal accuracy (see MomentumError): its default 1e-8
 # leaves momentum residuals up to ~3e-4 in the clutter, 1e-14 below 1e-6.
 EQUAL_ACCURACY_TOLERANCE = 1e-14
+DRAKE_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "drake_scenes.py")
+# The irrotational-contact models beside Drake's: the 40-body walled clutter
+# at these stiffnesses per geometry (N/m) for this long.
+IRR_STIFFNESSES = (1e7, 1e10, 1e11)
+IRR_DURATION = 3.0
 
 
 class Case:
@@ -153,6 +160,29 @@ def run_coulomb(sim, duration):
                 failed=s["failed_steps"])
 
 
+def run_drake(drake_python, scene, duration, case=None, approximation="sap", stiffness=1e12):
+    """Drake on a scene, in its own Python (drake_scenes.py prints one JSON
+    line): ms per step, contacts, penetration, energies; `failed_at` the
+    time of a step its solver could not take (None if it ran through)."""
+    command = [drake_python, DRAKE_SCRIPT, "--scene", scene, "--duration", f"{duration}",
+               "--approximation", approximation, "--stiffness", f"{stiffness}"]
+    if case is not None:
+        command += ["--bodies", f"{case.bodies}", "--columns", f"{case.columns}"]
+        command += ["--walls"] if case.walls else []
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        lines = done.stderr.strip().splitlines() or ["no output"]
+        sys.exit(f"drake_scenes.py {' '.join(command[2:])} failed: {lines[-1]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def check_same_energy(label, c, peer, name):
+    """The layouts agree in masses and heights (the initial energy)."""
+    if abs(c["energy_initial"] - peer["energy_initial"]) > 1e-9 * abs(peer["energy_initial"]):
+        sys.exit(f"{label}: initial energies differ: Coulomb {c['energy_initial']} J, "
+                 f"{name} {peer['energy_initial']} J")
+
+
 def check_same_start(label, sim, xml):
     """Every body of `sim` starts where its MuJoCo twin (same name) does."""
     model = mujoco.MjModel.from_xml_string(xml)
@@ -164,27 +194,31 @@ def check_same_start(label, sim, xml):
         sys.exit(f"{label}: a body is {worst:.3g} m from its MuJoCo twin")
 
 
-def row(case, c, m, m_stiff=None):
+def row(case, c, m, m_stiff=None, d=None):
     return {"scene": case.label, "layout": case.layout, "bodies": case.bodies,
-            "duration": case.duration, "coulomb": c, "mujoco": m, "mujoco_stiff": m_stiff}
+            "duration": case.duration, "coulomb": c, "mujoco": m, "mujoco_stiff": m_stiff,
+            "drake": d}
 
 
-def run_clutter(case, impratio):
-    """Both engines on the case, and MuJoCo again at `impratio` (its stiction
-    made as stiff as Coulomb's, see run_slope)."""
+def run_clutter(case, impratio, drake_python):
+    """The engines on the case, and MuJoCo again at `impratio` (its stiction
+    made as stiff as Coulomb's, see run_slope); Drake's SAP when its Python
+    is given."""
     sim = coulomb.Simulation.from_builtin("clutter", bodies=case.bodies, walls=case.walls,
                                           columns=case.columns)
     xml = mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns)
     check_same_start(f"clutter {case.bodies}", sim, xml)
     c = run_coulomb(sim, case.duration)
     m = run_mujoco(xml, case.duration)
-    if abs(c["energy_initial"] - m["energy_initial"]) > 1e-9 * abs(m["energy_initial"]):
-        sys.exit(f"initial energies differ: Coulomb {c['energy_initial']} J, "
-                 f"MuJoCo {m['energy_initial']} J")
+    check_same_energy(f"clutter {case.bodies}", c, m, "MuJoCo")
     m_stiff = run_mujoco(mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns,
                                                     impratio, EQUAL_ACCURACY_TOLERANCE),
                          case.duration)
-    return row(case, c, m, m_stiff)
+    d = None
+    if drake_python:
+        d = run_drake(drake_python, "clutter", case.duration, case)
+        check_same_energy(f"clutter {case.bodies}", c, d, "Drake")
+    return row(case, c, m, m_stiff, d)
 
 
 def slope_speed_closed_form(duration):
@@ -232,22 +266,97 @@ def run_slope():
     return dict(coulomb=c, mujoco=m, mujoco_stiff=m_stiff, exact=slope_speed_closed_form(3.0))
 
 
-def run_box_slide():
+def run_box_slide(drake_python):
     sim = coulomb.Simulation.from_builtin("box_slide")
     check_same_start("box slide", sim, mujoco_scenes.box_slide_mjcf())
     c = run_coulomb(sim, 0.5)
     c["distance"] = sim.body_position("box")[0]
     m = run_mujoco(mujoco_scenes.box_slide_mjcf(), 0.5, qvel=[1.0, 0, 0, 0, 0, 0])
     m["distance"] = m["data"].xpos[m["model"].body("box").id][0]
-    return row(Case("box slide", "μ = 0.5, 1 m/s, δt = 1 ms", 1, False, 0, 0.5), c, m)
+    d = None
+    if drake_python:
+        d = run_drake(drake_python, "box_slide", 0.5)
+        check_same_energy("box slide", c, d, "Drake")
+        d["distance"] = d["positions"]["box"][0]
+    return row(Case("box slide", "μ = 0.5, 1 m/s, δt = 1 ms", 1, False, 0, 0.5), c, m, None, d)
 
 
-def run_sphere():
+def run_sphere(drake_python):
     sim = coulomb.Simulation.from_builtin("sphere_on_ground")
     check_same_start("sphere on ground", sim, mujoco_scenes.sphere_on_ground_mjcf())
     c = run_coulomb(sim, 2.0)
     m = run_mujoco(mujoco_scenes.sphere_on_ground_mjcf(), 2.0)
-    return row(Case("sphere on ground", "1 kg, r = 0.1 m, δt = 10 ms", 1, False, 0, 2.0), c, m)
+    d = None
+    if drake_python:
+        d = run_drake(drake_python, "sphere_on_ground", 2.0)
+        check_same_energy("sphere on ground", c, d, "Drake")
+    return row(Case("sphere on ground", "1 kg, r = 0.1 m, δt = 10 ms", 1, False, 0, 2.0), c, m,
+               None, d)
+
+
+def run_irrotational(drake_python):
+    """The Lagged and Similar models (IRR) on the 40-body walled clutter in
+    both engines, per-geometry stiffness IRR_STIFFNESSES, Hunt & Crossley
+    dissipation 10 s/m: where each runs, how fast, and when it fails."""
+    case = Case("clutter", "4 columns, walls", 40, True, 4, IRR_DURATION)
+    rows = []
+    for model in ("lagged", "similar"):
+        for stiffness in IRR_STIFFNESSES:
+            sim = coulomb.Simulation.from_builtin("clutter", bodies=40, walls=True,
+                                                  stiffness=stiffness, model=model)
+            try:
+                c = run_coulomb(sim, IRR_DURATION)
+                c["failed_at"] = None
+            except coulomb.SolverError:
+                c = dict(failed_at=sim.time)
+            d = run_drake(drake_python, "clutter", IRR_DURATION, case, model, stiffness)
+            rows.append(dict(model=model, stiffness=stiffness, coulomb=c, drake=d))
+            print(format_irr_row(rows[-1]), flush=True)
+    return rows
+
+
+def outcome(result):
+    if result["failed_at"] is None:
+        return f"ran {IRR_DURATION:g} s"
+    return f"failed at t = {result['failed_at']:.2f} s"
+
+
+def format_irr_row(r):
+    c, d = r["coulomb"], r["drake"]
+    ratio = (f"{d['ms'] / c['ms']:.1f}" if c["failed_at"] is None and d["failed_at"] is None
+             else "—")
+    coulomb_ms = f"{c['ms']:.3f}" if c["failed_at"] is None else "—"
+    accuracy = (f"{c['iterations']:.2f} / {c['error']:.1e}" if c["failed_at"] is None else "—")
+    end = (f"{1e3 * c['penetration_end']:.4f}" if c["failed_at"] is None else "—") + \
+        (f" / {1e3 * d['penetration_end']:.4f}" if d["failed_at"] is None else " / —")
+    return (f"| {r['model']} | {r['stiffness']:.0e} | {outcome(c)} | {outcome(d)} "
+            f"| {coulomb_ms} | {d['ms']:.3f} | {ratio} | {accuracy} | {end} |")
+
+
+IRR_HEADER = ("| model | k per geometry [N/m] | Coulomb | Drake | Coulomb ms/step "
+              "| Drake ms/step | Drake / Coulomb | Coulomb iterations / max e_m "
+              "| penetration at end [mm] C / D |")
+
+
+DRAKE_HEADER = ("| scene | layout | bodies | Coulomb ms/step | Drake SAP ms/step "
+                "| Drake / Coulomb | contacts (max) C / D | penetration max [mm] C / D "
+                "| penetration at end [mm] C / D | energy at end [J] C / D |")
+
+
+def format_drake_row(r):
+    c, d = r["coulomb"], r["drake"]
+    if d["failed_at"] is not None:
+        return f"| {r['scene']} | {r['layout']} | {r['bodies']} | {c['ms']:.3f} " \
+               f"| failed at t = {d['failed_at']:.2f} s | | | | | |"
+    return (f"| {r['scene']} | {r['layout']} | {r['bodies']} | {c['ms']:.3f} | {d['ms']:.3f} "
+            f"| {d['ms'] / c['ms']:.1f} | {c['contacts']} / {d['contacts']} "
+            f"| {1e3 * c['penetration_max']:.3f} / {1e3 * d['penetration_max']:.3f} "
+            f"| {1e3 * c['penetration_end']:.4f} / {1e3 * d['penetration_end']:.4f} "
+            f"| {c['energy_final']:.4g} / {d['energy_final']:.4g} |")
+
+
+def table(header, lines):
+    return "\n".join([header, "|" + "---|" * (header.count(" | ") + 1)] + lines)
 
 
 HEADER = ("| scene | layout | bodies | duration [s] | Coulomb ms/step | MuJoCo ms/step "
@@ -308,7 +417,10 @@ def plot(rows, path):
         for engine, color, style, name in (
                 ("coulomb", "tab:blue", "-", "Coulomb (SAP)"),
                 ("mujoco", "tab:orange", "-", "MuJoCo 4.0"),
-                ("mujoco_stiff", "tab:orange", ":", "MuJoCo 4.0, Coulomb's stiction and accuracy")):
+                ("mujoco_stiff", "tab:orange", ":", "MuJoCo 4.0, Coulomb's stiction and accuracy"),
+                ("drake", "tab:green", "-", "Drake 1.58 SAP")):
+            if any(r[engine] is None or r[engine]["failed_at"] is not None for r in chosen):
+                continue
             axes.loglog(bodies, [r[engine]["ms"] for r in chosen], marker=marker, color=color,
                         linestyle=style, label=f"{name}, {layout}")
     axes.set_xlabel("bodies")
@@ -320,7 +432,19 @@ def plot(rows, path):
     figure.savefig(path, dpi=110)
 
 
-def write_docs(rows, table, stiff_table, slope):
+def drake_sections(rows, irr_rows):
+    """The Drake tables for docs/peers.md, or why they are missing."""
+    if irr_rows is None:
+        return ("Drake was not run (run_peers.py without --drake-python: `make bench-peers` "
+                "finds a Python 3.12 for it).", "")
+    slide = next(r for r in rows if r["scene"] == "box slide")
+    drake = table(DRAKE_HEADER, [format_drake_row(r) for r in rows if r["drake"]])
+    drake += (f"\n\nBox slide in Drake: the box stops after "
+              f"{slide['drake']['distance']:.4f} m (v²/(2μg) = {1.0 / (2 * 0.5 * GRAVITY):.4f} m).")
+    return drake, table(IRR_HEADER, [format_irr_row(r) for r in irr_rows])
+
+
+def write_docs(rows, main_table, stiff_table, slope, irr_rows, drake_version):
     plot([r for r in rows if r["scene"] == "clutter"], os.path.join(DOCS, "peers_time_per_step.png"))
     slide = next(r for r in rows if r["scene"] == "box slide")
     exact = 1.0 / (2 * 0.5 * GRAVITY)
@@ -329,9 +453,12 @@ def write_docs(rows, table, stiff_table, slope):
     text = text.replace("@DATE@", datetime.date.today().isoformat())
     text = text.replace("@MACHINE@", f"{platform.machine()}, {os.cpu_count()} cores, "
                                      f"Python {platform.python_version()}, "
-                                     f"mujoco {mujoco.__version__}")
-    text = text.replace("@TABLE@", table)
+                                     f"mujoco {mujoco.__version__}, {drake_version}")
+    text = text.replace("@TABLE@", main_table)
     text = text.replace("@STIFF_TABLE@", stiff_table)
+    drake_table, irr_table = drake_sections(rows, irr_rows)
+    text = text.replace("@DRAKE_TABLE@", drake_table)
+    text = text.replace("@IRR_TABLE@", irr_table)
     text = text.replace("@SLOPE@", slope_sentence(slope))
     text = text.replace("@SLIDE@", f"Box slide: the box stops after {exact:.4f} m "
                                    f"(v²/(2μg)); Coulomb {slide['coulomb']['distance']:.4f} m, "
@@ -340,34 +467,52 @@ def write_docs(rows, table, stiff_table, slope):
         out.write(text)
 
 
+def drake_version(drake_python):
+    """Drake's version, asked of its own Python; exits if it cannot import it."""
+    done = subprocess.run([drake_python, "-c", "import importlib.metadata as m; "
+                           "print(m.version('drake'))"], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"--drake-python {drake_python}: cannot import drake there "
+                 f"(make bench-peers installs drake==1.58.0 into .venv-drake)")
+    return f"drake {done.stdout.strip()} (Python of {drake_python})"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="one small case (a smoke test)")
     parser.add_argument("--write-docs", action="store_true",
                         help="write docs/peers.md and docs/peers_time_per_step.png")
+    parser.add_argument("--drake-python", metavar="PYTHON",
+                        help="a Python with pydrake (drake==1.58.0): runs Drake too")
     args = parser.parse_args()
+    drake = drake_version(args.drake_python) if args.drake_python else "Drake not run"
     slope = run_slope()
     print(slope_sentence(slope), flush=True)
     impratio = slope["mujoco_stiff"]["impratio"]
     print(HEADER)
     print(SEPARATOR)
     rows = []
-    for run in [lambda case=case: run_clutter(case, impratio)
+    for run in [lambda case=case: run_clutter(case, impratio, args.drake_python)
                 for case in clutter_cases(args.quick)] + (
-            [] if args.quick else [run_box_slide, run_sphere]):
+            [] if args.quick else [lambda: run_box_slide(args.drake_python),
+                                   lambda: run_sphere(args.drake_python)]):
         rows.append(run())
         print(format_row(rows[-1]), flush=True)
     clutter = [r for r in rows if r["mujoco_stiff"] is not None]
     stiff_table = "\n".join([STIFF_HEADER.format(impratio=impratio), "|---" * 8 + "|"] +
                             [format_stiff_row(r) for r in clutter])
     print(stiff_table)
+    irr_rows = None
+    if args.drake_python:
+        print(table(DRAKE_HEADER, [format_drake_row(r) for r in rows]), flush=True)
+        print(IRR_HEADER, flush=True)
+        irr_rows = run_irrotational(args.drake_python) if not args.quick else []
     failed = sum(r["coulomb"]["failed"] for r in rows)
     if failed:
         sys.exit(f"Coulomb: {failed} steps failed")
     if args.write_docs:
-        table = "\n".join([HEADER, SEPARATOR] +
-                          [format_row(r) for r in rows])
-        write_docs(rows, table, stiff_table, slope)
+        table_text = table(HEADER, [format_row(r) for r in rows])
+        write_docs(rows, table_text, stiff_table, slope, irr_rows, drake)
 
 
 if __name__ == "__main__":
