@@ -419,7 +419,7 @@ def plot(rows, path):
                 ("mujoco", "tab:orange", "-", "MuJoCo 4.0"),
                 ("mujoco_stiff", "tab:orange", ":", "MuJoCo 4.0, Coulomb's stiction and accuracy"),
                 ("drake", "tab:green", "-", "Drake 1.58 SAP")):
-            if any(r[engine] is None or r[engine]["failed_at"] is not None for r in chosen):
+            if any(r[engine] is None or r[engine].get("failed_at") is not None for r in chosen):
                 continue
             axes.loglog(bodies, [r[engine]["ms"] for r in chosen], marker=marker, color=color,
                         linestyle=style, label=f"{name}, {layout}")
