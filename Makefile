@@ -186,9 +186,11 @@ bench-ncp: build
 bench-python: build
 	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/python_overhead.py
 
-# Coulomb beside MuJoCo (pip, binary wheel, pinned; installed only for this
-# target) on the same scenes in one run; rewrites docs/peers.md and its plot
-# (bench/peers/run_peers.py, a few minutes).
+# Coulomb beside MuJoCo and Drake (pip, binary wheels, pinned; installed only
+# for this target) on the same scenes in one run; rewrites docs/peers.md and
+# its plot and saves the measurements in build/bench-peers.json (`run_peers.py
+# --from-results FILE --write-docs` rewrites the page from them; about 25
+# minutes with Drake).
 MUJOCO := mujoco==4.0.0
 # Drake has wheels for Python 3.12 and later only (none for Debian's 3.11):
 # it gets a venv of its own, made by the first Python 3.12 or 3.13 found on
@@ -210,11 +212,12 @@ bench-peers: build
 	  $(VENV)/bin/pip install --quiet --disable-pip-version-check --only-binary=:all: $(MUJOCO)
 ifeq ($(DRAKE_BASE_PYTHON),)
 	@echo "bench-peers: no Python 3.12 or 3.13 here (DRAKE_BASE_PYTHON=...): Drake is left out"
-	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/peers/run_peers.py --write-docs
+	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/peers/run_peers.py --write-docs \
+	  --results $(BUILD_DIR)/bench-peers.json
 else
 	$(MAKE) --no-print-directory $(DRAKE_VENV)/installed.stamp
 	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/peers/run_peers.py --write-docs \
-	  --drake-python $(abspath $(DRAKE_VENV))/bin/python
+	  --results $(BUILD_DIR)/bench-peers.json --drake-python $(abspath $(DRAKE_VENV))/bin/python
 endif
 
 # The single-step benchmark's plots (docs/ncp_single_step_*.png).

@@ -444,16 +444,15 @@ def drake_sections(rows, irr_rows):
     return drake, table(IRR_HEADER, [format_irr_row(r) for r in irr_rows])
 
 
-def write_docs(rows, main_table, stiff_table, slope, irr_rows, drake_version):
+def write_docs(results, main_table, stiff_table):
+    rows, irr_rows, slope = results["rows"], results["irr_rows"], results["slope"]
     plot([r for r in rows if r["scene"] == "clutter"], os.path.join(DOCS, "peers_time_per_step.png"))
     slide = next(r for r in rows if r["scene"] == "box slide")
     exact = 1.0 / (2 * 0.5 * GRAVITY)
     with open(os.path.join(DOCS, "peers.md.in")) as template:
         text = template.read()
-    text = text.replace("@DATE@", datetime.date.today().isoformat())
-    text = text.replace("@MACHINE@", f"{platform.machine()}, {os.cpu_count()} cores, "
-                                     f"Python {platform.python_version()}, "
-                                     f"mujoco {mujoco.__version__}, {drake_version}")
+    text = text.replace("@DATE@", results["date"])
+    text = text.replace("@MACHINE@", results["machine"])
     text = text.replace("@TABLE@", main_table)
     text = text.replace("@STIFF_TABLE@", stiff_table)
     drake_table, irr_table = drake_sections(rows, irr_rows)
@@ -477,20 +476,14 @@ def drake_version(drake_python):
     return f"drake {done.stdout.strip()} (Python of {drake_python})"
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="one small case (a smoke test)")
-    parser.add_argument("--write-docs", action="store_true",
-                        help="write docs/peers.md and docs/peers_time_per_step.png")
-    parser.add_argument("--drake-python", metavar="PYTHON",
-                        help="a Python with pydrake (drake==1.58.0): runs Drake too")
-    args = parser.parse_args()
+def measure(args):
+    """Every engine on every scene; the tables are printed as rows arrive."""
     drake = drake_version(args.drake_python) if args.drake_python else "Drake not run"
     slope = run_slope()
     print(slope_sentence(slope), flush=True)
-    impratio = slope["mujoco_stiff"]["impratio"]
     print(HEADER)
     print(SEPARATOR)
+    impratio = slope["mujoco_stiff"]["impratio"]
     rows = []
     for run in [lambda case=case: run_clutter(case, impratio, args.drake_python)
                 for case in clutter_cases(args.quick)] + (
@@ -498,21 +491,59 @@ def main():
                                    lambda: run_sphere(args.drake_python)]):
         rows.append(run())
         print(format_row(rows[-1]), flush=True)
-    clutter = [r for r in rows if r["mujoco_stiff"] is not None]
-    stiff_table = "\n".join([STIFF_HEADER.format(impratio=impratio), "|---" * 8 + "|"] +
-                            [format_stiff_row(r) for r in clutter])
-    print(stiff_table)
     irr_rows = None
     if args.drake_python:
-        print(table(DRAKE_HEADER, [format_drake_row(r) for r in rows]), flush=True)
-        print(IRR_HEADER, flush=True)
+        print(IRR_HEADER + "\n" + "|---" * (IRR_HEADER.count(" | ") + 1) + "|", flush=True)
         irr_rows = run_irrotational(args.drake_python) if not args.quick else []
+    machine = (f"{platform.machine()}, {os.cpu_count()} cores, Python "
+               f"{platform.python_version()}, mujoco {mujoco.__version__}, {drake}")
+    return dict(date=datetime.date.today().isoformat(), machine=machine, slope=slope,
+                rows=rows, irr_rows=irr_rows)
+
+
+def save(results, path):
+    """The measurements as JSON (MuJoCo's model and data objects left out)."""
+    def plain(value):
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items() if k not in ("model", "data")}
+        if isinstance(value, (list, tuple)):
+            return [plain(v) for v in value]
+        return value.item() if isinstance(value, np.generic) else value
+    with open(path, "w") as out:
+        json.dump(plain(results), out, indent=1)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="one small case (a smoke test)")
+    parser.add_argument("--write-docs", action="store_true",
+                        help="write docs/peers.md and docs/peers_time_per_step.png")
+    parser.add_argument("--drake-python", metavar="PYTHON",
+                        help="a Python with pydrake (drake==1.58.0): runs Drake too")
+    parser.add_argument("--results", metavar="FILE.json",
+                        help="where to save the measurements (default: none)")
+    parser.add_argument("--from-results", metavar="FILE.json",
+                        help="print and write the tables of a saved run instead of measuring")
+    args = parser.parse_args()
+    if args.from_results:
+        with open(args.from_results) as saved:
+            results = json.load(saved)
+    else:
+        results = measure(args)
+        if args.results:
+            save(results, args.results)
+    rows, irr_rows = results["rows"], results["irr_rows"]
+    impratio = results["slope"]["mujoco_stiff"]["impratio"]
+    stiff_table = table(STIFF_HEADER.format(impratio=impratio),
+                        [format_stiff_row(r) for r in rows if r["mujoco_stiff"] is not None])
+    print(stiff_table)
+    if irr_rows is not None:
+        print(table(DRAKE_HEADER, [format_drake_row(r) for r in rows if r["drake"]]))
     failed = sum(r["coulomb"]["failed"] for r in rows)
     if failed:
         sys.exit(f"Coulomb: {failed} steps failed")
     if args.write_docs:
-        table_text = table(HEADER, [format_row(r) for r in rows])
-        write_docs(rows, table_text, stiff_table, slope, irr_rows, drake)
+        write_docs(results, table(HEADER, [format_row(r) for r in rows]), stiff_table)
 
 
 if __name__ == "__main__":
