@@ -407,7 +407,7 @@ def plot(rows, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    figure, axes = plt.subplots(figsize=(7, 4.5))
+    figure, axes = plt.subplots(figsize=(10, 4.8))
     for layout, marker in (("4 columns, walls", "o"), ("4 columns, no walls", "s"),
                            ("grid, no walls", "^")):
         chosen = [r for r in rows if r["layout"] == layout]
@@ -427,7 +427,7 @@ def plot(rows, path):
     axes.set_ylabel("wall time per step [ms]")
     axes.set_title("Clutter, δt = 10 ms, one thread, measured in one run")
     axes.grid(True, which="both", alpha=0.3)
-    axes.legend(fontsize=7)
+    axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     figure.tight_layout()
     figure.savefig(path, dpi=110)
 
