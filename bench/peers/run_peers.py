@@ -221,6 +221,58 @@ def run_clutter(case, impratio, drake_python):
     return row(case, c, m, m_stiff, d)
 
 
+# Where the 40-body walled clutter's time goes: its phases (s) from the
+# release: the columns falling and landing, settling, at rest.
+PHASES = (1.0, 1.0, 3.0, 5.0)
+
+
+def run_phases(impratio):
+    """The 40-body walled clutter phase by phase in both engines (MuJoCo at
+    its defaults and at equal stiction and accuracy): ms and Newton
+    iterations per step in each phase."""
+    sim = coulomb.Simulation.from_builtin("clutter", bodies=40, walls=True)
+    sim._engine  # noqa: B018 (the engine is built before timing)
+    engines = {"mujoco": mujoco_scenes.clutter_mjcf(40, True, 4),
+               "mujoco_stiff": mujoco_scenes.clutter_mjcf(40, True, 4, impratio,
+                                                          EQUAL_ACCURACY_TOLERANCE)}
+    states = {}
+    for name, xml in engines.items():
+        model = mujoco.MjModel.from_xml_string(xml)
+        states[name] = (model, mujoco.MjData(model))
+    rows, start = [], 0.0
+    for duration in PHASES:
+        began = time.perf_counter()
+        summary = sim.run(duration).summary
+        row = {"phase": (start, start + duration),
+               "coulomb": dict(ms=1e3 * (time.perf_counter() - began) / summary["steps"],
+                               iterations=summary["iterations_mean"])}
+        for name, (model, data) in states.items():
+            steps = round(duration / model.opt.timestep)
+            elapsed, iterations = 0.0, 0
+            for _ in range(steps):
+                began = time.perf_counter()
+                mujoco.mj_step(model, data)
+                elapsed += time.perf_counter() - began
+                iterations += mujoco_iterations(data)
+            row[name] = dict(ms=1e3 * elapsed / steps, iterations=iterations / steps)
+        rows.append(row)
+        start += duration
+        print(format_phase_row(row), flush=True)
+    return rows
+
+
+PHASE_HEADER = ("| phase [s] | Coulomb ms/step | iterations | MuJoCo ms/step | iterations "
+                "| C / M | MuJoCo at equal stiction and accuracy, ms/step | iterations "
+                "| C / M |")
+
+
+def format_phase_row(r):
+    c, m, e = r["coulomb"], r["mujoco"], r["mujoco_stiff"]
+    return (f"| {r['phase'][0]:g}–{r['phase'][1]:g} | {c['ms']:.3f} | {c['iterations']:.2f} "
+            f"| {m['ms']:.3f} | {m['iterations']:.2f} | {c['ms'] / m['ms']:.2f} "
+            f"| {e['ms']:.3f} | {e['iterations']:.2f} | {c['ms'] / e['ms']:.2f} |")
+
+
 def slope_speed_closed_form(duration):
     """The sliding box's speed after `duration` from rest: g (sin θ − μ cos θ) t."""
     return GRAVITY * (math.sin(SLOPE_ANGLE) -
@@ -455,6 +507,8 @@ def write_docs(results, main_table, stiff_table):
     text = text.replace("@MACHINE@", results["machine"])
     text = text.replace("@TABLE@", main_table)
     text = text.replace("@STIFF_TABLE@", stiff_table)
+    text = text.replace("@PHASE_TABLE@", table(PHASE_HEADER, [format_phase_row(r)
+                                                              for r in results["phase_rows"]]))
     drake_table, irr_table = drake_sections(rows, irr_rows)
     text = text.replace("@DRAKE_TABLE@", drake_table)
     text = text.replace("@IRR_TABLE@", irr_table)
@@ -491,6 +545,10 @@ def measure(args):
                                    lambda: run_sphere(args.drake_python)]):
         rows.append(run())
         print(format_row(rows[-1]), flush=True)
+    phase_rows = []
+    if not args.quick:
+        print(PHASE_HEADER + "\n" + "|---" * (PHASE_HEADER.count(" | ") + 1) + "|")
+        phase_rows = run_phases(impratio)
     irr_rows = None
     if args.drake_python:
         print(IRR_HEADER + "\n" + "|---" * (IRR_HEADER.count(" | ") + 1) + "|", flush=True)
@@ -498,7 +556,7 @@ def measure(args):
     machine = (f"{platform.machine()}, {os.cpu_count()} cores, Python "
                f"{platform.python_version()}, mujoco {mujoco.__version__}, {drake}")
     return dict(date=datetime.date.today().isoformat(), machine=machine, slope=slope,
-                rows=rows, irr_rows=irr_rows)
+                rows=rows, phase_rows=phase_rows, irr_rows=irr_rows)
 
 
 def save(results, path):
