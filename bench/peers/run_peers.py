@@ -120,6 +120,20 @@ def mujoco_iterations(data):
     return data.solver_niter[:recorded].max()
 
 
+def step_mujoco(model, data, duration, after_step=lambda: None):
+    """MuJoCo over `duration`, only mj_step timed; after_step() is called
+    (untimed) after each step. Returns ms and Newton iterations per step."""
+    steps = round(duration / model.opt.timestep)
+    elapsed, iterations = 0.0, 0
+    for _ in range(steps):
+        start = time.perf_counter()
+        mujoco.mj_step(model, data)
+        elapsed += time.perf_counter() - start
+        iterations += mujoco_iterations(data)
+        after_step()
+    return dict(ms=1e3 * elapsed / steps, iterations=iterations / steps)
+
+
 def run_mujoco(xml, duration, qvel=None):
     model = mujoco.MjModel.from_xml_string(xml)
     data = mujoco.MjData(model)
@@ -127,20 +141,17 @@ def run_mujoco(xml, duration, qvel=None):
         data.qvel[:] = qvel
     mujoco.mj_forward(model, data)
     energy_initial = data.energy.sum()
-    steps = round(duration / model.opt.timestep)
     momentum_error = MomentumError(model)
-    contacts, iterations, penetration, error, elapsed = 0, 0, 0.0, 0.0, 0.0
-    for _ in range(steps):
-        start = time.perf_counter()
-        mujoco.mj_step(model, data)
-        elapsed += time.perf_counter() - start
-        contacts = max(contacts, data.ncon)
-        iterations += mujoco_iterations(data)
-        error = max(error, momentum_error(data))
-        penetration = max(penetration, mujoco_penetration(data))
+    worst = dict(contacts=0, error=0.0, penetration_max=0.0)
+
+    def record():
+        worst["contacts"] = max(worst["contacts"], data.ncon)
+        worst["error"] = max(worst["error"], momentum_error(data))
+        worst["penetration_max"] = max(worst["penetration_max"], mujoco_penetration(data))
+
+    timing = step_mujoco(model, data, duration, record)
     mujoco.mj_forward(model, data)
-    return dict(ms=1e3 * elapsed / steps, contacts=contacts, iterations=iterations / steps,
-                error=error, penetration_max=penetration,
+    return dict(**timing, **worst,
                 penetration_end=mujoco_penetration(data), energy_initial=energy_initial,
                 energy_final=data.energy.sum(), model=model, data=data)
 
@@ -239,26 +250,19 @@ def run_phases(impratio):
     for name, xml in engines.items():
         model = mujoco.MjModel.from_xml_string(xml)
         states[name] = (model, mujoco.MjData(model))
-    rows, start = [], 0.0
+    phases, start = [], 0.0
     for duration in PHASES:
         began = time.perf_counter()
         summary = sim.run(duration).summary
-        row = {"phase": (start, start + duration),
-               "coulomb": dict(ms=1e3 * (time.perf_counter() - began) / summary["steps"],
-                               iterations=summary["iterations_mean"])}
+        phase = {"phase": (start, start + duration),
+                 "coulomb": dict(ms=1e3 * (time.perf_counter() - began) / summary["steps"],
+                                 iterations=summary["iterations_mean"])}
         for name, (model, data) in states.items():
-            steps = round(duration / model.opt.timestep)
-            elapsed, iterations = 0.0, 0
-            for _ in range(steps):
-                began = time.perf_counter()
-                mujoco.mj_step(model, data)
-                elapsed += time.perf_counter() - began
-                iterations += mujoco_iterations(data)
-            row[name] = dict(ms=1e3 * elapsed / steps, iterations=iterations / steps)
-        rows.append(row)
+            phase[name] = step_mujoco(model, data, duration)
+        phases.append(phase)
         start += duration
-        print(format_phase_row(row), flush=True)
-    return rows
+        print(format_phase_row(phase), flush=True)
+    return phases
 
 
 PHASE_HEADER = ("| phase [s] | Coulomb ms/step | iterations | MuJoCo ms/step | iterations "
@@ -378,11 +382,12 @@ def format_irr_row(r):
     ratio = (f"{d['ms'] / c['ms']:.1f}" if c["failed_at"] is None and d["failed_at"] is None
              else "—")
     coulomb_ms = f"{c['ms']:.3f}" if c["failed_at"] is None else "—"
+    drake_ms = f"{d['ms']:.3f}" if d["failed_at"] is None else "—"  # not over a part of the run
     accuracy = (f"{c['iterations']:.2f} / {c['error']:.1e}" if c["failed_at"] is None else "—")
     end = (f"{1e3 * c['penetration_end']:.4f}" if c["failed_at"] is None else "—") + \
         (f" / {1e3 * d['penetration_end']:.4f}" if d["failed_at"] is None else " / —")
     return (f"| {r['model']} | {r['stiffness']:.0e} | {outcome(c)} | {outcome(d)} "
-            f"| {coulomb_ms} | {d['ms']:.3f} | {ratio} | {accuracy} | {end} |")
+            f"| {coulomb_ms} | {drake_ms} | {ratio} | {accuracy} | {end} |")
 
 
 IRR_HEADER = ("| model | k per geometry [N/m] | Coulomb | Drake | Coulomb ms/step "
@@ -407,8 +412,13 @@ def format_drake_row(r):
             f"| {c['energy_final']:.4g} / {d['energy_final']:.4g} |")
 
 
+def separator(header):
+    """The Markdown line under a table's header."""
+    return "|" + "---|" * (header.count(" | ") + 1)
+
+
 def table(header, lines):
-    return "\n".join([header, "|" + "---|" * (header.count(" | ") + 1)] + lines)
+    return "\n".join([header, separator(header)] + lines)
 
 
 HEADER = ("| scene | layout | bodies | duration [s] | Coulomb ms/step | MuJoCo ms/step "
@@ -416,8 +426,6 @@ HEADER = ("| scene | layout | bodies | duration [s] | Coulomb ms/step | MuJoCo m
           "| penetration max [mm] C / M | penetration at end [mm] C / M "
           "| energy at end [J] C / M |")
 
-
-SEPARATOR = "|" + "---|" * (HEADER.count(" | ") + 1)
 
 
 def format_row(r):
@@ -522,12 +530,14 @@ def write_docs(results, main_table, stiff_table):
 
 def drake_version(drake_python):
     """Drake's version, asked of its own Python; exits if it cannot import it."""
-    done = subprocess.run([drake_python, "-c", "import importlib.metadata as m; "
-                           "print(m.version('drake'))"], capture_output=True, text=True)
+    done = subprocess.run([drake_python, "-c", "import importlib.metadata as m, platform; "
+                           "print(m.version('drake'), platform.python_version())"],
+                          capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"--drake-python {drake_python}: cannot import drake there "
                  f"(make bench-peers installs drake==1.58.0 into .venv-drake)")
-    return f"drake {done.stdout.strip()} (Python of {drake_python})"
+    version, python = done.stdout.split()
+    return f"drake {version} (in its own Python {python})"
 
 
 def measure(args):
@@ -535,8 +545,7 @@ def measure(args):
     drake = drake_version(args.drake_python) if args.drake_python else "Drake not run"
     slope = run_slope()
     print(slope_sentence(slope), flush=True)
-    print(HEADER)
-    print(SEPARATOR)
+    print(table(HEADER, []))
     impratio = slope["mujoco_stiff"]["impratio"]
     rows = []
     for run in [lambda case=case: run_clutter(case, impratio, args.drake_python)
@@ -547,11 +556,11 @@ def measure(args):
         print(format_row(rows[-1]), flush=True)
     phase_rows = []
     if not args.quick:
-        print(PHASE_HEADER + "\n" + "|---" * (PHASE_HEADER.count(" | ") + 1) + "|")
+        print(table(PHASE_HEADER, []))
         phase_rows = run_phases(impratio)
     irr_rows = None
     if args.drake_python:
-        print(IRR_HEADER + "\n" + "|---" * (IRR_HEADER.count(" | ") + 1) + "|", flush=True)
+        print(table(IRR_HEADER, []), flush=True)
         irr_rows = run_irrotational(args.drake_python) if not args.quick else []
     machine = (f"{platform.machine()}, {os.cpu_count()} cores, Python "
                f"{platform.python_version()}, mujoco {mujoco.__version__}, {drake}")
@@ -563,7 +572,8 @@ def save(results, path):
     """The measurements as JSON (MuJoCo's model and data objects left out)."""
     def plain(value):
         if isinstance(value, dict):
-            return {k: plain(v) for k, v in value.items() if k not in ("model", "data")}
+            return {k: plain(v) for k, v in value.items()
+                    if not isinstance(v, (mujoco.MjModel, mujoco.MjData))}
         if isinstance(value, (list, tuple)):
             return [plain(v) for v in value]
         return value.item() if isinstance(value, np.generic) else value
