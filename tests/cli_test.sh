@@ -154,17 +154,27 @@ check "run exits 0" test "$code" -eq 0
 check "run JSON summary and files" python3 - "$work/out" "$work/run" <<'PY'
 import json, os, sys
 report = json.load(open(sys.argv[1]))
+parts = ["geometry_time_s", "assembly_time_s", "solve_time_s"]
 required = ["steps", "sim_time", "wall_time_s", "realtime_factor", "iterations_mean",
             "iterations_max", "momentum_error_max", "failed_steps", "penetration_max",
-            "contacts_max", "energy_initial", "energy_final"]
+            "contacts_max", "energy_initial", "energy_final", "step_time_s"] + parts
 missing = [k for k in required if k not in report]
 assert not missing, missing
+# The steps' time: within the run's, split into parts that do not overlap.
+assert 0 < report["step_time_s"] <= report["wall_time_s"], report
+assert all(report[k] > 0 for k in parts), report
+assert sum(report[k] for k in parts) <= report["step_time_s"], report
 assert report["steps"] == 200 and report["failed_steps"] == 0
 # The ball dropped from 0.5 m ends at rest on the ground: the energy left is
 # its potential energy m g r = 1 × 9.81 × 0.1 (to the rest penetration).
 assert abs(report["energy_final"] - 0.981) < 1e-3, report["energy_final"]
 stats = json.load(open(os.path.join(sys.argv[2], "stats.json")))
 assert len(stats["per_step"]) == 200
+# Each step's split, written to the file, adds up to the summary's.
+for k in parts + ["wall_time_s"]:
+    total = sum(step[k] for step in stats["per_step"])
+    expected = report["step_time_s" if k == "wall_time_s" else k]
+    assert abs(total - expected) <= 1e-9 * expected, (k, total, expected)
 assert os.path.getsize(os.path.join(sys.argv[2], "trajectory.h5")) > 0
 PY
 

@@ -124,6 +124,44 @@ TEST_F(RunRecorderTest, FileOfAWriterKilledMidBatchIsCutToItsCompleteSamples) {
   EXPECT_EQ(file.Dimensions("/steps/time")[0], 30u);
 }
 
+// The split of each step's time is in the file; a file written before it
+// was recorded reads as a zero split (a resumed run continues such a file).
+TEST_F(RunRecorderTest, StepTimeSplitIsWrittenAndReadsAsZeroFromAnOlderFile) {
+  const fs::path folder = Folder("split");
+  {
+    Simulation simulation(RollScene());
+    RunRecorder recorder(folder.string(), &simulation, false);
+    recorder.Finish(simulation.RunFor(0.2, [&](double) { recorder.AfterStep(); }));
+  }
+  double solve_s = 0.0, parts_s = 0.0, wall_s = 0.0;
+  VisitStepRecords(Open(folder), [&](const StepRecord& record) {
+    const StepStatistics& s = record.statistics;
+    solve_s += s.solve_time_s;
+    parts_s += s.geometry_time_s + s.assembly_time_s + s.solve_time_s;
+    wall_s += s.wall_time_s;
+  });
+  EXPECT_GT(solve_s, 0.0);
+  EXPECT_LE(parts_s, wall_s);
+
+  const std::string older = (Folder("older") / "trajectory.h5").string();
+  fs::create_directories(fs::path(older).parent_path());
+  {
+    Hdf5File file(older, Hdf5File::Mode::kCreateGrowing);
+    const double times[2] = {0.01, 0.02}, iterations[2] = {3, 4}, walls[2] = {1e-3, 2e-3};
+    file.AppendRows("/steps/time", times, 2, 0);
+    file.AppendRows("/steps/iterations", iterations, 2, 0);
+    file.AppendRows("/steps/wall_time_s", walls, 2, 0);
+  }
+  std::vector<StepRecord> records;
+  VisitStepRecords(Hdf5File(older, Hdf5File::Mode::kRead),
+                   [&](const StepRecord& record) { records.push_back(record); });
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[1].time, 0.02);
+  EXPECT_EQ(records[1].statistics.iterations, 4);
+  EXPECT_EQ(records[1].statistics.wall_time_s, 2e-3);
+  EXPECT_EQ(records[1].statistics.solve_time_s, 0.0);
+}
+
 // Stops a run at a random step through RequestStop, resumes it from its
 // folder in a new Simulation, and compares with the uninterrupted run.
 void ExpectResumedRunEndsLikeUninterrupted(ContactSolverKind solver, double tolerance,

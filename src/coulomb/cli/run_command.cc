@@ -200,6 +200,14 @@ void PrintSummary(const Scene& scene, const SimulationSummary& s) {
   }
   std::printf("  contacts max %d, penetration max %.3e m; energy %.6g J → %.6g J\n",
               s.contacts_max, s.penetration_max, s.energy_initial, s.energy_final);
+  if (s.steps > 0 && s.step_time_s > 0.0) {
+    const double percent = 100.0 / s.step_time_s;
+    std::printf(
+        "  time per step %.3f ms: collision queries %.1f %%, problem assembly %.1f %%, "
+        "contact solve %.1f %%\n",
+        1e3 * s.step_time_s / s.steps, percent * s.geometry_time_s,
+        percent * s.assembly_time_s, percent * s.solve_time_s);
+  }
   if (s.near_rigid_contacts_max > 0 || s.roundoff_steps > 0) {
     std::printf(
         "  near-rigid contacts max %d (stiffer than δt resolves); steps accepted at "

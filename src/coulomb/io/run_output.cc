@@ -132,6 +132,10 @@ JsonObjectWriter RunSummaryJson(const Scene& scene, const SimulationSummary& s) 
   json.Add("near_rigid_contacts_max", s.near_rigid_contacts_max);
   json.Add("energy_initial", s.energy_initial);
   json.Add("energy_final", s.energy_final);
+  json.Add("step_time_s", s.step_time_s);
+  json.Add("geometry_time_s", s.geometry_time_s);
+  json.Add("assembly_time_s", s.assembly_time_s);
+  json.Add("solve_time_s", s.solve_time_s);
   if (!s.failure.empty()) json.Add("failure", s.failure);
   if (s.interrupted) json.Add("interrupted", true);
   return json;
@@ -153,6 +157,9 @@ JsonObjectWriter StepJson(const StepRecord& record) {
   step.Add("penetration_max", record.statistics.max_penetration);
   step.Add("energy", record.energy);
   step.Add("wall_time_s", record.statistics.wall_time_s);
+  step.Add("geometry_time_s", record.statistics.geometry_time_s);
+  step.Add("assembly_time_s", record.statistics.assembly_time_s);
+  step.Add("solve_time_s", record.statistics.solve_time_s);
   return step;
 }
 

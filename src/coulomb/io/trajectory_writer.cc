@@ -40,7 +40,10 @@ const StepField kStepFields[] = {
     COULOMB_STEP_FIELD("converged_at_roundoff", statistics.converged_at_roundoff),
     COULOMB_STEP_FIELD("penetration_max", statistics.max_penetration),
     COULOMB_STEP_FIELD("energy", energy),
-    COULOMB_STEP_FIELD("wall_time_s", statistics.wall_time_s)};
+    COULOMB_STEP_FIELD("wall_time_s", statistics.wall_time_s),
+    COULOMB_STEP_FIELD("geometry_time_s", statistics.geometry_time_s),
+    COULOMB_STEP_FIELD("assembly_time_s", statistics.assembly_time_s),
+    COULOMB_STEP_FIELD("solve_time_s", statistics.solve_time_s)};
 #undef COULOMB_STEP_FIELD
 
 // The name of each alternative of Shape (ShapeName), by its index.
@@ -184,8 +187,15 @@ void TrajectoryWriter::CutToCompleteSamples() {
   size_t steps = 0;
   while (steps < static_cast<size_t>(step_times.size()) && step_times[steps] <= last_time)
     ++steps;
-  for (const StepField& field : kStepFields)
-    file_.CutRows(std::string("/steps/") + field.name, steps);
+  for (const StepField& field : kStepFields) {
+    const std::string dataset = std::string("/steps/") + field.name;
+    if (file_.Exists(dataset)) {
+      file_.CutRows(dataset, steps);
+    } else {  // a field newer than the file: zero for the steps it holds
+      const std::vector<double> zeros(steps, 0.0);
+      file_.AppendRows(dataset, zeros.data(), steps, 0);
+    }
+  }
 }
 
 void TrajectoryWriter::Append(const Trajectory& trajectory, size_t first,
@@ -241,8 +251,9 @@ void VisitStepRecords(const Hdf5File& file,
     const size_t count = std::min(kBlock, steps - first);
     block.assign(count, StepRecord{});
     for (const StepField& field : kStepFields) {
-      const std::vector<double> values =
-          file.ReadRows(std::string("/steps/") + field.name, first, count);
+      const std::string dataset = std::string("/steps/") + field.name;
+      if (!file.Exists(dataset)) continue;  // a field newer than the file: 0
+      const std::vector<double> values = file.ReadRows(dataset, first, count);
       for (size_t r = 0; r < count; ++r) field.set(&block[r], values[r]);
     }
     for (const StepRecord& record : block) visit(record);

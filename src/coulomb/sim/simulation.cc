@@ -29,6 +29,10 @@ void StepSummary::Add(const StepRecord& record) {
   summary_.roundoff_steps += stats.converged_at_roundoff;
   summary_.symbolic_analysis_steps += stats.symbolic_analysis;
   summary_.wall_time_s += stats.wall_time_s;
+  summary_.step_time_s += stats.wall_time_s;
+  summary_.geometry_time_s += stats.geometry_time_s;
+  summary_.assembly_time_s += stats.assembly_time_s;
+  summary_.solve_time_s += stats.solve_time_s;
   if (!stats.converged) {
     if (summary_.failed_steps++ == 0) {
       summary_.failure =

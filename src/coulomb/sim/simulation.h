@@ -82,6 +82,14 @@ struct SimulationSummary {
   int near_rigid_contacts_max = 0;  // contacts made near-rigid in one step
   double energy_initial = 0.0;
   double energy_final = 0.0;
+  // Where the steps' time went [s], summed over the steps: their own wall
+  // time (wall_time_s also counts what a run does between steps: recording,
+  // callbacks) and its split (StepStatistics): collision queries, problem
+  // assembly (free motion, constraints), contact solve.
+  double step_time_s = 0.0;
+  double geometry_time_s = 0.0;
+  double assembly_time_s = 0.0;
+  double solve_time_s = 0.0;
   std::string failure;       // the first failure, if any
   bool interrupted = false;  // stopped early by RequestStop
 };
