@@ -382,7 +382,8 @@ def format_irr_row(r):
     ratio = (f"{d['ms'] / c['ms']:.1f}" if c["failed_at"] is None and d["failed_at"] is None
              else "—")
     coulomb_ms = f"{c['ms']:.3f}" if c["failed_at"] is None else "—"
-    drake_ms = f"{d['ms']:.3f}" if d["failed_at"] is None else "—"  # not over a part of the run
+    # A failed run's ms/step would cover only the steps before the failure.
+    drake_ms = f"{d['ms']:.3f}" if d["failed_at"] is None else "—"
     accuracy = (f"{c['iterations']:.2f} / {c['error']:.1e}" if c["failed_at"] is None else "—")
     end = (f"{1e3 * c['penetration_end']:.4f}" if c["failed_at"] is None else "—") + \
         (f" / {1e3 * d['penetration_end']:.4f}" if d["failed_at"] is None else " / —")
@@ -412,20 +413,15 @@ def format_drake_row(r):
             f"| {c['energy_final']:.4g} / {d['energy_final']:.4g} |")
 
 
-def separator(header):
-    """The Markdown line under a table's header."""
-    return "|" + "---|" * (header.count(" | ") + 1)
-
-
 def table(header, lines):
-    return "\n".join([header, separator(header)] + lines)
+    """A Markdown table: the header, the line under it, the rows."""
+    return "\n".join([header, "|" + "---|" * (header.count(" | ") + 1)] + lines)
 
 
 HEADER = ("| scene | layout | bodies | duration [s] | Coulomb ms/step | MuJoCo ms/step "
           "| Coulomb / MuJoCo | contacts (max) C / M | iterations C / M | max e_m C / M "
           "| penetration max [mm] C / M | penetration at end [mm] C / M "
           "| energy at end [J] C / M |")
-
 
 
 def format_row(r):
