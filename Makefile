@@ -27,7 +27,7 @@ FUZZ_DIR ?= build-fuzz
 SECONDS ?= 60
 RUNS ?=
 FUZZ_SEED ?= 0
-.PHONY: fuzz fuzz-configure deps node-deps browser-deps venv build test run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure plots siconos format format-check clean
+.PHONY: fuzz fuzz-configure deps node-deps browser-deps venv build test test-kill-resume run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure plots siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
 define apt_install
@@ -77,6 +77,12 @@ build: deps venv
 # message, when the folder is absent).
 test: build browser-deps
 	cd $(BUILD_DIR) && COULOMB_FCLIB_DIR=$(FCLIB_DIR) ctest --output-on-failure -j 2
+
+# SIGKILL at random moments and --resume under a timeout, ROUNDS times (make
+# test runs 3 rounds; a round takes a few seconds).
+ROUNDS ?= 100
+test-kill-resume: build
+	bash tests/kill_resume_test.sh $(BUILD_DIR)/coulomb $(BUILD_DIR)/tests/fclib_tool $(ROUNDS)
 
 # The viewer on the 160-body clutter of 10 s: load time and frame rate in
 # headless Chromium (software WebGL), served and exported.

@@ -291,30 +291,6 @@ assert d['interrupted'] is True and d['steps'] == len(d['per_step']) > 0, d['ste
   check "SIG$signal: the trajectory holds every step" test "$samples" -eq $((steps + 1))
 done
 
-# SIGKILL at a random moment (no chance to clean up) leaves trajectory.h5
-# readable up to its last flush (every simulated second: 100 steps; the file
-# is written in HDF5's single-writer mode), and --resume continues the run to
-# its end in the same files: one sample per step, stats.json complete. (60 s
-# of clutter take a few seconds: the kill, 0.3–0.9 s in, lands mid-run.)
-rm -rf "$work/killed"
-"$coulomb" run clutter --duration 60 --out "$work/killed" >/dev/null 2>&1 &
-pid=$!
-sleep "0.$((RANDOM % 7 + 3))"
-kill -KILL "$pid"; wait "$pid" 2>/dev/null
-samples=$("$fclib_tool" print "$work/killed/trajectory.h5" /time | wc -l)
-check "SIGKILL: the file reads" test "$samples" -ge 1
-check "SIGKILL: it ends at a flush" test $(((samples - 1) % 100)) -eq 0
-"$coulomb" run --resume "$work/killed" --json >"$work/out" 2>"$work/err"; code=$?
-[ "$code" -eq 0 ] || head -3 "$work/err"  # why, in the test's log
-check "resume: exits 0" test "$code" -eq 0
-check "resume: stats.json covers every step" python3 -c "
-import json; d = json.load(open('$work/killed/stats.json'))
-assert d['steps'] == 6000 == len(d['per_step']) and 'running' not in d, d['steps']"
-check "resume: one sample per step" test "$("$fclib_tool" print "$work/killed/trajectory.h5" /time | wc -l)" -eq 6001
-"$coulomb" run --resume "$work/killed" >/dev/null 2>"$work/err"; code=$?
-check "resume of a complete run exits 2" test "$code" -eq 2
-check "resume of a complete run says so" grep -q "the run is complete (6000 steps)" "$work/err"
-
 # A full disk (here the file size limit, ulimit -f): the run stops cleanly
 # before a write that would not fit, in one line, with the file as at its last
 # flush; --resume finishes it once there is room.

@@ -1,7 +1,7 @@
 // Runs written while they go (io/run_recorder.h): the incremental file holds
 // exactly what writing the whole run at the end would; memory stays flat; a
-// file whose writer died in the middle of a batch is cut back to its complete
-// samples; a run stopped at a random step and resumed from its files ends
+// file whose writer died in the middle of a batch or of a flush is copied up
+// to its complete samples; a run stopped at a random step and resumed from its files ends
 // where the uninterrupted run ends.
 #include <unistd.h>
 
@@ -94,7 +94,7 @@ TEST_F(RunRecorderTest, IncrementalFileEqualsTheWholeRunWrittenAtOnce) {
   EXPECT_TRUE(fs::exists(incremental / "stats.json"));
 }
 
-TEST_F(RunRecorderTest, FileOfAWriterKilledMidBatchIsCutToItsCompleteSamples) {
+TEST_F(RunRecorderTest, FileOfAWriterKilledMidBatchIsCopiedUpToItsCompleteSamples) {
   const fs::path folder = Folder("killed");
   const std::string path = (folder / "trajectory.h5").string();
   {
@@ -102,18 +102,30 @@ TEST_F(RunRecorderTest, FileOfAWriterKilledMidBatchIsCutToItsCompleteSamples) {
     RunRecorder recorder(folder.string(), &simulation, /*keep_in_memory=*/true);
     simulation.RunFor(0.3);
     recorder.Flush();
-  }
-  {
-    // A batch that died before /time grew: rows in other datasets only.
-    Hdf5File file(path, Hdf5File::Mode::kAppend);
+    // A writer killed in a flush, HDF5 having written the metadata of every
+    // per-sample dataset but those of the contacts: one sample more
+    // everywhere, its contacts missing; and rows of a next batch in some.
+    Hdf5File& file = recorder.file();
     const std::vector<double> junk(280, 1.0);
+    for (const std::string dataset :
+         {"/time", "/q", "/v", "/geometry/poses", "/bodies/ball/position",
+          "/bodies/ball/orientation", "/bodies/ball/linear_velocity",
+          "/bodies/ball/angular_velocity", "/bodies/box/position",
+          "/bodies/box/orientation", "/bodies/box/linear_velocity",
+          "/bodies/box/angular_velocity"}) {
+      const std::vector<size_t> extent = file.Dimensions(dataset);
+      file.AppendRows(dataset, junk.data(), 1, extent.size() == 2 ? extent[1] : 0);
+    }
     file.AppendRows("/q", junk.data(), 2, 14);
     file.AppendRows("/contacts/depth", junk.data(), 5, 0);
     const long long offsets[2] = {1000, 2000};
     file.AppendIntegers("/contacts/offsets", offsets, 2);
     file.AppendRows("/steps/time", junk.data(), 3, 0);
   }
-  TrajectoryWriter reopened(path);
+  const Hdf5File killed(path, Hdf5File::Mode::kRead);
+  ASSERT_EQ(killed.Dimensions("/time")[0], 32u);  // the junk is there
+  TrajectoryWriter reopened(path, killed);
+  EXPECT_FALSE(fs::exists(path + ".partial"));
   const Hdf5File& file = reopened.file();
   const size_t samples = file.Dimensions("/time")[0];
   EXPECT_EQ(samples, 31u);
@@ -122,6 +134,9 @@ TEST_F(RunRecorderTest, FileOfAWriterKilledMidBatchIsCutToItsCompleteSamples) {
   EXPECT_EQ(file.Dimensions("/contacts/depth")[0],
             static_cast<size_t>(file.ReadIntegers("/contacts/offsets").back()));
   EXPECT_EQ(file.Dimensions("/steps/time")[0], 30u);
+  EXPECT_EQ(file.ReadRows("/q", 0, samples), killed.ReadRows("/q", 0, samples));
+  EXPECT_EQ(file.ReadStrings("/geometry/body"), killed.ReadStrings("/geometry/body"));
+  EXPECT_EQ(file.ReadDoubles("/geometry/size"), killed.ReadDoubles("/geometry/size"));
 }
 
 // The split of each step's time is in the file; a file written before it

@@ -1,10 +1,7 @@
 #include "coulomb/io/hdf5_file.h"
 
 #include <algorithm>
-#include <cstdint>
 #include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <stdexcept>
 
 namespace coulomb {
@@ -33,74 +30,6 @@ hid_t LatestFormatAccess() {
   return access;
 }
 
-// Bob Jenkins' lookup3 hash ("hashlittle", byte by byte), which HDF5 uses as
-// the checksum of its metadata (version 2 and 3 superblocks).
-uint32_t Lookup3(const unsigned char* key, size_t length) {
-  const auto rot = [](uint32_t x, int k) { return (x << k) | (x >> (32 - k)); };
-  uint32_t a, b, c;
-  a = b = c = 0xdeadbeef + static_cast<uint32_t>(length);
-  const auto word = [&](size_t at, size_t count) {
-    uint32_t value = 0;
-    for (size_t k = 0; k < count; ++k)
-      value += static_cast<uint32_t>(key[at + k]) << (8 * k);
-    return value;
-  };
-  while (length > 12) {
-    a += word(0, 4), b += word(4, 4), c += word(8, 4);
-    a -= c, a ^= rot(c, 4), c += b;
-    b -= a, b ^= rot(a, 6), a += c;
-    c -= b, c ^= rot(b, 8), b += a;
-    a -= c, a ^= rot(c, 16), c += b;
-    b -= a, b ^= rot(a, 19), a += c;
-    c -= b, c ^= rot(b, 4), b += a;
-    key += 12, length -= 12;
-  }
-  if (length == 0) return c;
-  a += word(0, std::min<size_t>(length, 4));
-  if (length > 4) b += word(4, std::min<size_t>(length - 4, 4));
-  if (length > 8) c += word(8, length - 8);
-  c ^= b, c -= rot(b, 14);
-  a ^= c, a -= rot(c, 11);
-  b ^= a, b -= rot(a, 25);
-  c ^= b, c -= rot(b, 16);
-  a ^= c, a -= rot(c, 4);
-  b ^= a, b -= rot(a, 14);
-  c ^= b, c -= rot(b, 24);
-  return c;
-}
-
-// A writer killed in single-writer mode leaves "open for writing" flags in the
-// superblock (version 3, at the file's start), and HDF5 refuses to open the
-// file for writing until they are cleared (HDF5's h5clear tool does the same):
-// byte 11, then the superblock's checksum. The checksum of the file as found
-// is verified first, so a layout we do not know is never modified.
-void ClearWriterFlags(const std::string& path) {
-  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
-  unsigned char block[48] = {};
-  if (!file.read(reinterpret_cast<char*>(block), sizeof(block))) return;
-  const unsigned char signature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-  if (std::memcmp(block, signature, 8) != 0 || block[8] < 2 || block[9] != 8) return;
-  constexpr size_t kChecked = 44, kFlags = 11;  // 8-byte addresses
-  const auto stored = [&] {
-    uint32_t value = 0;
-    for (int k = 0; k < 4; ++k)
-      value |= static_cast<uint32_t>(block[kChecked + k]) << (8 * k);
-    return value;
-  };
-  if (block[kFlags] == 0) return;
-  if (Lookup3(block, kChecked) != stored()) {
-    throw std::runtime_error(
-        path + ": superblock checksum mismatch; cannot clear its writer flags");
-  }
-  block[kFlags] = 0;
-  const uint32_t checksum = Lookup3(block, kChecked);
-  for (int k = 0; k < 4; ++k)
-    block[kChecked + k] = static_cast<unsigned char>(checksum >> (8 * k));
-  file.seekp(0);
-  if (!file.write(reinterpret_cast<const char*>(block), sizeof(block)).flush())
-    throw std::runtime_error(path + ": cannot clear its writer flags");
-}
-
 }  // namespace
 
 Hdf5File::Hdf5File(const std::string& path, Mode mode) : path_(path) {
@@ -115,16 +44,15 @@ Hdf5File::Hdf5File(const std::string& path, Mode mode) : path_(path) {
     }
     file_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     // A growing file whose writer is alive or was killed opens as a reader
-    // of a single writer.
-    if (file_ < 0)
-      file_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, H5P_DEFAULT);
-  } else if (mode == Mode::kAppend) {
-    if (H5Fis_hdf5(path.c_str()) <= 0) {
-      throw std::runtime_error(path + ": cannot open (missing or not an HDF5 file)");
+    // of a single writer. Such a reader retries a metadata block whose
+    // checksum fails, sleeping twice as long each time (HDF5 1.10): a
+    // bounded number of attempts (about 1 ms in all) turns a block a killed
+    // writer left damaged into an error instead of a sleep without end.
+    if (file_ < 0) {
+      const Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+      H5Pset_metadata_read_attempts(access.get(), 20);
+      file_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, access.get());
     }
-    ClearWriterFlags(path);
-    const Handle access(LatestFormatAccess(), H5Pclose);
-    file_ = H5Fopen(path.c_str(), H5F_ACC_RDWR, access.get());
   } else if (mode == Mode::kCreateGrowing) {
     const Handle access(LatestFormatAccess(), H5Pclose);
     file_ = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get());
@@ -372,13 +300,43 @@ void Hdf5File::AppendIntegers(const std::string& dataset, const long long* value
   Append(dataset, H5T_STD_I64LE, H5T_NATIVE_LLONG, values, count, 0);
 }
 
-void Hdf5File::CutRows(const std::string& dataset, size_t rows) {
-  std::vector<size_t> extent = Dimensions(dataset);
-  if (extent.empty() || extent[0] <= rows) return;
-  const Handle id(OpenDataset(dataset), H5Dclose);
-  std::vector<hsize_t> cut(extent.begin(), extent.end());
-  cut[0] = rows;
-  if (H5Dset_extent(id.get(), cut.data()) < 0) Fail(dataset, "cannot be cut");
+void Hdf5File::CopyRows(const Hdf5File& source, const std::string& dataset, size_t rows) {
+  const std::vector<size_t> extent = source.Dimensions(dataset);
+  if (extent.empty() || extent.size() > 2 || extent[0] < rows)
+    source.Fail(dataset, "has fewer rows than the samples it should hold");
+  const size_t cols = extent.size() == 2 ? extent[1] : 0;
+  const Handle from(source.OpenDataset(dataset), H5Dclose);
+  const Handle file_type(H5Dget_type(from.get()), H5Tclose);
+  const Handle memory_type(H5Tget_native_type(file_type.get(), H5T_DIR_ASCEND), H5Tclose);
+  const size_t row_bytes = H5Tget_size(memory_type.get()) * std::max<size_t>(cols, 1);
+  const size_t block_rows = std::max<size_t>(1, (size_t{1} << 20) / row_bytes);
+  std::vector<unsigned char> block(std::min(rows, block_rows) * row_bytes);
+  const Handle file_space(H5Dget_space(from.get()), H5Sclose);
+  const int rank = H5Sget_simple_extent_ndims(file_space.get());
+  for (size_t first = 0;; first += block_rows) {
+    const size_t count = std::min(block_rows, rows - std::min(rows, first));
+    if (count > 0) {
+      const hsize_t start[2] = {first, 0}, size[2] = {count, std::max<size_t>(cols, 1)};
+      H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, size,
+                          nullptr);
+      const Handle memory_space(H5Screate_simple(rank, size, nullptr), H5Sclose);
+      if (H5Dread(from.get(), memory_type.get(), memory_space.get(), file_space.get(),
+                  H5P_DEFAULT, block.data()) < 0) {
+        source.Fail(dataset, "cannot be read (damaged by the writer's end?)");
+      }
+    }
+    Append(dataset, file_type.get(), memory_type.get(), block.data(), count, cols);
+    if (count < block_rows) return;
+  }
+}
+
+void Hdf5File::CopyObject(const Hdf5File& source, const std::string& object_path) {
+  const Handle link_properties(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
+  H5Pset_create_intermediate_group(link_properties.get(), 1);
+  if (H5Ocopy(source.file_, object_path.c_str(), file_, object_path.c_str(), H5P_DEFAULT,
+              link_properties.get()) < 0) {
+    Fail(object_path, "cannot be copied from " + source.path());
+  }
 }
 
 void Hdf5File::Rename(const std::string& path) {

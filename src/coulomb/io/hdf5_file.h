@@ -19,9 +19,9 @@ namespace coulomb {
 class Hdf5File {
  public:
   // kCreateGrowing: a new file in HDF5's 1.10 format for growing datasets,
-  // written as a single writer (StartSingleWriter); kAppend: such a file,
-  // reopened to grow, even after its writer was killed.
-  enum class Mode { kRead, kCreate, kCreateGrowing, kAppend };
+  // written as a single writer (StartSingleWriter). kRead also opens such a
+  // file while it grows or after its writer was killed.
+  enum class Mode { kRead, kCreate, kCreateGrowing };
 
   Hdf5File(const std::string& path, Mode mode);
   ~Hdf5File();
@@ -60,8 +60,12 @@ class Hdf5File {
   void AppendRows(const std::string& dataset, const double* row_major, size_t rows,
                   size_t cols);
   void AppendIntegers(const std::string& dataset, const long long* values, size_t count);
-  // Keeps the first `rows` rows of a growable dataset (no-op if it has fewer).
-  void CutRows(const std::string& dataset, size_t rows);
+  // The first `rows` rows of `source`'s growable dataset appended to this
+  // file's dataset of the same path, type and columns (created if missing).
+  // Read and written in blocks: memory does not grow with the dataset.
+  void CopyRows(const Hdf5File& source, const std::string& dataset, size_t rows);
+  // A whole object (dataset or group) of `source` copied to the same path.
+  void CopyObject(const Hdf5File& source, const std::string& object_path);
   // From here on the file is written in HDF5's single-writer (SWMR) mode:
   // metadata reaches the disk in an order that keeps the file readable at
   // every moment, by readers while it grows and after the writer is killed.

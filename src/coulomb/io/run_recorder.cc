@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "coulomb/io/run_output.h"
@@ -30,7 +31,7 @@ TrajectoryWriter CreateTrajectory(const std::string& directory,
 }
 
 // Refuses a recording of another scene than `simulation`'s.
-void CheckSameScene(Hdf5File& file, const Simulation& simulation,
+void CheckSameScene(const Hdf5File& file, const Simulation& simulation,
                     const LastSample& last) {
   const size_t geometries = file.Dimensions("/geometry/shape")[0];
   if (geometries != simulation.trajectory().geometries.size() ||
@@ -98,14 +99,21 @@ RunRecorder::RunRecorder(TrajectoryWriter writer, std::string directory,
 
 RunRecorder RunRecorder::Resume(const std::string& directory, Simulation* simulation,
                                 bool keep_in_memory, Cadence cadence) {
-  TrajectoryWriter writer(TrajectoryPath(directory));
-  const LastSample last = ReadLastSample(writer.file());
-  CheckSameScene(writer.file(), *simulation, last);
+  const std::string path = TrajectoryPath(directory);
+  LastSample last;
+  std::optional<TrajectoryWriter> writer;
+  {
+    const Hdf5File recorded(path, Hdf5File::Mode::kRead);
+    last = ReadLastSample(recorded);
+    CheckSameScene(recorded, *simulation, last);
+    writer.emplace(path, recorded);
+  }
   simulation->SetState(last.q, last.v);
   simulation->set_time(last.time);
   simulation->RestoreImpulseWarmStart(last.contacts);
   simulation->DiscardRecording();  // the file holds the state resumed from
-  RunRecorder recorder(std::move(writer), directory, simulation, keep_in_memory, cadence);
+  RunRecorder recorder(std::move(*writer), directory, simulation, keep_in_memory,
+                       cadence);
   recorder.resumed_ = true;
   VisitStepRecords(recorder.writer_.file(),
                    [&](const StepRecord& record) { recorder.Count(record); });

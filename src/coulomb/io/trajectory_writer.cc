@@ -134,9 +134,74 @@ void AppendContacts(Hdf5File* file, const std::vector<RecordedContact>& contacts
   file->AppendRows("/contacts/depth", depths.data(), count, 0);
 }
 
+// Datasets written when the file is created, never grown.
+const char* const kWrittenOnce[] = {"/bodies/names",
+                                    "/geometry/shape_names",
+                                    "/geometry/shape",
+                                    "/geometry/size",
+                                    "/geometry/body",
+                                    "/geometry/mesh_vertices",
+                                    "/geometry/mesh_vertex_offsets",
+                                    "/geometry/mesh_triangles",
+                                    "/geometry/mesh_triangle_offsets"};
+
+std::string StepDataset(const StepField& field) {
+  return std::string("/steps/") + field.name;
+}
+
+std::string BodyDataset(const std::string& body, const BodyField& field) {
+  return "/bodies/" + body + "/" + field.name;
+}
+
 const char* const kContactDatasets[] = {"/contacts/geometry_a", "/contacts/geometry_b",
                                         "/contacts/point",      "/contacts/normal",
                                         "/contacts/impulse",    "/contacts/depth"};
+
+// What every dataset of a run's file holds. A writer killed in the middle of
+// a batch, or of a flush (HDF5 writes its cached metadata in an order of its
+// own, not in the order the datasets grew), leaves some datasets longer than
+// others: the complete samples are those every per-sample dataset holds,
+// with their contacts in every contact dataset; the complete steps, those
+// every step dataset holds up to the last complete sample (a failed step has
+// no sample).
+struct CompleteRecord {
+  size_t samples = 0, steps = 0;
+  long long contacts = 0;
+};
+
+CompleteRecord FindCompleteRecord(const Hdf5File& file) {
+  const auto rows = [&](const std::string& dataset) {
+    return file.Dimensions(dataset)[0];
+  };
+  CompleteRecord complete;
+  complete.samples = rows("/time");
+  for (const char* dataset : {"/q", "/v", "/geometry/poses"})
+    complete.samples = std::min(complete.samples, rows(dataset));
+  for (const std::string& body : file.ReadStrings("/bodies/names"))
+    for (const BodyField& field : kBodyFields)
+      complete.samples = std::min(complete.samples, rows(BodyDataset(body, field)));
+  const std::vector<long long> offsets = file.ReadIntegers("/contacts/offsets");
+  if (offsets.empty()) file.Fail("/contacts/offsets", "is empty");
+  complete.samples = std::min(complete.samples, offsets.size() - 1);
+  size_t contact_rows = rows(kContactDatasets[0]);
+  for (const char* dataset : kContactDatasets)
+    contact_rows = std::min(contact_rows, rows(dataset));
+  while (complete.samples > 0 &&
+         offsets[complete.samples] > static_cast<long long>(contact_rows))
+    --complete.samples;
+  complete.contacts = offsets[complete.samples];
+
+  size_t step_rows = rows("/steps/time");
+  for (const StepField& field : kStepFields)
+    if (file.Exists(StepDataset(field)))
+      step_rows = std::min(step_rows, rows(StepDataset(field)));
+  const std::vector<double> step_times = file.ReadRows("/steps/time", 0, step_rows);
+  const double last_time =
+      complete.samples > 0 ? file.ReadRows("/time", complete.samples - 1, 1)[0] : 0.0;
+  while (complete.steps < step_rows && step_times[complete.steps] <= last_time)
+    ++complete.steps;
+  return complete;
+}
 
 }  // namespace
 
@@ -159,41 +224,36 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const Trajectory& tr
   file_.Rename(path);  // the file appears readable, never half-built
 }
 
-TrajectoryWriter::TrajectoryWriter(const std::string& path)
-    : file_(path, Hdf5File::Mode::kAppend) {
-  CutToCompleteSamples();
+TrajectoryWriter::TrajectoryWriter(const std::string& path, const Hdf5File& recorded)
+    : file_(path + ".partial", Hdf5File::Mode::kCreateGrowing) {
+  CopyCompleteSamples(recorded);
   file_.StartSingleWriter();
+  Flush();
+  file_.Rename(path);
 }
 
-void TrajectoryWriter::CutToCompleteSamples() {
-  samples_ = file_.Dimensions("/time")[0];
-  const std::vector<long long> offsets = file_.ReadIntegers("/contacts/offsets");
-  if (offsets.size() < samples_ + 1) file_.Fail("/contacts/offsets", "too short");
-  contacts_ = offsets[samples_];
-  file_.CutRows("/contacts/offsets", samples_ + 1);
-  for (const char* dataset : kContactDatasets) file_.CutRows(dataset, contacts_);
-  for (const char* dataset : {"/q", "/v", "/geometry/poses"})
-    file_.CutRows(dataset, samples_);
-  body_names_.clear();
-  for (const std::string& body : file_.ReadStrings("/bodies/names")) {
-    body_names_.push_back(body);
+void TrajectoryWriter::CopyCompleteSamples(const Hdf5File& recorded) {
+  const CompleteRecord complete = FindCompleteRecord(recorded);
+  samples_ = complete.samples;
+  contacts_ = complete.contacts;
+  if (recorded.Exists("/run")) file_.CopyObject(recorded, "/run");
+  for (const char* dataset : kWrittenOnce) file_.CopyObject(recorded, dataset);
+  file_.CopyRows(recorded, "/contacts/offsets", samples_ + 1);
+  for (const char* dataset : kContactDatasets)
+    file_.CopyRows(recorded, dataset, static_cast<size_t>(contacts_));
+  for (const char* dataset : {"/time", "/q", "/v", "/geometry/poses"})
+    file_.CopyRows(recorded, dataset, samples_);
+  body_names_ = recorded.ReadStrings("/bodies/names");
+  for (const std::string& body : body_names_)
     for (const BodyField& field : kBodyFields)
-      file_.CutRows("/bodies/" + body + "/" + field.name, samples_);
-  }
-  // Steps up to the last complete sample (a failed step has no sample).
-  const double last_time =
-      samples_ > 0 ? file_.ReadRows("/time", samples_ - 1, 1)[0] : 0.0;
-  const Eigen::VectorXd step_times = file_.ReadDoubles("/steps/time");
-  size_t steps = 0;
-  while (steps < static_cast<size_t>(step_times.size()) && step_times[steps] <= last_time)
-    ++steps;
+      file_.CopyRows(recorded, BodyDataset(body, field), samples_);
   for (const StepField& field : kStepFields) {
-    const std::string dataset = std::string("/steps/") + field.name;
-    if (file_.Exists(dataset)) {
-      file_.CutRows(dataset, steps);
+    const std::string dataset = StepDataset(field);
+    if (recorded.Exists(dataset)) {
+      file_.CopyRows(recorded, dataset, complete.steps);
     } else {  // a field newer than the file: zero for the steps it holds
-      const std::vector<double> zeros(steps, 0.0);
-      file_.AppendRows(dataset, zeros.data(), steps, 0);
+      const std::vector<double> zeros(complete.steps, 0.0);
+      file_.AppendRows(dataset, zeros.data(), complete.steps, 0);
     }
   }
 }
@@ -208,8 +268,7 @@ void TrajectoryWriter::Append(const Trajectory& trajectory, size_t first,
     std::vector<double> values;
     for (size_t r = first_record; r < records.size(); ++r)
       values.push_back(field.get(records[r]));
-    file_.AppendRows(std::string("/steps/") + field.name, values.data(), values.size(),
-                     0);
+    file_.AppendRows(StepDataset(field), values.data(), values.size(), 0);
   }
   for (size_t body = 0; body < body_names_.size(); ++body) {
     for (const BodyField& field : kBodyFields) {
@@ -219,8 +278,8 @@ void TrajectoryWriter::Append(const Trajectory& trajectory, size_t first,
         values.insert(values.end(), sample.data() + field.first,
                       sample.data() + field.first + field.count);
       }
-      file_.AppendRows("/bodies/" + body_names_[body] + "/" + field.name, values.data(),
-                       end - first, field.count);
+      file_.AppendRows(BodyDataset(body_names_[body], field), values.data(), end - first,
+                       field.count);
     }
   }
   const size_t nq = end > first ? trajectory.q[first].size() : 0;
@@ -246,15 +305,16 @@ void VisitStepRecords(const Hdf5File& file,
                       const std::function<void(const StepRecord&)>& visit) {
   constexpr size_t kBlock = 4096;
   const size_t steps = file.Dimensions("/steps/time")[0];
+  std::vector<const StepField*> stored;  // a field newer than the file reads 0
+  for (const StepField& field : kStepFields)
+    if (file.Exists(StepDataset(field))) stored.push_back(&field);
   std::vector<StepRecord> block;
   for (size_t first = 0; first < steps; first += kBlock) {
     const size_t count = std::min(kBlock, steps - first);
     block.assign(count, StepRecord{});
-    for (const StepField& field : kStepFields) {
-      const std::string dataset = std::string("/steps/") + field.name;
-      if (!file.Exists(dataset)) continue;  // a field newer than the file: 0
-      const std::vector<double> values = file.ReadRows(dataset, first, count);
-      for (size_t r = 0; r < count; ++r) field.set(&block[r], values[r]);
+    for (const StepField* field : stored) {
+      const std::vector<double> values = file.ReadRows(StepDataset(*field), first, count);
+      for (size_t r = 0; r < count; ++r) field->set(&block[r], values[r]);
     }
     for (const StepRecord& record : block) visit(record);
   }
@@ -273,8 +333,8 @@ RunDescription ReadRunDescription(const Hdf5File& file) {
 
 LastSample ReadLastSample(const Hdf5File& file) {
   LastSample last;
-  const size_t samples = file.Dimensions("/time")[0];
-  if (samples == 0) file.Fail("/time", "has no sample");
+  const size_t samples = FindCompleteRecord(file).samples;
+  if (samples == 0) file.Fail("/time", "has no complete sample");
   last.index = samples - 1;
   last.time = file.ReadRows("/time", last.index, 1)[0];
   const auto row = [&](const std::string& dataset) {

@@ -11,15 +11,16 @@ namespace coulomb {
 
 // Writes trajectory.h5 (layout in run_output.h) while a run goes on: the
 // geometries once, then samples and step records appended in batches, each
-// batch followed by Flush, which puts it on the disk. Within a batch /time
-// grows last, so the length of /time counts the samples complete in every
-// dataset; reopening a file (a resumed run) cuts longer datasets back to it,
-// which repairs a file whose writer was killed in the middle of a batch.
+// batch followed by Flush, which puts it on the disk. A writer killed in the
+// middle of a batch or of a flush leaves datasets of different lengths; a
+// resumed run copies the samples complete in every dataset (and the records
+// of their steps) into a new file, leaving behind what was written past them.
 //
 // Per step, /steps holds the StepRecord: time, converged, iterations,
 // momentum_error, complementarity_error, ncp_residual, contacts,
 // near_rigid_contacts, converged_at_roundoff, penetration_max, energy,
-// wall_time_s (one row per step, failed steps included).
+// wall_time_s and its split geometry_time_s, assembly_time_s, solve_time_s
+// (one row per step, failed steps included).
 // What a resumed run needs to rebuild the scene (/run/arguments: the command
 // line that started it; /run/scene_text: the scene file's text).
 struct RunDescription {
@@ -38,8 +39,13 @@ class TrajectoryWriter {
   // step can be resumed from the state it started in.
   TrajectoryWriter(const std::string& path, const Trajectory& trajectory,
                    const RunDescription& description = {});
-  // An existing file, to append to (its writer may have been killed).
-  explicit TrajectoryWriter(const std::string& path);
+  // The complete samples of `recorded` (a run's file whose writer stopped,
+  // perhaps killed in the middle of a batch) copied into a new file that
+  // replaces the one at `path` once readable, to append to. `recorded` is
+  // only read: a block its killed writer left half-written is never grown
+  // or rewritten (HDF5 can wait without end on such a block), and until
+  // the new file replaces it, it stays as it was.
+  TrajectoryWriter(const std::string& path, const Hdf5File& recorded);
 
   // Appends samples [first, end) of `trajectory`, its contacts following
   // those of the file, then step records [first_record, end) of `records`.
@@ -51,9 +57,9 @@ class TrajectoryWriter {
   Hdf5File& file() { return file_; }
 
  private:
-  // Cuts every per-sample, per-contact and per-step dataset back to the
-  // samples counted by /time.
-  void CutToCompleteSamples();
+  // Every dataset of `recorded`, its growing ones up to the samples counted
+  // by /time.
+  void CopyCompleteSamples(const Hdf5File& recorded);
 
   Hdf5File file_;
   std::vector<std::string> body_names_;
