@@ -6,14 +6,7 @@ set -u
 coulomb="$1"
 scenes="$2"
 fclib_tool="$3"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passed=0
-check() {  # check NAME CONDITION...
-  local name="$1"; shift
-  if "$@"; then passed=$((passed + 1)); else echo "FAILED: $name"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/checks.sh"
 
 "$coulomb" solve "$work/missing.hdf5" >"$work/out" 2>"$work/err"; code=$?
 check "missing file exits 2" test "$code" -eq 2
@@ -355,5 +348,4 @@ check "view --export exits 0" test "$code" -eq 0
 check "the export is one page with the data inlined" grep -q 'id="coulomb-chunk-0"' "$work/replay.html"
 check "the export fetches nothing" sh -c "! grep -Eq '(src|href)=\"(https?:|//)' '$work/replay.html'"
 
-echo "$passed passed, $failures failed"
-test "$failures" -eq 0
+checks_summary

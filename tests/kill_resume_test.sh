@@ -12,14 +12,7 @@ set -u
 coulomb="$1"
 fclib_tool="$2"
 rounds="${3:-3}"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failures=0
-passed=0
-check() {  # check NAME CONDITION...
-  local name="$1"; shift
-  if "$@"; then passed=$((passed + 1)); else echo "FAILED: $name"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/checks.sh"
 
 for round in $(seq 1 "$rounds"); do
   run="$work/killed$round"
@@ -47,5 +40,4 @@ assert d['steps'] == 2000 == len(d['per_step']) and 'running' not in d, d['steps
   rm -rf "$run"
 done
 
-echo "$passed passed, $failures failed"
-test "$failures" -eq 0
+checks_summary
