@@ -17,19 +17,20 @@ struct KernelSet {
   OuterProduct6Kernel outer_product;
   TransposeProduct3x6Kernel transpose_product;
   PivotSolve6Kernel pivot_solve;
+  Congruence3x6Kernel congruence;
 };
 
 KernelSet PortableKernels() {
   return {"portable", &SubtractOuterProduct6Portable, &AddTransposeProduct3x6Portable,
-          &SolveAgainstPivot6Portable};
+          &SolveAgainstPivot6Portable, &AddCongruence3x6Portable};
 }
 KernelSet Avx2Kernels() {
   return {"avx2", SubtractOuterProduct6Avx2(), AddTransposeProduct3x6Avx2(),
-          SolveAgainstPivot6Avx2()};
+          SolveAgainstPivot6Avx2(), AddCongruence3x6Avx2()};
 }
 KernelSet DispatchedKernels() {
   return {"dispatched", SubtractOuterProduct6Kernel(), AddTransposeProduct3x6Kernel(),
-          SolveAgainstPivot6Kernel()};
+          SolveAgainstPivot6Kernel(), AddCongruence3x6Kernel()};
 }
 
 class BodyBlockKernels : public ::testing::TestWithParam<KernelSet (*)()> {
@@ -85,6 +86,26 @@ TEST_P(BodyBlockKernels, PivotSolve) {
     Block6 x = h;
     kernels_.pivot_solve(l.data(), x.data());
     EXPECT_LT((x - expected).cwiseAbs().maxCoeff(), 1e-13);
+  }
+}
+
+// W += J S Jᵀ against the sums written out, W exactly symmetric.
+TEST_P(BodyBlockKernels, Congruence) {
+  for (int trial = 0; trial < 20; ++trial) {
+    const Eigen::Matrix<double, 3, 6> j = Eigen::Matrix<double, 3, 6>::Random();
+    const Block6 m = Block6::Random();
+    const Block6 s = m * m.transpose();
+    const Eigen::Matrix3d w0 = Eigen::Matrix3d::Random();
+    const Eigen::Matrix3d w_symmetric = w0 + w0.transpose();
+    Eigen::Matrix3d expected = w_symmetric;
+    for (int q = 0; q < 3; ++q)
+      for (int r = 0; r < 3; ++r)
+        for (int a = 0; a < 6; ++a)
+          for (int b = 0; b < 6; ++b) expected(q, r) += j(q, a) * s(a, b) * j(r, b);
+    Eigen::Matrix3d w = w_symmetric;
+    kernels_.congruence(w.data(), j.data(), s.data());
+    EXPECT_LT((w - expected).cwiseAbs().maxCoeff(), 1e-13);
+    EXPECT_EQ(w, w.transpose());
   }
 }
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "coulomb/math/body_block_kernels.h"
 #include "coulomb/math/small_block_products.h"
 
 namespace coulomb {
@@ -329,11 +330,10 @@ void ContactProblem::FactorCliqueMatrix(int clique) {
 void ContactProblem::AddDelassusTerm(const JacobianBlock& block,
                                      ConstraintMatrix* delassus) {
   const Eigen::Index rows = block.matrix.rows(), size = block.matrix.cols();
-  if (rows == 3 && size == 6) {  // a contact on a free body: fixed-size products
-    const Eigen::Map<const Eigen::Matrix<double, 3, 6>> j(block.matrix.data());
-    const Eigen::Matrix<double, 3, 6> j_a_inverse = j * body_a_inverses_[block.clique];
-    Eigen::Map<Eigen::Matrix3d>(delassus->data()).noalias() +=
-        j_a_inverse * j.transpose();
+  if (rows == 3 && size == 6) {  // a contact on a free body: a 3 × 6 kernel
+    static const Congruence3x6Kernel add_congruence = AddCongruence3x6Kernel();
+    add_congruence(delassus->data(), block.matrix.data(),
+                   body_a_inverses_[block.clique].data());
     return;
   }
   if (a_inverse_jt_.size() < static_cast<size_t>(size * rows))

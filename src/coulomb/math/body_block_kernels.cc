@@ -33,6 +33,20 @@ void AddTransposeProduct3x6Portable(double* t, const double* a, int a_stride,
                                      Rows(b, Eigen::OuterStride<>(b_stride));
 }
 
+void AddCongruence3x6Portable(double* w, const double* j, const double* s) {
+  const Eigen::Map<const Eigen::Matrix<double, 3, 6>> jacobian(j);
+  const Eigen::Matrix<double, 6, 3> x =
+      Eigen::Map<const Block6>(s) * jacobian.transpose();  // S Jᵀ
+  Eigen::Map<Eigen::Matrix3d> target(w);
+  for (int r = 0; r < 3; ++r) {
+    for (int q = 0; q <= r; ++q) {
+      const double entry = jacobian.row(q).dot(x.col(r));
+      target(q, r) += entry;
+      if (q != r) target(r, q) += entry;
+    }
+  }
+}
+
 #ifdef COULOMB_HAS_AVX2_KERNELS
 namespace {
 
@@ -111,7 +125,45 @@ __attribute__((target("avx2,fma"))) void AddTransposeProduct3x6Fma(
   }
 }
 
+// X = S Jᵀ with its three columns in registers (rows 0–3 in a 256-bit
+// register, rows 4–5 in a 128-bit one), then W(q, r) += J's row q · X(:, r).
+__attribute__((target("avx2,fma"))) void AddCongruence3x6Fma(double* w, const double* j,
+                                                             const double* s) {
+  __m256d x_top[3];
+  __m128d x_bottom[3];
+  for (int r = 0; r < 3; ++r) {
+    x_top[r] = _mm256_setzero_pd();
+    x_bottom[r] = _mm_setzero_pd();
+  }
+  for (int k = 0; k < 6; ++k) {
+    const __m256d s_top = _mm256_loadu_pd(s + 6 * k);
+    const __m128d s_bottom = _mm_loadu_pd(s + 6 * k + 4);
+    for (int r = 0; r < 3; ++r) {
+      const double j_rk = j[r + 3 * k];
+      x_top[r] = _mm256_fmadd_pd(s_top, _mm256_set1_pd(j_rk), x_top[r]);
+      x_bottom[r] = _mm_fmadd_pd(s_bottom, _mm_set1_pd(j_rk), x_bottom[r]);
+    }
+  }
+  for (int q = 0; q < 3; ++q) {
+    const __m256d j_top = _mm256_setr_pd(j[q], j[q + 3], j[q + 6], j[q + 9]);
+    const __m128d j_bottom = _mm_setr_pd(j[q + 12], j[q + 15]);
+    for (int r = q; r < 3; ++r) {
+      const __m256d product = _mm256_mul_pd(j_top, x_top[r]);
+      __m128d sum =
+          _mm_add_pd(_mm256_castpd256_pd128(product), _mm256_extractf128_pd(product, 1));
+      sum = _mm_fmadd_pd(j_bottom, x_bottom[r], sum);
+      const double entry = _mm_cvtsd_f64(_mm_add_sd(sum, _mm_unpackhi_pd(sum, sum)));
+      w[q + 3 * r] += entry;
+      if (q != r) w[r + 3 * q] += entry;
+    }
+  }
+}
+
 }  // namespace
+
+Congruence3x6Kernel AddCongruence3x6Avx2() {
+  return HasAvx2AndFma() ? &AddCongruence3x6Fma : nullptr;
+}
 
 TransposeProduct3x6Kernel AddTransposeProduct3x6Avx2() {
   return HasAvx2AndFma() ? &AddTransposeProduct3x6Fma : nullptr;
@@ -124,6 +176,7 @@ PivotSolve6Kernel SolveAgainstPivot6Avx2() {
   return HasAvx2AndFma() ? &SolveAgainstPivot6Fma : nullptr;
 }
 #else
+Congruence3x6Kernel AddCongruence3x6Avx2() { return nullptr; }
 TransposeProduct3x6Kernel AddTransposeProduct3x6Avx2() { return nullptr; }
 OuterProduct6Kernel SubtractOuterProduct6Avx2() { return nullptr; }
 PivotSolve6Kernel SolveAgainstPivot6Avx2() { return nullptr; }
@@ -132,6 +185,11 @@ PivotSolve6Kernel SolveAgainstPivot6Avx2() { return nullptr; }
 OuterProduct6Kernel SubtractOuterProduct6Kernel() {
   const OuterProduct6Kernel avx2 = SubtractOuterProduct6Avx2();
   return avx2 != nullptr ? avx2 : &SubtractOuterProduct6Portable;
+}
+
+Congruence3x6Kernel AddCongruence3x6Kernel() {
+  const Congruence3x6Kernel avx2 = AddCongruence3x6Avx2();
+  return avx2 != nullptr ? avx2 : &AddCongruence3x6Portable;
 }
 
 TransposeProduct3x6Kernel AddTransposeProduct3x6Kernel() {

@@ -31,6 +31,16 @@ using TransposeProduct3x6Kernel = void (*)(double* t, const double* a, int a_str
 TransposeProduct3x6Kernel AddTransposeProduct3x6Avx2();
 TransposeProduct3x6Kernel AddTransposeProduct3x6Kernel();
 
+// W += J S Jᵀ for a 3 × 3 block W, a 3 × 6 block J and a symmetric 6 × 6 S
+// (column-major, contiguous): a contact's Delassus block J A⁻¹ Jᵀ on a rigid
+// body, assembled for every contact in every step. The six entries on and
+// above W's diagonal are computed and mirrored, so W stays exactly
+// symmetric. Kernels as above.
+void AddCongruence3x6Portable(double* w, const double* j, const double* s);
+using Congruence3x6Kernel = void (*)(double* w, const double* j, const double* s);
+Congruence3x6Kernel AddCongruence3x6Avx2();
+Congruence3x6Kernel AddCongruence3x6Kernel();
+
 // X ← X L⁻ᵀ for 6 × 6 blocks, L lower triangular with a positive diagonal
 // (column-major; the upper triangle of L is not read): a block below a
 // body's pivot in the Cholesky, L_ik = H_ik L_kk⁻ᵀ. Kernels as above.
