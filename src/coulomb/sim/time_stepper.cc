@@ -188,9 +188,10 @@ void TimeStepper::AddBodyToContactBlock(const MultibodySystem& system, int geome
     block->bodies.clear();
   }
   if (w.point_jacobian.cols() == kBodyDofs) {  // six columns: a fixed-size product
-    Eigen::Map<Eigen::Matrix<double, 3, kBodyDofs>>(block->matrix.data()).noalias() +=
-        sign * R_CW *
-        Eigen::Map<const Eigen::Matrix<double, 3, kBodyDofs>>(w.point_jacobian.data());
+    const Eigen::Matrix3d signed_rotation = sign * R_CW;
+    Eigen::Map<Eigen::Matrix<double, 3, kBodyDofs>>(block->matrix.data()) +=
+        signed_rotation.lazyProduct(Eigen::Map<const Eigen::Matrix<double, 3, kBodyDofs>>(
+            w.point_jacobian.data()));
   } else {
     block->matrix.noalias() += sign * R_CW * w.point_jacobian;
   }
