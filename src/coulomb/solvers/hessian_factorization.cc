@@ -88,8 +88,15 @@ void HessianFactorization::LoadJacobians(const ContactProblem& problem) {
     const auto& blocks = problem.constraint(index).jacobian;
     for (size_t b = 0; b < blocks.size(); ++b) {
       const BlockPlace& place = block_places_[index][b];
-      stacked_j_[place.supernode].block(place.row, place.column, blocks[b].matrix.rows(),
-                                        blocks[b].matrix.cols()) = blocks[b].matrix;
+      Eigen::Map<Eigen::MatrixXd> stacked = stacked_j_[place.supernode];
+      const Eigen::MatrixXd& j = blocks[b].matrix;
+      if (j.rows() == 3 && j.cols() == 6) {  // a contact on a free body
+        Eigen::Map<Eigen::Matrix<double, 3, 6>, 0, Eigen::OuterStride<>>(
+            &stacked(place.row, place.column), Eigen::OuterStride<>(stacked.rows())) =
+            Eigen::Map<const Eigen::Matrix<double, 3, 6>>(j.data());
+      } else {
+        stacked.block(place.row, place.column, j.rows(), j.cols()) = j;
+      }
     }
   }
 }
