@@ -12,6 +12,15 @@
 namespace coulomb {
 namespace {
 
+// Whether every entry is finite, in one vectorized pass: x · 0 is 0 for a
+// finite x and NaN for ±∞ or NaN, and a sum of zeros is zero (Eigen's
+// allFinite compares entry by entry, several times slower on a contact's
+// 18 Jacobian entries, checked for every contact in every step).
+template <typename Derived>
+bool AllFinite(const Eigen::DenseBase<Derived>& values) {
+  return (values.derived().array() * 0.0).sum() == 0.0;
+}
+
 // A number never handed out before (ContactProblem::revision).
 std::uint64_t NewRevision() {
   static std::atomic<std::uint64_t> next{1};
@@ -229,7 +238,7 @@ void ContactProblem::ValidateConstraint(int index) const {
     throw ConstraintError(index, "has " + std::to_string(rows) + " equations");
   }
   if (c.jacobian.empty()) throw ConstraintError(index, "touches no clique");
-  if (c.bias.size() != rows || !c.bias.allFinite()) {
+  if (c.bias.size() != rows || !AllFinite(c.bias)) {
     throw ConstraintError(index,
                           "bias must be finite with " + std::to_string(rows) + " rows");
   }
@@ -254,7 +263,7 @@ void ContactProblem::ValidateConstraint(int index) const {
                                        ", expected " + std::to_string(rows) + "×" +
                                        std::to_string(clique_size(block.clique)));
     }
-    if (!block.matrix.allFinite()) throw ConstraintError(index, "Jacobian is not finite");
+    if (!AllFinite(block.matrix)) throw ConstraintError(index, "Jacobian is not finite");
     if (block.bodies.empty()) continue;
     const CliqueTree* tree = clique_tree(block.clique);
     const std::string error = tree ? CheckBodyJacobians(*tree, block.bodies, block.matrix)
