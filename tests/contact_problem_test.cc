@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <limits>
+#include <string>
+
 #include "coulomb/contact/clique_graph.h"
 #include "coulomb/contact/sap_friction_cone.h"
 #include "coulomb/contact/sap_unilateral_constraint.h"
@@ -218,6 +222,54 @@ TEST(ContactProblem, RejectsBadInputNamingWhatIsWrong) {
                std::invalid_argument);
   EXPECT_THROW(ContactProblem(-1.0), std::invalid_argument);
   EXPECT_THROW(problem.Finalize(), std::invalid_argument);  // v* not set
+}
+
+// Every non-finite entry of a Jacobian block or bias is refused, wherever it
+// is; finite entries are accepted however large.
+TEST(ContactProblem, RejectsNonFiniteJacobiansAndBiasesAndAcceptsLargeOnes) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto message = [](const std::function<void()>& add) -> std::string {
+    try {
+      add();
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  for (const double bad : {nan, inf, -inf}) {
+    for (int entry = 0; entry < 18; ++entry) {
+      ContactProblem problem(0.01);
+      problem.AddClique(Eigen::Matrix<double, 6, 6>::Identity());
+      Eigen::MatrixXd j = Eigen::MatrixXd::Random(3, 6);
+      j(entry % 3, entry / 3) = bad;
+      EXPECT_NE(message([&] {
+                  problem.AddConstraint({{0, j}}, Cone());
+                }).find("Jacobian is not finite"),
+                std::string::npos)
+          << "entry " << entry << " = " << bad;
+    }
+    for (int entry = 0; entry < 3; ++entry) {
+      ContactProblem problem(0.01);
+      problem.AddClique(Eigen::Matrix<double, 6, 6>::Identity());
+      Eigen::Vector3d bias = Eigen::Vector3d::Zero();
+      bias(entry) = bad;
+      EXPECT_NE(
+          message([&] {
+            problem.AddConstraint({{0, Eigen::MatrixXd::Random(3, 6)}}, bias, Cone());
+          }).find("bias must be finite"),
+          std::string::npos)
+          << "bias entry " << entry << " = " << bad;
+    }
+  }
+  ContactProblem problem(0.01);
+  problem.AddClique(Eigen::Matrix<double, 6, 6>::Identity());
+  const Eigen::MatrixXd large = 1e300 * Eigen::MatrixXd::Ones(3, 6);
+  EXPECT_EQ(
+      message([&] {
+        problem.AddConstraint({{0, large}}, Eigen::Vector3d::Constant(1e300), Cone());
+      }),
+      "accepted");
 }
 
 TEST(CliqueGraph, SplitsIndependentIslands) {
