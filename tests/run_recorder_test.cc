@@ -139,6 +139,44 @@ TEST_F(RunRecorderTest, FileOfAWriterKilledMidBatchIsCopiedUpToItsCompleteSample
   EXPECT_EQ(file.ReadDoubles("/geometry/size"), killed.ReadDoubles("/geometry/size"));
 }
 
+// A copy that fails (here: a file without its geometry) leaves no partial
+// file, and the file as found as it was.
+TEST_F(RunRecorderTest, FailedCopyLeavesNoPartialFileAndTheFileAsFound) {
+  const std::string path = (Folder("broken") / "trajectory.h5").string();
+  fs::create_directories(fs::path(path).parent_path());
+  {
+    Hdf5File file(path, Hdf5File::Mode::kCreateGrowing);
+    const double zero = 0.0;
+    const long long first_offset = 0;
+    file.AppendRows("/time", &zero, 1, 0);
+    file.AppendIntegers("/contacts/offsets", &first_offset, 1);
+    file.WriteStrings("/bodies/names", {});
+    for (const char* dataset : {"/q", "/v", "/geometry/poses"})
+      file.AppendRows(dataset, &zero, 1, 1);
+    for (const char* dataset : {"/contacts/geometry_a", "/contacts/geometry_b"})
+      file.AppendIntegers(dataset, nullptr, 0);
+    for (const char* dataset :
+         {"/contacts/point", "/contacts/normal", "/contacts/impulse", "/contacts/depth"})
+      file.AppendRows(dataset, nullptr, 0, 0);
+    file.AppendRows("/steps/time", nullptr, 0, 0);
+  }
+  const auto size_before = fs::file_size(path);
+  {
+    const Hdf5File recorded(path, Hdf5File::Mode::kRead);
+    try {
+      TrajectoryWriter copy(path, recorded);
+      FAIL() << "a file without /geometry must not be copied";
+    } catch (const std::runtime_error& error) {
+      EXPECT_NE(std::string(error.what()).find("/geometry/shape_names"),
+                std::string::npos)
+          << error.what();
+    }
+  }
+  EXPECT_FALSE(fs::exists(path + ".partial"));
+  EXPECT_EQ(fs::file_size(path), size_before);
+  EXPECT_EQ(Hdf5File(path, Hdf5File::Mode::kRead).Dimensions("/time")[0], 1u);
+}
+
 // The split of each step's time is in the file; a file written before it
 // was recorded reads as a zero split (a resumed run continues such a file).
 TEST_F(RunRecorderTest, StepTimeSplitIsWrittenAndReadsAsZeroFromAnOlderFile) {

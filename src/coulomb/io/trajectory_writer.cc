@@ -1,6 +1,7 @@
 #include "coulomb/io/trajectory_writer.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <utility>
 
 namespace coulomb {
@@ -205,8 +206,11 @@ CompleteRecord FindCompleteRecord(const Hdf5File& file) {
 
 }  // namespace
 
+// Both constructors build PATH.partial and rename it: if that fails, the
+// partial file is removed (the handler runs once file_ is closed) and the
+// error goes on.
 TrajectoryWriter::TrajectoryWriter(const std::string& path, const Trajectory& trajectory,
-                                   const RunDescription& description)
+                                   const RunDescription& description) try
     : file_(path + ".partial", Hdf5File::Mode::kCreateGrowing),
       body_names_(trajectory.body_names) {
   if (!description.arguments.empty())
@@ -222,14 +226,18 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const Trajectory& tr
   file_.StartSingleWriter();
   Flush();
   file_.Rename(path);  // the file appears readable, never half-built
+} catch (...) {
+  std::remove((path + ".partial").c_str());
 }
 
-TrajectoryWriter::TrajectoryWriter(const std::string& path, const Hdf5File& recorded)
+TrajectoryWriter::TrajectoryWriter(const std::string& path, const Hdf5File& recorded) try
     : file_(path + ".partial", Hdf5File::Mode::kCreateGrowing) {
   CopyCompleteSamples(recorded);
   file_.StartSingleWriter();
   Flush();
   file_.Rename(path);
+} catch (...) {
+  std::remove((path + ".partial").c_str());
 }
 
 void TrajectoryWriter::CopyCompleteSamples(const Hdf5File& recorded) {
