@@ -124,7 +124,7 @@ TEST_F(RunRecorderTest, FileOfAWriterKilledMidBatchIsCopiedUpToItsCompleteSample
   }
   const Hdf5File killed(path, Hdf5File::Mode::kRead);
   ASSERT_EQ(killed.Dimensions("/time")[0], 32u);  // the junk is there
-  TrajectoryWriter reopened(path, killed);
+  TrajectoryWriter reopened(path, killed, FindCompleteRecord(killed));
   EXPECT_FALSE(fs::exists(path + ".partial"));
   const Hdf5File& file = reopened.file();
   const size_t samples = file.Dimensions("/time")[0];
@@ -139,36 +139,56 @@ TEST_F(RunRecorderTest, FileOfAWriterKilledMidBatchIsCopiedUpToItsCompleteSample
   EXPECT_EQ(file.ReadDoubles("/geometry/size"), killed.ReadDoubles("/geometry/size"));
 }
 
-// A copy that fails (here: a file without its geometry) leaves no partial
-// file, and the file as found as it was.
+// The smallest run file a resume copies: one sample of one coordinate, no
+// bodies, no contacts, no steps; its geometry group holds `geometry`.
+void WriteSmallestRunFile(const std::string& path,
+                          const std::vector<std::string>& geometry) {
+  fs::create_directories(fs::path(path).parent_path());
+  Hdf5File file(path, Hdf5File::Mode::kCreateGrowing);
+  const double zero = 0.0;
+  const long long offsets[2] = {0, 0};
+  file.AppendRows("/time", &zero, 1, 0);
+  file.AppendIntegers("/contacts/offsets", offsets, 2);
+  file.WriteStrings("/bodies/names", {});
+  for (const char* dataset : {"/q", "/v"}) file.AppendRows(dataset, &zero, 1, 1);
+  for (const char* dataset : {"/contacts/geometry_a", "/contacts/geometry_b"})
+    file.AppendIntegers(dataset, nullptr, 0);
+  for (const char* dataset :
+       {"/contacts/point", "/contacts/normal", "/contacts/impulse", "/contacts/depth"})
+    file.AppendRows(dataset, nullptr, 0, 0);
+  file.AppendRows("/steps/time", nullptr, 0, 0);
+  file.AppendRows("/geometry/poses", &zero, 1, 1);
+  for (const std::string& name : geometry) file.WriteStrings("/geometry/" + name, {name});
+}
+
+// Every dataset of /geometry but the growing poses is copied whole, whatever
+// its name: one a later version adds is not dropped by a resume.
+TEST_F(RunRecorderTest, CopyKeepsEveryGeometryDatasetWhateverItsName) {
+  const std::string path = (Folder("geometry") / "trajectory.h5").string();
+  WriteSmallestRunFile(path, {"shape_names", "added_by_a_later_version"});
+  const Hdf5File recorded(path, Hdf5File::Mode::kRead);
+  TrajectoryWriter copy(path, recorded, FindCompleteRecord(recorded));
+  EXPECT_EQ(
+      copy.file().Members("/geometry"),
+      (std::vector<std::string>{"added_by_a_later_version", "poses", "shape_names"}));
+  EXPECT_EQ(copy.file().ReadStrings("/geometry/added_by_a_later_version"),
+            std::vector<std::string>{"added_by_a_later_version"});
+  EXPECT_EQ(copy.file().Dimensions("/geometry/poses")[0], 1u);
+}
+
+// A copy that fails (here: asked for more samples than the file holds)
+// leaves no partial file, and the file as found as it was.
 TEST_F(RunRecorderTest, FailedCopyLeavesNoPartialFileAndTheFileAsFound) {
   const std::string path = (Folder("broken") / "trajectory.h5").string();
-  fs::create_directories(fs::path(path).parent_path());
-  {
-    Hdf5File file(path, Hdf5File::Mode::kCreateGrowing);
-    const double zero = 0.0;
-    const long long first_offset = 0;
-    file.AppendRows("/time", &zero, 1, 0);
-    file.AppendIntegers("/contacts/offsets", &first_offset, 1);
-    file.WriteStrings("/bodies/names", {});
-    for (const char* dataset : {"/q", "/v", "/geometry/poses"})
-      file.AppendRows(dataset, &zero, 1, 1);
-    for (const char* dataset : {"/contacts/geometry_a", "/contacts/geometry_b"})
-      file.AppendIntegers(dataset, nullptr, 0);
-    for (const char* dataset :
-         {"/contacts/point", "/contacts/normal", "/contacts/impulse", "/contacts/depth"})
-      file.AppendRows(dataset, nullptr, 0, 0);
-    file.AppendRows("/steps/time", nullptr, 0, 0);
-  }
+  WriteSmallestRunFile(path, {"shape_names"});
   const auto size_before = fs::file_size(path);
   {
     const Hdf5File recorded(path, Hdf5File::Mode::kRead);
     try {
-      TrajectoryWriter copy(path, recorded);
-      FAIL() << "a file without /geometry must not be copied";
+      TrajectoryWriter copy(path, recorded, CompleteRecord{/*samples=*/2, 0, 0});
+      FAIL() << "two samples cannot be copied from a file of one";
     } catch (const std::runtime_error& error) {
-      EXPECT_NE(std::string(error.what()).find("/geometry/shape_names"),
-                std::string::npos)
+      EXPECT_NE(std::string(error.what()).find("/contacts/offsets"), std::string::npos)
           << error.what();
     }
   }

@@ -80,6 +80,21 @@ bool Hdf5File::Exists(const std::string& object_path) const {
   }
 }
 
+std::vector<std::string> Hdf5File::Members(const std::string& group) const {
+  if (!Exists(group)) Fail(group, "missing");
+  std::vector<std::string> names;
+  const auto collect = [](hid_t, const char* name, const H5L_info_t*,
+                          void* out) -> herr_t {
+    static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+    return 0;
+  };
+  if (H5Literate_by_name(file_, group.c_str(), H5_INDEX_NAME, H5_ITER_INC, nullptr,
+                         collect, &names, H5P_DEFAULT) < 0) {
+    Fail(group, "is not a readable group");
+  }
+  return names;
+}
+
 hid_t Hdf5File::OpenDataset(const std::string& dataset) const {
   if (!Exists(dataset)) Fail(dataset, "missing");
   const hid_t id = H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT);

@@ -41,6 +41,8 @@ class Hdf5File {
   std::vector<std::string> ReadStrings(const std::string& dataset) const;
   // The extent of a dataset, e.g. {rows, cols}.
   std::vector<size_t> Dimensions(const std::string& dataset) const;
+  // The names of a group's members, in name order.
+  std::vector<std::string> Members(const std::string& group) const;
   // Rows [first, first + count) of a numeric matrix (row-major) or vector.
   std::vector<double> ReadRows(const std::string& dataset, size_t first,
                                size_t count) const;

@@ -104,9 +104,10 @@ RunRecorder RunRecorder::Resume(const std::string& directory, Simulation* simula
   std::optional<TrajectoryWriter> writer;
   {
     const Hdf5File recorded(path, Hdf5File::Mode::kRead);
-    last = ReadLastSample(recorded);
+    const CompleteRecord complete = FindCompleteRecord(recorded);
+    last = ReadLastSample(recorded, complete);
     CheckSameScene(recorded, *simulation, last);
-    writer.emplace(path, recorded);
+    writer.emplace(path, recorded, complete);
   }
   simulation->SetState(last.q, last.v);
   simulation->set_time(last.time);

@@ -135,17 +135,6 @@ void AppendContacts(Hdf5File* file, const std::vector<RecordedContact>& contacts
   file->AppendRows("/contacts/depth", depths.data(), count, 0);
 }
 
-// Datasets written when the file is created, never grown.
-const char* const kWrittenOnce[] = {"/bodies/names",
-                                    "/geometry/shape_names",
-                                    "/geometry/shape",
-                                    "/geometry/size",
-                                    "/geometry/body",
-                                    "/geometry/mesh_vertices",
-                                    "/geometry/mesh_vertex_offsets",
-                                    "/geometry/mesh_triangles",
-                                    "/geometry/mesh_triangle_offsets"};
-
 std::string StepDataset(const StepField& field) {
   return std::string("/steps/") + field.name;
 }
@@ -158,17 +147,7 @@ const char* const kContactDatasets[] = {"/contacts/geometry_a", "/contacts/geome
                                         "/contacts/point",      "/contacts/normal",
                                         "/contacts/impulse",    "/contacts/depth"};
 
-// What every dataset of a run's file holds. A writer killed in the middle of
-// a batch, or of a flush (HDF5 writes its cached metadata in an order of its
-// own, not in the order the datasets grew), leaves some datasets longer than
-// others: the complete samples are those every per-sample dataset holds,
-// with their contacts in every contact dataset; the complete steps, those
-// every step dataset holds up to the last complete sample (a failed step has
-// no sample).
-struct CompleteRecord {
-  size_t samples = 0, steps = 0;
-  long long contacts = 0;
-};
+}  // namespace
 
 CompleteRecord FindCompleteRecord(const Hdf5File& file) {
   const auto rows = [&](const std::string& dataset) {
@@ -204,8 +183,6 @@ CompleteRecord FindCompleteRecord(const Hdf5File& file) {
   return complete;
 }
 
-}  // namespace
-
 // Both constructors build PATH.partial and rename it: if that fails, the
 // partial file is removed (the handler runs once file_ is closed) and the
 // error goes on.
@@ -230,9 +207,10 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const Trajectory& tr
   std::remove((path + ".partial").c_str());
 }
 
-TrajectoryWriter::TrajectoryWriter(const std::string& path, const Hdf5File& recorded) try
+TrajectoryWriter::TrajectoryWriter(const std::string& path, const Hdf5File& recorded,
+                                   const CompleteRecord& complete) try
     : file_(path + ".partial", Hdf5File::Mode::kCreateGrowing) {
-  CopyCompleteSamples(recorded);
+  CopyCompleteSamples(recorded, complete);
   file_.StartSingleWriter();
   Flush();
   file_.Rename(path);
@@ -240,12 +218,16 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const Hdf5File& reco
   std::remove((path + ".partial").c_str());
 }
 
-void TrajectoryWriter::CopyCompleteSamples(const Hdf5File& recorded) {
-  const CompleteRecord complete = FindCompleteRecord(recorded);
+void TrajectoryWriter::CopyCompleteSamples(const Hdf5File& recorded,
+                                           const CompleteRecord& complete) {
   samples_ = complete.samples;
   contacts_ = complete.contacts;
   if (recorded.Exists("/run")) file_.CopyObject(recorded, "/run");
-  for (const char* dataset : kWrittenOnce) file_.CopyObject(recorded, dataset);
+  // Written when the file was created, never grown: the body names and every
+  // geometry dataset but the poses.
+  file_.CopyObject(recorded, "/bodies/names");
+  for (const std::string& name : recorded.Members("/geometry"))
+    if (name != "poses") file_.CopyObject(recorded, "/geometry/" + name);
   file_.CopyRows(recorded, "/contacts/offsets", samples_ + 1);
   for (const char* dataset : kContactDatasets)
     file_.CopyRows(recorded, dataset, static_cast<size_t>(contacts_));
@@ -339,9 +321,9 @@ RunDescription ReadRunDescription(const Hdf5File& file) {
   return description;
 }
 
-LastSample ReadLastSample(const Hdf5File& file) {
+LastSample ReadLastSample(const Hdf5File& file, const CompleteRecord& complete) {
   LastSample last;
-  const size_t samples = FindCompleteRecord(file).samples;
+  const size_t samples = complete.samples;
   if (samples == 0) file.Fail("/time", "has no complete sample");
   last.index = samples - 1;
   last.time = file.ReadRows("/time", last.index, 1)[0];

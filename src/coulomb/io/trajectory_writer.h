@@ -28,6 +28,19 @@ struct RunDescription {
   std::string scene_text;
 };
 
+// What every dataset of a run's file holds. A writer killed in the middle of
+// a batch, or of a flush (HDF5 writes its cached metadata in an order of its
+// own, not in the order the datasets grew), leaves some datasets longer than
+// others: the complete samples are those every per-sample dataset holds,
+// with their contacts in every contact dataset; the complete steps, those
+// every step dataset holds up to the last complete sample (a failed step has
+// no sample).
+struct CompleteRecord {
+  size_t samples = 0, steps = 0;
+  long long contacts = 0;
+};
+CompleteRecord FindCompleteRecord(const Hdf5File& file);
+
 class TrajectoryWriter {
  public:
   // A new file at `path` (replacing one there) with the body names and the
@@ -39,13 +52,14 @@ class TrajectoryWriter {
   // step can be resumed from the state it started in.
   TrajectoryWriter(const std::string& path, const Trajectory& trajectory,
                    const RunDescription& description = {});
-  // The complete samples of `recorded` (a run's file whose writer stopped,
-  // perhaps killed in the middle of a batch) copied into a new file that
-  // replaces the one at `path` once readable, to append to. `recorded` is
-  // only read: a block its killed writer left half-written is never grown
-  // or rewritten (HDF5 can wait without end on such a block), and until
-  // the new file replaces it, it stays as it was.
-  TrajectoryWriter(const std::string& path, const Hdf5File& recorded);
+  // The `complete` samples of `recorded` (a run's file whose writer stopped,
+  // perhaps killed in the middle of a batch; FindCompleteRecord) copied into a new file
+  // that replaces the one at `path` once readable, to append to. `recorded` is only read:
+  // a block its killed writer left half-written is never grown or rewritten (HDF5 can
+  // wait without end on such a block), and until the new file replaces it, it stays as it
+  // was.
+  TrajectoryWriter(const std::string& path, const Hdf5File& recorded,
+                   const CompleteRecord& complete);
 
   // Appends samples [first, end) of `trajectory`, its contacts following
   // those of the file, then step records [first_record, end) of `records`.
@@ -57,9 +71,9 @@ class TrajectoryWriter {
   Hdf5File& file() { return file_; }
 
  private:
-  // Every dataset of `recorded`, its growing ones up to the samples counted
-  // by /time.
-  void CopyCompleteSamples(const Hdf5File& recorded);
+  // Every dataset of `recorded`, its growing ones up to its `complete` samples
+  // and steps.
+  void CopyCompleteSamples(const Hdf5File& recorded, const CompleteRecord& complete);
 
   Hdf5File file_;
   std::vector<std::string> body_names_;
@@ -75,13 +89,14 @@ void VisitStepRecords(const Hdf5File& file,
 // The description of the run a trajectory.h5 holds; throws if it has none.
 RunDescription ReadRunDescription(const Hdf5File& file);
 
-// The last sample of a trajectory.h5: what a resumed run starts from.
+// The last of a trajectory.h5's `complete` samples: what a resumed run
+// starts from.
 struct LastSample {
   size_t index = 0;
   double time = 0.0;
   Eigen::VectorXd q, v;
   std::vector<RecordedContact> contacts;  // of the step that ended there
 };
-LastSample ReadLastSample(const Hdf5File& file);
+LastSample ReadLastSample(const Hdf5File& file, const CompleteRecord& complete);
 
 }  // namespace coulomb
