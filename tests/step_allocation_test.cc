@@ -9,6 +9,7 @@
 
 #include "allocation_counter.h"
 #include "coulomb/scenes/builtin_scenes.h"
+#include "coulomb/sim/simulation.h"
 #include "coulomb/sim/time_stepper.h"
 #include "robot_scenes.h"
 #include "test_support.h"
@@ -97,6 +98,28 @@ TEST(StepAllocation, StepsAllocateNothingOnceThePatternWasSeen) {
                   ToString(solver).c_str(), step);
     }
   }
+}
+
+// A run not recorded (a control loop's, a benchmark's): what Simulation adds
+// to each step (the trees' kinematics after it, the state vector, the
+// step's mechanical energy for the summary) allocates nothing either. The
+// steps' share is the count of ten steps less that of one.
+TEST(StepAllocation, AnUnrecordedRunAllocatesNothingPerStep) {
+  if (!testing::AllocationCountingEnabled())
+    GTEST_SKIP() << "AddressSanitizer owns malloc";
+  Simulation simulation(RestingScene(Scheme::kSymplecticEuler, ContactSolverKind::kSap));
+  simulation.set_recording(false);
+  const double dt = simulation.time_step();
+  ASSERT_FALSE(simulation.RunFor(4.0).interrupted);  // at rest: the pattern seen
+  const auto allocations = [&](int steps) {
+    const long before = testing::AllocationCount();
+    const SimulationSummary summary = simulation.RunFor(steps * dt);
+    EXPECT_EQ(summary.failed_steps, 0);
+    return testing::AllocationCount() - before;
+  };
+  allocations(1);
+  const long one = allocations(1), ten = allocations(10);
+  EXPECT_EQ(ten, one) << "nine more steps allocated " << ten - one << " times";
 }
 
 // Every tree's q and v, and the time: where a run is replayed from.

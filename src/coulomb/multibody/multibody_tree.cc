@@ -500,7 +500,13 @@ Eigen::Vector3d MultibodyTree::BodyAngularVelocity(int body) const {
 }
 
 double MultibodyTree::KineticEnergy() const {
-  return 0.5 * impl_->v.dot(impl_->mass_matrix * impl_->v);
+  // ½ vᵀ M v column by column: no temporary for M v (the step loop's energy
+  // allocates nothing).
+  const Eigen::VectorXd& v = impl_->v;
+  double twice_energy = 0.0;
+  for (Eigen::Index j = 0; j < v.size(); ++j)
+    twice_energy += v[j] * impl_->mass_matrix.col(j).dot(v);
+  return 0.5 * twice_energy;
 }
 
 double MultibodyTree::GravityPotentialEnergy() const {
