@@ -159,7 +159,7 @@ def run_mujoco(xml, duration, qvel=None):
 def run_coulomb(sim, duration):
     sim._engine  # noqa: B018 (the engine is built before timing)
     start = time.perf_counter()
-    trajectory = sim.run(duration)
+    trajectory = sim.run(duration, record=False)
     elapsed = time.perf_counter() - start
     s = trajectory.summary
     depth = sim.contacts()["depth"]
@@ -253,7 +253,7 @@ def run_phases(impratio):
     phases, start = [], 0.0
     for duration in PHASES:
         began = time.perf_counter()
-        summary = sim.run(duration).summary
+        summary = sim.run(duration, record=False).summary
         phase = {"phase": (start, start + duration),
                  "coulomb": dict(ms=1e3 * (time.perf_counter() - began) / summary["steps"],
                                  iterations=summary["iterations_mean"])}

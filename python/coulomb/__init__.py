@@ -155,14 +155,36 @@ class Simulation:
             raise SolverError(stats)
         return stats
 
-    def run(self, duration: float) -> Trajectory:
+    def run(self, duration: float, record: bool = True) -> Trajectory:
         """Steps for ``duration`` seconds and returns what was recorded from the
-        current state on. Raises SolverError at a failed step."""
-        first = self._engine.num_samples - 1
-        summary = json.loads(self._engine.run(float(duration)))
+        current state on. ``record=False`` keeps no samples while stepping (as
+        ``recording = False`` for the run): the Trajectory's arrays are empty,
+        its ``summary`` covers every step. Raises SolverError at a failed step."""
+        was_recording = self._engine.recording
+        self._engine.recording = bool(record) and was_recording
+        try:
+            first = self._engine.num_samples - 1
+            summary = json.loads(self._engine.run(float(duration)))
+        finally:
+            self._engine.recording = was_recording
+        if not (record and was_recording):
+            first = self._engine.num_samples  # no samples of this run
         if summary.get("failure"):
             raise SolverError(self._engine.last_statistics)
         return Trajectory(self._engine, first, summary)
+
+    @property
+    def recording(self) -> bool:
+        """Whether ``step()`` and ``run()`` append each step's state and
+        contacts to the trajectory kept in memory (on by default). Off, a long
+        control loop or a benchmark keeps no history and memory stays flat;
+        turned back on, the current state is recorded first, so the
+        trajectory then has a gap in time."""
+        return self._engine.recording
+
+    @recording.setter
+    def recording(self, on: bool) -> None:
+        self._engine.recording = bool(on)
 
     # --- state ------------------------------------------------------------
     @property

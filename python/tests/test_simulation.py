@@ -59,6 +59,39 @@ def test_run_gives_the_trajectory_of_the_command_line(tmp_path, coulomb_bin, sce
                                    rtol=0, atol=1e-12)
 
 
+def test_a_run_not_recorded_ends_where_a_recorded_one_does():
+    recorded, unrecorded = (coulomb.Simulation.from_dict(sliding_box()) for _ in range(2))
+    kept = recorded.run(0.2)
+    samples_before = unrecorded._engine.num_samples
+    bare = unrecorded.run(0.2, record=False)
+    # the same steps (stepping does not depend on recording) ...
+    np.testing.assert_array_equal(unrecorded.q, recorded.q)
+    np.testing.assert_array_equal(unrecorded.v, recorded.v)
+    assert bare.summary["steps"] == kept.summary["steps"] == 200
+    assert bare.summary["iterations_mean"] == kept.summary["iterations_mean"]
+    # ... but no samples of them: empty arrays of the state's width
+    assert bare.q.shape == (0, kept.q.shape[1]) and bare.time.shape == (0,)
+    assert bare.positions["box"].shape == (0, 3)
+    # recording is back on: the state the run ended in, then the next step
+    assert unrecorded.recording
+    assert unrecorded._engine.num_samples == samples_before + 1
+    assert unrecorded.run(0.01).time[0] == pytest.approx(0.2)
+
+
+def test_recording_off_keeps_no_samples_and_back_on_records_the_state_first():
+    sim = coulomb.Simulation.from_dict(sliding_box())
+    sim.recording = False
+    for _ in range(50):
+        sim.step()
+    assert sim._engine.num_samples == 1  # the initial state only
+    assert sim.run(0.01).time.shape == (0,)  # run() follows the switch
+    sim.recording = True
+    assert sim._engine.num_samples == 2
+    trajectory = sim.run(0.01)
+    assert trajectory.time[0] == pytest.approx(0.06)
+    assert len(trajectory.time) == 11
+
+
 def test_a_resting_sphere_carries_its_weight_at_the_near_rigid_depth():
     m, r, dt = 2.0, 0.1, 0.01
     sim = coulomb.Simulation.from_dict({

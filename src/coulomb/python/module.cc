@@ -111,7 +111,8 @@ std::string SummaryJson(const Scene& scene, const SimulationSummary& summary) {
 // Rows [first, end) of per-sample vectors as a T × n array.
 RowMatrix Rows(const std::vector<Eigen::VectorXd>& samples, size_t first) {
   const Eigen::Index rows = static_cast<Eigen::Index>(samples.size() - first);
-  RowMatrix result(rows, rows > 0 ? samples[first].size() : 0);
+  // No rows from `first` on: the columns of the last sample (an empty run).
+  RowMatrix result(rows, samples.empty() ? 0 : samples.back().size());
   for (Eigen::Index r = 0; r < rows; ++r) result.row(r) = samples[first + r].transpose();
   return result;
 }
@@ -300,6 +301,7 @@ NB_MODULE(_coulomb, m) {
       .def("set_joint_effort", &Simulation::SetJointEffort)
       .def("set_pd_target", &Simulation::SetJointPdTarget)
       .def("set_pd_gains", &Simulation::SetJointPdGains)
+      .def_prop_rw("recording", &Simulation::recording, &Simulation::set_recording)
       .def_prop_ro("num_samples",
                    [](const Simulation& s) { return s.trajectory().time.size(); })
       .def("trajectory", &TrajectoryDict)
