@@ -151,17 +151,18 @@ test-sanitize: sanitize-configure
 	cmake --build $(SANITIZE_DIR) -j 2
 	cd $(SANITIZE_DIR) && $(SANITIZE_ENV) ctest --output-on-failure -j 2 -E install_test
 
-# The math, contact, solvers and FCLIB layers' tests under the same
-# sanitizers: a subset of test-sanitize without Pinocchio, Coal or the
-# viewer, which builds and runs in minutes; .ci/run runs it after make test.
-# The FCLIB tests use the problems they generate (the real files take over
-# ten minutes under ASan: test-sanitize runs them).
+# The math, contact, solvers and FCLIB layers' tests under AddressSanitizer
+# and UBSan: a subset of test-sanitize without Pinocchio, Coal or the viewer.
+# Built in the fuzzing build (clang 19, the harnesses' sanitizers), so that
+# CI compiles the core layers under the sanitizers once for both; .ci/run
+# runs it after make test. The FCLIB tests use the problems they generate
+# (the real files take over ten minutes under ASan: test-sanitize runs them).
 SANITIZE_CORE_TESTS := math_test contact_test sap_solver_test fclib_test
-test-sanitize-core: sanitize-configure
-	cmake --build $(SANITIZE_DIR) -j 2 --target $(SANITIZE_CORE_TESTS)
+test-sanitize-core: fuzz-configure
+	cmake --build $(FUZZ_DIR) -j 2 --target $(SANITIZE_CORE_TESTS)
 	for test in $(SANITIZE_CORE_TESTS); do \
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 COULOMB_FCLIB_DIR= \
-	  $(SANITIZE_DIR)/tests/$$test --gtest_brief=1 || exit 1; done
+	  $(FUZZ_DIR)/tests/$$test --gtest_brief=1 || exit 1; done
 
 # The built-in clutter scene (SAP §VI-C), with a progress bar on a terminal.
 run: build

@@ -246,7 +246,7 @@ TEST(SemismoothInnerSolver, DoglegAndDampedNewtonConvergeToAPlantedRoot) {
       EXPECT_EQ(short_result.iterations, 1);
     }
   }
-  EXPECT_THROW(SemismoothInnerSolver(CanalInnerSolver::kCascadedNewton),
+  EXPECT_THROW(SemismoothInnerSolver{CanalInnerSolver::kCascadedNewton},
                std::invalid_argument);
 }
 

@@ -15,7 +15,6 @@ namespace {
 TEST(SapConvergence, ConvergesFromAnyInitialGuessOnRandomProblems) {
   std::mt19937 random(2024);
   std::uniform_int_distribution<int> bodies(1, 30);
-  int total = 0;
   int max_iterations = 0;
   for (unsigned seed = 1; seed <= 300; ++seed) {
     RandomContactProblemOptions options;
@@ -42,7 +41,6 @@ TEST(SapConvergence, ConvergesFromAnyInitialGuessOnRandomProblems) {
                 stats.history[k].cost + 1e-12 * std::abs(stats.history[k].cost))
           << "seed " << seed << " iteration " << k;
     }
-    ++total;
     max_iterations = std::max(max_iterations, stats.iterations);
   }
   RecordProperty("max_iterations", max_iterations);
