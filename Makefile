@@ -162,7 +162,7 @@ test-sanitize-core: fuzz-configure
 	cmake --build $(FUZZ_DIR) -j 2 --target $(SANITIZE_CORE_TESTS)
 	for test in $(SANITIZE_CORE_TESTS); do \
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 COULOMB_FCLIB_DIR= \
-	  $(FUZZ_DIR)/tests/$$test --gtest_brief=1 || exit 1; done
+	  bash tests/run_in_two_shards.sh $(FUZZ_DIR)/tests/$$test --gtest_brief=1 || exit 1; done
 
 # The built-in clutter scene (SAP §VI-C), with a progress bar on a terminal.
 run: build
