@@ -139,6 +139,39 @@ TEST_F(RunRecorderTest, FileOfAWriterKilledMidBatchIsCopiedUpToItsCompleteSample
   EXPECT_EQ(file.ReadDoubles("/geometry/size"), killed.ReadDoubles("/geometry/size"));
 }
 
+// What a resume starts from is the last sample as the run held it: state,
+// time and every contact of its step (geometries, point, normal, impulse,
+// depth), bitwise.
+TEST_F(RunRecorderTest, LastSampleReadBackIsTheRunsLastSampleWithItsContacts) {
+  const fs::path folder = Folder("last");
+  Simulation simulation(RollScene());
+  {
+    RunRecorder recorder(folder.string(), &simulation, /*keep_in_memory=*/true);
+    simulation.RunFor(0.5);  // the ball has reached the box: two contacts or more
+    recorder.Flush();
+  }
+  const Trajectory& run = simulation.trajectory();
+  const size_t index = run.time.size() - 1;
+  const Hdf5File file = Open(folder);
+  const LastSample last = ReadLastSample(file, FindCompleteRecord(file));
+  EXPECT_EQ(last.index, index);
+  EXPECT_EQ(last.time, run.time[index]);
+  EXPECT_TRUE(last.q == run.q[index] && last.v == run.v[index]);
+  const long long first = run.contact_offsets[index];
+  ASSERT_EQ(static_cast<long long>(last.contacts.size()),
+            run.contact_offsets[index + 1] - first);
+  ASSERT_GE(last.contacts.size(), 2u);
+  for (size_t i = 0; i < last.contacts.size(); ++i) {
+    const RecordedContact& read = last.contacts[i];
+    const RecordedContact& held = run.contacts[first + i];
+    EXPECT_EQ(read.geometry_a, held.geometry_a) << "contact " << i;
+    EXPECT_EQ(read.geometry_b, held.geometry_b) << "contact " << i;
+    EXPECT_TRUE(read.point == held.point && read.normal == held.normal &&
+                read.impulse == held.impulse && read.depth == held.depth)
+        << "contact " << i;
+  }
+}
+
 // The smallest run file a resume copies: one sample of one coordinate, no
 // bodies, no contacts, no steps; its geometry group holds `geometry`.
 void WriteSmallestRunFile(const std::string& path,

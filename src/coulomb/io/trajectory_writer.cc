@@ -334,20 +334,22 @@ LastSample ReadLastSample(const Hdf5File& file, const CompleteRecord& complete) 
   };
   last.q = row("/q");
   last.v = row("/v");
-  const std::vector<long long> offsets = file.ReadIntegers("/contacts/offsets");
-  if (offsets.size() < samples + 1) file.Fail("/contacts/offsets", "too short");
-  const long long first = offsets[last.index], count = offsets[last.index + 1] - first;
-  const std::vector<long long> a = file.ReadIntegers("/contacts/geometry_a");
-  const std::vector<long long> b = file.ReadIntegers("/contacts/geometry_b");
+  // Only the last sample's rows are read (integers below 2⁵³ are exact as
+  // doubles): a resume reads no dataset whole but those FindCompleteRecord
+  // measures.
+  const std::vector<double> offsets = file.ReadRows("/contacts/offsets", last.index, 2);
+  const auto first = static_cast<long long>(offsets[0]);
+  const auto count = static_cast<long long>(offsets[1]) - first;
+  const std::vector<double> a = file.ReadRows("/contacts/geometry_a", first, count);
+  const std::vector<double> b = file.ReadRows("/contacts/geometry_b", first, count);
   const std::vector<double> points = file.ReadRows("/contacts/point", first, count);
   const std::vector<double> normals = file.ReadRows("/contacts/normal", first, count);
   const std::vector<double> impulses = file.ReadRows("/contacts/impulse", first, count);
   const std::vector<double> depths = file.ReadRows("/contacts/depth", first, count);
   for (long long i = 0; i < count; ++i) {
     last.contacts.push_back(
-        {static_cast<int>(a[first + i]), static_cast<int>(b[first + i]),
-         Eigen::Vector3d(&points[3 * i]), Eigen::Vector3d(&normals[3 * i]),
-         Eigen::Vector3d(&impulses[3 * i]), depths[i]});
+        {static_cast<int>(a[i]), static_cast<int>(b[i]), Eigen::Vector3d(&points[3 * i]),
+         Eigen::Vector3d(&normals[3 * i]), Eigen::Vector3d(&impulses[3 * i]), depths[i]});
   }
   return last;
 }
