@@ -161,14 +161,15 @@ class Simulation:
         ``recording = False`` for the run): the Trajectory's arrays are empty,
         its ``summary`` covers every step. Raises SolverError at a failed step."""
         was_recording = self._engine.recording
-        self._engine.recording = bool(record) and was_recording
+        recorded = bool(record) and was_recording
+        first = self._engine.num_samples - 1  # the state the run starts from
+        self._engine.recording = recorded
         try:
-            first = self._engine.num_samples - 1
             summary = json.loads(self._engine.run(float(duration)))
         finally:
             self._engine.recording = was_recording
-        if not (record and was_recording):
-            first = self._engine.num_samples  # no samples of this run
+        if not recorded:
+            first = self._engine.num_samples  # past every sample: none of the run's
         if summary.get("failure"):
             raise SolverError(self._engine.last_statistics)
         return Trajectory(self._engine, first, summary)
