@@ -39,7 +39,7 @@ from ._coulomb import solve
 
 __all__ = ["Simulation", "StepStats", "SolverError", "Trajectory", "SolveResult", "solve"]
 
-_OVERRIDES = ("time_step", "scheme", "model", "solver", "rel_tol", "threads")
+_OVERRIDES = ("time_step", "scheme", "model", "solver", "rel_tol", "sigma", "threads")
 
 
 class SolverError(RuntimeError):
@@ -103,7 +103,9 @@ class Simulation:
 
     Build one with ``from_file``, ``from_builtin`` or ``from_dict``; each
     takes the overrides ``time_step`` [s], ``scheme``, ``model``, ``solver``,
-    ``rel_tol`` and ``threads``. Then ``step()`` or ``run(duration)``, read the
+    ``rel_tol``, ``sigma`` (the tangential regularization σ of SAP §V-B,
+    default 1e-3: a sticking contact creeps at a speed proportional to it)
+    and ``threads``. Then ``step()`` or ``run(duration)``, read the
     state (``time``, ``q``, ``v``, ``body_position`` ...) and the last step's
     ``contacts()``, and actuate robots (``set_joint_efforts``,
     ``set_pd_targets``). Bad input raises ``ValueError`` (``KeyError`` for an

@@ -34,6 +34,27 @@ def test_a_sliding_box_stops_after_the_coulomb_distance():
     assert trajectory.summary["failed_steps"] == 0
 
 
+def slope_creep(scenes_dir, **overrides):
+    """The sticking box's mean speed down scenes/box_on_slope.yaml from 1 s to 3 s."""
+    sim = coulomb.Simulation.from_file(scenes_dir / "box_on_slope.yaml", time_step=0.01,
+                                       **overrides)
+    sim.run(1.0, record=False)
+    start = sim.body_position("sticking").copy()
+    sim.run(2.0, record=False)
+    return np.linalg.norm(sim.body_position("sticking") - start) / 2.0
+
+
+def test_stiction_creeps_in_proportion_to_sigma(scenes_dir):
+    # A sticking contact slips at v_t = R_t γ_t with R_t = σ w (SAP §V-B):
+    # at rest γ_t carries the weight along the slope whatever σ, so the
+    # creep scales with σ.
+    creep = {sigma: slope_creep(scenes_dir, sigma=sigma) for sigma in (1e-3, 1e-2)}
+    assert 0.0 < creep[1e-3] < 1e-4  # it sticks: below 0.1 mm/s
+    assert creep[1e-2] / creep[1e-3] == pytest.approx(10.0, rel=0.05)
+    with pytest.raises(ValueError, match="sigma must be finite and positive"):
+        coulomb.Simulation.from_builtin("clutter", bodies=8, sigma=0.0)
+
+
 def test_run_gives_the_trajectory_of_the_command_line(tmp_path, coulomb_bin, scenes_dir):
     h5py = pytest.importorskip("h5py")
     scene = scenes_dir / "box_on_slope.yaml"

@@ -3,6 +3,10 @@
 // Arrays cross as float64 numpy arrays (copies); names as str. Errors:
 // std::invalid_argument → ValueError, SceneFileError → ValueError naming the
 // key, unknown names → KeyError.
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
 #include <nanobind/eigen/dense.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -33,7 +37,7 @@ using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::R
 // Overrides of a scene's settings, from the keyword arguments of the
 // Python factories (None: the scene's own).
 struct Overrides {
-  std::optional<double> time_step, rel_tol;
+  std::optional<double> time_step, rel_tol, sigma;
   std::optional<std::string> scheme, model, solver;
   std::optional<int> threads;
 };
@@ -51,6 +55,16 @@ Scene Override(Scene scene, const Overrides& overrides) {
     parameters.solver.ncp.tolerance = *overrides.rel_tol;
   }
   if (overrides.threads) parameters.solver.threads = *overrides.threads;
+  if (overrides.sigma) {
+    if (!std::isfinite(*overrides.sigma) || !(*overrides.sigma > 0.0)) {
+      throw std::invalid_argument(
+          "sigma must be finite and positive (the tangential regularization σ of "
+          "SAP §V-B: a sticking contact creeps at a speed proportional to it; "
+          "default 1e-3), got " +
+          std::to_string(*overrides.sigma));
+    }
+    parameters.contact.sigma = *overrides.sigma;
+  }
   ValidateContactSolverOptions(parameters.solver);
   return scene;
 }
@@ -195,6 +209,7 @@ NB_MODULE(_coulomb, m) {
       .def(nb::init<>())
       .def_rw("time_step", &Overrides::time_step)
       .def_rw("rel_tol", &Overrides::rel_tol)
+      .def_rw("sigma", &Overrides::sigma)
       .def_rw("scheme", &Overrides::scheme)
       .def_rw("model", &Overrides::model)
       .def_rw("solver", &Overrides::solver)
