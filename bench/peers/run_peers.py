@@ -10,7 +10,10 @@ Scenes (mujoco_scenes.py rebuilds each in MJCF, body for body):
 * the box on a 20° slope (scenes/box_on_slope.yaml at δt = 10 ms), run first:
   how fast a box that should stick creeps. MuJoCo's creep falls as
   1/impratio; the clutter is run a second time in MuJoCo at the impratio
-  that makes its creep Coulomb's (equal stiction), a second table.
+  that makes its creep Coulomb's (equal stiction), a second table. Coulomb's
+  creep grows as σ (SAP's tangential regularization, 1e-3 by default); the
+  clutter is run a second time in Coulomb at the σ that makes its creep
+  MuJoCo's at its defaults (equal stiction, MuJoCo's), a third table.
 
 Coulomb runs SAP (ε_r = 1e-6, every step certified) through its Python API,
 MuJoCo 4.0 its Newton solver on each of its islands (tolerance 1e-8, its
@@ -56,6 +59,7 @@ SLOPE_SLIDING_FRICTION = 2 * 0.2 * 0.5 / 0.7  # Coulomb's pair friction
 # MuJoCo's tolerance at equal accuracy (see MomentumError): its default 1e-8
 # leaves momentum residuals up to ~3e-4 in the clutter, 1e-14 below 1e-6.
 EQUAL_ACCURACY_TOLERANCE = 1e-14
+SAP_DEFAULT_SIGMA = 1e-3  # Coulomb's σ unless a scene sets its own (docs/math.md)
 DRAKE_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "drake_scenes.py")
 # The irrotational-contact models beside Drake's: the 40-body walled clutter
 # at these stiffnesses per geometry (N/m) for this long.
@@ -205,21 +209,25 @@ def check_same_start(label, sim, xml):
         sys.exit(f"{label}: a body is {worst:.3g} m from its MuJoCo twin")
 
 
-def row(case, c, m, m_stiff=None, d=None):
+def row(case, c, m, m_stiff=None, d=None, c_soft=None):
     return {"scene": case.label, "layout": case.layout, "bodies": case.bodies,
             "duration": case.duration, "coulomb": c, "mujoco": m, "mujoco_stiff": m_stiff,
-            "drake": d}
+            "drake": d, "coulomb_soft": c_soft}
 
 
-def run_clutter(case, impratio, drake_python):
-    """The engines on the case, and MuJoCo again at `impratio` (its stiction
-    made as stiff as Coulomb's, see run_slope); Drake's SAP when its Python
-    is given."""
-    sim = coulomb.Simulation.from_builtin("clutter", bodies=case.bodies, walls=case.walls,
-                                          columns=case.columns)
+def run_clutter(case, impratio, sigma, drake_python):
+    """The engines on the case, MuJoCo again at `impratio` (its stiction made
+    as stiff as Coulomb's, see run_slope) and Coulomb again at `sigma` (its
+    stiction made as soft as MuJoCo's at its defaults); Drake's SAP when its
+    Python is given."""
+    def clutter(**options):
+        return coulomb.Simulation.from_builtin("clutter", bodies=case.bodies, walls=case.walls,
+                                               columns=case.columns, **options)
+    sim = clutter()
     xml = mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns)
     check_same_start(f"clutter {case.bodies}", sim, xml)
     c = run_coulomb(sim, case.duration)
+    c_soft = run_coulomb(clutter(sigma=sigma), case.duration)
     m = run_mujoco(xml, case.duration)
     check_same_energy(f"clutter {case.bodies}", c, m, "MuJoCo")
     m_stiff = run_mujoco(mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns,
@@ -229,7 +237,7 @@ def run_clutter(case, impratio, drake_python):
     if drake_python:
         d = run_drake(drake_python, "clutter", case.duration, case)
         check_same_energy(f"clutter {case.bodies}", c, d, "Drake")
-    return row(case, c, m, m_stiff, d)
+    return row(case, c, m, m_stiff, d, c_soft)
 
 
 # Where the 40-body walled clutter's time goes: its phases (s) from the
@@ -303,23 +311,32 @@ def run_slope_mujoco(impratio, tolerance):
     return dict(creep=creep, speed=speed, impratio=impratio)
 
 
+def run_slope_coulomb(sigma):
+    """Coulomb's box on the slope at σ: the creep and speed as MuJoCo's."""
+    sim = coulomb.Simulation.from_file(SLOPE_SCENE, time_step=SLOPE_DT, sigma=sigma)
+    check_same_start("box on slope", sim, mujoco_scenes.box_on_slope_mjcf(SLOPE_DT))
+    sim.run(1.0)
+    start = sim.body_position("sticking").copy()
+    sim.run(2.0)
+    return dict(creep=np.linalg.norm(sim.body_position("sticking") - start) / 2.0,
+                speed=sim.body_velocity("sliding")[0][0], sigma=sigma)
+
+
 def run_slope():
     """Stiction, the accuracy the clutter's iteration counts depend on: the
     box on a 20° slope (scenes/box_on_slope.yaml at δt = 10 ms). Coulomb's
     law holds the sticking box still; a regularized one lets it creep.
     MuJoCo's creep falls as 1/impratio, so a second MuJoCo run at
     impratio = (its creep at 1) / (Coulomb's creep) matches Coulomb's
-    stiction; the clutter is run at that setting too."""
-    sim = coulomb.Simulation.from_file(SLOPE_SCENE, time_step=SLOPE_DT)
-    check_same_start("box on slope", sim, mujoco_scenes.box_on_slope_mjcf(SLOPE_DT))
-    sim.run(1.0)
-    start = sim.body_position("sticking").copy()
-    sim.run(2.0)
-    c = dict(creep=np.linalg.norm(sim.body_position("sticking") - start) / 2.0,
-             speed=sim.body_velocity("sliding")[0][0])
+    stiction; Coulomb's grows as σ, so a second Coulomb run at σ = 1e-3 ×
+    (MuJoCo's creep) / (Coulomb's creep) matches MuJoCo's at its defaults.
+    The clutter is run at both settings too."""
+    c = run_slope_coulomb(SAP_DEFAULT_SIGMA)
     m = run_slope_mujoco(1.0, EQUAL_ACCURACY_TOLERANCE)
     m_stiff = run_slope_mujoco(m["creep"] / c["creep"], EQUAL_ACCURACY_TOLERANCE)
-    return dict(coulomb=c, mujoco=m, mujoco_stiff=m_stiff, exact=slope_speed_closed_form(3.0))
+    c_soft = run_slope_coulomb(SAP_DEFAULT_SIGMA * m["creep"] / c["creep"])
+    return dict(coulomb=c, mujoco=m, mujoco_stiff=m_stiff, coulomb_soft=c_soft,
+                exact=slope_speed_closed_form(3.0))
 
 
 def run_box_slide(drake_python):
@@ -449,12 +466,37 @@ def format_stiff_row(r):
             f"| {1e3 * c['penetration_max']:.3f} / {1e3 * m['penetration_max']:.3f} |")
 
 
+SOFT_HEADER = ("| layout | bodies | Coulomb ms/step, σ = {sigma:.3g} | MuJoCo ms/step "
+               "| Coulomb / MuJoCo | iterations C / M | max e_m C / M "
+               "| penetration max [mm] C / M |")
+
+
+def format_soft_row(r):
+    c, m = r["coulomb_soft"], r["mujoco"]
+    return (f"| {r['layout']} | {r['bodies']} | {c['ms']:.3f} | {m['ms']:.3f} "
+            f"| {c['ms'] / m['ms']:.2f} | {c['iterations']:.2f} / {m['iterations']:.2f} "
+            f"| {c['error']:.1e} / {m['error']:.1e} "
+            f"| {1e3 * c['penetration_max']:.3f} / {1e3 * m['penetration_max']:.3f} |")
+
+
+def soft_table(results):
+    """Coulomb at MuJoCo's default stiction beside MuJoCo at its defaults."""
+    if "coulomb_soft" not in results["slope"]:
+        return "Not measured in this run (saved before run_peers.py ran Coulomb at a second σ)."
+    header = SOFT_HEADER.format(sigma=results["slope"]["coulomb_soft"]["sigma"])
+    return table(header, [format_soft_row(r) for r in results["rows"]
+                          if r.get("coulomb_soft") is not None])
+
+
 def slope_sentence(slope):
     c, m, s = slope["coulomb"], slope["mujoco"], slope["mujoco_stiff"]
+    soft = slope.get("coulomb_soft")
+    soft_text = (f", {1e3 * soft['creep']:.4f} mm/s in Coulomb at σ = {soft['sigma']:.3g}"
+                 if soft else "")
     return (f"Box on a 20° slope (δt = 10 ms): the sticking box creeps at "
             f"{1e3 * c['creep']:.4f} mm/s in Coulomb (σ = 1e-3), {1e3 * m['creep']:.4f} mm/s "
             f"in MuJoCo at impratio 1 and {1e3 * s['creep']:.4f} mm/s at impratio "
-            f"{s['impratio']:.1f}; the sliding box's speed at 3 s is {c['speed']:.4f} m/s "
+            f"{s['impratio']:.1f}{soft_text}; the sliding box's speed at 3 s is {c['speed']:.4f} m/s "
             f"in Coulomb, {m['speed']:.4f} m/s in MuJoCo (g (sin θ − μ cos θ) t = "
             f"{slope['exact']:.4f} m/s).")
 
@@ -472,10 +514,11 @@ def plot(rows, path):
         bodies = [r["bodies"] for r in chosen]
         for engine, color, style, name in (
                 ("coulomb", "tab:blue", "-", "Coulomb (SAP)"),
+                ("coulomb_soft", "tab:blue", ":", "Coulomb (SAP), MuJoCo's default stiction"),
                 ("mujoco", "tab:orange", "-", "MuJoCo 4.0"),
                 ("mujoco_stiff", "tab:orange", ":", "MuJoCo 4.0, Coulomb's stiction and accuracy"),
                 ("drake", "tab:green", "-", "Drake 1.58 SAP")):
-            if any(r[engine] is None or r[engine].get("failed_at") is not None for r in chosen):
+            if any(r.get(engine) is None or r[engine].get("failed_at") is not None for r in chosen):
                 continue
             axes.loglog(bodies, [r[engine]["ms"] for r in chosen], marker=marker, color=color,
                         linestyle=style, label=f"{name}, {layout}")
@@ -511,6 +554,7 @@ def write_docs(results, main_table, stiff_table):
     text = text.replace("@MACHINE@", results["machine"])
     text = text.replace("@TABLE@", main_table)
     text = text.replace("@STIFF_TABLE@", stiff_table)
+    text = text.replace("@SOFT_TABLE@", soft_table(results))
     text = text.replace("@PHASE_TABLE@", table(PHASE_HEADER, [format_phase_row(r)
                                                               for r in results["phase_rows"]]))
     drake_table, irr_table = drake_sections(rows, irr_rows)
@@ -543,8 +587,9 @@ def measure(args):
     print(slope_sentence(slope), flush=True)
     print(table(HEADER, []))
     impratio = slope["mujoco_stiff"]["impratio"]
+    sigma = slope["coulomb_soft"]["sigma"]
     rows = []
-    for run in [lambda case=case: run_clutter(case, impratio, args.drake_python)
+    for run in [lambda case=case: run_clutter(case, impratio, sigma, args.drake_python)
                 for case in clutter_cases(args.quick)] + (
             [] if args.quick else [lambda: run_box_slide(args.drake_python),
                                    lambda: run_sphere(args.drake_python)]):
@@ -601,6 +646,7 @@ def main():
     stiff_table = table(STIFF_HEADER.format(impratio=impratio),
                         [format_stiff_row(r) for r in rows if r["mujoco_stiff"] is not None])
     print(stiff_table)
+    print(soft_table(results))
     if irr_rows is not None:
         print(table(DRAKE_HEADER, [format_drake_row(r) for r in rows if r["drake"]]))
     failed = sum(r["coulomb"]["failed"] for r in rows)
