@@ -32,14 +32,16 @@ double DistanceBetweenBoxes(const Eigen::Isometry3d& X_A, const Eigen::Vector3d&
   return (p_A - p_B).norm();
 }
 
+// Braced initializers below: their entries are drawn in order, which a
+// call's arguments are not (every compiler draws the same samples).
 Eigen::Isometry3d RandomPose(std::mt19937* random, double spread) {
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
   X.linear() =
-      Eigen::Quaterniond(unit(*random), unit(*random), unit(*random), unit(*random))
+      Eigen::Quaterniond{unit(*random), unit(*random), unit(*random), unit(*random)}
           .normalized()
           .toRotationMatrix();
-  X.translation() = spread * Eigen::Vector3d(unit(*random), unit(*random), unit(*random));
+  X.translation() = spread * Eigen::Vector3d{unit(*random), unit(*random), unit(*random)};
   return X;
 }
 
@@ -52,8 +54,8 @@ struct BoxPair {
 BoxPair RandomBoxPair(std::mt19937* random) {
   std::uniform_real_distribution<double> size(0.05, 0.3);
   BoxPair pair;
-  pair.h_A = Eigen::Vector3d(size(*random), size(*random), size(*random));
-  pair.h_B = Eigen::Vector3d(size(*random), size(*random), size(*random));
+  pair.h_A = Eigen::Vector3d{size(*random), size(*random), size(*random)};
+  pair.h_B = Eigen::Vector3d{size(*random), size(*random), size(*random)};
   pair.X_A = RandomPose(random, 0.5);
   pair.X_B = RandomPose(random, 0.5);
   return pair;

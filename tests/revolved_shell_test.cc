@@ -38,7 +38,8 @@ TEST(RevolvedShell, FieldIsADistanceItsGradientProjectsOntoTheSurface) {
   std::uniform_real_distribution<double> coordinate(-0.09, 0.09), height(-0.02, 0.06);
   Eigen::Vector3d gradient, unused;
   for (int k = 0; k < 200; ++k) {
-    const Eigen::Vector3d p(coordinate(random), coordinate(random), height(random));
+    // Braces: drawn x, y, z in order (a call's arguments are not).
+    const Eigen::Vector3d p{coordinate(random), coordinate(random), height(random)};
     const double phi = bowl.field->Evaluate(p, &gradient);
     const double h = 1e-7;
     Eigen::Vector3d difference;

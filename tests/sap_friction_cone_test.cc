@@ -141,7 +141,8 @@ TEST(SapFrictionCone, LineEvaluationIsTheCostAlongTheLineAndItsDerivatives) {
     const SapFrictionCone cone = MakeCone(mu);
     for (const Eigen::Vector3d& y : SampleY(mu > 0.0 ? mu : 1.0, 4)) {
       const Eigen::Vector3d v_c = VelocityFromY(cone, y);
-      const Eigen::Vector3d direction(normal(random), normal(random), normal(random));
+      // Braces: drawn x, y, z in order (a call's arguments are not).
+      const Eigen::Vector3d direction{normal(random), normal(random), normal(random)};
       const double alpha = 1e-3;  // small: the sample's region holds on the stencil
       const auto along = [&](double a, bool curvature) {
         return cone.EvaluateAlongLine(v_c.data(), direction.data(), a, curvature);

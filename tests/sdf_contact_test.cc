@@ -29,7 +29,8 @@ TEST(ShapeSignedDistance, PrimitivesMatchTheirClosedForms) {
   std::uniform_real_distribution<double> coordinate(-0.4, 0.4);
   Eigen::Vector3d gradient;
   for (int k = 0; k < 200; ++k) {
-    const Eigen::Vector3d p(coordinate(random), coordinate(random), coordinate(random));
+    // Braces: drawn x, y, z in order (a call's arguments are not).
+    const Eigen::Vector3d p{coordinate(random), coordinate(random), coordinate(random)};
     EXPECT_NEAR(ShapeSignedDistance(Sphere{0.2}, p, &gradient), p.norm() - 0.2, 1e-15);
     const Eigen::Vector3d size(0.3, 0.2, 0.4);
     EXPECT_NEAR(ShapeSignedDistance(Box{size}, p, &gradient), BoxDistance(p, 0.5 * size),
@@ -79,7 +80,8 @@ TEST(SampledMeshSdf, CubeFieldMatchesTheBoxDistanceToTheGridsResolution) {
   Eigen::Vector3d gradient;
   const double spacing = 0.1 / 20;
   for (int k = 0; k < 300; ++k) {
-    const Eigen::Vector3d p(coordinate(random), coordinate(random), coordinate(random));
+    // Braces: drawn x, y, z in order (a call's arguments are not).
+    const Eigen::Vector3d p{coordinate(random), coordinate(random), coordinate(random)};
     // Trilinear interpolation of a 1-Lipschitz function: off by at most
     // one spacing (less on faces, where the distance is linear).
     EXPECT_NEAR(cube.field->Evaluate(p, &gradient),

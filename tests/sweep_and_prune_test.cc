@@ -50,7 +50,7 @@ TEST(SweepAndPrune, FindsExactlyTheCloseSpherePairsWhileSpheresMove) {
     ASSERT_EQ(candidates, CloseSpheres(centers, radii, 0.01)) << "frame " << frame;
     most = std::max(most, candidates.size());
     for (Eigen::Vector3d& c : centers)
-      c += Eigen::Vector3d(step(random), step(random), 0);
+      c += Eigen::Vector3d{step(random), step(random), 0.0};  // braces: drawn in order
   }
   // Pruning works: far fewer candidates than the 19900 pairs.
   EXPECT_LT(most, all_pairs / 4);
