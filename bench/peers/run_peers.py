@@ -19,7 +19,9 @@ Coulomb runs SAP (ε_r = 1e-6, every step certified) through its Python API,
 MuJoCo 4.0 its Newton solver on each of its islands (tolerance 1e-8, its
 default, in the first table; 1e-14 at equal stiction, which keeps its
 momentum residual, measured as Coulomb's e_m, below 1e-6 on every step of
-these scenes: the tables print both). Before timing, every body's
+these scenes: the tables print both). Each clutter case runs REPEATS times
+in Coulomb and MuJoCo, in turn, and each engine keeps its fastest run (the
+machine is noisy; a slow spell falls on all alike). Before timing, every body's
 initial position and the initial energy are compared between the engines
 (the layouts must agree). Prints the tables and, with --write-docs, writes
 them to docs/peers.md with the plot docs/peers_time_per_step.png.
@@ -65,6 +67,9 @@ DRAKE_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "drake_s
 # at these stiffnesses per geometry (N/m) for this long.
 IRR_STIFFNESSES = (1e7, 1e10, 1e11)
 IRR_DURATION = 3.0
+# Each clutter case is run this many times in Coulomb and MuJoCo (at both
+# settings each), in turn, and each keeps its fastest run.
+REPEATS = 3
 
 
 class Case:
@@ -215,6 +220,28 @@ def row(case, c, m, m_stiff=None, d=None, c_soft=None):
             "drake": d, "coulomb_soft": c_soft}
 
 
+def fastest_of_alternate_runs(runs):
+    """Calls each of `runs` REPEATS times, all of them in turn (a slow spell
+    of the machine falls on every engine alike), and returns each one's
+    fastest run, with the ms of all its runs in "ms_runs" (the runs of one
+    engine follow the same trajectory: only their times differ)."""
+    rounds = [[run() for run in runs] for _ in range(REPEATS)]
+    return [dict(min(tries, key=lambda r: r["ms"]), ms_runs=[r["ms"] for r in tries])
+            for tries in zip(*rounds)]
+
+
+def spread_sentence(rows):
+    """How far the slowest of each engine's runs was from its fastest."""
+    def worst(engine):
+        spreads = [max(r[engine]["ms_runs"]) / min(r[engine]["ms_runs"]) - 1.0
+                   for r in rows if r.get(engine) is not None and "ms_runs" in r[engine]]
+        return max(spreads, default=0.0)
+    return (f"The slowest of the {REPEATS} runs was up to {100 * worst('coulomb'):.0f} % "
+            f"slower than the fastest for Coulomb, {100 * worst('mujoco'):.0f} % for MuJoCo "
+            f"at its defaults and {100 * worst('mujoco_stiff'):.0f} % at equal stiction "
+            f"and accuracy.")
+
+
 def run_clutter(case, impratio, sigma, drake_python):
     """The engines on the case, MuJoCo again at `impratio` (its stiction made
     as stiff as Coulomb's, see run_slope) and Coulomb again at `sigma` (its
@@ -223,16 +250,15 @@ def run_clutter(case, impratio, sigma, drake_python):
     def clutter(**options):
         return coulomb.Simulation.from_builtin("clutter", bodies=case.bodies, walls=case.walls,
                                                columns=case.columns, **options)
-    sim = clutter()
     xml = mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns)
-    check_same_start(f"clutter {case.bodies}", sim, xml)
-    c = run_coulomb(sim, case.duration)
-    c_soft = run_coulomb(clutter(sigma=sigma), case.duration)
-    m = run_mujoco(xml, case.duration)
+    stiff_xml = mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns, impratio,
+                                           EQUAL_ACCURACY_TOLERANCE)
+    check_same_start(f"clutter {case.bodies}", clutter(), xml)
+    c, c_soft, m, m_stiff = fastest_of_alternate_runs(
+        [lambda: run_coulomb(clutter(), case.duration),
+         lambda: run_coulomb(clutter(sigma=sigma), case.duration),
+         lambda: run_mujoco(xml, case.duration), lambda: run_mujoco(stiff_xml, case.duration)])
     check_same_energy(f"clutter {case.bodies}", c, m, "MuJoCo")
-    m_stiff = run_mujoco(mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns,
-                                                    impratio, EQUAL_ACCURACY_TOLERANCE),
-                         case.duration)
     d = None
     if drake_python:
         d = run_drake(drake_python, "clutter", case.duration, case)
@@ -555,6 +581,7 @@ def write_docs(results, main_table, stiff_table):
     text = text.replace("@TABLE@", main_table)
     text = text.replace("@STIFF_TABLE@", stiff_table)
     text = text.replace("@SOFT_TABLE@", soft_table(results))
+    text = text.replace("@SPREAD@", spread_sentence(rows))
     text = text.replace("@PHASE_TABLE@", table(PHASE_HEADER, [format_phase_row(r)
                                                               for r in results["phase_rows"]]))
     drake_table, irr_table = drake_sections(rows, irr_rows)
@@ -647,6 +674,7 @@ def main():
                         [format_stiff_row(r) for r in rows if r["mujoco_stiff"] is not None])
     print(stiff_table)
     print(soft_table(results))
+    print(spread_sentence(rows))
     if irr_rows is not None:
         print(table(DRAKE_HEADER, [format_drake_row(r) for r in rows if r["drake"]]))
     failed = sum(r["coulomb"]["failed"] for r in rows)
