@@ -58,9 +58,10 @@ def test_stiction_creeps_in_proportion_to_sigma(scenes_dir):
 def test_run_gives_the_trajectory_of_the_command_line(tmp_path, coulomb_bin, scenes_dir):
     h5py = pytest.importorskip("h5py")
     scene = scenes_dir / "box_on_slope.yaml"
-    subprocess.run([coulomb_bin, "run", str(scene), "--out", str(tmp_path), "--json"],
-                   check=True, capture_output=True)
-    sim = coulomb.Simulation.from_file(scene)
+    # σ ten times the default, from both sides (the creep depends on it).
+    subprocess.run([coulomb_bin, "run", str(scene), "--sigma", "0.01", "--out", str(tmp_path),
+                    "--json"], check=True, capture_output=True)
+    sim = coulomb.Simulation.from_file(scene, sigma=0.01)
     summary_cli = json.loads((tmp_path / "stats.json").read_text())
     with h5py.File(tmp_path / "trajectory.h5") as cli:
         duration = summary_cli["sim_time"]

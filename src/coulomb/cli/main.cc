@@ -41,8 +41,8 @@ constexpr CommandHelp kCommands[] = {
      "      [--model sap|lagged|regularized_lagged|similar]\n"
      "      [--solver sap|canal|subadmm|subadmm-nobody|admm|pgs|dual|dual-ccp] "
      "[--threads N]\n"
-     "      [--canal-inner newton|dogleg|ssn] [--cold-start] [--set key=value]...\n"
-     "      [--out DIR] [--json]\n"
+     "      [--canal-inner newton|dogleg|ssn] [--cold-start] [--sigma X]\n"
+     "      [--set key=value]... [--out DIR] [--json]\n"
      "      [--view [--port P] [--host H]] [--realtime]\n"
      "  run --resume DIR [--json]\n"
      "                 simulate a scene file or a built-in scene (default: clutter);\n"
@@ -50,7 +50,9 @@ constexpr CommandHelp kCommands[] = {
      "                 (flushed every simulated second), --view serves the browser\n"
      "                 viewer on the run while it is computed, --realtime paces the\n"
      "                 run to the wall clock; --resume DIR continues an interrupted\n"
-     "                 run from its last flush, with its own options\n"},
+     "                 run from its last flush, with its own options; --sigma X sets\n"
+     "                 SAP's tangential regularization σ (default 1e-3) of every\n"
+     "                 contact: a sticking contact creeps at a speed proportional to it\n"},
     {"view",
      "  view DIR [--port P] [--host H] [--export FILE.html]\n"
      "                 play a run written by coulomb run --out DIR in the browser\n"
