@@ -52,7 +52,7 @@ constexpr CommandHelp kCommands[] = {
      "                 run to the wall clock; --resume DIR continues an interrupted\n"
      "                 run from its last flush, with its own options; --sigma X sets\n"
      "                 SAP's tangential regularization σ (default 1e-3) of every\n"
-     "                 contact: a sticking contact creeps at a speed proportional to it\n"},
+     "                 contact: a sticking contact creeps in proportion to it\n"},
     {"view",
      "  view DIR [--port P] [--host H] [--export FILE.html]\n"
      "                 play a run written by coulomb run --out DIR in the browser\n"
