@@ -484,8 +484,10 @@ STIFF_HEADER = ("| layout | bodies | Coulomb ms/step | MuJoCo ms/step, impratio 
                 "| penetration max [mm] C / M |")
 
 
-def format_stiff_row(r):
-    c, m = r["coulomb"], r["mujoco_stiff"]
+def format_setting_row(r, coulomb="coulomb", mujoco="mujoco_stiff"):
+    """A row of the tables at equal stiction: Coulomb's run `coulomb` beside
+    MuJoCo's run `mujoco` (at Coulomb's stiction by default)."""
+    c, m = r[coulomb], r[mujoco]
     return (f"| {r['layout']} | {r['bodies']} | {c['ms']:.3f} | {m['ms']:.3f} "
             f"| {c['ms'] / m['ms']:.2f} | {c['iterations']:.2f} / {m['iterations']:.2f} "
             f"| {c['error']:.1e} / {m['error']:.1e} "
@@ -497,21 +499,13 @@ SOFT_HEADER = ("| layout | bodies | Coulomb ms/step, σ = {sigma:.3g} | MuJoCo m
                "| penetration max [mm] C / M |")
 
 
-def format_soft_row(r):
-    c, m = r["coulomb_soft"], r["mujoco"]
-    return (f"| {r['layout']} | {r['bodies']} | {c['ms']:.3f} | {m['ms']:.3f} "
-            f"| {c['ms'] / m['ms']:.2f} | {c['iterations']:.2f} / {m['iterations']:.2f} "
-            f"| {c['error']:.1e} / {m['error']:.1e} "
-            f"| {1e3 * c['penetration_max']:.3f} / {1e3 * m['penetration_max']:.3f} |")
-
-
 def soft_table(results):
     """Coulomb at MuJoCo's default stiction beside MuJoCo at its defaults."""
     if "coulomb_soft" not in results["slope"]:
         return "Not measured in this run (saved before run_peers.py ran Coulomb at a second σ)."
     header = SOFT_HEADER.format(sigma=results["slope"]["coulomb_soft"]["sigma"])
-    return table(header, [format_soft_row(r) for r in results["rows"]
-                          if r.get("coulomb_soft") is not None])
+    return table(header, [format_setting_row(r, "coulomb_soft", "mujoco")
+                          for r in results["rows"] if r.get("coulomb_soft") is not None])
 
 
 def slope_sentence(slope):
@@ -671,7 +665,7 @@ def main():
     rows, irr_rows = results["rows"], results["irr_rows"]
     impratio = results["slope"]["mujoco_stiff"]["impratio"]
     stiff_table = table(STIFF_HEADER.format(impratio=impratio),
-                        [format_stiff_row(r) for r in rows if r["mujoco_stiff"] is not None])
+                        [format_setting_row(r) for r in rows if r["mujoco_stiff"] is not None])
     print(stiff_table)
     print(soft_table(results))
     print(spread_sentence(rows))
