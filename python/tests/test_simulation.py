@@ -51,8 +51,9 @@ def test_stiction_creeps_in_proportion_to_sigma(scenes_dir):
     creep = {sigma: slope_creep(scenes_dir, sigma=sigma) for sigma in (1e-3, 1e-2)}
     assert 0.0 < creep[1e-3] < 1e-4  # it sticks: below 0.1 mm/s
     assert creep[1e-2] / creep[1e-3] == pytest.approx(10.0, rel=0.05)
-    with pytest.raises(ValueError, match="sigma must be finite and positive"):
-        coulomb.Simulation.from_builtin("clutter", bodies=8, sigma=0.0)
+    for bad in (0.0, -1e-3, float("nan")):
+        with pytest.raises(ValueError, match="sigma must be finite and positive.*got"):
+            coulomb.Simulation.from_builtin("clutter", bodies=8, sigma=bad)
 
 
 def test_run_gives_the_trajectory_of_the_command_line(tmp_path, coulomb_bin, scenes_dir):

@@ -4,6 +4,7 @@
 // std::invalid_argument → ValueError, SceneFileError → ValueError naming the
 // key, unknown names → KeyError.
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -57,11 +58,12 @@ Scene Override(Scene scene, const Overrides& overrides) {
   if (overrides.threads) parameters.solver.threads = *overrides.threads;
   if (overrides.sigma) {
     if (!std::isfinite(*overrides.sigma) || !(*overrides.sigma > 0.0)) {
-      throw std::invalid_argument(
-          "sigma must be finite and positive (the tangential regularization σ of "
-          "SAP §V-B: a sticking contact creeps at a speed proportional to it; "
-          "default 1e-3), got " +
-          std::to_string(*overrides.sigma));
+      std::ostringstream message;
+      message << "sigma must be finite and positive (the tangential regularization σ "
+                 "of SAP §V-B: a sticking contact creeps at a speed proportional to "
+                 "it; default 1e-3), got "
+              << *overrides.sigma;
+      throw std::invalid_argument(message.str());
     }
     parameters.contact.sigma = *overrides.sigma;
   }
