@@ -40,10 +40,10 @@ double GridDistance(const Eigen::Vector3d& p, const Eigen::Vector3d& d_p,
 TEST(SegmentDistance, MatchesAGridMinimumOnRandomSegments) {
   std::mt19937 random(7);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  const auto vector =
-      [&] {  // braces: x, y, z drawn in order (a call's arguments are not)
-        return Eigen::Vector3d{unit(random), unit(random), unit(random)};
-      };
+  // Braces: x, y, z drawn in order (a call's arguments are not).
+  const auto vector = [&] {
+    return Eigen::Vector3d{unit(random), unit(random), unit(random)};
+  };
   for (int trial = 0; trial < 300; ++trial) {
     const Eigen::Vector3d p = vector(), q = vector();
     // Some segments parallel, some points, the rest in general position.
