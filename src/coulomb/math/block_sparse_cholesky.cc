@@ -32,6 +32,7 @@ void BlockSparseCholesky::Analyze(const BlockSparsityPattern& pattern) {
     num_values += static_cast<size_t>(block_sizes_[block]) * block_sizes_[block];
   }
   values_.resize(num_values);
+  kept_.resize(num_values);
   stored_blocks_.clear();
   stored_blocks_.reserve(num_stored_blocks);
   diagonal_storage_.resize(n);
@@ -118,6 +119,24 @@ void BlockSparseCholesky::SetZero(const std::vector<char>* active) {
     if ((*active)[col]) {
       std::fill(values_.begin() + column_begin_[col], values_.begin() + column_end_[col],
                 0.0);
+    }
+  }
+}
+
+void BlockSparseCholesky::KeepMatrix(const std::vector<char>& columns) {
+  for (int col = 0; col < num_blocks(); ++col) {
+    if (columns[col]) {
+      std::copy(values_.begin() + column_begin_[col], values_.begin() + column_end_[col],
+                kept_.begin() + column_begin_[col]);
+    }
+  }
+}
+
+void BlockSparseCholesky::RestoreMatrix(const std::vector<char>& columns) {
+  for (int col = 0; col < num_blocks(); ++col) {
+    if (columns[col]) {
+      std::copy(kept_.begin() + column_begin_[col], kept_.begin() + column_end_[col],
+                values_.begin() + column_begin_[col]);
     }
   }
 }

@@ -90,6 +90,19 @@ class BlockSparseCholesky {
   // are applied again. `active` as in Factor, unchanged since that Factor.
   bool Refactor(const std::vector<char>& refactor, const std::vector<char>* active);
 
+  // A copy of H for the caller to update in place between factorizations:
+  // KeepMatrix copies the stored blocks of the marked columns as assembled
+  // (call it after the AddToBlock calls, before Factor or Refactor),
+  // MutableKeptBlock addresses a block of the copy as MutableBlock does, and
+  // RestoreMatrix copies the marked columns back, in place of SetZero and
+  // AddToBlock before a Refactor.
+  void KeepMatrix(const std::vector<char>& columns);
+  void RestoreMatrix(const std::vector<char>& columns);
+  Eigen::Map<Eigen::MatrixXd> MutableKeptBlock(const BlockHandle& handle) {
+    const auto& info = stored_blocks_[handle.storage];
+    return {kept_.data() + info.offset, info.rows, info.cols};
+  }
+
   // Solves H x = b in place (b in the caller's numbering); with `active`, for
   // the blocks marked as in Factor (the other entries of b are left as given).
   void Solve(Eigen::Ref<Eigen::VectorXd> b,
@@ -135,6 +148,7 @@ class BlockSparseCholesky {
   BlockElimination elimination_;
   MinimumDegreeWorkspace elimination_workspace_;
   std::vector<double> values_;
+  std::vector<double> kept_;  // KeepMatrix's copy of H, laid out as values_
   std::vector<StoredBlockInfo> stored_blocks_;
   // Column k (caller's numbering): its diagonal block and the storage of
   // L_{i,k} for i in elimination_.below_diagonal[k], in the same order.

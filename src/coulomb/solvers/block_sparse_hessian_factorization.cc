@@ -1,6 +1,6 @@
 #include "coulomb/solvers/block_sparse_hessian_factorization.h"
 
-#include <utility>
+#include <algorithm>
 
 namespace coulomb {
 namespace {
@@ -29,41 +29,68 @@ void BlockSparseHessianFactorization::AnalyzePattern(const ContactProblem& probl
 void BlockSparseHessianFactorization::AssignConstraintTerms(
     const ContactProblem& problem) {
   const SupernodePartition& p = partition();
-  assembled_sizes_.clear();
-  for (int size : p.supernode_size)
-    assembled_sizes_.push_back(size != kBodyDofs ? size : 0);
-  assembled_.LayOut(assembled_sizes_, assembled_sizes_);
-  assembled_version_.assign(p.num_supernodes(), 0);
-  updates_since_assembly_.assign(p.num_supernodes(), 0);
   terms_.clear();
+  terms_start_.clear();
+  dense_constraint_.assign(problem.num_constraints(), 0);
+  has_dense_constraints_ = false;
+  size_t largest_change = 0, most_supernodes = 0;
   for (int index = 0; index < problem.num_constraints(); ++index) {
+    terms_start_.push_back(static_cast<int>(terms_.size()));
     const auto& supernodes = p.supernodes_of_constraint[index];
     const int rows = problem.constraint_size(index);
+    size_t change = 0;
     for (int a = 0; a < static_cast<int>(supernodes.size()); ++a) {
+      change += static_cast<size_t>(rows) * p.supernode_size[supernodes[a]];
       for (int b = 0; b < a; ++b) {
         const BlockSparseCholesky::BlockHandle handle =
             cholesky_.Handle(supernodes[a], supernodes[b]);
-        terms_.push_back(
-            {index, rows, a, b, supernodes[a], cholesky_.ColumnOf(handle), handle});
+        terms_.push_back({index, rows, a, b, supernodes[a], handle});
       }
     }
+    largest_change = std::max(largest_change, change);
+    dense_constraint_[index] =
+        std::any_of(supernodes.begin(), supernodes.end(),
+                    [&](int s) { return p.supernode_size[s] != kBodyDofs; });
+    has_dense_constraints_ = has_dense_constraints_ || dense_constraint_[index];
+    most_supernodes = std::max(most_supernodes, supernodes.size());
   }
+  terms_start_.push_back(static_cast<int>(terms_.size()));
+  if (change_.size() < largest_change) change_.resize(largest_change);
+  if (change_offset_.size() < most_supernodes) change_offset_.resize(most_supernodes);
 }
 
 bool BlockSparseHessianFactorization::AssembleAndFactor(
     const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
   const std::vector<char>& active = active_supernodes();
-  if (num_changed_hessians() > 0) return Refactor(problem, hessians);
+  if (num_changed_hessians() > 0 && incremental_updates_ < kMaxIncrementalUpdates &&
+      FewHessiansChanged())
+    return Refactor(problem, hessians);
   UpdateHessianTimesJacobians(problem, hessians);
   cholesky_.SetZero(&active);
   for (int s = 0; s < partition().num_supernodes(); ++s) {
-    if (active[s]) AddDiagonalBlock(problem, hessians, s, /*refactoring=*/false);
+    if (active[s]) AddDiagonalBlock(problem, s);
   }
   for (const Term& term : terms_) {
     if (active[term.supernode] && !zero_hessian(term.constraint))
       AddOffDiagonalTerm(term);
   }
+  cholesky_.KeepMatrix(active);
+  incremental_updates_ = 0;
   return cholesky_.Factor(&active);
+}
+
+bool BlockSparseHessianFactorization::FewHessiansChanged() const {
+  if (!has_dense_constraints_) return true;
+  const std::vector<char>& active = active_supernodes();
+  int num_dense = 0, num_changed = 0;
+  for (size_t index = 0; index < changed_hessians().size(); ++index) {
+    if (!dense_constraint_[index] ||
+        !active[partition().supernodes_of_constraint[index].front()])
+      continue;
+    ++num_dense;
+    num_changed += changed_hessians()[index];
+  }
+  return 2 * num_changed <= num_dense;
 }
 
 bool BlockSparseHessianFactorization::Refactor(
@@ -72,107 +99,93 @@ bool BlockSparseHessianFactorization::Refactor(
   const SupernodePartition& p = partition();
   refactor_.assign(p.num_supernodes(), 0);
   for (int index = 0; index < problem.num_constraints(); ++index) {
-    if (!changed_hessians()[index]) continue;
-    for (int s : p.supernodes_of_constraint[index]) refactor_[s] = active[s];
+    const auto& supernodes = p.supernodes_of_constraint[index];
+    // (A constraint on an island set aside is left out with the island.)
+    if (!changed_hessians()[index] || !active[supernodes.front()]) continue;
+    AddChangedConstraint(index, hessians[index]);
+    for (int s : supernodes) refactor_[s] = 1;
   }
+  ++incremental_updates_;
   cholesky_.AddAncestors(&refactor_);
-  UpdateHessianTimesJacobians(problem, hessians, &changed_hessians());
-  cholesky_.SetZero(&refactor_);
-  for (int s = 0; s < p.num_supernodes(); ++s) {
-    if (refactor_[s]) AddDiagonalBlock(problem, hessians, s, /*refactoring=*/true);
-  }
-  for (const Term& term : terms_) {
-    if (refactor_[term.column] && !zero_hessian(term.constraint))
-      AddOffDiagonalTerm(term);
-  }
+  cholesky_.RestoreMatrix(refactor_);
   return cholesky_.Refactor(refactor_, &active);
 }
 
-void BlockSparseHessianFactorization::AddDiagonalBlock(
-    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians, int s,
-    bool refactoring) {
-  auto diagonal = cholesky_.MutableBlock(diagonal_handles_[s]);
-  const Eigen::Map<const Eigen::MatrixXd> j = stacked_jacobian(s);
-  if (j.cols() != kBodyDofs) {
-    diagonal.triangularView<Eigen::Lower>() +=
-        AssembledDenseBlock(problem, hessians, s, refactoring);
-    return;
+void BlockSparseHessianFactorization::AddChangedConstraint(
+    int constraint, const ConstraintMatrix& hessian) {
+  HessianChangeTimesJacobian(constraint, hessian, change_.data());
+  const auto& supernodes = partition().supernodes_of_constraint[constraint];
+  const int rows = static_cast<int>(hessian.rows());
+  // ΔG_i J_is of the k-th supernode starts at change_offset_[k].
+  int offset = 0;
+  for (size_t k = 0; k < supernodes.size(); ++k) {
+    change_offset_[k] = offset;
+    offset += rows * partition().supernode_size[supernodes[k]];
   }
-  AddCliqueMatrices(problem, s, diagonal);
-  // Jᵀ(GJ) = Σ_i J_iᵀ (GJ)_i over the constraints i on the supernode, those
-  // with G_i = 0 (no contact) left out; a contact's 3 × 6 slice through the
-  // body-block kernel. Only the lower triangle of a diagonal block is read by the
-  // Cholesky: the whole 6 × 6 sum is cheaper than masking it.
-  const Eigen::Map<const Eigen::MatrixXd> gj = stacked_hessian_times_jacobian(s);
-  Eigen::Map<Eigen::Matrix<double, kBodyDofs, kBodyDofs>> block(diagonal.data());
-  for (const StackedRows& rows : constraint_rows(s)) {
-    if (zero_hessian(rows.constraint)) continue;
-    if (rows.rows == 3) {
-      add_contact_term_(block.data(), j.data() + rows.row, static_cast<int>(j.rows()),
-                        gj.data() + rows.row, static_cast<int>(gj.rows()));
-      continue;
-    }
-    for (int row = rows.row; row < rows.row + rows.rows; ++row)
-      block.noalias() += j.row(row).transpose() * gj.row(row);
+  const auto change = [&](int k) {
+    return Eigen::Map<const Eigen::MatrixXd>(change_.data() + change_offset_[k], rows,
+                                             partition().supernode_size[supernodes[k]]);
+  };
+  for (int k = 0; k < static_cast<int>(supernodes.size()); ++k) {
+    AddTransposeProduct(cholesky_.MutableKeptBlock(diagonal_handles_[supernodes[k]]),
+                        Target::kDiagonal, jacobian_block(constraint, k, rows),
+                        change(k));
+  }
+  for (int t = terms_start_[constraint]; t < terms_start_[constraint + 1]; ++t) {
+    const Term& term = terms_[t];
+    AddTransposeProduct(cholesky_.MutableKeptBlock(term.handle), BlockTarget(term),
+                        jacobian_block(constraint, term.a, rows), change(term.b));
   }
 }
 
-Eigen::Map<const Eigen::MatrixXd> BlockSparseHessianFactorization::AssembledDenseBlock(
-    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians, int s,
-    bool refactoring) {
+void BlockSparseHessianFactorization::AddDiagonalBlock(const ContactProblem& problem,
+                                                       int s) {
+  auto diagonal = cholesky_.MutableBlock(diagonal_handles_[s]);
   const Eigen::Map<const Eigen::MatrixXd> j = stacked_jacobian(s);
-  Eigen::Map<Eigen::MatrixXd> assembled = assembled_[s];
-  int changed_rows = 0;
-  if (refactoring) {
-    for (const StackedRows& rows : constraint_rows(s)) {
-      if (changed_hessians()[rows.constraint]) changed_rows += rows.rows;
-    }
-  }
-  const bool update = refactoring && assembled_version_[s] == values_version() &&
-                      updates_since_assembly_[s] < kMaxIncrementalUpdates &&
-                      2 * changed_rows <= j.rows();
-  if (!update) {
+  const Eigen::Map<const Eigen::MatrixXd> gj = stacked_hessian_times_jacobian(s);
+  AddCliqueMatrices(problem, s, diagonal);
+  if (j.cols() != kBodyDofs) {
     // A_s + Jᵀ(GJ), the lower triangle only (Eigen's triangular product:
     // half the work of the full one).
-    assembled.setZero();
-    AddCliqueMatrices(problem, s, assembled);
-    if (j.rows() > 0) {  // (Eigen's triangular product reads an empty J's null data)
-      assembled.triangularView<Eigen::Lower>() +=
-          j.transpose() * stacked_hessian_times_jacobian(s);
-    }
-    assembled_version_[s] = values_version();
-    updates_since_assembly_[s] = 0;
-    return std::as_const(assembled_)[s];
+    AddTransposeProduct(diagonal, Target::kDiagonal, j, gj);
+    return;
   }
-  // Few G_i changed since the last Factor: H changes by J_iᵀ (G_i − G_i,old) J_i.
+  // Jᵀ(GJ) = Σ_i J_iᵀ (GJ)_i over the constraints i on the supernode, those
+  // with G_i = 0 (no contact) left out.
   for (const StackedRows& rows : constraint_rows(s)) {
-    if (!changed_hessians()[rows.constraint]) continue;
-    const auto j_i = j.middleRows(rows.row, rows.rows);
-    if (delta_gj_.size() < static_cast<size_t>(j_i.size())) delta_gj_.resize(j_i.size());
-    Eigen::Map<Eigen::MatrixXd> delta_gj(delta_gj_.data(), j_i.rows(), j_i.cols());
-    delta_gj.noalias() =
-        (hessians[rows.constraint] - factored_hessian(rows.constraint, rows.rows)) * j_i;
-    assembled.triangularView<Eigen::Lower>() += j_i.transpose() * delta_gj;
+    if (zero_hessian(rows.constraint)) continue;
+    AddTransposeProduct(diagonal, Target::kDiagonal, j.middleRows(rows.row, rows.rows),
+                        gj.middleRows(rows.row, rows.rows));
   }
-  if (changed_rows > 0) ++updates_since_assembly_[s];
-  return std::as_const(assembled_)[s];
 }
 
 void BlockSparseHessianFactorization::AddOffDiagonalTerm(const Term& term) {
-  const auto j_a = jacobian_block(term.constraint, term.a, term.rows);
-  const auto gj_b = hessian_times_jacobian_block(term.constraint, term.b, term.rows);
-  if (term.rows == 3 && j_a.cols() == kBodyDofs && gj_b.cols() == kBodyDofs) {
-    // J_aᵀ (G J_b) into the stored block, or its transpose (G J_b)ᵀ J_a.
-    double* block = cholesky_.MutableBlock(term.handle).data();
+  AddTransposeProduct(cholesky_.MutableBlock(term.handle), BlockTarget(term),
+                      jacobian_block(term.constraint, term.a, term.rows),
+                      hessian_times_jacobian_block(term.constraint, term.b, term.rows));
+}
+
+template <typename JRows, typename XRows>
+void BlockSparseHessianFactorization::AddTransposeProduct(
+    Eigen::Map<Eigen::MatrixXd> block, Target target, const JRows& j_a,
+    const XRows& x_b) const {
+  const bool transposed = target == Target::kTransposedBlock;
+  if (j_a.rows() == 3 && j_a.cols() == kBodyDofs && x_b.cols() == kBodyDofs) {
+    // A contact between two bodies through the body-block kernel: the whole
+    // 6 × 6 product even on a diagonal block (cheaper than masking it).
     const int j_stride = static_cast<int>(j_a.outerStride());
-    const int gj_stride = static_cast<int>(gj_b.outerStride());
-    if (term.handle.transposed) {
-      add_contact_term_(block, gj_b.data(), gj_stride, j_a.data(), j_stride);
+    const int x_stride = static_cast<int>(x_b.outerStride());
+    if (transposed) {
+      add_contact_term_(block.data(), x_b.data(), x_stride, j_a.data(), j_stride);
     } else {
-      add_contact_term_(block, j_a.data(), j_stride, gj_b.data(), gj_stride);
+      add_contact_term_(block.data(), j_a.data(), j_stride, x_b.data(), x_stride);
     }
-  } else {
-    cholesky_.AddToBlock(term.handle, j_a.transpose() * gj_b);
+  } else if (transposed) {
+    block.transpose().noalias() += j_a.transpose() * x_b;
+  } else if (target == Target::kBlock) {
+    block.noalias() += j_a.transpose() * x_b;
+  } else if (j_a.rows() > 0) {  // (Eigen's triangular product reads empty rows' data)
+    block.triangularView<Eigen::Lower>() += j_a.transpose() * x_b;
   }
 }
 

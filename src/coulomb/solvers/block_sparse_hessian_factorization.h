@@ -38,52 +38,59 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
     int a;
     int b;
     int supernode;  // supernode a (for the active mask)
-    int column;     // the Cholesky column holding the block
     BlockSparseCholesky::BlockHandle handle;
   };
 
   // After a Factor of this problem (values and active set) where only the
-  // flagged changed_hessians() have a new G_i: only the supernodes they
-  // touch and their ancestors in the elimination tree are assembled and
-  // factored again (BlockSparseCholesky::Refactor): a Newton iteration where
-  // a few contacts change region (sticking ones keep G_i = R⁻¹) pays for the
-  // part of the factor they reach.
+  // flagged changed_hessians() have a new G_i: H changes by J_iᵀ ΔG_i J_i for
+  // those alone, added to the copy of H the Cholesky keeps, and only the
+  // supernodes they touch and their ancestors in the elimination tree are
+  // factored again (BlockSparseCholesky::Refactor). A Newton iteration where
+  // a few contacts change region (sticking ones keep G_i = R⁻¹) pays for
+  // those contacts' terms and the part of the factor they reach. After
+  // kMaxIncrementalUpdates such updates H is assembled anew, which bounds
+  // the round-off the differences accumulate; and when more than half of the
+  // active constraints on supernodes larger than a body changed
+  // (FewHessiansChanged), which one product assembles faster than their
+  // changes one by one. (A body's 6 × 6 blocks cost the same either way.)
   bool Refactor(const ContactProblem& problem,
                 const std::vector<ConstraintMatrix>& hessians);
-
-  // Σ A_t + J_sᵀ G J_s into supernode s's diagonal block; `refactoring`:
-  // called by Refactor (changed_hessians() valid).
-  void AddDiagonalBlock(const ContactProblem& problem,
-                        const std::vector<ConstraintMatrix>& hessians, int s,
-                        bool refactoring);
-  // A_s + J_sᵀ G J_s of a supernode larger than one body (lower triangle),
-  // kept from the last Factor. Within Refactor (`refactoring`: the same J,
-  // A, layout and active set as that Factor), when at most half of its
-  // constraint rows have a new G_i, it is updated by J_iᵀ ΔG_i J_i for
-  // those (an iterate where few contacts change region, CANAL's late inner
-  // iterations), else assembled anew; and anew after kMaxIncrementalUpdates
-  // updates, which bounds the round-off the differences accumulate.
-  Eigen::Map<const Eigen::MatrixXd> AssembledDenseBlock(
-      const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians, int s,
-      bool refactoring);
+  bool FewHessiansChanged() const;
   static constexpr int kMaxIncrementalUpdates = 16;
+  // ΔH of one changed constraint into the kept H (see Refactor).
+  void AddChangedConstraint(int constraint, const ConstraintMatrix& hessian);
+
+  // Σ A_t + J_sᵀ G J_s into supernode s's diagonal block.
+  void AddDiagonalBlock(const ContactProblem& problem, int s);
   // J_aᵀ G J_b into its block below the diagonal.
   void AddOffDiagonalTerm(const Term& term);
+  // Where AddTransposeProduct adds: a diagonal block (its lower triangle at
+  // least), a block below the diagonal, or one stored transposed.
+  enum class Target { kDiagonal, kBlock, kTransposedBlock };
+  static Target BlockTarget(const Term& term) {
+    return term.handle.transposed ? Target::kTransposedBlock : Target::kBlock;
+  }
+  // block += J_aᵀ X_b for a constraint's rows J_a on supernode a and X_b
+  // (G J_b or its change) on supernode b.
+  template <typename JRows, typename XRows>
+  void AddTransposeProduct(Eigen::Map<Eigen::MatrixXd> block, Target target,
+                           const JRows& j_a, const XRows& x_b) const;
 
   BlockSparseCholesky cholesky_;
   // A contact's J_aᵀ (G J_b) between two bodies (body_block_kernels.h).
   TransposeProduct3x6Kernel add_contact_term_;
   std::vector<BlockSparseCholesky::BlockHandle> diagonal_handles_;
   std::vector<Term> terms_;
-  // AssembledDenseBlock's state, per supernode: the block (sized with the
-  // layout; empty for a single body, which is added in place), the
-  // values_version it was assembled for (0: none) and the updates since.
-  // ΔG_i J_i's storage, grown to the largest seen.
-  PackedMatrices assembled_;
-  std::vector<int> assembled_sizes_;
-  std::vector<std::uint64_t> assembled_version_;
-  std::vector<int> updates_since_assembly_;
-  std::vector<double> delta_gj_;
+  // Refactor's: the incremental updates since H was last assembled, and
+  // one constraint's ΔG_i J_is (sized in AssignConstraintTerms for the
+  // largest).
+  int incremental_updates_ = 0;
+  std::vector<double> change_;
+  std::vector<int> change_offset_;  // per supernode of that constraint, into change_
+  std::vector<int> terms_start_;    // per constraint, into terms_ (and one past)
+  // Per constraint: on a supernode larger than a body; and whether any is.
+  std::vector<char> dense_constraint_;
+  bool has_dense_constraints_ = false;
   // Refactor's: per supernode, to refactor.
   std::vector<char> refactor_;
 };

@@ -102,10 +102,8 @@ void HessianFactorization::LoadJacobians(const ContactProblem& problem) {
 }
 
 void HessianFactorization::UpdateHessianTimesJacobians(
-    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians,
-    const std::vector<char>* only) {
+    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
   for (int index = 0; index < problem.num_constraints(); ++index) {
-    if (only != nullptr && !(*only)[index]) continue;
     const auto& blocks = problem.constraint(index).jacobian;
     if (!active_supernodes_[partition_.supernodes_of_constraint[index].front()]) continue;
     zero_hessian_[index] = (hessians[index].array() == 0.0).all();
@@ -128,6 +126,33 @@ void HessianFactorization::UpdateHessianTimesJacobians(
             hessians[index] * j;
       }
     }
+  }
+}
+
+void HessianFactorization::HessianChangeTimesJacobian(int constraint,
+                                                      const ConstraintMatrix& hessian,
+                                                      double* change) const {
+  const int rows = static_cast<int>(hessian.rows());
+  const auto factored = factored_hessian(constraint, rows);
+  const auto& supernodes = partition_.supernodes_of_constraint[constraint];
+  for (size_t k = 0; k < supernodes.size(); ++k) {
+    const double* j = stacked_j_[supernodes[k]].data() + stacked_row_[constraint][k];
+    const int stride = static_cast<int>(stacked_j_[supernodes[k]].rows());
+    const int cols = partition_.supernode_size[supernodes[k]];
+    if (rows == 3 && cols == 6) {  // a contact on a free body: fixed size
+      const Eigen::Matrix3d delta_g = Eigen::Map<const Eigen::Matrix3d>(hessian.data()) -
+                                      Eigen::Map<const Eigen::Matrix3d>(factored.data());
+      Eigen::Map<Eigen::Matrix<double, 3, 6>>(change).noalias() =
+          delta_g *
+          Eigen::Map<const Eigen::Matrix<double, 3, 6>, 0, Eigen::OuterStride<>>(
+              j, Eigen::OuterStride<>(stride));
+    } else {
+      Eigen::Map<Eigen::MatrixXd>(change, rows, cols).noalias() =
+          (hessian - factored) *
+          Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>(
+              j, rows, cols, Eigen::OuterStride<>(stride));
+    }
+    change += rows * cols;
   }
 }
 

@@ -79,10 +79,6 @@ class HessianFactorization {
     return Eigen::Map<const Eigen::MatrixXd>(
         factored_hessians_.data() + factored_offsets_[constraint], size, size);
   }
-  // Changes whenever the stacked J, the row layout or A may have changed
-  // (a new problem loaded, Rebuild, ReassignConstraints): what a derived
-  // class keeps assembled is valid while this is what it was (never 0).
-  std::uint64_t values_version() const { return values_version_; }
 
   // Solves H x = b in place, b in the permuted (supernode) order.
   virtual void SolvePermuted(Eigen::Ref<Eigen::VectorXd> b) const = 0;
@@ -96,12 +92,15 @@ class HessianFactorization {
   // Refreshes, for the active supernodes s, G J_s from the stacked rows J_s of every
   // constraint on s (each constraint row-block spans all cliques of s), so
   // that the supernode's diagonal term Σ_i J_isᵀ G_i J_is = J_sᵀ (G J_s) is
-  // one product.
-  // With `only`, for the constraints flagged there (the others' G and J
-  // unchanged since they were last refreshed).
+  // one product; and zero_hessian(). Both hold what this call was given.
   void UpdateHessianTimesJacobians(const ContactProblem& problem,
-                                   const std::vector<ConstraintMatrix>& hessians,
-                                   const std::vector<char>* only = nullptr);
+                                   const std::vector<ConstraintMatrix>& hessians);
+  // For a constraint whose G_i changed since the last successful Factor:
+  // (G_i − G_i,factored) J_is on each supernode s it touches, into `change`,
+  // the supernodes' blocks one after the other (rows × n_s each,
+  // column-major). Within AssembleAndFactor, when num_changed_hessians() ≥ 0.
+  void HessianChangeTimesJacobian(int constraint, const ConstraintMatrix& hessian,
+                                  double* change) const;
   Eigen::Map<const Eigen::MatrixXd> stacked_jacobian(int supernode) const {
     return stacked_j_[supernode];
   }
@@ -121,7 +120,8 @@ class HessianFactorization {
             constraint_rows_start_[supernode],
             constraint_rows_start_[supernode + 1] - constraint_rows_start_[supernode]);
   }
-  // G_i = 0 at the last Factor (no contact): constraint i adds nothing to H.
+  // G_i = 0 at the last UpdateHessianTimesJacobians (no contact): constraint
+  // i adds nothing to H.
   bool zero_hessian(int constraint) const { return zero_hessian_[constraint]; }
   // J_is and G_i J_is for the k-th supernode constraint i touches.
   auto jacobian_block(int constraint, int k, int rows) const {
