@@ -147,10 +147,10 @@ void HessianFactorization::HessianChangeTimesJacobian(int constraint,
           Eigen::Map<const Eigen::Matrix<double, 3, 6>, 0, Eigen::OuterStride<>>(
               j, Eigen::OuterStride<>(stride));
     } else {
+      const ConstraintMatrix delta_g = hessian - factored;  // (on the stack: ≤ 6 × 6)
       Eigen::Map<Eigen::MatrixXd>(change, rows, cols).noalias() =
-          (hessian - factored) *
-          Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>(
-              j, rows, cols, Eigen::OuterStride<>(stride));
+          delta_g * Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>(
+                        j, rows, cols, Eigen::OuterStride<>(stride));
     }
     change += rows * cols;
   }
