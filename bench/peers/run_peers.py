@@ -19,11 +19,12 @@ Coulomb runs SAP (ε_r = 1e-6, every step certified) through its Python API,
 MuJoCo 4.0 its Newton solver on each of its islands (tolerance 1e-8, its
 default, in the first table; 1e-14 at equal stiction, which keeps its
 momentum residual, measured as Coulomb's e_m, below 1e-6 on every step of
-these scenes: the tables print both). Each clutter case runs REPEATS times
-in Coulomb and MuJoCo, in turn, and each engine keeps its fastest run (the
-machine is noisy; a slow spell falls on all alike). Before timing, every body's
-initial position and the initial energy are compared between the engines
-(the layouts must agree). Prints the tables and, with --write-docs, writes
+these scenes: the tables print both). Each clutter case runs in Coulomb and
+MuJoCo, in turn, round after round (at least MIN_REPEATS rounds, more for
+the small scenes: see fastest_of_alternate_runs), and each engine keeps its
+fastest run (the machine is noisy; a slow spell falls on all alike). Before
+timing, every body's initial position and the initial energy are compared
+between the engines (the layouts must agree). Prints the tables and, with --write-docs, writes
 them to docs/peers.md with the plot docs/peers_time_per_step.png.
 
     make bench-peers               # installs mujoco==4.0.0 into .venv, writes docs/
@@ -67,9 +68,14 @@ DRAKE_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "drake_s
 # at these stiffnesses per geometry (N/m) for this long.
 IRR_STIFFNESSES = (1e7, 1e10, 1e11)
 IRR_DURATION = 3.0
-# Each clutter case is run this many times in Coulomb and MuJoCo (at both
-# settings each), in turn, and each keeps its fastest run.
-REPEATS = 3
+# Each clutter case is run in Coulomb and MuJoCo (at both settings each), in
+# turn, in rounds, and each keeps its fastest run: at least MIN_REPEATS
+# rounds, and more while all rounds so far took less than REPEAT_SECONDS,
+# up to MAX_REPEATS. The small scenes, cheap to repeat, are the ones whose
+# ratio near 1 a slow spell of the machine moves most.
+MIN_REPEATS = 3
+MAX_REPEATS = 15
+REPEAT_SECONDS = 20.0
 
 
 class Case:
@@ -221,11 +227,16 @@ def row(case, c, m, m_stiff=None, d=None, c_soft=None):
 
 
 def fastest_of_alternate_runs(runs):
-    """Calls each of `runs` REPEATS times, all of them in turn (a slow spell
-    of the machine falls on every engine alike), and returns each one's
-    fastest run, with the ms of all its runs in "ms_runs" (the runs of one
-    engine follow the same trajectory: only their times differ)."""
-    rounds = [[run() for run in runs] for _ in range(REPEATS)]
+    """Calls each of `runs` in turn, round after round (a slow spell of the
+    machine falls on every engine alike; as many rounds as MIN_REPEATS,
+    MAX_REPEATS and REPEAT_SECONDS allow), and returns each one's fastest
+    run, with the ms of all its runs in "ms_runs" (the runs of one engine
+    follow the same trajectory: only their times differ)."""
+    rounds = []
+    start = time.perf_counter()
+    while len(rounds) < MIN_REPEATS or (len(rounds) < MAX_REPEATS and
+                                        time.perf_counter() - start < REPEAT_SECONDS):
+        rounds.append([run() for run in runs])
     return [dict(min(tries, key=lambda r: r["ms"]), ms_runs=[r["ms"] for r in tries])
             for tries in zip(*rounds)]
 
@@ -236,10 +247,14 @@ def spread_sentence(rows):
         spreads = [max(r[engine]["ms_runs"]) / min(r[engine]["ms_runs"]) - 1.0
                    for r in rows if r.get(engine) is not None and "ms_runs" in r[engine]]
         return max(spreads, default=0.0)
-    return (f"The slowest of the {REPEATS} runs was up to {100 * worst('coulomb'):.0f} % "
-            f"slower than the fastest for Coulomb, {100 * worst('mujoco'):.0f} % for MuJoCo "
-            f"at its defaults and {100 * worst('mujoco_stiff'):.0f} % at equal stiction "
-            f"and accuracy.")
+    counts = [len(r["coulomb"]["ms_runs"]) for r in rows if "ms_runs" in r["coulomb"]]
+    runs = (f"{min(counts)}–{max(counts)}" if counts and min(counts) != max(counts)
+            else f"{max(counts, default=MIN_REPEATS)}")
+    return (f"Each engine ran each clutter scene {runs} times here (more often the "
+            f"cheaper the scene); the slowest of a scene's runs was up to "
+            f"{100 * worst('coulomb'):.0f} % slower than the fastest for Coulomb, "
+            f"{100 * worst('mujoco'):.0f} % for MuJoCo at its defaults and "
+            f"{100 * worst('mujoco_stiff'):.0f} % at equal stiction and accuracy.")
 
 
 def run_clutter(case, impratio, sigma, drake_python):
