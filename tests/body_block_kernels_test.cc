@@ -18,19 +18,36 @@ struct KernelSet {
   TransposeProduct3x6Kernel transpose_product;
   PivotSolve6Kernel pivot_solve;
   Congruence3x6Kernel congruence;
+  BlockTimes6Kernel block_times;
+  BlockTimes6Kernel block_transpose_times;
 };
 
 KernelSet PortableKernels() {
-  return {"portable", &SubtractOuterProduct6Portable, &AddTransposeProduct3x6Portable,
-          &SolveAgainstPivot6Portable, &AddCongruence3x6Portable};
+  return {"portable",
+          &SubtractOuterProduct6Portable,
+          &AddTransposeProduct3x6Portable,
+          &SolveAgainstPivot6Portable,
+          &AddCongruence3x6Portable,
+          &SubtractBlockTimes6Portable,
+          &SubtractBlockTransposeTimes6Portable};
 }
 KernelSet Avx2Kernels() {
-  return {"avx2", SubtractOuterProduct6Avx2(), AddTransposeProduct3x6Avx2(),
-          SolveAgainstPivot6Avx2(), AddCongruence3x6Avx2()};
+  return {"avx2",
+          SubtractOuterProduct6Avx2(),
+          AddTransposeProduct3x6Avx2(),
+          SolveAgainstPivot6Avx2(),
+          AddCongruence3x6Avx2(),
+          SubtractBlockTimes6Avx2(),
+          SubtractBlockTransposeTimes6Avx2()};
 }
 KernelSet DispatchedKernels() {
-  return {"dispatched", SubtractOuterProduct6Kernel(), AddTransposeProduct3x6Kernel(),
-          SolveAgainstPivot6Kernel(), AddCongruence3x6Kernel()};
+  return {"dispatched",
+          SubtractOuterProduct6Kernel(),
+          AddTransposeProduct3x6Kernel(),
+          SolveAgainstPivot6Kernel(),
+          AddCongruence3x6Kernel(),
+          SubtractBlockTimes6Kernel(),
+          SubtractBlockTransposeTimes6Kernel()};
 }
 
 class BodyBlockKernels : public ::testing::TestWithParam<KernelSet (*)()> {
@@ -106,6 +123,27 @@ TEST_P(BodyBlockKernels, Congruence) {
     kernels_.congruence(w.data(), j.data(), s.data());
     EXPECT_LT((w - expected).cwiseAbs().maxCoeff(), 1e-13);
     EXPECT_EQ(w, w.transpose());
+  }
+}
+
+// y −= L x and y −= Lᵀ x against the sums written out.
+TEST_P(BodyBlockKernels, SubstitutionProducts) {
+  using Vector6 = Eigen::Matrix<double, 6, 1>;
+  for (int trial = 0; trial < 20; ++trial) {
+    const Block6 l = Block6::Random();
+    const Vector6 x = Vector6::Random(), y0 = Vector6::Random();
+    Vector6 expected = y0, expected_transposed = y0;
+    for (int i = 0; i < 6; ++i) {
+      for (int k = 0; k < 6; ++k) {
+        expected(i) -= l(i, k) * x(k);
+        expected_transposed(i) -= l(k, i) * x(k);
+      }
+    }
+    Vector6 y = y0, y_transposed = y0;
+    kernels_.block_times(l.data(), x.data(), y.data());
+    kernels_.block_transpose_times(l.data(), x.data(), y_transposed.data());
+    EXPECT_LT((y - expected).cwiseAbs().maxCoeff(), 1e-14);
+    EXPECT_LT((y_transposed - expected_transposed).cwiseAbs().maxCoeff(), 1e-14);
   }
 }
 

@@ -12,7 +12,9 @@ namespace coulomb {
 
 BlockSparseCholesky::BlockSparseCholesky(const BlockSparsityPattern& pattern)
     : subtract_body_outer_product_(SubtractOuterProduct6Kernel()),
-      solve_against_body_pivot_(SolveAgainstPivot6Kernel()) {
+      solve_against_body_pivot_(SolveAgainstPivot6Kernel()),
+      subtract_body_block_times_(SubtractBlockTimes6Kernel()),
+      subtract_body_block_transpose_times_(SubtractBlockTransposeTimes6Kernel()) {
   Analyze(pattern);
 }
 
@@ -82,8 +84,11 @@ void BlockSparseCholesky::AnalyzeUpdates() {
     }
     for (size_t a = 0; a < rows.size(); ++a) {
       for (size_t b = 0; b <= a; ++b) {
-        updates_[col].push_back({targets[a * (a + 1) / 2 + b], below_storage_[col][a],
-                                 below_storage_[col][b]});
+        const StoredBlockInfo& target = stored_blocks_[targets[a * (a + 1) / 2 + b]];
+        updates_[col].push_back({target.offset,
+                                 stored_blocks_[below_storage_[col][a]].offset,
+                                 stored_blocks_[below_storage_[col][b]].offset,
+                                 target.rows, target.cols, target.column});
       }
     }
   }
@@ -166,10 +171,11 @@ bool FactorPivot(double* data, int n) {
       if (!(d > 0.0)) return false;
       d = std::sqrt(d);
       a(j, j) = d;
+      const double inverse = 1.0 / d;
       for (int i = j + 1; i < N; ++i) {
         double sum = a(i, j);
         for (int k = 0; k < j; ++k) sum -= a(i, k) * a(j, k);
-        a(i, j) = sum / d;
+        a(i, j) = sum * inverse;
       }
     }
     return true;
@@ -183,10 +189,13 @@ void SolveAgainstPivot(const double* pivot, int n, double* block, int rows) {
   l.transpose().triangularView<Eigen::Upper>().solveInPlace<Eigen::OnTheRight>(x);
 }
 
-// T −= A Bᵀ (T: ra × rb, A: ra × n, B: rb × n).
+// T −= A Bᵀ (T: ra × rb, A: ra × n, B: rb × n). Kept out of line: inlined,
+// its register saves would burden the loop of body-block updates that calls
+// it for the other sizes.
 template <int RA, int RB, int N>
-void SubtractOuterProduct(double* target, const double* left, const double* right, int ra,
-                          int rb, int n) {
+__attribute__((noinline)) void SubtractOuterProduct(double* target, const double* left,
+                                                    const double* right, int ra, int rb,
+                                                    int n) {
   Eigen::Map<Eigen::Matrix<double, RA, RB>> t(target, ra, rb);
   Eigen::Map<const Eigen::Matrix<double, RA, N>> a(left, ra, n);
   Eigen::Map<const Eigen::Matrix<double, RB, N>> b(right, rb, n);
@@ -213,6 +222,19 @@ void BlockSparseCholesky::AddAncestors(std::vector<char>* columns) const {
   }
 }
 
+inline void BlockSparseCholesky::ApplyUpdate(int n, const BlockUpdate& update) {
+  double* values = values_.data();
+  if (n == kBodyBlock && update.target_rows == kBodyBlock &&
+      update.target_cols == kBodyBlock) {
+    subtract_body_outer_product_(values + update.target, values + update.left,
+                                 values + update.right);
+  } else {
+    SubtractOuterProduct<Eigen::Dynamic, Eigen::Dynamic, Eigen::Dynamic>(
+        values + update.target, values + update.left, values + update.right,
+        update.target_rows, update.target_cols, n);
+  }
+}
+
 bool BlockSparseCholesky::Refactor(const std::vector<char>& refactor,
                                    const std::vector<char>* active) {
   for (int col : elimination_.order) {
@@ -223,7 +245,7 @@ bool BlockSparseCholesky::Refactor(const std::vector<char>& refactor,
     }
     // L's column col is kept; the columns refactored need its updates again.
     for (const BlockUpdate& update : updates_[col]) {
-      if (refactor[stored_blocks_[update.target].column]) ApplyUpdate(col, update);
+      if (refactor[update.target_column]) ApplyUpdate(block_sizes_[col], update);
     }
   }
   return true;
@@ -246,22 +268,8 @@ bool BlockSparseCholesky::FactorColumn(int col) {
       SolveAgainstPivot(pivot, n, block, info.rows);
     }
   }
-  for (const BlockUpdate& update : updates_[col]) ApplyUpdate(col, update);
+  for (const BlockUpdate& update : updates_[col]) ApplyUpdate(n, update);
   return true;
-}
-
-void BlockSparseCholesky::ApplyUpdate(int col, const BlockUpdate& update) {
-  const int n = block_sizes_[col];
-  const StoredBlockInfo& target = stored_blocks_[update.target];
-  double* t = values_.data() + target.offset;
-  const double* left = values_.data() + stored_blocks_[update.left].offset;
-  const double* right = values_.data() + stored_blocks_[update.right].offset;
-  if (n == kBodyBlock && target.rows == kBodyBlock && target.cols == kBodyBlock) {
-    subtract_body_outer_product_(t, left, right);
-  } else {
-    SubtractOuterProduct<Eigen::Dynamic, Eigen::Dynamic, Eigen::Dynamic>(
-        t, left, right, target.rows, target.cols, n);
-  }
 }
 
 template <int N>
@@ -273,8 +281,13 @@ void BlockSparseCholesky::ForwardColumn(int col, Eigen::Ref<Eigen::VectorXd> b) 
   pivot.template triangularView<Eigen::Lower>().solveInPlace(x_col);
   const auto& rows = elimination_.below_diagonal[col];
   for (size_t r = 0; r < rows.size(); ++r) {  // b_r −= L_rk x_k
-    AddBlockTimes(BlockData(below_storage_[col][r]), block_sizes_[rows[r]], n,
-                  x_col.data(), b.data() + block_offsets_[rows[r]], -1.0);
+    const double* l = BlockData(below_storage_[col][r]);
+    double* b_r = b.data() + block_offsets_[rows[r]];
+    if (N == kBodyBlock && block_sizes_[rows[r]] == kBodyBlock) {
+      subtract_body_block_times_(l, x_col.data(), b_r);
+    } else {
+      AddBlockTimes(l, block_sizes_[rows[r]], n, x_col.data(), b_r, -1.0);
+    }
   }
 }
 
@@ -284,8 +297,13 @@ void BlockSparseCholesky::BackwardColumn(int col, Eigen::Ref<Eigen::VectorXd> b)
   Eigen::Map<Eigen::Matrix<double, N, 1>> x_col(b.data() + block_offsets_[col], n);
   const auto& rows = elimination_.below_diagonal[col];
   for (size_t r = 0; r < rows.size(); ++r) {  // x_k −= L_rkᵀ b_r
-    AddBlockTransposeTimes(BlockData(below_storage_[col][r]), block_sizes_[rows[r]], n,
-                           b.data() + block_offsets_[rows[r]], x_col.data(), -1.0);
+    const double* l = BlockData(below_storage_[col][r]);
+    const double* b_r = b.data() + block_offsets_[rows[r]];
+    if (N == kBodyBlock && block_sizes_[rows[r]] == kBodyBlock) {
+      subtract_body_block_transpose_times_(l, b_r, x_col.data());
+    } else {
+      AddBlockTransposeTimes(l, block_sizes_[rows[r]], n, b_r, x_col.data(), -1.0);
+    }
   }
   Eigen::Map<const Eigen::Matrix<double, N, N>> pivot(BlockData(diagonal_storage_[col]),
                                                       n, n);

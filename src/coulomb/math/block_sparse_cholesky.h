@@ -115,18 +115,22 @@ class BlockSparseCholesky {
     int cols;
     int column;  // the column block it belongs to (caller's numbering)
   };
-  // target -= L_{a,k} L_{b,k}ᵀ after eliminating column k.
+  // target -= L_{a,k} L_{b,k}ᵀ after eliminating column k: the three blocks'
+  // offsets in values_, the target's size and the column it belongs to.
   struct BlockUpdate {
-    int target;
-    int left;
-    int right;
+    int64_t target;
+    int64_t left;
+    int64_t right;
+    int target_rows;
+    int target_cols;
+    int target_column;
   };
 
   // Eliminates column block `col`: factors its pivot, scales the blocks
   // below it and updates the blocks they fill.
   bool FactorColumn(int col);
-  // One of column col's updates (after its elimination).
-  void ApplyUpdate(int col, const BlockUpdate& update);
+  // One of the updates of a column of size n (after its elimination).
+  void ApplyUpdate(int n, const BlockUpdate& update);
   // The two halves of Solve for one column block, N its size if fixed.
   template <int N>
   void ForwardColumn(int col, Eigen::Ref<Eigen::VectorXd> b) const;
@@ -142,6 +146,8 @@ class BlockSparseCholesky {
   // The 6 × 6 kernels for this processor (body_block_kernels.h).
   OuterProduct6Kernel subtract_body_outer_product_;
   PivotSolve6Kernel solve_against_body_pivot_;
+  BlockTimes6Kernel subtract_body_block_times_;
+  BlockTimes6Kernel subtract_body_block_transpose_times_;
   int num_rows_ = 0;
   std::vector<int> block_sizes_;
   std::vector<int> block_offsets_;

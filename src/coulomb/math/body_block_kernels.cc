@@ -26,6 +26,17 @@ void SolveAgainstPivot6Portable(const double* l, double* x) {
   }
 }
 
+void SubtractBlockTimes6Portable(const double* l, const double* x, double* y) {
+  Eigen::Map<Eigen::Matrix<double, 6, 1>>(y).noalias() -=
+      Eigen::Map<const Block6>(l) * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(x);
+}
+
+void SubtractBlockTransposeTimes6Portable(const double* l, const double* x, double* y) {
+  Eigen::Map<Eigen::Matrix<double, 6, 1>>(y).noalias() -=
+      Eigen::Map<const Block6>(l).transpose() *
+      Eigen::Map<const Eigen::Matrix<double, 6, 1>>(x);
+}
+
 void AddTransposeProduct3x6Portable(double* t, const double* a, int a_stride,
                                     const double* b, int b_stride) {
   using Rows = Eigen::Map<const Eigen::Matrix<double, 3, 6>, 0, Eigen::OuterStride<>>;
@@ -61,9 +72,11 @@ __attribute__((target("avx2,fma"))) void SolveAgainstPivot6Fma(const double* l,
                                                                double* x) {
   __m256d top[6];
   __m128d bottom[6];
+#pragma GCC unroll 6
   for (int j = 0; j < 6; ++j) {
     top[j] = _mm256_loadu_pd(x + 6 * j);
     bottom[j] = _mm_loadu_pd(x + 6 * j + 4);
+#pragma GCC unroll 6
     for (int k = 0; k < j; ++k) {
       const double l_jk = l[j + 6 * k];
       top[j] = _mm256_fnmadd_pd(top[k], _mm256_set1_pd(l_jk), top[j]);
@@ -84,13 +97,16 @@ __attribute__((target("avx2,fma"))) void SubtractOuterProduct6Fma(double* t,
                                                                   const double* b) {
   __m256d a_top[6];
   __m128d a_bottom[6];
+#pragma GCC unroll 6
   for (int k = 0; k < 6; ++k) {
     a_top[k] = _mm256_loadu_pd(a + 6 * k);
     a_bottom[k] = _mm_loadu_pd(a + 6 * k + 4);
   }
+#pragma GCC unroll 6
   for (int j = 0; j < 6; ++j) {
     __m256d top = _mm256_loadu_pd(t + 6 * j);
     __m128d bottom = _mm_loadu_pd(t + 6 * j + 4);
+#pragma GCC unroll 6
     for (int k = 0; k < 6; ++k) {
       const double b_jk = b[j + 6 * k];
       top = _mm256_fnmadd_pd(a_top[k], _mm256_set1_pd(b_jk), top);
@@ -107,14 +123,17 @@ __attribute__((target("avx2,fma"))) void AddTransposeProduct3x6Fma(
     double* t, const double* a, int a_stride, const double* b, int b_stride) {
   __m256d a_top[3];
   __m128d a_bottom[3];
+#pragma GCC unroll 6
   for (int r = 0; r < 3; ++r) {
     a_top[r] =
         _mm256_setr_pd(a[r], a[r + a_stride], a[r + 2 * a_stride], a[r + 3 * a_stride]);
     a_bottom[r] = _mm_setr_pd(a[r + 4 * a_stride], a[r + 5 * a_stride]);
   }
+#pragma GCC unroll 6
   for (int j = 0; j < 6; ++j) {
     __m256d top = _mm256_loadu_pd(t + 6 * j);
     __m128d bottom = _mm_loadu_pd(t + 6 * j + 4);
+#pragma GCC unroll 6
     for (int r = 0; r < 3; ++r) {
       const double b_rj = b[r + j * b_stride];
       top = _mm256_fmadd_pd(a_top[r], _mm256_set1_pd(b_rj), top);
@@ -131,22 +150,27 @@ __attribute__((target("avx2,fma"))) void AddCongruence3x6Fma(double* w, const do
                                                              const double* s) {
   __m256d x_top[3];
   __m128d x_bottom[3];
+#pragma GCC unroll 6
   for (int r = 0; r < 3; ++r) {
     x_top[r] = _mm256_setzero_pd();
     x_bottom[r] = _mm_setzero_pd();
   }
+#pragma GCC unroll 6
   for (int k = 0; k < 6; ++k) {
     const __m256d s_top = _mm256_loadu_pd(s + 6 * k);
     const __m128d s_bottom = _mm_loadu_pd(s + 6 * k + 4);
+#pragma GCC unroll 6
     for (int r = 0; r < 3; ++r) {
       const double j_rk = j[r + 3 * k];
       x_top[r] = _mm256_fmadd_pd(s_top, _mm256_set1_pd(j_rk), x_top[r]);
       x_bottom[r] = _mm_fmadd_pd(s_bottom, _mm_set1_pd(j_rk), x_bottom[r]);
     }
   }
+#pragma GCC unroll 6
   for (int q = 0; q < 3; ++q) {
     const __m256d j_top = _mm256_setr_pd(j[q], j[q + 3], j[q + 6], j[q + 9]);
     const __m128d j_bottom = _mm_setr_pd(j[q + 12], j[q + 15]);
+#pragma GCC unroll 6
     for (int r = q; r < 3; ++r) {
       const __m256d product = _mm256_mul_pd(j_top, x_top[r]);
       __m128d sum =
@@ -159,7 +183,70 @@ __attribute__((target("avx2,fma"))) void AddCongruence3x6Fma(double* w, const do
   }
 }
 
+// y −= Σ_k L(:, k) x_k, the even and odd k in two accumulators (shorter
+// dependency chains), rows 0–3 and 4–5 in a 256- and a 128-bit register.
+__attribute__((target("avx2,fma"))) void SubtractBlockTimes6Fma(const double* l,
+                                                                const double* x,
+                                                                double* y) {
+  __m256d top[2] = {_mm256_loadu_pd(y), _mm256_setzero_pd()};
+  __m128d bottom[2] = {_mm_loadu_pd(y + 4), _mm_setzero_pd()};
+#pragma GCC unroll 6
+  for (int k = 0; k < 6; ++k) {
+    top[k % 2] =
+        _mm256_fnmadd_pd(_mm256_loadu_pd(l + 6 * k), _mm256_set1_pd(x[k]), top[k % 2]);
+    bottom[k % 2] =
+        _mm_fnmadd_pd(_mm_loadu_pd(l + 6 * k + 4), _mm_set1_pd(x[k]), bottom[k % 2]);
+  }
+  _mm256_storeu_pd(y, _mm256_add_pd(top[0], top[1]));
+  _mm_storeu_pd(y + 4, _mm_add_pd(bottom[0], bottom[1]));
+}
+
+// The entries L(:, k)·x of four columns k at once: each column's products in
+// one register, then two horizontal adds and a swap of halves sum them.
+__attribute__((target("avx2,fma"))) __m256d ColumnDots4(const double* l, __m256d x_top,
+                                                        __m128d x_bottom) {
+  __m256d products[4];
+#pragma GCC unroll 6
+  for (int k = 0; k < 4; ++k) {
+    const __m128d bottom = _mm_mul_pd(_mm_loadu_pd(l + 6 * k + 4), x_bottom);
+    products[k] = _mm256_fmadd_pd(_mm256_loadu_pd(l + 6 * k), x_top,
+                                  _mm256_set_m128d(_mm_setzero_pd(), bottom));
+  }
+  // (p0[0]+p0[1], p1[0]+p1[1], p0[2]+p0[3], p1[2]+p1[3]) and the same for 2, 3.
+  const __m256d sums01 = _mm256_hadd_pd(products[0], products[1]);
+  const __m256d sums23 = _mm256_hadd_pd(products[2], products[3]);
+  return _mm256_add_pd(_mm256_permute2f128_pd(sums01, sums23, 0x20),
+                       _mm256_permute2f128_pd(sums01, sums23, 0x31));
+}
+
+// y_k −= L(:, k)·x: columns 0–3 by ColumnDots4, columns 4–5 likewise in
+// 128-bit halves.
+__attribute__((target("avx2,fma"))) void SubtractBlockTransposeTimes6Fma(const double* l,
+                                                                         const double* x,
+                                                                         double* y) {
+  const __m256d x_top = _mm256_loadu_pd(x);
+  const __m128d x_bottom = _mm_loadu_pd(x + 4);
+  _mm256_storeu_pd(y, _mm256_sub_pd(_mm256_loadu_pd(y), ColumnDots4(l, x_top, x_bottom)));
+  __m128d pair[2];
+#pragma GCC unroll 6
+  for (int k = 0; k < 2; ++k) {
+    const __m256d product = _mm256_mul_pd(_mm256_loadu_pd(l + 24 + 6 * k), x_top);
+    const __m128d folded =
+        _mm_add_pd(_mm256_castpd256_pd128(product), _mm256_extractf128_pd(product, 1));
+    pair[k] = _mm_fmadd_pd(_mm_loadu_pd(l + 28 + 6 * k), x_bottom, folded);
+  }
+  _mm_storeu_pd(y + 4, _mm_sub_pd(_mm_loadu_pd(y + 4), _mm_hadd_pd(pair[0], pair[1])));
+}
+
 }  // namespace
+
+BlockTimes6Kernel SubtractBlockTimes6Avx2() {
+  return HasAvx2AndFma() ? &SubtractBlockTimes6Fma : nullptr;
+}
+
+BlockTimes6Kernel SubtractBlockTransposeTimes6Avx2() {
+  return HasAvx2AndFma() ? &SubtractBlockTransposeTimes6Fma : nullptr;
+}
 
 Congruence3x6Kernel AddCongruence3x6Avx2() {
   return HasAvx2AndFma() ? &AddCongruence3x6Fma : nullptr;
@@ -180,6 +267,8 @@ Congruence3x6Kernel AddCongruence3x6Avx2() { return nullptr; }
 TransposeProduct3x6Kernel AddTransposeProduct3x6Avx2() { return nullptr; }
 OuterProduct6Kernel SubtractOuterProduct6Avx2() { return nullptr; }
 PivotSolve6Kernel SolveAgainstPivot6Avx2() { return nullptr; }
+BlockTimes6Kernel SubtractBlockTimes6Avx2() { return nullptr; }
+BlockTimes6Kernel SubtractBlockTransposeTimes6Avx2() { return nullptr; }
 #endif
 
 OuterProduct6Kernel SubtractOuterProduct6Kernel() {
@@ -200,6 +289,16 @@ TransposeProduct3x6Kernel AddTransposeProduct3x6Kernel() {
 PivotSolve6Kernel SolveAgainstPivot6Kernel() {
   const PivotSolve6Kernel avx2 = SolveAgainstPivot6Avx2();
   return avx2 != nullptr ? avx2 : &SolveAgainstPivot6Portable;
+}
+
+BlockTimes6Kernel SubtractBlockTimes6Kernel() {
+  const BlockTimes6Kernel avx2 = SubtractBlockTimes6Avx2();
+  return avx2 != nullptr ? avx2 : &SubtractBlockTimes6Portable;
+}
+
+BlockTimes6Kernel SubtractBlockTransposeTimes6Kernel() {
+  const BlockTimes6Kernel avx2 = SubtractBlockTransposeTimes6Avx2();
+  return avx2 != nullptr ? avx2 : &SubtractBlockTransposeTimes6Portable;
 }
 
 }  // namespace coulomb

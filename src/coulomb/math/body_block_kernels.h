@@ -49,4 +49,16 @@ using PivotSolve6Kernel = void (*)(const double* l, double* x);
 PivotSolve6Kernel SolveAgainstPivot6Avx2();
 PivotSolve6Kernel SolveAgainstPivot6Kernel();
 
+// y −= L x and y −= Lᵀ x for a 6 × 6 block L (column-major, contiguous) and
+// 6-vectors x, y: a block of the Cholesky factor in the forward (b_r −=
+// L_rk x_k) and backward (x_k −= L_rkᵀ b_r) substitutions of every Newton
+// iteration. Kernels as above.
+void SubtractBlockTimes6Portable(const double* l, const double* x, double* y);
+void SubtractBlockTransposeTimes6Portable(const double* l, const double* x, double* y);
+using BlockTimes6Kernel = void (*)(const double* l, const double* x, double* y);
+BlockTimes6Kernel SubtractBlockTimes6Avx2();
+BlockTimes6Kernel SubtractBlockTimes6Kernel();
+BlockTimes6Kernel SubtractBlockTransposeTimes6Avx2();
+BlockTimes6Kernel SubtractBlockTransposeTimes6Kernel();
+
 }  // namespace coulomb
