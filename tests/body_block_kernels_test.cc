@@ -4,6 +4,7 @@
 
 #include <Eigen/Dense>
 #include <string>
+#include <vector>
 
 namespace coulomb {
 namespace {
@@ -20,6 +21,8 @@ struct KernelSet {
   Congruence3x6Kernel congruence;
   BlockTimes6Kernel block_times;
   BlockTimes6Kernel block_transpose_times;
+  Times3x6Kernel contact_times;
+  Times3x6Kernel contact_transpose_times;
 };
 
 KernelSet PortableKernels() {
@@ -29,7 +32,9 @@ KernelSet PortableKernels() {
           &SolveAgainstPivot6Portable,
           &AddCongruence3x6Portable,
           &SubtractBlockTimes6Portable,
-          &SubtractBlockTransposeTimes6Portable};
+          &SubtractBlockTransposeTimes6Portable,
+          &AddTimes3x6Portable,
+          &AddTransposeTimes3x6Portable};
 }
 KernelSet Avx2Kernels() {
   return {"avx2",
@@ -38,7 +43,9 @@ KernelSet Avx2Kernels() {
           SolveAgainstPivot6Avx2(),
           AddCongruence3x6Avx2(),
           SubtractBlockTimes6Avx2(),
-          SubtractBlockTransposeTimes6Avx2()};
+          SubtractBlockTransposeTimes6Avx2(),
+          AddTimes3x6Avx2(),
+          AddTransposeTimes3x6Avx2()};
 }
 KernelSet DispatchedKernels() {
   return {"dispatched",
@@ -47,7 +54,9 @@ KernelSet DispatchedKernels() {
           SolveAgainstPivot6Kernel(),
           AddCongruence3x6Kernel(),
           SubtractBlockTimes6Kernel(),
-          SubtractBlockTransposeTimes6Kernel()};
+          SubtractBlockTransposeTimes6Kernel(),
+          AddTimes3x6Kernel(),
+          AddTransposeTimes3x6Kernel()};
 }
 
 class BodyBlockKernels : public ::testing::TestWithParam<KernelSet (*)()> {
@@ -144,6 +153,38 @@ TEST_P(BodyBlockKernels, SubstitutionProducts) {
     kernels_.block_transpose_times(l.data(), x.data(), y_transposed.data());
     EXPECT_LT((y - expected).cwiseAbs().maxCoeff(), 1e-14);
     EXPECT_LT((y_transposed - expected_transposed).cwiseAbs().maxCoeff(), 1e-14);
+  }
+}
+
+// y += J x and y += Jᵀ x for a contact's 3 × 6 rows against the sums written
+// out; J and x sit at the end of their buffers (a read past them would show
+// under the sanitizers).
+TEST_P(BodyBlockKernels, ContactRowProducts) {
+  for (int trial = 0; trial < 20; ++trial) {
+    const std::vector<double> j_entries = [] {
+      const Eigen::Matrix<double, 3, 6> j = Eigen::Matrix<double, 3, 6>::Random();
+      return std::vector<double>(j.data(), j.data() + 18);
+    }();
+    const Eigen::Map<const Eigen::Matrix<double, 3, 6>> j(j_entries.data());
+    const Eigen::Matrix<double, 6, 1> v = Eigen::Matrix<double, 6, 1>::Random();
+    const Eigen::Vector3d gamma0 = Eigen::Vector3d::Random();
+    const std::vector<double> gamma(gamma0.data(), gamma0.data() + 3);
+    const Eigen::Vector3d y0 = Eigen::Vector3d::Random();
+    const Eigen::Matrix<double, 6, 1> z0 = Eigen::Matrix<double, 6, 1>::Random();
+    Eigen::Vector3d expected = y0;
+    Eigen::Matrix<double, 6, 1> expected_transposed = z0;
+    for (int r = 0; r < 3; ++r) {
+      for (int k = 0; k < 6; ++k) {
+        expected(r) += j(r, k) * v(k);
+        expected_transposed(k) += j(r, k) * gamma[r];
+      }
+    }
+    Eigen::Vector3d y = y0;
+    Eigen::Matrix<double, 6, 1> z = z0;
+    kernels_.contact_times(j_entries.data(), v.data(), y.data());
+    kernels_.contact_transpose_times(j_entries.data(), gamma.data(), z.data());
+    EXPECT_LT((y - expected).cwiseAbs().maxCoeff(), 1e-14);
+    EXPECT_LT((z - expected_transposed).cwiseAbs().maxCoeff(), 1e-14);
   }
 }
 

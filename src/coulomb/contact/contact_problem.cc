@@ -373,12 +373,29 @@ void ContactProblem::PrepareConstraints() {
   }
 }
 
+namespace {
+
+bool IsContactOnBody(const Eigen::MatrixXd& block) {
+  return block.rows() == 3 && block.cols() == 6;
+}
+
+// y += J_b x for one Jacobian block: a contact's rows on a rigid body
+// through the 3 × 6 kernel, any other block through the generic product.
+void AddJacobianBlockTimes(const Eigen::MatrixXd& block, const double* x, double* y) {
+  static const Times3x6Kernel add_contact_rows_times = AddTimes3x6Kernel();
+  if (IsContactOnBody(block)) return add_contact_rows_times(block.data(), x, y);
+  AddBlockTimes(block, x, y);
+}
+
+}  // namespace
+
 ConstraintVector ContactProblem::ConstraintVelocity(int index,
                                                     const Eigen::VectorXd& v) const {
   const ProblemConstraint& c = constraint(index);
   ConstraintVector v_c = c.bias;
   for (const JacobianBlock& block : c.jacobian) {
-    AddBlockTimes(block.matrix, v.data() + clique_offsets_[block.clique], v_c.data());
+    AddJacobianBlockTimes(block.matrix, v.data() + clique_offsets_[block.clique],
+                          v_c.data());
   }
   return v_c;
 }
@@ -387,22 +404,31 @@ void ContactProblem::MultiplyConstraint(int index, const double* x, bool with_bi
                                         double* y) const {
   const ProblemConstraint& c = constraint(index);
   double* y_i = y + constraint_offsets_[index];
-  if (with_bias) {
-    std::copy(c.bias.data(), c.bias.data() + c.bias.size(), y_i);
+  const Eigen::Index rows = c.bias.size();
+  if (rows == 3) {  // a contact: three entries without a call to memmove
+    for (int r = 0; r < 3; ++r) y_i[r] = with_bias ? c.bias[r] : 0.0;
+  } else if (with_bias) {
+    std::copy(c.bias.data(), c.bias.data() + rows, y_i);
   } else {
-    std::fill(y_i, y_i + c.bias.size(), 0.0);
+    std::fill(y_i, y_i + rows, 0.0);
   }
   for (const JacobianBlock& block : c.jacobian) {
-    AddBlockTimes(block.matrix, x + clique_offsets_[block.clique], y_i);
+    AddJacobianBlockTimes(block.matrix, x + clique_offsets_[block.clique], y_i);
   }
 }
 
 void ContactProblem::AddConstraintTransposeTimes(int index, const double* gamma,
                                                  double* generalized) const {
+  static const Times3x6Kernel add_contact_rows_transpose_times =
+      AddTransposeTimes3x6Kernel();
   const double* gamma_i = gamma + constraint_offsets_[index];
   for (const JacobianBlock& block : constraint(index).jacobian) {
-    AddBlockTransposeTimes(block.matrix, gamma_i,
-                           generalized + clique_offsets_[block.clique]);
+    double* generalized_b = generalized + clique_offsets_[block.clique];
+    if (IsContactOnBody(block.matrix)) {
+      add_contact_rows_transpose_times(block.matrix.data(), gamma_i, generalized_b);
+    } else {
+      AddBlockTransposeTimes(block.matrix, gamma_i, generalized_b);
+    }
   }
 }
 

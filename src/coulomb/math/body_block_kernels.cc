@@ -37,6 +37,18 @@ void SubtractBlockTransposeTimes6Portable(const double* l, const double* x, doub
       Eigen::Map<const Eigen::Matrix<double, 6, 1>>(x);
 }
 
+void AddTimes3x6Portable(const double* j, const double* x, double* y) {
+  Eigen::Map<Eigen::Vector3d>(y).noalias() +=
+      Eigen::Map<const Eigen::Matrix<double, 3, 6>>(j) *
+      Eigen::Map<const Eigen::Matrix<double, 6, 1>>(x);
+}
+
+void AddTransposeTimes3x6Portable(const double* j, const double* x, double* y) {
+  Eigen::Map<Eigen::Matrix<double, 6, 1>>(y).noalias() +=
+      Eigen::Map<const Eigen::Matrix<double, 3, 6>>(j).transpose() *
+      Eigen::Map<const Eigen::Vector3d>(x);
+}
+
 void AddTransposeProduct3x6Portable(double* t, const double* a, int a_stride,
                                     const double* b, int b_stride) {
   using Rows = Eigen::Map<const Eigen::Matrix<double, 3, 6>, 0, Eigen::OuterStride<>>;
@@ -238,7 +250,66 @@ __attribute__((target("avx2,fma"))) void SubtractBlockTransposeTimes6Fma(const d
   _mm_storeu_pd(y + 4, _mm_sub_pd(_mm_loadu_pd(y + 4), _mm_hadd_pd(pair[0], pair[1])));
 }
 
+// J's 18 entries read in column pairs: rows 0–2 of column k and row 0 of
+// column k + 1 in a 256-bit register, rows 1–2 of column k + 1 in a 128-bit
+// one, each times its entries of x; the lanes are then summed by row.
+__attribute__((target("avx2,fma"))) void AddTimes3x6Fma(const double* j, const double* x,
+                                                        double* y) {
+  const __m256d x_low = _mm256_loadu_pd(x);       // x0 x1 x2 x3
+  const __m256d x_high = _mm256_loadu_pd(x + 2);  // x2 x3 x4 x5
+  constexpr int kFirstThreeThenFourth = 0x40;     // lanes (0, 0, 0, 1)
+  constexpr int kThirdThreeThenFourth = 0xEA;     // lanes (2, 2, 2, 3)
+  __m256d wide = _mm256_mul_pd(_mm256_loadu_pd(j),
+                               _mm256_permute4x64_pd(x_low, kFirstThreeThenFourth));
+  __m128d narrow = _mm_mul_pd(_mm_loadu_pd(j + 4), _mm_set1_pd(x[1]));
+  wide = _mm256_fmadd_pd(_mm256_loadu_pd(j + 6),
+                         _mm256_permute4x64_pd(x_low, kThirdThreeThenFourth), wide);
+  narrow = _mm_fmadd_pd(_mm_loadu_pd(j + 10), _mm_set1_pd(x[3]), narrow);
+  wide = _mm256_fmadd_pd(_mm256_loadu_pd(j + 12),
+                         _mm256_permute4x64_pd(x_high, kThirdThreeThenFourth), wide);
+  narrow = _mm_fmadd_pd(_mm_loadu_pd(j + 16), _mm_set1_pd(x[5]), narrow);
+  // wide: rows (0, 1, 2) of the even columns and row 0 of the odd ones;
+  // narrow: rows (1, 2) of the odd columns.
+  const __m128d low = _mm256_castpd256_pd128(wide);
+  const __m128d high = _mm256_extractf128_pd(wide, 1);
+  const __m128d rows01 = _mm_add_pd(low, _mm_shuffle_pd(high, narrow, 0b01));
+  const __m128d row2 = _mm_add_sd(high, _mm_unpackhi_pd(narrow, narrow));
+  _mm_storeu_pd(y, _mm_add_pd(_mm_loadu_pd(y), rows01));
+  y[2] += _mm_cvtsd_f64(row2);
+}
+
+// Column k of J times x's three entries, four columns at once as in
+// ColumnDots4: each column read with the next column's first entry, which
+// the zero in x's fourth lane removes (the last column by a masked load,
+// which reads nothing past J).
+__attribute__((target("avx2,fma"))) void AddTransposeTimes3x6Fma(const double* j,
+                                                                 const double* x,
+                                                                 double* y) {
+  const __m256i first_three = _mm256_setr_epi64x(-1, -1, -1, 0);
+  const __m256d x3 = _mm256_maskload_pd(x, first_three);  // x0 x1 x2 0
+  __m256d products[4];
+#pragma GCC unroll 4
+  for (int k = 0; k < 4; ++k) products[k] = _mm256_mul_pd(_mm256_loadu_pd(j + 3 * k), x3);
+  const __m256d sums01 = _mm256_hadd_pd(products[0], products[1]);
+  const __m256d sums23 = _mm256_hadd_pd(products[2], products[3]);
+  const __m256d dots = _mm256_add_pd(_mm256_permute2f128_pd(sums01, sums23, 0x20),
+                                     _mm256_permute2f128_pd(sums01, sums23, 0x31));
+  _mm256_storeu_pd(y, _mm256_add_pd(_mm256_loadu_pd(y), dots));
+  const __m256d product4 = _mm256_mul_pd(_mm256_loadu_pd(j + 12), x3);
+  const __m256d product5 = _mm256_mul_pd(_mm256_maskload_pd(j + 15, first_three), x3);
+  const __m256d sums45 = _mm256_hadd_pd(product4, product5);
+  const __m128d dots45 =
+      _mm_add_pd(_mm256_castpd256_pd128(sums45), _mm256_extractf128_pd(sums45, 1));
+  _mm_storeu_pd(y + 4, _mm_add_pd(_mm_loadu_pd(y + 4), dots45));
+}
+
 }  // namespace
+
+Times3x6Kernel AddTimes3x6Avx2() { return HasAvx2AndFma() ? &AddTimes3x6Fma : nullptr; }
+
+Times3x6Kernel AddTransposeTimes3x6Avx2() {
+  return HasAvx2AndFma() ? &AddTransposeTimes3x6Fma : nullptr;
+}
 
 BlockTimes6Kernel SubtractBlockTimes6Avx2() {
   return HasAvx2AndFma() ? &SubtractBlockTimes6Fma : nullptr;
@@ -268,6 +339,8 @@ TransposeProduct3x6Kernel AddTransposeProduct3x6Avx2() { return nullptr; }
 OuterProduct6Kernel SubtractOuterProduct6Avx2() { return nullptr; }
 PivotSolve6Kernel SolveAgainstPivot6Avx2() { return nullptr; }
 BlockTimes6Kernel SubtractBlockTimes6Avx2() { return nullptr; }
+Times3x6Kernel AddTimes3x6Avx2() { return nullptr; }
+Times3x6Kernel AddTransposeTimes3x6Avx2() { return nullptr; }
 BlockTimes6Kernel SubtractBlockTransposeTimes6Avx2() { return nullptr; }
 #endif
 
@@ -299,6 +372,16 @@ BlockTimes6Kernel SubtractBlockTimes6Kernel() {
 BlockTimes6Kernel SubtractBlockTransposeTimes6Kernel() {
   const BlockTimes6Kernel avx2 = SubtractBlockTransposeTimes6Avx2();
   return avx2 != nullptr ? avx2 : &SubtractBlockTransposeTimes6Portable;
+}
+
+Times3x6Kernel AddTimes3x6Kernel() {
+  const Times3x6Kernel avx2 = AddTimes3x6Avx2();
+  return avx2 != nullptr ? avx2 : &AddTimes3x6Portable;
+}
+
+Times3x6Kernel AddTransposeTimes3x6Kernel() {
+  const Times3x6Kernel avx2 = AddTransposeTimes3x6Avx2();
+  return avx2 != nullptr ? avx2 : &AddTransposeTimes3x6Portable;
 }
 
 }  // namespace coulomb

@@ -61,4 +61,15 @@ BlockTimes6Kernel SubtractBlockTimes6Kernel();
 BlockTimes6Kernel SubtractBlockTransposeTimes6Avx2();
 BlockTimes6Kernel SubtractBlockTransposeTimes6Kernel();
 
+// y += J x and y += Jᵀ x for a 3 × 6 block J (column-major, contiguous): a
+// contact's rows on a rigid body, applied to velocities (v_c = J v) and to
+// impulses (Jᵀγ) in every Newton iteration. Kernels as above.
+void AddTimes3x6Portable(const double* j, const double* x, double* y);
+void AddTransposeTimes3x6Portable(const double* j, const double* x, double* y);
+using Times3x6Kernel = void (*)(const double* j, const double* x, double* y);
+Times3x6Kernel AddTimes3x6Avx2();
+Times3x6Kernel AddTimes3x6Kernel();
+Times3x6Kernel AddTransposeTimes3x6Avx2();
+Times3x6Kernel AddTransposeTimes3x6Kernel();
+
 }  // namespace coulomb
