@@ -380,8 +380,10 @@ bool IsContactOnBody(const Eigen::MatrixXd& block) {
 }
 
 // y += J_b x for one Jacobian block: a contact's rows on a rigid body
-// through the 3 × 6 kernel, any other block through the generic product.
-void AddJacobianBlockTimes(const Eigen::MatrixXd& block, const double* x, double* y) {
+// through the 3 × 6 kernel, any other block through the generic product
+// (inlined in the per-constraint loops, as their other products are).
+__attribute__((always_inline)) inline void AddJacobianBlockTimes(
+    const Eigen::MatrixXd& block, const double* x, double* y) {
   static const Times3x6Kernel add_contact_rows_times = AddTimes3x6Kernel();
   if (IsContactOnBody(block)) return add_contact_rows_times(block.data(), x, y);
   AddBlockTimes(block, x, y);
