@@ -23,6 +23,7 @@ struct KernelSet {
   BlockTimes6Kernel block_transpose_times;
   Times3x6Kernel contact_times;
   Times3x6Kernel contact_transpose_times;
+  Product3x3By3x6Kernel hessian_times_jacobian;
 };
 
 KernelSet PortableKernels() {
@@ -34,7 +35,8 @@ KernelSet PortableKernels() {
           &SubtractBlockTimes6Portable,
           &SubtractBlockTransposeTimes6Portable,
           &AddTimes3x6Portable,
-          &AddTransposeTimes3x6Portable};
+          &AddTransposeTimes3x6Portable,
+          &Times3x3By3x6Portable};
 }
 KernelSet Avx2Kernels() {
   return {"avx2",
@@ -45,7 +47,8 @@ KernelSet Avx2Kernels() {
           SubtractBlockTimes6Avx2(),
           SubtractBlockTransposeTimes6Avx2(),
           AddTimes3x6Avx2(),
-          AddTransposeTimes3x6Avx2()};
+          AddTransposeTimes3x6Avx2(),
+          Times3x3By3x6Avx2()};
 }
 KernelSet DispatchedKernels() {
   return {"dispatched",
@@ -56,7 +59,8 @@ KernelSet DispatchedKernels() {
           SubtractBlockTimes6Kernel(),
           SubtractBlockTransposeTimes6Kernel(),
           AddTimes3x6Kernel(),
-          AddTransposeTimes3x6Kernel()};
+          AddTransposeTimes3x6Kernel(),
+          Times3x3By3x6Kernel()};
 }
 
 class BodyBlockKernels : public ::testing::TestWithParam<KernelSet (*)()> {
@@ -185,6 +189,27 @@ TEST_P(BodyBlockKernels, ContactRowProducts) {
     kernels_.contact_transpose_times(j_entries.data(), gamma.data(), z.data());
     EXPECT_LT((y - expected).cwiseAbs().maxCoeff(), 1e-14);
     EXPECT_LT((z - expected_transposed).cwiseAbs().maxCoeff(), 1e-14);
+  }
+}
+
+// Y = G J for 3 × 6 slices of taller matrices (strides 4 and 5), G at the
+// end of its buffer, against the sums written out; Y's other rows untouched.
+TEST_P(BodyBlockKernels, HessianTimesJacobian) {
+  for (int trial = 0; trial < 20; ++trial) {
+    const Eigen::Matrix3d g0 = Eigen::Matrix3d::Random();
+    const std::vector<double> g(g0.data(), g0.data() + 9);
+    const Eigen::MatrixXd j_rows = Eigen::MatrixXd::Random(4, 6);
+    const Eigen::MatrixXd y0 = Eigen::MatrixXd::Random(5, 6);
+    Eigen::MatrixXd expected = y0;
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < 6; ++c) {
+        expected(r + 2, c) = 0.0;
+        for (int k = 0; k < 3; ++k) expected(r + 2, c) += g0(r, k) * j_rows(k + 1, c);
+      }
+    }
+    Eigen::MatrixXd y = y0;
+    kernels_.hessian_times_jacobian(g.data(), &j_rows(1, 0), 4, &y(2, 0), 5);
+    EXPECT_LT((y - expected).cwiseAbs().maxCoeff(), 1e-14);
   }
 }
 

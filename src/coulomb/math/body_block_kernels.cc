@@ -49,6 +49,15 @@ void AddTransposeTimes3x6Portable(const double* j, const double* x, double* y) {
       Eigen::Map<const Eigen::Vector3d>(x);
 }
 
+void Times3x3By3x6Portable(const double* g, const double* j, int j_stride, double* y,
+                           int y_stride) {
+  using Rows = Eigen::Map<const Eigen::Matrix<double, 3, 6>, 0, Eigen::OuterStride<>>;
+  Eigen::Map<Eigen::Matrix<double, 3, 6>, 0, Eigen::OuterStride<>>(
+      y, Eigen::OuterStride<>(y_stride))
+      .noalias() =
+      Eigen::Map<const Eigen::Matrix3d>(g) * Rows(j, Eigen::OuterStride<>(j_stride));
+}
+
 void AddTransposeProduct3x6Portable(double* t, const double* a, int a_stride,
                                     const double* b, int b_stride) {
   using Rows = Eigen::Map<const Eigen::Matrix<double, 3, 6>, 0, Eigen::OuterStride<>>;
@@ -303,7 +312,31 @@ __attribute__((target("avx2,fma"))) void AddTransposeTimes3x6Fma(const double* j
   _mm_storeu_pd(y + 4, _mm_add_pd(_mm_loadu_pd(y + 4), dots45));
 }
 
+// G's columns in three registers (the last read by a masked load: nothing
+// past G), Y's column c = Σ_r G(:, r) J(r, c) in the first three lanes.
+__attribute__((target("avx2,fma"))) void Times3x3By3x6Fma(const double* g,
+                                                          const double* j, int j_stride,
+                                                          double* y, int y_stride) {
+  const __m256d g0 = _mm256_loadu_pd(g);
+  const __m256d g1 = _mm256_loadu_pd(g + 3);
+  const __m256d g2 = _mm256_maskload_pd(g + 6, _mm256_setr_epi64x(-1, -1, -1, 0));
+#pragma GCC unroll 6
+  for (int c = 0; c < 6; ++c) {
+    const double* j_c = j + c * j_stride;
+    __m256d column = _mm256_mul_pd(g0, _mm256_broadcast_sd(j_c));
+    column = _mm256_fmadd_pd(g1, _mm256_broadcast_sd(j_c + 1), column);
+    column = _mm256_fmadd_pd(g2, _mm256_broadcast_sd(j_c + 2), column);
+    double* y_c = y + c * y_stride;
+    _mm_storeu_pd(y_c, _mm256_castpd256_pd128(column));
+    _mm_store_sd(y_c + 2, _mm256_extractf128_pd(column, 1));
+  }
+}
+
 }  // namespace
+
+Product3x3By3x6Kernel Times3x3By3x6Avx2() {
+  return HasAvx2AndFma() ? &Times3x3By3x6Fma : nullptr;
+}
 
 Times3x6Kernel AddTimes3x6Avx2() { return HasAvx2AndFma() ? &AddTimes3x6Fma : nullptr; }
 
@@ -340,6 +373,7 @@ OuterProduct6Kernel SubtractOuterProduct6Avx2() { return nullptr; }
 PivotSolve6Kernel SolveAgainstPivot6Avx2() { return nullptr; }
 BlockTimes6Kernel SubtractBlockTimes6Avx2() { return nullptr; }
 Times3x6Kernel AddTimes3x6Avx2() { return nullptr; }
+Product3x3By3x6Kernel Times3x3By3x6Avx2() { return nullptr; }
 Times3x6Kernel AddTransposeTimes3x6Avx2() { return nullptr; }
 BlockTimes6Kernel SubtractBlockTransposeTimes6Avx2() { return nullptr; }
 #endif
@@ -382,6 +416,11 @@ Times3x6Kernel AddTimes3x6Kernel() {
 Times3x6Kernel AddTransposeTimes3x6Kernel() {
   const Times3x6Kernel avx2 = AddTransposeTimes3x6Avx2();
   return avx2 != nullptr ? avx2 : &AddTransposeTimes3x6Portable;
+}
+
+Product3x3By3x6Kernel Times3x3By3x6Kernel() {
+  const Product3x3By3x6Kernel avx2 = Times3x3By3x6Avx2();
+  return avx2 != nullptr ? avx2 : &Times3x3By3x6Portable;
 }
 
 }  // namespace coulomb

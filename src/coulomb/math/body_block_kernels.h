@@ -72,4 +72,15 @@ Times3x6Kernel AddTimes3x6Kernel();
 Times3x6Kernel AddTransposeTimes3x6Avx2();
 Times3x6Kernel AddTransposeTimes3x6Kernel();
 
+// Y = G J for a 3 × 3 block G (column-major, contiguous) and 3 × 6 blocks J
+// and Y whose columns lie `j_stride` and `y_stride` apart: a contact's
+// G_i J_i (or ΔG_i J_i) on a rigid body, formed for every contact whose G_i
+// is new before the Hessian is assembled or updated. Kernels as above.
+void Times3x3By3x6Portable(const double* g, const double* j, int j_stride, double* y,
+                           int y_stride);
+using Product3x3By3x6Kernel = void (*)(const double* g, const double* j, int j_stride,
+                                       double* y, int y_stride);
+Product3x3By3x6Kernel Times3x3By3x6Avx2();
+Product3x3By3x6Kernel Times3x3By3x6Kernel();
+
 }  // namespace coulomb

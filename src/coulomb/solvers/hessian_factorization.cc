@@ -9,7 +9,9 @@ namespace coulomb {
 
 HessianFactorization::HessianFactorization(const ContactProblem& problem,
                                            bool skips_inactive)
-    : partition_(problem), skips_inactive_(skips_inactive) {
+    : partition_(problem),
+      skips_inactive_(skips_inactive),
+      times_contact_rows_(Times3x3By3x6Kernel()) {
   LayOutPartition(problem);
 }
 
@@ -114,10 +116,8 @@ void HessianFactorization::UpdateHessianTimesJacobians(
       if (zero_hessian_[index]) {
         gj.block(place.row, place.column, j.rows(), j.cols()).setZero();
       } else if (j.rows() == 3 && j.cols() == 6) {  // a contact on a free body
-        Eigen::Map<Eigen::Matrix<double, 3, 6>, 0, Eigen::OuterStride<>>(
-            &gj(place.row, place.column), Eigen::OuterStride<>(gj.rows()))
-            .noalias() = Eigen::Map<const Eigen::Matrix3d>(hessians[index].data()) *
-                         Eigen::Map<const Eigen::Matrix<double, 3, 6>>(j.data());
+        times_contact_rows_(hessians[index].data(), j.data(), 3,
+                            &gj(place.row, place.column), static_cast<int>(gj.rows()));
       } else if (j.rows() == 3) {  // a contact on a larger clique: 3 × 3 times 3 × n
         gj.block(place.row, place.column, 3, j.cols()).noalias() =
             Eigen::Map<const Eigen::Matrix3d>(hessians[index].data()).lazyProduct(j);
@@ -142,10 +142,7 @@ void HessianFactorization::HessianChangeTimesJacobian(int constraint,
     if (rows == 3 && cols == 6) {  // a contact on a free body: fixed size
       const Eigen::Matrix3d delta_g = Eigen::Map<const Eigen::Matrix3d>(hessian.data()) -
                                       Eigen::Map<const Eigen::Matrix3d>(factored.data());
-      Eigen::Map<Eigen::Matrix<double, 3, 6>>(change).noalias() =
-          delta_g *
-          Eigen::Map<const Eigen::Matrix<double, 3, 6>, 0, Eigen::OuterStride<>>(
-              j, Eigen::OuterStride<>(stride));
+      times_contact_rows_(delta_g.data(), j, stride, change, 3);
     } else {
       const ConstraintMatrix delta_g = hessian - factored;  // (on the stack: ≤ 6 × 6)
       Eigen::Map<Eigen::MatrixXd>(change, rows, cols).noalias() =

@@ -8,6 +8,7 @@
 #include <Eigen/Dense>
 
 #include "coulomb/contact/contact_problem.h"
+#include "coulomb/math/body_block_kernels.h"
 #include "coulomb/math/packed_matrices.h"
 #include "coulomb/math/reusable_lists.h"
 #include "coulomb/solvers/sap_solver_parameters.h"
@@ -190,6 +191,8 @@ class HessianFactorization {
   std::vector<char> changed_hessians_;     // per constraint
   std::vector<double> factored_hessians_;  // the G_i's entries, one after the other
   std::vector<size_t> factored_offsets_;   // per constraint, where its G_i starts
+  // G_i J_i of a contact on a rigid body (3 × 3 times 3 × 6), for this processor.
+  Product3x3By3x6Kernel times_contact_rows_;
 };
 
 std::unique_ptr<HessianFactorization> MakeHessianFactorization(
