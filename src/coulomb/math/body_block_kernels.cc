@@ -99,13 +99,13 @@ __attribute__((target("avx2,fma"))) void SolveAgainstPivot6Fma(const double* l,
     bottom[j] = _mm_loadu_pd(x + 6 * j + 4);
 #pragma GCC unroll 6
     for (int k = 0; k < j; ++k) {
-      const double l_jk = l[j + 6 * k];
-      top[j] = _mm256_fnmadd_pd(top[k], _mm256_set1_pd(l_jk), top[j]);
-      bottom[j] = _mm_fnmadd_pd(bottom[k], _mm_set1_pd(l_jk), bottom[j]);
+      const __m256d l_jk = _mm256_broadcast_sd(l + j + 6 * k);
+      top[j] = _mm256_fnmadd_pd(top[k], l_jk, top[j]);
+      bottom[j] = _mm_fnmadd_pd(bottom[k], _mm256_castpd256_pd128(l_jk), bottom[j]);
     }
-    const double inverse = 1.0 / l[j + 6 * j];
-    top[j] = _mm256_mul_pd(top[j], _mm256_set1_pd(inverse));
-    bottom[j] = _mm_mul_pd(bottom[j], _mm_set1_pd(inverse));
+    const __m256d inverse = _mm256_set1_pd(1.0 / l[j + 6 * j]);
+    top[j] = _mm256_mul_pd(top[j], inverse);
+    bottom[j] = _mm_mul_pd(bottom[j], _mm256_castpd256_pd128(inverse));
     _mm256_storeu_pd(x + 6 * j, top[j]);
     _mm_storeu_pd(x + 6 * j + 4, bottom[j]);
   }
@@ -129,9 +129,9 @@ __attribute__((target("avx2,fma"))) void SubtractOuterProduct6Fma(double* t,
     __m128d bottom = _mm_loadu_pd(t + 6 * j + 4);
 #pragma GCC unroll 6
     for (int k = 0; k < 6; ++k) {
-      const double b_jk = b[j + 6 * k];
-      top = _mm256_fnmadd_pd(a_top[k], _mm256_set1_pd(b_jk), top);
-      bottom = _mm_fnmadd_pd(a_bottom[k], _mm_set1_pd(b_jk), bottom);
+      const __m256d b_jk = _mm256_broadcast_sd(b + j + 6 * k);
+      top = _mm256_fnmadd_pd(a_top[k], b_jk, top);
+      bottom = _mm_fnmadd_pd(a_bottom[k], _mm256_castpd256_pd128(b_jk), bottom);
     }
     _mm256_storeu_pd(t + 6 * j, top);
     _mm_storeu_pd(t + 6 * j + 4, bottom);
@@ -156,9 +156,9 @@ __attribute__((target("avx2,fma"))) void AddTransposeProduct3x6Fma(
     __m128d bottom = _mm_loadu_pd(t + 6 * j + 4);
 #pragma GCC unroll 6
     for (int r = 0; r < 3; ++r) {
-      const double b_rj = b[r + j * b_stride];
-      top = _mm256_fmadd_pd(a_top[r], _mm256_set1_pd(b_rj), top);
-      bottom = _mm_fmadd_pd(a_bottom[r], _mm_set1_pd(b_rj), bottom);
+      const __m256d b_rj = _mm256_broadcast_sd(b + r + j * b_stride);
+      top = _mm256_fmadd_pd(a_top[r], b_rj, top);
+      bottom = _mm_fmadd_pd(a_bottom[r], _mm256_castpd256_pd128(b_rj), bottom);
     }
     _mm256_storeu_pd(t + 6 * j, top);
     _mm_storeu_pd(t + 6 * j + 4, bottom);
@@ -182,9 +182,9 @@ __attribute__((target("avx2,fma"))) void AddCongruence3x6Fma(double* w, const do
     const __m128d s_bottom = _mm_loadu_pd(s + 6 * k + 4);
 #pragma GCC unroll 6
     for (int r = 0; r < 3; ++r) {
-      const double j_rk = j[r + 3 * k];
-      x_top[r] = _mm256_fmadd_pd(s_top, _mm256_set1_pd(j_rk), x_top[r]);
-      x_bottom[r] = _mm_fmadd_pd(s_bottom, _mm_set1_pd(j_rk), x_bottom[r]);
+      const __m256d j_rk = _mm256_broadcast_sd(j + r + 3 * k);
+      x_top[r] = _mm256_fmadd_pd(s_top, j_rk, x_top[r]);
+      x_bottom[r] = _mm_fmadd_pd(s_bottom, _mm256_castpd256_pd128(j_rk), x_bottom[r]);
     }
   }
 #pragma GCC unroll 6
@@ -213,10 +213,10 @@ __attribute__((target("avx2,fma"))) void SubtractBlockTimes6Fma(const double* l,
   __m128d bottom[2] = {_mm_loadu_pd(y + 4), _mm_setzero_pd()};
 #pragma GCC unroll 6
   for (int k = 0; k < 6; ++k) {
-    top[k % 2] =
-        _mm256_fnmadd_pd(_mm256_loadu_pd(l + 6 * k), _mm256_set1_pd(x[k]), top[k % 2]);
-    bottom[k % 2] =
-        _mm_fnmadd_pd(_mm_loadu_pd(l + 6 * k + 4), _mm_set1_pd(x[k]), bottom[k % 2]);
+    const __m256d x_k = _mm256_broadcast_sd(x + k);
+    top[k % 2] = _mm256_fnmadd_pd(_mm256_loadu_pd(l + 6 * k), x_k, top[k % 2]);
+    bottom[k % 2] = _mm_fnmadd_pd(_mm_loadu_pd(l + 6 * k + 4),
+                                  _mm256_castpd256_pd128(x_k), bottom[k % 2]);
   }
   _mm256_storeu_pd(y, _mm256_add_pd(top[0], top[1]));
   _mm_storeu_pd(y + 4, _mm_add_pd(bottom[0], bottom[1]));
