@@ -1,5 +1,7 @@
 #include "coulomb/math/body_block_kernels.h"
 
+#include <cstddef>
+
 #include <Eigen/Dense>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -142,13 +144,21 @@ __attribute__((target("avx2,fma"))) void SubtractOuterProduct6Fma(double* t,
 // T's column j += Σ_r Aᵀ(:, r) B(r, j).
 __attribute__((target("avx2,fma"))) void AddTransposeProduct3x6Fma(
     double* t, const double* a, int a_stride, const double* b, int b_stride) {
+  // The columns' addresses in 64-bit arithmetic, each computed once.
+  const double* a_column[6];
+  const double* b_column[6];
+#pragma GCC unroll 6
+  for (int k = 0; k < 6; ++k) {
+    a_column[k] = a + static_cast<std::ptrdiff_t>(k) * a_stride;
+    b_column[k] = b + static_cast<std::ptrdiff_t>(k) * b_stride;
+  }
   __m256d a_top[3];
   __m128d a_bottom[3];
 #pragma GCC unroll 6
   for (int r = 0; r < 3; ++r) {
     a_top[r] =
-        _mm256_setr_pd(a[r], a[r + a_stride], a[r + 2 * a_stride], a[r + 3 * a_stride]);
-    a_bottom[r] = _mm_setr_pd(a[r + 4 * a_stride], a[r + 5 * a_stride]);
+        _mm256_setr_pd(a_column[0][r], a_column[1][r], a_column[2][r], a_column[3][r]);
+    a_bottom[r] = _mm_setr_pd(a_column[4][r], a_column[5][r]);
   }
 #pragma GCC unroll 6
   for (int j = 0; j < 6; ++j) {
@@ -156,7 +166,7 @@ __attribute__((target("avx2,fma"))) void AddTransposeProduct3x6Fma(
     __m128d bottom = _mm_loadu_pd(t + 6 * j + 4);
 #pragma GCC unroll 6
     for (int r = 0; r < 3; ++r) {
-      const __m256d b_rj = _mm256_broadcast_sd(b + r + j * b_stride);
+      const __m256d b_rj = _mm256_broadcast_sd(b_column[j] + r);
       top = _mm256_fmadd_pd(a_top[r], b_rj, top);
       bottom = _mm_fmadd_pd(a_bottom[r], _mm256_castpd256_pd128(b_rj), bottom);
     }
