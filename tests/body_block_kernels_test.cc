@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct KernelSet {
   Times3x6Kernel contact_times;
   Times3x6Kernel contact_transpose_times;
   Product3x3By3x6Kernel hessian_times_jacobian;
+  PivotFactor6Kernel pivot_factor;
 };
 
 KernelSet PortableKernels() {
@@ -36,7 +38,8 @@ KernelSet PortableKernels() {
           &SubtractBlockTransposeTimes6Portable,
           &AddTimes3x6Portable,
           &AddTransposeTimes3x6Portable,
-          &Times3x3By3x6Portable};
+          &Times3x3By3x6Portable,
+          &FactorPivot6Portable};
 }
 KernelSet Avx2Kernels() {
   return {"avx2",
@@ -48,7 +51,8 @@ KernelSet Avx2Kernels() {
           SubtractBlockTransposeTimes6Avx2(),
           AddTimes3x6Avx2(),
           AddTransposeTimes3x6Avx2(),
-          Times3x3By3x6Avx2()};
+          Times3x3By3x6Avx2(),
+          FactorPivot6Avx2()};
 }
 KernelSet DispatchedKernels() {
   return {"dispatched",
@@ -60,7 +64,8 @@ KernelSet DispatchedKernels() {
           SubtractBlockTransposeTimes6Kernel(),
           AddTimes3x6Kernel(),
           AddTransposeTimes3x6Kernel(),
-          Times3x3By3x6Kernel()};
+          Times3x3By3x6Kernel(),
+          FactorPivot6Kernel()};
 }
 
 class BodyBlockKernels : public ::testing::TestWithParam<KernelSet (*)()> {
@@ -102,6 +107,29 @@ TEST_P(BodyBlockKernels, ContactTerm) {
     kernels_.transpose_product(t.data(), &a_rows(1, 0), 5, &b_rows(2, 0), 7);
     EXPECT_LT((t - expected).cwiseAbs().maxCoeff(), 1e-14);
   }
+}
+
+// L Lᵀ = H against Eigen's LLT on the lower triangle (H's upper triangle
+// set apart, to show it is not read), and false for a matrix that is not
+// positive definite.
+TEST_P(BodyBlockKernels, PivotFactor) {
+  for (int trial = 0; trial < 20; ++trial) {
+    const Block6 m = Block6::Random();
+    const Block6 spd = m * m.transpose() + 0.1 * Block6::Identity();
+    const Block6 expected = spd.llt().matrixL();
+    Block6 h = spd;
+    h.triangularView<Eigen::StrictlyUpper>().setConstant(1e6);
+    ASSERT_TRUE(kernels_.pivot_factor(h.data()));
+    const Block6 l = h.triangularView<Eigen::Lower>();
+    EXPECT_LT((l - expected).cwiseAbs().maxCoeff(), 1e-12);
+  }
+  Block6 indefinite = Block6::Identity();  // the last pivot: 0.25 − 0.6²
+  indefinite(5, 5) = 0.25;
+  indefinite(5, 4) = indefinite(4, 5) = 0.6;
+  EXPECT_FALSE(kernels_.pivot_factor(indefinite.data()));
+  Block6 not_a_number = Block6::Identity();
+  not_a_number(5, 5) = std::nan("");
+  EXPECT_FALSE(kernels_.pivot_factor(not_a_number.data()));
 }
 
 // X ← X L⁻ᵀ against Eigen's triangular solve.

@@ -12,6 +12,7 @@ namespace coulomb {
 
 BlockSparseCholesky::BlockSparseCholesky(const BlockSparsityPattern& pattern)
     : subtract_body_outer_product_(SubtractOuterProduct6Kernel()),
+      factor_body_pivot_(FactorPivot6Kernel()),
       solve_against_body_pivot_(SolveAgainstPivot6Kernel()),
       subtract_body_block_times_(SubtractBlockTimes6Kernel()),
       subtract_body_block_transpose_times_(SubtractBlockTransposeTimes6Kernel()) {
@@ -153,33 +154,13 @@ namespace {
 // which is the faster one for large supernodes.
 constexpr int kBodyBlock = 6;
 
-template <int N>
-using PivotMap = Eigen::Map<Eigen::Matrix<double, N, N>>;
-
-// L L ᵀ = H for the lower triangle of the n × n block at `data`, in place.
-// False if a pivot is not positive (or not a number).
-template <int N>
+// L L ᵀ = H for the lower triangle of the n × n block at `data`, in place
+// (a pivot of another size than a body's). False if a pivot is not positive
+// (or not a number).
 bool FactorPivot(double* data, int n) {
-  PivotMap<N> a(data, n, n);
-  if constexpr (N == Eigen::Dynamic) {
-    Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> pivot(a);  // in place
-    return pivot.info() == Eigen::Success;
-  } else {
-    for (int j = 0; j < N; ++j) {
-      double d = a(j, j);
-      for (int k = 0; k < j; ++k) d -= a(j, k) * a(j, k);
-      if (!(d > 0.0)) return false;
-      d = std::sqrt(d);
-      a(j, j) = d;
-      const double inverse = 1.0 / d;
-      for (int i = j + 1; i < N; ++i) {
-        double sum = a(i, j);
-        for (int k = 0; k < j; ++k) sum -= a(i, k) * a(j, k);
-        a(i, j) = sum * inverse;
-      }
-    }
-    return true;
-  }
+  Eigen::Map<Eigen::MatrixXd> a(data, n, n);
+  Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> pivot(a);  // in place
+  return pivot.info() == Eigen::Success;
 }
 
 // X Lᵀ = H for X in place (X, H: rows × n; L: n × n lower, from FactorPivot).
@@ -255,9 +236,7 @@ bool BlockSparseCholesky::FactorColumn(int col) {
   const int n = block_sizes_[col];
   const bool body_pivot = n == kBodyBlock;
   double* pivot = values_.data() + stored_blocks_[diagonal_storage_[col]].offset;
-  if (!(body_pivot ? FactorPivot<kBodyBlock>(pivot, n)
-                   : FactorPivot<Eigen::Dynamic>(pivot, n)))
-    return false;
+  if (!(body_pivot ? factor_body_pivot_(pivot) : FactorPivot(pivot, n))) return false;
   for (int storage : below_storage_[col]) {
     // L_ik = H_ik L_kk⁻ᵀ.
     const StoredBlockInfo& info = stored_blocks_[storage];

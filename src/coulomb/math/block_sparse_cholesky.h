@@ -145,6 +145,7 @@ class BlockSparseCholesky {
 
   // The 6 × 6 kernels for this processor (body_block_kernels.h).
   OuterProduct6Kernel subtract_body_outer_product_;
+  PivotFactor6Kernel factor_body_pivot_;
   PivotSolve6Kernel solve_against_body_pivot_;
   BlockTimes6Kernel subtract_body_block_times_;
   BlockTimes6Kernel subtract_body_block_transpose_times_;

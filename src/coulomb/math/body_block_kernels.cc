@@ -1,5 +1,6 @@
 #include "coulomb/math/body_block_kernels.h"
 
+#include <cmath>
 #include <cstddef>
 
 #include <Eigen/Dense>
@@ -17,6 +18,24 @@ void SubtractOuterProduct6Portable(double* t, const double* a, const double* b) 
   Eigen::Map<Block6> target(t);
   const Eigen::Map<const Block6> left(a), right(b);
   for (int j = 0; j < 6; ++j) target.col(j).noalias() -= left * right.row(j).transpose();
+}
+
+bool FactorPivot6Portable(double* h) {
+  Eigen::Map<Block6> a(h);
+  for (int j = 0; j < 6; ++j) {
+    double d = a(j, j);
+    for (int k = 0; k < j; ++k) d -= a(j, k) * a(j, k);
+    if (!(d > 0.0)) return false;
+    d = std::sqrt(d);
+    a(j, j) = d;
+    const double inverse = 1.0 / d;
+    for (int i = j + 1; i < 6; ++i) {
+      double sum = a(i, j);
+      for (int k = 0; k < j; ++k) sum -= a(i, k) * a(j, k);
+      a(i, j) = sum * inverse;
+    }
+  }
+  return true;
 }
 
 void SolveAgainstPivot6Portable(const double* l, double* x) {
@@ -87,6 +106,36 @@ namespace {
 bool HasAvx2AndFma() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+
+// Left-looking, a column at a time in registers: column j of H minus
+// Σ_{k<j} L(:, k) L(j, k), then scaled by one over the square root of its
+// diagonal entry (which it then holds). The entries above the diagonal are
+// computed along and left as they come.
+__attribute__((target("avx2,fma"))) bool FactorPivot6Fma(double* h) {
+  __m256d top[6];
+  __m128d bottom[6];
+#pragma GCC unroll 6
+  for (int j = 0; j < 6; ++j) {
+    top[j] = _mm256_loadu_pd(h + 6 * j);
+    bottom[j] = _mm_loadu_pd(h + 6 * j + 4);
+#pragma GCC unroll 6
+    for (int k = 0; k < j; ++k) {
+      const __m256d l_jk = _mm256_broadcast_sd(h + j + 6 * k);
+      top[j] = _mm256_fnmadd_pd(top[k], l_jk, top[j]);
+      bottom[j] = _mm_fnmadd_pd(bottom[k], _mm256_castpd256_pd128(l_jk), bottom[j]);
+    }
+    _mm256_storeu_pd(h + 6 * j, top[j]);
+    _mm_storeu_pd(h + 6 * j + 4, bottom[j]);
+    const double pivot = h[7 * j];
+    if (!(pivot > 0.0)) return false;
+    const __m256d inverse = _mm256_set1_pd(1.0 / std::sqrt(pivot));
+    top[j] = _mm256_mul_pd(top[j], inverse);
+    bottom[j] = _mm_mul_pd(bottom[j], _mm256_castpd256_pd128(inverse));
+    _mm256_storeu_pd(h + 6 * j, top[j]);
+    _mm_storeu_pd(h + 6 * j + 4, bottom[j]);
+  }
+  return true;
 }
 
 // Column j of X: (H(:, j) − Σ_{k<j} X(:, k) L(j, k)) / L(j, j), the finished
@@ -376,11 +425,15 @@ OuterProduct6Kernel SubtractOuterProduct6Avx2() {
 PivotSolve6Kernel SolveAgainstPivot6Avx2() {
   return HasAvx2AndFma() ? &SolveAgainstPivot6Fma : nullptr;
 }
+PivotFactor6Kernel FactorPivot6Avx2() {
+  return HasAvx2AndFma() ? &FactorPivot6Fma : nullptr;
+}
 #else
 Congruence3x6Kernel AddCongruence3x6Avx2() { return nullptr; }
 TransposeProduct3x6Kernel AddTransposeProduct3x6Avx2() { return nullptr; }
 OuterProduct6Kernel SubtractOuterProduct6Avx2() { return nullptr; }
 PivotSolve6Kernel SolveAgainstPivot6Avx2() { return nullptr; }
+PivotFactor6Kernel FactorPivot6Avx2() { return nullptr; }
 BlockTimes6Kernel SubtractBlockTimes6Avx2() { return nullptr; }
 Times3x6Kernel AddTimes3x6Avx2() { return nullptr; }
 Product3x3By3x6Kernel Times3x3By3x6Avx2() { return nullptr; }
@@ -431,6 +484,11 @@ Times3x6Kernel AddTransposeTimes3x6Kernel() {
 Product3x3By3x6Kernel Times3x3By3x6Kernel() {
   const Product3x3By3x6Kernel avx2 = Times3x3By3x6Avx2();
   return avx2 != nullptr ? avx2 : &Times3x3By3x6Portable;
+}
+
+PivotFactor6Kernel FactorPivot6Kernel() {
+  const PivotFactor6Kernel avx2 = FactorPivot6Avx2();
+  return avx2 != nullptr ? avx2 : &FactorPivot6Portable;
 }
 
 }  // namespace coulomb

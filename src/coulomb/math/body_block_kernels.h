@@ -41,6 +41,15 @@ using Congruence3x6Kernel = void (*)(double* w, const double* j, const double* s
 Congruence3x6Kernel AddCongruence3x6Avx2();
 Congruence3x6Kernel AddCongruence3x6Kernel();
 
+// L Lᵀ = H in place for a 6 × 6 block (column-major; H's lower triangle is
+// read, L written there; the upper triangle is left undefined): a body's
+// pivot in the Cholesky. False if a pivot is not positive (or not a
+// number). Kernels as above.
+bool FactorPivot6Portable(double* h);
+using PivotFactor6Kernel = bool (*)(double* h);
+PivotFactor6Kernel FactorPivot6Avx2();
+PivotFactor6Kernel FactorPivot6Kernel();
+
 // X ← X L⁻ᵀ for 6 × 6 blocks, L lower triangular with a positive diagonal
 // (column-major; the upper triangle of L is not read): a block below a
 // body's pivot in the Cholesky, L_ik = H_ik L_kk⁻ᵀ. Kernels as above.
