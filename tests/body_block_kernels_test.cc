@@ -26,6 +26,7 @@ struct KernelSet {
   Times3x6Kernel contact_transpose_times;
   Product3x3By3x6Kernel hessian_times_jacobian;
   PivotFactor6Kernel pivot_factor;
+  BlockTimes6Kernel times;
 };
 
 KernelSet PortableKernels() {
@@ -39,7 +40,8 @@ KernelSet PortableKernels() {
           &AddTimes3x6Portable,
           &AddTransposeTimes3x6Portable,
           &Times3x3By3x6Portable,
-          &FactorPivot6Portable};
+          &FactorPivot6Portable,
+          &Times6Portable};
 }
 KernelSet Avx2Kernels() {
   return {"avx2",
@@ -52,7 +54,8 @@ KernelSet Avx2Kernels() {
           AddTimes3x6Avx2(),
           AddTransposeTimes3x6Avx2(),
           Times3x3By3x6Avx2(),
-          FactorPivot6Avx2()};
+          FactorPivot6Avx2(),
+          Times6Avx2()};
 }
 KernelSet DispatchedKernels() {
   return {"dispatched",
@@ -65,7 +68,8 @@ KernelSet DispatchedKernels() {
           AddTimes3x6Kernel(),
           AddTransposeTimes3x6Kernel(),
           Times3x3By3x6Kernel(),
-          FactorPivot6Kernel()};
+          FactorPivot6Kernel(),
+          Times6Kernel()};
 }
 
 class BodyBlockKernels : public ::testing::TestWithParam<KernelSet (*)()> {
@@ -167,7 +171,7 @@ TEST_P(BodyBlockKernels, Congruence) {
   }
 }
 
-// y −= L x and y −= Lᵀ x against the sums written out.
+// y −= L x, y −= Lᵀ x and y = L x against the sums written out.
 TEST_P(BodyBlockKernels, SubstitutionProducts) {
   using Vector6 = Eigen::Matrix<double, 6, 1>;
   for (int trial = 0; trial < 20; ++trial) {
@@ -180,7 +184,9 @@ TEST_P(BodyBlockKernels, SubstitutionProducts) {
         expected_transposed(i) -= l(k, i) * x(k);
       }
     }
-    Vector6 y = y0, y_transposed = y0;
+    Vector6 y = y0, y_transposed = y0, product = y0;
+    kernels_.times(l.data(), x.data(), product.data());
+    EXPECT_LT((product - (y0 - expected)).cwiseAbs().maxCoeff(), 1e-14);
     kernels_.block_times(l.data(), x.data(), y.data());
     kernels_.block_transpose_times(l.data(), x.data(), y_transposed.data());
     EXPECT_LT((y - expected).cwiseAbs().maxCoeff(), 1e-14);

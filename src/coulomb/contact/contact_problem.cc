@@ -435,9 +435,12 @@ void ContactProblem::AddConstraintTransposeTimes(int index, const double* gamma,
 }
 
 void ContactProblem::MultiplyClique(int clique, const double* x, double* y) const {
+  static const BlockTimes6Kernel body_times = Times6Kernel();
+  const Eigen::MatrixXd& a = cliques_[clique];
   double* y_t = y + clique_offsets_[clique];
-  std::fill(y_t, y_t + cliques_[clique].rows(), 0.0);
-  AddBlockTimes(cliques_[clique], x + clique_offsets_[clique], y_t);
+  if (a.rows() == 6) return body_times(a.data(), x + clique_offsets_[clique], y_t);
+  std::fill(y_t, y_t + a.rows(), 0.0);
+  AddBlockTimes(a, x + clique_offsets_[clique], y_t);
 }
 
 void ContactProblem::MultiplyByJacobianInto(Eigen::Ref<const Eigen::VectorXd> x,

@@ -52,6 +52,11 @@ void SubtractBlockTimes6Portable(const double* l, const double* x, double* y) {
       Eigen::Map<const Block6>(l) * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(x);
 }
 
+void Times6Portable(const double* a, const double* x, double* y) {
+  Eigen::Map<Eigen::Matrix<double, 6, 1>>(y).noalias() =
+      Eigen::Map<const Block6>(a) * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(x);
+}
+
 void SubtractBlockTransposeTimes6Portable(const double* l, const double* x, double* y) {
   Eigen::Map<Eigen::Matrix<double, 6, 1>>(y).noalias() -=
       Eigen::Map<const Block6>(l).transpose() *
@@ -263,19 +268,29 @@ __attribute__((target("avx2,fma"))) void AddCongruence3x6Fma(double* w, const do
   }
 }
 
-// y −= Σ_k L(:, k) x_k, the even and odd k in two accumulators (shorter
-// dependency chains), rows 0–3 and 4–5 in a 256- and a 128-bit register.
-__attribute__((target("avx2,fma"))) void SubtractBlockTimes6Fma(const double* l,
-                                                                const double* x,
-                                                                double* y) {
-  __m256d top[2] = {_mm256_loadu_pd(y), _mm256_setzero_pd()};
-  __m128d bottom[2] = {_mm_loadu_pd(y + 4), _mm_setzero_pd()};
+// y −= Σ_k L(:, k) x_k (or y = Σ_k L(:, k) x_k), the even and odd k in two
+// accumulators (shorter dependency chains), rows 0–3 and 4–5 in a 256- and
+// a 128-bit register.
+template <bool kAssign>
+__attribute__((target("avx2,fma"))) void BlockTimes6Fma(const double* l, const double* x,
+                                                        double* y) {
+  __m256d top[2] = {kAssign ? _mm256_setzero_pd() : _mm256_loadu_pd(y),
+                    _mm256_setzero_pd()};
+  __m128d bottom[2] = {kAssign ? _mm_setzero_pd() : _mm_loadu_pd(y + 4),
+                       _mm_setzero_pd()};
 #pragma GCC unroll 6
   for (int k = 0; k < 6; ++k) {
     const __m256d x_k = _mm256_broadcast_sd(x + k);
-    top[k % 2] = _mm256_fnmadd_pd(_mm256_loadu_pd(l + 6 * k), x_k, top[k % 2]);
-    bottom[k % 2] = _mm_fnmadd_pd(_mm_loadu_pd(l + 6 * k + 4),
-                                  _mm256_castpd256_pd128(x_k), bottom[k % 2]);
+    const __m256d l_top = _mm256_loadu_pd(l + 6 * k);
+    const __m128d l_bottom = _mm_loadu_pd(l + 6 * k + 4);
+    const __m128d x_k_low = _mm256_castpd256_pd128(x_k);
+    if constexpr (kAssign) {
+      top[k % 2] = _mm256_fmadd_pd(l_top, x_k, top[k % 2]);
+      bottom[k % 2] = _mm_fmadd_pd(l_bottom, x_k_low, bottom[k % 2]);
+    } else {
+      top[k % 2] = _mm256_fnmadd_pd(l_top, x_k, top[k % 2]);
+      bottom[k % 2] = _mm_fnmadd_pd(l_bottom, x_k_low, bottom[k % 2]);
+    }
   }
   _mm256_storeu_pd(y, _mm256_add_pd(top[0], top[1]));
   _mm_storeu_pd(y + 4, _mm_add_pd(bottom[0], bottom[1]));
@@ -404,7 +419,11 @@ Times3x6Kernel AddTransposeTimes3x6Avx2() {
 }
 
 BlockTimes6Kernel SubtractBlockTimes6Avx2() {
-  return HasAvx2AndFma() ? &SubtractBlockTimes6Fma : nullptr;
+  return HasAvx2AndFma() ? &BlockTimes6Fma<false> : nullptr;
+}
+
+BlockTimes6Kernel Times6Avx2() {
+  return HasAvx2AndFma() ? &BlockTimes6Fma<true> : nullptr;
 }
 
 BlockTimes6Kernel SubtractBlockTransposeTimes6Avx2() {
@@ -435,6 +454,7 @@ OuterProduct6Kernel SubtractOuterProduct6Avx2() { return nullptr; }
 PivotSolve6Kernel SolveAgainstPivot6Avx2() { return nullptr; }
 PivotFactor6Kernel FactorPivot6Avx2() { return nullptr; }
 BlockTimes6Kernel SubtractBlockTimes6Avx2() { return nullptr; }
+BlockTimes6Kernel Times6Avx2() { return nullptr; }
 Times3x6Kernel AddTimes3x6Avx2() { return nullptr; }
 Product3x3By3x6Kernel Times3x3By3x6Avx2() { return nullptr; }
 Times3x6Kernel AddTransposeTimes3x6Avx2() { return nullptr; }
@@ -489,6 +509,11 @@ Product3x3By3x6Kernel Times3x3By3x6Kernel() {
 PivotFactor6Kernel FactorPivot6Kernel() {
   const PivotFactor6Kernel avx2 = FactorPivot6Avx2();
   return avx2 != nullptr ? avx2 : &FactorPivot6Portable;
+}
+
+BlockTimes6Kernel Times6Kernel() {
+  const BlockTimes6Kernel avx2 = Times6Avx2();
+  return avx2 != nullptr ? avx2 : &Times6Portable;
 }
 
 }  // namespace coulomb

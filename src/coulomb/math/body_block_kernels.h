@@ -69,6 +69,11 @@ BlockTimes6Kernel SubtractBlockTimes6Avx2();
 BlockTimes6Kernel SubtractBlockTimes6Kernel();
 BlockTimes6Kernel SubtractBlockTransposeTimes6Avx2();
 BlockTimes6Kernel SubtractBlockTransposeTimes6Kernel();
+// y = A x for a 6 × 6 block A (a body's A_t in the products with A of
+// every Newton iteration). Kernels as above.
+void Times6Portable(const double* a, const double* x, double* y);
+BlockTimes6Kernel Times6Avx2();
+BlockTimes6Kernel Times6Kernel();
 
 // y += J x and y += Jᵀ x for a 3 × 6 block J (column-major, contiguous): a
 // contact's rows on a rigid body, applied to velocities (v_c = J v) and to
