@@ -2,6 +2,20 @@
 
 namespace coulomb {
 
+double ConvexConstraint::EvaluateOnStorage(const double* v_c, double* gamma,
+                                           double* hessian) const {
+  const int size = num_equations();
+  ConstraintVector gamma_vector;
+  ConstraintMatrix hessian_matrix;
+  const double cost =
+      Evaluate(Eigen::Map<const ConstraintVector>(v_c, size), &gamma_vector,
+               hessian != nullptr ? &hessian_matrix : nullptr);
+  Eigen::Map<ConstraintVector>(gamma, size) = gamma_vector;
+  if (hessian != nullptr)
+    Eigen::Map<ConstraintMatrix>(hessian, size, size) = hessian_matrix;
+  return cost;
+}
+
 ConvexConstraint::LineValue ConvexConstraint::EvaluateAlongLine(
     const double* v_c, const double* direction, double alpha, bool with_curvature) const {
   const int size = num_equations();

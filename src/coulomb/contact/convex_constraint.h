@@ -67,6 +67,12 @@ class ConvexConstraint {
   // Returns ℓ(v_c) and writes γ(v_c) and, if `hessian` is not null, G(v_c).
   virtual double Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
                           ConstraintMatrix* hessian) const = 0;
+  // The same on the caller's storage: v_c and γ of num_equations() entries,
+  // G (if not null) of num_equations()² entries, column-major (a solver's
+  // per-iteration evaluation, without copies). This default goes through
+  // Evaluate; potentials on a hot path override it.
+  virtual double EvaluateOnStorage(const double* v_c, double* gamma,
+                                   double* hessian) const;
 
   // Whether γ(v_c) ≠ 0: the constraint adds to ℓ_p and its gradient at v_c
   // (SAP's working set). This default goes through Evaluate.

@@ -181,6 +181,11 @@ double SapFrictionCone::Evaluate(const ConstraintVector& v_c, ConstraintVector* 
       .first;
 }
 
+double SapFrictionCone::EvaluateOnStorage(const double* v_c, double* gamma,
+                                          double* hessian) const {
+  return EvaluateInto(Eigen::Map<const Eigen::Vector3d>(v_c), gamma, hessian).first;
+}
+
 // ℓ(v_c + αΔ): dℓ/dα = −Δ·γ and d²ℓ/dα² = ΔᵀGΔ = uᵀ(∇²_y ℓ_R)u with u = R⁻¹Δ,
 // the quadratic form of EvaluateAt's Hessian written out, without forming it.
 ConvexConstraint::LineValue SapFrictionCone::EvaluateAlongLine(

@@ -87,6 +87,8 @@ class SapFrictionCone final : public ConvexConstraint {
   void Prepare(const ConstraintMatrix& delassus_estimate, double time_step) override;
   double Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
                   ConstraintMatrix* hessian) const override;
+  double EvaluateOnStorage(const double* v_c, double* gamma,
+                           double* hessian) const override;
   LineValue EvaluateAlongLine(const double* v_c, const double* direction, double alpha,
                               bool with_curvature) const override;
   // γ ≠ 0 exactly when s = y_n + μ̂ y_r > 0: s < 0 is no contact, s = 0

@@ -391,15 +391,16 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
 SapSolver::Evaluation SapSolver::Evaluate(const ContactProblem& problem,
                                           bool with_hessians, SapSolution* solution) {
   solution->gamma.resize(problem.num_constraint_equations());
-  ConstraintVector gamma;
   for (int index : active_constraints_) {
-    const ConvexConstraint& potential = *problem.constraint(index).potential;
     const int offset = problem.constraint_offset(index);
-    const int size = potential.num_equations();
-    const ConstraintVector v_c = solution->v_c.segment(offset, size);
-    constraint_costs_[index] = potential.Evaluate(
-        v_c, &gamma, with_hessians ? &constraint_hessians_[index] : nullptr);
-    solution->gamma.segment(offset, size) = gamma;
+    double* hessian = nullptr;
+    if (with_hessians) {
+      const int size = problem.constraint_size(index);
+      constraint_hessians_[index].resize(size, size);
+      hessian = constraint_hessians_[index].data();
+    }
+    constraint_costs_[index] = problem.constraint(index).potential->EvaluateOnStorage(
+        solution->v_c.data() + offset, solution->gamma.data() + offset, hessian);
   }
   for (int clique : active_cliques_) {
     ForCliqueEntries(problem, clique,
