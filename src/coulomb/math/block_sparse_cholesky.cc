@@ -1,7 +1,6 @@
 #include "coulomb/math/block_sparse_cholesky.h"
 
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 #include <string>
 

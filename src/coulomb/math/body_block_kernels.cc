@@ -113,40 +113,14 @@ bool HasAvx2AndFma() {
   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 
-// Left-looking, a column at a time in registers: column j of H minus
-// Σ_{k<j} L(:, k) L(j, k), then scaled by one over the square root of its
-// diagonal entry (which it then holds). The entries above the diagonal are
-// computed along and left as they come.
-__attribute__((target("avx2,fma"))) bool FactorPivot6Fma(double* h) {
-  __m256d top[6];
-  __m128d bottom[6];
-#pragma GCC unroll 6
-  for (int j = 0; j < 6; ++j) {
-    top[j] = _mm256_loadu_pd(h + 6 * j);
-    bottom[j] = _mm_loadu_pd(h + 6 * j + 4);
-#pragma GCC unroll 6
-    for (int k = 0; k < j; ++k) {
-      const __m256d l_jk = _mm256_broadcast_sd(h + j + 6 * k);
-      top[j] = _mm256_fnmadd_pd(top[k], l_jk, top[j]);
-      bottom[j] = _mm_fnmadd_pd(bottom[k], _mm256_castpd256_pd128(l_jk), bottom[j]);
-    }
-    _mm256_storeu_pd(h + 6 * j, top[j]);
-    _mm_storeu_pd(h + 6 * j + 4, bottom[j]);
-    const double pivot = h[7 * j];
-    if (!(pivot > 0.0)) return false;
-    const __m256d inverse = _mm256_set1_pd(1.0 / std::sqrt(pivot));
-    top[j] = _mm256_mul_pd(top[j], inverse);
-    bottom[j] = _mm_mul_pd(bottom[j], _mm256_castpd256_pd128(inverse));
-    _mm256_storeu_pd(h + 6 * j, top[j]);
-    _mm_storeu_pd(h + 6 * j + 4, bottom[j]);
-  }
-  return true;
-}
-
-// Column j of X: (H(:, j) − Σ_{k<j} X(:, k) L(j, k)) / L(j, j), the finished
-// columns kept in registers.
-__attribute__((target("avx2,fma"))) void SolveAgainstPivot6Fma(const double* l,
-                                                               double* x) {
+// Column j of X minus Σ_{k<j} X(:, k) L(j, k), then scaled, the finished
+// columns kept in registers: with kFactor (L Lᵀ = H, left-looking, L = X = H
+// in place) by one over the square root of its diagonal entry, which it
+// then holds (the entries above the diagonal are computed along and left as
+// they come); otherwise (X ← X L⁻ᵀ) by 1 / L(j, j). False for a pivot that
+// is not positive.
+template <bool kFactor>
+__attribute__((target("avx2,fma"))) bool EliminateColumns6(const double* l, double* x) {
   __m256d top[6];
   __m128d bottom[6];
 #pragma GCC unroll 6
@@ -159,12 +133,32 @@ __attribute__((target("avx2,fma"))) void SolveAgainstPivot6Fma(const double* l,
       top[j] = _mm256_fnmadd_pd(top[k], l_jk, top[j]);
       bottom[j] = _mm_fnmadd_pd(bottom[k], _mm256_castpd256_pd128(l_jk), bottom[j]);
     }
-    const __m256d inverse = _mm256_set1_pd(1.0 / l[j + 6 * j]);
-    top[j] = _mm256_mul_pd(top[j], inverse);
-    bottom[j] = _mm_mul_pd(bottom[j], _mm256_castpd256_pd128(inverse));
+    double scale;
+    if constexpr (kFactor) {
+      _mm256_storeu_pd(x + 6 * j, top[j]);
+      _mm_storeu_pd(x + 6 * j + 4, bottom[j]);
+      const double pivot = x[7 * j];
+      if (!(pivot > 0.0)) return false;
+      scale = 1.0 / std::sqrt(pivot);
+    } else {
+      scale = 1.0 / l[7 * j];
+    }
+    const __m256d scales = _mm256_set1_pd(scale);
+    top[j] = _mm256_mul_pd(top[j], scales);
+    bottom[j] = _mm_mul_pd(bottom[j], _mm256_castpd256_pd128(scales));
     _mm256_storeu_pd(x + 6 * j, top[j]);
     _mm_storeu_pd(x + 6 * j + 4, bottom[j]);
   }
+  return true;
+}
+
+__attribute__((target("avx2,fma"))) bool FactorPivot6Fma(double* h) {
+  return EliminateColumns6<true>(h, h);
+}
+
+__attribute__((target("avx2,fma"))) void SolveAgainstPivot6Fma(const double* l,
+                                                               double* x) {
+  EliminateColumns6<false>(l, x);
 }
 
 // A's six columns in registers (rows 0–3 in one 256-bit register, rows 4–5
