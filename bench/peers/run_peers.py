@@ -24,8 +24,9 @@ MuJoCo, in turn, round after round (at least MIN_REPEATS rounds, more for
 the small scenes: see fastest_of_alternate_runs), and each engine keeps its
 fastest run (the machine is noisy; a slow spell falls on all alike). Before
 timing, every body's initial position and the initial energy are compared
-between the engines (the layouts must agree). Prints the tables and, with --write-docs, writes
-them to docs/peers.md with the plot docs/peers_time_per_step.png.
+between the engines (the layouts must agree). Prints the tables and, with
+--write-docs, writes them to docs/peers.md with the plot
+docs/peers_time_per_step.png.
 
     make bench-peers               # installs mujoco==4.0.0 into .venv, writes docs/
     PYTHONPATH=build/python .venv/bin/python bench/peers/run_peers.py [--quick]

@@ -1,9 +1,12 @@
 #include "coulomb/math/body_block_kernels.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 
 #include <Eigen/Dense>
+
+#include "coulomb/math/small_block_products.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -48,31 +51,24 @@ void SolveAgainstPivot6Portable(const double* l, double* x) {
 }
 
 void SubtractBlockTimes6Portable(const double* l, const double* x, double* y) {
-  Eigen::Map<Eigen::Matrix<double, 6, 1>>(y).noalias() -=
-      Eigen::Map<const Block6>(l) * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(x);
+  AddBlockTimes(l, 6, 6, x, y, -1.0);
 }
 
 void Times6Portable(const double* a, const double* x, double* y) {
-  Eigen::Map<Eigen::Matrix<double, 6, 1>>(y).noalias() =
-      Eigen::Map<const Block6>(a) * Eigen::Map<const Eigen::Matrix<double, 6, 1>>(x);
+  std::fill(y, y + 6, 0.0);
+  AddBlockTimes(a, 6, 6, x, y);
 }
 
 void SubtractBlockTransposeTimes6Portable(const double* l, const double* x, double* y) {
-  Eigen::Map<Eigen::Matrix<double, 6, 1>>(y).noalias() -=
-      Eigen::Map<const Block6>(l).transpose() *
-      Eigen::Map<const Eigen::Matrix<double, 6, 1>>(x);
+  AddBlockTransposeTimes(l, 6, 6, x, y, -1.0);
 }
 
 void AddTimes3x6Portable(const double* j, const double* x, double* y) {
-  Eigen::Map<Eigen::Vector3d>(y).noalias() +=
-      Eigen::Map<const Eigen::Matrix<double, 3, 6>>(j) *
-      Eigen::Map<const Eigen::Matrix<double, 6, 1>>(x);
+  AddBlockTimes(j, 3, 6, x, y);
 }
 
 void AddTransposeTimes3x6Portable(const double* j, const double* x, double* y) {
-  Eigen::Map<Eigen::Matrix<double, 6, 1>>(y).noalias() +=
-      Eigen::Map<const Eigen::Matrix<double, 3, 6>>(j).transpose() *
-      Eigen::Map<const Eigen::Vector3d>(x);
+  AddBlockTransposeTimes(j, 3, 6, x, y);
 }
 
 void Times3x3By3x6Portable(const double* g, const double* j, int j_stride, double* y,
