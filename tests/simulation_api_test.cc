@@ -120,6 +120,34 @@ TEST(SimulationApi, AWorldWrenchOnAFreeBodyAcceleratesItAsNewtonAndEulerSay) {
   EXPECT_THROW(planar.SetBodyWrench("slider", force, torque), std::invalid_argument);
 }
 
+TEST(SimulationApi, ASpinningBoxTakesTheExplicitNewtonEulerStepOfItsGyroscopicTorque) {
+  // A box of three different sides, without gravity or contact, spinning
+  // about no principal axis: under an explicit scheme the step's free motion
+  // is ω_B1 = ω_B0 − δt I_B⁻¹ (ω_B0 × I_B ω_B0) (h = ω × I ω, Newton–Euler),
+  // and the translation keeps its speed. I_B from the model's mass matrix.
+  for (const Scheme scheme : {Scheme::kSymplecticEuler, Scheme::kExplicitEuler}) {
+    Scene scene;
+    scene.system = MultibodySystem(Eigen::Vector3d::Zero());
+    scene.parameters.scheme = scheme;
+    const Eigen::Vector3d linear_velocity(0.4, -0.1, 0.2), omega_W(3.0, -5.0, 7.0);
+    scene.system.AddFreeBody(
+        "box", Box{Eigen::Vector3d(0.1, 0.3, 0.6)}, 2.0,
+        Pose(Eigen::Vector3d(0, 0, 1), Eigen::Vector3d(0.3, -1.1, 2.0)), linear_velocity,
+        omega_W, ContactMaterial{});
+    Simulation sim(std::move(scene));
+    const Eigen::Matrix3d inertia =
+        sim.scene().system.tree(0).model.mass_matrix().bottomRightCorner<3, 3>();
+    const Eigen::Vector3d omega_B0 = sim.v().tail<3>();
+    ASSERT_GT(omega_B0.cross(inertia * omega_B0).norm(), 1.0);  // a torque to see
+    ASSERT_TRUE(sim.Step().converged);
+    const Eigen::Vector3d expected = omega_B0 - sim.time_step() * inertia.inverse() *
+                                                    omega_B0.cross(inertia * omega_B0);
+    EXPECT_LT((sim.v().tail<3>() - expected).norm(), 1e-12 * expected.norm())
+        << ToString(scheme);
+    EXPECT_LT((sim.v().head<3>() - linear_velocity).norm(), 1e-15);
+  }
+}
+
 TEST(SimulationApi, APdControllerHoldsTheBodyWhereItsGainsSay) {
   // Gravity pulls z down; a PD on z with target 0.5 m holds it at the
   // target minus the static sag m g / Kp.

@@ -113,49 +113,86 @@ void ValidateMassProperties(const std::string& name, double mass,
 }  // namespace
 
 struct MultibodyTree::Impl {
+  // A tree made by FreeBody keeps all that a time step reads of it here, in
+  // closed form, first in Impl and in a few adjacent cache lines (Pinocchio's
+  // model and data lie kilobytes further on, in many blocks of their own):
+  //   q = [p_W; x y z w] (the translation joint, then the spherical one,
+  //   AddFreeJoint), v = [ṗ_W; ω_B]: the translation joint moves the COM in
+  //   world axes, the spherical joint turns the body with ω in its frame;
+  //   R_WB from the quaternion; the body frame is the spherical joint's;
+  //   M = diag(m I, I_B) for every q, h = [−m g; ω_B × I_B ω_B]
+  //   (Newton–Euler): no CRBA nor RNEA.
+  // Pinocchio's data (and q, v below) follow it only when asked for
+  // (SyncFreeBodyData): a step of a scene of free bodies never touches them.
+  struct FreeBodyState {
+    Eigen::Matrix<double, 7, 1> q = Eigen::Matrix<double, 7, 1>::Zero();
+    Eigen::Matrix<double, 6, 1> v = Eigen::Matrix<double, 6, 1>::Zero();
+    Eigen::Matrix3d R_WB = Eigen::Matrix3d::Identity();
+    Eigen::Matrix<double, 6, 1> nonlinear_effects = Eigen::Matrix<double, 6, 1>::Zero();
+    Eigen::Vector3d weight = Eigen::Vector3d::Zero();  // m g [N]
+    FreeBodyMass mass;
+  };
+  bool single_free_body = false;
+  // True while the state (`body` for a free body, else `data` and
+  // mass_matrix) is that of the last SetState for the current model
+  // parameters: SetState with the same state then does nothing.
+  bool state_current = false;
+  bool free_body_data_current = false;  // `data`, q and v hold `body`'s state
+  int num_positions = 0, num_velocities = 0;
+  FreeBodyState body;
+
   pinocchio::Model model;
   pinocchio::Data data;
   std::vector<pinocchio::FrameIndex> body_frames;
   std::vector<std::string> body_names;
   Eigen::VectorXd q;
   Eigen::VectorXd v;
-  // True while `data` and mass_matrix hold the kinematics and dynamics of
-  // (q, v) for the current model parameters: SetState with the same state
-  // (a time step sets it up to three times) then does nothing.
-  bool state_current = false;
   Eigen::MatrixXd mass_matrix;
-  // A tree made by FreeBody: its dynamics have a closed form (SetState).
-  bool single_free_body = false;
-  double body_mass = 0.0;
-  Eigen::Matrix3d body_inertia = Eigen::Matrix3d::Zero();  // about the COM, body frame
   pinocchio::Data::Matrix6x joint_jacobian;  // CalcPointJacobian's workspace
   bool free_base = false;
   std::vector<BodyGeometry> geometries;
 
-  // SetState of a tree made by FreeBody, in closed form. q = [p_W; x y z w]
-  // of the translation joint then the spherical one (AddFreeJoint), v =
-  // [ṗ_W; ω_B]: the translation joint moves the COM in world axes, the
-  // spherical joint turns the body with ω in its own frame. Fills what
-  // Pinocchio's forward kinematics would (joint and frame placements, joint
-  // velocities in their own frames), and
-  //   M = diag(m I, I_B) for every q (set once by FreeBody),
-  //   h = [−m g; ω_B × I_B ω_B] (Newton–Euler): no CRBA nor RNEA.
+  // SetState of a tree made by FreeBody: the closed form above.
+  void SetFreeBodyState(const Eigen::VectorXd& new_q, const Eigen::VectorXd& new_v) {
+    if (new_q.size() != 7 || new_v.size() != 6) {
+      throw std::invalid_argument(
+          "SetState of a free body: expected 7 positions and 6 "
+          "velocities, got " +
+          std::to_string(new_q.size()) + " and " + std::to_string(new_v.size()));
+    }
+    const Eigen::Map<const Eigen::Matrix<double, 7, 1>> q7(new_q.data());
+    const Eigen::Map<const Eigen::Matrix<double, 6, 1>> v6(new_v.data());
+    if (state_current && q7 == body.q && v6 == body.v) return;
+    body.q = q7;
+    body.v = v6;
+    body.R_WB = Eigen::Quaterniond(q7[6], q7[3], q7[4], q7[5]).toRotationMatrix();
+    const Eigen::Vector3d omega_B = v6.tail<3>();
+    body.nonlinear_effects.head<3>() = -body.weight;
+    body.nonlinear_effects.tail<3>() = omega_B.cross(body.mass.inertia * omega_B);
+    state_current = true;
+    free_body_data_current = false;
+  }
+
+  // Fills what Pinocchio's forward kinematics would from `body` (joint and
+  // frame placements, joint velocities in their own frames, h), and q, v.
   // The joint Jacobians (data.J) are left to CalcMotionSubspaces.
-  void SetFreeBodyState() {
+  void SyncFreeBodyData() {
+    if (!single_free_body || free_body_data_current) return;
     constexpr pinocchio::JointIndex kTranslation = 1, kRotation = 2;
-    const Eigen::Vector3d p_W = q.head<3>(), pdot_W = v.head<3>(), omega_B = v.tail<3>();
-    const Eigen::Matrix3d R_WB =
-        Eigen::Quaterniond(q[6], q[3], q[4], q[5]).toRotationMatrix();
+    const Eigen::Vector3d p_W = body.q.head<3>(), pdot_W = body.v.head<3>();
+    q = body.q;
+    v = body.v;
     data.oMi[kTranslation] = pinocchio::SE3(Eigen::Matrix3d::Identity(), p_W);
-    data.oMi[kRotation] = pinocchio::SE3(R_WB, p_W);
+    data.oMi[kRotation] = pinocchio::SE3(body.R_WB, p_W);
     data.v[kTranslation] = pinocchio::Motion(pdot_W, Eigen::Vector3d::Zero());
-    data.v[kRotation] = pinocchio::Motion(R_WB.transpose() * pdot_W, omega_B);
+    data.v[kRotation] =
+        pinocchio::Motion(body.R_WB.transpose() * pdot_W, body.v.tail<3>());
     for (pinocchio::FrameIndex f = 1; f < model.frames.size(); ++f) {
       const pinocchio::Frame& frame = model.frames[f];
       data.oMf[f] = data.oMi[frame.parentJoint] * frame.placement;
     }
-    data.nle.head<3>() = -body_mass * model.gravity.linear();
-    data.nle.tail<3>() = omega_B.cross(body_inertia * omega_B);
+    data.nle = body.nonlinear_effects;
+    free_body_data_current = true;
   }
 
   void Finish() {
@@ -168,6 +205,8 @@ struct MultibodyTree::Impl {
     }
     q = pinocchio::neutral(model);
     v = Eigen::VectorXd::Zero(model.nv);
+    num_positions = model.nq;
+    num_velocities = model.nv;
   }
 
   // Moves everything attached to the world (joints and frames whose parent is
@@ -237,8 +276,9 @@ MultibodyTree MultibodyTree::FreeBody(const std::string& name, double mass,
   impl->free_base = true;
   impl->Finish();
   impl->single_free_body = true;
-  impl->body_mass = mass;
-  impl->body_inertia = inertia_about_com;
+  impl->body.mass = {mass, inertia_about_com, inertia_about_com.inverse()};
+  impl->body.weight = mass * model.gravity.linear();
+  impl->body.q = impl->q;
   impl->mass_matrix.setZero(6, 6);
   impl->mass_matrix.topLeftCorner<3, 3>() = mass * Eigen::Matrix3d::Identity();
   impl->mass_matrix.bottomRightCorner<3, 3>() = inertia_about_com;
@@ -357,8 +397,8 @@ const std::vector<BodyGeometry>& MultibodyTree::collision_geometries() const {
   return impl_->geometries;
 }
 
-int MultibodyTree::num_positions() const { return impl_->model.nq; }
-int MultibodyTree::num_velocities() const { return impl_->model.nv; }
+int MultibodyTree::num_positions() const { return impl_->num_positions; }
+int MultibodyTree::num_velocities() const { return impl_->num_velocities; }
 int MultibodyTree::num_bodies() const {
   return static_cast<int>(impl_->body_frames.size());
 }
@@ -380,11 +420,16 @@ Eigen::VectorXd MultibodyTree::NeutralConfiguration() const {
 
 void MultibodyTree::SetGravity(const Eigen::Vector3d& gravity) {
   impl_->model.gravity.linear(gravity);
+  impl_->body.weight = impl_->body.mass.mass * gravity;
   impl_->state_current = false;
 }
 
 void MultibodyTree::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   Impl& m = *impl_;
+  if (m.single_free_body) {
+    m.SetFreeBodyState(q, v);
+    return;
+  }
   if (m.state_current && q.size() == m.q.size() && v.size() == m.v.size() && q == m.q &&
       v == m.v) {
     return;
@@ -392,10 +437,6 @@ void MultibodyTree::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v)
   m.q = q;
   m.v = v;
   m.state_current = true;
-  if (m.single_free_body) {
-    m.SetFreeBodyState();
-    return;
-  }
   pinocchio::forwardKinematics(m.model, m.data, q, v);
   pinocchio::updateFramePlacements(m.model, m.data);
   pinocchio::computeJointJacobians(m.model, m.data, q);
@@ -405,11 +446,22 @@ void MultibodyTree::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v)
 }
 
 const Eigen::MatrixXd& MultibodyTree::mass_matrix() const { return impl_->mass_matrix; }
-const Eigen::VectorXd& MultibodyTree::nonlinear_effects() const {
+
+const MultibodyTree::FreeBodyMass* MultibodyTree::free_body_mass() const {
+  return impl_->single_free_body ? &impl_->body.mass : nullptr;
+}
+Eigen::Ref<const Eigen::VectorXd> MultibodyTree::nonlinear_effects() const {
+  if (impl_->single_free_body) return impl_->body.nonlinear_effects;
   return impl_->data.nle;
 }
 
 Eigen::Isometry3d MultibodyTree::body_pose(int body) const {
+  if (impl_->single_free_body) {  // the body frame is the spherical joint's
+    Eigen::Isometry3d result = Eigen::Isometry3d::Identity();
+    result.linear() = impl_->body.R_WB;
+    result.translation() = impl_->body.q.head<3>();
+    return result;
+  }
   const pinocchio::SE3& pose = impl_->data.oMf[impl_->body_frames[body]];
   Eigen::Isometry3d result = Eigen::Isometry3d::Identity();
   result.linear() = pose.rotation();
@@ -428,18 +480,22 @@ void MultibodyTree::CalcPointJacobian(
     int body, const Eigen::Vector3d& p_W,
     Eigen::Matrix<double, 3, Eigen::Dynamic>* jacobian) const {
   Impl& m = *impl_;
-  const pinocchio::JointIndex joint = m.model.frames[m.body_frames[body]].parentJoint;
   // v_P = v_O + ω × (p − o) = (J_v − [p − o]× J_ω) v.
-  const Eigen::Vector3d r = p_W - m.data.oMi[joint].translation();
-  Eigen::Matrix3d r_cross;
-  r_cross << 0, -r.z(), r.y(), r.z(), 0, -r.x(), -r.y(), r.x(), 0;
-  jacobian->resize(3, m.model.nv);
+  const auto cross_matrix = [](const Eigen::Vector3d& r) {
+    Eigen::Matrix3d r_cross;
+    r_cross << 0, -r.z(), r.y(), r.z(), 0, -r.x(), -r.y(), r.x(), 0;
+    return r_cross;
+  };
+  jacobian->resize(3, m.num_velocities);
   if (m.single_free_body) {
     // v = [ṗ_W; ω_B] (SetState), o the COM: J = [I, −[p − o]× R_WB].
     jacobian->leftCols<3>().setIdentity();
-    jacobian->rightCols<3>().noalias() = -r_cross * m.data.oMi[joint].rotation();
+    jacobian->rightCols<3>().noalias() =
+        -cross_matrix(p_W - m.body.q.head<3>()) * m.body.R_WB;
     return;
   }
+  const pinocchio::JointIndex joint = m.model.frames[m.body_frames[body]].parentJoint;
+  const Eigen::Matrix3d r_cross = cross_matrix(p_W - m.data.oMi[joint].translation());
   m.joint_jacobian.setZero();
   pinocchio::getJointJacobian(m.model, m.data, joint, pinocchio::LOCAL_WORLD_ALIGNED,
                               m.joint_jacobian);
@@ -480,7 +536,10 @@ void MultibodyTree::CalcMotionSubspaces(
   Impl& m = *impl_;
   // data.J, in the world frame: SetState computes it, except for a free body,
   // which needs it only here.
-  if (m.single_free_body) pinocchio::computeJointJacobians(m.model, m.data, m.q);
+  if (m.single_free_body) {
+    m.SyncFreeBodyData();
+    pinocchio::computeJointJacobians(m.model, m.data, m.q);
+  }
   *motion = m.data.J;
 }
 
@@ -488,6 +547,7 @@ Eigen::Vector3d MultibodyTree::BodyLinearVelocity(int body) const {
   // From the velocities of SetState's forward kinematics: no Jacobian needed
   // (this runs for every body each step, for the contact margin).
   const Impl& m = *impl_;
+  if (m.single_free_body) return m.body.v.head<3>();  // the COM's ṗ_W
   return pinocchio::getFrameVelocity(m.model, m.data, m.body_frames[body],
                                      pinocchio::LOCAL_WORLD_ALIGNED)
       .linear();
@@ -495,14 +555,21 @@ Eigen::Vector3d MultibodyTree::BodyLinearVelocity(int body) const {
 
 Eigen::Vector3d MultibodyTree::BodyAngularVelocity(int body) const {
   const Impl& m = *impl_;
+  if (m.single_free_body) return m.body.R_WB * m.body.v.tail<3>();
   const pinocchio::JointIndex joint = m.model.frames[m.body_frames[body]].parentJoint;
   return m.data.oMi[joint].rotation() * m.data.v[joint].angular();
 }
 
 double MultibodyTree::KineticEnergy() const {
+  const Impl& m = *impl_;
+  if (m.single_free_body) {  // ½ m |ṗ|² + ½ ωᵀ I_B ω
+    const Eigen::Vector3d pdot_W = m.body.v.head<3>(), omega_B = m.body.v.tail<3>();
+    return 0.5 * (m.body.mass.mass * pdot_W.squaredNorm() +
+                  omega_B.dot(m.body.mass.inertia * omega_B));
+  }
   // ½ vᵀ M v column by column: no temporary for M v (the step loop's energy
   // allocates nothing).
-  const Eigen::VectorXd& v = impl_->v;
+  const Eigen::VectorXd& v = m.v;
   double twice_energy = 0.0;
   for (Eigen::Index j = 0; j < v.size(); ++j)
     twice_energy += v[j] * impl_->mass_matrix.col(j).dot(v);
@@ -513,7 +580,7 @@ double MultibodyTree::GravityPotentialEnergy() const {
   Impl& m = *impl_;
   // A free body's COM is its translation (SetFreeBodyState): no kinematics.
   if (m.single_free_body) {
-    return -m.body_mass * m.model.gravity.linear().dot(m.q.head<3>());
+    return -m.body.weight.dot(m.body.q.head<3>());
   }
   const Eigen::Vector3d com = pinocchio::centerOfMass(m.model, m.data, m.q, false);
   const double mass = pinocchio::computeTotalMass(m.model);

@@ -95,11 +95,21 @@ class MultibodyTree {
   Eigen::VectorXd NeutralConfiguration() const;
   void SetGravity(const Eigen::Vector3d& gravity);
 
+  // The mass properties of a tree made by FreeBody: M = diag(m I, I_B) for
+  // every q, I_B [kg·m²] about the COM in the body frame. nullptr for any
+  // other tree. Lets a time step solve M x = f in closed form.
+  struct FreeBodyMass {
+    double mass = 0.0;
+    Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
+    Eigen::Matrix3d inverse_inertia = Eigen::Matrix3d::Zero();
+  };
+  const FreeBodyMass* free_body_mass() const;
+
   // Kinematics and dynamics at (q, v): poses, M, h. q must have
   // num_positions() entries (quaternions normalized by the caller).
   void SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
   const Eigen::MatrixXd& mass_matrix() const;
-  const Eigen::VectorXd& nonlinear_effects() const;
+  Eigen::Ref<const Eigen::VectorXd> nonlinear_effects() const;
   Eigen::Isometry3d body_pose(int body) const;
   // J such that the world velocity of the point p_W moving with `body` is J v.
   Eigen::Matrix<double, 3, Eigen::Dynamic> PointJacobian(

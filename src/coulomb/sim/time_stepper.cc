@@ -40,18 +40,50 @@ TimeStepper::Theta TimeStepper::SchemeTheta() const {
   return {0.0, 1.0};
 }
 
-void TimeStepper::AddAppliedWrench(const MultibodySystem::Tree& tree,
-                                   Eigen::VectorXd* force) const {
+void TimeStepper::AddAppliedForces(const MultibodySystem::Tree& tree,
+                                   Eigen::Ref<Eigen::VectorXd> force) {
+  if (tree.applied_force.size() > 0) {
+    if (tree.applied_force.size() != force.size()) {
+      throw std::invalid_argument("tree '" + tree.name + "': applied_force has " +
+                                  std::to_string(tree.applied_force.size()) +
+                                  " entries, expected one per velocity (" +
+                                  std::to_string(force.size()) + ")");
+    }
+    force += tree.applied_force;
+  }
   if (tree.applied_force_W.isZero(0.0) && tree.applied_torque_W.isZero(0.0)) return;
   // q = [p_WB, quaternion x y z w]: the torque in B at the step's start.
   const Eigen::Quaterniond q_WB(tree.q[6], tree.q[3], tree.q[4], tree.q[5]);
-  force->head<3>() += tree.applied_force_W;
-  force->segment<3>(3) += q_WB.normalized().conjugate() * tree.applied_torque_W;
+  force.head<3>() += tree.applied_force_W;
+  force.segment<3>(3) += q_WB.normalized().conjugate() * tree.applied_torque_W;
+}
+
+void TimeStepper::SolveFreeBodyMotion(const MultibodySystem::Tree& tree,
+                                      const MultibodyTree::FreeBodyMass& body,
+                                      Eigen::Ref<Eigen::VectorXd> v_star,
+                                      Eigen::MatrixXd* a) const {
+  // M (v* − v0) = δt (−h(q0, v0) + τ), M = diag(m I, I_B): v* in closed form,
+  // in fixed size, without the tree's workspace.
+  Eigen::Matrix<double, kBodyDofs, 1> force = -tree.model.nonlinear_effects();
+  AddAppliedForces(tree, force);
+  const double dt = parameters_.time_step;
+  v_star.head<3>() = tree.v.head<3>() + (dt / body.mass) * force.head<3>();
+  v_star.tail<3>() = tree.v.tail<3>() + dt * (body.inverse_inertia * force.tail<3>());
+  a->setZero(kBodyDofs, kBodyDofs);
+  a->topLeftCorner<3, 3>().diagonal().setConstant(body.mass);
+  a->bottomRightCorner<3, 3>() = body.inertia;
 }
 
 int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta,
                                  TreeWorkspace* w, Eigen::Ref<Eigen::VectorXd> v_star,
                                  Eigen::MatrixXd* a, bool* converged) const {
+  const MultibodyTree::FreeBodyMass* body = tree->model.free_body_mass();
+  if (theta.theta == 0.0 && body != nullptr && tree->springs.empty()) {
+    tree->model.SetState(tree->q, tree->v);  // explicit: h at (q0, v0)
+    SolveFreeBodyMotion(*tree, *body, v_star, a);
+    *converged = true;
+    return 1;
+  }
   const double dt = parameters_.time_step;
   w->q0 = tree->q;
   w->v0 = tree->v;
@@ -71,16 +103,7 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
     // m(v) = M(q^θ)(v − v0) − δt k(q^θ, v^θ), k = −h + k1 (springs, dampers).
     w->force = -tree->model.nonlinear_effects();
     AddSpringDamperForces(tree->springs, w->q_theta, w->v_theta, &w->force);
-    if (tree->applied_force.size() > 0) {
-      if (tree->applied_force.size() != w->force.size()) {
-        throw std::invalid_argument("tree '" + tree->name + "': applied_force has " +
-                                    std::to_string(tree->applied_force.size()) +
-                                    " entries, expected one per velocity (" +
-                                    std::to_string(w->force.size()) + ")");
-      }
-      w->force += tree->applied_force;
-    }
-    AddAppliedWrench(*tree, &w->force);
+    AddAppliedForces(*tree, w->force);
     // −m(v*) = δt k − M (v* − v0), δt k alone at the first iteration (v* = v0).
     w->step = dt * w->force;
     if (iteration > 1) {

@@ -162,9 +162,15 @@ class TimeStepper {
     Eigen::Matrix<double, 6, Eigen::Dynamic> motion;
   };
   Theta SchemeTheta() const;
-  // Adds a tree's world-frame wrench (Tree::applied_force_W, _torque_W) to
-  // its generalized force.
-  void AddAppliedWrench(const MultibodySystem::Tree& tree, Eigen::VectorXd* force) const;
+  // Adds a tree's applied generalized force (Tree::applied_force, checked
+  // against the tree's velocities) and world-frame wrench
+  // (Tree::applied_force_W, _torque_W) to its generalized force.
+  static void AddAppliedForces(const MultibodySystem::Tree& tree,
+                               Eigen::Ref<Eigen::VectorXd> force);
+  // SolveFreeMotion of a free body under an explicit scheme, in closed form.
+  void SolveFreeBodyMotion(const MultibodySystem::Tree& tree,
+                           const MultibodyTree::FreeBodyMass& body,
+                           Eigen::Ref<Eigen::VectorXd> v_star, Eigen::MatrixXd* a) const;
   // w->step ← A⁻¹ w->step for a tree's A, factored only when it differs
   // from the last A factored.
   static void SolveWithA(const Eigen::MatrixXd& a, TreeWorkspace* w);
