@@ -60,7 +60,7 @@ TEST(MultibodyTree, NonlinearEffectsAreWeightAndGyroscopicTorque) {
 // FreeBody's closed-form dynamics against Pinocchio's CRBA and RNEA on the
 // same body read from a URDF with a floating base (the general path), for
 // random states: mass matrix, nonlinear effects, pose, point Jacobian, body
-// velocities and the joints' motion subspaces.
+// velocities, the joints' motion subspaces, energies and q ⊕ dq.
 TEST(MultibodyTree, FreeBodyDynamicsMatchTheGeneralPathOfAFloatingUrdfLink) {
   Eigen::Matrix3d inertia;
   inertia << 0.05, 0.01, -0.004, 0.01, 0.04, 0.002, -0.004, 0.002, 0.03;
@@ -107,6 +107,12 @@ TEST(MultibodyTree, FreeBodyDynamicsMatchTheGeneralPathOfAFloatingUrdfLink) {
                 1e-12 * general.KineticEnergy());
     EXPECT_NEAR(closed_form.GravityPotentialEnergy(), general.GravityPotentialEnergy(),
                 1e-12 * mass * gravity.norm() * q.head<3>().norm());
+    // q ⊕ dq, for turns from below the Taylor threshold to past π.
+    for (const double scale : {1e-9, 1e-3, 0.5, 4.0}) {
+      const Eigen::VectorXd dq = scale * v;
+      EXPECT_LT((closed_form.Integrate(q, dq) - general.Integrate(q, dq)).norm(), 1e-12)
+          << "dq = " << dq.transpose();
+    }
   }
 }
 

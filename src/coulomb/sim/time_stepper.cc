@@ -478,7 +478,7 @@ void TimeStepper::UpdatePositions(MultibodySystem* system, const Theta& theta) {
         solution_.v.segment(problem_.clique_offset(t), problem_.clique_size(t));
     w.step = parameters_.time_step * (theta.theta_vq * v + (1 - theta.theta_vq) * tree.v);
     tree.model.Integrate(tree.q, w.step, &w.q_theta);
-    tree.q = w.q_theta;
+    tree.q.swap(w.q_theta);  // (the old q becomes the next step's workspace)
     tree.v = v;
   }
 }
