@@ -176,18 +176,9 @@ void TimeStepper::AddContactConstraint(const MultibodySystem& system,
     }
     const bool same_tree = filled == 1 && constraint.jacobian[0].clique == tree;
     JacobianBlock* block = &constraint.jacobian[same_tree ? 0 : filled];
-    AddBodyToContactBlock(system, geometry, sign, contact, R_CW, block, !same_tree);
+    point.v_n0 +=
+        AddBodyToContactBlock(system, geometry, sign, contact, R_CW, block, !same_tree);
     if (!same_tree) ++filled;
-    // v_n of this side, J_B(p) v as a fixed-size product (no temporary row).
-    const auto& jacobian = workspaces_[tree].point_jacobian;
-    const Eigen::VectorXd& v = system.tree(tree).v;
-    const Eigen::Vector3d point_velocity =
-        jacobian.cols() == kBodyDofs
-            ? Eigen::Vector3d(
-                  Eigen::Map<const Eigen::Matrix<double, 3, kBodyDofs>>(jacobian.data()) *
-                  Eigen::Map<const Eigen::Matrix<double, kBodyDofs, 1>>(v.data()))
-            : Eigen::Vector3d(jacobian * v);
-    point.v_n0 += sign * R_CW.row(2).dot(point_velocity);
   }
   point.v_n0 += constraint.bias(2);
   ContactMaterial pair = CombineContactMaterials(system.material(contact.geometry_a),
@@ -196,33 +187,46 @@ void TimeStepper::AddContactConstraint(const MultibodySystem& system,
   EmplaceContactPotential(parameters_.contact, pair, point, &constraint.potential);
 }
 
-void TimeStepper::AddBodyToContactBlock(const MultibodySystem& system, int geometry,
-                                        double sign, const ContactPoint& contact,
-                                        const Eigen::Matrix3d& R_CW, JacobianBlock* block,
-                                        bool first_body) {
+double TimeStepper::AddBodyToContactBlock(const MultibodySystem& system, int geometry,
+                                          double sign, const ContactPoint& contact,
+                                          const Eigen::Matrix3d& R_CW,
+                                          JacobianBlock* block, bool first_body) {
   const CollisionWorld& world = system.collision_world();
-  const int tree = world.tree(geometry);
+  const int tree = world.tree(geometry), body = world.body(geometry);
   const MultibodyTree& model = system.tree(tree).model;
-  TreeWorkspace& w = workspaces_[tree];
-  model.CalcPointJacobian(world.body(geometry), contact.p_W, &w.point_jacobian);
+  const Eigen::VectorXd& v = system.tree(tree).v;
   if (first_body) {
     block->clique = tree;
-    block->matrix.setZero(3, w.point_jacobian.cols());
     block->bodies.clear();
   }
-  if (w.point_jacobian.cols() == kBodyDofs) {  // six columns: a fixed-size product
-    const Eigen::Matrix3d signed_rotation = sign * R_CW;
-    Eigen::Map<Eigen::Matrix<double, 3, kBodyDofs>>(block->matrix.data()) +=
-        signed_rotation.lazyProduct(Eigen::Map<const Eigen::Matrix<double, 3, kBodyDofs>>(
-            w.point_jacobian.data()));
+  const Eigen::Matrix3d signed_rotation = sign * R_CW;
+  double normal_velocity = 0.0;
+  if (first_body && model.free_body_mass() != nullptr) {
+    // J_B(p) = [I, −[p − o]× R_WB] for v = [ṗ_W; ω_B] (MultibodyTree): the
+    // block ±R_CW J_B(p) formed in fixed size, without the tree's workspace.
+    const Eigen::Isometry3d X_WB = model.body_pose(body);
+    block->matrix.resize(3, kBodyDofs);
+    Eigen::Map<Eigen::Matrix<double, 3, kBodyDofs>> rows(block->matrix.data());
+    rows.leftCols<3>() = signed_rotation;
+    rows.rightCols<3>().noalias() =
+        (signed_rotation *
+         PointVelocityMap(contact.p_W - X_WB.translation()).rightCols<3>()) *
+        X_WB.linear();
+    normal_velocity =
+        rows.row(2).dot(Eigen::Map<const Eigen::Matrix<double, kBodyDofs, 1>>(v.data()));
   } else {
-    block->matrix.noalias() += sign * R_CW * w.point_jacobian;
+    TreeWorkspace& w = workspaces_[tree];
+    model.CalcPointJacobian(body, contact.p_W, &w.point_jacobian);
+    if (first_body) block->matrix.setZero(3, w.point_jacobian.cols());
+    block->matrix.noalias() += signed_rotation * w.point_jacobian;
+    normal_velocity = signed_rotation.row(2).dot(w.point_jacobian * v);
   }
-  if (!SplitsBodies()) return;
-  const int dof = model.BodyVelocityIndex(world.body(geometry));
-  if (dof < 0) return;  // a body welded to the world adds nothing
+  if (!SplitsBodies()) return normal_velocity;
+  const int dof = model.BodyVelocityIndex(body);
+  if (dof < 0) return normal_velocity;  // a body welded to the world adds nothing
   block->bodies.push_back(
-      {.dof = dof, .map = sign * R_CW * PointVelocityMap(contact.p_W)});
+      {.dof = dof, .map = signed_rotation * PointVelocityMap(contact.p_W)});
+  return normal_velocity;
 }
 
 void TimeStepper::AddJointConstraints(const MultibodySystem& system) {

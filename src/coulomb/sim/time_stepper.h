@@ -199,11 +199,12 @@ class TimeStepper {
   // One contact point's constraint, in a new slot of problem_ (at least one
   // side must be simulated).
   void AddContactConstraint(const MultibodySystem& system, const ContactPoint& contact);
-  // The contact's Jacobian through one body: J_B(p) into *block, and with
-  // the body split its part map = ±R_CW [I, −[p]×] (BodyJacobian).
-  void AddBodyToContactBlock(const MultibodySystem& system, int geometry, double sign,
-                             const ContactPoint& contact, const Eigen::Matrix3d& R_CW,
-                             JacobianBlock* block, bool first_body);
+  // The contact's Jacobian through one body: ±R_CW J_B(p) into *block, and
+  // with the body split its part map = ±R_CW [I, −[p]×] (BodyJacobian).
+  // Returns this side's share of v_n, ±(R_CW J_B(p) v)_z.
+  double AddBodyToContactBlock(const MultibodySystem& system, int geometry, double sign,
+                               const ContactPoint& contact, const Eigen::Matrix3d& R_CW,
+                               JacobianBlock* block, bool first_body);
   // SubADMM splits constraints per body: the problem carries the trees.
   bool SplitsBodies() const {
     return parameters_.solver.kind == ContactSolverKind::kSubAdmm;
