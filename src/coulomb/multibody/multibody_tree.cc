@@ -96,6 +96,13 @@ Eigen::Isometry3d ToIsometry(const pinocchio::SE3& pose) {
   return result;
 }
 
+// [r]×, the matrix of r × (·).
+Eigen::Matrix3d CrossMatrix(const Eigen::Vector3d& r) {
+  Eigen::Matrix3d r_cross;
+  r_cross << 0, -r.z(), r.y(), r.z(), 0, -r.x(), -r.y(), r.x(), 0;
+  return r_cross;
+}
+
 void ValidateMassProperties(const std::string& name, double mass,
                             const Eigen::Matrix3d& inertia_about_com) {
   if (!(mass > 0.0) || !std::isfinite(mass)) {
@@ -450,6 +457,16 @@ const Eigen::MatrixXd& MultibodyTree::mass_matrix() const { return impl_->mass_m
 const MultibodyTree::FreeBodyMass* MultibodyTree::free_body_mass() const {
   return impl_->single_free_body ? &impl_->body.mass : nullptr;
 }
+
+Eigen::Matrix<double, 3, 6> MultibodyTree::FreeBodyPointJacobian(
+    const Eigen::Vector3d& p_W) const {
+  const Impl& m = *impl_;
+  Eigen::Matrix<double, 3, 6> jacobian;
+  jacobian.leftCols<3>().setIdentity();
+  jacobian.rightCols<3>().noalias() =
+      -CrossMatrix(p_W - m.body.q.head<3>()) * m.body.R_WB;
+  return jacobian;
+}
 Eigen::Ref<const Eigen::VectorXd> MultibodyTree::nonlinear_effects() const {
   if (impl_->single_free_body) return impl_->body.nonlinear_effects;
   return impl_->data.nle;
@@ -480,22 +497,14 @@ void MultibodyTree::CalcPointJacobian(
     int body, const Eigen::Vector3d& p_W,
     Eigen::Matrix<double, 3, Eigen::Dynamic>* jacobian) const {
   Impl& m = *impl_;
-  // v_P = v_O + ω × (p − o) = (J_v − [p − o]× J_ω) v.
-  const auto cross_matrix = [](const Eigen::Vector3d& r) {
-    Eigen::Matrix3d r_cross;
-    r_cross << 0, -r.z(), r.y(), r.z(), 0, -r.x(), -r.y(), r.x(), 0;
-    return r_cross;
-  };
   jacobian->resize(3, m.num_velocities);
   if (m.single_free_body) {
-    // v = [ṗ_W; ω_B] (SetState), o the COM: J = [I, −[p − o]× R_WB].
-    jacobian->leftCols<3>().setIdentity();
-    jacobian->rightCols<3>().noalias() =
-        -cross_matrix(p_W - m.body.q.head<3>()) * m.body.R_WB;
+    *jacobian = FreeBodyPointJacobian(p_W);
     return;
   }
+  // v_P = v_O + ω × (p − o) = (J_v − [p − o]× J_ω) v.
   const pinocchio::JointIndex joint = m.model.frames[m.body_frames[body]].parentJoint;
-  const Eigen::Matrix3d r_cross = cross_matrix(p_W - m.data.oMi[joint].translation());
+  const Eigen::Matrix3d r_cross = CrossMatrix(p_W - m.data.oMi[joint].translation());
   m.joint_jacobian.setZero();
   pinocchio::getJointJacobian(m.model, m.data, joint, pinocchio::LOCAL_WORLD_ALIGNED,
                               m.joint_jacobian);

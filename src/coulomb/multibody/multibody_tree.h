@@ -104,6 +104,9 @@ class MultibodyTree {
     Eigen::Matrix3d inverse_inertia = Eigen::Matrix3d::Zero();
   };
   const FreeBodyMass* free_body_mass() const;
+  // For a tree made by FreeBody only: its point Jacobian at the state in
+  // fixed size, J = [I, −[p − o]× R_WB] for v = [ṗ_W; ω_B], o the COM.
+  Eigen::Matrix<double, 3, 6> FreeBodyPointJacobian(const Eigen::Vector3d& p_W) const;
 
   // Kinematics and dynamics at (q, v): poses, M, h. q must have
   // num_positions() entries (quaternions normalized by the caller).

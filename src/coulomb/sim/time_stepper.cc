@@ -202,16 +202,10 @@ double TimeStepper::AddBodyToContactBlock(const MultibodySystem& system, int geo
   const Eigen::Matrix3d signed_rotation = sign * R_CW;
   double normal_velocity = 0.0;
   if (first_body && model.free_body_mass() != nullptr) {
-    // J_B(p) = [I, −[p − o]× R_WB] for v = [ṗ_W; ω_B] (MultibodyTree): the
-    // block ±R_CW J_B(p) formed in fixed size, without the tree's workspace.
-    const Eigen::Isometry3d X_WB = model.body_pose(body);
+    // The block ±R_CW J_B(p) in fixed size, without the tree's workspace.
     block->matrix.resize(3, kBodyDofs);
     Eigen::Map<Eigen::Matrix<double, 3, kBodyDofs>> rows(block->matrix.data());
-    rows.leftCols<3>() = signed_rotation;
-    rows.rightCols<3>().noalias() =
-        (signed_rotation *
-         PointVelocityMap(contact.p_W - X_WB.translation()).rightCols<3>()) *
-        X_WB.linear();
+    rows.noalias() = signed_rotation * model.FreeBodyPointJacobian(contact.p_W);
     normal_velocity =
         rows.row(2).dot(Eigen::Map<const Eigen::Matrix<double, kBodyDofs, 1>>(v.data()));
   } else {
