@@ -304,15 +304,18 @@ struct CollisionWorld::Impl {
                          ContactPoint* contact) const {
     const Eigen::Vector3d& p = contact->p_W;
     const Eigen::Vector3d& n = contact->normal_W;
+    // The line in a geometry's frame G: R_WGᵀ (p − p_WG) and R_WGᵀ n (written
+    // out: Isometry3d::inverse() forms a 4 × 4 temporary).
+    const auto in_frame = [](const Eigen::Isometry3d& X_WG, const Eigen::Vector3d& x) {
+      return Eigen::Vector3d(X_WG.linear().transpose() * x);
+    };
     // A's surface is where the line leaves A (going along n), B's where it enters B.
-    const auto surface_a =
-        SurfaceCrossing(geometries[contact->geometry_a].our_shape, X_WA.inverse() * p,
-                        X_WA.linear().transpose() * n,
-                        /*leaving=*/true);
-    const auto surface_b =
-        SurfaceCrossing(geometries[contact->geometry_b].our_shape, X_WB.inverse() * p,
-                        X_WB.linear().transpose() * n,
-                        /*leaving=*/false);
+    const auto surface_a = SurfaceCrossing(geometries[contact->geometry_a].our_shape,
+                                           in_frame(X_WA, p - X_WA.translation()),
+                                           in_frame(X_WA, n), /*leaving=*/true);
+    const auto surface_b = SurfaceCrossing(geometries[contact->geometry_b].our_shape,
+                                           in_frame(X_WB, p - X_WB.translation()),
+                                           in_frame(X_WB, n), /*leaving=*/false);
     if (!surface_a || !surface_b) return;
     const double gap = *surface_b - *surface_a;
     if (gap < contact->phi - kPatchTolerance) return;
