@@ -202,6 +202,15 @@ struct CollisionWorld::Impl {
     double bounding_radius;  // BoundingRadius(our_shape)
   };
   std::vector<Geometry> geometries;
+  // What the broad phase reads of each geometry, beside `geometries` in a
+  // compact array (a Geometry spans several cache lines).
+  struct BroadPhaseGeometry {
+    Eigen::Vector3d half_extents;  // a box's; zero otherwise
+    double bounding_radius;
+    int tree, body;
+    bool box, half_space;
+  };
+  std::vector<BroadPhaseGeometry> broad_phase;
   std::set<std::pair<int, int>> excluded;
   // Coal's narrow phase for one pair, kept from query to query: its GJK/EPA
   // workspace is then allocated once (coal::collide builds one per call).
@@ -234,6 +243,7 @@ struct CollisionWorld::Impl {
   mutable SweepAndPrune sweep_and_prune;
   mutable std::vector<Eigen::Vector3d> centers;
   mutable std::vector<double> radii;
+  mutable std::vector<double> reaches;  // per geometry, GeometryMotion::reach()
   mutable std::vector<std::pair<int, int>> candidates;
   // Per kept candidate: the separating axis of a box–box pair (complete:
   // the pair was not dropped), for the narrow phase.
@@ -248,16 +258,17 @@ struct CollisionWorld::Impl {
       const std::vector<GeometryMotion>& motion) const {
     centers.resize(geometries.size());
     radii.resize(geometries.size());
+    reaches.resize(geometries.size());
     for (size_t g = 0; g < geometries.size(); ++g) {
       centers[g] = X_WG[g].translation();
-      radii[g] =
-          geometries[g].bounding_radius + (motion.empty() ? 0.0 : motion[g].reach());
+      reaches[g] = motion.empty() ? 0.0 : motion[g].reach();
+      radii[g] = broad_phase[g].bounding_radius + reaches[g];
     }
     sweep_and_prune.FindCandidatePairs(centers, radii, margin, &candidates);
     candidate_separations.clear();
     size_t kept = 0;
     for (const auto& [a, b] : candidates) {
-      const double pair_margin = PairMargin(margin, motion, a, b);
+      const double pair_margin = PairMargin(margin, a, b);
       BoxSeparation separation;
       if (Skip(a, b) || FarApart(a, b, X_WG, pair_margin) ||
           SweptApart(a, b, X_WG, motion, margin) ||
@@ -271,11 +282,10 @@ struct CollisionWorld::Impl {
     return candidates;
   }
 
-  // margin + reach_a + reach_b: the most the pair's gap may close.
-  static double PairMargin(double margin, const std::vector<GeometryMotion>& motion,
-                           int a, int b) {
-    if (motion.empty()) return margin;
-    return margin + motion[a].reach() + motion[b].reach();
+  // margin + reach_a + reach_b: the most the pair's gap may close (the
+  // reaches of the last CandidatePairs).
+  double PairMargin(double margin, int a, int b) const {
+    return margin + reaches[a] + reaches[b];
   }
 
   // True when the bounding spheres, each swept along its own translation
@@ -284,8 +294,8 @@ struct CollisionWorld::Impl {
   bool SweptApart(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
                   const std::vector<GeometryMotion>& motion, double margin) const {
     if (motion.empty()) return false;
-    const Geometry& ga = geometries[a];
-    const Geometry& gb = geometries[b];
+    const BroadPhaseGeometry& ga = broad_phase[a];
+    const BroadPhaseGeometry& gb = broad_phase[b];
     if (!std::isfinite(ga.bounding_radius) || !std::isfinite(gb.bounding_radius))
       return false;  // a half-space: FarApart's test along its normal
     const double distance = SegmentDistance(X_WG[a].translation(), motion[a].translation,
@@ -327,14 +337,13 @@ struct CollisionWorld::Impl {
   // half-space) are more than `margin` apart, so the pair cannot be in contact.
   bool FarApart(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
                 double margin) const {
-    const Geometry& ga = geometries[a];
-    const Geometry& gb = geometries[b];
-    const bool half_a = std::holds_alternative<HalfSpace>(ga.our_shape);
-    const bool half_b = std::holds_alternative<HalfSpace>(gb.our_shape);
+    const BroadPhaseGeometry& ga = broad_phase[a];
+    const BroadPhaseGeometry& gb = broad_phase[b];
+    const bool half_a = ga.half_space, half_b = gb.half_space;
     if (half_a && half_b) return false;
     if (half_a || half_b) {
       const Eigen::Isometry3d& X_WH = half_a ? X_WG[a] : X_WG[b];
-      const Geometry& other = half_a ? gb : ga;
+      const BroadPhaseGeometry& other = half_a ? gb : ga;
       const Eigen::Vector3d& center = (half_a ? X_WG[b] : X_WG[a]).translation();
       const double height = X_WH.linear().col(2).dot(center - X_WH.translation());
       return height - other.bounding_radius > margin;
@@ -349,12 +358,11 @@ struct CollisionWorld::Impl {
   // `separation`, for the closed-form patch.
   bool BoxesApart(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG, double margin,
                   BoxSeparation* separation) const {
-    const auto* box_a = std::get_if<Box>(&geometries[a].our_shape);
-    const auto* box_b = std::get_if<Box>(&geometries[b].our_shape);
-    if (!box_a || !box_b) return false;
-    *separation =
-        BoxSeparatingAxis(X_WG[a], 0.5 * box_a->size, X_WG[b], 0.5 * box_b->size,
-                          ClosedFormPatch::kEdgeAxisBias, margin);
+    const BroadPhaseGeometry& ga = broad_phase[a];
+    const BroadPhaseGeometry& gb = broad_phase[b];
+    if (!ga.box || !gb.box) return false;
+    *separation = BoxSeparatingAxis(X_WG[a], ga.half_extents, X_WG[b], gb.half_extents,
+                                    ClosedFormPatch::kEdgeAxisBias, margin);
     return separation->separation > margin;
   }
 
@@ -375,8 +383,8 @@ struct CollisionWorld::Impl {
   }
 
   bool Skip(int a, int b) const {
-    const Geometry& ga = geometries[a];
-    const Geometry& gb = geometries[b];
+    const BroadPhaseGeometry& ga = broad_phase[a];
+    const BroadPhaseGeometry& gb = broad_phase[b];
     if (ga.tree < 0 && gb.tree < 0) return true;  // both static
     if (ga.tree == gb.tree && ga.body == gb.body) return true;
     return excluded.count({a, b}) > 0;
@@ -393,6 +401,14 @@ int CollisionWorld::AddGeometry(const Shape& shape, int tree, int body,
   ValidateShape(shape);
   impl_->geometries.push_back(
       {shape, MakeCoalShape(shape), tree, body, X_BG, BoundingRadius(shape)});
+  const auto* box = std::get_if<Box>(&shape);
+  impl_->broad_phase.push_back(
+      {.half_extents = box ? Eigen::Vector3d(0.5 * box->size) : Eigen::Vector3d::Zero(),
+       .bounding_radius = BoundingRadius(shape),
+       .tree = tree,
+       .body = body,
+       .box = box != nullptr,
+       .half_space = std::holds_alternative<HalfSpace>(shape)});
   return num_geometries() - 1;
 }
 
@@ -404,8 +420,8 @@ void CollisionWorld::ExcludePair(int geometry_a, int geometry_b) {
 int CollisionWorld::num_geometries() const {
   return static_cast<int>(impl_->geometries.size());
 }
-int CollisionWorld::tree(int geometry) const { return impl_->geometries[geometry].tree; }
-int CollisionWorld::body(int geometry) const { return impl_->geometries[geometry].body; }
+int CollisionWorld::tree(int geometry) const { return impl_->broad_phase[geometry].tree; }
+int CollisionWorld::body(int geometry) const { return impl_->broad_phase[geometry].body; }
 const Eigen::Isometry3d& CollisionWorld::pose_in_body(int geometry) const {
   return impl_->geometries[geometry].X_BG;
 }
@@ -448,7 +464,7 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
       impl_->CandidatePairs(X_WG, margin, motion);
   for (size_t pair_index = 0; pair_index < pairs.size(); ++pair_index) {
     const auto [a, b] = pairs[pair_index];
-    const double pair_margin = Impl::PairMargin(margin, motion, a, b);
+    const double pair_margin = impl_->PairMargin(margin, a, b);
     const Shape& shape_a = impl_->geometries[a].our_shape;
     const Shape& shape_b = impl_->geometries[b].our_shape;
     if (std::holds_alternative<SdfShape>(shape_a) ||
