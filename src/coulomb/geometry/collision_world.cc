@@ -193,20 +193,18 @@ std::optional<double> SurfaceCrossing(const Shape& shape, const Eigen::Vector3d&
 }  // namespace
 
 struct CollisionWorld::Impl {
+  // A geometry's shape, in ours and Coal's form, and its pose in its body.
   struct Geometry {
     Shape our_shape;
     std::shared_ptr<coal::CollisionGeometry> shape;
-    int tree;
-    int body;
     Eigen::Isometry3d X_BG;
-    double bounding_radius;  // BoundingRadius(our_shape)
   };
   std::vector<Geometry> geometries;
-  // What the broad phase reads of each geometry, beside `geometries` in a
-  // compact array (a Geometry spans several cache lines).
+  // The rest of each geometry, what the broad phase reads, in a compact
+  // array of its own (a Geometry spans several cache lines).
   struct BroadPhaseGeometry {
     Eigen::Vector3d half_extents;  // a box's; zero otherwise
-    double bounding_radius;
+    double bounding_radius;        // BoundingRadius(our_shape)
     int tree, body;
     bool box, half_space;
   };
@@ -399,8 +397,7 @@ CollisionWorld& CollisionWorld::operator=(CollisionWorld&&) noexcept = default;
 int CollisionWorld::AddGeometry(const Shape& shape, int tree, int body,
                                 const Eigen::Isometry3d& X_BG) {
   ValidateShape(shape);
-  impl_->geometries.push_back(
-      {shape, MakeCoalShape(shape), tree, body, X_BG, BoundingRadius(shape)});
+  impl_->geometries.push_back({shape, MakeCoalShape(shape), X_BG});
   const auto* box = std::get_if<Box>(&shape);
   impl_->broad_phase.push_back(
       {.half_extents = box ? Eigen::Vector3d(0.5 * box->size) : Eigen::Vector3d::Zero(),
@@ -443,7 +440,7 @@ void CollisionWorld::set_closed_form_patches(bool enabled) {
 }
 
 double CollisionWorld::bounding_radius(int geometry) const {
-  return impl_->geometries[geometry].bounding_radius;
+  return impl_->broad_phase[geometry].bounding_radius;
 }
 
 void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
@@ -470,8 +467,8 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
     if (std::holds_alternative<SdfShape>(shape_a) ||
         std::holds_alternative<SdfShape>(shape_b)) {
       impl_->sdf_collision.AddContacts(
-          {a, shape_a, X_WG[a], impl_->geometries[a].bounding_radius},
-          {b, shape_b, X_WG[b], impl_->geometries[b].bounding_radius}, pair_margin,
+          {a, shape_a, X_WG[a], impl_->broad_phase[a].bounding_radius},
+          {b, shape_b, X_WG[b], impl_->broad_phase[b].bounding_radius}, pair_margin,
           impl_->max_sdf_contacts, contacts);
       continue;
     }
