@@ -458,15 +458,6 @@ const MultibodyTree::FreeBodyMass* MultibodyTree::free_body_mass() const {
   return impl_->single_free_body ? &impl_->body.mass : nullptr;
 }
 
-Eigen::Matrix<double, 3, 6> MultibodyTree::FreeBodyPointJacobian(
-    const Eigen::Vector3d& p_W) const {
-  const Impl& m = *impl_;
-  Eigen::Matrix<double, 3, 6> jacobian;
-  jacobian.leftCols<3>().setIdentity();
-  jacobian.rightCols<3>().noalias() =
-      -CrossMatrix(p_W - m.body.q.head<3>()) * m.body.R_WB;
-  return jacobian;
-}
 Eigen::Ref<const Eigen::VectorXd> MultibodyTree::nonlinear_effects() const {
   if (impl_->single_free_body) return impl_->body.nonlinear_effects;
   return impl_->data.nle;
@@ -499,7 +490,7 @@ void MultibodyTree::CalcPointJacobian(
   Impl& m = *impl_;
   jacobian->resize(3, m.num_velocities);
   if (m.single_free_body) {
-    *jacobian = FreeBodyPointJacobian(p_W);
+    *jacobian = FreeBodyPointJacobian(m.body.q.head<3>(), m.body.R_WB, p_W);
     return;
   }
   // v_P = v_O + ω × (p − o) = (J_v − [p − o]× J_ω) v.

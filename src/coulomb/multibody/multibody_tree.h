@@ -20,6 +20,21 @@ struct BodyGeometry {
   Shape shape;
 };
 
+// The point Jacobian of a free body (a tree made by FreeBody) whose frame,
+// at its centre of mass o, has the orientation R_WB: the velocity of the
+// body's point at p_W is J v for v = [ṗ_W; ω_B] (ω in the body frame), with
+// J = [I, −[p − o]× R_WB] in fixed size; column j of −[r]× R_WB is
+// −r × (R_WB)_j.
+inline Eigen::Matrix<double, 3, 6> FreeBodyPointJacobian(const Eigen::Vector3d& origin,
+                                                         const Eigen::Matrix3d& R_WB,
+                                                         const Eigen::Vector3d& p_W) {
+  const Eigen::Vector3d r = p_W - origin;
+  Eigen::Matrix<double, 3, 6> jacobian;
+  jacobian.leftCols<3>().setIdentity();
+  for (int j = 0; j < 3; ++j) jacobian.col(3 + j) = R_WB.col(j).cross(r);
+  return jacobian;
+}
+
 // One kinematic tree of rigid bodies (a free body or a robot): the clique of
 // the contact problem. Backed by one Pinocchio model; Pinocchio's headers stay
 // in multibody_tree.cc (they cost a minute and gigabytes per translation unit).
@@ -104,9 +119,6 @@ class MultibodyTree {
     Eigen::Matrix3d inverse_inertia = Eigen::Matrix3d::Zero();
   };
   const FreeBodyMass* free_body_mass() const;
-  // For a tree made by FreeBody only: its point Jacobian at the state in
-  // fixed size, J = [I, −[p − o]× R_WB] for v = [ṗ_W; ω_B], o the COM.
-  Eigen::Matrix<double, 3, 6> FreeBodyPointJacobian(const Eigen::Vector3d& p_W) const;
 
   // Kinematics and dynamics at (q, v): poses, M, h. q must have
   // num_positions() entries (quaternions normalized by the caller).

@@ -187,6 +187,20 @@ void TimeStepper::AddContactConstraint(const MultibodySystem& system,
   EmplaceContactPotential(parameters_.contact, pair, point, &constraint.potential);
 }
 
+void TimeStepper::CacheFreeBodyFrames(const MultibodySystem& system) {
+  free_body_frames_.resize(system.num_trees());
+  for (int t = 0; t < system.num_trees(); ++t) {
+    const MultibodySystem::Tree& tree = system.tree(t);
+    FreeBodyFrame& frame = free_body_frames_[t];
+    frame.is_free_body = tree.model.free_body_mass() != nullptr;
+    if (!frame.is_free_body) continue;
+    const Eigen::Isometry3d pose = tree.model.body_pose(0);
+    frame.R_WB = pose.linear();
+    frame.origin = pose.translation();
+    frame.v = tree.v;
+  }
+}
+
 double TimeStepper::AddBodyToContactBlock(const MultibodySystem& system, int geometry,
                                           double sign, const ContactPoint& contact,
                                           const Eigen::Matrix3d& R_CW,
@@ -201,13 +215,14 @@ double TimeStepper::AddBodyToContactBlock(const MultibodySystem& system, int geo
   }
   const Eigen::Matrix3d signed_rotation = sign * R_CW;
   double normal_velocity = 0.0;
-  if (first_body && model.free_body_mass() != nullptr) {
+  const FreeBodyFrame& frame = free_body_frames_[tree];
+  if (first_body && frame.is_free_body) {
     // The block ±R_CW J_B(p) in fixed size, without the tree's workspace.
     block->matrix.resize(3, kBodyDofs);
     Eigen::Map<Eigen::Matrix<double, 3, kBodyDofs>> rows(block->matrix.data());
-    rows.noalias() = signed_rotation * model.FreeBodyPointJacobian(contact.p_W);
-    normal_velocity =
-        rows.row(2).dot(Eigen::Map<const Eigen::Matrix<double, kBodyDofs, 1>>(v.data()));
+    rows.noalias() =
+        signed_rotation * FreeBodyPointJacobian(frame.origin, frame.R_WB, contact.p_W);
+    normal_velocity = rows.row(2).dot(frame.v);
   } else {
     TreeWorkspace& w = workspaces_[tree];
     model.CalcPointJacobian(body, contact.p_W, &w.point_jacobian);
@@ -321,6 +336,7 @@ bool TimeStepper::AssembleProblem(MultibodySystem* system, const Theta& theta,
                                   StepStatistics* stats) {
   problem_.Clear();
   workspaces_.resize(system->num_trees());
+  CacheFreeBodyFrames(*system);
   // Constraints first, while the trees are at q0 (J(q0), φ0); Finalize
   // checks them against the cliques added next.
   const CollisionWorld& world = system->collision_world();

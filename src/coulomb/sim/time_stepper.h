@@ -200,7 +200,8 @@ class TimeStepper {
   // side must be simulated).
   void AddContactConstraint(const MultibodySystem& system, const ContactPoint& contact);
   // The contact's Jacobian through one body: ±R_CW J_B(p) into *block, and
-  // with the body split its part map = ±R_CW [I, −[p]×] (BodyJacobian).
+  // with the body split its part map = ±R_CW [I, −[p]×] (BodyJacobian). A
+  // free body's from free_body_frames_.
   // Returns this side's share of v_n, ±(R_CW J_B(p) v)_z.
   double AddBodyToContactBlock(const MultibodySystem& system, int geometry, double sign,
                                const ContactPoint& contact, const Eigen::Matrix3d& R_CW,
@@ -228,6 +229,17 @@ class TimeStepper {
   ContactSolution solution_;
   Eigen::VectorXd v_guess_;
   std::vector<TreeWorkspace> workspaces_;
+  // A free body's frame (origin at its COM, orientation R_WB) and velocity
+  // [ṗ_W; ω_B] at the step's start, per tree, side by side: what its
+  // contacts' Jacobian blocks read (is_free_body false for other trees).
+  struct FreeBodyFrame {
+    Eigen::Matrix3d R_WB;
+    Eigen::Vector3d origin;
+    Eigen::Matrix<double, 6, 1> v;
+    bool is_free_body = false;
+  };
+  std::vector<FreeBodyFrame> free_body_frames_;
+  void CacheFreeBodyFrames(const MultibodySystem& system);
   std::vector<ContactPoint> contacts_;
   std::vector<ContactPoint> constraint_contacts_;   // contacts_ that became constraints
   std::vector<ContactPoint> previous_contacts_;     // with their impulses, by pair
