@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -81,46 +80,43 @@ constexpr size_t kCurvedPatchSamples = 8;
 // neighbouring faces, whose distance the face-plane refinement gets wrong.
 constexpr double kPatchTolerance = 1e-3;
 
-// Where the line p + t n (G frame) crosses the shape's surface: leaving it
-// (`leaving`, the side facing along n) or entering it. For a box and a
-// half-space, the crossing with the plane of the face that faces that way:
-// exact on face contacts, and stable at the patch's corners, where a ray
-// through a box corner would graze edges. For a sphere, the exact crossing.
-// A cylinder uses its cap plane for flat contacts (like a box face) and its
-// side surface otherwise; a capsule, the union of its side and end spheres.
-// nullopt when the line misses the shape (the patch depth is kept).
+// The crossings below return the parameter t of a point p + t n on the
+// line, or kMisses (NaN) when the line misses the surface (a double, which
+// stays in a register: an std::optional<double> is returned through memory).
+constexpr double kMisses = std::numeric_limits<double>::quiet_NaN();
+
 // Where the line p + t n crosses a sphere of `radius` at the origin: the exit
 // (side = +1) or entry (side = −1) parameter t.
-std::optional<double> SphereCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n,
-                                     double radius, double side) {
+double SphereCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n, double radius,
+                      double side) {
   const double b = p.dot(n);
   const double discriminant = b * b - (p.squaredNorm() - radius * radius);
-  if (discriminant < 0) return std::nullopt;
+  if (discriminant < 0) return kMisses;
   return -b + side * std::sqrt(discriminant);
 }
 
 // The same for the infinite cylinder of `radius` about z.
-std::optional<double> SideCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n,
-                                   double radius, double side) {
+double SideCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n, double radius,
+                    double side) {
   const Eigen::Vector2d p_xy = p.head<2>(), n_xy = n.head<2>();
   const double a = n_xy.squaredNorm();
-  if (a < 1e-24) return std::nullopt;
+  if (a < 1e-24) return kMisses;
   const double b = p_xy.dot(n_xy) / a;
   const double discriminant = b * b - (p_xy.squaredNorm() - radius * radius) / a;
-  if (discriminant < 0) return std::nullopt;
+  if (discriminant < 0) return kMisses;
   return -b + side * std::sqrt(discriminant);
 }
 
 // A capsule is the union of its side (|z| ≤ L/2) and two end spheres: the
 // exit from the union is the last exit of its parts, the entry the first.
-std::optional<double> CapsuleCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n,
-                                      const Capsule& capsule, double side) {
-  std::optional<double> best;
-  const auto consider = [&](std::optional<double> t) {
-    if (t && (!best || side * (*t - *best) > 0)) best = t;
+double CapsuleCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n,
+                       const Capsule& capsule, double side) {
+  double best = kMisses;
+  const auto consider = [&](double t) {
+    if (!std::isnan(t) && (std::isnan(best) || side * (t - best) > 0)) best = t;
   };
-  const std::optional<double> t_side = SideCrossing(p, n, capsule.radius, side);
-  if (t_side && std::abs(p.z() + *t_side * n.z()) <= 0.5 * capsule.length)
+  const double t_side = SideCrossing(p, n, capsule.radius, side);
+  if (!std::isnan(t_side) && std::abs(p.z() + t_side * n.z()) <= 0.5 * capsule.length)
     consider(t_side);
   for (double end : {-0.5, 0.5}) {
     const Eigen::Vector3d center(0, 0, end * capsule.length);
@@ -135,8 +131,8 @@ std::optional<double> CapsuleCrossing(const Eigen::Vector3d& p, const Eigen::Vec
 // n_f·n ≤ −½. Faces nearly along the line are left out: patch points sit on
 // the rim of the contact face, and a round-off step outside a steep side
 // face would move its crossing by (offset / slope).
-std::optional<double> PolytopeCrossing(const ConvexHull& hull, const Eigen::Vector3d& p,
-                                       const Eigen::Vector3d& n, bool leaving) {
+double PolytopeCrossing(const ConvexHull& hull, const Eigen::Vector3d& p,
+                        const Eigen::Vector3d& n, bool leaving) {
   const double side = leaving ? 1.0 : -1.0;
   double crossing = side * std::numeric_limits<double>::infinity();
   for (size_t f = 0; f < hull.face_normals.size(); ++f) {
@@ -146,27 +142,41 @@ std::optional<double> PolytopeCrossing(const ConvexHull& hull, const Eigen::Vect
     const double t = (hull.face_offsets[f] - normal.dot(p)) / slope;
     crossing = leaving ? std::min(crossing, t) : std::max(crossing, t);
   }
-  if (std::isinf(crossing)) return std::nullopt;
+  if (std::isinf(crossing)) return kMisses;
   return crossing;
 }
 
-std::optional<double> SurfaceCrossing(const Shape& shape, const Eigen::Vector3d& p,
-                                      const Eigen::Vector3d& n, bool leaving) {
+// Where the line p + t n crosses the plane x_axis = offset (in the frame of
+// p and n): t = (offset − p_axis) / n_axis, kMisses when the line runs
+// along the plane.
+double AxisPlaneCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n, int axis,
+                         double offset) {
+  if (std::abs(n[axis]) < 1e-12) return kMisses;
+  return (offset - p[axis]) / n[axis];
+}
+
+// Where the line p + t n (G frame) crosses the shape's surface: leaving it
+// (`leaving`, the side facing along n) or entering it. For a box and a
+// half-space, the crossing with the plane of the face that faces that way:
+// exact on face contacts, and stable at the patch's corners, where a ray
+// through a box corner would graze edges. For a sphere, the exact crossing.
+// A cylinder uses its cap plane for flat contacts (like a box face) and its
+// side surface otherwise; a capsule, the union of its side and end spheres.
+// kMisses when the line misses the shape (the patch depth is kept).
+double SurfaceCrossing(const Shape& shape, const Eigen::Vector3d& p,
+                       const Eigen::Vector3d& n, bool leaving) {
   const double side = leaving ? 1.0 : -1.0;
-  const auto plane_crossing = [&](const Eigen::Vector3d& face_normal,
-                                  double offset) -> std::optional<double> {
-    const double slope = face_normal.dot(n);
-    if (std::abs(slope) < 1e-12) return std::nullopt;
-    return (offset - face_normal.dot(p)) / slope;
-  };
   if (const auto* box = std::get_if<Box>(&shape)) {
-    Eigen::Index axis = 0;
-    (side * n).cwiseAbs().maxCoeff(&axis);
-    const double sign = side * n[axis] >= 0 ? 1.0 : -1.0;
-    return plane_crossing(sign * Eigen::Vector3d::Unit(axis), 0.5 * box->size[axis]);
+    // The face whose outward normal ±e_axis is closest to side · n.
+    int axis = 0;
+    for (int k = 1; k < 3; ++k) {
+      if (std::abs(n[k]) > std::abs(n[axis])) axis = k;
+    }
+    const double face = side * n[axis] >= 0 ? 1.0 : -1.0;
+    return AxisPlaneCrossing(p, n, axis, face * 0.5 * box->size[axis]);
   }
   if (std::holds_alternative<HalfSpace>(shape)) {  // z ≤ 0: only its top face
-    return plane_crossing(Eigen::Vector3d::UnitZ(), 0.0);
+    return AxisPlaneCrossing(p, n, 2, 0.0);
   }
   if (const auto* sphere = std::get_if<Sphere>(&shape)) {
     return SphereCrossing(p, n, sphere->radius, side);
@@ -174,10 +184,9 @@ std::optional<double> SurfaceCrossing(const Shape& shape, const Eigen::Vector3d&
   if (const auto* cylinder = std::get_if<Cylinder>(&shape)) {
     // A flat (cap) contact uses the cap's plane, like a box face; otherwise
     // the side surface.
-    const double axial = (side * n).z();
+    const double axial = side * n.z();
     if (std::abs(axial) >= n.head<2>().norm()) {
-      return plane_crossing((axial >= 0 ? 1.0 : -1.0) * Eigen::Vector3d::UnitZ(),
-                            0.5 * cylinder->length);
+      return AxisPlaneCrossing(p, n, 2, (axial >= 0 ? 0.5 : -0.5) * cylinder->length);
     }
     return SideCrossing(p, n, cylinder->radius, side);
   }
@@ -187,7 +196,7 @@ std::optional<double> SurfaceCrossing(const Shape& shape, const Eigen::Vector3d&
   if (const auto* mesh = std::get_if<ConvexMesh>(&shape)) {
     return PolytopeCrossing(*mesh->hull, p, n, leaving);
   }
-  return std::nullopt;
+  return kMisses;
 }
 
 }  // namespace
@@ -324,11 +333,11 @@ struct CollisionWorld::Impl {
     const auto surface_b = SurfaceCrossing(geometries[contact->geometry_b].our_shape,
                                            in_frame(X_WB, p - X_WB.translation()),
                                            in_frame(X_WB, n), /*leaving=*/false);
-    if (!surface_a || !surface_b) return;
-    const double gap = *surface_b - *surface_a;
+    if (std::isnan(surface_a) || std::isnan(surface_b)) return;
+    const double gap = surface_b - surface_a;
     if (gap < contact->phi - kPatchTolerance) return;
     contact->phi = gap;
-    contact->p_W = p + 0.5 * (*surface_a + *surface_b) * n;
+    contact->p_W = p + 0.5 * (surface_a + surface_b) * n;
   }
 
   // Broad phase: true when the bounding spheres (or a bounding sphere and a
