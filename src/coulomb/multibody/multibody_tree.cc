@@ -598,25 +598,37 @@ void MultibodyTree::Integrate(const Eigen::VectorXd& q, const Eigen::VectorXd& d
                               Eigen::VectorXd* result) const {
   result->resize(q.size());
   if (impl_->single_free_body && q.size() == 7 && dq.size() == 6) {
-    // p ⊕ δp = p + δp; the spherical joint's rotation in the body frame,
-    // q_WB ⊗ exp(δθ) with exp(δθ) = [cos(θ/2); sin(θ/2) δθ/θ], θ = |δθ|
-    // (sin(θ/2)/θ by its Taylor series near 0), renormalized.
-    const Eigen::Vector3d turn = dq.tail<3>();
-    const double angle = turn.norm();
-    const double angle_squared = angle * angle;  // series to O(θ⁶) < ε below 1e-2
-    const double sine_over_angle =
-        angle < 1e-2 ? 0.5 - angle_squared / 48.0 + angle_squared * angle_squared / 3840.0
-                     : std::sin(0.5 * angle) / angle;
-    const Eigen::Quaterniond exp_turn(std::cos(0.5 * angle), sine_over_angle * turn.x(),
-                                      sine_over_angle * turn.y(),
-                                      sine_over_angle * turn.z());
-    const Eigen::Quaterniond q_WB =
-        (Eigen::Quaterniond(q[6], q[3], q[4], q[5]) * exp_turn).normalized();
-    result->head<3>() = q.head<3>() + dq.head<3>();
-    result->segment<4>(3) << q_WB.x(), q_WB.y(), q_WB.z(), q_WB.w();
+    *result = q;
+    IntegrateFreeBody(*result, dq);
     return;
   }
   pinocchio::integrate(impl_->model, q, dq, *result);
+}
+
+void MultibodyTree::IntegrateFreeBody(Eigen::Ref<Eigen::VectorXd> q,
+                                      const Eigen::Matrix<double, 6, 1>& dq) const {
+  if (!impl_->single_free_body || q.size() != 7)
+    throw std::invalid_argument("IntegrateFreeBody: not a free body's q");
+  // p ⊕ δp = p + δp; the spherical joint's rotation in the body frame,
+  // q_WB ⊗ exp(δθ) with exp(δθ) = [cos(θ/2); sin(θ/2) δθ/θ], θ = |δθ|
+  // (cos(θ/2) and sin(θ/2)/θ by their Taylor series near 0), renormalized.
+  const Eigen::Vector3d turn = dq.tail<3>();
+  const double angle = turn.norm();
+  const double angle_squared = angle * angle;  // series to O(θ⁶) < ε below 1e-2
+  const double angle_fourth = angle_squared * angle_squared;
+  const bool small = angle < 1e-2;
+  const double sine_over_angle = small
+                                     ? 0.5 - angle_squared / 48.0 + angle_fourth / 3840.0
+                                     : std::sin(0.5 * angle) / angle;
+  const double cosine =
+      small ? 1.0 - angle_squared / 8.0 + angle_fourth / 384.0 : std::cos(0.5 * angle);
+  const Eigen::Quaterniond exp_turn(cosine, sine_over_angle * turn.x(),
+                                    sine_over_angle * turn.y(),
+                                    sine_over_angle * turn.z());
+  const Eigen::Quaterniond q_WB =
+      (Eigen::Quaterniond(q[6], q[3], q[4], q[5]) * exp_turn).normalized();
+  q.head<3>() += dq.head<3>();
+  q.segment<4>(3) << q_WB.x(), q_WB.y(), q_WB.z(), q_WB.w();
 }
 
 }  // namespace coulomb

@@ -159,6 +159,10 @@ class MultibodyTree {
   // The same into *result (which may not alias q).
   void Integrate(const Eigen::VectorXd& q, const Eigen::VectorXd& dq,
                  Eigen::VectorXd* result) const;
+  // For a tree made by FreeBody only (free_body_mass() not null): q ← q ⊕ dq
+  // in place, dq = [δp_W; δθ_B] in fixed size.
+  void IntegrateFreeBody(Eigen::Ref<Eigen::VectorXd> q,
+                         const Eigen::Matrix<double, 6, 1>& dq) const;
 
  private:
   struct Impl;

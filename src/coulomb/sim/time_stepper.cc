@@ -490,6 +490,13 @@ void TimeStepper::UpdatePositions(MultibodySystem* system, const Theta& theta) {
     TreeWorkspace& w = workspaces_[t];
     const auto v =
         solution_.v.segment(problem_.clique_offset(t), problem_.clique_size(t));
+    if (free_body_frames_[t].is_free_body) {  // in place and fixed size
+      const Eigen::Matrix<double, 6, 1> step =
+          parameters_.time_step * (theta.theta_vq * v + (1 - theta.theta_vq) * tree.v);
+      tree.model.IntegrateFreeBody(tree.q, step);
+      tree.v = v;
+      continue;
+    }
     w.step = parameters_.time_step * (theta.theta_vq * v + (1 - theta.theta_vq) * tree.v);
     tree.model.Integrate(tree.q, w.step, &w.q_theta);
     tree.q.swap(w.q_theta);  // (the old q becomes the next step's workspace)
