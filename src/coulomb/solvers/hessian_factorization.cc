@@ -69,6 +69,9 @@ void HessianFactorization::LayOutConstraintRows(const ContactProblem& problem) {
     }
   }
   zero_hessian_.assign(problem.num_constraints(), 0);
+  first_supernode_.resize(problem.num_constraints());
+  for (int index = 0; index < problem.num_constraints(); ++index)
+    first_supernode_[index] = partition_.supernodes_of_constraint[index].front();
   block_places_.Reset(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& supernodes = partition_.supernodes_of_constraint[index];
@@ -106,8 +109,8 @@ void HessianFactorization::LoadJacobians(const ContactProblem& problem) {
 void HessianFactorization::UpdateHessianTimesJacobians(
     const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
   for (int index = 0; index < problem.num_constraints(); ++index) {
+    if (!constraint_active(index)) continue;
     const auto& blocks = problem.constraint(index).jacobian;
-    if (!active_supernodes_[partition_.supernodes_of_constraint[index].front()]) continue;
     zero_hessian_[index] = (hessians[index].array() == 0.0).all();
     for (size_t b = 0; b < blocks.size(); ++b) {
       const BlockPlace& place = block_places_[index][b];
@@ -182,21 +185,23 @@ void HessianFactorization::CountChangedHessians(
   if (!has_factor_ || factored_values_version_ != values_version_ ||
       factored_active_version_ != active_version_)
     return;
+  if (factored_offsets_.size() != hessians.size() + 1) return;
   changed_hessians_.assign(hessians.size(), 0);
-  // Within one values_version every G_i keeps its size: the entries suffice.
-  size_t offset = 0;
+  // Within one values_version every G_i keeps its size, the one factored:
+  // the entries suffice. Within one active_version a G_i set aside since has
+  // not been evaluated again, and counts as unchanged (the factor of its
+  // island is no longer solved with; its return brings a new version).
   int count = 0;
   for (size_t i = 0; i < hessians.size(); ++i) {
-    const ConstraintMatrix& g = hessians[i];
-    const size_t size = static_cast<size_t>(g.size());
-    if (offset + size > factored_hessians_.size()) return;
-    if (!SameEntries(g.data(), factored_hessians_.data() + offset, size)) {
+    if (!constraint_active(static_cast<int>(i))) continue;
+    const size_t offset = factored_offsets_[i];
+    if (!SameEntries(hessians[i].data(), factored_hessians_.data() + offset,
+                     factored_offsets_[i + 1] - offset)) {
       changed_hessians_[i] = 1;
       ++count;
     }
-    offset += size;
   }
-  if (offset == factored_hessians_.size()) num_changed_hessians_ = count;
+  num_changed_hessians_ = count;
 }
 
 bool HessianFactorization::Factor(const ContactProblem& problem,
@@ -214,27 +219,31 @@ bool HessianFactorization::Factor(const ContactProblem& problem,
 
 void HessianFactorization::KeepFactoredHessians(
     const std::vector<ConstraintMatrix>& hessians) {
-  const bool all = num_changed_hessians_ < 0;  // else the others are kept already
-  size_t offset = 0;  // the storage is kept: no allocation once grown
-  factored_offsets_.resize(hessians.size());
-  for (size_t i = 0; i < hessians.size(); ++i) {
-    const ConstraintMatrix& g = hessians[i];
-    const size_t size = static_cast<size_t>(g.size());
-    factored_offsets_[i] = offset;
-    if (offset + size > factored_hessians_.size())
-      factored_hessians_.resize(offset + size);
-    if (all || changed_hessians_[i]) {
-      double* copy = factored_hessians_.data() + offset;
-      if (size == 9) {  // a contact: a fixed-size copy (std::copy_n calls memmove)
-        Eigen::Map<Eigen::Matrix<double, 9, 1>> contact_copy(copy);
-        contact_copy = Eigen::Map<const Eigen::Matrix<double, 9, 1>>(g.data());
-      } else {
-        std::copy_n(g.data(), size, copy);
-      }
+  const auto keep = [&](size_t i) {
+    const double* g = hessians[i].data();
+    double* copy = factored_hessians_.data() + factored_offsets_[i];
+    const size_t size = factored_offsets_[i + 1] - factored_offsets_[i];
+    if (size == 9) {  // a contact: a fixed-size copy (std::copy_n calls memmove)
+      using Contact = Eigen::Matrix<double, 9, 1>;
+      Eigen::Map<Contact>{copy} = Eigen::Map<const Contact>(g);
+    } else {
+      std::copy_n(g, size, copy);
     }
-    offset += size;
+  };
+  if (num_changed_hessians_ >= 0) {  // the others are kept already, in place
+    for (size_t i = 0; i < hessians.size(); ++i) {
+      if (changed_hessians_[i]) keep(i);
+    }
+    return;
   }
-  factored_hessians_.resize(offset);
+  // The storage is kept: no allocation once grown.
+  factored_offsets_.resize(hessians.size() + 1);
+  factored_offsets_[0] = 0;
+  for (size_t i = 0; i < hessians.size(); ++i)
+    factored_offsets_[i + 1] =
+        factored_offsets_[i] + static_cast<size_t>(hessians[i].size());
+  factored_hessians_.resize(factored_offsets_.back());
+  for (size_t i = 0; i < hessians.size(); ++i) keep(i);
 }
 
 void HessianFactorization::Solve(Eigen::Ref<Eigen::VectorXd> b) const {

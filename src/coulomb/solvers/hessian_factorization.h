@@ -176,7 +176,12 @@ class HessianFactorization {
   std::vector<StackedRows> constraint_rows_;
   std::vector<int> next_constraint_row_;  // LayOutConstraintRows' workspace
   std::vector<char> zero_hessian_;        // per constraint
-  mutable Eigen::VectorXd permuted_;      // Solve() workspace
+  // Per constraint, the first supernode it touches: whether it is active.
+  std::vector<int> first_supernode_;
+  bool constraint_active(int constraint) const {
+    return active_supernodes_[first_supernode_[constraint]];
+  }
+  mutable Eigen::VectorXd permuted_;  // Solve() workspace
   bool skips_inactive_;
   std::vector<char> active_supernodes_;
   // What the factor is of (see Factor): the loaded problem's revision (0:
@@ -190,7 +195,8 @@ class HessianFactorization {
   int num_changed_hessians_ = -1;
   std::vector<char> changed_hessians_;     // per constraint
   std::vector<double> factored_hessians_;  // the G_i's entries, one after the other
-  std::vector<size_t> factored_offsets_;   // per constraint, where its G_i starts
+  // Per constraint, where its G_i starts; then where the last one ends.
+  std::vector<size_t> factored_offsets_;
   // G_i J_i of a contact on a rigid body (3 × 3 times 3 × 6), for this processor.
   Product3x3By3x6Kernel times_contact_rows_;
 };
