@@ -112,7 +112,13 @@ TEST(MultibodyTree, FreeBodyDynamicsMatchTheGeneralPathOfAFloatingUrdfLink) {
       const Eigen::VectorXd dq = scale * v;
       EXPECT_LT((closed_form.Integrate(q, dq) - general.Integrate(q, dq)).norm(), 1e-12)
           << "dq = " << dq.transpose();
+      Eigen::VectorXd in_place = q;  // the time stepper's path
+      closed_form.IntegrateFreeBody(in_place, dq);
+      EXPECT_EQ(in_place, closed_form.Integrate(q, dq));
     }
+    // In place and fixed size is for a tree made by FreeBody only.
+    Eigen::VectorXd q_general = q;
+    EXPECT_THROW(general.IntegrateFreeBody(q_general, v), std::invalid_argument);
   }
 }
 
