@@ -490,7 +490,7 @@ void TimeStepper::UpdatePositions(MultibodySystem* system, const Theta& theta) {
     TreeWorkspace& w = workspaces_[t];
     const auto v =
         solution_.v.segment(problem_.clique_offset(t), problem_.clique_size(t));
-    if (free_body_frames_[t].is_free_body) {  // in place and fixed size
+    if (tree.model.free_body_mass() != nullptr) {  // in place and fixed size
       const Eigen::Matrix<double, 6, 1> step =
           parameters_.time_step * (theta.theta_vq * v + (1 - theta.theta_vq) * tree.v);
       tree.model.IntegrateFreeBody(tree.q, step);
