@@ -154,10 +154,12 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
     stats = SolveOnWorkingSet(problem, solution);
   }
   if (stats.working_set_rounds == 0 || !Succeeded(stats)) {
-    // No working set, or it did not converge: the whole problem.
+    // No working set, or it did not converge: the whole problem, from the
+    // v_c at guess_ that the choice of a working set computed.
     const int iterations = stats.iterations, rounds = stats.working_set_rounds;
     std::vector<SapIterationRecord> history = std::move(stats.history);
-    stats = SolveFrom(problem, guess_, parameters_.max_iterations, solution, &history);
+    stats = SolveFrom(problem, guess_, parameters_.working_set ? &guess_v_c_ : nullptr,
+                      parameters_.max_iterations, solution, &history);
     stats.iterations += iterations;
     stats.working_set_rounds = rounds;
     stats.history = std::move(history);
@@ -174,38 +176,49 @@ bool SapSolver::ConstraintActive(const ContactProblem& problem, int index,
 
 bool SapSolver::SelectInitialWorkingSet(const ContactProblem& problem) {
   working_set_.clear();
-  all_constraints_.clear();
   // Capacity for every constraint at once: the sets grow without allocating.
   working_set_.reserve(problem.num_constraints());
   grown_set_.reserve(problem.num_constraints());
+  problem.CalcConstraintVelocities(guess_, &guess_v_c_);
   for (int index = 0; index < problem.num_constraints(); ++index) {
-    all_constraints_.push_back(index);
-    if (ConstraintActive(problem, index, guess_) ||
+    const ConstraintVector v_c = guess_v_c_.segment(problem.constraint_offset(index),
+                                                    problem.constraint_size(index));
+    if (problem.constraint(index).potential->HasImpulse(v_c) ||
         ConstraintActive(problem, index, problem.v_star())) {
       working_set_.push_back(index);
     }
   }
-  const int all_pairs = NumCoupledCliquePairs(problem, all_constraints_);
-  return all_pairs > 0 && NumCoupledCliquePairs(problem, working_set_) <=
-                              kWorkingSetCouplingShare * all_pairs;
+  const auto [all_pairs, working_pairs] = CountCoupledCliquePairs(problem);
+  return all_pairs > 0 && working_pairs <= kWorkingSetCouplingShare * all_pairs;
 }
 
-int SapSolver::NumCoupledCliquePairs(const ContactProblem& problem,
-                                     const std::vector<int>& constraints) {
+std::pair<int, int> SapSolver::CountCoupledCliquePairs(const ContactProblem& problem) {
+  // One key per clique pair of each constraint: the pair, then a bit that is
+  // 0 when the constraint is in the working set, so that once sorted a
+  // pair's first key says whether the working set couples it.
   clique_pairs_.clear();
-  for (const int index : constraints) {
+  size_t next_in_set = 0;
+  for (int index = 0; index < problem.num_constraints(); ++index) {
+    const bool in_set =
+        next_in_set < working_set_.size() && working_set_[next_in_set] == index;
+    if (in_set) ++next_in_set;
     const std::vector<JacobianBlock>& blocks = problem.constraint(index).jacobian;
     for (size_t a = 0; a < blocks.size(); ++a) {
       for (size_t b = 0; b < a; ++b) {
         const auto [low, high] = std::minmax(blocks[a].clique, blocks[b].clique);
-        clique_pairs_.push_back(static_cast<uint64_t>(low) << 32 |
-                                static_cast<uint32_t>(high));
+        clique_pairs_.push_back(static_cast<uint64_t>(low) << 33 |
+                                static_cast<uint64_t>(high) << 1 | (in_set ? 0 : 1));
       }
     }
   }
   std::sort(clique_pairs_.begin(), clique_pairs_.end());
-  return static_cast<int>(std::unique(clique_pairs_.begin(), clique_pairs_.end()) -
-                          clique_pairs_.begin());
+  int all_pairs = 0, working_pairs = 0;
+  for (size_t k = 0; k < clique_pairs_.size(); ++k) {
+    if (k > 0 && clique_pairs_[k] >> 1 == clique_pairs_[k - 1] >> 1) continue;
+    ++all_pairs;
+    if ((clique_pairs_[k] & 1) == 0) ++working_pairs;
+  }
+  return {all_pairs, working_pairs};
 }
 
 bool SapSolver::GrowWorkingSet(const ContactProblem& problem, const Eigen::VectorXd& v,
@@ -239,7 +252,7 @@ SapSolverStatistics SapSolver::SolveOnWorkingSet(const ContactProblem& problem,
   while (true) {
     subproblem_->ResetToSubproblem(problem, working_set_);
     const SapSolverStatistics round =
-        SolveFrom(*subproblem_, subproblem_guess_, budget - total.iterations,
+        SolveFrom(*subproblem_, subproblem_guess_, nullptr, budget - total.iterations,
                   &subproblem_solution_, &total.history);
     const bool finished = Succeeded(round);
     AccumulateRound(round, &total);
@@ -286,13 +299,18 @@ void SapSolver::AccumulateRound(const SapSolverStatistics& round,
 
 SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
                                          const Eigen::VectorXd& v_start,
+                                         const ReusableVector* v_c_start,
                                          int max_iterations, SapSolution* solution,
                                          std::vector<SapIterationRecord>* history) {
   const Workspace workspace = SetUpWorkspace(problem);
   solution->v = v_start;
   // v_c = J v + b and A (v − v*) here, then moved with v by each step
   // (UpdateAlongDirection).
-  problem.CalcConstraintVelocities(solution->v, &solution->v_c);
+  if (v_c_start != nullptr) {
+    solution->v_c = *v_c_start;
+  } else {
+    problem.CalcConstraintVelocities(solution->v, &solution->v_c);
+  }
   velocity_error_ = solution->v - problem.v_star();
   problem.MultiplyByA(velocity_error_, &a_times_velocity_error_);
   if (parameters_.momentum_relative_to_guess) {

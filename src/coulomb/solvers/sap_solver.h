@@ -4,6 +4,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -107,20 +108,24 @@ class SapSolver {
   // The Newton iteration from v_start on `problem` (the whole problem, or a
   // working set's sub-problem), the momentum measured from guess_; its
   // iterations appended to *history (if kept; the returned one is empty).
+  // v_c_start: J v_start + b if the caller has it (else computed here).
   SapSolverStatistics SolveFrom(const ContactProblem& problem,
-                                const Eigen::VectorXd& v_start, int max_iterations,
+                                const Eigen::VectorXd& v_start,
+                                const ReusableVector* v_c_start, int max_iterations,
                                 SapSolution* solution,
                                 std::vector<SapIterationRecord>* history);
   // Working set (SapSolverParameters::working_set). The constraints with an
-  // impulse at guess_ or at v* into working_set_; false if that is all of them.
+  // impulse at guess_ or at v* into working_set_ (v_c at guess_ into
+  // guess_v_c_); false if the set would couple more than
+  // kWorkingSetCouplingShare of the clique pairs.
   bool SelectInitialWorkingSet(const ContactProblem& problem);
   // Rounds of SolveFrom on the sub-problem of working_set_ until no other
   // constraint is active at the result.
   SapSolverStatistics SolveOnWorkingSet(const ContactProblem& problem,
                                         SapSolution* solution);
-  // The number of distinct clique pairs the listed constraints couple.
-  int NumCoupledCliquePairs(const ContactProblem& problem,
-                            const std::vector<int>& constraints);
+  // The numbers of distinct clique pairs that all constraints and those of
+  // working_set_ couple.
+  std::pair<int, int> CountCoupledCliquePairs(const ContactProblem& problem);
   // Adds the constraints with an impulse at v to working_set_; true if it
   // grew. moved_only: only those on a clique still iterated (clique_active_).
   bool GrowWorkingSet(const ContactProblem& problem, const Eigen::VectorXd& v,
@@ -216,16 +221,16 @@ class SapSolver {
   // The guess of the solve (the whole problem's), the working set's
   // constraint indices (increasing), the sub-problem and its solve.
   Eigen::VectorXd guess_;
+  ReusableVector guess_v_c_;  // J guess_ + b on the whole problem
   std::vector<int> working_set_;
   std::vector<int> grown_set_;
-  std::vector<int> all_constraints_;
   // IslandLineFunction::RestrictToSegment's lists (IslandStepLength is
   // const): island k's from island_segment_offset_[k] on, room for all of
   // its constraints, so that islands searched at once never share entries.
   mutable std::vector<int> segment_storage_;
   std::vector<int> island_segment_offset_;
   std::unique_ptr<ThreadPool> pool_;    // none for one thread
-  std::vector<uint64_t> clique_pairs_;  // NumCoupledCliquePairs' workspace
+  std::vector<uint64_t> clique_pairs_;  // CountCoupledCliquePairs' workspace
   std::optional<ContactProblem> subproblem_;
   Eigen::VectorXd subproblem_guess_;
   SapSolution subproblem_solution_;
