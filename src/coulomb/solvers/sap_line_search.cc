@@ -24,6 +24,7 @@ IslandLineFunction::Value IslandLineFunction::operator()(double alpha,
 }
 
 void IslandLineFunction::RestrictToSegment(double alpha0, double alpha1) {
+  RestrictToWholeLine();
   size_t kept = 0;
   for (int index : constraints_) {
     const int offset = problem_.constraint_offset(index);
@@ -41,6 +42,13 @@ void IslandLineFunction::RestrictToSegment(double alpha0, double alpha1) {
   constraints_ = segment_storage_.first(kept);
 }
 
+void IslandLineFunction::RestrictToWholeLine() {
+  constraints_ = island_constraints_;
+  c_ = island_c_;
+  a_ = island_a_;
+  b_ = island_b_;
+}
+
 LineSearchResult ExactLineSearch(IslandLineFunction& line, double slope0,
                                  double slope_roundoff,
                                  const SapSolverParameters& parameters) {
@@ -54,7 +62,11 @@ LineSearchResult ExactLineSearch(IslandLineFunction& line, double slope0,
   }
   const double slope_tolerance =
       std::max(parameters.exact_line_search_tolerance * -slope0, slope_roundoff);
-  // Bracket the root of dℓ/dα: the Newton step α = 1 usually lands close.
+  // Bracket the root of dℓ/dα: the Newton step α = 1 usually lands close,
+  // most often beyond the root. So the line is restricted to [0, 1] first
+  // and α = 1 evaluated on the constraints that are not quadratic there; a
+  // step that falls short of the root searches on from the whole line.
+  line.RestrictToSegment(0.0, 1.0);
   double alpha_upper = 1.0;
   IslandLineFunction::Value upper = line(alpha_upper, false);
   ++result.iterations;
@@ -65,15 +77,18 @@ LineSearchResult ExactLineSearch(IslandLineFunction& line, double slope0,
   }
   double alpha_lower = 0.0;
   double slope_lower = slope0;
-  while (upper.slope < 0.0) {
-    if (result.iterations >= parameters.exact_line_search_max_iterations) return result;
-    alpha_lower = alpha_upper;
-    slope_lower = upper.slope;
-    alpha_upper *= 2.0;
-    upper = line(alpha_upper, false);
-    ++result.iterations;
+  if (upper.slope < 0.0) {
+    line.RestrictToWholeLine();
+    while (upper.slope < 0.0) {
+      if (result.iterations >= parameters.exact_line_search_max_iterations) return result;
+      alpha_lower = alpha_upper;
+      slope_lower = upper.slope;
+      alpha_upper *= 2.0;
+      upper = line(alpha_upper, false);
+      ++result.iterations;
+    }
+    line.RestrictToSegment(alpha_lower, alpha_upper);  // rtsafe stays in the bracket
   }
-  line.RestrictToSegment(alpha_lower, alpha_upper);  // rtsafe stays in the bracket
   // First guess: the secant (regula falsi) point of the bracket, always inside.
   const double secant = alpha_lower - slope_lower * (alpha_upper - alpha_lower) /
                                           (upper.slope - slope_lower);

@@ -30,6 +30,10 @@ class IslandLineFunction {
                      Eigen::Ref<const Eigen::VectorXd> delta_v_c, double c, double a,
                      double b, std::span<int> segment_storage)
       : problem_(problem),
+        island_constraints_(constraints),
+        island_c_(c),
+        island_a_(a),
+        island_b_(b),
         constraints_(constraints),
         v_c_(v_c),
         delta_v_c_(delta_v_c),
@@ -44,11 +48,17 @@ class IslandLineFunction {
   // constraints whose ℓ_i is quadratic on that segment
   // (ConvexConstraint::QuadraticAlongSegment: sticking or separated contacts)
   // join the quadratic part c + aα + ½bα², and only the others are evaluated
-  // at each α.
+  // at each α. (Any earlier restriction is undone first.)
   void RestrictToSegment(double alpha0, double alpha1);
+  // Undoes RestrictToSegment: evaluations at any α.
+  void RestrictToWholeLine();
 
  private:
   const ContactProblem& problem_;
+  // The island's constraints and quadratic part, as constructed.
+  std::span<const int> island_constraints_;
+  double island_c_, island_a_, island_b_;
+  // Those of the segment evaluated on (RestrictToSegment).
   std::span<const int> constraints_;
   // Views, not copies: v_c and Δv_c are ReusableVectors.
   Eigen::Ref<const Eigen::VectorXd> v_c_;
