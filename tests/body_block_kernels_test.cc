@@ -16,7 +16,7 @@ using Block6 = Eigen::Matrix<double, 6, 6>;
 // the processor lacks it) and the one chosen at run time.
 struct KernelSet {
   const char* name;
-  OuterProduct6Kernel outer_product;
+  OuterProducts6Kernel outer_products;
   TransposeProduct3x6Kernel transpose_product;
   PivotSolve6Kernel pivot_solve;
   Congruence3x6Kernel congruence;
@@ -31,7 +31,7 @@ struct KernelSet {
 
 KernelSet PortableKernels() {
   return {"portable",
-          &SubtractOuterProduct6Portable,
+          &SubtractOuterProducts6Portable,
           &AddTransposeProduct3x6Portable,
           &SolveAgainstPivot6Portable,
           &AddCongruence3x6Portable,
@@ -45,7 +45,7 @@ KernelSet PortableKernels() {
 }
 KernelSet Avx2Kernels() {
   return {"avx2",
-          SubtractOuterProduct6Avx2(),
+          SubtractOuterProducts6Avx2(),
           AddTransposeProduct3x6Avx2(),
           SolveAgainstPivot6Avx2(),
           AddCongruence3x6Avx2(),
@@ -59,7 +59,7 @@ KernelSet Avx2Kernels() {
 }
 KernelSet DispatchedKernels() {
   return {"dispatched",
-          SubtractOuterProduct6Kernel(),
+          SubtractOuterProducts6Kernel(),
           AddTransposeProduct3x6Kernel(),
           SolveAgainstPivot6Kernel(),
           AddCongruence3x6Kernel(),
@@ -76,25 +76,48 @@ class BodyBlockKernels : public ::testing::TestWithParam<KernelSet (*)()> {
  protected:
   void SetUp() override {
     kernels_ = GetParam()();
-    if (kernels_.outer_product == nullptr)
+    if (kernels_.outer_products == nullptr)
       GTEST_SKIP() << "this processor has no AVX2 and FMA";
   }
   KernelSet kernels_;
 };
 
-// T −= A Bᵀ against the triple sum written out.
-TEST_P(BodyBlockKernels, OuterProductUpdate) {
+// T −= A Bᵀ against the triple sum written out, for a list of updates in
+// one array: runs that share a left block (read once by the AVX2 kernel),
+// targets hit twice, a right block equal to the left one (a diagonal
+// update), and a target that is the right block of a later update.
+TEST_P(BodyBlockKernels, OuterProductUpdates) {
   for (int trial = 0; trial < 20; ++trial) {
-    const Block6 a = Block6::Random(), b = Block6::Random(), t0 = Block6::Random();
-    Block6 expected = t0;
-    for (int i = 0; i < 6; ++i) {
-      for (int j = 0; j < 6; ++j) {
-        for (int k = 0; k < 6; ++k) expected(i, j) -= a(i, k) * b(j, k);
+    constexpr int kBlocks = 7;
+    std::vector<Block6> blocks(kBlocks);
+    for (Block6& block : blocks) block = Block6::Random();
+    const auto offset = [](int block) { return std::int64_t{36} * block; };
+    const std::vector<BodyBlockUpdate> updates = {
+        {offset(4), offset(0), offset(1)}, {offset(5), offset(0), offset(0)},
+        {offset(6), offset(0), offset(2)}, {offset(4), offset(1), offset(2)},
+        {offset(3), offset(1), offset(6)}, {offset(6), offset(2), offset(4)}};
+    std::vector<Block6> expected = blocks;
+    for (const BodyBlockUpdate& u : updates) {
+      const Block6 a = expected[u.left / 36], b = expected[u.right / 36];
+      Block6& t = expected[u.target / 36];
+      for (int i = 0; i < 6; ++i) {
+        for (int j = 0; j < 6; ++j) {
+          for (int k = 0; k < 6; ++k) t(i, j) -= a(i, k) * b(j, k);
+        }
       }
     }
-    Block6 t = t0;
-    kernels_.outer_product(t.data(), a.data(), b.data());
-    EXPECT_LT((t - expected).cwiseAbs().maxCoeff(), 1e-14);
+    std::vector<double> values(36 * kBlocks);
+    for (int block = 0; block < kBlocks; ++block)
+      Eigen::Map<Block6>(values.data() + offset(block)) = blocks[block];
+    kernels_.outer_products(values.data(), updates.data(), updates.size());
+    for (int block = 0; block < kBlocks; ++block) {
+      EXPECT_LT(
+          (Eigen::Map<const Block6>(values.data() + offset(block)) - expected[block])
+              .cwiseAbs()
+              .maxCoeff(),
+          1e-13)
+          << "block " << block;
+    }
   }
 }
 
@@ -142,12 +165,23 @@ TEST_P(BodyBlockKernels, PivotSolve) {
     const Block6 m = Block6::Random();
     Block6 l = (m * m.transpose() + 6.0 * Block6::Identity()).llt().matrixL();
     l.triangularView<Eigen::StrictlyUpper>().setConstant(1e6);  // must not be read
-    const Block6 h = Block6::Random();
-    const Block6 expected =
-        l.triangularView<Eigen::Lower>().solve(h.transpose()).transpose();
-    Block6 x = h;
-    kernels_.pivot_solve(l.data(), x.data());
-    EXPECT_LT((x - expected).cwiseAbs().maxCoeff(), 1e-13);
+    // 1 + trial % 3 blocks one after another.
+    const int count = 1 + trial % 3;
+    std::vector<Block6> h(count), expected(count);
+    std::vector<double> x(36 * count);
+    for (int b = 0; b < count; ++b) {
+      h[b] = Block6::Random();
+      expected[b] = l.triangularView<Eigen::Lower>().solve(h[b].transpose()).transpose();
+      Eigen::Map<Block6>(x.data() + 36 * b) = h[b];
+    }
+    kernels_.pivot_solve(l.data(), x.data(), count);
+    for (int b = 0; b < count; ++b) {
+      EXPECT_LT((Eigen::Map<const Block6>(x.data() + 36 * b) - expected[b])
+                    .cwiseAbs()
+                    .maxCoeff(),
+                1e-13)
+          << "block " << b << " of " << count;
+    }
   }
 }
 

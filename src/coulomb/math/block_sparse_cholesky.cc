@@ -8,9 +8,17 @@
 #include "coulomb/math/small_block_products.h"
 
 namespace coulomb {
+namespace {
+
+// Rigid bodies make 6×6 blocks: those get kernels of fixed size (unrolled by
+// the compiler); any other size goes through Eigen's blocked dynamic code,
+// which is the faster one for large supernodes.
+constexpr int kBodyBlock = 6;
+
+}  // namespace
 
 BlockSparseCholesky::BlockSparseCholesky(const BlockSparsityPattern& pattern)
-    : subtract_body_outer_product_(SubtractOuterProduct6Kernel()),
+    : subtract_body_outer_products_(SubtractOuterProducts6Kernel()),
       factor_body_pivot_(FactorPivot6Kernel()),
       solve_against_body_pivot_(SolveAgainstPivot6Kernel()),
       subtract_body_block_times_(SubtractBlockTimes6Kernel()),
@@ -67,6 +75,8 @@ void BlockSparseCholesky::AnalyzeUpdates() {
   std::vector<int>& targets = update_targets_;  // (a, b) at a (a + 1) / 2 + b
   storage_in_column.assign(n, -1);
   updates_.Reset(n);
+  body_updates_.Reset(n);
+  body_column_.assign(n, 0);
   for (int col = 0; col < n; ++col) {
     const auto& rows = elimination_.below_diagonal[col];
     targets.resize(rows.size() * (rows.size() + 1) / 2);
@@ -82,14 +92,23 @@ void BlockSparseCholesky::AnalyzeUpdates() {
       for (int row : target_rows) storage_in_column[row] = -1;
       storage_in_column[target_col] = -1;
     }
+    bool all_bodies = block_sizes_[col] == kBodyBlock;
     for (size_t a = 0; a < rows.size(); ++a) {
       for (size_t b = 0; b <= a; ++b) {
         const StoredBlockInfo& target = stored_blocks_[targets[a * (a + 1) / 2 + b]];
-        updates_[col].push_back({target.offset,
-                                 stored_blocks_[below_storage_[col][a]].offset,
-                                 stored_blocks_[below_storage_[col][b]].offset,
-                                 target.rows, target.cols, target.column});
+        updates_[col].push_back(
+            {{target.offset, stored_blocks_[below_storage_[col][a]].offset,
+              stored_blocks_[below_storage_[col][b]].offset},
+             target.rows,
+             target.cols,
+             target.column});
+        all_bodies = all_bodies && target.rows == kBodyBlock && target.cols == kBodyBlock;
       }
+    }
+    body_column_[col] = all_bodies;
+    if (all_bodies) {
+      for (const BlockUpdate& update : updates_[col])
+        body_updates_[col].push_back(update.blocks);
     }
   }
 }
@@ -148,11 +167,6 @@ void BlockSparseCholesky::RestoreMatrix(const std::vector<char>& columns) {
 
 namespace {
 
-// Rigid bodies make 6×6 blocks: those get kernels of fixed size (unrolled by
-// the compiler); any other size goes through Eigen's blocked dynamic code,
-// which is the faster one for large supernodes.
-constexpr int kBodyBlock = 6;
-
 // L L ᵀ = H for the lower triangle of the n × n block at `data`, in place
 // (a pivot of another size than a body's). False if a pivot is not positive
 // (or not a number).
@@ -206,12 +220,11 @@ inline void BlockSparseCholesky::ApplyUpdate(int n, const BlockUpdate& update) {
   double* values = values_.data();
   if (n == kBodyBlock && update.target_rows == kBodyBlock &&
       update.target_cols == kBodyBlock) {
-    subtract_body_outer_product_(values + update.target, values + update.left,
-                                 values + update.right);
+    subtract_body_outer_products_(values, &update.blocks, 1);
   } else {
     SubtractOuterProduct<Eigen::Dynamic, Eigen::Dynamic, Eigen::Dynamic>(
-        values + update.target, values + update.left, values + update.right,
-        update.target_rows, update.target_cols, n);
+        values + update.blocks.target, values + update.blocks.left,
+        values + update.blocks.right, update.target_rows, update.target_cols, n);
   }
 }
 
@@ -236,12 +249,22 @@ bool BlockSparseCholesky::FactorColumn(int col) {
   const bool body_pivot = n == kBodyBlock;
   double* pivot = values_.data() + stored_blocks_[diagonal_storage_[col]].offset;
   if (!(body_pivot ? factor_body_pivot_(pivot) : FactorPivot(pivot, n))) return false;
-  for (int storage : below_storage_[col]) {
-    // L_ik = H_ik L_kk⁻ᵀ.
+  const auto& below = below_storage_[col];
+  if (body_column_[col]) {
+    // All 6 × 6: L_ik = H_ik L_kk⁻ᵀ for the blocks below the pivot (stored
+    // one after another) and the column's updates, one call each.
+    if (below.empty()) return true;
+    solve_against_body_pivot_(
+        pivot, values_.data() + stored_blocks_[below.front()].offset, below.size());
+    subtract_body_outer_products_(values_.data(), body_updates_[col].data(),
+                                  body_updates_[col].size());
+    return true;
+  }
+  for (int storage : below) {  // L_ik = H_ik L_kk⁻ᵀ
     const StoredBlockInfo& info = stored_blocks_[storage];
     double* block = values_.data() + info.offset;
     if (body_pivot && info.rows == kBodyBlock) {
-      solve_against_body_pivot_(pivot, block);
+      solve_against_body_pivot_(pivot, block, 1);
     } else {
       SolveAgainstPivot(pivot, n, block, info.rows);
     }

@@ -118,9 +118,7 @@ class BlockSparseCholesky {
   // target -= L_{a,k} L_{b,k}ᵀ after eliminating column k: the three blocks'
   // offsets in values_, the target's size and the column it belongs to.
   struct BlockUpdate {
-    int64_t target;
-    int64_t left;
-    int64_t right;
+    BodyBlockUpdate blocks;
     int target_rows;
     int target_cols;
     int target_column;
@@ -144,7 +142,7 @@ class BlockSparseCholesky {
   void AnalyzeUpdates();
 
   // The 6 × 6 kernels for this processor (body_block_kernels.h).
-  OuterProduct6Kernel subtract_body_outer_product_;
+  OuterProducts6Kernel subtract_body_outer_products_;
   PivotFactor6Kernel factor_body_pivot_;
   PivotSolve6Kernel solve_against_body_pivot_;
   BlockTimes6Kernel subtract_body_block_times_;
@@ -164,7 +162,11 @@ class BlockSparseCholesky {
   // column_end_[k]).
   std::vector<int64_t> column_begin_, column_end_;
   ReusableLists<int> below_storage_;
-  ReusableLists<BlockUpdate> updates_;                   // per column
+  ReusableLists<BlockUpdate> updates_;  // per column
+  // Per column: whether its pivot and the blocks below it are all 6 × 6 (a
+  // body column); if so, its updates in the list kernel's form (else empty).
+  std::vector<char> body_column_;
+  ReusableLists<BodyBlockUpdate> body_updates_;
   std::vector<int> storage_in_column_, update_targets_;  // AnalyzeUpdates' workspace
 };
 

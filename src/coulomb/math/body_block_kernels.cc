@@ -17,10 +17,15 @@ namespace coulomb {
 
 using Block6 = Eigen::Matrix<double, 6, 6>;
 
-void SubtractOuterProduct6Portable(double* t, const double* a, const double* b) {
-  Eigen::Map<Block6> target(t);
-  const Eigen::Map<const Block6> left(a), right(b);
-  for (int j = 0; j < 6; ++j) target.col(j).noalias() -= left * right.row(j).transpose();
+void SubtractOuterProducts6Portable(double* values, const BodyBlockUpdate* updates,
+                                    std::size_t count) {
+  for (std::size_t u = 0; u < count; ++u) {
+    Eigen::Map<Block6> target(values + updates[u].target);
+    const Eigen::Map<const Block6> left(values + updates[u].left),
+        right(values + updates[u].right);
+    for (int j = 0; j < 6; ++j)
+      target.col(j).noalias() -= left * right.row(j).transpose();
+  }
 }
 
 bool FactorPivot6Portable(double* h) {
@@ -41,12 +46,14 @@ bool FactorPivot6Portable(double* h) {
   return true;
 }
 
-void SolveAgainstPivot6Portable(const double* l, double* x) {
+void SolveAgainstPivot6Portable(const double* l, double* x, std::size_t count) {
   const Eigen::Map<const Block6> pivot(l);
-  Eigen::Map<Block6> block(x);
-  for (int j = 0; j < 6; ++j) {
-    for (int k = 0; k < j; ++k) block.col(j) -= pivot(j, k) * block.col(k);
-    block.col(j) /= pivot(j, j);
+  for (std::size_t b = 0; b < count; ++b) {
+    Eigen::Map<Block6> block(x + 36 * b);
+    for (int j = 0; j < 6; ++j) {
+      for (int k = 0; k < j; ++k) block.col(j) -= pivot(j, k) * block.col(k);
+      block.col(j) /= pivot(j, j);
+    }
   }
 }
 
@@ -109,18 +116,35 @@ bool HasAvx2AndFma() {
   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 
+// Entry j of column j, whose rows 0–3 are in `top` and rows 4–5 in
+// `bottom`: read from the register, not stored and loaded again.
+template <int j>
+__attribute__((target("avx2,fma"), always_inline)) inline double DiagonalEntry(
+    __m256d top, __m128d bottom) {
+  if constexpr (j < 2) {
+    const __m128d low = _mm256_castpd256_pd128(top);
+    return _mm_cvtsd_f64(j == 0 ? low : _mm_unpackhi_pd(low, low));
+  } else if constexpr (j < 4) {
+    const __m128d high = _mm256_extractf128_pd(top, 1);
+    return _mm_cvtsd_f64(j == 2 ? high : _mm_unpackhi_pd(high, high));
+  } else {
+    return _mm_cvtsd_f64(j == 4 ? bottom : _mm_unpackhi_pd(bottom, bottom));
+  }
+}
+
 // Column j of X minus Σ_{k<j} X(:, k) L(j, k), then scaled, the finished
 // columns kept in registers: with kFactor (L Lᵀ = H, left-looking, L = X = H
 // in place) by one over the square root of its diagonal entry, which it
 // then holds (the entries above the diagonal are computed along and left as
-// they come); otherwise (X ← X L⁻ᵀ) by 1 / L(j, j). False for a pivot that
-// is not positive.
-template <bool kFactor>
-__attribute__((target("avx2,fma"))) bool EliminateColumns6(const double* l, double* x) {
-  __m256d top[6];
-  __m128d bottom[6];
-#pragma GCC unroll 6
-  for (int j = 0; j < 6; ++j) {
+// they come); otherwise (X ← X L⁻ᵀ) by inverse_diagonal[j] = 1 / L(j, j).
+// False for a pivot that is not positive.
+template <bool kFactor, int j = 0>
+__attribute__((target("avx2,fma"), always_inline)) inline bool EliminateColumnsFrom(
+    const double* l, double* x, const double* inverse_diagonal, __m256d* top,
+    __m128d* bottom) {
+  if constexpr (j == 6) {
+    return true;
+  } else {
     top[j] = _mm256_loadu_pd(x + 6 * j);
     bottom[j] = _mm_loadu_pd(x + 6 * j + 4);
 #pragma GCC unroll 6
@@ -131,56 +155,81 @@ __attribute__((target("avx2,fma"))) bool EliminateColumns6(const double* l, doub
     }
     double scale;
     if constexpr (kFactor) {
-      _mm256_storeu_pd(x + 6 * j, top[j]);
-      _mm_storeu_pd(x + 6 * j + 4, bottom[j]);
-      const double pivot = x[7 * j];
+      const double pivot = DiagonalEntry<j>(top[j], bottom[j]);
       if (!(pivot > 0.0)) return false;
       scale = 1.0 / std::sqrt(pivot);
     } else {
-      scale = 1.0 / l[7 * j];
+      scale = inverse_diagonal[j];
     }
     const __m256d scales = _mm256_set1_pd(scale);
     top[j] = _mm256_mul_pd(top[j], scales);
     bottom[j] = _mm_mul_pd(bottom[j], _mm256_castpd256_pd128(scales));
     _mm256_storeu_pd(x + 6 * j, top[j]);
     _mm_storeu_pd(x + 6 * j + 4, bottom[j]);
+    return EliminateColumnsFrom<kFactor, j + 1>(l, x, inverse_diagonal, top, bottom);
   }
-  return true;
 }
 
 __attribute__((target("avx2,fma"))) bool FactorPivot6Fma(double* h) {
-  return EliminateColumns6<true>(h, h);
+  __m256d top[6];
+  __m128d bottom[6];
+  return EliminateColumnsFrom<true>(h, h, nullptr, top, bottom);
 }
 
-__attribute__((target("avx2,fma"))) void SolveAgainstPivot6Fma(const double* l,
-                                                               double* x) {
-  EliminateColumns6<false>(l, x);
+// One block of SolveAgainstPivot6Fma, out of line: inlined in the loop over
+// the blocks, GCC hoists L's broadcasts out of it and spills them.
+__attribute__((target("avx2,fma"), noinline)) void SolveBlockAgainstPivot6Fma(
+    const double* l, double* x, const double* inverse_diagonal) {
+  __m256d top[6];
+  __m128d bottom[6];
+  EliminateColumnsFrom<false>(l, x, inverse_diagonal, top, bottom);
 }
 
-// A's six columns in registers (rows 0–3 in one 256-bit register, rows 4–5
-// in one 128-bit register); T's column j −= Σ_k A(:, k) B(j, k).
-__attribute__((target("avx2,fma"))) void SubtractOuterProduct6Fma(double* t,
-                                                                  const double* a,
-                                                                  const double* b) {
-  __m256d a_top[6];
-  __m128d a_bottom[6];
+__attribute__((target("avx2,fma"))) void SolveAgainstPivot6Fma(const double* l, double* x,
+                                                               std::size_t count) {
+  double inverse_diagonal[6];  // the divisions once for all the blocks
+  for (int j = 0; j < 6; ++j) inverse_diagonal[j] = 1.0 / l[7 * j];
+  for (std::size_t block = 0; block < count; ++block)
+    SolveBlockAgainstPivot6Fma(l, x + 36 * block, inverse_diagonal);
+}
+
+// A 6 × 6 block's columns: rows 0–3 in one 256-bit register, rows 4–5 in
+// one 128-bit register.
+__attribute__((target("avx2,fma"), always_inline)) inline void LoadColumns6(
+    const double* a, __m256d* top, __m128d* bottom) {
 #pragma GCC unroll 6
   for (int k = 0; k < 6; ++k) {
-    a_top[k] = _mm256_loadu_pd(a + 6 * k);
-    a_bottom[k] = _mm_loadu_pd(a + 6 * k + 4);
+    top[k] = _mm256_loadu_pd(a + 6 * k);
+    bottom[k] = _mm_loadu_pd(a + 6 * k + 4);
   }
+}
+
+// A's six columns in registers, loaded again only when the left block changes;
+// T's column j −= Σ_k A(:, k) B(j, k).
+__attribute__((target("avx2,fma"))) void SubtractOuterProducts6Fma(
+    double* values, const BodyBlockUpdate* updates, std::size_t count) {
+  if (count == 0) return;
+  __m256d a_top[6];
+  __m128d a_bottom[6];
+  LoadColumns6(values + updates[0].left, a_top, a_bottom);
+  for (std::size_t u = 0; u < count; ++u) {
+    if (u > 0 && updates[u].left != updates[u - 1].left)
+      LoadColumns6(values + updates[u].left, a_top, a_bottom);
+    double* t = values + updates[u].target;
+    const double* b = values + updates[u].right;
 #pragma GCC unroll 6
-  for (int j = 0; j < 6; ++j) {
-    __m256d top = _mm256_loadu_pd(t + 6 * j);
-    __m128d bottom = _mm_loadu_pd(t + 6 * j + 4);
+    for (int j = 0; j < 6; ++j) {
+      __m256d top = _mm256_loadu_pd(t + 6 * j);
+      __m128d bottom = _mm_loadu_pd(t + 6 * j + 4);
 #pragma GCC unroll 6
-    for (int k = 0; k < 6; ++k) {
-      const __m256d b_jk = _mm256_broadcast_sd(b + j + 6 * k);
-      top = _mm256_fnmadd_pd(a_top[k], b_jk, top);
-      bottom = _mm_fnmadd_pd(a_bottom[k], _mm256_castpd256_pd128(b_jk), bottom);
+      for (int k = 0; k < 6; ++k) {
+        const __m256d b_jk = _mm256_broadcast_sd(b + j + 6 * k);
+        top = _mm256_fnmadd_pd(a_top[k], b_jk, top);
+        bottom = _mm_fnmadd_pd(a_bottom[k], _mm256_castpd256_pd128(b_jk), bottom);
+      }
+      _mm256_storeu_pd(t + 6 * j, top);
+      _mm_storeu_pd(t + 6 * j + 4, bottom);
     }
-    _mm256_storeu_pd(t + 6 * j, top);
-    _mm_storeu_pd(t + 6 * j + 4, bottom);
   }
 }
 
@@ -428,8 +477,8 @@ TransposeProduct3x6Kernel AddTransposeProduct3x6Avx2() {
   return HasAvx2AndFma() ? &AddTransposeProduct3x6Fma : nullptr;
 }
 
-OuterProduct6Kernel SubtractOuterProduct6Avx2() {
-  return HasAvx2AndFma() ? &SubtractOuterProduct6Fma : nullptr;
+OuterProducts6Kernel SubtractOuterProducts6Avx2() {
+  return HasAvx2AndFma() ? &SubtractOuterProducts6Fma : nullptr;
 }
 PivotSolve6Kernel SolveAgainstPivot6Avx2() {
   return HasAvx2AndFma() ? &SolveAgainstPivot6Fma : nullptr;
@@ -440,7 +489,7 @@ PivotFactor6Kernel FactorPivot6Avx2() {
 #else
 Congruence3x6Kernel AddCongruence3x6Avx2() { return nullptr; }
 TransposeProduct3x6Kernel AddTransposeProduct3x6Avx2() { return nullptr; }
-OuterProduct6Kernel SubtractOuterProduct6Avx2() { return nullptr; }
+OuterProducts6Kernel SubtractOuterProducts6Avx2() { return nullptr; }
 PivotSolve6Kernel SolveAgainstPivot6Avx2() { return nullptr; }
 PivotFactor6Kernel FactorPivot6Avx2() { return nullptr; }
 BlockTimes6Kernel SubtractBlockTimes6Avx2() { return nullptr; }
@@ -451,9 +500,9 @@ Times3x6Kernel AddTransposeTimes3x6Avx2() { return nullptr; }
 BlockTimes6Kernel SubtractBlockTransposeTimes6Avx2() { return nullptr; }
 #endif
 
-OuterProduct6Kernel SubtractOuterProduct6Kernel() {
-  const OuterProduct6Kernel avx2 = SubtractOuterProduct6Avx2();
-  return avx2 != nullptr ? avx2 : &SubtractOuterProduct6Portable;
+OuterProducts6Kernel SubtractOuterProducts6Kernel() {
+  const OuterProducts6Kernel avx2 = SubtractOuterProducts6Avx2();
+  return avx2 != nullptr ? avx2 : &SubtractOuterProducts6Portable;
 }
 
 Congruence3x6Kernel AddCongruence3x6Kernel() {

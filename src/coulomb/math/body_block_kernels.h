@@ -1,10 +1,17 @@
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+
 namespace coulomb {
 
 // T −= A Bᵀ for 6 × 6 blocks (column-major, contiguous): the block update of
 // the supernodal Cholesky between rigid bodies (L_ij −= L_ik L_jkᵀ), which is
-// most of a factorization of a large pile.
+// most of a factorization of a large pile. A list of them, in order, the
+// blocks of each given by their offsets into one array of values (a column's
+// updates: one left block L_ik for several right ones in a row, which the
+// kernels then read once). A target must not be the left block of a later
+// update of the list.
 //
 // Two kernels with the same result up to rounding: a portable one (column j
 // of T takes A times row j of B, 6 × 6 matrix–vector products on fixed-size
@@ -12,13 +19,18 @@ namespace coulomb {
 // registers and applies fused multiply–adds. The build targets baseline
 // x86-64, so the second is compiled for those instructions alone and chosen
 // at run time.
-void SubtractOuterProduct6Portable(double* t, const double* a, const double* b);
+struct BodyBlockUpdate {
+  std::int64_t target, left, right;
+};
+void SubtractOuterProducts6Portable(double* values, const BodyBlockUpdate* updates,
+                                    std::size_t count);
 // Null where the processor (or compiler) lacks AVX2 and FMA.
-using OuterProduct6Kernel = void (*)(double* t, const double* a, const double* b);
-OuterProduct6Kernel SubtractOuterProduct6Avx2();
+using OuterProducts6Kernel = void (*)(double* values, const BodyBlockUpdate* updates,
+                                      std::size_t count);
+OuterProducts6Kernel SubtractOuterProducts6Avx2();
 
 // The kernel for this processor.
-OuterProduct6Kernel SubtractOuterProduct6Kernel();
+OuterProducts6Kernel SubtractOuterProducts6Kernel();
 
 // T += Aᵀ B for a 6 × 6 block T (column-major, contiguous) and 3 × 6 blocks
 // A and B whose columns lie `a_stride` and `b_stride` apart: a contact's term
@@ -50,11 +62,12 @@ using PivotFactor6Kernel = bool (*)(double* h);
 PivotFactor6Kernel FactorPivot6Avx2();
 PivotFactor6Kernel FactorPivot6Kernel();
 
-// X ← X L⁻ᵀ for 6 × 6 blocks, L lower triangular with a positive diagonal
-// (column-major; the upper triangle of L is not read): a block below a
-// body's pivot in the Cholesky, L_ik = H_ik L_kk⁻ᵀ. Kernels as above.
-void SolveAgainstPivot6Portable(const double* l, double* x);
-using PivotSolve6Kernel = void (*)(const double* l, double* x);
+// X ← X L⁻ᵀ for `count` 6 × 6 blocks X one after another (at x, x + 36, …),
+// L lower triangular with a positive diagonal (column-major; the upper
+// triangle of L is not read): the blocks below a body's pivot in the
+// Cholesky, L_ik = H_ik L_kk⁻ᵀ, stored in that order. Kernels as above.
+void SolveAgainstPivot6Portable(const double* l, double* x, std::size_t count);
+using PivotSolve6Kernel = void (*)(const double* l, double* x, std::size_t count);
 PivotSolve6Kernel SolveAgainstPivot6Avx2();
 PivotSolve6Kernel SolveAgainstPivot6Kernel();
 
