@@ -20,8 +20,8 @@ struct KernelSet {
   TransposeProduct3x6Kernel transpose_product;
   PivotSolve6Kernel pivot_solve;
   Congruence3x6Kernel congruence;
-  BlockTimes6Kernel block_times;
-  BlockTimes6Kernel block_transpose_times;
+  ColumnTimes6Kernel column_times;
+  ColumnTransposeTimes6Kernel column_transpose_times;
   Times3x6Kernel contact_times;
   Times3x6Kernel contact_transpose_times;
   Product3x3By3x6Kernel hessian_times_jacobian;
@@ -35,8 +35,8 @@ KernelSet PortableKernels() {
           &AddTransposeProduct3x6Portable,
           &SolveAgainstPivot6Portable,
           &AddCongruence3x6Portable,
-          &SubtractBlockTimes6Portable,
-          &SubtractBlockTransposeTimes6Portable,
+          &SubtractColumnTimes6Portable,
+          &SubtractColumnTransposeTimes6Portable,
           &AddTimes3x6Portable,
           &AddTransposeTimes3x6Portable,
           &Times3x3By3x6Portable,
@@ -49,8 +49,8 @@ KernelSet Avx2Kernels() {
           AddTransposeProduct3x6Avx2(),
           SolveAgainstPivot6Avx2(),
           AddCongruence3x6Avx2(),
-          SubtractBlockTimes6Avx2(),
-          SubtractBlockTransposeTimes6Avx2(),
+          SubtractColumnTimes6Avx2(),
+          SubtractColumnTransposeTimes6Avx2(),
           AddTimes3x6Avx2(),
           AddTransposeTimes3x6Avx2(),
           Times3x3By3x6Avx2(),
@@ -63,8 +63,8 @@ KernelSet DispatchedKernels() {
           AddTransposeProduct3x6Kernel(),
           SolveAgainstPivot6Kernel(),
           AddCongruence3x6Kernel(),
-          SubtractBlockTimes6Kernel(),
-          SubtractBlockTransposeTimes6Kernel(),
+          SubtractColumnTimes6Kernel(),
+          SubtractColumnTransposeTimes6Kernel(),
           AddTimes3x6Kernel(),
           AddTransposeTimes3x6Kernel(),
           Times3x3By3x6Kernel(),
@@ -205,26 +205,39 @@ TEST_P(BodyBlockKernels, Congruence) {
   }
 }
 
-// y −= L x, y −= Lᵀ x and y = L x against the sums written out.
+// y = L x, and the substitutions' b_r −= L_r x and x −= Σ_r L_rᵀ b_r over
+// 1–3 blocks stored one after another (b_r scattered in a longer vector),
+// against the sums written out.
 TEST_P(BodyBlockKernels, SubstitutionProducts) {
   using Vector6 = Eigen::Matrix<double, 6, 1>;
   for (int trial = 0; trial < 20; ++trial) {
-    const Block6 l = Block6::Random();
-    const Vector6 x = Vector6::Random(), y0 = Vector6::Random();
-    Vector6 expected = y0, expected_transposed = y0;
-    for (int i = 0; i < 6; ++i) {
-      for (int k = 0; k < 6; ++k) {
-        expected(i) -= l(i, k) * x(k);
-        expected_transposed(i) -= l(k, i) * x(k);
+    const int count = 1 + trial % 3;
+    std::vector<double> l(36 * count);
+    for (double& entry : l) entry = Eigen::internal::random<double>(-1.0, 1.0);
+    const std::vector<int> offsets = {13, 1, 7};  // b_r at b + offsets[r]
+    const Eigen::VectorXd b0 = Eigen::VectorXd::Random(19);
+    const Vector6 x0 = Vector6::Random();
+    Eigen::VectorXd expected_b = b0;
+    Vector6 expected_x = x0;
+    for (int r = 0; r < count; ++r) {
+      const Eigen::Map<const Block6> l_r(l.data() + 36 * r);
+      for (int i = 0; i < 6; ++i) {
+        for (int k = 0; k < 6; ++k) {
+          expected_b(offsets[r] + i) -= l_r(i, k) * x0(k);
+          expected_x(i) -= l_r(k, i) * b0(offsets[r] + k);
+        }
       }
     }
-    Vector6 y = y0, y_transposed = y0, product = y0;
-    kernels_.times(l.data(), x.data(), product.data());
-    EXPECT_LT((product - (y0 - expected)).cwiseAbs().maxCoeff(), 1e-14);
-    kernels_.block_times(l.data(), x.data(), y.data());
-    kernels_.block_transpose_times(l.data(), x.data(), y_transposed.data());
-    EXPECT_LT((y - expected).cwiseAbs().maxCoeff(), 1e-14);
-    EXPECT_LT((y_transposed - expected_transposed).cwiseAbs().maxCoeff(), 1e-14);
+    Eigen::VectorXd b = b0;
+    Vector6 x = x0;
+    kernels_.column_times(l.data(), x0.data(), b.data(), offsets.data(), count);
+    kernels_.column_transpose_times(l.data(), b0.data(), offsets.data(), count, x.data());
+    EXPECT_LT((b - expected_b).cwiseAbs().maxCoeff(), 1e-14) << count << " blocks";
+    EXPECT_LT((x - expected_x).cwiseAbs().maxCoeff(), 1e-14) << count << " blocks";
+    const Eigen::Map<const Block6> a(l.data());
+    Vector6 product;
+    kernels_.times(l.data(), x0.data(), product.data());
+    EXPECT_LT((product - a * x0).cwiseAbs().maxCoeff(), 1e-14);
   }
 }
 

@@ -21,8 +21,8 @@ BlockSparseCholesky::BlockSparseCholesky(const BlockSparsityPattern& pattern)
     : subtract_body_outer_products_(SubtractOuterProducts6Kernel()),
       factor_body_pivot_(FactorPivot6Kernel()),
       solve_against_body_pivot_(SolveAgainstPivot6Kernel()),
-      subtract_body_block_times_(SubtractBlockTimes6Kernel()),
-      subtract_body_block_transpose_times_(SubtractBlockTransposeTimes6Kernel()) {
+      subtract_body_column_times_(SubtractColumnTimes6Kernel()),
+      subtract_body_column_transpose_times_(SubtractColumnTransposeTimes6Kernel()) {
   Analyze(pattern);
 }
 
@@ -47,6 +47,7 @@ void BlockSparseCholesky::Analyze(const BlockSparsityPattern& pattern) {
   stored_blocks_.reserve(num_stored_blocks);
   diagonal_storage_.resize(n);
   below_storage_.Reset(n);
+  below_offsets_.Reset(n);
   column_begin_.resize(n);
   column_end_.resize(n);
   int64_t offset = 0;
@@ -58,9 +59,11 @@ void BlockSparseCholesky::Analyze(const BlockSparsityPattern& pattern) {
   for (int col : elimination_.order) {
     column_begin_[col] = offset;
     diagonal_storage_[col] = add_stored_block(block_sizes_[col], block_sizes_[col], col);
-    for (int row : elimination_.below_diagonal[col])
+    for (int row : elimination_.below_diagonal[col]) {
       below_storage_[col].push_back(
           add_stored_block(block_sizes_[row], block_sizes_[col], col));
+      below_offsets_[col].push_back(block_offsets_[row]);
+    }
     column_end_[col] = offset;
   }
   AnalyzeUpdates();
@@ -280,15 +283,16 @@ void BlockSparseCholesky::ForwardColumn(int col, Eigen::Ref<Eigen::VectorXd> b) 
   Eigen::Map<const Eigen::Matrix<double, N, N>> pivot(BlockData(diagonal_storage_[col]),
                                                       n, n);
   pivot.template triangularView<Eigen::Lower>().solveInPlace(x_col);
-  const auto& rows = elimination_.below_diagonal[col];
-  for (size_t r = 0; r < rows.size(); ++r) {  // b_r −= L_rk x_k
-    const double* l = BlockData(below_storage_[col][r]);
-    double* b_r = b.data() + block_offsets_[rows[r]];
-    if (N == kBodyBlock && block_sizes_[rows[r]] == kBodyBlock) {
-      subtract_body_block_times_(l, x_col.data(), b_r);
-    } else {
-      AddBlockTimes(l, block_sizes_[rows[r]], n, x_col.data(), b_r, -1.0);
-    }
+  const auto& below = below_storage_[col];
+  if (below.empty()) return;
+  if (body_column_[col]) {  // b_r −= L_rk x_k, the blocks one after another
+    subtract_body_column_times_(BlockData(below.front()), x_col.data(), b.data(),
+                                below_offsets_[col].data(), below.size());
+    return;
+  }
+  for (size_t r = 0; r < below.size(); ++r) {
+    AddBlockTimes(BlockData(below[r]), stored_blocks_[below[r]].rows, n, x_col.data(),
+                  b.data() + below_offsets_[col][r], -1.0);
   }
 }
 
@@ -296,14 +300,17 @@ template <int N>
 void BlockSparseCholesky::BackwardColumn(int col, Eigen::Ref<Eigen::VectorXd> b) const {
   const int n = block_sizes_[col];
   Eigen::Map<Eigen::Matrix<double, N, 1>> x_col(b.data() + block_offsets_[col], n);
-  const auto& rows = elimination_.below_diagonal[col];
-  for (size_t r = 0; r < rows.size(); ++r) {  // x_k −= L_rkᵀ b_r
-    const double* l = BlockData(below_storage_[col][r]);
-    const double* b_r = b.data() + block_offsets_[rows[r]];
-    if (N == kBodyBlock && block_sizes_[rows[r]] == kBodyBlock) {
-      subtract_body_block_transpose_times_(l, b_r, x_col.data());
-    } else {
-      AddBlockTransposeTimes(l, block_sizes_[rows[r]], n, b_r, x_col.data(), -1.0);
+  const auto& below = below_storage_[col];
+  if (body_column_[col]) {  // x_k −= L_rkᵀ b_r, the blocks one after another
+    if (!below.empty()) {
+      subtract_body_column_transpose_times_(BlockData(below.front()), b.data(),
+                                            below_offsets_[col].data(), below.size(),
+                                            x_col.data());
+    }
+  } else {
+    for (size_t r = 0; r < below.size(); ++r) {
+      AddBlockTransposeTimes(BlockData(below[r]), stored_blocks_[below[r]].rows, n,
+                             b.data() + below_offsets_[col][r], x_col.data(), -1.0);
     }
   }
   Eigen::Map<const Eigen::Matrix<double, N, N>> pivot(BlockData(diagonal_storage_[col]),

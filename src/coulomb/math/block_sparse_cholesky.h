@@ -145,8 +145,8 @@ class BlockSparseCholesky {
   OuterProducts6Kernel subtract_body_outer_products_;
   PivotFactor6Kernel factor_body_pivot_;
   PivotSolve6Kernel solve_against_body_pivot_;
-  BlockTimes6Kernel subtract_body_block_times_;
-  BlockTimes6Kernel subtract_body_block_transpose_times_;
+  ColumnTimes6Kernel subtract_body_column_times_;
+  ColumnTransposeTimes6Kernel subtract_body_column_transpose_times_;
   int num_rows_ = 0;
   std::vector<int> block_sizes_;
   std::vector<int> block_offsets_;
@@ -162,6 +162,9 @@ class BlockSparseCholesky {
   // column_end_[k]).
   std::vector<int64_t> column_begin_, column_end_;
   ReusableLists<int> below_storage_;
+  // Column k: the offsets of the blocks i below its diagonal in a vector
+  // (block_offsets_[i]), in the same order.
+  ReusableLists<int> below_offsets_;
   ReusableLists<BlockUpdate> updates_;  // per column
   // Per column: whether its pivot and the blocks below it are all 6 × 6 (a
   // body column); if so, its updates in the list kernel's form (else empty).

@@ -57,8 +57,10 @@ void SolveAgainstPivot6Portable(const double* l, double* x, std::size_t count) {
   }
 }
 
-void SubtractBlockTimes6Portable(const double* l, const double* x, double* y) {
-  AddBlockTimes(l, 6, 6, x, y, -1.0);
+void SubtractColumnTimes6Portable(const double* l, const double* x, double* b,
+                                  const int* offsets, std::size_t count) {
+  for (std::size_t r = 0; r < count; ++r)
+    AddBlockTimes(l + 36 * r, 6, 6, x, b + offsets[r], -1.0);
 }
 
 void Times6Portable(const double* a, const double* x, double* y) {
@@ -66,8 +68,11 @@ void Times6Portable(const double* a, const double* x, double* y) {
   AddBlockTimes(a, 6, 6, x, y);
 }
 
-void SubtractBlockTransposeTimes6Portable(const double* l, const double* x, double* y) {
-  AddBlockTransposeTimes(l, 6, 6, x, y, -1.0);
+void SubtractColumnTransposeTimes6Portable(const double* l, const double* b,
+                                           const int* offsets, std::size_t count,
+                                           double* x) {
+  for (std::size_t r = 0; r < count; ++r)
+    AddBlockTransposeTimes(l + 36 * r, 6, 6, b + offsets[r], x, -1.0);
 }
 
 void AddTimes3x6Portable(const double* j, const double* x, double* y) {
@@ -307,32 +312,53 @@ __attribute__((target("avx2,fma"))) void AddCongruence3x6Fma(double* w, const do
   }
 }
 
-// y −= Σ_k L(:, k) x_k (or y = Σ_k L(:, k) x_k), the even and odd k in two
-// accumulators (shorter dependency chains), rows 0–3 and 4–5 in a 256- and
-// a 128-bit register.
+// y −= Σ_k L(:, k) x_k (or y = Σ_k L(:, k) x_k), x_k broadcast in x_k[k],
+// the even and odd k in two accumulators (shorter dependency chains), rows
+// 0–3 and 4–5 in a 256- and a 128-bit register.
 template <bool kAssign>
-__attribute__((target("avx2,fma"))) void BlockTimes6Fma(const double* l, const double* x,
-                                                        double* y) {
+__attribute__((target("avx2,fma"), always_inline)) inline void BlockTimes6(
+    const double* l, const __m256d* x_k, double* y) {
   __m256d top[2] = {kAssign ? _mm256_setzero_pd() : _mm256_loadu_pd(y),
                     _mm256_setzero_pd()};
   __m128d bottom[2] = {kAssign ? _mm_setzero_pd() : _mm_loadu_pd(y + 4),
                        _mm_setzero_pd()};
 #pragma GCC unroll 6
   for (int k = 0; k < 6; ++k) {
-    const __m256d x_k = _mm256_broadcast_sd(x + k);
     const __m256d l_top = _mm256_loadu_pd(l + 6 * k);
     const __m128d l_bottom = _mm_loadu_pd(l + 6 * k + 4);
-    const __m128d x_k_low = _mm256_castpd256_pd128(x_k);
+    const __m128d x_k_low = _mm256_castpd256_pd128(x_k[k]);
     if constexpr (kAssign) {
-      top[k % 2] = _mm256_fmadd_pd(l_top, x_k, top[k % 2]);
+      top[k % 2] = _mm256_fmadd_pd(l_top, x_k[k], top[k % 2]);
       bottom[k % 2] = _mm_fmadd_pd(l_bottom, x_k_low, bottom[k % 2]);
     } else {
-      top[k % 2] = _mm256_fnmadd_pd(l_top, x_k, top[k % 2]);
+      top[k % 2] = _mm256_fnmadd_pd(l_top, x_k[k], top[k % 2]);
       bottom[k % 2] = _mm_fnmadd_pd(l_bottom, x_k_low, bottom[k % 2]);
     }
   }
   _mm256_storeu_pd(y, _mm256_add_pd(top[0], top[1]));
   _mm_storeu_pd(y + 4, _mm_add_pd(bottom[0], bottom[1]));
+}
+
+__attribute__((target("avx2,fma"), always_inline)) inline void Broadcast6(const double* x,
+                                                                          __m256d* x_k) {
+#pragma GCC unroll 6
+  for (int k = 0; k < 6; ++k) x_k[k] = _mm256_broadcast_sd(x + k);
+}
+
+__attribute__((target("avx2,fma"))) void Times6Fma(const double* a, const double* x,
+                                                   double* y) {
+  __m256d x_k[6];
+  Broadcast6(x, x_k);
+  BlockTimes6<true>(a, x_k, y);
+}
+
+// x's entries broadcast once for all the blocks.
+__attribute__((target("avx2,fma"))) void SubtractColumnTimes6Fma(
+    const double* l, const double* x, double* b, const int* offsets, std::size_t count) {
+  __m256d x_k[6];
+  Broadcast6(x, x_k);
+  for (std::size_t r = 0; r < count; ++r)
+    BlockTimes6<false>(l + 36 * r, x_k, b + offsets[r]);
 }
 
 // The entries L(:, k)·x of four columns k at once: each column's products in
@@ -353,23 +379,29 @@ __attribute__((target("avx2,fma"))) __m256d ColumnDots4(const double* l, __m256d
                        _mm256_permute2f128_pd(sums01, sums23, 0x31));
 }
 
-// y_k −= L(:, k)·x: columns 0–3 by ColumnDots4, columns 4–5 likewise in
-// 128-bit halves.
-__attribute__((target("avx2,fma"))) void SubtractBlockTransposeTimes6Fma(const double* l,
-                                                                         const double* x,
-                                                                         double* y) {
-  const __m256d x_top = _mm256_loadu_pd(x);
-  const __m128d x_bottom = _mm_loadu_pd(x + 4);
-  _mm256_storeu_pd(y, _mm256_sub_pd(_mm256_loadu_pd(y), ColumnDots4(l, x_top, x_bottom)));
-  __m128d pair[2];
+// x_k −= L_r(:, k)·b_r for each block in turn: columns 0–3 by ColumnDots4,
+// columns 4–5 likewise in 128-bit halves, x kept in registers throughout.
+__attribute__((target("avx2,fma"))) void SubtractColumnTransposeTimes6Fma(
+    const double* l, const double* b, const int* offsets, std::size_t count, double* x) {
+  __m256d x_top = _mm256_loadu_pd(x);
+  __m128d x_bottom = _mm_loadu_pd(x + 4);
+  for (std::size_t r = 0; r < count; ++r) {
+    const double* l_r = l + 36 * r;
+    const __m256d b_top = _mm256_loadu_pd(b + offsets[r]);
+    const __m128d b_bottom = _mm_loadu_pd(b + offsets[r] + 4);
+    x_top = _mm256_sub_pd(x_top, ColumnDots4(l_r, b_top, b_bottom));
+    __m128d pair[2];
 #pragma GCC unroll 6
-  for (int k = 0; k < 2; ++k) {
-    const __m256d product = _mm256_mul_pd(_mm256_loadu_pd(l + 24 + 6 * k), x_top);
-    const __m128d folded =
-        _mm_add_pd(_mm256_castpd256_pd128(product), _mm256_extractf128_pd(product, 1));
-    pair[k] = _mm_fmadd_pd(_mm_loadu_pd(l + 28 + 6 * k), x_bottom, folded);
+    for (int k = 0; k < 2; ++k) {
+      const __m256d product = _mm256_mul_pd(_mm256_loadu_pd(l_r + 24 + 6 * k), b_top);
+      const __m128d folded =
+          _mm_add_pd(_mm256_castpd256_pd128(product), _mm256_extractf128_pd(product, 1));
+      pair[k] = _mm_fmadd_pd(_mm_loadu_pd(l_r + 28 + 6 * k), b_bottom, folded);
+    }
+    x_bottom = _mm_sub_pd(x_bottom, _mm_hadd_pd(pair[0], pair[1]));
   }
-  _mm_storeu_pd(y + 4, _mm_sub_pd(_mm_loadu_pd(y + 4), _mm_hadd_pd(pair[0], pair[1])));
+  _mm256_storeu_pd(x, x_top);
+  _mm_storeu_pd(x + 4, x_bottom);
 }
 
 // J's 18 entries read in column pairs: rows 0–2 of column k and row 0 of
@@ -457,16 +489,14 @@ Times3x6Kernel AddTransposeTimes3x6Avx2() {
   return HasAvx2AndFma() ? &AddTransposeTimes3x6Fma : nullptr;
 }
 
-BlockTimes6Kernel SubtractBlockTimes6Avx2() {
-  return HasAvx2AndFma() ? &BlockTimes6Fma<false> : nullptr;
+ColumnTimes6Kernel SubtractColumnTimes6Avx2() {
+  return HasAvx2AndFma() ? &SubtractColumnTimes6Fma : nullptr;
 }
 
-BlockTimes6Kernel Times6Avx2() {
-  return HasAvx2AndFma() ? &BlockTimes6Fma<true> : nullptr;
-}
+BlockTimes6Kernel Times6Avx2() { return HasAvx2AndFma() ? &Times6Fma : nullptr; }
 
-BlockTimes6Kernel SubtractBlockTransposeTimes6Avx2() {
-  return HasAvx2AndFma() ? &SubtractBlockTransposeTimes6Fma : nullptr;
+ColumnTransposeTimes6Kernel SubtractColumnTransposeTimes6Avx2() {
+  return HasAvx2AndFma() ? &SubtractColumnTransposeTimes6Fma : nullptr;
 }
 
 Congruence3x6Kernel AddCongruence3x6Avx2() {
@@ -492,12 +522,12 @@ TransposeProduct3x6Kernel AddTransposeProduct3x6Avx2() { return nullptr; }
 OuterProducts6Kernel SubtractOuterProducts6Avx2() { return nullptr; }
 PivotSolve6Kernel SolveAgainstPivot6Avx2() { return nullptr; }
 PivotFactor6Kernel FactorPivot6Avx2() { return nullptr; }
-BlockTimes6Kernel SubtractBlockTimes6Avx2() { return nullptr; }
+ColumnTimes6Kernel SubtractColumnTimes6Avx2() { return nullptr; }
 BlockTimes6Kernel Times6Avx2() { return nullptr; }
 Times3x6Kernel AddTimes3x6Avx2() { return nullptr; }
 Product3x3By3x6Kernel Times3x3By3x6Avx2() { return nullptr; }
 Times3x6Kernel AddTransposeTimes3x6Avx2() { return nullptr; }
-BlockTimes6Kernel SubtractBlockTransposeTimes6Avx2() { return nullptr; }
+ColumnTransposeTimes6Kernel SubtractColumnTransposeTimes6Avx2() { return nullptr; }
 #endif
 
 OuterProducts6Kernel SubtractOuterProducts6Kernel() {
@@ -520,14 +550,14 @@ PivotSolve6Kernel SolveAgainstPivot6Kernel() {
   return avx2 != nullptr ? avx2 : &SolveAgainstPivot6Portable;
 }
 
-BlockTimes6Kernel SubtractBlockTimes6Kernel() {
-  const BlockTimes6Kernel avx2 = SubtractBlockTimes6Avx2();
-  return avx2 != nullptr ? avx2 : &SubtractBlockTimes6Portable;
+ColumnTimes6Kernel SubtractColumnTimes6Kernel() {
+  const ColumnTimes6Kernel avx2 = SubtractColumnTimes6Avx2();
+  return avx2 != nullptr ? avx2 : &SubtractColumnTimes6Portable;
 }
 
-BlockTimes6Kernel SubtractBlockTransposeTimes6Kernel() {
-  const BlockTimes6Kernel avx2 = SubtractBlockTransposeTimes6Avx2();
-  return avx2 != nullptr ? avx2 : &SubtractBlockTransposeTimes6Portable;
+ColumnTransposeTimes6Kernel SubtractColumnTransposeTimes6Kernel() {
+  const ColumnTransposeTimes6Kernel avx2 = SubtractColumnTransposeTimes6Avx2();
+  return avx2 != nullptr ? avx2 : &SubtractColumnTransposeTimes6Portable;
 }
 
 Times3x6Kernel AddTimes3x6Kernel() {

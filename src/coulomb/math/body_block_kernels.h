@@ -71,19 +71,29 @@ using PivotSolve6Kernel = void (*)(const double* l, double* x, std::size_t count
 PivotSolve6Kernel SolveAgainstPivot6Avx2();
 PivotSolve6Kernel SolveAgainstPivot6Kernel();
 
-// y −= L x and y −= Lᵀ x for a 6 × 6 block L (column-major, contiguous) and
-// 6-vectors x, y: a block of the Cholesky factor in the forward (b_r −=
-// L_rk x_k) and backward (x_k −= L_rkᵀ b_r) substitutions of every Newton
-// iteration. Kernels as above.
-void SubtractBlockTimes6Portable(const double* l, const double* x, double* y);
-void SubtractBlockTransposeTimes6Portable(const double* l, const double* x, double* y);
-using BlockTimes6Kernel = void (*)(const double* l, const double* x, double* y);
-BlockTimes6Kernel SubtractBlockTimes6Avx2();
-BlockTimes6Kernel SubtractBlockTimes6Kernel();
-BlockTimes6Kernel SubtractBlockTransposeTimes6Avx2();
-BlockTimes6Kernel SubtractBlockTransposeTimes6Kernel();
+// The forward and backward substitutions of every Newton iteration through
+// the blocks L_r below a body's pivot (6 × 6, column-major, stored one after
+// another: L_r at l + 36 r), the 6-vectors b_r at b + offsets[r]:
+//   forward:  b_r −= L_r x for each r;
+//   backward: x −= L_rᵀ b_r for r = 0, 1, … in turn.
+// Kernels as above.
+void SubtractColumnTimes6Portable(const double* l, const double* x, double* b,
+                                  const int* offsets, std::size_t count);
+void SubtractColumnTransposeTimes6Portable(const double* l, const double* b,
+                                           const int* offsets, std::size_t count,
+                                           double* x);
+using ColumnTimes6Kernel = void (*)(const double* l, const double* x, double* b,
+                                    const int* offsets, std::size_t count);
+using ColumnTransposeTimes6Kernel = void (*)(const double* l, const double* b,
+                                             const int* offsets, std::size_t count,
+                                             double* x);
+ColumnTimes6Kernel SubtractColumnTimes6Avx2();
+ColumnTimes6Kernel SubtractColumnTimes6Kernel();
+ColumnTransposeTimes6Kernel SubtractColumnTransposeTimes6Avx2();
+ColumnTransposeTimes6Kernel SubtractColumnTransposeTimes6Kernel();
 // y = A x for a 6 × 6 block A (a body's A_t in the products with A of
 // every Newton iteration). Kernels as above.
+using BlockTimes6Kernel = void (*)(const double* l, const double* x, double* y);
 void Times6Portable(const double* a, const double* x, double* y);
 BlockTimes6Kernel Times6Avx2();
 BlockTimes6Kernel Times6Kernel();
