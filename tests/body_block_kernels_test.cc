@@ -27,6 +27,8 @@ struct KernelSet {
   Product3x3By3x6Kernel hessian_times_jacobian;
   PivotFactor6Kernel pivot_factor;
   BlockTimes6Kernel times;
+  TriangularSolve6Kernel lower_solve;
+  TriangularSolve6Kernel lower_transpose_solve;
 };
 
 KernelSet PortableKernels() {
@@ -41,7 +43,9 @@ KernelSet PortableKernels() {
           &AddTransposeTimes3x6Portable,
           &Times3x3By3x6Portable,
           &FactorPivot6Portable,
-          &Times6Portable};
+          &Times6Portable,
+          &SolveLower6Portable,
+          &SolveLowerTranspose6Portable};
 }
 KernelSet Avx2Kernels() {
   return {"avx2",
@@ -55,7 +59,9 @@ KernelSet Avx2Kernels() {
           AddTransposeTimes3x6Avx2(),
           Times3x3By3x6Avx2(),
           FactorPivot6Avx2(),
-          Times6Avx2()};
+          Times6Avx2(),
+          SolveLower6Avx2(),
+          SolveLowerTranspose6Avx2()};
 }
 KernelSet DispatchedKernels() {
   return {"dispatched",
@@ -69,7 +75,9 @@ KernelSet DispatchedKernels() {
           AddTransposeTimes3x6Kernel(),
           Times3x3By3x6Kernel(),
           FactorPivot6Kernel(),
-          Times6Kernel()};
+          Times6Kernel(),
+          SolveLower6Kernel(),
+          SolveLowerTranspose6Kernel()};
 }
 
 class BodyBlockKernels : public ::testing::TestWithParam<KernelSet (*)()> {
@@ -174,7 +182,8 @@ TEST_P(BodyBlockKernels, PivotSolve) {
       expected[b] = l.triangularView<Eigen::Lower>().solve(h[b].transpose()).transpose();
       Eigen::Map<Block6>(x.data() + 36 * b) = h[b];
     }
-    kernels_.pivot_solve(l.data(), x.data(), count);
+    const Eigen::Matrix<double, 6, 1> inverse_diagonal = l.diagonal().cwiseInverse();
+    kernels_.pivot_solve(l.data(), inverse_diagonal.data(), x.data(), count);
     for (int b = 0; b < count; ++b) {
       EXPECT_LT((Eigen::Map<const Block6>(x.data() + 36 * b) - expected[b])
                     .cwiseAbs()
@@ -182,6 +191,29 @@ TEST_P(BodyBlockKernels, PivotSolve) {
                 1e-13)
           << "block " << b << " of " << count;
     }
+  }
+}
+
+// x ← L⁻¹ x and x ← L⁻ᵀ x for a pivot factor (its upper triangle garbage,
+// 1 / L(j, j) given), against Eigen's triangular solves.
+TEST_P(BodyBlockKernels, PivotSubstitutions) {
+  using Vector6 = Eigen::Matrix<double, 6, 1>;
+  for (int trial = 0; trial < 20; ++trial) {
+    const Block6 m = Block6::Random();
+    Block6 l = (m * m.transpose() + 6.0 * Block6::Identity()).llt().matrixL();
+    const Block6 lower = l;
+    l.triangularView<Eigen::StrictlyUpper>().setConstant(1e6);  // must not be read
+    const Vector6 inverse_diagonal = lower.diagonal().cwiseInverse();
+    const Vector6 b = Vector6::Random();
+    Vector6 x = b, x_transposed = b;
+    kernels_.lower_solve(l.data(), inverse_diagonal.data(), x.data());
+    kernels_.lower_transpose_solve(l.data(), inverse_diagonal.data(),
+                                   x_transposed.data());
+    const Vector6 expected = lower.triangularView<Eigen::Lower>().solve(b);
+    const Vector6 expected_transposed =
+        lower.transpose().triangularView<Eigen::Upper>().solve(b);
+    EXPECT_LT((x - expected).cwiseAbs().maxCoeff(), 1e-14);
+    EXPECT_LT((x_transposed - expected_transposed).cwiseAbs().maxCoeff(), 1e-14);
   }
 }
 

@@ -21,6 +21,8 @@ BlockSparseCholesky::BlockSparseCholesky(const BlockSparsityPattern& pattern)
     : subtract_body_outer_products_(SubtractOuterProducts6Kernel()),
       factor_body_pivot_(FactorPivot6Kernel()),
       solve_against_body_pivot_(SolveAgainstPivot6Kernel()),
+      solve_body_lower_(SolveLower6Kernel()),
+      solve_body_lower_transpose_(SolveLowerTranspose6Kernel()),
       subtract_body_column_times_(SubtractColumnTimes6Kernel()),
       subtract_body_column_transpose_times_(SubtractColumnTransposeTimes6Kernel()) {
   Analyze(pattern);
@@ -43,6 +45,7 @@ void BlockSparseCholesky::Analyze(const BlockSparsityPattern& pattern) {
   }
   values_.resize(num_values);
   kept_.resize(num_values);
+  inverse_diagonals_.resize(static_cast<size_t>(kBodyBlock) * n);
   stored_blocks_.clear();
   stored_blocks_.reserve(num_stored_blocks);
   diagonal_storage_.resize(n);
@@ -252,13 +255,18 @@ bool BlockSparseCholesky::FactorColumn(int col) {
   const bool body_pivot = n == kBodyBlock;
   double* pivot = values_.data() + stored_blocks_[diagonal_storage_[col]].offset;
   if (!(body_pivot ? factor_body_pivot_(pivot) : FactorPivot(pivot, n))) return false;
+  double* inverse_diagonal = inverse_diagonals_.data() + kBodyBlock * col;
+  if (body_pivot) {
+    for (int j = 0; j < kBodyBlock; ++j) inverse_diagonal[j] = 1.0 / pivot[7 * j];
+  }
   const auto& below = below_storage_[col];
   if (body_column_[col]) {
     // All 6 × 6: L_ik = H_ik L_kk⁻ᵀ for the blocks below the pivot (stored
     // one after another) and the column's updates, one call each.
     if (below.empty()) return true;
-    solve_against_body_pivot_(
-        pivot, values_.data() + stored_blocks_[below.front()].offset, below.size());
+    solve_against_body_pivot_(pivot, inverse_diagonal,
+                              values_.data() + stored_blocks_[below.front()].offset,
+                              below.size());
     subtract_body_outer_products_(values_.data(), body_updates_[col].data(),
                                   body_updates_[col].size());
     return true;
@@ -267,7 +275,7 @@ bool BlockSparseCholesky::FactorColumn(int col) {
     const StoredBlockInfo& info = stored_blocks_[storage];
     double* block = values_.data() + info.offset;
     if (body_pivot && info.rows == kBodyBlock) {
-      solve_against_body_pivot_(pivot, block, 1);
+      solve_against_body_pivot_(pivot, inverse_diagonal, block, 1);
     } else {
       SolveAgainstPivot(pivot, n, block, info.rows);
     }
@@ -280,9 +288,13 @@ template <int N>
 void BlockSparseCholesky::ForwardColumn(int col, Eigen::Ref<Eigen::VectorXd> b) const {
   const int n = block_sizes_[col];
   Eigen::Map<Eigen::Matrix<double, N, 1>> x_col(b.data() + block_offsets_[col], n);
-  Eigen::Map<const Eigen::Matrix<double, N, N>> pivot(BlockData(diagonal_storage_[col]),
-                                                      n, n);
-  pivot.template triangularView<Eigen::Lower>().solveInPlace(x_col);
+  if constexpr (N == kBodyBlock) {
+    solve_body_lower_(BlockData(diagonal_storage_[col]),
+                      inverse_diagonals_.data() + kBodyBlock * col, x_col.data());
+  } else {
+    Eigen::Map<const Eigen::MatrixXd> pivot(BlockData(diagonal_storage_[col]), n, n);
+    pivot.triangularView<Eigen::Lower>().solveInPlace(x_col);
+  }
   const auto& below = below_storage_[col];
   if (below.empty()) return;
   if (body_column_[col]) {  // b_r −= L_rk x_k, the blocks one after another
@@ -313,9 +325,14 @@ void BlockSparseCholesky::BackwardColumn(int col, Eigen::Ref<Eigen::VectorXd> b)
                              b.data() + below_offsets_[col][r], x_col.data(), -1.0);
     }
   }
-  Eigen::Map<const Eigen::Matrix<double, N, N>> pivot(BlockData(diagonal_storage_[col]),
-                                                      n, n);
-  pivot.transpose().template triangularView<Eigen::Upper>().solveInPlace(x_col);
+  if constexpr (N == kBodyBlock) {
+    solve_body_lower_transpose_(BlockData(diagonal_storage_[col]),
+                                inverse_diagonals_.data() + kBodyBlock * col,
+                                x_col.data());
+  } else {
+    Eigen::Map<const Eigen::MatrixXd> pivot(BlockData(diagonal_storage_[col]), n, n);
+    pivot.transpose().triangularView<Eigen::Upper>().solveInPlace(x_col);
+  }
 }
 
 void BlockSparseCholesky::Solve(Eigen::Ref<Eigen::VectorXd> b,

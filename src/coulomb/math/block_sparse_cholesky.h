@@ -145,6 +145,8 @@ class BlockSparseCholesky {
   OuterProducts6Kernel subtract_body_outer_products_;
   PivotFactor6Kernel factor_body_pivot_;
   PivotSolve6Kernel solve_against_body_pivot_;
+  TriangularSolve6Kernel solve_body_lower_;
+  TriangularSolve6Kernel solve_body_lower_transpose_;
   ColumnTimes6Kernel subtract_body_column_times_;
   ColumnTransposeTimes6Kernel subtract_body_column_transpose_times_;
   int num_rows_ = 0;
@@ -154,6 +156,9 @@ class BlockSparseCholesky {
   MinimumDegreeWorkspace elimination_workspace_;
   std::vector<double> values_;
   std::vector<double> kept_;  // KeepMatrix's copy of H, laid out as values_
+  // Per block of 6 rows, from its last factorization: 1 / L(j, j) of its
+  // pivot, j = 0…5, at 6 × block.
+  std::vector<double> inverse_diagonals_;
   std::vector<StoredBlockInfo> stored_blocks_;
   // Column k (caller's numbering): its diagonal block and the storage of
   // L_{i,k} for i in elimination_.below_diagonal[k], in the same order.

@@ -46,15 +46,66 @@ bool FactorPivot6Portable(double* h) {
   return true;
 }
 
-void SolveAgainstPivot6Portable(const double* l, double* x, std::size_t count) {
+void SolveAgainstPivot6Portable(const double* l, const double* inverse_diagonal,
+                                double* x, std::size_t count) {
   const Eigen::Map<const Block6> pivot(l);
   for (std::size_t b = 0; b < count; ++b) {
     Eigen::Map<Block6> block(x + 36 * b);
     for (int j = 0; j < 6; ++j) {
       for (int k = 0; k < j; ++k) block.col(j) -= pivot(j, k) * block.col(k);
-      block.col(j) /= pivot(j, j);
+      block.col(j) *= inverse_diagonal[j];
     }
   }
+}
+
+// c − a b, fused (one rounding) or not.
+template <bool kFused>
+__attribute__((always_inline)) inline double MinusProduct(double a, double b, double c) {
+  if constexpr (kFused) {
+    return std::fma(-a, b, c);
+  } else {
+    return c - a * b;
+  }
+}
+
+// L y = x by columns: y_j = x_j / L(j, j), then x_i −= L(i, j) y_j below it.
+template <bool kFused>
+__attribute__((always_inline)) inline void SolveLower6(const double* l,
+                                                       const double* inverse_diagonal,
+                                                       double* x) {
+  double y[6];
+  for (int i = 0; i < 6; ++i) y[i] = x[i];
+#pragma GCC unroll 6
+  for (int j = 0; j < 6; ++j) {
+    y[j] *= inverse_diagonal[j];
+#pragma GCC unroll 6
+    for (int i = j + 1; i < 6; ++i) y[i] = MinusProduct<kFused>(l[i + 6 * j], y[j], y[i]);
+  }
+  for (int i = 0; i < 6; ++i) x[i] = y[i];
+}
+
+// Lᵀ y = x from the last row up: y_j = (x_j − Σ_{i>j} L(i, j) y_i) / L(j, j).
+template <bool kFused>
+__attribute__((always_inline)) inline void SolveLowerTranspose6(
+    const double* l, const double* inverse_diagonal, double* x) {
+  double y[6];
+  for (int i = 0; i < 6; ++i) y[i] = x[i];
+#pragma GCC unroll 6
+  for (int j = 5; j >= 0; --j) {
+#pragma GCC unroll 6
+    for (int i = j + 1; i < 6; ++i) y[j] = MinusProduct<kFused>(l[i + 6 * j], y[i], y[j]);
+    y[j] *= inverse_diagonal[j];
+  }
+  for (int i = 0; i < 6; ++i) x[i] = y[i];
+}
+
+void SolveLower6Portable(const double* l, const double* inverse_diagonal, double* x) {
+  SolveLower6<false>(l, inverse_diagonal, x);
+}
+
+void SolveLowerTranspose6Portable(const double* l, const double* inverse_diagonal,
+                                  double* x) {
+  SolveLowerTranspose6<false>(l, inverse_diagonal, x);
 }
 
 void SubtractColumnTimes6Portable(const double* l, const double* x, double* b,
@@ -190,12 +241,21 @@ __attribute__((target("avx2,fma"), noinline)) void SolveBlockAgainstPivot6Fma(
   EliminateColumnsFrom<false>(l, x, inverse_diagonal, top, bottom);
 }
 
-__attribute__((target("avx2,fma"))) void SolveAgainstPivot6Fma(const double* l, double* x,
-                                                               std::size_t count) {
-  double inverse_diagonal[6];  // the divisions once for all the blocks
-  for (int j = 0; j < 6; ++j) inverse_diagonal[j] = 1.0 / l[7 * j];
+__attribute__((target("avx2,fma"))) void SolveAgainstPivot6Fma(
+    const double* l, const double* inverse_diagonal, double* x, std::size_t count) {
   for (std::size_t block = 0; block < count; ++block)
     SolveBlockAgainstPivot6Fma(l, x + 36 * block, inverse_diagonal);
+}
+
+__attribute__((target("avx2,fma"))) void SolveLower6Fma(const double* l,
+                                                        const double* inverse_diagonal,
+                                                        double* x) {
+  SolveLower6<true>(l, inverse_diagonal, x);
+}
+
+__attribute__((target("avx2,fma"))) void SolveLowerTranspose6Fma(
+    const double* l, const double* inverse_diagonal, double* x) {
+  SolveLowerTranspose6<true>(l, inverse_diagonal, x);
 }
 
 // A 6 × 6 block's columns: rows 0–3 in one 256-bit register, rows 4–5 in
@@ -516,12 +576,20 @@ PivotSolve6Kernel SolveAgainstPivot6Avx2() {
 PivotFactor6Kernel FactorPivot6Avx2() {
   return HasAvx2AndFma() ? &FactorPivot6Fma : nullptr;
 }
+TriangularSolve6Kernel SolveLower6Avx2() {
+  return HasAvx2AndFma() ? &SolveLower6Fma : nullptr;
+}
+TriangularSolve6Kernel SolveLowerTranspose6Avx2() {
+  return HasAvx2AndFma() ? &SolveLowerTranspose6Fma : nullptr;
+}
 #else
 Congruence3x6Kernel AddCongruence3x6Avx2() { return nullptr; }
 TransposeProduct3x6Kernel AddTransposeProduct3x6Avx2() { return nullptr; }
 OuterProducts6Kernel SubtractOuterProducts6Avx2() { return nullptr; }
 PivotSolve6Kernel SolveAgainstPivot6Avx2() { return nullptr; }
 PivotFactor6Kernel FactorPivot6Avx2() { return nullptr; }
+TriangularSolve6Kernel SolveLower6Avx2() { return nullptr; }
+TriangularSolve6Kernel SolveLowerTranspose6Avx2() { return nullptr; }
 ColumnTimes6Kernel SubtractColumnTimes6Avx2() { return nullptr; }
 BlockTimes6Kernel Times6Avx2() { return nullptr; }
 Times3x6Kernel AddTimes3x6Avx2() { return nullptr; }
@@ -548,6 +616,16 @@ TransposeProduct3x6Kernel AddTransposeProduct3x6Kernel() {
 PivotSolve6Kernel SolveAgainstPivot6Kernel() {
   const PivotSolve6Kernel avx2 = SolveAgainstPivot6Avx2();
   return avx2 != nullptr ? avx2 : &SolveAgainstPivot6Portable;
+}
+
+TriangularSolve6Kernel SolveLower6Kernel() {
+  const TriangularSolve6Kernel avx2 = SolveLower6Avx2();
+  return avx2 != nullptr ? avx2 : &SolveLower6Portable;
+}
+
+TriangularSolve6Kernel SolveLowerTranspose6Kernel() {
+  const TriangularSolve6Kernel avx2 = SolveLowerTranspose6Avx2();
+  return avx2 != nullptr ? avx2 : &SolveLowerTranspose6Portable;
 }
 
 ColumnTimes6Kernel SubtractColumnTimes6Kernel() {

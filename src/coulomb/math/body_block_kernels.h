@@ -64,12 +64,29 @@ PivotFactor6Kernel FactorPivot6Kernel();
 
 // X ← X L⁻ᵀ for `count` 6 × 6 blocks X one after another (at x, x + 36, …),
 // L lower triangular with a positive diagonal (column-major; the upper
-// triangle of L is not read): the blocks below a body's pivot in the
-// Cholesky, L_ik = H_ik L_kk⁻ᵀ, stored in that order. Kernels as above.
-void SolveAgainstPivot6Portable(const double* l, double* x, std::size_t count);
-using PivotSolve6Kernel = void (*)(const double* l, double* x, std::size_t count);
+// triangle of L is not read) and inverse_diagonal[j] = 1 / L(j, j): the
+// blocks below a body's pivot in the Cholesky, L_ik = H_ik L_kk⁻ᵀ, stored in
+// that order. Kernels as above.
+void SolveAgainstPivot6Portable(const double* l, const double* inverse_diagonal,
+                                double* x, std::size_t count);
+using PivotSolve6Kernel = void (*)(const double* l, const double* inverse_diagonal,
+                                   double* x, std::size_t count);
 PivotSolve6Kernel SolveAgainstPivot6Avx2();
 PivotSolve6Kernel SolveAgainstPivot6Kernel();
+
+// x ← L⁻¹ x and x ← L⁻ᵀ x for a 6-vector x and a body's pivot L (as above,
+// with inverse_diagonal[j] = 1 / L(j, j): multiplications, not divisions, on
+// the substitutions' chain of dependences): the pivots' part of the forward
+// and backward substitutions. Kernels as above.
+void SolveLower6Portable(const double* l, const double* inverse_diagonal, double* x);
+void SolveLowerTranspose6Portable(const double* l, const double* inverse_diagonal,
+                                  double* x);
+using TriangularSolve6Kernel = void (*)(const double* l, const double* inverse_diagonal,
+                                        double* x);
+TriangularSolve6Kernel SolveLower6Avx2();
+TriangularSolve6Kernel SolveLower6Kernel();
+TriangularSolve6Kernel SolveLowerTranspose6Avx2();
+TriangularSolve6Kernel SolveLowerTranspose6Kernel();
 
 // The forward and backward substitutions of every Newton iteration through
 // the blocks L_r below a body's pivot (6 × 6, column-major, stored one after
