@@ -154,17 +154,24 @@ TEST_P(BodyBlockKernels, PivotFactor) {
     const Block6 expected = spd.llt().matrixL();
     Block6 h = spd;
     h.triangularView<Eigen::StrictlyUpper>().setConstant(1e6);
-    ASSERT_TRUE(kernels_.pivot_factor(h.data()));
+    Eigen::Matrix<double, 6, 1> inverse_diagonal;
+    ASSERT_TRUE(kernels_.pivot_factor(h.data(), inverse_diagonal.data()));
     const Block6 l = h.triangularView<Eigen::Lower>();
     EXPECT_LT((l - expected).cwiseAbs().maxCoeff(), 1e-12);
+    EXPECT_LT((inverse_diagonal.cwiseProduct(l.diagonal()) -
+               Eigen::Matrix<double, 6, 1>::Ones())
+                  .cwiseAbs()
+                  .maxCoeff(),
+              1e-14);
   }
   Block6 indefinite = Block6::Identity();  // the last pivot: 0.25 − 0.6²
   indefinite(5, 5) = 0.25;
   indefinite(5, 4) = indefinite(4, 5) = 0.6;
-  EXPECT_FALSE(kernels_.pivot_factor(indefinite.data()));
+  Eigen::Matrix<double, 6, 1> inverse_diagonal;
+  EXPECT_FALSE(kernels_.pivot_factor(indefinite.data(), inverse_diagonal.data()));
   Block6 not_a_number = Block6::Identity();
   not_a_number(5, 5) = std::nan("");
-  EXPECT_FALSE(kernels_.pivot_factor(not_a_number.data()));
+  EXPECT_FALSE(kernels_.pivot_factor(not_a_number.data(), inverse_diagonal.data()));
 }
 
 // X ← X L⁻ᵀ against Eigen's triangular solve.

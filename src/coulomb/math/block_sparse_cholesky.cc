@@ -254,11 +254,9 @@ bool BlockSparseCholesky::FactorColumn(int col) {
   const int n = block_sizes_[col];
   const bool body_pivot = n == kBodyBlock;
   double* pivot = values_.data() + stored_blocks_[diagonal_storage_[col]].offset;
-  if (!(body_pivot ? factor_body_pivot_(pivot) : FactorPivot(pivot, n))) return false;
   double* inverse_diagonal = inverse_diagonals_.data() + kBodyBlock * col;
-  if (body_pivot) {
-    for (int j = 0; j < kBodyBlock; ++j) inverse_diagonal[j] = 1.0 / pivot[7 * j];
-  }
+  if (!(body_pivot ? factor_body_pivot_(pivot, inverse_diagonal) : FactorPivot(pivot, n)))
+    return false;
   const auto& below = below_storage_[col];
   if (body_column_[col]) {
     // All 6 × 6: L_ik = H_ik L_kk⁻ᵀ for the blocks below the pivot (stored

@@ -28,7 +28,7 @@ void SubtractOuterProducts6Portable(double* values, const BodyBlockUpdate* updat
   }
 }
 
-bool FactorPivot6Portable(double* h) {
+bool FactorPivot6Portable(double* h, double* inverse_diagonal) {
   Eigen::Map<Block6> a(h);
   for (int j = 0; j < 6; ++j) {
     double d = a(j, j);
@@ -37,6 +37,7 @@ bool FactorPivot6Portable(double* h) {
     d = std::sqrt(d);
     a(j, j) = d;
     const double inverse = 1.0 / d;
+    inverse_diagonal[j] = inverse;
     for (int i = j + 1; i < 6; ++i) {
       double sum = a(i, j);
       for (int k = 0; k < j; ++k) sum -= a(i, k) * a(j, k);
@@ -84,7 +85,8 @@ __attribute__((always_inline)) inline void SolveLower6(const double* l,
   for (int i = 0; i < 6; ++i) x[i] = y[i];
 }
 
-// Lᵀ y = x from the last row up: y_j = (x_j − Σ_{i>j} L(i, j) y_i) / L(j, j).
+// Lᵀ y = x from the last row up: y_j = (x_j − Σ_{i>j} L(i, j) y_i) / L(j, j),
+// the sum taken from i = 5 down, so that y_{j+1}, found last, enters last.
 template <bool kFused>
 __attribute__((always_inline)) inline void SolveLowerTranspose6(
     const double* l, const double* inverse_diagonal, double* x) {
@@ -93,7 +95,7 @@ __attribute__((always_inline)) inline void SolveLowerTranspose6(
 #pragma GCC unroll 6
   for (int j = 5; j >= 0; --j) {
 #pragma GCC unroll 6
-    for (int i = j + 1; i < 6; ++i) y[j] = MinusProduct<kFused>(l[i + 6 * j], y[i], y[j]);
+    for (int i = 5; i > j; --i) y[j] = MinusProduct<kFused>(l[i + 6 * j], y[i], y[j]);
     y[j] *= inverse_diagonal[j];
   }
   for (int i = 0; i < 6; ++i) x[i] = y[i];
@@ -188,19 +190,14 @@ __attribute__((target("avx2,fma"), always_inline)) inline double DiagonalEntry(
   }
 }
 
-// Column j of X minus Σ_{k<j} X(:, k) L(j, k), then scaled, the finished
-// columns kept in registers: with kFactor (L Lᵀ = H, left-looking, L = X = H
-// in place) by one over the square root of its diagonal entry, which it
-// then holds (the entries above the diagonal are computed along and left as
-// they come); otherwise (X ← X L⁻ᵀ) by inverse_diagonal[j] = 1 / L(j, j).
-// False for a pivot that is not positive.
-template <bool kFactor, int j = 0>
-__attribute__((target("avx2,fma"), always_inline)) inline bool EliminateColumnsFrom(
+// X ← X L⁻ᵀ from column j on: column j of X minus Σ_{k<j} X(:, k) L(j, k),
+// then times inverse_diagonal[j] = 1 / L(j, j), the finished columns kept in
+// registers.
+template <int j = 0>
+__attribute__((target("avx2,fma"), always_inline)) inline void SolveColumnsFrom(
     const double* l, double* x, const double* inverse_diagonal, __m256d* top,
     __m128d* bottom) {
-  if constexpr (j == 6) {
-    return true;
-  } else {
+  if constexpr (j < 6) {
     top[j] = _mm256_loadu_pd(x + 6 * j);
     bottom[j] = _mm_loadu_pd(x + 6 * j + 4);
 #pragma GCC unroll 6
@@ -209,27 +206,62 @@ __attribute__((target("avx2,fma"), always_inline)) inline bool EliminateColumnsF
       top[j] = _mm256_fnmadd_pd(top[k], l_jk, top[j]);
       bottom[j] = _mm_fnmadd_pd(bottom[k], _mm256_castpd256_pd128(l_jk), bottom[j]);
     }
-    double scale;
-    if constexpr (kFactor) {
-      const double pivot = DiagonalEntry<j>(top[j], bottom[j]);
-      if (!(pivot > 0.0)) return false;
-      scale = 1.0 / std::sqrt(pivot);
-    } else {
-      scale = inverse_diagonal[j];
-    }
-    const __m256d scales = _mm256_set1_pd(scale);
+    const __m256d scales = _mm256_set1_pd(inverse_diagonal[j]);
     top[j] = _mm256_mul_pd(top[j], scales);
     bottom[j] = _mm_mul_pd(bottom[j], _mm256_castpd256_pd128(scales));
     _mm256_storeu_pd(x + 6 * j, top[j]);
     _mm_storeu_pd(x + 6 * j + 4, bottom[j]);
-    return EliminateColumnsFrom<kFactor, j + 1>(l, x, inverse_diagonal, top, bottom);
+    SolveColumnsFrom<j + 1>(l, x, inverse_diagonal, top, bottom);
   }
 }
 
-__attribute__((target("avx2,fma"))) bool FactorPivot6Fma(double* h) {
+// FactorPivot6Fma's columns c_j from j on (into top, bottom), w_j written
+// over column j of x and 1 / d_j into inverse_pivot; false for a pivot d_j
+// that is not positive.
+template <int j = 0>
+__attribute__((target("avx2,fma"), always_inline)) inline bool ReduceColumnsFrom(
+    double* x, double* inverse_pivot, __m256d* top, __m128d* bottom) {
+  if constexpr (j == 6) {
+    return true;
+  } else {
+    top[j] = _mm256_loadu_pd(x + 6 * j);
+    bottom[j] = _mm_loadu_pd(x + 6 * j + 4);
+#pragma GCC unroll 6
+    for (int k = 0; k < j; ++k) {
+      const __m256d w_kj = _mm256_broadcast_sd(x + j + 6 * k);
+      top[j] = _mm256_fnmadd_pd(top[k], w_kj, top[j]);
+      bottom[j] = _mm_fnmadd_pd(bottom[k], _mm256_castpd256_pd128(w_kj), bottom[j]);
+    }
+    const double pivot = DiagonalEntry<j>(top[j], bottom[j]);
+    if (!(pivot > 0.0)) return false;
+    inverse_pivot[j] = 1.0 / pivot;
+    const __m256d scales = _mm256_set1_pd(inverse_pivot[j]);
+    _mm256_storeu_pd(x + 6 * j, _mm256_mul_pd(top[j], scales));
+    _mm_storeu_pd(x + 6 * j + 4, _mm_mul_pd(bottom[j], _mm256_castpd256_pd128(scales)));
+    return ReduceColumnsFrom<j + 1>(x, inverse_pivot, top, bottom);
+  }
+}
+
+// L Lᵀ = H as L D Lᵀ on the way: column j of H minus Σ_{k<j} c_k w_k(j),
+// with c_k column k so reduced and w_k = c_k / d_k (d_k = c_k(k), the pivot),
+// so that the chain from one column to the next holds a division but no
+// square root; L(:, k) = c_k / √d_k at the end. The columns c_k stay in
+// registers, the w_k go through x (broadcast from there).
+__attribute__((target("avx2,fma"))) bool FactorPivot6Fma(double* h,
+                                                         double* inverse_diagonal) {
   __m256d top[6];
   __m128d bottom[6];
-  return EliminateColumnsFrom<true>(h, h, nullptr, top, bottom);
+  double inverse_pivot[6];
+  if (!ReduceColumnsFrom(h, inverse_pivot, top, bottom)) return false;
+#pragma GCC unroll 6
+  for (int j = 0; j < 6; ++j) {
+    const double scale = std::sqrt(inverse_pivot[j]);  // 1 / √d_j
+    inverse_diagonal[j] = scale;
+    const __m256d scales = _mm256_set1_pd(scale);
+    _mm256_storeu_pd(h + 6 * j, _mm256_mul_pd(top[j], scales));
+    _mm_storeu_pd(h + 6 * j + 4, _mm_mul_pd(bottom[j], _mm256_castpd256_pd128(scales)));
+  }
+  return true;
 }
 
 // One block of SolveAgainstPivot6Fma, out of line: inlined in the loop over
@@ -238,7 +270,7 @@ __attribute__((target("avx2,fma"), noinline)) void SolveBlockAgainstPivot6Fma(
     const double* l, double* x, const double* inverse_diagonal) {
   __m256d top[6];
   __m128d bottom[6];
-  EliminateColumnsFrom<false>(l, x, inverse_diagonal, top, bottom);
+  SolveColumnsFrom(l, x, inverse_diagonal, top, bottom);
 }
 
 __attribute__((target("avx2,fma"))) void SolveAgainstPivot6Fma(

@@ -54,11 +54,12 @@ Congruence3x6Kernel AddCongruence3x6Avx2();
 Congruence3x6Kernel AddCongruence3x6Kernel();
 
 // L Lᵀ = H in place for a 6 × 6 block (column-major; H's lower triangle is
-// read, L written there; the upper triangle is left undefined): a body's
-// pivot in the Cholesky. False if a pivot is not positive (or not a
-// number). Kernels as above.
-bool FactorPivot6Portable(double* h);
-using PivotFactor6Kernel = bool (*)(double* h);
+// read, L written there; the upper triangle is left undefined), and
+// inverse_diagonal[j] = 1 / L(j, j): a body's pivot in the Cholesky, and
+// what the solves against it multiply by. False if a pivot is not positive
+// (or not a number). Kernels as above.
+bool FactorPivot6Portable(double* h, double* inverse_diagonal);
+using PivotFactor6Kernel = bool (*)(double* h, double* inverse_diagonal);
 PivotFactor6Kernel FactorPivot6Avx2();
 PivotFactor6Kernel FactorPivot6Kernel();
 
