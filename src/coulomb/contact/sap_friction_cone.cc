@@ -102,6 +102,7 @@ void SapFrictionCone::SetRegularization(double rt, double rn) {
   rn_ = rn;
   r_inverse_ = Eigen::Vector3d(1.0 / rt, 1.0 / rt, 1.0 / rn);
   mu_hat_ = parameters_.friction * rt / rn;
+  sliding_scale_ = 1.0 / (1.0 + parameters_.friction * mu_hat_);
 }
 
 SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v_c,
@@ -124,10 +125,9 @@ SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v
   if (point.region == Region::kStiction) {  // γ = y
     point.cost = 0.5 * (rt_ * point.y_r * point.y_r + rn_ * y_n * y_n);
   } else if (point.region == Region::kSliding) {
-    const double mu = parameters_.friction;
     if (point.y_r > 0.0) point.t_hat = point.y.head<2>() / point.y_r;
     point.s = y_n + mu_hat_ * point.y_r;  // ≥ 0 in this region
-    point.scale = 1.0 / (1.0 + mu * mu_hat_);
+    point.scale = sliding_scale_;
     point.gamma_n = point.s * point.scale;
     point.cost = 0.5 * rn_ * point.s * point.s * point.scale;
   }
@@ -217,12 +217,6 @@ ConvexConstraint::LineValue SapFrictionCone::EvaluateAlongLine(
 bool SapFrictionCone::HasImpulse(const ConstraintVector& v_c) const {
   const Eigen::Vector3d y = ScaledImpulse(Eigen::Vector3d(v_c));
   return y.z() + mu_hat_ * y.head<2>().norm() > 0.0;
-}
-
-SapFrictionCone::Region SapFrictionCone::RegionOf(double y_n, double y_r) const {
-  if (y_n >= 0.0 && y_r <= parameters_.friction * y_n) return Region::kStiction;
-  if (y_n < -mu_hat_ * y_r) return Region::kNoContact;
-  return Region::kSliding;
 }
 
 bool SapFrictionCone::QuadraticAlongSegment(const double* v_c, const double* direction,

@@ -129,7 +129,11 @@ class SapFrictionCone final : public ConvexConstraint {
   Eigen::Vector3d ScaledImpulse(const Eigen::Vector3d& v_c) const {
     return -(v_c - v_hat_).cwiseProduct(r_inverse_);
   }
-  Region RegionOf(double y_n, double y_r) const;
+  Region RegionOf(double y_n, double y_r) const {
+    if (y_n >= 0.0 && y_r <= parameters_.friction * y_n) return Region::kStiction;
+    if (y_n < -mu_hat_ * y_r) return Region::kNoContact;
+    return Region::kSliding;
+  }
   // What EvaluateInto and EvaluateAlongLine both build from v_c: y, y_r,
   // the region and ℓ; in the sliding region also t̂ = y_t/y_r (0 at y_r = 0),
   // s = y_n + μ̂ y_r, 1/(1 + μμ̂) and γ_n = s/(1 + μμ̂).
@@ -153,6 +157,7 @@ class SapFrictionCone final : public ConvexConstraint {
   double rn_ = 0.0;
   Eigen::Vector3d r_inverse_ = Eigen::Vector3d::Zero();  // (1/Rt, 1/Rt, 1/Rn)
   double mu_hat_ = 0.0;                                  // μ̂ = μ Rt / Rn
+  double sliding_scale_ = 0.0;                           // 1 / (1 + μ μ̂)
   bool near_rigid_ = false;
 };
 
