@@ -80,8 +80,8 @@ void BlockSparseCholesky::AnalyzeUpdates() {
   std::vector<int>& storage_in_column = storage_in_column_;
   std::vector<int>& targets = update_targets_;  // (a, b) at a (a + 1) / 2 + b
   storage_in_column.assign(n, -1);
-  updates_.Reset(n);
-  body_updates_.Reset(n);
+  update_blocks_.Reset(n);
+  update_shapes_.Reset(n);
   body_column_.assign(n, 0);
   for (int col = 0; col < n; ++col) {
     const auto& rows = elimination_.below_diagonal[col];
@@ -102,20 +102,14 @@ void BlockSparseCholesky::AnalyzeUpdates() {
     for (size_t a = 0; a < rows.size(); ++a) {
       for (size_t b = 0; b <= a; ++b) {
         const StoredBlockInfo& target = stored_blocks_[targets[a * (a + 1) / 2 + b]];
-        updates_[col].push_back(
-            {{target.offset, stored_blocks_[below_storage_[col][a]].offset,
-              stored_blocks_[below_storage_[col][b]].offset},
-             target.rows,
-             target.cols,
-             target.column});
+        update_blocks_[col].push_back({target.offset,
+                                       stored_blocks_[below_storage_[col][a]].offset,
+                                       stored_blocks_[below_storage_[col][b]].offset});
+        update_shapes_[col].push_back({target.rows, target.cols, target.column});
         all_bodies = all_bodies && target.rows == kBodyBlock && target.cols == kBodyBlock;
       }
     }
     body_column_[col] = all_bodies;
-    if (all_bodies) {
-      for (const BlockUpdate& update : updates_[col])
-        body_updates_[col].push_back(update.blocks);
-    }
   }
 }
 
@@ -222,15 +216,16 @@ void BlockSparseCholesky::AddAncestors(std::vector<char>* columns) const {
   }
 }
 
-inline void BlockSparseCholesky::ApplyUpdate(int n, const BlockUpdate& update) {
+inline void BlockSparseCholesky::ApplyUpdate(int n, const BodyBlockUpdate& blocks,
+                                             const UpdateShape& shape) {
   double* values = values_.data();
-  if (n == kBodyBlock && update.target_rows == kBodyBlock &&
-      update.target_cols == kBodyBlock) {
-    subtract_body_outer_products_(values, &update.blocks, 1);
+  if (n == kBodyBlock && shape.target_rows == kBodyBlock &&
+      shape.target_cols == kBodyBlock) {
+    subtract_body_outer_products_(values, &blocks, 1);
   } else {
     SubtractOuterProduct<Eigen::Dynamic, Eigen::Dynamic, Eigen::Dynamic>(
-        values + update.blocks.target, values + update.blocks.left,
-        values + update.blocks.right, update.target_rows, update.target_cols, n);
+        values + blocks.target, values + blocks.left, values + blocks.right,
+        shape.target_rows, shape.target_cols, n);
   }
 }
 
@@ -243,8 +238,9 @@ bool BlockSparseCholesky::Refactor(const std::vector<char>& refactor,
       continue;
     }
     // L's column col is kept; the columns refactored need its updates again.
-    for (const BlockUpdate& update : updates_[col]) {
-      if (refactor[update.target_column]) ApplyUpdate(block_sizes_[col], update);
+    for (size_t u = 0; u < update_blocks_[col].size(); ++u) {
+      if (refactor[update_shapes_[col][u].target_column])
+        ApplyUpdate(block_sizes_[col], update_blocks_[col][u], update_shapes_[col][u]);
     }
   }
   return true;
@@ -265,8 +261,8 @@ bool BlockSparseCholesky::FactorColumn(int col) {
     solve_against_body_pivot_(pivot, inverse_diagonal,
                               values_.data() + stored_blocks_[below.front()].offset,
                               below.size());
-    subtract_body_outer_products_(values_.data(), body_updates_[col].data(),
-                                  body_updates_[col].size());
+    subtract_body_outer_products_(values_.data(), update_blocks_[col].data(),
+                                  update_blocks_[col].size());
     return true;
   }
   for (int storage : below) {  // L_ik = H_ik L_kk⁻ᵀ
@@ -278,7 +274,8 @@ bool BlockSparseCholesky::FactorColumn(int col) {
       SolveAgainstPivot(pivot, n, block, info.rows);
     }
   }
-  for (const BlockUpdate& update : updates_[col]) ApplyUpdate(n, update);
+  for (size_t u = 0; u < update_blocks_[col].size(); ++u)
+    ApplyUpdate(n, update_blocks_[col][u], update_shapes_[col][u]);
   return true;
 }
 

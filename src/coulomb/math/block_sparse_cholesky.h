@@ -115,10 +115,10 @@ class BlockSparseCholesky {
     int cols;
     int column;  // the column block it belongs to (caller's numbering)
   };
-  // target -= L_{a,k} L_{b,k}ᵀ after eliminating column k: the three blocks'
-  // offsets in values_, the target's size and the column it belongs to.
-  struct BlockUpdate {
-    BodyBlockUpdate blocks;
+  // Of an update target −= L_{a,k} L_{b,k}ᵀ after eliminating column k
+  // (the three blocks' offsets in values_ are a BodyBlockUpdate): the
+  // target's size and the column it belongs to.
+  struct UpdateShape {
     int target_rows;
     int target_cols;
     int target_column;
@@ -128,7 +128,7 @@ class BlockSparseCholesky {
   // below it and updates the blocks they fill.
   bool FactorColumn(int col);
   // One of the updates of a column of size n (after its elimination).
-  void ApplyUpdate(int n, const BlockUpdate& update);
+  void ApplyUpdate(int n, const BodyBlockUpdate& blocks, const UpdateShape& shape);
   // The two halves of Solve for one column block, N its size if fixed.
   template <int N>
   void ForwardColumn(int col, Eigen::Ref<Eigen::VectorXd> b) const;
@@ -138,7 +138,7 @@ class BlockSparseCholesky {
     return values_.data() + stored_blocks_[storage].offset;
   }
   Eigen::Map<Eigen::MatrixXd> StoredBlock(int storage);
-  // updates_ from the elimination and the storage layout.
+  // The updates from the elimination and the storage layout.
   void AnalyzeUpdates();
 
   // The 6 × 6 kernels for this processor (body_block_kernels.h).
@@ -170,11 +170,13 @@ class BlockSparseCholesky {
   // Column k: the offsets of the blocks i below its diagonal in a vector
   // (block_offsets_[i]), in the same order.
   ReusableLists<int> below_offsets_;
-  ReusableLists<BlockUpdate> updates_;  // per column
+  // Per column, its updates in order: their blocks (the list kernel's form)
+  // and their shapes.
+  ReusableLists<BodyBlockUpdate> update_blocks_;
+  ReusableLists<UpdateShape> update_shapes_;
   // Per column: whether its pivot and the blocks below it are all 6 × 6 (a
-  // body column); if so, its updates in the list kernel's form (else empty).
+  // body column, whose updates go to the list kernel in one call).
   std::vector<char> body_column_;
-  ReusableLists<BodyBlockUpdate> body_updates_;
   std::vector<int> storage_in_column_, update_targets_;  // AnalyzeUpdates' workspace
 };
 
