@@ -1,4 +1,5 @@
 #include <cmath>
+#include <initializer_list>
 #include <numeric>
 #include <optional>
 #include <vector>
@@ -124,23 +125,21 @@ TEST(IslandLineFunction, RestrictionKeepsTheValuesOnItsSegmentAndUndoes) {
     along.PlaceMinimizerAt(0.5);
     const IslandLineFunction whole = along.Line();
     IslandLineFunction line = along.Line();
+    const auto expect_whole_line_values = [&](std::initializer_list<double> alphas) {
+      for (double alpha : alphas) {
+        const auto restricted = line(alpha, true), expected = whole(alpha, true);
+        const double scale = 1.0 + std::abs(expected.cost);
+        EXPECT_NEAR(restricted.cost, expected.cost, 1e-12 * scale) << "seed " << seed;
+        EXPECT_NEAR(restricted.slope, expected.slope, 1e-12 * scale) << "seed " << seed;
+        EXPECT_NEAR(restricted.curvature, expected.curvature, 1e-12 * scale)
+            << "seed " << seed;
+      }
+    };
     line.RestrictToSegment(0.25, 1.0);
-    for (double alpha : {0.25, 0.6, 1.0}) {
-      const auto restricted = line(alpha, true), expected = whole(alpha, true);
-      const double scale = 1.0 + std::abs(expected.cost);
-      EXPECT_NEAR(restricted.cost, expected.cost, 1e-12 * scale) << "seed " << seed;
-      EXPECT_NEAR(restricted.slope, expected.slope, 1e-12 * scale) << "seed " << seed;
-      EXPECT_NEAR(restricted.curvature, expected.curvature, 1e-12 * scale)
-          << "seed " << seed;
-    }
+    expect_whole_line_values({0.25, 0.6, 1.0});
     // A second restriction starts from the whole line, not from the first.
     line.RestrictToSegment(1.0, 3.0);
-    for (double alpha : {1.0, 2.0, 3.0}) {
-      const auto restricted = line(alpha, false), expected = whole(alpha, false);
-      const double scale = 1.0 + std::abs(expected.cost);
-      EXPECT_NEAR(restricted.cost, expected.cost, 1e-12 * scale) << "seed " << seed;
-      EXPECT_NEAR(restricted.slope, expected.slope, 1e-12 * scale) << "seed " << seed;
-    }
+    expect_whole_line_values({1.0, 2.0, 3.0});
     line.RestrictToWholeLine();
     for (double alpha : {0.0, 2.0, 5.0}) {
       const auto undone = line(alpha, true), expected = whole(alpha, true);

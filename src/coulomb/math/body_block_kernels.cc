@@ -190,6 +190,21 @@ __attribute__((target("avx2,fma"), always_inline)) inline double DiagonalEntry(
   }
 }
 
+// Column j of X into top[j], bottom[j], minus Σ_{k<j} (top[k], bottom[k])
+// times coefficients[j + 6 k] (row j of column k of a 6 × 6 block).
+template <int j>
+__attribute__((target("avx2,fma"), always_inline)) inline void ReduceColumn(
+    const double* coefficients, const double* x, __m256d* top, __m128d* bottom) {
+  top[j] = _mm256_loadu_pd(x + 6 * j);
+  bottom[j] = _mm_loadu_pd(x + 6 * j + 4);
+#pragma GCC unroll 6
+  for (int k = 0; k < j; ++k) {
+    const __m256d coefficient = _mm256_broadcast_sd(coefficients + j + 6 * k);
+    top[j] = _mm256_fnmadd_pd(top[k], coefficient, top[j]);
+    bottom[j] = _mm_fnmadd_pd(bottom[k], _mm256_castpd256_pd128(coefficient), bottom[j]);
+  }
+}
+
 // X ← X L⁻ᵀ from column j on: column j of X minus Σ_{k<j} X(:, k) L(j, k),
 // then times inverse_diagonal[j] = 1 / L(j, j), the finished columns kept in
 // registers.
@@ -198,14 +213,7 @@ __attribute__((target("avx2,fma"), always_inline)) inline void SolveColumnsFrom(
     const double* l, double* x, const double* inverse_diagonal, __m256d* top,
     __m128d* bottom) {
   if constexpr (j < 6) {
-    top[j] = _mm256_loadu_pd(x + 6 * j);
-    bottom[j] = _mm_loadu_pd(x + 6 * j + 4);
-#pragma GCC unroll 6
-    for (int k = 0; k < j; ++k) {
-      const __m256d l_jk = _mm256_broadcast_sd(l + j + 6 * k);
-      top[j] = _mm256_fnmadd_pd(top[k], l_jk, top[j]);
-      bottom[j] = _mm_fnmadd_pd(bottom[k], _mm256_castpd256_pd128(l_jk), bottom[j]);
-    }
+    ReduceColumn<j>(l, x, top, bottom);
     const __m256d scales = _mm256_set1_pd(inverse_diagonal[j]);
     top[j] = _mm256_mul_pd(top[j], scales);
     bottom[j] = _mm_mul_pd(bottom[j], _mm256_castpd256_pd128(scales));
@@ -224,14 +232,7 @@ __attribute__((target("avx2,fma"), always_inline)) inline bool ReduceColumnsFrom
   if constexpr (j == 6) {
     return true;
   } else {
-    top[j] = _mm256_loadu_pd(x + 6 * j);
-    bottom[j] = _mm_loadu_pd(x + 6 * j + 4);
-#pragma GCC unroll 6
-    for (int k = 0; k < j; ++k) {
-      const __m256d w_kj = _mm256_broadcast_sd(x + j + 6 * k);
-      top[j] = _mm256_fnmadd_pd(top[k], w_kj, top[j]);
-      bottom[j] = _mm_fnmadd_pd(bottom[k], _mm256_castpd256_pd128(w_kj), bottom[j]);
-    }
+    ReduceColumn<j>(x, x, top, bottom);  // the w_k(j) are in x
     const double pivot = DiagonalEntry<j>(top[j], bottom[j]);
     if (!(pivot > 0.0)) return false;
     inverse_pivot[j] = 1.0 / pivot;
