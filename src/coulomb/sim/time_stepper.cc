@@ -490,14 +490,16 @@ void TimeStepper::UpdatePositions(MultibodySystem* system, const Theta& theta) {
     TreeWorkspace& w = workspaces_[t];
     const auto v =
         solution_.v.segment(problem_.clique_offset(t), problem_.clique_size(t));
+    // δt (θ v + (1 − θ) v_old), evaluated where it is assigned (before v_old
+    // is overwritten).
+    const auto step =
+        parameters_.time_step * (theta.theta_vq * v + (1 - theta.theta_vq) * tree.v);
     if (tree.model.free_body_mass() != nullptr) {  // in place and fixed size
-      const Eigen::Matrix<double, 6, 1> step =
-          parameters_.time_step * (theta.theta_vq * v + (1 - theta.theta_vq) * tree.v);
       tree.model.IntegrateFreeBody(tree.q, step);
       tree.v = v;
       continue;
     }
-    w.step = parameters_.time_step * (theta.theta_vq * v + (1 - theta.theta_vq) * tree.v);
+    w.step = step;
     tree.model.Integrate(tree.q, w.step, &w.q_theta);
     tree.q.swap(w.q_theta);  // (the old q becomes the next step's workspace)
     tree.v = v;
