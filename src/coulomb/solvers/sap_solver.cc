@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -176,17 +177,19 @@ bool SapSolver::ConstraintActive(const ContactProblem& problem, int index,
 
 bool SapSolver::SelectInitialWorkingSet(const ContactProblem& problem) {
   working_set_.clear();
-  // Capacity for every constraint at once: the sets grow without allocating.
+  left_out_.clear();
+  // Capacity for every constraint at once: the lists change without allocating.
   working_set_.reserve(problem.num_constraints());
+  left_out_.reserve(problem.num_constraints());
   grown_set_.reserve(problem.num_constraints());
+  joining_.reserve(problem.num_constraints());
   problem.CalcConstraintVelocities(guess_, &guess_v_c_);
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const ConstraintVector v_c = guess_v_c_.segment(problem.constraint_offset(index),
                                                     problem.constraint_size(index));
-    if (problem.constraint(index).potential->HasImpulse(v_c) ||
-        ConstraintActive(problem, index, problem.v_star())) {
-      working_set_.push_back(index);
-    }
+    const bool active = problem.constraint(index).potential->HasImpulse(v_c) ||
+                        ConstraintActive(problem, index, problem.v_star());
+    (active ? working_set_ : left_out_).push_back(index);
   }
   const auto [all_pairs, working_pairs] = CountCoupledCliquePairs(problem);
   return all_pairs > 0 && working_pairs <= kWorkingSetCouplingShare * all_pairs;
@@ -223,23 +226,34 @@ std::pair<int, int> SapSolver::CountCoupledCliquePairs(const ContactProblem& pro
 
 bool SapSolver::GrowWorkingSet(const ContactProblem& problem, const Eigen::VectorXd& v,
                                bool moved_only) {
-  grown_set_.clear();
-  size_t next_kept = 0;
   const auto moved = [&](int index) {
     for (const JacobianBlock& block : problem.constraint(index).jacobian) {
       if (clique_active_[block.clique]) return true;
     }
     return false;
   };
-  for (int index = 0; index < problem.num_constraints(); ++index) {
-    const bool kept = next_kept < working_set_.size() && working_set_[next_kept] == index;
-    if (kept) ++next_kept;
-    if (kept || ((!moved_only || moved(index)) && ConstraintActive(problem, index, v)))
-      grown_set_.push_back(index);
+  joining_.clear();
+  for (int index : left_out_) {
+    if ((!moved_only || moved(index)) && ConstraintActive(problem, index, v))
+      joining_.push_back(index);
   }
-  const bool grew = grown_set_.size() > working_set_.size();
+  if (joining_.empty()) return false;
+  // Both lists stay increasing: the joining constraints merged into the
+  // set and taken out of those left out.
+  grown_set_.clear();
+  std::merge(working_set_.begin(), working_set_.end(), joining_.begin(), joining_.end(),
+             std::back_inserter(grown_set_));
   working_set_.swap(grown_set_);
-  return grew;
+  size_t next_joining = 0, kept = 0;
+  for (int index : left_out_) {
+    if (next_joining < joining_.size() && joining_[next_joining] == index) {
+      ++next_joining;
+    } else {
+      left_out_[kept++] = index;
+    }
+  }
+  left_out_.resize(kept);
+  return true;
 }
 
 SapSolverStatistics SapSolver::SolveOnWorkingSet(const ContactProblem& problem,

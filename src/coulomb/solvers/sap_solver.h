@@ -223,6 +223,10 @@ class SapSolver {
   Eigen::VectorXd guess_;
   ReusableVector guess_v_c_;  // J guess_ + b on the whole problem
   std::vector<int> working_set_;
+  // The constraints not in it (increasing), the ones a check found active
+  // and the merged set being built.
+  std::vector<int> left_out_;
+  std::vector<int> joining_;
   std::vector<int> grown_set_;
   // IslandLineFunction::RestrictToSegment's lists (IslandStepLength is
   // const): island k's from island_segment_offset_[k] on, room for all of
