@@ -29,6 +29,8 @@ struct KernelSet {
   BlockTimes6Kernel times;
   TriangularSolve6Kernel lower_solve;
   TriangularSolve6Kernel lower_transpose_solve;
+  ContactRowsProductKernel contact_rows_times;
+  ContactRowsTransposeProductKernel contact_rows_transpose_times;
 };
 
 KernelSet PortableKernels() {
@@ -45,7 +47,9 @@ KernelSet PortableKernels() {
           &FactorPivot6Portable,
           &Times6Portable,
           &SolveLower6Portable,
-          &SolveLowerTranspose6Portable};
+          &SolveLowerTranspose6Portable,
+          &ContactRowsTimesPortable,
+          &ContactRowsTransposeTimesPortable};
 }
 KernelSet Avx2Kernels() {
   return {"avx2",
@@ -61,7 +65,9 @@ KernelSet Avx2Kernels() {
           FactorPivot6Avx2(),
           Times6Avx2(),
           SolveLower6Avx2(),
-          SolveLowerTranspose6Avx2()};
+          SolveLowerTranspose6Avx2(),
+          ContactRowsTimesAvx2(),
+          ContactRowsTransposeTimesAvx2()};
 }
 KernelSet DispatchedKernels() {
   return {"dispatched",
@@ -77,7 +83,9 @@ KernelSet DispatchedKernels() {
           FactorPivot6Kernel(),
           Times6Kernel(),
           SolveLower6Kernel(),
-          SolveLowerTranspose6Kernel()};
+          SolveLowerTranspose6Kernel(),
+          ContactRowsTimesKernel(),
+          ContactRowsTransposeTimesKernel()};
 }
 
 class BodyBlockKernels : public ::testing::TestWithParam<KernelSet (*)()> {
@@ -309,6 +317,75 @@ TEST_P(BodyBlockKernels, ContactRowProducts) {
     kernels_.contact_transpose_times(j_entries.data(), gamma.data(), z.data());
     EXPECT_LT((y - expected).cwiseAbs().maxCoeff(), 1e-14);
     EXPECT_LT((z - expected_transposed).cwiseAbs().maxCoeff(), 1e-14);
+  }
+}
+
+// v_c = J v (+ b) and Jᵀγ over a list of contact records against the sums
+// written out: contacts on two bodies and on one, rows stacked out of
+// order, a list that skips a record and visits the others out of order,
+// and a record of another kind, where the kernels stop; its rows and the
+// velocities of the bodies no contact touches are left as they were.
+TEST_P(BodyBlockKernels, ContactRowListProducts) {
+  using Rows3x6 = Eigen::Matrix<double, 3, 6>;
+  constexpr int kRecords = 5, kBodies = 4;
+  for (int trial = 0; trial < 10; ++trial) {
+    std::vector<Rows3x6> blocks(2 * kRecords, Rows3x6::Random());
+    for (Rows3x6& block : blocks) block = Rows3x6::Random();
+    std::vector<Eigen::Vector3d> biases(kRecords);
+    for (Eigen::Vector3d& bias : biases) bias = Eigen::Vector3d::Random();
+    // Record k: bodies (k, k + 1 mod 4), one body for k = 1, another kind
+    // for k = 3; its rows at 3 × (4 − k).
+    std::vector<ContactRows> records(kRecords);
+    for (int k = 0; k < kRecords; ++k) {
+      if (k == 3) continue;
+      records[k].jacobian[0] = blocks[2 * k].data();
+      records[k].jacobian[1] = k == 1 ? nullptr : blocks[2 * k + 1].data();
+      records[k].velocity_offset[0] = 6 * k % (6 * kBodies);
+      records[k].velocity_offset[1] = 6 * (k + 1) % (6 * kBodies);
+      records[k].bias = biases[k].data();
+      records[k].row_offset = 3 * (kRecords - 1 - k);
+    }
+    const Eigen::VectorXd v = Eigen::VectorXd::Random(6 * kBodies);
+    const Eigen::VectorXd gamma = Eigen::VectorXd::Random(3 * kRecords);
+    const std::vector<int> list = {4, 0, 2, 1, 3, 0};
+    for (const bool with_bias : {false, true}) {
+      const Eigen::VectorXd y0 = Eigen::VectorXd::Random(3 * kRecords);
+      const Eigen::VectorXd z0 = Eigen::VectorXd::Random(6 * kBodies);
+      Eigen::VectorXd expected = y0, expected_transposed = z0;
+      for (int k : {4, 0, 2, 1}) {
+        const ContactRows& r = records[k];
+        for (int row = 0; row < 3; ++row) {
+          double sum = with_bias ? biases[k](row) : 0.0;
+          for (int b = 0; b < 2 && r.jacobian[b] != nullptr; ++b) {
+            for (int c = 0; c < 6; ++c) {
+              sum += blocks[2 * k + b](row, c) * v(r.velocity_offset[b] + c);
+              expected_transposed(r.velocity_offset[b] + c) +=
+                  blocks[2 * k + b](row, c) * gamma(r.row_offset + row);
+            }
+          }
+          expected(r.row_offset + row) = sum;
+        }
+      }
+      Eigen::VectorXd y = y0, z = z0;
+      EXPECT_EQ(kernels_.contact_rows_times(records.data(), list.data(), 0, list.size(),
+                                            v.data(), with_bias, y.data()),
+                4u);
+      EXPECT_EQ(kernels_.contact_rows_transpose_times(
+                    records.data(), list.data(), 0, list.size(), gamma.data(), z.data()),
+                4u);
+      EXPECT_LT((y - expected).cwiseAbs().maxCoeff(), 1e-14);
+      EXPECT_LT((z - expected_transposed).cwiseAbs().maxCoeff(), 1e-14);
+      // Without a list, from record 0 on: records 0–2, then the stop at 3;
+      // from 4 on: record 4 alone, to the end.
+      y = y0;
+      EXPECT_EQ(kernels_.contact_rows_times(records.data(), nullptr, 0, kRecords,
+                                            v.data(), with_bias, y.data()),
+                3u);
+      EXPECT_EQ(kernels_.contact_rows_times(records.data(), nullptr, 4, kRecords,
+                                            v.data(), with_bias, y.data()),
+                static_cast<std::size_t>(kRecords));
+      EXPECT_LT((y - expected).cwiseAbs().maxCoeff(), 1e-14);
+    }
   }
 }
 

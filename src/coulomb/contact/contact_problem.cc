@@ -21,6 +21,11 @@ bool AllFinite(const Eigen::DenseBase<Derived>& values) {
   return (values.derived().array() * 0.0).sum() == 0.0;
 }
 
+// A contact's rows on a rigid body (a free body's six velocities).
+bool IsContactOnBody(const Eigen::MatrixXd& block) {
+  return block.rows() == 3 && block.cols() == 6;
+}
+
 // A number never handed out before (ContactProblem::revision).
 std::uint64_t NewRevision() {
   static std::atomic<std::uint64_t> next{1};
@@ -116,6 +121,7 @@ void ContactProblem::ResetToSubproblem(const ContactProblem& source,
     constraint_offsets_.push_back(num_constraint_equations_);
     num_constraint_equations_ += source.constraint(index).potential->num_equations();
   }
+  ListContactRows();
   finalized_ = true;
   revision_ = NewRevision();
 }
@@ -291,8 +297,30 @@ void ContactProblem::Finalize() {
     num_constraint_equations_ += constraints_[index].potential->num_equations();
   }
   PrepareConstraints();
+  ListContactRows();
   finalized_ = true;
   revision_ = NewRevision();
+}
+
+void ContactProblem::ListContactRows() {
+  contact_rows_.resize(num_constraints());
+  for (int index = 0; index < num_constraints(); ++index) {
+    const ProblemConstraint& c = constraint(index);
+    ContactRows& rows = contact_rows_[index];
+    rows = ContactRows{};
+    const bool on_bodies =
+        c.bias.size() == 3 && !c.jacobian.empty() && c.jacobian.size() <= 2 &&
+        std::all_of(c.jacobian.begin(), c.jacobian.end(), [](const JacobianBlock& block) {
+          return IsContactOnBody(block.matrix);
+        });
+    if (!on_bodies) continue;
+    for (size_t b = 0; b < c.jacobian.size(); ++b) {
+      rows.jacobian[b] = c.jacobian[b].matrix.data();
+      rows.velocity_offset[b] = clique_offsets_[c.jacobian[b].clique];
+    }
+    rows.bias = c.bias.data();
+    rows.row_offset = constraint_offsets_[index];
+  }
 }
 
 void ContactProblem::PrepareCliques() {
@@ -375,10 +403,6 @@ void ContactProblem::PrepareConstraints() {
 
 namespace {
 
-bool IsContactOnBody(const Eigen::MatrixXd& block) {
-  return block.rows() == 3 && block.cols() == 6;
-}
-
 // y += J_b x for one Jacobian block: a contact's rows on a rigid body
 // through the 3 × 6 kernel, any other block through the generic product
 // (inlined in the per-constraint loops, as their other products are).
@@ -443,18 +467,38 @@ void ContactProblem::MultiplyClique(int clique, const double* x, double* y) cons
   AddBlockTimes(a, x + clique_offsets_[clique], y_t);
 }
 
+void ContactProblem::MultiplyConstraints(const int* list, int count, const double* x,
+                                         bool with_bias, double* y) const {
+  static const ContactRowsProductKernel multiply_contact_rows = ContactRowsTimesKernel();
+  for (size_t k = 0; k < static_cast<size_t>(count); ++k) {
+    k = multiply_contact_rows(contact_rows_.data(), list, k, count, x, with_bias, y);
+    if (k == static_cast<size_t>(count)) break;
+    MultiplyConstraint(list != nullptr ? list[k] : static_cast<int>(k), x, with_bias, y);
+  }
+}
+
+void ContactProblem::AddConstraintsTransposeTimes(const int* list, int count,
+                                                  const double* gamma,
+                                                  double* generalized) const {
+  static const ContactRowsTransposeProductKernel add_contact_rows_transpose_times =
+      ContactRowsTransposeTimesKernel();
+  for (size_t k = 0; k < static_cast<size_t>(count); ++k) {
+    k = add_contact_rows_transpose_times(contact_rows_.data(), list, k, count, gamma,
+                                         generalized);
+    if (k == static_cast<size_t>(count)) break;
+    AddConstraintTransposeTimes(list != nullptr ? list[k] : static_cast<int>(k), gamma,
+                                generalized);
+  }
+}
+
 void ContactProblem::MultiplyByJacobianInto(Eigen::Ref<const Eigen::VectorXd> x,
                                             bool with_bias, double* y) const {
-  for (int index = 0; index < num_constraints(); ++index) {
-    MultiplyConstraint(index, x.data(), with_bias, y);
-  }
+  MultiplyConstraints(nullptr, num_constraints(), x.data(), with_bias, y);
 }
 
 void ContactProblem::AddJacobianTransposeTimesInto(
     Eigen::Ref<const Eigen::VectorXd> gamma, double* generalized) const {
-  for (int index = 0; index < num_constraints(); ++index) {
-    AddConstraintTransposeTimes(index, gamma.data(), generalized);
-  }
+  AddConstraintsTransposeTimes(nullptr, num_constraints(), gamma.data(), generalized);
 }
 
 void ContactProblem::MultiplyByA(Eigen::Ref<const Eigen::VectorXd> x,
@@ -468,15 +512,15 @@ void ContactProblem::MultiplyByA(Eigen::Ref<const Eigen::VectorXd> x,
 void ContactProblem::MultiplyByJacobian(Eigen::Ref<const Eigen::VectorXd> x,
                                         std::span<const int> constraints,
                                         Eigen::Ref<Eigen::VectorXd> y) const {
-  for (int index : constraints) MultiplyConstraint(index, x.data(), false, y.data());
+  MultiplyConstraints(constraints.data(), static_cast<int>(constraints.size()), x.data(),
+                      false, y.data());
 }
 
 void ContactProblem::AddJacobianTransposeTimes(
     Eigen::Ref<const Eigen::VectorXd> gamma, std::span<const int> constraints,
     Eigen::Ref<Eigen::VectorXd> generalized) const {
-  for (int index : constraints) {
-    AddConstraintTransposeTimes(index, gamma.data(), generalized.data());
-  }
+  AddConstraintsTransposeTimes(constraints.data(), static_cast<int>(constraints.size()),
+                               gamma.data(), generalized.data());
 }
 
 void ContactProblem::MultiplyByA(Eigen::Ref<const Eigen::VectorXd> x,

@@ -9,6 +9,7 @@
 
 #include "coulomb/contact/clique_tree.h"
 #include "coulomb/contact/convex_constraint.h"
+#include "coulomb/math/body_block_kernels.h"
 #include "coulomb/math/reusable_dense.h"
 
 namespace coulomb {
@@ -190,6 +191,15 @@ class ContactProblem {
   void MultiplyConstraint(int index, const double* x, bool with_bias, double* y) const;
   void AddConstraintTransposeTimes(int index, const double* gamma,
                                    double* generalized) const;
+  // The same over constraints list[k] (k when list is null), k < count: the
+  // contacts on rigid bodies through the contact-row kernels, in runs, the
+  // others one by one, all in order.
+  void MultiplyConstraints(const int* list, int count, const double* x, bool with_bias,
+                           double* y) const;
+  void AddConstraintsTransposeTimes(const int* list, int count, const double* gamma,
+                                    double* generalized) const;
+  // contact_rows_ from the constraints (Finalize, ResetToSubproblem).
+  void ListContactRows();
   void MultiplyClique(int clique, const double* x, double* y) const;
   void ValidateClique(int index) const;  // A alone
   void ValidateCliqueTree(int index) const;
@@ -218,6 +228,9 @@ class ContactProblem {
   std::vector<int> source_constraint_;
   std::vector<int> constraint_offsets_;
   int num_constraint_equations_ = 0;
+  // Per constraint, its rows as the contact-row kernels read them (null
+  // blocks for a constraint that is not a contact on rigid bodies).
+  std::vector<ContactRows> contact_rows_;
   // Finalize's workspace: per clique, A_t⁻¹ for a free body (6 dofs: fixed
   // size, formed once) or else the Cholesky factor of A_t, and the A_t they
   // are of (if a_prepared_: validated); and A_t⁻¹ J_itᵀ.

@@ -136,6 +136,60 @@ void AddTransposeTimes3x6Portable(const double* j, const double* x, double* y) {
   AddBlockTransposeTimes(j, 3, 6, x, y);
 }
 
+namespace {
+
+// The loops of the contact-row kernels over one 3 × 6 block product, the
+// same for the portable and the AVX2 kernels (inlined into each).
+template <void (*kAddTimes)(const double*, const double*, double*)>
+__attribute__((always_inline)) inline std::size_t ContactRowsTimesWith(
+    const ContactRows* rows, const int* list, std::size_t begin, std::size_t end,
+    const double* x, bool with_bias, double* y) {
+  for (std::size_t k = begin; k < end; ++k) {
+    const ContactRows& contact = rows[list != nullptr ? list[k] : k];
+    if (contact.jacobian[0] == nullptr) return k;
+    double* y_i = y + contact.row_offset;
+    for (int r = 0; r < 3; ++r) y_i[r] = with_bias ? contact.bias[r] : 0.0;
+    kAddTimes(contact.jacobian[0], x + contact.velocity_offset[0], y_i);
+    if (contact.jacobian[1] != nullptr)
+      kAddTimes(contact.jacobian[1], x + contact.velocity_offset[1], y_i);
+  }
+  return end;
+}
+
+template <void (*kAddTransposeTimes)(const double*, const double*, double*)>
+__attribute__((always_inline)) inline std::size_t ContactRowsTransposeTimesWith(
+    const ContactRows* rows, const int* list, std::size_t begin, std::size_t end,
+    const double* gamma, double* generalized) {
+  for (std::size_t k = begin; k < end; ++k) {
+    const ContactRows& contact = rows[list != nullptr ? list[k] : k];
+    if (contact.jacobian[0] == nullptr) return k;
+    const double* gamma_i = gamma + contact.row_offset;
+    kAddTransposeTimes(contact.jacobian[0], gamma_i,
+                       generalized + contact.velocity_offset[0]);
+    if (contact.jacobian[1] != nullptr) {
+      kAddTransposeTimes(contact.jacobian[1], gamma_i,
+                         generalized + contact.velocity_offset[1]);
+    }
+  }
+  return end;
+}
+
+}  // namespace
+
+std::size_t ContactRowsTimesPortable(const ContactRows* rows, const int* list,
+                                     std::size_t begin, std::size_t end, const double* x,
+                                     bool with_bias, double* y) {
+  return ContactRowsTimesWith<AddTimes3x6Portable>(rows, list, begin, end, x, with_bias,
+                                                   y);
+}
+
+std::size_t ContactRowsTransposeTimesPortable(const ContactRows* rows, const int* list,
+                                              std::size_t begin, std::size_t end,
+                                              const double* gamma, double* generalized) {
+  return ContactRowsTransposeTimesWith<AddTransposeTimes3x6Portable>(
+      rows, list, begin, end, gamma, generalized);
+}
+
 void Times3x3By3x6Portable(const double* g, const double* j, int j_stride, double* y,
                            int y_stride) {
   using Rows = Eigen::Map<const Eigen::Matrix<double, 3, 6>, 0, Eigen::OuterStride<>>;
@@ -570,7 +624,28 @@ __attribute__((target("avx2,fma"))) void Times3x3By3x6Fma(const double* g,
   }
 }
 
+__attribute__((target("avx2,fma"))) std::size_t ContactRowsTimesFma(
+    const ContactRows* rows, const int* list, std::size_t begin, std::size_t end,
+    const double* x, bool with_bias, double* y) {
+  return ContactRowsTimesWith<AddTimes3x6Fma>(rows, list, begin, end, x, with_bias, y);
+}
+
+__attribute__((target("avx2,fma"))) std::size_t ContactRowsTransposeTimesFma(
+    const ContactRows* rows, const int* list, std::size_t begin, std::size_t end,
+    const double* gamma, double* generalized) {
+  return ContactRowsTransposeTimesWith<AddTransposeTimes3x6Fma>(rows, list, begin, end,
+                                                                gamma, generalized);
+}
+
 }  // namespace
+
+ContactRowsProductKernel ContactRowsTimesAvx2() {
+  return HasAvx2AndFma() ? &ContactRowsTimesFma : nullptr;
+}
+
+ContactRowsTransposeProductKernel ContactRowsTransposeTimesAvx2() {
+  return HasAvx2AndFma() ? &ContactRowsTransposeTimesFma : nullptr;
+}
 
 Product3x3By3x6Kernel Times3x3By3x6Avx2() {
   return HasAvx2AndFma() ? &Times3x3By3x6Fma : nullptr;
@@ -628,6 +703,8 @@ BlockTimes6Kernel Times6Avx2() { return nullptr; }
 Times3x6Kernel AddTimes3x6Avx2() { return nullptr; }
 Product3x3By3x6Kernel Times3x3By3x6Avx2() { return nullptr; }
 Times3x6Kernel AddTransposeTimes3x6Avx2() { return nullptr; }
+ContactRowsProductKernel ContactRowsTimesAvx2() { return nullptr; }
+ContactRowsTransposeProductKernel ContactRowsTransposeTimesAvx2() { return nullptr; }
 ColumnTransposeTimes6Kernel SubtractColumnTransposeTimes6Avx2() { return nullptr; }
 #endif
 
@@ -679,6 +756,16 @@ Times3x6Kernel AddTimes3x6Kernel() {
 Times3x6Kernel AddTransposeTimes3x6Kernel() {
   const Times3x6Kernel avx2 = AddTransposeTimes3x6Avx2();
   return avx2 != nullptr ? avx2 : &AddTransposeTimes3x6Portable;
+}
+
+ContactRowsProductKernel ContactRowsTimesKernel() {
+  const ContactRowsProductKernel avx2 = ContactRowsTimesAvx2();
+  return avx2 != nullptr ? avx2 : &ContactRowsTimesPortable;
+}
+
+ContactRowsTransposeProductKernel ContactRowsTransposeTimesKernel() {
+  const ContactRowsTransposeProductKernel avx2 = ContactRowsTransposeTimesAvx2();
+  return avx2 != nullptr ? avx2 : &ContactRowsTransposeTimesPortable;
 }
 
 Product3x3By3x6Kernel Times3x3By3x6Kernel() {

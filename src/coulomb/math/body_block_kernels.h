@@ -127,6 +127,43 @@ Times3x6Kernel AddTimes3x6Kernel();
 Times3x6Kernel AddTransposeTimes3x6Avx2();
 Times3x6Kernel AddTransposeTimes3x6Kernel();
 
+// A contact's rows on one or two rigid bodies, as the products of every
+// Newton iteration read them (v_c = J v + b, Jᵀγ): its 3 × 6 Jacobian blocks
+// (column-major, contiguous; the second null for a contact with a body that
+// does not move), the offsets of the bodies' velocities in v, its bias b
+// (3 entries) and the offset of its rows in the stacked v_c and γ. A record
+// whose first block is null is another kind of constraint, which the
+// kernels below leave to their caller.
+struct ContactRows {
+  const double* jacobian[2] = {nullptr, nullptr};
+  const double* bias = nullptr;
+  int velocity_offset[2] = {0, 0};
+  int row_offset = 0;
+};
+// Over the records rows[list[k]] (rows[k] when list is null) for k = begin,
+// …, end − 1, in order: y_i = J_i x (+ b_i when with_bias), or
+// generalized += J_iᵀ γ_i, each block's product as AddTimes3x6 or
+// AddTransposeTimes3x6 gives it, the first block first. Stops at the first
+// record that is not a contact on rigid bodies and returns its k (end when
+// there is none). One call per list, not per block. Kernels as above.
+using ContactRowsProductKernel = std::size_t (*)(const ContactRows* rows, const int* list,
+                                                 std::size_t begin, std::size_t end,
+                                                 const double* x, bool with_bias,
+                                                 double* y);
+using ContactRowsTransposeProductKernel =
+    std::size_t (*)(const ContactRows* rows, const int* list, std::size_t begin,
+                    std::size_t end, const double* gamma, double* generalized);
+std::size_t ContactRowsTimesPortable(const ContactRows* rows, const int* list,
+                                     std::size_t begin, std::size_t end, const double* x,
+                                     bool with_bias, double* y);
+std::size_t ContactRowsTransposeTimesPortable(const ContactRows* rows, const int* list,
+                                              std::size_t begin, std::size_t end,
+                                              const double* gamma, double* generalized);
+ContactRowsProductKernel ContactRowsTimesAvx2();
+ContactRowsProductKernel ContactRowsTimesKernel();
+ContactRowsTransposeProductKernel ContactRowsTransposeTimesAvx2();
+ContactRowsTransposeProductKernel ContactRowsTransposeTimesKernel();
+
 // Y = G J for a 3 × 3 block G (column-major, contiguous) and 3 × 6 blocks J
 // and Y whose columns lie `j_stride` and `y_stride` apart: a contact's
 // G_i J_i (or ΔG_i J_i) on a rigid body, formed for every contact whose G_i
