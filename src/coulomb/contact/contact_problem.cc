@@ -121,7 +121,7 @@ void ContactProblem::ResetToSubproblem(const ContactProblem& source,
     constraint_offsets_.push_back(num_constraint_equations_);
     num_constraint_equations_ += source.constraint(index).potential->num_equations();
   }
-  ListContactRows();
+  ListConstraintRecords();
   finalized_ = true;
   revision_ = NewRevision();
 }
@@ -297,15 +297,17 @@ void ContactProblem::Finalize() {
     num_constraint_equations_ += constraints_[index].potential->num_equations();
   }
   PrepareConstraints();
-  ListContactRows();
+  ListConstraintRecords();
   finalized_ = true;
   revision_ = NewRevision();
 }
 
-void ContactProblem::ListContactRows() {
+void ContactProblem::ListConstraintRecords() {
   contact_rows_.resize(num_constraints());
+  potentials_.resize(num_constraints());
   for (int index = 0; index < num_constraints(); ++index) {
     const ProblemConstraint& c = constraint(index);
+    potentials_[index] = c.potential.get();
     ContactRows& rows = contact_rows_[index];
     rows = ContactRows{};
     const bool on_bodies =

@@ -132,6 +132,8 @@ class ContactProblem {
                ? constraints_[index]
                : subproblem_source_->constraints_[source_constraint_[index]];
   }
+  // Its potential, read from a compact list (the hot loops of the solvers).
+  const ConvexConstraint& potential(int index) const { return *potentials_[index]; }
   int constraint_offset(int index) const { return constraint_offsets_[index]; }
   // Its number of equations, read from the constraint's own record (its bias
   // has that many rows, checked by Finalize), not asked of its potential.
@@ -198,8 +200,9 @@ class ContactProblem {
                            double* y) const;
   void AddConstraintsTransposeTimes(const int* list, int count, const double* gamma,
                                     double* generalized) const;
-  // contact_rows_ from the constraints (Finalize, ResetToSubproblem).
-  void ListContactRows();
+  // potentials_ and contact_rows_ from the constraints (Finalize,
+  // ResetToSubproblem).
+  void ListConstraintRecords();
   void MultiplyClique(int clique, const double* x, double* y) const;
   void ValidateClique(int index) const;  // A alone
   void ValidateCliqueTree(int index) const;
@@ -231,6 +234,7 @@ class ContactProblem {
   // Per constraint, its rows as the contact-row kernels read them (null
   // blocks for a constraint that is not a contact on rigid bodies).
   std::vector<ContactRows> contact_rows_;
+  std::vector<const ConvexConstraint*> potentials_;
   // Finalize's workspace: per clique, A_t⁻¹ for a free body (6 dofs: fixed
   // size, formed once) or else the Cholesky factor of A_t, and the A_t they
   // are of (if a_prepared_: validated); and A_t⁻¹ J_itᵀ.

@@ -14,7 +14,7 @@ IslandLineFunction::Value IslandLineFunction::operator()(double alpha,
   for (int index : constraints_) {
     const int offset = problem_.constraint_offset(index);
     const ConvexConstraint::LineValue along =
-        problem_.constraint(index).potential->EvaluateAlongLine(
+        problem_.potential(index).EvaluateAlongLine(
             v_c_.data() + offset, delta_v_c_.data() + offset, alpha, with_curvature);
     value.cost += along.cost;
     value.slope += along.slope;
@@ -29,7 +29,7 @@ void IslandLineFunction::RestrictToSegment(double alpha0, double alpha1) {
   for (int index : constraints_) {
     const int offset = problem_.constraint_offset(index);
     ConvexConstraint::LineValue quadratic;
-    if (problem_.constraint(index).potential->QuadraticAlongSegment(
+    if (problem_.potential(index).QuadraticAlongSegment(
             v_c_.data() + offset, delta_v_c_.data() + offset, alpha0, alpha1,
             &quadratic)) {
       c_ += quadratic.cost;

@@ -171,7 +171,7 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
 
 bool SapSolver::ConstraintActive(const ContactProblem& problem, int index,
                                  const Eigen::VectorXd& v) const {
-  return problem.constraint(index).potential->HasImpulse(
+  return problem.potential(index).HasImpulse(
       problem.ConstraintVelocity(index, v));
 }
 
@@ -187,7 +187,7 @@ bool SapSolver::SelectInitialWorkingSet(const ContactProblem& problem) {
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const ConstraintVector v_c = guess_v_c_.segment(problem.constraint_offset(index),
                                                     problem.constraint_size(index));
-    const bool active = problem.constraint(index).potential->HasImpulse(v_c) ||
+    const bool active = problem.potential(index).HasImpulse(v_c) ||
                         ConstraintActive(problem, index, problem.v_star());
     (active ? working_set_ : left_out_).push_back(index);
   }
@@ -285,7 +285,7 @@ SapSolverStatistics SapSolver::SolveOnWorkingSet(const ContactProblem& problem,
   problem.CalcConstraintVelocities(solution->v, &solution->v_c);
   solution->gamma.resize(problem.num_constraint_equations());
   for (int index = 0; index < problem.num_constraints(); ++index) {
-    const ConvexConstraint& potential = *problem.constraint(index).potential;
+    const ConvexConstraint& potential = problem.potential(index);
     const int offset = problem.constraint_offset(index);
     const int size = potential.num_equations();
     ConstraintVector gamma;
@@ -431,7 +431,7 @@ SapSolver::Evaluation SapSolver::Evaluate(const ContactProblem& problem,
       constraint_hessians_[index].resize(size, size);
       hessian = constraint_hessians_[index].data();
     }
-    constraint_costs_[index] = problem.constraint(index).potential->EvaluateOnStorage(
+    constraint_costs_[index] = problem.potential(index).EvaluateOnStorage(
         solution->v_c.data() + offset, solution->gamma.data() + offset, hessian);
   }
   for (int clique : active_cliques_) {
@@ -603,7 +603,7 @@ double SapSolver::ComplementarityError(const ContactProblem& problem,
   if (problem.num_constraints() == 0 || !(cost > 0.0)) return 0.0;
   double sum = 0.0;
   for (int index = 0; index < problem.num_constraints(); ++index) {
-    const ConvexConstraint& potential = *problem.constraint(index).potential;
+    const ConvexConstraint& potential = problem.potential(index);
     const int offset = problem.constraint_offset(index);
     const int size = potential.num_equations();
     sum += std::abs(potential.ComplementarityProduct(
