@@ -1,6 +1,7 @@
 #include "coulomb/solvers/block_sparse_hessian_factorization.h"
 
 #include <algorithm>
+#include <array>
 
 namespace coulomb {
 namespace {
@@ -113,6 +114,10 @@ bool BlockSparseHessianFactorization::Refactor(
 
 void BlockSparseHessianFactorization::AddChangedConstraint(
     int constraint, const ConstraintMatrix& hessian) {
+  if (!dense_constraint_[constraint] && hessian.rows() == 3 &&
+      partition().supernodes_of_constraint[constraint].size() <= 2) {
+    return AddChangedBodyContact(constraint, hessian);
+  }
   HessianChangeTimesJacobian(constraint, hessian, change_.data());
   const auto& supernodes = partition().supernodes_of_constraint[constraint];
   const int rows = static_cast<int>(hessian.rows());
@@ -135,6 +140,40 @@ void BlockSparseHessianFactorization::AddChangedConstraint(
     const Term& term = terms_[t];
     AddTransposeProduct(cholesky_.MutableKeptBlock(term.handle), BlockTarget(term),
                         jacobian_block(constraint, term.a, rows), change(term.b));
+  }
+}
+
+void BlockSparseHessianFactorization::AddChangedBodyContact(
+    int constraint, const ConstraintMatrix& hessian) {
+  // The general path's sums, in its order, on fixed-size blocks: ΔG_i J_is
+  // for each body s (ΔG_i formed once), then J_isᵀ (ΔG_i J_is) on each
+  // diagonal block and J_iaᵀ (ΔG_i J_ib) below it.
+  const Eigen::Matrix3d delta_g =
+      Eigen::Map<const Eigen::Matrix3d>(hessian.data()) -
+      Eigen::Map<const Eigen::Matrix3d>(factored_hessian(constraint, 3).data());
+  const auto& supernodes = partition().supernodes_of_constraint[constraint];
+  const int num_bodies = static_cast<int>(supernodes.size());
+  std::array<Eigen::Matrix<double, 3, kBodyDofs>, 2> change;
+  std::array<const double*, 2> j;
+  std::array<int, 2> j_stride;
+  for (int k = 0; k < num_bodies; ++k) {
+    const auto rows = jacobian_block(constraint, k, 3);
+    j[k] = rows.data();
+    j_stride[k] = static_cast<int>(rows.outerStride());
+    times_contact_rows(delta_g.data(), j[k], j_stride[k], change[k].data(), 3);
+  }
+  for (int k = 0; k < num_bodies; ++k) {
+    add_contact_term_(cholesky_.MutableKeptBlock(diagonal_handles_[supernodes[k]]).data(),
+                      j[k], j_stride[k], change[k].data(), 3);
+  }
+  for (int t = terms_start_[constraint]; t < terms_start_[constraint + 1]; ++t) {
+    const Term& term = terms_[t];
+    double* block = cholesky_.MutableKeptBlock(term.handle).data();
+    if (term.handle.transposed) {
+      add_contact_term_(block, change[term.b].data(), 3, j[term.a], j_stride[term.a]);
+    } else {
+      add_contact_term_(block, j[term.a], j_stride[term.a], change[term.b].data(), 3);
+    }
   }
 }
 

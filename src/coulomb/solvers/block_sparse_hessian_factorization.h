@@ -59,6 +59,8 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   static constexpr int kMaxIncrementalUpdates = 16;
   // ΔH of one changed constraint into the kept H (see Refactor).
   void AddChangedConstraint(int constraint, const ConstraintMatrix& hessian);
+  // The same for a contact on one or two bodies (not a dense constraint).
+  void AddChangedBodyContact(int constraint, const ConstraintMatrix& hessian);
 
   // Σ A_t + J_sᵀ G J_s into supernode s's diagonal block.
   void AddDiagonalBlock(const ContactProblem& problem, int s);

@@ -102,6 +102,11 @@ class HessianFactorization {
   // column-major). Within AssembleAndFactor, when num_changed_hessians() ≥ 0.
   void HessianChangeTimesJacobian(int constraint, const ConstraintMatrix& hessian,
                                   double* change) const;
+  // Y = G J for a contact's rows on a body (body_block_kernels.h).
+  void times_contact_rows(const double* g, const double* j, int j_stride, double* y,
+                          int y_stride) const {
+    times_contact_rows_(g, j, j_stride, y, y_stride);
+  }
   Eigen::Map<const Eigen::MatrixXd> stacked_jacobian(int supernode) const {
     return stacked_j_[supernode];
   }
