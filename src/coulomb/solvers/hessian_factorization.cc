@@ -247,6 +247,7 @@ void HessianFactorization::KeepFactoredHessians(
 }
 
 void HessianFactorization::Solve(Eigen::Ref<Eigen::VectorXd> b) const {
+  if (partition_.identity_order) return SolvePermuted(b);
   const auto& original = partition_.original_dof;
   for (size_t k = 0; k < original.size(); ++k) permuted_[k] = b[original[k]];
   SolvePermuted(permuted_);

@@ -82,6 +82,9 @@ void SupernodePartition::Rebuild(const ContactProblem& problem) {
       }
     }
   }
+  identity_order = true;
+  for (size_t k = 0; k < original_dof.size(); ++k)
+    identity_order = identity_order && original_dof[k] == static_cast<int>(k);
   pattern.block_sizes = supernode_size;
   pattern.neighbors.Reset(num_supernodes());
   AssignConstraints(problem);

@@ -25,6 +25,9 @@ struct SupernodePartition {
   std::vector<int> supernode_offset;     // per supernode, in the permuted order
   std::vector<int> supernode_size;
   std::vector<int> original_dof;  // original_dof[permuted position]
+  // Whether original_dof[k] = k for every k (every clique a supernode of its
+  // own, in order: free bodies): a vector needs no permuting.
+  bool identity_order = false;
   // Per constraint: the supernodes it touches (each with all its cliques).
   ReusableLists<int> supernodes_of_constraint;
   BlockSparsityPattern pattern;  // over supernodes
