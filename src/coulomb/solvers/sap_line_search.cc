@@ -13,9 +13,8 @@ IslandLineFunction::Value IslandLineFunction::operator()(double alpha,
   Value value{c_ + alpha * a_ + 0.5 * alpha * alpha * b_, a_ + alpha * b_, b_};
   for (int index : constraints_) {
     const int offset = problem_.constraint_offset(index);
-    const ConvexConstraint::LineValue along =
-        problem_.potential(index).EvaluateAlongLine(
-            v_c_.data() + offset, delta_v_c_.data() + offset, alpha, with_curvature);
+    const ConvexConstraint::LineValue along = problem_.potential(index).EvaluateAlongLine(
+        v_c_.data() + offset, delta_v_c_.data() + offset, alpha, with_curvature);
     value.cost += along.cost;
     value.slope += along.slope;
     value.curvature += along.curvature;
@@ -29,9 +28,9 @@ void IslandLineFunction::RestrictToSegment(double alpha0, double alpha1) {
   for (int index : constraints_) {
     const int offset = problem_.constraint_offset(index);
     ConvexConstraint::LineValue quadratic;
-    if (problem_.potential(index).QuadraticAlongSegment(
-            v_c_.data() + offset, delta_v_c_.data() + offset, alpha0, alpha1,
-            &quadratic)) {
+    if (problem_.potential(index).QuadraticAlongSegment(v_c_.data() + offset,
+                                                        delta_v_c_.data() + offset,
+                                                        alpha0, alpha1, &quadratic)) {
       c_ += quadratic.cost;
       a_ += quadratic.slope;
       b_ += quadratic.curvature;

@@ -171,8 +171,7 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
 
 bool SapSolver::ConstraintActive(const ContactProblem& problem, int index,
                                  const Eigen::VectorXd& v) const {
-  return problem.potential(index).HasImpulse(
-      problem.ConstraintVelocity(index, v));
+  return problem.potential(index).HasImpulse(problem.ConstraintVelocity(index, v));
 }
 
 bool SapSolver::SelectInitialWorkingSet(const ContactProblem& problem) {
