@@ -419,6 +419,18 @@ __attribute__((always_inline)) inline void AddJacobianBlockTimes(
 
 ConstraintVector ContactProblem::ConstraintVelocity(int index,
                                                     const Eigen::VectorXd& v) const {
+  const ContactRows& rows = contact_rows_[index];
+  if (rows.jacobian[0] != nullptr) {  // a contact on rigid bodies: its record
+    static const Times3x6Kernel add_contact_rows_times = AddTimes3x6Kernel();
+    ConstraintVector v_c = Eigen::Map<const Eigen::Vector3d>(rows.bias);
+    add_contact_rows_times(rows.jacobian[0], v.data() + rows.velocity_offset[0],
+                           v_c.data());
+    if (rows.jacobian[1] != nullptr) {
+      add_contact_rows_times(rows.jacobian[1], v.data() + rows.velocity_offset[1],
+                             v_c.data());
+    }
+    return v_c;
+  }
   const ProblemConstraint& c = constraint(index);
   ConstraintVector v_c = c.bias;
   for (const JacobianBlock& block : c.jacobian) {
