@@ -305,9 +305,11 @@ void ContactProblem::Finalize() {
 void ContactProblem::ListConstraintRecords() {
   contact_rows_.resize(num_constraints());
   potentials_.resize(num_constraints());
+  constraint_sizes_.resize(num_constraints());
   for (int index = 0; index < num_constraints(); ++index) {
     const ProblemConstraint& c = constraint(index);
     potentials_[index] = c.potential.get();
+    constraint_sizes_[index] = static_cast<int>(c.bias.size());
     ContactRows& rows = contact_rows_[index];
     rows = ContactRows{};
     const bool on_bodies =

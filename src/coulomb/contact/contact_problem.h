@@ -135,11 +135,10 @@ class ContactProblem {
   // Its potential, read from a compact list (the hot loops of the solvers).
   const ConvexConstraint& potential(int index) const { return *potentials_[index]; }
   int constraint_offset(int index) const { return constraint_offsets_[index]; }
-  // Its number of equations, read from the constraint's own record (its bias
-  // has that many rows, checked by Finalize), not asked of its potential.
-  int constraint_size(int index) const {
-    return static_cast<int>(constraint(index).bias.size());
-  }
+  // Its number of equations (of a finalized problem), kept in a compact list
+  // from the constraint's own record (its bias has that many rows, checked
+  // by Finalize), not asked of its potential.
+  int constraint_size(int index) const { return constraint_sizes_[index]; }
 
   // v_c = J v + b for all constraints, stacked.
   // (Vector: Eigen::VectorXd or ReusableVector, resized to the stack.)
@@ -200,8 +199,8 @@ class ContactProblem {
                            double* y) const;
   void AddConstraintsTransposeTimes(const int* list, int count, const double* gamma,
                                     double* generalized) const;
-  // potentials_ and contact_rows_ from the constraints (Finalize,
-  // ResetToSubproblem).
+  // potentials_, constraint_sizes_ and contact_rows_ from the constraints
+  // (Finalize, ResetToSubproblem).
   void ListConstraintRecords();
   void MultiplyClique(int clique, const double* x, double* y) const;
   void ValidateClique(int index) const;  // A alone
@@ -235,6 +234,7 @@ class ContactProblem {
   // blocks for a constraint that is not a contact on rigid bodies).
   std::vector<ContactRows> contact_rows_;
   std::vector<const ConvexConstraint*> potentials_;
+  std::vector<int> constraint_sizes_;
   // Finalize's workspace: per clique, A_t⁻¹ for a free body (6 dofs: fixed
   // size, formed once) or else the Cholesky factor of A_t, and the A_t they
   // are of (if a_prepared_: validated); and A_t⁻¹ J_itᵀ.
