@@ -65,7 +65,7 @@ bool BlockSparseHessianFactorization::AssembleAndFactor(
   const std::vector<char>& active = active_supernodes();
   if (num_changed_hessians() > 0 && incremental_updates_ < kMaxIncrementalUpdates &&
       FewHessiansChanged())
-    return Refactor(problem, hessians);
+    return Refactor(hessians);
   UpdateHessianTimesJacobians(problem, hessians);
   cholesky_.SetZero(&active);
   for (int s = 0; s < partition().num_supernodes(); ++s) {
@@ -95,16 +95,15 @@ bool BlockSparseHessianFactorization::FewHessiansChanged() const {
 }
 
 bool BlockSparseHessianFactorization::Refactor(
-    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
+    const std::vector<ConstraintMatrix>& hessians) {
   const std::vector<char>& active = active_supernodes();
   const SupernodePartition& p = partition();
   refactor_.assign(p.num_supernodes(), 0);
-  for (int index = 0; index < problem.num_constraints(); ++index) {
-    const auto& supernodes = p.supernodes_of_constraint[index];
-    // (A constraint on an island set aside is left out with the island.)
-    if (!changed_hessians()[index] || !active[supernodes.front()]) continue;
+  // (Only constraints on active supernodes are compared, hence listed: one
+  // on an island set aside is left out with the island.)
+  for (int index : changed_list()) {
     AddChangedConstraint(index, hessians[index]);
-    for (int s : supernodes) refactor_[s] = 1;
+    for (int s : p.supernodes_of_constraint[index]) refactor_[s] = 1;
   }
   ++incremental_updates_;
   cholesky_.AddAncestors(&refactor_);

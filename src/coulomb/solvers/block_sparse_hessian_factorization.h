@@ -53,8 +53,7 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   // active constraints on supernodes larger than a body changed
   // (FewHessiansChanged), which one product assembles faster than their
   // changes one by one. (A body's 6 × 6 blocks cost the same either way.)
-  bool Refactor(const ContactProblem& problem,
-                const std::vector<ConstraintMatrix>& hessians);
+  bool Refactor(const std::vector<ConstraintMatrix>& hessians);
   bool FewHessiansChanged() const;
   static constexpr int kMaxIncrementalUpdates = 16;
   // ΔH of one changed constraint into the kept H (see Refactor).

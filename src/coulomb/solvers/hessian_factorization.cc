@@ -72,6 +72,7 @@ void HessianFactorization::LayOutConstraintRows(const ContactProblem& problem) {
   first_supernode_.resize(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index)
     first_supernode_[index] = partition_.supernodes_of_constraint[index].front();
+  ListActiveConstraints();
   block_places_.Reset(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& supernodes = partition_.supernodes_of_constraint[index];
@@ -108,8 +109,7 @@ void HessianFactorization::LoadJacobians(const ContactProblem& problem) {
 
 void HessianFactorization::UpdateHessianTimesJacobians(
     const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
-  for (int index = 0; index < problem.num_constraints(); ++index) {
-    if (!constraint_active(index)) continue;
+  for (int index : active_constraints_) {
     const auto& blocks = problem.constraint(index).jacobian;
     zero_hessian_[index] = (hessians[index].array() == 0.0).all();
     for (size_t b = 0; b < blocks.size(); ++b) {
@@ -158,12 +158,25 @@ void HessianFactorization::HessianChangeTimesJacobian(int constraint,
 
 void HessianFactorization::SetActiveCliques(const std::vector<char>& active_cliques) {
   if (!skips_inactive_) return;
+  bool changed = false;
   for (int s = 0; s < partition_.num_supernodes(); ++s) {
     const char active = active_cliques[partition_.cliques_of_supernode[s].front()];
     // A supernode set aside leaves the others' factor valid; one taken back
     // in has none.
     if (active && !active_supernodes_[s]) ++active_version_;
+    changed = changed || active != active_supernodes_[s];
     active_supernodes_[s] = active;
+  }
+  if (changed) ListActiveConstraints();
+}
+
+void HessianFactorization::ListActiveConstraints() {
+  // Room for every constraint: CountChangedHessians lists without allocating.
+  active_constraints_.reserve(first_supernode_.size());
+  changed_list_.reserve(first_supernode_.size());
+  active_constraints_.clear();
+  for (int index = 0; index < static_cast<int>(first_supernode_.size()); ++index) {
+    if (constraint_active(index)) active_constraints_.push_back(index);
   }
 }
 
@@ -187,21 +200,20 @@ void HessianFactorization::CountChangedHessians(
     return;
   if (factored_offsets_.size() != hessians.size() + 1) return;
   changed_hessians_.assign(hessians.size(), 0);
+  changed_list_.clear();
   // Within one values_version every G_i keeps its size, the one factored:
   // the entries suffice. Within one active_version a G_i set aside since has
   // not been evaluated again, and counts as unchanged (the factor of its
   // island is no longer solved with; its return brings a new version).
-  int count = 0;
-  for (size_t i = 0; i < hessians.size(); ++i) {
-    if (!constraint_active(static_cast<int>(i))) continue;
+  for (int i : active_constraints_) {
     const size_t offset = factored_offsets_[i];
     if (!SameEntries(hessians[i].data(), factored_hessians_.data() + offset,
                      factored_offsets_[i + 1] - offset)) {
       changed_hessians_[i] = 1;
-      ++count;
+      changed_list_.push_back(i);
     }
   }
-  num_changed_hessians_ = count;
+  num_changed_hessians_ = static_cast<int>(changed_list_.size());
 }
 
 bool HessianFactorization::Factor(const ContactProblem& problem,
@@ -231,9 +243,7 @@ void HessianFactorization::KeepFactoredHessians(
     }
   };
   if (num_changed_hessians_ >= 0) {  // the others are kept already, in place
-    for (size_t i = 0; i < hessians.size(); ++i) {
-      if (changed_hessians_[i]) keep(i);
-    }
+    for (int i : changed_list_) keep(i);
     return;
   }
   // The storage is kept: no allocation once grown.

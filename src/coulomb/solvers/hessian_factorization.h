@@ -74,6 +74,8 @@ class HessianFactorization {
   // how many G_i differ from its (≥ 1), each flagged in changed_hessians().
   int num_changed_hessians() const { return num_changed_hessians_; }
   const std::vector<char>& changed_hessians() const { return changed_hessians_; }
+  // The same as a list, increasing.
+  const std::vector<int>& changed_list() const { return changed_list_; }
   // G_i (size × size) as the last successful Factor had it: within
   // AssembleAndFactor, when num_changed_hessians() ≥ 0, the G_i that H holds.
   Eigen::Map<const Eigen::MatrixXd> factored_hessian(int constraint, int size) const {
@@ -198,7 +200,12 @@ class HessianFactorization {
   std::uint64_t factored_values_version_ = 0;
   std::uint64_t factored_active_version_ = 0;
   int num_changed_hessians_ = -1;
-  std::vector<char> changed_hessians_;     // per constraint
+  std::vector<char> changed_hessians_;  // per constraint
+  std::vector<int> changed_list_;       // their indices
+  // The constraints on active supernodes, increasing (from first_supernode_
+  // and active_supernodes_); the loops over constraints run over these.
+  std::vector<int> active_constraints_;
+  void ListActiveConstraints();
   std::vector<double> factored_hessians_;  // the G_i's entries, one after the other
   // Per constraint, where its G_i starts; then where the last one ends.
   std::vector<size_t> factored_offsets_;
