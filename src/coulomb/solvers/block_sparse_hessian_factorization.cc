@@ -34,6 +34,7 @@ void BlockSparseHessianFactorization::AssignConstraintTerms(
   terms_start_.clear();
   dense_constraint_.assign(problem.num_constraints(), 0);
   has_dense_constraints_ = false;
+  only_body_contacts_ = true;
   size_t largest_change = 0, most_supernodes = 0;
   for (int index = 0; index < problem.num_constraints(); ++index) {
     terms_start_.push_back(static_cast<int>(terms_.size()));
@@ -53,6 +54,7 @@ void BlockSparseHessianFactorization::AssignConstraintTerms(
         std::any_of(supernodes.begin(), supernodes.end(),
                     [&](int s) { return p.supernode_size[s] != kBodyDofs; });
     has_dense_constraints_ = has_dense_constraints_ || dense_constraint_[index];
+    only_body_contacts_ = only_body_contacts_ && IsBodyContact(index, rows);
     most_supernodes = std::max(most_supernodes, supernodes.size());
   }
   terms_start_.push_back(static_cast<int>(terms_.size()));
@@ -66,18 +68,38 @@ bool BlockSparseHessianFactorization::AssembleAndFactor(
   if (num_changed_hessians() > 0 && incremental_updates_ < kMaxIncrementalUpdates &&
       FewHessiansChanged())
     return Refactor(hessians);
-  UpdateHessianTimesJacobians(problem, hessians);
-  cholesky_.SetZero(&active);
-  for (int s = 0; s < partition().num_supernodes(); ++s) {
-    if (active[s]) AddDiagonalBlock(problem, s);
-  }
-  for (const Term& term : terms_) {
-    if (active[term.supernode] && !zero_hessian(term.constraint))
-      AddOffDiagonalTerm(term);
+  if (only_body_contacts_) {
+    AssembleBodyContacts(problem, hessians);
+  } else {
+    UpdateHessianTimesJacobians(problem, hessians);
+    cholesky_.SetZero(&active);
+    for (int s = 0; s < partition().num_supernodes(); ++s) {
+      if (active[s]) AddDiagonalBlock(problem, s);
+    }
+    for (const Term& term : terms_) {
+      if (active[term.supernode] && !zero_hessian(term.constraint))
+        AddOffDiagonalTerm(term);
+    }
   }
   cholesky_.KeepMatrix(active);
   incremental_updates_ = 0;
   return cholesky_.Factor(&active);
+}
+
+void BlockSparseHessianFactorization::AssembleBodyContacts(
+    const ContactProblem& problem, const std::vector<ConstraintMatrix>& hessians) {
+  // Each block gets A_s first, then the constraints' terms in increasing
+  // order: the sums of the general path, in its order.
+  const std::vector<char>& active = active_supernodes();
+  cholesky_.SetZero(&active);
+  for (int s = 0; s < partition().num_supernodes(); ++s) {
+    if (active[s])
+      AddCliqueMatrices(problem, s, cholesky_.MutableBlock(diagonal_handles_[s]));
+  }
+  for (int index : active_constraints()) {
+    const Eigen::Map<const Eigen::Matrix<double, 9, 1>> g(hessians[index].data());
+    if ((g.array() != 0.0).any()) AddBodyContactTerms(index, g.data(), /*kept=*/false);
+  }
 }
 
 bool BlockSparseHessianFactorization::FewHessiansChanged() const {
@@ -113,8 +135,7 @@ bool BlockSparseHessianFactorization::Refactor(
 
 void BlockSparseHessianFactorization::AddChangedConstraint(
     int constraint, const ConstraintMatrix& hessian) {
-  if (!dense_constraint_[constraint] && hessian.rows() == 3 &&
-      partition().supernodes_of_constraint[constraint].size() <= 2) {
+  if (IsBodyContact(constraint, static_cast<int>(hessian.rows()))) {
     return AddChangedBodyContact(constraint, hessian);
   }
   HessianChangeTimesJacobian(constraint, hessian, change_.data());
@@ -144,34 +165,44 @@ void BlockSparseHessianFactorization::AddChangedConstraint(
 
 void BlockSparseHessianFactorization::AddChangedBodyContact(
     int constraint, const ConstraintMatrix& hessian) {
-  // The general path's sums, in its order, on fixed-size blocks: ΔG_i J_is
-  // for each body s (ΔG_i formed once), then J_isᵀ (ΔG_i J_is) on each
-  // diagonal block and J_iaᵀ (ΔG_i J_ib) below it.
   const Eigen::Matrix3d delta_g =
       Eigen::Map<const Eigen::Matrix3d>(hessian.data()) -
       Eigen::Map<const Eigen::Matrix3d>(factored_hessian(constraint, 3).data());
+  AddBodyContactTerms(constraint, delta_g.data(), /*kept=*/true);
+}
+
+void BlockSparseHessianFactorization::AddBodyContactTerms(int constraint, const double* g,
+                                                          bool kept) {
+  // The general paths' sums, in their order, on fixed-size blocks: G J_is for
+  // each body s, then J_isᵀ (G J_is) on each diagonal block and J_iaᵀ (G J_ib)
+  // below it.
   const auto& supernodes = partition().supernodes_of_constraint[constraint];
   const int num_bodies = static_cast<int>(supernodes.size());
-  std::array<Eigen::Matrix<double, 3, kBodyDofs>, 2> change;
+  std::array<Eigen::Matrix<double, 3, kBodyDofs>, 2> g_j;
   std::array<const double*, 2> j;
   std::array<int, 2> j_stride;
   for (int k = 0; k < num_bodies; ++k) {
     const auto rows = jacobian_block(constraint, k, 3);
     j[k] = rows.data();
     j_stride[k] = static_cast<int>(rows.outerStride());
-    times_contact_rows(delta_g.data(), j[k], j_stride[k], change[k].data(), 3);
+    times_contact_rows(g, j[k], j_stride[k], g_j[k].data(), 3);
   }
+  const auto block = [&](const BlockSparseCholesky::BlockHandle& handle) {
+    return kept ? cholesky_.MutableKeptBlock(handle).data()
+                : cholesky_.MutableBlock(handle).data();
+  };
   for (int k = 0; k < num_bodies; ++k) {
-    add_contact_term_(cholesky_.MutableKeptBlock(diagonal_handles_[supernodes[k]]).data(),
-                      j[k], j_stride[k], change[k].data(), 3);
+    add_contact_term_(block(diagonal_handles_[supernodes[k]]), j[k], j_stride[k],
+                      g_j[k].data(), 3);
   }
   for (int t = terms_start_[constraint]; t < terms_start_[constraint + 1]; ++t) {
     const Term& term = terms_[t];
-    double* block = cholesky_.MutableKeptBlock(term.handle).data();
     if (term.handle.transposed) {
-      add_contact_term_(block, change[term.b].data(), 3, j[term.a], j_stride[term.a]);
+      add_contact_term_(block(term.handle), g_j[term.b].data(), 3, j[term.a],
+                        j_stride[term.a]);
     } else {
-      add_contact_term_(block, j[term.a], j_stride[term.a], change[term.b].data(), 3);
+      add_contact_term_(block(term.handle), j[term.a], j_stride[term.a],
+                        g_j[term.b].data(), 3);
     }
   }
 }

@@ -58,8 +58,22 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   static constexpr int kMaxIncrementalUpdates = 16;
   // ΔH of one changed constraint into the kept H (see Refactor).
   void AddChangedConstraint(int constraint, const ConstraintMatrix& hessian);
-  // The same for a contact on one or two bodies (not a dense constraint).
+  // The same for a contact on one or two bodies (IsBodyContact).
   void AddChangedBodyContact(int constraint, const ConstraintMatrix& hessian);
+  // Whether a constraint with `rows` rows is a contact on one or two
+  // supernodes of one rigid body each (after AssignConstraintTerms).
+  bool IsBodyContact(int constraint, int rows) const {
+    return !dense_constraint_[constraint] && rows == 3 &&
+           partition().supernodes_of_constraint[constraint].size() <= 2;
+  }
+  // A body contact's J_iᵀ G J_i, for a 3 × 3 G (column-major), added to the
+  // kept copy of H (kept) or to the matrix to be factored.
+  void AddBodyContactTerms(int constraint, const double* g, bool kept);
+  // H = A + Σ J_iᵀ G_i J_i into the active blocks, when every constraint is
+  // a body contact (only_body_contacts_): each contact's terms at once on
+  // fixed-size blocks, without stacking G_i J_i first.
+  void AssembleBodyContacts(const ContactProblem& problem,
+                            const std::vector<ConstraintMatrix>& hessians);
 
   // Σ A_t + J_sᵀ G J_s into supernode s's diagonal block.
   void AddDiagonalBlock(const ContactProblem& problem, int s);
@@ -92,6 +106,7 @@ class BlockSparseHessianFactorization final : public HessianFactorization {
   // Per constraint: on a supernode larger than a body; and whether any is.
   std::vector<char> dense_constraint_;
   bool has_dense_constraints_ = false;
+  bool only_body_contacts_ = false;  // every constraint IsBodyContact
   // Refactor's: per supernode, to refactor.
   std::vector<char> refactor_;
 };

@@ -76,6 +76,8 @@ class HessianFactorization {
   const std::vector<char>& changed_hessians() const { return changed_hessians_; }
   // The same as a list, increasing.
   const std::vector<int>& changed_list() const { return changed_list_; }
+  // The constraints on active supernodes, increasing.
+  const std::vector<int>& active_constraints() const { return active_constraints_; }
   // G_i (size × size) as the last successful Factor had it: within
   // AssembleAndFactor, when num_changed_hessians() ≥ 0, the G_i that H holds.
   Eigen::Map<const Eigen::MatrixXd> factored_hessian(int constraint, int size) const {
