@@ -104,16 +104,12 @@ void BlockSparseHessianFactorization::AssembleBodyContacts(
 
 bool BlockSparseHessianFactorization::FewHessiansChanged() const {
   if (!has_dense_constraints_) return true;
-  const std::vector<char>& active = active_supernodes();
-  int num_dense = 0, num_changed = 0;
-  for (size_t index = 0; index < changed_hessians().size(); ++index) {
-    if (!dense_constraint_[index] ||
-        !active[partition().supernodes_of_constraint[index].front()])
-      continue;
-    ++num_dense;
-    num_changed += changed_hessians()[index];
-  }
-  return 2 * num_changed <= num_dense;
+  // Both lists hold only constraints on active supernodes.
+  const auto count_dense = [this](const std::vector<int>& constraints) {
+    return std::count_if(constraints.begin(), constraints.end(),
+                         [this](int index) { return dense_constraint_[index] != 0; });
+  };
+  return 2 * count_dense(changed_list()) <= count_dense(active_constraints());
 }
 
 bool BlockSparseHessianFactorization::Refactor(

@@ -199,7 +199,6 @@ void HessianFactorization::CountChangedHessians(
       factored_active_version_ != active_version_)
     return;
   if (factored_offsets_.size() != hessians.size() + 1) return;
-  changed_hessians_.assign(hessians.size(), 0);
   changed_list_.clear();
   // Within one values_version every G_i keeps its size, the one factored:
   // the entries suffice. Within one active_version a G_i set aside since has
@@ -209,7 +208,6 @@ void HessianFactorization::CountChangedHessians(
     const size_t offset = factored_offsets_[i];
     if (!SameEntries(hessians[i].data(), factored_hessians_.data() + offset,
                      factored_offsets_[i + 1] - offset)) {
-      changed_hessians_[i] = 1;
       changed_list_.push_back(i);
     }
   }

@@ -71,10 +71,8 @@ class HessianFactorization {
                                  const std::vector<ConstraintMatrix>& hessians) = 0;
   // Within AssembleAndFactor, against the last successful Factor: -1 if it
   // is not of this problem's values and active set (or there is none); else
-  // how many G_i differ from its (≥ 1), each flagged in changed_hessians().
+  // how many G_i differ from its (≥ 1), listed in changed_list() (increasing).
   int num_changed_hessians() const { return num_changed_hessians_; }
-  const std::vector<char>& changed_hessians() const { return changed_hessians_; }
-  // The same as a list, increasing.
   const std::vector<int>& changed_list() const { return changed_list_; }
   // The constraints on active supernodes, increasing.
   const std::vector<int>& active_constraints() const { return active_constraints_; }
@@ -161,7 +159,7 @@ class HessianFactorization {
   }
 
  private:
-  // num_changed_hessians_ and changed_hessians_ for `hessians` (one pass).
+  // num_changed_hessians_ and changed_list_ for `hessians` (one pass).
   void CountChangedHessians(const std::vector<ConstraintMatrix>& hessians);
   // After a successful AssembleAndFactor: the G_i it factored, into
   // factored_hessians_ (only the changed ones when the others are there).
@@ -202,8 +200,7 @@ class HessianFactorization {
   std::uint64_t factored_values_version_ = 0;
   std::uint64_t factored_active_version_ = 0;
   int num_changed_hessians_ = -1;
-  std::vector<char> changed_hessians_;  // per constraint
-  std::vector<int> changed_list_;       // their indices
+  std::vector<int> changed_list_;  // the constraints whose G_i changed
   // The constraints on active supernodes, increasing (from first_supernode_
   // and active_supernodes_); the loops over constraints run over these.
   std::vector<int> active_constraints_;
