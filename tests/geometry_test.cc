@@ -171,6 +171,43 @@ TEST(CollisionWorld, SkipsSameBodyStaticAndExcludedPairs) {
   EXPECT_FALSE(contacts.empty());  // 0–3, 1–2 and 1–3 do overlap
 }
 
+// A long, tall, tilted wall (a static box) whose bounding sphere reaches
+// every sphere below: each sphere placed off one of its corners, off an
+// edge and off a face, along the outward direction there, at a gap just
+// inside and just outside the margin. Those inside report their gap, the
+// others nothing: the broad phase's bound of a box against the other
+// geometry's bounding sphere drops no pair within the margin.
+TEST(CollisionWorld, TiltedWallKeepsEverySphereWithinTheMargin) {
+  const Eigen::Vector3d half(0.5, 0.025, 0.4);
+  Eigen::Isometry3d X_WB = Eigen::Isometry3d::Identity();
+  X_WB.linear() = Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()).matrix();
+  X_WB.translation() = Eigen::Vector3d(0.1, -0.2, 0.3);
+  const double radius = 0.05, margin = 0.01;
+  // Outward directions in the box's frame: a corner's, an edge's, a face's.
+  for (const Eigen::Vector3d& outward :
+       {Eigen::Vector3d(1, -1, 1), Eigen::Vector3d(-1, 1, 0),
+        Eigen::Vector3d(0, 0, -1)}) {
+    // The nearest point of the box: the corner, the edge's midpoint, the face's centre.
+    const Eigen::Vector3d nearest_B = half.cwiseProduct(outward);
+    const Eigen::Vector3d direction_W = X_WB.linear() * outward.normalized();
+    for (const double gap : {0.9 * margin, 1.1 * margin}) {
+      CollisionWorld world;
+      world.AddGeometry(Box{2 * half}, -1, 0, Eigen::Isometry3d::Identity());
+      world.AddGeometry(Sphere{radius}, 0, 0, Eigen::Isometry3d::Identity());
+      Eigen::Isometry3d X_WS = Eigen::Isometry3d::Identity();
+      X_WS.translation() = X_WB * nearest_B + (radius + gap) * direction_W;
+      std::vector<ContactPoint> contacts;
+      world.ComputeContacts({X_WB, X_WS}, margin, &contacts);
+      if (gap < margin) {
+        ASSERT_EQ(contacts.size(), 1u) << outward.transpose();
+        EXPECT_NEAR(contacts[0].phi, gap, 1e-9) << outward.transpose();
+      } else {
+        EXPECT_TRUE(contacts.empty()) << outward.transpose();
+      }
+    }
+  }
+}
+
 // Inertia of a solid of revolution about z by slicing into discs: an
 // integration independent of the closed forms.
 Eigen::Vector3d SlicedInertia(const std::function<double(double)>& radius, double z_min,

@@ -278,6 +278,8 @@ struct CollisionWorld::Impl {
       const double pair_margin = PairMargin(margin, a, b);
       BoxSeparation separation;
       if (Skip(a, b) || FarApart(a, b, X_WG, pair_margin) ||
+          BoxApartFromBall(a, b, X_WG, pair_margin) ||
+          BoxApartFromBall(b, a, X_WG, pair_margin) ||
           SweptApart(a, b, X_WG, motion, margin) ||
           BoxesApart(a, b, X_WG, pair_margin, &separation)) {
         continue;
@@ -357,6 +359,24 @@ struct CollisionWorld::Impl {
     }
     return (X_WG[a].translation() - X_WG[b].translation()).norm() >
            ga.bounding_radius + gb.bounding_radius + margin;
+  }
+
+  // True when geometry `other`, inside its bounding sphere (centre c,
+  // radius r), stays more than `margin` from box `box`: the distance from c
+  // to the box, ‖max(|R_WBᵀ (c − p_WB)| − h, 0)‖, exceeds r + margin. A
+  // wall's bounding sphere reaches most of the arena; its box does not.
+  bool BoxApartFromBall(int box, int other, const std::vector<Eigen::Isometry3d>& X_WG,
+                        double margin) const {
+    const BroadPhaseGeometry& g_box = broad_phase[box];
+    const BroadPhaseGeometry& g_other = broad_phase[other];
+    if (!g_box.box || !std::isfinite(g_other.bounding_radius)) return false;
+    const Eigen::Isometry3d& X_WB = X_WG[box];
+    const Eigen::Vector3d center_B =
+        X_WB.linear().transpose() * (X_WG[other].translation() - X_WB.translation());
+    const Eigen::Vector3d outside =
+        (center_B.cwiseAbs() - g_box.half_extents).cwiseMax(0.0);
+    const double reach = g_other.bounding_radius + margin;
+    return outside.squaredNorm() > reach * reach;
   }
 
   // A box–box pair whose separating-axis bound exceeds the margin: no
