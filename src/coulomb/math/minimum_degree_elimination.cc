@@ -1,10 +1,88 @@
 #include "coulomb/math/minimum_degree_elimination.h"
 
 #include <algorithm>
-#include <functional>
+#include <cstdint>
 #include <utility>
 
 namespace coulomb {
+namespace {
+
+// A binary min-heap of blocks ordered by (degree, block), each block in it
+// at most once, at slot[block] (−1 once popped): a block whose degree
+// changes moves up or down in place, so the heap never holds more than the
+// blocks left. An entry is its key, degree · 2³² + block, compared as one
+// integer.
+class DegreeHeap {
+ public:
+  DegreeHeap(int num_blocks, std::vector<std::uint64_t>* heap, std::vector<int>* slot)
+      : heap_(*heap), slot_(*slot) {
+    heap_.clear();
+    slot_.assign(num_blocks, -1);
+  }
+
+  bool empty() const { return heap_.empty(); }
+  void Push(int block, int degree) {
+    heap_.push_back(0);
+    SiftUp(static_cast<int>(heap_.size()) - 1, Key(block, degree));
+  }
+  // The block of least (degree, block), taken out.
+  int Pop() {
+    const int top = Block(heap_.front());
+    slot_[top] = -1;
+    const std::uint64_t last = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) SiftDown(0, last);
+    return top;
+  }
+  // The block's degree is now `degree`.
+  void Update(int block, int degree) {
+    const int slot = slot_[block];
+    const std::uint64_t key = Key(block, degree);
+    if (key < heap_[slot]) {
+      SiftUp(slot, key);
+    } else {
+      SiftDown(slot, key);
+    }
+  }
+
+ private:
+  static std::uint64_t Key(int block, int degree) {
+    return static_cast<std::uint64_t>(degree) << 32 | static_cast<std::uint32_t>(block);
+  }
+  static int Block(std::uint64_t key) { return static_cast<int>(key & 0xffffffffu); }
+  void Place(std::uint64_t key, int slot) {
+    heap_[slot] = key;
+    slot_[Block(key)] = slot;
+  }
+  // Places `key` at `slot` or above it, moving the larger keys down.
+  void SiftUp(int slot, std::uint64_t key) {
+    while (slot > 0) {
+      const int parent = (slot - 1) / 2;
+      if (heap_[parent] <= key) break;
+      Place(heap_[parent], slot);
+      slot = parent;
+    }
+    Place(key, slot);
+  }
+  // Places `key` at `slot` or below it, moving the smaller children up.
+  void SiftDown(int slot, std::uint64_t key) {
+    const int size = static_cast<int>(heap_.size());
+    while (true) {
+      int child = 2 * slot + 1;
+      if (child >= size) break;
+      if (child + 1 < size && heap_[child + 1] < heap_[child]) ++child;
+      if (key <= heap_[child]) break;
+      Place(heap_[child], slot);
+      slot = child;
+    }
+    Place(key, slot);
+  }
+
+  std::vector<std::uint64_t>& heap_;
+  std::vector<int>& slot_;
+};
+
+}  // namespace
 
 BlockElimination MinimumDegreeElimination(const BlockSparsityPattern& pattern) {
   BlockElimination elimination;
@@ -31,36 +109,25 @@ void MinimumDegreeElimination(const BlockSparsityPattern& pattern,
     elimination.position[block] = static_cast<int>(elimination.order.size());
     elimination.order.push_back(block);
   }
-  // The remaining graph: adjacency lists (unsorted) and weighted degrees.
-  // The heap holds (degree, block) pairs, smallest on top; an entry is
-  // stale, and skipped, once its block is eliminated or its degree has
-  // changed, so the pair popped first among the current ones is the
-  // smallest (degree, block).
+  // The remaining graph: adjacency lists (unsorted) and weighted degrees,
+  // and the blocks left in a heap by (degree, block).
   ReusableLists<int>& graph = workspace->graph;
   std::vector<int>& degree = workspace->degree;
-  std::vector<std::pair<int, int>>& heap = workspace->heap;
   graph.Reset(num_blocks);
   degree.assign(num_blocks, 0);
-  heap.clear();
-  const auto push = [&heap](int block_degree, int block) {
-    heap.emplace_back(block_degree, block);
-    std::push_heap(heap.begin(), heap.end(), std::greater<>());
-  };
+  DegreeHeap heap(num_blocks, &workspace->heap, &workspace->heap_slot);
   for (int block = 0; block < num_blocks; ++block) {
     if (pattern.neighbors[block].empty()) continue;
     graph[block] = pattern.neighbors[block];
     for (int neighbor : graph[block]) degree[block] += sizes[neighbor];
-    push(degree[block], block);
+    heap.Push(block, degree[block]);
   }
   // mark[b] == stamp: b is in the adjacency list being updated.
   std::vector<int>& mark = workspace->mark;
   mark.assign(num_blocks, -1);
   int stamp = 0;
   while (!heap.empty()) {
-    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
-    const auto [pivot_degree, pivot] = heap.back();
-    heap.pop_back();
-    if (elimination.position[pivot] >= 0 || pivot_degree != degree[pivot]) continue;
+    const int pivot = heap.Pop();
     elimination.position[pivot] = static_cast<int>(elimination.order.size());
     elimination.order.push_back(pivot);
     std::vector<int>& remaining = elimination.below_diagonal[pivot];
@@ -78,7 +145,7 @@ void MinimumDegreeElimination(const BlockSparsityPattern& pattern,
         adjacent.push_back(b);
         degree[a] += sizes[b];
       }
-      push(degree[a], a);
+      heap.Update(a, degree[a]);
     }
   }
   for (auto& rows : elimination.below_diagonal) {

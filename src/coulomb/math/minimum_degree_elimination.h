@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -25,13 +26,15 @@ struct BlockElimination {
 };
 
 // The remaining graph while blocks are eliminated: adjacency lists
-// (unsorted), weighted degrees, the heap of (degree, block) entries and the
-// marks of a list being updated. Kept between calls so that an elimination
-// of a pattern met before allocates nothing.
+// (unsorted), weighted degrees, the heap of the blocks left by (degree,
+// block) with each block's slot in it, and the marks of a list being
+// updated. Kept between calls so that an elimination of a pattern met
+// before allocates nothing.
 struct MinimumDegreeWorkspace {
   ReusableLists<int> graph;
   std::vector<int> degree;
-  std::vector<std::pair<int, int>> heap;
+  std::vector<std::uint64_t> heap;
+  std::vector<int> heap_slot;
   std::vector<int> mark;
 };
 
