@@ -74,17 +74,21 @@ void SweepAndPrune::FindCandidatePairs(const std::vector<Eigen::Vector3d>& cente
 }
 
 void SweepAndPrune::SortPairs(int n, std::vector<std::pair<int, int>>* pairs) {
-  // Counting sort on the first index (linear), then each bucket by the
-  // second; the buckets are short (a sphere's neighbours).
-  bucket_start_.assign(n + 1, 0);
-  for (const auto& pair : found_) ++bucket_start_[pair.first + 1];
-  for (int i = 0; i < n; ++i) bucket_start_[i + 1] += bucket_start_[i];
+  // Two stable counting sorts (linear): by the second index into by_second_,
+  // then by the first into *pairs, which leaves them sorted by (i, j).
+  by_second_.resize(found_.size());
   pairs->resize(found_.size());
-  bucket_fill_.assign(bucket_start_.begin(), bucket_start_.end() - 1);
-  for (const auto& pair : found_) (*pairs)[bucket_fill_[pair.first]++] = pair;
-  for (int i = 0; i < n; ++i) {
-    std::sort(pairs->begin() + bucket_start_[i], pairs->begin() + bucket_start_[i + 1]);
-  }
+  CountingSort(n, found_, &by_second_, [](const auto& pair) { return pair.second; });
+  CountingSort(n, by_second_, pairs, [](const auto& pair) { return pair.first; });
+}
+
+template <typename Key>
+void SweepAndPrune::CountingSort(int n, const std::vector<std::pair<int, int>>& from,
+                                 std::vector<std::pair<int, int>>* to, Key&& key) {
+  bucket_start_.assign(n + 1, 0);
+  for (const auto& pair : from) ++bucket_start_[key(pair) + 1];
+  for (int i = 0; i < n; ++i) bucket_start_[i + 1] += bucket_start_[i];
+  for (const auto& pair : from) (*to)[bucket_start_[key(pair)]++] = pair;
 }
 
 }  // namespace coulomb

@@ -32,13 +32,18 @@ class SweepAndPrune {
   void SortByLowerEnd();
   // found_ sorted by (i, j) into *pairs (each pair is found once).
   void SortPairs(int n, std::vector<std::pair<int, int>>* pairs);
+  // `from` into *to (of its size) by key(pair) in [0, n), stable.
+  template <typename Key>
+  void CountingSort(int n, const std::vector<std::pair<int, int>>& from,
+                    std::vector<std::pair<int, int>>* to, Key&& key);
 
   std::vector<int> order_;      // bounded spheres by increasing lower end
   std::vector<int> unbounded_;  // spheres of infinite radius
   std::vector<double> lower_;   // interval ends on the sweep axis, by index
   std::vector<double> upper_;
-  std::vector<std::pair<int, int>> found_;  // pairs in sweep order
-  std::vector<int> bucket_start_, bucket_fill_;
+  std::vector<std::pair<int, int>> found_;      // pairs in sweep order
+  std::vector<std::pair<int, int>> by_second_;  // SortPairs' workspace
+  std::vector<int> bucket_start_;
 };
 
 }  // namespace coulomb
