@@ -216,6 +216,10 @@ struct CollisionWorld::Impl {
     double bounding_radius;        // BoundingRadius(our_shape)
     int tree, body;
     bool box, half_space;
+    // A box thinner than half its bounding radius (a wall, a plank): its
+    // bounding sphere reaches far beyond it, and the broad phase tests the
+    // box itself against the other geometry's sphere (BoxApartFromBall).
+    bool thin_box;
   };
   std::vector<BroadPhaseGeometry> broad_phase;
   std::set<std::pair<int, int>> excluded;
@@ -362,14 +366,15 @@ struct CollisionWorld::Impl {
   }
 
   // True when geometry `other`, inside its bounding sphere (centre c,
-  // radius r), stays more than `margin` from box `box`: the distance from c
-  // to the box, ‖max(|R_WBᵀ (c − p_WB)| − h, 0)‖, exceeds r + margin. A
-  // wall's bounding sphere reaches most of the arena; its box does not.
+  // radius r), stays more than `margin` from the thin box `box`: the
+  // distance from c to the box, ‖max(|R_WBᵀ (c − p_WB)| − h, 0)‖, exceeds
+  // r + margin. A wall's bounding sphere reaches most of the arena; its box
+  // does not. (For a cube the spheres' test drops nearly as many pairs.)
   bool BoxApartFromBall(int box, int other, const std::vector<Eigen::Isometry3d>& X_WG,
                         double margin) const {
     const BroadPhaseGeometry& g_box = broad_phase[box];
     const BroadPhaseGeometry& g_other = broad_phase[other];
-    if (!g_box.box || !std::isfinite(g_other.bounding_radius)) return false;
+    if (!g_box.thin_box || !std::isfinite(g_other.bounding_radius)) return false;
     const Eigen::Isometry3d& X_WB = X_WG[box];
     const Eigen::Vector3d center_B =
         X_WB.linear().transpose() * (X_WG[other].translation() - X_WB.translation());
@@ -434,7 +439,8 @@ int CollisionWorld::AddGeometry(const Shape& shape, int tree, int body,
        .tree = tree,
        .body = body,
        .box = box != nullptr,
-       .half_space = std::holds_alternative<HalfSpace>(shape)});
+       .half_space = std::holds_alternative<HalfSpace>(shape),
+       .thin_box = box != nullptr && box->size.minCoeff() < BoundingRadius(shape)});
   return num_geometries() - 1;
 }
 
