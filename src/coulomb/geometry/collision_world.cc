@@ -216,9 +216,10 @@ struct CollisionWorld::Impl {
     double bounding_radius;        // BoundingRadius(our_shape)
     int tree, body;
     bool box, half_space;
-    // A box thinner than half its bounding radius (a wall, a plank): its
-    // bounding sphere reaches far beyond it, and the broad phase tests the
-    // box itself against the other geometry's sphere (BoxApartFromBall).
+    // A box whose thickness is less than its bounding radius (a wall, a
+    // plank): its bounding sphere reaches far beyond it, and the broad phase
+    // tests the box itself against the other geometry's sphere
+    // (BoxApartFromBall).
     bool thin_box;
   };
   std::vector<BroadPhaseGeometry> broad_phase;
