@@ -263,8 +263,9 @@ struct CollisionWorld::Impl {
 
   // Pairs that may be within margin, by (a, b): sweep and prune on spheres
   // grown by each geometry's reach, then the exact bounding-sphere test
-  // within the pair's margin, the swept-sphere test and, for two boxes, the
-  // separating-axis bound.
+  // within the pair's margin, a thin box against the other's bounding
+  // sphere, the swept-sphere test and, for two boxes, the separating-axis
+  // bound.
   const std::vector<std::pair<int, int>>& CandidatePairs(
       const std::vector<Eigen::Isometry3d>& X_WG, double margin,
       const std::vector<GeometryMotion>& motion) const {
