@@ -168,6 +168,9 @@ class HessianFactorization {
   void LayOutConstraintRows(const ContactProblem& problem);
   // Everything but the partition sized for it, and the rows laid out.
   void LayOutPartition(const ContactProblem& problem);
+  // active_constraints_ from first_supernode_ and active_supernodes_ (when
+  // the rows are laid out and when the active supernodes change).
+  void ListActiveConstraints();
 
   SupernodePartition partition_;
   PackedMatrices stacked_j_;        // per supernode: m_s × n_s
@@ -204,7 +207,6 @@ class HessianFactorization {
   // The constraints on active supernodes, increasing (from first_supernode_
   // and active_supernodes_); the loops over constraints run over these.
   std::vector<int> active_constraints_;
-  void ListActiveConstraints();
   std::vector<double> factored_hessians_;  // the G_i's entries, one after the other
   // Per constraint, where its G_i starts; then where the last one ends.
   std::vector<size_t> factored_offsets_;
