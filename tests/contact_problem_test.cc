@@ -6,7 +6,7 @@
 #include <limits>
 #include <string>
 
-#include "coulomb/contact/clique_graph.h"
+#include "coulomb/contact/clique_coupling.h"
 #include "coulomb/contact/sap_friction_cone.h"
 #include "coulomb/contact/sap_unilateral_constraint.h"
 #include "test_support.h"
@@ -272,23 +272,6 @@ TEST(ContactProblem, RejectsNonFiniteJacobiansAndBiasesAndAcceptsLargeOnes) {
       "accepted");
 }
 
-TEST(CliqueGraph, SplitsIndependentIslands) {
-  ContactProblem problem(0.01);
-  for (int t = 0; t < 4; ++t) problem.AddClique(Eigen::Matrix3d::Identity());
-  problem.SetFreeMotionVelocities(Eigen::VectorXd::Zero(12));
-  problem.AddConstraint(
-      {{0, Eigen::MatrixXd::Identity(3, 3)}, {2, Eigen::MatrixXd::Identity(3, 3)}},
-      Cone());
-  problem.AddConstraint({{3, Eigen::MatrixXd::Identity(3, 3)}}, Cone());
-  problem.Finalize();
-  const CliqueGraph graph(problem);
-  EXPECT_EQ(graph.num_islands, 3);
-  EXPECT_EQ(graph.island_of_clique[0], graph.island_of_clique[2]);
-  EXPECT_NE(graph.island_of_clique[0], graph.island_of_clique[1]);
-  EXPECT_EQ(graph.constraints_of_island[graph.island_of_clique[3]], std::vector<int>{1});
-  EXPECT_TRUE(graph.Matches(problem));
-}
-
 // A problem on five 3-dof cliques whose constraints touch the listed clique
 // tuples (each block the identity).
 ContactProblem WithTuples(const std::vector<std::vector<int>>& tuples) {
@@ -308,16 +291,16 @@ ContactProblem WithTuples(const std::vector<std::vector<int>>& tuples) {
 // The symbolic work depends on the set of clique tuples only: the same set
 // in another order, with repeats, keeps it (Update false); any tuple of one,
 // two or three cliques replaced by another redoes it (Update true).
-TEST(CliqueGraph, UpdateKeepsTheAnalysisExactlyWhileTheTupleSetIsTheSame) {
+TEST(CliqueCoupling, UpdateKeepsTheAnalysisExactlyWhileTheTupleSetIsTheSame) {
   const std::vector<std::vector<int>> base = {{0, 1}, {2}, {1, 3, 4}, {3, 4}};
-  CliqueGraph graph(WithTuples(base));
+  CliqueCoupling coupling(WithTuples(base));
   const std::vector<std::vector<int>> same_sets[] = {
       {{4, 3}, {1, 0}, {2}, {2}, {4, 1, 3}, {0, 1}},
       {{2}, {3, 4}, {1, 0}, {3, 1, 4}, {1, 3, 4}},
   };
   for (const auto& tuples : same_sets) {
-    EXPECT_FALSE(graph.Update(WithTuples(tuples)));
-    EXPECT_TRUE(graph.Matches(WithTuples(tuples)));
+    EXPECT_FALSE(coupling.Update(WithTuples(tuples)));
+    EXPECT_TRUE(coupling.Matches(WithTuples(tuples)));
   }
   const std::vector<std::vector<int>> other_sets[] = {
       {{0, 2}, {2}, {1, 3, 4}, {3, 4}},          // a pair's other clique
@@ -327,9 +310,9 @@ TEST(CliqueGraph, UpdateKeepsTheAnalysisExactlyWhileTheTupleSetIsTheSame) {
       {{0, 1}, {0}, {2}, {1, 3, 4}, {3, 4}},     // one more single clique
   };
   for (const auto& tuples : other_sets) {
-    ASSERT_FALSE(graph.Update(WithTuples(base)));
-    EXPECT_TRUE(graph.Update(WithTuples(tuples)));
-    EXPECT_TRUE(graph.Update(WithTuples(base)));
+    ASSERT_FALSE(coupling.Update(WithTuples(base)));
+    EXPECT_TRUE(coupling.Update(WithTuples(tuples)));
+    EXPECT_TRUE(coupling.Update(WithTuples(base)));
   }
 }
 

@@ -82,6 +82,34 @@ TEST_P(SapOptimality, ImpulsesMatchTheDualMinimizer) {
 
 INSTANTIATE_TEST_SUITE_P(RandomProblems, SapOptimality, ::testing::Range(1u, 25u));
 
+// Islands are the cliques joined by the constraints with an impulse
+// (EngagedIslands). From a guess at rest, bodies that v* drives into each
+// other start in islands of their own, and the contacts between them engage
+// during the solve and join them. The answer is still the whole problem's:
+// the dual minimizer's impulses, an independent method.
+TEST(SapSolver, IslandsJoinedDuringTheSolveGiveTheWholeProblemsAnswer) {
+  int joined_problems = 0;
+  for (unsigned seed = 1; seed <= 12; ++seed) {
+    RandomContactProblemOptions options;
+    options.num_bodies = 5;
+    options.num_contacts = 7;
+    options.two_body_fraction = 0.8;
+    options.seed = seed;
+    const ContactProblem problem = MakeRandomContactProblem(options);
+    SapSolver solver(Tight());
+    SapSolution solution;
+    const SapSolverStatistics stats =
+        solver.Solve(problem, Eigen::VectorXd::Zero(problem.num_dofs()), &solution);
+    ASSERT_TRUE(stats.converged()) << "seed " << seed << ": " << ToString(stats.status);
+    if (stats.island_joins > 0) ++joined_problems;
+    const Eigen::VectorXd dual = testing::SolveSapDualByProjectedGradient(
+        MakeDenseSapProblem(problem), 2000000, 1e-13);
+    EXPECT_LT((solution.gamma - dual).norm(), 1e-6 * (1.0 + dual.norm()))
+        << "seed " << seed;
+  }
+  EXPECT_GE(joined_problems, 3);
+}
+
 // Twelve bodies, each with its own contacts against the world: twelve
 // islands, which converge after different numbers of Newton iterations and
 // are set aside one by one (later iterations evaluate, multiply and factor

@@ -77,6 +77,12 @@ class ConvexConstraint {
   // Whether γ(v_c) ≠ 0: the constraint adds to ℓ_p and its gradient at v_c
   // (SAP's working set). This default goes through Evaluate.
   virtual bool HasImpulse(const ConstraintVector& v_c) const;
+  // Whether, wherever HasImpulse is false, ℓ and G vanish too (a region
+  // without contact, as SAP's cone has): the constraint then adds nothing to
+  // ℓ_p, ∇ℓ_p or H there, and SAP's islands need not join the cliques it
+  // couples (EngagedIslands). False (this default) for potentials that keep
+  // a cost or a curvature where γ = 0 (a controller at its target).
+  virtual bool VanishesWithoutImpulse() const { return false; }
   // ℓ restricted to the line v_c + α Δ: its value, its slope dℓ/dα = −Δᵀγ
   // and, if asked, its curvature d²ℓ/dα² = ΔᵀGΔ (SAP's exact line search).
   struct LineValue {

@@ -72,8 +72,10 @@ class BlockSparseCholesky {
 
   // Factors in place. Returns false if a pivot block is not positive definite.
   // With `active` (one flag per block), only the marked blocks are factored;
-  // they must be unions of islands (no stored block couples a marked block
-  // to an unmarked one), so the others are simply left out.
+  // no block of H may couple a marked block to an unmarked one: none stored
+  // (unions of islands), or those stored exactly zero. The factor of the
+  // marked blocks is then theirs alone (its blocks towards unmarked ones
+  // come out zero), and the others are simply left out.
   bool Factor(const std::vector<char>* active = nullptr);
 
   // The column (caller's numbering) whose storage holds a handle's block.

@@ -42,13 +42,14 @@ class HessianFactorization {
 
   // Restricts the following Factor and Solve calls to the cliques marked in
   // `active_cliques` (one flag per clique), which must be whole islands of
-  // the clique graph: the block-sparse path leaves the others out (their
+  // the constraints whose G_i is not zero (EngagedIslands; each supernode's
+  // cliques together): the block-sparse path leaves the others out (their
   // entries of Solve's result are then meaningless), the dense path factors
   // everything. Every clique is active after construction.
   void SetActiveCliques(const std::vector<char>& active_cliques);
 
   // For a problem with the clique coupling of the one this factorization was
-  // built from (CliqueGraph::Update) but other constraints: keeps the
+  // built from (CliqueCoupling::Update) but other constraints: keeps the
   // symbolic work (supernodes, ordering, fill) and lays out the new
   // constraints' rows. Then LoadJacobians as for any problem.
   void ReassignConstraints(const ContactProblem& problem);

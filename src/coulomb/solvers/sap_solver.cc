@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iterator>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -22,13 +23,13 @@ SapSolver::SapSolver(const SapSolverParameters& parameters, int num_threads)
 SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
   const int n = problem.num_dofs();
   Workspace reuse = Workspace::kReused;
-  if (!graph_) {
-    graph_.emplace(problem);
+  if (!coupling_) {
+    coupling_.emplace(problem);
     factorization_ = MakeHessianFactorization(parameters_.linear_solver, problem);
     reuse = Workspace::kRebuilt;
-  } else if (!graph_->Matches(problem)) {
+  } else if (!coupling_->Matches(problem)) {
     // In the storage of the last analysis.
-    if (graph_->Update(problem)) {
+    if (coupling_->Update(problem)) {
       factorization_->Rebuild(problem);
       reuse = Workspace::kRebuilt;
     } else {  // constraints changed, not the coupling: the symbolic work stays
@@ -39,30 +40,30 @@ SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
   if (reuse == Workspace::kRebuilt) {
     for (Eigen::VectorXd* vector :
          {&inverse_sqrt_diagonal_, &velocity_error_, &a_times_velocity_error_, &momentum_,
-          &momentum_origin_, &origin_error_, &generalized_impulse_, &gradient_, &delta_v_,
-          &delta_p_, &a_times_origin_error_}) {
+          &trial_v_, &momentum_origin_, &origin_error_, &generalized_impulse_, &gradient_,
+          &delta_v_, &delta_p_, &a_times_origin_error_}) {
       vector->resize(n);
     }
     clique_active_.resize(problem.num_cliques());
   }
-  island_active_.resize(graph_->num_islands);
-  island_shares_.resize(graph_->num_islands);
-  set_aside_ = {};
   delta_v_c_.resize(problem.num_constraint_equations());
   constraint_costs_.resize(problem.num_constraints());
   constraint_hessians_.resize(problem.num_constraints());
+  engaged_.resize(problem.num_constraints());
   segment_storage_.resize(problem.num_constraints());
-  island_segment_offset_.resize(graph_->num_islands);
-  island_steps_.reserve(graph_->num_islands);  // any share of them active
-  for (int island = 0, offset = 0; island < graph_->num_islands; ++island) {
-    island_segment_offset_[island] = offset;
-    offset += static_cast<int>(graph_->constraints_of_island[island].size());
-  }
+  // At most one island per clique: the per-island lists never reallocate.
+  // Islands are numbered up to 2 × cliques (EngagedIslands::Join): the
+  // per-island lists never reallocate.
+  const int max_islands = 2 * problem.num_cliques() + 1;
+  island_active_.reserve(max_islands);
+  island_shares_.reserve(max_islands);
+  island_steps_.reserve(max_islands);
+  island_segment_offset_.reserve(max_islands);
+  joined_islands_.reserve(max_islands);
+  engaged_crossing_.reserve(problem.num_constraints());
+  crossing_moved_.reserve(problem.num_constraints());
+  crossing_v_c_.reserve(problem.num_constraints());
   factorization_->LoadJacobians(problem);
-  std::fill(island_active_.begin(), island_active_.end(), 1);
-  std::fill(clique_active_.begin(), clique_active_.end(), 1);
-  factorization_->SetActiveCliques(clique_active_);
-  ListActiveIslands();
   for (int clique = 0; clique < problem.num_cliques(); ++clique) {
     inverse_sqrt_diagonal_.segment(problem.clique_offset(clique),
                                    problem.clique_size(clique)) =
@@ -157,12 +158,14 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
   if (stats.working_set_rounds == 0 || !Succeeded(stats)) {
     // No working set, or it did not converge: the whole problem, from the
     // v_c at guess_ that the choice of a working set computed.
-    const int iterations = stats.iterations, rounds = stats.working_set_rounds;
+    const int iterations = stats.iterations, rounds = stats.working_set_rounds,
+              joins = stats.island_joins;
     std::vector<SapIterationRecord> history = std::move(stats.history);
     stats = SolveFrom(problem, guess_, parameters_.working_set ? &guess_v_c_ : nullptr,
                       parameters_.max_iterations, solution, &history);
     stats.iterations += iterations;
     stats.working_set_rounds = rounds;
+    stats.island_joins += joins;
     stats.history = std::move(history);
   }
   stats.total_time_s = stopwatch.Seconds();
@@ -304,6 +307,7 @@ void SapSolver::AccumulateRound(const SapSolverStatistics& round,
   total->momentum_error = round.momentum_error;
   total->complementarity_error = round.complementarity_error;
   total->num_islands = round.num_islands;
+  total->island_joins += round.island_joins;
   total->symbolic_analysis = total->symbolic_analysis || round.symbolic_analysis;
   total->factorization_time_s += round.factorization_time_s;
   ++total->working_set_rounds;
@@ -324,6 +328,7 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
   } else {
     problem.CalcConstraintVelocities(solution->v, &solution->v_c);
   }
+  ResetIslands(problem, solution);
   velocity_error_ = solution->v - problem.v_star();
   problem.MultiplyByA(velocity_error_, &a_times_velocity_error_);
   if (parameters_.momentum_relative_to_guess) {
@@ -337,7 +342,7 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
 
   working_set_grew_ = false;
   SapSolverStatistics stats;
-  stats.num_islands = graph_->num_islands;
+  stats.num_islands = islands_.num_islands();
   stats.symbolic_analysis = workspace == Workspace::kRebuilt;
   stats.working_set_size = problem.num_constraints();
   const size_t history_size = history->size() + std::max(max_iterations, 0) + 1;
@@ -409,6 +414,7 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
       break;
     }
   }
+  stats.island_joins = island_joins_;
   stats.cost = evaluation.cost;
   stats.momentum_error =
       evaluation.momentum_scale > 0.0
@@ -455,9 +461,8 @@ SapSolver::Evaluation SapSolver::Evaluate(const ContactProblem& problem,
 SapSolver::IslandShare SapSolver::EvaluateIsland(const ContactProblem& problem,
                                                  int island) {
   IslandShare share;
-  for (int index : graph_->constraints_of_island[island])
-    share.cost += constraint_costs_[index];
-  for (int clique : graph_->cliques_of_island[island]) {
+  for (int index : islands_.constraints(island)) share.cost += constraint_costs_[index];
+  for (int clique : islands_.cliques(island)) {
     ForCliqueEntries(problem, clique, [&](auto entries) {
       const auto d = entries(inverse_sqrt_diagonal_);
       const auto a_error = entries(a_times_velocity_error_);
@@ -477,7 +482,8 @@ SapSolver::IslandShare SapSolver::EvaluateIsland(const ContactProblem& problem,
 
 void SapSolver::SetAsideConvergedIslands() {
   const double abs_share =
-      parameters_.abs_tolerance / std::sqrt(static_cast<double>(graph_->num_islands));
+      parameters_.abs_tolerance /
+      std::sqrt(static_cast<double>(islands_.num_nonempty_islands()));
   bool changed = false;
   for (int island : active_islands_) {
     const IslandShare& share = island_shares_[island];
@@ -487,7 +493,7 @@ void SapSolver::SetAsideConvergedIslands() {
             std::sqrt(0.5 * std::max(share.momentum_squared, share.impulse_squared));
     if (std::sqrt(share.gradient_squared) > tolerance) continue;
     island_active_[island] = 0;
-    for (int clique : graph_->cliques_of_island[island]) clique_active_[clique] = 0;
+    for (int clique : islands_.cliques(island)) clique_active_[clique] = 0;
     set_aside_ += share;
     changed = true;
   }
@@ -500,14 +506,129 @@ void SapSolver::ListActiveIslands() {
   active_constraints_.clear();
   active_cliques_.clear();
   active_islands_.clear();
-  for (int island = 0; island < graph_->num_islands; ++island) {
+  for (int island = 0; island < islands_.num_islands(); ++island) {
     if (!island_active_[island]) continue;
     active_islands_.push_back(island);
-    const std::vector<int>& constraints = graph_->constraints_of_island[island];
-    const std::vector<int>& cliques = graph_->cliques_of_island[island];
+    const std::span<const int> constraints = islands_.constraints(island);
+    const std::span<const int> cliques = islands_.cliques(island);
     active_constraints_.insert(active_constraints_.end(), constraints.begin(),
                                constraints.end());
     active_cliques_.insert(active_cliques_.end(), cliques.begin(), cliques.end());
+  }
+}
+
+void SapSolver::ResetIslands(const ContactProblem& problem, SapSolution* solution) {
+  // A working set's round keeps every constraint engaged: the set holds the
+  // constraints with an impulse already (and those about to engage), so
+  // islands of their own would only add work.
+  const bool whole_problem = whole_problem_ == nullptr;
+  for (int index = 0; index < problem.num_constraints(); ++index) {
+    const int size = problem.constraint_size(index);
+    const ConvexConstraint& potential = problem.potential(index);
+    engaged_[index] = !whole_problem || !potential.VanishesWithoutImpulse() ||
+                      potential.HasImpulse(
+                          solution->v_c.segment(problem.constraint_offset(index), size));
+  }
+  islands_.Build(problem, engaged_, factorization_->partition().supernode_of_clique);
+  // A crossing constraint is disengaged wherever the solve has been: γ = 0
+  // and G = 0, which stay until it joins an island (Evaluate skips it).
+  solution->gamma.resize(problem.num_constraint_equations());
+  for (int index : islands_.crossing()) {
+    const int size = problem.constraint_size(index);
+    constraint_hessians_[index].setZero(size, size);
+    solution->gamma.segment(problem.constraint_offset(index), size).setZero();
+  }
+  island_active_.assign(islands_.num_islands(), 1);
+  island_shares_.resize(islands_.num_islands());
+  island_steps_.resize(islands_.num_islands());
+  set_aside_ = {};
+  std::fill(clique_active_.begin(), clique_active_.end(), 1);
+  trial_v_ = solution->v;
+  island_joins_ = 0;
+  IslandsChanged();
+}
+
+bool SapSolver::CrossingConstraintEngagedAtTrial(const ContactProblem& problem,
+                                                 const SapSolution& solution) {
+  if (islands_.crossing().empty()) return false;
+  // trial_v_ equals v but on the cliques still iterated (ResetIslands and
+  // every step keep it so): only theirs are written.
+  for (int island : active_islands_) {
+    const double alpha = island_steps_[island].alpha;
+    for (int clique : islands_.cliques(island)) {
+      ForCliqueEntries(problem, clique, [&](auto entries) {
+        entries(trial_v_) = entries(solution.v) + alpha * entries(delta_v_);
+      });
+    }
+  }
+  engaged_crossing_.clear();
+  const std::vector<int>& crossing = islands_.crossing();
+  for (size_t k = 0; k < crossing.size(); ++k) {
+    const std::vector<JacobianBlock>& blocks = problem.constraint(crossing[k]).jacobian;
+    crossing_moved_[k] = std::any_of(
+        blocks.begin(), blocks.end(),
+        [&](const JacobianBlock& block) { return clique_active_[block.clique]; });
+    if (!crossing_moved_[k]) continue;
+    crossing_v_c_[k] = problem.ConstraintVelocity(crossing[k], trial_v_);
+    if (problem.potential(crossing[k]).HasImpulse(crossing_v_c_[k]))
+      engaged_crossing_.push_back(crossing[k]);
+  }
+  return !engaged_crossing_.empty();
+}
+
+void SapSolver::JoinIslands(const ContactProblem& problem) {
+  joined_islands_.clear();
+  for (int index : engaged_crossing_) {
+    const int island = islands_.Join(problem, index);
+    if (island < 0) continue;
+    joined_islands_.push_back(island);
+    ++island_joins_;
+  }
+  // A later Join may have taken in an earlier one's island (left empty).
+  std::erase_if(joined_islands_,
+                [&](int island) { return islands_.cliques(island).empty(); });
+  island_active_.resize(islands_.num_islands(), 0);
+  island_shares_.resize(islands_.num_islands());
+  island_steps_.resize(islands_.num_islands());
+  // The joined islands are iterated, with any clique set aside in them (its
+  // Δv is zero: the direction is still one of descent); the islands they
+  // took in are empty, and set_aside_ is summed again over the others.
+  for (int island : joined_islands_) {
+    island_active_[island] = 1;
+    for (int clique : islands_.cliques(island)) clique_active_[clique] = 1;
+  }
+  set_aside_ = {};
+  for (int island = 0; island < islands_.num_islands(); ++island) {
+    if (islands_.cliques(island).empty()) island_active_[island] = 0;
+    if (!island_active_[island] && !islands_.cliques(island).empty())
+      set_aside_ += island_shares_[island];
+  }
+  IslandsChanged();
+}
+
+void SapSolver::IslandsChanged() {
+  island_segment_offset_.resize(islands_.num_islands());
+  for (int island = 0, offset = 0; island < islands_.num_islands(); ++island) {
+    island_segment_offset_[island] = offset;
+    offset += static_cast<int>(islands_.constraints(island).size());
+  }
+  crossing_moved_.assign(islands_.crossing().size(), 0);
+  crossing_v_c_.resize(islands_.crossing().size());
+  factorization_->SetActiveCliques(clique_active_);
+  ListActiveIslands();
+}
+
+void SapSolver::SearchIslands(const ContactProblem& problem, const SapSolution& solution,
+                              const std::vector<int>& islands) {
+  // Each island reads and writes only its own entries.
+  const auto search = [&](int k) {
+    island_steps_[islands[k]] = IslandStepLength(problem, solution, islands[k]);
+  };
+  const int count = static_cast<int>(islands.size());
+  if (pool_) {
+    pool_->ParallelFor(count, search);
+  } else {
+    for (int k = 0; k < count; ++k) search(k);
   }
 }
 
@@ -515,35 +636,55 @@ bool SapSolver::UpdateAlongDirection(const ContactProblem& problem, SapSolution*
                                      SapIterationRecord* record) {
   problem.MultiplyByJacobian(delta_v_, active_constraints_, delta_v_c_);
   problem.MultiplyByA(delta_v_, active_cliques_, delta_p_);
-  // Each island reads and writes only its own entries.
-  island_steps_.resize(active_islands_.size());
-  const auto search_and_step = [&](int k) {
-    const int island = active_islands_[k];
-    island_steps_[k] = IslandStepLength(problem, *solution, island);
-    if (island_steps_[k].succeeded)
-      StepIsland(problem, island, island_steps_[k].alpha, solution);
+  SearchIslands(problem, *solution, active_islands_);
+  const auto all_succeeded = [&] {
+    return std::all_of(active_islands_.begin(), active_islands_.end(),
+                       [&](int island) { return island_steps_[island].succeeded; });
   };
-  const int num_active = static_cast<int>(active_islands_.size());
-  if (pool_) {
-    pool_->ParallelFor(num_active, search_and_step);
-  } else {
-    for (int k = 0; k < num_active; ++k) search_and_step(k);
+  bool succeeded = all_succeeded();
+  // A constraint between islands that their steps would engage joins them,
+  // and the joined island searches again along the same Δv: a descent
+  // direction for it too, since that constraint adds nothing to ∇ℓ_p at v.
+  while (succeeded && CrossingConstraintEngagedAtTrial(problem, *solution)) {
+    JoinIslands(problem);
+    for (int island : joined_islands_) {
+      problem.MultiplyByJacobian(delta_v_, islands_.constraints(island), delta_v_c_);
+      problem.MultiplyByA(delta_v_, islands_.cliques(island), delta_p_);
+    }
+    SearchIslands(problem, *solution, joined_islands_);
+    succeeded = all_succeeded();
   }
   record->min_alpha = std::numeric_limits<double>::infinity();
-  bool succeeded = true;
-  for (const LineSearchResult& step : island_steps_) {
+  for (int island : active_islands_) {
+    const LineSearchResult& step = island_steps_[island];
     // Islands are independent: count the longest search, not their sum.
     record->line_search_iterations =
         std::max(record->line_search_iterations, step.iterations);
-    succeeded = succeeded && step.succeeded;
     if (step.succeeded) record->min_alpha = std::min(record->min_alpha, step.alpha);
   }
-  return succeeded;
+  if (!succeeded) return false;
+  const auto step = [&](int k) {
+    const int island = active_islands_[k];
+    StepIsland(problem, island, island_steps_[island].alpha, solution);
+  };
+  const int num_active = static_cast<int>(active_islands_.size());
+  if (pool_) {
+    pool_->ParallelFor(num_active, step);
+  } else {
+    for (int k = 0; k < num_active; ++k) step(k);
+  }
+  const std::vector<int>& crossing = islands_.crossing();
+  for (size_t k = 0; k < crossing.size(); ++k) {
+    if (!crossing_moved_[k]) continue;
+    solution->v_c.segment(problem.constraint_offset(crossing[k]),
+                          crossing_v_c_[k].size()) = crossing_v_c_[k];
+  }
+  return true;
 }
 
 void SapSolver::StepIsland(const ContactProblem& problem, int island, double alpha,
                            SapSolution* solution) {
-  for (int clique : graph_->cliques_of_island[island]) {
+  for (int clique : islands_.cliques(island)) {
     ForCliqueEntries(problem, clique, [&](auto entries) {
       entries(solution->v) += alpha * entries(delta_v_);
       entries(velocity_error_) += alpha * entries(delta_v_);
@@ -551,7 +692,7 @@ void SapSolver::StepIsland(const ContactProblem& problem, int island, double alp
     });
   }
   // v_c = J v + b moves by α Δv_c: 3 products per contact, not J v again.
-  for (int index : graph_->constraints_of_island[island]) {
+  for (int index : islands_.constraints(island)) {
     ForConstraintEntries(problem, index, [&](auto entries) {
       entries(solution->v_c) += alpha * entries(delta_v_c_);
     });
@@ -561,13 +702,13 @@ void SapSolver::StepIsland(const ContactProblem& problem, int island, double alp
 LineSearchResult SapSolver::IslandStepLength(const ContactProblem& problem,
                                              const SapSolution& solution,
                                              int island) const {
-  const std::vector<int>& constraints = graph_->constraints_of_island[island];
+  const std::span<const int> constraints = islands_.constraints(island);
   if (constraints.empty()) {
     // ℓ is quadratic on this island: the Newton step is its exact minimizer.
     return {1.0, 0, true};
   }
   double c = 0.0, a = 0.0, b = 0.0;
-  for (int clique : graph_->cliques_of_island[island]) {
+  for (int clique : islands_.cliques(island)) {
     ForCliqueEntries(problem, clique, [&](auto entries) {
       const auto error = entries(velocity_error_);
       const auto delta_p = entries(delta_p_);

@@ -9,10 +9,11 @@
 
 #include <Eigen/Dense>
 
-#include "coulomb/contact/clique_graph.h"
+#include "coulomb/contact/clique_coupling.h"
 #include "coulomb/contact/contact_problem.h"
 #include "coulomb/math/reusable_dense.h"
 #include "coulomb/math/thread_pool.h"
+#include "coulomb/solvers/engaged_islands.h"
 #include "coulomb/solvers/hessian_factorization.h"
 #include "coulomb/solvers/sap_line_search.h"
 #include "coulomb/solvers/sap_solver_parameters.h"
@@ -35,8 +36,11 @@ struct SapSolution {
 //
 // Minimizes the strongly convex ℓ_p(v) = ½‖v − v*‖²_A + Σ_i ℓ_i(J_i v + b_i)
 // by Newton's method, Δv = −H⁻¹∇ℓ_p with H = A + JᵀGJ, and a line search on
-// α. Islands of the clique graph (independent sub-problems) share the
-// factorization but each takes its own step length. Stops when
+// α. Islands (EngagedIslands: cliques joined by the constraints with an
+// impulse, independent sub-problems while the constraints between them stay
+// disengaged) share the factorization but each takes its own step length;
+// a constraint between islands that engages after a Newton step merges
+// them. Stops when
 //   ‖D∇ℓ_p‖ < ε_a + ε_r max(‖D p‖, ‖D j_c‖),  D = diag(A)^(-1/2),
 // p = A v, j_c = Jᵀγ (SAP-26), and reports e_m and e_μ (SAP-32, SAP-33).
 //
@@ -140,7 +144,7 @@ class SapSolver {
 
   // How a solve's workspace relates to the previous solve's: the same
   // problem pattern, the same clique coupling with other constraints
-  // (CliqueGraph::Update: the symbolic factorization is kept), or new.
+  // (CliqueCoupling::Update: the symbolic factorization is kept), or new.
   enum class Workspace { kReused, kConstraintsReassigned, kRebuilt };
   Workspace SetUpWorkspace(const ContactProblem& problem);
   // An island's terms of ℓ_p and of the stopping test's squared norms:
@@ -174,6 +178,26 @@ class SapSolver {
   void SetAsideConvergedIslands();
   // active_constraints_ and active_cliques_ from island_active_.
   void ListActiveIslands();
+  // The islands of the constraints with an impulse at solution->v_c, all
+  // iterated; the crossing constraints' γ_i and G_i set to zero (they add
+  // nothing to ∇ℓ_p or H while disengaged).
+  void ResetIslands(const ContactProblem& problem, SapSolution* solution);
+  // Checks the crossing constraints on a clique still iterated at the trial
+  // point, each active island moved by its step length in island_steps_
+  // (their v_c there kept in crossing_v_c_); true if one engaged (listed in
+  // engaged_crossing_).
+  bool CrossingConstraintEngagedAtTrial(const ContactProblem& problem,
+                                        const SapSolution& solution);
+  // Joins the islands of the crossing constraints in engaged_crossing_
+  // (EngagedIslands::Join) into joined_islands_, iterated; the other islands
+  // keep their numbers and state.
+  void JoinIslands(const ContactProblem& problem);
+  // island_steps_ of the listed islands (on the thread pool).
+  void SearchIslands(const ContactProblem& problem, const SapSolution& solution,
+                     const std::vector<int>& islands);
+  // island_segment_offset_, the factorization's active cliques and the
+  // active lists from island_active_ and clique_active_.
+  void IslandsChanged();
   // Step lengths per island along delta_v_, each island stepped by its own
   // (in parallel on the thread pool); returns false if one failed.
   bool UpdateAlongDirection(const ContactProblem& problem, SapSolution* solution,
@@ -188,7 +212,7 @@ class SapSolver {
                               double cost) const;
 
   SapSolverParameters parameters_;
-  std::optional<CliqueGraph> graph_;
+  std::optional<CliqueCoupling> coupling_;
   std::unique_ptr<HessianFactorization> factorization_;
   // Workspace, sized per pattern.
   Eigen::VectorXd inverse_sqrt_diagonal_;   // D
@@ -203,11 +227,22 @@ class SapSolver {
   Eigen::VectorXd delta_v_;
   Eigen::VectorXd delta_p_;
   ReusableVector delta_v_c_;
+  EngagedIslands islands_;
+  std::vector<char> engaged_;        // per constraint: an edge of islands_
   std::vector<char> island_active_;  // per island: still iterated
   // Per island, its share at its last evaluation; the sum over the islands
   // set aside since the workspace was set up.
   std::vector<IslandShare> island_shares_;
   IslandShare set_aside_;
+  // The trial point of CrossingConstraintEngagedAtTrial (v but on the
+  // cliques still iterated) and, per crossing constraint, whether it moved
+  // there and its v_c.
+  Eigen::VectorXd trial_v_;
+  std::vector<char> crossing_moved_;
+  std::vector<ConstraintVector> crossing_v_c_;
+  std::vector<int> engaged_crossing_;
+  std::vector<int> joined_islands_;  // the islands JoinIslands made
+  int island_joins_ = 0;             // in this Newton solve
   std::vector<char> clique_active_;  // per clique: its island's flag
   // The constraints and cliques of the islands still iterated, island by
   // island (each island's in increasing order): a Newton iteration's
@@ -215,7 +250,7 @@ class SapSolver {
   std::vector<int> active_constraints_;
   std::vector<int> active_cliques_;
   std::vector<int> active_islands_;
-  std::vector<LineSearchResult> island_steps_;  // per active island
+  std::vector<LineSearchResult> island_steps_;  // per island
   std::vector<double> constraint_costs_;
   std::vector<ConstraintMatrix> constraint_hessians_;
   // The guess of the solve (the whole problem's), the working set's

@@ -24,10 +24,14 @@ struct SapSolverStatistics {
   double cost = 0.0;                   // ℓ_p at the returned v
   double momentum_error = 0.0;         // e_m = ‖D∇ℓ‖ / max(‖Dp‖, ‖D j_c‖)
   double complementarity_error = 0.0;  // e_μ = (1/n_c) Σ|g_i·γ_i| / ℓ_p
+  // Islands at the start of the last Newton solve (cliques joined by the
+  // constraints with an impulse, EngagedIslands), and how many times two or
+  // more of them were joined because a constraint between them engaged.
   int num_islands = 0;
+  int island_joins = 0;
   // Whether this solve redid the symbolic work (clique graph, supernodes,
   // Cholesky ordering and fill): its problem's clique coupling differed from
-  // the previous solve's (CliqueGraph::Update).
+  // the previous solve's (CliqueCoupling::Update).
   bool symbolic_analysis = false;
   // The working set (SapSolverParameters::working_set): how many of its
   // sub-problems were solved, and how many constraints the last problem

@@ -36,7 +36,7 @@ struct SupernodePartition {
   // The partition of another problem, reusing this one's storage.
   void Rebuild(const ContactProblem& problem);
   // supernodes_of_constraint for a problem with the coupling of the one the
-  // partition was built from (CliqueGraph::Update): the supernodes,
+  // partition was built from (CliqueCoupling::Update): the supernodes,
   // which depend only on the set of clique tuples, stay.
   void AssignConstraints(const ContactProblem& problem);
 

@@ -1,4 +1,4 @@
-#include "coulomb/contact/clique_graph.h"
+#include "coulomb/contact/clique_coupling.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -25,58 +25,25 @@ void VisitPatternSignature(const ContactProblem& problem, Visitor&& visit) {
 
 }  // namespace
 
-CliqueGraph::CliqueGraph(const ContactProblem& problem) {
+CliqueCoupling::CliqueCoupling(const ContactProblem& problem) {
   CouplingSignature(problem, &coupling_signature_);
-  Build(problem);
+  KeepSignature(problem);
 }
 
-bool CliqueGraph::Update(const ContactProblem& problem) {
+bool CliqueCoupling::Update(const ContactProblem& problem) {
   CouplingSignature(problem, &candidate_);
-  if (candidate_ == coupling_signature_) {
-    AssignConstraints(problem);
-    return false;
-  }
+  KeepSignature(problem);
+  if (candidate_ == coupling_signature_) return false;
   coupling_signature_ = candidate_;  // a copy keeps both buffers' storage
-  Build(problem);
   return true;
 }
 
-void CliqueGraph::Build(const ContactProblem& problem) {
-  const int num_cliques = problem.num_cliques();
-  pattern.block_sizes.resize(num_cliques);
-  pattern.neighbors.Reset(num_cliques);
-  for (int clique = 0; clique < num_cliques; ++clique)
-    pattern.block_sizes[clique] = problem.clique_size(clique);
-  for (int index = 0; index < problem.num_constraints(); ++index) {
-    const auto& jacobian = problem.constraint(index).jacobian;
-    for (size_t a = 0; a < jacobian.size(); ++a) {
-      for (size_t b = 0; b < a; ++b)
-        pattern.AddCoupling(jacobian[a].clique, jacobian[b].clique);
-    }
-  }
-  num_islands = pattern.ConnectedComponents(&island_of_clique, &component_stack_);
-  cliques_of_island.Reset(num_islands);
-  constraints_of_island.Reset(num_islands);
-  for (int clique = 0; clique < num_cliques; ++clique) {
-    cliques_of_island[island_of_clique[clique]].push_back(clique);
-  }
-  AssignConstraints(problem);
-}
-
-void CliqueGraph::AssignConstraints(const ContactProblem& problem) {
+void CliqueCoupling::KeepSignature(const ContactProblem& problem) {
   signature_.clear();
   VisitPatternSignature(problem, [this](int value) { signature_.push_back(value); });
-  island_of_constraint.resize(problem.num_constraints());
-  constraints_of_island.Reset(num_islands);
-  for (int index = 0; index < problem.num_constraints(); ++index) {
-    const int island =
-        island_of_clique[problem.constraint(index).jacobian.front().clique];
-    island_of_constraint[index] = island;
-    constraints_of_island[island].push_back(index);
-  }
 }
 
-bool CliqueGraph::Matches(const ContactProblem& problem) const {
+bool CliqueCoupling::Matches(const ContactProblem& problem) const {
   // Compared in place: called before every solve, it must not allocate.
   size_t position = 0;
   bool matches = true;
@@ -87,8 +54,8 @@ bool CliqueGraph::Matches(const ContactProblem& problem) const {
   return matches && position == signature_.size();
 }
 
-void CliqueGraph::CouplingSignature(const ContactProblem& problem,
-                                    std::vector<int>* signature) {
+void CliqueCoupling::CouplingSignature(const ContactProblem& problem,
+                                       std::vector<int>* signature) {
   // Tuples of one or two cliques (contacts: a body and the world, or two
   // bodies) as one sortable key each, (low + 1, high) with low = −1 for one
   // clique; longer tuples as (length, sorted cliques…) in tuples_.
@@ -123,7 +90,7 @@ void CliqueGraph::CouplingSignature(const ContactProblem& problem,
   AppendLongTuples(signature);
 }
 
-void CliqueGraph::AppendLongTuples(std::vector<int>* signature) {
+void CliqueCoupling::AppendLongTuples(std::vector<int>* signature) {
   // A tuple as (length, cliques…): lexicographic order on that sequence.
   const auto tuple = [this](int t) {
     const int* start = tuples_.data() + tuple_starts_[t];
