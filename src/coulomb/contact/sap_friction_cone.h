@@ -94,8 +94,9 @@ class SapFrictionCone final : public ConvexConstraint {
   // γ ≠ 0 exactly when s = y_n + μ̂ y_r > 0: s < 0 is no contact, s = 0
   // either y = 0 (stiction) or the polar cone's boundary (γ_n = s/(1 + μμ̂)).
   bool HasImpulse(const ConstraintVector& v_c) const override;
-  // s = y_n + μ̂ y_r ≤ 0: the region without contact (ℓ = 0, G = 0) but for
-  // its boundary s = 0, where γ = 0 still.
+  // s = y_n + μ̂ y_r ≤ 0 is the region without contact (ℓ = 0, G = 0) and
+  // its boundary s = 0, where γ = 0 but G need not vanish: a set of measure
+  // zero, which the working set and SAP's islands treat as without contact.
   bool VanishesWithoutImpulse() const override { return true; }
   // Stiction and no contact are convex regions (the cone and its polar in
   // y = −R⁻¹(v_c − v̂)) where ℓ is ½ yᵀRy and 0: a segment whose ends are

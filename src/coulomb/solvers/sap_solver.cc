@@ -51,7 +51,6 @@ SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
   constraint_hessians_.resize(problem.num_constraints());
   engaged_.resize(problem.num_constraints());
   segment_storage_.resize(problem.num_constraints());
-  // At most one island per clique: the per-island lists never reallocate.
   // Islands are numbered up to 2 × cliques (EngagedIslands::Join): the
   // per-island lists never reallocate.
   const int max_islands = 2 * problem.num_cliques() + 1;
