@@ -38,9 +38,10 @@ struct SapSolution {
 // by Newton's method, Δv = −H⁻¹∇ℓ_p with H = A + JᵀGJ, and a line search on
 // α. Islands (EngagedIslands: cliques joined by the constraints with an
 // impulse, independent sub-problems while the constraints between them stay
-// disengaged) share the factorization but each takes its own step length;
-// a constraint between islands that engages after a Newton step merges
-// them. Stops when
+// disengaged; in a working set's round, by all its constraints) share the
+// factorization but each takes its own step length; a constraint between
+// islands that a step would engage joins them before the step is taken
+// (docs/math.md §2.8). Stops when
 //   ‖D∇ℓ_p‖ < ε_a + ε_r max(‖D p‖, ‖D j_c‖),  D = diag(A)^(-1/2),
 // p = A v, j_c = Jᵀγ (SAP-26), and reports e_m and e_μ (SAP-32, SAP-33).
 //
