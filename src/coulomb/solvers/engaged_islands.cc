@@ -36,6 +36,7 @@ void EngagedIslands::Build(const ContactProblem& problem,
   fill_.reserve(num_cliques);
   joined_.reserve(num_cliques);
   crossing_.reserve(num_constraints);
+  island_of_constraint_.reserve(num_constraints);
   moved_.reserve(num_constraints);
   parent_.resize(num_cliques);
   for (int clique = 0; clique < num_cliques; ++clique) parent_[clique] = clique;
@@ -87,15 +88,14 @@ void EngagedIslands::AssignConstraints(const ContactProblem& problem) {
   const int num_constraints = problem.num_constraints();
   constraint_ranges_.assign(num_islands(), Range{});
   crossing_.clear();
-  // fill_ first holds each constraint's island (−1: crossing) in moved_.
-  moved_.resize(num_constraints);
+  island_of_constraint_.resize(num_constraints);
   for (int index = 0; index < num_constraints; ++index) {
     const std::vector<JacobianBlock>& blocks = problem.constraint(index).jacobian;
     int island = island_of_clique_[blocks[0].clique];
     for (size_t b = 1; b < blocks.size(); ++b) {
       if (island_of_clique_[blocks[b].clique] != island) island = -1;
     }
-    moved_[index] = island;
+    island_of_constraint_[index] = island;
     if (island < 0) {
       crossing_.push_back(index);
     } else {
@@ -110,7 +110,8 @@ void EngagedIslands::AssignConstraints(const ContactProblem& problem) {
   }
   constraint_entries_.resize(num_constraints - crossing_.size());
   for (int index = 0; index < num_constraints; ++index) {
-    if (moved_[index] >= 0) constraint_entries_[fill_[moved_[index]]++] = index;
+    const int island = island_of_constraint_[index];
+    if (island >= 0) constraint_entries_[fill_[island]++] = index;
   }
 }
 

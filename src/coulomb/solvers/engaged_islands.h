@@ -85,9 +85,11 @@ class EngagedIslands {
   std::vector<Range> clique_ranges_, constraint_ranges_;
   std::vector<int> clique_entries_, constraint_entries_;
   std::vector<int> crossing_;
-  // Workspace: per island its next free entry (Build); the islands a Join
-  // takes in, and the entries being moved by a compaction.
+  // Workspace: per island its next free entry and per constraint its island
+  // (−1: crossing) while Build lists them; the islands a Join takes in, and
+  // the crossing constraints it moves inside the new island.
   std::vector<int> fill_;
+  std::vector<int> island_of_constraint_;
   std::vector<int> joined_;
   std::vector<int> moved_;
 };

@@ -40,8 +40,8 @@ SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
   if (reuse == Workspace::kRebuilt) {
     for (Eigen::VectorXd* vector :
          {&inverse_sqrt_diagonal_, &velocity_error_, &a_times_velocity_error_, &momentum_,
-          &trial_v_, &momentum_origin_, &origin_error_, &generalized_impulse_, &gradient_,
-          &delta_v_, &delta_p_, &a_times_origin_error_}) {
+          &momentum_origin_, &origin_error_, &generalized_impulse_, &gradient_, &delta_v_,
+          &delta_p_, &a_times_origin_error_}) {
       vector->resize(n);
     }
     clique_active_.resize(problem.num_cliques());
