@@ -451,5 +451,24 @@ TEST(SupernodePartition, MergesCliquesTouchedByTheSameConstraints) {
   for (int k = 0; k < scalars.num_dofs(); ++k) EXPECT_EQ(sorted[k], k);
 }
 
+TEST(SupernodePartition, KeepsRigidBodiesApartWhenTouchedAlike) {
+  // Two bodies touched only by the contacts between them: the same set of
+  // constraints, yet each stays a supernode of its own six dofs.
+  RandomContactProblemOptions options;
+  options.num_bodies = 2;
+  options.num_contacts = 3;
+  options.two_body_fraction = 1.0;
+  const ContactProblem bodies = MakeRandomContactProblem(options);
+  for (int i = 0; i < bodies.num_constraints(); ++i)
+    ASSERT_EQ(bodies.constraint(i).jacobian.size(), 2u) << "contact " << i;
+  const SupernodePartition partition(bodies);
+  ASSERT_EQ(partition.num_supernodes(), 2);
+  EXPECT_NE(partition.supernode_of_clique[0], partition.supernode_of_clique[1]);
+  EXPECT_EQ(partition.supernode_size, (std::vector<int>{6, 6}));
+  // Their dofs split into scalar cliques are merged, body by body.
+  const SupernodePartition scalars(SplitIntoScalarCliques(bodies));
+  EXPECT_EQ(scalars.num_supernodes(), 1);
+}
+
 }  // namespace
 }  // namespace coulomb

@@ -6,7 +6,7 @@
 namespace coulomb {
 namespace {
 
-constexpr int kBodyDofs = 6;  // a free rigid body: blocks of fixed size
+constexpr int kBodyDofs = SupernodePartition::kBodyDofs;  // a body: fixed-size blocks
 
 }  // namespace
 

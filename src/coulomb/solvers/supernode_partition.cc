@@ -50,14 +50,18 @@ void SupernodePartition::Rebuild(const ContactProblem& problem) {
   offset_in_supernode.resize(problem.num_cliques());
   supernode_size.clear();
   cliques_of_supernode.Reset(0);
+  const auto mergeable = [&](int clique) {
+    return problem.clique_size(clique) < kBodyDofs && !touched_by_none(clique);
+  };
   for (int clique = 0; clique < problem.num_cliques(); ++clique) {
     // An earlier clique touched by the same constraints is touched by the
     // first of them: only that constraint's cliques are candidates.
     int supernode = num_supernodes();
-    if (!touched_by_none(clique)) {
+    if (mergeable(clique)) {
       const int first = constraint_entries_[constraint_starts_[clique]];
       for (const JacobianBlock& block : problem.constraint(first).jacobian) {
-        if (block.clique < clique && touched_alike(block.clique, clique)) {
+        if (block.clique < clique && mergeable(block.clique) &&
+            touched_alike(block.clique, clique)) {
           supernode = supernode_of_clique[block.clique];
           break;
         }

@@ -14,11 +14,16 @@ namespace coulomb {
 // coupling, so merging them into one dense block adds no fill and replaces
 // many small block operations by a few larger ones. This matters for FCLIB
 // problems with a diagonal M (one-dof cliques, a contact touching twelve).
-// Cliques touched by no constraint stay alone (they are independent).
+// Cliques touched by no constraint stay alone (they are independent), and so
+// do cliques of kBodyDofs or more: two rigid bodies touched only by the
+// contacts between them would make one supernode of 12 dofs, which stores
+// what their two 6 × 6 blocks and their coupling do, but takes the Hessian
+// assembly and factorization off their fixed-size body paths.
 //
 // Supernode s holds cliques_of_supernode[s] in that order; the Hessian is
 // factored in the permuted dof order that lists supernodes one after another.
 struct SupernodePartition {
+  static constexpr int kBodyDofs = 6;  // cliques this large are never merged
   ReusableLists<int> cliques_of_supernode;
   std::vector<int> supernode_of_clique;
   std::vector<int> offset_in_supernode;  // per clique, dofs before it in its supernode
