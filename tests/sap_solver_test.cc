@@ -361,6 +361,45 @@ ContactProblem WithConstraints(const ContactProblem& problem, Keep keep, Twice t
   return result;
 }
 
+// Scalar cliques of two bodies apart in the dof order, touched by the same
+// contacts, merge into one supernode listed out of order: the block-sparse
+// solve permutes into its order and back (SupernodePartition::original_dof).
+TEST(SapSolver, SupernodesOutOfTheDofOrderGiveTheSameSolution) {
+  int solved = 0;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    RandomContactProblemOptions options;
+    options.num_bodies = 3;
+    options.num_contacts = 8;
+    options.two_body_fraction = 1.0;
+    options.diagonal_mass = true;
+    options.seed = seed;
+    const ContactProblem random = MakeRandomContactProblem(options);
+    // Only the contacts between bodies 0 and 2: body 1 touched by none.
+    const auto between_first_and_last = [&random](int i) {
+      const auto& jacobian = random.constraint(i).jacobian;
+      return jacobian.size() == 2 && jacobian[0].clique + jacobian[1].clique == 2 &&
+             jacobian[0].clique != 1;
+    };
+    const ContactProblem bodies =
+        WithConstraints(random, between_first_and_last, [](int) { return false; });
+    if (bodies.num_constraints() == 0) continue;
+    const ContactProblem scalars = SplitIntoScalarCliques(bodies);
+    SapSolverParameters parameters = Tight();
+    SapSolver sparse_solver(parameters);
+    parameters.linear_solver = LinearSolverType::kDense;
+    SapSolver dense_solver(parameters);
+    SapSolution sparse, dense;
+    ASSERT_TRUE(sparse_solver.Solve(scalars, Eigen::VectorXd(), &sparse).converged());
+    ASSERT_TRUE(dense_solver.Solve(scalars, Eigen::VectorXd(), &dense).converged());
+    EXPECT_LT((sparse.v - dense.v).norm(), 1e-9 * dense.v.norm()) << "seed " << seed;
+    const SupernodePartition partition(scalars);
+    ASSERT_FALSE(partition.identity_order) << "seed " << seed;
+    EXPECT_EQ(partition.supernode_of_clique[0], partition.supernode_of_clique[12]);
+    ++solved;
+  }
+  EXPECT_GE(solved, 5);
+}
+
 // Contact points appearing and disappearing between cliques already coupled
 // keep the symbolic factorization (the supernodes included: scalar cliques
 // merge into them); the answer is bitwise the one of a fresh solver. A
@@ -445,8 +484,11 @@ TEST(SupernodePartition, MergesCliquesTouchedByTheSameConstraints) {
     }
   }
   EXPECT_GE(merged_pairs, 15);  // at least one body's 6 dofs: C(6, 2) pairs
-  // A permutation of all dofs.
+  // A permutation of all dofs, listed unless it is the identity.
   std::vector<int> sorted = partition.original_dof;
+  if (partition.identity_order) {
+    for (int k = 0; k < scalars.num_dofs(); ++k) sorted.push_back(k);
+  }
   std::sort(sorted.begin(), sorted.end());
   for (int k = 0; k < scalars.num_dofs(); ++k) EXPECT_EQ(sorted[k], k);
 }
@@ -465,6 +507,7 @@ TEST(SupernodePartition, KeepsRigidBodiesApartWhenTouchedAlike) {
   ASSERT_EQ(partition.num_supernodes(), 2);
   EXPECT_NE(partition.supernode_of_clique[0], partition.supernode_of_clique[1]);
   EXPECT_EQ(partition.supernode_size, (std::vector<int>{6, 6}));
+  EXPECT_TRUE(partition.identity_order);  // a vector needs no permuting
   // Their dofs split into scalar cliques are merged, body by body.
   const SupernodePartition scalars(SplitIntoScalarCliques(bodies));
   EXPECT_EQ(scalars.num_supernodes(), 1);

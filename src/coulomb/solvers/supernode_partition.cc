@@ -76,19 +76,19 @@ void SupernodePartition::Rebuild(const ContactProblem& problem) {
     offset_in_supernode[clique] = supernode_size[supernode];
     supernode_size[supernode] += problem.clique_size(clique);
   }
+  // The permuted order lists supernodes, each clique's dofs together: it is
+  // the identity when every clique starts where it is listed.
   supernode_offset.clear();
-  original_dof.clear();
+  identity_order = true;
+  int offset = 0;
   for (int supernode = 0; supernode < num_supernodes(); ++supernode) {
-    supernode_offset.push_back(static_cast<int>(original_dof.size()));
+    supernode_offset.push_back(offset);
     for (int clique : cliques_of_supernode[supernode]) {
-      for (int k = 0; k < problem.clique_size(clique); ++k) {
-        original_dof.push_back(problem.clique_offset(clique) + k);
-      }
+      identity_order = identity_order && problem.clique_offset(clique) == offset;
+      offset += problem.clique_size(clique);
     }
   }
-  identity_order = true;
-  for (size_t k = 0; k < original_dof.size(); ++k)
-    identity_order = identity_order && original_dof[k] == static_cast<int>(k);
+  ListOriginalDofs(problem);
   pattern.block_sizes = supernode_size;
   pattern.neighbors.Reset(num_supernodes());
   AssignConstraints(problem);
@@ -96,6 +96,18 @@ void SupernodePartition::Rebuild(const ContactProblem& problem) {
     const std::vector<int>& touched = supernodes_of_constraint[index];
     for (size_t a = 0; a < touched.size(); ++a) {
       for (size_t b = 0; b < a; ++b) pattern.AddCoupling(touched[a], touched[b]);
+    }
+  }
+}
+
+void SupernodePartition::ListOriginalDofs(const ContactProblem& problem) {
+  original_dof.clear();
+  if (identity_order) return;
+  for (int supernode = 0; supernode < num_supernodes(); ++supernode) {
+    for (int clique : cliques_of_supernode[supernode]) {
+      for (int k = 0; k < problem.clique_size(clique); ++k) {
+        original_dof.push_back(problem.clique_offset(clique) + k);
+      }
     }
   }
 }

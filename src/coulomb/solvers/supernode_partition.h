@@ -29,10 +29,11 @@ struct SupernodePartition {
   std::vector<int> offset_in_supernode;  // per clique, dofs before it in its supernode
   std::vector<int> supernode_offset;     // per supernode, in the permuted order
   std::vector<int> supernode_size;
-  std::vector<int> original_dof;  // original_dof[permuted position]
-  // Whether original_dof[k] = k for every k (every clique a supernode of its
-  // own, in order: free bodies): a vector needs no permuting.
+  // Whether the permuted order is the original one (every clique a
+  // supernode of its own, in order: free bodies): a vector needs no
+  // permuting, and original_dof is left empty.
   bool identity_order = false;
+  std::vector<int> original_dof;  // original_dof[permuted position]
   // Per constraint: the supernodes it touches (each with all its cliques).
   ReusableLists<int> supernodes_of_constraint;
   BlockSparsityPattern pattern;  // over supernodes
@@ -51,6 +52,8 @@ struct SupernodePartition {
   // Rebuild's workspace: the constraints touching each clique (ascending),
   // those of clique c at constraint_entries_[constraint_starts_[c], …[c + 1]).
   std::vector<int> constraint_starts_, constraint_entries_, next_constraint_entry_;
+  // original_dof, unless the order is the identity.
+  void ListOriginalDofs(const ContactProblem& problem);
 };
 
 }  // namespace coulomb
