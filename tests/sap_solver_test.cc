@@ -508,7 +508,8 @@ TEST(SupernodePartition, KeepsRigidBodiesApartWhenTouchedAlike) {
   EXPECT_NE(partition.supernode_of_clique[0], partition.supernode_of_clique[1]);
   EXPECT_EQ(partition.supernode_size, (std::vector<int>{6, 6}));
   EXPECT_TRUE(partition.identity_order);  // a vector needs no permuting
-  // Their dofs split into scalar cliques are merged, body by body.
+  // Split into scalar cliques, all twelve are touched by the same contacts
+  // and merge into one supernode (cliques below a body's size do).
   const SupernodePartition scalars(SplitIntoScalarCliques(bodies));
   EXPECT_EQ(scalars.num_supernodes(), 1);
 }
