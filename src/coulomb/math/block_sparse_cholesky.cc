@@ -134,35 +134,41 @@ Eigen::Map<Eigen::MatrixXd> BlockSparseCholesky::StoredBlock(int storage) {
   return {values_.data() + info.offset, info.rows, info.cols};
 }
 
+template <typename Visit>
+void BlockSparseCholesky::ForMarkedStorage(const std::vector<char>& columns,
+                                           Visit&& visit) const {
+  int64_t begin = 0, end = 0;  // the range gathered so far (empty)
+  for (int col : elimination_.order) {
+    if (!columns[col]) continue;
+    if (column_begin_[col] != end) {
+      if (end > begin) visit(begin, end);
+      begin = column_begin_[col];
+    }
+    end = column_end_[col];
+  }
+  if (end > begin) visit(begin, end);
+}
+
 void BlockSparseCholesky::SetZero(const std::vector<char>* active) {
   if (active == nullptr) {
     std::fill(values_.begin(), values_.end(), 0.0);
     return;
   }
-  for (int col = 0; col < num_blocks(); ++col) {
-    if ((*active)[col]) {
-      std::fill(values_.begin() + column_begin_[col], values_.begin() + column_end_[col],
-                0.0);
-    }
-  }
+  ForMarkedStorage(*active, [this](int64_t begin, int64_t end) {
+    std::fill(values_.begin() + begin, values_.begin() + end, 0.0);
+  });
 }
 
 void BlockSparseCholesky::KeepMatrix(const std::vector<char>& columns) {
-  for (int col = 0; col < num_blocks(); ++col) {
-    if (columns[col]) {
-      std::copy(values_.begin() + column_begin_[col], values_.begin() + column_end_[col],
-                kept_.begin() + column_begin_[col]);
-    }
-  }
+  ForMarkedStorage(columns, [this](int64_t begin, int64_t end) {
+    std::copy(values_.begin() + begin, values_.begin() + end, kept_.begin() + begin);
+  });
 }
 
 void BlockSparseCholesky::RestoreMatrix(const std::vector<char>& columns) {
-  for (int col = 0; col < num_blocks(); ++col) {
-    if (columns[col]) {
-      std::copy(kept_.begin() + column_begin_[col], kept_.begin() + column_end_[col],
-                values_.begin() + column_begin_[col]);
-    }
-  }
+  ForMarkedStorage(columns, [this](int64_t begin, int64_t end) {
+    std::copy(kept_.begin() + begin, kept_.begin() + end, values_.begin() + begin);
+  });
 }
 
 namespace {

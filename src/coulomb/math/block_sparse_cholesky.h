@@ -166,8 +166,13 @@ class BlockSparseCholesky {
   // L_{i,k} for i in elimination_.below_diagonal[k], in the same order.
   std::vector<int> diagonal_storage_;
   // Column k's blocks are stored one after another: values_[column_begin_[k],
-  // column_end_[k]).
+  // column_end_[k]), the columns in elimination order.
   std::vector<int64_t> column_begin_, column_end_;
+  // Calls visit(begin, end) for the storage of the marked columns, columns
+  // adjacent in storage as one range: a few long copies or fills instead of
+  // one short one per column.
+  template <typename Visit>
+  void ForMarkedStorage(const std::vector<char>& columns, Visit&& visit) const;
   ReusableLists<int> below_storage_;
   // Column k: the offsets of the blocks i below its diagonal in a vector
   // (block_offsets_[i]), in the same order.
