@@ -35,8 +35,15 @@ SupernodePartition::SupernodePartition(const ContactProblem& problem) {
 }
 
 void SupernodePartition::Rebuild(const ContactProblem& problem) {
-  ListConstraintsOfCliques(problem, &constraint_starts_, &constraint_entries_,
-                           &next_constraint_entry_);
+  // Only cliques smaller than a body may merge: the lists that tell which
+  // are touched alike are needed only if there are any.
+  bool any_small_clique = false;
+  for (int clique = 0; clique < problem.num_cliques(); ++clique)
+    any_small_clique = any_small_clique || problem.clique_size(clique) < kBodyDofs;
+  if (any_small_clique) {
+    ListConstraintsOfCliques(problem, &constraint_starts_, &constraint_entries_,
+                             &next_constraint_entry_);
+  }
   const auto touched_by_none = [&](int clique) {
     return constraint_starts_[clique] == constraint_starts_[clique + 1];
   };
@@ -50,7 +57,7 @@ void SupernodePartition::Rebuild(const ContactProblem& problem) {
   offset_in_supernode.resize(problem.num_cliques());
   supernode_size.clear();
   cliques_of_supernode.Reset(0);
-  const auto mergeable = [&](int clique) {
+  const auto mergeable = [&](int clique) {  // the size first: see above
     return problem.clique_size(clique) < kBodyDofs && !touched_by_none(clique);
   };
   for (int clique = 0; clique < problem.num_cliques(); ++clique) {

@@ -29,9 +29,9 @@ struct SupernodePartition {
   std::vector<int> offset_in_supernode;  // per clique, dofs before it in its supernode
   std::vector<int> supernode_offset;     // per supernode, in the permuted order
   std::vector<int> supernode_size;
-  // Whether the permuted order is the original one (every clique a
-  // supernode of its own, in order: free bodies): a vector needs no
-  // permuting, and original_dof is left empty.
+  // Whether the permuted order is the original one (every clique listed
+  // where it starts, as free bodies are): a vector needs no permuting, and
+  // original_dof is left empty.
   bool identity_order = false;
   std::vector<int> original_dof;  // original_dof[permuted position]
   // Per constraint: the supernodes it touches (each with all its cliques).
