@@ -77,6 +77,10 @@ IRR_DURATION = 3.0
 MIN_REPEATS = 3
 MAX_REPEATS = 15
 REPEAT_SECONDS = 20.0
+# Drake, ten times slower, runs a clutter case up to MIN_REPEATS times while
+# its runs of the case took less than DRAKE_REPEAT_SECONDS in all, and keeps
+# its fastest (a single run varies by a third from one run to the next).
+DRAKE_REPEAT_SECONDS = 60.0
 
 
 class Case:
@@ -242,20 +246,42 @@ def fastest_of_alternate_runs(runs):
             for tries in zip(*rounds)]
 
 
+def fastest_drake_run(run):
+    """Drake's fastest of the runs DRAKE_REPEAT_SECONDS allows (at least one),
+    with the ms of all its runs in "ms_runs"; a run whose solver failed is
+    returned as it is (its time is not comparable)."""
+    tries = []
+    start = time.perf_counter()
+    while len(tries) < MIN_REPEATS and (
+            not tries or time.perf_counter() - start < DRAKE_REPEAT_SECONDS):
+        tries.append(run())
+        if tries[-1]["failed_at"] is not None:
+            return tries[-1]
+    return dict(min(tries, key=lambda r: r["ms"]), ms_runs=[r["ms"] for r in tries])
+
+
 def spread_sentence(rows):
     """How far the slowest of each engine's runs was from its fastest."""
     def worst(engine):
         spreads = [max(r[engine]["ms_runs"]) / min(r[engine]["ms_runs"]) - 1.0
                    for r in rows if r.get(engine) is not None and "ms_runs" in r[engine]]
         return max(spreads, default=0.0)
-    counts = [len(r["coulomb"]["ms_runs"]) for r in rows if "ms_runs" in r["coulomb"]]
-    runs = (f"{min(counts)}–{max(counts)}" if counts and min(counts) != max(counts)
-            else f"{max(counts, default=MIN_REPEATS)}")
-    return (f"Each engine ran each clutter scene {runs} times here (more often the "
-            f"cheaper the scene); the slowest of a scene's runs was up to "
+    def count(engine):
+        counts = [len(r[engine]["ms_runs"]) for r in rows
+                  if r.get(engine) is not None and "ms_runs" in r[engine]]
+        return (f"{min(counts)}–{max(counts)}" if counts and min(counts) != max(counts)
+                else f"{max(counts, default=1)}")
+    drake = ""
+    if any(r.get("drake") is not None for r in rows):
+        drake = (f" Drake, ten times slower, ran each clutter scene {count('drake')} times "
+                 f"(up to {MIN_REPEATS} while its runs of the scene took less than "
+                 f"{DRAKE_REPEAT_SECONDS:.0f} s in all) and kept its fastest; the "
+                 f"slowest was up to {100 * worst('drake'):.0f} % slower.")
+    return (f"Coulomb and MuJoCo ran each clutter scene {count('coulomb')} times here "
+            f"(more often the cheaper the scene); the slowest of a scene's runs was up to "
             f"{100 * worst('coulomb'):.0f} % slower than the fastest for Coulomb, "
             f"{100 * worst('mujoco'):.0f} % for MuJoCo at its defaults and "
-            f"{100 * worst('mujoco_stiff'):.0f} % at equal stiction and accuracy.")
+            f"{100 * worst('mujoco_stiff'):.0f} % at equal stiction and accuracy.{drake}")
 
 
 def run_clutter(case, impratio, sigma, drake_python):
@@ -277,7 +303,7 @@ def run_clutter(case, impratio, sigma, drake_python):
     check_same_energy(f"clutter {case.bodies}", c, m, "MuJoCo")
     d = None
     if drake_python:
-        d = run_drake(drake_python, "clutter", case.duration, case)
+        d = fastest_drake_run(lambda: run_drake(drake_python, "clutter", case.duration, case))
         check_same_energy(f"clutter {case.bodies}", c, d, "Drake")
     return row(case, c, m, m_stiff, d, c_soft)
 
