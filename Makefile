@@ -196,8 +196,8 @@ bench-python: build
 # Coulomb beside MuJoCo and Drake (pip, binary wheels, pinned; installed only
 # for this target) on the same scenes in one run; rewrites docs/peers.md and
 # its plot and saves the measurements in build/bench-peers.json (`run_peers.py
-# --from-results FILE --write-docs` rewrites the page from them; about 17
-# minutes with Drake).
+# --from-results FILE --write-docs` rewrites the page from them; about 10
+# minutes with Drake here).
 MUJOCO := mujoco==4.0.0
 # Drake has wheels for Python 3.12 and later only (none for Debian's 3.11):
 # it gets a venv of its own, made by the first Python 3.12 or 3.13 found on

@@ -22,7 +22,10 @@ momentum residual, measured as Coulomb's e_m, below 1e-6 on every step of
 these scenes: the tables print both). Each clutter case runs in Coulomb and
 MuJoCo, in turn, round after round (at least MIN_REPEATS rounds, more for
 the small scenes: see fastest_of_alternate_runs), and each engine keeps its
-fastest run (the machine is noisy; a slow spell falls on all alike). Before
+fastest run (the machine is noisy; a slow spell falls on all alike). With
+--drake-python, Drake's SAP runs each clutter case too, in its own Python,
+up to MIN_REPEATS times (see fastest_drake_run), and the box slide, the
+sphere and the Lagged and Similar cases once. Before
 timing, every body's initial position and the initial energy are compared
 between the engines (the layouts must agree). Prints the tables and, with
 --write-docs, writes them to docs/peers.md with the plot
