@@ -335,7 +335,8 @@ def run_phases(impratio):
         summary = sim.run(duration, record=False).summary
         phase = {"phase": (start, start + duration),
                  "coulomb": dict(ms=1e3 * (time.perf_counter() - began) / summary["steps"],
-                                 iterations=summary["iterations_mean"])}
+                                 iterations=summary["iterations_mean"],
+                                 **{key: summary[key] for key in STEP_PARTS})}
         for name, (model, data) in states.items():
             phase[name] = step_mujoco(model, data, duration)
         phases.append(phase)
@@ -344,16 +345,40 @@ def run_phases(impratio):
     return phases
 
 
-PHASE_HEADER = ("| phase [s] | Coulomb ms/step | iterations | MuJoCo ms/step | iterations "
-                "| C / M | MuJoCo at equal stiction and accuracy, ms/step | iterations "
-                "| C / M |")
+# Coulomb's own split of its step time (run summary, seconds): collision
+# queries and problem assembly, and the whole step.
+STEP_PARTS = ("geometry_time_s", "assembly_time_s", "step_time_s")
+
+
+def overhead_percent(parts):
+    """Collision queries and problem assembly, in % of the step time."""
+    return 100 * (parts["geometry_time_s"] + parts["assembly_time_s"]) / parts["step_time_s"]
+
+
+PHASE_HEADER = ("| phase [s] | Coulomb ms/step | iterations | geometry + assembly [%] "
+                "| MuJoCo ms/step | iterations | C / M "
+                "| MuJoCo at equal stiction and accuracy, ms/step | iterations | C / M |")
 
 
 def format_phase_row(r):
     c, m, e = r["coulomb"], r["mujoco"], r["mujoco_stiff"]
+    overhead = f"{overhead_percent(c):.0f}" if "step_time_s" in c else "—"
     return (f"| {r['phase'][0]:g}–{r['phase'][1]:g} | {c['ms']:.3f} | {c['iterations']:.2f} "
-            f"| {m['ms']:.3f} | {m['iterations']:.2f} | {c['ms'] / m['ms']:.2f} "
+            f"| {overhead} | {m['ms']:.3f} | {m['iterations']:.2f} | {c['ms'] / m['ms']:.2f} "
             f"| {e['ms']:.3f} | {e['iterations']:.2f} | {c['ms'] / e['ms']:.2f} |")
+
+
+def phase_overhead_sentence(phase_rows):
+    """Geometry and assembly over the whole run of the phase table."""
+    if not phase_rows or any("step_time_s" not in r["coulomb"] for r in phase_rows):
+        return ""
+    total = {key: sum(r["coulomb"][key] for r in phase_rows) for key in STEP_PARTS}
+    end = phase_rows[-1]["phase"][1]
+    return (f"Over the {end:g} s, collision queries and problem assembly take "
+            f"{overhead_percent(total):.0f} % of Coulomb's step time (geometry "
+            f"{100 * total['geometry_time_s'] / total['step_time_s']:.0f} %, assembly "
+            f"{100 * total['assembly_time_s'] / total['step_time_s']:.0f} %), the rest "
+            f"is the contact solve.")
 
 
 def slope_speed_closed_form(duration):
@@ -623,6 +648,7 @@ def write_docs(results, main_table, stiff_table):
     text = text.replace("@SPREAD@", spread_sentence(rows))
     text = text.replace("@PHASE_TABLE@", table(PHASE_HEADER, [format_phase_row(r)
                                                               for r in results["phase_rows"]]))
+    text = text.replace("@PHASE_OVERHEAD@", phase_overhead_sentence(results["phase_rows"]))
     drake_table, irr_table = drake_sections(rows, irr_rows)
     text = text.replace("@DRAKE_TABLE@", drake_table)
     text = text.replace("@IRR_TABLE@", irr_table)
