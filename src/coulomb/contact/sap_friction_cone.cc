@@ -32,15 +32,22 @@ void ValidateSapContactParameters(const SapContactParameters& p) {
           p.sigma);
 }
 
+double SapNearRigidRegularization(double w, double near_rigid_threshold) {
+  const double beta = near_rigid_threshold;
+  return beta * beta / (4.0 * std::numbers::pi * std::numbers::pi) * w;
+}
+
+double SapCompliantRegularization(double stiffness, double dissipation_time_scale,
+                                  double time_step) {
+  return std::isinf(stiffness)
+             ? 0.0
+             : 1.0 / (time_step * stiffness * (time_step + dissipation_time_scale));
+}
+
 double SapNormalRegularization(double w, double stiffness, double dissipation_time_scale,
                                double near_rigid_threshold, double time_step) {
-  const double beta = near_rigid_threshold;
-  const double near_rigid = beta * beta / (4.0 * std::numbers::pi * std::numbers::pi) * w;
-  const double compliant =
-      std::isinf(stiffness)
-          ? 0.0
-          : 1.0 / (time_step * stiffness * (time_step + dissipation_time_scale));
-  return std::max(near_rigid, compliant);
+  return std::max(SapNearRigidRegularization(w, near_rigid_threshold),
+                  SapCompliantRegularization(stiffness, dissipation_time_scale, time_step));
 }
 
 double SapDissipationTimeScaleOrDefault(double given, double near_rigid_threshold,
@@ -71,11 +78,11 @@ void SapFrictionCone::Prepare(const ConstraintMatrix& delassus_estimate,
   const double tau_d = SapDissipationTimeScaleOrDefault(
       parameters_.dissipation_time_scale, beta, time_step);
   if (phi0_) v_hat_ = {0.0, 0.0, SapStabilizationVelocity(*phi0_, time_step, tau_d)};
-  const double rn =
-      SapNormalRegularization(w, parameters_.stiffness, tau_d, beta, time_step);
-  SetRegularization(parameters_.sigma * w, rn);
-  near_rigid_ =
-      rn > SapNormalRegularization(w, parameters_.stiffness, tau_d, 0.0, time_step);
+  const double near_rigid = SapNearRigidRegularization(w, beta);
+  const double compliant =
+      SapCompliantRegularization(parameters_.stiffness, tau_d, time_step);
+  SetRegularization(parameters_.sigma * w, std::max(near_rigid, compliant));
+  near_rigid_ = near_rigid > compliant;
 }
 
 SapFrictionCone SapFrictionCone::AtSignedDistance(const SapContactParameters& parameters,
@@ -101,7 +108,7 @@ void SapFrictionCone::SetRegularization(double rt, double rn) {
   rt_ = rt;
   rn_ = rn;
   r_inverse_ = Eigen::Vector3d(1.0 / rt, 1.0 / rt, 1.0 / rn);
-  mu_hat_ = parameters_.friction * rt / rn;
+  mu_hat_ = parameters_.friction * rt * r_inverse_.z();
   sliding_scale_ = 1.0 / (1.0 + parameters_.friction * mu_hat_);
 }
 
