@@ -46,8 +46,9 @@ double SapCompliantRegularization(double stiffness, double dissipation_time_scal
 
 double SapNormalRegularization(double w, double stiffness, double dissipation_time_scale,
                                double near_rigid_threshold, double time_step) {
-  return std::max(SapNearRigidRegularization(w, near_rigid_threshold),
-                  SapCompliantRegularization(stiffness, dissipation_time_scale, time_step));
+  return std::max(
+      SapNearRigidRegularization(w, near_rigid_threshold),
+      SapCompliantRegularization(stiffness, dissipation_time_scale, time_step));
 }
 
 double SapDissipationTimeScaleOrDefault(double given, double near_rigid_threshold,
