@@ -9,45 +9,52 @@
 namespace coulomb {
 namespace {
 
-// Pairs whose spheres are within margin, by testing all of them.
-std::vector<std::pair<int, int>> CloseSpheres(const std::vector<Eigen::Vector3d>& centers,
-                                              const std::vector<double>& radii,
-                                              double margin) {
+// Pairs whose boxes are within margin of each other on every axis, by
+// testing all of them (an unbounded box meets every box).
+std::vector<std::pair<int, int>> CloseBoxes(const std::vector<Eigen::AlignedBox3d>& boxes,
+                                            double margin) {
   std::vector<std::pair<int, int>> pairs;
-  for (size_t i = 0; i < centers.size(); ++i) {
-    for (size_t j = i + 1; j < centers.size(); ++j) {
-      if (std::isinf(radii[i]) || std::isinf(radii[j]) ||
-          (centers[i] - centers[j]).norm() <= radii[i] + radii[j] + margin) {
-        pairs.emplace_back(i, j);
+  for (size_t i = 0; i < boxes.size(); ++i) {
+    for (size_t j = i + 1; j < boxes.size(); ++j) {
+      bool close = true;
+      for (int axis = 0; axis < 3; ++axis) {
+        const double gap = std::max(boxes[i].min()[axis] - boxes[j].max()[axis],
+                                    boxes[j].min()[axis] - boxes[i].max()[axis]);
+        close = close && gap <= margin;  // −∞ for an unbounded box
       }
+      if (close) pairs.emplace_back(i, j);
     }
   }
   return pairs;
 }
 
-TEST(SweepAndPrune, FindsExactlyTheCloseSpherePairsWhileSpheresMove) {
+TEST(SweepAndPrune, FindsExactlyTheCloseBoxPairsWhileBoxesMove) {
   std::mt19937 random(7);
-  std::uniform_real_distribution<double> position(-1.0, 1.0), radius(0.01, 0.15),
+  std::uniform_real_distribution<double> position(-1.0, 1.0), half_size(0.01, 0.15),
       step(-0.02, 0.02);
-  std::vector<Eigen::Vector3d> centers(200);
-  std::vector<double> radii(200);
+  std::vector<Eigen::Vector3d> centers(200), half_sizes(200);
   for (size_t i = 0; i < centers.size(); ++i) {
     centers[i] = {position(random), position(random), 0.3 * position(random)};
-    radii[i] = radius(random);
+    half_sizes[i] = {half_size(random), half_size(random), half_size(random)};
   }
-  radii[17] = std::numeric_limits<double>::infinity();  // a half-space
-  radii[90] = std::numeric_limits<double>::infinity();
+  // Two half-spaces, and a wall: long and thin, across the whole region.
+  const double inf = std::numeric_limits<double>::infinity();
+  half_sizes[17] = half_sizes[90] = Eigen::Vector3d::Constant(inf);
+  half_sizes[120] = {0.02, 1.5, 0.5};
   SweepAndPrune broad_phase;
+  std::vector<Eigen::AlignedBox3d> boxes(centers.size());
   std::vector<std::pair<int, int>> candidates;
   size_t all_pairs = centers.size() * (centers.size() - 1) / 2, most = 0;
   for (int frame = 0; frame < 30; ++frame) {
-    broad_phase.FindCandidatePairs(centers, radii, 0.01, &candidates);
+    for (size_t i = 0; i < boxes.size(); ++i)
+      boxes[i] = {centers[i] - half_sizes[i], centers[i] + half_sizes[i]};
+    broad_phase.FindCandidatePairs(boxes, 0.01, &candidates);
     ASSERT_TRUE(std::is_sorted(candidates.begin(), candidates.end()));
     ASSERT_EQ(std::adjacent_find(candidates.begin(), candidates.end()), candidates.end())
         << "a pair is reported twice";
     // Exactly the close pairs: none missed, none of the pairs that overlap
     // only along the sweep axis.
-    ASSERT_EQ(candidates, CloseSpheres(centers, radii, 0.01)) << "frame " << frame;
+    ASSERT_EQ(candidates, CloseBoxes(boxes, 0.01)) << "frame " << frame;
     most = std::max(most, candidates.size());
     for (Eigen::Vector3d& c : centers)
       c += Eigen::Vector3d{step(random), step(random), 0.0};  // braces: drawn in order

@@ -253,31 +253,28 @@ struct CollisionWorld::Impl {
 
   // Broad-phase state and buffers, reused from query to query.
   mutable SweepAndPrune sweep_and_prune;
-  mutable std::vector<Eigen::Vector3d> centers;
-  mutable std::vector<double> radii;
+  mutable std::vector<Eigen::AlignedBox3d> bounds;  // per geometry, BoundsOf
   mutable std::vector<double> reaches;  // per geometry, GeometryMotion::reach()
   mutable std::vector<std::pair<int, int>> candidates;
   // Per kept candidate: the separating axis of a box–box pair (complete:
   // the pair was not dropped), for the narrow phase.
   mutable std::vector<BoxSeparation> candidate_separations;
 
-  // Pairs that may be within margin, by (a, b): sweep and prune on spheres
-  // grown by each geometry's reach, then the exact bounding-sphere test
-  // within the pair's margin, a thin box against the other's bounding
-  // sphere, the swept-sphere test and, for two boxes, the separating-axis
-  // bound.
+  // Pairs that may be within margin, by (a, b): sweep and prune on
+  // axis-aligned boxes grown by each geometry's reach, then the exact
+  // bounding-sphere test within the pair's margin, a thin box against the
+  // other's bounding sphere, the swept-sphere test and, for two boxes, the
+  // separating-axis bound.
   const std::vector<std::pair<int, int>>& CandidatePairs(
       const std::vector<Eigen::Isometry3d>& X_WG, double margin,
       const std::vector<GeometryMotion>& motion) const {
-    centers.resize(geometries.size());
-    radii.resize(geometries.size());
+    bounds.resize(geometries.size());
     reaches.resize(geometries.size());
     for (size_t g = 0; g < geometries.size(); ++g) {
-      centers[g] = X_WG[g].translation();
       reaches[g] = motion.empty() ? 0.0 : motion[g].reach();
-      radii[g] = broad_phase[g].bounding_radius + reaches[g];
+      bounds[g] = BoundsOf(g, X_WG[g], reaches[g]);
     }
-    sweep_and_prune.FindCandidatePairs(centers, radii, margin, &candidates);
+    sweep_and_prune.FindCandidatePairs(bounds, margin, &candidates);
     candidate_separations.clear();
     size_t kept = 0;
     for (const auto& [a, b] : candidates) {
@@ -295,6 +292,20 @@ struct CollisionWorld::Impl {
     }
     candidates.resize(kept);
     return candidates;
+  }
+
+  // The axis-aligned box around geometry g at pose X_WG, grown by `reach`: a
+  // box's own extent |R_WG| h (tight for the walls of an arena, whose
+  // bounding spheres reach across it), the bounding sphere's cube for other
+  // shapes, all of space for a half-space.
+  Eigen::AlignedBox3d BoundsOf(size_t g, const Eigen::Isometry3d& X_WG,
+                               double reach) const {
+    const BroadPhaseGeometry& geometry = broad_phase[g];
+    const Eigen::Vector3d extent =
+        geometry.box ? Eigen::Vector3d(X_WG.linear().cwiseAbs() * geometry.half_extents)
+                     : Eigen::Vector3d::Constant(geometry.bounding_radius);
+    const Eigen::Vector3d grown = extent.array() + reach;
+    return {X_WG.translation() - grown, X_WG.translation() + grown};
   }
 
   // margin + reach_a + reach_b: the most the pair's gap may close (the

@@ -5,12 +5,13 @@
 
 namespace coulomb {
 
-int SweepAndPrune::SpreadAxis(const std::vector<Eigen::Vector3d>& centers) const {
+int SweepAndPrune::SpreadAxis(const std::vector<Eigen::AlignedBox3d>& boxes) const {
   Eigen::Vector3d sum = Eigen::Vector3d::Zero();
   Eigen::Vector3d sum_of_squares = Eigen::Vector3d::Zero();
   for (const int i : order_) {
-    sum += centers[i];
-    sum_of_squares += centers[i].cwiseProduct(centers[i]);
+    const Eigen::Vector3d center = boxes[i].center();
+    sum += center;
+    sum_of_squares += center.cwiseProduct(center);
   }
   const double n = std::max<double>(1.0, order_.size());
   const Eigen::Vector3d variance = sum_of_squares / n - (sum / n).cwiseProduct(sum / n);
@@ -32,22 +33,25 @@ void SweepAndPrune::SortByLowerEnd() {
   }
 }
 
-void SweepAndPrune::FindCandidatePairs(const std::vector<Eigen::Vector3d>& centers,
-                                       const std::vector<double>& radii, double margin,
+void SweepAndPrune::FindCandidatePairs(const std::vector<Eigen::AlignedBox3d>& boxes,
+                                       double margin,
                                        std::vector<std::pair<int, int>>* pairs) {
   pairs->clear();
-  const int n = static_cast<int>(centers.size());
-  if (static_cast<int>(lower_.size()) != n) {  // a new set of spheres
+  const int n = static_cast<int>(boxes.size());
+  if (static_cast<int>(lower_.size()) != n) {  // a new set of boxes
     lower_.assign(n, 0.0);
     upper_.assign(n, 0.0);
     order_.clear();
     unbounded_.clear();
-    for (int i = 0; i < n; ++i) (std::isinf(radii[i]) ? unbounded_ : order_).push_back(i);
+    for (int i = 0; i < n; ++i) {
+      const bool bounded = boxes[i].min().allFinite() && boxes[i].max().allFinite();
+      (bounded ? order_ : unbounded_).push_back(i);
+    }
   }
-  const int axis = SpreadAxis(centers);
+  const int axis = SpreadAxis(boxes);
   for (const int i : order_) {
-    lower_[i] = centers[i][axis] - radii[i];
-    upper_[i] = centers[i][axis] + radii[i] + margin;
+    lower_[i] = boxes[i].min()[axis];
+    upper_[i] = boxes[i].max()[axis] + margin;
   }
   SortByLowerEnd();
   found_.clear();
@@ -55,20 +59,20 @@ void SweepAndPrune::FindCandidatePairs(const std::vector<Eigen::Vector3d>& cente
     const int i = order_[k];
     for (size_t l = k + 1; l < order_.size() && lower_[order_[l]] <= upper_[i]; ++l) {
       // Overlapping on the sweep axis only is common (a column of bodies
-      // along another axis): keep the pair if the spheres themselves meet.
+      // along another axis): keep the pair if the boxes meet on every axis.
       const int j = order_[l];
-      const double reach = radii[i] + radii[j] + margin;
-      if ((centers[i] - centers[j]).squaredNorm() <= reach * reach) {
+      if ((boxes[j].min().array() <= boxes[i].max().array() + margin).all() &&
+          (boxes[i].min().array() <= boxes[j].max().array() + margin).all()) {
         found_.emplace_back(std::min(i, j), std::max(i, j));
       }
     }
   }
-  for (const int u : unbounded_) {
-    for (int i = 0; i < n; ++i) {
-      // Two unbounded spheres meet twice: keep (min, max) from the smaller one.
-      if (i != u && !(std::isinf(radii[i]) && i < u))
-        found_.emplace_back(std::min(i, u), std::max(i, u));
-    }
+  // An unbounded box meets every bounded one and the unbounded after it.
+  for (size_t k = 0; k < unbounded_.size(); ++k) {
+    const int u = unbounded_[k];
+    for (const int i : order_) found_.emplace_back(std::min(i, u), std::max(i, u));
+    for (size_t m = k + 1; m < unbounded_.size(); ++m)
+      found_.emplace_back(std::min(u, unbounded_[m]), std::max(u, unbounded_[m]));
   }
   SortPairs(n, pairs);
 }
