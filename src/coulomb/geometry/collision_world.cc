@@ -163,17 +163,24 @@ double AxisPlaneCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n, int
 // A cylinder uses its cap plane for flat contacts (like a box face) and its
 // side surface otherwise; a capsule, the union of its side and end spheres.
 // kMisses when the line misses the shape (the patch depth is kept).
+// SurfaceCrossing for a box of half extents h: the crossing with the face
+// whose outward normal ±e_axis is closest to side · n.
+double BoxCrossing(const Eigen::Vector3d& h, const Eigen::Vector3d& p,
+                   const Eigen::Vector3d& n, bool leaving) {
+  const double side = leaving ? 1.0 : -1.0;
+  int axis = 0;
+  for (int k = 1; k < 3; ++k) {
+    if (std::abs(n[k]) > std::abs(n[axis])) axis = k;
+  }
+  const double face = side * n[axis] >= 0 ? 1.0 : -1.0;
+  return AxisPlaneCrossing(p, n, axis, face * h[axis]);
+}
+
 double SurfaceCrossing(const Shape& shape, const Eigen::Vector3d& p,
                        const Eigen::Vector3d& n, bool leaving) {
   const double side = leaving ? 1.0 : -1.0;
   if (const auto* box = std::get_if<Box>(&shape)) {
-    // The face whose outward normal ±e_axis is closest to side · n.
-    int axis = 0;
-    for (int k = 1; k < 3; ++k) {
-      if (std::abs(n[k]) > std::abs(n[axis])) axis = k;
-    }
-    const double face = side * n[axis] >= 0 ? 1.0 : -1.0;
-    return AxisPlaneCrossing(p, n, axis, face * 0.5 * box->size[axis]);
+    return BoxCrossing(0.5 * box->size, p, n, leaving);
   }
   if (std::holds_alternative<HalfSpace>(shape)) {  // z ≤ 0: only its top face
     return AxisPlaneCrossing(p, n, 2, 0.0);
@@ -346,17 +353,28 @@ struct CollisionWorld::Impl {
       return Eigen::Vector3d(X_WG.linear().transpose() * x);
     };
     // A's surface is where the line leaves A (going along n), B's where it enters B.
-    const auto surface_a = SurfaceCrossing(geometries[contact->geometry_a].our_shape,
-                                           in_frame(X_WA, p - X_WA.translation()),
-                                           in_frame(X_WA, n), /*leaving=*/true);
-    const auto surface_b = SurfaceCrossing(geometries[contact->geometry_b].our_shape,
-                                           in_frame(X_WB, p - X_WB.translation()),
-                                           in_frame(X_WB, n), /*leaving=*/false);
+    const auto surface_a =
+        CrossingOf(contact->geometry_a, in_frame(X_WA, p - X_WA.translation()),
+                   in_frame(X_WA, n), /*leaving=*/true);
+    const auto surface_b =
+        CrossingOf(contact->geometry_b, in_frame(X_WB, p - X_WB.translation()),
+                   in_frame(X_WB, n), /*leaving=*/false);
     if (std::isnan(surface_a) || std::isnan(surface_b)) return;
     const double gap = surface_b - surface_a;
     if (gap < contact->phi - kPatchTolerance) return;
     contact->phi = gap;
     contact->p_W = p + 0.5 * (surface_a + surface_b) * n;
+  }
+
+  // SurfaceCrossing of geometry g; boxes and half-spaces from the compact
+  // broad-phase record, without touching the Geometry (its shape variant and
+  // Coal's shape span cache lines).
+  double CrossingOf(int g, const Eigen::Vector3d& p, const Eigen::Vector3d& n,
+                    bool leaving) const {
+    const BroadPhaseGeometry& record = broad_phase[g];
+    if (record.box) return BoxCrossing(record.half_extents, p, n, leaving);
+    if (record.half_space) return AxisPlaneCrossing(p, n, 2, 0.0);
+    return SurfaceCrossing(geometries[g].our_shape, p, n, leaving);
   }
 
   // Broad phase: true when the bounding spheres (or a bounding sphere and a
