@@ -1,6 +1,7 @@
 #include "coulomb/geometry/sweep_and_prune.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <random>
 
@@ -9,14 +10,18 @@
 namespace coulomb {
 namespace {
 
-// Pairs whose boxes are within margin of each other on every axis, by
-// testing all of them (an unbounded box meets every box).
-std::vector<std::pair<int, int>> CloseBoxes(const std::vector<Eigen::AlignedBox3d>& boxes,
+// Pairs whose boxes are within margin of each other on every axis and
+// whose spheres (centred on the boxes) are within margin, by testing all of
+// them (an unbounded box meets every box).
+std::vector<std::pair<int, int>> ClosePairs(const std::vector<Eigen::AlignedBox3d>& boxes,
+                                            const std::vector<double>& radii,
                                             double margin) {
   std::vector<std::pair<int, int>> pairs;
   for (size_t i = 0; i < boxes.size(); ++i) {
     for (size_t j = i + 1; j < boxes.size(); ++j) {
-      bool close = true;
+      bool close =
+          std::isinf(radii[i]) || std::isinf(radii[j]) ||
+          (boxes[i].center() - boxes[j].center()).norm() <= radii[i] + radii[j] + margin;
       for (int axis = 0; axis < 3; ++axis) {
         const double gap = std::max(boxes[i].min()[axis] - boxes[j].max()[axis],
                                     boxes[j].min()[axis] - boxes[i].max()[axis]);
@@ -28,7 +33,7 @@ std::vector<std::pair<int, int>> CloseBoxes(const std::vector<Eigen::AlignedBox3
   return pairs;
 }
 
-TEST(SweepAndPrune, FindsExactlyTheCloseBoxPairsWhileBoxesMove) {
+TEST(SweepAndPrune, FindsExactlyTheClosePairsWhileBoxesMove) {
   std::mt19937 random(7);
   std::uniform_real_distribution<double> position(-1.0, 1.0), half_size(0.01, 0.15),
       step(-0.02, 0.02);
@@ -41,6 +46,11 @@ TEST(SweepAndPrune, FindsExactlyTheCloseBoxPairsWhileBoxesMove) {
   const double inf = std::numeric_limits<double>::infinity();
   half_sizes[17] = half_sizes[90] = Eigen::Vector3d::Constant(inf);
   half_sizes[120] = {0.02, 1.5, 0.5};
+  // Each box's bounding sphere, and for some a sphere inside their box
+  // (radius the smallest half size): the two tests then prune different pairs.
+  std::vector<double> radii(centers.size());
+  for (size_t i = 0; i < radii.size(); ++i)
+    radii[i] = i % 3 == 0 ? half_sizes[i].minCoeff() : half_sizes[i].norm();
   SweepAndPrune broad_phase;
   std::vector<Eigen::AlignedBox3d> boxes(centers.size());
   std::vector<std::pair<int, int>> candidates;
@@ -48,13 +58,13 @@ TEST(SweepAndPrune, FindsExactlyTheCloseBoxPairsWhileBoxesMove) {
   for (int frame = 0; frame < 30; ++frame) {
     for (size_t i = 0; i < boxes.size(); ++i)
       boxes[i] = {centers[i] - half_sizes[i], centers[i] + half_sizes[i]};
-    broad_phase.FindCandidatePairs(boxes, 0.01, &candidates);
+    broad_phase.FindCandidatePairs(boxes, radii, 0.01, &candidates);
     ASSERT_TRUE(std::is_sorted(candidates.begin(), candidates.end()));
     ASSERT_EQ(std::adjacent_find(candidates.begin(), candidates.end()), candidates.end())
         << "a pair is reported twice";
     // Exactly the close pairs: none missed, none of the pairs that overlap
     // only along the sweep axis.
-    ASSERT_EQ(candidates, CloseBoxes(boxes, 0.01)) << "frame " << frame;
+    ASSERT_EQ(candidates, ClosePairs(boxes, radii, 0.01)) << "frame " << frame;
     most = std::max(most, candidates.size());
     for (Eigen::Vector3d& c : centers)
       c += Eigen::Vector3d{step(random), step(random), 0.0};  // braces: drawn in order

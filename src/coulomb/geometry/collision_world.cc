@@ -261,6 +261,7 @@ struct CollisionWorld::Impl {
   // Broad-phase state and buffers, reused from query to query.
   mutable SweepAndPrune sweep_and_prune;
   mutable std::vector<Eigen::AlignedBox3d> bounds;  // per geometry, BoundsOf
+  mutable std::vector<double> radii;    // bounding radius + reach, per geometry
   mutable std::vector<double> reaches;  // per geometry, GeometryMotion::reach()
   mutable std::vector<std::pair<int, int>> candidates;
   // Per kept candidate: the separating axis of a box–box pair (complete:
@@ -268,20 +269,23 @@ struct CollisionWorld::Impl {
   mutable std::vector<BoxSeparation> candidate_separations;
 
   // Pairs that may be within margin, by (a, b): sweep and prune on
-  // axis-aligned boxes grown by each geometry's reach, then the exact
-  // bounding-sphere test within the pair's margin, a thin box against the
+  // axis-aligned boxes and bounding spheres grown by each geometry's reach,
+  // then a half-space against the other's bounding sphere (FarApart; the
+  // sweep pairs a half-space with everything), a thin box against the
   // other's bounding sphere, the swept-sphere test and, for two boxes, the
   // separating-axis bound.
   const std::vector<std::pair<int, int>>& CandidatePairs(
       const std::vector<Eigen::Isometry3d>& X_WG, double margin,
       const std::vector<GeometryMotion>& motion) const {
     bounds.resize(geometries.size());
+    radii.resize(geometries.size());
     reaches.resize(geometries.size());
     for (size_t g = 0; g < geometries.size(); ++g) {
       reaches[g] = motion.empty() ? 0.0 : motion[g].reach();
       bounds[g] = BoundsOf(g, X_WG[g], reaches[g]);
+      radii[g] = broad_phase[g].bounding_radius + reaches[g];
     }
-    sweep_and_prune.FindCandidatePairs(bounds, margin, &candidates);
+    sweep_and_prune.FindCandidatePairs(bounds, radii, margin, &candidates);
     candidate_separations.clear();
     size_t kept = 0;
     for (const auto& [a, b] : candidates) {

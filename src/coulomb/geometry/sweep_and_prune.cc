@@ -5,13 +5,26 @@
 
 namespace coulomb {
 
-int SweepAndPrune::SpreadAxis(const std::vector<Eigen::AlignedBox3d>& boxes) const {
+namespace {
+
+// Whether two boxes come within margin of each other on every axis.
+bool BoxesMeet(const Eigen::AlignedBox3d& a, const Eigen::AlignedBox3d& b,
+               double margin) {
+  for (int axis = 0; axis < 3; ++axis) {
+    if (a.min()[axis] > b.max()[axis] + margin || b.min()[axis] > a.max()[axis] + margin)
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int SweepAndPrune::SpreadAxis() const {
   Eigen::Vector3d sum = Eigen::Vector3d::Zero();
   Eigen::Vector3d sum_of_squares = Eigen::Vector3d::Zero();
   for (const int i : order_) {
-    const Eigen::Vector3d center = boxes[i].center();
-    sum += center;
-    sum_of_squares += center.cwiseProduct(center);
+    sum += centers_[i];
+    sum_of_squares += centers_[i].cwiseProduct(centers_[i]);
   }
   const double n = std::max<double>(1.0, order_.size());
   const Eigen::Vector3d variance = sum_of_squares / n - (sum / n).cwiseProduct(sum / n);
@@ -34,7 +47,7 @@ void SweepAndPrune::SortByLowerEnd() {
 }
 
 void SweepAndPrune::FindCandidatePairs(const std::vector<Eigen::AlignedBox3d>& boxes,
-                                       double margin,
+                                       const std::vector<double>& radii, double margin,
                                        std::vector<std::pair<int, int>>* pairs) {
   pairs->clear();
   const int n = static_cast<int>(boxes.size());
@@ -48,7 +61,9 @@ void SweepAndPrune::FindCandidatePairs(const std::vector<Eigen::AlignedBox3d>& b
       (bounded ? order_ : unbounded_).push_back(i);
     }
   }
-  const int axis = SpreadAxis(boxes);
+  centers_.resize(n);
+  for (const int i : order_) centers_[i] = boxes[i].center();
+  const int axis = SpreadAxis();
   for (const int i : order_) {
     lower_[i] = boxes[i].min()[axis];
     upper_[i] = boxes[i].max()[axis] + margin;
@@ -59,10 +74,12 @@ void SweepAndPrune::FindCandidatePairs(const std::vector<Eigen::AlignedBox3d>& b
     const int i = order_[k];
     for (size_t l = k + 1; l < order_.size() && lower_[order_[l]] <= upper_[i]; ++l) {
       // Overlapping on the sweep axis only is common (a column of bodies
-      // along another axis): keep the pair if the boxes meet on every axis.
+      // along another axis): keep the pair if the boxes meet on every axis
+      // and the spheres meet.
       const int j = order_[l];
-      if ((boxes[j].min().array() <= boxes[i].max().array() + margin).all() &&
-          (boxes[i].min().array() <= boxes[j].max().array() + margin).all()) {
+      const double reach = radii[i] + radii[j] + margin;
+      if ((centers_[i] - centers_[j]).squaredNorm() <= reach * reach &&
+          BoxesMeet(boxes[i], boxes[j], margin)) {
         found_.emplace_back(std::min(i, j), std::max(i, j));
       }
     }
