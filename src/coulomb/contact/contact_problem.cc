@@ -298,13 +298,6 @@ void ContactProblem::Finalize() {
   }
   if (!v_star_.allFinite()) throw std::invalid_argument("v* has non-finite entries");
   PrepareCliques();
-  constraint_offsets_.clear();
-  num_constraint_equations_ = 0;
-  for (int index = 0; index < num_constraints(); ++index) {
-    ValidateConstraint(index);
-    constraint_offsets_.push_back(num_constraint_equations_);
-    num_constraint_equations_ += constraints_[index].potential->num_equations();
-  }
   PrepareConstraints();
   ListConstraintRecords();
   finalized_ = true;
@@ -402,13 +395,26 @@ void ContactProblem::AddDelassusTerm(const JacobianBlock& block,
 }
 
 void ContactProblem::PrepareConstraints() {
+  constraint_offsets_.clear();
+  num_constraint_equations_ = 0;
+  // Each constraint checked and its Delassus estimate formed, then the
+  // potentials prepared in a second pass: a contact's Prepare is a chain of
+  // a square root and divisions, which the processor overlaps from one
+  // contact to the next only when nothing else comes between them.
   for (int index = 0; index < num_constraints(); ++index) {
+    ValidateConstraint(index);
     ProblemConstraint& c = constraints_[index];
     const int rows = c.potential->num_equations();
-    ConstraintMatrix delassus = ConstraintMatrix::Zero(rows, rows);
+    constraint_offsets_.push_back(num_constraint_equations_);
+    num_constraint_equations_ += rows;
+    if (static_cast<int>(delassus_.size()) <= index) delassus_.resize(index + 1);
+    ConstraintMatrix& delassus = delassus_[index];
+    delassus.setZero(rows, rows);
     for (const JacobianBlock& block : c.jacobian) AddDelassusTerm(block, &delassus);
+  }
+  for (int index = 0; index < num_constraints(); ++index) {
     try {
-      c.potential->Prepare(delassus, time_step_);
+      constraints_[index].potential->Prepare(delassus_[index], time_step_);
     } catch (const std::invalid_argument& e) {
       throw ConstraintError(index, e.what());
     }

@@ -206,8 +206,11 @@ class ContactProblem {
   void ValidateClique(int index) const;  // A alone
   void ValidateCliqueTree(int index) const;
   void ValidateConstraint(int index) const;
+  // Each constraint validated, given its row offset and prepared (its
+  // potential's Prepare with its Delassus estimate, kept in delassus_).
   void PrepareConstraints();
 
+  std::vector<ConstraintMatrix> delassus_;  // by constraint, PrepareConstraints
   double time_step_;
   bool finalized_ = false;
   std::uint64_t revision_ = 0;  // 0: never finalized
