@@ -335,10 +335,16 @@ struct CollisionWorld::Impl {
     const BroadPhaseGeometry& gb = broad_phase[b];
     if (!std::isfinite(ga.bounding_radius) || !std::isfinite(gb.bounding_radius))
       return false;  // a half-space: FarApart's test along its normal
-    const double distance = SegmentDistance(X_WG[a].translation(), motion[a].translation,
-                                            X_WG[b].translation(), motion[b].translation);
-    return distance > ga.bounding_radius + gb.bounding_radius + motion[a].turn +
-                          motion[b].turn + margin;
+    const double reach = ga.bounding_radius + gb.bounding_radius + motion[a].turn +
+                         motion[b].turn + margin;
+    // The segments are no farther apart than their starting points: a pair
+    // that starts within reach (any pair at rest in contact) needs no
+    // segment distance.
+    const Eigen::Vector3d& start_a = X_WG[a].translation();
+    const Eigen::Vector3d& start_b = X_WG[b].translation();
+    if ((start_a - start_b).squaredNorm() <= reach * reach) return false;
+    return SegmentDistance(start_a, motion[a].translation, start_b,
+                           motion[b].translation) > reach;
   }
 
   // Replaces the patch-wide depth by the gap between the two surfaces along
