@@ -109,7 +109,7 @@ void SapFrictionCone::SetRegularization(double rt, double rn) {
   rt_ = rt;
   rn_ = rn;
   r_inverse_ = Eigen::Vector3d(1.0 / rt, 1.0 / rt, 1.0 / rn);
-  mu_hat_ = parameters_.friction * rt * r_inverse_.z();
+  mu_hat_ = parameters_.friction * rt / rn;
   sliding_scale_ = 1.0 / (1.0 + parameters_.friction * mu_hat_);
 }
 
