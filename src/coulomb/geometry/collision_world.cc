@@ -155,16 +155,9 @@ double AxisPlaneCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n, int
   return (offset - p[axis]) / n[axis];
 }
 
-// Where the line p + t n (G frame) crosses the shape's surface: leaving it
-// (`leaving`, the side facing along n) or entering it. For a box and a
-// half-space, the crossing with the plane of the face that faces that way:
-// exact on face contacts, and stable at the patch's corners, where a ray
-// through a box corner would graze edges. For a sphere, the exact crossing.
-// A cylinder uses its cap plane for flat contacts (like a box face) and its
-// side surface otherwise; a capsule, the union of its side and end spheres.
-// kMisses when the line misses the shape (the patch depth is kept).
-// SurfaceCrossing for a box of half extents h: the crossing with the face
-// whose outward normal ±e_axis is closest to side · n.
+// The crossing of the line p + t n (a box's frame) with the face of the box
+// (half extents h) whose outward normal ±e_axis is closest to side · n (side
+// = 1 where the line leaves the box, −1 where it enters).
 double BoxCrossing(const Eigen::Vector3d& h, const Eigen::Vector3d& p,
                    const Eigen::Vector3d& n, bool leaving) {
   const double side = leaving ? 1.0 : -1.0;
@@ -176,6 +169,14 @@ double BoxCrossing(const Eigen::Vector3d& h, const Eigen::Vector3d& p,
   return AxisPlaneCrossing(p, n, axis, face * h[axis]);
 }
 
+// Where the line p + t n (G frame) crosses the shape's surface: leaving it
+// (`leaving`, the side facing along n) or entering it. For a box and a
+// half-space, the crossing with the plane of the face that faces that way:
+// exact on face contacts, and stable at the patch's corners, where a ray
+// through a box corner would graze edges. For a sphere, the exact crossing.
+// A cylinder uses its cap plane for flat contacts (like a box face) and its
+// side surface otherwise; a capsule, the union of its side and end spheres.
+// kMisses when the line misses the shape (the patch depth is kept).
 double SurfaceCrossing(const Shape& shape, const Eigen::Vector3d& p,
                        const Eigen::Vector3d& n, bool leaving) {
   const double side = leaving ? 1.0 : -1.0;
