@@ -401,13 +401,14 @@ void ContactProblem::PrepareConstraints() {
   // potentials prepared in a second pass: a contact's Prepare is a chain of
   // a square root and divisions, which the processor overlaps from one
   // contact to the next only when nothing else comes between them.
+  if (static_cast<int>(delassus_.size()) < num_constraints())
+    delassus_.resize(num_constraints());
   for (int index = 0; index < num_constraints(); ++index) {
     ValidateConstraint(index);
     ProblemConstraint& c = constraints_[index];
     const int rows = c.potential->num_equations();
     constraint_offsets_.push_back(num_constraint_equations_);
     num_constraint_equations_ += rows;
-    if (static_cast<int>(delassus_.size()) <= index) delassus_.resize(index + 1);
     ConstraintMatrix& delassus = delassus_[index];
     delassus.setZero(rows, rows);
     for (const JacobianBlock& block : c.jacobian) AddDelassusTerm(block, &delassus);

@@ -18,6 +18,20 @@ void Require(bool condition, const char* field, const char* requirement, double 
   }
 }
 
+// SAP eq. 29's two terms (SapNormalRegularization is the larger): the
+// near-rigid β²/(4π²) w and the compliant 1/(δt k (δt + τ_d)), 0 for k = ∞.
+double SapNearRigidRegularization(double w, double near_rigid_threshold) {
+  const double beta = near_rigid_threshold;
+  return beta * beta / (4.0 * std::numbers::pi * std::numbers::pi) * w;
+}
+
+double SapCompliantRegularization(double stiffness, double dissipation_time_scale,
+                                  double time_step) {
+  return std::isinf(stiffness)
+             ? 0.0
+             : 1.0 / (time_step * stiffness * (time_step + dissipation_time_scale));
+}
+
 }  // namespace
 
 void ValidateSapContactParameters(const SapContactParameters& p) {
@@ -30,18 +44,6 @@ void ValidateSapContactParameters(const SapContactParameters& p) {
           "near_rigid_threshold", "must be finite and positive", p.near_rigid_threshold);
   Require(std::isfinite(p.sigma) && p.sigma > 0.0, "sigma", "must be finite and positive",
           p.sigma);
-}
-
-double SapNearRigidRegularization(double w, double near_rigid_threshold) {
-  const double beta = near_rigid_threshold;
-  return beta * beta / (4.0 * std::numbers::pi * std::numbers::pi) * w;
-}
-
-double SapCompliantRegularization(double stiffness, double dissipation_time_scale,
-                                  double time_step) {
-  return std::isinf(stiffness)
-             ? 0.0
-             : 1.0 / (time_step * stiffness * (time_step + dissipation_time_scale));
 }
 
 double SapNormalRegularization(double w, double stiffness, double dissipation_time_scale,

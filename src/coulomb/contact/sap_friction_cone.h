@@ -41,9 +41,6 @@ void ValidateSapContactParameters(const SapContactParameters& parameters);
 // SAP's normal regularization (SAP eq. 29): the larger of the near-rigid
 // β²/(4π²) w and the compliant 1/(δt k (δt + τ_d)) (0 for k = ∞). w: the
 // Delassus estimate [m/(N·s)].
-double SapNearRigidRegularization(double w, double near_rigid_threshold);
-double SapCompliantRegularization(double stiffness, double dissipation_time_scale,
-                                  double time_step);
 double SapNormalRegularization(double w, double stiffness, double dissipation_time_scale,
                                double near_rigid_threshold, double time_step);
 

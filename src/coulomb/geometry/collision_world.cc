@@ -271,7 +271,7 @@ struct CollisionWorld::Impl {
 
   // Pairs that may be within margin, by (a, b): sweep and prune on
   // axis-aligned boxes and bounding spheres grown by each geometry's reach,
-  // then a half-space against the other's bounding sphere (FarApart; the
+  // then a half-space against the other's bounding sphere (FarFromHalfSpace; the
   // sweep pairs a half-space with everything), a thin box against the
   // other's bounding sphere, the swept-sphere test and, for two boxes, the
   // separating-axis bound.
@@ -292,7 +292,7 @@ struct CollisionWorld::Impl {
     for (const auto& [a, b] : candidates) {
       const double pair_margin = PairMargin(margin, a, b);
       BoxSeparation separation;
-      if (Skip(a, b) || FarApart(a, b, X_WG, pair_margin) ||
+      if (Skip(a, b) || FarFromHalfSpace(a, b, X_WG, pair_margin) ||
           BoxApartFromBall(a, b, X_WG, pair_margin) ||
           BoxApartFromBall(b, a, X_WG, pair_margin) ||
           SweptApart(a, b, X_WG, motion, margin) ||
@@ -335,7 +335,7 @@ struct CollisionWorld::Impl {
     const BroadPhaseGeometry& ga = broad_phase[a];
     const BroadPhaseGeometry& gb = broad_phase[b];
     if (!std::isfinite(ga.bounding_radius) || !std::isfinite(gb.bounding_radius))
-      return false;  // a half-space: FarApart's test along its normal
+      return false;  // a half-space: FarFromHalfSpace's test along its normal
     const double reach = ga.bounding_radius + gb.bounding_radius + motion[a].turn +
                          motion[b].turn + margin;
     // The segments are no farther apart than their starting points: a pair
@@ -388,23 +388,21 @@ struct CollisionWorld::Impl {
     return SurfaceCrossing(geometries[g].our_shape, p, n, leaving);
   }
 
-  // Broad phase: true when the bounding spheres (or a bounding sphere and a
-  // half-space) are more than `margin` apart, so the pair cannot be in contact.
-  bool FarApart(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
-                double margin) const {
+  // True when one of the pair is a half-space and the other's bounding
+  // sphere stays more than `margin` above it, so the pair cannot be in
+  // contact. (The sweep pairs a half-space with everything; two bounded
+  // geometries it has tested by their bounding spheres already.)
+  bool FarFromHalfSpace(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
+                        double margin) const {
     const BroadPhaseGeometry& ga = broad_phase[a];
     const BroadPhaseGeometry& gb = broad_phase[b];
     const bool half_a = ga.half_space, half_b = gb.half_space;
-    if (half_a && half_b) return false;
-    if (half_a || half_b) {
-      const Eigen::Isometry3d& X_WH = half_a ? X_WG[a] : X_WG[b];
-      const BroadPhaseGeometry& other = half_a ? gb : ga;
-      const Eigen::Vector3d& center = (half_a ? X_WG[b] : X_WG[a]).translation();
-      const double height = X_WH.linear().col(2).dot(center - X_WH.translation());
-      return height - other.bounding_radius > margin;
-    }
-    return (X_WG[a].translation() - X_WG[b].translation()).norm() >
-           ga.bounding_radius + gb.bounding_radius + margin;
+    if (half_a == half_b) return false;  // neither, or two half-spaces
+    const Eigen::Isometry3d& X_WH = half_a ? X_WG[a] : X_WG[b];
+    const BroadPhaseGeometry& other = half_a ? gb : ga;
+    const Eigen::Vector3d& center = (half_a ? X_WG[b] : X_WG[a]).translation();
+    const double height = X_WH.linear().col(2).dot(center - X_WH.translation());
+    return height - other.bounding_radius > margin;
   }
 
   // True when geometry `other`, inside its bounding sphere (centre c,
