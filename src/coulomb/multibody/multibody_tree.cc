@@ -120,33 +120,11 @@ void ValidateMassProperties(const std::string& name, double mass,
 }  // namespace
 
 struct MultibodyTree::Impl {
-  // A tree made by FreeBody keeps all that a time step reads of it here, in
-  // closed form, first in Impl and in a few adjacent cache lines (Pinocchio's
-  // model and data lie kilobytes further on, in many blocks of their own):
-  //   q = [p_W; x y z w] (the translation joint, then the spherical one,
-  //   AddFreeJoint), v = [ṗ_W; ω_B]: the translation joint moves the COM in
-  //   world axes, the spherical joint turns the body with ω in its frame;
-  //   R_WB from the quaternion; the body frame is the spherical joint's;
-  //   M = diag(m I, I_B) for every q, h = [−m g; ω_B × I_B ω_B]
-  //   (Newton–Euler): no CRBA nor RNEA.
-  // Pinocchio's data (and q, v below) follow it only when asked for
-  // (SyncFreeBodyData): a step of a scene of free bodies never touches them.
-  struct FreeBodyState {
-    Eigen::Matrix<double, 7, 1> q = Eigen::Matrix<double, 7, 1>::Zero();
-    Eigen::Matrix<double, 6, 1> v = Eigen::Matrix<double, 6, 1>::Zero();
-    Eigen::Matrix3d R_WB = Eigen::Matrix3d::Identity();
-    Eigen::Matrix<double, 6, 1> nonlinear_effects = Eigen::Matrix<double, 6, 1>::Zero();
-    Eigen::Vector3d weight = Eigen::Vector3d::Zero();  // m g [N]
-    FreeBodyMass mass;
-  };
-  bool single_free_body = false;
-  // True while the state (`body` for a free body, else `data` and
-  // mass_matrix) is that of the last SetState for the current model
-  // parameters: SetState with the same state then does nothing.
+  // True while `data` and mass_matrix are those of the last SetState for the
+  // current model parameters (not used by a free body: its state is
+  // MultibodyTree::body_): SetState with the same state then does nothing.
   bool state_current = false;
-  bool free_body_data_current = false;  // `data`, q and v hold `body`'s state
-  int num_positions = 0, num_velocities = 0;
-  FreeBodyState body;
+  bool free_base = false;
 
   pinocchio::Model model;
   pinocchio::Data data;
@@ -156,35 +134,13 @@ struct MultibodyTree::Impl {
   Eigen::VectorXd v;
   Eigen::MatrixXd mass_matrix;
   pinocchio::Data::Matrix6x joint_jacobian;  // CalcPointJacobian's workspace
-  bool free_base = false;
   std::vector<BodyGeometry> geometries;
-
-  // SetState of a tree made by FreeBody: the closed form above.
-  void SetFreeBodyState(const Eigen::VectorXd& new_q, const Eigen::VectorXd& new_v) {
-    if (new_q.size() != 7 || new_v.size() != 6) {
-      throw std::invalid_argument(
-          "SetState of a free body: expected 7 positions and 6 "
-          "velocities, got " +
-          std::to_string(new_q.size()) + " and " + std::to_string(new_v.size()));
-    }
-    const Eigen::Map<const Eigen::Matrix<double, 7, 1>> q7(new_q.data());
-    const Eigen::Map<const Eigen::Matrix<double, 6, 1>> v6(new_v.data());
-    if (state_current && q7 == body.q && v6 == body.v) return;
-    body.q = q7;
-    body.v = v6;
-    body.R_WB = Eigen::Quaterniond(q7[6], q7[3], q7[4], q7[5]).toRotationMatrix();
-    const Eigen::Vector3d omega_B = v6.tail<3>();
-    body.nonlinear_effects.head<3>() = -body.weight;
-    body.nonlinear_effects.tail<3>() = omega_B.cross(body.mass.inertia * omega_B);
-    state_current = true;
-    free_body_data_current = false;
-  }
 
   // Fills what Pinocchio's forward kinematics would from `body` (joint and
   // frame placements, joint velocities in their own frames, h), and q, v.
   // The joint Jacobians (data.J) are left to CalcMotionSubspaces.
-  void SyncFreeBodyData() {
-    if (!single_free_body || free_body_data_current) return;
+  void SyncFreeBodyData(const FreeBodyState& body) {
+    if (body.data_synced) return;
     constexpr pinocchio::JointIndex kTranslation = 1, kRotation = 2;
     const Eigen::Vector3d p_W = body.q.head<3>(), pdot_W = body.v.head<3>();
     q = body.q;
@@ -199,7 +155,7 @@ struct MultibodyTree::Impl {
       data.oMf[f] = data.oMi[frame.parentJoint] * frame.placement;
     }
     data.nle = body.nonlinear_effects;
-    free_body_data_current = true;
+    body.data_synced = true;
   }
 
   void Finish() {
@@ -212,8 +168,6 @@ struct MultibodyTree::Impl {
     }
     q = pinocchio::neutral(model);
     v = Eigen::VectorXd::Zero(model.nv);
-    num_positions = model.nq;
-    num_velocities = model.nv;
   }
 
   // Moves everything attached to the world (joints and frames whose parent is
@@ -265,7 +219,10 @@ struct MultibodyTree::Impl {
   }
 };
 
-MultibodyTree::MultibodyTree(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+MultibodyTree::MultibodyTree(std::unique_ptr<Impl> impl)
+    : impl_(std::move(impl)),
+      num_positions_(impl_->model.nq),
+      num_velocities_(impl_->model.nv) {}
 MultibodyTree::~MultibodyTree() = default;
 MultibodyTree::MultibodyTree(MultibodyTree&&) noexcept = default;
 MultibodyTree& MultibodyTree::operator=(MultibodyTree&&) noexcept = default;
@@ -282,14 +239,15 @@ MultibodyTree MultibodyTree::FreeBody(const std::string& name, double mass,
                      static_cast<int>(model.getFrameId(name + "_joint")));
   impl->free_base = true;
   impl->Finish();
-  impl->single_free_body = true;
-  impl->body.mass = {mass, inertia_about_com, inertia_about_com.inverse()};
-  impl->body.weight = mass * model.gravity.linear();
-  impl->body.q = impl->q;
   impl->mass_matrix.setZero(6, 6);
   impl->mass_matrix.topLeftCorner<3, 3>() = mass * Eigen::Matrix3d::Identity();
   impl->mass_matrix.bottomRightCorner<3, 3>() = inertia_about_com;
-  return MultibodyTree(std::move(impl));
+  MultibodyTree tree(std::move(impl));
+  tree.single_free_body_ = true;
+  tree.body_.mass = {mass, inertia_about_com, inertia_about_com.inverse()};
+  tree.body_.weight = mass * tree.impl_->model.gravity.linear();
+  tree.body_.q = tree.impl_->q;
+  return tree;
 }
 
 MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_base,
@@ -404,8 +362,8 @@ const std::vector<BodyGeometry>& MultibodyTree::collision_geometries() const {
   return impl_->geometries;
 }
 
-int MultibodyTree::num_positions() const { return impl_->num_positions; }
-int MultibodyTree::num_velocities() const { return impl_->num_velocities; }
+int MultibodyTree::num_positions() const { return num_positions_; }
+int MultibodyTree::num_velocities() const { return num_velocities_; }
 int MultibodyTree::num_bodies() const {
   return static_cast<int>(impl_->body_frames.size());
 }
@@ -427,16 +385,39 @@ Eigen::VectorXd MultibodyTree::NeutralConfiguration() const {
 
 void MultibodyTree::SetGravity(const Eigen::Vector3d& gravity) {
   impl_->model.gravity.linear(gravity);
-  impl_->body.weight = impl_->body.mass.mass * gravity;
+  body_.weight = body_.mass.mass * gravity;
+  body_.state_current = false;
   impl_->state_current = false;
 }
 
+// SetState of a tree made by FreeBody: the closed form of FreeBodyState.
+void MultibodyTree::SetFreeBodyState(const Eigen::VectorXd& new_q,
+                                     const Eigen::VectorXd& new_v) {
+  if (new_q.size() != 7 || new_v.size() != 6) {
+    throw std::invalid_argument(
+        "SetState of a free body: expected 7 positions and 6 "
+        "velocities, got " +
+        std::to_string(new_q.size()) + " and " + std::to_string(new_v.size()));
+  }
+  const Eigen::Map<const Eigen::Matrix<double, 7, 1>> q7(new_q.data());
+  const Eigen::Map<const Eigen::Matrix<double, 6, 1>> v6(new_v.data());
+  if (body_.state_current && q7 == body_.q && v6 == body_.v) return;
+  body_.q = q7;
+  body_.v = v6;
+  body_.R_WB = Eigen::Quaterniond(q7[6], q7[3], q7[4], q7[5]).toRotationMatrix();
+  const Eigen::Vector3d omega_B = v6.tail<3>();
+  body_.nonlinear_effects.head<3>() = -body_.weight;
+  body_.nonlinear_effects.tail<3>() = omega_B.cross(body_.mass.inertia * omega_B);
+  body_.state_current = true;
+  body_.data_synced = false;
+}
+
 void MultibodyTree::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
-  Impl& m = *impl_;
-  if (m.single_free_body) {
-    m.SetFreeBodyState(q, v);
+  if (single_free_body_) {
+    SetFreeBodyState(q, v);
     return;
   }
+  Impl& m = *impl_;
   if (m.state_current && q.size() == m.q.size() && v.size() == m.v.size() && q == m.q &&
       v == m.v) {
     return;
@@ -455,19 +436,19 @@ void MultibodyTree::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v)
 const Eigen::MatrixXd& MultibodyTree::mass_matrix() const { return impl_->mass_matrix; }
 
 const MultibodyTree::FreeBodyMass* MultibodyTree::free_body_mass() const {
-  return impl_->single_free_body ? &impl_->body.mass : nullptr;
+  return single_free_body_ ? &body_.mass : nullptr;
 }
 
 Eigen::Ref<const Eigen::VectorXd> MultibodyTree::nonlinear_effects() const {
-  if (impl_->single_free_body) return impl_->body.nonlinear_effects;
+  if (single_free_body_) return body_.nonlinear_effects;
   return impl_->data.nle;
 }
 
 Eigen::Isometry3d MultibodyTree::body_pose(int body) const {
-  if (impl_->single_free_body) {  // the body frame is the spherical joint's
+  if (single_free_body_) {  // the body frame is the spherical joint's
     Eigen::Isometry3d result = Eigen::Isometry3d::Identity();
-    result.linear() = impl_->body.R_WB;
-    result.translation() = impl_->body.q.head<3>();
+    result.linear() = body_.R_WB;
+    result.translation() = body_.q.head<3>();
     return result;
   }
   const pinocchio::SE3& pose = impl_->data.oMf[impl_->body_frames[body]];
@@ -487,12 +468,12 @@ Eigen::Matrix<double, 3, Eigen::Dynamic> MultibodyTree::PointJacobian(
 void MultibodyTree::CalcPointJacobian(
     int body, const Eigen::Vector3d& p_W,
     Eigen::Matrix<double, 3, Eigen::Dynamic>* jacobian) const {
-  Impl& m = *impl_;
-  jacobian->resize(3, m.num_velocities);
-  if (m.single_free_body) {
-    *jacobian = FreeBodyPointJacobian(m.body.q.head<3>(), m.body.R_WB, p_W);
+  jacobian->resize(3, num_velocities_);
+  if (single_free_body_) {
+    *jacobian = FreeBodyPointJacobian(body_.q.head<3>(), body_.R_WB, p_W);
     return;
   }
+  Impl& m = *impl_;
   // v_P = v_O + ω × (p − o) = (J_v − [p − o]× J_ω) v.
   const pinocchio::JointIndex joint = m.model.frames[m.body_frames[body]].parentJoint;
   const Eigen::Matrix3d r_cross = CrossMatrix(p_W - m.data.oMi[joint].translation());
@@ -536,8 +517,8 @@ void MultibodyTree::CalcMotionSubspaces(
   Impl& m = *impl_;
   // data.J, in the world frame: SetState computes it, except for a free body,
   // which needs it only here.
-  if (m.single_free_body) {
-    m.SyncFreeBodyData();
+  if (single_free_body_) {
+    m.SyncFreeBodyData(body_);
     pinocchio::computeJointJacobians(m.model, m.data, m.q);
   }
   *motion = m.data.J;
@@ -546,27 +527,27 @@ void MultibodyTree::CalcMotionSubspaces(
 Eigen::Vector3d MultibodyTree::BodyLinearVelocity(int body) const {
   // From the velocities of SetState's forward kinematics: no Jacobian needed
   // (this runs for every body each step, for the contact margin).
+  if (single_free_body_) return body_.v.head<3>();  // the COM's ṗ_W
   const Impl& m = *impl_;
-  if (m.single_free_body) return m.body.v.head<3>();  // the COM's ṗ_W
   return pinocchio::getFrameVelocity(m.model, m.data, m.body_frames[body],
                                      pinocchio::LOCAL_WORLD_ALIGNED)
       .linear();
 }
 
 Eigen::Vector3d MultibodyTree::BodyAngularVelocity(int body) const {
+  if (single_free_body_) return body_.R_WB * body_.v.tail<3>();
   const Impl& m = *impl_;
-  if (m.single_free_body) return m.body.R_WB * m.body.v.tail<3>();
   const pinocchio::JointIndex joint = m.model.frames[m.body_frames[body]].parentJoint;
   return m.data.oMi[joint].rotation() * m.data.v[joint].angular();
 }
 
 double MultibodyTree::KineticEnergy() const {
-  const Impl& m = *impl_;
-  if (m.single_free_body) {  // ½ m |ṗ|² + ½ ωᵀ I_B ω
-    const Eigen::Vector3d pdot_W = m.body.v.head<3>(), omega_B = m.body.v.tail<3>();
-    return 0.5 * (m.body.mass.mass * pdot_W.squaredNorm() +
-                  omega_B.dot(m.body.mass.inertia * omega_B));
+  if (single_free_body_) {  // ½ m |ṗ|² + ½ ωᵀ I_B ω
+    const Eigen::Vector3d pdot_W = body_.v.head<3>(), omega_B = body_.v.tail<3>();
+    return 0.5 * (body_.mass.mass * pdot_W.squaredNorm() +
+                  omega_B.dot(body_.mass.inertia * omega_B));
   }
+  const Impl& m = *impl_;
   // ½ vᵀ M v column by column: no temporary for M v (the step loop's energy
   // allocates nothing).
   const Eigen::VectorXd& v = m.v;
@@ -577,11 +558,9 @@ double MultibodyTree::KineticEnergy() const {
 }
 
 double MultibodyTree::GravityPotentialEnergy() const {
-  Impl& m = *impl_;
   // A free body's COM is its translation (SetFreeBodyState): no kinematics.
-  if (m.single_free_body) {
-    return -m.body.weight.dot(m.body.q.head<3>());
-  }
+  if (single_free_body_) return -body_.weight.dot(body_.q.head<3>());
+  Impl& m = *impl_;
   const Eigen::Vector3d com = pinocchio::centerOfMass(m.model, m.data, m.q, false);
   const double mass = pinocchio::computeTotalMass(m.model);
   return -mass * m.model.gravity.linear().dot(com);
@@ -597,7 +576,7 @@ Eigen::VectorXd MultibodyTree::Integrate(const Eigen::VectorXd& q,
 void MultibodyTree::Integrate(const Eigen::VectorXd& q, const Eigen::VectorXd& dq,
                               Eigen::VectorXd* result) const {
   result->resize(q.size());
-  if (impl_->single_free_body && q.size() == 7 && dq.size() == 6) {
+  if (single_free_body_ && q.size() == 7 && dq.size() == 6) {
     *result = q;
     IntegrateFreeBody(*result, dq);
     return;
@@ -607,7 +586,7 @@ void MultibodyTree::Integrate(const Eigen::VectorXd& q, const Eigen::VectorXd& d
 
 void MultibodyTree::IntegrateFreeBody(Eigen::Ref<Eigen::VectorXd> q,
                                       const Eigen::Matrix<double, 6, 1>& dq) const {
-  if (!impl_->single_free_body || q.size() != 7)
+  if (!single_free_body_ || q.size() != 7)
     throw std::invalid_argument("IntegrateFreeBody: not a free body's q");
   // p ⊕ δp = p + δp; the spherical joint's rotation in the body frame,
   // q_WB ⊗ exp(δθ) with exp(δθ) = [cos(θ/2); sin(θ/2) δθ/θ], θ = |δθ|

@@ -166,8 +166,41 @@ class MultibodyTree {
 
  private:
   struct Impl;
+  // A tree made by FreeBody keeps all that a time step reads of it here, in
+  // closed form, in the tree object itself rather than behind impl_: a
+  // system's trees lie side by side in one vector, so a step over many free
+  // bodies reads their states in order, not one scattered block of several
+  // kilobytes each (Pinocchio's model and data):
+  //   q = [p_W; x y z w] (the translation joint, then the spherical one),
+  //   v = [ṗ_W; ω_B]: the translation joint moves the COM in world axes, the
+  //   spherical joint turns the body with ω in its frame; R_WB from the
+  //   quaternion; the body frame is the spherical joint's;
+  //   M = diag(m I, I_B) for every q, h = [−m g; ω_B × I_B ω_B]
+  //   (Newton–Euler): no CRBA nor RNEA.
+  // Pinocchio's data follow it only when asked for (Impl::SyncFreeBodyData):
+  // a step of a scene of free bodies never touches them.
+  struct FreeBodyState {
+    Eigen::Matrix<double, 7, 1> q = Eigen::Matrix<double, 7, 1>::Zero();
+    Eigen::Matrix<double, 6, 1> v = Eigen::Matrix<double, 6, 1>::Zero();
+    Eigen::Matrix3d R_WB = Eigen::Matrix3d::Identity();
+    Eigen::Matrix<double, 6, 1> nonlinear_effects = Eigen::Matrix<double, 6, 1>::Zero();
+    Eigen::Vector3d weight = Eigen::Vector3d::Zero();  // m g [N]
+    FreeBodyMass mass;
+    // True while q, v and what follows from them are those of the last
+    // SetState for the current gravity: SetState with the same state then
+    // does nothing.
+    bool state_current = false;
+    // Pinocchio's data and Impl's q, v hold this state (brought up to date
+    // by const queries that need them).
+    mutable bool data_synced = false;
+  };
   explicit MultibodyTree(std::unique_ptr<Impl> impl);
+  void SetFreeBodyState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+
   std::unique_ptr<Impl> impl_;
+  bool single_free_body_ = false;
+  int num_positions_ = 0, num_velocities_ = 0;
+  FreeBodyState body_;  // used by a tree made by FreeBody only
 };
 
 }  // namespace coulomb
