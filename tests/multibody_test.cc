@@ -57,6 +57,33 @@ TEST(MultibodyTree, NonlinearEffectsAreWeightAndGyroscopicTorque) {
       body.nonlinear_effects().tail<3>().isApprox(omega.cross(inertia * omega), 1e-12));
 }
 
+// A free body's state lives in the tree object itself: a change of gravity
+// must reach h even when SetState is then given the same state again, and a
+// moved tree (a system's vector of trees growing) keeps its state.
+TEST(MultibodyTree, FreeBodyStateFollowsGravityAndMoves) {
+  const Eigen::Matrix3d inertia = BoxInertia(2.0, {0.3, 0.1, 0.2});
+  MultibodyTree body = MultibodyTree::FreeBody("box", 2.0, inertia);
+  const Eigen::VectorXd q = RandomFreeConfiguration(5);
+  const Eigen::VectorXd v = Eigen::VectorXd::LinSpaced(6, -1.0, 1.5);
+  body.SetGravity({0.0, 0.0, -9.81});
+  body.SetState(q, v);
+  const Eigen::Vector3d moon(0.0, 0.0, -1.62);
+  body.SetGravity(moon);
+  body.SetState(q, v);
+  EXPECT_TRUE(body.nonlinear_effects().head<3>().isApprox(-2.0 * moon, 1e-12));
+  const Eigen::Isometry3d pose = body.body_pose(0);
+  std::vector<MultibodyTree> trees;
+  trees.push_back(std::move(body));
+  for (int k = 0; k < 8; ++k)  // reallocations move the first tree
+    trees.push_back(MultibodyTree::FreeBody("other", 1.0, inertia));
+  EXPECT_TRUE(trees[0].body_pose(0).isApprox(pose, 1e-15));
+  EXPECT_TRUE(trees[0].nonlinear_effects().head<3>().isApprox(-2.0 * moon, 1e-12));
+  EXPECT_NEAR(trees[0].KineticEnergy(),
+              0.5 * (2.0 * v.head<3>().squaredNorm() +
+                     v.tail<3>().dot(inertia * v.tail<3>())),
+              1e-12);
+}
+
 // FreeBody's closed-form dynamics against Pinocchio's CRBA and RNEA on the
 // same body read from a URDF with a floating base (the general path), for
 // random states: mass matrix, nonlinear effects, pose, point Jacobian, body
