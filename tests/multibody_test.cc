@@ -78,10 +78,10 @@ TEST(MultibodyTree, FreeBodyStateFollowsGravityAndMoves) {
     trees.push_back(MultibodyTree::FreeBody("other", 1.0, inertia));
   EXPECT_TRUE(trees[0].body_pose(0).isApprox(pose, 1e-15));
   EXPECT_TRUE(trees[0].nonlinear_effects().head<3>().isApprox(-2.0 * moon, 1e-12));
-  EXPECT_NEAR(trees[0].KineticEnergy(),
-              0.5 * (2.0 * v.head<3>().squaredNorm() +
-                     v.tail<3>().dot(inertia * v.tail<3>())),
-              1e-12);
+  EXPECT_NEAR(
+      trees[0].KineticEnergy(),
+      0.5 * (2.0 * v.head<3>().squaredNorm() + v.tail<3>().dot(inertia * v.tail<3>())),
+      1e-12);
 }
 
 // FreeBody's closed-form dynamics against Pinocchio's CRBA and RNEA on the
