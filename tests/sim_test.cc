@@ -67,6 +67,31 @@ TEST(TimeStepper, ProjectileMatchesTheClosedFormOfEachScheme) {
   }
 }
 
+// A geometry's world pose is X_WB X_BG, X_WB from the free body's q = [p;
+// x y z w], for a geometry set off and turned in the body frame as well as
+// for one at the body frame.
+TEST(MultibodySystem, GeometryPosesOfAFreeBodyAreItsPoseTimesTheGeometrysOffset) {
+  MultibodySystem system;
+  const int box = system.AddFreeBody(
+      "box", Box{{0.4, 0.2, 0.1}}, 1.0,
+      Pose(Eigen::Vector3d(0.3, -0.1, 0.8), Eigen::Vector3d(0.4, -0.7, 1.1)),
+      Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), ContactMaterial{});
+  const Eigen::Isometry3d X_BG =
+      Pose(Eigen::Vector3d(0.05, 0.02, -0.1), Eigen::Vector3d(-0.3, 0.2, 0.5));
+  system.AddGeometry(Sphere{0.05}, box, 0, X_BG, ContactMaterial{});
+  system.UpdateAllTrees();
+  std::vector<Eigen::Isometry3d> poses;
+  system.CalcGeometryPoses(&poses);
+  ASSERT_EQ(poses.size(), 2u);
+  const Eigen::VectorXd& q = system.tree(box).q;
+  Eigen::Isometry3d X_WB = Eigen::Isometry3d::Identity();
+  X_WB.linear() = Eigen::Quaterniond(q[6], q[3], q[4], q[5]).toRotationMatrix();
+  X_WB.translation() = q.head<3>();
+  EXPECT_TRUE(poses[0].matrix().isApprox(X_WB.matrix(), 1e-14));
+  EXPECT_TRUE(poses[1].matrix().isApprox((X_WB * X_BG).matrix(), 1e-14));
+  EXPECT_EQ(poses[1].matrix().row(3), Eigen::RowVector4d(0, 0, 0, 1));
+}
+
 TEST(TimeStepper, ContactJacobianGivesTheRelativeVelocityOfTheTouchingPoints) {
   // A tilted box (tree 0) and a ball (tree 1) overlapping by 1 mm: the step's
   // contact constraint maps any v to v_c = R_CWᵀ (v_B(p) − v_A(p)), with the

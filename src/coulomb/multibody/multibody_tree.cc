@@ -435,10 +435,6 @@ void MultibodyTree::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v)
 
 const Eigen::MatrixXd& MultibodyTree::mass_matrix() const { return impl_->mass_matrix; }
 
-const MultibodyTree::FreeBodyMass* MultibodyTree::free_body_mass() const {
-  return single_free_body_ ? &body_.mass : nullptr;
-}
-
 Eigen::Ref<const Eigen::VectorXd> MultibodyTree::nonlinear_effects() const {
   if (single_free_body_) return body_.nonlinear_effects;
   return impl_->data.nle;

@@ -118,7 +118,15 @@ class MultibodyTree {
     Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
     Eigen::Matrix3d inverse_inertia = Eigen::Matrix3d::Zero();
   };
-  const FreeBodyMass* free_body_mass() const;
+  const FreeBodyMass* free_body_mass() const {
+    return single_free_body_ ? &body_.mass : nullptr;
+  }
+  // For a tree made by FreeBody: its body's pose at the state, R_WB and the
+  // centre of mass p_W (body_pose(0) without building a transform), and
+  // v = [ṗ_W; ω_B]. Inline: a step reads them for every body.
+  const Eigen::Matrix3d& free_body_rotation() const { return body_.R_WB; }
+  Eigen::Vector3d free_body_position() const { return body_.q.head<3>(); }
+  const Eigen::Matrix<double, 6, 1>& free_body_velocity() const { return body_.v; }
 
   // Kinematics and dynamics at (q, v): poses, M, h. q must have
   // num_positions() entries (quaternions normalized by the caller).

@@ -189,10 +189,21 @@ void MultibodySystem::CalcGeometryPoses(std::vector<Eigen::Isometry3d>* X_WG) co
   X_WG->resize(collision_world_.num_geometries());
   for (int g = 0; g < collision_world_.num_geometries(); ++g) {
     const int t = collision_world_.tree(g);
+    const Eigen::Isometry3d& X_BG = collision_world_.pose_in_body(g);
+    if (t >= 0 && trees_[t].model.free_body_mass() != nullptr) {
+      // X_WB X_BG from the free body's R_WB and p_W, without forming X_WB.
+      const MultibodyTree& model = trees_[t].model;
+      Eigen::Isometry3d& pose = (*X_WG)[g];
+      pose.linear().noalias() = model.free_body_rotation() * X_BG.linear();
+      pose.translation().noalias() = model.free_body_rotation() * X_BG.translation();
+      pose.translation() += model.free_body_position();
+      pose.makeAffine();
+      continue;
+    }
     const int body = collision_world_.body(g);
     const Eigen::Isometry3d X_WB =
         t < 0 ? WorldBodyPose(body) : trees_[t].model.body_pose(body);
-    (*X_WG)[g] = X_WB * collision_world_.pose_in_body(g);
+    (*X_WG)[g] = X_WB * X_BG;
   }
 }
 
