@@ -216,11 +216,15 @@ double TimeStepper::AddBodyToContactBlock(const MultibodySystem& system, int geo
   double normal_velocity = 0.0;
   const FreeBodyFrame& frame = free_body_frames_[tree];
   if (first_body && frame.is_free_body) {
-    // The block ±R_CW J_B(p) in fixed size, without the tree's workspace.
+    // The block ±R_CW J_B(p) = [±R_CW, ±R_CW (−[r]× R_WB)] (FreeBodyPointJacobian)
+    // in fixed size, without the tree's workspace; its first half is ±R_CW
+    // itself.
     block->matrix.resize(3, kBodyDofs);
     Eigen::Map<Eigen::Matrix<double, 3, kBodyDofs>> rows(block->matrix.data());
-    rows.noalias() =
-        signed_rotation * FreeBodyPointJacobian(frame.origin, frame.R_WB, contact.p_W);
+    rows.leftCols<3>() = signed_rotation;
+    rows.rightCols<3>().noalias() =
+        signed_rotation *
+        FreeBodyPointJacobian(frame.origin, frame.R_WB, contact.p_W).rightCols<3>();
     normal_velocity = rows.row(2).dot(frame.v);
   } else {
     TreeWorkspace& w = workspaces_[tree];
