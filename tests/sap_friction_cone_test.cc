@@ -278,6 +278,50 @@ TEST(SapFrictionCone, StabilizationVelocityPushesPenetrationOutOverTheTimeScale)
   EXPECT_DOUBLE_EQ(SapStabilizationVelocity(-0.002, 0.01, 0.01), 0.1);
 }
 
+// A cone set anew in place (how a problem rebuilt every step reuses its
+// cones) is the cone AtSignedDistance makes: the same regularization, v̂,
+// near-rigid flag and impulses after Prepare, whatever it held before; and
+// it rejects what AtSignedDistance rejects.
+TEST(SapFrictionCone, ResetInPlaceIsTheConeAtSignedDistance) {
+  const double time_step = 0.01;
+  ConstraintMatrix w(3, 3);
+  w << 2.0, 0.1, 0.0, 0.1, 1.0, 0.2, 0.0, 0.2, 3.0;
+  SapContactParameters soft;
+  soft.stiffness = 100.0;
+  soft.dissipation_time_scale = 0.01;
+  soft.friction = 0.3;
+  SapFrictionCone reused = SapFrictionCone::AtSignedDistance(soft, 0.004);
+  reused.Prepare(2.0 * w, time_step);
+  SapContactParameters rigid;
+  rigid.friction = 0.7;
+  rigid.sigma = 2e-3;
+  reused.ResetAtSignedDistance(rigid, -0.002);
+  SapFrictionCone fresh = SapFrictionCone::AtSignedDistance(rigid, -0.002);
+  EXPECT_EQ(reused.rt(), 0.0);  // nothing of the old cone's Prepare is left
+  reused.Prepare(w, time_step);
+  fresh.Prepare(w, time_step);
+  EXPECT_EQ(reused.rt(), fresh.rt());
+  EXPECT_EQ(reused.rn(), fresh.rn());
+  EXPECT_EQ(reused.v_hat(), fresh.v_hat());
+  EXPECT_EQ(reused.near_rigid(), fresh.near_rigid());
+  EXPECT_TRUE(fresh.near_rigid());
+  for (const Eigen::Vector3d& v_c :
+       {Eigen::Vector3d(0.1, -0.2, -0.3), Eigen::Vector3d(0.01, 0.0, 0.02),
+        Eigen::Vector3d(-1.0, 0.5, -0.01)}) {
+    ConstraintVector gamma_reused, gamma_fresh;
+    ConstraintMatrix hessian_reused, hessian_fresh;
+    EXPECT_EQ(reused.Evaluate(v_c, &gamma_reused, &hessian_reused),
+              fresh.Evaluate(v_c, &gamma_fresh, &hessian_fresh));
+    EXPECT_EQ(gamma_reused, gamma_fresh);
+    EXPECT_EQ(hessian_reused, hessian_fresh);
+  }
+  SapContactParameters negative_friction;
+  negative_friction.friction = -0.1;
+  EXPECT_THROW(reused.ResetAtSignedDistance(negative_friction, 0.0),
+               std::invalid_argument);
+  EXPECT_THROW(reused.ResetAtSignedDistance(rigid, std::nan("")), std::invalid_argument);
+}
+
 TEST(SapFrictionCone, RejectsInvalidParameters) {
   SapContactParameters negative_friction;
   negative_friction.friction = -0.1;

@@ -96,6 +96,23 @@ SapFrictionCone SapFrictionCone::AtSignedDistance(const SapContactParameters& pa
   return cone;
 }
 
+void SapFrictionCone::ResetAtSignedDistance(const SapContactParameters& parameters,
+                                            double phi0) {
+  ValidateSapContactParameters(parameters);
+  if (!std::isfinite(phi0)) throw std::invalid_argument("phi0: must be finite");
+  parameters_.stiffness = parameters.stiffness;
+  parameters_.dissipation_time_scale = parameters.dissipation_time_scale;
+  parameters_.friction = parameters.friction;
+  parameters_.near_rigid_threshold = parameters.near_rigid_threshold;
+  parameters_.sigma = parameters.sigma;
+  phi0_ = phi0;
+  v_hat_.setZero();
+  // What Prepare sets, as a new cone has it (every member is set here).
+  rt_ = rn_ = mu_hat_ = sliding_scale_ = 0.0;
+  r_inverse_.setZero();
+  near_rigid_ = false;
+}
+
 RigidLaw SapFrictionCone::rigid_law() const {
   return {.kind = RigidLaw::Kind::kContact,
           .friction = parameters_.friction,

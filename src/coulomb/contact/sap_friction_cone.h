@@ -82,6 +82,11 @@ class SapFrictionCone final : public ConvexConstraint {
   // v̂ = [0, 0, −φ0/(δt + τ_d)] once δt is known (SAP §V-A).
   static SapFrictionCone AtSignedDistance(const SapContactParameters& parameters,
                                           double phi0);
+  // Makes this cone AtSignedDistance(parameters, φ0) in place, field by
+  // field: a problem rebuilt every step sets its cones without copying a
+  // whole temporary (whose fields, just written one by one, would be read
+  // back two at a time: a stalled store forwarding).
+  void ResetAtSignedDistance(const SapContactParameters& parameters, double phi0);
 
   int num_equations() const override { return 3; }
   void Prepare(const ConstraintMatrix& delassus_estimate, double time_step) override;

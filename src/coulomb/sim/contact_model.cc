@@ -19,6 +19,10 @@ void EmplaceSapCone(const ContactModelParameters& model, const ContactMaterial& 
   parameters.near_rigid_threshold = model.near_rigid_threshold;
   parameters.sigma = model.sigma;
   parameters.dissipation_time_scale = pair.dissipation_time_scale;  // < 0: default
+  if (auto* cone = dynamic_cast<SapFrictionCone*>(slot->get())) {
+    cone->ResetAtSignedDistance(parameters, point.phi0);  // in place
+    return;
+  }
   EmplaceConstraintPotential<SapFrictionCone>(
       slot, SapFrictionCone::AtSignedDistance(parameters, point.phi0));
 }
