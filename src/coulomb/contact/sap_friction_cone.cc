@@ -90,9 +90,8 @@ void SapFrictionCone::Prepare(const ConstraintMatrix& delassus_estimate,
 
 SapFrictionCone SapFrictionCone::AtSignedDistance(const SapContactParameters& parameters,
                                                   double phi0) {
-  if (!std::isfinite(phi0)) throw std::invalid_argument("phi0: must be finite");
   SapFrictionCone cone(parameters, Eigen::Vector3d::Zero());
-  cone.phi0_ = phi0;
+  cone.ResetAtSignedDistance(parameters, phi0);
   return cone;
 }
 
