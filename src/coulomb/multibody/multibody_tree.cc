@@ -520,18 +520,16 @@ void MultibodyTree::CalcMotionSubspaces(
   *motion = m.data.J;
 }
 
-Eigen::Vector3d MultibodyTree::BodyLinearVelocity(int body) const {
+Eigen::Vector3d MultibodyTree::KinematicsLinearVelocity(int body) const {
   // From the velocities of SetState's forward kinematics: no Jacobian needed
   // (this runs for every body each step, for the contact margin).
-  if (single_free_body_) return body_.v.head<3>();  // the COM's ṗ_W
   const Impl& m = *impl_;
   return pinocchio::getFrameVelocity(m.model, m.data, m.body_frames[body],
                                      pinocchio::LOCAL_WORLD_ALIGNED)
       .linear();
 }
 
-Eigen::Vector3d MultibodyTree::BodyAngularVelocity(int body) const {
-  if (single_free_body_) return body_.R_WB * body_.v.tail<3>();
+Eigen::Vector3d MultibodyTree::KinematicsAngularVelocity(int body) const {
   const Impl& m = *impl_;
   const pinocchio::JointIndex joint = m.model.frames[m.body_frames[body]].parentJoint;
   return m.data.oMi[joint].rotation() * m.data.v[joint].angular();

@@ -153,9 +153,17 @@ class MultibodyTree {
   // velocity [v_O; ω] (v_O of the body-fixed point at the world origin) per
   // unit v_k of every body it moves. No allocation when *motion has its size.
   void CalcMotionSubspaces(Eigen::Matrix<double, 6, Eigen::Dynamic>* motion) const;
-  // World velocity of the body frame origin and angular velocity, at the state.
-  Eigen::Vector3d BodyLinearVelocity(int body) const;
-  Eigen::Vector3d BodyAngularVelocity(int body) const;
+  // World velocity of the body frame origin and angular velocity, at the state:
+  // a free body's inline from its state (a step asks for every body's), a
+  // robot's from Pinocchio's kinematics.
+  Eigen::Vector3d BodyLinearVelocity(int body) const {
+    return single_free_body_ ? Eigen::Vector3d(body_.v.head<3>())  // the COM's ṗ_W
+                             : KinematicsLinearVelocity(body);
+  }
+  Eigen::Vector3d BodyAngularVelocity(int body) const {
+    return single_free_body_ ? Eigen::Vector3d(body_.R_WB * body_.v.tail<3>())
+                             : KinematicsAngularVelocity(body);
+  }
   // ½ vᵀ M v and −Σ m_b g·p_b at the state.
   double KineticEnergy() const;
   double GravityPotentialEnergy() const;
@@ -204,6 +212,9 @@ class MultibodyTree {
   };
   explicit MultibodyTree(std::unique_ptr<Impl> impl);
   void SetFreeBodyState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  // BodyLinearVelocity and BodyAngularVelocity of a tree not made by FreeBody.
+  Eigen::Vector3d KinematicsLinearVelocity(int body) const;
+  Eigen::Vector3d KinematicsAngularVelocity(int body) const;
 
   std::unique_ptr<Impl> impl_;
   bool single_free_body_ = false;

@@ -297,15 +297,8 @@ void TimeStepper::CalcGeometryMotion(const MultibodySystem& system) {
           std::isfinite(world.bounding_radius(g))
               ? world.pose_in_body(g).translation().norm() + world.bounding_radius(g)
               : 0.0;
-      // |ω| is the same in any frame: a free body's ω_B needs no turning.
-      const bool free_body = model.free_body_mass() != nullptr;
-      const Eigen::Vector3d linear_velocity =
-          free_body ? Eigen::Vector3d(model.free_body_velocity().head<3>())
-                    : model.BodyLinearVelocity(body);
-      motion.translation = reach_time * linear_velocity;
-      const double angular_speed = free_body ? model.free_body_velocity().tail<3>().norm()
-                                             : model.BodyAngularVelocity(body).norm();
-      motion.turn = reach_time * angular_speed * radius;
+      motion.translation = reach_time * model.BodyLinearVelocity(body);
+      motion.turn = reach_time * model.BodyAngularVelocity(body).norm() * radius;
     } else if (body > 0) {  // a kinematic world body (translating)
       motion.translation =
           reach_time * system.WorldBodyVelocity(body, parameters_.time_step);
