@@ -18,18 +18,21 @@ void Require(bool condition, const char* field, const char* requirement, double 
   }
 }
 
+constexpr double kOneOverPi = std::numbers::inv_pi;
+
 // SAP eq. 29's two terms (SapNormalRegularization is the larger): the
-// near-rigid β²/(4π²) w and the compliant 1/(δt k (δt + τ_d)), 0 for k = ∞.
+// near-rigid β²/(4π²) w and the compliant 1/(δt k (δt + τ_d)), 0 for k = ∞,
+// given 1/(δt + τ_d). Constants are multiplied, not divided by: every contact
+// is prepared at every step, and a chain of divisions is what it waits on.
 double SapNearRigidRegularization(double w, double near_rigid_threshold) {
+  constexpr double kOneOverFourPiSquared = 0.25 * kOneOverPi * kOneOverPi;
   const double beta = near_rigid_threshold;
-  return beta * beta / (4.0 * std::numbers::pi * std::numbers::pi) * w;
+  return beta * beta * kOneOverFourPiSquared * w;
 }
 
-double SapCompliantRegularization(double stiffness, double dissipation_time_scale,
+double SapCompliantRegularization(double stiffness, double one_over_relaxation,
                                   double time_step) {
-  return std::isinf(stiffness)
-             ? 0.0
-             : 1.0 / (time_step * stiffness * (time_step + dissipation_time_scale));
+  return std::isinf(stiffness) ? 0.0 : one_over_relaxation / (time_step * stiffness);
 }
 
 }  // namespace
@@ -48,14 +51,14 @@ void ValidateSapContactParameters(const SapContactParameters& p) {
 
 double SapNormalRegularization(double w, double stiffness, double dissipation_time_scale,
                                double near_rigid_threshold, double time_step) {
-  return std::max(
-      SapNearRigidRegularization(w, near_rigid_threshold),
-      SapCompliantRegularization(stiffness, dissipation_time_scale, time_step));
+  return std::max(SapNearRigidRegularization(w, near_rigid_threshold),
+                  SapCompliantRegularization(
+                      stiffness, 1.0 / (time_step + dissipation_time_scale), time_step));
 }
 
 double SapDissipationTimeScaleOrDefault(double given, double near_rigid_threshold,
                                         double time_step) {
-  return given >= 0.0 ? given : near_rigid_threshold / std::numbers::pi * time_step;
+  return given >= 0.0 ? given : near_rigid_threshold * kOneOverPi * time_step;
 }
 
 double SapStabilizationVelocity(double phi0, double time_step,
@@ -72,7 +75,8 @@ SapFrictionCone::SapFrictionCone(const SapContactParameters& parameters,
 
 void SapFrictionCone::Prepare(const ConstraintMatrix& delassus_estimate,
                               double time_step) {
-  const double w = delassus_estimate.norm() / 3.0;  // ‖W_ii‖_F / 3 (SAP §V-B)
+  constexpr double kOneThird = 1.0 / 3.0;
+  const double w = delassus_estimate.norm() * kOneThird;  // ‖W_ii‖_F / 3 (SAP §V-B)
   if (!(w > 0.0) || !std::isfinite(w)) {
     throw std::invalid_argument("Delassus estimate ‖W_ii‖/3 = " + std::to_string(w) +
                                 ": the contact Jacobian is zero or not finite");
@@ -80,10 +84,12 @@ void SapFrictionCone::Prepare(const ConstraintMatrix& delassus_estimate,
   const double beta = parameters_.near_rigid_threshold;
   const double tau_d = SapDissipationTimeScaleOrDefault(
       parameters_.dissipation_time_scale, beta, time_step);
-  if (phi0_) v_hat_ = {0.0, 0.0, SapStabilizationVelocity(*phi0_, time_step, tau_d)};
+  // 1/(δt + τ_d), shared by v̂ = −φ0/(δt + τ_d) (SAP §V-A) and Rn.
+  const double one_over_relaxation = 1.0 / (time_step + tau_d);
+  if (phi0_) v_hat_ = {0.0, 0.0, -*phi0_ * one_over_relaxation};
   const double near_rigid = SapNearRigidRegularization(w, beta);
   const double compliant =
-      SapCompliantRegularization(parameters_.stiffness, tau_d, time_step);
+      SapCompliantRegularization(parameters_.stiffness, one_over_relaxation, time_step);
   SetRegularization(parameters_.sigma * w, std::max(near_rigid, compliant));
   near_rigid_ = near_rigid > compliant;
 }
@@ -126,8 +132,9 @@ void SapFrictionCone::SetRegularization(double rt, double rn) {
   }
   rt_ = rt;
   rn_ = rn;
-  r_inverse_ = Eigen::Vector3d(1.0 / rt, 1.0 / rt, 1.0 / rn);
-  mu_hat_ = parameters_.friction * rt / rn;
+  const double rt_inverse = 1.0 / rt, rn_inverse = 1.0 / rn;
+  r_inverse_ = Eigen::Vector3d(rt_inverse, rt_inverse, rn_inverse);
+  mu_hat_ = parameters_.friction * rt * rn_inverse;  // μ̂ = μ Rt / Rn
   sliding_scale_ = 1.0 / (1.0 + parameters_.friction * mu_hat_);
 }
 
