@@ -272,6 +272,51 @@ TEST(ContactProblem, RejectsNonFiniteJacobiansAndBiasesAndAcceptsLargeOnes) {
       "accepted");
 }
 
+// A problem built in place and finalized, as a stepper builds one, rejects a
+// non-finite Jacobian entry wherever it is: every entry of a contact on a
+// rigid body (the 3 × 6 kernel, A⁻¹ dense) and on a 2-dof clique, one
+// contact on both. Entries too large for J A⁻¹ Jᵀ are refused by the
+// Delassus estimate.
+TEST(ContactProblem, FinalizeRejectsNonFiniteJacobiansItBuiltInPlace) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Eigen::Matrix<double, 6, 6> dense = Eigen::Matrix<double, 6, 6>::Random();
+  dense = dense * dense.transpose() + Eigen::Matrix<double, 6, 6>::Identity();
+  const auto finalize_message = [&](int bad_block, int entry, double bad) -> std::string {
+    ContactProblem problem(0.01);
+    problem.EmplaceClique(6) = dense;
+    problem.EmplaceClique(2) = Eigen::Matrix2d::Identity();
+    problem.mutable_v_star() = Eigen::VectorXd::Zero(8);
+    ProblemConstraint& slot = problem.EmplaceConstraint();
+    slot.jacobian = {{0, Eigen::MatrixXd::Random(3, 6)},
+                     {1, Eigen::MatrixXd::Random(3, 2)}};
+    Eigen::MatrixXd& block = slot.jacobian[bad_block].matrix;
+    block(entry % 3, (entry / 3) % block.cols()) = bad;
+    slot.bias.setZero(3);
+    slot.potential = Cone();
+    try {
+      problem.Finalize();
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  for (const double bad : {nan, inf, -inf}) {
+    for (int entry = 0; entry < 18; ++entry) {
+      EXPECT_NE(finalize_message(0, entry, bad).find("Jacobian is not finite"),
+                std::string::npos)
+          << "rigid-body entry " << entry << " = " << bad;
+    }
+    for (int entry = 0; entry < 6; ++entry) {
+      EXPECT_NE(finalize_message(1, entry, bad).find("Jacobian is not finite"),
+                std::string::npos)
+          << "2-dof entry " << entry << " = " << bad;
+    }
+  }
+  EXPECT_NE(finalize_message(0, 4, 1e300).find("Delassus estimate"), std::string::npos);
+  EXPECT_EQ(finalize_message(0, 4, 1e3), "accepted");
+}
+
 // A problem on five 3-dof cliques whose constraints touch the listed clique
 // tuples (each block the identity).
 ContactProblem WithTuples(const std::vector<std::vector<int>>& tuples) {
