@@ -481,6 +481,7 @@ int CollisionWorld::AddGeometry(const Shape& shape, int tree, int body,
        .box = box != nullptr,
        .half_space = std::holds_alternative<HalfSpace>(shape),
        .thin_box = box != nullptr && box->size.minCoeff() < BoundingRadius(shape)});
+  owners_.push_back({.tree = tree, .body = body});
   return num_geometries() - 1;
 }
 
@@ -492,8 +493,6 @@ void CollisionWorld::ExcludePair(int geometry_a, int geometry_b) {
 int CollisionWorld::num_geometries() const {
   return static_cast<int>(impl_->geometries.size());
 }
-int CollisionWorld::tree(int geometry) const { return impl_->broad_phase[geometry].tree; }
-int CollisionWorld::body(int geometry) const { return impl_->broad_phase[geometry].body; }
 const Eigen::Isometry3d& CollisionWorld::pose_in_body(int geometry) const {
   return impl_->geometries[geometry].X_BG;
 }

@@ -54,8 +54,9 @@ class CollisionWorld {
   void ExcludePair(int geometry_a, int geometry_b);
 
   int num_geometries() const;
-  int tree(int geometry) const;
-  int body(int geometry) const;
+  // Inline: asked for each contact's two geometries at every step.
+  int tree(int geometry) const { return owners_[geometry].tree; }
+  int body(int geometry) const { return owners_[geometry].body; }
   const Eigen::Isometry3d& pose_in_body(int geometry) const;
   const Shape& shape(int geometry) const;
 
@@ -82,8 +83,13 @@ class CollisionWorld {
   double bounding_radius(int geometry) const;
 
  private:
+  struct Owner {
+    int tree;
+    int body;
+  };
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  std::vector<Owner> owners_;  // by geometry
 };
 
 }  // namespace coulomb

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <typeinfo>
 
 #include "coulomb/contact/lagged_contact.h"
 #include "coulomb/contact/sap_friction_cone.h"
@@ -19,8 +20,11 @@ void EmplaceSapCone(const ContactModelParameters& model, const ContactMaterial& 
   parameters.near_rigid_threshold = model.near_rigid_threshold;
   parameters.sigma = model.sigma;
   parameters.dissipation_time_scale = pair.dissipation_time_scale;  // < 0: default
-  if (auto* cone = dynamic_cast<SapFrictionCone*>(slot->get())) {
-    cone->ResetAtSignedDistance(parameters, point.phi0);  // in place
+  // The slot's last potential, reset in place when it is a SAP cone (a final
+  // class: its type alone decides, without the search of a dynamic_cast).
+  if (*slot != nullptr && typeid(**slot) == typeid(SapFrictionCone)) {
+    static_cast<SapFrictionCone*>(slot->get())
+        ->ResetAtSignedDistance(parameters, point.phi0);
     return;
   }
   EmplaceConstraintPotential<SapFrictionCone>(
