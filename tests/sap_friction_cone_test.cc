@@ -272,6 +272,24 @@ TEST(SapFrictionCone, RegularizationFollowsSapEquation29) {
   SapFrictionCone compliant(soft, Eigen::Vector3d::Zero());
   compliant.Prepare(w, time_step);
   EXPECT_DOUBLE_EQ(compliant.rn(), 50.0);
+
+  // At a signed distance, with SAP's default τ_d = (β/π) δt: v̂_n = −φ0/(δt +
+  // τ_d), and the compliant term 1/(δt k (δt + τ_d)) with that τ_d.
+  SapContactParameters default_damping;
+  default_damping.stiffness = 300.0;
+  default_damping.dissipation_time_scale = -1.0;
+  default_damping.near_rigid_threshold = 0.5;
+  SapFrictionCone at_distance =
+      SapFrictionCone::AtSignedDistance(default_damping, -0.002);
+  at_distance.Prepare(w, time_step);
+  const double tau_d = 0.5 / std::numbers::pi * time_step;
+  EXPECT_DOUBLE_EQ(at_distance.v_hat().z(), 0.002 / (time_step + tau_d));
+  EXPECT_EQ(at_distance.v_hat().head<2>(), Eigen::Vector2d::Zero());
+  EXPECT_DOUBLE_EQ(at_distance.rn(), 1.0 / (time_step * 300.0 * (time_step + tau_d)));
+  EXPECT_FALSE(at_distance.near_rigid());
+
+  ConstraintMatrix six_by_six = ConstraintMatrix::Identity(6, 6);
+  EXPECT_THROW(at_distance.Prepare(six_by_six, time_step), std::invalid_argument);
 }
 
 TEST(SapFrictionCone, StabilizationVelocityPushesPenetrationOutOverTheTimeScale) {

@@ -75,8 +75,15 @@ SapFrictionCone::SapFrictionCone(const SapContactParameters& parameters,
 
 void SapFrictionCone::Prepare(const ConstraintMatrix& delassus_estimate,
                               double time_step) {
+  if (delassus_estimate.rows() != 3 || delassus_estimate.cols() != 3) {
+    throw std::invalid_argument("Delassus estimate of a contact: expected 3×3, got " +
+                                std::to_string(delassus_estimate.rows()) + "×" +
+                                std::to_string(delassus_estimate.cols()));
+  }
   constexpr double kOneThird = 1.0 / 3.0;
-  const double w = delassus_estimate.norm() * kOneThird;  // ‖W_ii‖_F / 3 (SAP §V-B)
+  // ‖W_ii‖_F / 3 (SAP §V-B), summed at fixed size.
+  const double w =
+      Eigen::Map<const Eigen::Matrix3d>(delassus_estimate.data()).norm() * kOneThird;
   if (!(w > 0.0) || !std::isfinite(w)) {
     throw std::invalid_argument("Delassus estimate ‖W_ii‖/3 = " + std::to_string(w) +
                                 ": the contact Jacobian is zero or not finite");
