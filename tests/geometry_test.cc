@@ -287,6 +287,51 @@ TEST(CollisionWorld, TiltedBoxReportsEachCornerAtItsOwnHeight) {
   EXPECT_EQ(high, 2);
 }
 
+// The same with the whole scene moved and turned (the ground a half-space
+// that is no longer z ≤ 0, or a large box under the tilted one): each corner
+// still reports its own height above the surface under it, measured in the
+// scene's own frame. The plane a patch's points are refined against is
+// found in world coordinates, so this checks its offset and orientation.
+TEST(CollisionWorld, TiltedBoxCornersKeepTheirHeightsWhenTheSceneIsMoved) {
+  const double theta = 0.005, margin = 0.01;
+  Eigen::Isometry3d tilted = Eigen::Isometry3d::Identity();
+  tilted.linear() = Eigen::AngleAxisd(theta, Eigen::Vector3d::UnitY()).toRotationMatrix();
+  const double lowest = (tilted.linear() * Eigen::Vector3d(0.1, 0, -0.1)).z();
+  Eigen::Isometry3d moved = Eigen::Isometry3d::Identity();
+  moved.linear() = Eigen::AngleAxisd(0.7, Eigen::Vector3d(1.0, -2.0, 0.5).normalized())
+                       .toRotationMatrix();
+  moved.translation() = Eigen::Vector3d(3.0, -2.0, 5.0);
+  for (const bool on_box : {false, true}) {
+    // Under the tilted cube: the ground z ≤ 0, or a 1 × 1 × 0.2 box whose
+    // top face is z = 0.
+    const double top = 0.0;
+    Eigen::Isometry3d X_SU = Eigen::Isometry3d::Identity();  // S: the scene
+    if (on_box) X_SU.translation().z() = -0.1;
+    Eigen::Isometry3d X_ST = tilted;
+    X_ST.translation() = Eigen::Vector3d(0.05, -0.02, top - lowest - 0.001);
+    CollisionWorld world;
+    if (on_box) {
+      world.AddGeometry(Box{{1.0, 1.0, 0.2}}, -1, 0, Eigen::Isometry3d::Identity());
+    } else {
+      world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());
+    }
+    world.AddGeometry(Box{{0.2, 0.2, 0.2}}, 0, 0, Eigen::Isometry3d::Identity());
+    std::vector<ContactPoint> contacts;
+    world.ComputeContacts({moved * X_SU, moved * X_ST}, margin, &contacts);
+    ASSERT_EQ(contacts.size(), 4u) << (on_box ? "on a box" : "on the ground");
+    int low = 0, high = 0;
+    for (const ContactPoint& c : contacts) {
+      const Eigen::Vector3d in_cube = (moved * X_ST).inverse() * c.p_W;
+      const Eigen::Vector3d corner(in_cube.x() > 0 ? 0.1 : -0.1, in_cube.y(), -0.1);
+      EXPECT_NEAR(c.phi, (X_ST * corner).z() - top, 1e-9)
+          << (on_box ? "on a box" : "on the ground");
+      (in_cube.x() > 0 ? low : high) += 1;
+    }
+    EXPECT_EQ(low, 2);
+    EXPECT_EQ(high, 2);
+  }
+}
+
 // The same for a cylinder's flat cap: every patch point reports the height
 // of its own point of the cap's rim plane, not the patch's deepest one
 // (which let a heavy body on light dishes tilt them without a restoring

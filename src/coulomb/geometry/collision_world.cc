@@ -155,37 +155,17 @@ double AxisPlaneCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n, int
   return (offset - p[axis]) / n[axis];
 }
 
-// The crossing of the line p + t n (a box's frame) with the face of the box
-// (half extents h) whose outward normal ±e_axis is closest to side · n (side
-// = 1 where the line leaves the box, −1 where it enters).
-double BoxCrossing(const Eigen::Vector3d& h, const Eigen::Vector3d& p,
-                   const Eigen::Vector3d& n, bool leaving) {
-  const double side = leaving ? 1.0 : -1.0;
-  int axis = 0;
-  for (int k = 1; k < 3; ++k) {
-    if (std::abs(n[k]) > std::abs(n[axis])) axis = k;
-  }
-  const double face = side * n[axis] >= 0 ? 1.0 : -1.0;
-  return AxisPlaneCrossing(p, n, axis, face * h[axis]);
-}
-
-// Where the line p + t n (G frame) crosses the shape's surface: leaving it
-// (`leaving`, the side facing along n) or entering it. For a box and a
-// half-space, the crossing with the plane of the face that faces that way:
-// exact on face contacts, and stable at the patch's corners, where a ray
-// through a box corner would graze edges. For a sphere, the exact crossing.
-// A cylinder uses its cap plane for flat contacts (like a box face) and its
-// side surface otherwise; a capsule, the union of its side and end spheres.
-// kMisses when the line misses the shape (the patch depth is kept).
+// Where the line p + t n (G frame) crosses the surface of a shape other than
+// a box or a half-space (those: CollisionWorld::Impl::SurfaceOf, a plane for
+// a whole patch): leaving it (`leaving`, the side facing along n) or
+// entering it. For a sphere, the exact crossing. A cylinder uses its cap
+// plane for flat contacts (like a box face, stable at the patch's corners,
+// where a ray through a corner would graze edges) and its side surface
+// otherwise; a capsule, the union of its side and end spheres. kMisses when
+// the line misses the shape (the patch depth is kept).
 double SurfaceCrossing(const Shape& shape, const Eigen::Vector3d& p,
                        const Eigen::Vector3d& n, bool leaving) {
   const double side = leaving ? 1.0 : -1.0;
-  if (const auto* box = std::get_if<Box>(&shape)) {
-    return BoxCrossing(0.5 * box->size, p, n, leaving);
-  }
-  if (std::holds_alternative<HalfSpace>(shape)) {  // z ≤ 0: only its top face
-    return AxisPlaneCrossing(p, n, 2, 0.0);
-  }
   if (const auto* sphere = std::get_if<Sphere>(&shape)) {
     return SphereCrossing(p, n, sphere->radius, side);
   }
@@ -348,44 +328,83 @@ struct CollisionWorld::Impl {
                            motion[b].translation) > reach;
   }
 
-  // Replaces the patch-wide depth by the gap between the two surfaces along
-  // the normal line through the point, where both shapes allow it. The gap
-  // cannot be deeper than the pair's overlap along the normal (the patch's
-  // depth): a deeper one comes from a line that leaves through a far face
-  // near an edge (seen: 0.14 m between two resting boxes that touch by
-  // their sides), and the patch's depth is kept instead.
-  void RefineAlongNormal(const Eigen::Isometry3d& X_WA, const Eigen::Isometry3d& X_WB,
-                         ContactPoint* contact) const {
-    const Eigen::Vector3d& p = contact->p_W;
-    const Eigen::Vector3d& n = contact->normal_W;
-    // The line in a geometry's frame G: R_WGᵀ (p − p_WG) and R_WGᵀ n (written
-    // out: Isometry3d::inverse() forms a 4 × 4 temporary).
-    const auto in_frame = [](const Eigen::Isometry3d& X_WG, const Eigen::Vector3d& x) {
-      return Eigen::Vector3d(X_WG.linear().transpose() * x);
-    };
-    // A's surface is where the line leaves A (going along n), B's where it enters B.
-    const auto surface_a =
-        CrossingOf(contact->geometry_a, in_frame(X_WA, p - X_WA.translation()),
-                   in_frame(X_WA, n), /*leaving=*/true);
-    const auto surface_b =
-        CrossingOf(contact->geometry_b, in_frame(X_WB, p - X_WB.translation()),
-                   in_frame(X_WB, n), /*leaving=*/false);
-    if (std::isnan(surface_a) || std::isnan(surface_b)) return;
-    const double gap = surface_b - surface_a;
-    if (gap < contact->phi - kPatchTolerance) return;
-    contact->phi = gap;
-    contact->p_W = p + 0.5 * (surface_a + surface_b) * n;
-  }
+  // One geometry's surface along a patch's normal lines p + t n (n shared by
+  // the patch's points). For a box, the face whose outward normal ±e_axis is
+  // closest to side · n (side = 1 where the line leaves the box, −1 where it
+  // enters), and for a half-space its top face: the crossing with the face's
+  // plane, exact on face contacts and stable at the patch's corners, where a
+  // ray through a corner would graze edges. That plane is the same for every
+  // point of the patch: the world plane u · x = c, crossed at
+  // t = (c − u · p)/(u · n), a dot product per point. Other shapes are
+  // crossed point by point in their frame (SurfaceCrossing).
+  struct SurfaceAlongNormal {
+    const Shape* shape = nullptr;  // null: the plane u · x = c
+    const Eigen::Isometry3d* X_WG = nullptr;
+    Eigen::Vector3d n_G = Eigen::Vector3d::Zero();  // R_WGᵀ n
+    bool leaving = false;
+    Eigen::Vector3d u = Eigen::Vector3d::Zero();
+    double c = 0.0;
+    double inverse_slope = kMisses;  // 1/(u · n); NaN: the line runs along the plane
 
-  // SurfaceCrossing of geometry g; boxes and half-spaces from the compact
+    double CrossingAt(const Eigen::Vector3d& p_W) const {
+      if (shape == nullptr) return (c - u.dot(p_W)) * inverse_slope;
+      // R_WGᵀ (p − p_WG), written out: Isometry3d::inverse() forms a 4 × 4
+      // temporary.
+      const Eigen::Vector3d p_G =
+          X_WG->linear().transpose() * (p_W - X_WG->translation());
+      return SurfaceCrossing(*shape, p_G, n_G, leaving);
+    }
+  };
+
+  // Geometry g's surface along n: leaving it (`leaving`, the side facing
+  // along n) or entering it. Boxes and half-spaces from the compact
   // broad-phase record, without touching the Geometry (its shape variant and
   // Coal's shape span cache lines).
-  double CrossingOf(int g, const Eigen::Vector3d& p, const Eigen::Vector3d& n,
-                    bool leaving) const {
+  SurfaceAlongNormal SurfaceOf(int g, const Eigen::Isometry3d& X_WG,
+                               const Eigen::Vector3d& n, bool leaving) const {
+    SurfaceAlongNormal surface;
+    surface.X_WG = &X_WG;
+    surface.n_G = X_WG.linear().transpose() * n;
+    surface.leaving = leaving;
     const BroadPhaseGeometry& record = broad_phase[g];
-    if (record.box) return BoxCrossing(record.half_extents, p, n, leaving);
-    if (record.half_space) return AxisPlaneCrossing(p, n, 2, 0.0);
-    return SurfaceCrossing(geometries[g].our_shape, p, n, leaving);
+    const Eigen::Vector3d& n_G = surface.n_G;
+    int axis = 2;
+    double offset = 0.0;  // the plane x_axis = offset in G
+    if (record.box) {
+      axis = 0;
+      for (int k = 1; k < 3; ++k) {
+        if (std::abs(n_G[k]) > std::abs(n_G[axis])) axis = k;
+      }
+      const double side = leaving ? 1.0 : -1.0;
+      offset = (side * n_G[axis] >= 0 ? 1.0 : -1.0) * record.half_extents[axis];
+    } else if (!record.half_space) {  // a half-space: its top face z = 0
+      surface.shape = &geometries[g].our_shape;
+      return surface;
+    }
+    surface.u = X_WG.linear().col(axis);
+    surface.c = offset + surface.u.dot(X_WG.translation());
+    if (std::abs(n_G[axis]) >= 1e-12) surface.inverse_slope = 1.0 / n_G[axis];
+    return surface;
+  }
+
+  // Replaces the patch-wide depth by the gap between the two surfaces along
+  // the normal line through the point, where both shapes allow it: A's
+  // surface where the line leaves A (going along n), B's where it enters B.
+  // The gap cannot be deeper than the pair's overlap along the normal (the
+  // patch's depth): a deeper one comes from a line that leaves through a far
+  // face near an edge (seen: 0.14 m between two resting boxes that touch by
+  // their sides), and the patch's depth is kept instead.
+  static void RefineAlongNormal(const SurfaceAlongNormal& surface_a,
+                                const SurfaceAlongNormal& surface_b,
+                                ContactPoint* contact) {
+    const Eigen::Vector3d& p = contact->p_W;
+    const double crossing_a = surface_a.CrossingAt(p);
+    const double crossing_b = surface_b.CrossingAt(p);
+    if (std::isnan(crossing_a) || std::isnan(crossing_b)) return;
+    const double gap = crossing_b - crossing_a;
+    if (gap < contact->phi - kPatchTolerance) return;
+    contact->phi = gap;
+    contact->p_W = p + 0.5 * (crossing_a + crossing_b) * contact->normal_W;
   }
 
   // True when one of the pair is a half-space and the other's bounding
@@ -546,19 +565,25 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
           impl_->max_sdf_contacts, contacts);
       continue;
     }
-    // A contact point of the patch with its own φ (RefineAlongNormal).
-    const auto add_point = [&](const Eigen::Vector3d& p_W,
-                               const Eigen::Vector3d& normal_W, double depth) {
-      ContactPoint contact{a, b, p_W, normal_W, depth};
-      impl_->RefineAlongNormal(X_WG[a], X_WG[b], &contact);
-      if (contact.phi < pair_margin) contacts->push_back(contact);
+    // The points of a patch, each with its own φ (RefineAlongNormal).
+    const auto add_patch = [&](const Eigen::Vector3d& normal_W, double depth,
+                               int num_points, const auto& point_W) {
+      const Impl::SurfaceAlongNormal surface_a =
+          impl_->SurfaceOf(a, X_WG[a], normal_W, /*leaving=*/true);
+      const Impl::SurfaceAlongNormal surface_b =
+          impl_->SurfaceOf(b, X_WG[b], normal_W, /*leaving=*/false);
+      for (int i = 0; i < num_points; ++i) {
+        ContactPoint contact{a, b, point_W(i), normal_W, depth};
+        Impl::RefineAlongNormal(surface_a, surface_b, &contact);
+        if (contact.phi < pair_margin) contacts->push_back(contact);
+      }
     };
     ClosedFormPatch& closed_form = impl_->closed_form_patch;
     if (impl_->ClosedFormPatchOf(a, b, X_WG, impl_->candidate_separations[pair_index],
                                  &closed_form)) {
       if (closed_form.depth >= pair_margin) continue;
-      for (int i = 0; i < closed_form.num_points; ++i)
-        add_point(closed_form.points_W[i], closed_form.normal_W, closed_form.depth);
+      add_patch(closed_form.normal_W, closed_form.depth, closed_form.num_points,
+                [&](int i) { return closed_form.points_W[i]; });
       continue;
     }
     request.security_margin = pair_margin;
@@ -573,12 +598,14 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
     for (size_t k = 0; k < patches.numContactPatches(); ++k) {
       const coal::ContactPatch& patch = patches.getContactPatch(k);
       // Coal: normal from A to B; penetration_depth is the signed distance.
-      for (const coal::Vec2s& xy : patch.points()) {
-        // ContactPatch::getPoint(i), without its assertion (Coal builds the
-        // assertion's exception object even when it holds: an allocation).
-        add_point(patch.tf.transform(coal::Vec3s(xy.x(), xy.y(), 0.0)), patch.getNormal(),
-                  patch.penetration_depth);
-      }
+      // ContactPatch::getPoint(i), without its assertion (Coal builds the
+      // assertion's exception object even when it holds: an allocation).
+      add_patch(
+          patch.getNormal(), patch.penetration_depth,
+          static_cast<int>(patch.points().size()), [&](int i) {
+            const coal::Vec2s& xy = patch.points()[i];
+            return Eigen::Vector3d(patch.tf.transform(coal::Vec3s(xy.x(), xy.y(), 0.0)));
+          });
     }
   }
 }
