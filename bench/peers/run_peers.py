@@ -375,7 +375,7 @@ def phase_overhead_sentence(phase_rows):
     total = {key: sum(r["coulomb"][key] for r in phase_rows) for key in STEP_PARTS}
     end = phase_rows[-1]["phase"][1]
     return (f"Over the {end:g} s, collision queries and problem assembly take "
-            f"{overhead_percent(total):.0f} % of Coulomb's step time (geometry "
+            f"{overhead_percent(total):.1f} % of Coulomb's step time (geometry "
             f"{100 * total['geometry_time_s'] / total['step_time_s']:.0f} %, assembly "
             f"{100 * total['assembly_time_s'] / total['step_time_s']:.0f} %), the rest "
             f"is the contact solve.")
