@@ -89,7 +89,9 @@ class CollisionWorld {
   };
   struct Impl;
   std::unique_ptr<Impl> impl_;
-  std::vector<Owner> owners_;  // by geometry
+  // By geometry, for the inline accessors; the broad phase keeps a copy in
+  // its compact per-geometry records, which it reads pair after pair.
+  std::vector<Owner> owners_;
 };
 
 }  // namespace coulomb
