@@ -22,9 +22,9 @@ void EmplaceSapCone(const ContactModelParameters& model, const ContactMaterial& 
   parameters.dissipation_time_scale = pair.dissipation_time_scale;  // < 0: default
   // The slot's last potential, reset in place when it is a SAP cone (a final
   // class: its type alone decides, without the search of a dynamic_cast).
-  if (*slot != nullptr && typeid(**slot) == typeid(SapFrictionCone)) {
-    static_cast<SapFrictionCone*>(slot->get())
-        ->ResetAtSignedDistance(parameters, point.phi0);
+  ConvexConstraint* last = slot->get();
+  if (last != nullptr && typeid(*last) == typeid(SapFrictionCone)) {
+    static_cast<SapFrictionCone*>(last)->ResetAtSignedDistance(parameters, point.phi0);
     return;
   }
   EmplaceConstraintPotential<SapFrictionCone>(
