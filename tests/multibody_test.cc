@@ -126,6 +126,10 @@ TEST(MultibodyTree, FreeBodyDynamicsMatchTheGeneralPathOfAFloatingUrdfLink) {
     EXPECT_LT(
         (closed_form.BodyAngularVelocity(0) - general.BodyAngularVelocity(0)).norm(),
         1e-12 * v.norm());
+    EXPECT_NEAR(closed_form.BodyAngularSpeed(0), general.BodyAngularVelocity(0).norm(),
+                1e-12 * v.norm());
+    EXPECT_NEAR(general.BodyAngularSpeed(0), general.BodyAngularVelocity(0).norm(),
+                1e-12 * v.norm());
     Eigen::Matrix<double, 6, Eigen::Dynamic> closed_form_motion, general_motion;
     closed_form.CalcMotionSubspaces(&closed_form_motion);
     general.CalcMotionSubspaces(&general_motion);

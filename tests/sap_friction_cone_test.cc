@@ -294,6 +294,18 @@ TEST(SapFrictionCone, RegularizationFollowsSapEquation29) {
 
 TEST(SapFrictionCone, StabilizationVelocityPushesPenetrationOutOverTheTimeScale) {
   EXPECT_DOUBLE_EQ(SapStabilizationVelocity(-0.002, 0.01, 0.01), 0.1);
+  // The cone's v̂ is that velocity to the last bit, for the default τ_d too.
+  ConstraintMatrix w = ConstraintMatrix::Identity(3, 3);
+  SapContactParameters parameters;
+  parameters.dissipation_time_scale = -1.0;  // SAP's default (β/π) δt
+  for (int i = -100; i <= 100; ++i) {        // rounding differs for some φ0 only
+    const double phi0 = 1.37e-4 * i;
+    SapFrictionCone cone = SapFrictionCone::AtSignedDistance(parameters, phi0);
+    cone.Prepare(w, 0.003);
+    const double tau_d =
+        SapDissipationTimeScaleOrDefault(-1.0, parameters.near_rigid_threshold, 0.003);
+    EXPECT_EQ(cone.v_hat().z(), SapStabilizationVelocity(phi0, 0.003, tau_d));
+  }
 }
 
 // A cone set anew in place (how a problem rebuilt every step reuses its
@@ -338,6 +350,21 @@ TEST(SapFrictionCone, ResetInPlaceIsTheConeAtSignedDistance) {
   EXPECT_THROW(reused.ResetAtSignedDistance(negative_friction, 0.0),
                std::invalid_argument);
   EXPECT_THROW(reused.ResetAtSignedDistance(rigid, std::nan("")), std::invalid_argument);
+  // A cone reset with the parameters it holds skips their check: one of
+  // them NaN, or each field changed to an invalid value alone, is still
+  // refused.
+  reused.ResetAtSignedDistance(rigid, -0.002);
+  for (double SapContactParameters::*field :
+       {&SapContactParameters::stiffness, &SapContactParameters::dissipation_time_scale,
+        &SapContactParameters::friction, &SapContactParameters::near_rigid_threshold,
+        &SapContactParameters::sigma}) {
+    for (const double bad : {std::nan(""), -1.0}) {
+      if (field == &SapContactParameters::dissipation_time_scale && bad < 0.0) continue;
+      SapContactParameters invalid = rigid;
+      invalid.*field = bad;
+      EXPECT_THROW(reused.ResetAtSignedDistance(invalid, -0.002), std::invalid_argument);
+    }
+  }
 }
 
 TEST(SapFrictionCone, RejectsInvalidParameters) {

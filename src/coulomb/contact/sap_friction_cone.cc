@@ -63,7 +63,9 @@ double SapDissipationTimeScaleOrDefault(double given, double near_rigid_threshol
 
 double SapStabilizationVelocity(double phi0, double time_step,
                                 double dissipation_time_scale) {
-  return -phi0 / (time_step + dissipation_time_scale);
+  // Times the reciprocal, as SapFrictionCone::Prepare forms it (shared there
+  // with Rn): both give the same v̂ to the last bit.
+  return -phi0 * (1.0 / (time_step + dissipation_time_scale));
 }
 
 SapFrictionCone::SapFrictionCone(const SapContactParameters& parameters,
@@ -91,7 +93,8 @@ void SapFrictionCone::Prepare(const ConstraintMatrix& delassus_estimate,
   const double beta = parameters_.near_rigid_threshold;
   const double tau_d = SapDissipationTimeScaleOrDefault(
       parameters_.dissipation_time_scale, beta, time_step);
-  // 1/(δt + τ_d), shared by v̂ = −φ0/(δt + τ_d) (SAP §V-A) and Rn.
+  // 1/(δt + τ_d), shared by v̂ = −φ0/(δt + τ_d) (SAP §V-A; the product
+  // SapStabilizationVelocity forms) and Rn.
   const double one_over_relaxation = 1.0 / (time_step + tau_d);
   if (phi0_) v_hat_ = {0.0, 0.0, -*phi0_ * one_over_relaxation};
   const double near_rigid = SapNearRigidRegularization(w, beta);
@@ -110,7 +113,16 @@ SapFrictionCone SapFrictionCone::AtSignedDistance(const SapContactParameters& pa
 
 void SapFrictionCone::ResetAtSignedDistance(const SapContactParameters& parameters,
                                             double phi0) {
-  ValidateSapContactParameters(parameters);
+  // A cone's parameters are valid from its construction on: the same ones
+  // again (a contact between the same materials, step after step) need no
+  // second check. A NaN differs from everything, so it is checked.
+  const bool same =
+      parameters.stiffness == parameters_.stiffness &&
+      parameters.dissipation_time_scale == parameters_.dissipation_time_scale &&
+      parameters.friction == parameters_.friction &&
+      parameters.near_rigid_threshold == parameters_.near_rigid_threshold &&
+      parameters.sigma == parameters_.sigma;
+  if (!same) ValidateSapContactParameters(parameters);
   if (!std::isfinite(phi0)) throw std::invalid_argument("phi0: must be finite");
   parameters_.stiffness = parameters.stiffness;
   parameters_.dissipation_time_scale = parameters.dissipation_time_scale;

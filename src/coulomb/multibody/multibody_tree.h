@@ -164,6 +164,12 @@ class MultibodyTree {
     return single_free_body_ ? Eigen::Vector3d(body_.R_WB * body_.v.tail<3>())
                              : KinematicsAngularVelocity(body);
   }
+  // |ω|, the same in every frame: a free body's from ω_B, not turned into
+  // the world frame first.
+  double BodyAngularSpeed(int body) const {
+    return single_free_body_ ? body_.v.tail<3>().norm()
+                             : KinematicsAngularVelocity(body).norm();
+  }
   // ½ vᵀ M v and −Σ m_b g·p_b at the state.
   double KineticEnergy() const;
   double GravityPotentialEnergy() const;

@@ -298,7 +298,7 @@ void TimeStepper::CalcGeometryMotion(const MultibodySystem& system) {
               ? world.pose_in_body(g).translation().norm() + world.bounding_radius(g)
               : 0.0;
       motion.translation = reach_time * model.BodyLinearVelocity(body);
-      motion.turn = reach_time * model.BodyAngularVelocity(body).norm() * radius;
+      motion.turn = reach_time * model.BodyAngularSpeed(body) * radius;
     } else if (body > 0) {  // a kinematic world body (translating)
       motion.translation =
           reach_time * system.WorldBodyVelocity(body, parameters_.time_step);
