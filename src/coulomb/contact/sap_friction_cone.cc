@@ -151,10 +151,13 @@ void SapFrictionCone::SetRegularization(double rt, double rn) {
   }
   rt_ = rt;
   rn_ = rn;
-  const double rt_inverse = 1.0 / rt, rn_inverse = 1.0 / rn;
-  r_inverse_ = Eigen::Vector3d(rt_inverse, rt_inverse, rn_inverse);
-  mu_hat_ = parameters_.friction * rt * rn_inverse;  // μ̂ = μ Rt / Rn
-  sliding_scale_ = 1.0 / (1.0 + parameters_.friction * mu_hat_);
+  // Three divisions that do not wait on each other (each contact's set-up
+  // is a chain of them): 1/Rt and 1/Rn, and 1/(1 + μμ̂) = Rn/(Rn + μ² Rt).
+  const double mu = parameters_.friction;
+  const Eigen::Array2d inverses = 1.0 / Eigen::Array2d(rt, rn);
+  sliding_scale_ = rn / (rn + mu * mu * rt);
+  r_inverse_ = Eigen::Vector3d(inverses[0], inverses[0], inverses[1]);
+  mu_hat_ = mu * rt * inverses[1];  // μ̂ = μ Rt / Rn
 }
 
 SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v_c,
