@@ -21,18 +21,19 @@ void Require(bool condition, const char* field, const char* requirement, double 
 constexpr double kOneOverPi = std::numbers::inv_pi;
 
 // SAP eq. 29's two terms (SapNormalRegularization is the larger): the
-// near-rigid β²/(4π²) w and the compliant 1/(δt k (δt + τ_d)), 0 for k = ∞,
-// given 1/(δt + τ_d). Constants are multiplied, not divided by: every contact
-// is prepared at every step, and a chain of divisions is what it waits on.
+// near-rigid β²/(4π²) w and the compliant 1/(δt k (δt + τ_d)), 0 for k = ∞.
+// Constants are multiplied, not divided by: every contact is prepared at
+// every step, and a chain of divisions is what it waits on.
 double SapNearRigidRegularization(double w, double near_rigid_threshold) {
   constexpr double kOneOverFourPiSquared = 0.25 * kOneOverPi * kOneOverPi;
   const double beta = near_rigid_threshold;
   return beta * beta * kOneOverFourPiSquared * w;
 }
 
-double SapCompliantRegularization(double stiffness, double one_over_relaxation,
-                                  double time_step) {
-  return std::isinf(stiffness) ? 0.0 : one_over_relaxation / (time_step * stiffness);
+// (relaxation = δt + τ_d: one division, which does not wait on v̂'s
+// 1/(δt + τ_d).)
+double SapCompliantRegularization(double stiffness, double relaxation, double time_step) {
+  return std::isinf(stiffness) ? 0.0 : 1.0 / (time_step * stiffness * relaxation);
 }
 
 }  // namespace
@@ -53,7 +54,7 @@ double SapNormalRegularization(double w, double stiffness, double dissipation_ti
                                double near_rigid_threshold, double time_step) {
   return std::max(SapNearRigidRegularization(w, near_rigid_threshold),
                   SapCompliantRegularization(
-                      stiffness, 1.0 / (time_step + dissipation_time_scale), time_step));
+                      stiffness, time_step + dissipation_time_scale, time_step));
 }
 
 double SapDissipationTimeScaleOrDefault(double given, double near_rigid_threshold,
@@ -93,13 +94,12 @@ void SapFrictionCone::Prepare(const ConstraintMatrix& delassus_estimate,
   const double beta = parameters_.near_rigid_threshold;
   const double tau_d = SapDissipationTimeScaleOrDefault(
       parameters_.dissipation_time_scale, beta, time_step);
-  // 1/(δt + τ_d), shared by v̂ = −φ0/(δt + τ_d) (SAP §V-A; the product
-  // SapStabilizationVelocity forms) and Rn.
-  const double one_over_relaxation = 1.0 / (time_step + tau_d);
-  if (phi0_) v_hat_ = {0.0, 0.0, -*phi0_ * one_over_relaxation};
+  // v̂ = −φ0/(δt + τ_d) (SAP §V-A), as SapStabilizationVelocity forms it.
+  const double relaxation = time_step + tau_d;
+  if (phi0_) v_hat_ = {0.0, 0.0, -*phi0_ * (1.0 / relaxation)};
   const double near_rigid = SapNearRigidRegularization(w, beta);
   const double compliant =
-      SapCompliantRegularization(parameters_.stiffness, one_over_relaxation, time_step);
+      SapCompliantRegularization(parameters_.stiffness, relaxation, time_step);
   SetRegularization(parameters_.sigma * w, std::max(near_rigid, compliant));
   near_rigid_ = near_rigid > compliant;
 }
