@@ -20,6 +20,25 @@ void Require(bool condition, const char* field, const char* requirement, double 
 
 constexpr double kOneOverPi = std::numbers::inv_pi;
 
+// The errors of a contact's set-up, out of line: the strings they build
+// would otherwise give Prepare, run for every contact at every step, a
+// large stack frame and keep SetRegularization from being inlined.
+[[noreturn, gnu::cold, gnu::noinline]] void ThrowDelassusShape(Eigen::Index rows,
+                                                               Eigen::Index cols) {
+  throw std::invalid_argument("Delassus estimate of a contact: expected 3×3, got " +
+                              std::to_string(rows) + "×" + std::to_string(cols));
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void ThrowDelassusNorm(double w) {
+  throw std::invalid_argument("Delassus estimate ‖W_ii‖/3 = " + std::to_string(w) +
+                              ": the contact Jacobian is zero or not finite");
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void ThrowRegularization(double rt, double rn) {
+  throw std::invalid_argument("SAP regularization must be positive: Rt = " +
+                              std::to_string(rt) + ", Rn = " + std::to_string(rn));
+}
+
 // SAP eq. 29's two terms (SapNormalRegularization is the larger): the
 // near-rigid β²/(4π²) w and the compliant 1/(δt k (δt + τ_d)), 0 for k = ∞.
 // Constants are multiplied, not divided by: every contact is prepared at
@@ -78,19 +97,13 @@ SapFrictionCone::SapFrictionCone(const SapContactParameters& parameters,
 
 void SapFrictionCone::Prepare(const ConstraintMatrix& delassus_estimate,
                               double time_step) {
-  if (delassus_estimate.rows() != 3 || delassus_estimate.cols() != 3) {
-    throw std::invalid_argument("Delassus estimate of a contact: expected 3×3, got " +
-                                std::to_string(delassus_estimate.rows()) + "×" +
-                                std::to_string(delassus_estimate.cols()));
-  }
+  if (delassus_estimate.rows() != 3 || delassus_estimate.cols() != 3)
+    ThrowDelassusShape(delassus_estimate.rows(), delassus_estimate.cols());
   constexpr double kOneThird = 1.0 / 3.0;
   // ‖W_ii‖_F / 3 (SAP §V-B), summed at fixed size.
   const double w =
       Eigen::Map<const Eigen::Matrix3d>(delassus_estimate.data()).norm() * kOneThird;
-  if (!(w > 0.0) || !std::isfinite(w)) {
-    throw std::invalid_argument("Delassus estimate ‖W_ii‖/3 = " + std::to_string(w) +
-                                ": the contact Jacobian is zero or not finite");
-  }
+  if (!(w > 0.0) || !std::isfinite(w)) ThrowDelassusNorm(w);
   const double beta = parameters_.near_rigid_threshold;
   const double tau_d = SapDissipationTimeScaleOrDefault(
       parameters_.dissipation_time_scale, beta, time_step);
@@ -145,10 +158,7 @@ RigidLaw SapFrictionCone::rigid_law() const {
 }
 
 void SapFrictionCone::SetRegularization(double rt, double rn) {
-  if (!(rt > 0.0) || !(rn > 0.0)) {
-    throw std::invalid_argument("SAP regularization must be positive: Rt = " +
-                                std::to_string(rt) + ", Rn = " + std::to_string(rn));
-  }
+  if (!(rt > 0.0) || !(rn > 0.0)) ThrowRegularization(rt, rn);
   rt_ = rt;
   rn_ = rn;
   // Three divisions that do not wait on each other (each contact's set-up
