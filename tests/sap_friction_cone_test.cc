@@ -350,9 +350,8 @@ TEST(SapFrictionCone, ResetInPlaceIsTheConeAtSignedDistance) {
   EXPECT_THROW(reused.ResetAtSignedDistance(negative_friction, 0.0),
                std::invalid_argument);
   EXPECT_THROW(reused.ResetAtSignedDistance(rigid, std::nan("")), std::invalid_argument);
-  // A cone reset with the parameters it holds skips their check: one of
-  // them NaN, or each field changed to an invalid value alone, is still
-  // refused.
+  // Each field of the parameters made NaN or out of range alone is refused,
+  // also by a cone that holds valid ones.
   reused.ResetAtSignedDistance(rigid, -0.002);
   for (double SapContactParameters::*field :
        {&SapContactParameters::stiffness, &SapContactParameters::dissipation_time_scale,

@@ -126,16 +126,7 @@ SapFrictionCone SapFrictionCone::AtSignedDistance(const SapContactParameters& pa
 
 void SapFrictionCone::ResetAtSignedDistance(const SapContactParameters& parameters,
                                             double phi0) {
-  // A cone's parameters are valid from its construction on: the same ones
-  // again (a contact between the same materials, step after step) need no
-  // second check. A NaN differs from everything, so it is checked.
-  const bool same =
-      parameters.stiffness == parameters_.stiffness &&
-      parameters.dissipation_time_scale == parameters_.dissipation_time_scale &&
-      parameters.friction == parameters_.friction &&
-      parameters.near_rigid_threshold == parameters_.near_rigid_threshold &&
-      parameters.sigma == parameters_.sigma;
-  if (!same) ValidateSapContactParameters(parameters);
+  ValidateSapContactParameters(parameters);
   if (!std::isfinite(phi0)) throw std::invalid_argument("phi0: must be finite");
   parameters_.stiffness = parameters.stiffness;
   parameters_.dissipation_time_scale = parameters.dissipation_time_scale;
