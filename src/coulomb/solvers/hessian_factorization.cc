@@ -158,16 +158,22 @@ void HessianFactorization::HessianChangeTimesJacobian(int constraint,
 
 void HessianFactorization::SetActiveCliques(const std::vector<char>& active_cliques) {
   if (!skips_inactive_) return;
-  bool changed = false;
+  bool taken_back = false, set_aside = false;
   for (int s = 0; s < partition_.num_supernodes(); ++s) {
     const char active = active_cliques[partition_.cliques_of_supernode[s].front()];
-    // A supernode set aside leaves the others' factor valid; one taken back
-    // in has none.
-    if (active && !active_supernodes_[s]) ++active_version_;
-    changed = changed || active != active_supernodes_[s];
+    taken_back = taken_back || (active && !active_supernodes_[s]);
+    set_aside = set_aside || (!active && active_supernodes_[s]);
     active_supernodes_[s] = active;
   }
-  if (changed) ListActiveConstraints();
+  // A supernode set aside leaves the others' factor valid; one taken back
+  // in has none.
+  if (taken_back) {
+    ++active_version_;
+    ListActiveConstraints();
+  } else if (set_aside) {  // the list only shrinks: no pass over every constraint
+    std::erase_if(active_constraints_,
+                  [&](int index) { return !constraint_active(index); });
+  }
 }
 
 void HessianFactorization::ListActiveConstraints() {
@@ -251,7 +257,10 @@ void HessianFactorization::KeepFactoredHessians(
     factored_offsets_[i + 1] =
         factored_offsets_[i] + static_cast<size_t>(hessians[i].size());
   factored_hessians_.resize(factored_offsets_.back());
-  for (size_t i = 0; i < hessians.size(); ++i) keep(i);
+  // Only the active ones are compared later (CountChangedHessians) within
+  // this active version: taking a supernode back in starts a new one, whose
+  // first factorization comes here again.
+  for (int i : active_constraints_) keep(i);
 }
 
 void HessianFactorization::Solve(Eigen::Ref<Eigen::VectorXd> b) const {
