@@ -152,13 +152,17 @@ void SapFrictionCone::SetRegularization(double rt, double rn) {
   if (!(rt > 0.0) || !(rn > 0.0)) ThrowRegularization(rt, rn);
   rt_ = rt;
   rn_ = rn;
-  // Three divisions that do not wait on each other (each contact's set-up
-  // is a chain of them): 1/Rt and 1/Rn, and 1/(1 + μμ̂) = Rn/(Rn + μ² Rt).
+  // 1/Rt and 1/Rn in one packed division. 1/(1 + μμ̂) is formed from the
+  // μ̂ the sliding region uses (s = y_n + μ̂ y_r), so that γ_n = s/(1 + μμ̂)
+  // meets the stiction region's γ_n = y_n on the cone to the last bit.
+  // (Rn/(Rn + μ² Rt), which does not wait on 1/Rn, rounds differently: the
+  // 160-body walled clutter then took another trajectory, with 16.28 Newton
+  // iterations per step instead of 15.24.)
   const double mu = parameters_.friction;
   const Eigen::Array2d inverses = 1.0 / Eigen::Array2d(rt, rn);
-  sliding_scale_ = rn / (rn + mu * mu * rt);
   r_inverse_ = Eigen::Vector3d(inverses[0], inverses[0], inverses[1]);
   mu_hat_ = mu * rt * inverses[1];  // μ̂ = μ Rt / Rn
+  sliding_scale_ = 1.0 / (1.0 + mu * mu_hat_);
 }
 
 SapFrictionCone::Evaluation SapFrictionCone::EvaluateAt(const Eigen::Vector3d& v_c,
