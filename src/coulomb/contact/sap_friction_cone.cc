@@ -49,8 +49,8 @@ double SapNearRigidRegularization(double w, double near_rigid_threshold) {
   return beta * beta * kOneOverFourPiSquared * w;
 }
 
-// (relaxation = δt + τ_d: one division, which does not wait on v̂'s
-// 1/(δt + τ_d).)
+// relaxation = δt + τ_d; one division, which does not wait on v̂'s
+// 1/(δt + τ_d).
 double SapCompliantRegularization(double stiffness, double relaxation, double time_step) {
   return std::isinf(stiffness) ? 0.0 : 1.0 / (time_step * stiffness * relaxation);
 }
@@ -83,8 +83,8 @@ double SapDissipationTimeScaleOrDefault(double given, double near_rigid_threshol
 
 double SapStabilizationVelocity(double phi0, double time_step,
                                 double dissipation_time_scale) {
-  // Times the reciprocal, as SapFrictionCone::Prepare forms it (shared there
-  // with Rn): both give the same v̂ to the last bit.
+  // Times the reciprocal, as SapFrictionCone::Prepare forms it: both give
+  // the same v̂ to the last bit.
   return -phi0 * (1.0 / (time_step + dissipation_time_scale));
 }
 
@@ -154,10 +154,8 @@ void SapFrictionCone::SetRegularization(double rt, double rn) {
   rn_ = rn;
   // 1/Rt and 1/Rn in one packed division. 1/(1 + μμ̂) is formed from the
   // μ̂ the sliding region uses (s = y_n + μ̂ y_r), so that γ_n = s/(1 + μμ̂)
-  // meets the stiction region's γ_n = y_n on the cone to the last bit.
-  // (Rn/(Rn + μ² Rt), which does not wait on 1/Rn, rounds differently: the
-  // 160-body walled clutter then took another trajectory, with 16.28 Newton
-  // iterations per step instead of 15.24.)
+  // meets the stiction region's γ_n = y_n on the cone to the last bit
+  // (docs/peers.md: Rn/(Rn + μ² Rt) rounds differently).
   const double mu = parameters_.friction;
   const Eigen::Array2d inverses = 1.0 / Eigen::Array2d(rt, rn);
   r_inverse_ = Eigen::Vector3d(inverses[0], inverses[0], inverses[1]);

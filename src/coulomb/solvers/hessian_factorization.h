@@ -162,15 +162,17 @@ class HessianFactorization {
  private:
   // num_changed_hessians_ and changed_list_ for `hessians` (one pass).
   void CountChangedHessians(const std::vector<ConstraintMatrix>& hessians);
-  // After a successful AssembleAndFactor: the G_i it factored, into
-  // factored_hessians_ (only the changed ones when the others are there).
+  // After a successful AssembleAndFactor: the G_i of the active constraints,
+  // into factored_hessians_ (only the changed ones when the others are
+  // there).
   void KeepFactoredHessians(const std::vector<ConstraintMatrix>& hessians);
   // stacked_row_, block_places_ and the stacks' sizes for the constraints.
   void LayOutConstraintRows(const ContactProblem& problem);
   // Everything but the partition sized for it, and the rows laid out.
   void LayOutPartition(const ContactProblem& problem);
   // active_constraints_ from first_supernode_ and active_supernodes_ (when
-  // the rows are laid out and when the active supernodes change).
+  // the rows are laid out and when a supernode is taken back in; setting
+  // supernodes aside shrinks the list in place).
   void ListActiveConstraints();
 
   SupernodePartition partition_;
