@@ -83,8 +83,8 @@ double SapDissipationTimeScaleOrDefault(double given, double near_rigid_threshol
 
 double SapStabilizationVelocity(double phi0, double time_step,
                                 double dissipation_time_scale) {
-  // Times the reciprocal, as SapFrictionCone::Prepare forms it: both give
-  // the same v̂ to the last bit.
+  // Times the reciprocal, as the cones have formed v̂ (−φ0/(δt + τ_d) rounds
+  // differently, which leads the chaotic clutter to other trajectories).
   return -phi0 * (1.0 / (time_step + dissipation_time_scale));
 }
 
@@ -107,9 +107,9 @@ void SapFrictionCone::Prepare(const ConstraintMatrix& delassus_estimate,
   const double beta = parameters_.near_rigid_threshold;
   const double tau_d = SapDissipationTimeScaleOrDefault(
       parameters_.dissipation_time_scale, beta, time_step);
-  // v̂ = −φ0/(δt + τ_d) (SAP §V-A), as SapStabilizationVelocity forms it.
+  // v̂ = −φ0/(δt + τ_d) (SAP §V-A).
+  if (phi0_) v_hat_ = {0.0, 0.0, SapStabilizationVelocity(*phi0_, time_step, tau_d)};
   const double relaxation = time_step + tau_d;
-  if (phi0_) v_hat_ = {0.0, 0.0, -*phi0_ * (1.0 / relaxation)};
   const double near_rigid = SapNearRigidRegularization(w, beta);
   const double compliant =
       SapCompliantRegularization(parameters_.stiffness, relaxation, time_step);
