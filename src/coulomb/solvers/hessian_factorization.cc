@@ -170,10 +170,26 @@ void HessianFactorization::SetActiveCliques(const std::vector<char>& active_cliq
   if (taken_back) {
     ++active_version_;
     ListActiveConstraints();
-  } else if (set_aside) {  // the list only shrinks: no pass over every constraint
-    std::erase_if(active_constraints_,
-                  [&](int index) { return !constraint_active(index); });
+  } else if (set_aside) {
+    DropInactiveConstraints();
   }
+}
+
+void HessianFactorization::SetCliquesAside(std::span<const int> cliques) {
+  if (!skips_inactive_) return;
+  bool set_aside = false;
+  for (int clique : cliques) {
+    char& active = active_supernodes_[partition_.supernode_of_clique[clique]];
+    set_aside = set_aside || active;
+    active = 0;
+  }
+  if (set_aside) DropInactiveConstraints();
+}
+
+void HessianFactorization::DropInactiveConstraints() {
+  // The list only shrinks: no pass over every constraint.
+  std::erase_if(active_constraints_,
+                [&](int index) { return !constraint_active(index); });
 }
 
 void HessianFactorization::ListActiveConstraints() {

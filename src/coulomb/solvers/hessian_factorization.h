@@ -47,6 +47,9 @@ class HessianFactorization {
   // entries of Solve's result are then meaningless), the dense path factors
   // everything. Every clique is active after construction.
   void SetActiveCliques(const std::vector<char>& active_cliques);
+  // The same when the only change since the last call is that `cliques`
+  // (whole islands) were set aside: their supernodes alone are visited.
+  void SetCliquesAside(std::span<const int> cliques);
 
   // For a problem with the clique coupling of the one this factorization was
   // built from (CliqueCoupling::Update) but other constraints: keeps the
@@ -174,6 +177,8 @@ class HessianFactorization {
   // the rows are laid out and when a supernode is taken back in; setting
   // supernodes aside shrinks the list in place).
   void ListActiveConstraints();
+  // Shrinks active_constraints_ to those on active supernodes.
+  void DropInactiveConstraints();
 
   SupernodePartition partition_;
   PackedMatrices stacked_j_;        // per supernode: m_s × n_s

@@ -45,6 +45,7 @@ SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
       vector->resize(n);
     }
     clique_active_.resize(problem.num_cliques());
+    set_aside_cliques_.reserve(problem.num_cliques());
   }
   delta_v_c_.resize(problem.num_constraint_equations());
   constraint_costs_.resize(problem.num_constraints());
@@ -420,7 +421,10 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
           ? evaluation.gradient_norm / evaluation.momentum_scale
           : (evaluation.gradient_norm > 0.0 ? std::numeric_limits<double>::infinity()
                                             : 0.0);
-  stats.complementarity_error = ComplementarityError(problem, *solution, evaluation.cost);
+  // A working set's round: SolveOnWorkingSet measures it on the whole problem.
+  if (whole_problem_ == nullptr)
+    stats.complementarity_error =
+        ComplementarityError(problem, *solution, evaluation.cost);
   return stats;
 }
 
@@ -483,7 +487,7 @@ void SapSolver::SetAsideConvergedIslands() {
   const double abs_share =
       parameters_.abs_tolerance /
       std::sqrt(static_cast<double>(islands_.num_nonempty_islands()));
-  bool changed = false;
+  set_aside_cliques_.clear();
   for (int island : active_islands_) {
     const IslandShare& share = island_shares_[island];
     const double tolerance =
@@ -492,12 +496,14 @@ void SapSolver::SetAsideConvergedIslands() {
             std::sqrt(0.5 * std::max(share.momentum_squared, share.impulse_squared));
     if (std::sqrt(share.gradient_squared) > tolerance) continue;
     island_active_[island] = 0;
-    for (int clique : islands_.cliques(island)) clique_active_[clique] = 0;
+    for (int clique : islands_.cliques(island)) {
+      clique_active_[clique] = 0;
+      set_aside_cliques_.push_back(clique);
+    }
     set_aside_ += share;
-    changed = true;
   }
-  if (!changed) return;
-  factorization_->SetActiveCliques(clique_active_);
+  if (set_aside_cliques_.empty()) return;
+  factorization_->SetCliquesAside(set_aside_cliques_);
   ListActiveIslands();
 }
 

@@ -242,9 +242,10 @@ class SapSolver {
   std::vector<char> crossing_moved_;
   std::vector<ConstraintVector> crossing_v_c_;
   std::vector<int> engaged_crossing_;
-  std::vector<int> joined_islands_;  // the islands JoinIslands made
-  int island_joins_ = 0;             // in this Newton solve
-  std::vector<char> clique_active_;  // per clique: its island's flag
+  std::vector<int> joined_islands_;     // the islands JoinIslands made
+  int island_joins_ = 0;                // in this Newton solve
+  std::vector<char> clique_active_;     // per clique: its island's flag
+  std::vector<int> set_aside_cliques_;  // SetAsideConvergedIslands' cliques
   // The constraints and cliques of the islands still iterated, island by
   // island (each island's in increasing order): a Newton iteration's
   // products with J, Jᵀ and A and its evaluations run over these only.
