@@ -26,6 +26,7 @@ void HessianFactorization::Rebuild(const ContactProblem& problem) {
 void HessianFactorization::LayOutPartition(const ContactProblem& problem) {
   permuted_.resize(problem.num_dofs());
   active_supernodes_.assign(partition_.num_supernodes(), 1);
+  supernode_values_version_.assign(partition_.num_supernodes(), 0);
   LayOutConstraintRows(problem);
 }
 
@@ -158,17 +159,21 @@ void HessianFactorization::HessianChangeTimesJacobian(int constraint,
 
 void HessianFactorization::SetActiveCliques(const std::vector<char>& active_cliques) {
   if (!skips_inactive_) return;
-  bool taken_back = false, set_aside = false;
+  bool taken_back = false, set_aside = false, unfactored = false;
   for (int s = 0; s < partition_.num_supernodes(); ++s) {
     const char active = active_cliques[partition_.cliques_of_supernode[s].front()];
-    taken_back = taken_back || (active && !active_supernodes_[s]);
+    if (active && !active_supernodes_[s]) {
+      taken_back = true;
+      unfactored = unfactored || supernode_values_version_[s] != values_version_;
+    }
     set_aside = set_aside || (!active && active_supernodes_[s]);
     active_supernodes_[s] = active;
   }
-  // A supernode set aside leaves the others' factor valid; one taken back
-  // in has none.
+  // A supernode set aside leaves the others' factor valid, and keeps its own
+  // (no factorization touches it meanwhile): taken back in, it needs a new
+  // one only if it has none of these values (aside since they were loaded).
   if (taken_back) {
-    ++active_version_;
+    if (unfactored) ++active_version_;
     ListActiveConstraints();
   } else if (set_aside) {
     DropInactiveConstraints();
@@ -223,9 +228,8 @@ void HessianFactorization::CountChangedHessians(
   if (factored_offsets_.size() != hessians.size() + 1) return;
   changed_list_.clear();
   // Within one values_version every G_i keeps its size, the one factored:
-  // the entries suffice. Within one active_version a G_i set aside since has
-  // not been evaluated again, and counts as unchanged (the factor of its
-  // island is no longer solved with; its return brings a new version).
+  // the entries suffice. Only the active G_i are compared: one set aside is
+  // not evaluated meanwhile, and is compared again once taken back in.
   for (int i : active_constraints_) {
     const size_t offset = factored_offsets_[i];
     if (!SameEntries(hessians[i].data(), factored_hessians_.data() + offset,
@@ -242,7 +246,12 @@ bool HessianFactorization::Factor(const ContactProblem& problem,
   if (num_changed_hessians_ == 0) return true;
   // (AssembleAndFactor may compare with the last factor: see Refactor.)
   has_factor_ = AssembleAndFactor(problem, hessians);
-  if (!has_factor_) return false;  // whatever is left is no factor
+  if (!has_factor_) return false;   // whatever is left is no factor
+  if (num_changed_hessians_ < 0) {  // every active supernode factored anew
+    for (size_t s = 0; s < active_supernodes_.size(); ++s) {
+      if (active_supernodes_[s]) supernode_values_version_[s] = values_version_;
+    }
+  }
   factored_values_version_ = values_version_;
   factored_active_version_ = active_version_;
   KeepFactoredHessians(hessians);
@@ -273,9 +282,11 @@ void HessianFactorization::KeepFactoredHessians(
     factored_offsets_[i + 1] =
         factored_offsets_[i] + static_cast<size_t>(hessians[i].size());
   factored_hessians_.resize(factored_offsets_.back());
-  // Only the active ones are compared later (CountChangedHessians) within
-  // this active version: taking a supernode back in starts a new one, whose
-  // first factorization comes here again.
+  // Only the active ones are compared later (CountChangedHessians). An
+  // inactive one keeps the G_i of the last whole factorization its supernode
+  // was active in, of these values, as its factor columns do; a supernode
+  // with none is taken back in with a new active version, whose first
+  // factorization comes here again (SetActiveCliques).
   for (int i : active_constraints_) keep(i);
 }
 

@@ -45,7 +45,10 @@ class HessianFactorization {
   // the constraints whose G_i is not zero (EngagedIslands; each supernode's
   // cliques together): the block-sparse path leaves the others out (their
   // entries of Solve's result are then meaningless), the dense path factors
-  // everything. Every clique is active after construction.
+  // everything. Every clique is active after construction. An island set
+  // aside keeps its factor: taken back in, only its G_i that changed since
+  // are refactored, unless it was aside since LoadJacobians (then the next
+  // Factor is a whole one).
   void SetActiveCliques(const std::vector<char>& active_cliques);
   // The same when the only change since the last call is that `cliques`
   // (whole islands) were set aside: their supernodes alone are visited.
@@ -202,6 +205,9 @@ class HessianFactorization {
   mutable Eigen::VectorXd permuted_;  // Solve() workspace
   bool skips_inactive_;
   std::vector<char> active_supernodes_;
+  // Per supernode: the values version its columns of the factor are of (the
+  // last whole factorization it was active in; 0: none).
+  std::vector<std::uint64_t> supernode_values_version_;
   // What the factor is of (see Factor): the loaded problem's revision (0:
   // none), the versions of the values and of the active set, and the G_i.
   std::uint64_t loaded_revision_ = 0;
