@@ -171,7 +171,8 @@ RandomProblem TwoIslands(unsigned seed) {
 // ends in the island aside); taken back in, its factor serves again, and so
 // after a G_i of it changed while it was aside (the solver does not change
 // them, but nothing may be missed if it did); one aside since new Jacobians
-// were loaded has no factor of them and gets one.
+// were loaded, or since a factorization failed, has no factor of them and
+// gets one.
 void ExpectFollowsIslandsSetAsideAndTakenBack(LinearSolverType type, bool one_by_one) {
   RandomProblem setup = TwoIslands(11);
   const ContactProblem& problem = setup.problem();
@@ -230,6 +231,16 @@ void ExpectFollowsIslandsSetAsideAndTakenBack(LinearSolverType type, bool one_by
   expect_solves_h("new Jacobians, an island aside from the start", first_aside);
   factorization->SetActiveCliques({1, 1, 1, 1, 1});
   expect_solves_h("taken back in, never factored with them", all);
+  // A factorization that fails leaves no supernode a factor, not even one
+  // set aside before the next succeeds.
+  const ConstraintMatrix kept = hessians[5];
+  hessians[5] = -1e9 * ConstraintMatrix::Identity(3, 3);  // H not positive definite
+  EXPECT_FALSE(factorization->Factor(problem, hessians));
+  hessians[5] = kept;
+  set_aside();
+  expect_solves_h("aside after a failed factorization", first_aside);
+  factorization->SetActiveCliques({1, 1, 1, 1, 1});
+  expect_solves_h("taken back in after a failed factorization", all);
 }
 
 TEST(HessianFactorization, FollowsIslandsSetAsideAndTakenBackIn) {

@@ -246,7 +246,10 @@ bool HessianFactorization::Factor(const ContactProblem& problem,
   if (num_changed_hessians_ == 0) return true;
   // (AssembleAndFactor may compare with the last factor: see Refactor.)
   has_factor_ = AssembleAndFactor(problem, hessians);
-  if (!has_factor_) return false;   // whatever is left is no factor
+  if (!has_factor_) {  // whatever is left is no factor, of any supernode
+    std::fill(supernode_values_version_.begin(), supernode_values_version_.end(), 0);
+    return false;
+  }
   if (num_changed_hessians_ < 0) {  // every active supernode factored anew
     for (size_t s = 0; s < active_supernodes_.size(); ++s) {
       if (active_supernodes_[s]) supernode_values_version_[s] = values_version_;
