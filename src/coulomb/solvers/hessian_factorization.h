@@ -206,10 +206,12 @@ class HessianFactorization {
   bool skips_inactive_;
   std::vector<char> active_supernodes_;
   // Per supernode: the values version its columns of the factor are of (the
-  // last whole factorization it was active in; 0: none).
+  // last whole factorization it was active in; 0: none, or one failed since).
   std::vector<std::uint64_t> supernode_values_version_;
   // What the factor is of (see Factor): the loaded problem's revision (0:
-  // none), the versions of the values and of the active set, and the G_i.
+  // none), the versions of the values and of the active set (a new one when
+  // a supernode without a factor of these values is taken back in), and
+  // the G_i.
   std::uint64_t loaded_revision_ = 0;
   std::uint64_t values_version_ = 1;
   std::uint64_t active_version_ = 1;
