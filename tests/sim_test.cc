@@ -345,6 +345,34 @@ TEST(Simulation, ClutterOfFortyBodiesSettlesToFewNewtonIterationsPerStep) {
   EXPECT_LE(late_mean, 6.0);
 }
 
+// The falling columns' speculative contacts leave SAP a working set to grow
+// in rounds; without the working set there are none. The summary's means
+// are those of the steps.
+TEST(Simulation, StepsReportSapsWorkingSetRoundsAndTheSummaryTheirMeans) {
+  const auto run = [](bool working_set) {
+    Scene scene = MakeBuiltinScene("clutter", {{"bodies", "40"}, {"walls", "false"}});
+    scene.duration = 1.0;
+    scene.parameters.solver.sap.working_set = working_set;
+    Simulation simulation(std::move(scene));
+    const SimulationSummary summary = simulation.Run();
+    EXPECT_EQ(summary.failed_steps, 0) << summary.failure;
+    double rounds = 0.0, line_searches = 0.0;
+    int steps_with_rounds = 0;
+    for (const StepRecord& record : simulation.records()) {
+      rounds += record.statistics.working_set_rounds;
+      line_searches += record.statistics.line_search_iterations;
+      steps_with_rounds += record.statistics.working_set_rounds > 0;
+    }
+    EXPECT_NEAR(summary.working_set_rounds_mean, rounds / summary.steps, 1e-12);
+    EXPECT_NEAR(summary.line_search_iterations_mean, line_searches / summary.steps,
+                1e-12);
+    EXPECT_GT(line_searches, 0.0);
+    return steps_with_rounds;
+  };
+  EXPECT_GT(run(true), 0);
+  EXPECT_EQ(run(false), 0);
+}
+
 TEST(Simulation, ClutterSpreadsAnyNumberOfBodiesOverItsFourColumns) {
   const Scene scene = MakeBuiltinScene("clutter", {{"bodies", "10"}});
   EXPECT_EQ(scene.system.num_trees(), 10);

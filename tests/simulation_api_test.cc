@@ -216,5 +216,42 @@ TEST(SimulationApi, SpeculativeContactsFollowEachPairsSpeed) {
   EXPECT_TRUE(ball_touched);
 }
 
+// A ball alone and a stack of two boxes, 2 m apart on the ground: SAP's
+// islands are the cliques joined by the contacts with an impulse (the ground
+// is no clique), so once everything rests there are exactly two.
+TEST(SimulationApi, StepsReportSapsIslandsAndLineSearches) {
+  Scene scene;
+  scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(),
+                                 ContactMaterial{});
+  scene.system.AddFreeBody("ball", Sphere{0.1}, 1.0, Pose(Eigen::Vector3d(-1, 0, 0.1)),
+                           Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(),
+                           ContactMaterial{});
+  for (int k = 0; k < 2; ++k) {
+    scene.system.AddFreeBody(
+        "box" + std::to_string(k), Box{Eigen::Vector3d(0.2, 0.2, 0.2)}, 1.0,
+        Pose(Eigen::Vector3d(1, 0, 0.1 + 0.2 * k)), Eigen::Vector3d::Zero(),
+        Eigen::Vector3d::Zero(), ContactMaterial{});
+  }
+  Simulation sim(std::move(scene));
+  int line_searches = 0;
+  for (int n = 0; n < 50; ++n) {
+    const StepStatistics stats = sim.Step();
+    ASSERT_TRUE(stats.converged);
+    EXPECT_EQ(stats.islands, 2) << "step " << n;
+    // Every Newton iteration searches its line, unless it starts at the
+    // minimum to round-off; no iteration, no search.
+    if (stats.iterations == 0) {
+      EXPECT_EQ(stats.line_search_iterations, 0);
+    }
+    line_searches += stats.line_search_iterations;
+    // The first step starts at rest: at v* both boxes fall alike, so their
+    // contact has no impulse and SAP's working set leaves it out, then takes
+    // it in for a second round. From then on the warm start (the last
+    // velocity) gives every contact its impulse: the whole problem at once.
+    EXPECT_EQ(stats.working_set_rounds, n == 0 ? 2 : 0) << "step " << n;
+  }
+  EXPECT_GT(line_searches, 0);
+}
+
 }  // namespace
 }  // namespace coulomb

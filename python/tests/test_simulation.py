@@ -82,6 +82,23 @@ def test_run_gives_the_trajectory_of_the_command_line(tmp_path, coulomb_bin, sce
                                    rtol=0, atol=1e-12)
 
 
+def test_step_stats_are_the_per_step_records_of_the_command_line(tmp_path, coulomb_bin):
+    # Falling columns: speculative contacts, islands and working-set rounds.
+    subprocess.run([coulomb_bin, "run", "clutter", "--set", "bodies=20", "--set", "walls=false",
+                    "--duration", "0.6", "--out", str(tmp_path)],
+                   check=True, capture_output=True)
+    per_step = json.loads((tmp_path / "stats.json").read_text())["per_step"]
+    sim = coulomb.Simulation.from_builtin("clutter", bodies=20, walls=False)
+    fields = ["iterations", "line_search_iterations", "islands", "working_set_rounds"]
+    for record in per_step:
+        stats = sim.step()
+        assert [getattr(stats, f) for f in fields] == [record[f] for f in fields]
+        split = stats.geometry_time_s + stats.assembly_time_s + stats.solve_time_s
+        assert 0 < split <= stats.wall_time_s
+    assert any(record["working_set_rounds"] > 0 for record in per_step)
+    assert max(record["islands"] for record in per_step) > 1
+
+
 def test_a_run_not_recorded_ends_where_a_recorded_one_does():
     recorded, unrecorded = (coulomb.Simulation.from_dict(sliding_box()) for _ in range(2))
     kept = recorded.run(0.2)

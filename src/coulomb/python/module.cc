@@ -225,6 +225,13 @@ NB_MODULE(_coulomb, m) {
       .def_ro("converged", &StepStatistics::converged)
       .def_ro("failure", &StepStatistics::failure, "why the step failed, if it did")
       .def_ro("iterations", &StepStatistics::iterations)
+      .def_ro("line_search_iterations", &StepStatistics::line_search_iterations,
+              "SAP: line-search evaluations (per Newton iteration, the island's "
+              "that needed most)")
+      .def_ro("islands", &StepStatistics::islands,
+              "SAP: islands (cliques joined by constraints with an impulse)")
+      .def_ro("working_set_rounds", &StepStatistics::working_set_rounds,
+              "SAP: working-set sub-problems solved (0: the whole problem at once)")
       .def_ro("momentum_error", &StepStatistics::momentum_error, "SAP's e_m")
       .def_ro("complementarity_error", &StepStatistics::complementarity_error,
               "SAP's e_μ")
@@ -237,6 +244,11 @@ NB_MODULE(_coulomb, m) {
               "SAP accepted the step at the round-off floor (e_m ≤ 100 ε_r)")
       .def_ro("max_penetration", &StepStatistics::max_penetration, "[m]")
       .def_ro("wall_time_s", &StepStatistics::wall_time_s)
+      .def_ro("geometry_time_s", &StepStatistics::geometry_time_s,
+              "collision queries [s]")
+      .def_ro("assembly_time_s", &StepStatistics::assembly_time_s,
+              "free motion and the contact problem's assembly [s]")
+      .def_ro("solve_time_s", &StepStatistics::solve_time_s, "the contact solve [s]")
       .def("__repr__", [](const StepStatistics& s) {
         return "StepStats(converged=" + std::string(s.converged ? "True" : "False") +
                ", iterations=" + std::to_string(s.iterations) +

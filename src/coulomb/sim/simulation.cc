@@ -42,6 +42,8 @@ void StepSummary::Add(const StepRecord& record) {
   }
   ++summary_.steps;
   iterations_sum_ += stats.iterations;
+  line_search_iterations_sum_ += stats.line_search_iterations;
+  working_set_rounds_sum_ += stats.working_set_rounds;
   summary_.iterations_max = std::max(summary_.iterations_max, stats.iterations);
   summary_.energy_final = record.energy;
 }
@@ -50,7 +52,12 @@ SimulationSummary StepSummary::Finish(std::optional<double> wall_time_s) const {
   SimulationSummary summary = summary_;
   if (wall_time_s) summary.wall_time_s = *wall_time_s;
   summary.sim_time = summary.steps * time_step_;
-  summary.iterations_mean = summary.steps > 0 ? iterations_sum_ / summary.steps : 0.0;
+  const auto mean = [&](double sum) {
+    return summary.steps > 0 ? sum / summary.steps : 0.0;
+  };
+  summary.iterations_mean = mean(iterations_sum_);
+  summary.line_search_iterations_mean = mean(line_search_iterations_sum_);
+  summary.working_set_rounds_mean = mean(working_set_rounds_sum_);
   summary.realtime_factor =
       summary.wall_time_s > 0 ? summary.sim_time / summary.wall_time_s : 0.0;
   return summary;

@@ -69,6 +69,10 @@ struct SimulationSummary {
   double realtime_factor = 0.0;
   double iterations_mean = 0.0;
   int iterations_max = 0;
+  // SAP's line-search evaluations and working-set rounds per step
+  // (StepStatistics), over the converged steps as iterations_mean.
+  double line_search_iterations_mean = 0.0;
+  double working_set_rounds_mean = 0.0;
   double momentum_error_max = 0.0;  // SAP's e_m
   double ncp_residual_max = 0.0;    // CANAL, SubADMM, PGS
   int failed_steps = 0;
@@ -106,6 +110,8 @@ class StepSummary {
  private:
   double time_step_;
   double iterations_sum_ = 0.0;
+  double line_search_iterations_sum_ = 0.0;
+  double working_set_rounds_sum_ = 0.0;
   SimulationSummary summary_;
 };
 

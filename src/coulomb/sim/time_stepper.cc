@@ -469,6 +469,9 @@ bool TimeStepper::SolveContact(StepStatistics* stats) {
   stats->complementarity_error = solve.complementarity_error;
   stats->ncp_residual = solve.ncp_residual;
   stats->symbolic_analysis = solve.symbolic_analysis;
+  stats->line_search_iterations = solve.line_search_iterations;
+  stats->islands = solve.num_islands;
+  stats->working_set_rounds = solve.working_set_rounds;
   if (SolvesNcp()) RememberImpulses();
   // SAP must converge; an NCP solver's fixed budget may end unconverged (the
   // residual says how far from the rigid solution the step is).

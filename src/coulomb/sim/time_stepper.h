@@ -89,6 +89,14 @@ struct StepStatistics {
   bool converged_at_roundoff = false;
   // SAP redid the symbolic factorization: the clique coupling changed.
   bool symbolic_analysis = false;
+  // SAP's Newton solve (0 for the other solvers): its line-search
+  // evaluations (per Newton iteration those of the island that needed most),
+  // its islands (cliques joined by the constraints with an impulse, at the
+  // start of its last Newton solve; docs/math.md §2.8) and its working set's
+  // rounds (sub-problems solved; 0 when the whole problem was solved at once).
+  int line_search_iterations = 0;
+  int islands = 0;
+  int working_set_rounds = 0;
   double max_penetration = 0.0;   // max(−φ0, 0) [m]
   double mean_penetration = 0.0;  // mean of −φ0 over overlapping contacts [m]
   int free_motion_iterations = 0;

@@ -33,6 +33,7 @@ class SapContactSolver final : public ContactSolver {
     stats.complementarity_error = sap.complementarity_error;
     stats.cost = sap.cost;
     stats.num_islands = sap.num_islands;
+    stats.working_set_rounds = sap.working_set_rounds;
     stats.symbolic_analysis = sap.symbolic_analysis;
     stats.factorization_time_s = sap.factorization_time_s;
     stats.total_time_s = sap.total_time_s;

@@ -79,6 +79,7 @@ struct ContactSolverStatistics {
   double dual_gap = 0.0;         // dual: SAP's ℓ_p(v) + f(λ) ≥ 0 (0 at the solution)
   double cost = 0.0;             // SAP: ℓ_p at the returned v
   int num_islands = 0;           // SAP
+  int working_set_rounds = 0;    // SAP: sub-problems of its working set solved
   bool symbolic_analysis = false;  // SAP: the symbolic factorization was redone
   double factorization_time_s = 0.0;
   double total_time_s = 0.0;
