@@ -145,6 +145,39 @@ TEST_P(BlockSparseCholeskyRandom, RefactorsOnlyTheColumnsAChangeReaches) {
 
 INSTANTIATE_TEST_SUITE_P(Seeds, BlockSparseCholeskyRandom, ::testing::Range(1u, 21u));
 
+// With `active`, AddAncestors leaves the inactive columns unmarked but still
+// marks the active ancestors reached through them: checked against a walk up
+// the elimination tree (a column's parent: its first block below the
+// diagonal) from each marked column, on random matrices where such
+// ancestors occur.
+TEST(BlockSparseCholesky, AncestorsSkipInactiveColumnsButNotTheActiveBeyondThem) {
+  int reached_through_inactive = 0;
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    const RandomBlockMatrix matrix = MakeRandomBlockMatrix(40, 0.06, seed, 1, 6);
+    const BlockSparseCholesky cholesky(matrix.pattern);
+    const int n = matrix.pattern.num_blocks();
+    std::vector<char> active(n), marked(n, 0), expected(n, 0);
+    for (int col = 0; col < n; ++col) active[col] = (col * 7 + seed) % 3 != 0;
+    for (int start = static_cast<int>(seed) % 5; start < n; start += 5) {
+      marked[start] = 1;
+      bool passed_inactive = false;
+      for (int col = start;;) {
+        if (active[col]) {
+          reached_through_inactive += passed_inactive && !expected[col];
+          expected[col] = 1;
+        }
+        passed_inactive = passed_inactive || !active[col];
+        const auto& below = cholesky.elimination().below_diagonal[col];
+        if (below.empty()) break;
+        col = below.front();
+      }
+    }
+    cholesky.AddAncestors(&marked, &active);
+    EXPECT_EQ(marked, expected) << "seed " << seed;
+  }
+  EXPECT_GT(reached_through_inactive, 0);
+}
+
 TEST(BlockSparseCholesky, ReportsAMatrixThatIsNotPositiveDefinite) {
   BlockSparsityPattern pattern;
   pattern.block_sizes = {2, 1};

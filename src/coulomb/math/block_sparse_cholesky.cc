@@ -212,7 +212,8 @@ bool BlockSparseCholesky::Factor(const std::vector<char>* active) {
   return true;
 }
 
-void BlockSparseCholesky::AddAncestors(std::vector<char>* columns) const {
+void BlockSparseCholesky::AddAncestors(std::vector<char>* columns,
+                                       const std::vector<char>* active) const {
   // A column's parent in the elimination tree is the first block below its
   // diagonal (they are sorted by position), eliminated after it: one pass in
   // elimination order closes the set.
@@ -220,6 +221,9 @@ void BlockSparseCholesky::AddAncestors(std::vector<char>* columns) const {
     const auto& rows = elimination_.below_diagonal[col];
     if ((*columns)[col] && !rows.empty()) (*columns)[rows.front()] = 1;
   }
+  if (active == nullptr) return;
+  for (size_t col = 0; col < columns->size(); ++col)
+    (*columns)[col] = (*columns)[col] && (*active)[col];
 }
 
 inline void BlockSparseCholesky::ApplyUpdate(int n, const BodyBlockUpdate& blocks,

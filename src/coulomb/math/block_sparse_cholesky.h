@@ -83,10 +83,16 @@ class BlockSparseCholesky {
     return stored_blocks_[handle.storage].column;
   }
   // Marks the ancestors in the elimination tree of the marked columns: the
-  // columns of L that change when the marked columns of H do.
-  void AddAncestors(std::vector<char>* columns) const;
+  // columns of L that change when the marked columns of H do. With `active`
+  // (as in Factor), the columns not active are unmarked at the end: reached
+  // only through blocks that are zero, their factor does not change (and a
+  // restore of H would overwrite it), while the active ancestors beyond them
+  // stay marked.
+  void AddAncestors(std::vector<char>* columns,
+                    const std::vector<char>* active = nullptr) const;
   // Factors again after new values in the columns marked in `refactor` alone
-  // (closed under AddAncestors; SetZero(&refactor), then AddToBlock on their
+  // (closed under AddAncestors with the same `active`; RestoreMatrix or
+  // SetZero(&refactor), then AddToBlock on their
   // blocks): the other columns keep L from the last Factor or Refactor of a
   // matrix equal to this one in them, and their updates of the marked columns
   // are applied again. `active` as in Factor, unchanged since that Factor.

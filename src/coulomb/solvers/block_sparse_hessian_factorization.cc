@@ -124,10 +124,9 @@ bool BlockSparseHessianFactorization::Refactor(
     for (int s : p.supernodes_of_constraint[index]) refactor_[s] = 1;
   }
   ++incremental_updates_;
-  cholesky_.AddAncestors(&refactor_);
   // An inactive ancestor (reached through a zero coupling to an island set
-  // aside) keeps its factor columns, which a restore of H would overwrite.
-  for (size_t s = 0; s < refactor_.size(); ++s) refactor_[s] = refactor_[s] && active[s];
+  // aside) keeps its factor columns: left unmarked.
+  cholesky_.AddAncestors(&refactor_, &active);
   cholesky_.RestoreMatrix(refactor_);
   return cholesky_.Refactor(refactor_, &active);
 }
