@@ -410,9 +410,12 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
       // Also what the next full Newton step would engage: fewer rounds.
       look_ahead_ = solution->v + delta_v_;
       GrowWorkingSet(*whole_problem_, look_ahead_, /*moved_only=*/true);
+      if (!working_set_grew_) iterations_after_growth_ = 0;
       working_set_grew_ = true;
-      break;
     }
+    if (working_set_grew_ &&
+        iterations_after_growth_++ >= kWorkingSetIterationsAfterGrowth)
+      break;
   }
   stats.island_joins = island_joins_;
   stats.cost = evaluation.cost;
