@@ -354,6 +354,7 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
   };
   Evaluation evaluation;
   RoundoffStall stall;
+  int iterations_after_growth = 0;  // since the working set grew, in this round
   while (true) {
     evaluation = Evaluate(problem, /*with_hessians=*/true, solution);
     SapIterationRecord record{evaluation.cost, evaluation.gradient_norm, 0.0, 0};
@@ -410,11 +411,10 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
       // Also what the next full Newton step would engage: fewer rounds.
       look_ahead_ = solution->v + delta_v_;
       GrowWorkingSet(*whole_problem_, look_ahead_, /*moved_only=*/true);
-      if (!working_set_grew_) iterations_after_growth_ = 0;
       working_set_grew_ = true;
     }
     if (working_set_grew_ &&
-        iterations_after_growth_++ >= kWorkingSetIterationsAfterGrowth)
+        iterations_after_growth++ >= kWorkingSetIterationsAfterGrowth)
       break;
   }
   stats.island_joins = island_joins_;

@@ -291,8 +291,7 @@ class SapSolver {
   // round).
   const ContactProblem* whole_problem_ = nullptr;
   bool working_set_grew_ = false;
-  int iterations_after_growth_ = 0;  // in this round, since it grew
-  Eigen::VectorXd look_ahead_;       // the iterate plus a full Newton step
+  Eigen::VectorXd look_ahead_;  // the iterate plus a full Newton step
 };
 
 }  // namespace coulomb
