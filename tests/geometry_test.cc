@@ -1,6 +1,11 @@
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <numbers>
+#include <random>
+#include <set>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -206,6 +211,103 @@ TEST(CollisionWorld, TiltedWallKeepsEverySphereWithinTheMargin) {
       }
     }
   }
+}
+
+// The broad phase keeps its last sweep while every geometry stays within
+// the sweep's slack (collision_world.cc, SweptPairsHold): a world queried
+// frame after frame must report exactly what a new world, which sweeps at
+// once, reports for the same poses and motions. Each body drifts along its
+// own direction and turns about its own axis; phases of 20 frames move
+// them by one term of the check at a time beyond the slack (2 mm): a
+// translation, a turn (planks, long thin boxes, move their ends far more
+// than their centres), a growing reach, and all at once, with rests between.
+TEST(CollisionWorld, KeptSweepReportsWhatAFreshSweepReports) {
+  const int side = 8, num_bodies = side * side;
+  const auto build = [&] {
+    CollisionWorld world;
+    world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());
+    const Eigen::Isometry3d X_BG = Eigen::Isometry3d::Identity();
+    for (int i = 0; i < num_bodies; ++i) {
+      if (i % 3 == 0) world.AddGeometry(Box{{0.25, 0.03, 0.03}}, i, 0, X_BG);
+      if (i % 3 == 1) world.AddGeometry(Box{{0.1, 0.1, 0.1}}, i, 0, X_BG);
+      if (i % 3 == 2) world.AddGeometry(Sphere{0.05}, i, 0, X_BG);
+    }
+    return world;
+  };
+  int frames_with_new_pairs = 0;
+  size_t most_pairs = 0;
+  for (unsigned seed = 11; seed <= 20; ++seed) {
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    const auto random_vector = [&] {
+      return Eigen::Vector3d{unit(random), unit(random),
+                             unit(random)};  // braces: in order
+    };
+    // On a grid of 0.15 m, a little off it: gaps of a few centimetres, which
+    // the drifts open and close.
+    std::vector<Eigen::Isometry3d> X_WG(num_bodies + 1, Eigen::Isometry3d::Identity());
+    std::vector<Eigen::Vector3d> drift(num_bodies + 1), axis(num_bodies + 1);
+    for (int g = 1; g <= num_bodies; ++g) {
+      X_WG[g].translation() =
+          Eigen::Vector3d(0.15 * ((g - 1) % side), 0.15 * ((g - 1) / side), 0.3) +
+          0.01 * random_vector();
+      X_WG[g].linear() = Eigen::AngleAxisd(3.0 * unit(random), Eigen::Vector3d::UnitZ())
+                             .toRotationMatrix();
+      drift[g] = random_vector().normalized();
+      axis[g] = (Eigen::Vector3d::UnitZ() + 0.2 * random_vector()).normalized();
+    }
+    std::vector<GeometryMotion> motion(num_bodies + 1);
+    CollisionWorld kept = build();
+    std::vector<ContactPoint> from_kept, from_fresh;
+    std::set<std::pair<int, int>> last_pairs;
+    for (int frame = 0; frame < 400; ++frame) {
+      const int phase = (frame / 20) % 10;  // odd phases rest
+      const int in_phase = frame % 20;
+      const double back = frame < 200 ? 1.0 : -1.0;  // the second half drifts back
+      for (int g = 1; g <= num_bodies; ++g) {
+        motion[g] = GeometryMotion{};
+        if (phase == 0 || phase == 6)  // 1.5 mm per frame
+          X_WG[g].translation() += back * 1.5e-3 * drift[g];
+        if (phase == 2 || phase == 6)  // 10 mrad per frame: 1.25 mm at a plank's ends
+          X_WG[g].linear() = (Eigen::AngleAxisd(1e-2, axis[g]) * X_WG[g].linear()).eval();
+        if (phase == 4 || phase == 6) {  // a reach growing by 0.5 mm per frame
+          motion[g].translation = 5e-4 * in_phase * drift[g];
+          motion[g].turn = 2e-4 * in_phase;
+        }
+        if (phase == 8) {  // 3 mm and 10 mrad in random directions
+          X_WG[g].translation() += 3e-3 * random_vector();
+          X_WG[g].linear() =
+              (Eigen::AngleAxisd(1e-2 * unit(random), random_vector().normalized()) *
+               X_WG[g].linear())
+                  .eval();
+        }
+      }
+      kept.ComputeContacts(X_WG, 2e-3, &from_kept, motion);
+      build().ComputeContacts(X_WG, 2e-3, &from_fresh, motion);
+      ASSERT_EQ(from_kept.size(), from_fresh.size())
+          << "seed " << seed << ", frame " << frame;
+      std::set<std::pair<int, int>> pairs;
+      for (size_t k = 0; k < from_kept.size(); ++k) {
+        const ContactPoint& a = from_kept[k];
+        const ContactPoint& b = from_fresh[k];
+        ASSERT_EQ(std::pair(a.geometry_a, a.geometry_b),
+                  std::pair(b.geometry_a, b.geometry_b))
+            << "seed " << seed << ", frame " << frame;
+        ASSERT_EQ(a.p_W, b.p_W);
+        ASSERT_EQ(a.normal_W, b.normal_W);
+        ASSERT_EQ(a.phi, b.phi);
+        pairs.emplace(a.geometry_a, a.geometry_b);
+      }
+      frames_with_new_pairs += !std::includes(last_pairs.begin(), last_pairs.end(),
+                                              pairs.begin(), pairs.end());
+      last_pairs = pairs;
+    }
+    most_pairs = std::max(most_pairs, last_pairs.size());
+  }
+  // The pairs in contact change over the run: a sweep kept too long would
+  // miss the new ones.
+  EXPECT_GT(frames_with_new_pairs, 100);
+  EXPECT_GT(most_pairs, 10u);
 }
 
 // Inertia of a solid of revolution about z by slicing into discs: an

@@ -80,6 +80,13 @@ constexpr size_t kCurvedPatchSamples = 8;
 // neighbouring faces, whose distance the face-plane refinement gets wrong.
 constexpr double kPatchTolerance = 1e-3;
 
+// How far each geometry may move, beyond its reach, before the broad phase
+// sweeps again (CandidatePairs): a resting scene sweeps once in many steps,
+// for a few more pairs through the tests after the sweep.
+constexpr double kBroadPhaseSlack = 2e-3;  // [m]
+// Sweeps without slack after one whose slack went unused (UpdateSweptPairs).
+constexpr int kSweepsWithoutSlack = 8;
+
 // The crossings below return the parameter t of a point p + t n on the
 // line, or kMisses (NaN) when the line misses the surface (a double, which
 // stays in a register: an std::optional<double> is returned through memory).
@@ -242,34 +249,43 @@ struct CollisionWorld::Impl {
   // Broad-phase state and buffers, reused from query to query.
   mutable SweepAndPrune sweep_and_prune;
   mutable std::vector<Eigen::AlignedBox3d> bounds;  // per geometry, BoundsOf
-  mutable std::vector<double> radii;    // bounding radius + reach, per geometry
+  mutable std::vector<double> radii;    // bounding radius + allowance, per geometry
   mutable std::vector<double> reaches;  // per geometry, GeometryMotion::reach()
+  // The last sweep's pairs (SweepWithSlack), and each geometry's pose and
+  // allowance at that sweep.
+  struct SweptPose {
+    Eigen::Vector3d translation;
+    Eigen::Matrix3d rotation;
+    double allowance;  // its reach then + the sweep's slack [m]
+  };
+  mutable std::vector<SweptPose> swept_poses;
+  mutable std::vector<std::pair<int, int>> swept_pairs;
+  mutable double swept_margin = std::numeric_limits<double>::quiet_NaN();
+  mutable bool swept_with_slack = false;
+  mutable bool swept_pairs_reused = false;  // by a later step
+  mutable int slack_pause = 0;              // sweeps left without slack
   mutable std::vector<std::pair<int, int>> candidates;
   // Per kept candidate: the separating axis of a box–box pair (complete:
   // the pair was not dropped), for the narrow phase.
   mutable std::vector<BoxSeparation> candidate_separations;
 
   // Pairs that may be within margin, by (a, b): sweep and prune on
-  // axis-aligned boxes and bounding spheres grown by each geometry's reach,
-  // then a half-space against the other's bounding sphere (FarFromHalfSpace; the
-  // sweep pairs a half-space with everything), a thin box against the
-  // other's bounding sphere, the swept-sphere test and, for two boxes, the
-  // separating-axis bound.
+  // axis-aligned boxes and bounding spheres grown by each geometry's reach
+  // (SweptPairsHold: by the last sweep's, while it holds), then a half-space
+  // against the other's bounding sphere (FarFromHalfSpace; the sweep pairs a
+  // half-space with everything), a thin box against the other's bounding
+  // sphere, the swept-sphere test and, for two boxes, the separating-axis
+  // bound.
   const std::vector<std::pair<int, int>>& CandidatePairs(
       const std::vector<Eigen::Isometry3d>& X_WG, double margin,
       const std::vector<GeometryMotion>& motion) const {
-    bounds.resize(geometries.size());
-    radii.resize(geometries.size());
     reaches.resize(geometries.size());
-    for (size_t g = 0; g < geometries.size(); ++g) {
+    for (size_t g = 0; g < geometries.size(); ++g)
       reaches[g] = motion.empty() ? 0.0 : motion[g].reach();
-      bounds[g] = BoundsOf(g, X_WG[g], reaches[g]);
-      radii[g] = broad_phase[g].bounding_radius + reaches[g];
-    }
-    sweep_and_prune.FindCandidatePairs(bounds, radii, margin, &candidates);
+    UpdateSweptPairs(X_WG, margin);
+    candidates.clear();
     candidate_separations.clear();
-    size_t kept = 0;
-    for (const auto& [a, b] : candidates) {
+    for (const auto& [a, b] : swept_pairs) {
       const double pair_margin = PairMargin(margin, a, b);
       BoxSeparation separation;
       if (Skip(a, b) || FarFromHalfSpace(a, b, X_WG, pair_margin) ||
@@ -279,11 +295,75 @@ struct CollisionWorld::Impl {
           BoxesApart(a, b, X_WG, pair_margin, &separation)) {
         continue;
       }
-      candidates[kept++] = {a, b};
+      candidates.emplace_back(a, b);
       candidate_separations.push_back(separation);
     }
-    candidates.resize(kept);
     return candidates;
+  }
+
+  // swept_pairs for these poses: the last sweep's while they hold, a new
+  // sweep otherwise. A sweep whose slack went unused (the next step swept
+  // again: bodies in flight) pauses the slack for kSweepsWithoutSlack
+  // sweeps, which then sweep every step without the check.
+  void UpdateSweptPairs(const std::vector<Eigen::Isometry3d>& X_WG, double margin) const {
+    if (slack_pause == 0 && SweptPairsHold(X_WG, margin)) {
+      swept_pairs_reused = true;
+      return;
+    }
+    if (slack_pause > 0) {
+      --slack_pause;
+    } else if (swept_with_slack && !swept_pairs_reused) {
+      slack_pause = kSweepsWithoutSlack;
+    }
+    Sweep(X_WG, margin, slack_pause > 0 ? 0.0 : kBroadPhaseSlack);
+  }
+
+  // Sweep and prune on each geometry's box and sphere grown by its reach
+  // plus `slack`, its allowance, into swept_pairs.
+  void Sweep(const std::vector<Eigen::Isometry3d>& X_WG, double margin,
+             double slack) const {
+    bounds.resize(geometries.size());
+    radii.resize(geometries.size());
+    for (size_t g = 0; g < geometries.size(); ++g) {
+      const double allowance = reaches[g] + slack;
+      bounds[g] = BoundsOf(g, X_WG[g], allowance);
+      radii[g] = broad_phase[g].bounding_radius + allowance;
+    }
+    sweep_and_prune.FindCandidatePairs(bounds, radii, margin, &swept_pairs);
+    swept_with_slack = slack > 0.0;
+    // Without slack the poses are not kept: SweptPairsHold is not asked
+    // before the next sweep with slack.
+    swept_margin = swept_with_slack ? margin : std::numeric_limits<double>::quiet_NaN();
+    if (swept_with_slack) {
+      swept_poses.resize(geometries.size());
+      for (size_t g = 0; g < geometries.size(); ++g)
+        swept_poses[g] = {X_WG[g].translation(), X_WG[g].linear(), reaches[g] + slack};
+    }
+    swept_pairs_reused = false;
+  }
+
+  // True when the last sweep's pairs hold every pair a sweep at these poses
+  // and reaches would find. Geometry g's box |R_WG| h + reach (BoundsOf)
+  // stays within the one swept, |R₀| h + allowance about p₀, while
+  //   |p − p₀| + ‖R − R₀‖_F |h| + reach ≤ allowance,
+  // since each entry of |R| h − |R₀| h is at most the row of R − R₀ times h;
+  // its sphere, centred on p, then stays within the swept one too. A pair
+  // the sweep would find now (boxes and spheres within margin) was found
+  // then. The bound is kept 1e-9 m short of the allowance against rounding.
+  bool SweptPairsHold(const std::vector<Eigen::Isometry3d>& X_WG, double margin) const {
+    if (swept_poses.size() != geometries.size() || margin != swept_margin) return false;
+    for (size_t g = 0; g < geometries.size(); ++g) {
+      const BroadPhaseGeometry& geometry = broad_phase[g];
+      if (geometry.half_space) continue;  // paired with every geometry
+      const SweptPose& swept = swept_poses[g];
+      double moved = (X_WG[g].translation() - swept.translation).norm() + reaches[g];
+      if (geometry.box) {
+        moved +=
+            (X_WG[g].linear() - swept.rotation).norm() * geometry.half_extents.norm();
+      }
+      if (!(moved <= swept.allowance - 1e-9)) return false;  // NaN too
+    }
+    return true;
   }
 
   // The axis-aligned box around geometry g at pose X_WG, grown by `reach`: a
