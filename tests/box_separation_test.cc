@@ -1,5 +1,6 @@
-// The separating-axis bound on the distance between two boxes, against the
-// distance computed independently (alternating projections onto the boxes).
+// The separating-axis bound on the distance between two boxes, and the
+// boxes' closest points, against the distance computed independently
+// (alternating projections onto the boxes).
 #include "coulomb/geometry/box_separation.h"
 
 #include <algorithm>
@@ -7,6 +8,8 @@
 #include <random>
 
 #include <gtest/gtest.h>
+
+#include "coulomb/geometry/box_distance.h"
 
 namespace coulomb {
 namespace {
@@ -160,6 +163,43 @@ TEST(BoxSeparation, TheBestAxisIsTheCandidateOfLargestSeparationFacesFirst) {
   }
   EXPECT_GT(edges, 50);         // both kinds of axes are exercised,
   EXPECT_GT(faces_by_bias, 5);  // and the bias decides some
+}
+
+// The closest points of disjoint boxes: each lies on its box's surface, so
+// their distance is at least the boxes' (and at least the separating-axis
+// bound), and it is at most the distance alternating projections converge
+// to from above: no farther pair than theirs. Among the random pairs are
+// pairs whose closest points are interior to an edge of each (no vertex),
+// which only the edge pairs find.
+TEST(BoxDistance, ClosestPointsOfDisjointBoxesAreAtTheirDistance) {
+  std::mt19937 random(9);
+  int disjoint = 0, edge_to_edge = 0;
+  const auto on_surface = [](const Eigen::Isometry3d& X, const Eigen::Vector3d& h,
+                             const Eigen::Vector3d& p_W) {
+    const Eigen::Vector3d p = X.inverse() * p_W;
+    return (p.cwiseAbs() - h).maxCoeff();  // 0 on the surface
+  };
+  const auto at_vertex = [](const Eigen::Isometry3d& X, const Eigen::Vector3d& h,
+                            const Eigen::Vector3d& p_W) {
+    const Eigen::Vector3d p = X.inverse() * p_W;
+    return ((p.cwiseAbs() - h).array().abs() < 1e-9).all();
+  };
+  for (int trial = 0; trial < 800; ++trial) {
+    const auto [h_A, h_B, X_A, X_B] = RandomBoxPair(&random);
+    if (BoxSeparationLowerBound(X_A, h_A, X_B, h_B) <= 0.0) continue;  // may overlap
+    ++disjoint;
+    const BoxClosestPoints closest = ClosestPointsOfDisjointBoxes(X_A, h_A, X_B, h_B);
+    EXPECT_LE(closest.distance, DistanceBetweenBoxes(X_A, h_A, X_B, h_B) + 1e-12)
+        << "trial " << trial;
+    EXPECT_GE(closest.distance, BoxSeparationLowerBound(X_A, h_A, X_B, h_B) - 1e-12);
+    EXPECT_NEAR(closest.distance, (closest.on_b - closest.on_a).norm(), 1e-15);
+    EXPECT_NEAR(on_surface(X_A, h_A, closest.on_a), 0.0, 1e-12) << "trial " << trial;
+    EXPECT_NEAR(on_surface(X_B, h_B, closest.on_b), 0.0, 1e-12) << "trial " << trial;
+    edge_to_edge +=
+        !at_vertex(X_A, h_A, closest.on_a) && !at_vertex(X_B, h_B, closest.on_b);
+  }
+  EXPECT_GT(disjoint, 200);
+  EXPECT_GT(edge_to_edge, 20);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "coulomb/geometry/box_separation.h"
 #include "coulomb/geometry/collision_world.h"
 #include "coulomb/geometry/shape_signed_distance.h"
 
@@ -159,6 +160,13 @@ class TwoShapes {
 
   Shape shape_a_, shape_b_;
   CollisionWorld closed_form_, coal_;
+
+ public:
+  const std::vector<ContactPoint>& closed_form_points() const {
+    return closed_form_points_;
+  }
+
+ private:
   std::vector<ContactPoint> closed_form_points_, coal_points_;
 };
 
@@ -219,6 +227,42 @@ TEST(ClosedFormPatch, MatchesCoalOnBoxesInAnyOrientation) {
     edge_crossings += boxes.ExpectAsCoal(X_WA, X_WB, trial) == 1;
   }
   EXPECT_GT(edge_crossings, 100);
+}
+
+// Disjoint boxes within the margin, in any orientation: where their closest
+// features lie on no separating axis (a vertex and an edge, two vertices),
+// the patch is one point between the closest points, as Coal's GJK finds
+// them. Each B is placed along a random direction from A at the centre
+// distance where the separating-axis bound is 1–9 mm (by bisection); its
+// true distance is at least that.
+TEST(ClosedFormPatch, MatchesCoalOnDisjointBoxesWhoseClosestFeaturesAreOffTheAxes) {
+  RandomDraws draw(13);
+  const Eigen::Vector3d size_a(0.2, 0.1, 0.1), size_b(0.1, 0.15, 0.05);
+  TwoShapes boxes(Box{size_a}, Box{size_b});
+  int off_axis = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Eigen::Isometry3d X_WA = Pose(Eigen::Vector3d::Zero(), draw.Rotation());
+    const Eigen::Matrix3d R_WB = draw.Rotation();
+    const Eigen::Vector3d direction = draw.Point(1.0).normalized();
+    const double gap = 0.005 + 0.004 * draw.Unit();
+    const auto bound_at = [&](double t) {
+      return BoxSeparationLowerBound(X_WA, 0.5 * size_a, Pose(t * direction, R_WB),
+                                     0.5 * size_b);
+    };
+    double near = 0.0, far = 1.0;  // the bound at 1 m exceeds any gap here
+    for (int k = 0; k < 60; ++k) {
+      const double t = 0.5 * (near + far);
+      (bound_at(t) < gap ? near : far) = t;
+    }
+    const Eigen::Isometry3d X_WB = Pose(far * direction, R_WB);
+    boxes.ExpectAsCoal(X_WA, X_WB, trial);
+    // Every such pair has a closed form (none is left to Coal).
+    ClosedFormPatch patch;
+    ASSERT_TRUE(CalcClosedFormPatch(Box{size_a}, X_WA, Box{size_b}, X_WB, 1e-3, &patch))
+        << "trial " << trial;
+    off_axis += patch.num_points == 1 && patch.depth > bound_at(far) + 1e-6;
+  }
+  EXPECT_GT(off_axis, 100);
 }
 
 // Spheres with spheres, boxes and the ground, and boxes on the ground, in

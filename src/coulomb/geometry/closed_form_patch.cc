@@ -4,6 +4,7 @@
 #include <limits>
 #include <utility>
 
+#include "coulomb/geometry/box_distance.h"
 #include "coulomb/math/contact_frame.h"
 
 namespace coulomb {
@@ -272,8 +273,17 @@ bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape&
 bool CalcBoxBoxPatch(const Box& box_a, const Eigen::Isometry3d& X_WA, const Box& box_b,
                      const Eigen::Isometry3d& X_WB, const BoxSeparation& separation,
                      double tolerance, ClosedFormPatch* patch) {
-  return BoxBoxPatch(MakeOrientedBox(box_a, X_WA), MakeOrientedBox(box_b, X_WB),
-                     separation, tolerance, patch);
+  if (BoxBoxPatch(MakeOrientedBox(box_a, X_WA), MakeOrientedBox(box_b, X_WB), separation,
+                  tolerance, patch)) {
+    return true;
+  }
+  if (!(separation.separation > 0.0)) return false;  // overlapping: Coal's EPA
+  // Disjoint, the closest features off every separating axis: one point.
+  const BoxClosestPoints closest =
+      ClosestPointsOfDisjointBoxes(X_WA, 0.5 * box_a.size, X_WB, 0.5 * box_b.size);
+  SinglePoint(closest.on_a, (closest.on_b - closest.on_a) / closest.distance,
+              closest.distance, patch);
+  return true;
 }
 
 bool CalcClosedFormPatch(const Shape& shape_a, const Eigen::Isometry3d& X_WA,

@@ -33,14 +33,16 @@ namespace coulomb {
 // or without its far corner), projected on the contact plane and
 // intersected: a face clips the other set (Sutherland–Hodgman, at most 8
 // points); two edges give their crossing, the midpoint of their closest
-// points.
+// points. Disjoint boxes whose closest features lie on no separating axis
+// (a vertex and an edge, two vertices, two edges whose closest points are
+// not interior to both: s is then only a lower bound of the distance) get
+// one point, midway between their closest points (box_distance.h), the
+// normal along them and their distance as depth.
 //
 // Returns false for other pairs, and for the box–box cases the above does
-// not cover, where the caller uses a general narrow phase: two edges whose
-// closest points are not interior to both (or parallel), an empty clip
-// (separated boxes whose closest features are not on the chosen axis,
-// where s is only a lower bound of the distance), a box smaller than the
-// tolerance.
+// not cover, where the caller uses a general narrow phase: overlapping boxes
+// whose deepest features are two edges not crossing inside both, or whose
+// face clip is empty, and a box smaller than the tolerance.
 struct ClosedFormPatch {
   // A face axis wins against an edge axis within this separation [m].
   static constexpr double kEdgeAxisBias = 1e-6;
