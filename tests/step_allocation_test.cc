@@ -3,11 +3,13 @@
 // inside the step loop once the contact pattern has been seen.
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include <gtest/gtest.h>
 
 #include "allocation_counter.h"
+#include "coulomb/geometry/collision_world.h"
 #include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/sim/simulation.h"
 #include "coulomb/sim/time_stepper.h"
@@ -232,6 +234,34 @@ TEST(StepAllocation, SignedDistanceContactAllocatesNothing) {
     EXPECT_EQ(query, 0);
     EXPECT_EQ(step, 0);
   }
+}
+
+// Two boxes corner to corner, 5 mm apart: their closest features (two
+// vertices) lie on no separating axis, and the closed form finds them
+// (box_distance.h) where Coal's GJK would allocate.
+TEST(StepAllocation, BoxesCornerToCornerQueryWithoutAllocating) {
+  if (!testing::AllocationCountingEnabled())
+    GTEST_SKIP() << "AddressSanitizer owns malloc";
+  const Eigen::Vector3d size = Eigen::Vector3d::Constant(0.1);
+  CollisionWorld world;
+  world.AddGeometry(Box{size}, 0, 0, Eigen::Isometry3d::Identity());
+  world.AddGeometry(Box{size}, 1, 0, Eigen::Isometry3d::Identity());
+  // B turned half round an axis normal to the diagonal: its corner −(h, h, h)
+  // comes to face A's corner (h, h, h).
+  Eigen::Isometry3d X_WB = Eigen::Isometry3d::Identity();
+  X_WB.linear() =
+      Eigen::AngleAxisd(M_PI, Eigen::Vector3d(1, -1, 0).normalized()).toRotationMatrix();
+  const double gap = 0.005;
+  X_WB.translation() = Eigen::Vector3d::Constant(0.1 + gap / std::sqrt(3.0));
+  const std::vector<Eigen::Isometry3d> X_WG{Eigen::Isometry3d::Identity(), X_WB};
+  std::vector<ContactPoint> contacts;
+  world.ComputeContacts(X_WG, 0.01, &contacts);  // sizes the buffers
+  const long before = testing::AllocationCount();
+  world.ComputeContacts(X_WG, 0.01, &contacts);
+  EXPECT_EQ(testing::AllocationCount() - before, 0);
+  ASSERT_EQ(contacts.size(), 1u);
+  EXPECT_NEAR(contacts[0].phi, gap, 1e-12);
+  EXPECT_TRUE(contacts[0].normal_W.isApprox(Eigen::Vector3d::Ones().normalized(), 1e-12));
 }
 
 }  // namespace
