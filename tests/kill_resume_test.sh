@@ -8,7 +8,8 @@
 # left half-written fails the round instead of hanging the suite.
 # Usage: kill_resume_test.sh PATH/TO/coulomb PATH/TO/fclib_tool [ROUNDS]
 # (the 160-body clutter, 20 s per round, a few seconds of computing: a kill
-# 0.2-0.9 s in lands mid-run; the 40-body clutter now ends sooner).
+# 0.2-0.9 s after its first sample lands mid-run; the 40-body clutter now
+# ends sooner).
 set -u
 coulomb="$1"
 fclib_tool="$2"
@@ -19,6 +20,12 @@ for round in $(seq 1 "$rounds"); do
   run="$work/killed$round"
   "$coulomb" run clutter --set bodies=160 --duration 20 --out "$run" >/dev/null 2>&1 &
   pid=$!
+  # The kill lands 0.2-0.9 s after the file holds its first sample: on a
+  # loaded machine building the scene alone can take longer than that.
+  for _ in $(seq 1 600); do
+    [ -e "$run/trajectory.h5" ] && break
+    sleep 0.05
+  done
   sleep "0.$((RANDOM % 8 + 2))"
   kill -KILL "$pid"; wait "$pid" 2>/dev/null
   samples=$("$fclib_tool" print "$run/trajectory.h5" /time | wc -l)
