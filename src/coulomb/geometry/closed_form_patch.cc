@@ -281,6 +281,7 @@ bool CalcBoxBoxPatch(const Box& box_a, const Eigen::Isometry3d& X_WA, const Box&
   // Disjoint, the closest features off every separating axis: one point.
   const BoxClosestPoints closest =
       ClosestPointsOfDisjointBoxes(X_WA, 0.5 * box_a.size, X_WB, 0.5 * box_b.size);
+  if (!(closest.distance > 0.0)) return false;  // touching to round-off: no normal
   SinglePoint(closest.on_a, (closest.on_b - closest.on_a) / closest.distance,
               closest.distance, patch);
   return true;
