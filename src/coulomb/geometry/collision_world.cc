@@ -251,7 +251,7 @@ struct CollisionWorld::Impl {
   mutable std::vector<Eigen::AlignedBox3d> bounds;  // per geometry, BoundsOf
   mutable std::vector<double> radii;    // bounding radius + allowance, per geometry
   mutable std::vector<double> reaches;  // per geometry, GeometryMotion::reach()
-  // The last sweep's pairs (SweepWithSlack), and each geometry's pose and
+  // The last sweep's pairs (Sweep), and each geometry's pose and
   // allowance at that sweep.
   struct SweptPose {
     Eigen::Vector3d translation;
