@@ -14,7 +14,7 @@ double SegmentDistance(const Eigen::Vector3d& p, const Eigen::Vector3d& d_p,
                        const Eigen::Vector3d& q, const Eigen::Vector3d& d_q);
 
 // The parameters (s, u) of a closest pair of points of the same segments,
-// p + s d_p and q + u d_q.
+// p + s d_p and q + u d_q: two boxes' edges (box_distance.h).
 Eigen::Vector2d SegmentClosestParameters(const Eigen::Vector3d& p,
                                          const Eigen::Vector3d& d_p,
                                          const Eigen::Vector3d& q,
