@@ -161,12 +161,6 @@ class TwoShapes {
   Shape shape_a_, shape_b_;
   CollisionWorld closed_form_, coal_;
 
- public:
-  const std::vector<ContactPoint>& closed_form_points() const {
-    return closed_form_points_;
-  }
-
- private:
   std::vector<ContactPoint> closed_form_points_, coal_points_;
 };
 

@@ -358,8 +358,8 @@ struct CollisionWorld::Impl {
       const SweptPose& swept = swept_poses[g];
       double moved = (X_WG[g].translation() - swept.translation).norm() + reaches[g];
       if (geometry.box) {
-        moved +=
-            (X_WG[g].linear() - swept.rotation).norm() * geometry.half_extents.norm();
+        // bounding_radius = ½‖size‖ = ‖h‖ bit for bit (halving is exact)
+        moved += (X_WG[g].linear() - swept.rotation).norm() * geometry.bounding_radius;
       }
       if (!(moved <= swept.allowance - 1e-9)) return false;  // NaN too
     }
