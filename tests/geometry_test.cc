@@ -61,7 +61,7 @@ TEST(CollisionWorld, SpeculativeContactsOnlyWhereSweptBoundingSpheresMeet) {
   CollisionWorld world;
   world.AddGeometry(Sphere{0.05}, 0, 0, Eigen::Isometry3d::Identity());
   world.AddGeometry(Sphere{0.05}, 1, 0, Eigen::Isometry3d::Identity());
-  const double reach_time = 0.02;  // 2 δt at δt = 10 ms
+  const double reach_time = 0.02;  // δt = 20 ms
   const GeometryMotion resting;
   const GeometryMotion falling{Eigen::Vector3d(0.0, 0.0, -10.0 * reach_time), 0.0};
   std::vector<ContactPoint> contacts;
@@ -70,7 +70,7 @@ TEST(CollisionWorld, SpeculativeContactsOnlyWhereSweptBoundingSpheresMeet) {
                                                        Translation(0.15, 0, 1)};
   world.ComputeContacts(side_by_side, 1e-3, &contacts, {falling, falling});
   EXPECT_TRUE(contacts.empty());
-  // Struck from the side: the left one moves right at 5 m/s (0.1 m in 2 δt).
+  // Struck from the side: the left one moves right at 5 m/s (0.1 m in δt).
   world.ComputeContacts(side_by_side, 1e-3, &contacts,
                         {{Eigen::Vector3d(0.1, 0, 0), 0.0}, resting});
   ASSERT_EQ(contacts.size(), 1u);

@@ -186,7 +186,7 @@ namespace {
 
 // Speculative contacts follow each pair's own speed: two boxes resting 5 cm
 // apart get no contact between them while a ball falls fast elsewhere
-// (a margin from the fastest body, 2 δt · 10 m/s = 0.2 m, would pair them),
+// (a margin from the fastest body, δt · 10 m/s = 0.1 m, would pair them),
 // and the fast ball still sees the ground a step ahead and does not pass it.
 TEST(SimulationApi, SpeculativeContactsFollowEachPairsSpeed) {
   Scene scene;
@@ -214,6 +214,31 @@ TEST(SimulationApi, SpeculativeContactsFollowEachPairsSpeed) {
         << "the ball went through";
   }
   EXPECT_TRUE(ball_touched);
+}
+
+// A SAP contact engages a gap once v_n < −φ0/(δt + τ_d) (SAP §V-A), before
+// the bodies would touch; the speculative contacts look that far ahead. A
+// ball falling at 1 m/s 25 mm above the ground, with τ_d = 2 δt, is pushed
+// at the first step: 1.1 m/s (after a step of gravity) exceeds 25 mm / 30 ms
+// = 0.83 m/s. A look-ahead of δt (10 mm) or 2 δt (20 mm) would leave the gap
+// out of the problem and let the ball fall freely.
+TEST(SimulationApi, SpeculativeContactsReachAsFarAsSapEngagesAGap) {
+  Scene scene;
+  ContactMaterial material;
+  material.dissipation_time_scale = 0.02;  // τ_d [s], δt = 10 ms
+  scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(), material);
+  scene.system.AddFreeBody("ball", Sphere{0.05}, 1.0, Pose(Eigen::Vector3d(0, 0, 0.075)),
+                           Eigen::Vector3d(0, 0, -1.0), Eigen::Vector3d::Zero(), material);
+  Simulation sim(std::move(scene));
+  ASSERT_EQ(sim.time_step(), 0.01);
+  ASSERT_TRUE(sim.Step().converged);
+  double pushed = 0.0;
+  for (const Contact& contact : sim.contacts()) {
+    EXPECT_NEAR(contact.depth, -0.025, 1e-9);  // a gap, not a touch
+    pushed += contact.impulse.z();
+  }
+  EXPECT_GT(pushed, 0.0) << "the gap SAP engages was left out of the problem";
+  EXPECT_GT(sim.body_state("ball").linear_velocity.z(), -1.0 - 9.81 * 0.01 + 1e-3);
 }
 
 // A ball alone and a stack of two boxes, 2 m apart on the ground: SAP's

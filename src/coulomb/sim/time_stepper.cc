@@ -1,6 +1,7 @@
 #include "coulomb/sim/time_stepper.h"
 
 #include "coulomb/base/stopwatch.h"
+#include "coulomb/contact/sap_friction_cone.h"
 #include "coulomb/contact/sap_unilateral_constraint.h"
 #include "coulomb/math/contact_frame.h"
 
@@ -280,12 +281,29 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
   }
 }
 
+double TimeStepper::LargestDissipationTimeScale(const MultibodySystem& system) const {
+  // A pair's τ_d is the larger of its two (CombineContactMaterials).
+  double largest = 0.0;
+  for (int g = 0; g < system.collision_world().num_geometries(); ++g) {
+    largest = std::max(
+        largest, SapDissipationTimeScaleOrDefault(
+                     system.material(g).dissipation_time_scale,
+                     parameters_.contact.near_rigid_threshold, parameters_.time_step));
+  }
+  return largest;
+}
+
 void TimeStepper::CalcGeometryMotion(const MultibodySystem& system) {
-  // Speculative contacts: a pair closing at speed s is seen if s δt reaches
-  // the gap. A point of geometry G on body B moves at v_o + ω × r, |r| ≤
-  // |p_BG| + R_G from B's origin. Twice that over δt: seen a step ahead.
+  // Speculative contacts: each geometry swept, at its present velocity, over
+  // the longest time within which a contact model engages a gap: a SAP
+  // contact acts once v_n < −φ0/(δt + τ_d) (SAP §V-A), a Hunt & Crossley
+  // one once v_n < −φ0/δt. Body B's origin moves by h v_o, and a point of
+  // geometry G at most h |ω| r further, |r| ≤ |p_BG| + R_G, h = δt + max τ_d.
+  // Every gap the step's models would close at these speeds is then in the
+  // problem (the margin covers gravity's δt² |g| ≈ 1 mm at δt = 10 ms), and
+  // bodies at rest have no reach.
   const CollisionWorld& world = system.collision_world();
-  const double reach_time = 2.0 * parameters_.time_step;
+  const double horizon = parameters_.time_step + LargestDissipationTimeScale(system);
   geometry_motion_.resize(world.num_geometries());
   for (int g = 0; g < world.num_geometries(); ++g) {
     const int tree = world.tree(g), body = world.body(g);
@@ -297,11 +315,11 @@ void TimeStepper::CalcGeometryMotion(const MultibodySystem& system) {
           std::isfinite(world.bounding_radius(g))
               ? world.pose_in_body(g).translation().norm() + world.bounding_radius(g)
               : 0.0;
-      motion.translation = reach_time * model.BodyLinearVelocity(body);
-      motion.turn = reach_time * model.BodyAngularSpeed(body) * radius;
+      motion.translation = horizon * model.BodyLinearVelocity(body);
+      motion.turn = horizon * model.BodyAngularSpeed(body) * radius;
     } else if (body > 0) {  // a kinematic world body (translating)
       motion.translation =
-          reach_time * system.WorldBodyVelocity(body, parameters_.time_step);
+          horizon * system.WorldBodyVelocity(body, parameters_.time_step);
     }
   }
 }

@@ -41,14 +41,15 @@ inline ContactSolverOptions StepSolverDefaults() {
 struct TimeStepperParameters {
   double time_step = 0.01;  // δt [s] > 0
   Scheme scheme = Scheme::kSymplecticEuler;
-  // Speculative contacts: each geometry may move by 2 δt v_o (its body's
-  // origin velocity) plus 2 δt |ω| (|p_BG| + R_G) from spin (the geometry's
-  // offset and bounding radius); a pair whose bounding spheres, swept so,
-  // come within the margin keeps its contacts while φ < margin + the two
-  // geometries' reaches (CollisionWorld::ComputeContacts). Approaching
-  // geometry is seen one step ahead; bodies falling side by side and resting
-  // neighbours of a fast body are not paired. Speculative contacts with
-  // φ0 > 0 only act if the bodies would close the gap within the step.
+  // Speculative contacts: each geometry may move by h v_o (its body's origin
+  // velocity) plus h |ω| (|p_BG| + R_G) from spin (the geometry's offset and
+  // bounding radius), h = δt + the scene's largest SAP τ_d (the longest a
+  // contact model takes to engage a closing gap); a pair whose bounding
+  // spheres, swept so, come within the margin keeps its contacts while
+  // φ < margin + the two geometries' reaches (CollisionWorld::ComputeContacts).
+  // Bodies falling side by side and resting neighbours of a fast body are not
+  // paired. Speculative contacts with φ0 > 0 only act if the bodies would
+  // close the gap within the step.
   double contact_margin = 1e-3;
   // The contact model (sap, lagged, …) and its run-wide parameters.
   ContactModelParameters contact;
@@ -255,9 +256,12 @@ class TimeStepper {
   ReusableVector lambda_guess_;
   std::vector<Eigen::Isometry3d> geometry_poses_;
   std::vector<GeometryMotion> geometry_motion_;  // of CalcGeometryMotion
-  // geometry_motion_ at the system's state: 2 δt times each geometry's
-  // velocity (the speculative contacts' look-ahead).
+  // geometry_motion_ at the system's state: δt + max τ_d times each
+  // geometry's velocity (the speculative contacts' look-ahead).
   void CalcGeometryMotion(const MultibodySystem& system);
+  // The largest SAP dissipation time scale τ_d [s] of the scene's geometries
+  // (given, or SAP's near-rigid default (β/π) δt).
+  double LargestDissipationTimeScale(const MultibodySystem& system) const;
   // The margin plus the largest GeometryMotion::reach [m]: warm starts match
   // a contact to the last step's within it.
   double LargestContactMargin() const;
