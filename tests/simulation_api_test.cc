@@ -228,7 +228,8 @@ TEST(SimulationApi, SpeculativeContactsReachAsFarAsSapEngagesAGap) {
   material.dissipation_time_scale = 0.02;  // τ_d [s], δt = 10 ms
   scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(), material);
   scene.system.AddFreeBody("ball", Sphere{0.05}, 1.0, Pose(Eigen::Vector3d(0, 0, 0.075)),
-                           Eigen::Vector3d(0, 0, -1.0), Eigen::Vector3d::Zero(), material);
+                           Eigen::Vector3d(0, 0, -1.0), Eigen::Vector3d::Zero(),
+                           material);
   Simulation sim(std::move(scene));
   ASSERT_EQ(sim.time_step(), 0.01);
   ASSERT_TRUE(sim.Step().converged);
