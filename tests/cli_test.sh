@@ -102,7 +102,8 @@ for bad in "--solver nope" "--threads 0" "--rel-tol 2" "--rel-tol -1" "--max-ite
 done
 for bad in "--dt -1" "--dt 0" "--duration 0" "--threads 0" "--solver nope" "--model nope" \
            "--scheme nope" "--set bodies=x" "--set nokey=1" "--rel-tol 0" "--sigma 0" \
-           "--sigma -1" "--sigma nan" "nosuchscene"; do
+           "--sigma -1" "--sigma nan" "--lookahead -1" "--lookahead nan" "--lookahead" \
+           "nosuchscene"; do
   "$coulomb" run $bad --duration 0.01 >/dev/null 2>"$work/err"; code=$?
   check "run $bad exits 2" test "$code" -eq 2
   check "run $bad says why in one line" test "$(wc -l <"$work/err")" -eq 1

@@ -121,6 +121,8 @@ TEST(SceneFile, RejectsBadInputNamingFileLineAndKey) {
       {"zero_stiction_tolerance", "{friction: 0.4,",
        "{stiction_tolerance: 0, friction: 0.4,",
        ":5: contact.stiction_tolerance: must be positive"},
+      {"negative_lookahead", "{friction: 0.4,", "{lookahead: -0.01, friction: 0.4,",
+       ":5: contact.lookahead: must be ≥ 0"},
   };
   for (const BrokenScene& c : cases) {
     std::string text = kValid;
@@ -273,6 +275,19 @@ TEST(SceneFile, ReadsTheHuntCrossleyContactModel) {
   EXPECT_DOUBLE_EQ(scene.parameters.contact.stiction_tolerance, 1e-3);
   EXPECT_DOUBLE_EQ(scene.system.material(1).stiffness, 1e7);
   EXPECT_DOUBLE_EQ(scene.system.material(1).hunt_crossley_dissipation, 500.0);
+  EXPECT_FALSE(scene.parameters.contact_lookahead.has_value());  // the models' own
+}
+
+TEST(SceneFile, ReadsTheSpeculativeContactsLookahead) {
+  std::string text = kValid;
+  const std::string defaults = "contact: {friction: 0.4,";
+  text.replace(text.find(defaults), defaults.size(),
+               "contact: {lookahead: 0, friction: 0.4,");
+  const fs::path path = WriteScene("lookahead", text);
+  const Scene scene = LoadSceneFile(path.string());
+  fs::remove(path);
+  ASSERT_TRUE(scene.parameters.contact_lookahead.has_value());
+  EXPECT_EQ(*scene.parameters.contact_lookahead, 0.0);
 }
 
 TEST(SceneFile, ReadsKinematicBodiesWithPrescribedMotion) {

@@ -1,6 +1,7 @@
 // The public C++ API (coulomb/coulomb.h): stepping, state, bodies, contacts,
 // actuation and recording, checked against closed forms.
 #include <cmath>
+#include <optional>
 
 #include <gtest/gtest.h>
 
@@ -217,29 +218,44 @@ TEST(SimulationApi, SpeculativeContactsFollowEachPairsSpeed) {
 }
 
 // A SAP contact engages a gap once v_n < −φ0/(δt + τ_d) (SAP §V-A), before
-// the bodies would touch; the speculative contacts look that far ahead. A
-// ball falling at 1 m/s 25 mm above the ground, with τ_d = 2 δt, is pushed
-// at the first step: 1.1 m/s (after a step of gravity) exceeds 25 mm / 30 ms
-// = 0.83 m/s. A look-ahead of δt (10 mm) or 2 δt (20 mm) would leave the gap
-// out of the problem and let the ball fall freely.
-TEST(SimulationApi, SpeculativeContactsReachAsFarAsSapEngagesAGap) {
+// the bodies would touch; the speculative contacts look that far ahead by
+// default. A ball falling at 1 m/s 25 mm above the ground, with τ_d = 2 δt,
+// is pushed at the first step: 1.1 m/s (after a step of gravity) exceeds
+// 25 mm / 30 ms = 0.83 m/s. A look-ahead of δt (10 mm) or 2 δt (20 mm)
+// would leave the gap out of the problem and let the ball fall freely, as
+// `contact_lookahead` = 0 does on purpose.
+double BallSpeedAfterAStepTowardsTheGround(std::optional<double> lookahead) {
   Scene scene;
   ContactMaterial material;
   material.dissipation_time_scale = 0.02;  // τ_d [s], δt = 10 ms
+  scene.parameters.contact_lookahead = lookahead;
   scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(), material);
   scene.system.AddFreeBody("ball", Sphere{0.05}, 1.0, Pose(Eigen::Vector3d(0, 0, 0.075)),
                            Eigen::Vector3d(0, 0, -1.0), Eigen::Vector3d::Zero(),
                            material);
   Simulation sim(std::move(scene));
-  ASSERT_EQ(sim.time_step(), 0.01);
-  ASSERT_TRUE(sim.Step().converged);
+  EXPECT_EQ(sim.time_step(), 0.01);
+  EXPECT_TRUE(sim.Step().converged);
   double pushed = 0.0;
   for (const Contact& contact : sim.contacts()) {
     EXPECT_NEAR(contact.depth, -0.025, 1e-9);  // a gap, not a touch
     pushed += contact.impulse.z();
   }
-  EXPECT_GT(pushed, 0.0) << "the gap SAP engages was left out of the problem";
-  EXPECT_GT(sim.body_state("ball").linear_velocity.z(), -1.0 - 9.81 * 0.01 + 1e-3);
+  const double speed = sim.body_state("ball").linear_velocity.z();
+  EXPECT_NEAR(speed, -1.0 - 9.81 * 0.01 + pushed / 1.0, 1e-9);  // m Δv = −m g δt + λ
+  return speed;
+}
+
+TEST(SimulationApi, SpeculativeContactsReachAsFarAsSapEngagesAGap) {
+  const double free_fall = -1.0 - 9.81 * 0.01;
+  EXPECT_GT(BallSpeedAfterAStepTowardsTheGround(std::nullopt), free_fall + 1e-3)
+      << "the gap SAP engages was left out of the problem";
+  EXPECT_GT(BallSpeedAfterAStepTowardsTheGround(0.03), free_fall + 1e-3);
+  EXPECT_NEAR(BallSpeedAfterAStepTowardsTheGround(0.0), free_fall, 1e-12);
+  EXPECT_NEAR(BallSpeedAfterAStepTowardsTheGround(0.02), free_fall, 1e-12);
+  Scene scene;
+  scene.parameters.contact_lookahead = -0.01;
+  EXPECT_THROW(Simulation{std::move(scene)}, std::invalid_argument);
 }
 
 // A ball alone and a stack of two boxes, 2 m apart on the ground: SAP's

@@ -39,7 +39,8 @@ from ._coulomb import solve
 
 __all__ = ["Simulation", "StepStats", "SolverError", "Trajectory", "SolveResult", "solve"]
 
-_OVERRIDES = ("time_step", "scheme", "model", "solver", "rel_tol", "sigma", "threads")
+_OVERRIDES = (
+    "time_step", "scheme", "model", "solver", "rel_tol", "sigma", "lookahead", "threads")
 
 
 class SolverError(RuntimeError):
@@ -104,8 +105,11 @@ class Simulation:
     Build one with ``from_file``, ``from_builtin`` or ``from_dict``; each
     takes the overrides ``time_step`` [s], ``scheme``, ``model``, ``solver``,
     ``rel_tol``, ``sigma`` (the tangential regularization σ of SAP §V-B,
-    default 1e-3: a sticking contact creeps at a speed proportional to it)
-    and ``threads``. Then ``step()`` or ``run(duration)``, read the
+    default 1e-3: a sticking contact creeps at a speed proportional to it),
+    ``lookahead`` (how far ahead [s] each body is swept for speculative
+    contacts; default δt + the largest SAP τ_d, where the contact models
+    engage a closing gap; 0 finds contacts within the margin only, faster
+    but fast bodies then meet overlapping) and ``threads``. Then ``step()`` or ``run(duration)``, read the
     state (``time``, ``q``, ``v``, ``body_position`` ...) and the last step's
     ``contacts()``, and actuate robots (``set_joint_efforts``,
     ``set_pd_targets``). Bad input raises ``ValueError`` (``KeyError`` for an

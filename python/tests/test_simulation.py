@@ -56,6 +56,26 @@ def test_stiction_creeps_in_proportion_to_sigma(scenes_dir):
             coulomb.Simulation.from_builtin("clutter", bodies=8, sigma=bad)
 
 
+def test_lookahead_zero_finds_contacts_only_within_the_margin():
+    # By default each body is swept δt + τ_d ahead (2 δt in the clutter), so
+    # falling bodies meet gaps wider than the 1 mm margin; at lookahead 0
+    # every contact is within the margin.
+    def widest_gap(**overrides):
+        sim = coulomb.Simulation.from_builtin("clutter", bodies=40, walls=False, **overrides)
+        widest = 0.0
+        for _ in range(60):
+            sim.step()
+            depth = sim.contacts()["depth"]
+            widest = max(widest, float(-depth.min())) if len(depth) else widest
+        return widest
+
+    assert widest_gap() > 5e-3
+    assert widest_gap(lookahead=0.0) <= 1e-3
+    for bad in (-1e-3, float("nan")):
+        with pytest.raises(ValueError, match="lookahead must be a finite time"):
+            coulomb.Simulation.from_builtin("clutter", bodies=8, lookahead=bad)
+
+
 def test_run_gives_the_trajectory_of_the_command_line(tmp_path, coulomb_bin, scenes_dir):
     h5py = pytest.importorskip("h5py")
     scene = scenes_dir / "box_on_slope.yaml"

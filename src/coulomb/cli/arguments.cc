@@ -52,6 +52,13 @@ double Arguments::PositiveValue(const std::string& name) {
   return value;
 }
 
+double Arguments::NonNegativeValue(const std::string& name) {
+  const double value = DoubleValue(name);
+  if (!(std::isfinite(value) && value >= 0.0))
+    throw UsageError(name + " must be a finite number ≥ 0");
+  return value;
+}
+
 double Arguments::FractionValue(const std::string& name) {
   const double value = DoubleValue(name);
   if (!(value > 0.0 && value < 1.0)) {

@@ -33,6 +33,8 @@ class Arguments {
   int IntValueAtLeast(const std::string& name, int minimum);
   // A positive finite number ("--dt must be positive" otherwise).
   double PositiveValue(const std::string& name);
+  // A finite number ≥ 0 ("--lookahead must be a finite number ≥ 0" otherwise).
+  double NonNegativeValue(const std::string& name);
   // A number in (0, 1), e.g. a relative tolerance.
   double FractionValue(const std::string& name);
   // An enumerator by its name (EnumNames); a bad name is a UsageError

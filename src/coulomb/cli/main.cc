@@ -41,7 +41,8 @@ constexpr CommandHelp kCommands[] = {
      "      [--model sap|lagged|regularized_lagged|similar]\n"
      "      [--solver sap|canal|subadmm|subadmm-nobody|admm|pgs|dual|dual-ccp] "
      "[--threads N]\n"
-     "      [--canal-inner newton|dogleg|ssn] [--cold-start] [--sigma X]\n"
+     "      [--canal-inner newton|dogleg|ssn] [--cold-start] [--sigma X] [--lookahead "
+     "S]\n"
      "      [--set key=value]... [--out DIR] [--json]\n"
      "      [--view [--port P] [--host H]] [--realtime]\n"
      "  run --resume DIR [--json]\n"
@@ -52,7 +53,10 @@ constexpr CommandHelp kCommands[] = {
      "                 run to the wall clock; --resume DIR continues an interrupted\n"
      "                 run from its last flush, with its own options; --sigma X sets\n"
      "                 SAP's tangential regularization σ (default 1e-3) of every\n"
-     "                 contact: a sticking contact creeps in proportion to it\n"},
+     "                 contact: a sticking contact creeps in proportion to it;\n"
+     "                 --lookahead S sweeps each body S seconds ahead for speculative\n"
+     "                 contacts (default δt + the largest SAP τ_d, where the contact\n"
+     "                 models engage; 0: contacts within the margin only)\n"},
     {"view",
      "  view DIR [--port P] [--host H] [--export FILE.html]\n"
      "                 play a run written by coulomb run --out DIR in the browser\n"

@@ -37,7 +37,8 @@ struct RunOptions {
   std::string scene = "clutter";
   std::map<std::string, std::string> scene_options;
   std::optional<double> time_step, duration, rel_tolerance;
-  std::optional<double> sigma;  // SAP's tangential regularization, for every contact
+  std::optional<double> sigma;      // SAP's tangential regularization, for every contact
+  std::optional<double> lookahead;  // speculative contacts' look-ahead [s]
   std::optional<Scheme> scheme;
   std::optional<ContactModel> model;
   std::optional<ContactSolverKind> solver;
@@ -82,6 +83,8 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
       options.rel_tolerance = arguments.FractionValue(flag);
     } else if (flag == "--sigma") {
       options.sigma = arguments.PositiveValue(flag);
+    } else if (flag == "--lookahead") {
+      options.lookahead = arguments.NonNegativeValue(flag);
     } else if (flag == "--set") {
       const std::string setting = arguments.Value(flag);
       const size_t equals = setting.find('=');
@@ -178,6 +181,7 @@ Scene PrepareScene(const RunOptions& options, const std::string& scene_text) {
   if (options.cold_start) parameters.ncp_warm_start = false;
   if (options.rel_tolerance) parameters.solver.sap.rel_tolerance = *options.rel_tolerance;
   if (options.sigma) parameters.contact.sigma = *options.sigma;
+  if (options.lookahead) parameters.contact_lookahead = *options.lookahead;
   try {
     ValidateContactSolverOptions(parameters.solver);
   } catch (const std::invalid_argument& error) {

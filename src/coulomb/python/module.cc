@@ -38,7 +38,7 @@ using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::R
 // Overrides of a scene's settings, from the keyword arguments of the
 // Python factories (None: the scene's own).
 struct Overrides {
-  std::optional<double> time_step, rel_tol, sigma;
+  std::optional<double> time_step, rel_tol, sigma, lookahead;
   std::optional<std::string> scheme, model, solver;
   std::optional<int> threads;
 };
@@ -66,6 +66,17 @@ Scene Override(Scene scene, const Overrides& overrides) {
       throw std::invalid_argument(message.str());
     }
     parameters.contact.sigma = *overrides.sigma;
+  }
+  if (overrides.lookahead) {
+    if (!std::isfinite(*overrides.lookahead) || !(*overrides.lookahead >= 0.0)) {
+      std::ostringstream message;
+      message << "lookahead must be a finite time ≥ 0 [s] (how far ahead each body is "
+                 "swept for speculative contacts; 0: contacts within the margin "
+                 "only), got "
+              << *overrides.lookahead;
+      throw std::invalid_argument(message.str());
+    }
+    parameters.contact_lookahead = *overrides.lookahead;
   }
   ValidateContactSolverOptions(parameters.solver);
   return scene;
@@ -212,6 +223,7 @@ NB_MODULE(_coulomb, m) {
       .def_rw("time_step", &Overrides::time_step)
       .def_rw("rel_tol", &Overrides::rel_tol)
       .def_rw("sigma", &Overrides::sigma)
+      .def_rw("lookahead", &Overrides::lookahead)
       .def_rw("scheme", &Overrides::scheme)
       .def_rw("model", &Overrides::model)
       .def_rw("solver", &Overrides::solver)

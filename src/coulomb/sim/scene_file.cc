@@ -64,7 +64,7 @@ void ReadContactDefaults(const SceneReader& r, const YAML::Node& node, Scene* sc
       node, "contact",
       {"model", "stiffness", "dissipation_time_scale", "friction",
        "hunt_crossley_dissipation", "near_rigid_threshold", "sigma", "stiction_tolerance",
-       "hunt_crossley_near_rigid_threshold", "max_sdf_contacts"});
+       "hunt_crossley_near_rigid_threshold", "max_sdf_contacts", "lookahead"});
   ReadContactMaterial(r, node, "contact", defaults);
   if (node["max_sdf_contacts"]) {
     const int count = r.Integer(node["max_sdf_contacts"], "contact.max_sdf_contacts");
@@ -95,6 +95,10 @@ void ReadContactDefaults(const SceneReader& r, const YAML::Node& node, Scene* sc
   }
   if (node["sigma"])
     scene->parameters.contact.sigma = r.Positive(node["sigma"], "contact.sigma");
+  if (node["lookahead"]) {
+    scene->parameters.contact_lookahead =
+        r.NonNegative(node["lookahead"], "contact.lookahead");
+  }
   if (node["hunt_crossley_near_rigid_threshold"]) {
     scene->parameters.contact.hunt_crossley_near_rigid_threshold =
         r.NonNegative(node["hunt_crossley_near_rigid_threshold"],

@@ -21,6 +21,10 @@ TimeStepper::TimeStepper(const TimeStepperParameters& parameters)
   if (!(parameters.contact_margin >= 0.0)) {
     throw std::invalid_argument("contact_margin: must be ≥ 0");
   }
+  if (parameters.contact_lookahead && !(std::isfinite(*parameters.contact_lookahead) &&
+                                        *parameters.contact_lookahead >= 0.0)) {
+    throw std::invalid_argument("contact_lookahead: must be a time ≥ 0 [s]");
+  }
 }
 
 TimeStepper::~TimeStepper() = default;
@@ -295,17 +299,21 @@ double TimeStepper::LargestDissipationTimeScale(const MultibodySystem& system) c
 
 void TimeStepper::CalcGeometryMotion(const MultibodySystem& system) {
   // Speculative contacts: each geometry swept, at its present velocity, over
-  // the longest time within which a contact model engages a closing gap: a
-  // SAP contact approaching without slip acts once v_n < −φ0/(δt + τ_d)
-  // (SAP §V-A), a Hunt & Crossley one once v_n < −φ0/δt. Body B's origin
-  // moves by h v_o, and a point of geometry G at most h |ω| r further,
-  // |r| ≤ |p_BG| + R_G, h = δt + max τ_d. Every gap the step's models would
-  // close at these speeds is then in the problem (the margin covers
-  // gravity's δt² |g| ≈ 1 mm at δt = 10 ms), and bodies at rest have no
-  // reach. (A sliding SAP contact engages further out, while v_n < μ‖v_t‖ −
-  // φ0/(δt + τ_d): SAP's gliding, IRR §IX-A. Those gaps are not looked for.)
+  // h = contact_lookahead, by default the longest time within which a
+  // contact model engages a closing gap: a SAP contact approaching without
+  // slip acts once v_n < −φ0/(δt + τ_d) (SAP §V-A), a Hunt & Crossley one
+  // once v_n < −φ0/δt, so h = δt + max τ_d. Body B's origin moves by h v_o,
+  // and a point of geometry G at most h |ω| r further, |r| ≤ |p_BG| + R_G.
+  // Every gap the step's models would close at these speeds is then in the
+  // problem (the margin covers gravity's δt² |g| ≈ 1 mm at δt = 10 ms), and
+  // bodies at rest have no reach. (A sliding SAP contact engages further
+  // out, while v_n < μ‖v_t‖ − φ0/(δt + τ_d): SAP's gliding, IRR §IX-A. Those
+  // gaps are not looked for.)
   const CollisionWorld& world = system.collision_world();
-  const double horizon = parameters_.time_step + LargestDissipationTimeScale(system);
+  const double horizon =
+      parameters_.contact_lookahead
+          ? *parameters_.contact_lookahead
+          : parameters_.time_step + LargestDissipationTimeScale(system);
   geometry_motion_.resize(world.num_geometries());
   for (int g = 0; g < world.num_geometries(); ++g) {
     const int tree = world.tree(g), body = world.body(g);

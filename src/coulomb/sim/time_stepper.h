@@ -43,14 +43,19 @@ struct TimeStepperParameters {
   Scheme scheme = Scheme::kSymplecticEuler;
   // Speculative contacts: each geometry may move by h v_o (its body's origin
   // velocity) plus h |ω| (|p_BG| + R_G) from spin (the geometry's offset and
-  // bounding radius), h = δt + the scene's largest SAP τ_d (the longest a
-  // contact model takes to engage a closing gap); a pair whose bounding
+  // bounding radius), h = contact_lookahead, by default δt + the scene's
+  // largest SAP τ_d (the longest a contact model takes to engage a closing
+  // gap, so that the look-ahead leaves the models as they are); a pair whose
   // spheres, swept so, come within the margin keeps its contacts while
   // φ < margin + the two geometries' reaches (CollisionWorld::ComputeContacts).
   // Bodies falling side by side and resting neighbours of a fast body are not
   // paired. Speculative contacts with φ0 > 0 only act if the bodies would
   // close the gap within the step.
   double contact_margin = 1e-3;
+  // h [s] ≥ 0 above; 0 finds contacts only within the margin, as engines
+  // without speculative contacts do (faster, but fast bodies then meet
+  // overlapping, and SAP's engagement ahead of contact is cut off).
+  std::optional<double> contact_lookahead;
   // The contact model (sap, lagged, …) and its run-wide parameters.
   ContactModelParameters contact;
   // The contact solver: SAP (the convex problem of the contact model's
