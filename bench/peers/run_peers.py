@@ -13,7 +13,9 @@ Scenes (mujoco_scenes.py rebuilds each in MJCF, body for body):
   that makes its creep Coulomb's (equal stiction), a second table. Coulomb's
   creep grows as σ (SAP's tangential regularization, 1e-3 by default); the
   clutter is run a second time in Coulomb at the σ that makes its creep
-  MuJoCo's at its defaults (equal stiction, MuJoCo's), a third table.
+  MuJoCo's at its defaults (equal stiction, MuJoCo's), a third table;
+  and a third time in Coulomb without speculative contacts (look-ahead 0,
+  contacts found once within the margin, as MuJoCo finds them), a fourth.
 
 Coulomb runs SAP (ε_r = 1e-6, every step certified) through its Python API,
 MuJoCo 4.0 its Newton solver on each of its islands (tolerance 1e-8, its
@@ -231,10 +233,10 @@ def check_same_start(label, sim, xml):
         sys.exit(f"{label}: a body is {worst:.3g} m from its MuJoCo twin")
 
 
-def row(case, c, m, m_stiff=None, d=None, c_soft=None):
+def row(case, c, m, m_stiff=None, d=None, c_soft=None, c_unswept=None):
     return {"scene": case.label, "layout": case.layout, "bodies": case.bodies,
             "duration": case.duration, "coulomb": c, "mujoco": m, "mujoco_stiff": m_stiff,
-            "drake": d, "coulomb_soft": c_soft}
+            "drake": d, "coulomb_soft": c_soft, "coulomb_unswept": c_unswept}
 
 
 def fastest_of_alternate_runs(runs):
@@ -293,8 +295,9 @@ def spread_sentence(rows):
 def run_clutter(case, impratio, sigma, drake_python):
     """The engines on the case, MuJoCo again at `impratio` (its stiction made
     as stiff as Coulomb's, see run_slope) and Coulomb again at `sigma` (its
-    stiction made as soft as MuJoCo's at its defaults); Drake's SAP when its
-    Python is given."""
+    stiction made as soft as MuJoCo's at its defaults) and without speculative
+    contacts (look-ahead 0: contacts within the margin, as MuJoCo finds them);
+    Drake's SAP when its Python is given."""
     def clutter(**options):
         return coulomb.Simulation.from_builtin("clutter", bodies=case.bodies, walls=case.walls,
                                                columns=case.columns, **options)
@@ -302,16 +305,17 @@ def run_clutter(case, impratio, sigma, drake_python):
     stiff_xml = mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns, impratio,
                                            EQUAL_ACCURACY_TOLERANCE)
     check_same_start(f"clutter {case.bodies}", clutter(), xml)
-    c, c_soft, m, m_stiff = fastest_of_alternate_runs(
+    c, c_soft, c_unswept, m, m_stiff = fastest_of_alternate_runs(
         [lambda: run_coulomb(clutter(), case.duration),
          lambda: run_coulomb(clutter(sigma=sigma), case.duration),
+         lambda: run_coulomb(clutter(lookahead=0.0), case.duration),
          lambda: run_mujoco(xml, case.duration), lambda: run_mujoco(stiff_xml, case.duration)])
     check_same_energy(f"clutter {case.bodies}", c, m, "MuJoCo")
     d = None
     if drake_python:
         d = fastest_drake_run(lambda: run_drake(drake_python, "clutter", case.duration, case))
         check_same_energy(f"clutter {case.bodies}", c, d, "Drake")
-    return row(case, c, m, m_stiff, d, c_soft)
+    return row(case, c, m, m_stiff, d, c_soft, c_unswept)
 
 
 # Where the 40-body walled clutter's time goes: its phases (s) from the
@@ -592,6 +596,20 @@ def soft_table(results):
                           for r in results["rows"] if r.get("coulomb_soft") is not None])
 
 
+UNSWEPT_HEADER = ("| layout | bodies | Coulomb ms/step, look-ahead 0 | MuJoCo ms/step "
+                  "| Coulomb / MuJoCo | iterations C / M | max e_m C / M "
+                  "| penetration max [mm] C / M |")
+
+
+def unswept_table(rows):
+    """Coulomb without speculative contacts beside MuJoCo at its defaults."""
+    lines = [format_setting_row(r, "coulomb_unswept", "mujoco") for r in rows
+             if r.get("coulomb_unswept") is not None]
+    if not lines:
+        return "Not measured in this run (saved before run_peers.py ran Coulomb at look-ahead 0)."
+    return table(UNSWEPT_HEADER, lines)
+
+
 def slope_sentence(slope):
     c, m, s = slope["coulomb"], slope["mujoco"], slope["mujoco_stiff"]
     soft = slope.get("coulomb_soft")
@@ -619,6 +637,7 @@ def plot(rows, path):
         for engine, color, style, name in (
                 ("coulomb", "tab:blue", "-", "Coulomb (SAP)"),
                 ("coulomb_soft", "tab:blue", ":", "Coulomb (SAP), MuJoCo's default stiction"),
+                ("coulomb_unswept", "tab:blue", "--", "Coulomb (SAP), no look-ahead"),
                 ("mujoco", "tab:orange", "-", "MuJoCo 4.0"),
                 ("mujoco_stiff", "tab:orange", ":", "MuJoCo 4.0, Coulomb's stiction and accuracy"),
                 ("drake", "tab:green", "-", "Drake 1.58 SAP")):
@@ -659,6 +678,7 @@ def write_docs(results, main_table, stiff_table):
     text = text.replace("@TABLE@", main_table)
     text = text.replace("@STIFF_TABLE@", stiff_table)
     text = text.replace("@SOFT_TABLE@", soft_table(results))
+    text = text.replace("@UNSWEPT_TABLE@", unswept_table(rows))
     text = text.replace("@SPREAD@", spread_sentence(rows))
     text = text.replace("@PHASE_TABLE@", table(PHASE_HEADER, [format_phase_row(r)
                                                               for r in results["phase_rows"]]))
@@ -754,6 +774,7 @@ def main():
                         [format_setting_row(r) for r in rows if r["mujoco_stiff"] is not None])
     print(stiff_table)
     print(soft_table(results))
+    print(unswept_table(rows))
     print(spread_sentence(rows))
     if irr_rows is not None:
         print(table(DRAKE_HEADER, [format_drake_row(r) for r in rows if r["drake"]]))
