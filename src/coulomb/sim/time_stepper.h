@@ -261,8 +261,8 @@ class TimeStepper {
   ReusableVector lambda_guess_;
   std::vector<Eigen::Isometry3d> geometry_poses_;
   std::vector<GeometryMotion> geometry_motion_;  // of CalcGeometryMotion
-  // geometry_motion_ at the system's state: δt + max τ_d times each
-  // geometry's velocity (the speculative contacts' look-ahead).
+  // geometry_motion_ at the system's state: the look-ahead h (by default
+  // δt + max τ_d) times each geometry's velocity.
   void CalcGeometryMotion(const MultibodySystem& system);
   // The largest SAP dissipation time scale τ_d [s] of the scene's geometries
   // (given, or SAP's near-rigid default (β/π) δt).
