@@ -109,10 +109,10 @@ class Simulation:
     ``lookahead`` (how far ahead [s] each body is swept for speculative
     contacts; default δt + the largest SAP τ_d, where the contact models
     engage a closing gap; 0 finds contacts within the margin only, faster
-    but fast bodies then meet overlapping) and ``threads``. Then ``step()`` or ``run(duration)``, read the
-    state (``time``, ``q``, ``v``, ``body_position`` ...) and the last step's
-    ``contacts()``, and actuate robots (``set_joint_efforts``,
-    ``set_pd_targets``). Bad input raises ``ValueError`` (``KeyError`` for an
+    but fast bodies then meet overlapping) and ``threads``. Then ``step()``
+    or ``run(duration)``, read the state (``time``, ``q``, ``v``,
+    ``body_position`` ...) and the last step's ``contacts()``, and actuate
+    robots (``set_joint_efforts``, ``set_pd_targets``). Bad input raises ``ValueError`` (``KeyError`` for an
     unknown name) and changes nothing.
     """
 

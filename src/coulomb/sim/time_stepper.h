@@ -45,12 +45,12 @@ struct TimeStepperParameters {
   // velocity) plus h |ω| (|p_BG| + R_G) from spin (the geometry's offset and
   // bounding radius), h = contact_lookahead, by default δt + the scene's
   // largest SAP τ_d (the longest a contact model takes to engage a closing
-  // gap, so that the look-ahead leaves the models as they are); a pair whose
-  // spheres, swept so, come within the margin keeps its contacts while
-  // φ < margin + the two geometries' reaches (CollisionWorld::ComputeContacts).
-  // Bodies falling side by side and resting neighbours of a fast body are not
-  // paired. Speculative contacts with φ0 > 0 only act if the bodies would
-  // close the gap within the step.
+  // gap, so that the look-ahead leaves the models as they are); a pair
+  // whose bounding spheres, swept so, come within the margin keeps its
+  // contacts while φ < margin + the two geometries' reaches
+  // (CollisionWorld::ComputeContacts). Bodies falling side by side and
+  // resting neighbours of a fast body are not paired. Speculative contacts
+  // with φ0 > 0 only act if the bodies would close the gap within the step.
   double contact_margin = 1e-3;
   // h [s] ≥ 0 above; 0 finds contacts only within the margin, as engines
   // without speculative contacts do (faster, but fast bodies then meet
