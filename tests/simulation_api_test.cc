@@ -187,7 +187,7 @@ namespace {
 
 // Speculative contacts follow each pair's own speed: two boxes resting 5 cm
 // apart get no contact between them while a ball falls fast elsewhere
-// (a margin from the fastest body, δt · 10 m/s = 0.1 m, would pair them),
+// (a margin from the fastest body, 10 m/s over the look-ahead ≥ δt, would pair them),
 // and the fast ball still sees the ground a step ahead and does not pass it.
 TEST(SimulationApi, SpeculativeContactsFollowEachPairsSpeed) {
   Scene scene;
