@@ -41,8 +41,15 @@ def _model(geoms, dt, gravity=(0, 0, -9.81), impratio=1.0, tolerance=1e-8):
 </mujoco>"""
 
 
-def clutter_mjcf(bodies, walls, columns=4, impratio=1.0, tolerance=1e-8):
+def clutter_mjcf(bodies, walls, columns=4, impratio=1.0, tolerance=1e-8, substeps=1):
+    """The clutter; with substeps = k > 1, at δt/k and with contacts k times
+    stiffer (solref's time constant 2 δt/k, the least MuJoCo advises for a
+    step of δt/k): MuJoCo's soft contacts penetrate by an amount set by that
+    time constant, which a shorter step alone does not change."""
+    dt = CLUTTER_DT / substeps
     friction = 'friction="1 0 0" condim="3"'
+    if substeps > 1:
+        friction += f' solref="{2 * dt:.17g} 1"'
     geoms = [f'<geom type="plane" size="0 0 1" {friction}/>']
     if walls:
         for (x, y, z), (sx, sy, sz) in clutter_walls(columns):
@@ -56,7 +63,7 @@ def clutter_mjcf(bodies, walls, columns=4, impratio=1.0, tolerance=1e-8):
         quat = " ".join(f"{c:.17g}" for c in quaternion(rotation))
         geoms.append(f'<body name="{name}" pos="{x} {y} {z}" quat="{quat}">'
                      f'<freejoint/>{shape}</body>')
-    return _model(geoms, CLUTTER_DT, impratio=impratio, tolerance=tolerance)
+    return _model(geoms, dt, impratio=impratio, tolerance=tolerance)
 
 
 def box_slide_mjcf():

@@ -88,6 +88,12 @@ REPEAT_SECONDS = 20.0
 DRAKE_REPEAT_SECONDS = 60.0
 
 
+# MuJoCo again on the clutter without walls at δt/k with contacts k times
+# stiffer (mujoco_scenes.clutter_mjcf's substeps), for each k here: how much
+# MuJoCo's step must shrink before its deepest penetration in the collapse
+# comes down to Coulomb's at δt (the table at equal penetration).
+EQUAL_PENETRATION_SUBSTEPS = (2, 4)
+
 WALLED = "4 columns, walls"  # the clutter's layout with walls (its phase table's)
 
 
@@ -99,7 +105,8 @@ class Case:
 
 def clutter_cases(quick):
     if quick:
-        return [Case("clutter", WALLED, 8, True, 4, 1.0)]
+        return [Case("clutter", WALLED, 8, True, 4, 1.0),
+                Case("clutter", "4 columns, no walls", 40, False, 4, 1.0)]
     cases = [Case("clutter", WALLED, n, True, 4, d)
              for n, d in ((8, 10.0), (20, 10.0), (40, 10.0), (160, 5.0))]
     cases += [Case("clutter", "4 columns, no walls", n, False, 4, d)
@@ -233,10 +240,11 @@ def check_same_start(label, sim, xml):
         sys.exit(f"{label}: a body is {worst:.3g} m from its MuJoCo twin")
 
 
-def row(case, c, m, m_stiff=None, d=None, c_soft=None, c_unswept=None):
+def row(case, c, m, m_stiff=None, d=None, c_soft=None, c_unswept=None, m_substeps=None):
     return {"scene": case.label, "layout": case.layout, "bodies": case.bodies,
             "duration": case.duration, "coulomb": c, "mujoco": m, "mujoco_stiff": m_stiff,
-            "drake": d, "coulomb_soft": c_soft, "coulomb_unswept": c_unswept}
+            "drake": d, "coulomb_soft": c_soft, "coulomb_unswept": c_unswept,
+            "mujoco_substeps": m_substeps}
 
 
 def fastest_of_alternate_runs(runs):
@@ -304,18 +312,25 @@ def run_clutter(case, impratio, sigma, drake_python):
     xml = mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns)
     stiff_xml = mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns, impratio,
                                            EQUAL_ACCURACY_TOLERANCE)
+    # Without walls, MuJoCo at δt/k too (EQUAL_PENETRATION_SUBSTEPS).
+    substeps = () if case.walls else EQUAL_PENETRATION_SUBSTEPS
+    substep_xmls = [mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns,
+                                               substeps=k) for k in substeps]
     check_same_start(f"clutter {case.bodies}", clutter(), xml)
-    c, c_soft, c_unswept, m, m_stiff = fastest_of_alternate_runs(
+    c, c_soft, c_unswept, m, m_stiff, *m_substeps = fastest_of_alternate_runs(
         [lambda: run_coulomb(clutter(), case.duration),
          lambda: run_coulomb(clutter(sigma=sigma), case.duration),
          lambda: run_coulomb(clutter(lookahead=0.0), case.duration),
-         lambda: run_mujoco(xml, case.duration), lambda: run_mujoco(stiff_xml, case.duration)])
+         lambda: run_mujoco(xml, case.duration), lambda: run_mujoco(stiff_xml, case.duration)]
+        + [lambda fine=fine: run_mujoco(fine, case.duration) for fine in substep_xmls])
     check_same_energy(f"clutter {case.bodies}", c, m, "MuJoCo")
+    for k, fine in zip(substeps, m_substeps):
+        fine["substeps"] = k
     d = None
     if drake_python:
         d = fastest_drake_run(lambda: run_drake(drake_python, "clutter", case.duration, case))
         check_same_energy(f"clutter {case.bodies}", c, d, "Drake")
-    return row(case, c, m, m_stiff, d, c_soft, c_unswept)
+    return row(case, c, m, m_stiff, d, c_soft, c_unswept, m_substeps or None)
 
 
 # Where the 40-body walled clutter's time goes: its phases (s) from the
@@ -610,6 +625,32 @@ def unswept_table(rows):
     return table(UNSWEPT_HEADER, lines)
 
 
+def format_penetration_row(r):
+    """Coulomb at δt beside MuJoCo at δt/k for each k, per 10 ms simulated."""
+    c = r["coulomb"]
+    cells = [f"{r['layout']}", f"{r['bodies']}",
+             f"{c['ms']:.3f}, {1e3 * c['penetration_max']:.1f} mm"]
+    for m in [r["mujoco"]] + r["mujoco_substeps"]:
+        k = m.get("substeps", 1)
+        cells.append(f"{k * m['ms']:.3f}, {1e3 * m['penetration_max']:.1f} mm, "
+                     f"{c['ms'] / (k * m['ms']):.2f}×")
+    return "| " + " | ".join(cells) + " |"
+
+
+def penetration_table(rows):
+    """The clutter without walls: Coulomb at δt beside MuJoCo at δt/k."""
+    chosen = [r for r in rows if r.get("mujoco_substeps")]
+    if not chosen:
+        return ("Not measured in this run (saved before run_peers.py ran MuJoCo at shorter "
+                "steps).")
+    header = ("| layout | bodies | Coulomb at δt: ms per 10 ms, penetration max "
+              "| MuJoCo at δt: ms per 10 ms, penetration max, C / M "
+              + "".join(f"| MuJoCo at δt/{k}, time constant {2 / k:g} δt: ms per 10 ms, "
+                        "penetration max, C / M "
+                        for k in [m["substeps"] for m in chosen[0]["mujoco_substeps"]]) + "|")
+    return table(header, [format_penetration_row(r) for r in chosen])
+
+
 def slope_sentence(slope):
     c, m, s = slope["coulomb"], slope["mujoco"], slope["mujoco_stiff"]
     soft = slope.get("coulomb_soft")
@@ -679,6 +720,7 @@ def write_docs(results, main_table, stiff_table):
     text = text.replace("@STIFF_TABLE@", stiff_table)
     text = text.replace("@SOFT_TABLE@", soft_table(results))
     text = text.replace("@UNSWEPT_TABLE@", unswept_table(rows))
+    text = text.replace("@PENETRATION_TABLE@", penetration_table(rows))
     text = text.replace("@SPREAD@", spread_sentence(rows))
     text = text.replace("@PHASE_TABLE@", table(PHASE_HEADER, [format_phase_row(r)
                                                               for r in results["phase_rows"]]))
@@ -751,7 +793,7 @@ def save(results, path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="one small case (a smoke test)")
+    parser.add_argument("--quick", action="store_true", help="two small cases (a smoke test)")
     parser.add_argument("--write-docs", action="store_true",
                         help="write docs/peers.md and docs/peers_time_per_step.png")
     parser.add_argument("--drake-python", metavar="PYTHON",
@@ -775,6 +817,7 @@ def main():
     print(stiff_table)
     print(soft_table(results))
     print(unswept_table(rows))
+    print(penetration_table(rows))
     print(spread_sentence(rows))
     if irr_rows is not None:
         print(table(DRAKE_HEADER, [format_drake_row(r) for r in rows if r["drake"]]))
