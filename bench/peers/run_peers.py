@@ -15,7 +15,11 @@ Scenes (mujoco_scenes.py rebuilds each in MJCF, body for body):
   clutter is run a second time in Coulomb at the σ that makes its creep
   MuJoCo's at its defaults (equal stiction, MuJoCo's), a third table;
   and a third time in Coulomb without speculative contacts (look-ahead 0,
-  contacts found once within the margin, as MuJoCo finds them), a fourth.
+  contacts found once within the margin, as MuJoCo finds them), a fourth;
+  the clutter without walls runs again in MuJoCo at δt/2 and δt/4 with
+  contacts as stiff as that step allows, beside Coulomb at δt per simulated
+  time (how far MuJoCo's step must shrink to reach Coulomb's penetration), a
+  fifth.
 
 Coulomb runs SAP (ε_r = 1e-6, every step certified) through its Python API,
 MuJoCo 4.0 its Newton solver on each of its islands (tolerance 1e-8, its
