@@ -92,6 +92,26 @@ TEST(MultibodySystem, GeometryPosesOfAFreeBodyAreItsPoseTimesTheGeometrysOffset)
   EXPECT_EQ(poses[1].matrix().row(3), Eigen::RowVector4d(0, 0, 0, 1));
 }
 
+TEST(MultibodySystem, GatheringTreeStatesKeepsEveryTreesPositionsAndVelocities) {
+  MultibodySystem system;
+  for (int k = 0; k < 5; ++k) {
+    system.AddFreeBody(
+        "box " + std::to_string(k), Box{{0.1, 0.2, 0.3}}, 1.0 + k,
+        Pose(Eigen::Vector3d(k, -k, 0.5 + k), Eigen::Vector3d(0.1 * k, 0, 1)),
+        Eigen::Vector3d(k, 2.0 * k, -k), Eigen::Vector3d(-k, 0.5, k), ContactMaterial{});
+  }
+  std::vector<Eigen::VectorXd> q, v;
+  for (int t = 0; t < system.num_trees(); ++t) {
+    q.push_back(system.tree(t).q);
+    v.push_back(system.tree(t).v);
+  }
+  system.GatherTreeStates();
+  for (int t = 0; t < system.num_trees(); ++t) {
+    EXPECT_EQ(system.tree(t).q, q[t]) << "tree " << t;
+    EXPECT_EQ(system.tree(t).v, v[t]) << "tree " << t;
+  }
+}
+
 TEST(TimeStepper, ContactJacobianGivesTheRelativeVelocityOfTheTouchingPoints) {
   // A tilted box (tree 0) and a ball (tree 1) overlapping by 1 mm: the step's
   // contact constraint maps any v to v_c = R_CWᵀ (v_B(p) − v_A(p)), with the

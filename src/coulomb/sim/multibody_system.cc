@@ -181,6 +181,21 @@ int MultibodySystem::AddGeometry(const Shape& shape, int tree, int body,
   return collision_world_.AddGeometry(shape, tree, body, X_BG);
 }
 
+void MultibodySystem::GatherTreeStates() {
+  // The old blocks are kept until every new one is allocated, so that none
+  // of the new ones takes an old one's place.
+  std::vector<Eigen::VectorXd> old_states;
+  old_states.reserve(2 * trees_.size());
+  for (Tree& tree : trees_) {
+    old_states.push_back(std::move(tree.q));
+    old_states.push_back(std::move(tree.v));
+  }
+  for (size_t t = 0; t < trees_.size(); ++t) {
+    trees_[t].q = old_states[2 * t];
+    trees_[t].v = old_states[2 * t + 1];
+  }
+}
+
 void MultibodySystem::UpdateAllTrees() {
   for (Tree& t : trees_) t.model.SetState(t.q, t.v);
 }

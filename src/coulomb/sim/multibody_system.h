@@ -112,6 +112,15 @@ class MultibodySystem {
 
   // Sets every tree's kinematics and dynamics to its current (q, v).
   void UpdateAllTrees();
+  // Allocates every tree's q and v anew, tree by tree, once the trees are
+  // added: each was allocated with its tree, between that tree's model and
+  // shapes, thousands of bytes from the next tree's; allocated in one run,
+  // the small blocks come one after another in memory, and the step's loops
+  // over the trees (state update, Jacobians, integration) walk them in
+  // order instead of missing the cache on each (at 1 000 free bodies,
+  // 0.2–0.3 ms of a step of about 8 ms). Values are unchanged; references
+  // to a tree's q or v data taken before are invalidated.
+  void GatherTreeStates();
   // World poses of all geometries (after UpdateAllTrees).
   void CalcGeometryPoses(std::vector<Eigen::Isometry3d>* X_WG) const;
   // Kinetic + gravitational + spring potential energy (after UpdateAllTrees) [J].

@@ -76,6 +76,7 @@ Simulation::Simulation(Scene scene)
   for (int g = 0; g < world.num_geometries(); ++g) {
     trajectory_.geometries.push_back({world.shape(g), BodyName(g)});
   }
+  scene_.system.GatherTreeStates();
   scene_.system.UpdateAllTrees();
   CheckNoCrowd(scene_.system);
   initial_energy_ = scene_.system.MechanicalEnergy();
