@@ -99,6 +99,7 @@ DRAKE_REPEAT_SECONDS = 60.0
 EQUAL_PENETRATION_SUBSTEPS = (2, 4)
 
 WALLED = "4 columns, walls"  # the clutter's layout with walls (its phase table's)
+COLUMNS = "4 columns, no walls"  # the same four columns without walls
 
 
 class Case:
@@ -110,10 +111,10 @@ class Case:
 def clutter_cases(quick):
     if quick:
         return [Case("clutter", WALLED, 8, True, 4, 1.0),
-                Case("clutter", "4 columns, no walls", 40, False, 4, 1.0)]
+                Case("clutter", COLUMNS, 40, False, 4, 1.0)]
     cases = [Case("clutter", WALLED, n, True, 4, d)
              for n, d in ((8, 10.0), (20, 10.0), (40, 10.0), (160, 5.0))]
-    cases += [Case("clutter", "4 columns, no walls", n, False, 4, d)
+    cases += [Case("clutter", COLUMNS, n, False, 4, d)
               for n, d in ((40, 10.0), (160, 5.0), (320, 3.0))]
     cases += [Case("clutter", "grid, no walls", n, False, n // 10, 3.0)
               for n in (100, 320, 1000)]
@@ -673,7 +674,7 @@ def plot(rows, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     figure, axes = plt.subplots(figsize=(10, 4.8))
-    for layout, marker in ((WALLED, "o"), ("4 columns, no walls", "s"),
+    for layout, marker in ((WALLED, "o"), (COLUMNS, "s"),
                            ("grid, no walls", "^")):
         chosen = [r for r in rows if r["layout"] == layout]
         if not chosen:

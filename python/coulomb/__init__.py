@@ -112,8 +112,8 @@ class Simulation:
     but fast bodies then meet overlapping) and ``threads``. Then ``step()``
     or ``run(duration)``, read the state (``time``, ``q``, ``v``,
     ``body_position`` ...) and the last step's ``contacts()``, and actuate
-    robots (``set_joint_efforts``, ``set_pd_targets``). Bad input raises ``ValueError`` (``KeyError`` for an
-    unknown name) and changes nothing.
+    robots (``set_joint_efforts``, ``set_pd_targets``). Bad input raises
+    ``ValueError`` (``KeyError`` for an unknown name) and changes nothing.
     """
 
     def __init__(self, engine: _Simulation):
