@@ -23,5 +23,12 @@ TEST(ThreadPool, RunsEveryIndexExactlyOnceForAnySplit) {
   EXPECT_THROW(ThreadPool(0), std::invalid_argument);
 }
 
+TEST(ThreadPool, RefusesMoreThreadsThanItsBoundBeforeStartingAny) {
+  // A mistyped count (100 000) would take minutes to start, not a clear error.
+  EXPECT_THROW(ThreadPool(ThreadPool::kMaxThreads + 1), std::invalid_argument);
+  EXPECT_THROW(ThreadPool::CheckThreadCount(100000, "threads"), std::invalid_argument);
+  EXPECT_NO_THROW(ThreadPool::CheckThreadCount(ThreadPool::kMaxThreads, "threads"));
+}
+
 }  // namespace
 }  // namespace coulomb

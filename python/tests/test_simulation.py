@@ -325,6 +325,16 @@ def test_solve_passes_the_inner_solver_and_delassus_form_like_the_command_line(
         coulomb.solve(str(path), solver="sap", canal_inner="ssn")
     with pytest.raises(ValueError, match="CANAL inner solver"):
         coulomb.solve(str(path), solver="canal", canal_inner="lu")
+    for bad in (0, 100000):  # a clear error, not minutes spent starting threads
+        with pytest.raises(ValueError, match="threads: must be from 1 to 256"):
+            coulomb.solve(str(path), solver="subadmm", threads=bad)
+
+
+def test_a_thread_count_out_of_bounds_is_refused_before_any_thread_starts():
+    # 100 000 threads would take minutes to start: a clear error instead.
+    for bad in (0, 100000):
+        with pytest.raises(ValueError, match="threads: must be from 1 to 256"):
+            coulomb.Simulation.from_builtin("clutter", bodies=8, threads=bad)
 
 
 def test_simulations_run_in_parallel_threads_with_the_results_of_one():

@@ -10,6 +10,7 @@
 
 #include "coulomb/cli/arguments.h"
 #include "coulomb/contact/sap_friction_cone.h"
+#include "coulomb/math/thread_pool.h"
 #include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/sim/simulation.h"
 #include "coulomb/solvers/canal_solver.h"
@@ -45,7 +46,7 @@ NcpBenchOptions ParseNcpBenchOptions(const std::vector<std::string>& list) {
                          options.case_name);
       }
     } else if (flag == "--threads") {
-      options.threads = arguments.IntValue(flag);
+      options.threads = arguments.IntValueInRange(flag, 1, ThreadPool::kMaxThreads);
     } else if (flag == "--csv") {
       options.csv = arguments.Value(flag);
     } else if (flag == "--ablation") {
@@ -58,9 +59,7 @@ NcpBenchOptions ParseNcpBenchOptions(const std::vector<std::string>& list) {
       throw UsageError("unknown option " + flag);
     }
   }
-  if (options.cases < 1 || options.threads < 1) {
-    throw UsageError("--cases and --threads must be ≥ 1");
-  }
+  if (options.cases < 1) throw UsageError("--cases must be ≥ 1");
   if (options.penalty_growth < 1.0)
     throw UsageError("--penalty-growth must be ≥ 1 (β only grows)");
   if (options.ablation && !options.csv.empty())

@@ -46,6 +46,15 @@ int Arguments::IntValueAtLeast(const std::string& name, int minimum) {
   return value;
 }
 
+int Arguments::IntValueInRange(const std::string& name, int minimum, int maximum) {
+  const int value = IntValue(name);
+  if (value < minimum || value > maximum) {
+    throw UsageError(name + " must be from " + std::to_string(minimum) + " to " +
+                     std::to_string(maximum) + ", got " + std::to_string(value));
+  }
+  return value;
+}
+
 double Arguments::PositiveValue(const std::string& name) {
   const double value = DoubleValue(name);
   if (!(value > 0.0)) throw UsageError(name + " must be positive");

@@ -31,6 +31,8 @@ class Arguments {
   int IntValue(const std::string& name);
   // An integer ≥ minimum ("--threads must be ≥ 1" otherwise).
   int IntValueAtLeast(const std::string& name, int minimum);
+  // An integer in [minimum, maximum] ("--threads must be from 1 to 256").
+  int IntValueInRange(const std::string& name, int minimum, int maximum);
   // A positive finite number ("--dt must be positive" otherwise).
   double PositiveValue(const std::string& name);
   // A finite number ≥ 0 ("--lookahead must be a finite number ≥ 0" otherwise).

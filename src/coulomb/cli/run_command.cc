@@ -22,6 +22,7 @@
 #include "coulomb/io/hdf5_file.h"
 #include "coulomb/io/run_output.h"
 #include "coulomb/io/run_recorder.h"
+#include "coulomb/math/thread_pool.h"
 #include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/sim/scene_checks.h"
 #include "coulomb/sim/scene_file.h"
@@ -76,7 +77,7 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
     } else if (flag == "--cold-start") {
       options.cold_start = true;
     } else if (flag == "--threads") {
-      options.threads = arguments.IntValueAtLeast(flag, 1);
+      options.threads = arguments.IntValueInRange(flag, 1, ThreadPool::kMaxThreads);
     } else if (flag == "--model") {
       options.model = arguments.EnumValue<ContactModel>(flag);
     } else if (flag == "--rel-tol") {

@@ -9,6 +9,7 @@
 #include "coulomb/cli/solve_report.h"
 #include "coulomb/contact/random_contact_problem.h"
 #include "coulomb/fclib/fclib_solve.h"
+#include "coulomb/math/thread_pool.h"
 
 namespace coulomb {
 namespace {
@@ -33,7 +34,8 @@ SolveOptions ParseSolveOptions(const std::vector<std::string>& list) {
     } else if (flag == "--canal-inner") {
       options.solver.ncp.inner_solver = arguments.EnumValue<CanalInnerSolver>(flag);
     } else if (flag == "--threads") {
-      options.solver.threads = arguments.IntValueAtLeast(flag, 1);
+      options.solver.threads =
+          arguments.IntValueInRange(flag, 1, ThreadPool::kMaxThreads);
     } else if (flag == "--rel-tol") {
       options.solver.sap.rel_tolerance = arguments.FractionValue(flag);
       options.solver.ncp.tolerance = options.solver.sap.rel_tolerance;

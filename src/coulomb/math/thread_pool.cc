@@ -5,9 +5,16 @@
 
 namespace coulomb {
 
+void ThreadPool::CheckThreadCount(int threads, const std::string& what) {
+  if (threads < 1 || threads > kMaxThreads) {
+    throw std::invalid_argument(
+        what + ": must be from 1 to " + std::to_string(kMaxThreads) +
+        " (threads, the calling one included), got " + std::to_string(threads));
+  }
+}
+
 ThreadPool::ThreadPool(int num_threads) {
-  if (num_threads < 1)
-    throw std::invalid_argument("ThreadPool: need at least one thread");
+  CheckThreadCount(num_threads, "ThreadPool");
   for (int worker = 1; worker < num_threads; ++worker) {
     workers_.emplace_back([this, worker] { WorkerLoop(worker); });
   }

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -15,7 +16,16 @@ namespace coulomb {
 // disjoint data gives identical results for any thread count.
 class ThreadPool {
  public:
+  // The most threads a pool takes. Beyond it a request is taken for a
+  // mistake: a pool of 100 000 threads takes minutes to start, and no
+  // machine has the cores to run them.
+  static constexpr int kMaxThreads = 256;
+  // Throws std::invalid_argument unless 1 ≤ threads ≤ kMaxThreads, naming
+  // `what` (the option or parameter the count came from).
+  static void CheckThreadCount(int threads, const std::string& what);
+
   // num_threads ≥ 1 counts the calling thread: 1 runs everything inline.
+  // Throws std::invalid_argument outside [1, kMaxThreads].
   explicit ThreadPool(int num_threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;

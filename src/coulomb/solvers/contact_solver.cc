@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "coulomb/math/thread_pool.h"
 #include "coulomb/solvers/canal_solver.h"
 #include "coulomb/solvers/dual_solver.h"
 #include "coulomb/solvers/pgs_solver.h"
@@ -207,7 +208,7 @@ class DualContactSolver final : public NcpContactSolver {
 
 void ValidateContactSolverOptions(const ContactSolverOptions& options) {
   ValidateSapSolverParameters(options.sap);
-  if (options.threads < 1) throw std::invalid_argument("threads: must be ≥ 1");
+  ThreadPool::CheckThreadCount(options.threads, "threads");
   if (!(options.ncp.tolerance >= 0.0)) {
     throw std::invalid_argument("ncp tolerance: must be ≥ 0");
   }

@@ -16,7 +16,7 @@ namespace coulomb {
 SapSolver::SapSolver(const SapSolverParameters& parameters, int num_threads)
     : parameters_(parameters) {
   ValidateSapSolverParameters(parameters);
-  if (num_threads < 1) throw std::invalid_argument("SapSolver: threads must be ≥ 1");
+  ThreadPool::CheckThreadCount(num_threads, "SapSolver threads");
   if (num_threads > 1) pool_ = std::make_unique<ThreadPool>(num_threads);
 }
 
