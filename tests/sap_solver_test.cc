@@ -236,6 +236,21 @@ TEST(SapSolver, ReportsFailureInsteadOfASilentAnswer) {
   EXPECT_GT(stats.momentum_error, parameters.rel_tolerance);
 }
 
+TEST(SapSolver, StopsAtOnceWhenTheCostOverflows) {
+  // From a guess of 1e300 m/s, ½‖v − v*‖²_A is no double: no Newton step can
+  // help, and 1 000 iterations on infinities would only cost time.
+  RandomContactProblemOptions options;
+  options.num_bodies = 3;
+  options.num_contacts = 6;
+  const ContactProblem problem = MakeRandomContactProblem(options);
+  SapSolver solver;
+  SapSolution solution;
+  const Eigen::VectorXd guess = Eigen::VectorXd::Constant(problem.num_dofs(), 1e300);
+  const SapSolverStatistics stats = solver.Solve(problem, guess, &solution);
+  EXPECT_EQ(stats.status, SolverStatus::kNotFinite);
+  EXPECT_EQ(stats.iterations, 0);
+}
+
 TEST(SapSolver, ConvergesQuadraticallyNearTheSolution) {
   // A smooth case: one 6-dof body and four contacts. Newton's method shows
   // e_{k+1} ≲ C e_k² once close: the exponent log e_{k+1} / log e_k nears 2.

@@ -365,6 +365,12 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
       keep(record);
       break;
     }
+    if (!std::isfinite(evaluation.cost) || !std::isfinite(evaluation.gradient_norm) ||
+        !std::isfinite(evaluation.momentum_scale)) {
+      stats.status = SolverStatus::kNotFinite;
+      keep(record);
+      break;
+    }
     if (stall.Stalled(evaluation.cost, evaluation.gradient_norm) &&
         evaluation.gradient_norm <
             kRoundoffAcceptance * parameters_.rel_tolerance * evaluation.momentum_scale) {

@@ -20,18 +20,22 @@ enum class SolverStatus {
   kFactorizationFailed,   // a matrix was not numerically positive definite
   kLineSearchFailed,      // SAP: no acceptable step along a descent direction
   kInnerSolveFailed,      // CANAL: its inner SAP solve failed
+  // SAP: the cost or its gradient overflowed (velocities, forces or impulses
+  // beyond what double precision can square): no iteration can help.
+  kNotFinite,
 };
 
 template <>
 struct EnumNames<SolverStatus> {
   static constexpr std::string_view kWhat = "solver status";
-  static constexpr std::array<std::pair<SolverStatus, std::string_view>, 6> kNames = {{
+  static constexpr std::array<std::pair<SolverStatus, std::string_view>, 7> kNames = {{
       {SolverStatus::kConverged, "converged"},
       {SolverStatus::kConvergedAtRoundoff, "converged_at_roundoff"},
       {SolverStatus::kMaxIterationsReached, "max_iterations_reached"},
       {SolverStatus::kFactorizationFailed, "factorization_failed"},
       {SolverStatus::kLineSearchFailed, "line_search_failed"},
       {SolverStatus::kInnerSolveFailed, "inner_solve_failed"},
+      {SolverStatus::kNotFinite, "not_finite"},
   }};
 };
 
