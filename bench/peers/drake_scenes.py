@@ -58,7 +58,8 @@ def contact_properties(stiffness, dissipation, friction, dt):
 def add_box_corners(plant, body, size, properties):
     """Eight spheres of CORNER_RADIUS in the corners of a box of `size`."""
     inset = 0.5 * np.asarray(size) - CORNER_RADIUS
-    for index, signs in enumerate(np.array(np.meshgrid([-1, 1], [-1, 1], [-1, 1])).T.reshape(-1, 3)):
+    corners = np.array(np.meshgrid([-1, 1], [-1, 1], [-1, 1])).T.reshape(-1, 3)
+    for index, signs in enumerate(corners):
         plant.RegisterCollisionGeometry(body, RigidTransform(inset * signs),
                                         Sphere(CORNER_RADIUS), f"{body.name()}_corner_{index}",
                                         properties)

@@ -664,7 +664,8 @@ def slope_sentence(slope):
     return (f"Box on a 20° slope (δt = 10 ms): the sticking box creeps at "
             f"{1e3 * c['creep']:.4f} mm/s in Coulomb (σ = 1e-3), {1e3 * m['creep']:.4f} mm/s "
             f"in MuJoCo at impratio 1 and {1e3 * s['creep']:.4f} mm/s at impratio "
-            f"{s['impratio']:.1f}{soft_text}; the sliding box's speed at 3 s is {c['speed']:.4f} m/s "
+            f"{s['impratio']:.1f}{soft_text}; the sliding box's speed at 3 s is "
+            f"{c['speed']:.4f} m/s "
             f"in Coulomb, {m['speed']:.4f} m/s in MuJoCo (g (sin θ − μ cos θ) t = "
             f"{slope['exact']:.4f} m/s).")
 
@@ -708,13 +709,15 @@ def drake_sections(rows, irr_rows):
     slide = next(r for r in rows if r["scene"] == "box slide")
     drake = table(DRAKE_HEADER, [format_drake_row(r) for r in rows if r["drake"]])
     drake += (f"\n\nBox slide in Drake: the box stops after "
-              f"{slide['drake']['distance']:.4f} m (v²/(2μg) = {1.0 / (2 * 0.5 * GRAVITY):.4f} m).")
+              f"{slide['drake']['distance']:.4f} m "
+              f"(v²/(2μg) = {1.0 / (2 * 0.5 * GRAVITY):.4f} m).")
     return drake, table(IRR_HEADER, [format_irr_row(r) for r in irr_rows])
 
 
 def write_docs(results, main_table, stiff_table):
     rows, irr_rows, slope = results["rows"], results["irr_rows"], results["slope"]
-    plot([r for r in rows if r["scene"] == "clutter"], os.path.join(DOCS, "peers_time_per_step.png"))
+    plot([r for r in rows if r["scene"] == "clutter"],
+         os.path.join(DOCS, "peers_time_per_step.png"))
     slide = next(r for r in rows if r["scene"] == "box slide")
     exact = 1.0 / (2 * 0.5 * GRAVITY)
     with open(os.path.join(DOCS, "peers.md.in")) as template:
