@@ -16,10 +16,11 @@ Scenes (mujoco_scenes.py rebuilds each in MJCF, body for body):
   MuJoCo's at its defaults (equal stiction, MuJoCo's), a third table;
   and a third time in Coulomb without speculative contacts (look-ahead 0,
   contacts found once within the margin, as MuJoCo finds them), a fourth;
-  the clutter without walls runs again in MuJoCo at δt/2 and δt/4 with
-  contacts as stiff as that step allows, beside Coulomb at δt per simulated
-  time (how far MuJoCo's step must shrink to reach Coulomb's penetration), a
-  fifth.
+  a fourth time in Coulomb with both (MuJoCo's stiction and contact
+  detection), a fifth; the clutter without walls runs again in MuJoCo at
+  δt/2 and δt/4 with contacts as stiff as that step allows, beside Coulomb
+  at δt per simulated time (how far MuJoCo's step must shrink to reach
+  Coulomb's penetration), a sixth.
 
 Coulomb runs SAP (ε_r = 1e-6, every step certified) through its Python API,
 MuJoCo 4.0 its Newton solver on each of its islands (tolerance 1e-8, its
@@ -245,11 +246,12 @@ def check_same_start(label, sim, xml):
         sys.exit(f"{label}: a body is {worst:.3g} m from its MuJoCo twin")
 
 
-def row(case, c, m, m_stiff=None, d=None, c_soft=None, c_unswept=None, m_substeps=None):
+def row(case, c, m, m_stiff=None, d=None, c_soft=None, c_unswept=None, m_substeps=None,
+        c_mujoco_model=None):
     return {"scene": case.label, "layout": case.layout, "bodies": case.bodies,
             "duration": case.duration, "coulomb": c, "mujoco": m, "mujoco_stiff": m_stiff,
             "drake": d, "coulomb_soft": c_soft, "coulomb_unswept": c_unswept,
-            "mujoco_substeps": m_substeps}
+            "mujoco_substeps": m_substeps, "coulomb_mujoco_model": c_mujoco_model}
 
 
 def fastest_of_alternate_runs(runs):
@@ -308,9 +310,10 @@ def spread_sentence(rows):
 def run_clutter(case, impratio, sigma, drake_python):
     """The engines on the case, MuJoCo again at `impratio` (its stiction made
     as stiff as Coulomb's, see run_slope) and Coulomb again at `sigma` (its
-    stiction made as soft as MuJoCo's at its defaults) and without speculative
-    contacts (look-ahead 0: contacts within the margin, as MuJoCo finds them);
-    Drake's SAP when its Python is given."""
+    stiction made as soft as MuJoCo's at its defaults), without speculative
+    contacts (look-ahead 0: contacts within the margin, as MuJoCo finds them)
+    and with both (MuJoCo's stiction and contact detection); Drake's SAP when
+    its Python is given."""
     def clutter(**options):
         return coulomb.Simulation.from_builtin("clutter", bodies=case.bodies, walls=case.walls,
                                                columns=case.columns, **options)
@@ -322,10 +325,11 @@ def run_clutter(case, impratio, sigma, drake_python):
     substep_xmls = [mujoco_scenes.clutter_mjcf(case.bodies, case.walls, case.columns,
                                                substeps=k) for k in substeps]
     check_same_start(f"clutter {case.bodies}", clutter(), xml)
-    c, c_soft, c_unswept, m, m_stiff, *m_substeps = fastest_of_alternate_runs(
+    c, c_soft, c_unswept, c_model, m, m_stiff, *m_substeps = fastest_of_alternate_runs(
         [lambda: run_coulomb(clutter(), case.duration),
          lambda: run_coulomb(clutter(sigma=sigma), case.duration),
          lambda: run_coulomb(clutter(lookahead=0.0), case.duration),
+         lambda: run_coulomb(clutter(sigma=sigma, lookahead=0.0), case.duration),
          lambda: run_mujoco(xml, case.duration), lambda: run_mujoco(stiff_xml, case.duration)]
         + [lambda fine=fine: run_mujoco(fine, case.duration) for fine in substep_xmls])
     check_same_energy(f"clutter {case.bodies}", c, m, "MuJoCo")
@@ -335,7 +339,7 @@ def run_clutter(case, impratio, sigma, drake_python):
     if drake_python:
         d = fastest_drake_run(lambda: run_drake(drake_python, "clutter", case.duration, case))
         check_same_energy(f"clutter {case.bodies}", c, d, "Drake")
-    return row(case, c, m, m_stiff, d, c_soft, c_unswept, m_substeps or None)
+    return row(case, c, m, m_stiff, d, c_soft, c_unswept, m_substeps or None, c_model)
 
 
 # Where the 40-body walled clutter's time goes: its phases (s) from the
@@ -630,6 +634,22 @@ def unswept_table(rows):
     return table(UNSWEPT_HEADER, lines)
 
 
+MODEL_HEADER = ("| layout | bodies | Coulomb ms/step, σ = {sigma:.3g}, look-ahead 0 "
+                "| MuJoCo ms/step | Coulomb / MuJoCo | iterations C / M | max e_m C / M "
+                "| penetration max [mm] C / M |")
+
+
+def mujoco_model_table(results):
+    """Coulomb at MuJoCo's default stiction and without speculative contacts
+    beside MuJoCo at its defaults."""
+    lines = [format_setting_row(r, "coulomb_mujoco_model", "mujoco") for r in results["rows"]
+             if r.get("coulomb_mujoco_model") is not None]
+    if not lines:
+        return ("Not measured in this run (saved before run_peers.py ran Coulomb at MuJoCo's "
+                "stiction and look-ahead 0 together).")
+    return table(MODEL_HEADER.format(sigma=results["slope"]["coulomb_soft"]["sigma"]), lines)
+
+
 def format_penetration_row(r):
     """Coulomb at δt beside MuJoCo at δt/k for each k, per 10 ms simulated."""
     c = r["coulomb"]
@@ -728,6 +748,7 @@ def write_docs(results, main_table, stiff_table):
     text = text.replace("@STIFF_TABLE@", stiff_table)
     text = text.replace("@SOFT_TABLE@", soft_table(results))
     text = text.replace("@UNSWEPT_TABLE@", unswept_table(rows))
+    text = text.replace("@MODEL_TABLE@", mujoco_model_table(results))
     text = text.replace("@PENETRATION_TABLE@", penetration_table(rows))
     text = text.replace("@SPREAD@", spread_sentence(rows))
     text = text.replace("@PHASE_TABLE@", table(PHASE_HEADER, [format_phase_row(r)
@@ -825,6 +846,7 @@ def main():
     print(stiff_table)
     print(soft_table(results))
     print(unswept_table(rows))
+    print(mujoco_model_table(results))
     print(penetration_table(rows))
     print(spread_sentence(rows))
     if irr_rows is not None:
