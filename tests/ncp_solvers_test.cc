@@ -470,6 +470,21 @@ TEST(CanalSolver, ReturnsItsBestIterateAtTheIterationLimit) {
   }
 }
 
+// From a guess of 1e300 m/s the inner SAP solve's cost overflows: CANAL
+// stops at once with the inner failure instead of iterating on infinities.
+TEST(CanalSolver, StopsWhenItsInnerSolveOverflows) {
+  RandomContactProblemOptions options;
+  options.num_bodies = 4;
+  options.num_contacts = 8;
+  const ContactProblem problem = MakeRandomContactProblem(options);
+  const ContactNcp ncp(problem);
+  NcpSolution solution;
+  const NcpSolverStatistics stats = CanalSolver().Solve(
+      ncp, Eigen::VectorXd::Constant(problem.num_dofs(), 1e300), &solution);
+  EXPECT_EQ(stats.status, SolverStatus::kInnerSolveFailed);
+  EXPECT_EQ(stats.inner_solves, 1);
+}
+
 // Warm start (time stepping passes the previous step's impulses): started
 // from the solution, CANAL stops after one outer iteration and SubADMM needs
 // far fewer iterations than from λ = 0; a wrong-sized guess is an error.

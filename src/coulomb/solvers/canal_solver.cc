@@ -122,7 +122,7 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
     stats.inner_iterations += step.iterations;
     ++stats.inner_solves;
     stats.inner_failures += !step.converged;
-    if (step.factorization_failed) {
+    if (step.no_answer) {
       stats.status = SolverStatus::kInnerSolveFailed;
       break;
     }
@@ -186,7 +186,8 @@ CanalSolver::InnerStep CanalSolver::SolveCascadedInnerProblem(const ContactNcp& 
       first ? inner_solver_.Solve(*inner_, outer.v, &inner_solution_)
             : inner_solver_.Solve(*inner_, inner_solution_.v, &inner_solution_);
   return {inner.iterations, Accepted(inner.status),
-          inner.status == SolverStatus::kFactorizationFailed};
+          inner.status == SolverStatus::kFactorizationFailed ||
+              inner.status == SolverStatus::kNotFinite};
 }
 
 CanalSolver::InnerStep CanalSolver::SolveStrictInnerProblem(double penalty,

@@ -64,7 +64,8 @@ class CanalSolver {
   struct InnerStep {
     int iterations = 0;
     bool converged = false;
-    bool factorization_failed = false;
+    // No answer to go on from: a factorization failed or the cost overflowed.
+    bool no_answer = false;
   };
   // CANAL's cascade: SAP's Newton method on the convex surrogate (AL §V).
   InnerStep SolveCascadedInnerProblem(const ContactNcp& ncp, double penalty,
