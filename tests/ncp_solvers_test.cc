@@ -473,10 +473,8 @@ TEST(CanalSolver, ReturnsItsBestIterateAtTheIterationLimit) {
 // From a guess of 1e300 m/s the inner SAP solve's cost overflows: CANAL
 // stops at once with the inner failure instead of iterating on infinities.
 TEST(CanalSolver, StopsWhenItsInnerSolveOverflows) {
-  RandomContactProblemOptions options;
-  options.num_bodies = 4;
-  options.num_contacts = 8;
-  const ContactProblem problem = MakeRandomContactProblem(options);
+  const ContactProblem problem =
+      MakeRandomContactProblem({.num_bodies = 4, .num_contacts = 8});
   const ContactNcp ncp(problem);
   NcpSolution solution;
   const NcpSolverStatistics stats = CanalSolver().Solve(

@@ -239,10 +239,8 @@ TEST(SapSolver, ReportsFailureInsteadOfASilentAnswer) {
 TEST(SapSolver, StopsAtOnceWhenTheCostOverflows) {
   // From a guess of 1e300 m/s, ½‖v − v*‖²_A is no double: no Newton step can
   // help, and 1 000 iterations on infinities would only cost time.
-  RandomContactProblemOptions options;
-  options.num_bodies = 3;
-  options.num_contacts = 6;
-  const ContactProblem problem = MakeRandomContactProblem(options);
+  const ContactProblem problem =
+      MakeRandomContactProblem({.num_bodies = 3, .num_contacts = 6});
   SapSolver solver;
   SapSolution solution;
   const Eigen::VectorXd guess = Eigen::VectorXd::Constant(problem.num_dofs(), 1e300);
