@@ -690,34 +690,42 @@ def slope_sentence(slope):
             f"{slope['exact']:.4f} m/s).")
 
 
+# The plot's series: a run of each row, its colour, line style and name.
+PLOT_SERIES = (
+    ("coulomb", "tab:blue", "-", "Coulomb (SAP)"),
+    ("coulomb_soft", "tab:blue", ":", "Coulomb, MuJoCo's default stiction"),
+    ("coulomb_unswept", "tab:blue", "--", "Coulomb, look-ahead 0"),
+    ("coulomb_mujoco_model", "tab:purple", "-.", "Coulomb, both (MuJoCo's model)"),
+    ("mujoco", "tab:orange", "-", "MuJoCo 4.0"),
+    ("mujoco_stiff", "tab:orange", ":", "MuJoCo 4.0, Coulomb's stiction and accuracy"),
+    ("drake", "tab:green", "-", "Drake 1.58 SAP"))
+
+
 def plot(rows, path):
+    """Time per step against bodies, one panel per layout of the clutter."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    figure, axes = plt.subplots(figsize=(10, 4.8))
-    for layout, marker in ((WALLED, "o"), (COLUMNS, "s"),
-                           ("grid, no walls", "^")):
+    layouts = [layout for layout in (WALLED, COLUMNS, "grid, no walls")
+               if any(r["layout"] == layout for r in rows)]
+    figure, panels = plt.subplots(1, len(layouts), figsize=(4.4 * len(layouts), 5.0),
+                                  squeeze=False)
+    for axes, layout in zip(panels[0], layouts):
         chosen = [r for r in rows if r["layout"] == layout]
-        if not chosen:
-            continue
         bodies = [r["bodies"] for r in chosen]
-        for engine, color, style, name in (
-                ("coulomb", "tab:blue", "-", "Coulomb (SAP)"),
-                ("coulomb_soft", "tab:blue", ":", "Coulomb (SAP), MuJoCo's default stiction"),
-                ("coulomb_unswept", "tab:blue", "--", "Coulomb (SAP), no look-ahead"),
-                ("mujoco", "tab:orange", "-", "MuJoCo 4.0"),
-                ("mujoco_stiff", "tab:orange", ":", "MuJoCo 4.0, Coulomb's stiction and accuracy"),
-                ("drake", "tab:green", "-", "Drake 1.58 SAP")):
+        for engine, color, style, name in PLOT_SERIES:
             if any(r.get(engine) is None or r[engine].get("failed_at") is not None for r in chosen):
                 continue
-            axes.loglog(bodies, [r[engine]["ms"] for r in chosen], marker=marker, color=color,
-                        linestyle=style, label=f"{name}, {layout}")
-    axes.set_xlabel("bodies")
-    axes.set_ylabel("wall time per step [ms]")
-    axes.set_title("Clutter, δt = 10 ms, one thread, measured in one run")
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    figure.tight_layout()
+            axes.loglog(bodies, [r[engine]["ms"] for r in chosen], marker="o", markersize=4,
+                        color=color, linestyle=style, label=name)
+        axes.set_title(layout, fontsize=10)
+        axes.set_xlabel("bodies")
+        axes.grid(True, which="both", alpha=0.3)
+    panels[0][0].set_ylabel("wall time per step [ms]")
+    handles, labels = panels[0][0].get_legend_handles_labels()
+    figure.legend(handles, labels, fontsize=8, loc="lower center", ncol=4)
+    figure.suptitle("Clutter, δt = 10 ms, one thread, measured in one run", fontsize=11)
+    figure.tight_layout(rect=(0, 0.11, 1, 1))
     figure.savefig(path, dpi=110)
 
 
