@@ -94,13 +94,15 @@ check "--threads 0 exits 2" test "$code" -eq 2
 check "--example --max-iterations 1 exits 1" test "$code" -eq 1
 check "an unconverged solve still prints its JSON, marked" python3 -c "
 import json; r = json.load(open('$work/out')); assert r['converged'] is False and r['iterations'] == 1, r"
-for bad in "--solver nope" "--threads 0" "--threads 100000" "--rel-tol 2" "--rel-tol -1" "--max-iterations 0" \
+for bad in "--solver nope" "--threads 0" "--threads 100000" "--rel-tol 2" "--rel-tol -1" \
+           "--max-iterations 0" \
            "--line-search nope" "--output"; do
   "$coulomb" solve --example $bad >/dev/null 2>"$work/err"; code=$?
   check "solve --example $bad exits 2" test "$code" -eq 2
   check "solve --example $bad says why in one line" test "$(wc -l <"$work/err")" -eq 1
 done
-for bad in "--dt -1" "--dt 0" "--duration 0" "--threads 0" "--threads 100000" "--solver nope" "--model nope" \
+for bad in "--dt -1" "--dt 0" "--duration 0" "--threads 0" "--threads 100000" \
+           "--solver nope" "--model nope" \
            "--scheme nope" "--set bodies=x" "--set nokey=1" "--rel-tol 0" "--sigma 0" \
            "--sigma -1" "--sigma nan" "--lookahead -1" "--lookahead nan" "--lookahead" \
            "nosuchscene"; do

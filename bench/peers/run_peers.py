@@ -101,6 +101,7 @@ EQUAL_PENETRATION_SUBSTEPS = (2, 4)
 
 WALLED = "4 columns, walls"  # the clutter's layout with walls (its phase table's)
 COLUMNS = "4 columns, no walls"  # the same four columns without walls
+GRID = "grid, no walls"  # columns ten objects high on a grid
 
 
 class Case:
@@ -117,7 +118,7 @@ def clutter_cases(quick):
              for n, d in ((8, 10.0), (20, 10.0), (40, 10.0), (160, 5.0))]
     cases += [Case("clutter", COLUMNS, n, False, 4, d)
               for n, d in ((40, 10.0), (160, 5.0), (320, 3.0))]
-    cases += [Case("clutter", "grid, no walls", n, False, n // 10, 3.0)
+    cases += [Case("clutter", GRID, n, False, n // 10, 3.0)
               for n in (100, 320, 1000)]
     return cases
 
@@ -606,48 +607,42 @@ def format_setting_row(r, coulomb="coulomb", mujoco="mujoco_stiff"):
             f"| {1e3 * c['penetration_max']:.3f} / {1e3 * m['penetration_max']:.3f} |")
 
 
-SOFT_HEADER = ("| layout | bodies | Coulomb ms/step, σ = {sigma:.3g} | MuJoCo ms/step "
-               "| Coulomb / MuJoCo | iterations C / M | max e_m C / M "
-               "| penetration max [mm] C / M |")
-
-
-def soft_table(results):
-    """Coulomb at MuJoCo's default stiction beside MuJoCo at its defaults."""
-    if "coulomb_soft" not in results["slope"]:
-        return "Not measured in this run (saved before run_peers.py ran Coulomb at a second σ)."
-    header = SOFT_HEADER.format(sigma=results["slope"]["coulomb_soft"]["sigma"])
-    return table(header, [format_setting_row(r, "coulomb_soft", "mujoco")
-                          for r in results["rows"] if r.get("coulomb_soft") is not None])
-
-
-UNSWEPT_HEADER = ("| layout | bodies | Coulomb ms/step, look-ahead 0 | MuJoCo ms/step "
+SETTING_HEADER = ("| layout | bodies | Coulomb ms/step, {setting} | MuJoCo ms/step "
                   "| Coulomb / MuJoCo | iterations C / M | max e_m C / M "
                   "| penetration max [mm] C / M |")
 
 
+def setting_table(rows, run, setting, missing):
+    """Coulomb's run `run` (at `setting`, a header's words) beside MuJoCo at
+    its defaults; what the run was (`missing`) if the saved rows lack it."""
+    lines = [format_setting_row(r, run, "mujoco") for r in rows if r.get(run) is not None]
+    if not lines:
+        return f"Not measured in this run (saved before run_peers.py ran Coulomb {missing})."
+    return table(SETTING_HEADER.format(setting=setting), lines)
+
+
+def soft_sigma(results):
+    """The σ that gives Coulomb MuJoCo's creep, as the headers print it."""
+    soft = results["slope"].get("coulomb_soft")
+    return f"σ = {soft['sigma']:.3g}" if soft else ""
+
+
+def soft_table(results):
+    """Coulomb at MuJoCo's default stiction beside MuJoCo at its defaults."""
+    return setting_table(results["rows"], "coulomb_soft", soft_sigma(results), "at a second σ")
+
+
 def unswept_table(rows):
     """Coulomb without speculative contacts beside MuJoCo at its defaults."""
-    lines = [format_setting_row(r, "coulomb_unswept", "mujoco") for r in rows
-             if r.get("coulomb_unswept") is not None]
-    if not lines:
-        return "Not measured in this run (saved before run_peers.py ran Coulomb at look-ahead 0)."
-    return table(UNSWEPT_HEADER, lines)
-
-
-MODEL_HEADER = ("| layout | bodies | Coulomb ms/step, σ = {sigma:.3g}, look-ahead 0 "
-                "| MuJoCo ms/step | Coulomb / MuJoCo | iterations C / M | max e_m C / M "
-                "| penetration max [mm] C / M |")
+    return setting_table(rows, "coulomb_unswept", "look-ahead 0", "at look-ahead 0")
 
 
 def mujoco_model_table(results):
     """Coulomb at MuJoCo's default stiction and without speculative contacts
     beside MuJoCo at its defaults."""
-    lines = [format_setting_row(r, "coulomb_mujoco_model", "mujoco") for r in results["rows"]
-             if r.get("coulomb_mujoco_model") is not None]
-    if not lines:
-        return ("Not measured in this run (saved before run_peers.py ran Coulomb at MuJoCo's "
-                "stiction and look-ahead 0 together).")
-    return table(MODEL_HEADER.format(sigma=results["slope"]["coulomb_soft"]["sigma"]), lines)
+    return setting_table(results["rows"], "coulomb_mujoco_model",
+                         f"{soft_sigma(results)}, look-ahead 0",
+                         "at MuJoCo's stiction and look-ahead 0 together")
 
 
 def format_penetration_row(r):
@@ -706,7 +701,7 @@ def plot(rows, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    layouts = [layout for layout in (WALLED, COLUMNS, "grid, no walls")
+    layouts = [layout for layout in (WALLED, COLUMNS, GRID)
                if any(r["layout"] == layout for r in rows)]
     figure, panels = plt.subplots(1, len(layouts), figsize=(4.4 * len(layouts), 5.0),
                                   squeeze=False)
