@@ -236,6 +236,14 @@ TEST(SapSolver, ReportsFailureInsteadOfASilentAnswer) {
   EXPECT_GT(stats.momentum_error, parameters.rel_tolerance);
 }
 
+TEST(SapSolver, RefusesANegativeBoundOnParallelWork) {
+  SapSolverParameters parameters;
+  parameters.parallel_min_constraints = -1;
+  EXPECT_THROW(SapSolver(parameters, 2), std::invalid_argument);
+  parameters.parallel_min_constraints = 0;  // 0: islands on the pool always
+  EXPECT_NO_THROW(SapSolver(parameters, 2));
+}
+
 TEST(SapSolver, StopsAtOnceWhenTheCostOverflows) {
   // From a guess of 1e300 m/s, ½‖v − v*‖²_A is no double: no Newton step can
   // help, and 1 000 iterations on infinities would only cost time.

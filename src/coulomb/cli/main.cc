@@ -57,8 +57,9 @@ constexpr CommandHelp kCommands[] = {
      "                 --lookahead S sweeps each body S seconds ahead for speculative\n"
      "                 contacts (default δt + the largest SAP τ_d, where the contact\n"
      "                 models engage; 0: contacts within the margin only);\n"
-     "                 --threads N (1 to 256) runs the solver on N threads (SAP's\n"
-     "                 islands, SubADMM's trees), the trajectory the same for any N\n"},
+     "                 --threads N (1 to 256) runs the solver on N threads (SubADMM's\n"
+     "                 trees; SAP's islands while they hold 1000 constraints or\n"
+     "                 more), the trajectory the same for any N\n"},
     {"view",
      "  view DIR [--port P] [--host H] [--export FILE.html]\n"
      "                 play a run written by coulomb run --out DIR in the browser\n"

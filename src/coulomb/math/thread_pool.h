@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -10,10 +11,16 @@
 namespace coulomb {
 
 // A fixed set of worker threads for data-parallel loops. ParallelFor(n, f)
-// calls f(0), …, f(n − 1), each exactly once, split into contiguous chunks
-// over the workers and the calling thread, and returns when all are done.
+// calls f(0), …, f(n − 1), each exactly once, and returns when all are done.
 // Tasks must not depend on each other's order; a loop whose tasks write
 // disjoint data gives identical results for any thread count.
+//
+// The indices are split into one contiguous chunk per thread, the same
+// chunk for the same thread loop after loop (an iterative solver's worker
+// finds its part of the data in its own cache). A worker runs its chunk
+// when it wakes; the calling thread runs its own, then takes over every
+// chunk that no worker has started: it never waits for a worker that is
+// asleep or descheduled, only for chunks being run.
 class ThreadPool {
  public:
   // The most threads a pool takes. Beyond it a request is taken for a
@@ -51,22 +58,30 @@ class ThreadPool {
   };
   void Run(int count, TaskRef task);
   void WorkerLoop(int worker);
+  // Claims chunk `chunk` of the loop of `generation` (false: claimed already).
+  bool Claim(int chunk, std::uint64_t generation);
   void RunChunk(int chunk) const;
 
   std::vector<std::thread> workers_;
-  // Hand-off: the caller publishes task_/count_ and bumps generation_;
-  // workers and the caller spin briefly on the atomics (a loop in an iterative
-  // solver runs thousands of times per second), then sleep on the condition
-  // variables; generation_ changes and the last decrement of pending_ are
-  // signalled under mutex_, so no wake-up is lost.
-  std::mutex mutex_;
-  std::condition_variable work_ready_;
-  std::condition_variable work_done_;
+  // The loop being run: written by the caller before it publishes the new
+  // generation, read by whoever claimed a chunk of it (the caller waits for
+  // every chunk before the next loop overwrites them).
   TaskRef task_;
   int count_ = 0;
-  std::atomic<long> generation_{0};
-  std::atomic<int> pending_{0};
+  // The loops counted from 1; chunk c was last claimed in claimed_[c]'s loop
+  // (one cache line each: the threads write them side by side).
+  std::atomic<std::uint64_t> generation_{0};
+  struct alignas(64) ClaimedChunk {
+    std::atomic<std::uint64_t> generation{0};
+  };
+  std::vector<ClaimedChunk> claimed_;
+  std::atomic<int> chunks_done_{0};  // by the workers, in this loop
+  // Workers asleep on work_ready_ (they spin a while first): the caller takes
+  // the mutex and notifies only when there is one.
+  std::atomic<int> sleeping_{0};
   std::atomic<bool> stopping_{false};
+  std::mutex mutex_;
+  std::condition_variable work_ready_;
 };
 
 }  // namespace coulomb

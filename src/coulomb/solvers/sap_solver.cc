@@ -639,7 +639,7 @@ void SapSolver::SearchIslands(const ContactProblem& problem, const SapSolution& 
     island_steps_[islands[k]] = IslandStepLength(problem, solution, islands[k]);
   };
   const int count = static_cast<int>(islands.size());
-  if (pool_) {
+  if (ParallelIslands()) {
     pool_->ParallelFor(count, search);
   } else {
     for (int k = 0; k < count; ++k) search(k);
@@ -682,7 +682,7 @@ bool SapSolver::UpdateAlongDirection(const ContactProblem& problem, SapSolution*
     StepIsland(problem, island, island_steps_[island].alpha, solution);
   };
   const int num_active = static_cast<int>(active_islands_.size());
-  if (pool_) {
+  if (ParallelIslands()) {
     pool_->ParallelFor(num_active, step);
   } else {
     for (int k = 0; k < num_active; ++k) step(k);

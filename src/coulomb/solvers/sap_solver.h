@@ -204,6 +204,12 @@ class SapSolver {
   // (EngagedIslands::Join) into joined_islands_, iterated; the other islands
   // keep their numbers and state.
   void JoinIslands(const ContactProblem& problem);
+  // Whether the islands' line searches and steps go to the thread pool
+  // (SapSolverParameters::parallel_min_constraints).
+  bool ParallelIslands() const {
+    return pool_ && static_cast<int>(active_constraints_.size()) >=
+                        parameters_.parallel_min_constraints;
+  }
   // island_steps_ of the listed islands (on the thread pool).
   void SearchIslands(const ContactProblem& problem, const SapSolution& solution,
                      const std::vector<int>& islands);

@@ -17,6 +17,10 @@ void ValidateSapSolverParameters(const SapSolverParameters& p) {
     throw std::invalid_argument("max_iterations must be positive, got " +
                                 std::to_string(p.max_iterations));
   }
+  if (p.parallel_min_constraints < 0) {
+    throw std::invalid_argument("parallel_min_constraints must be ≥ 0, got " +
+                                std::to_string(p.parallel_min_constraints));
+  }
   if (!(p.backtracking_rho > 0.0 && p.backtracking_rho < 1.0) ||
       !(p.backtracking_alpha_max > 0.0) || !(p.armijo_c > 0.0 && p.armijo_c < 1.0)) {
     throw std::invalid_argument("backtracking parameters out of range");
