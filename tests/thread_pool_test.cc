@@ -1,6 +1,7 @@
 #include "coulomb/math/thread_pool.h"
 
 #include <atomic>
+#include <stdexcept>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -65,6 +66,25 @@ TEST(ThreadPool, ReturnsOnlyWhenTheSlowestIndexIsDone) {
       out[i] = x + i;
     });
     for (int i = 0; i < 16; ++i) EXPECT_GT(out[i], static_cast<double>(i)) << i;
+  }
+}
+
+TEST(ThreadPool, RethrowsATasksExceptionOnceEveryChunkIsDone) {
+  ThreadPool pool(2);
+  for (int throwing : {0, 99}) {  // in chunk 0 (the caller's), in chunk 1
+    std::vector<std::atomic<int>> visits(100);
+    EXPECT_THROW(pool.ParallelFor(100,
+                                  [&](int i) {
+                                    if (i == throwing) throw std::runtime_error("task");
+                                    visits[i].fetch_add(1);
+                                  }),
+                 std::runtime_error);
+    // The other chunk ran whole, and the pool goes on as before.
+    const int other = throwing == 0 ? 50 : 0;
+    for (int i = other; i < other + 50; ++i) EXPECT_EQ(visits[i].load(), 1) << i;
+    std::atomic<int> sum{0};
+    pool.ParallelFor(100, [&](int i) { sum.fetch_add(i); });
+    EXPECT_EQ(sum.load(), 4950);
   }
 }
 

@@ -36,11 +36,18 @@ ThreadPool::~ThreadPool() {
 }
 
 // Chunk c of num_threads() contiguous chunks of [0, count_).
-void ThreadPool::RunChunk(int chunk) const {
+void ThreadPool::RunChunk(int chunk) {
   const int chunks = num_threads();
   const int begin = static_cast<int>(static_cast<long>(count_) * chunk / chunks);
   const int end = static_cast<int>(static_cast<long>(count_) * (chunk + 1) / chunks);
-  for (int index = begin; index < end; ++index) task_(index);
+  try {
+    for (int index = begin; index < end; ++index) task_(index);
+  } catch (...) {
+    // Not thrown on from a worker (std::terminate) nor at once from the
+    // caller, whose task the workers may still be running.
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!error_) error_ = std::current_exception();
+  }
 }
 
 bool ThreadPool::Claim(int chunk, std::uint64_t generation) {
@@ -85,6 +92,12 @@ void ThreadPool::Run(int count, TaskRef task) {
   for (int spin = 0; chunks_done_.load(std::memory_order_acquire) < by_workers; ++spin) {
     if (spin >= kSpinIterations) std::this_thread::yield();
   }
+  std::exception_ptr error;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    error.swap(error_);
+  }
+  if (error) std::rethrow_exception(error);
 }
 
 void ThreadPool::WorkerLoop(int worker) {

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -20,7 +21,9 @@ namespace coulomb {
 // finds its part of the data in its own cache). A worker runs its chunk
 // when it wakes; the calling thread runs its own, then takes over every
 // chunk that no worker has started: it never waits for a worker that is
-// asleep or descheduled, only for chunks being run.
+// asleep or descheduled, only for chunks being run. A task that throws ends
+// its chunk; ParallelFor rethrows the first such exception once every chunk
+// is done (the pool stays usable).
 class ThreadPool {
  public:
   // The most threads a pool takes. Beyond it a request is taken for a
@@ -60,7 +63,8 @@ class ThreadPool {
   void WorkerLoop(int worker);
   // Claims chunk `chunk` of the loop of `generation` (false: claimed already).
   bool Claim(int chunk, std::uint64_t generation);
-  void RunChunk(int chunk) const;
+  // Runs chunk `chunk`; an exception it throws is kept in error_ (the first).
+  void RunChunk(int chunk);
 
   std::vector<std::thread> workers_;
   // The loop being run: written by the caller before it publishes the new
@@ -76,6 +80,7 @@ class ThreadPool {
   };
   std::vector<ClaimedChunk> claimed_;
   std::atomic<int> chunks_done_{0};  // by the workers, in this loop
+  std::exception_ptr error_;         // the loop's first exception (under mutex_)
   // Workers asleep on work_ready_ (they spin a while first): the caller takes
   // the mutex and notifies only when there is one.
   std::atomic<int> sleeping_{0};
