@@ -27,7 +27,7 @@ FUZZ_DIR ?= build-fuzz
 SECONDS ?= 60
 RUNS ?=
 FUZZ_SEED ?= 0
-.PHONY: fuzz fuzz-configure deps node-deps browser-deps venv build test test-kill-resume run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure plots siconos format format-check clean
+.PHONY: fuzz fuzz-configure deps node-deps browser-deps venv build test test-kill-resume run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure test-tsan-core tsan-configure plots siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
 define apt_install
@@ -163,6 +163,25 @@ test-sanitize-core: fuzz-configure
 	for test in $(SANITIZE_CORE_TESTS); do \
 	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 COULOMB_FCLIB_DIR= \
 	  bash tests/run_in_two_shards.sh $(FUZZ_DIR)/tests/$$test --gtest_brief=1 || exit 1; done
+
+# The thread pool and the solvers' threaded loops under ThreadSanitizer
+# (clang 19, in build-tsan): the pool's tests (loops back to back, a task
+# that throws) and the thread-count tests of SAP and SubADMM, whose results
+# must not depend on the split. .ci/run runs it after test-sanitize-core.
+TSAN_DIR ?= build-tsan
+tsan-configure: deps venv
+	$(call apt_install,$(FUZZ_APT_PACKAGES))
+	CC=clang-19 CXX=clang++-19 cmake -S . -B $(TSAN_DIR) -G Ninja \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS="-fsanitize=thread" \
+	  -DCMAKE_CXX_FLAGS="-fsanitize=thread" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" \
+	  -DCMAKE_PREFIX_PATH="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)" \
+	  -DCOULOMB_ROBOT_DATA_DIR="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)/share/example-robot-data/robots"
+
+test-tsan-core: tsan-configure
+	cmake --build $(TSAN_DIR) -j 2 --target math_test sap_solver_test
+	TSAN_OPTIONS=halt_on_error=1 $(TSAN_DIR)/tests/math_test --gtest_filter='ThreadPool.*'
+	TSAN_OPTIONS=halt_on_error=1 $(TSAN_DIR)/tests/sap_solver_test \
+	  --gtest_filter='*ThreadCount*'
 
 # The built-in clutter scene (SAP §VI-C), with a progress bar on a terminal.
 run: build

@@ -236,6 +236,29 @@ TEST(SapSolver, ReportsFailureInsteadOfASilentAnswer) {
   EXPECT_GT(stats.momentum_error, parameters.rel_tolerance);
 }
 
+// Each island's line search and step write only its own entries, so the
+// iterates do not depend on how the islands are split over threads. 60
+// bodies with 40 contacts fall into dozens of islands, all on the pool.
+TEST(SapSolver, ResultsAreIdenticalForAnyThreadCount) {
+  RandomContactProblemOptions options;
+  options.num_bodies = 60;
+  options.num_contacts = 40;
+  options.seed = 3;
+  const ContactProblem problem = MakeRandomContactProblem(options);
+  SapSolverParameters parameters;
+  parameters.parallel_min_constraints = 0;
+  SapSolution one, two, three;
+  const SapSolverStatistics stats =
+      SapSolver(parameters, 1).Solve(problem, Eigen::VectorXd(), &one);
+  ASSERT_TRUE(stats.converged());
+  ASSERT_GT(stats.num_islands, 8);
+  SapSolver(parameters, 2).Solve(problem, Eigen::VectorXd(), &two);
+  SapSolver(parameters, 3).Solve(problem, Eigen::VectorXd(), &three);
+  EXPECT_EQ(one.v, two.v);
+  EXPECT_EQ(one.gamma, two.gamma);
+  EXPECT_EQ(one.v, three.v);
+}
+
 TEST(SapSolver, RefusesANegativeBoundOnParallelWork) {
   SapSolverParameters parameters;
   parameters.parallel_min_constraints = -1;
