@@ -77,9 +77,9 @@ struct SapSolverParameters {
   // many constraints (≥ 0; 0: always). Below it a line search is a few
   // microseconds of work, which a second thread slows down (the data move
   // between the cores' caches): over 3 s of the 40-body walled clutter two
-  // threads took 0.35 ms per step without this bound against 0.19 ms on
-  // one, 0.19 with it; at 1000 bodies on the grid the two are even either way
-  // (7.6–7.9 against 7.7 ms per step, 2-core machine).
+  // threads took 0.25–0.33 ms per step without this bound against 0.19 ms
+  // on one, 0.19 with it; at 1000 bodies on the grid the two are even
+  // (7.6–7.9 against 7.7 ms per step; 2-core machine, alternating runs).
   int parallel_min_constraints = 1000;
   LineSearchType line_search = LineSearchType::kExact;
 
