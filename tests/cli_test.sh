@@ -52,7 +52,8 @@ assert abs(written - reported) <= 1e-9 * max(1.0, reported), (written, reported)
 done
 "$coulomb" solve "$problems/local.hdf5" --solver canal --json >"$work/out"; code=$?
 check "CANAL solves the local problem to its tolerance" python3 -c "
-import json; r = json.load(open('$work/out')); assert r['converged'] and r['ncp_residual'] < 1e-9, r"
+import json; r = json.load(open('$work/out'))
+assert r['converged'] and r['ncp_residual'] < 1e-9, r"
 "$coulomb" solve "$problems/global.hdf5" --json >"$work/out"; code=$?
 check "SAP solve of an FCLIB file exits 0" test "$code" -eq 0
 check "JSON has the required keys" python3 - "$work/out" <<'PY'
@@ -93,7 +94,8 @@ check "--threads 0 exits 2" test "$code" -eq 2
 "$coulomb" solve --example --max-iterations 1 --json >"$work/out"; code=$?
 check "--example --max-iterations 1 exits 1" test "$code" -eq 1
 check "an unconverged solve still prints its JSON, marked" python3 -c "
-import json; r = json.load(open('$work/out')); assert r['converged'] is False and r['iterations'] == 1, r"
+import json; r = json.load(open('$work/out'))
+assert r['converged'] is False and r['iterations'] == 1, r"
 for bad in "--solver nope" "--threads 0" "--threads 100000" "--rel-tol 2" "--rel-tol -1" \
            "--max-iterations 0" \
            "--line-search nope" "--output"; do
@@ -239,7 +241,8 @@ assert {r['solver'] for r in rows} == {'canal', 'subadmm', 'pgs', 'sap'}, rows[:
 assert all(float(r['residual']) >= 0 for r in rows)"
 "$coulomb" bench ncp --case bolt_nut --cases 2 >"$work/out"; code=$?
 check "bench ncp --case bolt_nut exits 0" test "$code" -eq 0
-check "bench ncp --case bolt_nut: 120 clustered contacts at most, CANAL the most accurate" python3 -c "
+check "bench ncp --case bolt_nut: 120 clustered contacts at most, CANAL the most accurate" \
+  python3 -c "
 import re
 text = open('$work/out').read()
 sizes = re.search(r'(\d+)(?:–(\d+))? contacts', text).groups()
@@ -256,7 +259,8 @@ assert [r[1].split()[0] for r in rows] == ['newton', 'dogleg', 'ssn'], rows
 assert all(float(r[2]) > 0 and 0 <= float(r[3]) <= 100 for r in rows), rows"
 "$coulomb" bench clutter --duration 0.2 --max-bodies 10 >"$work/out"; code=$?
 check "bench clutter exits 0" test "$code" -eq 0
-check "bench clutter prints a row per size and wall setting" test "$(grep -c '^|  *10 |' "$work/out")" -eq 2
+check "bench clutter prints a row per size and wall setting" \
+  test "$(grep -c '^|  *10 |' "$work/out")" -eq 2
 
 for scene in "$scenes"/*.yaml; do
   "$coulomb" run "$scene" --json >"$work/out"; code=$?
@@ -265,7 +269,8 @@ done
 printf 'bodies:\n  - name: b\n    shape: {sphere: {radius: -1}}\n    mass: 1\n' >"$work/bad.yaml"
 "$coulomb" run "$work/bad.yaml" >/dev/null 2>"$work/err"; code=$?
 check "bad scene file exits 2" test "$code" -eq 2
-check "bad scene file names line and key" grep -q "bad.yaml:3: bodies\[0\].shape.sphere.radius: must be positive" "$work/err"
+check "bad scene file names line and key" \
+  grep -q "bad.yaml:3: bodies\[0\].shape.sphere.radius: must be positive" "$work/err"
 
 # SIGINT and SIGTERM stop a run after its current step: it keeps and writes
 # what it has (stats.json says interrupted, one sample per step taken) and
@@ -292,13 +297,16 @@ done
 # before a write that would not fit, in one line, with the file as at its last
 # flush; --resume finishes it once there is room.
 rm -rf "$work/full"
-(ulimit -f 6000; trap '' XFSZ; exec "$coulomb" run clutter --duration 5 --out "$work/full" >/dev/null 2>"$work/err"); code=$?
+(ulimit -f 6000; trap '' XFSZ; exec "$coulomb" run clutter --duration 5 --out "$work/full" \
+  >/dev/null 2>"$work/err"); code=$?
 check "full disk: exits 1" test "$code" -eq 1
 check "full disk: one line says so" test "$(grep -c "no room for the next" "$work/err")" -eq 1
-check "full disk: the file reads up to its last flush" test "$("$fclib_tool" print "$work/full/trajectory.h5" /time | wc -l)" -eq 101
+check "full disk: the file reads up to its last flush" \
+  test "$("$fclib_tool" print "$work/full/trajectory.h5" /time | wc -l)" -eq 101
 "$coulomb" run --resume "$work/full" >/dev/null 2>&1; code=$?
 check "full disk: the resumed run completes" test "$code" -eq 0
-check "full disk: the resumed file holds every step" test "$("$fclib_tool" print "$work/full/trajectory.h5" /time | wc -l)" -eq 501
+check "full disk: the resumed file holds every step" \
+  test "$("$fclib_tool" print "$work/full/trajectory.h5" /time | wc -l)" -eq 501
 
 # An --out that cannot be a folder fails before the run, in one line.
 : >"$work/a_file"
@@ -310,11 +318,16 @@ check "unwritable --out is one line naming it" grep -q "a_file/run: cannot creat
 # run goes on.
 "$coulomb" run clutter --dt 0.5 --duration 1 >/dev/null 2>"$work/err"; code=$?
 check "long time step runs" test "$code" -eq 0
-check "long time step is warned of once" test "$(grep -c "contacts may be missed" "$work/err")" -eq 1
+check "long time step is warned of once" \
+  test "$(grep -c "contacts may be missed" "$work/err")" -eq 1
 check "the warning says which δt resolves it" grep -q "δt ≤ 0.1 s resolves it" "$work/err"
 
 # Bodies placed inside each other run, with one warning line.
-printf 'bodies:\n  - {name: a, shape: {sphere: {radius: 0.1}}, mass: 1, pose: {position: [0, 0, 1]}}\n  - {name: b, shape: {sphere: {radius: 0.1}}, mass: 1, pose: {position: [0, 0, 1.15]}}\n' >"$work/overlap.yaml"
+{
+  printf 'bodies:\n'
+  printf '  - {name: a, shape: {sphere: {radius: 0.1}}, mass: 1, pose: {position: [0, 0, 1]}}\n'
+  printf '  - {name: b, shape: {sphere: {radius: 0.1}}, mass: 1, pose: {position: [0, 0, 1.15]}}\n'
+} >"$work/overlap.yaml"
 "$coulomb" run "$work/overlap.yaml" --duration 0.1 >/dev/null 2>"$work/err"; code=$?
 check "overlapping bodies run" test "$code" -eq 0
 check "overlapping bodies are reported in one line" test "$(grep -c "overlap" "$work/err")" -eq 1
@@ -349,7 +362,9 @@ expect_view_error "exporting into a missing folder" "cannot write" "$work/view_r
 check "a failed export leaves no partial file" test ! -e "$work/no/such/folder/replay.html.partial"
 "$coulomb" view "$work/view_run" --export "$work/replay.html" >"$work/out"; code=$?
 check "view --export exits 0" test "$code" -eq 0
-check "the export is one page with the data inlined" grep -q 'id="coulomb-chunk-0"' "$work/replay.html"
-check "the export fetches nothing" sh -c "! grep -Eq '(src|href)=\"(https?:|//)' '$work/replay.html'"
+check "the export is one page with the data inlined" \
+  grep -q 'id="coulomb-chunk-0"' "$work/replay.html"
+check "the export fetches nothing" \
+  sh -c "! grep -Eq '(src|href)=\"(https?:|//)' '$work/replay.html'"
 
 checks_summary
