@@ -240,11 +240,8 @@ TEST(SapSolver, ReportsFailureInsteadOfASilentAnswer) {
 // iterates do not depend on how the islands are split over threads. 60
 // bodies with 40 contacts fall into dozens of islands, all on the pool.
 TEST(SapSolver, ResultsAreIdenticalForAnyThreadCount) {
-  RandomContactProblemOptions options;
-  options.num_bodies = 60;
-  options.num_contacts = 40;
-  options.seed = 3;
-  const ContactProblem problem = MakeRandomContactProblem(options);
+  const ContactProblem problem =
+      MakeRandomContactProblem({.num_bodies = 60, .num_contacts = 40, .seed = 3});
   SapSolverParameters parameters;
   parameters.parallel_min_constraints = 0;
   SapSolution one, two, three;
