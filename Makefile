@@ -27,7 +27,7 @@ FUZZ_DIR ?= build-fuzz
 SECONDS ?= 60
 RUNS ?=
 FUZZ_SEED ?= 0
-.PHONY: fuzz fuzz-configure deps node-deps browser-deps venv build test test-kill-resume run fclib bench bench-clutter bench-irr bench-ncp bench-python bench-peers bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure test-tsan-core tsan-configure plots siconos format format-check clean
+.PHONY: fuzz fuzz-configure deps node-deps browser-deps venv build test test-kill-resume run fclib bench bench-clutter bench-collapse bench-irr bench-ncp bench-python bench-peers bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure test-tsan-core tsan-configure plots siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
 define apt_install
@@ -211,6 +211,11 @@ bench-ncp: build
 # The Python layer's cost per step and per state read (bench/python_overhead.py).
 bench-python: build
 	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/python_overhead.py
+
+# The 320-body collapse phase by phase, with and without speculative contacts
+# (bench/collapse_phases.py; docs/peers.md holds one run; about a minute).
+bench-collapse: build
+	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/collapse_phases.py
 
 # Coulomb beside MuJoCo and Drake (pip, binary wheels, pinned; installed only
 # for this target) on the same scenes in one run; rewrites docs/peers.md and

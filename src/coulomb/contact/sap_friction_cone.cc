@@ -155,7 +155,7 @@ void SapFrictionCone::SetRegularization(double rt, double rn) {
   // 1/Rt and 1/Rn in one packed division. 1/(1 + μμ̂) is formed from the
   // μ̂ the sliding region uses (s = y_n + μ̂ y_r), so that γ_n = s/(1 + μμ̂)
   // meets the stiction region's γ_n = y_n on the cone to the last bit
-  // (docs/peers.md: Rn/(Rn + μ² Rt) rounds differently).
+  // (docs/performance_notes.md: Rn/(Rn + μ² Rt) rounds differently).
   const double mu = parameters_.friction;
   const Eigen::Array2d inverses = 1.0 / Eigen::Array2d(rt, rn);
   r_inverse_ = Eigen::Vector3d(inverses[0], inverses[0], inverses[1]);

@@ -92,7 +92,7 @@ class SapSolver {
   // engage joins the same next round. A round redoes the symbolic analysis
   // and a whole factorization of every island, which costs more than a few
   // iterations on a sub-problem still without the joining constraints where
-  // many islands fall at once (docs/peers.md: the 1000-body grid over 3 s,
+  // many islands fall at once (docs/performance_notes.md: the 1000-body grid over 3 s,
   // 1.27 → 0.61 rounds and 7.18 → 6.65 ms per step; walled piles, which
   // grow their set seldom, 5 % slower).
   static constexpr int kWorkingSetIterationsAfterGrowth = 8;
