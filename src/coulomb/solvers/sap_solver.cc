@@ -383,17 +383,17 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
       keep(record);
       break;
     }
-    SetAsideConvergedIslands();
+    SetAsideConvergedIslands(problem);
     const Stopwatch factor_stopwatch;
     const bool factored = factorization_->Factor(problem, constraint_hessians_);
     if (factored) {
-      delta_v_ = -gradient_;
-      factorization_->Solve(delta_v_);
-      for (int clique = 0; clique < problem.num_cliques(); ++clique) {
-        if (!clique_active_[clique])
-          ForCliqueEntries(problem, clique,
-                           [&](auto entries) { entries(delta_v_).setZero(); });
+      // Δv = −H⁻¹∇ℓ_p on the cliques still iterated; it stays zero on those
+      // set aside (SetAsideConvergedIslands), which the solve leaves alone.
+      for (int clique : active_cliques_) {
+        ForCliqueEntries(problem, clique,
+                         [&](auto entries) { entries(delta_v_) = -entries(gradient_); });
       }
+      factorization_->Solve(delta_v_);
     }
     stats.factorization_time_s += factor_stopwatch.Seconds();
     if (!factored) {
@@ -492,7 +492,7 @@ SapSolver::IslandShare SapSolver::EvaluateIsland(const ContactProblem& problem,
   return share;
 }
 
-void SapSolver::SetAsideConvergedIslands() {
+void SapSolver::SetAsideConvergedIslands(const ContactProblem& problem) {
   const double abs_share =
       parameters_.abs_tolerance /
       std::sqrt(static_cast<double>(islands_.num_nonempty_islands()));
@@ -508,6 +508,8 @@ void SapSolver::SetAsideConvergedIslands() {
     for (int clique : islands_.cliques(island)) {
       clique_active_[clique] = 0;
       set_aside_cliques_.push_back(clique);
+      ForCliqueEntries(problem, clique,
+                       [&](auto entries) { entries(delta_v_).setZero(); });
     }
     set_aside_ += share;
   }

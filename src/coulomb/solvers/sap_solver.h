@@ -186,8 +186,9 @@ class SapSolver {
   // generalized impulses and velocity errors.
   IslandShare EvaluateIsland(const ContactProblem& problem, int island);
   // Marks the islands that meet their share of the stopping test as done
-  // (see the class comment) and restricts the factorization to the others.
-  void SetAsideConvergedIslands();
+  // (see the class comment): their Newton direction Δv is zeroed, and stays
+  // zero while they are aside; the factorization is restricted to the others.
+  void SetAsideConvergedIslands(const ContactProblem& problem);
   // active_constraints_ and active_cliques_ from island_active_.
   void ListActiveIslands();
   // The islands of the constraints with an impulse at solution->v_c, all
