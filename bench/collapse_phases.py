@@ -60,12 +60,10 @@ def print_table(label, stats, time_step, window_steps, bottom, total):
         t0, t1 = start * time_step, (start + len(window)) * time_step
         print(f"| {t0:.2f}–{t1:.2f} | {row[0]:.1f} | {row[1]:.2f} | {row[2]:.0f} | "
               f"{row[3]:.0f} | {row[4]:.2f} | {row[5]:.0f} |")
-    iterations = sum(s.iterations for s in stats)
-    solve = sum(s.solve_time_s for s in stats)
+    whole = window_row(stats)
     worst_e_m = max(s.momentum_error for s in stats)
-    print(f"whole run: {iterations / len(stats):.2f} Newton iterations and "
-          f"{1e3 * solve / len(stats):.2f} ms of solve per step, "
-          f"{1e6 * solve / iterations:.0f} µs per iteration; max e_m {worst_e_m:.1e}")
+    print(f"whole run: {whole[0]:.2f} Newton iterations and {whole[1]:.2f} ms of solve "
+          f"per step, {whole[2]:.0f} µs per iteration; max e_m {worst_e_m:.1e}")
 
 
 def main():
