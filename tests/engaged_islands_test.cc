@@ -1,5 +1,6 @@
 #include "coulomb/solvers/engaged_islands.h"
 
+#include <algorithm>
 #include <memory>
 #include <numeric>
 #include <set>
@@ -137,6 +138,46 @@ TEST(EngagedIslands, JoiningAChainLinkByLinkKeepsEveryIslandExact) {
       ASSERT_EQ(List(islands.constraints(islands.island_of_clique(c))), expected_links);
     }
     EXPECT_EQ(islands.crossing().size(), links.size() - joined_links.size());
+  }
+  EXPECT_EQ(islands.num_nonempty_islands(), 1);
+}
+
+// Every crossing constraint between the islands a Join takes in goes inside
+// the new island with it, whichever island its cliques lie in (parallel
+// constraints, a triangle closed by the second join, a constraint on three
+// cliques), and the crossing lists, per constraint and per clique, say so
+// after each join: checked against the cliques' islands.
+TEST(EngagedIslands, JoinTakesInEveryConstraintBetweenTheIslandsItJoins) {
+  const std::vector<std::vector<int>> tuples = {{0, 1}, {0, 1}, {1, 2},    {0, 2},
+                                                {3, 4}, {2, 3}, {0, 1, 2}, {4, 5}};
+  const ContactProblem problem = WithTuples(6, tuples);
+  EngagedIslands islands;
+  // Only {3, 4} engaged at the start: it alone is inside an island.
+  std::vector<char> engaged(tuples.size(), 0);
+  engaged[4] = 1;
+  islands.Build(problem, engaged, {});
+  std::vector<std::vector<int>> crossing_at_build(6);
+  for (size_t index = 0; index < tuples.size(); ++index) {
+    if (index == 4) continue;
+    for (int clique : tuples[index]) crossing_at_build[clique].push_back(index);
+  }
+  for (int clique = 0; clique < 6; ++clique)
+    EXPECT_EQ(List(islands.crossing_at_build(clique)), crossing_at_build[clique]);
+  for (int joined : {0, 2, 5, 7}) {
+    ASSERT_GE(islands.Join(problem, joined), 0) << "constraint " << joined;
+    std::vector<int> expected;
+    for (size_t index = 0; index < tuples.size(); ++index) {
+      const int island = islands.island_of_clique(tuples[index][0]);
+      const bool inside = std::all_of(
+          tuples[index].begin(), tuples[index].end(),
+          [&](int clique) { return islands.island_of_clique(clique) == island; });
+      if (!inside) expected.push_back(index);
+      EXPECT_EQ(islands.is_crossing(index), !inside) << "constraint " << index;
+      const std::vector<int> members = List(islands.constraints(island));
+      EXPECT_EQ(std::count(members.begin(), members.end(), index), inside ? 1 : 0)
+          << "constraint " << index << " after joining " << joined;
+    }
+    EXPECT_EQ(islands.crossing(), expected) << "after joining " << joined;
   }
   EXPECT_EQ(islands.num_nonempty_islands(), 1);
 }

@@ -38,6 +38,7 @@ void EngagedIslands::Build(const ContactProblem& problem,
   crossing_.reserve(num_constraints);
   island_of_constraint_.reserve(num_constraints);
   moved_.reserve(num_constraints);
+  crossing_of_clique_.reserve(2 * num_constraints);
   parent_.resize(num_cliques);
   for (int clique = 0; clique < num_cliques; ++clique) parent_[clique] = clique;
   if (!supernode_of_clique.empty()) {
@@ -58,6 +59,7 @@ void EngagedIslands::Build(const ContactProblem& problem,
   }
   NumberIslands(num_cliques);
   AssignConstraints(problem);
+  ListCrossingByClique(problem);
 }
 
 void EngagedIslands::NumberIslands(int num_cliques) {
@@ -115,6 +117,33 @@ void EngagedIslands::AssignConstraints(const ContactProblem& problem) {
   }
 }
 
+void EngagedIslands::ListCrossingByClique(const ContactProblem& problem) {
+  crossing_stale_ = false;
+  is_crossing_.assign(problem.num_constraints(), 0);
+  crossing_of_clique_start_.assign(problem.num_cliques() + 1, 0);
+  for (int index : crossing_) {
+    is_crossing_[index] = 1;
+    for (const JacobianBlock& block : problem.constraint(index).jacobian)
+      ++crossing_of_clique_start_[block.clique + 1];
+  }
+  for (int clique = 0; clique < problem.num_cliques(); ++clique)
+    crossing_of_clique_start_[clique + 1] += crossing_of_clique_start_[clique];
+  crossing_of_clique_.resize(crossing_of_clique_start_.back());
+  fill_.assign(crossing_of_clique_start_.begin(), crossing_of_clique_start_.end() - 1);
+  for (int index : crossing_) {
+    for (const JacobianBlock& block : problem.constraint(index).jacobian)
+      crossing_of_clique_[fill_[block.clique]++] = index;
+  }
+}
+
+const std::vector<int>& EngagedIslands::crossing() const {
+  if (crossing_stale_) {
+    std::erase_if(crossing_, [this](int index) { return !is_crossing_[index]; });
+    crossing_stale_ = false;
+  }
+  return crossing_;
+}
+
 bool EngagedIslands::Inside(const ContactProblem& problem, int constraint,
                             int island) const {
   const std::vector<JacobianBlock>& blocks = problem.constraint(constraint).jacobian;
@@ -164,16 +193,25 @@ int EngagedIslands::Join(const ContactProblem& problem, int constraint) {
   for (int k = cliques.begin; k < cliques.end; ++k)
     island_of_clique_[clique_entries_[k]] = joint;
   // The crossing constraints now inside the new island leave crossing_.
+  // Each spans two of the islands taken in at least, so acts on a clique of
+  // one that is not the largest: only those cliques' lists are read.
+  const int largest =
+      *std::max_element(joined_.begin(), joined_.end(), [&](int a, int b) {
+        return clique_ranges_[a].end - clique_ranges_[a].begin <
+               clique_ranges_[b].end - clique_ranges_[b].begin;
+      });
   moved_.clear();
-  size_t kept = 0;
-  for (int index : crossing_) {
-    if (Inside(problem, index, joint)) {
-      moved_.push_back(index);
-    } else {
-      crossing_[kept++] = index;
+  for (int island : joined_) {
+    if (island == largest) continue;
+    for (int clique : Entries(clique_entries_, clique_ranges_[island])) {
+      for (int index : crossing_at_build(clique)) {
+        if (!is_crossing_[index] || !Inside(problem, index, joint)) continue;
+        is_crossing_[index] = 0;
+        moved_.push_back(index);
+      }
     }
   }
-  crossing_.resize(kept);
+  crossing_stale_ = crossing_stale_ || !moved_.empty();
   Range constraints = AppendUnion(&constraint_entries_, &constraint_ranges_, joined_,
                                   static_cast<int>(moved_.size()));
   constraint_entries_.insert(constraint_entries_.end(), moved_.begin(), moved_.end());

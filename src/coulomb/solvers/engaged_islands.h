@@ -54,7 +54,17 @@ class EngagedIslands {
     return Entries(constraint_entries_, constraint_ranges_[island]);
   }
   // The constraints spanning several islands, in increasing order.
-  const std::vector<int>& crossing() const { return crossing_; }
+  const std::vector<int>& crossing() const;
+  bool is_crossing(int constraint) const { return is_crossing_[constraint] != 0; }
+  // The constraints crossing at Build that act on `clique` (in increasing
+  // order; one that Join has taken inside an island since is listed still:
+  // is_crossing tells).
+  bool any_crossing_at_build() const { return !crossing_of_clique_.empty(); }
+  std::span<const int> crossing_at_build(int clique) const {
+    return {crossing_of_clique_.data() + crossing_of_clique_start_[clique],
+            static_cast<size_t>(crossing_of_clique_start_[clique + 1] -
+                                crossing_of_clique_start_[clique])};
+  }
 
  private:
   struct Range {
@@ -70,6 +80,8 @@ class EngagedIslands {
   void NumberIslands(int num_cliques);
   // The constraints' lists and crossing_ from island_of_clique_.
   void AssignConstraints(const ContactProblem& problem);
+  // is_crossing_ and the crossing constraints of each clique from crossing_.
+  void ListCrossingByClique(const ContactProblem& problem);
   // Appends the union of the listed islands' entries (sorted) to `entries`
   // as a new range, after moving the ranges in use to the front if the
   // spare room is short; `extra` more entries are appended by the caller.
@@ -84,7 +96,13 @@ class EngagedIslands {
   std::vector<int> island_of_clique_;
   std::vector<Range> clique_ranges_, constraint_ranges_;
   std::vector<int> clique_entries_, constraint_entries_;
-  std::vector<int> crossing_;
+  // crossing_ drops the constraints Join takes inside an island only when
+  // asked for (crossing()): a Join costs what the islands it takes in hold,
+  // not a pass over every crossing constraint.
+  mutable std::vector<int> crossing_;
+  mutable bool crossing_stale_ = false;
+  std::vector<char> is_crossing_;  // per constraint
+  std::vector<int> crossing_of_clique_start_, crossing_of_clique_;
   // Workspace: per island its next free entry and per constraint its island
   // (−1: crossing) while Build lists them; the islands a Join takes in, and
   // the crossing constraints it moves inside the new island.

@@ -61,8 +61,9 @@ SapSolver::Workspace SapSolver::SetUpWorkspace(const ContactProblem& problem) {
   island_segment_offset_.reserve(max_islands);
   joined_islands_.reserve(max_islands);
   engaged_crossing_.reserve(problem.num_constraints());
-  crossing_moved_.reserve(problem.num_constraints());
+  moved_crossing_.reserve(problem.num_constraints());
   crossing_v_c_.reserve(problem.num_constraints());
+  crossing_visit_.resize(problem.num_constraints(), 0);
   factorization_->LoadJacobians(problem);
   for (int clique = 0; clique < problem.num_cliques(); ++clique) {
     inverse_sqrt_diagonal_.segment(problem.clique_offset(clique),
@@ -566,7 +567,8 @@ void SapSolver::ResetIslands(const ContactProblem& problem, SapSolution* solutio
 
 bool SapSolver::CrossingConstraintEngagedAtTrial(const ContactProblem& problem,
                                                  const SapSolution& solution) {
-  if (islands_.crossing().empty()) return false;
+  moved_crossing_.clear();
+  if (!islands_.any_crossing_at_build()) return false;
   // trial_v_ equals v but on the cliques still iterated (ResetIslands and
   // every step keep it so): only theirs are written.
   for (int island : active_islands_) {
@@ -577,18 +579,29 @@ bool SapSolver::CrossingConstraintEngagedAtTrial(const ContactProblem& problem,
       });
     }
   }
-  engaged_crossing_.clear();
-  const std::vector<int>& crossing = islands_.crossing();
-  for (size_t k = 0; k < crossing.size(); ++k) {
-    const std::vector<JacobianBlock>& blocks = problem.constraint(crossing[k]).jacobian;
-    crossing_moved_[k] = std::any_of(
-        blocks.begin(), blocks.end(),
-        [&](const JacobianBlock& block) { return clique_active_[block.clique]; });
-    if (!crossing_moved_[k]) continue;
-    crossing_v_c_[k] = problem.ConstraintVelocity(crossing[k], trial_v_);
-    if (problem.potential(crossing[k]).HasImpulse(crossing_v_c_[k]))
-      engaged_crossing_.push_back(crossing[k]);
+  // The crossing constraints on those cliques, each once.
+  if (crossing_visit_stamp_ == std::numeric_limits<int>::max()) {
+    std::fill(crossing_visit_.begin(), crossing_visit_.end(), 0);
+    crossing_visit_stamp_ = 0;
   }
+  ++crossing_visit_stamp_;
+  for (int clique : active_cliques_) {
+    for (int index : islands_.crossing_at_build(clique)) {
+      if (!islands_.is_crossing(index) || crossing_visit_[index] == crossing_visit_stamp_)
+        continue;
+      crossing_visit_[index] = crossing_visit_stamp_;
+      moved_crossing_.push_back(index);
+    }
+  }
+  engaged_crossing_.clear();
+  crossing_v_c_.resize(moved_crossing_.size());
+  for (size_t k = 0; k < moved_crossing_.size(); ++k) {
+    crossing_v_c_[k] = problem.ConstraintVelocity(moved_crossing_[k], trial_v_);
+    if (problem.potential(moved_crossing_[k]).HasImpulse(crossing_v_c_[k]))
+      engaged_crossing_.push_back(moved_crossing_[k]);
+  }
+  // In increasing order: the order of the joins.
+  std::sort(engaged_crossing_.begin(), engaged_crossing_.end());
   return !engaged_crossing_.empty();
 }
 
@@ -628,8 +641,7 @@ void SapSolver::IslandsChanged() {
     island_segment_offset_[island] = offset;
     offset += static_cast<int>(islands_.constraints(island).size());
   }
-  crossing_moved_.assign(islands_.crossing().size(), 0);
-  crossing_v_c_.resize(islands_.crossing().size());
+  moved_crossing_.clear();
   factorization_->SetActiveCliques(clique_active_);
   ListActiveIslands();
 }
@@ -689,10 +701,8 @@ bool SapSolver::UpdateAlongDirection(const ContactProblem& problem, SapSolution*
   } else {
     for (int k = 0; k < num_active; ++k) step(k);
   }
-  const std::vector<int>& crossing = islands_.crossing();
-  for (size_t k = 0; k < crossing.size(); ++k) {
-    if (!crossing_moved_[k]) continue;
-    solution->v_c.segment(problem.constraint_offset(crossing[k]),
+  for (size_t k = 0; k < moved_crossing_.size(); ++k) {
+    solution->v_c.segment(problem.constraint_offset(moved_crossing_[k]),
                           crossing_v_c_[k].size()) = crossing_v_c_[k];
   }
   return true;

@@ -254,11 +254,14 @@ class SapSolver {
   std::vector<IslandShare> island_shares_;
   IslandShare set_aside_;
   // The trial point of CrossingConstraintEngagedAtTrial (v but on the
-  // cliques still iterated) and, per crossing constraint, whether it moved
-  // there and its v_c.
+  // cliques still iterated), the crossing constraints on those cliques and
+  // their v_c there; per constraint, the stamp of the last check that listed
+  // it.
   Eigen::VectorXd trial_v_;
-  std::vector<char> crossing_moved_;
+  std::vector<int> moved_crossing_;
   std::vector<ConstraintVector> crossing_v_c_;
+  std::vector<int> crossing_visit_;
+  int crossing_visit_stamp_ = 0;
   std::vector<int> engaged_crossing_;
   std::vector<int> joined_islands_;     // the islands JoinIslands made
   int island_joins_ = 0;                // in this Newton solve
