@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace coulomb {
 
@@ -19,7 +20,7 @@ bool BoxesMeet(const Eigen::AlignedBox3d& a, const Eigen::AlignedBox3d& b,
 
 }  // namespace
 
-int SweepAndPrune::SpreadAxis() const {
+std::pair<int, int> SweepAndPrune::SpreadAxes() const {
   Eigen::Vector3d sum = Eigen::Vector3d::Zero();
   Eigen::Vector3d sum_of_squares = Eigen::Vector3d::Zero();
   for (const int i : order_) {
@@ -30,7 +31,44 @@ int SweepAndPrune::SpreadAxis() const {
   const Eigen::Vector3d variance = sum_of_squares / n - (sum / n).cwiseProduct(sum / n);
   int axis = 0;
   variance.maxCoeff(&axis);
-  return axis;
+  const int b = (axis + 1) % 3, c = (axis + 2) % 3;
+  return {axis, variance[b] >= variance[c] ? b : c};
+}
+
+void SweepAndPrune::FillStrips(const std::vector<Eigen::AlignedBox3d>& boxes,
+                               double margin, int across) {
+  // Strips twice as wide as the boxes are on average: most boxes cover one
+  // or two.
+  double low = std::numeric_limits<double>::infinity(), high = -low, extent = 0.0;
+  for (const int i : order_) {
+    low = std::min(low, boxes[i].min()[across]);
+    high = std::max(high, boxes[i].max()[across] + margin);
+    extent += boxes[i].max()[across] + margin - boxes[i].min()[across];
+  }
+  const double mean_extent = extent / std::max<double>(1.0, order_.size());
+  const double strips = std::floor((high - low) / (2.0 * mean_extent));
+  const int num_strips =
+      strips >= 2.0
+          ? static_cast<int>(std::min<double>(strips, std::max<size_t>(1, order_.size())))
+          : 1;
+  const double per_width = num_strips / std::max(high - low, 1e-300);
+  // Monotone in x: the strip of the larger of two ends is the larger strip.
+  const auto strip_of = [&](double x) {
+    return std::clamp(static_cast<int>((x - low) * per_width), 0, num_strips - 1);
+  };
+  strip_start_.assign(num_strips + 1, 0);
+  for (const int i : order_) {
+    first_strip_[i] = strip_of(boxes[i].min()[across]);
+    last_strip_[i] = strip_of(boxes[i].max()[across] + margin);
+    for (int k = first_strip_[i]; k <= last_strip_[i]; ++k) ++strip_start_[k + 1];
+  }
+  for (int k = 0; k < num_strips; ++k) strip_start_[k + 1] += strip_start_[k];
+  strip_entries_.resize(strip_start_.back());
+  bucket_start_.assign(strip_start_.begin(), strip_start_.end() - 1);
+  for (const int i : order_) {
+    for (int k = first_strip_[i]; k <= last_strip_[i]; ++k)
+      strip_entries_[bucket_start_[k]++] = i;
+  }
 }
 
 void SweepAndPrune::SortByLowerEnd() {
@@ -54,6 +92,8 @@ void SweepAndPrune::FindCandidatePairs(const std::vector<Eigen::AlignedBox3d>& b
   if (static_cast<int>(lower_.size()) != n) {  // a new set of boxes
     lower_.assign(n, 0.0);
     upper_.assign(n, 0.0);
+    first_strip_.assign(n, 0);
+    last_strip_.assign(n, 0);
     order_.clear();
     unbounded_.clear();
     for (int i = 0; i < n; ++i) {
@@ -63,24 +103,30 @@ void SweepAndPrune::FindCandidatePairs(const std::vector<Eigen::AlignedBox3d>& b
   }
   centers_.resize(n);
   for (const int i : order_) centers_[i] = boxes[i].center();
-  const int axis = SpreadAxis();
+  const auto [axis, across] = SpreadAxes();
   for (const int i : order_) {
     lower_[i] = boxes[i].min()[axis];
     upper_[i] = boxes[i].max()[axis] + margin;
   }
   SortByLowerEnd();
+  FillStrips(boxes, margin, across);
   found_.clear();
-  for (size_t k = 0; k < order_.size(); ++k) {
-    const int i = order_[k];
-    for (size_t l = k + 1; l < order_.size() && lower_[order_[l]] <= upper_[i]; ++l) {
-      // Overlapping on the sweep axis only is common (a column of bodies
-      // along another axis): keep the pair if the boxes meet on every axis
-      // and the spheres meet.
-      const int j = order_[l];
-      const double reach = radii[i] + radii[j] + margin;
-      if ((centers_[i] - centers_[j]).squaredNorm() <= reach * reach &&
-          BoxesMeet(boxes[i], boxes[j], margin)) {
-        found_.emplace_back(std::min(i, j), std::max(i, j));
+  const int num_strips = static_cast<int>(strip_start_.size()) - 1;
+  for (int strip = 0; strip < num_strips; ++strip) {
+    const int end = strip_start_[strip + 1];
+    for (int k = strip_start_[strip]; k < end; ++k) {
+      const int i = strip_entries_[k];
+      for (int l = k + 1; l < end && lower_[strip_entries_[l]] <= upper_[i]; ++l) {
+        // Overlapping on the sweep axis only is common (a row of bodies
+        // along another axis): keep the pair if the boxes meet on every
+        // axis and the spheres meet, in the one strip that reports it.
+        const int j = strip_entries_[l];
+        if (std::max(first_strip_[i], first_strip_[j]) != strip) continue;
+        const double reach = radii[i] + radii[j] + margin;
+        if ((centers_[i] - centers_[j]).squaredNorm() <= reach * reach &&
+            BoxesMeet(boxes[i], boxes[j], margin)) {
+          found_.emplace_back(std::min(i, j), std::max(i, j));
+        }
       }
     }
   }

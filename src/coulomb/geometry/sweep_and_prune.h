@@ -9,20 +9,28 @@
 namespace coulomb {
 
 // Broad phase over axis-aligned boxes and bounding spheres by sweep and
-// prune: every box is the interval [lower_i, upper_i] on one axis (the axis
-// along which the box centres spread most); after sorting the intervals by
+// prune in strips. Every box is the interval [lower_i, upper_i] on the axis
+// along which the box centres spread most (the sweep axis), and covers the
+// strips of the axis they spread along next (across) that its interval
+// there, grown by `margin`, meets. Within each strip, the boxes sorted by
 // their lower ends, a sweep visits each pair whose intervals come within
 // `margin` and reports it if the boxes come within `margin` of each other
-// on every axis and the spheres (centred on the boxes) within `margin` too,
-// in O(n log n + visited pairs) instead of the O(n²) of testing all pairs.
-// Each test drops pairs the other keeps: a wall's box is thin where its
-// sphere reaches across the scene, and two boxes side by side on a diagonal
-// have boxes that meet where their spheres do not. Boxes with an infinite
-// corner (half-spaces) are paired with every other box.
+// on every axis and the spheres (centred on the boxes) within `margin` too.
+// A pair is reported in one strip only, the one holding the larger of the
+// two boxes' lower ends across (both boxes cover it whenever they meet).
+// That costs O(n log n + visited pairs) instead of the O(n²) of testing all
+// pairs, and the strips keep the visited pairs near the kept ones when the
+// boxes spread over a plane: a sweep along one axis alone would visit every
+// box of a row of the plane. Each test drops pairs the other keeps: a
+// wall's box is thin where its sphere reaches across the scene, and two
+// boxes side by side on a diagonal have boxes that meet where their spheres
+// do not. Boxes with an infinite corner (half-spaces) are paired with every
+// other box.
 //
 // The sort order is kept between calls and repaired by insertion sort, which
-// is linear when bodies move a little per step; buffers are reused, so after
-// the first calls nothing is allocated.
+// is linear when bodies move a little per step, and the strips are filled in
+// that order (a stable counting sort); buffers are reused, so after the
+// first calls nothing is allocated.
 class SweepAndPrune {
  public:
   // Appends, after clearing `pairs`, every (i, j) with i < j whose boxes are
@@ -35,8 +43,13 @@ class SweepAndPrune {
                           std::vector<std::pair<int, int>>* pairs);
 
  private:
-  int SpreadAxis() const;  // of centers_
+  // The axes along which centers_ spread most and next most.
+  std::pair<int, int> SpreadAxes() const;
   void SortByLowerEnd();
+  // The strips across: their width from the boxes' extents, each box's
+  // first and last strip, and strip_entries_ filled in order_'s order.
+  void FillStrips(const std::vector<Eigen::AlignedBox3d>& boxes, double margin,
+                  int across);
   // found_ sorted by (i, j) into *pairs (each pair is found once).
   void SortPairs(int n, std::vector<std::pair<int, int>>* pairs);
   // `from` into *to (of its size) by key(pair) in [0, n), stable.
@@ -49,6 +62,9 @@ class SweepAndPrune {
   std::vector<Eigen::Vector3d> centers_;  // the boxes' centres, by index
   std::vector<double> lower_;             // interval ends on the sweep axis, by index
   std::vector<double> upper_;
+  // Strip k holds strip_entries_[strip_start_[k] .. strip_start_[k + 1]);
+  // box i covers the strips first_strip_[i] to last_strip_[i].
+  std::vector<int> first_strip_, last_strip_, strip_start_, strip_entries_;
   std::vector<std::pair<int, int>> found_;      // pairs in sweep order
   std::vector<std::pair<int, int>> by_second_;  // SortPairs' workspace
   std::vector<int> bucket_start_;
