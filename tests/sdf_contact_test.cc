@@ -163,6 +163,34 @@ TEST(ContactClustering, KeepsTheTotalWeightAndTheDeepestPointsAndSeparatesOpposi
   EXPECT_EQ(few.size(), 9u);  // nothing to reduce
 }
 
+// Normals in every one of the 27 direction classes the grid keeps apart, and
+// a bound below the 8 points per seed that the grid aims at for it: the grid
+// cannot merge them to that many (it once doubled its cell for ever, a hang
+// found by fuzzing a bolt and nut with max_sdf_contacts 2), and the seeds
+// bring them down to the bound.
+TEST(ContactClustering, ReducesNormalsOfEveryDirectionClassToAFewPoints) {
+  std::vector<ContactPoint> points;
+  for (int x = -1; x <= 1; ++x) {
+    for (int y = -1; y <= 1; ++y) {
+      for (int z = -1; z <= 1; ++z) {
+        const Eigen::Vector3d direction(x, y, z);
+        const Eigen::Vector3d normal =
+            direction.isZero() ? Eigen::Vector3d(0.1, 0.1, 0.1) : direction.normalized();
+        const std::vector<ContactPoint> sheet =
+            PlanePoints(0.001 * (x + 3 * y), normal, 3);
+        points.insert(points.end(), sheet.begin(), sheet.end());
+      }
+    }
+  }
+  const size_t count = points.size();
+  ContactClustering clustering;
+  clustering.Reduce(2, 0.4, &points);
+  ASSERT_EQ(points.size(), 2u);
+  double weight = 0.0;
+  for (const ContactPoint& point : points) weight += point.weight;
+  EXPECT_DOUBLE_EQ(weight, static_cast<double>(count));
+}
+
 TEST(SdfCollision, SampledCubeOnTheGroundTouchesAtItsBottomFaceOnly) {
   CollisionWorld world;
   world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());

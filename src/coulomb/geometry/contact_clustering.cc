@@ -25,7 +25,8 @@ void ContactClustering::MergeByGrid(int target, std::vector<ContactPoint>* point
   for (const ContactPoint& point : *points) box.extend(point.p_W);
   // Cells are numbered from the box's corner, 19 bits per axis: the first
   // cell is 1/32 of the extent, so the indices fit until it has doubled.
-  double cell = std::max(box.sizes().maxCoeff(), 1e-9) / 32.0;
+  const double extent = std::max(box.sizes().maxCoeff(), 1e-9);
+  double cell = extent / 32.0;
   while (static_cast<int>(points->size()) > target) {
     cell_keys_.clear();
     for (size_t i = 0; i < points->size(); ++i) {
@@ -51,6 +52,9 @@ void ContactClustering::MergeByGrid(int target, std::vector<ContactPoint>* point
       merged.weight = weight;
     }
     points->swap(representatives_);
+    // A cell wider than the box holds every point: one per normal class is
+    // left, which no larger cell merges (there may be more than `target`).
+    if (cell > extent) break;
     cell *= 2.0;
   }
 }

@@ -30,7 +30,8 @@ class ContactClustering {
   static constexpr int kPointsPerSeed = 8;
   // Merges points of a grid cell and normal class (deepest member, summed
   // weight), doubling the cell from 1/32 of the extent until at most
-  // `target` remain.
+  // `target` remain or one cell holds them all (one point per normal class
+  // is left then, up to 27).
   void MergeByGrid(int target, std::vector<ContactPoint>* points);
   // Moves every point's nearest seed to `seed` where that is nearer; returns
   // the point now farthest from its nearest seed.
