@@ -35,10 +35,11 @@ std::pair<int, int> SweepAndPrune::SpreadAxes() const {
   return {axis, variance[b] >= variance[c] ? b : c};
 }
 
-void SweepAndPrune::FillStrips(const std::vector<Eigen::AlignedBox3d>& boxes,
+bool SweepAndPrune::FillStrips(const std::vector<Eigen::AlignedBox3d>& boxes,
                                double margin, int across) {
   // Strips twice as wide as the boxes are on average: most boxes cover one
-  // or two.
+  // or two. Fewer than kMinStrips would not pay for filling them (a few
+  // columns of bodies): one sweep then.
   double low = std::numeric_limits<double>::infinity(), high = -low, extent = 0.0;
   for (const int i : order_) {
     low = std::min(low, boxes[i].min()[across]);
@@ -47,10 +48,9 @@ void SweepAndPrune::FillStrips(const std::vector<Eigen::AlignedBox3d>& boxes,
   }
   const double mean_extent = extent / std::max<double>(1.0, order_.size());
   const double strips = std::floor((high - low) / (2.0 * mean_extent));
+  if (!(strips >= kMinStrips)) return false;
   const int num_strips =
-      strips >= 2.0
-          ? static_cast<int>(std::min<double>(strips, std::max<size_t>(1, order_.size())))
-          : 1;
+      static_cast<int>(std::min<double>(strips, static_cast<double>(order_.size())));
   const double per_width = num_strips / std::max(high - low, 1e-300);
   // Monotone in x: the strip of the larger of two ends is the larger strip.
   const auto strip_of = [&](double x) {
@@ -68,6 +68,28 @@ void SweepAndPrune::FillStrips(const std::vector<Eigen::AlignedBox3d>& boxes,
   for (const int i : order_) {
     for (int k = first_strip_[i]; k <= last_strip_[i]; ++k)
       strip_entries_[bucket_start_[k]++] = i;
+  }
+  return true;
+}
+
+void SweepAndPrune::SweepStrip(std::span<const int> entries, int strip,
+                               const std::vector<Eigen::AlignedBox3d>& boxes,
+                               const std::vector<double>& radii, double margin) {
+  const size_t end = entries.size();
+  for (size_t k = 0; k < end; ++k) {
+    const int i = entries[k];
+    for (size_t l = k + 1; l < end && lower_[entries[l]] <= upper_[i]; ++l) {
+      // Overlapping on the sweep axis only is common (a row of bodies along
+      // another axis): keep the pair if the boxes meet on every axis and the
+      // spheres meet, in the one strip that reports it.
+      const int j = entries[l];
+      if (strip >= 0 && std::max(first_strip_[i], first_strip_[j]) != strip) continue;
+      const double reach = radii[i] + radii[j] + margin;
+      if ((centers_[i] - centers_[j]).squaredNorm() <= reach * reach &&
+          BoxesMeet(boxes[i], boxes[j], margin)) {
+        found_.emplace_back(std::min(i, j), std::max(i, j));
+      }
+    }
   }
 }
 
@@ -109,26 +131,16 @@ void SweepAndPrune::FindCandidatePairs(const std::vector<Eigen::AlignedBox3d>& b
     upper_[i] = boxes[i].max()[axis] + margin;
   }
   SortByLowerEnd();
-  FillStrips(boxes, margin, across);
   found_.clear();
-  const int num_strips = static_cast<int>(strip_start_.size()) - 1;
-  for (int strip = 0; strip < num_strips; ++strip) {
-    const int end = strip_start_[strip + 1];
-    for (int k = strip_start_[strip]; k < end; ++k) {
-      const int i = strip_entries_[k];
-      for (int l = k + 1; l < end && lower_[strip_entries_[l]] <= upper_[i]; ++l) {
-        // Overlapping on the sweep axis only is common (a row of bodies
-        // along another axis): keep the pair if the boxes meet on every
-        // axis and the spheres meet, in the one strip that reports it.
-        const int j = strip_entries_[l];
-        if (std::max(first_strip_[i], first_strip_[j]) != strip) continue;
-        const double reach = radii[i] + radii[j] + margin;
-        if ((centers_[i] - centers_[j]).squaredNorm() <= reach * reach &&
-            BoxesMeet(boxes[i], boxes[j], margin)) {
-          found_.emplace_back(std::min(i, j), std::max(i, j));
-        }
-      }
+  if (FillStrips(boxes, margin, across)) {
+    const int num_strips = static_cast<int>(strip_start_.size()) - 1;
+    for (int strip = 0; strip < num_strips; ++strip) {
+      const std::span<const int> entries(strip_entries_.data() + strip_start_[strip],
+                                         strip_start_[strip + 1] - strip_start_[strip]);
+      SweepStrip(entries, strip, boxes, radii, margin);
     }
+  } else {
+    SweepStrip(order_, -1, boxes, radii, margin);
   }
   // An unbounded box meets every bounded one and the unbounded after it.
   for (size_t k = 0; k < unbounded_.size(); ++k) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -47,9 +48,17 @@ class SweepAndPrune {
   std::pair<int, int> SpreadAxes() const;
   void SortByLowerEnd();
   // The strips across: their width from the boxes' extents, each box's
-  // first and last strip, and strip_entries_ filled in order_'s order.
-  void FillStrips(const std::vector<Eigen::AlignedBox3d>& boxes, double margin,
+  // first and last strip, and strip_entries_ filled in order_'s order;
+  // false (nothing filled) if fewer than kMinStrips would do.
+  bool FillStrips(const std::vector<Eigen::AlignedBox3d>& boxes, double margin,
                   int across);
+  // Appends to found_ the pairs of `entries` (sorted by lower end) that
+  // strip `strip` reports, or all of them for strip −1 (a single sweep).
+  void SweepStrip(std::span<const int> entries, int strip,
+                  const std::vector<Eigen::AlignedBox3d>& boxes,
+                  const std::vector<double>& radii, double margin);
+
+  static constexpr double kMinStrips = 4.0;
   // found_ sorted by (i, j) into *pairs (each pair is found once).
   void SortPairs(int n, std::vector<std::pair<int, int>>* pairs);
   // `from` into *to (of its size) by key(pair) in [0, n), stable.
