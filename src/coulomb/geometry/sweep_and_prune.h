@@ -19,6 +19,8 @@ namespace coulomb {
 // on every axis and the spheres (centred on the boxes) within `margin` too.
 // A pair is reported in one strip only, the one holding the larger of the
 // two boxes' lower ends across (both boxes cover it whenever they meet).
+// Where fewer than four strips twice as wide as the boxes fit, one sweep
+// over all boxes does (the strips would not pay for themselves).
 // That costs O(n log n + visited pairs) instead of the O(n²) of testing all
 // pairs, and the strips keep the visited pairs near the kept ones when the
 // boxes spread over a plane: a sweep along one axis alone would visit every

@@ -56,10 +56,11 @@ class EngagedIslands {
   // The constraints spanning several islands, in increasing order.
   const std::vector<int>& crossing() const;
   bool is_crossing(int constraint) const { return is_crossing_[constraint] != 0; }
+  // Whether any constraint was crossing at Build.
+  bool any_crossing_at_build() const { return !crossing_of_clique_.empty(); }
   // The constraints crossing at Build that act on `clique` (in increasing
   // order; one that Join has taken inside an island since is listed still:
   // is_crossing tells).
-  bool any_crossing_at_build() const { return !crossing_of_clique_.empty(); }
   std::span<const int> crossing_at_build(int clique) const {
     return {crossing_of_clique_.data() + crossing_of_clique_start_[clique],
             static_cast<size_t>(crossing_of_clique_start_[clique + 1] -
