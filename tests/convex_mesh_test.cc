@@ -75,6 +75,20 @@ TEST(ConvexMesh, HullOfATetrahedronMatchesItsClosedForm) {
   second -= volume * c * c.transpose();
   const Eigen::Matrix3d expected = second.trace() * Eigen::Matrix3d::Identity() - second;
   EXPECT_TRUE(UnitDensityInertia(mesh).isApprox(expected, 1e-12));
+  // All three in one pass over the hull, as a free body of it takes them.
+  const UnitDensityMass unit = UnitDensityMassProperties(mesh);
+  EXPECT_NEAR(unit.volume, volume, 1e-15);
+  EXPECT_TRUE(unit.centroid.isApprox(c, 1e-12));
+  EXPECT_TRUE(unit.inertia.isApprox(expected, 1e-12));
+}
+
+TEST(ConvexMesh, MassPropertiesOfAPrimitiveAreAboutItsOrigin) {
+  const Capsule capsule{0.1, 0.3};
+  const UnitDensityMass unit = UnitDensityMassProperties(capsule);
+  EXPECT_EQ(unit.volume, Volume(capsule));
+  EXPECT_TRUE(unit.centroid.isZero());
+  EXPECT_EQ(unit.inertia, UnitDensityInertia(capsule));
+  EXPECT_THROW(UnitDensityMassProperties(HalfSpace{}), std::invalid_argument);
 }
 
 TEST(ConvexMesh, RejectsMissingFilesFlatPointSetsAndBadScales) {

@@ -59,6 +59,18 @@ PolytopeMoments Moments(const TriangleMesh& hull) {
   return moments;
 }
 
+// Volume, centroid and inertia about the centroid of the solid a closed
+// mesh bounds (unit density): ∫(r − c)(r − c)ᵀ = ∫x xᵀ − V c cᵀ and
+// I = tr(·) 1 − (·).
+UnitDensityMass MeshMass(const TriangleMesh& mesh) {
+  const PolytopeMoments moments = Moments(mesh);
+  const Eigen::Vector3d centroid = moments.first / moments.volume;
+  const Eigen::Matrix3d second =
+      moments.second - moments.volume * centroid * centroid.transpose();
+  return {moments.volume, centroid,
+          second.trace() * Eigen::Matrix3d::Identity() - second};
+}
+
 void ValidateConvexMesh(const ConvexMesh& mesh) {
   if (!mesh.hull || mesh.hull->vertices.size() < 4 || mesh.hull->triangles.size() < 4) {
     throw std::invalid_argument("mesh '" + mesh.file + "': not a solid convex hull");
@@ -148,19 +160,11 @@ double Volume(const Shape& shape) {
 Eigen::Vector3d Centroid(const Shape& shape) {
   const TriangleMesh* mesh = SurfaceMesh(shape);
   if (!mesh) return Eigen::Vector3d::Zero();
-  const PolytopeMoments moments = Moments(*mesh);
-  return moments.first / moments.volume;
+  return MeshMass(*mesh).centroid;
 }
 
 Eigen::Matrix3d UnitDensityInertia(const Shape& shape) {
-  if (const TriangleMesh* mesh = SurfaceMesh(shape)) {
-    // ∫(r − c)(r − c)ᵀ = ∫x xᵀ − V c cᵀ; I = tr(·) 1 − (·).
-    const PolytopeMoments moments = Moments(*mesh);
-    const Eigen::Vector3d centroid = moments.first / moments.volume;
-    const Eigen::Matrix3d second =
-        moments.second - moments.volume * centroid * centroid.transpose();
-    return second.trace() * Eigen::Matrix3d::Identity() - second;
-  }
+  if (const TriangleMesh* mesh = SurfaceMesh(shape)) return MeshMass(*mesh).inertia;
   const Eigen::Vector3d principal = std::visit(
       Overloaded{
           [](const Sphere& s) -> Eigen::Vector3d {
@@ -192,6 +196,11 @@ Eigen::Matrix3d UnitDensityInertia(const Shape& shape) {
           [](const auto&) -> Eigen::Vector3d { return {}; }},  // meshes: handled above
       shape);
   return principal.asDiagonal();
+}
+
+UnitDensityMass UnitDensityMassProperties(const Shape& shape) {
+  if (const TriangleMesh* mesh = SurfaceMesh(shape)) return MeshMass(*mesh);
+  return {Volume(shape), Eigen::Vector3d::Zero(), UnitDensityInertia(shape)};
 }
 
 }  // namespace coulomb

@@ -40,12 +40,18 @@ int MultibodySystem::AddFreeBody(
     const Eigen::Vector3d& omega_W, const ContactMaterial& material,
     const std::optional<Eigen::Matrix3d>& inertia_about_com) {
   ValidateShape(shape);
-  const Eigen::Matrix3d inertia = inertia_about_com
-                                      ? *inertia_about_com
-                                      : mass / Volume(shape) * UnitDensityInertia(shape);
-  MultibodyTree body = MultibodyTree::FreeBody(name, mass, inertia);
   // The body frame is the shape's centroid (G's origin but for meshes).
-  const Eigen::Vector3d centroid = Centroid(shape);
+  Eigen::Vector3d centroid;
+  Eigen::Matrix3d inertia;
+  if (inertia_about_com) {
+    centroid = Centroid(shape);
+    inertia = *inertia_about_com;
+  } else {
+    const UnitDensityMass unit = UnitDensityMassProperties(shape);
+    centroid = unit.centroid;
+    inertia = mass / unit.volume * unit.inertia;
+  }
+  MultibodyTree body = MultibodyTree::FreeBody(name, mass, inertia);
   // Free joint: q = [p_WB, quaternion (x, y, z, w)], v = [ṗ_WB, ω_B].
   const Eigen::Quaterniond rotation(X_WG.linear());
   Eigen::VectorXd q(7), v(6);
