@@ -117,8 +117,11 @@ viewer-screenshots: build browser-deps
 # is 16-byte aligned); -fno-sanitize=enum: Eigen's LLT copies its
 # uninitialized `info` when a default-constructed one is copied (ours in
 # vectors, Pinocchio's in Data), a benign load UBSan would stop on.
+# The fuzz runs' leak suppressions (urdfdom's, tests/fuzz/lsan_suppressions.txt)
+# hold for the URDF corpus replayed here too.
 SANITIZE_DIR ?= build-sanitize
 SANITIZE_ENV := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan_suppressions.txt \
   COULOMB_FCLIB_DIR=$(FCLIB_DIR)
 sanitize-configure: deps venv
 	cmake -S . -B $(SANITIZE_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
