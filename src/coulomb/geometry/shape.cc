@@ -45,22 +45,24 @@ struct PolytopeMoments {
 
 PolytopeMoments Moments(const TriangleMesh& hull) {
   PolytopeMoments moments;
+  double six_volume = 0.0;  // summed as MeshVolume sums it: the same volume
   for (const auto& [i, j, k] : hull.triangles) {
     const Eigen::Vector3d &a = hull.vertices[i], &b = hull.vertices[j],
                           &c = hull.vertices[k];
     const double det = a.dot(b.cross(c));
     const Eigen::Vector3d sum = a + b + c;
-    moments.volume += det / 6.0;
+    six_volume += det;
     moments.first += det / 24.0 * sum;
     moments.second += det / 120.0 *
                       (a * a.transpose() + b * b.transpose() + c * c.transpose() +
                        sum * sum.transpose());
   }
+  moments.volume = six_volume / 6.0;
   return moments;
 }
 
 // The volume alone (Σ det[a b c] / 6), for the checks and Volume(): a
-// fraction of Moments' work.
+// fraction of Moments' work, and the volume Moments finds.
 double MeshVolume(const TriangleMesh& mesh) {
   double six_volume = 0.0;
   for (const auto& [i, j, k] : mesh.triangles)

@@ -83,8 +83,9 @@ Eigen::Vector3d Centroid(const Shape& shape);
 // [m] (infinite for a half-space): the broad phase's bound.
 double BoundingRadius(const Shape& shape);
 Eigen::Matrix3d UnitDensityInertia(const Shape& shape);
-// The three above at once, for a body of the shape (not a half-space): a
-// mesh-like shape's surface is summed once instead of once for each.
+// Volume, Centroid and UnitDensityInertia at once, for a body of the shape
+// (not a half-space): a mesh-like shape's surface is summed once, not once
+// for each.
 struct UnitDensityMass {
   double volume = 0.0;                                 // [m³]
   Eigen::Vector3d centroid = Eigen::Vector3d::Zero();  // in G [m]
