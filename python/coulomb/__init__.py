@@ -289,7 +289,8 @@ class Simulation:
 
     def _check_robot(self, robot: str) -> None:
         if robot not in self.robot_names:
-            raise KeyError(f"no robot named '{robot}' (robots: {', '.join(self.robot_names)})")
+            robots = ", ".join(self.robot_names) or "none: the scene has no robots"
+            raise KeyError(f"no robot named '{robot}' (robots: {robots})")
 
     def summary(self) -> dict:
         """Statistics of every step so far (the keys of ``coulomb run --json``)."""

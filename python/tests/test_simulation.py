@@ -198,6 +198,12 @@ def test_state_round_trips_and_bad_input_changes_nothing():
             {"bodies": [{"name": "b", "shape": {"sphere": {"radius": 0.1}}, "mass": -1}]})
     with pytest.raises(ValueError, match="unknown key"):
         coulomb.Simulation.from_dict({"bodys": []})
+    for not_a_scene, found in [(None, "nothing"), ([1, 2], "a list"), (42, "a single value")]:
+        with pytest.raises(ValueError, match=r"the scene: expected a mapping \(keys: bodies, .*"
+                           f"got {found}"):
+            coulomb.Simulation.from_dict(not_a_scene)
+    with pytest.raises(KeyError, match="the scene has no robots"):
+        sim.joint_names("arm")
     with pytest.raises(TypeError):
         coulomb.Simulation.from_dict({}, stepsize=0.1)
 

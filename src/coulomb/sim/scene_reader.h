@@ -23,19 +23,25 @@ class SceneReader {
   [[noreturn]] void Fail(const YAML::Node& node, const std::string& key,
                          const std::string& what) const {
     const int line = node.Mark().line >= 0 ? node.Mark().line + 1 : 0;
-    throw SceneFileError(path_ + ":" + std::to_string(line) + ": " + key + ": " + what);
+    // The empty key path is the file's top level.
+    throw SceneFileError(path_ + ":" + std::to_string(line) + ": " +
+                         (key.empty() ? "the scene" : key) + ": " + what);
   }
 
   void CheckKeys(const YAML::Node& node, const std::string& key,
                  const std::set<std::string>& allowed) const {
-    if (!node.IsMap()) Fail(node, key, "expected a mapping");
+    std::string list;
+    for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    if (!node.IsMap()) {
+      const char* found = node.IsNull()       ? "nothing"
+                          : node.IsSequence() ? "a list"
+                                              : "a single value";
+      Fail(node, key, "expected a mapping (keys: " + list + "), got " + found);
+    }
     for (const auto& entry : node) {
       const std::string name = entry.first.as<std::string>();
-      if (!allowed.count(name)) {
-        std::string list;
-        for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      if (!allowed.count(name))
         Fail(entry.first, Join(key, name), "unknown key (allowed: " + list + ")");
-      }
     }
   }
 
