@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "coulomb/bench/bench_command.h"
@@ -115,6 +116,27 @@ bool PrintCommandHelp(const std::string& name,
   return false;
 }
 
+// `coulomb bench NAME [options]`: the benchmark named first.
+int RunBench(const std::vector<std::string>& arguments) {
+  using Command = int (*)(const std::vector<std::string>&);
+  static const std::pair<const char*, Command> kBenchmarks[] = {
+      {"clutter", coulomb::RunClutterBenchCommand},
+      {"irr", coulomb::RunIrrBenchCommand},
+      {"ncp", coulomb::RunNcpBenchCommand},
+      {"random", coulomb::RunRandomBenchCommand},
+      {"laikago", coulomb::RunLaikagoBenchCommand},
+  };
+  const std::string name = arguments.empty() ? "" : arguments.front();
+  if (name == "solve") return coulomb::RunBenchCommand(arguments);
+  for (const auto& [benchmark, run] : kBenchmarks) {
+    if (name == benchmark) return run({arguments.begin() + 1, arguments.end()});
+  }
+  throw coulomb::UsageError(
+      (name.empty() ? std::string("which benchmark?")
+                    : "unknown benchmark '" + name + "':") +
+      " solve, clutter, ncp, laikago, random or irr (coulomb bench --help)");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -129,22 +151,7 @@ int main(int argc, char** argv) {
   if (PrintCommandHelp(command, arguments)) return 0;
   try {
     if (command == "solve") return coulomb::RunSolveCommand(arguments);
-    if (command == "bench" && !arguments.empty() && arguments.front() == "clutter") {
-      return coulomb::RunClutterBenchCommand({arguments.begin() + 1, arguments.end()});
-    }
-    if (command == "bench" && !arguments.empty() && arguments.front() == "irr") {
-      return coulomb::RunIrrBenchCommand({arguments.begin() + 1, arguments.end()});
-    }
-    if (command == "bench" && !arguments.empty() && arguments.front() == "ncp") {
-      return coulomb::RunNcpBenchCommand({arguments.begin() + 1, arguments.end()});
-    }
-    if (command == "bench" && !arguments.empty() && arguments.front() == "random") {
-      return coulomb::RunRandomBenchCommand({arguments.begin() + 1, arguments.end()});
-    }
-    if (command == "bench" && !arguments.empty() && arguments.front() == "laikago") {
-      return coulomb::RunLaikagoBenchCommand({arguments.begin() + 1, arguments.end()});
-    }
-    if (command == "bench") return coulomb::RunBenchCommand(arguments);
+    if (command == "bench") return RunBench(arguments);
     if (command == "run") return coulomb::RunRunCommand(arguments);
     if (command == "view") return coulomb::RunViewCommand(arguments);
     if (command == "scenes") return coulomb::RunScenesCommand(arguments);
