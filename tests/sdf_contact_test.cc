@@ -2,9 +2,11 @@
 // clustering and SDF contact, against closed forms and invariants.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 
 #include "coulomb/geometry/collision_world.h"
@@ -189,6 +191,71 @@ TEST(ContactClustering, ReducesNormalsOfEveryDirectionClassToAFewPoints) {
   double weight = 0.0;
   for (const ContactPoint& point : points) weight += point.weight;
   EXPECT_DOUBLE_EQ(weight, static_cast<double>(count));
+}
+
+// The grid merge written out with an ordered map, from its description
+// (contact_clustering.h): cells from the points' bounding box, 1/32 of its
+// largest extent and doubling, the normal classes split at ±0.38 per
+// component; per cell and class the deepest point (the first of equals, in
+// the points' order) with the summed weight, in the order of (cell, class).
+std::vector<ContactPoint> MergedByGrid(std::vector<ContactPoint> points, size_t target) {
+  Eigen::AlignedBox3d box;
+  for (const ContactPoint& point : points) box.extend(point.p_W);
+  const double extent = box.sizes().maxCoeff();
+  for (double cell = extent / 32.0; points.size() > target; cell *= 2.0) {
+    std::map<std::array<long, 4>, ContactPoint> cells;
+    for (const ContactPoint& point : points) {
+      std::array<long, 4> key{};
+      for (int d = 0; d < 3; ++d)
+        key[d] = static_cast<long>((point.p_W - box.min())[d] / cell);
+      for (int d = 0; d < 3; ++d)
+        key[3] =
+            3 * key[3] + (point.normal_W[d] > 0.38) - (point.normal_W[d] < -0.38) + 1;
+      const auto [found, added] = cells.emplace(key, point);
+      if (added) continue;
+      const double weight = found->second.weight + point.weight;
+      if (point.phi < found->second.phi) found->second = point;
+      found->second.weight = weight;
+    }
+    points.clear();
+    for (const auto& entry : cells) points.push_back(entry.second);
+    if (cell > extent) break;
+  }
+  return points;
+}
+
+// Points in tight bunches, a few of them across cell borders, so that the
+// grid alone brings them within max_count: Reduce returns its merge.
+TEST(ContactClustering, GridMergeKeepsTheDeepestPointOfEachCellAndClass) {
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::vector<ContactPoint> points;
+  for (int bunch = 0; bunch < 40; ++bunch) {
+    const Eigen::Vector3d centre(unit(random), unit(random), unit(random));
+    const Eigen::Vector3d normal =
+        Eigen::Vector3d(unit(random), unit(random), unit(random)).normalized();
+    for (int k = 0; k < 50; ++k) {
+      ContactPoint point;
+      point.p_W =
+          centre + 0.004 * Eigen::Vector3d(unit(random), unit(random), unit(random));
+      point.normal_W = normal;
+      point.phi = -1e-3 * std::round(4.0 * (unit(random) + 1.0));  // ties too
+      point.weight = 1.0 + unit(random);
+      points.push_back(point);
+    }
+  }
+  const int max_count = 120;
+  const std::vector<ContactPoint> expected = MergedByGrid(points, 8 * max_count);
+  ASSERT_LE(expected.size(), static_cast<size_t>(max_count));
+  ASSERT_GT(expected.size(), 40u);  // some bunches split by a cell border
+  ContactClustering clustering;
+  clustering.Reduce(max_count, 0.4, &points);
+  ASSERT_EQ(points.size(), expected.size());
+  for (size_t k = 0; k < points.size(); ++k) {
+    EXPECT_EQ(points[k].p_W, expected[k].p_W) << k;
+    EXPECT_EQ(points[k].phi, expected[k].phi) << k;
+    EXPECT_EQ(points[k].weight, expected[k].weight) << k;
+  }
 }
 
 TEST(SdfCollision, SampledCubeOnTheGroundTouchesAtItsBottomFaceOnly) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -23,22 +24,24 @@ int NormalClass(const Eigen::Vector3d& n) {
 void ContactClustering::MergeByGrid(int target, std::vector<ContactPoint>* points) {
   Eigen::AlignedBox3d box;
   for (const ContactPoint& point : *points) box.extend(point.p_W);
-  // Cells are numbered from the box's corner, 19 bits per axis: the first
-  // cell is 1/32 of the extent, so the indices fit until it has doubled.
+  // Cells are numbered from the box's corner, as many bits per axis as the
+  // largest index needs (the first cell is 1/32 of the extent, so 6 bits):
+  // the key orders the points by cell, then normal class.
   const double extent = std::max(box.sizes().maxCoeff(), 1e-9);
   double cell = extent / 32.0;
   while (static_cast<int>(points->size()) > target) {
+    const int index_bits = std::bit_width(static_cast<std::uint64_t>(extent / cell));
     cell_keys_.clear();
     for (size_t i = 0; i < points->size(); ++i) {
       const ContactPoint& point = (*points)[i];
       const Eigen::Vector3d scaled = (point.p_W - box.min()) / cell;
       std::uint64_t key = 0;
       for (int d = 0; d < 3; ++d)
-        key = (key << 19) | static_cast<std::uint64_t>(std::min(scaled[d], 524287.0));
+        key = (key << index_bits) | static_cast<std::uint64_t>(scaled[d]);
       key = (key << 5) | static_cast<std::uint64_t>(NormalClass(point.normal_W));
       cell_keys_.emplace_back(key, static_cast<std::uint32_t>(i));
     }
-    std::sort(cell_keys_.begin(), cell_keys_.end());
+    SortCellKeys(3 * index_bits + 5);
     representatives_.clear();
     for (size_t k = 0; k < cell_keys_.size(); ++k) {
       const ContactPoint& point = (*points)[cell_keys_[k].second];
@@ -59,24 +62,48 @@ void ContactClustering::MergeByGrid(int target, std::vector<ContactPoint>* point
   }
 }
 
+void ContactClustering::SortCellKeys(int key_bits) {
+  // Least-significant digit first; each pass is stable, so points with equal
+  // keys stay in their order, as sorting the (key, point) pairs leaves them.
+  constexpr int kDigitBits = 12;
+  constexpr std::uint64_t kDigitMask = (std::uint64_t{1} << kDigitBits) - 1;
+  sorted_cell_keys_.resize(cell_keys_.size());
+  for (int shift = 0; shift < key_bits; shift += kDigitBits) {
+    digit_starts_.fill(0);
+    for (const auto& entry : cell_keys_)
+      ++digit_starts_[((entry.first >> shift) & kDigitMask) + 1];
+    for (size_t digit = 1; digit < digit_starts_.size(); ++digit)
+      digit_starts_[digit] += digit_starts_[digit - 1];
+    for (const auto& entry : cell_keys_)
+      sorted_cell_keys_[digit_starts_[(entry.first >> shift) & kDigitMask]++] = entry;
+    cell_keys_.swap(sorted_cell_keys_);
+  }
+}
+
 int ContactClustering::AddSeed(int seed) {
   const int count = static_cast<int>(nearest_distance2_.size());
-  double seed_features[6];
-  for (int d = 0; d < 6; ++d) seed_features[d] = features_[d][seed];
-  const int newest = static_cast<int>(seeds_.size());
+  const std::int64_t newest = static_cast<std::int64_t>(seeds_.size());
   seeds_.push_back(seed);
-  int farthest = 0;
+  // Two passes, so that the first has no dependence from point to point
+  // and no branch: it runs on vectors of points.
+  const double *x = features_[0].data(), *y = features_[1].data(),
+               *z = features_[2].data(), *nx = features_[3].data(),
+               *ny = features_[4].data(), *nz = features_[5].data();
+  const double sx = x[seed], sy = y[seed], sz = z[seed], snx = nx[seed], sny = ny[seed],
+               snz = nz[seed];
+  double* nearest_distance2 = nearest_distance2_.data();
+  std::int64_t* nearest_seed = nearest_seed_.data();
   for (int i = 0; i < count; ++i) {
-    double d2 = 0.0;
-    for (int d = 0; d < 6; ++d) {
-      const double difference = features_[d][i] - seed_features[d];
-      d2 += difference * difference;
-    }
-    if (d2 < nearest_distance2_[i]) {
-      nearest_distance2_[i] = d2;
-      nearest_seed_[i] = newest;
-    }
-    if (nearest_distance2_[i] > nearest_distance2_[farthest]) farthest = i;
+    const double d2 = (x[i] - sx) * (x[i] - sx) + (y[i] - sy) * (y[i] - sy) +
+                      (z[i] - sz) * (z[i] - sz) + (nx[i] - snx) * (nx[i] - snx) +
+                      (ny[i] - sny) * (ny[i] - sny) + (nz[i] - snz) * (nz[i] - snz);
+    const bool nearer = d2 < nearest_distance2[i];
+    nearest_distance2[i] = std::min(d2, nearest_distance2[i]);
+    nearest_seed[i] = nearer ? newest : nearest_seed[i];
+  }
+  int farthest = 0;
+  for (int i = 1; i < count; ++i) {
+    if (nearest_distance2[i] > nearest_distance2[farthest]) farthest = i;
   }
   return farthest;
 }

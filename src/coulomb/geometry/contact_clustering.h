@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -33,6 +34,9 @@ class ContactClustering {
   // `target` remain or one cell holds them all (one point per normal class
   // is left then, up to 27).
   void MergeByGrid(int target, std::vector<ContactPoint>* points);
+  // Sorts cell_keys_ by key, points with equal keys in their order, by a
+  // radix sort over the key's low `key_bits` bits (the others are zero).
+  void SortCellKeys(int key_bits);
   // Moves every point's nearest seed to `seed` where that is nearer; returns
   // the point now farthest from its nearest seed.
   int AddSeed(int seed);
@@ -41,11 +45,14 @@ class ContactClustering {
   // runs over contiguous arrays.
   std::vector<double> features_[6];
   std::vector<double> nearest_distance2_;
-  std::vector<int> nearest_seed_;
+  std::vector<std::int64_t>
+      nearest_seed_;  // 64 bits, as the distances: AddSeed runs on vectors
   std::vector<int> seeds_;
   std::vector<ContactPoint> representatives_;
   std::vector<std::pair<std::uint64_t, std::uint32_t>>
       cell_keys_;  // (cell, class), point
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> sorted_cell_keys_;
+  std::array<std::uint32_t, (1 << 12) + 1> digit_starts_{};  // SortCellKeys' counts
 };
 
 }  // namespace coulomb
