@@ -12,13 +12,13 @@ namespace {
 
 constexpr double kPi = std::numbers::pi;
 
-// Distance from q to the segment [a, b] and the closest point.
-double SegmentDistance(const Eigen::Vector2d& q, const Eigen::Vector2d& a,
-                       const Eigen::Vector2d& b, Eigen::Vector2d* closest) {
+// Squared distance from q to the segment [a, b] and the closest point.
+double SegmentDistanceSquared(const Eigen::Vector2d& q, const Eigen::Vector2d& a,
+                              const Eigen::Vector2d& b, Eigen::Vector2d* closest) {
   const Eigen::Vector2d ab = b - a;
   const double t = std::clamp((q - a).dot(ab) / ab.squaredNorm(), 0.0, 1.0);
   *closest = a + t * ab;
-  return (q - *closest).norm();
+  return (q - *closest).squaredNorm();
 }
 
 }  // namespace
@@ -37,7 +37,10 @@ IsoThreadProfile::IsoThreadProfile(double major_radius, double pitch)
 }
 
 double IsoThreadProfile::Radius(double s) const {
-  const double u = std::abs(s - pitch_ * std::round(s / pitch_));  // in [0, P/2]
+  return RadiusInHalfPeriod(std::abs(s - pitch_ * std::round(s / pitch_)));
+}
+
+double IsoThreadProfile::RadiusInHalfPeriod(double u) const {
   const double crest_end = pitch_ / 16.0, root_start = 3.0 * pitch_ / 8.0;
   if (u <= crest_end) return major_radius_;
   if (u >= root_start) return minor_radius_;
@@ -55,18 +58,20 @@ double IsoThreadProfile::SectionDistance(double r, double s,
                                       {pitch_ / 16.0, major_radius_},
                                       {3.0 * pitch_ / 8.0, minor_radius_},
                                       {pitch_ / 2.0, minor_radius_}};
-  double distance = std::numeric_limits<double>::infinity();
+  // The nearest segment by squared distance: one square root, of the least.
+  double distance_squared = std::numeric_limits<double>::infinity();
   Eigen::Vector2d closest, candidate;
   int nearest_segment = 0;
   for (int k = 0; k < 3; ++k) {
-    const double d = SegmentDistance(q, corners[k], corners[k + 1], &candidate);
-    if (d < distance) {
-      distance = d;
+    const double d2 = SegmentDistanceSquared(q, corners[k], corners[k + 1], &candidate);
+    if (d2 < distance_squared) {
+      distance_squared = d2;
       closest = candidate;
       nearest_segment = k;
     }
   }
-  const double sign = r < Radius(s) ? -1.0 : 1.0;
+  const double distance = std::sqrt(distance_squared);
+  const double sign = r < RadiusInHalfPeriod(q.x()) ? -1.0 : 1.0;
   Eigen::Vector2d direction_ur;  // outward unit normal in (u, r)
   if (distance > 1e-12 * pitch_) {
     direction_ur = sign * (q - closest) / distance;

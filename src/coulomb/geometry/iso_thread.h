@@ -47,6 +47,10 @@ class IsoThreadProfile {
   double major_radius_;
   double minor_radius_;
   double pitch_;
+
+  // R at u = |s| folded into [0, P/2] (s − P round(s/P), the half period
+  // SectionDistance works in).
+  double RadiusInHalfPeriod(double u) const;
 };
 
 }  // namespace coulomb
