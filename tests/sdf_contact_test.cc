@@ -2,6 +2,7 @@
 // clustering and SDF contact, against closed forms and invariants.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <filesystem>
@@ -250,6 +251,90 @@ TEST(ContactClustering, GridMergeKeepsTheDeepestPointOfEachCellAndClass) {
   ASSERT_GT(expected.size(), 40u);  // some bunches split by a cell border
   ContactClustering clustering;
   clustering.Reduce(max_count, 0.4, &points);
+  ASSERT_EQ(points.size(), expected.size());
+  for (size_t k = 0; k < points.size(); ++k) {
+    EXPECT_EQ(points[k].p_W, expected[k].p_W) << k;
+    EXPECT_EQ(points[k].phi, expected[k].phi) << k;
+    EXPECT_EQ(points[k].weight, expected[k].weight) << k;
+  }
+}
+
+// Farthest-point clustering written out from its description: seeds from
+// the deepest point, each next seed the point farthest from the seeds so far
+// (the first of equals) in (p, ℓ n); every point joins its nearest seed (the
+// first of equals); a cluster is its deepest member (the first of equals,
+// in the points' order) with the summed weight, in seed order.
+std::vector<ContactPoint> ClusteredByFarthestPoints(
+    const std::vector<ContactPoint>& points, int max_count, double length_scale) {
+  const auto distance2 = [&](const ContactPoint& a, const ContactPoint& b) {
+    const Eigen::Vector3d dp = a.p_W - b.p_W;
+    const Eigen::Vector3d dn = length_scale * a.normal_W - length_scale * b.normal_W;
+    return dp.x() * dp.x() + dp.y() * dp.y() + dp.z() * dp.z() + dn.x() * dn.x() +
+           dn.y() * dn.y() + dn.z() * dn.z();
+  };
+  std::vector<size_t> seeds = {static_cast<size_t>(
+      std::min_element(
+          points.begin(), points.end(),
+          [](const ContactPoint& a, const ContactPoint& b) { return a.phi < b.phi; }) -
+      points.begin())};
+  std::vector<size_t> nearest(points.size(), 0);
+  while (static_cast<int>(seeds.size()) < max_count) {
+    size_t farthest = 0;
+    double farthest_distance2 = -1.0;
+    for (size_t i = 0; i < points.size(); ++i) {
+      for (size_t k = 0; k < seeds.size(); ++k) {
+        if (distance2(points[i], points[seeds[k]]) <
+            distance2(points[i], points[seeds[nearest[i]]]))
+          nearest[i] = k;
+      }
+      const double d2 = distance2(points[i], points[seeds[nearest[i]]]);
+      if (d2 > farthest_distance2) {
+        farthest = i;
+        farthest_distance2 = d2;
+      }
+    }
+    seeds.push_back(farthest);
+  }
+  for (size_t i = 0; i < points.size(); ++i) {
+    for (size_t k = 0; k < seeds.size(); ++k) {
+      if (distance2(points[i], points[seeds[k]]) <
+          distance2(points[i], points[seeds[nearest[i]]]))
+        nearest[i] = k;
+    }
+  }
+  std::vector<ContactPoint> clusters;
+  for (size_t seed : seeds) {
+    clusters.push_back(points[seed]);
+    clusters.back().weight = 0.0;
+  }
+  for (size_t i = 0; i < points.size(); ++i) {
+    ContactPoint& cluster = clusters[nearest[i]];
+    const double weight = cluster.weight + points[i].weight;
+    if (points[i].phi < cluster.phi) cluster = points[i];
+    cluster.weight = weight;
+  }
+  return clusters;
+}
+
+// Few points for their bound (at most 8 per cluster): no grid merge, the
+// farthest-point seeds alone.
+TEST(ContactClustering, EveryPointJoinsItsNearestFarthestPointSeed) {
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::vector<ContactPoint> points(301);
+  for (ContactPoint& point : points) {
+    point.p_W = 0.05 * Eigen::Vector3d(unit(random), unit(random), unit(random));
+    point.normal_W =
+        Eigen::Vector3d(unit(random), unit(random), unit(random)).normalized();
+    point.phi = -1e-4 * std::round(4.0 * (unit(random) + 1.0));
+    point.weight = 1.0 + unit(random);
+  }
+  const int max_count = 40;
+  const double length_scale = 0.02;
+  const std::vector<ContactPoint> expected =
+      ClusteredByFarthestPoints(points, max_count, length_scale);
+  ContactClustering clustering;
+  clustering.Reduce(max_count, length_scale, &points);
   ASSERT_EQ(points.size(), expected.size());
   for (size_t k = 0; k < points.size(); ++k) {
     EXPECT_EQ(points[k].p_W, expected[k].p_W) << k;

@@ -38,7 +38,7 @@ class ContactClustering {
   // radix sort over the key's low `key_bits` bits (the others are zero).
   void SortCellKeys(int key_bits);
   // Moves every point's nearest seed to `seed` where that is nearer; returns
-  // the point now farthest from its nearest seed.
+  // the point now farthest from its nearest seed (the first of equals).
   int AddSeed(int seed);
 
   // The points' features (p, ℓ n), one row per coordinate: the inner loop
