@@ -45,8 +45,8 @@ class ContactClustering {
   // runs over contiguous arrays.
   std::vector<double> features_[6];
   std::vector<double> nearest_distance2_;
-  std::vector<std::int64_t>
-      nearest_seed_;  // 64 bits, as the distances: AddSeed runs on vectors
+  // 64-bit, as wide as the distances, for AddSeed's pass on vectors.
+  std::vector<std::int64_t> nearest_seed_;
   std::vector<int> seeds_;
   std::vector<ContactPoint> representatives_;
   std::vector<std::pair<std::uint64_t, std::uint32_t>>

@@ -44,13 +44,13 @@ class IsoThreadProfile {
   double HelicalDistance(const Eigen::Vector3d& p_G, Eigen::Vector3d* gradient) const;
 
  private:
-  double major_radius_;
-  double minor_radius_;
-  double pitch_;
-
   // R at u = |s| folded into [0, P/2] (s − P round(s/P), the half period
   // SectionDistance works in).
   double RadiusInHalfPeriod(double u) const;
+
+  double major_radius_;
+  double minor_radius_;
+  double pitch_;
 };
 
 }  // namespace coulomb
