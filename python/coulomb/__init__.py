@@ -258,6 +258,18 @@ class Simulation:
         self._check_robot(robot)
         return self._engine.joint_names(robot)
 
+    def joint_positions(self, robot: str) -> np.ndarray:
+        """Positions [rad or m] of a robot's one-dof joints, in ``joint_names``
+        order (a floating base's pose: ``body_position``, ``body_orientation``)."""
+        self._check_robot(robot)
+        return self._engine.joint_positions(robot)
+
+    def joint_velocities(self, robot: str) -> np.ndarray:
+        """Velocities [rad/s or m/s] of a robot's one-dof joints, in
+        ``joint_names`` order (a floating base's: ``body_velocity``)."""
+        self._check_robot(robot)
+        return self._engine.joint_velocities(robot)
+
     def set_body_wrench(self, name: str, force: Any = (0.0, 0.0, 0.0),
                         torque: Any = (0.0, 0.0, 0.0)) -> None:
         """A wrench on a free body or a robot's floating base at its frame's

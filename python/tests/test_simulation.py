@@ -286,6 +286,50 @@ def test_pd_targets_hold_a_robot_where_the_pd_law_says(tmp_path):
         sim.set_pd_targets("nobody", [0.0])
 
 
+def test_joint_state_is_where_the_links_are(tmp_path):
+    # A free ball comes before the pendulum in the state, so the hinge's
+    # entries are not the first. The hinge turns the bob about y: its angle
+    # and rate are the bob's orientation and angular velocity about y.
+    urdf = tmp_path / "pendulum.urdf"
+    urdf.write_text(PENDULUM)
+    sim = coulomb.Simulation.from_dict({
+        "time_step": 0.01,
+        "bodies": [{"name": "ball", "shape": {"sphere": {"radius": 0.1}}, "mass": 1,
+                    "pose": {"position": [3, 0, 1]}}],
+        "robots": [{"name": "pendulum", "urdf": str(urdf), "base": "fixed",
+                    "pose": {"position": [0, 0, 1]}, "joints": {"hinge": 0.7}}]})
+    assert sim.body_names == ["ball", "pendulum"]
+    np.testing.assert_array_equal(sim.joint_positions("pendulum"), [0.7])
+    np.testing.assert_array_equal(sim.joint_velocities("pendulum"), [0.0])
+    sim.run(0.3)
+    w, _, y, _ = sim.body_orientation("bob")
+    assert sim.joint_positions("pendulum")[0] == pytest.approx(2 * math.atan2(y, w), abs=1e-12)
+    assert sim.joint_velocities("pendulum")[0] == pytest.approx(
+        sim.body_velocity("bob")[1][1], abs=1e-12)
+    assert sim.joint_velocities("pendulum")[0] < 0  # swinging back down
+    with pytest.raises(KeyError, match="no robot named 'ball'"):
+        sim.joint_positions("ball")
+
+
+def test_joint_positions_follow_the_joint_names():
+    # Twelve joints, each given its own starting angle by name.
+    legs = ("FL", "FR", "RL", "RR")
+    start = {}
+    for k, leg in enumerate(legs):
+        start[f"{leg}_hip_joint"] = 0.01 * (k + 1)
+        start[f"{leg}_thigh_joint"] = 0.6 + 0.05 * k
+        start[f"{leg}_calf_joint"] = -1.2 - 0.05 * k
+    sim = coulomb.Simulation.from_dict({
+        "bodies": [{"name": "ground", "shape": {"halfspace": {}}, "fixed": True}],
+        "robots": [{"name": "a1", "urdf": "example-robot-data/a1_description/urdf/a1.urdf",
+                    "base": "floating", "pose": {"position": [0, 0, 0.5]},
+                    "joints": start}]})
+    names = sim.joint_names("a1")
+    assert sorted(names) == sorted(start)
+    np.testing.assert_array_equal(sim.joint_positions("a1"), [start[n] for n in names])
+    assert sim.joint_velocities("a1").shape == (12,)
+
+
 def test_an_effort_turns_a_joint_its_way(tmp_path):
     sim = pendulum(tmp_path)
     with pytest.raises(ValueError, match="PD gains"):

@@ -324,6 +324,8 @@ NB_MODULE(_coulomb, m) {
            })
       .def("contacts", &ContactsDict)
       .def("joint_names", &Simulation::joint_names)
+      .def("joint_positions", &Simulation::JointPositions)
+      .def("joint_velocities", &Simulation::JointVelocities)
       .def("has_pd_gains",
            [](const Simulation& s, const std::string& tree, const std::string& joint) {
              for (const JointPdController& c :

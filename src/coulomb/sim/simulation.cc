@@ -459,4 +459,28 @@ std::vector<std::string> Simulation::joint_names(const std::string& tree) const 
   return scene_.system.tree(FindTree(tree)).model.OneDofJointNames();
 }
 
+namespace {
+
+// A tree's q entries (or v entries) at its one-dof joints, in model order.
+Eigen::VectorXd OneDofJointEntries(const MultibodySystem::Tree& tree, bool velocities) {
+  const std::vector<std::string> names = tree.model.OneDofJointNames();
+  Eigen::VectorXd entries(static_cast<Eigen::Index>(names.size()));
+  for (size_t k = 0; k < names.size(); ++k) {
+    const MultibodyTree::JointIndex joint = tree.model.FindOneDofJoint(names[k]);
+    entries[static_cast<Eigen::Index>(k)] =
+        velocities ? tree.v[joint.velocity] : tree.q[joint.position];
+  }
+  return entries;
+}
+
+}  // namespace
+
+Eigen::VectorXd Simulation::JointPositions(const std::string& tree) const {
+  return OneDofJointEntries(scene_.system.tree(FindTree(tree)), /*velocities=*/false);
+}
+
+Eigen::VectorXd Simulation::JointVelocities(const std::string& tree) const {
+  return OneDofJointEntries(scene_.system.tree(FindTree(tree)), /*velocities=*/true);
+}
+
 }  // namespace coulomb

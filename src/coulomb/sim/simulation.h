@@ -234,6 +234,11 @@ class Simulation {
                        double proportional, double derivative,
                        double effort_limit = std::numeric_limits<double>::infinity());
   std::vector<std::string> joint_names(const std::string& tree) const;
+  // The positions [rad or m] and velocities [rad/s or m/s] of robot `tree`'s
+  // one-dof joints, in joint_names' order (a floating base's pose and twist
+  // are its body_state). Throws std::invalid_argument for an unknown tree.
+  Eigen::VectorXd JointPositions(const std::string& tree) const;
+  Eigen::VectorXd JointVelocities(const std::string& tree) const;
   // A wrench on a free body or a robot's floating base (by name) at its
   // frame's origin (a free body's centroid), force [N] and torque [N·m] in
   // world, held fixed in world until changed (zero to remove). Throws
