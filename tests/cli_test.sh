@@ -341,10 +341,11 @@ for command in solve run view scenes bench; do
   check "$command --help prints no error" test ! -s "$work/err"
 done
 
-# coulomb view: bad input exits 2 with one line and writes nothing.
+# coulomb view: bad input exits 2 with one line and writes nothing (a view
+# that serves instead is stopped after 10 s, and fails).
 expect_view_error() {  # expect_view_error NAME PATTERN ARGS...
   local name="$1" pattern="$2"; shift 2
-  "$coulomb" view "$@" >/dev/null 2>"$work/err"; code=$?
+  timeout 10 "$coulomb" view "$@" >/dev/null 2>"$work/err"; code=$?
   check "view $name exits 2" test "$code" -eq 2
   check "view $name: one line" test "$(wc -l <"$work/err")" -eq 1
   check "view $name is explained" grep -q "$pattern" "$work/err"
@@ -360,6 +361,15 @@ expect_view_error "with an unknown option" "unknown option --fast" "$work/view_r
 expect_view_error "exporting into a missing folder" "cannot write" "$work/view_run" \
   --export "$work/no/such/folder/replay.html"
 check "a failed export leaves no partial file" test ! -e "$work/no/such/folder/replay.html.partial"
+# A port another viewer listens on is refused, not shared with it.
+"$coulomb" view "$work/view_run" --port 0 >"$work/first_view" 2>&1 &
+first_view=$!
+for _ in $(seq 50); do grep -q 'http://' "$work/first_view" && break; sleep 0.1; done
+busy_port=$(grep -o '127\.0\.0\.1:[0-9]*' "$work/first_view" | head -1 | cut -d: -f2)
+expect_view_error "on a port in use" "cannot listen on 127.0.0.1:$busy_port" "$work/view_run" \
+  --port "${busy_port:-1}"
+kill "$first_view"
+wait "$first_view" 2>/dev/null
 "$coulomb" view "$work/view_run" --export "$work/replay.html" >"$work/out"; code=$?
 check "view --export exits 0" test "$code" -eq 0
 check "the export is one page with the data inlined" \

@@ -64,6 +64,27 @@ TEST(SimulationApi, StateRoundTripsAndIsValidated) {
   EXPECT_THROW(sim.body_state("nothing"), std::invalid_argument);
 }
 
+// A state refused for its second body's quaternion changes the first body
+// neither: the next step is the one an untouched twin takes, bit for bit.
+TEST(SimulationApi, RefusedStateChangesNoBody) {
+  const auto two_balls = [] {
+    Scene scene = BallScene(1.0);
+    scene.system.AddFreeBody("second", Sphere{0.1}, 1.0, Pose(Eigen::Vector3d(1, 0, 1)),
+                             Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(),
+                             ContactMaterial{});
+    return scene;
+  };
+  Simulation sim(two_balls()), twin(two_balls());
+  Eigen::VectorXd q = sim.q();
+  q(0) += 0.5;                    // the ball moved ...
+  q.segment<4>(7 + 3).setZero();  // ... and the second body's quaternion zero
+  EXPECT_THROW(sim.SetState(q, sim.v()), std::invalid_argument);
+  ASSERT_TRUE(sim.Step().converged);
+  ASSERT_TRUE(twin.Step().converged);
+  EXPECT_EQ(sim.q(), twin.q());
+  EXPECT_EQ(sim.v(), twin.v());
+}
+
 TEST(SimulationApi, ContactImpulsesCarryTheWeightOfABodyAtRest) {
   Simulation sim(BallScene(0.1));
   for (int n = 0; n < 50; ++n) ASSERT_TRUE(sim.Step().converged);

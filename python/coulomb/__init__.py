@@ -17,6 +17,7 @@ import json
 import math
 import os
 import sysconfig
+import webbrowser
 from typing import Any, Mapping
 
 import numpy as np
@@ -33,11 +34,13 @@ def _find_robot_data() -> None:
 
 _find_robot_data()
 
+from ._coulomb import LiveViewer as _LiveViewer
 from ._coulomb import Overrides, SolveResult, StepStats
 from ._coulomb import Simulation as _Simulation
 from ._coulomb import solve
 
-__all__ = ["Simulation", "StepStats", "SolverError", "Trajectory", "SolveResult", "solve"]
+__all__ = ["Simulation", "StepStats", "SolverError", "Trajectory", "Viewer", "SolveResult",
+           "solve"]
 
 _OVERRIDES = (
     "time_step", "scheme", "model", "solver", "rel_tol", "sigma", "lookahead", "threads")
@@ -98,6 +101,34 @@ def _vector(values: Any, size: int, what: str) -> np.ndarray:
     return array
 
 
+class Viewer:
+    """A simulation's page in the browser while it runs (``Simulation.view``):
+    it follows every recorded step, then keeps what was recorded until
+    closed. ``url`` is its address; ``close()``, or the end of a ``with``
+    block, stops the server (the page loses its connection)."""
+
+    def __init__(self, live: _LiveViewer):
+        self._live = live
+        self.closed = False
+
+    @property
+    def url(self) -> str:
+        """http://HOST:PORT/, with the port the server is bound to."""
+        return self._live.url
+
+    def close(self) -> None:
+        """Stops the server; the simulation stops updating the page."""
+        if not self.closed:
+            self.closed = True
+            self._live.close()
+
+    def __enter__(self) -> Viewer:
+        return self
+
+    def __exit__(self, *exception: Any) -> None:
+        self.close()
+
+
 class Simulation:
     """A scene and its time stepper (SAP §II two-stage θ-method, with SAP or
     an exact-NCP contact solver).
@@ -111,8 +142,9 @@ class Simulation:
     engage a closing gap; 0 finds contacts within the margin only, faster
     but fast bodies then meet overlapping) and ``threads``. Then ``step()``
     or ``run(duration)``, read the state (``time``, ``q``, ``v``,
-    ``body_position`` ...) and the last step's ``contacts()``, and actuate
-    robots (``set_joint_efforts``, ``set_pd_targets``). Bad input raises
+    ``body_position`` ...) and the last step's ``contacts()``, actuate
+    robots (``set_joint_efforts``, ``set_pd_targets``), and watch it in the
+    browser while it runs (``view()``). Bad input raises
     ``ValueError`` (``KeyError`` for an unknown name) and changes nothing.
     """
 
@@ -121,6 +153,7 @@ class Simulation:
         # Read-only views of the engine's stacked state (current after every
         # step): copying them is the cheapest read of q and v.
         self._q_view, self._v_view = engine.q_view, engine.v_view
+        self._viewer: Viewer | None = None
 
     # --- construction ---------------------------------------------------
     @classmethod
@@ -157,6 +190,9 @@ class Simulation:
         """Advances one time step; raises SolverError (state unchanged) if the
         contact solve failed."""
         stats = self._engine.step()
+        live = self._live_viewer()
+        if live is not None:
+            live.update(self._engine)
         if not stats.converged:
             raise SolverError(stats)
         return stats
@@ -171,7 +207,7 @@ class Simulation:
         first = self._engine.num_samples - 1  # the state the run starts from
         self._engine.recording = recorded
         try:
-            summary = json.loads(self._engine.run(float(duration)))
+            summary = json.loads(self._engine.run(float(duration), self._live_viewer()))
         finally:
             self._engine.recording = was_recording
         if not recorded:
@@ -179,6 +215,30 @@ class Simulation:
         if summary.get("failure"):
             raise SolverError(self._engine.last_statistics)
         return Trajectory(self._engine, first, summary)
+
+    def view(self, port: int = 8000, host: str = "127.0.0.1",
+             open_browser: bool = True) -> Viewer:
+        """Serves this simulation's viewer at ``http://host:port/`` (``port=0``:
+        any free port) while the script goes on, as ``coulomb run --view``
+        does: the page follows every step from here on, with the bodies, the
+        contact forces and the solver's plots. The page shows what is
+        recorded, so this turns ``recording`` on. ``open_browser`` opens the
+        page where a browser can be opened. Returns the ``Viewer``; a new
+        one closes the last. Raises RuntimeError when the address cannot be
+        bound."""
+        if isinstance(port, bool) or not isinstance(port, int):
+            raise TypeError(f"port: expected an integer, got {port!r}")
+        if self._viewer is not None:
+            self._viewer.close()
+        self.recording = True
+        self._viewer = Viewer(_LiveViewer(self._engine, str(host), port))
+        if open_browser:
+            webbrowser.open(self._viewer.url)
+        return self._viewer
+
+    def _live_viewer(self) -> _LiveViewer | None:
+        return self._viewer._live if self._viewer is not None and not self._viewer.closed \
+            else None
 
     @property
     def recording(self) -> bool:

@@ -2,6 +2,8 @@
 
 import json
 import math
+import urllib.error
+import urllib.request
 import subprocess
 
 import numpy as np
@@ -147,9 +149,17 @@ def test_recording_off_keeps_no_samples_and_back_on_records_the_state_first():
     assert sim.run(0.01).time.shape == (0,)  # run() follows the switch
     sim.recording = True
     assert sim._engine.num_samples == 2
+    sim.recording = False
+    sim.recording = True  # the state is recorded already: no second sample of it
+    assert sim._engine.num_samples == 2
+    sim.recording = False
+    sim.set_state(sim.q, sim.v, time=sim.time)  # a state set: recorded on resuming
+    sim.recording = True
+    assert sim._engine.num_samples == 3
     trajectory = sim.run(0.01)
     assert trajectory.time[0] == pytest.approx(0.06)
     assert len(trajectory.time) == 11
+    assert np.all(np.diff(sim.run(0.01).time) > 0)
 
 
 def test_a_resting_sphere_carries_its_weight_at_the_near_rigid_depth():
@@ -328,6 +338,29 @@ def test_joint_positions_follow_the_joint_names():
     assert sorted(names) == sorted(start)
     np.testing.assert_array_equal(sim.joint_positions("a1"), [start[n] for n in names])
     assert sim.joint_velocities("a1").shape == (12,)
+
+
+def test_a_live_viewer_follows_every_step_until_closed():
+    sim = coulomb.Simulation.from_builtin("sphere_on_ground")
+    sim.recording = False
+    with sim.view(port=0, open_browser=False) as viewer:
+        assert sim.recording  # the page shows what is recorded
+        sim.step()
+        sim.run(0.05)
+        meta = json.load(urllib.request.urlopen(viewer.url + "replay/meta.json", timeout=10))
+        assert meta["live"] is True
+        assert len(meta["time"]) == round(sim.time / sim.time_step) + 1  # start, each step
+        assert meta["time"][-1] == pytest.approx(sim.time)
+        port = int(viewer.url.rstrip("/").rsplit(":", 1)[1])
+        other = coulomb.Simulation.from_builtin("sphere_on_ground")
+        with pytest.raises(RuntimeError, match=f"cannot listen on 127.0.0.1:{port}"):
+            other.view(port=port, open_browser=False)  # in use: refused, not shared
+    assert viewer.closed
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(viewer.url, timeout=5)
+    sim.step()  # the simulation goes on without it
+    with pytest.raises(TypeError, match="port"):
+        sim.view(port="8000", open_browser=False)
 
 
 def test_an_effort_turns_a_joint_its_way(tmp_path):

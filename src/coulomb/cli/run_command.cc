@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <future>
 #include <iostream>
 #include <iterator>
 #include <map>
@@ -27,8 +26,7 @@
 #include "coulomb/sim/scene_checks.h"
 #include "coulomb/sim/scene_file.h"
 #include "coulomb/sim/simulation.h"
-#include "coulomb/viewer/live_run.h"
-#include "coulomb/viewer/viewer_server.h"
+#include "coulomb/viewer/live_viewer.h"
 
 namespace coulomb {
 namespace {
@@ -269,45 +267,27 @@ class InterruptibleRun {
   }
 };
 
-// The live viewer of a run: a server thread that serves `live` until the
-// process ends (the run's replay once it is over).
-class LiveViewer {
+// The live viewer of a run, announced and opened in a browser; once the run
+// is over it serves the replay until Ctrl-C.
+class RunViewer {
  public:
-  LiveViewer(const Simulation& simulation, const ViewerServerOptions& options)
-      : live_(simulation) {
-    std::promise<std::string> url;
-    std::future<std::string> bound = url.get_future();
-    server_ = std::thread([this, options, &url] {
-      try {
-        ServeViewer(live_, "", options,
-                    [&](const std::string& at) { url.set_value(at); });
-      } catch (...) {
-        url.set_exception(std::current_exception());
-      }
-    });
-    try {
-      url_ = bound.get();
-    } catch (...) {
-      server_.join();
-      throw;
-    }
-    std::printf("viewing the run live at %s\n", url_.c_str());
+  RunViewer(const Simulation& simulation, const ViewerServerOptions& options)
+      : viewer_(simulation, options) {
+    std::printf("viewing the run live at %s\n", viewer_.url().c_str());
     std::fflush(stdout);
-    OpenInBrowser(url_);
+    OpenInBrowser(viewer_.url());
   }
-  LiveRun& live() { return live_; }
+  LiveRun& live() { return viewer_.live(); }
   // Blocks: the server runs until Ctrl-C.
   void ServeReplay() {
     std::printf("the run is over; its replay stays at %s (Ctrl-C to stop)\n",
-                url_.c_str());
+                viewer_.url().c_str());
     std::fflush(stdout);
-    server_.join();
+    viewer_.Wait();
   }
 
  private:
-  LiveRun live_;
-  std::thread server_;
-  std::string url_;
+  LiveViewer viewer_;
 };
 
 // The duration a resumed run has left (its steps not yet taken); refuses a
@@ -348,7 +328,7 @@ std::unique_ptr<RunRecorder> MakeRecorder(const RunSetup& setup, Simulation* sim
 // Progress on stderr (a terminal only), the live viewer and --realtime.
 class RunProgress {
  public:
-  RunProgress(const RunOptions& options, const Simulation& simulation, LiveViewer* viewer)
+  RunProgress(const RunOptions& options, const Simulation& simulation, RunViewer* viewer)
       : options_(options),
         simulation_(simulation),
         viewer_(viewer),
@@ -373,7 +353,7 @@ class RunProgress {
  private:
   const RunOptions& options_;
   const Simulation& simulation_;
-  LiveViewer* viewer_;
+  RunViewer* viewer_;
   bool show_;
   double start_time_;
   Stopwatch wall_clock_;
@@ -431,8 +411,8 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
     }
     WarnOfOverlaps(&simulation);
   }
-  std::unique_ptr<LiveViewer> viewer;
-  if (options.view) viewer = std::make_unique<LiveViewer>(simulation, options.server);
+  std::unique_ptr<RunViewer> viewer;
+  if (options.view) viewer = std::make_unique<RunViewer>(simulation, options.server);
   SimulationSummary summary;
   try {
     const RunProgress progress(options, simulation, viewer.get());

@@ -17,6 +17,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "coulomb/coulomb.h"
+#include "coulomb/viewer/live_viewer.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -277,15 +278,17 @@ NB_MODULE(_coulomb, m) {
            nb::rv_policy::copy)
       .def(
           "run",
-          [](Simulation& simulation, double duration) {
+          [](Simulation& simulation, double duration, LiveViewer* viewer) {
             SimulationSummary summary;
             {
               nb::gil_scoped_release release;
-              summary = simulation.RunFor(duration);
+              summary = simulation.RunFor(duration, [&](double) {
+                if (viewer) viewer->live().Update(simulation);
+              });
             }
             return SummaryJson(simulation.scene(), summary);
           },
-          "duration"_a)
+          "duration"_a, "viewer"_a = nb::none())
       .def("whole_summary",
            [](const Simulation& s) { return SummaryJson(s.scene(), s.Summary()); })
       .def_prop_ro("last_statistics", &Simulation::last_statistics, nb::rv_policy::copy)
@@ -355,6 +358,27 @@ NB_MODULE(_coulomb, m) {
             WriteRunOutput(directory, s, s.Summary());
           },
           "directory"_a);
+
+  nb::class_<LiveViewer>(m, "LiveViewer",
+                         "A simulation's viewer while it runs: its page, served on a "
+                         "thread of its own, follows the steps it is updated with.")
+      .def(
+          "__init__",
+          [](LiveViewer* viewer, const Simulation& simulation, const std::string& host,
+             int port) {
+            if (port < 0 || port > 65535)
+              throw std::invalid_argument(
+                  "port: expected 0 (any free port) to 65535, got " +
+                  std::to_string(port));
+            new (viewer) LiveViewer(simulation, ViewerServerOptions{host, port});
+          },
+          "simulation"_a, "host"_a, "port"_a, nb::keep_alive<1, 2>())
+      .def_prop_ro("url", &LiveViewer::url)
+      .def(
+          "update",
+          [](LiveViewer& viewer, const Simulation& s) { viewer.live().Update(s); },
+          "simulation"_a)
+      .def("close", &LiveViewer::Stop, nb::call_guard<nb::gil_scoped_release>());
 
   nb::class_<SolveResult>(m, "SolveResult",
                           "One FCLIB problem solved: convergence, iterations, the FCLIB "

@@ -140,6 +140,7 @@ Simulation Simulation::FromFile(const std::string& path) {
 
 void Simulation::Record(bool ends_step) {
   if (!recording_) return;
+  state_recorded_ = true;
   const MultibodySystem& system = scene_.system;
   trajectory_.time.push_back(system.time());
 
@@ -179,6 +180,7 @@ const StepStatistics& Simulation::Step() {
   last_statistics_ = stepper_.Step(&scene_.system);
   scene_.system.UpdateAllTrees();
   StackState();
+  if (last_statistics_.converged) state_recorded_ = false;  // (else the state is kept)
   if (recording_) {
     records_.push_back(
         {scene_.system.time(), last_statistics_, scene_.system.MechanicalEnergy()});
@@ -223,7 +225,7 @@ SimulationSummary Simulation::Summary() const {
 void Simulation::set_recording(bool on) {
   const bool was = recording_;
   recording_ = on;
-  if (on && !was) Record(false);  // the state recording resumes from
+  if (on && !was && !state_recorded_) Record(false);  // the state recording resumes from
 }
 
 namespace {
@@ -271,18 +273,23 @@ void Simulation::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   if (!q.allFinite() || !v.allFinite()) {
     throw std::invalid_argument("SetState: the state must be finite");
   }
+  // Every quaternion checked before any tree changes: a refused state
+  // leaves the whole state as it was.
+  for (int t = 0, q_offset = 0; t < num_trees(); ++t) {
+    const MultibodySystem::Tree& tree = scene_.system.tree(t);
+    if (tree.model.has_free_base() && !(q.segment<4>(q_offset + 3).norm() > 0.0))
+      throw std::invalid_argument("SetState: " + tree.name + ": zero quaternion");
+    q_offset += static_cast<int>(tree.q.size());
+  }
   int q_offset = 0, v_offset = 0;
   for (int t = 0; t < num_trees(); ++t) {
     MultibodySystem::Tree& tree = scene_.system.tree(t);
     tree.q = q.segment(q_offset, tree.q.size());
     tree.v = v.segment(v_offset, tree.v.size());
     if (tree.model.has_free_base()) {
-      const double norm = tree.q.segment<4>(3).norm();
-      if (!(norm > 0.0)) {
-        throw std::invalid_argument("SetState: " + tree.name + ": zero quaternion");
-      }
       // A unit quaternion (to round-off) is kept bit for bit: a state read
       // back from a recording continues exactly (coulomb run --resume).
+      const double norm = tree.q.segment<4>(3).norm();
       if (std::abs(norm - 1.0) > 8 * std::numeric_limits<double>::epsilon())
         tree.q.segment<4>(3) /= norm;
     }
@@ -291,6 +298,7 @@ void Simulation::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   }
   scene_.system.UpdateAllTrees();
   StackState();
+  state_recorded_ = false;
 }
 
 void Simulation::CheckTime(double time) {
@@ -302,6 +310,7 @@ void Simulation::CheckTime(double time) {
 void Simulation::set_time(double time) {
   CheckTime(time);
   scene_.system.set_time(time);
+  state_recorded_ = false;
 }
 
 const std::string& Simulation::tree_name(int tree) const {

@@ -295,6 +295,9 @@ class Simulation {
   TimeStepper stepper_;
   StepStatistics last_statistics_;
   bool recording_ = true;
+  // Whether the last sample recorded is the current state (no step,
+  // SetState or set_time since): resuming recording then adds none.
+  bool state_recorded_ = false;
   double initial_energy_ = 0.0;
   std::vector<StepRecord> records_;
   Trajectory trajectory_;

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
-#include <set>
 #include <stdexcept>
 
 #include "coulomb/viewer/viewer_assets.h"
@@ -17,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::mutex servers_mutex;
-std::set<httplib::Server*> servers;
+std::map<httplib::Server*, std::string> servers;  // and the URL each listens at
 
 // Sends `body` as it is. cpp-httplib compresses text bodies with brotli at
 // its highest quality when the browser accepts it (25 s for the 14 MB meta
@@ -98,6 +98,13 @@ void ServeViewer(const ReplaySource& source, const std::string& run_directory,
                  const ViewerServerOptions& options,
                  const std::function<void(const std::string& url)>& listening) {
   httplib::Server server;
+  // SO_REUSEADDR alone: cpp-httplib's default adds SO_REUSEPORT, with which
+  // a second viewer binds a port the first listens on, and the two then
+  // share its connections.
+  server.set_socket_options([](socket_t socket) {
+    const int yes = 1;
+    setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
   const std::string title = run_directory.empty() ? "live run" : run_directory;
   AddRoutes(&server, source, run_directory, title);
   // Every error in one line of text: what went wrong, by status.
@@ -116,14 +123,15 @@ void ServeViewer(const ReplaySource& source, const std::string& run_directory,
                              std::to_string(options.port) +
                              " (in use or not an address of this machine; try --port 0)");
   }
-  {
-    const std::lock_guard<std::mutex> lock(servers_mutex);
-    servers.insert(&server);
-  }
   const std::string host = options.host.find(':') != std::string::npos
                                ? "[" + options.host + "]"
                                : options.host;
-  listening("http://" + host + ":" + std::to_string(port) + "/");
+  const std::string url = "http://" + host + ":" + std::to_string(port) + "/";
+  {
+    const std::lock_guard<std::mutex> lock(servers_mutex);
+    servers.emplace(&server, url);
+  }
+  listening(url);
   server.listen_after_bind();
   const std::lock_guard<std::mutex> lock(servers_mutex);
   servers.erase(&server);
@@ -131,7 +139,17 @@ void ServeViewer(const ReplaySource& source, const std::string& run_directory,
 
 void StopViewerServers() {
   const std::lock_guard<std::mutex> lock(servers_mutex);
-  for (httplib::Server* server : servers) server->stop();
+  for (const auto& [server, url] : servers) server->stop();
+}
+
+bool StopViewerServer(const std::string& url) {
+  const std::lock_guard<std::mutex> lock(servers_mutex);
+  for (const auto& [server, listening_at] : servers) {
+    if (listening_at != url) continue;
+    if (!server->is_running()) return false;
+    server->stop();
+  }
+  return true;
 }
 
 }  // namespace coulomb
