@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 import sysconfig
 import webbrowser
 from typing import Any, Mapping
@@ -99,6 +100,13 @@ def _vector(values: Any, size: int, what: str) -> np.ndarray:
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{what}: values must be finite")
     return array
+
+
+def _has_display() -> bool:
+    """Whether a graphical browser can open here: without a display Python's
+    webbrowser would run a text-mode browser in this terminal, and wait."""
+    return sys.platform in ("darwin", "win32") or bool(
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 class Viewer:
@@ -223,7 +231,7 @@ class Simulation:
         does: the page follows every step from here on, with the bodies, the
         contact forces and the solver's plots. The page shows what is
         recorded, so this turns ``recording`` on. ``open_browser`` opens the
-        page where a browser can be opened. Returns the ``Viewer``; a new
+        page in a browser where there is a display. Returns the ``Viewer``; a new
         one closes the last. Raises RuntimeError when the address cannot be
         bound."""
         if isinstance(port, bool) or not isinstance(port, int):
@@ -232,7 +240,7 @@ class Simulation:
             self._viewer.close()
         self.recording = True
         self._viewer = Viewer(_LiveViewer(self._engine, str(host), port))
-        if open_browser:
+        if open_browser and _has_display():
             webbrowser.open(self._viewer.url)
         return self._viewer
 
