@@ -212,16 +212,17 @@ class Simulation:
         its ``summary`` covers every step. Raises SolverError at a failed step."""
         was_recording = self._engine.recording
         recorded = bool(record) and was_recording
-        first = self._engine.num_samples - 1  # the state the run starts from
         self._engine.recording = recorded
         try:
             summary = json.loads(self._engine.run(float(duration), self._live_viewer()))
         finally:
             self._engine.recording = was_recording
-        if not recorded:
-            first = self._engine.num_samples  # past every sample: none of the run's
         if summary.get("failure"):
             raise SolverError(self._engine.last_statistics)
+        # The run's samples are the last: the state it started from (recorded
+        # before its first step if set since the last sample), then each step.
+        first = (self._engine.num_samples - summary["steps"] - 1 if recorded
+                 else self._engine.num_samples)  # past every sample: none of the run's
         return Trajectory(self._engine, first, summary)
 
     def view(self, port: int = 8000, host: str = "127.0.0.1",

@@ -162,6 +162,19 @@ def test_recording_off_keeps_no_samples_and_back_on_records_the_state_first():
     assert np.all(np.diff(sim.run(0.01).time) > 0)
 
 
+def test_a_run_after_set_state_starts_from_the_state_set():
+    sim = coulomb.Simulation.from_builtin("clutter", bodies=4)
+    sim.run(0.02)
+    q = sim.q
+    q[2] += 0.5  # the first body half a metre up, at rest, at t = 5 s
+    sim.set_state(q, np.zeros_like(sim.v), time=5.0)
+    trajectory = sim.run(0.02)
+    np.testing.assert_allclose(trajectory.time, [5.0, 5.01, 5.02], rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(trajectory.q[0], q)
+    np.testing.assert_array_equal(trajectory.v[0], np.zeros_like(sim.v))
+    np.testing.assert_array_equal(trajectory.q[-1], sim.q)
+
+
 def test_a_resting_sphere_carries_its_weight_at_the_near_rigid_depth():
     m, r, dt = 2.0, 0.1, 0.01
     sim = coulomb.Simulation.from_dict({

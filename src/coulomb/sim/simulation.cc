@@ -100,6 +100,7 @@ void Simulation::DiscardRecording() {
   t.contacts.clear();
   t.contact_offsets.assign(1, 0);
   records_.clear();
+  state_recorded_ = true;  // by the writer that holds the samples
 }
 
 void Simulation::RestoreImpulseWarmStart(const std::vector<RecordedContact>& contacts) {
@@ -177,6 +178,9 @@ void Simulation::RecordGeometry(bool ends_step) {
 }
 
 const StepStatistics& Simulation::Step() {
+  // A state set since the last sample (SetState, set_time) is the step's
+  // start: recorded first, so that the trajectory holds it.
+  if (recording_ && !state_recorded_) Record(false);
   last_statistics_ = stepper_.Step(&scene_.system);
   scene_.system.UpdateAllTrees();
   StackState();

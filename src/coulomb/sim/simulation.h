@@ -247,14 +247,17 @@ class Simulation {
                      const Eigen::Vector3d& torque_W);
 
   // Recording (on by default): the trajectory and per-step records grow with
-  // every step. Off, stepping keeps no history.
+  // every step (a state set by SetState or set_time is recorded as the next
+  // step's start). Off, stepping keeps no history.
   bool recording() const { return recording_; }
   void set_recording(bool on);
   const std::vector<StepRecord>& records() const { return records_; }
   const Trajectory& trajectory() const { return trajectory_; }
   // Forgets the recorded samples and step records (kept: body names and
   // geometries); recording goes on with the next step. For a writer that
-  // has stored them (RunRecorder), so that memory stays flat.
+  // has stored them (RunRecorder), so that memory stays flat: the current
+  // state counts as recorded (the writer's last sample, or the state a run
+  // is resumed from).
   void DiscardRecording();
   // The NCP solvers' warm start from the contacts a recording holds for the
   // last step (a resumed run; SAP needs none: it starts from v).
