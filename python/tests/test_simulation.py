@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 import urllib.error
 import urllib.request
 import subprocess
@@ -233,6 +234,9 @@ def test_state_round_trips_and_bad_input_changes_nothing():
 
 def test_a_saved_run_is_what_coulomb_view_plays(tmp_path, coulomb_bin):
     sim = coulomb.Simulation.from_builtin("sphere_on_ground")
+    q = sim.q
+    q[2] += 0.1
+    sim.set_state(q, sim.v)  # a start of the script's own: a second sample at t = 0
     sim.run(0.5)
     sim.save(tmp_path / "run")
     stats = json.loads((tmp_path / "run" / "stats.json").read_text())
@@ -240,7 +244,12 @@ def test_a_saved_run_is_what_coulomb_view_plays(tmp_path, coulomb_bin):
     export = subprocess.run([coulomb_bin, "view", str(tmp_path / "run"), "--export",
                              str(tmp_path / "replay.html")], capture_output=True, text=True)
     assert export.returncode == 0, export.stderr
-    assert 'id="coulomb-chunk-0"' in (tmp_path / "replay.html").read_text()
+    page = (tmp_path / "replay.html").read_text()
+    assert 'id="coulomb-chunk-0"' in page
+    meta = json.loads(re.search(r'<script[^>]*id="coulomb-meta"[^>]*>(.*?)</script>', page,
+                                re.S).group(1))
+    assert meta["frames"] == 52 and meta["time"][:2] == [0, 0]
+    assert meta["time_step"] == pytest.approx(sim.time_step)  # the page's forces: γ / δt
 
 
 def test_state_reads_follow_the_steps_and_are_copies():

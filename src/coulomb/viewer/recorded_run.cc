@@ -1,7 +1,10 @@
 #include "coulomb/viewer/recorded_run.h"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -12,6 +15,17 @@ namespace coulomb {
 namespace {
 
 namespace fs = std::filesystem;
+
+// The time step, for the page's forces (impulse / δt): the smallest gap
+// between samples, since a pause in recording leaves a longer one and a
+// state set between steps a sample at the same time (1 s without any).
+double SmallestTimeGap(const Eigen::VectorXd& time) {
+  double gap = std::numeric_limits<double>::infinity();
+  for (Eigen::Index k = 1; k < time.size(); ++k) {
+    if (time[k] > time[k - 1]) gap = std::min(gap, time[k] - time[k - 1]);
+  }
+  return std::isfinite(gap) ? gap : 1.0;
+}
 
 std::vector<float> ToFloat(const std::vector<double>& values) {
   return std::vector<float>(values.begin(), values.end());
@@ -46,7 +60,7 @@ RecordedRun::RecordedRun(const std::string& directory) : directory_(directory) {
   if (meta.name.empty()) meta.name = fs::absolute(directory).parent_path().filename();
   const Eigen::VectorXd time = file_->ReadDoubles("/time");
   meta.time.assign(time.begin(), time.end());
-  meta.time_step = time.size() > 1 ? time[1] - time[0] : 1.0;
+  meta.time_step = SmallestTimeGap(time);
   meta.geometries = ReadTrajectoryGeometry(*file_);
   frames_ = meta.time.size();
   geometries_ = static_cast<int>(meta.geometries.size());
