@@ -232,9 +232,9 @@ class Simulation:
         does: the page follows every step from here on, with the bodies, the
         contact forces and the solver's plots. The page shows what is
         recorded, so this turns ``recording`` on. ``open_browser`` opens the
-        page in a browser where there is a display. Returns the ``Viewer``; a new
-        one closes the last. Raises RuntimeError when the address cannot be
-        bound."""
+        page in a browser where there is a display. Returns the ``Viewer``; a
+        new one closes the last. Raises RuntimeError when the address cannot
+        be bound."""
         if isinstance(port, bool) or not isinstance(port, int):
             raise TypeError(f"port: expected an integer, got {port!r}")
         if self._viewer is not None:
@@ -246,8 +246,9 @@ class Simulation:
         return self._viewer
 
     def _live_viewer(self) -> _LiveViewer | None:
-        return self._viewer._live if self._viewer is not None and not self._viewer.closed \
-            else None
+        """The open viewer's engine side, which step() and run() update."""
+        viewer = self._viewer
+        return None if viewer is None or viewer.closed else viewer._live
 
     @property
     def recording(self) -> bool:
