@@ -217,6 +217,12 @@ def test_state_round_trips_and_bad_input_changes_nothing():
         np.testing.assert_array_equal(sim.q, q)
     with pytest.raises(KeyError):
         sim.body_position("no such body")
+    for too_short in [0.0, 1e-12, 0.49 * sim.time_step]:  # no step at all: refused
+        with pytest.raises(ValueError, match="duration"):
+            sim.run(too_short)
+        assert sim.time == 1.5
+    assert sim.run(0.5 * sim.time_step, record=False).summary["steps"] == 1  # rounds up
+    assert sim.time == pytest.approx(1.5 + sim.time_step)
     with pytest.raises(ValueError, match=r"bodies\[0\]\.mass"):
         coulomb.Simulation.from_dict(
             {"bodies": [{"name": "b", "shape": {"sphere": {"radius": 0.1}}, "mass": -1}]})

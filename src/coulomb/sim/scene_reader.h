@@ -30,18 +30,21 @@ class SceneReader {
 
   void CheckKeys(const YAML::Node& node, const std::string& key,
                  const std::set<std::string>& allowed) const {
-    std::string list;
-    for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
+    const auto list = [&allowed] {  // for the message, once something is wrong
+      std::string text;
+      for (const std::string& a : allowed) text += (text.empty() ? "" : ", ") + a;
+      return text;
+    };
     if (!node.IsMap()) {
       const char* found = node.IsNull()       ? "nothing"
                           : node.IsSequence() ? "a list"
                                               : "a single value";
-      Fail(node, key, "expected a mapping (keys: " + list + "), got " + found);
+      Fail(node, key, "expected a mapping (keys: " + list() + "), got " + found);
     }
     for (const auto& entry : node) {
       const std::string name = entry.first.as<std::string>();
       if (!allowed.count(name))
-        Fail(entry.first, Join(key, name), "unknown key (allowed: " + list + ")");
+        Fail(entry.first, Join(key, name), "unknown key (allowed: " + list() + ")");
     }
   }
 

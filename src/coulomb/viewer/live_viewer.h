@@ -26,8 +26,7 @@ class LiveViewer {
   // http://HOST:PORT/, the port the server is bound to.
   const std::string& url() const { return url_; }
   LiveRun& live() { return live_; }
-  // Blocks until the server stops (Stop from another thread, or
-  // StopViewerServers).
+  // Blocks until the server stops (Stop from another thread).
   void Wait();
   // Stops the server and waits for its thread; the page loses its
   // connection. Idempotent.

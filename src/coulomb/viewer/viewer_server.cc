@@ -137,11 +137,6 @@ void ServeViewer(const ReplaySource& source, const std::string& run_directory,
   servers.erase(&server);
 }
 
-void StopViewerServers() {
-  const std::lock_guard<std::mutex> lock(servers_mutex);
-  for (const auto& [server, url] : servers) server->stop();
-}
-
 bool StopViewerServer(const std::string& url) {
   const std::lock_guard<std::mutex> lock(servers_mutex);
   for (const auto& [server, listening_at] : servers) {

@@ -23,9 +23,6 @@ void ServeViewer(const ReplaySource& source, const std::string& run_directory,
                  const ViewerServerOptions& options,
                  const std::function<void(const std::string& url)>& listening);
 
-// Stops every ServeViewer of this process (for `coulomb run --view` tests
-// and signal handlers); ServeViewer returns.
-void StopViewerServers();
 // Stops the ServeViewer that listens at `url` (as passed to its
 // `listening`), if one does, and it returns. False while that server has
 // yet to start its loop (it is bound, but would not see a stop): ask again.
