@@ -369,6 +369,38 @@ class Simulation:
         for joint, q_d, v_d in zip(joints, positions, velocities):
             self._engine.set_pd_target(robot, joint, float(q_d), float(v_d))
 
+    def set_pd_gains(self, robot: str, kp: Any, kd: Any,
+                     effort_limit: Any = math.inf) -> None:
+        """Gains of the robot's PD controllers, one per joint in
+        ``joint_names`` order (a single number: the same for every joint):
+        ``kp`` [N·m/rad or N/m] ≥ 0, ``kd`` [N·m·s/rad or N·s/m] ≥ 0 and
+        ``effort_limit`` [N·m or N] > 0 (``math.inf``: none), the bound on
+        each joint's effort u = kp (q_d − q) + kd (v_d − v) + feedforward.
+        A joint's targets stay as they were (zero if it had no controller:
+        ``set_pd_targets`` sets them). Every value is checked before any
+        joint changes."""
+        joints = self.joint_names(robot)
+        kp, kd, limits = (self._per_joint(values, len(joints), what) for values, what in
+                          ((kp, "kp"), (kd, "kd"), (effort_limit, "effort_limit")))
+        for gains, what in ((kp, "kp"), (kd, "kd")):
+            if not np.all(np.isfinite(gains) & (gains >= 0)):
+                raise ValueError(f"{what}: gains must be finite and ≥ 0, got {gains}")
+        if not np.all(limits > 0):  # NaN too
+            raise ValueError(f"effort_limit: must be positive (math.inf: no limit), "
+                             f"got {limits}")
+        for joint, p, d, limit in zip(joints, kp, kd, limits):
+            self._engine.set_pd_gains(robot, joint, float(p), float(d), float(limit))
+
+    @staticmethod
+    def _per_joint(values: Any, size: int, what: str) -> np.ndarray:
+        """A number for every joint, or one per joint."""
+        array = np.asarray(values, dtype=np.float64)
+        if array.ndim == 0:
+            return np.full(size, array)
+        if array.shape != (size,):
+            raise ValueError(f"{what}: expected a number or shape ({size},), got {array.shape}")
+        return array
+
     def _check_robot(self, robot: str) -> None:
         if robot not in self.robot_names:
             robots = ", ".join(self.robot_names) or "none: the scene has no robots"

@@ -324,6 +324,47 @@ def test_pd_targets_hold_a_robot_where_the_pd_law_says(tmp_path):
         sim.set_pd_targets("nobody", [0.0])
 
 
+def test_pd_gains_set_from_python_act_as_the_scenes(tmp_path):
+    # The pendulum of the test above, its controller's gains set in Python:
+    # the same static balance kp (q_d − q) = m g l sin q.
+    kp, m, l, target = 200.0, 2.0, 0.5, 1.0
+    sim = pendulum(tmp_path)
+    with pytest.raises(ValueError, match="without PD gains"):
+        sim.set_pd_targets("pendulum", [target])
+    for bad in [dict(kp=-1.0, kd=20.0), dict(kp=[200.0, 1.0], kd=20.0),
+                dict(kp=200.0, kd=math.nan), dict(kp=200.0, kd=20.0, effort_limit=0.0)]:
+        with pytest.raises(ValueError):
+            sim.set_pd_gains("pendulum", **bad)
+        with pytest.raises(ValueError, match="without PD gains"):  # refused: nothing set
+            sim.set_pd_targets("pendulum", [target])
+    sim.set_pd_gains("pendulum", kp, [20.0])
+    sim.set_pd_targets("pendulum", [target])
+    sim.run(5.0)
+    q = target
+    for _ in range(50):  # Newton on kp (target − q) − m g l sin q = 0
+        q -= (kp * (target - q) - m * G * l * math.sin(q)) / (-kp - m * G * l * math.cos(q))
+    assert sim.q[0] == pytest.approx(q, abs=1e-6)
+    with pytest.raises(KeyError):
+        sim.set_pd_gains("nobody", kp, 20.0)
+
+
+def test_an_effort_limit_holds_the_pendulum_where_gravity_meets_it(tmp_path):
+    # Saturated at u_max, the controller balances gravity where
+    # m g l sin q = u_max, far from its target: started there at rest, the
+    # pendulum stays (without the limit kp (q_d − q) would swing it up).
+    m, l, u_max = 2.0, 0.5, 3.0
+    q_star = math.asin(u_max / (m * G * l))
+    sim = pendulum(tmp_path)
+    sim.set_state(np.array([q_star]), np.zeros(1))
+    sim.set_pd_gains("pendulum", kp=1000.0, kd=20.0, effort_limit=u_max)
+    sim.set_pd_targets("pendulum", [1.0])
+    sim.run(1.0)
+    assert sim.q[0] == pytest.approx(q_star, abs=1e-9)
+    sim.set_pd_gains("pendulum", kp=1000.0, kd=20.0)  # no limit: up to the target
+    sim.run(2.0)
+    assert sim.q[0] > 0.9
+
+
 def test_joint_state_is_where_the_links_are(tmp_path):
     # A free ball comes before the pendulum in the state, so the hinge's
     # entries are not the first. The hinge turns the bob about y: its angle
@@ -366,6 +407,25 @@ def test_joint_positions_follow_the_joint_names():
     assert sorted(names) == sorted(start)
     np.testing.assert_array_equal(sim.joint_positions("a1"), [start[n] for n in names])
     assert sim.joint_velocities("a1").shape == (12,)
+
+
+def test_refused_pd_gains_change_no_joint():
+    # Twelve joints: a bad value for the last one refuses the call before
+    # the first joint gets a controller.
+    sim = coulomb.Simulation.from_dict({
+        "bodies": [{"name": "ground", "shape": {"halfspace": {}}, "fixed": True}],
+        "robots": [{"name": "a1", "urdf": "example-robot-data/a1_description/urdf/a1.urdf",
+                    "base": "floating", "pose": {"position": [0, 0, 0.5]}}]})
+    good = np.full(12, 10.0)
+    for bad in [dict(kp=good, kd=np.append(good[1:], math.nan)),
+                dict(kp=np.append(good[1:], -1.0), kd=good),
+                dict(kp=good, kd=good, effort_limit=np.append(good[1:], 0.0))]:
+        with pytest.raises(ValueError):
+            sim.set_pd_gains("a1", **bad)
+        with pytest.raises(ValueError, match="without PD gains: FL_hip_joint, "):
+            sim.set_pd_targets("a1", np.zeros(12))
+    sim.set_pd_gains("a1", good, good, effort_limit=good)
+    sim.set_pd_targets("a1", np.zeros(12))
 
 
 def test_a_live_viewer_follows_every_step_until_closed():
