@@ -75,6 +75,14 @@ class Trajectory:
         self.angular_velocities = {name: rows[:, 10:13] for name, rows in bodies.items()}
         self.summary = summary
 
+    def __repr__(self) -> str:
+        span = (f"t = {self.time[0]:.6g} … {self.time[-1]:.6g} s" if len(self.time)
+                else "not recorded")
+        s = self.summary
+        return (f"Trajectory({len(self.time)} samples, {span}; {s['steps']} steps, "
+                f"{s['iterations_mean']:.2f} iterations per step, e_m max "
+                f"{s['momentum_error_max']:.2e}, penetration max {s['penetration_max']:.2e} m)")
+
     def save(self, path: str) -> None:
         """Writes ``trajectory.h5`` in the format of ``coulomb run --out``."""
         self._simulation.save_trajectory(self._first, str(path))
@@ -162,6 +170,17 @@ class Simulation:
         # step): copying them is the cheapest read of q and v.
         self._q_view, self._v_view = engine.q_view, engine.v_view
         self._viewer: Viewer | None = None
+
+    def __repr__(self) -> str:
+        def count(n: int, one: str, many: str) -> str:
+            return f"{n} {one if n == 1 else many}"
+
+        robots = len(self.robot_names)  # body_names holds each robot's base too
+        parts = [count(len(self.body_names) - robots, "body", "bodies")]
+        if robots:
+            parts.append(count(robots, "robot", "robots"))
+        return (f"Simulation({self._engine.scene_name!r}: {', '.join(parts)}, "
+                f"t = {self.time:.6g} s, δt = {self.time_step:g} s)")
 
     # --- construction ---------------------------------------------------
     @classmethod

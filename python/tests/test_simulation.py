@@ -37,6 +37,21 @@ def test_a_sliding_box_stops_after_the_coulomb_distance():
     assert trajectory.summary["failed_steps"] == 0
 
 
+def test_reprs_give_the_accuracy_reached():
+    # A repr prints e_m as a number with digits (0.000000 for 3e-7 told
+    # nothing) and says what a simulation and a trajectory hold.
+    sim = coulomb.Simulation.from_builtin("clutter", bodies=8)
+    assert repr(sim) == "Simulation('clutter': 8 bodies, t = 0 s, δt = 0.01 s)"
+    trajectory = sim.run(0.5)
+    stats = sim.step()
+    assert 0 < stats.momentum_error < 1e-6
+    shown = re.search(r"momentum_error=([^,]+),", repr(stats)).group(1)
+    assert float(shown) == pytest.approx(stats.momentum_error, rel=1e-2, abs=0)
+    assert repr(trajectory).startswith("Trajectory(51 samples, t = 0 … 0.5 s; 50 steps, ")
+    e_m = trajectory.summary["momentum_error_max"]
+    assert f"e_m max {e_m:.2e}," in repr(trajectory)
+
+
 def slope_creep(scenes_dir, **overrides):
     """The sticking box's mean speed down scenes/box_on_slope.yaml from 1 s to 3 s."""
     sim = coulomb.Simulation.from_file(scenes_dir / "box_on_slope.yaml", time_step=0.01,

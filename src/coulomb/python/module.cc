@@ -4,6 +4,7 @@
 // std::invalid_argument → ValueError, SceneFileError → ValueError naming the
 // key, unknown names → KeyError.
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -29,6 +30,13 @@ namespace {
 // never moves (the number of dofs is fixed) and Step/SetState restack them,
 // so a view taken once stays current; copying it is the cheapest state read.
 using ReadOnlyVector = nb::ndarray<const double, nb::numpy, nb::ndim<1>>;
+
+// A number in a repr: three significant digits, e.g. 3.14e-07.
+std::string ShortNumber(double x) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.3g", x);
+  return text;
+}
 
 ReadOnlyVector View(const Eigen::VectorXd& x) {
   return ReadOnlyVector(x.data(), {static_cast<size_t>(x.size())});
@@ -265,9 +273,11 @@ NB_MODULE(_coulomb, m) {
       .def("__repr__", [](const StepStatistics& s) {
         return "StepStats(converged=" + std::string(s.converged ? "True" : "False") +
                ", iterations=" + std::to_string(s.iterations) +
-               ", momentum_error=" + std::to_string(s.momentum_error) +
-               ", ncp_residual=" + std::to_string(s.ncp_residual) +
-               ", num_contacts=" + std::to_string(s.num_contacts) + ")";
+               ", momentum_error=" + ShortNumber(s.momentum_error) +
+               ", ncp_residual=" + ShortNumber(s.ncp_residual) +
+               ", num_contacts=" + std::to_string(s.num_contacts) +
+               ", max_penetration=" + ShortNumber(s.max_penetration) +
+               (s.failure.empty() ? "" : ", failure='" + s.failure + "'") + ")";
       });
 
   nb::class_<Simulation>(m, "Simulation",
@@ -293,6 +303,7 @@ NB_MODULE(_coulomb, m) {
            [](const Simulation& s) { return SummaryJson(s.scene(), s.Summary()); })
       .def_prop_ro("last_statistics", &Simulation::last_statistics, nb::rv_policy::copy)
       .def_prop_ro("time", &Simulation::time)
+      .def_prop_ro("scene_name", [](const Simulation& s) { return s.scene().name; })
       .def_prop_ro("time_step", &Simulation::time_step)
       .def_prop_ro(
           "q_view", [](const Simulation& s) { return View(s.q()); },
@@ -393,7 +404,15 @@ NB_MODULE(_coulomb, m) {
       .def_ro("wall_time_s", &SolveResult::wall_time_s)
       .def_ro("r", &SolveResult::r)
       .def_ro("u", &SolveResult::u)
-      .def_ro("v", &SolveResult::v);
+      .def_ro("v", &SolveResult::v)
+      .def("__repr__", [](const SolveResult& r) {
+        return "SolveResult(solver='" + r.solver +
+               "', converged=" + std::string(r.converged ? "True" : "False") +
+               ", iterations=" + std::to_string(r.iterations) +
+               ", ncp_residual=" + ShortNumber(r.ncp_residual) +
+               ", momentum_error=" + ShortNumber(r.momentum_error) +
+               ", wall_time_s=" + ShortNumber(r.wall_time_s) + ")";
+      });
   m.def("solve", &SolveFclibFile, "path"_a, "solver"_a = "sap", "rel_tol"_a = nb::none(),
         "max_iterations"_a = nb::none(), "threads"_a = 1, "canal_inner"_a = "newton",
         "delassus"_a = "auto", nb::call_guard<nb::gil_scoped_release>(),
