@@ -1,5 +1,6 @@
 # `cmake --install`: the coulomb command, the headers, the static libraries
-# and a CMake package, so that find_package(Coulomb) gives Coulomb::coulomb.
+# and a CMake package, so that find_package(Coulomb) gives Coulomb::coulomb
+# and the browser viewer Coulomb::viewer.
 # Pinocchio, Coal, yaml-cpp, HDF5 and Eigen are found again by the package's
 # config file (the same wheels and Debian packages the build used).
 include(GNUInstallDirs)
@@ -8,7 +9,7 @@ include(CMakePackageConfigHelpers)
 set(COULOMB_EXPORTED_TARGETS
     coulomb_library coulomb_base coulomb_eigen coulomb_hdf5 coulomb_warnings coulomb_math
     coulomb_contact coulomb_solvers coulomb_io coulomb_fclib coulomb_geometry
-    coulomb_multibody coulomb_sim coulomb_scenes coulomb_run_io)
+    coulomb_multibody coulomb_sim coulomb_scenes coulomb_run_io coulomb_viewer)
 install(TARGETS ${COULOMB_EXPORTED_TARGETS} EXPORT CoulombTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS coulomb RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
