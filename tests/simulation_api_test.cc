@@ -2,6 +2,7 @@
 // actuation and recording, checked against closed forms.
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -183,6 +184,76 @@ TEST(SimulationApi, APdControllerHoldsTheBodyWhereItsGainsSay) {
   EXPECT_THROW(sim.SetJointPdGains("slider", "z", -1.0, 0.0), std::invalid_argument);
   EXPECT_THROW(sim.SetJointEffort("slider", "no_joint", 1.0), std::invalid_argument);
   EXPECT_THROW(sim.SetJointEffort("nobody", "z", 1.0), std::invalid_argument);
+}
+
+// Runs `steps` steps and returns the state they end at.
+std::pair<Eigen::VectorXd, Eigen::VectorXd> StepsFrom(Simulation* sim, int steps) {
+  for (int n = 0; n < steps; ++n) EXPECT_TRUE(sim->Step().converged);
+  return {sim->q(), sim->v()};
+}
+
+// A snapshot taken amid a pile's contacts and restored, after a wrench and
+// other steps took the pile elsewhere, steps bit for bit as the pile did
+// from it, with every solver (the NCP solvers' warm start is part of it),
+// in the simulation it was taken from and in a twin of the same scene.
+TEST(SimulationApi, ARestoredSnapshotStepsAsTheSimulationDidFromIt) {
+  for (const ContactSolverKind kind :
+       {ContactSolverKind::kSap, ContactSolverKind::kCanal, ContactSolverKind::kSubAdmm,
+        ContactSolverKind::kPgs}) {
+    SCOPED_TRACE(ToString(kind));
+    const auto pile = [kind] {
+      Scene scene = MakeBuiltinScene("clutter", {{"bodies", "20"}});
+      scene.parameters.solver.kind = kind;
+      return scene;
+    };
+    Simulation sim(pile()), twin(pile());
+    sim.set_recording(false);
+    StepsFrom(&sim, 60);  // landed: dozens of contacts
+    const SimulationSnapshot snapshot = sim.Snapshot();
+    const auto [q, v] = StepsFrom(&sim, 20);
+    sim.SetBodyWrench("body_0_0", Eigen::Vector3d(0, 0, 100), Eigen::Vector3d::Zero());
+    StepsFrom(&sim, 10);
+    sim.Restore(snapshot);
+    EXPECT_EQ(sim.time(), snapshot.time);
+    const auto [q_again, v_again] = StepsFrom(&sim, 20);  // the wrench is gone too
+    EXPECT_EQ(q_again, q);
+    EXPECT_EQ(v_again, v);
+    twin.Restore(snapshot);
+    const auto [q_twin, v_twin] = StepsFrom(&twin, 20);
+    EXPECT_EQ(q_twin, q);
+    EXPECT_EQ(v_twin, v);
+  }
+}
+
+// SetState starts the NCP solvers cold: what follows a state set depends on
+// that state alone, not on what the simulation did before.
+TEST(SimulationApi, ASetStateStepsAsANewSimulationFromIt) {
+  const auto pile = [] {
+    Scene scene = MakeBuiltinScene("clutter", {{"bodies", "20"}});
+    scene.parameters.solver.kind = ContactSolverKind::kCanal;
+    return scene;
+  };
+  Simulation sim(pile()), fresh(pile());
+  StepsFrom(&sim, 60);
+  const Eigen::VectorXd q = sim.q(), v = sim.v();
+  StepsFrom(&sim, 5);
+  sim.SetState(q, v);
+  fresh.SetState(q, v);
+  EXPECT_EQ(StepsFrom(&sim, 20), StepsFrom(&fresh, 20));
+}
+
+TEST(SimulationApi, ASnapshotOfAnotherSceneIsRefusedAndChangesNothing) {
+  Simulation ball(BallScene(1.0)), pile(MakeBuiltinScene("clutter", {{"bodies", "8"}}));
+  const SimulationSnapshot other = ball.Snapshot();
+  SimulationSnapshot renamed = pile.Snapshot();
+  renamed.trees[0].name = "not_a_body";
+  StepsFrom(&pile, 3);
+  const Eigen::VectorXd q = pile.q();
+  const double time = pile.time();
+  EXPECT_THROW(pile.Restore(other), std::invalid_argument);
+  EXPECT_THROW(pile.Restore(renamed), std::invalid_argument);
+  EXPECT_EQ(pile.q(), q);
+  EXPECT_EQ(pile.time(), time);
 }
 
 TEST(SimulationApi, RecordsWhileRecordingAndNothingOtherwise) {

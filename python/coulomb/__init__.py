@@ -36,7 +36,7 @@ def _find_robot_data() -> None:
 _find_robot_data()
 
 from ._coulomb import LiveViewer as _LiveViewer
-from ._coulomb import Overrides, SolveResult, StepStats
+from ._coulomb import Overrides, Snapshot, SolveResult, StepStats
 from ._coulomb import Simulation as _Simulation
 from ._coulomb import solve
 
@@ -304,12 +304,30 @@ class Simulation:
         return self._v_view.copy()
 
     def set_state(self, q: Any, v: Any, time: float | None = None) -> None:
-        """Sets q, v (and the time); quaternions are normalized."""
+        """Sets q, v (and the time); quaternions are normalized. The state
+        has no impulses to warm-start from: an NCP solver's next step starts
+        cold, as in a new simulation (``snapshot``/``restore`` keep them)."""
         q = _vector(q, self._q_view.size, "q")
         v = _vector(v, self._v_view.size, "v")
         if time is not None and not (math.isfinite(time) and time >= 0):
             raise ValueError("time: must be finite and >= 0")
         self._engine.set_state(q, v, time)
+
+    def snapshot(self) -> Snapshot:
+        """This moment, to come back to with ``restore``: the time, the state,
+        the actuation (PD gains and targets, efforts, wrenches) and the NCP
+        solvers' warm start. Restored, the simulation steps bit for bit as it
+        did from here, whatever happened in between (rollouts, what-ifs).
+        Restores into any simulation of the same scene, too."""
+        return self._engine.snapshot()
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Goes back to a ``snapshot``; raises ValueError, changing nothing,
+        for one of another scene. The recording goes on from the restored
+        state; ``contacts()`` stay the last step's."""
+        if not isinstance(snapshot, Snapshot):
+            raise TypeError(f"snapshot: expected a coulomb.Snapshot, got {type(snapshot).__name__}")
+        self._engine.restore(snapshot)
 
     @property
     def body_names(self) -> list[str]:

@@ -424,6 +424,31 @@ def test_joint_positions_follow_the_joint_names():
     assert sim.joint_velocities("a1").shape == (12,)
 
 
+def test_a_restored_snapshot_replays_the_rollout_bit_for_bit(tmp_path):
+    # A what-if: from a snapshot, one rollout with the pendulum's PD target
+    # changed, then back, and the original continuation again, exactly; and
+    # in a second simulation of the scene, which gets the controller (gains
+    # and target) from the snapshot.
+    sim = pendulum(tmp_path, {"hinge": {"kp": 200.0, "kd": 20.0, "target": 0.0}})
+    sim.set_pd_targets("pendulum", [1.0])
+    sim.run(0.5)
+    snapshot = sim.snapshot()
+    assert snapshot.time == sim.time
+    ahead = sim.run(0.5).q
+    sim.set_pd_targets("pendulum", [-1.0])
+    sim.run(0.3)
+    sim.restore(snapshot)
+    again = sim.run(0.5).q
+    np.testing.assert_array_equal(again, ahead)
+    twin = pendulum(tmp_path)  # no controller: the snapshot brings it
+    twin.restore(snapshot)
+    np.testing.assert_array_equal(twin.run(0.5).q, ahead)
+    with pytest.raises(ValueError, match="another scene"):
+        coulomb.Simulation.from_builtin("sphere_on_ground").restore(snapshot)
+    with pytest.raises(TypeError):
+        sim.restore((sim.q, sim.v))
+
+
 def test_refused_pd_gains_change_no_joint():
     # Twelve joints: a bad value for the last one refuses the call before
     # the first joint gets a controller.

@@ -280,6 +280,17 @@ NB_MODULE(_coulomb, m) {
                (s.failure.empty() ? "" : ", failure='" + s.failure + "'") + ")";
       });
 
+  nb::class_<SimulationSnapshot>(
+      m, "Snapshot",
+      "A moment of a simulation to come back to (Simulation.snapshot, restore): the "
+      "clock, the state, the actuation and the NCP solvers' warm start.")
+      .def_ro("time", &SimulationSnapshot::time, "[s]")
+      .def("__repr__", [](const SimulationSnapshot& s) {
+        return "Snapshot(t = " + ShortNumber(s.time) + " s, " +
+               std::to_string(s.trees.size()) + " trees, " +
+               std::to_string(s.warm_start_contacts.size()) + " warm-start contacts)";
+      });
+
   nb::class_<Simulation>(m, "Simulation",
                          "A scene and its time stepper (C++ Simulation).")
       .def_static("create", &Create, "kind"_a, "source"_a, "options"_a, "text"_a,
@@ -320,6 +331,8 @@ NB_MODULE(_coulomb, m) {
              s.SetState(q, v);
              if (time) s.set_time(*time);
            })
+      .def("snapshot", &Simulation::Snapshot)
+      .def("restore", &Simulation::Restore, "snapshot"_a)
       .def_prop_ro("tree_names",
                    [](const Simulation& s) {
                      std::vector<std::string> names;

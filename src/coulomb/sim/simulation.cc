@@ -309,7 +309,59 @@ void Simulation::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   }
   scene_.system.UpdateAllTrees();
   StackState();
+  stepper_.SetImpulseWarmStart({}, {});
   state_recorded_ = false;
+}
+
+SimulationSnapshot Simulation::Snapshot() const {
+  SimulationSnapshot snapshot{
+      time(), {}, stepper_.warm_start_contacts(), stepper_.warm_start_impulses()};
+  for (int t = 0; t < num_trees(); ++t) {
+    const MultibodySystem::Tree& tree = scene_.system.tree(t);
+    snapshot.trees.push_back({tree.name, tree.q, tree.v, tree.controllers,
+                              tree.applied_force, tree.applied_force_W,
+                              tree.applied_torque_W});
+  }
+  return snapshot;
+}
+
+void Simulation::Restore(const SimulationSnapshot& snapshot) {
+  const auto matches = [](const SimulationSnapshot::TreeState& saved,
+                          const MultibodySystem::Tree& tree) {
+    return saved.name == tree.name && saved.q.size() == tree.q.size() &&
+           saved.v.size() == tree.v.size() &&
+           saved.applied_force.size() == tree.applied_force.size();
+  };
+  bool same_scene =
+      static_cast<int>(snapshot.trees.size()) == num_trees() &&
+      snapshot.warm_start_contacts.size() == snapshot.warm_start_impulses_C.size();
+  for (int t = 0; same_scene && t < num_trees(); ++t)
+    same_scene = matches(snapshot.trees[t], scene_.system.tree(t));
+  if (!same_scene) {
+    throw std::invalid_argument(
+        "Restore: the snapshot is of another scene (its trees or their sizes differ)");
+  }
+  CheckTime(snapshot.time);
+  Eigen::VectorXd q(this->q().size()), v(scene_.system.num_velocities());
+  for (int t = 0, q_offset = 0, v_offset = 0; t < num_trees(); ++t) {
+    const SimulationSnapshot::TreeState& saved = snapshot.trees[t];
+    q.segment(q_offset, saved.q.size()) = saved.q;
+    v.segment(v_offset, saved.v.size()) = saved.v;
+    q_offset += static_cast<int>(saved.q.size());
+    v_offset += static_cast<int>(saved.v.size());
+  }
+  SetState(q, v);  // validates the state before anything changes
+  for (int t = 0; t < num_trees(); ++t) {
+    const SimulationSnapshot::TreeState& saved = snapshot.trees[t];
+    MultibodySystem::Tree& tree = scene_.system.tree(t);
+    tree.controllers = saved.controllers;
+    tree.applied_force = saved.applied_force;
+    tree.applied_force_W = saved.applied_force_W;
+    tree.applied_torque_W = saved.applied_torque_W;
+  }
+  scene_.system.set_time(snapshot.time);
+  stepper_.SetImpulseWarmStart(snapshot.warm_start_contacts,
+                               snapshot.warm_start_impulses_C);
 }
 
 void Simulation::CheckTime(double time) {

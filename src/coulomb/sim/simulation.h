@@ -159,6 +159,27 @@ struct Contact {
 // statistics while recording() is on (the default). State, body poses,
 // contacts and actuation are read and set between steps. Every setter
 // validates its input and throws std::invalid_argument naming what is wrong.
+// Everything the steps from one moment on depend on, for going back to it
+// (Simulation::Snapshot and Restore): restored, a simulation steps bit for
+// bit as it did from the moment the snapshot was taken, with any solver.
+// The clock, each tree's state and actuation (joint controllers, applied
+// forces and wrenches), and the NCP solvers' warm start (the last step's
+// contacts and impulses; SAP starts from v). Not the recording, nor the
+// scene: a snapshot restores into any simulation of the same scene.
+struct SimulationSnapshot {
+  struct TreeState {
+    std::string name;
+    Eigen::VectorXd q, v;
+    std::vector<JointPdController> controllers;
+    Eigen::VectorXd applied_force;
+    Eigen::Vector3d applied_force_W, applied_torque_W;
+  };
+  double time = 0.0;
+  std::vector<TreeState> trees;
+  std::vector<ContactPoint> warm_start_contacts;
+  std::vector<Eigen::Vector3d> warm_start_impulses_C;
+};
+
 class Simulation {
  public:
   // Throws std::invalid_argument for a scene that cannot run: duration not
@@ -199,8 +220,14 @@ class Simulation {
   const Eigen::VectorXd& q() const;
   const Eigen::VectorXd& v() const;
   // Throws unless the sizes match and every entry is finite; quaternions are
-  // normalized.
+  // normalized. A state set from outside has no impulses: the NCP solvers'
+  // next step starts cold, as in a new simulation (Restore keeps them).
   void SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  // The moment to come back to (SimulationSnapshot), and the way back: throws
+  // std::invalid_argument, changing nothing, for a snapshot of another scene
+  // (other trees, or other sizes). The contacts() of the last step stay.
+  SimulationSnapshot Snapshot() const;
+  void Restore(const SimulationSnapshot& snapshot);
   // Sets the clock [s]; throws unless time is finite and ≥ 0 (CheckTime).
   void set_time(double time);
   static void CheckTime(double time);

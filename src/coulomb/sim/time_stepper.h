@@ -153,6 +153,14 @@ class TimeStepper {
   // and their impulses in their contact frames.
   void SetImpulseWarmStart(std::vector<ContactPoint> contacts,
                            std::vector<Eigen::Vector3d> impulses_C);
+  // That warm start as it stands (empty before the first step of an NCP
+  // solver, and after SetImpulseWarmStart({}, {})).
+  const std::vector<ContactPoint>& warm_start_contacts() const {
+    return previous_contacts_;
+  }
+  const std::vector<Eigen::Vector3d>& warm_start_impulses() const {
+    return previous_impulses_;
+  }
 
  private:
   struct Theta {
