@@ -2,6 +2,8 @@
 // actuation and recording, checked against closed forms.
 #include <cmath>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include <gtest/gtest.h>
@@ -254,6 +256,73 @@ TEST(SimulationApi, ASnapshotOfAnotherSceneIsRefusedAndChangesNothing) {
   EXPECT_THROW(pile.Restore(renamed), std::invalid_argument);
   EXPECT_EQ(pile.q(), q);
   EXPECT_EQ(pile.time(), time);
+}
+
+// A snapshot through its bytes restores as itself: the same steps, bit for
+// bit. Bytes cut short anywhere, or with a count that exceeds them, are
+// refused with a message, never read past their end.
+TEST(SimulationApi, ASnapshotsBytesRestoreItExactlyAndBrokenOnesAreRefused) {
+  const auto pile = [] {
+    Scene scene = MakeBuiltinScene("clutter", {{"bodies", "8"}});
+    scene.parameters.solver.kind = ContactSolverKind::kCanal;
+    return scene;
+  };
+  Simulation sim(pile()), twin(pile());
+  StepsFrom(&sim, 40);
+  sim.SetBodyWrench("body_0_0", Eigen::Vector3d(1, 2, 3), Eigen::Vector3d(4, 5, 6));
+  const SimulationSnapshot snapshot = sim.Snapshot();
+  ASSERT_FALSE(snapshot.warm_start_contacts.empty());
+  const std::string bytes = EncodeSnapshot(snapshot);
+  twin.Restore(DecodeSnapshot(bytes));
+  EXPECT_EQ(StepsFrom(&twin, 10), StepsFrom(&sim, 10));
+  for (size_t length = 0; length < bytes.size(); ++length)
+    EXPECT_THROW(DecodeSnapshot(std::string_view(bytes).substr(0, length)),
+                 std::invalid_argument);
+  std::string longer = bytes + "x";
+  EXPECT_THROW(DecodeSnapshot(longer), std::invalid_argument);
+  std::string huge_count = bytes;
+  const size_t num_trees_at = 4 + std::string_view("coulomb-snapshot-1").size() + 8;
+  huge_count[num_trees_at + 3] = 0x7f;  // 2³⁰ trees and more
+  try {
+    DecodeSnapshot(huge_count);
+    ADD_FAILURE() << "a count beyond the bytes was read";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_NE(
+        std::string(error.what()).find("a count larger than what follows at byte 34"),
+        std::string::npos)
+        << error.what();
+  }
+}
+
+// What a snapshot holds is checked when restored: a controller on another
+// joint, gains out of range, a warm start out of order or not finite are
+// refused, and the simulation is left as it was.
+TEST(SimulationApi, ASnapshotWithInvalidContentIsRefusedAndChangesNothing) {
+  Simulation sim(MakeBuiltinScene("clutter", {{"bodies", "8"}}));
+  StepsFrom(&sim, 30);
+  const SimulationSnapshot good = sim.Snapshot();
+  std::vector<SimulationSnapshot> bad(4, good);
+  bad[0].trees[0].applied_force_W.x() = NAN;
+  bad[1].time = -1.0;
+  bad[2].warm_start_contacts.assign(2, ContactPoint{.geometry_a = 1, .geometry_b = 2});
+  bad[2].warm_start_contacts[0].geometry_a = 3;  // after the second's pair
+  bad[2].warm_start_impulses_C.assign(2, Eigen::Vector3d::Zero());
+  bad[3].warm_start_contacts.assign(1, ContactPoint{});
+  bad[3].warm_start_impulses_C.assign(1, Eigen::Vector3d(NAN, 0, 0));
+  const Eigen::VectorXd q = sim.q();
+  for (const SimulationSnapshot& snapshot : bad) {
+    EXPECT_THROW(sim.Restore(snapshot), std::invalid_argument);
+    EXPECT_EQ(sim.q(), q);
+  }
+  Scene planar = PlanarScene();
+  Simulation slider(std::move(planar));
+  slider.SetJointPdGains("slider", "z", 100.0, 10.0);
+  SimulationSnapshot moved = slider.Snapshot(), negative = slider.Snapshot();
+  moved.trees[0].controllers[0].velocity = 0;  // z's velocity is v(1)
+  negative.trees[0].controllers[0].gains.derivative_gain = -1.0;
+  EXPECT_THROW(slider.Restore(moved), std::invalid_argument);
+  EXPECT_THROW(slider.Restore(negative), std::invalid_argument);
+  slider.Restore(slider.Snapshot());
 }
 
 TEST(SimulationApi, RecordsWhileRecordingAndNothingOtherwise) {

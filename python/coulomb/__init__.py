@@ -164,8 +164,9 @@ class Simulation:
     ``ValueError`` (``KeyError`` for an unknown name) and changes nothing.
     """
 
-    def __init__(self, engine: _Simulation):
+    def __init__(self, engine: _Simulation, recipe: tuple):
         self._engine = engine
+        self._recipe = recipe  # _Simulation.create's arguments: how to build it again
         # Read-only views of the engine's stacked state (current after every
         # step): copying them is the cheapest read of q and v.
         self._q_view, self._v_view = engine.q_view, engine.v_view
@@ -187,7 +188,7 @@ class Simulation:
     def from_file(cls, path: str, **overrides: Any) -> "Simulation":
         """A YAML scene file (format: scenes/README.md)."""
         cls._check_overrides(overrides)
-        return cls(_Simulation.create("file", str(path), {}, "", _overrides(overrides)))
+        return cls._create("file", os.path.abspath(path), {}, "", overrides)
 
     @classmethod
     def from_builtin(cls, name: str, **options: Any) -> "Simulation":
@@ -196,7 +197,7 @@ class Simulation:
         overrides."""
         overrides = {k: options.pop(k) for k in list(options) if k in _OVERRIDES}
         text = {key: _option_text(value) for key, value in options.items()}
-        return cls(_Simulation.create("builtin", name, text, "", _overrides(overrides)))
+        return cls._create("builtin", name, text, "", overrides)
 
     @classmethod
     def from_dict(cls, scene: Mapping[str, Any], **overrides: Any) -> "Simulation":
@@ -204,7 +205,27 @@ class Simulation:
         name the key (``scene dict:LINE: bodies[0].mass: must be positive``)."""
         cls._check_overrides(overrides)
         text = json.dumps(_yaml_numbers(scene), indent=1, default=_json_default)
-        return cls(_Simulation.create("text", "scene dict", {}, text, _overrides(overrides)))
+        return cls._create("text", "scene dict", {}, text, overrides)
+
+    @classmethod
+    def _create(cls, *recipe: Any) -> "Simulation":
+        kind, source, options, text, overrides = recipe
+        return cls(_Simulation.create(kind, source, options, text, _overrides(overrides)),
+                   recipe)
+
+    def __reduce__(self) -> tuple:
+        """Pickling (multiprocessing, Ray): the scene as it was built and this
+        moment (``snapshot``); the unpickled simulation steps bit for bit as
+        this one would. Not its recording, nor its viewer."""
+        return (Simulation._unpickle, (self._recipe, self.snapshot(), self.recording))
+
+    @classmethod
+    def _unpickle(cls, recipe: tuple, snapshot: Snapshot, recording: bool) -> "Simulation":
+        sim = cls._create(*recipe)
+        sim._engine.discard_recording()  # the scene's start: not this simulation's past
+        sim.restore(snapshot)
+        sim.recording = recording
+        return sim
 
     @staticmethod
     def _check_overrides(overrides: Mapping[str, Any]) -> None:

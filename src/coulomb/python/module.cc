@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include <nanobind/eigen/dense.h>
 #include <nanobind/nanobind.h>
@@ -285,6 +286,16 @@ NB_MODULE(_coulomb, m) {
       "A moment of a simulation to come back to (Simulation.snapshot, restore): the "
       "clock, the state, the actuation and the NCP solvers' warm start.")
       .def_ro("time", &SimulationSnapshot::time, "[s]")
+      .def("__getstate__",
+           [](const SimulationSnapshot& s) {
+             const std::string bytes = EncodeSnapshot(s);
+             return nb::bytes(bytes.data(), bytes.size());
+           })
+      .def("__setstate__",
+           [](SimulationSnapshot& s, const nb::bytes& bytes) {
+             new (&s) SimulationSnapshot(
+                 DecodeSnapshot(std::string_view(bytes.c_str(), bytes.size())));
+           })
       .def("__repr__", [](const SimulationSnapshot& s) {
         return "Snapshot(t = " + ShortNumber(s.time) + " s, " +
                std::to_string(s.trees.size()) + " trees, " +
@@ -331,6 +342,7 @@ NB_MODULE(_coulomb, m) {
              s.SetState(q, v);
              if (time) s.set_time(*time);
            })
+      .def("discard_recording", &Simulation::DiscardRecording)
       .def("snapshot", &Simulation::Snapshot)
       .def("restore", &Simulation::Restore, "snapshot"_a)
       .def_prop_ro("tree_names",

@@ -325,22 +325,64 @@ SimulationSnapshot Simulation::Snapshot() const {
   return snapshot;
 }
 
-void Simulation::Restore(const SimulationSnapshot& snapshot) {
-  const auto matches = [](const SimulationSnapshot::TreeState& saved,
-                          const MultibodySystem::Tree& tree) {
-    return saved.name == tree.name && saved.q.size() == tree.q.size() &&
-           saved.v.size() == tree.v.size() &&
-           saved.applied_force.size() == tree.applied_force.size();
-  };
-  bool same_scene =
-      static_cast<int>(snapshot.trees.size()) == num_trees() &&
-      snapshot.warm_start_contacts.size() == snapshot.warm_start_impulses_C.size();
-  for (int t = 0; same_scene && t < num_trees(); ++t)
-    same_scene = matches(snapshot.trees[t], scene_.system.tree(t));
-  if (!same_scene) {
-    throw std::invalid_argument(
-        "Restore: the snapshot is of another scene (its trees or their sizes differ)");
+namespace {
+
+// Whether a snapshot's tree is this tree, with valid actuation: the same
+// name and sizes, each controller on the joint it names with valid gains,
+// finite forces.
+bool SnapshotTreeFits(const SimulationSnapshot::TreeState& saved,
+                      const MultibodySystem::Tree& tree) {
+  if (saved.name != tree.name || saved.q.size() != tree.q.size() ||
+      saved.v.size() != tree.v.size() ||
+      saved.applied_force.size() != tree.applied_force.size() ||
+      !saved.applied_force.allFinite() || !saved.applied_force_W.allFinite() ||
+      !saved.applied_torque_W.allFinite())
+    return false;
+  for (const JointPdController& controller : saved.controllers) {
+    try {
+      const MultibodyTree::JointIndex joint =
+          tree.model.FindOneDofJoint(controller.joint);
+      ValidatePdControllerParameters(controller.gains);
+      if (joint.position != controller.position || joint.velocity != controller.velocity)
+        return false;
+    } catch (const std::invalid_argument&) {
+      return false;
+    }
   }
+  return true;
+}
+
+// Whether a warm start is one a step left: an impulse per contact, all
+// finite, the contacts sorted by geometry pair.
+bool WarmStartFits(const std::vector<ContactPoint>& contacts,
+                   const std::vector<Eigen::Vector3d>& impulses_C) {
+  if (contacts.size() != impulses_C.size()) return false;
+  for (size_t i = 0; i < contacts.size(); ++i) {
+    const ContactPoint& c = contacts[i];
+    if (!c.p_W.allFinite() || !c.normal_W.allFinite() || !std::isfinite(c.phi) ||
+        !std::isfinite(c.weight) || !impulses_C[i].allFinite())
+      return false;
+  }
+  return std::is_sorted(contacts.begin(), contacts.end(),
+                        [](const ContactPoint& a, const ContactPoint& b) {
+                          return std::pair{a.geometry_a, a.geometry_b} <
+                                 std::pair{b.geometry_a, b.geometry_b};
+                        });
+}
+
+}  // namespace
+
+void Simulation::Restore(const SimulationSnapshot& snapshot) {
+  bool fits = static_cast<int>(snapshot.trees.size()) == num_trees();
+  for (int t = 0; fits && t < num_trees(); ++t)
+    fits = SnapshotTreeFits(snapshot.trees[t], scene_.system.tree(t));
+  if (!fits) {
+    throw std::invalid_argument(
+        "Restore: the snapshot is of another scene (its trees, their sizes or their "
+        "joints differ), or its actuation is not valid");
+  }
+  if (!WarmStartFits(snapshot.warm_start_contacts, snapshot.warm_start_impulses_C))
+    throw std::invalid_argument("Restore: the snapshot's warm start is not valid");
   CheckTime(snapshot.time);
   Eigen::VectorXd q(this->q().size()), v(scene_.system.num_velocities());
   for (int t = 0, q_offset = 0, v_offset = 0; t < num_trees(); ++t) {

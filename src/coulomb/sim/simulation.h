@@ -11,6 +11,7 @@
 #include <Eigen/Geometry>
 
 #include "coulomb/sim/scene.h"
+#include "coulomb/sim/simulation_snapshot.h"
 #include "coulomb/sim/time_stepper.h"
 
 namespace coulomb {
@@ -159,27 +160,6 @@ struct Contact {
 // statistics while recording() is on (the default). State, body poses,
 // contacts and actuation are read and set between steps. Every setter
 // validates its input and throws std::invalid_argument naming what is wrong.
-// Everything the steps from one moment on depend on, for going back to it
-// (Simulation::Snapshot and Restore): restored, a simulation steps bit for
-// bit as it did from the moment the snapshot was taken, with any solver.
-// The clock, each tree's state and actuation (joint controllers, applied
-// forces and wrenches), and the NCP solvers' warm start (the last step's
-// contacts and impulses; SAP starts from v). Not the recording, nor the
-// scene: a snapshot restores into any simulation of the same scene.
-struct SimulationSnapshot {
-  struct TreeState {
-    std::string name;
-    Eigen::VectorXd q, v;
-    std::vector<JointPdController> controllers;
-    Eigen::VectorXd applied_force;
-    Eigen::Vector3d applied_force_W, applied_torque_W;
-  };
-  double time = 0.0;
-  std::vector<TreeState> trees;
-  std::vector<ContactPoint> warm_start_contacts;
-  std::vector<Eigen::Vector3d> warm_start_impulses_C;
-};
-
 class Simulation {
  public:
   // Throws std::invalid_argument for a scene that cannot run: duration not
