@@ -2,6 +2,7 @@
 
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -37,3 +38,15 @@ def test_fclib_solvers_print_every_solver(fclib_dir):
     assert result.returncode == 0, result.stderr
     for solver in ("sap", "canal", "subadmm", "pgs"):
         assert any(line.startswith(solver) for line in result.stdout.splitlines())
+
+
+def test_push_planning_finds_the_closed_form_push():
+    # The script exits 1 unless the planned push lands within 5 mm of the
+    # goal, within 3 % of Coulomb friction's closed form, and repeats itself
+    # from the snapshot; here the printed figures are checked again.
+    result = run("push_planning.py")
+    assert result.returncode == 0, result.stderr + result.stdout
+    last = result.stdout.splitlines()[-1]
+    slid = float(re.search(r"slid ([0-9.]+) m", last).group(1))
+    off = float(re.search(r"\(([-+0-9.]+) %\)", last).group(1))
+    assert abs(slid - 0.5) < 5e-3 and abs(off) < 3.0, last
