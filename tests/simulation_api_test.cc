@@ -188,6 +188,13 @@ TEST(SimulationApi, APdControllerHoldsTheBodyWhereItsGainsSay) {
   EXPECT_THROW(sim.SetJointEffort("nobody", "z", 1.0), std::invalid_argument);
 }
 
+// The built-in clutter of `bodies` bodies, solved by `kind`.
+Scene Pile(const char* bodies, ContactSolverKind kind) {
+  Scene scene = MakeBuiltinScene("clutter", {{"bodies", bodies}});
+  scene.parameters.solver.kind = kind;
+  return scene;
+}
+
 // Runs `steps` steps and returns the state they end at.
 std::pair<Eigen::VectorXd, Eigen::VectorXd> StepsFrom(Simulation* sim, int steps) {
   for (int n = 0; n < steps; ++n) EXPECT_TRUE(sim->Step().converged);
@@ -203,12 +210,7 @@ TEST(SimulationApi, ARestoredSnapshotStepsAsTheSimulationDidFromIt) {
        {ContactSolverKind::kSap, ContactSolverKind::kCanal, ContactSolverKind::kSubAdmm,
         ContactSolverKind::kPgs}) {
     SCOPED_TRACE(ToString(kind));
-    const auto pile = [kind] {
-      Scene scene = MakeBuiltinScene("clutter", {{"bodies", "20"}});
-      scene.parameters.solver.kind = kind;
-      return scene;
-    };
-    Simulation sim(pile()), twin(pile());
+    Simulation sim(Pile("20", kind)), twin(Pile("20", kind));
     sim.set_recording(false);
     StepsFrom(&sim, 60);  // landed: dozens of contacts
     const SimulationSnapshot snapshot = sim.Snapshot();
@@ -230,12 +232,8 @@ TEST(SimulationApi, ARestoredSnapshotStepsAsTheSimulationDidFromIt) {
 // SetState starts the NCP solvers cold: what follows a state set depends on
 // that state alone, not on what the simulation did before.
 TEST(SimulationApi, ASetStateStepsAsANewSimulationFromIt) {
-  const auto pile = [] {
-    Scene scene = MakeBuiltinScene("clutter", {{"bodies", "20"}});
-    scene.parameters.solver.kind = ContactSolverKind::kCanal;
-    return scene;
-  };
-  Simulation sim(pile()), fresh(pile());
+  Simulation sim(Pile("20", ContactSolverKind::kCanal)),
+      fresh(Pile("20", ContactSolverKind::kCanal));
   StepsFrom(&sim, 60);
   const Eigen::VectorXd q = sim.q(), v = sim.v();
   StepsFrom(&sim, 5);
@@ -262,12 +260,8 @@ TEST(SimulationApi, ASnapshotOfAnotherSceneIsRefusedAndChangesNothing) {
 // bit. Bytes cut short anywhere, or with a count that exceeds them, are
 // refused with a message, never read past their end.
 TEST(SimulationApi, ASnapshotsBytesRestoreItExactlyAndBrokenOnesAreRefused) {
-  const auto pile = [] {
-    Scene scene = MakeBuiltinScene("clutter", {{"bodies", "8"}});
-    scene.parameters.solver.kind = ContactSolverKind::kCanal;
-    return scene;
-  };
-  Simulation sim(pile()), twin(pile());
+  Simulation sim(Pile("8", ContactSolverKind::kCanal)),
+      twin(Pile("8", ContactSolverKind::kCanal));
   StepsFrom(&sim, 40);
   sim.SetBodyWrench("body_0_0", Eigen::Vector3d(1, 2, 3), Eigen::Vector3d(4, 5, 6));
   const SimulationSnapshot snapshot = sim.Snapshot();

@@ -324,6 +324,15 @@ def pendulum(tmp_path, controllers=None):
         {"time_step": 0.01, "bodies": [ground], "robots": [robot]})
 
 
+def pd_balance(kp, m, l, target):
+    """The angle where the PD law kp (target − q) balances gravity's torque
+    m g l sin q on the pendulum (Newton's method)."""
+    q = target
+    for _ in range(50):
+        q -= (kp * (target - q) - m * G * l * math.sin(q)) / (-kp - m * G * l * math.cos(q))
+    return q
+
+
 def test_pd_targets_hold_a_robot_where_the_pd_law_says(tmp_path):
     # Static balance of the PD law against gravity about the hinge (y axis;
     # the bob 0.5 m below it at q = 0): kp (q_d − q) = m g l sin q.
@@ -332,10 +341,7 @@ def test_pd_targets_hold_a_robot_where_the_pd_law_says(tmp_path):
     assert sim.robot_names == ["pendulum"]
     sim.set_pd_targets("pendulum", [target])
     sim.run(5.0)
-    q = target
-    for _ in range(50):  # Newton on kp (target − q) − m g l sin q = 0
-        q -= (kp * (target - q) - m * G * l * math.sin(q)) / (-kp - m * G * l * math.cos(q))
-    assert sim.q[0] == pytest.approx(q, abs=1e-6)
+    assert sim.q[0] == pytest.approx(pd_balance(kp, m, l, target), abs=1e-6)
     with pytest.raises(ValueError):
         sim.set_pd_targets("pendulum", [0.0, 1.0])
     with pytest.raises(KeyError):
@@ -358,10 +364,7 @@ def test_pd_gains_set_from_python_act_as_the_scenes(tmp_path):
     sim.set_pd_gains("pendulum", kp, [20.0])
     sim.set_pd_targets("pendulum", [target])
     sim.run(5.0)
-    q = target
-    for _ in range(50):  # Newton on kp (target − q) − m g l sin q = 0
-        q -= (kp * (target - q) - m * G * l * math.sin(q)) / (-kp - m * G * l * math.cos(q))
-    assert sim.q[0] == pytest.approx(q, abs=1e-6)
+    assert sim.q[0] == pytest.approx(pd_balance(kp, m, l, target), abs=1e-6)
     with pytest.raises(KeyError):
         sim.set_pd_gains("nobody", kp, 20.0)
 

@@ -158,7 +158,8 @@ std::string EncodeSnapshot(const SimulationSnapshot& snapshot) {
   for (const SimulationSnapshot::TreeState& tree : snapshot.trees) WriteTree(tree, &out);
   out.Size(snapshot.warm_start_contacts.size());
   for (size_t i = 0; i < snapshot.warm_start_contacts.size(); ++i)
-    WriteContact(snapshot.warm_start_contacts[i], snapshot.warm_start_impulses_C[i], &out);
+    WriteContact(snapshot.warm_start_contacts[i], snapshot.warm_start_impulses_C[i],
+                 &out);
   return out.Take();
 }
 
