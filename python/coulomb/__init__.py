@@ -13,13 +13,15 @@ Units are SI; vectors are in the world frame; quaternions are (w, x, y, z).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
 import sys
 import sysconfig
+import threading
 import webbrowser
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -62,9 +64,10 @@ class Trajectory:
     (T × 4, w x y z), ``linear_velocities[name]``, ``angular_velocities[name]``
     (T × 3, world), and ``summary`` (the keys of ``coulomb run --json``)."""
 
-    def __init__(self, simulation: _Simulation, first_sample: int, summary: dict):
+    def __init__(self, simulation: _Simulation, first_sample: int, summary: dict,
+                 lock: threading.RLock):
         data = simulation.trajectory(first_sample)
-        self._simulation, self._first = simulation, first_sample
+        self._simulation, self._first, self._lock = simulation, first_sample, lock
         self.time: np.ndarray = data["time"]
         self.q: np.ndarray = data["q"]
         self.v: np.ndarray = data["v"]
@@ -85,7 +88,8 @@ class Trajectory:
 
     def save(self, path: str) -> None:
         """Writes ``trajectory.h5`` in the format of ``coulomb run --out``."""
-        self._simulation.save_trajectory(self._first, str(path))
+        with self._lock:  # the simulation's: it may be stepping in another thread
+            self._simulation.save_trajectory(self._first, str(path))
 
 
 def _overrides(values: Mapping[str, Any]) -> Overrides:
@@ -145,6 +149,21 @@ class Viewer:
         self.close()
 
 
+def _serialized(method: Callable) -> Callable:
+    """One call at a time on a Simulation, whatever the thread: ``step`` and
+    ``run`` release the GIL while the engine steps, and another thread's call
+    would otherwise read or change the engine mid-step. A call from another
+    thread waits for the one under way; the thread that holds the lock may
+    call again (a method calling another)."""
+
+    @functools.wraps(method)
+    def serialized(self: "Simulation", *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return serialized
+
+
 class Simulation:
     """A scene and its time stepper (SAP §II two-stage θ-method, with SAP or
     an exact-NCP contact solver).
@@ -167,11 +186,13 @@ class Simulation:
     def __init__(self, engine: _Simulation, recipe: tuple):
         self._engine = engine
         self._recipe = recipe  # _Simulation.create's arguments: how to build it again
+        self._lock = threading.RLock()  # see _serialized
         # Read-only views of the engine's stacked state (current after every
         # step): copying them is the cheapest read of q and v.
         self._q_view, self._v_view = engine.q_view, engine.v_view
         self._viewer: Viewer | None = None
 
+    @_serialized
     def __repr__(self) -> str:
         def count(n: int, one: str, many: str) -> str:
             return f"{n} {one if n == 1 else many}"
@@ -213,6 +234,7 @@ class Simulation:
         return cls(_Simulation.create(kind, source, options, text, _overrides(overrides)),
                    recipe)
 
+    @_serialized
     def __reduce__(self) -> tuple:
         """Pickling (multiprocessing, Ray): the scene as it was built and this
         moment (``snapshot``); the unpickled simulation steps bit for bit as
@@ -234,6 +256,7 @@ class Simulation:
             raise TypeError(f"unknown overrides {unknown} (use {', '.join(_OVERRIDES)})")
 
     # --- stepping ---------------------------------------------------------
+    @_serialized
     def step(self) -> StepStats:
         """Advances one time step; raises SolverError (state unchanged) if the
         contact solve failed."""
@@ -245,6 +268,7 @@ class Simulation:
             raise SolverError(stats)
         return stats
 
+    @_serialized
     def run(self, duration: float, record: bool = True) -> Trajectory:
         """Steps for ``duration`` seconds and returns what was recorded from the
         current state on. ``record=False`` keeps no samples while stepping (as
@@ -263,8 +287,9 @@ class Simulation:
         # before its first step if set since the last sample), then each step.
         first = (self._engine.num_samples - summary["steps"] - 1 if recorded
                  else self._engine.num_samples)  # past every sample: none of the run's
-        return Trajectory(self._engine, first, summary)
+        return Trajectory(self._engine, first, summary, self._lock)
 
+    @_serialized
     def view(self, port: int = 8000, host: str = "127.0.0.1",
              open_browser: bool = True) -> Viewer:
         """Serves this simulation's viewer at ``http://host:port/`` (``port=0``:
@@ -291,6 +316,7 @@ class Simulation:
         return None if viewer is None or viewer.closed else viewer._live
 
     @property
+    @_serialized
     def recording(self) -> bool:
         """Whether ``step()`` and ``run()`` append each step's state and
         contacts to the trajectory kept in memory (on by default). Off, a long
@@ -300,11 +326,13 @@ class Simulation:
         return self._engine.recording
 
     @recording.setter
+    @_serialized
     def recording(self, on: bool) -> None:
         self._engine.recording = bool(on)
 
     # --- state ------------------------------------------------------------
     @property
+    @_serialized
     def time(self) -> float:
         """Simulated time [s]."""
         return self._engine.time
@@ -315,15 +343,18 @@ class Simulation:
         return self._engine.time_step
 
     @property
+    @_serialized
     def q(self) -> np.ndarray:
         """Generalized positions, all bodies and robots stacked (a copy)."""
         return self._q_view.copy()
 
     @property
+    @_serialized
     def v(self) -> np.ndarray:
         """Generalized velocities (a copy)."""
         return self._v_view.copy()
 
+    @_serialized
     def set_state(self, q: Any, v: Any, time: float | None = None) -> None:
         """Sets q, v (and the time); quaternions are normalized. The state
         has no impulses to warm-start from: an NCP solver's next step starts
@@ -334,6 +365,7 @@ class Simulation:
             raise ValueError("time: must be finite and >= 0")
         self._engine.set_state(q, v, time)
 
+    @_serialized
     def snapshot(self) -> Snapshot:
         """This moment, to come back to with ``restore``: the time, the state,
         the actuation (PD gains and targets, efforts, wrenches) and the NCP
@@ -342,6 +374,7 @@ class Simulation:
         Restores into any simulation of the same scene, too."""
         return self._engine.snapshot()
 
+    @_serialized
     def restore(self, snapshot: Snapshot) -> None:
         """Goes back to a ``snapshot``; raises ValueError, changing nothing,
         for one of another scene. The recording goes on from the restored
@@ -355,19 +388,23 @@ class Simulation:
         """The free bodies and robots, in state order."""
         return self._engine.tree_names
 
+    @_serialized
     def body_position(self, name: str) -> np.ndarray:
         """Position [m] of a body (or robot link) in world."""
         return self._engine.body_state(name)[0]
 
+    @_serialized
     def body_orientation(self, name: str) -> np.ndarray:
         """Orientation as a unit quaternion (w, x, y, z)."""
         return self._engine.body_state(name)[1]
 
+    @_serialized
     def body_velocity(self, name: str) -> tuple[np.ndarray, np.ndarray]:
         """(linear [m/s], angular [rad/s]) velocity in world."""
         state = self._engine.body_state(name)
         return state[2], state[3]
 
+    @_serialized
     def contacts(self) -> dict[str, Any]:
         """The last step's contact points: ``body_a``, ``body_b`` (names),
         ``point`` (N × 3), ``normal`` (N × 3, from a to b), ``depth`` (N,
@@ -386,18 +423,21 @@ class Simulation:
         self._check_robot(robot)
         return self._engine.joint_names(robot)
 
+    @_serialized
     def joint_positions(self, robot: str) -> np.ndarray:
         """Positions [rad or m] of a robot's one-dof joints, in ``joint_names``
         order (a floating base's pose: ``body_position``, ``body_orientation``)."""
         self._check_robot(robot)
         return self._engine.joint_positions(robot)
 
+    @_serialized
     def joint_velocities(self, robot: str) -> np.ndarray:
         """Velocities [rad/s or m/s] of a robot's one-dof joints, in
         ``joint_names`` order (a floating base's: ``body_velocity``)."""
         self._check_robot(robot)
         return self._engine.joint_velocities(robot)
 
+    @_serialized
     def set_body_wrench(self, name: str, force: Any = (0.0, 0.0, 0.0),
                         torque: Any = (0.0, 0.0, 0.0)) -> None:
         """A wrench on a free body or a robot's floating base at its frame's
@@ -406,6 +446,7 @@ class Simulation:
         self._engine.set_body_wrench(name, _vector(force, 3, "force"),
                                      _vector(torque, 3, "torque"))
 
+    @_serialized
     def set_joint_efforts(self, robot: str, u: Any) -> None:
         """Efforts [N·m or N] on the robot's joints, kept until changed."""
         joints = self.joint_names(robot)
@@ -413,6 +454,7 @@ class Simulation:
         for joint, effort in zip(joints, u):
             self._engine.set_joint_effort(robot, joint, float(effort))
 
+    @_serialized
     def set_pd_targets(self, robot: str, positions: Any, velocities: Any = None) -> None:
         """Targets of the robot's PD controllers (one per joint, in
         ``joint_names`` order); every joint needs PD gains (the scene's
@@ -427,6 +469,7 @@ class Simulation:
         for joint, q_d, v_d in zip(joints, positions, velocities):
             self._engine.set_pd_target(robot, joint, float(q_d), float(v_d))
 
+    @_serialized
     def set_pd_gains(self, robot: str, kp: Any, kd: Any,
                      effort_limit: Any = math.inf) -> None:
         """Gains of the robot's PD controllers, one per joint in
@@ -464,10 +507,12 @@ class Simulation:
             robots = ", ".join(self.robot_names) or "none: the scene has no robots"
             raise KeyError(f"no robot named '{robot}' (robots: {robots})")
 
+    @_serialized
     def summary(self) -> dict:
         """Statistics of every step so far (the keys of ``coulomb run --json``)."""
         return json.loads(self._engine.whole_summary())
 
+    @_serialized
     def save(self, directory: str) -> None:
         """Writes everything recorded so far as ``coulomb run --out`` does:
         ``directory/trajectory.h5`` and ``stats.json`` (created if missing).

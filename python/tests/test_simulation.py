@@ -6,6 +6,7 @@ import math
 import multiprocessing
 import pickle
 import re
+import threading
 import urllib.error
 import urllib.request
 import subprocess
@@ -473,6 +474,37 @@ def test_a_pickled_simulation_steps_as_the_original():
     for cut in (len(data) // 3, len(data) // 2, len(data) - 10):
         with pytest.raises((ValueError, pickle.UnpicklingError)):
             pickle.loads(data[:cut])
+
+
+class _SignalsRun:
+    """The engine of a Simulation, with an event set as its run starts."""
+
+    def __init__(self, engine):
+        self._engine, self.running = engine, threading.Event()
+
+    def run(self, *arguments):
+        self.running.set()  # the engine's run releases the GIL from here on
+        return self._engine.run(*arguments)
+
+    def __getattr__(self, name):
+        return getattr(self._engine, name)
+
+
+def test_calls_from_another_thread_wait_for_a_run_under_way():
+    # A run in a thread; this thread reads the time and sets a state while
+    # it steps. Both wait for the run: the time read is the run's end, and
+    # the state set is the one the simulation ends in.
+    sim = coulomb.Simulation.from_builtin("clutter", bodies=40)
+    q0, v0 = sim.q, sim.v
+    sim._engine = _SignalsRun(sim._engine)
+    runner = threading.Thread(target=sim.run, args=(2.0,), kwargs={"record": False})
+    runner.start()
+    assert sim._engine.running.wait(timeout=60)
+    assert sim.time == pytest.approx(2.0)
+    sim.set_state(q0, v0, time=0.0)
+    runner.join()
+    assert sim.time == 0.0
+    np.testing.assert_array_equal(sim.q, q0)
 
 
 def _rollout(sim, target):
