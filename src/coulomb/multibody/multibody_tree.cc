@@ -11,6 +11,8 @@
 
 #include <coal/BVH/BVH_model.h>
 #include <coal/shape/geometric_shapes.h>
+#include <boost/property_tree/ptree.hpp>
+#include <boost/property_tree/xml_parser.hpp>
 #include <pinocchio/algorithm/center-of-mass.hpp>
 #include <pinocchio/algorithm/crba.hpp>
 #include <pinocchio/algorithm/energy.hpp>
@@ -23,6 +25,7 @@
 #include <pinocchio/multibody/data.hpp>
 #include <pinocchio/multibody/geometry.hpp>
 #include <pinocchio/multibody/model.hpp>
+#include <pinocchio/parsers/mjcf.hpp>
 #include <pinocchio/parsers/urdf.hpp>
 
 #include "coulomb/geometry/convex_mesh.h"
@@ -194,7 +197,34 @@ struct MultibodyTree::Impl {
     } catch (const std::exception& e) {
       throw std::runtime_error(path + ": cannot load collision geometry: " + e.what());
     }
+    AddCollisionGeometry(path, geometry_model);
+  }
+
+  // The collision geoms of an MJCF file's bodies, placed in their body frames.
+  void LoadMjcfCollisionGeometry(const std::string& path) {
+    pinocchio::GeometryModel geometry_model;
+    try {
+      pinocchio::mjcf::buildGeom(model, path, pinocchio::COLLISION, geometry_model);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(path + ": cannot load collision geometry: " + e.what());
+    }
+    AddCollisionGeometry(path, geometry_model);
+  }
+
+  // Each object of `geometry_model` as a BodyGeometry of the link it is on.
+  void AddCollisionGeometry(const std::string& path,
+                            const pinocchio::GeometryModel& geometry_model) {
     for (const pinocchio::GeometryObject& object : geometry_model.geometryObjects) {
+      const auto frame =
+          std::find(body_frames.begin(), body_frames.end(), object.parentFrame);
+      if (frame == body_frames.end()) {
+        throw std::runtime_error(
+            path + ": " + object.name +
+            (object.parentFrame == 0
+                 ? ": belongs to the world, not to a link of the robot "
+                   "(a floor or a wall is a fixed body of the scene)"
+                 : ": attached to no link"));
+      }
       std::optional<Shape> shape;
       try {
         shape = ToShape(*object.geometry, object.meshPath);
@@ -205,11 +235,6 @@ struct MultibodyTree::Impl {
         throw std::runtime_error(path + ": " + object.name +
                                  ": unsupported collision geometry");
       }
-      const auto frame =
-          std::find(body_frames.begin(), body_frames.end(), object.parentFrame);
-      if (frame == body_frames.end()) {
-        throw std::runtime_error(path + ": " + object.name + ": attached to no link");
-      }
       // GeometryObject::placement is relative to the parent joint.
       const Eigen::Isometry3d X_JB =
           ToIsometry(model.frames[object.parentFrame].placement);
@@ -217,7 +242,63 @@ struct MultibodyTree::Impl {
                             X_JB.inverse() * ToIsometry(object.placement), *shape});
     }
   }
+
+  // The robot's joints on a free joint of ours (AddFreeJoint) whose origin is
+  // the model's world frame.
+  void FloatBase() {
+    pinocchio::Model base;
+    AddFreeJoint(&base, "coulomb_floating_base");
+    pinocchio::Model combined;
+    pinocchio::appendModel(base, model, base.getFrameId("coulomb_floating_base_joint"),
+                           pinocchio::SE3::Identity(), combined);
+    model = std::move(combined);
+  }
+
+  // Whatever parser built `model`: floats it or welds it at X_WB, then
+  // finishes it (the collision geometry is loaded after, on its frames).
+  void Place(bool floating_base, const Eigen::Isometry3d& X_WB) {
+    if (floating_base) FloatBase();
+    free_base = floating_base;
+    if (!floating_base) WeldBaseAt(X_WB);
+    Finish();
+  }
 };
+
+// An MJCF file's model for a robot of a scene. A root body's <freejoint/>
+// is locked out (the scene's base says whether the robot floats) with the
+// body at the model's origin: its pos and quat in the file are where MuJoCo
+// starts it, which the scene's pose says instead. Any other free joint, or
+// a second body of the world, is refused: one robot per file.
+pinocchio::Model MjcfRobotModel(const std::string& path) {
+  // Pinocchio's parser builds the first body of <worldbody> and its
+  // subtree only: the others would be lost without a word.
+  boost::property_tree::ptree file;
+  boost::property_tree::read_xml(path, file);
+  const auto world = file.get_child_optional("mujoco.worldbody");
+  const size_t roots = world ? world->count("body") : 0;
+  if (roots > 1) {
+    throw std::runtime_error(std::to_string(roots) +
+                             " bodies in <worldbody> (one robot per MJCF file: the "
+                             "others are bodies or robots of the scene)");
+  }
+  pinocchio::Model model;
+  pinocchio::mjcf::buildModel(path, model);
+  std::vector<pinocchio::JointIndex> free_roots;
+  for (pinocchio::JointIndex joint = 1; joint < model.joints.size(); ++joint) {
+    if (model.joints[joint].shortname() != "JointModelFreeFlyer") continue;
+    if (model.parents[joint] != 0 || !free_roots.empty()) {
+      throw std::runtime_error("joint '" + model.names[joint] +
+                               "': a second free body (one robot per MJCF file: free "
+                               "bodies are bodies of the scene)");
+    }
+    free_roots.push_back(joint);
+  }
+  if (free_roots.empty()) return model;
+  // The parser keeps a free joint's pos and quat in its reference
+  // configuration, not in its placement: locked at the neutral
+  // configuration, the body sits at the model's origin.
+  return pinocchio::buildReducedModel(model, free_roots, pinocchio::neutral(model));
+}
 
 MultibodyTree::MultibodyTree(std::unique_ptr<Impl> impl)
     : impl_(std::move(impl)),
@@ -260,18 +341,7 @@ MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_bas
   CapturedStderr urdfdom;
   try {
     pinocchio::urdf::buildModel(path, impl->model);
-    if (floating_base) {  // the URDF's root link on a free joint (AddFreeJoint)
-      pinocchio::Model base;
-      AddFreeJoint(&base, "coulomb_floating_base");
-      pinocchio::Model combined;
-      pinocchio::appendModel(base, impl->model,
-                             base.getFrameId("coulomb_floating_base_joint"),
-                             pinocchio::SE3::Identity(), combined);
-      impl->model = std::move(combined);
-    }
-    impl->free_base = floating_base;
-    if (!floating_base) impl->WeldBaseAt(X_WB);
-    impl->Finish();
+    impl->Place(floating_base, X_WB);  // floating: the root link on our free joint
     impl->LoadUrdfCollisionGeometry(path);
   } catch (const std::exception& e) {
     const std::string detail = CapturedStderr::FirstLine(urdfdom.Release());
@@ -279,6 +349,26 @@ MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_bas
                              (detail.empty() ? "" : " (" + detail + ")"));
   }
   std::fputs(urdfdom.Release().c_str(), stderr);  // warnings of a model that loaded
+  return MultibodyTree(std::move(impl));
+}
+
+MultibodyTree MultibodyTree::FromMjcf(const std::string& path, bool floating_base,
+                                      const Eigen::Isometry3d& X_WB) {
+  if (!std::filesystem::is_regular_file(path)) {
+    throw std::runtime_error(path + ": MJCF file not found");
+  }
+  auto impl = std::make_unique<Impl>();
+  CapturedStderr parser;  // Pinocchio's MJCF parser may print what it skips
+  try {
+    impl->model = MjcfRobotModel(path);
+    impl->Place(floating_base, X_WB);
+    impl->LoadMjcfCollisionGeometry(path);
+  } catch (const std::exception& e) {
+    const std::string detail = CapturedStderr::FirstLine(parser.Release());
+    throw std::runtime_error(path + ": cannot load MJCF: " + e.what() +
+                             (detail.empty() ? "" : " (" + detail + ")"));
+  }
+  std::fputs(parser.Release().c_str(), stderr);
   return MultibodyTree(std::move(impl));
 }
 

@@ -76,7 +76,20 @@ class MultibodyTree {
       const std::string& path, bool floating_base,
       const Eigen::Isometry3d& X_WB = Eigen::Isometry3d::Identity());
 
-  // Collision geometry read from the URDF (empty for free bodies).
+  // A robot from a MuJoCo MJCF file (Pinocchio's parser): its bodies, their
+  // inertias (given, or from their geoms) and joints (hinge and slide are
+  // one-dof joints, a ball a spherical joint), and the geoms MuJoCo collides
+  // as collision geometry (primitives; meshes become their convex hulls).
+  // A <freejoint/> of the root body is dropped, and that body placed at the
+  // origin: floating_base and X_WB say where the robot is, as for a URDF.
+  // Other free joints, and geoms of the world (a floor), are refused with
+  // std::runtime_error naming the file; MuJoCo's actuators, equality
+  // constraints, contact and joint parameters are not read.
+  static MultibodyTree FromMjcf(
+      const std::string& path, bool floating_base,
+      const Eigen::Isometry3d& X_WB = Eigen::Isometry3d::Identity());
+
+  // Collision geometry read from the URDF or MJCF file (empty for free bodies).
   const std::vector<BodyGeometry>& collision_geometries() const;
 
   int num_positions() const;

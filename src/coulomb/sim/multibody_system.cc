@@ -20,6 +20,12 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
   }
   if (!q.allFinite() || !v.allFinite())
     throw std::invalid_argument(name + ": state is not finite");
+  if (model.num_velocities() == 0) {  // it would be a clique of no velocities
+    throw std::invalid_argument(
+        name +
+        ": nothing of it moves (a fixed base and no moving joint): give what does "
+        "not move as fixed bodies of the scene, or a floating base");
+  }
   model.SetGravity(gravity_);
   trees_.push_back({name,
                     std::move(model),

@@ -107,9 +107,12 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
                const ContactMaterial& defaults, std::set<std::string>* names,
                Scene* scene) {
   r.CheckKeys(node, key,
-              {"name", "urdf", "base", "pose", "joints", "contact", "joint_limits",
-               "limits", "controllers", "springs", "armature"});
-  if (!node["name"] || !node["urdf"]) r.Fail(node, key, "name and urdf are required");
+              {"name", "urdf", "mjcf", "base", "pose", "joints", "contact",
+               "joint_limits", "limits", "controllers", "springs", "armature"});
+  if (!node["name"] || !node["urdf"] == !node["mjcf"])
+    r.Fail(node, key, "name and one of urdf or mjcf are required");
+  const char* format = node["urdf"] ? "urdf" : "mjcf";
+  const YAML::Node& file = node[format];
   const std::string name = r.String(node["name"], key + ".name");
   if (!names->insert(name).second) {
     r.Fail(node["name"], key + ".name", "duplicate name '" + name + "'");
@@ -122,12 +125,14 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
   const bool floating = base == "floating";
   const Eigen::Isometry3d pose = node["pose"] ? ReadPose(r, node["pose"], key + ".pose")
                                               : Eigen::Isometry3d::Identity();
-  const std::string path = r.ResolveFile(r.String(node["urdf"], key + ".urdf"));
+  const std::string file_key = key + "." + format;
+  const std::string path = r.ResolveFile(r.String(file, file_key));
   std::optional<MultibodyTree> model;
   try {
-    model.emplace(MultibodyTree::FromUrdf(path, floating, pose));
+    model.emplace(node["urdf"] ? MultibodyTree::FromUrdf(path, floating, pose)
+                               : MultibodyTree::FromMjcf(path, floating, pose));
   } catch (const std::exception& e) {
-    r.Fail(node["urdf"], key + ".urdf", e.what());
+    r.Fail(file, file_key, e.what());
   }
   Eigen::VectorXd q = model->NeutralConfiguration();
   if (floating) {
@@ -142,7 +147,7 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
   try {  // the URDF's own joint limits are validated here
     tree = scene->system.AddRobot(name, std::move(*model), q, v, material);
   } catch (const std::invalid_argument& e) {
-    r.Fail(node["urdf"], key + ".urdf", path + ": " + e.what());
+    r.Fail(file, file_key, path + ": " + e.what());
   }
   ReadJointSettings(r, node, key, tree, &scene->system);
 }

@@ -1,0 +1,129 @@
+"""Robots from MuJoCo's MJCF files, against the same robots from URDF and
+against statics."""
+
+import math
+
+import numpy as np
+import pytest
+
+import coulomb
+
+G = 9.81
+
+PENDULUM_MJCF = """<mujoco model="pendulum">
+  <worldbody>
+    <body name="bob">
+      <joint name="hinge" type="hinge" axis="0 1 0"/>
+      <inertial pos="0 0 -0.5" mass="2" diaginertia="0.1 0.1 0.1"/>
+    </body>
+  </worldbody>
+</mujoco>"""
+
+PENDULUM_URDF = """<robot name="pendulum">
+  <link name="base"/>
+  <link name="bob">
+    <inertial><origin xyz="0 0 -0.5"/><mass value="2"/>
+      <inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+  <joint name="hinge" type="revolute"><parent link="base"/><child link="bob"/>
+    <axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="100" velocity="10"/></joint>
+</robot>"""
+
+# MuJoCo starts the ball at z = 3, turned; the scene's pose says where it is.
+BALL_MJCF = """<mujoco model="ball">
+  <worldbody>
+    <body name="ball" pos="0 0 3" euler="0 0 90">
+      <freejoint/>
+      <geom name="sphere" type="sphere" size="0.1" mass="1.5"/>
+    </body>
+  </worldbody>
+</mujoco>"""
+
+
+def scene(robot):
+    return {"time_step": 0.01,
+            "bodies": [{"name": "ground", "shape": {"halfspace": {}}, "fixed": True}],
+            "robots": [robot]}
+
+
+def load(tmp_path, text, **robot):
+    path = tmp_path / "model.xml"
+    path.write_text(text)
+    return coulomb.Simulation.from_dict(scene({"name": "r", "mjcf": str(path), **robot}))
+
+
+def test_an_mjcf_pendulum_swings_as_its_urdf_twin(tmp_path):
+    (tmp_path / "pendulum.urdf").write_text(PENDULUM_URDF)
+    twin = coulomb.Simulation.from_dict(scene({
+        "name": "r", "urdf": str(tmp_path / "pendulum.urdf"), "base": "fixed",
+        "pose": {"position": [0, 0, 1]}, "joints": {"hinge": 0.7}}))
+    sim = load(tmp_path, PENDULUM_MJCF, base="fixed", pose={"position": [0, 0, 1]},
+               joints={"hinge": 0.7})
+    assert sim.joint_names("r") == ["hinge"]
+    swing, reference = sim.run(1.0), twin.run(1.0)
+    assert np.ptp(swing.q) > 1.0  # it swings through the bottom
+    np.testing.assert_array_equal(swing.q, reference.q)
+    np.testing.assert_array_equal(sim.body_position("bob"), twin.body_position("bob"))
+
+
+def test_an_mjcf_free_body_rests_on_its_geom_with_the_mass_of_its_geom(tmp_path):
+    sim = load(tmp_path, BALL_MJCF, pose={"position": [0.5, 0, 1]})
+    np.testing.assert_array_equal(sim.body_position("ball"), [0.5, 0, 1])
+    np.testing.assert_allclose(sim.body_orientation("ball"), [1, 0, 0, 0], atol=1e-15)
+    trajectory = sim.run(2.0)
+    assert sim.body_position("ball")[2] == pytest.approx(0.1, abs=1e-3)  # its radius
+    assert trajectory.summary["momentum_error_max"] < 1e-6
+    # At rest the contact carries the geom's 1.5 kg: Σγ = m g δt.
+    impulse = sim.contacts()["impulse"].sum(axis=0)
+    assert impulse[2] == pytest.approx(1.5 * G * sim.time_step, rel=1e-6)
+
+
+@pytest.mark.parametrize("compiler, limit, radians", [
+    ("", "30", math.radians(30)),  # MuJoCo's default unit: degrees
+    ('<compiler angle="radian"/>', "0.5", 0.5),
+])
+def test_an_mjcf_joint_range_stops_an_inverted_pendulum(tmp_path, compiler, limit, radians):
+    # The stick stands above its hinge and falls until the joint's range
+    # stops it, in the file's angle unit.
+    sim = load(tmp_path, f"""<mujoco>{compiler}<worldbody><body name="stick">
+        <joint name="hinge" type="hinge" axis="0 1 0" range="-{limit} {limit}" limited="true"/>
+        <inertial pos="0 0 0.5" mass="2" diaginertia="0.1 0.1 0.1"/></body></worldbody>
+        </mujoco>""", base="fixed", pose={"position": [0, 0, 1]}, joints={"hinge": 0.05})
+    sim.run(2.0)
+    assert sim.q[0] == pytest.approx(radians, abs=1e-3)
+
+
+def test_a_robot_that_cannot_move_is_refused(tmp_path):
+    # The ball's free joint dropped and its base fixed: nothing left to move
+    # (the first step used to fail on a contact problem of no velocities).
+    with pytest.raises(ValueError, match="nothing of it moves"):
+        load(tmp_path, BALL_MJCF, base="fixed")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("""<mujoco><worldbody><geom name="floor" type="plane" size="1 1 0.1"/>
+        <body name="b"><joint name="s" type="slide" axis="0 0 1"/>
+        <geom type="box" size="0.1 0.1 0.1" mass="1"/></body></worldbody></mujoco>""",
+     "floor: belongs to the world"),
+    ("""<mujoco><worldbody>
+        <body name="a"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body>
+        <body name="b"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body>
+        </worldbody></mujoco>""", "2 bodies in <worldbody>"),
+    ("""<mujoco><worldbody><body name="a"><freejoint/>
+        <geom type="sphere" size="0.1" mass="1"/>
+        <body name="b" pos="1 0 0"><freejoint name="loose"/>
+        <geom type="sphere" size="0.1" mass="1"/></body></body></worldbody></mujoco>""",
+     "joint 'loose': a second free body"),
+    ("""<mujoco><worldbody><body name="a" """, r"model\.xml\(1\)"),
+])
+def test_mjcf_files_a_robot_cannot_be_are_refused_in_one_line(tmp_path, text, message):
+    with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*" + message) as error:
+        load(tmp_path, text)
+    assert "\n" not in str(error.value)
+
+
+def test_a_robot_names_one_file():
+    with pytest.raises(ValueError, match="one of urdf or mjcf"):
+        coulomb.Simulation.from_dict(scene({"name": "r", "urdf": "a.urdf", "mjcf": "a.xml"}))
+    with pytest.raises(ValueError, match="MJCF file not found"):
+        coulomb.Simulation.from_dict(scene({"name": "r", "mjcf": "no_such_model.xml"}))
