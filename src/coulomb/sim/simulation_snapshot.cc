@@ -31,7 +31,8 @@ class Writer {
 
  private:
   void Raw(const void* data, size_t size) {
-    bytes_.append(static_cast<const char*>(data), size);
+    if (size > 0)
+      bytes_.append(static_cast<const char*>(data), size);  // data may be null
   }
   std::string bytes_;
 };
@@ -82,6 +83,7 @@ class Reader {
  private:
   void Raw(void* data, size_t size) {
     if (size > bytes_.size() - offset_) Fail("cut short");
+    if (size == 0) return;  // an empty vector's data() may be null: no memcpy
     std::memcpy(data, bytes_.data() + offset_, size);
     offset_ += size;
   }
