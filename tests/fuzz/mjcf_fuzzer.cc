@@ -1,0 +1,8 @@
+// Fuzzes the MJCF path of a scene (robot_file_harness.h): Pinocchio's MJCF
+// parser and model building, our checks of the file (one robot) and of the
+// model, the geoms.
+#include "robot_file_harness.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  return coulomb::fuzz::LoadRobotFile(data, size, "mjcf", ".xml");
+}
