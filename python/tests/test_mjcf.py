@@ -127,3 +127,14 @@ def test_a_robot_names_one_file():
         coulomb.Simulation.from_dict(scene({"name": "r", "urdf": "a.urdf", "mjcf": "a.xml"}))
     with pytest.raises(ValueError, match="MJCF file not found"):
         coulomb.Simulation.from_dict(scene({"name": "r", "mjcf": "no_such_model.xml"}))
+
+
+def test_the_mjcf_arm_scene_holds_its_box(scenes_dir):
+    # scenes/mjcf_arm.yaml: the box lands on the forearm and stays on it,
+    # the arm sagging by the PD laws' static error only.
+    sim = coulomb.Simulation.from_file(scenes_dir / "mjcf_arm.yaml")
+    assert sim.joint_names("arm") == ["shoulder", "elbow"]
+    trajectory = sim.run(3.0)
+    assert trajectory.summary["momentum_error_max"] < 1e-6
+    assert 0.6 < sim.body_position("box")[2] < 0.75  # on the forearm, 0.6 m up
+    assert np.all(np.abs(sim.joint_positions("arm")) < 0.1)

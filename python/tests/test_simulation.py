@@ -695,3 +695,14 @@ def test_a_torque_from_python_screws_the_nut_up_one_pitch_per_turn():
         sim.set_body_wrench("world", torque=[0, 0, 1])
     with pytest.raises(ValueError, match="torque"):
         sim.set_body_wrench("nut", torque=[0, 1])
+
+
+def test_every_scene_file_loads_and_steps(scenes_dir):
+    # The example scenes of scenes/ stay valid: each loads and takes 20
+    # converged steps.
+    files = sorted(scenes_dir.glob("*.yaml"))
+    assert len(files) >= 8
+    for path in files:
+        sim = coulomb.Simulation.from_file(path)
+        for _ in range(20):
+            assert sim.step().converged, path.name
