@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import coulomb
+from test_simulation import PENDULUM as PENDULUM_URDF  # the same pendulum
 
 G = 9.81
 
@@ -19,15 +20,6 @@ PENDULUM_MJCF = """<mujoco model="pendulum">
   </worldbody>
 </mujoco>"""
 
-PENDULUM_URDF = """<robot name="pendulum">
-  <link name="base"/>
-  <link name="bob">
-    <inertial><origin xyz="0 0 -0.5"/><mass value="2"/>
-      <inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial>
-  </link>
-  <joint name="hinge" type="revolute"><parent link="base"/><child link="bob"/>
-    <axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="100" velocity="10"/></joint>
-</robot>"""
 
 # MuJoCo starts the ball at z = 3, turned; the scene's pose says where it is.
 BALL_MJCF = """<mujoco model="ball">
