@@ -209,7 +209,10 @@ class Simulation:
     def from_file(cls, path: str, **overrides: Any) -> "Simulation":
         """A YAML scene file (format: scenes/README.md)."""
         cls._check_overrides(overrides)
-        return cls._create("file", os.path.abspath(path), {}, "", overrides)
+        sim = cls._create("file", str(path), {}, "", overrides)
+        # Rebuilt elsewhere (unpickled) from wherever that process runs.
+        sim._recipe = ("file", os.path.abspath(path), {}, "", overrides)
+        return sim
 
     @classmethod
     def from_builtin(cls, name: str, **options: Any) -> "Simulation":

@@ -205,7 +205,9 @@ class Simulation {
   void SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
   // The moment to come back to (SimulationSnapshot), and the way back: throws
   // std::invalid_argument, changing nothing, for a snapshot of another scene
-  // (other trees, or other sizes). The contacts() of the last step stay.
+  // (other trees, sizes or joints) or one whose state, actuation or warm
+  // start is not valid (bytes decoded from elsewhere). The contacts() of the
+  // last step stay.
   SimulationSnapshot Snapshot() const;
   void Restore(const SimulationSnapshot& snapshot);
   // Sets the clock [s]; throws unless time is finite and ≥ 0 (CheckTime).
