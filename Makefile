@@ -106,6 +106,9 @@ viewer-screenshots: build browser-deps
 	$(BUILD_DIR)/coulomb run bolt_nut --duration 0.5 --set torque=0.3 --out $(BUILD_DIR)/runs/bolt_nut
 	$(BUILD_DIR)/coulomb view $(BUILD_DIR)/runs/bolt_nut --export $(BUILD_DIR)/runs/bolt_nut.html
 	node viewer/test/screenshot.mjs file://$(abspath $(BUILD_DIR))/runs/bolt_nut.html 300 docs/viewer_bolt_nut.png
+	$(BUILD_DIR)/coulomb run scenes/mjcf_arm.yaml --duration 1 --out $(BUILD_DIR)/runs/mjcf_arm
+	$(BUILD_DIR)/coulomb view $(BUILD_DIR)/runs/mjcf_arm --export $(BUILD_DIR)/runs/mjcf_arm.html
+	node viewer/test/screenshot.mjs file://$(abspath $(BUILD_DIR))/runs/mjcf_arm.html 150 docs/viewer_mjcf_arm.png
 
 # The whole C++ suite under AddressSanitizer and UndefinedBehaviorSanitizer
 # (GCC; a separate build folder, no Python package; the allocation-counting
