@@ -441,6 +441,8 @@ def test_a_restored_snapshot_replays_the_rollout_bit_for_bit(tmp_path):
     sim.run(0.5)
     snapshot = sim.snapshot()
     assert snapshot.time == sim.time
+    np.testing.assert_array_equal(snapshot.q, sim.q)
+    np.testing.assert_array_equal(snapshot.v, sim.v)
     ahead = sim.run(0.5).q
     sim.set_pd_targets("pendulum", [-1.0])
     sim.run(0.3)
@@ -464,6 +466,8 @@ def test_a_pickled_simulation_steps_as_the_original():
     copy = pickle.loads(pickle.dumps(sim))
     assert repr(copy) == repr(sim)
     snapshot = pickle.loads(pickle.dumps(sim.snapshot()))
+    np.testing.assert_array_equal(snapshot.q, sim.q)  # 20 trees, stacked as q
+    np.testing.assert_array_equal(snapshot.v, sim.v)
     ahead = sim.run(0.2)
     copied = copy.run(0.2)
     np.testing.assert_array_equal(copied.q, ahead.q)  # its start, then each step
