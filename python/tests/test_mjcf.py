@@ -70,6 +70,27 @@ def test_an_mjcf_free_body_rests_on_its_geom_with_the_mass_of_its_geom(tmp_path)
     assert impulse[2] == pytest.approx(1.5 * G * sim.time_step, rel=1e-6)
 
 
+@pytest.mark.parametrize("springs", [None, {"hinge": {"stiffness": 5.0, "damping": 0.5}}])
+def test_an_mjcf_joints_armature_and_damping_act_as_the_scenes(tmp_path, springs):
+    # The file's armature and damping do what the scene's armature and a
+    # damper do on the URDF twin; springs given in the scene replace them.
+    (tmp_path / "pendulum.urdf").write_text(PENDULUM_URDF)
+    damped = {"hinge": {"damping": 2.0}}
+    twin = coulomb.Simulation.from_dict(scene({
+        "name": "r", "urdf": str(tmp_path / "pendulum.urdf"), "base": "fixed",
+        "joints": {"hinge": 0.7}, "armature": {"hinge": 0.5}, "springs": springs or damped}))
+    robot = {"base": "fixed", "joints": {"hinge": 0.7}}
+    if springs:
+        robot["springs"] = springs
+    sim = load(tmp_path, PENDULUM_MJCF.replace(
+        'axis="0 1 0"/>', 'axis="0 1 0" armature="0.5" damping="2"/>'), **robot)
+    swing, reference = sim.run(2.0), twin.run(2.0)
+    np.testing.assert_array_equal(swing.q, reference.q)
+    if springs is None:  # the file's damper at work: the swing dies down
+        undamped = load(tmp_path, PENDULUM_MJCF, base="fixed", joints={"hinge": 0.7})
+        assert np.abs(swing.q[-50:]).max() < 0.5 * np.abs(undamped.run(2.0).q[-50:]).max()
+
+
 @pytest.mark.parametrize("compiler, limit, radians", [
     ("", "30", math.radians(30)),  # MuJoCo's default unit: degrees
     ('<compiler angle="radian"/>', "0.5", 0.5),

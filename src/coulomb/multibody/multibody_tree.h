@@ -83,8 +83,10 @@ class MultibodyTree {
   // A <freejoint/> of the root body is dropped, and that body placed at the
   // origin: floating_base and X_WB say where the robot is, as for a URDF.
   // Other free joints, and geoms of the world (a floor), are refused with
-  // std::runtime_error naming the file; MuJoCo's actuators, equality
-  // constraints, contact and joint parameters are not read.
+  // std::runtime_error naming the file. Joint armature is kept (Pinocchio's
+  // CRBA adds it to M) and damping readable (joint_damping); MuJoCo's
+  // actuators, equality constraints, joint stiffness, friction loss and
+  // contact parameters are not read.
   static MultibodyTree FromMjcf(
       const std::string& path, bool floating_base,
       const Eigen::Isometry3d& X_WB = Eigen::Isometry3d::Identity());
@@ -119,6 +121,10 @@ class MultibodyTree {
   // std::invalid_argument on an unknown joint, a negative or NaN value.
   void SetJointArmature(const std::string& joint, double armature);
   double joint_armature(const std::string& joint) const;
+  // The viscous damping [N·m·s/rad or N·s/m] the model file gives a one-dof
+  // joint (an MJCF joint's damping, a URDF's <dynamics damping>), which the
+  // dynamics do not apply by themselves: the scene turns it into a damper.
+  double joint_damping(const std::string& joint) const;
   bool has_free_base() const;
   Eigen::VectorXd NeutralConfiguration() const;
   void SetGravity(const Eigen::Vector3d& gravity);

@@ -101,6 +101,18 @@ void ReadJointSettings(const SceneReader& r, const YAML::Node& node,
   }
 }
 
+// The damping of an MJCF file's hinge and slide joints as dampers, but on
+// the joints the robot's `springs` name: those say the joint's spring and
+// damper instead.
+void AddMjcfJointDampers(const YAML::Node& node, int tree, MultibodySystem* system) {
+  const MultibodyTree& model = system->tree(tree).model;
+  for (const std::string& joint : model.OneDofJointNames()) {
+    const double damping = model.joint_damping(joint);
+    if (damping > 0.0 && !(node["springs"] && node["springs"][joint]))
+      system->AddJointSpringDamper(tree, joint, 0.0, 0.0, damping);
+  }
+}
+
 }  // namespace
 
 void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
@@ -149,6 +161,7 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
   } catch (const std::invalid_argument& e) {
     r.Fail(file, file_key, path + ": " + e.what());
   }
+  if (node["mjcf"]) AddMjcfJointDampers(node, tree, &scene->system);
   ReadJointSettings(r, node, key, tree, &scene->system);
 }
 
