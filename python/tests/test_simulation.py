@@ -10,6 +10,7 @@ import threading
 import urllib.error
 import urllib.request
 import subprocess
+from copy import deepcopy
 
 import numpy as np
 import pytest
@@ -464,6 +465,7 @@ def test_a_pickled_simulation_steps_as_the_original():
     sim = coulomb.Simulation.from_builtin("clutter", bodies=20, solver="canal")
     sim.run(0.6, record=False)
     copy = pickle.loads(pickle.dumps(sim))
+    twin = deepcopy(sim)  # the same way, in this process
     assert repr(copy) == repr(sim)
     snapshot = pickle.loads(pickle.dumps(sim.snapshot()))
     np.testing.assert_array_equal(snapshot.q, sim.q)  # 20 trees, stacked as q
@@ -471,6 +473,7 @@ def test_a_pickled_simulation_steps_as_the_original():
     ahead = sim.run(0.2)
     copied = copy.run(0.2)
     np.testing.assert_array_equal(copied.q, ahead.q)  # its start, then each step
+    np.testing.assert_array_equal(twin.run(0.2).q, ahead.q)
     assert copy.summary()["steps"] == 20  # its own steps only
     sim.restore(snapshot)
     np.testing.assert_array_equal(sim.run(0.2).q, ahead.q)
