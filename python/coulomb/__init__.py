@@ -6,6 +6,7 @@ SubADMM, PGS) from Python, with the C++ engine underneath.
     stats = sim.step()                 # StepStats: converged, iterations, e_m, ...
     trajectory = sim.run(1.0)          # numpy arrays: time, q, v, positions, ...
     contacts = sim.contacts()          # point, normal, depth, impulse per contact
+    start = sim.snapshot()             # sim.restore(start): back here, bit for bit
     result = coulomb.solve("problem.hdf5", solver="canal")
 
 Units are SI; vectors are in the world frame; quaternions are (w, x, y, z).
@@ -178,9 +179,12 @@ class Simulation:
     but fast bodies then meet overlapping) and ``threads``. Then ``step()``
     or ``run(duration)``, read the state (``time``, ``q``, ``v``,
     ``body_position`` ...) and the last step's ``contacts()``, actuate
-    robots (``set_joint_efforts``, ``set_pd_targets``), and watch it in the
-    browser while it runs (``view()``). Bad input raises
-    ``ValueError`` (``KeyError`` for an unknown name) and changes nothing.
+    robots (``set_joint_efforts``, ``set_pd_gains``, ``set_pd_targets``),
+    come back to a moment (``snapshot()``, ``restore()``), and watch it in
+    the browser while it runs (``view()``). A simulation pickles (worker
+    processes) and may be called from several threads, one call at a time.
+    Bad input raises ``ValueError`` (``KeyError`` for an unknown name) and
+    changes nothing.
     """
 
     def __init__(self, engine: _Simulation, recipe: tuple):
