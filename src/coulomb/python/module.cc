@@ -39,21 +39,6 @@ std::string ShortNumber(double x) {
   return text;
 }
 
-// A snapshot's trees' q (or v) stacked in tree order, as Simulation::q().
-Eigen::VectorXd StackedState(const SimulationSnapshot& snapshot, bool velocities) {
-  Eigen::Index size = 0;
-  for (const SimulationSnapshot::TreeState& tree : snapshot.trees)
-    size += velocities ? tree.v.size() : tree.q.size();
-  Eigen::VectorXd stacked(size);
-  Eigen::Index offset = 0;
-  for (const SimulationSnapshot::TreeState& tree : snapshot.trees) {
-    const Eigen::VectorXd& part = velocities ? tree.v : tree.q;
-    stacked.segment(offset, part.size()) = part;
-    offset += part.size();
-  }
-  return stacked;
-}
-
 ReadOnlyVector View(const Eigen::VectorXd& x) {
   return ReadOnlyVector(x.data(), {static_cast<size_t>(x.size())});
 }
@@ -301,18 +286,10 @@ NB_MODULE(_coulomb, m) {
       "A moment of a simulation to come back to (Simulation.snapshot, restore): the "
       "clock, the state, the actuation and the NCP solvers' warm start.")
       .def_ro("time", &SimulationSnapshot::time, "[s]")
-      .def_prop_ro(
-          "q",
-          [](const SimulationSnapshot& s) {
-            return StackedState(s, /*velocities=*/false);
-          },
-          "The generalized positions (a copy), stacked as Simulation.q.")
-      .def_prop_ro(
-          "v",
-          [](const SimulationSnapshot& s) {
-            return StackedState(s, /*velocities=*/true);
-          },
-          "The generalized velocities (a copy), stacked as Simulation.v.")
+      .def_prop_ro("q", &SimulationSnapshot::StackedPositions,
+                   "The generalized positions (a copy), stacked as Simulation.q.")
+      .def_prop_ro("v", &SimulationSnapshot::StackedVelocities,
+                   "The generalized velocities (a copy), stacked as Simulation.v.")
       .def("__getstate__",
            [](const SimulationSnapshot& s) {
              const std::string bytes = EncodeSnapshot(s);

@@ -384,15 +384,8 @@ void Simulation::Restore(const SimulationSnapshot& snapshot) {
   if (!WarmStartFits(snapshot.warm_start_contacts, snapshot.warm_start_impulses_C))
     throw std::invalid_argument("Restore: the snapshot's warm start is not valid");
   CheckTime(snapshot.time);
-  Eigen::VectorXd q(this->q().size()), v(scene_.system.num_velocities());
-  for (int t = 0, q_offset = 0, v_offset = 0; t < num_trees(); ++t) {
-    const SimulationSnapshot::TreeState& saved = snapshot.trees[t];
-    q.segment(q_offset, saved.q.size()) = saved.q;
-    v.segment(v_offset, saved.v.size()) = saved.v;
-    q_offset += static_cast<int>(saved.q.size());
-    v_offset += static_cast<int>(saved.v.size());
-  }
-  SetState(q, v);  // validates the state before anything changes
+  // Validates the state before anything changes.
+  SetState(snapshot.StackedPositions(), snapshot.StackedVelocities());
   for (int t = 0; t < num_trees(); ++t) {
     const SimulationSnapshot::TreeState& saved = snapshot.trees[t];
     MultibodySystem::Tree& tree = scene_.system.tree(t);

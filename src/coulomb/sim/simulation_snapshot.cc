@@ -148,7 +148,28 @@ void WriteContact(const ContactPoint& c, const Eigen::Vector3d& impulse_C, Write
   out->Vector3(impulse_C);
 }
 
+Eigen::VectorXd Stacked(const std::vector<SimulationSnapshot::TreeState>& trees,
+                        Eigen::VectorXd SimulationSnapshot::TreeState::*part) {
+  Eigen::Index size = 0;
+  for (const SimulationSnapshot::TreeState& tree : trees) size += (tree.*part).size();
+  Eigen::VectorXd stacked(size);
+  Eigen::Index offset = 0;
+  for (const SimulationSnapshot::TreeState& tree : trees) {
+    stacked.segment(offset, (tree.*part).size()) = tree.*part;
+    offset += (tree.*part).size();
+  }
+  return stacked;
+}
+
 }  // namespace
+
+Eigen::VectorXd SimulationSnapshot::StackedPositions() const {
+  return Stacked(trees, &TreeState::q);
+}
+
+Eigen::VectorXd SimulationSnapshot::StackedVelocities() const {
+  return Stacked(trees, &TreeState::v);
+}
 
 std::string EncodeSnapshot(const SimulationSnapshot& snapshot) {
   if (snapshot.warm_start_contacts.size() != snapshot.warm_start_impulses_C.size())

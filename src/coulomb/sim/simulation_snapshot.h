@@ -32,6 +32,10 @@ struct SimulationSnapshot {
   std::vector<TreeState> trees;
   std::vector<ContactPoint> warm_start_contacts;
   std::vector<Eigen::Vector3d> warm_start_impulses_C;
+
+  // The trees' q (or v) stacked in tree order, as Simulation::q() and v().
+  Eigen::VectorXd StackedPositions() const;
+  Eigen::VectorXd StackedVelocities() const;
 };
 
 // A snapshot as bytes and back (Python's pickle, a snapshot sent to another
