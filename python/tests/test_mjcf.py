@@ -106,11 +106,19 @@ def test_an_mjcf_joint_range_stops_an_inverted_pendulum(tmp_path, compiler, limi
     assert sim.q[0] == pytest.approx(radians, abs=1e-3)
 
 
-def test_a_robot_that_cannot_move_is_refused(tmp_path):
-    # The ball's free joint dropped and its base fixed: nothing left to move
-    # (the first step used to fail on a contact problem of no velocities).
-    with pytest.raises(ValueError, match="nothing of it moves"):
-        load(tmp_path, BALL_MJCF, base="fixed")
+def test_a_robot_that_cannot_move_is_fixed_geometry(tmp_path):
+    # The ball's free joint dropped and its base fixed: nothing is left to
+    # move, so the ball is an obstacle of the world, and a box lands on it.
+    (tmp_path / "ball.xml").write_text(BALL_MJCF)
+    box = {"name": "box", "shape": {"box": {"size": [0.1, 0.1, 0.1]}}, "mass": 1.0,
+           "pose": {"position": [0, 0, 1]}}
+    sim = coulomb.Simulation.from_dict({
+        "time_step": 0.01, "bodies": [box],
+        "robots": [{"name": "r", "mjcf": str(tmp_path / "ball.xml"), "base": "fixed",
+                    "pose": {"position": [0, 0, 0.5]}}]})
+    assert sim.robot_names == []
+    sim.run(1.0)
+    assert sim.body_position("box")[2] == pytest.approx(0.5 + 0.1 + 0.05, abs=1e-3)
 
 
 @pytest.mark.parametrize("text, message", [

@@ -23,8 +23,8 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
   if (model.num_velocities() == 0) {  // it would be a clique of no velocities
     throw std::invalid_argument(
         name +
-        ": nothing of it moves (a fixed base and no moving joint): give what does "
-        "not move as fixed bodies of the scene, or a floating base");
+        ": nothing of it moves (a fixed base and no moving joint): add it as "
+        "static geometry (AddFixedModel), or give it a floating base");
   }
   model.SetGravity(gravity_);
   trees_.push_back({name,
@@ -95,6 +95,22 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
     }
   }
   return index;
+}
+
+std::vector<int> MultibodySystem::AddFixedModel(MultibodyTree model,
+                                                const ContactMaterial& material) {
+  if (model.num_velocities() != 0) {
+    throw std::invalid_argument("AddFixedModel: the model has " +
+                                std::to_string(model.num_velocities()) +
+                                " velocities; add a model that moves with AddRobot");
+  }
+  model.SetState(Eigen::VectorXd(0), Eigen::VectorXd(0));  // its one configuration
+  std::vector<int> ids;
+  for (const BodyGeometry& geometry : model.collision_geometries()) {
+    ids.push_back(AddStaticGeometry(
+        geometry.shape, model.body_pose(geometry.body) * geometry.X_BG, material));
+  }
+  return ids;
 }
 
 void MultibodySystem::SetJointLimits(int tree, const std::string& joint, double lower,

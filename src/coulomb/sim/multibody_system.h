@@ -66,6 +66,11 @@ class MultibodySystem {
   // what an SRDF would do).
   int AddRobot(const std::string& name, MultibodyTree model, const Eigen::VectorXd& q,
                const Eigen::VectorXd& v, const ContactMaterial& material);
+  // A model that cannot move (a fixed base and no moving joint: a table or a
+  // shelf from a URDF) as static geometry: each of its collision geometries
+  // welded to the world where the model places it. Returns their geometry
+  // ids. Throws std::invalid_argument if the model has velocities.
+  std::vector<int> AddFixedModel(MultibodyTree model, const ContactMaterial& material);
   // A spring and damper on a one-dof joint of a tree (k, d ≥ 0, finite).
   void AddJointSpringDamper(int tree, const std::string& joint, double stiffness,
                             double rest_position, double damping);

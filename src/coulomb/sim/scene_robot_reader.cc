@@ -101,16 +101,33 @@ void ReadJointSettings(const SceneReader& r, const YAML::Node& node,
   }
 }
 
-// The damping of an MJCF file's hinge and slide joints as dampers, but on
-// the joints the robot's `springs` name: those say the joint's spring and
-// damper instead.
-void AddMjcfJointDampers(const YAML::Node& node, int tree, MultibodySystem* system) {
+// The damping the robot's file gives its one-dof joints (an MJCF joint's
+// damping, a URDF joint's <dynamics damping>) as dampers, but on the joints
+// the robot's `springs` name: those say the joint's spring and damper
+// instead.
+void AddFileJointDampers(const YAML::Node& node, int tree, MultibodySystem* system) {
   const MultibodyTree& model = system->tree(tree).model;
   for (const std::string& joint : model.OneDofJointNames()) {
     const double damping = model.joint_damping(joint);
     if (damping > 0.0 && !(node["springs"] && node["springs"][joint]))
       system->AddJointSpringDamper(tree, joint, 0.0, 0.0, damping);
   }
+}
+
+// A robot that cannot move (a fixed base and no moving joint: a table, a
+// shelf) becomes static geometry; it has no joints to set.
+void AddFixedRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
+                   MultibodyTree model, const ContactMaterial& material,
+                   MultibodySystem* system) {
+  for (const char* setting : {"joints", "limits", "controllers", "springs", "armature"}) {
+    if (node[setting]) {
+      r.Fail(node[setting], key + "." + setting,
+             "the robot cannot move (a fixed base and no moving joint): it has no "
+             "joints to set; remove '" +
+                 std::string(setting) + "'");
+    }
+  }
+  system->AddFixedModel(std::move(model), material);
 }
 
 }  // namespace
@@ -146,6 +163,11 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
   } catch (const std::exception& e) {
     r.Fail(file, file_key, e.what());
   }
+  const ContactMaterial material = ReadContactOverrides(r, node, key, defaults);
+  if (model->num_velocities() == 0) {
+    AddFixedRobot(r, node, key, std::move(*model), material, &scene->system);
+    return;
+  }
   Eigen::VectorXd q = model->NeutralConfiguration();
   if (floating) {
     const Eigen::Quaterniond rotation(pose.linear());
@@ -153,7 +175,6 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
         rotation.w();
   }
   if (node["joints"]) ReadJointPositions(r, node["joints"], key + ".joints", *model, &q);
-  const ContactMaterial material = ReadContactOverrides(r, node, key, defaults);
   const Eigen::VectorXd v = Eigen::VectorXd::Zero(model->num_velocities());
   int tree = -1;
   try {  // the URDF's own joint limits are validated here
@@ -161,7 +182,7 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
   } catch (const std::invalid_argument& e) {
     r.Fail(file, file_key, path + ": " + e.what());
   }
-  if (node["mjcf"]) AddMjcfJointDampers(node, tree, &scene->system);
+  AddFileJointDampers(node, tree, &scene->system);
   ReadJointSettings(r, node, key, tree, &scene->system);
 }
 

@@ -1,0 +1,88 @@
+"""What a URDF file brings besides links and joints: its joints' damping, and
+robots that cannot move (a table) as fixed geometry."""
+
+import numpy as np
+import pytest
+
+import coulomb
+from test_simulation import PENDULUM
+
+G = 9.81
+
+# A table of two links welded together: the top (a 1 × 1 × 0.05 m box whose
+# upper face is 0.75 m above the base) hangs from the base by a fixed joint,
+# so its place comes from the joint's origin and the collision origin both.
+TABLE = """<robot name="table">
+  <link name="base">
+    <collision><origin xyz="0 0 0.35"/><geometry><box size="0.1 0.1 0.7"/></geometry>
+    </collision>
+  </link>
+  <link name="top">
+    <collision><origin xyz="0 0 0.025"/><geometry><box size="1 1 0.05"/></geometry>
+    </collision>
+  </link>
+  <joint name="weld" type="fixed"><parent link="base"/><child link="top"/>
+    <origin xyz="0 0 0.7"/></joint>
+</robot>"""
+
+
+def pendulum_scene(tmp_path, urdf_text, **robot):
+    (tmp_path / "pendulum.urdf").write_text(urdf_text)
+    return coulomb.Simulation.from_dict({
+        "time_step": 0.01,
+        "robots": [{"name": "r", "urdf": str(tmp_path / "pendulum.urdf"), "base": "fixed",
+                    "joints": {"hinge": 0.7}, **robot}]})
+
+
+DAMPED_PENDULUM = PENDULUM.replace(
+    "</joint>", '<dynamics damping="2" friction="0"/></joint>')
+
+
+@pytest.mark.parametrize("springs", [None, {"hinge": {"stiffness": 5.0, "damping": 0.5}}])
+def test_a_urdf_joints_damping_acts_as_the_scenes_damper(tmp_path, springs):
+    # <dynamics damping> does what the scene's damper does on the same
+    # pendulum without it; springs given in the scene replace it.
+    reference = pendulum_scene(tmp_path, PENDULUM,
+                               springs=springs or {"hinge": {"damping": 2.0}})
+    expected = reference.run(2.0).q
+    sim = pendulum_scene(tmp_path, DAMPED_PENDULUM, **({"springs": springs} if springs else {}))
+    np.testing.assert_array_equal(sim.run(2.0).q, expected)
+    if springs is None:  # the file's damper at work: the swing dies down
+        free = pendulum_scene(tmp_path, PENDULUM).run(2.0).q
+        assert np.abs(expected[-50:]).max() < 0.5 * np.abs(free[-50:]).max()
+
+
+def table_scene(tmp_path, ball_x, **table):
+    (tmp_path / "table.urdf").write_text(TABLE)
+    return coulomb.Simulation.from_dict({
+        "time_step": 0.01,
+        "bodies": [{"name": "ground", "shape": {"halfspace": {}}, "fixed": True},
+                   {"name": "ball", "shape": {"sphere": {"radius": 0.1}}, "mass": 2.0,
+                    "pose": {"position": [ball_x, 0.2, 1.2]}}],
+        "robots": [{"name": "table", "urdf": str(tmp_path / "table.urdf"), "base": "fixed",
+                    **table}]})
+
+
+@pytest.mark.parametrize("table_x, ball_x, rests_at", [
+    (0.0, 0.0, 0.75 + 0.1),   # on the top
+    (2.0, 2.0, 0.75 + 0.1),   # the table where its pose puts it
+    (2.0, 0.0, 0.1),          # beside it: on the ground
+])
+def test_a_robot_that_cannot_move_is_fixed_geometry(tmp_path, table_x, ball_x, rests_at):
+    sim = table_scene(tmp_path, ball_x, pose={"position": [table_x, 0, 0]})
+    trajectory = sim.run(1.5)
+    assert sim.body_position("ball")[2] == pytest.approx(rests_at, abs=1e-3)
+    assert trajectory.summary["momentum_error_max"] < 1e-6
+    # What holds it (the table's geometry or the ground, both the world's)
+    # carries its weight: Σγ = m g δt on the ball.
+    contacts = sim.contacts()
+    on_ball = [1.0 if b == "ball" else -1.0 for b in contacts["body_b"]]
+    impulse = (np.array(on_ball)[:, None] * contacts["impulse"]).sum(axis=0)
+    assert impulse[2] == pytest.approx(2.0 * G * sim.time_step, rel=1e-6)
+
+
+def test_a_robot_that_cannot_move_has_no_joints_to_set(tmp_path):
+    with pytest.raises(ValueError, match=r"robots\[0\]\.controllers: the robot cannot "
+                       r"move .* remove 'controllers'") as error:
+        table_scene(tmp_path, 0.0, controllers={"weld": {"kp": 1.0}})
+    assert "\n" not in str(error.value)
