@@ -61,7 +61,7 @@ class RunRecorderTest : public ::testing::Test {
 // Every dataset a viewer or a resumed run reads, bitwise.
 void ExpectSameFiles(const Hdf5File& a, const Hdf5File& b) {
   for (const char* dataset :
-       {"/time", "/q", "/v", "/geometry/poses", "/bodies/ball/position",
+       {"/time", "/time_step", "/q", "/v", "/geometry/poses", "/bodies/ball/position",
         "/bodies/box/orientation", "/contacts/point", "/contacts/impulse",
         "/contacts/depth", "/steps/time", "/steps/iterations", "/steps/energy"}) {
     EXPECT_TRUE(a.ReadDoubles(dataset) == b.ReadDoubles(dataset)) << dataset;

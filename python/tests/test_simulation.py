@@ -278,6 +278,40 @@ def test_a_saved_run_is_what_coulomb_view_plays(tmp_path, coulomb_bin):
     assert meta["time_step"] == pytest.approx(sim.time_step)  # the page's forces: γ / δt
 
 
+def exported_meta(coulomb_bin, run, tmp_path):
+    """The replay page's metadata for the run directory, or the one-line error."""
+    export = subprocess.run([coulomb_bin, "view", str(run), "--export",
+                             str(tmp_path / "replay.html")], capture_output=True, text=True)
+    if export.returncode != 0:
+        return export.stderr.strip()
+    page = (tmp_path / "replay.html").read_text()
+    return json.loads(re.search(r'<script[^>]*id="coulomb-meta"[^>]*>(.*?)</script>', page,
+                                re.S).group(1))
+
+
+def test_a_replay_takes_its_time_step_from_the_file(tmp_path, coulomb_bin):
+    # The file says δt; the replay reads it (a changed value shows), and
+    # infers it from the samples only in a file without it.
+    h5py = pytest.importorskip("h5py")
+    sim = coulomb.Simulation.from_builtin("sphere_on_ground")
+    sim.run(0.2)
+    sim.save(tmp_path / "run")
+    path = tmp_path / "run" / "trajectory.h5"
+    with h5py.File(path, "r") as f:
+        assert f["/time_step"][:].tolist() == [sim.time_step]
+    for stored, expected in [(4 * sim.time_step, 4 * sim.time_step), (None, sim.time_step)]:
+        with h5py.File(path, "a") as f:
+            del f["/time_step"]
+            if stored is not None:
+                f["/time_step"] = [stored]
+        assert exported_meta(coulomb_bin, tmp_path / "run", tmp_path)["time_step"] == \
+            pytest.approx(expected)
+    with h5py.File(path, "a") as f:
+        f["/time_step"] = [0.0]
+    error = exported_meta(coulomb_bin, tmp_path / "run", tmp_path)
+    assert re.search(r"trajectory\.h5.*/time_step.*positive", error) and "\n" not in error
+
+
 def test_state_reads_follow_the_steps_and_are_copies():
     sim = coulomb.Simulation.from_builtin("sphere_on_ground")
     q0 = sim.q

@@ -11,7 +11,8 @@ namespace coulomb {
 // What `coulomb run --out DIR` writes, as library functions (the CLI, the
 // Python package and the viewer use them):
 //
-// trajectory.h5: /time (T); per tree's first body /bodies/NAME/position
+// trajectory.h5: /time (T); /time_step (1: δt [s]); per tree's first body
+// /bodies/NAME/position
 //   (T × 3), orientation (T × 4, quaternion w, x, y, z), linear_velocity,
 //   angular_velocity (T × 3, world frame); /q and /v (T × n_q, T × n_v);
 //   what a viewer draws (README, "Trajectory format"): /geometry/shape (G

@@ -198,6 +198,7 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const Trajectory& tr
   if (!description.scene_text.empty())
     file_.WriteStrings("/run/scene_text", {description.scene_text});
   file_.WriteStrings("/bodies/names", body_names_);
+  file_.WriteDoubles("/time_step", Eigen::VectorXd::Constant(1, trajectory.time_step));
   WriteGeometries(&file_, trajectory.geometries);
   const long long first_offset = 0;
   file_.AppendIntegers("/contacts/offsets", &first_offset, 1);
@@ -226,9 +227,11 @@ void TrajectoryWriter::CopyCompleteSamples(const Hdf5File& recorded,
   samples_ = complete.samples;
   contacts_ = complete.contacts;
   if (recorded.Exists("/run")) file_.CopyObject(recorded, "/run");
-  // Written when the file was created, never grown: the body names and every
-  // geometry dataset but the poses.
+  // Written when the file was created, never grown: the body names, the time
+  // step (not in files written before it was) and every geometry dataset but
+  // the poses.
   file_.CopyObject(recorded, "/bodies/names");
+  if (recorded.Exists("/time_step")) file_.CopyObject(recorded, "/time_step");
   for (const std::string& name : recorded.Members("/geometry"))
     if (name != "poses") file_.CopyObject(recorded, "/geometry/" + name);
   file_.CopyRows(recorded, "/contacts/offsets", samples_ + 1);

@@ -69,6 +69,7 @@ Simulation::Simulation(Scene scene)
   if (!(scene_.duration > 0.0) || !std::isfinite(scene_.duration)) {
     throw std::invalid_argument("duration: must be positive and finite");
   }
+  trajectory_.time_step = scene_.parameters.time_step;
   for (int t = 0; t < scene_.system.num_trees(); ++t) {
     trajectory_.body_names.push_back(scene_.system.tree(t).name);
   }
@@ -118,6 +119,7 @@ void Simulation::RestoreImpulseWarmStart(const std::vector<RecordedContact>& con
 Trajectory SamplesFrom(const Trajectory& all, size_t first) {
   if (first > all.time.size()) throw std::invalid_argument("no such trajectory sample");
   Trajectory part;
+  part.time_step = all.time_step;
   part.body_names = all.body_names;
   part.geometries = all.geometries;
   part.time.assign(all.time.begin() + first, all.time.end());

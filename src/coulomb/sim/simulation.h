@@ -43,6 +43,7 @@ struct RecordedGeometry {
 
 struct Trajectory {
   std::vector<double> time;
+  double time_step = 0.0;  // δt [s] of the steps between samples
   std::vector<std::string> body_names;
   // Per body, one row per sample: position (3), orientation w, x, y, z (4),
   // world linear velocity (3), world angular velocity (3).

@@ -16,10 +16,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The time step, for the page's forces (impulse / δt): the smallest gap
-// between samples, since a pause in recording leaves a longer one and a
-// state set between steps a sample at the same time (1 s without any).
-double SmallestTimeGap(const Eigen::VectorXd& time) {
+// The time step, for the page's forces (impulse / δt): /time_step, or in a
+// file written before that was stored, the smallest gap between samples (a
+// pause in recording leaves a longer one and a state set between steps a
+// sample at the same time; 1 s without any).
+double ReadTimeStep(const Hdf5File& file, const Eigen::VectorXd& time) {
+  if (file.Exists("/time_step")) {
+    const Eigen::VectorXd time_step = file.ReadDoubles("/time_step");
+    if (time_step.size() != 1 || !(time_step[0] > 0.0) || !std::isfinite(time_step[0]))
+      file.Fail("/time_step", "expected one positive, finite time step [s]");
+    return time_step[0];
+  }
   double gap = std::numeric_limits<double>::infinity();
   for (Eigen::Index k = 1; k < time.size(); ++k) {
     if (time[k] > time[k - 1]) gap = std::min(gap, time[k] - time[k - 1]);
@@ -60,7 +67,7 @@ RecordedRun::RecordedRun(const std::string& directory) : directory_(directory) {
   if (meta.name.empty()) meta.name = fs::absolute(directory).parent_path().filename();
   const Eigen::VectorXd time = file_->ReadDoubles("/time");
   meta.time.assign(time.begin(), time.end());
-  meta.time_step = SmallestTimeGap(time);
+  meta.time_step = ReadTimeStep(*file_, time);
   meta.geometries = ReadTrajectoryGeometry(*file_);
   frames_ = meta.time.size();
   geometries_ = static_cast<int>(meta.geometries.size());
