@@ -445,6 +445,45 @@ class Simulation:
         return self._engine.joint_velocities(robot)
 
     @_serialized
+    def joint_efforts(self, robot: str) -> np.ndarray:
+        """Efforts [N·m or N] the robot's PD controllers and constant efforts
+        applied over the last step, in ``joint_names`` order: the implicit PD
+        law at the step's end, within its effort limit (impulse / time_step).
+        Zero for a joint without either, before the first step and after a
+        failed one."""
+        self._check_robot(robot)
+        return self._engine.joint_efforts(robot)
+
+    # --- model-based control ------------------------------------------------
+    def _check_tree(self, name: str) -> None:
+        if name not in self.body_names:
+            raise KeyError(f"no body or robot named '{name}' "
+                           f"(the scene has {', '.join(self.body_names) or 'none'})")
+
+    def velocity_slice(self, name: str) -> slice:
+        """Where a free body's or robot's velocities sit in ``v`` (and the
+        columns of its ``mass_matrix`` and ``point_jacobian``)."""
+        self._check_tree(name)
+        first, count = self._engine.velocity_range(name)
+        return slice(first, first + count)
+
+    @_serialized
+    def mass_matrix(self, name: str) -> np.ndarray:
+        """M(q) of a free body or robot at the current state, with its joints'
+        armature: n × n over its velocities (``velocity_slice``); a free
+        body's diag(m I, I_B), its v being [ṗ_W, ω_B]."""
+        self._check_tree(name)
+        return self._engine.mass_matrix(name)
+
+    @_serialized
+    def point_jacobian(self, body: str, point: Any) -> np.ndarray:
+        """J (3 × n) of a body or robot link at ``point`` [m] in world: the
+        world velocity of that point moving with the body is ``J @
+        sim.v[sim.velocity_slice(tree)]``, tree the body's free body or
+        robot."""
+        return self._engine.point_jacobian(body, _vector(point, 3, "point"))
+
+    @_serialized
     def set_body_wrench(self, name: str, force: Any = (0.0, 0.0, 0.0),
                         torque: Any = (0.0, 0.0, 0.0)) -> None:
         """A wrench on a free body or a robot's floating base at its frame's

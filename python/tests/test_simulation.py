@@ -375,9 +375,15 @@ def test_pd_targets_hold_a_robot_where_the_pd_law_says(tmp_path):
     kp, m, l, target = 200.0, 2.0, 0.5, 1.0
     sim = pendulum(tmp_path, {"hinge": {"kp": kp, "kd": 20.0, "target": 0.0}})
     assert sim.robot_names == ["pendulum"]
+    np.testing.assert_array_equal(sim.joint_efforts("pendulum"), [0.0])  # no step yet
     sim.set_pd_targets("pendulum", [target])
     sim.run(5.0)
-    assert sim.q[0] == pytest.approx(pd_balance(kp, m, l, target), abs=1e-6)
+    q = sim.q[0]
+    assert q == pytest.approx(pd_balance(kp, m, l, target), abs=1e-6)
+    # The effort applied is what holds the bob against gravity, and what the
+    # PD law gives at the step's end (at rest: no damping term).
+    assert sim.joint_efforts("pendulum")[0] == pytest.approx(m * G * l * math.sin(q), rel=1e-6)
+    assert sim.joint_efforts("pendulum")[0] == pytest.approx(kp * (target - q), rel=1e-6)
     with pytest.raises(ValueError):
         sim.set_pd_targets("pendulum", [0.0, 1.0])
     with pytest.raises(KeyError):
@@ -417,6 +423,7 @@ def test_an_effort_limit_holds_the_pendulum_where_gravity_meets_it(tmp_path):
     sim.set_pd_targets("pendulum", [1.0])
     sim.run(1.0)
     assert sim.q[0] == pytest.approx(q_star, abs=1e-9)
+    assert sim.joint_efforts("pendulum")[0] == pytest.approx(u_max, rel=1e-12)  # saturated
     sim.set_pd_gains("pendulum", kp=1000.0, kd=20.0)  # no limit: up to the target
     sim.run(2.0)
     assert sim.q[0] > 0.9
@@ -445,6 +452,64 @@ def test_joint_state_is_where_the_links_are(tmp_path):
     assert sim.joint_velocities("pendulum")[0] < 0  # swinging back down
     with pytest.raises(KeyError, match="no robot named 'ball'"):
         sim.joint_positions("ball")
+
+
+@pytest.mark.parametrize("solver", ["sap", "canal", "subadmm", "pgs"])
+def test_every_solver_reports_the_effort_that_holds_the_pendulum(tmp_path, solver):
+    (tmp_path / "pendulum.urdf").write_text(PENDULUM)
+    kp, m, l, target = 200.0, 2.0, 0.5, 1.0
+    sim = coulomb.Simulation.from_dict({"time_step": 0.01, "robots": [{
+        "name": "pendulum", "urdf": str(tmp_path / "pendulum.urdf"), "base": "fixed",
+        "controllers": {"hinge": {"kp": kp, "kd": 20.0, "target": target}}}]}, solver=solver)
+    sim.run(5.0)
+    q = sim.q[0]
+    assert q == pytest.approx(pd_balance(kp, m, l, target), abs=1e-6)
+    assert sim.joint_efforts("pendulum")[0] == pytest.approx(m * G * l * math.sin(q), rel=1e-6)
+
+
+def test_a_constant_effort_is_the_effort_applied(tmp_path):
+    sim = pendulum(tmp_path)
+    sim.step()
+    np.testing.assert_array_equal(sim.joint_efforts("pendulum"), [0.0])  # none given
+    sim.set_joint_efforts("pendulum", [2.5])
+    sim.step()
+    assert sim.joint_efforts("pendulum")[0] == pytest.approx(2.5, rel=1e-12)
+
+
+def test_mass_matrix_and_point_jacobian_are_the_closed_forms(tmp_path):
+    # A spinning ball (v = [ṗ_W, ω_B]) before a pendulum at q = 0.7 whose bob
+    # (2 kg, I_yy = 0.1 kg·m² about its centre) hangs 0.5 m below the hinge.
+    (tmp_path / "pendulum.urdf").write_text(PENDULUM)
+    m, l, q, r = 2.0, 0.5, 0.7, 0.1
+    sim = coulomb.Simulation.from_dict({
+        "time_step": 0.01,
+        "bodies": [{"name": "ball", "shape": {"sphere": {"radius": r}}, "mass": 3.0,
+                    "pose": {"position": [3, 0, 1], "rpy": [0.3, 0.2, 0.1]},
+                    "velocity": {"linear": [1, 2, 3], "angular": [4, -5, 6]}}],
+        "robots": [{"name": "pendulum", "urdf": str(tmp_path / "pendulum.urdf"),
+                    "base": "fixed", "pose": {"position": [0, 0, 1]},
+                    "joints": {"hinge": q}}]})
+    assert sim.velocity_slice("ball") == slice(0, 6)
+    assert sim.velocity_slice("pendulum") == slice(6, 7)
+    np.testing.assert_allclose(sim.mass_matrix("pendulum"), [[0.1 + m * l**2]], rtol=1e-12)
+    np.testing.assert_allclose(sim.mass_matrix("ball"),
+                               np.diag([3.0] * 3 + [0.4 * 3.0 * r**2] * 3), rtol=1e-12)
+    # The bob's centre at p = (−l sin q, 0, 1 − l cos q): ∂p/∂q.
+    centre = [-l * math.sin(q), 0.0, 1.0 - l * math.cos(q)]
+    np.testing.assert_allclose(sim.point_jacobian("bob", centre),
+                               [[-l * math.cos(q)], [0.0], [l * math.sin(q)]], atol=1e-12)
+    # A point of the ball moves at ṗ + ω × (p − c), ω in world.
+    point = np.array([3.05, 0.02, 1.07])
+    linear, angular = sim.body_velocity("ball")
+    velocity = sim.point_jacobian("ball", point) @ sim.v[sim.velocity_slice("ball")]
+    np.testing.assert_allclose(velocity, linear + np.cross(angular, point - [3, 0, 1]),
+                               atol=1e-12)
+    with pytest.raises(KeyError):
+        sim.mass_matrix("bob")  # a link, not a tree
+    with pytest.raises(KeyError):
+        sim.point_jacobian("nobody", point)
+    with pytest.raises(ValueError, match="finite"):
+        sim.point_jacobian("bob", [0, math.nan, 0])
 
 
 def test_joint_positions_follow_the_joint_names():

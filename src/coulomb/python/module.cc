@@ -15,6 +15,7 @@
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -369,6 +370,15 @@ NB_MODULE(_coulomb, m) {
       .def("joint_names", &Simulation::joint_names)
       .def("joint_positions", &Simulation::JointPositions)
       .def("joint_velocities", &Simulation::JointVelocities)
+      .def("joint_efforts", &Simulation::JointEfforts)
+      .def("velocity_range", &Simulation::VelocityRange)
+      .def("mass_matrix", &Simulation::MassMatrix)
+      .def(
+          "point_jacobian",
+          [](const Simulation& s, const std::string& body, const Eigen::Vector3d& point) {
+            BodyStateOrKeyError(s, body);  // an unknown name is a KeyError
+            return Eigen::MatrixXd(s.PointJacobian(body, point));
+          })
       .def("has_pd_gains",
            [](const Simulation& s, const std::string& tree, const std::string& joint) {
              for (const JointPdController& c :

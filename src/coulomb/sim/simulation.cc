@@ -592,4 +592,51 @@ Eigen::VectorXd Simulation::JointVelocities(const std::string& tree) const {
   return OneDofJointEntries(scene_.system.tree(FindTree(tree)), /*velocities=*/true);
 }
 
+std::pair<int, int> Simulation::VelocityRange(const std::string& tree) const {
+  const int t = FindTree(tree);
+  int first = 0;
+  for (int k = 0; k < t; ++k) first += scene_.system.tree(k).model.num_velocities();
+  return {first, scene_.system.tree(t).model.num_velocities()};
+}
+
+Eigen::MatrixXd Simulation::MassMatrix(const std::string& tree) const {
+  const MultibodyTree& model = scene_.system.tree(FindTree(tree)).model;
+  if (const MultibodyTree::FreeBodyMass* body = model.free_body_mass()) {
+    Eigen::MatrixXd mass = Eigen::MatrixXd::Zero(6, 6);
+    mass.topLeftCorner<3, 3>().diagonal().setConstant(body->mass);
+    mass.bottomRightCorner<3, 3>() = body->inertia;
+    return mass;
+  }
+  return model.mass_matrix();
+}
+
+Eigen::Matrix<double, 3, Eigen::Dynamic> Simulation::PointJacobian(
+    const std::string& body, const Eigen::Vector3d& p_W) const {
+  if (!p_W.allFinite()) throw std::invalid_argument("point: must be finite");
+  const BodyIndex index = FindBody(body);
+  return scene_.system.tree(index.tree).model.PointJacobian(index.body, p_W);
+}
+
+Eigen::VectorXd Simulation::JointEfforts(const std::string& tree) const {
+  const int t = FindTree(tree);
+  const MultibodyTree& model = scene_.system.tree(t).model;
+  const std::vector<std::string> names = model.OneDofJointNames();
+  Eigen::VectorXd efforts =
+      Eigen::VectorXd::Zero(static_cast<Eigen::Index>(names.size()));
+  const ContactProblem* problem = stepper_.last_problem();
+  if (problem == nullptr || !last_statistics_.converged) return efforts;
+  const Eigen::VectorXd& impulses = stepper_.last_solution().impulses;
+  for (const TimeStepper::ControllerConstraint& c :
+       stepper_.last_controller_constraints()) {
+    if (c.tree != t) continue;
+    for (size_t k = 0; k < names.size(); ++k) {
+      if (model.FindOneDofJoint(names[k]).velocity == c.velocity) {
+        efforts[static_cast<Eigen::Index>(k)] =
+            impulses[problem->constraint_offset(c.constraint)] / time_step();
+      }
+    }
+  }
+  return efforts;
+}
+
 }  // namespace coulomb

@@ -249,6 +249,23 @@ class Simulation {
   // are its body_state). Throws std::invalid_argument for an unknown tree.
   Eigen::VectorXd JointPositions(const std::string& tree) const;
   Eigen::VectorXd JointVelocities(const std::string& tree) const;
+  // The efforts [N·m or N] robot `tree`'s PD controllers and constant
+  // efforts applied over the last step, in joint_names' order: u = γ/δt, γ a
+  // controller's impulse (its implicit law at the step's end, within its
+  // effort limit). 0 for a joint without either; all 0 before the first
+  // step and after a failed one.
+  Eigen::VectorXd JointEfforts(const std::string& tree) const;
+  // For model-based control, at the current state, in the velocities of one
+  // tree (a free body or a robot, by name): v().segment(first, count) with
+  // {first, count} = VelocityRange(tree). M(q) [kg, kg·m, kg·m²] with the
+  // joints' armature (a free body's diag(m I, I_B) for v = [ṗ_W; ω_B]), and
+  // the point Jacobian of `body` (a tree's first body or a robot link): the
+  // world velocity of the point at p_W moving with the body is J v_tree.
+  // Throw std::invalid_argument for an unknown name or a non-finite point.
+  std::pair<int, int> VelocityRange(const std::string& tree) const;
+  Eigen::MatrixXd MassMatrix(const std::string& tree) const;
+  Eigen::Matrix<double, 3, Eigen::Dynamic> PointJacobian(
+      const std::string& body, const Eigen::Vector3d& p_W) const;
   // A wrench on a free body or a robot's floating base (by name) at its
   // frame's origin (a free body's centroid), force [N] and torque [N·m] in
   // world, held fixed in world until changed (zero to remove). Throws

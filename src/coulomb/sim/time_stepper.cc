@@ -250,6 +250,7 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
   const double dt = parameters_.time_step;
   SapUnilateralConstraint::Parameters limit_parameters;
   limit_parameters.near_rigid_threshold = parameters_.contact.near_rigid_threshold;
+  controller_constraints_.clear();
   for (int t = 0; t < system.num_trees(); ++t) {
     const MultibodySystem::Tree& tree = system.tree(t);
     // A constraint on one joint velocity: J = sign e_velocityᵀ.
@@ -281,6 +282,8 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
       EmplaceConstraintPotential<PdControllerConstraint>(
           &joint_row(controller.velocity, 1.0, kJointControllerSlot).potential,
           controller.gains, tree.q[controller.position]);
+      controller_constraints_.push_back(
+          {t, controller.velocity, problem_.num_constraints() - 1});
     }
   }
 }

@@ -148,6 +148,15 @@ class TimeStepper {
   // The contact points of the last step's constraints, in constraint order
   // (constraint i ↔ last_contacts()[i]; joint constraints follow them).
   const std::vector<ContactPoint>& last_contacts() const { return constraint_contacts_; }
+  // The PD controllers of the last step: the joint velocity each acted on
+  // and its constraint, whose impulse is the generalized impulse u δt the
+  // controller applied.
+  struct ControllerConstraint {
+    int tree = -1, velocity = -1, constraint = -1;
+  };
+  const std::vector<ControllerConstraint>& last_controller_constraints() const {
+    return controller_constraints_;
+  }
   // The NCP solvers' warm start for the next step (a resumed run): the
   // contacts of the previous step, sorted by geometry pair as last_contacts(),
   // and their impulses in their contact frames.
@@ -263,7 +272,8 @@ class TimeStepper {
   std::vector<FreeBodyFrame> free_body_frames_;
   void CacheFreeBodyFrames(const MultibodySystem& system);
   std::vector<ContactPoint> contacts_;
-  std::vector<ContactPoint> constraint_contacts_;   // contacts_ that became constraints
+  std::vector<ContactPoint> constraint_contacts_;  // contacts_ that became constraints
+  std::vector<ControllerConstraint> controller_constraints_;
   std::vector<ContactPoint> previous_contacts_;     // with their impulses, by pair
   std::vector<Eigen::Vector3d> previous_impulses_;  // in their contact frames
   ReusableVector lambda_guess_;
