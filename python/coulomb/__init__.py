@@ -179,8 +179,9 @@ class Simulation:
     but fast bodies then meet overlapping) and ``threads``. Then ``step()``
     or ``run(duration)``, read the state (``time``, ``q``, ``v``,
     ``body_position`` ...) and the last step's ``contacts()``, actuate
-    robots (``set_joint_efforts``, ``set_pd_gains``, ``set_pd_targets``),
-    come back to a moment (``snapshot()``, ``restore()``), and watch it in
+    robots (``set_joint_efforts``, ``set_pd_gains``, ``set_pd_targets``;
+    ``joint_efforts`` says what they applied), model them for control
+    (``mass_matrix``, ``point_jacobian``, ``velocity_slice``), come back to a moment (``snapshot()``, ``restore()``), and watch it in
     the browser while it runs (``view()``). A simulation pickles (worker
     processes) and may be called from several threads, one call at a time.
     Bad input raises ``ValueError`` (``KeyError`` for an unknown name) and
