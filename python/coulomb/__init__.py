@@ -181,7 +181,8 @@ class Simulation:
     ``body_position`` ...) and the last step's ``contacts()``, actuate
     robots (``set_joint_efforts``, ``set_pd_gains``, ``set_pd_targets``;
     ``joint_efforts`` says what they applied), model them for control
-    (``mass_matrix``, ``point_jacobian``, ``velocity_slice``), come back to a moment (``snapshot()``, ``restore()``), and watch it in
+    (``mass_matrix``, ``bias_forces``, ``point_jacobian``,
+    ``velocity_slice``), come back to a moment (``snapshot()``, ``restore()``), and watch it in
     the browser while it runs (``view()``). A simulation pickles (worker
     processes) and may be called from several threads, one call at a time.
     Bad input raises ``ValueError`` (``KeyError`` for an unknown name) and
@@ -475,6 +476,14 @@ class Simulation:
         body's diag(m I, I_B), its v being [ṗ_W, ω_B]."""
         self._check_tree(name)
         return self._engine.mass_matrix(name)
+
+    @_serialized
+    def bias_forces(self, name: str) -> np.ndarray:
+        """h(q, v) of a free body or robot at the current state, over its
+        velocities: M v̇ = τ − h (Coriolis, gyroscopic and gravity terms), so
+        τ = h holds its velocities still (a free body's [−m g, ω_B × I_B ω_B])."""
+        self._check_tree(name)
+        return self._engine.bias_forces(name)
 
     @_serialized
     def point_jacobian(self, body: str, point: Any) -> np.ndarray:

@@ -504,12 +504,39 @@ def test_mass_matrix_and_point_jacobian_are_the_closed_forms(tmp_path):
     velocity = sim.point_jacobian("ball", point) @ sim.v[sim.velocity_slice("ball")]
     np.testing.assert_allclose(velocity, linear + np.cross(angular, point - [3, 0, 1]),
                                atol=1e-12)
+    # Held still by τ = h: the bob's weight about the hinge, the ball's weight.
+    np.testing.assert_allclose(sim.bias_forces("pendulum"), [m * G * l * math.sin(q)],
+                               rtol=1e-12)
+    np.testing.assert_allclose(sim.bias_forces("ball")[:3], [0, 0, 3.0 * G], rtol=1e-12)
     with pytest.raises(KeyError):
         sim.mass_matrix("bob")  # a link, not a tree
     with pytest.raises(KeyError):
         sim.point_jacobian("nobody", point)
     with pytest.raises(ValueError, match="finite"):
         sim.point_jacobian("bob", [0, math.nan, 0])
+
+
+def rotation_matrix(w, x, y, z):
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
+def test_a_spinning_boxs_bias_forces_are_its_weight_and_gyroscopic_torque():
+    # Euler's equations: h = [−m g, ω_B × I_B ω_B], I_B of a uniform box.
+    m, size = 3.0, np.array([0.1, 0.2, 0.3])
+    sim = coulomb.Simulation.from_dict({"bodies": [{
+        "name": "box", "shape": {"box": {"size": size.tolist()}}, "mass": m,
+        "pose": {"position": [0, 0, 1], "rpy": [0.3, 0.2, 0.1]},
+        "velocity": {"angular": [4, -5, 6]}}]})
+    inertia = m / 12 * np.diag([size[1]**2 + size[2]**2, size[0]**2 + size[2]**2,
+                                size[0]**2 + size[1]**2])
+    omega_B = rotation_matrix(*sim.body_orientation("box")).T @ [4, -5, 6]
+    np.testing.assert_allclose(sim.mass_matrix("box")[3:, 3:], inertia, rtol=1e-12)
+    np.testing.assert_allclose(sim.bias_forces("box"),
+                               np.concatenate([[0, 0, m * G],
+                                               np.cross(omega_B, inertia @ omega_B)]),
+                               rtol=1e-12, atol=1e-12)
 
 
 def test_joint_positions_follow_the_joint_names():

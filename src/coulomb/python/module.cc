@@ -373,6 +373,7 @@ NB_MODULE(_coulomb, m) {
       .def("joint_efforts", &Simulation::JointEfforts)
       .def("velocity_range", &Simulation::VelocityRange)
       .def("mass_matrix", &Simulation::MassMatrix)
+      .def("bias_forces", &Simulation::BiasForces)
       .def(
           "point_jacobian",
           [](const Simulation& s, const std::string& body, const Eigen::Vector3d& point) {

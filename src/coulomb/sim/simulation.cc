@@ -610,6 +610,10 @@ Eigen::MatrixXd Simulation::MassMatrix(const std::string& tree) const {
   return model.mass_matrix();
 }
 
+Eigen::VectorXd Simulation::BiasForces(const std::string& tree) const {
+  return scene_.system.tree(FindTree(tree)).model.nonlinear_effects();
+}
+
 Eigen::Matrix<double, 3, Eigen::Dynamic> Simulation::PointJacobian(
     const std::string& body, const Eigen::Vector3d& p_W) const {
   if (!p_W.allFinite()) throw std::invalid_argument("point: must be finite");

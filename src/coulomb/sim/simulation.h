@@ -262,8 +262,11 @@ class Simulation {
   // the point Jacobian of `body` (a tree's first body or a robot link): the
   // world velocity of the point at p_W moving with the body is J v_tree.
   // Throw std::invalid_argument for an unknown name or a non-finite point.
+  // And the bias forces h(q, v) of M v̇ = τ − h (Coriolis, gyroscopic and
+  // gravity: τ = h holds the tree's velocities still).
   std::pair<int, int> VelocityRange(const std::string& tree) const;
   Eigen::MatrixXd MassMatrix(const std::string& tree) const;
+  Eigen::VectorXd BiasForces(const std::string& tree) const;
   Eigen::Matrix<double, 3, Eigen::Dynamic> PointJacobian(
       const std::string& body, const Eigen::Vector3d& p_W) const;
   // A wrench on a free body or a robot's floating base (by name) at its
