@@ -159,3 +159,96 @@ def test_the_mjcf_arm_scene_holds_its_box(scenes_dir):
     assert trajectory.summary["momentum_error_max"] < 1e-6
     assert 0.6 < sim.body_position("box")[2] < 0.75  # on the forearm, 0.6 m up
     assert np.all(np.abs(sim.joint_positions("arm")) < 0.1)
+
+
+def with_actuators(text):
+    """The MJCF pendulum with an <actuator> section holding `text`."""
+    return PENDULUM_MJCF.replace("</mujoco>", f"<actuator>{text}</actuator></mujoco>")
+
+
+def urdf_twin(tmp_path, **robot):
+    (tmp_path / "pendulum.urdf").write_text(PENDULUM_URDF)
+    return coulomb.Simulation.from_dict(scene({
+        "name": "r", "urdf": str(tmp_path / "pendulum.urdf"), "base": "fixed",
+        "joints": {"hinge": 0.7}, **robot}))
+
+
+@pytest.mark.parametrize("actuator, controller", [
+    ('<position joint="hinge" kp="200" kv="20"/>', {"kp": 200.0, "kd": 20.0}),
+    ('<position joint="hinge"/>', {"kp": 1.0}),  # MuJoCo's defaults: kp 1, kv 0
+    ('<velocity joint="hinge" kv="3"/>', {"kd": 3.0}),
+    ('<velocity name="v" joint="hinge"/>', {"kd": 1.0}),
+    ('<position joint="hinge" kp="50" forcerange="-4 4"/>', {"kp": 50.0, "effort_limit": 4.0}),
+    ('<position joint="hinge" kp="50" forcerange="-4 4" forcelimited="false"/>', {"kp": 50.0}),
+    ('<motor joint="hinge" gear="2"/>', {}),  # a torque source, zero until set
+])
+def test_an_mjcf_actuator_is_the_scenes_pd_controller(tmp_path, actuator, controller):
+    # MuJoCo's control starts at 0: a target of 0, a target velocity of 0.
+    # (The URDF twin's joint has an effort limit of its own, 100 N·m.)
+    controller = {"effort_limit": math.inf, **controller}
+    twin = urdf_twin(tmp_path, controllers={"hinge": controller})
+    sim = load(tmp_path, with_actuators(actuator), base="fixed", joints={"hinge": 0.7})
+    np.testing.assert_array_equal(sim.run(2.0).q, twin.run(2.0).q)
+    np.testing.assert_array_equal(sim.joint_efforts("r"), twin.joint_efforts("r"))
+
+
+def test_an_mjcf_position_actuator_takes_targets_from_python(tmp_path):
+    # Static balance of the actuator's PD law: kp (q_d − q) = m g l sin q.
+    kp, target = 200.0, 1.0
+    sim = load(tmp_path, with_actuators(f'<position joint="hinge" kp="{kp}" kv="20"/>'),
+               base="fixed")
+    sim.set_pd_targets("r", [target])
+    sim.run(5.0)
+    q = sim.q[0]
+    assert kp * (target - q) == pytest.approx(2.0 * G * 0.5 * math.sin(q), rel=1e-6)
+
+
+def test_a_geared_motor_is_limited_by_its_forcerange_times_its_gear(tmp_path):
+    sim = load(tmp_path, with_actuators('<motor joint="hinge" gear="2" forcerange="-3 3"/>'),
+               base="fixed")
+    sim.set_joint_efforts("r", [100.0])
+    sim.step()
+    assert sim.joint_efforts("r")[0] == pytest.approx(6.0, rel=1e-12)
+
+
+def test_the_scenes_controllers_replace_the_files_actuators(tmp_path):
+    gains = {"hinge": {"kp": 30.0, "kd": 2.0}}
+    twin = urdf_twin(tmp_path, controllers=gains)
+    sim = load(tmp_path, with_actuators('<position joint="hinge" kp="200"/>'),
+               base="fixed", joints={"hinge": 0.7}, controllers=gains)
+    np.testing.assert_array_equal(sim.run(1.0).q, twin.run(1.0).q)
+    free = load(tmp_path, with_actuators('<position joint="hinge" kp="200"/>'),
+                base="fixed", joints={"hinge": 0.7}, actuators=False)
+    np.testing.assert_array_equal(free.run(1.0).q, urdf_twin(tmp_path).run(1.0).q)
+
+
+@pytest.mark.parametrize("actuator, message", [
+    ('<general joint="hinge" gainprm="5"/>', "<general> is not read"),
+    ('<position joint="hinge" kp="5" dampratio="1"/>', "attribute 'dampratio'"),
+    ('<position joint="hinge" gear="2"/>', "only a motor's gear is read"),
+    ('<motor joint="hinge" forcerange="-1 2"/>', r"forcerange '-1 2': only \[−F, F\]"),
+    ('<motor joint="hinge" forcelimited="true"/>', "forcelimited without a forcerange"),
+    ('<motor tendon="cable"/>', "attribute 'tendon'"),
+    ('<motor joint="elbow"/>', "no joint named 'elbow'"),
+    ('<motor name="a" joint="hinge"/><motor name="b" joint="hinge"/>',
+     "actuator 'b': a second actuator on joint 'hinge'"),
+    ('<position joint="hinge" kp="-1"/>', "negative kp or kv"),
+])
+def test_mjcf_actuators_that_cannot_be_read_are_refused_in_one_line(tmp_path, actuator,
+                                                                    message):
+    with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*" + message +
+                       r".*\(or set the robot's actuators: false\)") as error:
+        load(tmp_path, with_actuators(actuator), base="fixed")
+    assert "\n" not in str(error.value)
+    load(tmp_path, with_actuators(actuator), base="fixed", actuators=False)  # left out
+
+
+def test_actuator_defaults_are_refused_and_actuators_false_leaves_them_out(tmp_path):
+    text = with_actuators('<position joint="hinge"/>').replace(
+        "<worldbody>", '<default><default class="arm"><position kp="9"/></default>'
+        "</default><worldbody>")
+    with pytest.raises(ValueError, match="<default> sets <position> attributes"):
+        load(tmp_path, text, base="fixed")
+    load(tmp_path, text, base="fixed", actuators=False)
+    with pytest.raises(ValueError, match="only an MJCF file has actuators"):
+        urdf_twin(tmp_path, actuators=False)

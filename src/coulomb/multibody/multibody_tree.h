@@ -84,9 +84,9 @@ class MultibodyTree {
   // origin: floating_base and X_WB say where the robot is, as for a URDF.
   // Other free joints, and geoms of the world (a floor), are refused with
   // std::runtime_error naming the file. Joint armature is kept (Pinocchio's
-  // CRBA adds it to M) and damping readable (joint_damping); MuJoCo's
-  // actuators, equality constraints, joint stiffness, friction loss and
-  // contact parameters are not read.
+  // CRBA adds it to M) and damping readable (joint_damping); actuators are
+  // read by ReadMjcfActuators (mjcf_actuators.h); equality constraints,
+  // joint stiffness, friction loss and contact parameters are not.
   static MultibodyTree FromMjcf(
       const std::string& path, bool floating_base,
       const Eigen::Isometry3d& X_WB = Eigen::Isometry3d::Identity());

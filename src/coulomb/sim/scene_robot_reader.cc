@@ -1,6 +1,9 @@
 #include "coulomb/sim/scene_robot_reader.h"
 
 #include <optional>
+#include <set>
+
+#include "coulomb/multibody/mjcf_actuators.h"
 
 namespace coulomb {
 namespace {
@@ -114,6 +117,40 @@ void AddFileJointDampers(const YAML::Node& node, int tree, MultibodySystem* syst
   }
 }
 
+// The actuators of an MJCF file (ReadMjcfActuators) as PD controllers of
+// their joints, but on the joints the robot's `controllers` name: those say
+// the joint's controller instead. One actuator per joint.
+void AddMjcfActuators(const SceneReader& r, const YAML::Node& node,
+                      const std::string& file_key, const std::string& path, int tree,
+                      MultibodySystem* system) {
+  const auto fail = [&](const std::string& what) {
+    r.Fail(node["mjcf"], file_key,
+           path + ": " + what + " (or set the robot's actuators: false)");
+  };
+  std::vector<MjcfActuator> actuators;
+  try {
+    actuators = ReadMjcfActuators(path);
+  } catch (const std::exception& e) {
+    fail(e.what());
+  }
+  std::set<std::string> actuated;
+  for (const MjcfActuator& actuator : actuators) {
+    if (!actuated.insert(actuator.joint).second)
+      fail("actuator '" + actuator.name + "': a second actuator on joint '" +
+           actuator.joint + "'");
+    if (node["controllers"] && node["controllers"][actuator.joint]) continue;
+    PdControllerConstraint::Parameters gains;
+    gains.proportional_gain = actuator.proportional_gain;
+    gains.derivative_gain = actuator.derivative_gain;
+    gains.effort_limit = actuator.effort_limit;
+    try {
+      system->AddJointPdController(tree, actuator.joint, gains);
+    } catch (const std::invalid_argument& e) {
+      fail("actuator '" + actuator.name + "': " + e.what());
+    }
+  }
+}
+
 // A robot that cannot move (a fixed base and no moving joint: a table, a
 // shelf) becomes static geometry; it has no joints to set.
 void AddFixedRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
@@ -135,9 +172,10 @@ void AddFixedRobot(const SceneReader& r, const YAML::Node& node, const std::stri
 void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
                const ContactMaterial& defaults, std::set<std::string>* names,
                Scene* scene) {
-  r.CheckKeys(node, key,
-              {"name", "urdf", "mjcf", "base", "pose", "joints", "contact",
-               "joint_limits", "limits", "controllers", "springs", "armature"});
+  r.CheckKeys(
+      node, key,
+      {"name", "urdf", "mjcf", "base", "pose", "joints", "contact", "joint_limits",
+       "limits", "controllers", "springs", "armature", "actuators"});
   if (!node["name"] || !node["urdf"] == !node["mjcf"])
     r.Fail(node, key, "name and one of urdf or mjcf are required");
   const char* format = node["urdf"] ? "urdf" : "mjcf";
@@ -183,6 +221,12 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
     r.Fail(file, file_key, path + ": " + e.what());
   }
   AddFileJointDampers(node, tree, &scene->system);
+  if (node["actuators"] && node["urdf"])
+    r.Fail(node["actuators"], key + ".actuators", "only an MJCF file has actuators");
+  if (node["mjcf"] &&
+      (!node["actuators"] || r.Boolean(node["actuators"], key + ".actuators"))) {
+    AddMjcfActuators(r, node, file_key, path, tree, &scene->system);
+  }
   ReadJointSettings(r, node, key, tree, &scene->system);
 }
 
