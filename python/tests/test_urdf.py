@@ -86,3 +86,14 @@ def test_a_robot_that_cannot_move_has_no_joints_to_set(tmp_path):
                        r"move .* remove 'controllers'") as error:
         table_scene(tmp_path, 0.0, controllers={"weld": {"kp": 1.0}})
     assert "\n" not in str(error.value)
+
+
+def test_the_table_scene_holds_what_lands_on_its_top(scenes_dir):
+    # The top's upper face is 0.75 m up: the box (0.15 m) and the capsule
+    # (radius 0.03 m) rest on it; the ball (radius 0.05 m) rolls off.
+    sim = coulomb.Simulation.from_file(str(scenes_dir / "table.yaml"))
+    assert sim.robot_names == []
+    assert sim.run(3.0).summary["momentum_error_max"] < 1e-6
+    assert sim.body_position("box")[2] == pytest.approx(0.75 + 0.075, abs=1e-3)
+    assert sim.body_position("capsule")[2] == pytest.approx(0.75 + 0.03, abs=1e-3)
+    assert sim.body_position("ball")[2] == pytest.approx(0.05, abs=1e-3)
