@@ -40,6 +40,7 @@ Scene RestingScene(Scheme scheme, ContactSolverKind solver) {
   scene.system.AddJointPdController(
       tree, "hinge",
       {.proportional_gain = 50.0, .derivative_gain = 5.0, .target_position = -0.2});
+  scene.system.SetJointFriction(tree, "hinge", 0.5);
   return scene;
 }
 

@@ -1,6 +1,8 @@
 """What a URDF file brings besides links and joints: its joints' damping, and
 robots that cannot move (a table) as fixed geometry."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -97,3 +99,75 @@ def test_the_table_scene_holds_what_lands_on_its_top(scenes_dir):
     assert sim.body_position("box")[2] == pytest.approx(0.75 + 0.075, abs=1e-3)
     assert sim.body_position("capsule")[2] == pytest.approx(0.75 + 0.03, abs=1e-3)
     assert sim.body_position("ball")[2] == pytest.approx(0.05, abs=1e-3)
+
+
+def friction_pendulum(tmp_path, q0, urdf_text=PENDULUM, time_step=0.001, solver="sap",
+                      **robot):
+    (tmp_path / "pendulum.urdf").write_text(urdf_text)
+    return coulomb.Simulation.from_dict({
+        "time_step": time_step,
+        "robots": [{"name": "r", "urdf": str(tmp_path / "pendulum.urdf"), "base": "fixed",
+                    "joints": {"hinge": q0}, **robot}]}, solver=solver)
+
+
+M_G_L = 2.0 * G * 0.5  # the pendulum's largest gravity torque [N·m]
+
+
+@pytest.mark.parametrize("solver", ["sap", "canal", "subadmm", "pgs"])
+def test_joint_friction_holds_a_pendulum_its_weight_cannot_turn(tmp_path, solver):
+    # m g l sin q0 = 2.9 N·m < F = 4 N·m: the joint sticks. It creeps as
+    # SAP's stiction does, v = σ w δt τ (w = 1/0.6): 1e-4 rad over 2 s.
+    q0 = 0.3
+    sim = friction_pendulum(tmp_path, q0, solver=solver, joint_friction={"hinge": 4.0})
+    sim.run(2.0)
+    assert abs(sim.q[0] - q0) < 1e-3
+    free = friction_pendulum(tmp_path, q0, solver=solver)
+    free.run(0.5)  # (a quarter period is 0.39 s)
+    assert free.q[0] < 0.0  # without friction it swings through the bottom
+
+
+def first_turning_point(q0, friction):
+    """Where a pendulum released at rest at q0 > 0 first stops, q1 < 0: the
+    friction's work F (q0 − q1) is the potential energy it loses,
+    m g l (cos q1 − cos q0) (Newton's method)."""
+    q1 = -q0
+    for _ in range(50):
+        residual = M_G_L * (math.cos(q1) - math.cos(q0)) - friction * (q0 - q1)
+        q1 -= residual / (-M_G_L * math.sin(q1) + friction)
+    return q1
+
+
+def test_joint_friction_takes_the_work_of_its_torque_from_a_swing(tmp_path):
+    q0, friction = 0.7, 2.0  # m g l sin q0 = 6.3 N·m > F: it swings
+    sim = friction_pendulum(tmp_path, q0, joint_friction={"hinge": friction})
+    q = sim.run(1.5).q[:, 0]
+    assert q.min() == pytest.approx(first_turning_point(q0, friction), abs=2e-3)
+    sim.run(10.0)  # it stops within the band where gravity cannot turn the joint
+    assert abs(sim.q[0]) <= math.asin(friction / M_G_L) + 1e-3
+    assert abs(sim.v[0]) < 1e-3
+
+
+def test_a_urdf_joints_friction_is_the_scenes(tmp_path):
+    rough = PENDULUM.replace("</joint>", '<dynamics friction="2"/></joint>')
+    reference = friction_pendulum(tmp_path, 0.7, joint_friction={"hinge": 2.0}).run(1.0).q
+    np.testing.assert_array_equal(friction_pendulum(tmp_path, 0.7, rough).run(1.0).q,
+                                  reference)
+    # The scene's value replaces the file's; 0 removes it.
+    np.testing.assert_array_equal(
+        friction_pendulum(tmp_path, 0.7, rough, joint_friction={"hinge": 2.0}).run(1.0).q,
+        reference)
+    np.testing.assert_array_equal(
+        friction_pendulum(tmp_path, 0.7, rough, joint_friction={"hinge": 0}).run(1.0).q,
+        friction_pendulum(tmp_path, 0.7).run(1.0).q)
+
+
+@pytest.mark.parametrize("value, message", [
+    (-1.0, r"joint_friction\.hinge: .*≥ 0"),
+    (math.inf, r"joint_friction\.hinge"),
+])
+def test_bad_joint_friction_is_refused_in_one_line(tmp_path, value, message):
+    with pytest.raises(ValueError, match=message) as error:
+        friction_pendulum(tmp_path, 0.7, joint_friction={"hinge": value})
+    assert "\n" not in str(error.value)
+    with pytest.raises(ValueError, match="no joint named 'elbow'"):
+        friction_pendulum(tmp_path, 0.7, joint_friction={"elbow": 1.0})

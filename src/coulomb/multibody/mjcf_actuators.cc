@@ -14,14 +14,13 @@ using boost::property_tree::ptree;
 
 // MuJoCo's actuator elements; those read are motor, position and velocity.
 const std::set<std::string> kActuatorTypes = {
-    "general", "motor",    "position", "velocity", "intvelocity", "damper",
-    "cylinder", "muscle",  "adhesion", "plugin",   "dcmotor"};
+    "general",  "motor",  "position", "velocity", "intvelocity", "damper",
+    "cylinder", "muscle", "adhesion", "plugin",   "dcmotor"};
 // Attributes that change nothing in the mapping (names, groups, the control
 // range that is not enforced) or that it reads.
 const std::set<std::string> kReadAttributes = {
-    "name",       "class",        "group",     "user",         "joint",
-    "gear",       "kp",           "kv",        "forcerange",   "forcelimited",
-    "ctrlrange",  "ctrllimited",  "inheritrange"};
+    "name", "class",      "group",        "user",      "joint",       "gear",        "kp",
+    "kv",   "forcerange", "forcelimited", "ctrlrange", "ctrllimited", "inheritrange"};
 
 [[noreturn]] void Refuse(const std::string& actuator, const std::string& what) {
   throw std::runtime_error("actuator '" + actuator + "': " + what);
@@ -34,7 +33,8 @@ std::vector<double> Numbers(const std::string& actuator, const std::string& attr
   std::vector<double> numbers;
   double value = 0.0;
   while (in >> value) numbers.push_back(value);
-  if (!in.eof() || numbers.empty()) Refuse(actuator, attribute + ": not numbers: " + text);
+  if (!in.eof() || numbers.empty())
+    Refuse(actuator, attribute + ": not numbers: " + text);
   for (double number : numbers)
     if (!std::isfinite(number)) Refuse(actuator, attribute + ": not finite: " + text);
   return numbers;
@@ -72,7 +72,8 @@ MjcfActuator ReadActuator(const std::string& type, const ptree& element) {
     const auto text = attributes.get_optional<std::string>(attribute);
     if (!text) return otherwise;
     const std::vector<double> numbers = Numbers(name, attribute, *text);
-    if (numbers.size() != 1) Refuse(name, std::string(attribute) + ": expected one number");
+    if (numbers.size() != 1)
+      Refuse(name, std::string(attribute) + ": expected one number");
     return numbers[0];
   };
   const double gear = Numbers(name, "gear", attributes.get("gear", "1"))[0];

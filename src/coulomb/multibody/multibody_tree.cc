@@ -441,6 +441,10 @@ double MultibodyTree::joint_damping(const std::string& joint) const {
   return impl_->model.damping[FindOneDofJoint(joint).velocity];
 }
 
+double MultibodyTree::joint_friction(const std::string& joint) const {
+  return impl_->model.upperDryFrictionLimit[FindOneDofJoint(joint).velocity];
+}
+
 std::vector<std::string> MultibodyTree::OneDofJointNames() const {
   const pinocchio::Model& model = impl_->model;
   std::vector<std::string> names;

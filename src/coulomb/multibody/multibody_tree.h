@@ -125,6 +125,10 @@ class MultibodyTree {
   // joint (an MJCF joint's damping, a URDF's <dynamics damping>), which the
   // dynamics do not apply by themselves: the scene turns it into a damper.
   double joint_damping(const std::string& joint) const;
+  // The dry friction [N·m or N] a URDF file gives a one-dof joint (<dynamics
+  // friction>; 0 where none, and for MJCF files, whose frictionloss
+  // Pinocchio does not read), which the scene turns into joint friction.
+  double joint_friction(const std::string& joint) const;
   bool has_free_base() const;
   Eigen::VectorXd NeutralConfiguration() const;
   void SetGravity(const Eigen::Vector3d& gravity);

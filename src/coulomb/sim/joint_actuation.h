@@ -27,4 +27,13 @@ struct JointPdController {
   PdControllerConstraint::Parameters gains;
 };
 
+// Dry friction F > 0 [N·m or N] on a one-dof joint, implicit in the solve
+// through JointFrictionConstraint: the joint sticks while the other torques
+// on it stay below F.
+struct JointFriction {
+  std::string joint;
+  int velocity = -1;
+  double friction = 0.0;
+};
+
 }  // namespace coulomb

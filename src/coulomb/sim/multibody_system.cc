@@ -35,6 +35,7 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
                     {},
                     {},
                     {},
+                    {},
                     Eigen::Vector3d::Zero(),
                     Eigen::Vector3d::Zero()});
   return num_trees() - 1;
@@ -111,6 +112,19 @@ std::vector<int> MultibodySystem::AddFixedModel(MultibodyTree model,
         geometry.shape, model.body_pose(geometry.body) * geometry.X_BG, material));
   }
   return ids;
+}
+
+void MultibodySystem::SetJointFriction(int tree, const std::string& joint,
+                                       double friction) {
+  CheckTreeIndex(tree);
+  if (!(friction >= 0.0) || !std::isfinite(friction)) {
+    throw std::invalid_argument(trees_[tree].name + ": joint '" + joint +
+                                "': friction must be finite and ≥ 0");
+  }
+  const MultibodyTree::JointIndex index = trees_[tree].model.FindOneDofJoint(joint);
+  std::vector<JointFriction>& frictions = trees_[tree].frictions;
+  std::erase_if(frictions, [&joint](const JointFriction& f) { return f.joint == joint; });
+  if (friction > 0.0) frictions.push_back({joint, index.velocity, friction});
 }
 
 void MultibodySystem::SetJointLimits(int tree, const std::string& joint, double lower,

@@ -31,6 +31,7 @@ class MultibodySystem {
     std::vector<JointSpringDamper> springs;
     std::vector<JointLimit> limits;
     std::vector<JointPdController> controllers;
+    std::vector<JointFriction> frictions;
     // A constant generalized force on v [N, N·m] (empty: none). For a free
     // body or floating base (v = [ṗ_WB in world, ω_B in body]) its first six
     // entries are a force in world and a torque in the body frame, which
@@ -71,6 +72,10 @@ class MultibodySystem {
   // welded to the world where the model places it. Returns their geometry
   // ids. Throws std::invalid_argument if the model has velocities.
   std::vector<int> AddFixedModel(MultibodyTree model, const ContactMaterial& material);
+  // Dry friction F [N·m or N] on a one-dof joint of a tree (JointFriction),
+  // replacing any it had; F = 0 removes it. Throws std::invalid_argument on
+  // a bad joint, a negative or non-finite F.
+  void SetJointFriction(int tree, const std::string& joint, double friction);
   // A spring and damper on a one-dof joint of a tree (k, d ≥ 0, finite).
   void AddJointSpringDamper(int tree, const std::string& joint, double stiffness,
                             double rest_position, double damping);

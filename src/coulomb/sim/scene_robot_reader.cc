@@ -90,6 +90,13 @@ void ReadJointSettings(const SceneReader& r, const YAML::Node& node,
           system->tree(tree).model.SetJointArmature(joint, r.NonNegative(value, at));
         });
   }
+  if (node["joint_friction"]) {
+    ForEachJoint(
+        r, node["joint_friction"], key + ".joint_friction",
+        [&](const std::string& joint, const YAML::Node& value, const std::string& at) {
+          system->SetJointFriction(tree, joint, r.NonNegative(value, at));
+        });
+  }
   if (node["springs"]) {
     ForEachJoint(
         r, node["springs"], key + ".springs",
@@ -115,6 +122,14 @@ void AddFileJointDampers(const YAML::Node& node, int tree, MultibodySystem* syst
     if (damping > 0.0 && !(node["springs"] && node["springs"][joint]))
       system->AddJointSpringDamper(tree, joint, 0.0, 0.0, damping);
   }
+}
+
+// The dry friction of a URDF file's joints (<dynamics friction>), which the
+// robot's `joint_friction` replaces joint by joint.
+void AddFileJointFriction(int tree, MultibodySystem* system) {
+  const MultibodyTree& model = system->tree(tree).model;
+  for (const std::string& joint : model.OneDofJointNames())
+    system->SetJointFriction(tree, joint, model.joint_friction(joint));
 }
 
 // The actuators of an MJCF file (ReadMjcfActuators) as PD controllers of
@@ -156,7 +171,8 @@ void AddMjcfActuators(const SceneReader& r, const YAML::Node& node,
 void AddFixedRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
                    MultibodyTree model, const ContactMaterial& material,
                    MultibodySystem* system) {
-  for (const char* setting : {"joints", "limits", "controllers", "springs", "armature"}) {
+  for (const char* setting :
+       {"joints", "limits", "controllers", "springs", "armature", "joint_friction"}) {
     if (node[setting]) {
       r.Fail(node[setting], key + "." + setting,
              "the robot cannot move (a fixed base and no moving joint): it has no "
@@ -175,7 +191,7 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
   r.CheckKeys(
       node, key,
       {"name", "urdf", "mjcf", "base", "pose", "joints", "contact", "joint_limits",
-       "limits", "controllers", "springs", "armature", "actuators"});
+       "limits", "controllers", "springs", "armature", "actuators", "joint_friction"});
   if (!node["name"] || !node["urdf"] == !node["mjcf"])
     r.Fail(node, key, "name and one of urdf or mjcf are required");
   const char* format = node["urdf"] ? "urdf" : "mjcf";
@@ -221,6 +237,7 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
     r.Fail(file, file_key, path + ": " + e.what());
   }
   AddFileJointDampers(node, tree, &scene->system);
+  AddFileJointFriction(tree, &scene->system);
   if (node["actuators"] && node["urdf"])
     r.Fail(node["actuators"], key + ".actuators", "only an MJCF file has actuators");
   if (node["mjcf"] &&

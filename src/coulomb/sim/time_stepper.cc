@@ -1,6 +1,7 @@
 #include "coulomb/sim/time_stepper.h"
 
 #include "coulomb/base/stopwatch.h"
+#include "coulomb/contact/joint_friction_constraint.h"
 #include "coulomb/contact/sap_friction_cone.h"
 #include "coulomb/contact/sap_unilateral_constraint.h"
 #include "coulomb/math/contact_frame.h"
@@ -284,6 +285,11 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
           controller.gains, tree.q[controller.position]);
       controller_constraints_.push_back(
           {t, controller.velocity, problem_.num_constraints() - 1});
+    }
+    for (const JointFriction& friction : tree.frictions) {
+      EmplaceConstraintPotential<JointFrictionConstraint>(
+          &joint_row(friction.velocity, 1.0, kJointFrictionSlot).potential,
+          friction.friction, parameters_.contact.sigma);
     }
   }
 }

@@ -223,7 +223,8 @@ class TimeStepper {
   // the slots of the last step's joint constraints, not of its contacts. A
   // contact's kind is the shape of its Jacobian blocks (the dofs of its one
   // or two trees), so that the slot it gets has storage of its size.
-  static constexpr int kJointLimitSlot = -1, kJointControllerSlot = -2;
+  static constexpr int kJointLimitSlot = -1, kJointControllerSlot = -2,
+                       kJointFrictionSlot = -3;
   static int ContactSlotKind(int first_block_dofs, int second_block_dofs) {
     return first_block_dofs | second_block_dofs << 16;
   }
