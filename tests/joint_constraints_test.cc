@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "coulomb/contact/joint_friction_constraint.h"
 #include "coulomb/contact/pd_controller_constraint.h"
 #include "coulomb/contact/sap_unilateral_constraint.h"
 
@@ -119,6 +120,32 @@ TEST(PdControllerConstraint, RejectsInvalidGains) {
   EXPECT_THROW(PdControllerConstraint({.effort_limit = 0.0}, 0.0), std::invalid_argument);
   EXPECT_THROW(PdControllerConstraint({.target_position = NAN}, 0.0),
                std::invalid_argument);
+}
+
+// Dry friction F opposes the joint velocity with at most F; within the
+// sticking band |v| < σ w δt F its curvature is SAP's Rt⁻¹ = 1/(σ w).
+TEST(JointFrictionConstraint, IsRegularizedCoulombFrictionOnTheJoint) {
+  const double friction = 3.0, sigma = 1e-3, w = 2.0;
+  JointFrictionConstraint joint(friction, sigma);
+  joint.Prepare(ConstraintMatrix::Constant(1, 1, w), kTimeStep);
+  const double band = sigma * w * kTimeStep * friction;  // where it sticks
+  for (double v : {-1.0, -2 * band, 2 * band, 0.5}) {
+    EXPECT_DOUBLE_EQ(EvaluateAt(joint, v).gamma, -std::copysign(kTimeStep * friction, v));
+    EXPECT_EQ(EvaluateAt(joint, v).hessian, 0.0);
+  }
+  for (double v : {-0.5 * band, 0.0, 0.9 * band}) {
+    EXPECT_NEAR(EvaluateAt(joint, v).gamma, -v / (sigma * w), 1e-15);
+    EXPECT_NEAR(EvaluateAt(joint, v).hessian, 1.0 / (sigma * w), 1e-9);
+  }
+  ExpectConvexPotential(joint, {-1.0, -2 * band, -0.3 * band, 0.0, 0.7 * band, 3 * band});
+  const RigidLaw law = joint.rigid_law();  // the NCP solvers' soft law
+  EXPECT_EQ(law.kind, RigidLaw::Kind::kSoft);
+  EXPECT_DOUBLE_EQ(law.hi, kTimeStep * friction);
+  EXPECT_DOUBLE_EQ(law.lo, -kTimeStep * friction);
+  EXPECT_NEAR(law.d, 1.0 / (sigma * w), 1e-9);
+  EXPECT_THROW(JointFrictionConstraint(0.0, sigma), std::invalid_argument);
+  EXPECT_THROW(JointFrictionConstraint(friction, 0.0), std::invalid_argument);
+  EXPECT_THROW(JointFrictionConstraint(NAN, sigma), std::invalid_argument);
 }
 
 }  // namespace
