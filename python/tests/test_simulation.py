@@ -516,6 +516,30 @@ def test_mass_matrix_and_point_jacobian_are_the_closed_forms(tmp_path):
         sim.point_jacobian("bob", [0, math.nan, 0])
 
 
+def test_a_floating_robots_model_is_its_links_motion():
+    # The A1 on its free base (v = [ṗ_W, ω_B], then 12 joints) at a random
+    # state: J v at a point of a link is that link's velocity there,
+    # ṗ_o + ω × (p − o); M is symmetric positive definite.
+    sim = coulomb.Simulation.from_dict({"robots": [{
+        "name": "a1", "urdf": "example-robot-data/a1_description/urdf/a1.urdf",
+        "pose": {"position": [0, 0, 0.5]}}]})
+    rng = np.random.default_rng(1)
+    q = sim.q
+    q[7:] += rng.normal(scale=0.3, size=q.size - 7)
+    sim.set_state(q, rng.normal(size=sim.v.size))
+    assert sim.velocity_slice("a1") == slice(0, 18)
+    mass = sim.mass_matrix("a1")
+    np.testing.assert_allclose(mass, mass.T, atol=1e-14)
+    assert np.linalg.eigvalsh(mass).min() > 0
+    assert sim.bias_forces("a1").shape == (18,)
+    for link in ["trunk", "FR_calf", "RL_foot"]:
+        origin = sim.body_position(link)
+        point = origin + [0.01, -0.02, 0.03]
+        linear, angular = sim.body_velocity(link)
+        np.testing.assert_allclose(sim.point_jacobian(link, point) @ sim.v,
+                                   linear + np.cross(angular, point - origin), atol=1e-12)
+
+
 def rotation_matrix(w, x, y, z):
     return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
                      [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
