@@ -166,6 +166,22 @@ void AddMjcfActuators(const SceneReader& r, const YAML::Node& node,
   }
 }
 
+// What the robot's file gives its joints besides limits (dampers, dry
+// friction, an MJCF file's actuators), before the scene's settings, which
+// replace them joint by joint.
+void AddFileJointElements(const SceneReader& r, const YAML::Node& node,
+                          const std::string& key, const std::string& path, int tree,
+                          MultibodySystem* system) {
+  AddFileJointDampers(node, tree, system);
+  AddFileJointFriction(tree, system);
+  if (node["actuators"] && node["urdf"])
+    r.Fail(node["actuators"], key + ".actuators", "only an MJCF file has actuators");
+  if (node["mjcf"] &&
+      (!node["actuators"] || r.Boolean(node["actuators"], key + ".actuators"))) {
+    AddMjcfActuators(r, node, key + ".mjcf", path, tree, system);
+  }
+}
+
 // A robot that cannot move (a fixed base and no moving joint: a table, a
 // shelf) becomes static geometry; it has no joints to set.
 void AddFixedRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
@@ -236,14 +252,7 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
   } catch (const std::invalid_argument& e) {
     r.Fail(file, file_key, path + ": " + e.what());
   }
-  AddFileJointDampers(node, tree, &scene->system);
-  AddFileJointFriction(tree, &scene->system);
-  if (node["actuators"] && node["urdf"])
-    r.Fail(node["actuators"], key + ".actuators", "only an MJCF file has actuators");
-  if (node["mjcf"] &&
-      (!node["actuators"] || r.Boolean(node["actuators"], key + ".actuators"))) {
-    AddMjcfActuators(r, node, file_key, path, tree, &scene->system);
-  }
+  AddFileJointElements(r, node, key, path, tree, &scene->system);
   ReadJointSettings(r, node, key, tree, &scene->system);
 }
 
