@@ -178,7 +178,8 @@ class Simulation:
     engage a closing gap; 0 finds contacts within the margin only, faster
     but fast bodies then meet overlapping) and ``threads``. Then ``step()``
     or ``run(duration)``, read the state (``time``, ``q``, ``v``,
-    ``body_position`` ...) and the last step's ``contacts()``, actuate
+    ``body_position`` ...) and the last step's ``contacts()`` (and their
+    ``contact_wrench`` on one body), actuate
     robots (``set_joint_efforts``, ``set_pd_gains``, ``set_pd_targets``;
     ``joint_efforts`` says what they applied), model them for control
     (``mass_matrix``, ``bias_forces``, ``point_jacobian``,
@@ -420,6 +421,14 @@ class Simulation:
         positive when overlapping), ``impulse`` (N × 3, on b; force =
         impulse / time_step)."""
         return self._engine.contacts()
+
+    @_serialized
+    def contact_wrench(self, body: str) -> tuple[np.ndarray, np.ndarray]:
+        """(force [N], torque [N·m]) the last step's contacts exerted on a
+        body or robot link, averaged over the step (impulse / time_step),
+        both in world, the torque about the body frame's origin
+        (``body_position``). Zeros before the first step."""
+        return self._engine.contact_wrench(body)
 
     # --- actuation ----------------------------------------------------------
     @property

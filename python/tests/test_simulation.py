@@ -540,6 +540,38 @@ def test_a_floating_robots_model_is_its_links_motion():
                                    linear + np.cross(angular, point - origin), atol=1e-12)
 
 
+def test_contact_wrenches_are_what_holds_and_brakes_the_boxes(scenes_dir):
+    # On the 20° slope (gravity g_W tilted), the sticking box (1 kg) is held
+    # by −m g_W; the sliding one (2 kg, μ = 2·0.2·0.5/0.7) is pressed by
+    # m g cos θ and braked by μ times that. Neither turns: no torque about
+    # its centre.
+    sim = coulomb.Simulation.from_file(str(scenes_dir / "box_on_slope.yaml"))
+    assert sim.contact_wrench("sticking")[0].tolist() == [0, 0, 0]  # no step yet
+    sim.run(0.5)
+    g_W = np.array([3.3552, 0, -9.2184])
+    force, torque = sim.contact_wrench("sticking")
+    np.testing.assert_allclose(force, -1.0 * g_W, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(torque, 0.0, atol=1e-5)
+    force, torque = sim.contact_wrench("sliding")
+    normal, mu = 2.0 * 9.2184, 2 * 0.2 * 0.5 / 0.7
+    np.testing.assert_allclose(force, [-mu * normal, 0, normal], rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(torque, 0.0, atol=1e-5)
+    with pytest.raises(KeyError):
+        sim.contact_wrench("ground")  # fixed: the world's
+
+
+def test_a_contact_wrench_on_a_robot_link_is_the_load_on_it(scenes_dir):
+    # The MJCF arm holds the box (0.5 kg) on its forearm: the box is held up
+    # by m g, the forearm pressed down by as much (and no other link).
+    sim = coulomb.Simulation.from_file(str(scenes_dir / "mjcf_arm.yaml"))
+    sim.run(3.0)
+    weight = np.array([0, 0, 0.5 * G])
+    np.testing.assert_allclose(sim.contact_wrench("box")[0], weight, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(sim.contact_wrench("forearm")[0], -weight, rtol=1e-5,
+                               atol=1e-6)
+    np.testing.assert_array_equal(sim.contact_wrench("upper_arm")[0], [0, 0, 0])
+
+
 def rotation_matrix(w, x, y, z):
     return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
                      [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],

@@ -552,6 +552,21 @@ Eigen::Isometry3d MultibodyTree::body_pose(int body) const {
   return result;
 }
 
+Eigen::Isometry3d MultibodyTree::BodyPoseAt(const Eigen::VectorXd& q, int body) const {
+  Eigen::Isometry3d result = Eigen::Isometry3d::Identity();
+  if (single_free_body_) {  // q = [p_W, x, y, z, w]
+    result.linear() = Eigen::Quaterniond(q[6], q[3], q[4], q[5]).toRotationMatrix();
+    result.translation() = q.head<3>();
+    return result;
+  }
+  pinocchio::Data data(impl_->model);
+  pinocchio::framesForwardKinematics(impl_->model, data, q);
+  const pinocchio::SE3& pose = data.oMf[impl_->body_frames[body]];
+  result.linear() = pose.rotation();
+  result.translation() = pose.translation();
+  return result;
+}
+
 Eigen::Matrix<double, 3, Eigen::Dynamic> MultibodyTree::PointJacobian(
     int body, const Eigen::Vector3d& p_W) const {
   Eigen::Matrix<double, 3, Eigen::Dynamic> jacobian(3, num_velocities());

@@ -157,6 +157,10 @@ class MultibodyTree {
   const Eigen::MatrixXd& mass_matrix() const;
   Eigen::Ref<const Eigen::VectorXd> nonlinear_effects() const;
   Eigen::Isometry3d body_pose(int body) const;
+  // The pose of `body` at configuration q (num_positions() entries,
+  // quaternions unit), the state left as it is. For queries, not steps: a
+  // robot's costs a forward kinematics pass in data of its own.
+  Eigen::Isometry3d BodyPoseAt(const Eigen::VectorXd& q, int body) const;
   // J such that the world velocity of the point p_W moving with `body` is J v.
   Eigen::Matrix<double, 3, Eigen::Dynamic> PointJacobian(
       int body, const Eigen::Vector3d& p_W) const;

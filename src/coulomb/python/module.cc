@@ -372,6 +372,12 @@ NB_MODULE(_coulomb, m) {
       .def("joint_velocities", &Simulation::JointVelocities)
       .def("joint_efforts", &Simulation::JointEfforts)
       .def("velocity_range", &Simulation::VelocityRange)
+      .def("contact_wrench",
+           [](const Simulation& s, const std::string& body) {
+             BodyStateOrKeyError(s, body);  // an unknown name is a KeyError
+             const Simulation::Wrench wrench = s.ContactWrench(body);
+             return nb::make_tuple(wrench.force, wrench.torque);
+           })
       .def("mass_matrix", &Simulation::MassMatrix)
       .def("bias_forces", &Simulation::BiasForces)
       .def(

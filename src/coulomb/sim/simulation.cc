@@ -184,6 +184,7 @@ const StepStatistics& Simulation::Step() {
   // A state set since the last sample (SetState, set_time) is the step's
   // start: recorded first, so that the trajectory holds it.
   if (recording_ && !state_recorded_) Record(false);
+  step_start_q_ = q();  // the same size every step: no allocation after the first
   last_statistics_ = stepper_.Step(&scene_.system);
   scene_.system.UpdateAllTrees();
   StackState();
@@ -590,6 +591,33 @@ Eigen::VectorXd Simulation::JointPositions(const std::string& tree) const {
 
 Eigen::VectorXd Simulation::JointVelocities(const std::string& tree) const {
   return OneDofJointEntries(scene_.system.tree(FindTree(tree)), /*velocities=*/true);
+}
+
+Simulation::Wrench Simulation::ContactWrench(const std::string& body) const {
+  const BodyIndex index = FindBody(body);
+  Wrench wrench;
+  if (step_start_q_.size() != q().size()) return wrench;  // no step yet
+  int first = 0;                                          // the tree's entries of q
+  for (int t = 0; t < index.tree; ++t)
+    first += scene_.system.tree(t).model.num_positions();
+  const MultibodyTree& model = scene_.system.tree(index.tree).model;
+  const Eigen::Vector3d origin =
+      model.BodyPoseAt(step_start_q_.segment(first, model.num_positions()), index.body)
+          .translation();
+  const CollisionWorld& world = scene_.system.collision_world();
+  const auto on_body = [&](int geometry) {
+    return world.tree(geometry) == index.tree && world.body(geometry) == index.body;
+  };
+  VisitLastContacts([&](const ContactPoint& point, const Eigen::Vector3d& gamma_W) {
+    // γ acts on B, −γ on A (a body's own geometries never touch).
+    const double sign = on_body(point.geometry_b)   ? 1.0
+                        : on_body(point.geometry_a) ? -1.0
+                                                    : 0.0;
+    const Eigen::Vector3d force = sign * gamma_W / time_step();
+    wrench.force += force;
+    wrench.torque += (point.p_W - origin).cross(force);
+  });
+  return wrench;
 }
 
 std::pair<int, int> Simulation::VelocityRange(const std::string& tree) const {

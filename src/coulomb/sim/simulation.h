@@ -229,6 +229,17 @@ class Simulation {
   // The contact points of the last step and their impulses (empty before
   // the first step).
   std::vector<Contact> contacts() const;
+  // What the last step's contacts exerted on one body (a tree's first body
+  // or a robot link, by name), averaged over the step (impulse / δt): the
+  // net force [N] and its torque [N·m], both in world, the torque about
+  // where the body frame's origin was when the contacts were found (the
+  // step's start: their points are those of that moment). Zero before the
+  // first step and after a failed one.
+  struct Wrench {
+    Eigen::Vector3d force = Eigen::Vector3d::Zero();
+    Eigen::Vector3d torque = Eigen::Vector3d::Zero();
+  };
+  Wrench ContactWrench(const std::string& body) const;
   // The contact points of the current state that overlap by more than
   // `depth` [m] (no impulses): bodies placed inside each other. Allowed
   // (contact pushes them apart) but worth a warning.
@@ -335,6 +346,9 @@ class Simulation {
   std::vector<StepRecord> records_;
   Trajectory trajectory_;
   mutable Eigen::VectorXd stacked_q_, stacked_v_;
+  // q() at the start of the last step: where its contacts were found
+  // (ContactWrench's lever arms).
+  Eigen::VectorXd step_start_q_;
   mutable bool stacked_state_current_ = false;
   // A request of RequestStop; a moved simulation starts without one.
   struct StopRequest {
