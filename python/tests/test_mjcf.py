@@ -180,6 +180,7 @@ def urdf_twin(tmp_path, **robot):
     ('<velocity name="v" joint="hinge"/>', {"kd": 1.0}),
     ('<position joint="hinge" kp="50" forcerange="-4 4"/>', {"kp": 50.0, "effort_limit": 4.0}),
     ('<position joint="hinge" kp="50" forcerange="-4 4" forcelimited="false"/>', {"kp": 50.0}),
+    ('<position joint="hinge" kp="50" ctrlrange="0 2"/>', {"kp": 50.0}),  # targets' range
     ('<motor joint="hinge" gear="2"/>', {}),  # a torque source, zero until set
 ])
 def test_an_mjcf_actuator_is_the_scenes_pd_controller(tmp_path, actuator, controller):
@@ -203,12 +204,21 @@ def test_an_mjcf_position_actuator_takes_targets_from_python(tmp_path):
     assert kp * (target - q) == pytest.approx(2.0 * G * 0.5 * math.sin(q), rel=1e-6)
 
 
-def test_a_geared_motor_is_limited_by_its_forcerange_times_its_gear(tmp_path):
-    sim = load(tmp_path, with_actuators('<motor joint="hinge" gear="2" forcerange="-3 3"/>'),
+@pytest.mark.parametrize("ranges, limit", [
+    ('forcerange="-3 3"', 6.0),                                  # |g| F
+    ('ctrlrange="-1 1"', 2.0),                                   # |g| c: the control's
+    ('forcerange="-3 3" ctrlrange="-1 1"', 2.0),                 # the smaller
+    ('forcerange="-3 3" ctrlrange="-1 1" ctrllimited="false"', 6.0),
+])
+def test_a_geared_motor_is_limited_by_its_ranges_times_its_gear(tmp_path, ranges, limit):
+    sim = load(tmp_path, with_actuators(f'<motor joint="hinge" gear="2" {ranges}/>'),
                base="fixed")
     sim.set_joint_efforts("r", [100.0])
     sim.step()
-    assert sim.joint_efforts("r")[0] == pytest.approx(6.0, rel=1e-12)
+    assert sim.joint_efforts("r")[0] == pytest.approx(limit, rel=1e-12)
+    sim.set_joint_efforts("r", [-100.0])
+    sim.step()
+    assert sim.joint_efforts("r")[0] == pytest.approx(-limit, rel=1e-12)
 
 
 def test_the_scenes_controllers_replace_the_files_actuators(tmp_path):
@@ -228,6 +238,7 @@ def test_the_scenes_controllers_replace_the_files_actuators(tmp_path):
     ('<position joint="hinge" gear="2"/>', "only a motor's gear is read"),
     ('<motor joint="hinge" forcerange="-1 2"/>', r"forcerange '-1 2': only \[−F, F\]"),
     ('<motor joint="hinge" forcelimited="true"/>', "forcelimited without a forcerange"),
+    ('<motor joint="hinge" ctrlrange="0 1"/>', r"ctrlrange '0 1': only \[−F, F\]"),
     ('<motor tendon="cable"/>', "attribute 'tendon'"),
     ('<motor joint="elbow"/>', "no joint named 'elbow'"),
     ('<motor name="a" joint="hinge"/><motor name="b" joint="hinge"/>',

@@ -1,8 +1,10 @@
 #include "coulomb/multibody/mjcf_actuators.h"
 
+#include <algorithm>
 #include <boost/property_tree/ptree.hpp>
 #include <boost/property_tree/xml_parser.hpp>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -54,6 +56,24 @@ void RefuseActuatorDefaults(const ptree& node) {
   }
 }
 
+// F of a range attribute [−F, F] (`prefix`range) that its `prefix`limited
+// attribute (true, false, or auto: limited when the range is given) turns
+// on; ∞ when off.
+double SymmetricBound(const std::string& name, const ptree& attributes,
+                      const std::string& prefix) {
+  const std::string limited = attributes.get(prefix + "limited", "auto");
+  const auto range = attributes.get_optional<std::string>(prefix + "range");
+  if (limited != "true" && limited != "false" && limited != "auto")
+    Refuse(name, prefix + "limited '" + limited + "': expected true, false or auto");
+  if (limited == "false" || (limited == "auto" && !range))
+    return std::numeric_limits<double>::infinity();
+  if (!range) Refuse(name, prefix + "limited without a " + prefix + "range");
+  const std::vector<double> bounds = Numbers(name, prefix + "range", *range);
+  if (bounds.size() != 2 || !(bounds[1] > 0.0) || bounds[0] != -bounds[1])
+    Refuse(name, prefix + "range '" + *range + "': only [−F, F] with F > 0 is read");
+  return bounds[1];
+}
+
 MjcfActuator ReadActuator(const std::string& type, const ptree& element) {
   const ptree none;
   const ptree& attributes = element.get_child("<xmlattr>", none);
@@ -87,17 +107,12 @@ MjcfActuator ReadActuator(const std::string& type, const ptree& element) {
   }
   if (actuator.proportional_gain < 0.0 || actuator.derivative_gain < 0.0)
     Refuse(name, "negative kp or kv");
-  const std::string limited = attributes.get("forcelimited", "auto");
-  const auto range = attributes.get_optional<std::string>("forcerange");
-  if (limited == "true" || (limited == "auto" && range)) {
-    if (!range) Refuse(name, "forcelimited without a forcerange");
-    const std::vector<double> bounds = Numbers(name, "forcerange", *range);
-    if (bounds.size() != 2 || !(bounds[1] > 0.0) || bounds[0] != -bounds[1])
-      Refuse(name, "forcerange '" + *range + "': only [−F, F] with F > 0 is read");
-    actuator.effort_limit = std::abs(gear) * bounds[1];
-  } else if (limited != "false" && limited != "auto") {
-    Refuse(name, "forcelimited '" + limited + "': expected true, false or auto");
-  }
+  // The actuator force's bound, and a motor's control's (its force is its
+  // control): the joint's effort limit is |g| times the smaller.
+  const double force_bound = SymmetricBound(name, attributes, "force");
+  const double control_bound = type == "motor" ? SymmetricBound(name, attributes, "ctrl")
+                                               : std::numeric_limits<double>::infinity();
+  actuator.effort_limit = std::abs(gear) * std::min(force_bound, control_bound);
   return actuator;
 }
 

@@ -16,8 +16,10 @@ namespace coulomb {
 //   <motor>           f = ctrl                        → kp = kd = 0
 // forcerange [−F, F] (forcelimited, or given with forcelimited auto) bounds
 // f: effort_limit = |g| F. A motor's control is then the effort set on the
-// joint (its torque, g ctrl); position and velocity actuators need g = 1.
-// ctrlrange is not enforced (targets and efforts are taken as given).
+// joint (its torque, g ctrl), and its ctrlrange [−c, c] (ctrllimited, or
+// given) bounds it too: effort_limit = |g| min(F, c). Position and velocity
+// actuators need g = 1; their ctrlrange (a range of targets) is not
+// enforced.
 struct MjcfActuator {
   std::string name;  // the actuator's, or "<type> on <joint>" when unnamed
   std::string joint;
@@ -31,8 +33,8 @@ struct MjcfActuator {
 // represent: another actuator type (general, muscle, …), a transmission other
 // than a joint (tendon, site, body), an attribute it does not read
 // (dampratio, gainprm, …), position or velocity gear ≠ 1, an asymmetric or
-// empty forcerange, or actuator defaults (<default><position …/>), whose
-// inheritance is not resolved. Joint names are not checked here.
+// empty forcerange (or a motor's ctrlrange), or actuator defaults (<default><position
+// …/>), whose inheritance is not resolved. Joint names are not checked here.
 std::vector<MjcfActuator> ReadMjcfActuators(const std::string& path);
 
 }  // namespace coulomb
