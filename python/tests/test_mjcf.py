@@ -263,3 +263,37 @@ def test_actuator_defaults_are_refused_and_actuators_false_leaves_them_out(tmp_p
     load(tmp_path, text, base="fixed", actuators=False)
     with pytest.raises(ValueError, match="only an MJCF file has actuators"):
         urdf_twin(tmp_path, actuators=False)
+
+
+def pendulum_with(joint_attributes="", defaults="", body_attributes=""):
+    """The MJCF pendulum with attributes on its hinge and its bob, and a
+    <default> section."""
+    return PENDULUM_MJCF.replace(
+        '<joint name="hinge" type="hinge" axis="0 1 0"/>',
+        f'<joint name="hinge" type="hinge" axis="0 1 0" {joint_attributes}/>').replace(
+        '<body name="bob">', f'<body name="bob" {body_attributes}>').replace(
+        "<worldbody>", f"{defaults}<worldbody>")
+
+
+@pytest.mark.parametrize("text, friction", [
+    (pendulum_with('frictionloss="2"'), 2.0),
+    (pendulum_with(defaults='<default><joint frictionloss="2"/></default>'), 2.0),
+    # A body's childclass, a joint's own class, and a nested class inheriting.
+    (pendulum_with(defaults='<default><default class="rough"><joint frictionloss="2"/>'
+                   '</default></default>', body_attributes='childclass="rough"'), 2.0),
+    (pendulum_with('class="smooth"', defaults='<default><default class="rough">'
+                   '<joint frictionloss="2"/><default class="smooth"><joint frictionloss="0"/>'
+                   '</default></default></default>', body_attributes='childclass="rough"'), 0.0),
+    (pendulum_with('class="inner"', defaults='<default><joint frictionloss="1.5"/>'
+                   '<default class="inner"><joint damping="0"/></default></default>'), 1.5),
+])
+def test_an_mjcf_joints_frictionloss_is_the_scenes_joint_friction(tmp_path, text, friction):
+    twin = urdf_twin(tmp_path, **({"joint_friction": {"hinge": friction}} if friction else {}))
+    sim = load(tmp_path, text, base="fixed", joints={"hinge": 0.7})
+    np.testing.assert_array_equal(sim.run(1.0).q, twin.run(1.0).q)
+
+
+def test_a_negative_frictionloss_is_refused_in_one_line(tmp_path):
+    with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*cannot load MJCF") as error:
+        load(tmp_path, pendulum_with('frictionloss="-1"'), base="fixed")
+    assert "\n" not in str(error.value)

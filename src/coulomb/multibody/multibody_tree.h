@@ -85,8 +85,9 @@ class MultibodyTree {
   // Other free joints, and geoms of the world (a floor), are refused with
   // std::runtime_error naming the file. Joint armature is kept (Pinocchio's
   // CRBA adds it to M) and damping readable (joint_damping); actuators are
-  // read by ReadMjcfActuators (mjcf_actuators.h); equality constraints,
-  // joint stiffness, friction loss and contact parameters are not.
+  // read by ReadMjcfActuators (mjcf_actuators.h), friction loss as the
+  // joint's dry friction (joint_friction); equality constraints, joint
+  // stiffness and contact parameters are not.
   static MultibodyTree FromMjcf(
       const std::string& path, bool floating_base,
       const Eigen::Isometry3d& X_WB = Eigen::Isometry3d::Identity());
@@ -125,9 +126,10 @@ class MultibodyTree {
   // joint (an MJCF joint's damping, a URDF's <dynamics damping>), which the
   // dynamics do not apply by themselves: the scene turns it into a damper.
   double joint_damping(const std::string& joint) const;
-  // The dry friction [N·m or N] a URDF file gives a one-dof joint (<dynamics
-  // friction>; 0 where none, and for MJCF files, whose frictionloss
-  // Pinocchio does not read), which the scene turns into joint friction.
+  // The dry friction [N·m or N] the model file gives a one-dof joint (a
+  // URDF's <dynamics friction>, an MJCF joint's frictionloss, its default
+  // classes resolved by Pinocchio's parser; 0 where none), which the scene
+  // turns into joint friction.
   double joint_friction(const std::string& joint) const;
   bool has_free_base() const;
   Eigen::VectorXd NeutralConfiguration() const;

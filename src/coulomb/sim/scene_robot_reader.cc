@@ -124,8 +124,9 @@ void AddFileJointDampers(const YAML::Node& node, int tree, MultibodySystem* syst
   }
 }
 
-// The dry friction of a URDF file's joints (<dynamics friction>), which the
-// robot's `joint_friction` replaces joint by joint.
+// The dry friction of the file's one-dof joints (a URDF's <dynamics
+// friction>, an MJCF joint's frictionloss), which the robot's
+// `joint_friction` replaces joint by joint.
 void AddFileJointFriction(int tree, MultibodySystem* system) {
   const MultibodyTree& model = system->tree(tree).model;
   for (const std::string& joint : model.OneDofJointNames())
