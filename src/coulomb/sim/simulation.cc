@@ -628,14 +628,8 @@ std::pair<int, int> Simulation::VelocityRange(const std::string& tree) const {
 }
 
 Eigen::MatrixXd Simulation::MassMatrix(const std::string& tree) const {
-  const MultibodyTree& model = scene_.system.tree(FindTree(tree)).model;
-  if (const MultibodyTree::FreeBodyMass* body = model.free_body_mass()) {
-    Eigen::MatrixXd mass = Eigen::MatrixXd::Zero(6, 6);
-    mass.topLeftCorner<3, 3>().diagonal().setConstant(body->mass);
-    mass.bottomRightCorner<3, 3>() = body->inertia;
-    return mass;
-  }
-  return model.mass_matrix();
+  return scene_.system.tree(FindTree(tree))
+      .model.mass_matrix();  // a free body's: constant
 }
 
 Eigen::VectorXd Simulation::BiasForces(const std::string& tree) const {
