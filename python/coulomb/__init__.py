@@ -426,8 +426,9 @@ class Simulation:
     def contact_wrench(self, body: str) -> tuple[np.ndarray, np.ndarray]:
         """(force [N], torque [N·m]) the last step's contacts exerted on a
         body or robot link, averaged over the step (impulse / time_step),
-        both in world, the torque about the body frame's origin
-        (``body_position``). Zeros before the first step."""
+        both in world, the torque about where the body frame's origin was
+        when the contacts were found (``body_position`` at the step's start,
+        where their points are). Zeros before the first step."""
         return self._engine.contact_wrench(body)
 
     # --- actuation ----------------------------------------------------------
