@@ -70,6 +70,29 @@ def test_an_mjcf_free_body_rests_on_its_geom_with_the_mass_of_its_geom(tmp_path)
     assert impulse[2] == pytest.approx(1.5 * G * sim.time_step, rel=1e-6)
 
 
+@pytest.mark.parametrize("text, floats", [
+    (PENDULUM_MJCF, False),  # its hinge hangs it from the world
+    (BALL_MJCF, True),       # a <freejoint/>
+    (BALL_MJCF.replace("<freejoint/>", '<joint name="free" type="free"/>'), True),
+    (BALL_MJCF.replace("<freejoint/>", '<joint name="free" class="loose"/>').replace(
+        "<worldbody>", '<default><default class="loose"><joint type="free"/></default>'
+        "</default><worldbody>"), True),
+])
+def test_an_mjcf_robots_base_is_the_files_unless_the_scene_says(tmp_path, text, floats):
+    by_file = load(tmp_path, text, pose={"position": [0, 0, 1]})
+    said = load(tmp_path, text, pose={"position": [0, 0, 1]},
+                base="floating" if floats else "fixed")
+    np.testing.assert_array_equal(by_file.run(1.0).q, said.run(1.0).q)
+    assert (by_file.q.size == 7) == floats  # a free body's pose, or the hinge
+
+
+def test_a_floating_robot_without_a_massive_base_is_refused_in_one_line(tmp_path):
+    with pytest.raises(ValueError, match="r: its mass matrix is singular .*fix the base") \
+            as error:
+        load(tmp_path, PENDULUM_MJCF, base="floating")
+    assert "\n" not in str(error.value)
+
+
 @pytest.mark.parametrize("springs", [None, {"hinge": {"stiffness": 5.0, "damping": 0.5}}])
 def test_an_mjcf_joints_armature_and_damping_act_as_the_scenes(tmp_path, springs):
     # The file's armature and damping do what the scene's armature and a
@@ -233,7 +256,17 @@ def test_the_scenes_controllers_replace_the_files_actuators(tmp_path):
 
 
 @pytest.mark.parametrize("actuator, message", [
-    ('<general joint="hinge" gainprm="5"/>', "<general> is not read"),
+    ('<muscle joint="hinge"/>', "<muscle> is not read"),
+    ('<general joint="hinge" dyntype="filter"/>', "only gaintype fixed and dyntype none"),
+    ('<general joint="hinge" biastype="affine" biasprm="0 -5 0"/>',
+     "a <general> law is read as a motor"),  # a gain of 1, not 5: no servo
+    ('<general joint="hinge" biastype="affine" biasprm="1 0 0"/>', "a constant bias"),
+    ('<general joint="hinge" gainprm="5 1"/>', "only its first 1 entries are read"),
+    ('<position joint="hinge" ctrlrange="1 0"/>', "ctrlrange '1 0': expected lower < upper"),
+    ('<position joint="hinge" inheritrange="1"/>', "inheritrange on joint 'hinge', which has "
+     "no range"),
+    ('<position joint="hinge" inheritrange="1" ctrlrange="0 1"/>',
+     "both ctrlrange and inheritrange"),
     ('<position joint="hinge" kp="5" dampratio="1"/>', "attribute 'dampratio'"),
     ('<position joint="hinge" gear="2"/>', "only a motor's gear is read"),
     ('<motor joint="hinge" forcerange="-1 2"/>', r"forcerange '-1 2': only \[−F, F\]"),
@@ -254,15 +287,109 @@ def test_mjcf_actuators_that_cannot_be_read_are_refused_in_one_line(tmp_path, ac
     load(tmp_path, with_actuators(actuator), base="fixed", actuators=False)  # left out
 
 
-def test_actuator_defaults_are_refused_and_actuators_false_leaves_them_out(tmp_path):
-    text = with_actuators('<position joint="hinge"/>').replace(
+def test_actuators_of_another_type_than_their_class_defaults_are_refused(tmp_path):
+    text = with_actuators('<motor class="arm" joint="hinge"/>').replace(
         "<worldbody>", '<default><default class="arm"><position kp="9"/></default>'
         "</default><worldbody>")
-    with pytest.raises(ValueError, match="<default> sets <position> attributes"):
+    with pytest.raises(ValueError, match="class 'arm' sets <position> defaults: they are "
+                       "read for <position> actuators only, not for a <motor>"):
         load(tmp_path, text, base="fixed")
     load(tmp_path, text, base="fixed", actuators=False)
     with pytest.raises(ValueError, match="only an MJCF file has actuators"):
         urdf_twin(tmp_path, actuators=False)
+
+
+def with_actuator_defaults(defaults, actuator):
+    return with_actuators(actuator).replace("<worldbody>", f"{defaults}<worldbody>")
+
+
+@pytest.mark.parametrize("text, controller", [
+    # MuJoCo's general laws of the three kinds.
+    (with_actuators('<general joint="hinge" gainprm="200" biastype="affine" '
+                    'biasprm="0 -200 -20"/>'), {"kp": 200.0, "kd": 20.0}),
+    (with_actuators('<general joint="hinge" gainprm="3 0 0" biastype="affine" '
+                    'biasprm="0 0 -3"/>'), {"kd": 3.0}),
+    (with_actuators('<general joint="hinge" gainprm="5" forcerange="-4 4"/>'),
+     {"effort_limit": 4.0}),
+    # Defaults: the top class, a named class, a nested class inheriting and
+    # overriding, and the actuator's own attribute overriding its class's.
+    (with_actuator_defaults('<default><position kp="200" kv="20"/></default>',
+                            '<position joint="hinge"/>'), {"kp": 200.0, "kd": 20.0}),
+    (with_actuator_defaults('<default><default class="arm"><velocity kv="3"/></default>'
+                            '</default>', '<velocity class="arm" joint="hinge"/>'), {"kd": 3.0}),
+    (with_actuator_defaults('<default><default class="arm"><position kp="200" kv="20" '
+                            'forcerange="-4 4"/><default class="wrist"><position kp="50"/>'
+                            '</default></default></default>',
+                            '<position class="wrist" joint="hinge"/>'),
+     {"kp": 50.0, "kd": 20.0, "effort_limit": 4.0}),
+    (with_actuator_defaults('<default><position kp="200" kv="20"/></default>',
+                            '<position joint="hinge" kv="5"/>'), {"kp": 200.0, "kd": 5.0}),
+    # A servo written as a <general> with its law in the defaults, as many
+    # published models write them.
+    (with_actuator_defaults('<default><default class="arm"><general biastype="affine" '
+                            'gainprm="200" biasprm="0 -200 -20" forcerange="-4 4"/>'
+                            '</default></default>', '<general class="arm" joint="hinge"/>'),
+     {"kp": 200.0, "kd": 20.0, "effort_limit": 4.0}),
+])
+def test_general_actuators_and_actuator_defaults_are_the_scenes_pd_controller(
+        tmp_path, text, controller):
+    controller = {"effort_limit": math.inf, **controller}
+    twin = urdf_twin(tmp_path, controllers={"hinge": controller})
+    sim = load(tmp_path, text, base="fixed", joints={"hinge": 0.7})
+    np.testing.assert_array_equal(sim.run(2.0).q, twin.run(2.0).q)
+    np.testing.assert_array_equal(sim.joint_efforts("r"), twin.joint_efforts("r"))
+
+
+def test_a_general_motors_effort_is_bounded_by_its_gain_times_its_control_range(tmp_path):
+    sim = load(tmp_path, with_actuators('<general joint="hinge" gear="2" gainprm="5" '
+                                        'ctrlrange="-1 1"/>'), base="fixed")
+    sim.set_joint_efforts("r", [100.0])
+    sim.step()
+    assert sim.joint_efforts("r")[0] == pytest.approx(2 * 5 * 1.0, rel=1e-12)
+
+
+def balance(kp, target):
+    """The pendulum's static angle under a position servo: kp (q_d − q) =
+    m g l sin q, solved by bisection on [−π/2, π/2]."""
+    low, high = -math.pi / 2, math.pi / 2
+    for _ in range(200):
+        middle = 0.5 * (low + high)
+        if kp * (target - middle) - 2.0 * G * 0.5 * math.sin(middle) > 0:
+            low = middle
+        else:
+            high = middle
+    return 0.5 * (low + high)
+
+
+@pytest.mark.parametrize("ranges, joint, first, second", [
+    # MuJoCo's control starts at 0, clamped into the range like every control.
+    ('ctrlrange="0.2 0.5"', "", 0.2, 0.5),
+    ('ctrlrange="-0.5 -0.1"', "", -0.1, -0.5),
+    # inheritrange: the joint's range (degrees, MuJoCo's default) scaled
+    # about its middle: [−30°, 50°] at 1/2 is [−10°, 30°], which holds 0.
+    ('inheritrange="0.5"', 'range="-30 50"', 0.0, math.radians(30)),
+])
+def test_a_position_servos_targets_are_clamped_into_its_control_range(tmp_path, ranges,
+                                                                      joint, first, second):
+    kp = 200.0
+    text = with_actuators(f'<position joint="hinge" kp="{kp}" kv="20" {ranges}/>').replace(
+        'axis="0 1 0"/>', f'axis="0 1 0" {joint}/>')
+    sim = load(tmp_path, text, base="fixed")
+    sim.run(5.0)
+    assert sim.q[0] == pytest.approx(balance(kp, first), abs=1e-6)
+    sim.set_pd_targets("r", [np.sign(second) * 2.0])  # beyond the range
+    sim.run(5.0)
+    assert sim.q[0] == pytest.approx(balance(kp, second), abs=1e-6)
+
+
+def test_a_velocity_servos_target_velocity_is_clamped_into_its_control_range(tmp_path):
+    servo = '<velocity joint="hinge" kv="30" ctrlrange="-1 1"/>'
+    sim = load(tmp_path, with_actuators(servo), base="fixed")
+    at_bound = load(tmp_path, with_actuators(servo), base="fixed")
+    sim.set_pd_targets("r", [0.0], [5.0])
+    at_bound.set_pd_targets("r", [0.0], [1.0])
+    np.testing.assert_array_equal(sim.run(1.0).q, at_bound.run(1.0).q)
+    assert sim.v[0] > 0.5  # driven at about the bound, against gravity
 
 
 def pendulum_with(joint_attributes="", defaults="", body_attributes=""):
@@ -297,3 +424,81 @@ def test_a_negative_frictionloss_is_refused_in_one_line(tmp_path):
     with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*cannot load MJCF") as error:
         load(tmp_path, pendulum_with('frictionloss="-1"'), base="fixed")
     assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("text, spring", [
+    # springref in degrees (MuJoCo's default unit), or in radians.
+    (pendulum_with('stiffness="50" springref="30"'), (50.0, math.radians(30))),
+    (pendulum_with('stiffness="50" springref="0.5"').replace(
+        "<worldbody>", '<compiler angle="radian"/><worldbody>'), (50.0, 0.5)),
+    (pendulum_with('stiffness="50"'), (50.0, 0.0)),
+    # With the joint's damping, read by Pinocchio's parser, in one spring-damper.
+    (pendulum_with('stiffness="50" springref="30" damping="3"'), (50.0, math.radians(30), 3.0)),
+    # From the top class, a body's childclass, a nested class inheriting.
+    (pendulum_with(defaults='<default><joint stiffness="50" springref="30"/></default>'),
+     (50.0, math.radians(30))),
+    (pendulum_with(defaults='<default><default class="soft"><joint stiffness="20"/></default>'
+                   '</default>', body_attributes='childclass="soft"'), (20.0, 0.0)),
+    (pendulum_with('class="stiff"', defaults='<default><default class="soft">'
+                   '<joint stiffness="20" springref="10"/><default class="stiff">'
+                   '<joint stiffness="80"/></default></default></default>',
+                   body_attributes='childclass="soft"'), (80.0, math.radians(10))),
+])
+def test_an_mjcf_joints_stiffness_is_the_scenes_spring(tmp_path, text, spring):
+    stiffness, rest, damping = (*spring, 0.0)[:3]
+    twin = urdf_twin(tmp_path, springs={"hinge": {"stiffness": stiffness, "rest": rest,
+                                                  "damping": damping}})
+    sim = load(tmp_path, text, base="fixed", joints={"hinge": 0.7})
+    np.testing.assert_array_equal(sim.run(1.0).q, twin.run(1.0).q)
+
+
+SLIDER_MJCF = """<mujoco model="slider">
+  <worldbody>
+    <body name="carriage">
+      <joint name="lift" type="slide" axis="0 0 1" stiffness="400" springref="0.3"
+             damping="40"/>
+      <inertial pos="0 0 0" mass="2" diaginertia="0.1 0.1 0.1"/>
+    </body>
+  </worldbody>
+</mujoco>"""
+
+
+def test_a_springs_static_balance_is_where_its_force_holds_the_weight(tmp_path):
+    # A slide joint's springref is a length (no conversion from degrees):
+    # k (q_s − q) = m g.
+    sim = load(tmp_path, SLIDER_MJCF, base="fixed")
+    sim.run(5.0)
+    assert sim.q[0] == pytest.approx(0.3 - 2.0 * G / 400.0, abs=1e-9)
+    # The pendulum's: k (q_s − q) = m g l sin q, q_s = 30°.
+    sim = load(tmp_path, pendulum_with('stiffness="50" springref="30" damping="5"'),
+               base="fixed")
+    sim.run(10.0)
+    q = sim.q[0]
+    assert 50.0 * (math.radians(30) - q) == pytest.approx(2.0 * G * 0.5 * math.sin(q),
+                                                        rel=1e-6)
+
+
+@pytest.mark.parametrize("attributes, message", [
+    ('stiffness="-1"', "joint 'hinge': negative stiffness"),
+    ('stiffness="stiff"', "joint 'hinge': stiffness 'stiff' is not a number"),
+    ('stiffness="5" springref="1 2"', "joint 'hinge': springref '1 2' is not a number"),
+    ('stiffness="5" class="soft"', "class 'soft' is not defined"),
+])
+def test_mjcf_joint_springs_that_cannot_be_read_are_refused_in_one_line(tmp_path, attributes,
+                                                                       message):
+    with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*" + message) as error:
+        load(tmp_path, pendulum_with(attributes), base="fixed")
+    assert "\n" not in str(error.value)
+
+
+def test_an_undefined_class_is_refused_in_one_line(tmp_path):
+    with pytest.raises(ValueError, match="class 'stiff' is not defined in <default>"):
+        load(tmp_path, with_actuators('<motor class="stiff" joint="hinge"/>'), base="fixed")
+    with pytest.raises(ValueError, match="class 'soft' is not defined in <default>"):
+        load(tmp_path, pendulum_with(body_attributes='childclass="soft"'), base="fixed")
+
+
+def test_a_ball_joints_stiffness_is_refused(tmp_path):
+    text = PENDULUM_MJCF.replace('type="hinge" axis="0 1 0"', 'type="ball" stiffness="3"')
+    with pytest.raises(ValueError, match="a ball joint's stiffness is not read"):
+        load(tmp_path, text, base="fixed")

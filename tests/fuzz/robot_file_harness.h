@@ -1,9 +1,11 @@
 #pragma once
 
 // A fuzz harness for a robot's model file (urdf_fuzzer, mjcf_fuzzer): the
-// input is the file, loaded as a floating robot of a scene (the parser, the
-// model building, the link geometries, our checks of masses, inertias and
-// joint limits), then stepped once on the ground. Accepted: a scene that
+// input is the file, loaded as a robot of a scene (the parser, the model
+// building, the link geometries, our checks of masses, inertias and joint
+// limits, the file's joint elements), then stepped once on the ground. A
+// URDF robot floats; an MJCF robot's base is the file's (floating when its
+// root body has a free joint). Accepted: a scene that
 // steps, or SceneFileError (one line naming the file; a parser's own console
 // output is folded into it).
 #include <filesystem>
@@ -30,9 +32,7 @@ inline int LoadRobotFile(const uint8_t* data, size_t size, const std::string& fo
       "robots:\n"
       "  - name: r\n"
       "    " +
-      format + ": " + path +
-      "\n"
-      "    base: floating\n"
+      format + ": " + path + "\n" + (format == "urdf" ? "    base: floating\n" : "") +
       "    pose: {position: [0, 0, 0.3]}\n";
   try {
     Simulation simulation(LoadSceneText(scene, "fuzz.yaml"));

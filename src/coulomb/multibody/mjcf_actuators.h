@@ -14,27 +14,42 @@ namespace coulomb {
 //   <position kp kv>  f = kp (ctrl − q) − kv q̇        → kp, kd = kv
 //   <velocity kv>     f = kv (ctrl − q̇)               → kd = kv
 //   <motor>           f = ctrl                        → kp = kd = 0
+//   <general gainprm="a" biasprm="b0 b1 b2" biastype="affine">
+//                     f = a ctrl + b0 + b1 q + b2 q̇, read when it is one of
+//                     the three: b = 0 (a motor of gain a > 0),
+//                     b = (0, −a, −kv) (a position servo, kp = a) or
+//                     b = (0, 0, −a) (a velocity servo, kd = a).
 // forcerange [−F, F] (forcelimited, or given with forcelimited auto) bounds
-// f: effort_limit = |g| F. A motor's control is then the effort set on the
-// joint (its torque, g ctrl), and its ctrlrange [−c, c] (ctrllimited, or
-// given) bounds it too: effort_limit = |g| min(F, c). Position and velocity
-// actuators need g = 1; their ctrlrange (a range of targets) is not
-// enforced.
+// f: effort_limit = |g| F. A motor's control is the effort set on the joint
+// (its torque, g a ctrl), and its ctrlrange [−c, c] (ctrllimited, or given)
+// bounds it too: effort_limit = |g| min(F, a c). A servo's control is its
+// target (a position's, or a velocity's), and its ctrlrange bounds the
+// target, as MuJoCo clamps controls; a position servo's inheritrange r > 0
+// takes that range from the joint's: its middle ± r times its half-width.
+// Servos need g = 1. A class's defaults (MjcfDefaults) are resolved.
 struct MjcfActuator {
+  enum class Control { kEffort, kTargetPosition, kTargetVelocity };
+
   std::string name;  // the actuator's, or "<type> on <joint>" when unnamed
   std::string joint;
   double proportional_gain = 0.0;  // [N·m/rad or N/m]
   double derivative_gain = 0.0;    // [N·m·s/rad or N·s/m]
   double effort_limit = std::numeric_limits<double>::infinity();  // [N·m or N]
+  Control control = Control::kEffort;
+  // A servo's target range (ctrlrange), lower < upper; ±∞ when not limited.
+  double control_lower = -std::numeric_limits<double>::infinity();
+  double control_upper = std::numeric_limits<double>::infinity();
+  double inherit_range = 0.0;  // > 0: the target range from the joint's
 };
 
 // The actuators of the MJCF file at `path`, in file order. Throws
 // std::runtime_error naming the actuator for what the mapping above cannot
-// represent: another actuator type (general, muscle, …), a transmission other
-// than a joint (tendon, site, body), an attribute it does not read
-// (dampratio, gainprm, …), position or velocity gear ≠ 1, an asymmetric or
-// empty forcerange (or a motor's ctrlrange), or actuator defaults (<default><position
-// …/>), whose inheritance is not resolved. Joint names are not checked here.
+// represent: another actuator type (muscle, cylinder, …), a transmission
+// other than a joint (tendon, site, body), an attribute it does not read
+// (dampratio, dyntype other than none, …), another <general> law, servo
+// gear ≠ 1, an asymmetric or empty forcerange (or a motor's ctrlrange), an
+// empty ctrlrange, or a class whose actuator defaults come from another
+// actuator type. Joint names are not checked here.
 std::vector<MjcfActuator> ReadMjcfActuators(const std::string& path);
 
 }  // namespace coulomb

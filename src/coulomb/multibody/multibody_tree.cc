@@ -12,7 +12,6 @@
 #include <coal/BVH/BVH_model.h>
 #include <coal/shape/geometric_shapes.h>
 #include <boost/property_tree/ptree.hpp>
-#include <boost/property_tree/xml_parser.hpp>
 #include <pinocchio/algorithm/center-of-mass.hpp>
 #include <pinocchio/algorithm/crba.hpp>
 #include <pinocchio/algorithm/energy.hpp>
@@ -29,6 +28,7 @@
 #include <pinocchio/parsers/urdf.hpp>
 
 #include "coulomb/geometry/convex_mesh.h"
+#include "coulomb/multibody/mjcf_defaults.h"
 
 namespace coulomb {
 namespace {
@@ -264,6 +264,24 @@ struct MultibodyTree::Impl {
   }
 };
 
+// Whether the first body of <worldbody> has a free joint.
+bool RootBodyFloats(const boost::property_tree::ptree& root) {
+  const auto body = root.get_child_optional("worldbody.body");
+  if (!body) return false;
+  const MjcfDefaults defaults(root);
+  const boost::property_tree::ptree none;
+  const std::string child_class = body->get("<xmlattr>.childclass", "main");
+  for (const auto& [tag, element] : *body) {
+    if (tag == "freejoint") return true;
+    if (tag != "joint") continue;
+    const auto& own = element.get_child("<xmlattr>", none);
+    const std::string type =
+        defaults.JointAttributes(own, own.get("class", child_class)).get("type", "hinge");
+    if (type == "free") return true;
+  }
+  return false;
+}
+
 // An MJCF file's model for a robot of a scene. A root body's <freejoint/>
 // is locked out (the scene's base says whether the robot floats) with the
 // body at the model's origin: its pos and quat in the file are where MuJoCo
@@ -272,9 +290,10 @@ struct MultibodyTree::Impl {
 pinocchio::Model MjcfRobotModel(const std::string& path) {
   // Pinocchio's parser builds the first body of <worldbody> and its
   // subtree only: the others would be lost without a word.
-  boost::property_tree::ptree file;
-  boost::property_tree::read_xml(path, file);
-  const auto world = file.get_child_optional("mujoco.worldbody");
+  const boost::property_tree::ptree root = ReadMjcfRoot(path);
+  // Pinocchio's parser stops at an undefined class with "unordered_map::at".
+  MjcfDefaults(root).CheckClassesDefined(root);
+  const auto world = root.get_child_optional("worldbody");
   const size_t roots = world ? world->count("body") : 0;
   if (roots > 1) {
     throw std::runtime_error(std::to_string(roots) +
@@ -370,6 +389,17 @@ MultibodyTree MultibodyTree::FromMjcf(const std::string& path, bool floating_bas
   }
   std::fputs(parser.Release().c_str(), stderr);
   return MultibodyTree(std::move(impl));
+}
+
+bool MultibodyTree::MjcfRootFloats(const std::string& path) {
+  if (!std::filesystem::is_regular_file(path)) {
+    throw std::runtime_error(path + ": MJCF file not found");
+  }
+  try {
+    return RootBodyFloats(ReadMjcfRoot(path));
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path + ": cannot load MJCF: " + e.what());
+  }
 }
 
 MultibodyTree MultibodyTree::PlanarBody(const std::string& name, double mass,

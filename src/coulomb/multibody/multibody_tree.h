@@ -85,12 +85,18 @@ class MultibodyTree {
   // Other free joints, and geoms of the world (a floor), are refused with
   // std::runtime_error naming the file. Joint armature is kept (Pinocchio's
   // CRBA adds it to M) and damping readable (joint_damping); actuators are
-  // read by ReadMjcfActuators (mjcf_actuators.h), friction loss as the
-  // joint's dry friction (joint_friction); equality constraints, joint
-  // stiffness and contact parameters are not.
+  // read by ReadMjcfActuators (mjcf_actuators.h), springs by
+  // ReadMjcfJointSprings (mjcf_joint_springs.h), friction loss as the
+  // joint's dry friction (joint_friction); equality constraints and contact
+  // parameters are not. A class that is not defined in <default> is refused.
   static MultibodyTree FromMjcf(
       const std::string& path, bool floating_base,
       const Eigen::Isometry3d& X_WB = Eigen::Isometry3d::Identity());
+  // Whether the MJCF file's robot floats in MuJoCo: its root body has a
+  // free joint (<freejoint/>, or a <joint> of type free, the type perhaps
+  // from a default class). Otherwise its joints hang it from the world.
+  // Throws std::runtime_error as FromMjcf does for a file it cannot read.
+  static bool MjcfRootFloats(const std::string& path);
 
   // Collision geometry read from the URDF or MJCF file (empty for free bodies).
   const std::vector<BodyGeometry>& collision_geometries() const;

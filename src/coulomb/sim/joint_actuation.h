@@ -1,5 +1,6 @@
 #pragma once
 
+#include <limits>
 #include <string>
 
 #include "coulomb/contact/pd_controller_constraint.h"
@@ -25,6 +26,17 @@ struct JointPdController {
   int position = -1;
   int velocity = -1;
   PdControllerConstraint::Parameters gains;
+};
+
+// The range a one-dof joint's PD target is kept in: an MJCF servo's
+// ctrlrange, to which MuJoCo clamps the servo's control. Targets set on
+// the joint (Simulation::SetJointPdTarget) are clamped into [lower, upper]:
+// the target position, or for a velocity servo the target velocity.
+struct JointTargetRange {
+  std::string joint;
+  bool bounds_velocity = false;
+  double lower = -std::numeric_limits<double>::infinity();  // [rad, m, rad/s or m/s]
+  double upper = std::numeric_limits<double>::infinity();
 };
 
 // Dry friction F > 0 [N·m or N] on a one-dof joint, implicit in the solve

@@ -1,9 +1,31 @@
 #include "coulomb/sim/multibody_system.h"
 
+#include <Eigen/Eigenvalues>
 #include <cmath>
 #include <stdexcept>
 
 namespace coulomb {
+namespace {
+
+// A robot's M(q) must be positive definite for a step's solve; a floating
+// base on a link without mass, or a joint that moves no mass, makes it
+// singular, which the first step would report as a bad contact problem.
+void CheckMassMatrix(const std::string& name, MultibodyTree* model,
+                     const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+  if (q.size() != model->num_positions() || v.size() != model->num_velocities()) return;
+  model->SetState(q, v);
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> M(model->mass_matrix(),
+                                                         Eigen::EigenvaluesOnly);
+  const Eigen::VectorXd& eigenvalues = M.eigenvalues();  // ascending
+  if (!(eigenvalues.size() == 0 || eigenvalues[0] > 1e-12 * eigenvalues.tail<1>()[0])) {
+    throw std::invalid_argument(
+        name +
+        ": its mass matrix is singular (a floating base on a link without mass, or "
+        "a joint that moves no mass): give the link a mass, or fix the base");
+  }
+}
+
+}  // namespace
 
 MultibodySystem::MultibodySystem(const Eigen::Vector3d& gravity) : gravity_(gravity) {
   if (!gravity.allFinite()) throw std::invalid_argument("gravity: must be finite");
@@ -27,17 +49,18 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
         "static geometry (AddFixedModel), or give it a floating base");
   }
   model.SetGravity(gravity_);
-  trees_.push_back({name,
-                    std::move(model),
-                    q,
-                    v,
-                    {},
-                    {},
-                    {},
-                    {},
-                    {},
-                    Eigen::Vector3d::Zero(),
-                    Eigen::Vector3d::Zero()});
+  trees_.push_back({.name = name,
+                    .model = std::move(model),
+                    .q = q,
+                    .v = v,
+                    .springs = {},
+                    .limits = {},
+                    .controllers = {},
+                    .frictions = {},
+                    .target_ranges = {},
+                    .applied_force = {},
+                    .applied_force_W = Eigen::Vector3d::Zero(),
+                    .applied_torque_W = Eigen::Vector3d::Zero()});
   return num_trees() - 1;
 }
 
@@ -75,6 +98,7 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
                               const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                               const ContactMaterial& material) {
   const std::vector<BodyGeometry> geometries = model.collision_geometries();
+  CheckMassMatrix(name, &model, q, v);
   const int index = AddTree(name, std::move(model), q, v);
   const MultibodyTree& tree = trees_[index].model;
   std::vector<int> added;
@@ -125,6 +149,19 @@ void MultibodySystem::SetJointFriction(int tree, const std::string& joint,
   std::vector<JointFriction>& frictions = trees_[tree].frictions;
   std::erase_if(frictions, [&joint](const JointFriction& f) { return f.joint == joint; });
   if (friction > 0.0) frictions.push_back({joint, index.velocity, friction});
+}
+
+void MultibodySystem::SetJointTargetRange(int tree, const JointTargetRange& range) {
+  CheckTreeIndex(tree);
+  if (!(range.lower < range.upper)) {
+    throw std::invalid_argument(trees_[tree].name + ": joint '" + range.joint +
+                                "': a target range needs lower < upper");
+  }
+  trees_[tree].model.FindOneDofJoint(range.joint);  // throws for a bad joint
+  std::vector<JointTargetRange>& ranges = trees_[tree].target_ranges;
+  std::erase_if(ranges,
+                [&range](const JointTargetRange& r) { return r.joint == range.joint; });
+  ranges.push_back(range);
 }
 
 void MultibodySystem::SetJointLimits(int tree, const std::string& joint, double lower,

@@ -32,6 +32,7 @@ class MultibodySystem {
     std::vector<JointLimit> limits;
     std::vector<JointPdController> controllers;
     std::vector<JointFriction> frictions;
+    std::vector<JointTargetRange> target_ranges;
     // A constant generalized force on v [N, N·m] (empty: none). For a free
     // body or floating base (v = [ṗ_WB in world, ω_B in body]) its first six
     // entries are a force in world and a torque in the body frame, which
@@ -76,6 +77,10 @@ class MultibodySystem {
   // replacing any it had; F = 0 removes it. Throws std::invalid_argument on
   // a bad joint, a negative or non-finite F.
   void SetJointFriction(int tree, const std::string& joint, double friction);
+  // The range a one-dof joint's PD targets are clamped into
+  // (JointTargetRange), replacing any it had. Throws std::invalid_argument
+  // on a bad joint, or unless lower < upper.
+  void SetJointTargetRange(int tree, const JointTargetRange& range);
   // A spring and damper on a one-dof joint of a tree (k, d ≥ 0, finite).
   void AddJointSpringDamper(int tree, const std::string& joint, double stiffness,
                             double rest_position, double damping);

@@ -1,9 +1,13 @@
 #include "coulomb/sim/scene_robot_reader.h"
 
+#include <algorithm>
+#include <cmath>
+#include <map>
 #include <optional>
 #include <set>
 
 #include "coulomb/multibody/mjcf_actuators.h"
+#include "coulomb/multibody/mjcf_joint_springs.h"
 
 namespace coulomb {
 namespace {
@@ -111,16 +115,31 @@ void ReadJointSettings(const SceneReader& r, const YAML::Node& node,
   }
 }
 
-// The damping the robot's file gives its one-dof joints (an MJCF joint's
-// damping, a URDF joint's <dynamics damping>) as dampers, but on the joints
-// the robot's `springs` name: those say the joint's spring and damper
-// instead.
-void AddFileJointDampers(const YAML::Node& node, int tree, MultibodySystem* system) {
+// The springs and damping the robot's file gives its one-dof joints (an
+// MJCF joint's stiffness, springref and damping, a URDF joint's <dynamics
+// damping>) as springs and dampers, but on the joints the robot's `springs`
+// name: those say the joint's spring and damper instead.
+void AddFileJointSpringDampers(const SceneReader& r, const YAML::Node& node,
+                               const std::string& key, const std::string& path, int tree,
+                               MultibodySystem* system) {
+  std::map<std::string, MjcfJointSpring> springs;
+  if (node["mjcf"]) {
+    try {
+      for (const MjcfJointSpring& spring : ReadMjcfJointSprings(path))
+        springs[spring.joint] = spring;
+    } catch (const std::exception& e) {
+      r.Fail(node["mjcf"], key + ".mjcf", path + ": " + e.what());
+    }
+  }
   const MultibodyTree& model = system->tree(tree).model;
   for (const std::string& joint : model.OneDofJointNames()) {
     const double damping = model.joint_damping(joint);
-    if (damping > 0.0 && !(node["springs"] && node["springs"][joint]))
-      system->AddJointSpringDamper(tree, joint, 0.0, 0.0, damping);
+    const MjcfJointSpring spring =
+        springs.count(joint) ? springs[joint] : MjcfJointSpring{};
+    if ((damping > 0.0 || spring.stiffness > 0.0) &&
+        !(node["springs"] && node["springs"][joint]))
+      system->AddJointSpringDamper(tree, joint, spring.stiffness, spring.rest_position,
+                                   damping);
   }
 }
 
@@ -131,6 +150,44 @@ void AddFileJointFriction(int tree, MultibodySystem* system) {
   const MultibodyTree& model = system->tree(tree).model;
   for (const std::string& joint : model.OneDofJointNames())
     system->SetJointFriction(tree, joint, model.joint_friction(joint));
+}
+
+// A servo's target range: its ctrlrange, or with inheritrange r > 0 the
+// joint's range scaled by r about its middle.
+JointTargetRange ServoTargetRange(const MjcfActuator& actuator,
+                                  const MultibodyTree& model) {
+  JointTargetRange range{actuator.joint,
+                         actuator.control == MjcfActuator::Control::kTargetVelocity,
+                         actuator.control_lower, actuator.control_upper};
+  if (actuator.inherit_range > 0.0) {
+    const MultibodyTree::JointIndex joint = model.FindOneDofJoint(actuator.joint);
+    if (!std::isfinite(joint.lower_limit) || !std::isfinite(joint.upper_limit))
+      throw std::invalid_argument("inheritrange on joint '" + actuator.joint +
+                                  "', which has no range");
+    const double middle = 0.5 * (joint.lower_limit + joint.upper_limit);
+    const double half_width = 0.5 * (joint.upper_limit - joint.lower_limit);
+    range.lower = middle - actuator.inherit_range * half_width;
+    range.upper = middle + actuator.inherit_range * half_width;
+  }
+  return range;
+}
+
+// An MJCF actuator as its joint's PD controller, its control (a servo's
+// target) starting at 0 within its range, as MuJoCo's does.
+void AddMjcfActuator(const MjcfActuator& actuator, int tree, MultibodySystem* system) {
+  PdControllerConstraint::Parameters gains;
+  gains.proportional_gain = actuator.proportional_gain;
+  gains.derivative_gain = actuator.derivative_gain;
+  gains.effort_limit = actuator.effort_limit;
+  if (actuator.control != MjcfActuator::Control::kEffort) {
+    const JointTargetRange range = ServoTargetRange(actuator, system->tree(tree).model);
+    double& target =
+        range.bounds_velocity ? gains.target_velocity : gains.target_position;
+    target = std::clamp(0.0, range.lower, range.upper);
+    if (std::isfinite(range.lower) || std::isfinite(range.upper))
+      system->SetJointTargetRange(tree, range);
+  }
+  system->AddJointPdController(tree, actuator.joint, gains);
 }
 
 // The actuators of an MJCF file (ReadMjcfActuators) as PD controllers of
@@ -155,31 +212,47 @@ void AddMjcfActuators(const SceneReader& r, const YAML::Node& node,
       fail("actuator '" + actuator.name + "': a second actuator on joint '" +
            actuator.joint + "'");
     if (node["controllers"] && node["controllers"][actuator.joint]) continue;
-    PdControllerConstraint::Parameters gains;
-    gains.proportional_gain = actuator.proportional_gain;
-    gains.derivative_gain = actuator.derivative_gain;
-    gains.effort_limit = actuator.effort_limit;
     try {
-      system->AddJointPdController(tree, actuator.joint, gains);
+      AddMjcfActuator(actuator, tree, system);
     } catch (const std::invalid_argument& e) {
       fail("actuator '" + actuator.name + "': " + e.what());
     }
   }
 }
 
-// What the robot's file gives its joints besides limits (dampers, dry
-// friction, an MJCF file's actuators), before the scene's settings, which
+// What the robot's file gives its joints besides limits (springs and
+// dampers, dry friction, an MJCF file's actuators), before the scene's settings, which
 // replace them joint by joint.
 void AddFileJointElements(const SceneReader& r, const YAML::Node& node,
                           const std::string& key, const std::string& path, int tree,
                           MultibodySystem* system) {
-  AddFileJointDampers(node, tree, system);
+  AddFileJointSpringDampers(r, node, key, path, tree, system);
   AddFileJointFriction(tree, system);
   if (node["actuators"] && node["urdf"])
     r.Fail(node["actuators"], key + ".actuators", "only an MJCF file has actuators");
   if (node["mjcf"] &&
       (!node["actuators"] || r.Boolean(node["actuators"], key + ".actuators"))) {
     AddMjcfActuators(r, node, key + ".mjcf", path, tree, system);
+  }
+}
+
+// Whether the robot floats: its `base`, by default floating for a URDF and,
+// for an MJCF file, as in MuJoCo: floating when its root body has a free
+// joint, else hung from the world by its joints.
+bool ReadFloatingBase(const SceneReader& r, const YAML::Node& node,
+                      const std::string& key, const std::string& file_key,
+                      const std::string& path) {
+  if (node["base"]) {
+    const std::string base = r.String(node["base"], key + ".base");
+    if (base != "fixed" && base != "floating")
+      r.Fail(node["base"], key + ".base", "expected fixed or floating");
+    return base == "floating";
+  }
+  if (!node["mjcf"]) return true;
+  try {
+    return MultibodyTree::MjcfRootFloats(path);
+  } catch (const std::exception& e) {
+    r.Fail(node["mjcf"], file_key, e.what());
   }
 }
 
@@ -217,16 +290,11 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
   if (!names->insert(name).second) {
     r.Fail(node["name"], key + ".name", "duplicate name '" + name + "'");
   }
-  const std::string base =
-      node["base"] ? r.String(node["base"], key + ".base") : "floating";
-  if (base != "fixed" && base != "floating") {
-    r.Fail(node["base"], key + ".base", "expected fixed or floating");
-  }
-  const bool floating = base == "floating";
-  const Eigen::Isometry3d pose = node["pose"] ? ReadPose(r, node["pose"], key + ".pose")
-                                              : Eigen::Isometry3d::Identity();
   const std::string file_key = key + "." + format;
   const std::string path = r.ResolveFile(r.String(file, file_key));
+  const bool floating = ReadFloatingBase(r, node, key, file_key, path);
+  const Eigen::Isometry3d pose = node["pose"] ? ReadPose(r, node["pose"], key + ".pose")
+                                              : Eigen::Isometry3d::Identity();
   std::optional<MultibodyTree> model;
   try {
     model.emplace(node["urdf"] ? MultibodyTree::FromUrdf(path, floating, pose)

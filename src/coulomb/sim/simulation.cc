@@ -545,6 +545,11 @@ void Simulation::SetJointPdTarget(const std::string& tree, const std::string& jo
                                 "' has no PD gains (set them with SetJointPdGains or the "
                                 "scene's controllers)");
   }
+  for (const JointTargetRange& range : scene_.system.tree(FindTree(tree)).target_ranges) {
+    if (range.joint != joint) continue;
+    double& bounded = range.bounds_velocity ? velocity : position;
+    bounded = std::clamp(bounded, range.lower, range.upper);
+  }
   controller->gains.target_position = position;
   controller->gains.target_velocity = velocity;
 }

@@ -247,7 +247,9 @@ class Simulation {
 
   // Actuation of one-dof joints of robot `tree` (by name). An effort [N·m or
   // N] is a constant feedforward until changed; a PD target needs a PD
-  // controller on the joint (a scene's `controllers`, or SetJointPdGains).
+  // controller on the joint (a scene's `controllers`, or SetJointPdGains),
+  // and is clamped into the joint's target range if it has one (an MJCF
+  // servo's ctrlrange, as MuJoCo clamps controls: JointTargetRange).
   void SetJointEffort(const std::string& tree, const std::string& joint, double effort);
   void SetJointPdTarget(const std::string& tree, const std::string& joint,
                         double position, double velocity = 0.0);

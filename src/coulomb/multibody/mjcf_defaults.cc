@@ -1,0 +1,109 @@
+#include "coulomb/multibody/mjcf_defaults.h"
+
+#include <boost/property_tree/xml_parser.hpp>
+#include <stdexcept>
+
+namespace coulomb {
+namespace {
+
+using boost::property_tree::ptree;
+
+// MuJoCo's actuator shortcuts, each of which may set a class's actuator
+// defaults.
+const std::set<std::string> kActuatorTags = {
+    "general",  "motor",  "position", "velocity", "intvelocity", "damper",
+    "cylinder", "muscle", "adhesion", "plugin",   "dcmotor"};
+
+const ptree& Attributes(const ptree& element) {
+  static const ptree none;
+  return element.get_child("<xmlattr>", none);
+}
+
+}  // namespace
+
+ptree ReadMjcfRoot(const std::string& path) {
+  ptree file;
+  try {
+    boost::property_tree::read_xml(path, file);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(e.what());
+  }
+  const auto root = file.get_child_optional("mujoco");
+  if (!root) throw std::runtime_error(path + ": no <mujoco> element");
+  return *root;
+}
+
+ptree MergeAttributes(ptree values, const ptree& own) {
+  for (const auto& [attribute, value] : own) values.put_child(attribute, value);
+  return values;
+}
+
+MjcfDefaults::MjcfDefaults(const ptree& root) {
+  for (const auto& [section, content] : root) {
+    if (section != "default") continue;
+    if (classes_.count("main"))
+      throw std::runtime_error("<default>: a second top-level <default> section");
+    ReadClass(content, Attributes(content).get("class", "main"), Class{});
+  }
+  if (!classes_.count("main")) classes_["main"] = Class{};
+}
+
+void MjcfDefaults::ReadClass(const ptree& element, const std::string& name,
+                             Class inherited) {
+  for (const auto& [tag, child] : element) {
+    if (tag == "joint") {
+      inherited.joint = MergeAttributes(inherited.joint, Attributes(child));
+    } else if (kActuatorTags.count(tag)) {
+      inherited.actuator = MergeAttributes(inherited.actuator, Attributes(child));
+      inherited.actuator_tags.insert(tag);
+    }
+  }
+  if (!classes_.emplace(name, inherited).second)
+    throw std::runtime_error("<default class=\"" + name + "\">: defined twice");
+  for (const auto& [tag, child] : element) {
+    if (tag != "default") continue;
+    const auto child_name = Attributes(child).get_optional<std::string>("class");
+    if (!child_name)
+      throw std::runtime_error("<default> inside class '" + name +
+                               "' without a class name");
+    ReadClass(child, *child_name, inherited);
+  }
+}
+
+void MjcfDefaults::CheckClassesDefined(const ptree& root) const {
+  for (const auto& [tag, child] : root) {
+    if (tag == "default" || tag == "<xmlattr>") continue;
+    for (const char* attribute : {"class", "childclass"}) {
+      const auto name = Attributes(child).get_optional<std::string>(attribute);
+      if (name) Find(*name);
+    }
+    CheckClassesDefined(child);
+  }
+}
+
+const MjcfDefaults::Class& MjcfDefaults::Find(const std::string& class_name) const {
+  const auto found = classes_.find(class_name);
+  if (found == classes_.end())
+    throw std::runtime_error("class '" + class_name + "' is not defined in <default>");
+  return found->second;
+}
+
+ptree MjcfDefaults::JointAttributes(const ptree& own,
+                                    const std::string& class_name) const {
+  return MergeAttributes(Find(class_name).joint, own);
+}
+
+ptree MjcfDefaults::ActuatorAttributes(const std::string& type, const ptree& own) const {
+  const std::string class_name = own.get("class", "main");
+  const Class& values = Find(class_name);
+  for (const std::string& tag : values.actuator_tags) {
+    if (tag != type) {
+      throw std::runtime_error("class '" + class_name + "' sets <" + tag +
+                               "> defaults: they are read for <" + tag +
+                               "> actuators only, not for a <" + type + ">");
+    }
+  }
+  return MergeAttributes(values.actuator, own);
+}
+
+}  // namespace coulomb

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <boost/property_tree/ptree.hpp>
+#include <map>
+#include <set>
+#include <string>
+
+namespace coulomb {
+
+// The root <mujoco> element of the MJCF file at `path` (Boost's property
+// tree: attributes under "<xmlattr>"). Throws std::runtime_error naming the
+// file when it cannot be read or has no <mujoco> element.
+boost::property_tree::ptree ReadMjcfRoot(const std::string& path);
+
+// MJCF's default classes, resolved as MuJoCo resolves them for the elements
+// read here (joints and actuators). The top <default> is class "main"; a
+// nested <default class="c"> starts from its parent's attribute values and
+// overrides those it sets. An element takes the values of its class (its
+// own `class` attribute; for a joint, otherwise the `childclass` of the
+// nearest enclosing body or frame; otherwise "main"), and its own
+// attributes override them.
+//
+// MuJoCo keeps one set of actuator defaults per class, which every actuator
+// shortcut (<motor>, <position>, <general>, …) in the class writes with its
+// own meaning of the attributes. Here an actuator takes its class's values
+// only when they were all set by elements of its own type; mixed types are
+// refused by ActuatorAttributes.
+class MjcfDefaults {
+ public:
+  using ptree = boost::property_tree::ptree;
+
+  // `root`: the <mujoco> element. Throws std::runtime_error on a nested
+  // <default> without a class, or a class defined twice.
+  explicit MjcfDefaults(const ptree& root);
+
+  // Throws std::runtime_error naming the class if an element of <worldbody>
+  // or <actuator> names a class (class or childclass) that is not defined.
+  void CheckClassesDefined(const ptree& root) const;
+
+  // The attributes of a <joint> element, `class_name` being its class as
+  // said above. Throws std::runtime_error on an unknown class.
+  ptree JointAttributes(const ptree& own, const std::string& class_name) const;
+  // The attributes of an actuator element of type `type` (its tag). Throws
+  // std::runtime_error on an unknown class, or a class whose actuator
+  // defaults come from another actuator type.
+  ptree ActuatorAttributes(const std::string& type, const ptree& own) const;
+
+ private:
+  struct Class {
+    ptree joint;                          // <joint> attributes
+    ptree actuator;                       // the actuator shortcuts' attributes
+    std::set<std::string> actuator_tags;  // the shortcuts that set them
+  };
+  void ReadClass(const ptree& element, const std::string& name, Class inherited);
+  const Class& Find(const std::string& class_name) const;
+
+  std::map<std::string, Class> classes_;
+};
+
+// `values` overridden, attribute by attribute, by `own` (both the
+// "<xmlattr>" subtrees of elements).
+boost::property_tree::ptree MergeAttributes(boost::property_tree::ptree values,
+                                            const boost::property_tree::ptree& own);
+
+}  // namespace coulomb
