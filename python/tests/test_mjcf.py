@@ -480,8 +480,10 @@ def test_a_springs_static_balance_is_where_its_force_holds_the_weight(tmp_path):
 
 @pytest.mark.parametrize("attributes, message", [
     ('stiffness="-1"', "joint 'hinge': negative stiffness"),
-    ('stiffness="stiff"', "joint 'hinge': stiffness 'stiff' is not a number"),
-    ('stiffness="5" springref="1 2"', "joint 'hinge': springref '1 2' is not a number"),
+    ('stiffness="stiff"', "joint 'hinge': stiffness 'stiff': not a number"),
+    ('stiffness="5" springref="1 2"', "joint 'hinge': springref '1 2': expected one number"),
+    ('ref="nan"', "joint 'hinge': ref 'nan': not a number"),
+    ('type="screw"', "joint 'hinge': unknown type 'screw'"),
     ('stiffness="5" class="soft"', "class 'soft' is not defined"),
 ])
 def test_mjcf_joint_springs_that_cannot_be_read_are_refused_in_one_line(tmp_path, attributes,
@@ -502,3 +504,124 @@ def test_a_ball_joints_stiffness_is_refused(tmp_path):
     text = PENDULUM_MJCF.replace('type="hinge" axis="0 1 0"', 'type="ball" stiffness="3"')
     with pytest.raises(ValueError, match="a ball joint's stiffness is not read"):
         load(tmp_path, text, base="fixed")
+
+
+# A hinge with a ref, a ball joint and a slide, with two servos and keyframes.
+ARM_MJCF = """<mujoco model="arm">
+  <worldbody>
+    <body name="upper">
+      <joint name="shoulder" type="hinge" axis="0 1 0" ref="10"/>
+      <inertial pos="0.2 0 0" mass="1" diaginertia="0.01 0.01 0.01"/>
+      <body name="fore" pos="0.4 0 0">
+        <joint name="wrist" type="ball"/>
+        <inertial pos="0.1 0 0" mass="0.5" diaginertia="0.01 0.01 0.01"/>
+        <body name="tip" pos="0.2 0 0">
+          <joint name="extend" type="slide" axis="1 0 0"/>
+          <inertial pos="0 0 0" mass="0.2" diaginertia="0.001 0.001 0.001"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <actuator>
+    <position joint="shoulder" kp="50" kv="5" ctrlrange="-1 1"/>
+    <velocity joint="extend" kv="20"/>
+  </actuator>
+  <keyframe>
+    <key name="home" qpos="0.3 0.7071067811865476 0 0.7071067811865476 0 0.05"
+         ctrl="0.4 0.2"/>
+    <key name="far" qpos="0.3 0.7071067811865476 0 0.7071067811865476 0 0.05"
+         ctrl="1.7 0.2"/>
+    <key name="pose" qpos="0.3 0.7071067811865476 0 0.7071067811865476 0 0.05"/>
+  </keyframe>
+</mujoco>"""
+
+
+def rotation_about_y(angle):
+    """The unit quaternion (w, x, y, z) of a rotation by `angle` about y."""
+    return np.array([math.cos(angle / 2), 0.0, math.sin(angle / 2), 0.0])
+
+
+def test_an_mjcf_robot_starts_at_its_joints_ref_where_the_file_draws_it(tmp_path):
+    # MuJoCo's qpos0 puts the hinge at its ref (10°), the configuration in
+    # which the bodies sit as the file draws them: the upper arm unturned.
+    sim = load(tmp_path, ARM_MJCF)
+    assert sim.joint_positions("r")[0] == pytest.approx(math.radians(10))
+    np.testing.assert_allclose(sim.body_orientation("upper"), [1, 0, 0, 0], atol=1e-15)
+    np.testing.assert_allclose(sim.body_position("tip"), [0.6, 0, 0], atol=1e-15)
+
+
+def test_a_keyframe_sets_the_joints_in_mujocos_qpos_order(tmp_path):
+    sim = load(tmp_path, ARM_MJCF, keyframe="pose")
+    np.testing.assert_array_equal(sim.joint_positions("r"), [0.3, 0.05])
+    # The shoulder turns the arm by q − ref about y, the ball joint's
+    # quaternion (w x y z) by 90° more; the slide moves the tip along the
+    # forearm's x.
+    upper = 0.3 - math.radians(10)
+    np.testing.assert_allclose(sim.body_orientation("upper"), rotation_about_y(upper),
+                               atol=1e-12)
+    np.testing.assert_allclose(sim.body_orientation("fore"),
+                               rotation_about_y(upper + math.pi / 2), atol=1e-12)
+    fore_x = np.array([math.cos(upper + math.pi / 2), 0, -math.sin(upper + math.pi / 2)])
+    elbow = 0.4 * np.array([math.cos(upper), 0, -math.sin(upper)])
+    np.testing.assert_allclose(sim.body_position("tip"), elbow + 0.25 * fore_x, atol=1e-12)
+
+
+@pytest.mark.parametrize("key, targets", [("home", [0.4, 0.0]),
+                                          ("far", [1.0, 0.0])])  # ctrl 1.7 clamped
+def test_a_keyframes_ctrl_sets_the_servos_targets(tmp_path, key, targets):
+    sim = load(tmp_path, ARM_MJCF, keyframe=key)
+    twin = load(tmp_path, ARM_MJCF, keyframe="pose")
+    twin.set_pd_targets("r", targets, [0.0, 0.2])  # the velocity servo's ctrl: 0.2 m/s
+    np.testing.assert_array_equal(sim.run(1.0).q, twin.run(1.0).q)
+
+
+def test_a_keyframes_ctrl_sets_a_motors_effort(tmp_path):
+    text = with_actuators('<motor joint="hinge" gear="2"/>').replace(
+        "</mujoco>", '<keyframe><key name="push" qpos="0.2" ctrl="1.5"/></keyframe></mujoco>')
+    sim = load(tmp_path, text, keyframe="push")
+    assert sim.joint_positions("r")[0] == 0.2
+    sim.step()
+    assert sim.joint_efforts("r")[0] == pytest.approx(2 * 1.5, rel=1e-12)  # gear × ctrl
+
+
+def test_a_floating_robot_takes_its_pose_from_the_keyframe_unless_the_scene_places_it(
+        tmp_path):
+    text = BALL_MJCF.replace("</mujoco>", '<keyframe><key name="up" qpos="0.5 0 2 '
+                             '0.7071067811865476 0 0 0.7071067811865476"/></keyframe></mujoco>')
+    sim = load(tmp_path, text, keyframe="up")
+    np.testing.assert_allclose(sim.body_position("ball"), [0.5, 0, 2], atol=1e-15)
+    np.testing.assert_allclose(sim.body_orientation("ball"),
+                               [math.sqrt(0.5), 0, 0, math.sqrt(0.5)], atol=1e-15)
+    placed = load(tmp_path, text, keyframe="up", pose={"position": [0, 1, 1]})
+    np.testing.assert_allclose(placed.body_position("ball"), [0, 1, 1], atol=1e-15)
+
+
+@pytest.mark.parametrize("robot, message", [
+    ({"keyframe": "away"}, r"robots\[0\]\.keyframe: .*no keyframe named 'away'"),
+    ({"keyframe": 3}, r"robots\[0\]\.keyframe: .*no keyframe named '3'"),
+])
+def test_a_keyframe_that_is_not_in_the_file_is_refused(tmp_path, robot, message):
+    with pytest.raises(ValueError, match=message):
+        load(tmp_path, ARM_MJCF, **robot)
+
+
+@pytest.mark.parametrize("key, message", [
+    # Pinocchio's parser reads every keyframe's qpos too, and refuses these.
+    ('<key name="k" qpos="0.3 0.05"/>',
+     r"robots\[0\]\.mjcf: .*Keyframe size does not match model size"),
+    ('<key name="k" qpos="0.3 1 0 0 0 x"/>',
+     r"robots\[0\]\.mjcf: .*Keyframe size does not match model size"),
+    ('<key name="k" ctrl="1 2 3"/>',
+     r"robots\[0\]\.keyframe: .*keyframe 'k': ctrl has 3 numbers, the file's actuators 2"),
+])
+def test_a_keyframe_that_does_not_fit_the_robot_is_refused_in_one_line(tmp_path, key,
+                                                                      message):
+    text = ARM_MJCF.replace('<key name="pose"', key + '<key name="pose"')
+    with pytest.raises(ValueError, match=message) as error:
+        load(tmp_path, text, keyframe="k")
+    assert "\n" not in str(error.value)
+
+
+def test_only_an_mjcf_file_has_keyframes(tmp_path):
+    with pytest.raises(ValueError, match="only an MJCF file has keyframes"):
+        urdf_twin(tmp_path, keyframe="home")

@@ -100,6 +100,7 @@ void ReadMotor(const ActuatorAttributes& attributes, double gain,
   const double force_bound = attributes.SymmetricBound("force");
   const double control_bound = attributes.SymmetricBound("ctrl");
   actuator->effort_limit = std::abs(gear) * std::min(force_bound, gain * control_bound);
+  actuator->effort_per_control = gear * gain;
 }
 
 // A servo: PD gains, its control a target within ctrlrange.

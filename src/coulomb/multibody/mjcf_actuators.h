@@ -39,7 +39,8 @@ struct MjcfActuator {
   // A servo's target range (ctrlrange), lower < upper; ±∞ when not limited.
   double control_lower = -std::numeric_limits<double>::infinity();
   double control_upper = std::numeric_limits<double>::infinity();
-  double inherit_range = 0.0;  // > 0: the target range from the joint's
+  double inherit_range = 0.0;       // > 0: the target range from the joint's
+  double effort_per_control = 1.0;  // a motor's joint torque per unit control: g a
 };
 
 // The actuators of the MJCF file at `path`, in file order. Throws

@@ -431,6 +431,16 @@ bool MultibodyTree::AreAdjacent(int body_a, int body_b) const {
   return a == b || model.parents[a] == b || model.parents[b] == a;
 }
 
+MultibodyTree::JointPositionRange MultibodyTree::FindJointPositions(
+    const std::string& name) const {
+  const pinocchio::Model& model = impl_->model;
+  if (!model.existJointName(name)) {
+    throw std::invalid_argument("no joint named '" + name + "'");
+  }
+  const pinocchio::JointIndex joint = model.getJointId(name);
+  return {model.joints[joint].idx_q(), model.joints[joint].nq()};
+}
+
 MultibodyTree::JointIndex MultibodyTree::FindOneDofJoint(const std::string& name) const {
   const pinocchio::Model& model = impl_->model;
   if (!model.existJointName(name)) {
@@ -555,6 +565,9 @@ void MultibodyTree::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v)
   m.state_current = true;
   pinocchio::forwardKinematics(m.model, m.data, q, v);
   pinocchio::updateFramePlacements(m.model, m.data);
+  // A model that cannot move has its poses only: Pinocchio's dynamics would
+  // take blocks of its empty matrices (undefined behaviour).
+  if (m.model.nv == 0) return;
   pinocchio::computeJointJacobians(m.model, m.data, q);
   pinocchio::crba(m.model, m.data, q, pinocchio::Convention::WORLD);
   m.mass_matrix = m.data.M.selfadjointView<Eigen::Upper>();

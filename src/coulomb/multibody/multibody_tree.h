@@ -86,7 +86,7 @@ class MultibodyTree {
   // std::runtime_error naming the file. Joint armature is kept (Pinocchio's
   // CRBA adds it to M) and damping readable (joint_damping); actuators are
   // read by ReadMjcfActuators (mjcf_actuators.h), springs by
-  // ReadMjcfJointSprings (mjcf_joint_springs.h), friction loss as the
+  // ReadMjcfJoints (mjcf_joints.h), friction loss as the
   // joint's dry friction (joint_friction); equality constraints and contact
   // parameters are not. A class that is not defined in <default> is refused.
   static MultibodyTree FromMjcf(
@@ -120,6 +120,14 @@ class MultibodyTree {
     double effort_limit = std::numeric_limits<double>::infinity();
   };
   JointIndex FindOneDofJoint(const std::string& name) const;
+  // Where any joint's positions sit in q: the first index and the count (1
+  // for a one-dof joint, 4 for a spherical joint's unit quaternion x y z w).
+  // Throws std::invalid_argument if there is no such joint.
+  struct JointPositionRange {
+    int first = -1;
+    int count = 0;
+  };
+  JointPositionRange FindJointPositions(const std::string& name) const;
   // Names of all one-dof joints, in model order.
   std::vector<std::string> OneDofJointNames() const;
   // Armature (reflected rotor inertia) I_a ≥ 0 of a one-dof joint

@@ -7,7 +7,8 @@
 #include <set>
 
 #include "coulomb/multibody/mjcf_actuators.h"
-#include "coulomb/multibody/mjcf_joint_springs.h"
+#include "coulomb/multibody/mjcf_joints.h"
+#include "coulomb/sim/mjcf_robot.h"
 
 namespace coulomb {
 namespace {
@@ -119,26 +120,19 @@ void ReadJointSettings(const SceneReader& r, const YAML::Node& node,
 // MJCF joint's stiffness, springref and damping, a URDF joint's <dynamics
 // damping>) as springs and dampers, but on the joints the robot's `springs`
 // name: those say the joint's spring and damper instead.
-void AddFileJointSpringDampers(const SceneReader& r, const YAML::Node& node,
-                               const std::string& key, const std::string& path, int tree,
+void AddFileJointSpringDampers(const YAML::Node& node,
+                               const std::vector<MjcfJoint>& joints, int tree,
                                MultibodySystem* system) {
-  std::map<std::string, MjcfJointSpring> springs;
-  if (node["mjcf"]) {
-    try {
-      for (const MjcfJointSpring& spring : ReadMjcfJointSprings(path))
-        springs[spring.joint] = spring;
-    } catch (const std::exception& e) {
-      r.Fail(node["mjcf"], key + ".mjcf", path + ": " + e.what());
-    }
-  }
+  std::map<std::string, MjcfJoint> springs;
+  for (const MjcfJoint& joint : joints)
+    if (joint.stiffness > 0.0) springs[joint.name] = joint;
   const MultibodyTree& model = system->tree(tree).model;
   for (const std::string& joint : model.OneDofJointNames()) {
     const double damping = model.joint_damping(joint);
-    const MjcfJointSpring spring =
-        springs.count(joint) ? springs[joint] : MjcfJointSpring{};
+    const MjcfJoint spring = springs.count(joint) ? springs[joint] : MjcfJoint{};
     if ((damping > 0.0 || spring.stiffness > 0.0) &&
         !(node["springs"] && node["springs"][joint]))
-      system->AddJointSpringDamper(tree, joint, spring.stiffness, spring.rest_position,
+      system->AddJointSpringDamper(tree, joint, spring.stiffness, spring.spring_reference,
                                    damping);
   }
 }
@@ -152,52 +146,41 @@ void AddFileJointFriction(int tree, MultibodySystem* system) {
     system->SetJointFriction(tree, joint, model.joint_friction(joint));
 }
 
-// A servo's target range: its ctrlrange, or with inheritrange r > 0 the
-// joint's range scaled by r about its middle.
-JointTargetRange ServoTargetRange(const MjcfActuator& actuator,
-                                  const MultibodyTree& model) {
-  JointTargetRange range{actuator.joint,
-                         actuator.control == MjcfActuator::Control::kTargetVelocity,
-                         actuator.control_lower, actuator.control_upper};
-  if (actuator.inherit_range > 0.0) {
-    const MultibodyTree::JointIndex joint = model.FindOneDofJoint(actuator.joint);
-    if (!std::isfinite(joint.lower_limit) || !std::isfinite(joint.upper_limit))
-      throw std::invalid_argument("inheritrange on joint '" + actuator.joint +
-                                  "', which has no range");
-    const double middle = 0.5 * (joint.lower_limit + joint.upper_limit);
-    const double half_width = 0.5 * (joint.upper_limit - joint.lower_limit);
-    range.lower = middle - actuator.inherit_range * half_width;
-    range.upper = middle + actuator.inherit_range * half_width;
-  }
-  return range;
-}
+// What a robot's MJCF file says beyond Pinocchio's model: its joints, and
+// the keyframe the robot's `keyframe` names (empty when none).
+struct MjcfFileElements {
+  std::vector<MjcfJoint> joints;
+  MjcfKeyframe keyframe;
+};
 
-// An MJCF actuator as its joint's PD controller, its control (a servo's
-// target) starting at 0 within its range, as MuJoCo's does.
-void AddMjcfActuator(const MjcfActuator& actuator, int tree, MultibodySystem* system) {
-  PdControllerConstraint::Parameters gains;
-  gains.proportional_gain = actuator.proportional_gain;
-  gains.derivative_gain = actuator.derivative_gain;
-  gains.effort_limit = actuator.effort_limit;
-  if (actuator.control != MjcfActuator::Control::kEffort) {
-    const JointTargetRange range = ServoTargetRange(actuator, system->tree(tree).model);
-    double& target =
-        range.bounds_velocity ? gains.target_velocity : gains.target_position;
-    target = std::clamp(0.0, range.lower, range.upper);
-    if (std::isfinite(range.lower) || std::isfinite(range.upper))
-      system->SetJointTargetRange(tree, range);
+MjcfFileElements ReadMjcfFileElements(const SceneReader& r, const YAML::Node& node,
+                                      const std::string& key, const std::string& path) {
+  MjcfFileElements elements;
+  try {
+    elements.joints = ReadMjcfJoints(path);
+  } catch (const std::exception& e) {
+    r.Fail(node["mjcf"], key + ".mjcf", path + ": " + e.what());
   }
-  system->AddJointPdController(tree, actuator.joint, gains);
+  if (node["keyframe"]) {
+    const std::string name = r.String(node["keyframe"], key + ".keyframe");
+    try {
+      elements.keyframe = ReadMjcfKeyframe(path, name);
+    } catch (const std::exception& e) {
+      r.Fail(node["keyframe"], key + ".keyframe", path + ": " + e.what());
+    }
+  }
+  return elements;
 }
 
 // The actuators of an MJCF file (ReadMjcfActuators) as PD controllers of
-// their joints, but on the joints the robot's `controllers` name: those say
-// the joint's controller instead. One actuator per joint.
+// their joints, their controls from the keyframe (else 0), but on the
+// joints the robot's `controllers` name: those say the joint's controller
+// instead. One actuator per joint.
 void AddMjcfActuators(const SceneReader& r, const YAML::Node& node,
-                      const std::string& file_key, const std::string& path, int tree,
-                      MultibodySystem* system) {
+                      const std::string& key, const std::string& path,
+                      const MjcfKeyframe& keyframe, int tree, MultibodySystem* system) {
   const auto fail = [&](const std::string& what) {
-    r.Fail(node["mjcf"], file_key,
+    r.Fail(node["mjcf"], key + ".mjcf",
            path + ": " + what + " (or set the robot's actuators: false)");
   };
   std::vector<MjcfActuator> actuators;
@@ -206,14 +189,22 @@ void AddMjcfActuators(const SceneReader& r, const YAML::Node& node,
   } catch (const std::exception& e) {
     fail(e.what());
   }
+  if (!keyframe.ctrl.empty() && keyframe.ctrl.size() != actuators.size()) {
+    r.Fail(node["keyframe"], key + ".keyframe",
+           path + ": keyframe '" + keyframe.name + "': ctrl has " +
+               std::to_string(keyframe.ctrl.size()) + " numbers, the file's actuators " +
+               std::to_string(actuators.size()));
+  }
   std::set<std::string> actuated;
-  for (const MjcfActuator& actuator : actuators) {
+  for (size_t i = 0; i < actuators.size(); ++i) {
+    const MjcfActuator& actuator = actuators[i];
     if (!actuated.insert(actuator.joint).second)
       fail("actuator '" + actuator.name + "': a second actuator on joint '" +
            actuator.joint + "'");
     if (node["controllers"] && node["controllers"][actuator.joint]) continue;
     try {
-      AddMjcfActuator(actuator, tree, system);
+      AddMjcfActuator(actuator, keyframe.ctrl.empty() ? 0.0 : keyframe.ctrl[i], tree,
+                      system);
     } catch (const std::invalid_argument& e) {
       fail("actuator '" + actuator.name + "': " + e.what());
     }
@@ -221,18 +212,21 @@ void AddMjcfActuators(const SceneReader& r, const YAML::Node& node,
 }
 
 // What the robot's file gives its joints besides limits (springs and
-// dampers, dry friction, an MJCF file's actuators), before the scene's settings, which
-// replace them joint by joint.
+// dampers, dry friction, an MJCF file's actuators), before the scene's
+// settings, which replace them joint by joint.
 void AddFileJointElements(const SceneReader& r, const YAML::Node& node,
-                          const std::string& key, const std::string& path, int tree,
+                          const std::string& key, const std::string& path,
+                          const MjcfFileElements& mjcf, int tree,
                           MultibodySystem* system) {
-  AddFileJointSpringDampers(r, node, key, path, tree, system);
+  AddFileJointSpringDampers(node, mjcf.joints, tree, system);
   AddFileJointFriction(tree, system);
   if (node["actuators"] && node["urdf"])
     r.Fail(node["actuators"], key + ".actuators", "only an MJCF file has actuators");
+  if (node["keyframe"] && node["urdf"])
+    r.Fail(node["keyframe"], key + ".keyframe", "only an MJCF file has keyframes");
   if (node["mjcf"] &&
       (!node["actuators"] || r.Boolean(node["actuators"], key + ".actuators"))) {
-    AddMjcfActuators(r, node, key + ".mjcf", path, tree, system);
+    AddMjcfActuators(r, node, key, path, mjcf.keyframe, tree, system);
   }
 }
 
@@ -259,10 +253,10 @@ bool ReadFloatingBase(const SceneReader& r, const YAML::Node& node,
 // A robot that cannot move (a fixed base and no moving joint: a table, a
 // shelf) becomes static geometry; it has no joints to set.
 void AddFixedRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
-                   MultibodyTree model, const ContactMaterial& material,
-                   MultibodySystem* system) {
-  for (const char* setting :
-       {"joints", "limits", "controllers", "springs", "armature", "joint_friction"}) {
+                   const std::string& path, MultibodyTree model,
+                   const ContactMaterial& material, MultibodySystem* system) {
+  for (const char* setting : {"joints", "limits", "controllers", "springs", "armature",
+                              "joint_friction", "keyframe"}) {
     if (node[setting]) {
       r.Fail(node[setting], key + "." + setting,
              "the robot cannot move (a fixed base and no moving joint): it has no "
@@ -270,7 +264,12 @@ void AddFixedRobot(const SceneReader& r, const YAML::Node& node, const std::stri
                  std::string(setting) + "'");
     }
   }
-  system->AddFixedModel(std::move(model), material);
+  const char* format = node["urdf"] ? "urdf" : "mjcf";
+  try {  // its geometry is validated here
+    system->AddFixedModel(std::move(model), material);
+  } catch (const std::invalid_argument& e) {
+    r.Fail(node[format], key + "." + format, path + ": " + e.what());
+  }
 }
 
 }  // namespace
@@ -278,10 +277,10 @@ void AddFixedRobot(const SceneReader& r, const YAML::Node& node, const std::stri
 void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
                const ContactMaterial& defaults, std::set<std::string>* names,
                Scene* scene) {
-  r.CheckKeys(
-      node, key,
-      {"name", "urdf", "mjcf", "base", "pose", "joints", "contact", "joint_limits",
-       "limits", "controllers", "springs", "armature", "actuators", "joint_friction"});
+  r.CheckKeys(node, key,
+              {"name", "urdf", "mjcf", "base", "pose", "joints", "contact",
+               "joint_limits", "limits", "controllers", "springs", "armature",
+               "actuators", "joint_friction", "keyframe"});
   if (!node["name"] || !node["urdf"] == !node["mjcf"])
     r.Fail(node, key, "name and one of urdf or mjcf are required");
   const char* format = node["urdf"] ? "urdf" : "mjcf";
@@ -304,7 +303,7 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
   }
   const ContactMaterial material = ReadContactOverrides(r, node, key, defaults);
   if (model->num_velocities() == 0) {
-    AddFixedRobot(r, node, key, std::move(*model), material, &scene->system);
+    AddFixedRobot(r, node, key, path, std::move(*model), material, &scene->system);
     return;
   }
   Eigen::VectorXd q = model->NeutralConfiguration();
@@ -312,6 +311,16 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
     const Eigen::Quaterniond rotation(pose.linear());
     q.head<7>() << pose.translation(), rotation.x(), rotation.y(), rotation.z(),
         rotation.w();
+  }
+  const MjcfFileElements mjcf =
+      node["mjcf"] ? ReadMjcfFileElements(r, node, key, path) : MjcfFileElements{};
+  try {
+    SetMjcfInitialConfiguration(mjcf.joints, &mjcf.keyframe, floating && !node["pose"],
+                                *model, &q);
+  } catch (const std::invalid_argument& e) {
+    r.Fail(node["keyframe"] ? node["keyframe"] : file,
+           key + (node["keyframe"] ? ".keyframe" : "." + std::string(format)),
+           path + ": " + e.what());
   }
   if (node["joints"]) ReadJointPositions(r, node["joints"], key + ".joints", *model, &q);
   const Eigen::VectorXd v = Eigen::VectorXd::Zero(model->num_velocities());
@@ -321,7 +330,7 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
   } catch (const std::invalid_argument& e) {
     r.Fail(file, file_key, path + ": " + e.what());
   }
-  AddFileJointElements(r, node, key, path, tree, &scene->system);
+  AddFileJointElements(r, node, key, path, mjcf, tree, &scene->system);
   ReadJointSettings(r, node, key, tree, &scene->system);
 }
 

@@ -1,0 +1,98 @@
+#include "coulomb/sim/mjcf_robot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace coulomb {
+namespace {
+
+// A servo's target range: its ctrlrange, or with inheritrange r > 0 the
+// joint's range scaled by r about its middle.
+JointTargetRange ServoTargetRange(const MjcfActuator& actuator,
+                                  const MultibodyTree& model) {
+  JointTargetRange range{actuator.joint,
+                         actuator.control == MjcfActuator::Control::kTargetVelocity,
+                         actuator.control_lower, actuator.control_upper};
+  if (actuator.inherit_range > 0.0) {
+    const MultibodyTree::JointIndex joint = model.FindOneDofJoint(actuator.joint);
+    if (!std::isfinite(joint.lower_limit) || !std::isfinite(joint.upper_limit))
+      throw std::invalid_argument("inheritrange on joint '" + actuator.joint +
+                                  "', which has no range");
+    const double middle = 0.5 * (joint.lower_limit + joint.upper_limit);
+    const double half_width = 0.5 * (joint.upper_limit - joint.lower_limit);
+    range.lower = middle - actuator.inherit_range * half_width;
+    range.upper = middle + actuator.inherit_range * half_width;
+  }
+  return range;
+}
+
+// A joint's part of a keyframe's qpos, written into the model's q.
+void SetJointPositions(const MjcfJoint& joint, const double* qpos,
+                       const MultibodyTree& model, Eigen::VectorXd* q) {
+  if (joint.name.empty())
+    throw std::invalid_argument("the keyframe sets a joint without a name: give it one");
+  const MultibodyTree::JointPositionRange range = model.FindJointPositions(joint.name);
+  if (joint.type == MjcfJoint::Type::kBall) {  // MuJoCo's w x y z, Pinocchio's x y z w
+    const Eigen::Quaterniond rotation =
+        Eigen::Quaterniond(qpos[0], qpos[1], qpos[2], qpos[3]).normalized();
+    q->segment<4>(range.first) = rotation.coeffs();
+  } else {
+    (*q)[range.first] = qpos[0];
+  }
+}
+
+}  // namespace
+
+void SetMjcfInitialConfiguration(const std::vector<MjcfJoint>& joints,
+                                 const MjcfKeyframe* keyframe,
+                                 bool root_pose_from_keyframe, const MultibodyTree& model,
+                                 Eigen::VectorXd* q) {
+  for (const MjcfJoint& joint : joints) {
+    const bool one_dof =
+        joint.type == MjcfJoint::Type::kHinge || joint.type == MjcfJoint::Type::kSlide;
+    if (one_dof && !joint.name.empty() && joint.reference != 0.0)
+      (*q)[model.FindOneDofJoint(joint.name).position] = joint.reference;
+  }
+  if (keyframe == nullptr || keyframe->qpos.empty()) return;
+  size_t size = 0;
+  for (const MjcfJoint& joint : joints) size += joint.num_positions();
+  if (keyframe->qpos.size() != size) {
+    throw std::invalid_argument("keyframe '" + keyframe->name + "': qpos has " +
+                                std::to_string(keyframe->qpos.size()) +
+                                " numbers, the file's joints " + std::to_string(size));
+  }
+  const double* qpos = keyframe->qpos.data();
+  for (const MjcfJoint& joint : joints) {
+    if (joint.type != MjcfJoint::Type::kFree) {
+      SetJointPositions(joint, qpos, model, q);
+    } else if (root_pose_from_keyframe) {  // the floating base: p_W, then x y z w
+      q->head<3>() = Eigen::Vector3d(qpos[0], qpos[1], qpos[2]);
+      q->segment<4>(3) =
+          Eigen::Quaterniond(qpos[3], qpos[4], qpos[5], qpos[6]).normalized().coeffs();
+    }
+    qpos += joint.num_positions();
+  }
+}
+
+void AddMjcfActuator(const MjcfActuator& actuator, double control, int tree,
+                     MultibodySystem* system) {
+  PdControllerConstraint::Parameters gains;
+  gains.proportional_gain = actuator.proportional_gain;
+  gains.derivative_gain = actuator.derivative_gain;
+  gains.effort_limit = actuator.effort_limit;
+  if (actuator.control == MjcfActuator::Control::kEffort) {
+    gains.feedforward = actuator.effort_per_control * control;
+  } else {
+    const JointTargetRange range = ServoTargetRange(actuator, system->tree(tree).model);
+    double& target =
+        range.bounds_velocity ? gains.target_velocity : gains.target_position;
+    target = std::clamp(control, range.lower, range.upper);
+    if (std::isfinite(range.lower) || std::isfinite(range.upper))
+      system->SetJointTargetRange(tree, range);
+  }
+  system->AddJointPdController(tree, actuator.joint, gains);
+}
+
+}  // namespace coulomb

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <Eigen/Dense>
+#include <vector>
+
+#include "coulomb/multibody/mjcf_actuators.h"
+#include "coulomb/multibody/mjcf_joints.h"
+#include "coulomb/sim/multibody_system.h"
+
+namespace coulomb {
+
+// What a robot's MJCF file gives a scene beyond Pinocchio's model: the
+// initial configuration, and its actuators as PD controllers
+// (scenes/README.md, docs/robots.md).
+
+// MuJoCo's initial configuration in `*q` (the model's, `joints` those of
+// ReadMjcfJoints): each named hinge and slide at its ref (qpos0), then,
+// with a `keyframe`, its qpos (the joints in file order; a ball joint's
+// quaternion w x y z). A free root's pose in the keyframe is taken when
+// `root_pose_from_keyframe` (a floating robot the scene does not place),
+// and skipped otherwise. Throws std::invalid_argument for a qpos whose
+// size is not MuJoCo's nq, or one that sets a joint without a name.
+void SetMjcfInitialConfiguration(const std::vector<MjcfJoint>& joints,
+                                 const MjcfKeyframe* keyframe,
+                                 bool root_pose_from_keyframe, const MultibodyTree& model,
+                                 Eigen::VectorXd* q);
+
+// An MJCF actuator as its joint's PD controller (on `tree`), its control
+// starting at `control` (MuJoCo's ctrl: 0, or a keyframe's), clamped into
+// a servo's target range as MuJoCo clamps controls: a servo's target, or
+// a motor's effort (effort_per_control × control). Throws
+// std::invalid_argument for a bad joint, or inheritrange on a joint
+// without a range.
+void AddMjcfActuator(const MjcfActuator& actuator, double control, int tree,
+                     MultibodySystem* system);
+
+}  // namespace coulomb
