@@ -21,6 +21,7 @@ import os
 import sys
 import sysconfig
 import threading
+import warnings
 import webbrowser
 from typing import Any, Callable, Mapping
 
@@ -241,8 +242,18 @@ class Simulation:
     @classmethod
     def _create(cls, *recipe: Any) -> "Simulation":
         kind, source, options, text, overrides = recipe
-        return cls(_Simulation.create(kind, source, options, text, _overrides(overrides)),
-                   recipe)
+        engine = _Simulation.create(kind, source, options, text, _overrides(overrides))
+        for warning in engine.warnings:
+            warnings.warn(warning, UserWarning, stacklevel=3)
+        return cls(engine, recipe)
+
+    @property
+    def warnings(self) -> list[str]:
+        """What the scene's files hold that is not simulated, one line each
+        (an MJCF file's equality constraints, tendons, explicit contact
+        pairs); each was also issued as a ``UserWarning`` when the
+        simulation was built."""
+        return list(self._engine.warnings)
 
     @_serialized
     def __reduce__(self) -> tuple:

@@ -625,3 +625,74 @@ def test_a_keyframe_that_does_not_fit_the_robot_is_refused_in_one_line(tmp_path,
 def test_only_an_mjcf_file_has_keyframes(tmp_path):
     with pytest.raises(ValueError, match="only an MJCF file has keyframes"):
         urdf_twin(tmp_path, keyframe="home")
+
+
+# A box on a slide and a hinge, above a fixed box of the base: the two are
+# not adjacent links, so they collide unless the file excludes them. The
+# scene's pose puts the base where MuJoCo puts it.
+STACK_MJCF = """<mujoco model="stack">
+  <worldbody>
+    <body name="base" pos="0 0 0.5">
+      <geom type="box" size="0.1 0.1 0.1" mass="1"/>
+      <body name="mid" pos="0 0 0.5">
+        <joint name="drop" type="slide" axis="0 0 1"/>
+        <inertial pos="0 0 0" mass="0.1" diaginertia="0.001 0.001 0.001"/>
+        <body name="top">
+          <joint name="spin" type="hinge" axis="0 0 1"/>
+          <geom type="box" size="0.1 0.1 0.1" mass="1"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  CONTACT
+</mujoco>"""
+
+
+@pytest.mark.parametrize("contact, height", [
+    ("", 0.7),  # on the base box: 0.5 + 0.1 + 0.1
+    ('<contact><exclude body1="base" body2="top"/></contact>', 0.1),  # through it, on the ground
+])
+def test_an_mjcf_contact_exclude_lets_two_links_pass_through(tmp_path, contact, height):
+    sim = load(tmp_path, STACK_MJCF.replace("CONTACT", contact),
+               pose={"position": [0, 0, 0.5]})
+    sim.run(2.0)
+    assert sim.body_position("top")[2] == pytest.approx(height, abs=2e-3)
+    assert sim.joint_velocities("r")[0] == pytest.approx(0.0, abs=1e-3)  # at rest
+
+
+def test_an_mjcf_exclude_of_a_body_the_robot_lacks_is_refused(tmp_path):
+    text = STACK_MJCF.replace("CONTACT", '<contact><exclude body1="base" body2="lid"/></contact>')
+    with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*<contact><exclude>: no body "
+                       "named 'lid'"):
+        load(tmp_path, text)
+
+
+def test_what_an_mjcf_file_holds_that_is_not_simulated_is_a_warning(tmp_path):
+    text = PENDULUM_MJCF.replace("</mujoco>", """<equality>
+    <connect body1="bob" anchor="0 0 -1"/><weld body1="bob"/><connect body1="bob" anchor="0 0 0"/>
+  </equality>
+  <tendon><fixed name="t"><joint joint="hinge" coef="1"/></fixed></tendon>
+  <contact><pair geom1="a" geom2="b"/><exclude body1="bob" body2="bob"/></contact>
+</mujoco>""")
+    with pytest.warns(UserWarning) as caught:
+        sim = load(tmp_path, text)
+    expected = [
+        "3 <equality> constraints (connect, weld) are not read: the robot moves without them",
+        "1 <tendon> element (fixed) is not read: the robot moves without it",
+        "1 explicit contact pair (pair) is not read: the robot moves without it",
+    ]
+    assert [w.split(": ", 2)[-1] for w in sim.warnings] == expected
+    assert all(w.startswith("robots[0].mjcf: ") for w in sim.warnings)
+    assert [str(w.message) for w in caught] == sim.warnings
+    assert load(tmp_path, PENDULUM_MJCF).warnings == []
+
+
+def test_a_fixed_robots_base_link_in_the_ground_is_world_geometry(tmp_path):
+    # The base box, welded to the world, sits half in the ground: its
+    # geometry is the world's, with no contact against the ground, and the
+    # top box lands on it (0.1 + 0.1 above its centre at 0).
+    sim = load(tmp_path, STACK_MJCF.replace("CONTACT", ""))
+    trajectory = sim.run(2.0)
+    assert sim.body_position("top")[2] == pytest.approx(0.2, abs=2e-3)
+    assert trajectory.summary["momentum_error_max"] < 1e-6
+    assert set(sim.contacts()["body_a"]) <= {"world"}  # against the base, the world's

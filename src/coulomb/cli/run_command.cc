@@ -409,6 +409,8 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
          TimeStepWarnings(simulation.scene().system, simulation.time_step())) {
       std::fprintf(stderr, "coulomb run: warning: %s\n", warning.c_str());
     }
+    for (const std::string& warning : simulation.scene().warnings)
+      std::fprintf(stderr, "coulomb run: warning: %s\n", warning.c_str());
     WarnOfOverlaps(&simulation);
   }
   std::unique_ptr<RunViewer> viewer;

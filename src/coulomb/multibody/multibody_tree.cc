@@ -431,6 +431,10 @@ bool MultibodyTree::AreAdjacent(int body_a, int body_b) const {
   return a == b || model.parents[a] == b || model.parents[b] == a;
 }
 
+bool MultibodyTree::IsWeldedToWorld(int body) const {
+  return impl_->model.frames[impl_->body_frames[body]].parentJoint == 0;
+}
+
 MultibodyTree::JointPositionRange MultibodyTree::FindJointPositions(
     const std::string& name) const {
   const pinocchio::Model& model = impl_->model;

@@ -109,6 +109,9 @@ class MultibodyTree {
   // True if the two bodies move with the same joint or are joined by one
   // joint (parent and child): the pairs whose collision is filtered.
   bool AreAdjacent(int body_a, int body_b) const;
+  // True if the body moves with no joint: welded to the world (a link of a
+  // fixed base's root, or welded to it).
+  bool IsWeldedToWorld(int body) const;
   // Position and velocity index of a one-dof joint (revolute, prismatic) and
   // its limits from the URDF (±∞ where none are given: [rad] or [m], effort
   // [N·m] or [N]); throws std::invalid_argument if there is no such joint.

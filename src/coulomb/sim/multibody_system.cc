@@ -1,6 +1,7 @@
 #include "coulomb/sim/multibody_system.h"
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -58,6 +59,7 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
                     .controllers = {},
                     .frictions = {},
                     .target_ranges = {},
+                    .welded_geometries = {},
                     .applied_force = {},
                     .applied_force_W = Eigen::Vector3d::Zero(),
                     .applied_torque_W = Eigen::Vector3d::Zero()});
@@ -100,19 +102,30 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
   const std::vector<BodyGeometry> geometries = model.collision_geometries();
   CheckMassMatrix(name, &model, q, v);
   const int index = AddTree(name, std::move(model), q, v);
-  const MultibodyTree& tree = trees_[index].model;
-  std::vector<int> added;
+  MultibodyTree& tree = trees_[index].model;
+  tree.SetState(trees_[index].q, trees_[index].v);
+  // The geometry of links welded to the world (a fixed base's root) is the
+  // world's: their contacts have no velocity of the robot to act on.
+  std::vector<std::pair<int, int>> added;  // geometry id, body
+  std::vector<int> welded;
+  std::vector<std::pair<int, int>>& welded_geometries = trees_[index].welded_geometries;
   for (const BodyGeometry& geometry : geometries) {
+    const bool is_welded = tree.IsWeldedToWorld(geometry.body);
     const int id =
-        AddGeometry(geometry.shape, index, geometry.body, geometry.X_BG, material);
-    for (int other : added) {
-      if (tree.AreAdjacent(collision_world_.body(other), geometry.body)) {
-        collision_world_.ExcludePair(other, id);
-      }
+        is_welded
+            ? AddStaticGeometry(geometry.shape,
+                                tree.body_pose(geometry.body) * geometry.X_BG, material)
+            : AddGeometry(geometry.shape, index, geometry.body, geometry.X_BG, material);
+    if (is_welded) {
+      welded.push_back(id);
+      welded_geometries.emplace_back(id, geometry.body);
     }
-    added.push_back(id);
+    for (const auto& [other, body] : added) {
+      if (tree.AreAdjacent(body, geometry.body)) collision_world_.ExcludePair(other, id);
+    }
+    added.emplace_back(id, geometry.body);
   }
-  ExcludeInitiallyOverlappingPairs(index);
+  ExcludeInitiallyOverlappingPairs(index, welded);
   for (const std::string& joint : tree.OneDofJointNames()) {
     const MultibodyTree::JointIndex limits = tree.FindOneDofJoint(joint);
     if (std::isfinite(limits.lower_limit) || std::isfinite(limits.upper_limit)) {
@@ -120,6 +133,24 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
     }
   }
   return index;
+}
+
+void MultibodySystem::ExcludeBodyPair(int tree, int body_a, int body_b) {
+  CheckTreeIndex(tree);
+  std::vector<int> geometries_a, geometries_b;
+  const auto sort = [&](int geometry, int body) {
+    if (body == body_a) geometries_a.push_back(geometry);
+    if (body == body_b) geometries_b.push_back(geometry);
+  };
+  for (int geometry = 0; geometry < collision_world_.num_geometries(); ++geometry) {
+    if (collision_world_.tree(geometry) == tree)
+      sort(geometry, collision_world_.body(geometry));
+  }
+  for (const auto& [geometry, body] : trees_[tree].welded_geometries)
+    sort(geometry, body);
+  for (int a : geometries_a)
+    for (int b : geometries_b)
+      if (a != b) collision_world_.ExcludePair(a, b);
 }
 
 std::vector<int> MultibodySystem::AddFixedModel(MultibodyTree model,
@@ -196,15 +227,19 @@ void MultibodySystem::CheckTreeIndex(int tree) const {
     throw std::invalid_argument("no tree " + std::to_string(tree));
 }
 
-void MultibodySystem::ExcludeInitiallyOverlappingPairs(int tree) {
+void MultibodySystem::ExcludeInitiallyOverlappingPairs(int tree,
+                                                       const std::vector<int>& welded) {
+  const auto is_robots = [&](int geometry) {
+    return collision_world_.tree(geometry) == tree ||
+           std::find(welded.begin(), welded.end(), geometry) != welded.end();
+  };
   std::vector<Eigen::Isometry3d> poses;
   UpdateAllTrees();
   CalcGeometryPoses(&poses);
   std::vector<ContactPoint> contacts;
   collision_world_.ComputeContacts(poses, 0.0, &contacts);
   for (const ContactPoint& contact : contacts) {
-    if (collision_world_.tree(contact.geometry_a) == tree &&
-        collision_world_.tree(contact.geometry_b) == tree) {
+    if (is_robots(contact.geometry_a) && is_robots(contact.geometry_b)) {
       collision_world_.ExcludePair(contact.geometry_a, contact.geometry_b);
     }
   }

@@ -33,6 +33,9 @@ class MultibodySystem {
     std::vector<JointPdController> controllers;
     std::vector<JointFriction> frictions;
     std::vector<JointTargetRange> target_ranges;
+    // The world's geometries that are links of this robot welded to the
+    // world (AddRobot), with their bodies: {geometry id, body}.
+    std::vector<std::pair<int, int>> welded_geometries;
     // A constant generalized force on v [N, N·m] (empty: none). For a free
     // body or floating base (v = [ṗ_WB in world, ω_B in body]) its first six
     // entries are a force in world and a torque in the body frame, which
@@ -110,6 +113,9 @@ class MultibodySystem {
   void ExcludeCollisionPair(int geometry_a, int geometry_b) {
     collision_world_.ExcludePair(geometry_a, geometry_b);
   }
+  // No contact is ever computed between the geometries of two bodies of a
+  // tree (an MJCF file's <contact><exclude>).
+  void ExcludeBodyPair(int tree, int body_a, int body_b);
 
   int num_trees() const { return static_cast<int>(trees_.size()); }
   int num_velocities() const;  // Σ over the trees
@@ -142,7 +148,9 @@ class MultibodySystem {
   double MechanicalEnergy() const;
 
  private:
-  void ExcludeInitiallyOverlappingPairs(int tree);
+  // Pairs of the robot's geometries (on `tree`, or its `welded` geometries
+  // of the world) that overlap in its initial configuration.
+  void ExcludeInitiallyOverlappingPairs(int tree, const std::vector<int>& welded);
   void CheckTreeIndex(int tree) const;  // throws if out of range
 
   Eigen::Vector3d gravity_;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
@@ -20,6 +21,10 @@ struct Scene {
   MultibodySystem system;
   TimeStepperParameters parameters;
   double duration = 1.0;  // [s]
+  // What the scene's files hold that is not simulated, one line each
+  // ("robots[0].mjcf: arm.xml: 2 <equality> constraints … are not read"),
+  // for `coulomb run` and Python to warn of.
+  std::vector<std::string> warnings = {};
 };
 
 // example-robot-data's robots folder: $COULOMB_ROBOT_DATA_DIR if set, else

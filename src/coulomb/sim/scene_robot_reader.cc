@@ -7,7 +7,9 @@
 #include <set>
 
 #include "coulomb/multibody/mjcf_actuators.h"
+#include "coulomb/multibody/mjcf_contact_excludes.h"
 #include "coulomb/multibody/mjcf_joints.h"
+#include "coulomb/multibody/mjcf_unread.h"
 #include "coulomb/sim/mjcf_robot.h"
 
 namespace coulomb {
@@ -230,6 +232,44 @@ void AddFileJointElements(const SceneReader& r, const YAML::Node& node,
   }
 }
 
+// The body pairs of an MJCF file's <contact><exclude>: no contact between
+// their geometries. A body that is not the robot's is refused.
+void ExcludeMjcfBodyPairs(const SceneReader& r, const YAML::Node& node,
+                          const std::string& key, const std::string& path, int tree,
+                          MultibodySystem* system) {
+  const auto fail = [&](const std::string& what) {
+    r.Fail(node["mjcf"], key + ".mjcf", path + ": " + what);
+  };
+  std::vector<MjcfExcludedPair> pairs;
+  try {
+    pairs = ReadMjcfContactExcludes(path);
+  } catch (const std::exception& e) {
+    fail(e.what());
+  }
+  const MultibodyTree& model = system->tree(tree).model;
+  for (const MjcfExcludedPair& pair : pairs) {
+    const int body_a = model.FindBody(pair.body_a), body_b = model.FindBody(pair.body_b);
+    for (const auto& [body, name] :
+         {std::pair{body_a, pair.body_a}, {body_b, pair.body_b}})
+      if (body < 0) fail("<contact><exclude>: no body named '" + name + "'");
+    system->ExcludeBodyPair(tree, body_a, body_b);
+  }
+}
+
+// What of an MJCF file is not simulated, as the scene's warnings.
+void WarnOfUnreadMjcfElements(const SceneReader& r, const YAML::Node& node,
+                              const std::string& key, const std::string& path,
+                              Scene* scene) {
+  std::vector<std::string> unread;
+  try {
+    unread = UnreadMjcfElements(path);
+  } catch (const std::exception& e) {
+    r.Fail(node["mjcf"], key + ".mjcf", path + ": " + e.what());
+  }
+  for (const std::string& what : unread)
+    scene->warnings.push_back(key + ".mjcf: " + path + ": " + what);
+}
+
 // Whether the robot floats: its `base`, by default floating for a URDF and,
 // for an MJCF file, as in MuJoCo: floating when its root body has a free
 // joint, else hung from the world by its joints.
@@ -331,6 +371,10 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
     r.Fail(file, file_key, path + ": " + e.what());
   }
   AddFileJointElements(r, node, key, path, mjcf, tree, &scene->system);
+  if (node["mjcf"]) {
+    ExcludeMjcfBodyPairs(r, node, key, path, tree, &scene->system);
+    WarnOfUnreadMjcfElements(r, node, key, path, scene);
+  }
   ReadJointSettings(r, node, key, tree, &scene->system);
 }
 

@@ -1,0 +1,57 @@
+#include "coulomb/multibody/mjcf_unread.h"
+
+#include <map>
+#include <set>
+
+#include "coulomb/multibody/mjcf_defaults.h"
+
+namespace coulomb {
+namespace {
+
+using boost::property_tree::ptree;
+
+// The element tags of a section, each with its count, in tag order.
+std::map<std::string, int> CountElements(const ptree& section,
+                                         const std::set<std::string>& tags) {
+  std::map<std::string, int> counts;
+  for (const auto& [tag, element] : section)
+    if (tags.empty() ? tag.front() != '<' : tags.count(tag) > 0) ++counts[tag];
+  return counts;
+}
+
+// "2 <equality> constraints (connect, weld) are not read".
+std::string Describe(const std::map<std::string, int>& counts, const std::string& one,
+                     const std::string& many) {
+  int total = 0;
+  std::string kinds;
+  for (const auto& [tag, count] : counts) {
+    total += count;
+    kinds += (kinds.empty() ? "" : ", ") + tag;
+  }
+  return std::to_string(total) + " " + (total == 1 ? one : many) + " (" + kinds + ") " +
+         (total == 1 ? "is" : "are") + " not read: the robot moves without " +
+         (total == 1 ? "it" : "them");
+}
+
+}  // namespace
+
+std::vector<std::string> UnreadMjcfElements(const std::string& path) {
+  const ptree root = ReadMjcfRoot(path);
+  std::map<std::string, int> equality, tendon, pair;
+  for (const auto& [section, content] : root) {
+    if (section == "equality") {
+      for (const auto& [tag, count] : CountElements(content, {})) equality[tag] += count;
+    } else if (section == "tendon") {
+      for (const auto& [tag, count] : CountElements(content, {})) tendon[tag] += count;
+    } else if (section == "contact") {
+      for (const auto& [tag, count] : CountElements(content, {"pair"})) pair[tag] += count;
+    }
+  }
+  std::vector<std::string> unread;
+  if (!equality.empty()) unread.push_back(Describe(equality, "<equality> constraint", "<equality> constraints"));
+  if (!tendon.empty()) unread.push_back(Describe(tendon, "<tendon> element", "<tendon> elements"));
+  if (!pair.empty()) unread.push_back(Describe(pair, "explicit contact pair", "explicit contact pairs"));
+  return unread;
+}
+
+}  // namespace coulomb
