@@ -275,7 +275,7 @@ TEST(SimulationApi, ASnapshotsBytesRestoreItExactlyAndBrokenOnesAreRefused) {
   std::string longer = bytes + "x";
   EXPECT_THROW(DecodeSnapshot(longer), std::invalid_argument);
   std::string huge_count = bytes;
-  const size_t num_trees_at = 4 + std::string_view("coulomb-snapshot-1").size() + 8;
+  const size_t num_trees_at = 4 + std::string_view("coulomb-snapshot-2").size() + 8;
   huge_count[num_trees_at + 3] = 0x7f;  // 2³⁰ trees and more
   try {
     DecodeSnapshot(huge_count);

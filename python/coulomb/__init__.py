@@ -181,7 +181,8 @@ class Simulation:
     or ``run(duration)``, read the state (``time``, ``q``, ``v``,
     ``body_position`` ...) and the last step's ``contacts()`` (and their
     ``contact_wrench`` on one body), actuate
-    robots (``set_joint_efforts``, ``set_pd_gains``, ``set_pd_targets``;
+    robots (``set_joint_efforts``, ``set_pd_gains``, ``set_pd_targets``,
+    ``set_joint_friction``;
     ``joint_efforts`` says what they applied), model them for control
     (``mass_matrix``, ``bias_forces``, ``point_jacobian``,
     ``velocity_slice``), come back to a moment (``snapshot()``, ``restore()``), and watch it in
@@ -568,6 +569,28 @@ class Simulation:
                              f"got {limits}")
         for joint, p, d, limit in zip(joints, kp, kd, limits):
             self._engine.set_pd_gains(robot, joint, float(p), float(d), float(limit))
+
+    @_serialized
+    def set_joint_friction(self, robot: str, friction: Any) -> None:
+        """Dry friction F [N·m or N] ≥ 0 of the robot's one-dof joints, one per
+        joint in ``joint_names`` order (a single number: the same for every
+        joint), replacing what the scene's ``joint_friction`` or the model
+        file gave them; 0 removes it. A joint sticks while the other torques
+        on it stay below F, implicitly in the solve. Every value is checked
+        before any joint changes; a snapshot keeps them."""
+        joints = self.joint_names(robot)
+        friction = self._per_joint(friction, len(joints), "friction")
+        if not np.all(np.isfinite(friction) & (friction >= 0)):
+            raise ValueError(f"friction: must be finite and ≥ 0, got {friction}")
+        for joint, value in zip(joints, friction):
+            self._engine.set_joint_friction(robot, joint, float(value))
+
+    @_serialized
+    def joint_friction(self, robot: str) -> np.ndarray:
+        """Dry friction [N·m or N] of the robot's one-dof joints, in
+        ``joint_names`` order (0: none)."""
+        self._check_robot(robot)
+        return self._engine.joint_frictions(robot)
 
     @staticmethod
     def _per_joint(values: Any, size: int, what: str) -> np.ndarray:

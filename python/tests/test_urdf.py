@@ -2,6 +2,7 @@
 robots that cannot move (a table) as fixed geometry."""
 
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -171,3 +172,44 @@ def test_bad_joint_friction_is_refused_in_one_line(tmp_path, value, message):
     assert "\n" not in str(error.value)
     with pytest.raises(ValueError, match="no joint named 'elbow'"):
         friction_pendulum(tmp_path, 0.7, joint_friction={"elbow": 1.0})
+
+
+def test_joint_friction_set_at_run_time_acts_as_the_scenes(tmp_path):
+    reference = friction_pendulum(tmp_path, 0.7, joint_friction={"hinge": 2.0})
+    sim = friction_pendulum(tmp_path, 0.7)
+    assert sim.joint_friction("r").tolist() == [0.0]
+    sim.set_joint_friction("r", 2.0)
+    assert sim.joint_friction("r").tolist() == [2.0]
+    np.testing.assert_array_equal(sim.run(1.0).q, reference.run(1.0).q)
+    # 0 removes it, from any moment on: the swing then goes on as without.
+    sim.set_joint_friction("r", [0.0])
+    free = friction_pendulum(tmp_path, 0.7)
+    free.restore(sim.snapshot())
+    assert free.joint_friction("r").tolist() == [0.0]
+    np.testing.assert_array_equal(sim.run(1.0).q, free.run(1.0).q)
+
+
+@pytest.mark.parametrize("value, message", [
+    (-1.0, "≥ 0"), (math.nan, "≥ 0"), ([1.0, 2.0], r"expected a number or shape \(1,\)"),
+])
+def test_bad_run_time_joint_friction_is_refused_and_changes_nothing(tmp_path, value, message):
+    sim = friction_pendulum(tmp_path, 0.7, joint_friction={"hinge": 2.0})
+    with pytest.raises(ValueError, match=message):
+        sim.set_joint_friction("r", value)
+    assert sim.joint_friction("r").tolist() == [2.0]
+
+
+def test_a_snapshot_keeps_the_joint_friction_of_its_moment(tmp_path):
+    sim = friction_pendulum(tmp_path, 0.7)
+    sim.set_joint_friction("r", 2.0)
+    sim.run(0.2)
+    moment = pickle.loads(pickle.dumps(sim.snapshot()))  # through its bytes
+    after = sim.run(0.5).q
+    sim.set_joint_friction("r", 0.0)
+    sim.restore(moment)
+    assert sim.joint_friction("r").tolist() == [2.0]
+    np.testing.assert_array_equal(sim.run(0.5).q, after)
+    # Restored into a simulation that never had it, too.
+    fresh = friction_pendulum(tmp_path, 0.7)
+    fresh.restore(moment)
+    np.testing.assert_array_equal(fresh.run(0.5).q, after)

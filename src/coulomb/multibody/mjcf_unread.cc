@@ -44,13 +44,18 @@ std::vector<std::string> UnreadMjcfElements(const std::string& path) {
     } else if (section == "tendon") {
       for (const auto& [tag, count] : CountElements(content, {})) tendon[tag] += count;
     } else if (section == "contact") {
-      for (const auto& [tag, count] : CountElements(content, {"pair"})) pair[tag] += count;
+      for (const auto& [tag, count] : CountElements(content, {"pair"}))
+        pair[tag] += count;
     }
   }
   std::vector<std::string> unread;
-  if (!equality.empty()) unread.push_back(Describe(equality, "<equality> constraint", "<equality> constraints"));
-  if (!tendon.empty()) unread.push_back(Describe(tendon, "<tendon> element", "<tendon> elements"));
-  if (!pair.empty()) unread.push_back(Describe(pair, "explicit contact pair", "explicit contact pairs"));
+  if (!equality.empty())
+    unread.push_back(
+        Describe(equality, "<equality> constraint", "<equality> constraints"));
+  if (!tendon.empty())
+    unread.push_back(Describe(tendon, "<tendon> element", "<tendon> elements"));
+  if (!pair.empty())
+    unread.push_back(Describe(pair, "explicit contact pair", "explicit contact pairs"));
   return unread;
 }
 

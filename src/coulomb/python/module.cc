@@ -405,6 +405,8 @@ NB_MODULE(_coulomb, m) {
       .def("set_joint_effort", &Simulation::SetJointEffort)
       .def("set_pd_target", &Simulation::SetJointPdTarget)
       .def("set_pd_gains", &Simulation::SetJointPdGains)
+      .def("set_joint_friction", &Simulation::SetJointFriction)
+      .def("joint_frictions", &Simulation::JointFrictions)
       .def_prop_rw("recording", &Simulation::recording, &Simulation::set_recording)
       .def_prop_ro("num_samples",
                    [](const Simulation& s) { return s.trajectory().time.size(); })

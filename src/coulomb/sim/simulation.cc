@@ -321,9 +321,14 @@ SimulationSnapshot Simulation::Snapshot() const {
       time(), {}, stepper_.warm_start_contacts(), stepper_.warm_start_impulses()};
   for (int t = 0; t < num_trees(); ++t) {
     const MultibodySystem::Tree& tree = scene_.system.tree(t);
-    snapshot.trees.push_back({tree.name, tree.q, tree.v, tree.controllers,
-                              tree.applied_force, tree.applied_force_W,
-                              tree.applied_torque_W});
+    snapshot.trees.push_back({.name = tree.name,
+                              .q = tree.q,
+                              .v = tree.v,
+                              .controllers = tree.controllers,
+                              .applied_force = tree.applied_force,
+                              .applied_force_W = tree.applied_force_W,
+                              .applied_torque_W = tree.applied_torque_W,
+                              .frictions = tree.frictions});
   }
   return snapshot;
 }
@@ -332,7 +337,7 @@ namespace {
 
 // Whether a snapshot's tree is this tree, with valid actuation: the same
 // name and sizes, each controller on the joint it names with valid gains,
-// finite forces.
+// finite forces, each joint friction on its joint, finite and positive.
 bool SnapshotTreeFits(const SimulationSnapshot::TreeState& saved,
                       const MultibodySystem::Tree& tree) {
   if (saved.name != tree.name || saved.q.size() != tree.q.size() ||
@@ -347,6 +352,15 @@ bool SnapshotTreeFits(const SimulationSnapshot::TreeState& saved,
           tree.model.FindOneDofJoint(controller.joint);
       ValidatePdControllerParameters(controller.gains);
       if (joint.position != controller.position || joint.velocity != controller.velocity)
+        return false;
+    } catch (const std::invalid_argument&) {
+      return false;
+    }
+  }
+  for (const JointFriction& friction : saved.frictions) {
+    try {
+      if (tree.model.FindOneDofJoint(friction.joint).velocity != friction.velocity ||
+          !(friction.friction > 0.0) || !std::isfinite(friction.friction))
         return false;
     } catch (const std::invalid_argument&) {
       return false;
@@ -396,6 +410,7 @@ void Simulation::Restore(const SimulationSnapshot& snapshot) {
     tree.applied_force = saved.applied_force;
     tree.applied_force_W = saved.applied_force_W;
     tree.applied_torque_W = saved.applied_torque_W;
+    tree.frictions = saved.frictions;
   }
   scene_.system.set_time(snapshot.time);
   stepper_.SetImpulseWarmStart(snapshot.warm_start_contacts,
@@ -552,6 +567,23 @@ void Simulation::SetJointPdTarget(const std::string& tree, const std::string& jo
   }
   controller->gains.target_position = position;
   controller->gains.target_velocity = velocity;
+}
+
+void Simulation::SetJointFriction(const std::string& tree, const std::string& joint,
+                                  double friction) {
+  scene_.system.SetJointFriction(FindTree(tree), joint, friction);
+}
+
+Eigen::VectorXd Simulation::JointFrictions(const std::string& tree) const {
+  const MultibodySystem::Tree& owner = scene_.system.tree(FindTree(tree));
+  const std::vector<std::string> joints = owner.model.OneDofJointNames();
+  Eigen::VectorXd frictions =
+      Eigen::VectorXd::Zero(static_cast<Eigen::Index>(joints.size()));
+  for (const JointFriction& friction : owner.frictions) {
+    const auto at = std::find(joints.begin(), joints.end(), friction.joint);
+    frictions[at - joints.begin()] = friction.friction;
+  }
+  return frictions;
 }
 
 void Simulation::SetJointPdGains(const std::string& tree, const std::string& joint,

@@ -256,6 +256,14 @@ class Simulation {
   void SetJointPdGains(const std::string& tree, const std::string& joint,
                        double proportional, double derivative,
                        double effort_limit = std::numeric_limits<double>::infinity());
+  // Dry friction F [N·m or N] of a one-dof joint (JointFriction: the joint
+  // sticks while the other torques on it stay below F), replacing what the
+  // scene or the file gave it; 0 removes it. Throws std::invalid_argument on
+  // an unknown tree or joint, a negative or non-finite F. JointFrictions:
+  // every one-dof joint's F, in joint_names' order.
+  void SetJointFriction(const std::string& tree, const std::string& joint,
+                        double friction);
+  Eigen::VectorXd JointFrictions(const std::string& tree) const;
   std::vector<std::string> joint_names(const std::string& tree) const;
   // The positions [rad or m] and velocities [rad/s or m/s] of robot `tree`'s
   // one-dof joints, in joint_names' order (a floating base's pose and twist

@@ -11,7 +11,7 @@ namespace {
 static_assert(std::endian::native == std::endian::little,
               "snapshot bytes are written as this machine holds them: little-endian");
 
-constexpr std::string_view kTag = "coulomb-snapshot-1";
+constexpr std::string_view kTag = "coulomb-snapshot-2";
 
 class Writer {
  public:
@@ -122,6 +122,12 @@ void WriteTree(const SimulationSnapshot::TreeState& tree, Writer* out) {
   out->Vector(tree.applied_force);
   out->Vector3(tree.applied_force_W);
   out->Vector3(tree.applied_torque_W);
+  out->Size(tree.frictions.size());
+  for (const JointFriction& f : tree.frictions) {
+    out->Text(f.joint);
+    out->Int(f.velocity);
+    out->Double(f.friction);
+  }
 }
 
 SimulationSnapshot::TreeState ReadTree(Reader* in) {
@@ -135,6 +141,13 @@ SimulationSnapshot::TreeState ReadTree(Reader* in) {
   tree.applied_force = in->Vector();
   tree.applied_force_W = in->Vector3();
   tree.applied_torque_W = in->Vector3();
+  // A friction takes at least 4 + 4 + 8 bytes.
+  tree.frictions.resize(in->Size(16));
+  for (JointFriction& f : tree.frictions) {
+    f.joint = in->Text();
+    f.velocity = in->Int();
+    f.friction = in->Double();
+  }
   return tree;
 }
 

@@ -15,7 +15,7 @@ namespace coulomb {
 // (Simulation::Snapshot and Restore): restored, a simulation steps bit for
 // bit as it did from the moment the snapshot was taken, with any solver.
 // The clock, each tree's state and actuation (joint controllers, applied
-// forces and wrenches), and the NCP solvers' warm start (the last step's
+// forces and wrenches, joint friction), and the NCP solvers' warm start (the last step's
 // contacts, sorted by geometry pair, and their impulses in their contact
 // frames; SAP starts from v). Not the recording, nor the scene: a snapshot
 // restores into any simulation of the same scene.
@@ -27,6 +27,7 @@ struct SimulationSnapshot {
     Eigen::VectorXd applied_force;
     Eigen::Vector3d applied_force_W = Eigen::Vector3d::Zero();
     Eigen::Vector3d applied_torque_W = Eigen::Vector3d::Zero();
+    std::vector<JointFriction> frictions;
   };
   double time = 0.0;
   std::vector<TreeState> trees;
