@@ -5,6 +5,7 @@
 
 #include "coulomb/contact/joint_friction_constraint.h"
 #include "coulomb/contact/pd_controller_constraint.h"
+#include "coulomb/contact/sap_holonomic_constraint.h"
 #include "coulomb/contact/sap_unilateral_constraint.h"
 
 namespace coulomb {
@@ -146,6 +147,30 @@ TEST(JointFrictionConstraint, IsRegularizedCoulombFrictionOnTheJoint) {
   EXPECT_THROW(JointFrictionConstraint(0.0, sigma), std::invalid_argument);
   EXPECT_THROW(JointFrictionConstraint(friction, 0.0), std::invalid_argument);
   EXPECT_THROW(JointFrictionConstraint(NAN, sigma), std::invalid_argument);
+}
+
+// A coupler g = 0 pushes back both ways: γ = (v̂ − v_c)/R with SAP's
+// near-rigid R = β²/(4π²) w and v̂ = −g0/(δt (1 + β/π)) (closed forms).
+TEST(SapHolonomicConstraint, IsSapsNearRigidLawWithoutAProjection) {
+  const double g0 = 0.02, w = 2.0, beta = 1.0;
+  SapHolonomicConstraint coupler(g0, beta);
+  coupler.Prepare(ConstraintMatrix::Constant(1, 1, w), kTimeStep);
+  const double r = beta * beta / (4 * std::numbers::pi * std::numbers::pi) * w;
+  const double v_hat = -g0 / (kTimeStep * (1 + beta / std::numbers::pi));
+  EXPECT_NEAR(coupler.regularization(), r, 1e-15);
+  EXPECT_NEAR(coupler.v_hat(), v_hat, 1e-15);
+  for (double v : {-3.0, -0.5, 0.0, v_hat, 0.7}) {
+    EXPECT_NEAR(EvaluateAt(coupler, v).gamma, (v_hat - v) / r, 1e-12);
+    EXPECT_NEAR(EvaluateAt(coupler, v).hessian, 1.0 / r, 1e-12);
+  }
+  EXPECT_EQ(EvaluateAt(coupler, v_hat).cost, 0.0);
+  ExpectConvexPotential(coupler, {-3.0, -0.5, 0.0, 0.7});
+  const RigidLaw law = coupler.rigid_law();  // the NCP solvers' law: the same, unbounded
+  EXPECT_EQ(law.kind, RigidLaw::Kind::kSoft);
+  EXPECT_NEAR(law.c - law.d * 0.3, EvaluateAt(coupler, 0.3).gamma, 1e-9);
+  EXPECT_TRUE(std::isinf(law.hi) && std::isinf(law.lo) && law.lo < 0);
+  EXPECT_THROW(SapHolonomicConstraint(NAN), std::invalid_argument);
+  EXPECT_THROW(SapHolonomicConstraint(g0, 0.0), std::invalid_argument);
 }
 
 }  // namespace

@@ -19,9 +19,11 @@
 namespace coulomb {
 namespace {
 
-// Eight clutter bodies at rest in their box, and the test_support pendulum
-// held by a PD controller against its lower joint limit (so that contacts,
-// a joint limit and a controller are all in the problem).
+// Eight clutter bodies at rest in their box, the test_support pendulum
+// held by a PD controller against its lower joint limit, and two sliders
+// coupled as an Atwood machine resting on a limit (so that contacts, joint
+// limits, a controller, joint friction and a coupler are all in the
+// problem).
 Scene RestingScene(Scheme scheme, ContactSolverKind solver) {
   Scene scene = MakeBuiltinScene("clutter", {{"bodies", "8"}});
   scene.parameters.scheme = scheme;
@@ -41,6 +43,16 @@ Scene RestingScene(Scheme scheme, ContactSolverKind solver) {
       tree, "hinge",
       {.proportional_gain = 50.0, .derivative_gain = 5.0, .target_position = -0.2});
   scene.system.SetJointFriction(tree, "hinge", 0.5);
+  // Two sliders coupled as an Atwood machine, held apart by slide_a's limit.
+  testing::WriteSliderPairUrdf(urdf.string());
+  MultibodyTree sliders =
+      MultibodyTree::FromUrdf(urdf.string(), false, testing::At(-2, 2, 1));
+  std::filesystem::remove(urdf);
+  const int pair =
+      scene.system.AddRobot("sliders", std::move(sliders), Eigen::VectorXd::Zero(2),
+                            Eigen::VectorXd::Zero(2), ContactMaterial{});
+  scene.system.AddJointCoupler(pair, "slide_b", "slide_a", -1.0, 0.0);
+  scene.system.SetJointLimits(pair, "slide_a", 0.0, 1.0);
   return scene;
 }
 

@@ -189,4 +189,18 @@ void WritePendulumUrdf(const std::string& path) {
 </robot>)";
 }
 
+void WriteSliderPairUrdf(const std::string& path) {
+  std::ofstream(path) << R"(<robot name="sliders">
+  <link name="frame"/>
+  <link name="a"><inertial><mass value="0.3"/>
+    <inertia ixx="0.001" iyy="0.001" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="b"><inertial><mass value="0.1"/>
+    <inertia ixx="0.001" iyy="0.001" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="slide_a" type="prismatic"><parent link="frame"/><child link="a"/>
+    <axis xyz="0 0 1"/><limit lower="-10" upper="10" effort="10" velocity="10"/></joint>
+  <joint name="slide_b" type="prismatic"><parent link="frame"/><child link="b"/>
+    <axis xyz="0 0 1"/><limit lower="-10" upper="10" effort="10" velocity="10"/></joint>
+</robot>)";
+}
+
 }  // namespace coulomb::testing

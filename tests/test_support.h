@@ -63,5 +63,8 @@ Eigen::Isometry3d At(double x, double y, double z);
 // "bob" of mass 2 kg centred 0.5 m below it (I = 0.1 kg·m²), with a 5 cm
 // collision sphere at its centre.
 void WritePendulumUrdf(const std::string& path);
+// Two vertical sliders on a fixed frame ("slide_a", 0.3 kg; "slide_b",
+// 0.1 kg), for couplers.
+void WriteSliderPairUrdf(const std::string& path);
 
 }  // namespace coulomb::testing

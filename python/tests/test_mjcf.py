@@ -696,3 +696,55 @@ def test_a_fixed_robots_base_link_in_the_ground_is_world_geometry(tmp_path):
     assert sim.body_position("top")[2] == pytest.approx(0.2, abs=2e-3)
     assert trajectory.summary["momentum_error_max"] < 1e-6
     assert set(sim.contacts()["body_a"]) <= {"world"}  # against the base, the world's
+
+
+# The Atwood machine of test_urdf.py, its coupling an <equality><joint>.
+ATWOOD_MJCF = """<mujoco model="atwood">
+  <compiler angle="radian"/>
+  <worldbody>
+    <body name="frame">
+      <body name="heavy">
+        <joint name="down" type="slide" axis="0 0 1"/>
+        <inertial pos="0 0 0" mass="0.3" diaginertia="0.001 0.001 0.001"/>
+      </body>
+      <body name="light">
+        <joint name="up" type="slide" axis="0 0 1" REF/>
+        <inertial pos="0 0 0" mass="0.1" diaginertia="0.001 0.001 0.001"/>
+      </body>
+    </body>
+  </worldbody>
+  <equality><joint joint1="up" joint2="down" POLYCOEF/></equality>
+</mujoco>"""
+
+
+def atwood_mjcf(polycoef='polycoef="0 -1 0 0 0"', ref=""):
+    return ATWOOD_MJCF.replace("POLYCOEF", polycoef).replace("REF", ref)
+
+
+def test_an_mjcf_joint_equality_is_the_urdfs_mimic_joint(tmp_path):
+    from test_urdf import atwood
+    sim = load(tmp_path, atwood_mjcf())
+    assert sim.warnings == []  # a joint equality is read
+    np.testing.assert_allclose(sim.run(0.5).q, atwood(tmp_path).run(0.5).q, rtol=0,
+                               atol=1e-12)
+
+
+def test_an_mjcf_joint_equality_couples_the_joints_about_their_refs(tmp_path):
+    # MuJoCo's q1 − ref1 = a0 + a1 (q2 − ref2): up − 0.1 = 0.05 − down.
+    sim = load(tmp_path, atwood_mjcf('polycoef="0.05 -1"', 'ref="0.1"'))
+    assert sim.joint_positions("r").tolist() == pytest.approx([0.0, 0.15], abs=1e-15)
+    q = sim.run(0.5).q
+    assert np.max(np.abs(q[:, 0] + q[:, 1] - 0.15)) < 1e-4
+    assert q[-1, 0] < -0.5  # it runs
+
+
+@pytest.mark.parametrize("polycoef, message", [
+    ('polycoef="0 1 0.5 0 0"', "only a linear polycoef is read"),
+    ('polycoef="0 x"', "polycoef '0 x': not a number"),
+])
+def test_an_mjcf_joint_equality_that_cannot_be_read_is_refused(tmp_path, polycoef, message):
+    with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*<equality><joint "
+                       r"joint1=\"up\">.*" + message):
+        load(tmp_path, atwood_mjcf(polycoef))
+    with pytest.raises(ValueError, match="only a coupling of two joints"):
+        load(tmp_path, atwood_mjcf().replace(' joint2="down"', ""))

@@ -40,7 +40,8 @@ std::vector<std::string> UnreadMjcfElements(const std::string& path) {
   std::map<std::string, int> equality, tendon, pair;
   for (const auto& [section, content] : root) {
     if (section == "equality") {
-      for (const auto& [tag, count] : CountElements(content, {})) equality[tag] += count;
+      for (const auto& [tag, count] : CountElements(content, {}))
+        if (tag != "joint") equality[tag] += count;  // joint couplings are read
     } else if (section == "tendon") {
       for (const auto& [tag, count] : CountElements(content, {})) tendon[tag] += count;
     } else if (section == "contact") {

@@ -6,10 +6,11 @@
 namespace coulomb {
 
 // What of an MJCF file changes MuJoCo's dynamics but is not read here, one
-// line per kind, for a warning: equality constraints ("2 <equality>
-// constraints (connect, weld) are not read"), tendons and explicit contact
-// pairs. Contact parameters (friction, solref) are not listed: the scene's
-// contact materials replace them by design. Empty when there are none.
+// line per kind, for a warning: equality constraints other than joint
+// couplings ("2 <equality> constraints (connect, weld) are not read"),
+// tendons and explicit contact pairs. Contact parameters (friction, solref) are not
+// listed: the scene's contact materials replace them by design. Empty when there are
+// none.
 std::vector<std::string> UnreadMjcfElements(const std::string& path);
 
 }  // namespace coulomb

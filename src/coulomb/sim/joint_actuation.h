@@ -48,4 +48,16 @@ struct JointFriction {
   double friction = 0.0;
 };
 
+// A one-dof joint driven by another of its tree: q = m q_reference + c (a
+// URDF mimic joint, an MJCF <equality><joint>), held near-rigidly in the
+// solve through SapHolonomicConstraint on g = q − m q_reference − c.
+struct JointCoupler {
+  std::string joint;
+  std::string reference;
+  int position = -1, velocity = -1;                      // of `joint`
+  int reference_position = -1, reference_velocity = -1;  // of `reference`
+  double multiplier = 1.0;                               // m
+  double offset = 0.0;                                   // c [rad or m]
+};
+
 }  // namespace coulomb

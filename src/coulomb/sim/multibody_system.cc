@@ -59,6 +59,7 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
                     .controllers = {},
                     .frictions = {},
                     .target_ranges = {},
+                    .couplers = {},
                     .welded_geometries = {},
                     .applied_force = {},
                     .applied_force_W = Eigen::Vector3d::Zero(),
@@ -180,6 +181,25 @@ void MultibodySystem::SetJointFriction(int tree, const std::string& joint,
   std::vector<JointFriction>& frictions = trees_[tree].frictions;
   std::erase_if(frictions, [&joint](const JointFriction& f) { return f.joint == joint; });
   if (friction > 0.0) frictions.push_back({joint, index.velocity, friction});
+}
+
+void MultibodySystem::AddJointCoupler(int tree, const std::string& joint,
+                                      const std::string& reference, double multiplier,
+                                      double offset) {
+  CheckTreeIndex(tree);
+  const std::string at = trees_[tree].name + ": joint '" + joint + "'";
+  if (!std::isfinite(multiplier) || !std::isfinite(offset))
+    throw std::invalid_argument(at +
+                                ": a coupler's multiplier and offset must be finite");
+  if (joint == reference) throw std::invalid_argument(at + ": coupled to itself");
+  for (const JointCoupler& coupler : trees_[tree].couplers)
+    if (coupler.joint == joint) throw std::invalid_argument(at + ": coupled twice");
+  const MultibodyTree& model = trees_[tree].model;
+  const MultibodyTree::JointIndex driven = model.FindOneDofJoint(joint);
+  const MultibodyTree::JointIndex driving = model.FindOneDofJoint(reference);
+  trees_[tree].couplers.push_back({joint, reference, driven.position, driven.velocity,
+                                   driving.position, driving.velocity, multiplier,
+                                   offset});
 }
 
 void MultibodySystem::SetJointTargetRange(int tree, const JointTargetRange& range) {

@@ -33,6 +33,7 @@ class MultibodySystem {
     std::vector<JointPdController> controllers;
     std::vector<JointFriction> frictions;
     std::vector<JointTargetRange> target_ranges;
+    std::vector<JointCoupler> couplers;
     // The world's geometries that are links of this robot welded to the
     // world (AddRobot), with their bodies: {geometry id, body}.
     std::vector<std::pair<int, int>> welded_geometries;
@@ -80,6 +81,11 @@ class MultibodySystem {
   // replacing any it had; F = 0 removes it. Throws std::invalid_argument on
   // a bad joint, a negative or non-finite F.
   void SetJointFriction(int tree, const std::string& joint, double friction);
+  // Couples a one-dof joint to another of the tree, q = m q_reference + c
+  // (JointCoupler). Throws std::invalid_argument on a bad joint, a joint
+  // coupled to itself or twice, or a non-finite m or c.
+  void AddJointCoupler(int tree, const std::string& joint, const std::string& reference,
+                       double multiplier, double offset);
   // The range a one-dof joint's PD targets are clamped into
   // (JointTargetRange), replacing any it had. Throws std::invalid_argument
   // on a bad joint, or unless lower < upper.

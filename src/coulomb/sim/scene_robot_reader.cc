@@ -10,6 +10,7 @@
 #include "coulomb/multibody/mjcf_contact_excludes.h"
 #include "coulomb/multibody/mjcf_joints.h"
 #include "coulomb/multibody/mjcf_unread.h"
+#include "coulomb/multibody/urdf_mimic.h"
 #include "coulomb/sim/mjcf_robot.h"
 
 namespace coulomb {
@@ -270,6 +271,53 @@ void WarnOfUnreadMjcfElements(const SceneReader& r, const YAML::Node& node,
     scene->warnings.push_back(key + ".mjcf: " + path + ": " + what);
 }
 
+// The file's joint couplers (a URDF's mimic joints, an MJCF file's joint
+// equalities), their indices not yet set.
+std::vector<JointCoupler> ReadFileCouplers(const SceneReader& r, const YAML::Node& node,
+                                           const std::string& key,
+                                           const std::string& path) {
+  const char* format = node["urdf"] ? "urdf" : "mjcf";
+  std::vector<JointCoupler> couplers;
+  try {
+    if (node["urdf"]) {
+      for (const UrdfMimicJoint& mimic : ReadUrdfMimicJoints(path))
+        couplers.push_back({.joint = mimic.joint,
+                            .reference = mimic.reference,
+                            .multiplier = mimic.multiplier,
+                            .offset = mimic.offset});
+    } else {
+      for (const MjcfJointEquality& equality : ReadMjcfJointEqualities(path))
+        couplers.push_back({.joint = equality.joint,
+                            .reference = equality.reference,
+                            .multiplier = equality.multiplier,
+                            .offset = equality.offset});
+    }
+  } catch (const std::exception& e) {
+    r.Fail(node[format], key + "." + format, path + ": " + e.what());
+  }
+  return couplers;
+}
+
+// A coupled joint the scene's `joints` do not place starts where its
+// coupler puts it, q = m q_reference + c, so that the coupling holds from
+// the first step.
+void PlaceCoupledJoints(const SceneReader& r, const YAML::Node& node,
+                        const std::string& key, const std::vector<JointCoupler>& couplers,
+                        const MultibodyTree& model, Eigen::VectorXd* q) {
+  const char* format = node["urdf"] ? "urdf" : "mjcf";
+  for (const JointCoupler& coupler : couplers) {
+    if (node["joints"] && node["joints"][coupler.joint]) continue;
+    try {
+      (*q)[model.FindOneDofJoint(coupler.joint).position] =
+          coupler.multiplier * (*q)[model.FindOneDofJoint(coupler.reference).position] +
+          coupler.offset;
+    } catch (const std::invalid_argument& e) {
+      r.Fail(node[format], key + "." + format,
+             "coupled joints: " + std::string(e.what()));
+    }
+  }
+}
+
 // Whether the robot floats: its `base`, by default floating for a URDF and,
 // for an MJCF file, as in MuJoCo: floating when its root body has a free
 // joint, else hung from the world by its joints.
@@ -363,6 +411,8 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
            path + ": " + e.what());
   }
   if (node["joints"]) ReadJointPositions(r, node["joints"], key + ".joints", *model, &q);
+  const std::vector<JointCoupler> couplers = ReadFileCouplers(r, node, key, path);
+  PlaceCoupledJoints(r, node, key, couplers, *model, &q);
   const Eigen::VectorXd v = Eigen::VectorXd::Zero(model->num_velocities());
   int tree = -1;
   try {  // the URDF's own joint limits are validated here
@@ -371,6 +421,14 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
     r.Fail(file, file_key, path + ": " + e.what());
   }
   AddFileJointElements(r, node, key, path, mjcf, tree, &scene->system);
+  for (const JointCoupler& coupler : couplers) {
+    try {
+      scene->system.AddJointCoupler(tree, coupler.joint, coupler.reference,
+                                    coupler.multiplier, coupler.offset);
+    } catch (const std::invalid_argument& e) {
+      r.Fail(file, file_key, path + ": " + e.what());
+    }
+  }
   if (node["mjcf"]) {
     ExcludeMjcfBodyPairs(r, node, key, path, tree, &scene->system);
     WarnOfUnreadMjcfElements(r, node, key, path, scene);

@@ -3,6 +3,7 @@
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/contact/joint_friction_constraint.h"
 #include "coulomb/contact/sap_friction_cone.h"
+#include "coulomb/contact/sap_holonomic_constraint.h"
 #include "coulomb/contact/sap_unilateral_constraint.h"
 #include "coulomb/math/contact_frame.h"
 
@@ -257,7 +258,8 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
     // A constraint on one joint velocity: J = sign e_velocityᵀ.
     const auto joint_row = [&](int velocity, double sign,
                                int kind) -> ProblemConstraint& {
-      ProblemConstraint& constraint = problem_.EmplaceConstraint(kind);
+      ProblemConstraint& constraint = problem_.EmplaceConstraint(
+          JointSlotKind(kind, static_cast<int>(tree.v.size())));
       constraint.jacobian.resize(1);
       constraint.jacobian[0].clique = t;
       constraint.jacobian[0].matrix.setZero(1, tree.v.size());
@@ -290,6 +292,16 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
       EmplaceConstraintPotential<JointFrictionConstraint>(
           &joint_row(friction.velocity, 1.0, kJointFrictionSlot).potential,
           friction.friction, parameters_.contact.sigma);
+    }
+    // g = q − m q_reference − c, ġ = (e_velocity − m e_reference)ᵀ v.
+    for (const JointCoupler& coupler : tree.couplers) {
+      ProblemConstraint& row = joint_row(coupler.velocity, 1.0, kJointCouplerSlot);
+      row.jacobian[0].matrix(0, coupler.reference_velocity) = -coupler.multiplier;
+      const double g0 = tree.q[coupler.position] -
+                        coupler.multiplier * tree.q[coupler.reference_position] -
+                        coupler.offset;
+      EmplaceConstraintPotential<SapHolonomicConstraint>(
+          &row.potential, g0, parameters_.contact.near_rigid_threshold);
     }
   }
 }

@@ -224,10 +224,14 @@ class TimeStepper {
   // contact's kind is the shape of its Jacobian blocks (the dofs of its one
   // or two trees), so that the slot it gets has storage of its size.
   static constexpr int kJointLimitSlot = -1, kJointControllerSlot = -2,
-                       kJointFrictionSlot = -3;
+                       kJointFrictionSlot = -3, kJointCouplerSlot = -4;
   static int ContactSlotKind(int first_block_dofs, int second_block_dofs) {
     return first_block_dofs | second_block_dofs << 16;
   }
+  // A joint constraint's kind: its role (the k…Slot above) and the dofs of
+  // its tree, the width of its Jacobian row, so that robots of different
+  // sizes do not trade one slot's storage back and forth.
+  static int JointSlotKind(int role, int tree_dofs) { return role - 8 * tree_dofs; }
   // One contact point's constraint, in a new slot of problem_ (at least one
   // side must be simulated).
   void AddContactConstraint(const MultibodySystem& system, const ContactPoint& contact);
