@@ -532,6 +532,8 @@ ARM_MJCF = """<mujoco model="arm">
     <key name="far" qpos="0.3 0.7071067811865476 0 0.7071067811865476 0 0.05"
          ctrl="1.7 0.2"/>
     <key name="pose" qpos="0.3 0.7071067811865476 0 0.7071067811865476 0 0.05"/>
+    <key name="moving" qpos="0.3 0.7071067811865476 0 0.7071067811865476 0 0.05"
+         qvel="0.5 0 0 1 0.2"/>
   </keyframe>
 </mujoco>"""
 
@@ -564,6 +566,29 @@ def test_a_keyframe_sets_the_joints_in_mujocos_qpos_order(tmp_path):
     fore_x = np.array([math.cos(upper + math.pi / 2), 0, -math.sin(upper + math.pi / 2)])
     elbow = 0.4 * np.array([math.cos(upper), 0, -math.sin(upper)])
     np.testing.assert_allclose(sim.body_position("tip"), elbow + 0.25 * fore_x, atol=1e-12)
+
+
+def test_a_keyframes_qvel_sets_the_joint_velocities(tmp_path):
+    sim = load(tmp_path, ARM_MJCF, keyframe="moving")
+    np.testing.assert_array_equal(sim.joint_velocities("r"), [0.5, 0.2])
+    # The forearm turns at the shoulder's 0.5 rad/s about y plus the ball
+    # joint's 1 rad/s about its own z, which the forearm's pose turns into
+    # (sin θ, 0, cos θ) in world, θ = q − ref + 90°.
+    theta = 0.3 - math.radians(10) + math.pi / 2
+    np.testing.assert_allclose(sim.body_velocity("fore")[1],
+                               [math.sin(theta), 0.5, math.cos(theta)], atol=1e-12)
+
+
+def test_a_keyframes_qvel_sets_a_floating_roots_velocity_as_mujoco_does(tmp_path):
+    # A free joint's qvel: the linear velocity in world, the angular one in
+    # the body frame (turned 90° about z here).
+    text = BALL_MJCF.replace("</mujoco>", '<keyframe><key name="thrown" qpos="0 0 2 '
+                             '0.7071067811865476 0 0 0.7071067811865476" qvel="1 0 0 2 0 0"/>'
+                             "</keyframe></mujoco>")
+    sim = load(tmp_path, text, keyframe="thrown")
+    linear, angular = sim.body_velocity("ball")
+    np.testing.assert_allclose(linear, [1, 0, 0], atol=1e-15)
+    np.testing.assert_allclose(angular, [0, 2, 0], atol=1e-12)  # body x is world y
 
 
 @pytest.mark.parametrize("key, targets", [("home", [0.4, 0.0]),
@@ -613,6 +638,8 @@ def test_a_keyframe_that_is_not_in_the_file_is_refused(tmp_path, robot, message)
      r"robots\[0\]\.mjcf: .*Keyframe size does not match model size"),
     ('<key name="k" ctrl="1 2 3"/>',
      r"robots\[0\]\.keyframe: .*keyframe 'k': ctrl has 3 numbers, the file's actuators 2"),
+    ('<key name="k" qvel="1 2"/>',
+     r"robots\[0\]\.keyframe: .*keyframe 'k': qvel has 2 numbers, the file's joints 5"),
 ])
 def test_a_keyframe_that_does_not_fit_the_robot_is_refused_in_one_line(tmp_path, key,
                                                                       message):

@@ -18,7 +18,8 @@ void SapHolonomicConstraint::Prepare(const ConstraintMatrix& delassus_estimate,
                                      double time_step) {
   const double w = std::abs(delassus_estimate(0, 0));
   if (!(w > 0.0) || !std::isfinite(w)) {
-    throw std::invalid_argument("holonomic constraint: zero or non-finite Delassus estimate");
+    throw std::invalid_argument(
+        "holonomic constraint: zero or non-finite Delassus estimate");
   }
   const double beta = near_rigid_threshold_;
   const double tau_d = SapDissipationTimeScaleOrDefault(-1.0, beta, time_step);
@@ -27,7 +28,8 @@ void SapHolonomicConstraint::Prepare(const ConstraintMatrix& delassus_estimate,
   v_hat_ = SapStabilizationVelocity(g0_, time_step, tau_d);
 }
 
-double SapHolonomicConstraint::Evaluate(const ConstraintVector& v_c, ConstraintVector* gamma,
+double SapHolonomicConstraint::Evaluate(const ConstraintVector& v_c,
+                                        ConstraintVector* gamma,
                                         ConstraintMatrix* hessian) const {
   const double impulse = (v_hat_ - v_c(0)) / r_;
   gamma->setConstant(1, impulse);

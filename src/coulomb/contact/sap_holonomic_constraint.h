@@ -19,7 +19,8 @@ namespace coulomb {
 class SapHolonomicConstraint final : public ConvexConstraint {
  public:
   // g0: g at the start of the step; β > 0 the near-rigid threshold.
-  SapHolonomicConstraint(double g0, double near_rigid_threshold = kDefaultNearRigidThreshold);
+  SapHolonomicConstraint(double g0,
+                         double near_rigid_threshold = kDefaultNearRigidThreshold);
 
   int num_equations() const override { return 1; }
   void Prepare(const ConstraintMatrix& delassus_estimate, double time_step) override;

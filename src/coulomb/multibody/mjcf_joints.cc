@@ -112,6 +112,17 @@ int MjcfJoint::num_positions() const {
   }
 }
 
+int MjcfJoint::num_velocities() const {
+  switch (type) {
+    case Type::kBall:
+      return 3;
+    case Type::kFree:
+      return 6;
+    default:
+      return 1;
+  }
+}
+
 std::vector<MjcfJoint> ReadMjcfJoints(const std::string& path) {
   const ptree root = ReadMjcfRoot(path);
   std::vector<MjcfJoint> joints;
@@ -174,7 +185,8 @@ MjcfKeyframe ReadMjcfKeyframe(const std::string& path, const std::string& name) 
       if (tag != "key" || key.get("<xmlattr>.name", "") != name) continue;
       const std::string what = "keyframe '" + name + "': ";
       return {name, Numbers(key.get("<xmlattr>.qpos", ""), what + "qpos"),
-              Numbers(key.get("<xmlattr>.ctrl", ""), what + "ctrl")};
+              Numbers(key.get("<xmlattr>.ctrl", ""), what + "ctrl"),
+              Numbers(key.get("<xmlattr>.qvel", ""), what + "qvel")};
     }
   }
   throw std::runtime_error("no keyframe named '" + name + "' in <keyframe>");

@@ -25,8 +25,10 @@ struct MjcfJoint {
   double spring_reference = 0.0;  // q_s [rad or m]
   double reference = 0.0;         // ref [rad or m]: qpos0
   // Entries of qpos: 1 for a hinge or slide, 4 for a ball (w x y z), 7 for a
-  // free joint (position, then w x y z).
+  // free joint (position, then w x y z); of qvel: 1, 3 (angular velocity in
+  // the child frame), 6 (linear velocity in world, angular in the body).
   int num_positions() const;
+  int num_velocities() const;
 };
 
 // The joints of the MJCF file at `path`. Throws std::runtime_error naming
@@ -50,17 +52,19 @@ struct MjcfJointEquality {
 // the linear term, or joints that are not hinges or slides of the file.
 std::vector<MjcfJointEquality> ReadMjcfJointEqualities(const std::string& path);
 
-// A <keyframe><key> of an MJCF file: a configuration (MuJoCo's qpos, in
-// the order of ReadMjcfJoints) and the actuators' controls (MuJoCo's ctrl,
-// in the order of ReadMjcfActuators), either empty when not given.
+// A <keyframe><key> of an MJCF file: a configuration and velocities
+// (MuJoCo's qpos and qvel, in the order of ReadMjcfJoints) and the
+// actuators' controls (MuJoCo's ctrl, in the order of ReadMjcfActuators),
+// each empty when not given.
 struct MjcfKeyframe {
   std::string name;
   std::vector<double> qpos;
   std::vector<double> ctrl;
+  std::vector<double> qvel;
 };
 
 // The file's keyframe named `name`. Throws std::runtime_error when there is
-// none of that name, or its qpos or ctrl are not finite numbers.
+// none of that name, or its qpos, qvel or ctrl are not finite numbers.
 MjcfKeyframe ReadMjcfKeyframe(const std::string& path, const std::string& name);
 
 }  // namespace coulomb

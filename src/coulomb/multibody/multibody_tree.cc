@@ -435,14 +435,14 @@ bool MultibodyTree::IsWeldedToWorld(int body) const {
   return impl_->model.frames[impl_->body_frames[body]].parentJoint == 0;
 }
 
-MultibodyTree::JointPositionRange MultibodyTree::FindJointPositions(
-    const std::string& name) const {
+MultibodyTree::JointRange MultibodyTree::FindJoint(const std::string& name) const {
   const pinocchio::Model& model = impl_->model;
   if (!model.existJointName(name)) {
     throw std::invalid_argument("no joint named '" + name + "'");
   }
   const pinocchio::JointIndex joint = model.getJointId(name);
-  return {model.joints[joint].idx_q(), model.joints[joint].nq()};
+  return {model.joints[joint].idx_q(), model.joints[joint].nq(),
+          model.joints[joint].idx_v(), model.joints[joint].nv()};
 }
 
 MultibodyTree::JointIndex MultibodyTree::FindOneDofJoint(const std::string& name) const {

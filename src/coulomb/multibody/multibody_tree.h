@@ -123,14 +123,17 @@ class MultibodyTree {
     double effort_limit = std::numeric_limits<double>::infinity();
   };
   JointIndex FindOneDofJoint(const std::string& name) const;
-  // Where any joint's positions sit in q: the first index and the count (1
-  // for a one-dof joint, 4 for a spherical joint's unit quaternion x y z w).
-  // Throws std::invalid_argument if there is no such joint.
-  struct JointPositionRange {
-    int first = -1;
-    int count = 0;
+  // Where any joint's positions sit in q and its velocities in v: the first
+  // indices and the counts (1 and 1 for a one-dof joint, 4 and 3 for a
+  // spherical joint: its unit quaternion x y z w and its angular velocity in
+  // the child frame). Throws std::invalid_argument if there is no such joint.
+  struct JointRange {
+    int first_position = -1;
+    int num_positions = 0;
+    int first_velocity = -1;
+    int num_velocities = 0;
   };
-  JointPositionRange FindJointPositions(const std::string& name) const;
+  JointRange FindJoint(const std::string& name) const;
   // Names of all one-dof joints, in model order.
   std::vector<std::string> OneDofJointNames() const;
   // Armature (reflected rotor inertia) I_a ≥ 0 of a one-dof joint

@@ -30,49 +30,76 @@ JointTargetRange ServoTargetRange(const MjcfActuator& actuator,
 
 // A joint's part of a keyframe's qpos, written into the model's q.
 void SetJointPositions(const MjcfJoint& joint, const double* qpos,
-                       const MultibodyTree& model, Eigen::VectorXd* q) {
-  if (joint.name.empty())
-    throw std::invalid_argument("the keyframe sets a joint without a name: give it one");
-  const MultibodyTree::JointPositionRange range = model.FindJointPositions(joint.name);
+                       const MultibodyTree::JointRange& range, Eigen::VectorXd* q) {
   if (joint.type == MjcfJoint::Type::kBall) {  // MuJoCo's w x y z, Pinocchio's x y z w
     const Eigen::Quaterniond rotation =
         Eigen::Quaterniond(qpos[0], qpos[1], qpos[2], qpos[3]).normalized();
-    q->segment<4>(range.first) = rotation.coeffs();
+    q->segment<4>(range.first_position) = rotation.coeffs();
   } else {
-    (*q)[range.first] = qpos[0];
+    (*q)[range.first_position] = qpos[0];
   }
 }
 
-}  // namespace
+// The sum of the joints' entries in qpos (`positions`) or in qvel, checked
+// against the size of the keyframe's vector (empty: not given).
+void CheckKeyframeSize(const std::vector<MjcfJoint>& joints, const MjcfKeyframe& keyframe,
+                       bool positions) {
+  const std::vector<double>& values = positions ? keyframe.qpos : keyframe.qvel;
+  size_t size = 0;
+  for (const MjcfJoint& joint : joints)
+    size += positions ? joint.num_positions() : joint.num_velocities();
+  if (!values.empty() && values.size() != size) {
+    throw std::invalid_argument("keyframe '" + keyframe.name +
+                                "': " + (positions ? "qpos" : "qvel") + " has " +
+                                std::to_string(values.size()) +
+                                " numbers, the file's joints " + std::to_string(size));
+  }
+}
 
-void SetMjcfInitialConfiguration(const std::vector<MjcfJoint>& joints,
-                                 const MjcfKeyframe* keyframe,
-                                 bool root_pose_from_keyframe, const MultibodyTree& model,
-                                 Eigen::VectorXd* q) {
+// Each named hinge and slide at its ref.
+void SetReferenceConfiguration(const std::vector<MjcfJoint>& joints,
+                               const MultibodyTree& model, Eigen::VectorXd* q) {
   for (const MjcfJoint& joint : joints) {
     const bool one_dof =
         joint.type == MjcfJoint::Type::kHinge || joint.type == MjcfJoint::Type::kSlide;
     if (one_dof && !joint.name.empty() && joint.reference != 0.0)
       (*q)[model.FindOneDofJoint(joint.name).position] = joint.reference;
   }
-  if (keyframe == nullptr || keyframe->qpos.empty()) return;
-  size_t size = 0;
-  for (const MjcfJoint& joint : joints) size += joint.num_positions();
-  if (keyframe->qpos.size() != size) {
-    throw std::invalid_argument("keyframe '" + keyframe->name + "': qpos has " +
-                                std::to_string(keyframe->qpos.size()) +
-                                " numbers, the file's joints " + std::to_string(size));
-  }
-  const double* qpos = keyframe->qpos.data();
+}
+
+}  // namespace
+
+void SetMjcfInitialState(const std::vector<MjcfJoint>& joints,
+                         const MjcfKeyframe& keyframe, bool root_pose_from_keyframe,
+                         const MultibodyTree& model, Eigen::VectorXd* q,
+                         Eigen::VectorXd* v) {
+  SetReferenceConfiguration(joints, model, q);
+  CheckKeyframeSize(joints, keyframe, true);
+  CheckKeyframeSize(joints, keyframe, false);
+  const double* qpos = keyframe.qpos.empty() ? nullptr : keyframe.qpos.data();
+  const double* qvel = keyframe.qvel.empty() ? nullptr : keyframe.qvel.data();
   for (const MjcfJoint& joint : joints) {
-    if (joint.type != MjcfJoint::Type::kFree) {
-      SetJointPositions(joint, qpos, model, q);
-    } else if (root_pose_from_keyframe) {  // the floating base: p_W, then x y z w
-      q->head<3>() = Eigen::Vector3d(qpos[0], qpos[1], qpos[2]);
-      q->segment<4>(3) =
-          Eigen::Quaterniond(qpos[3], qpos[4], qpos[5], qpos[6]).normalized().coeffs();
+    if (joint.type == MjcfJoint::Type::kFree) {
+      // The floating base: p_W then x y z w; v = [ṗ_W, ω_B] as MuJoCo's.
+      if (qpos && root_pose_from_keyframe) {
+        q->head<3>() = Eigen::Vector3d(qpos[0], qpos[1], qpos[2]);
+        q->segment<4>(3) =
+            Eigen::Quaterniond(qpos[3], qpos[4], qpos[5], qpos[6]).normalized().coeffs();
+      }
+      if (qvel && model.has_free_base())
+        v->head<6>() = Eigen::Map<const Eigen::Vector<double, 6>>(qvel);
+    } else if (qpos || qvel) {
+      if (joint.name.empty())
+        throw std::invalid_argument(
+            "the keyframe sets a joint without a name: give it one");
+      const MultibodyTree::JointRange range = model.FindJoint(joint.name);
+      if (qpos) SetJointPositions(joint, qpos, range, q);
+      if (qvel)
+        v->segment(range.first_velocity, range.num_velocities) =
+            Eigen::Map<const Eigen::VectorXd>(qvel, range.num_velocities);
     }
-    qpos += joint.num_positions();
+    if (qpos) qpos += joint.num_positions();
+    if (qvel) qvel += joint.num_velocities();
   }
 }
 

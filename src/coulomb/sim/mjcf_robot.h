@@ -13,17 +13,19 @@ namespace coulomb {
 // initial configuration, and its actuators as PD controllers
 // (scenes/README.md, docs/robots.md).
 
-// MuJoCo's initial configuration in `*q` (the model's, `joints` those of
-// ReadMjcfJoints): each named hinge and slide at its ref (qpos0), then,
-// with a `keyframe`, its qpos (the joints in file order; a ball joint's
-// quaternion w x y z). A free root's pose in the keyframe is taken when
-// `root_pose_from_keyframe` (a floating robot the scene does not place),
-// and skipped otherwise. Throws std::invalid_argument for a qpos whose
-// size is not MuJoCo's nq, or one that sets a joint without a name.
-void SetMjcfInitialConfiguration(const std::vector<MjcfJoint>& joints,
-                                 const MjcfKeyframe* keyframe,
-                                 bool root_pose_from_keyframe, const MultibodyTree& model,
-                                 Eigen::VectorXd* q);
+// MuJoCo's initial state in `*q` and `*v` (the model's, `joints` those of
+// ReadMjcfJoints): each named hinge and slide at its ref (qpos0), then the
+// keyframe's qpos and qvel where given (the joints in file order; a ball
+// joint's quaternion w x y z and angular velocity in its child frame; a
+// floating root's velocity [ṗ_W, ω_B] as MuJoCo's). A free root's pose in
+// the keyframe is taken when `root_pose_from_keyframe` (a floating robot the
+// scene does not place), and skipped otherwise. Throws
+// std::invalid_argument for a qpos or qvel whose size is not MuJoCo's nq or
+// nv, or one that sets a joint without a name.
+void SetMjcfInitialState(const std::vector<MjcfJoint>& joints,
+                         const MjcfKeyframe& keyframe, bool root_pose_from_keyframe,
+                         const MultibodyTree& model, Eigen::VectorXd* q,
+                         Eigen::VectorXd* v);
 
 // An MJCF actuator as its joint's PD controller (on `tree`), its control
 // starting at `control` (MuJoCo's ctrl: 0, or a keyframe's), clamped into

@@ -402,9 +402,10 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
   }
   const MjcfFileElements mjcf =
       node["mjcf"] ? ReadMjcfFileElements(r, node, key, path) : MjcfFileElements{};
+  Eigen::VectorXd v = Eigen::VectorXd::Zero(model->num_velocities());
   try {
-    SetMjcfInitialConfiguration(mjcf.joints, &mjcf.keyframe, floating && !node["pose"],
-                                *model, &q);
+    SetMjcfInitialState(mjcf.joints, mjcf.keyframe, floating && !node["pose"], *model, &q,
+                        &v);
   } catch (const std::invalid_argument& e) {
     r.Fail(node["keyframe"] ? node["keyframe"] : file,
            key + (node["keyframe"] ? ".keyframe" : "." + std::string(format)),
@@ -413,7 +414,6 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
   if (node["joints"]) ReadJointPositions(r, node["joints"], key + ".joints", *model, &q);
   const std::vector<JointCoupler> couplers = ReadFileCouplers(r, node, key, path);
   PlaceCoupledJoints(r, node, key, couplers, *model, &q);
-  const Eigen::VectorXd v = Eigen::VectorXd::Zero(model->num_velocities());
   int tree = -1;
   try {  // the URDF's own joint limits are validated here
     tree = scene->system.AddRobot(name, std::move(*model), q, v, material);
