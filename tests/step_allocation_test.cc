@@ -22,8 +22,8 @@ namespace {
 // Eight clutter bodies at rest in their box, the test_support pendulum
 // held by a PD controller against its lower joint limit, and two sliders
 // coupled as an Atwood machine resting on a limit (so that contacts, joint
-// limits, a controller, joint friction and a coupler are all in the
-// problem).
+// limits, a controller, joint friction, a coupler and a body connection
+// are all in the problem).
 Scene RestingScene(Scheme scheme, ContactSolverKind solver) {
   Scene scene = MakeBuiltinScene("clutter", {{"bodies", "8"}});
   scene.parameters.scheme = scheme;
@@ -52,6 +52,9 @@ Scene RestingScene(Scheme scheme, ContactSolverKind solver) {
       scene.system.AddRobot("sliders", std::move(sliders), Eigen::VectorXd::Zero(2),
                             Eigen::VectorXd::Zero(2), ContactMaterial{});
   scene.system.AddJointCoupler(pair, "slide_b", "slide_a", -1.0, 0.0);
+  const MultibodyTree& slider_model = scene.system.tree(pair).model;
+  scene.system.AddBodyConnection(
+      pair, {.body_a = slider_model.FindBody("a"), .body_b = slider_model.FindBody("b")});
   scene.system.SetJointLimits(pair, "slide_a", 0.0, 1.0);
   return scene;
 }

@@ -39,9 +39,13 @@ std::vector<std::string> UnreadMjcfElements(const std::string& path) {
   const ptree root = ReadMjcfRoot(path);
   std::map<std::string, int> equality, tendon, pair;
   for (const auto& [section, content] : root) {
-    if (section == "equality") {
-      for (const auto& [tag, count] : CountElements(content, {}))
-        if (tag != "joint") equality[tag] += count;  // joint couplings are read
+    if (section == "equality") {  // joint couplings and connects of bodies are read
+      for (const auto& [tag, element] : content) {
+        const bool read =
+            tag == "joint" || (tag == "connect" && element.count("<xmlattr>") &&
+                               !element.get("<xmlattr>.body1", "").empty());
+        if (tag.front() != '<' && !read) ++equality[tag];
+      }
     } else if (section == "tendon") {
       for (const auto& [tag, count] : CountElements(content, {})) tendon[tag] += count;
     } else if (section == "contact") {

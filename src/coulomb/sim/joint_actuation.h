@@ -1,5 +1,6 @@
 #pragma once
 
+#include <Eigen/Dense>
 #include <limits>
 #include <string>
 
@@ -58,6 +59,18 @@ struct JointCoupler {
   int reference_position = -1, reference_velocity = -1;  // of `reference`
   double multiplier = 1.0;                               // m
   double offset = 0.0;                                   // c [rad or m]
+};
+
+// A point of a robot's link held at a point of another of its links, or of
+// the world (an MJCF <equality><connect>): p_a (in body a's frame) and p_b
+// (in body b's frame; in world when body_b < 0) coincide, held
+// near-rigidly in the solve by one SapHolonomicConstraint per world axis on
+// g = p_a_W − p_b_W, with J = J_a(p_a_W) − J_b(p_b_W).
+struct BodyConnection {
+  int body_a = 0;
+  Eigen::Vector3d p_a = Eigen::Vector3d::Zero();  // [m]
+  int body_b = -1;
+  Eigen::Vector3d p_b = Eigen::Vector3d::Zero();  // [m]
 };
 
 }  // namespace coulomb

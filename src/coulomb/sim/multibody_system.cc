@@ -60,6 +60,7 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
                     .frictions = {},
                     .target_ranges = {},
                     .couplers = {},
+                    .connections = {},
                     .welded_geometries = {},
                     .applied_force = {},
                     .applied_force_W = Eigen::Vector3d::Zero(),
@@ -181,6 +182,20 @@ void MultibodySystem::SetJointFriction(int tree, const std::string& joint,
   std::vector<JointFriction>& frictions = trees_[tree].frictions;
   std::erase_if(frictions, [&joint](const JointFriction& f) { return f.joint == joint; });
   if (friction > 0.0) frictions.push_back({joint, index.velocity, friction});
+}
+
+void MultibodySystem::AddBodyConnection(int tree, const BodyConnection& connection) {
+  CheckTreeIndex(tree);
+  const int num_bodies = trees_[tree].model.num_bodies();
+  const auto valid = [&](int body) { return body >= 0 && body < num_bodies; };
+  if (!valid(connection.body_a) || !(connection.body_b < 0 || valid(connection.body_b)) ||
+      connection.body_a == connection.body_b || !connection.p_a.allFinite() ||
+      !connection.p_b.allFinite()) {
+    throw std::invalid_argument(trees_[tree].name +
+                                ": a connection needs two bodies of the tree (or one and "
+                                "the world) and finite points");
+  }
+  trees_[tree].connections.push_back(connection);
 }
 
 void MultibodySystem::AddJointCoupler(int tree, const std::string& joint,

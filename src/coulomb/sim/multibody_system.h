@@ -34,6 +34,7 @@ class MultibodySystem {
     std::vector<JointFriction> frictions;
     std::vector<JointTargetRange> target_ranges;
     std::vector<JointCoupler> couplers;
+    std::vector<BodyConnection> connections;
     // The world's geometries that are links of this robot welded to the
     // world (AddRobot), with their bodies: {geometry id, body}.
     std::vector<std::pair<int, int>> welded_geometries;
@@ -81,6 +82,10 @@ class MultibodySystem {
   // replacing any it had; F = 0 removes it. Throws std::invalid_argument on
   // a bad joint, a negative or non-finite F.
   void SetJointFriction(int tree, const std::string& joint, double friction);
+  // Holds a point of a tree's body at a point of another of its bodies, or
+  // of the world (BodyConnection). Throws std::invalid_argument on a bad
+  // body, the same body twice or a non-finite point.
+  void AddBodyConnection(int tree, const BodyConnection& connection);
   // Couples a one-dof joint to another of the tree, q = m q_reference + c
   // (JointCoupler). Throws std::invalid_argument on a bad joint, a joint
   // coupled to itself or twice, or a non-finite m or c.

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "coulomb/multibody/mjcf_actuators.h"
+#include "coulomb/multibody/mjcf_connects.h"
 #include "coulomb/multibody/mjcf_contact_excludes.h"
 #include "coulomb/multibody/mjcf_joints.h"
 #include "coulomb/multibody/mjcf_unread.h"
@@ -233,6 +234,18 @@ void AddFileJointElements(const SceneReader& r, const YAML::Node& node,
   }
 }
 
+// reader(path) for a robot's MJCF file, its error a scene-file error at the
+// robot's `mjcf` key naming the file.
+template <typename Reader>
+auto ReadMjcf(const SceneReader& r, const YAML::Node& node, const std::string& key,
+              const std::string& path, Reader reader) -> decltype(reader(path)) {
+  try {
+    return reader(path);
+  } catch (const std::exception& e) {
+    r.Fail(node["mjcf"], key + ".mjcf", path + ": " + e.what());
+  }
+}
+
 // The body pairs of an MJCF file's <contact><exclude>: no contact between
 // their geometries. A body that is not the robot's is refused.
 void ExcludeMjcfBodyPairs(const SceneReader& r, const YAML::Node& node,
@@ -241,14 +254,9 @@ void ExcludeMjcfBodyPairs(const SceneReader& r, const YAML::Node& node,
   const auto fail = [&](const std::string& what) {
     r.Fail(node["mjcf"], key + ".mjcf", path + ": " + what);
   };
-  std::vector<MjcfExcludedPair> pairs;
-  try {
-    pairs = ReadMjcfContactExcludes(path);
-  } catch (const std::exception& e) {
-    fail(e.what());
-  }
   const MultibodyTree& model = system->tree(tree).model;
-  for (const MjcfExcludedPair& pair : pairs) {
+  for (const MjcfExcludedPair& pair :
+       ReadMjcf(r, node, key, path, ReadMjcfContactExcludes)) {
     const int body_a = model.FindBody(pair.body_a), body_b = model.FindBody(pair.body_b);
     for (const auto& [body, name] :
          {std::pair{body_a, pair.body_a}, {body_b, pair.body_b}})
@@ -257,17 +265,40 @@ void ExcludeMjcfBodyPairs(const SceneReader& r, const YAML::Node& node,
   }
 }
 
+// An MJCF file's connects of bodies as body connections, body2's point the
+// one that coincides with body1's anchor at `q_reference` (qpos0).
+void AddMjcfConnects(const SceneReader& r, const YAML::Node& node, const std::string& key,
+                     const std::string& path, const Eigen::VectorXd& q_reference,
+                     int tree, MultibodySystem* system) {
+  const auto fail = [&](const std::string& what) {
+    r.Fail(node["mjcf"], key + ".mjcf", path + ": " + what);
+  };
+  const MultibodyTree& model = system->tree(tree).model;
+  for (const MjcfConnect& connect : ReadMjcf(r, node, key, path, ReadMjcfConnects)) {
+    const int body_a = model.FindBody(connect.body_a);
+    const int body_b = connect.body_b.empty() ? -1 : model.FindBody(connect.body_b);
+    if (body_a < 0 || (body_b < 0 && !connect.body_b.empty()))
+      fail("<equality><connect body1=\"" + connect.body_a +
+           "\">: a body of the robot is not "
+           "named so");
+    const Eigen::Vector3d p_W = model.BodyPoseAt(q_reference, body_a) * connect.anchor;
+    const Eigen::Vector3d p_b =
+        body_b < 0
+            ? p_W
+            : Eigen::Vector3d(model.BodyPoseAt(q_reference, body_b).inverse() * p_W);
+    try {
+      system->AddBodyConnection(tree, {body_a, connect.anchor, body_b, p_b});
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
+  }
+}
+
 // What of an MJCF file is not simulated, as the scene's warnings.
 void WarnOfUnreadMjcfElements(const SceneReader& r, const YAML::Node& node,
                               const std::string& key, const std::string& path,
                               Scene* scene) {
-  std::vector<std::string> unread;
-  try {
-    unread = UnreadMjcfElements(path);
-  } catch (const std::exception& e) {
-    r.Fail(node["mjcf"], key + ".mjcf", path + ": " + e.what());
-  }
-  for (const std::string& what : unread)
+  for (const std::string& what : ReadMjcf(r, node, key, path, UnreadMjcfElements))
     scene->warnings.push_back(key + ".mjcf: " + path + ": " + what);
 }
 
@@ -403,7 +434,11 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
   const MjcfFileElements mjcf =
       node["mjcf"] ? ReadMjcfFileElements(r, node, key, path) : MjcfFileElements{};
   Eigen::VectorXd v = Eigen::VectorXd::Zero(model->num_velocities());
+  Eigen::VectorXd q_reference = q;  // MuJoCo's qpos0, where the file's connects close
   try {
+    Eigen::VectorXd unused = v;
+    SetMjcfInitialState(mjcf.joints, MjcfKeyframe{}, false, *model, &q_reference,
+                        &unused);
     SetMjcfInitialState(mjcf.joints, mjcf.keyframe, floating && !node["pose"], *model, &q,
                         &v);
   } catch (const std::invalid_argument& e) {
@@ -430,6 +465,7 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
     }
   }
   if (node["mjcf"]) {
+    AddMjcfConnects(r, node, key, path, q_reference, tree, &scene->system);
     ExcludeMjcfBodyPairs(r, node, key, path, tree, &scene->system);
     WarnOfUnreadMjcfElements(r, node, key, path, scene);
   }

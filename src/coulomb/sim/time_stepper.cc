@@ -293,6 +293,8 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
           &joint_row(friction.velocity, 1.0, kJointFrictionSlot).potential,
           friction.friction, parameters_.contact.sigma);
     }
+    for (const BodyConnection& connection : tree.connections)
+      AddBodyConnectionRows(system, t, connection);
     // g = q − m q_reference − c, ġ = (e_velocity − m e_reference)ᵀ v.
     for (const JointCoupler& coupler : tree.couplers) {
       ProblemConstraint& row = joint_row(coupler.velocity, 1.0, kJointCouplerSlot);
@@ -303,6 +305,39 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
       EmplaceConstraintPotential<SapHolonomicConstraint>(
           &row.potential, g0, parameters_.contact.near_rigid_threshold);
     }
+  }
+}
+
+void TimeStepper::AddBodyConnectionRows(const MultibodySystem& system, int t,
+                                        const BodyConnection& connection) {
+  const MultibodySystem::Tree& tree = system.tree(t);
+  const MultibodyTree& model = tree.model;
+  TreeWorkspace& w = workspaces_[t];
+  const Eigen::Vector3d p_aW = model.body_pose(connection.body_a) * connection.p_a;
+  const Eigen::Vector3d p_bW =
+      connection.body_b < 0
+          ? connection.p_b
+          : Eigen::Vector3d(model.body_pose(connection.body_b) * connection.p_b);
+  model.CalcPointJacobian(connection.body_a, p_aW, &w.connection_jacobian);
+  if (connection.body_b >= 0) {
+    model.CalcPointJacobian(connection.body_b, p_bW, &w.point_jacobian);
+    w.connection_jacobian -= w.point_jacobian;
+  }
+  const Eigen::Vector3d g0 = p_aW - p_bW;
+  // An axis along which no velocity moves the points (a planar linkage's
+  // normal) has no row: its gap cannot change.
+  const double largest = w.connection_jacobian.rowwise().squaredNorm().maxCoeff();
+  for (int axis = 0; axis < 3; ++axis) {  // one row per world axis
+    if (!(w.connection_jacobian.row(axis).squaredNorm() > 1e-24 * largest)) continue;
+    ProblemConstraint& row = problem_.EmplaceConstraint(
+        JointSlotKind(kBodyConnectionSlot, static_cast<int>(tree.v.size())));
+    row.jacobian.resize(1);
+    row.jacobian[0].clique = t;
+    row.jacobian[0].matrix = w.connection_jacobian.row(axis);
+    row.jacobian[0].bodies.clear();
+    row.bias.setZero(1);
+    EmplaceConstraintPotential<SapHolonomicConstraint>(
+        &row.potential, g0[axis], parameters_.contact.near_rigid_threshold);
   }
 }
 

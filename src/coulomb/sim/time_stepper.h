@@ -188,6 +188,7 @@ class TimeStepper {
     Eigen::LLT<Eigen::Matrix<double, 6, 6>> body_a_factor;
     Eigen::MatrixXd factored_a;
     Eigen::Matrix<double, 3, Eigen::Dynamic> point_jacobian;
+    Eigen::Matrix<double, 3, Eigen::Dynamic> connection_jacobian;  // J_a − J_b
     // SubADMM's per-body split: the dof tree and S at q0 (CliqueTree).
     std::vector<int> velocity_parents;
     Eigen::Matrix<double, 6, Eigen::Dynamic> motion;
@@ -224,7 +225,8 @@ class TimeStepper {
   // contact's kind is the shape of its Jacobian blocks (the dofs of its one
   // or two trees), so that the slot it gets has storage of its size.
   static constexpr int kJointLimitSlot = -1, kJointControllerSlot = -2,
-                       kJointFrictionSlot = -3, kJointCouplerSlot = -4;
+                       kJointFrictionSlot = -3, kJointCouplerSlot = -4,
+                       kBodyConnectionSlot = -5;
   static int ContactSlotKind(int first_block_dofs, int second_block_dofs) {
     return first_block_dofs | second_block_dofs << 16;
   }
@@ -232,6 +234,9 @@ class TimeStepper {
   // its tree, the width of its Jacobian row, so that robots of different
   // sizes do not trade one slot's storage back and forth.
   static int JointSlotKind(int role, int tree_dofs) { return role - 8 * tree_dofs; }
+  // A BodyConnection's three rows (one per world axis) on tree t, at q0.
+  void AddBodyConnectionRows(const MultibodySystem& system, int t,
+                             const BodyConnection& connection);
   // One contact point's constraint, in a new slot of problem_ (at least one
   // side must be simulated).
   void AddContactConstraint(const MultibodySystem& system, const ContactPoint& contact);
