@@ -109,8 +109,7 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
   // The geometry of links welded to the world (a fixed base's root) is the
   // world's: their contacts have no velocity of the robot to act on.
   std::vector<std::pair<int, int>> added;  // geometry id, body
-  std::vector<int> welded;
-  std::vector<std::pair<int, int>>& welded_geometries = trees_[index].welded_geometries;
+  std::vector<std::pair<int, int>>& welded = trees_[index].welded_geometries;
   for (const BodyGeometry& geometry : geometries) {
     const bool is_welded = tree.IsWeldedToWorld(geometry.body);
     const int id =
@@ -118,16 +117,13 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
             ? AddStaticGeometry(geometry.shape,
                                 tree.body_pose(geometry.body) * geometry.X_BG, material)
             : AddGeometry(geometry.shape, index, geometry.body, geometry.X_BG, material);
-    if (is_welded) {
-      welded.push_back(id);
-      welded_geometries.emplace_back(id, geometry.body);
-    }
+    if (is_welded) welded.emplace_back(id, geometry.body);
     for (const auto& [other, body] : added) {
       if (tree.AreAdjacent(body, geometry.body)) collision_world_.ExcludePair(other, id);
     }
     added.emplace_back(id, geometry.body);
   }
-  ExcludeInitiallyOverlappingPairs(index, welded);
+  ExcludeInitiallyOverlappingPairs(index);
   for (const std::string& joint : tree.OneDofJointNames()) {
     const MultibodyTree::JointIndex limits = tree.FindOneDofJoint(joint);
     if (std::isfinite(limits.lower_limit) || std::isfinite(limits.upper_limit)) {
@@ -140,16 +136,16 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
 void MultibodySystem::ExcludeBodyPair(int tree, int body_a, int body_b) {
   CheckTreeIndex(tree);
   std::vector<int> geometries_a, geometries_b;
-  const auto sort = [&](int geometry, int body) {
+  const auto collect = [&](int geometry, int body) {
     if (body == body_a) geometries_a.push_back(geometry);
     if (body == body_b) geometries_b.push_back(geometry);
   };
   for (int geometry = 0; geometry < collision_world_.num_geometries(); ++geometry) {
     if (collision_world_.tree(geometry) == tree)
-      sort(geometry, collision_world_.body(geometry));
+      collect(geometry, collision_world_.body(geometry));
   }
   for (const auto& [geometry, body] : trees_[tree].welded_geometries)
-    sort(geometry, body);
+    collect(geometry, body);
   for (int a : geometries_a)
     for (int b : geometries_b)
       if (a != b) collision_world_.ExcludePair(a, b);
@@ -262,11 +258,12 @@ void MultibodySystem::CheckTreeIndex(int tree) const {
     throw std::invalid_argument("no tree " + std::to_string(tree));
 }
 
-void MultibodySystem::ExcludeInitiallyOverlappingPairs(int tree,
-                                                       const std::vector<int>& welded) {
+void MultibodySystem::ExcludeInitiallyOverlappingPairs(int tree) {
+  const std::vector<std::pair<int, int>>& welded = trees_[tree].welded_geometries;
   const auto is_robots = [&](int geometry) {
     return collision_world_.tree(geometry) == tree ||
-           std::find(welded.begin(), welded.end(), geometry) != welded.end();
+           std::any_of(welded.begin(), welded.end(),
+                       [geometry](const auto& entry) { return entry.first == geometry; });
   };
   std::vector<Eigen::Isometry3d> poses;
   UpdateAllTrees();

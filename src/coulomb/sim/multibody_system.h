@@ -159,9 +159,9 @@ class MultibodySystem {
   double MechanicalEnergy() const;
 
  private:
-  // Pairs of the robot's geometries (on `tree`, or its `welded` geometries
-  // of the world) that overlap in its initial configuration.
-  void ExcludeInitiallyOverlappingPairs(int tree, const std::vector<int>& welded);
+  // Pairs of the robot's geometries (on `tree`, or its welded geometries of
+  // the world) that overlap in its initial configuration.
+  void ExcludeInitiallyOverlappingPairs(int tree);
   void CheckTreeIndex(int tree) const;  // throws if out of range
 
   Eigen::Vector3d gravity_;
