@@ -1,0 +1,143 @@
+#include "coulomb/sim/scene_mjcf_reader.h"
+
+#include <set>
+
+#include "coulomb/multibody/mjcf_actuators.h"
+#include "coulomb/multibody/mjcf_connects.h"
+#include "coulomb/multibody/mjcf_contact_excludes.h"
+#include "coulomb/multibody/mjcf_unread.h"
+#include "coulomb/sim/mjcf_robot.h"
+
+namespace coulomb {
+namespace {
+
+// reader(path) for a robot's MJCF file, its error a scene-file error at the
+// robot's `mjcf` key naming the file.
+template <typename Reader>
+auto ReadMjcf(const SceneReader& r, const YAML::Node& node, const std::string& key,
+              const std::string& path, Reader reader) -> decltype(reader(path)) {
+  try {
+    return reader(path);
+  } catch (const std::exception& e) {
+    r.Fail(node["mjcf"], key + ".mjcf", path + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+
+MjcfFileElements ReadMjcfFileElements(const SceneReader& r, const YAML::Node& node,
+                                      const std::string& key, const std::string& path) {
+  MjcfFileElements elements;
+  try {
+    elements.joints = ReadMjcfJoints(path);
+  } catch (const std::exception& e) {
+    r.Fail(node["mjcf"], key + ".mjcf", path + ": " + e.what());
+  }
+  if (node["keyframe"]) {
+    const std::string name = r.String(node["keyframe"], key + ".keyframe");
+    try {
+      elements.keyframe = ReadMjcfKeyframe(path, name);
+    } catch (const std::exception& e) {
+      r.Fail(node["keyframe"], key + ".keyframe", path + ": " + e.what());
+    }
+  }
+  return elements;
+}
+
+// The actuators of an MJCF file (ReadMjcfActuators) as PD controllers of
+// their joints, their controls from the keyframe (else 0), but on the
+// joints the robot's `controllers` name: those say the joint's controller
+// instead. One actuator per joint.
+void AddMjcfActuators(const SceneReader& r, const YAML::Node& node,
+                      const std::string& key, const std::string& path,
+                      const MjcfKeyframe& keyframe, int tree, MultibodySystem* system) {
+  const auto fail = [&](const std::string& what) {
+    r.Fail(node["mjcf"], key + ".mjcf",
+           path + ": " + what + " (or set the robot's actuators: false)");
+  };
+  std::vector<MjcfActuator> actuators;
+  try {
+    actuators = ReadMjcfActuators(path);
+  } catch (const std::exception& e) {
+    fail(e.what());
+  }
+  if (!keyframe.ctrl.empty() && keyframe.ctrl.size() != actuators.size()) {
+    r.Fail(node["keyframe"], key + ".keyframe",
+           path + ": keyframe '" + keyframe.name + "': ctrl has " +
+               std::to_string(keyframe.ctrl.size()) + " numbers, the file's actuators " +
+               std::to_string(actuators.size()));
+  }
+  std::set<std::string> actuated;
+  for (size_t i = 0; i < actuators.size(); ++i) {
+    const MjcfActuator& actuator = actuators[i];
+    if (!actuated.insert(actuator.joint).second)
+      fail("actuator '" + actuator.name + "': a second actuator on joint '" +
+           actuator.joint + "'");
+    if (node["controllers"] && node["controllers"][actuator.joint]) continue;
+    try {
+      AddMjcfActuator(actuator, keyframe.ctrl.empty() ? 0.0 : keyframe.ctrl[i], tree,
+                      system);
+    } catch (const std::invalid_argument& e) {
+      fail("actuator '" + actuator.name + "': " + e.what());
+    }
+  }
+}
+
+// The body pairs of an MJCF file's <contact><exclude>: no contact between
+// their geometries. A body that is not the robot's is refused.
+void ExcludeMjcfBodyPairs(const SceneReader& r, const YAML::Node& node,
+                          const std::string& key, const std::string& path, int tree,
+                          MultibodySystem* system) {
+  const auto fail = [&](const std::string& what) {
+    r.Fail(node["mjcf"], key + ".mjcf", path + ": " + what);
+  };
+  const MultibodyTree& model = system->tree(tree).model;
+  for (const MjcfExcludedPair& pair :
+       ReadMjcf(r, node, key, path, ReadMjcfContactExcludes)) {
+    const int body_a = model.FindBody(pair.body_a), body_b = model.FindBody(pair.body_b);
+    for (const auto& [body, name] :
+         {std::pair{body_a, pair.body_a}, {body_b, pair.body_b}})
+      if (body < 0) fail("<contact><exclude>: no body named '" + name + "'");
+    system->ExcludeBodyPair(tree, body_a, body_b);
+  }
+}
+
+// An MJCF file's connects of bodies as body connections, body2's point the
+// one that coincides with body1's anchor at `q_reference` (qpos0).
+void AddMjcfConnects(const SceneReader& r, const YAML::Node& node, const std::string& key,
+                     const std::string& path, const Eigen::VectorXd& q_reference,
+                     int tree, MultibodySystem* system) {
+  const auto fail = [&](const std::string& what) {
+    r.Fail(node["mjcf"], key + ".mjcf", path + ": " + what);
+  };
+  const MultibodyTree& model = system->tree(tree).model;
+  for (const MjcfConnect& connect : ReadMjcf(r, node, key, path, ReadMjcfConnects)) {
+    const int body_a = model.FindBody(connect.body_a);
+    const int body_b = connect.body_b.empty() ? -1 : model.FindBody(connect.body_b);
+    if (body_a < 0 || (body_b < 0 && !connect.body_b.empty()))
+      fail("<equality><connect body1=\"" + connect.body_a +
+           "\">: a body of the robot is not "
+           "named so");
+    const Eigen::Vector3d p_W = model.BodyPoseAt(q_reference, body_a) * connect.anchor;
+    const Eigen::Vector3d p_b =
+        body_b < 0
+            ? p_W
+            : Eigen::Vector3d(model.BodyPoseAt(q_reference, body_b).inverse() * p_W);
+    try {
+      system->AddBodyConnection(tree, {body_a, connect.anchor, body_b, p_b});
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
+  }
+}
+
+// What of an MJCF file is not simulated, as the scene's warnings.
+void WarnOfUnreadMjcfElements(const SceneReader& r, const YAML::Node& node,
+                              const std::string& key, const std::string& path,
+                              Scene* scene) {
+  for (const std::string& what : ReadMjcf(r, node, key, path, UnreadMjcfElements))
+    scene->warnings.push_back(key + ".mjcf: " + path + ": " + what);
+}
+
+}  // namespace coulomb

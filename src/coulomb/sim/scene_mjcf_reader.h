@@ -1,0 +1,52 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "coulomb/multibody/mjcf_joints.h"
+#include "coulomb/sim/scene_reader.h"
+
+namespace coulomb {
+
+// The parts of a scene's robot that come from its MJCF file beyond
+// Pinocchio's model (scenes/README.md): the joints and keyframe, the
+// actuators, contact exclusions, connects, and what is not read. Errors
+// are scene-file errors at the robot's `mjcf` (or `keyframe`) key, naming
+// the file.
+
+// What a robot's MJCF file says beyond Pinocchio's model: its joints, and
+// the keyframe the robot's `keyframe` names (empty when none).
+struct MjcfFileElements {
+  std::vector<MjcfJoint> joints;
+  MjcfKeyframe keyframe;
+};
+
+MjcfFileElements ReadMjcfFileElements(const SceneReader& r, const YAML::Node& node,
+                                      const std::string& key, const std::string& path);
+
+// The actuators of the file (ReadMjcfActuators) as PD controllers of their
+// joints, their controls from the keyframe (else 0), but on the joints the
+// robot's `controllers` name: those say the joint's controller instead.
+void AddMjcfActuators(const SceneReader& r, const YAML::Node& node, const std::string& key,
+                      const std::string& path, const MjcfKeyframe& keyframe, int tree,
+                      MultibodySystem* system);
+
+// <contact><exclude> pairs: no contact between their geometries.
+void ExcludeMjcfBodyPairs(const SceneReader& r, const YAML::Node& node,
+                          const std::string& key, const std::string& path, int tree,
+                          MultibodySystem* system);
+
+// Connects of bodies as body connections, body2's point the one that
+// coincides with body1's anchor at `q_reference` (qpos0).
+void AddMjcfConnects(const SceneReader& r, const YAML::Node& node, const std::string& key,
+                     const std::string& path, const Eigen::VectorXd& q_reference, int tree,
+                     MultibodySystem* system);
+
+// What of the file is not simulated, as the scene's warnings.
+void WarnOfUnreadMjcfElements(const SceneReader& r, const YAML::Node& node,
+                              const std::string& key, const std::string& path,
+                              Scene* scene);
+
+}  // namespace coulomb
