@@ -704,7 +704,7 @@ def test_what_an_mjcf_file_holds_that_is_not_simulated_is_a_warning(tmp_path):
     with pytest.warns(UserWarning) as caught:
         sim = load(tmp_path, text)
     expected = [
-        "2 <equality> constraints (connect, weld) are not read: the robot moves without them",
+        "1 <equality> constraint (connect) is not read: the robot moves without it",
         "1 <tendon> element (fixed) is not read: the robot moves without it",
         "1 explicit contact pair (pair) is not read: the robot moves without it",
     ]
@@ -847,3 +847,57 @@ def test_a_connect_to_a_body_the_robot_lacks_is_refused(tmp_path):
     with pytest.raises(ValueError, match="anchor must be three finite numbers"):
         load(tmp_path, FOUR_BAR_MJCF.replace("CONNECT", '<equality><connect body1="rocker" '
                                              'anchor="0 0"/></equality>'))
+
+
+# Drawn horizontal: at qpos0 gravity swings it.
+DOUBLE_PENDULUM_MJCF = """<mujoco model="double">
+  <worldbody>
+    <body name="upper">
+      <joint name="shoulder" type="hinge" axis="0 1 0" REF/>
+      <inertial pos="0.25 0 0" mass="1" diaginertia="0.01 0.01 0.01"/>
+      <body name="fore" pos="0.5 0 0">
+        <joint name="elbow" type="hinge" axis="0 1 0"/>
+        <inertial pos="0.25 0 0" mass="1" diaginertia="0.01 0.01 0.01"/>
+      </body>
+    </body>
+  </worldbody>
+  WELD
+</mujoco>"""
+
+
+def double_pendulum(ref="", weld=""):
+    return DOUBLE_PENDULUM_MJCF.replace("REF", ref).replace("WELD", weld)
+
+
+def test_a_weld_to_the_world_holds_a_link_where_qpos0_puts_it(tmp_path):
+    # qpos0 puts the shoulder at its ref, 40°, and the arm as drawn,
+    # horizontal, where gravity would swing it.
+    text = double_pendulum('ref="40"', '<equality><weld body1="fore"/></equality>')
+    sim = load(tmp_path, text)
+    assert sim.warnings == []
+    q = sim.run(1.0).q
+    assert np.max(np.abs(q[:, 0] - math.radians(40))) < 1e-3
+    assert np.max(np.abs(q[:, 1])) < 1e-3
+    free = load(tmp_path, double_pendulum('ref="40"'))
+    assert np.ptp(free.run(1.0).q[:, 0]) > 0.5
+
+
+@pytest.mark.parametrize("solver", ["sap", "canal"])
+def test_a_weld_between_two_links_makes_them_one_body(tmp_path, solver):
+    (tmp_path / "double.xml").write_text(
+        double_pendulum(weld='<equality><weld body1="upper" body2="fore"/></equality>'))
+    sim = coulomb.Simulation.from_dict(scene({
+        "name": "r", "mjcf": str(tmp_path / "double.xml"), "joints": {"shoulder": 0.7}}),
+        solver=solver)
+    q = sim.run(1.0).q
+    assert np.ptp(q[:, 0]) > 1.0           # the shoulder swings
+    assert np.max(np.abs(q[:, 1])) < 2e-3  # the elbow stays as qpos0 has it
+    free = load(tmp_path, double_pendulum(), joints={"shoulder": 0.7})
+    assert np.max(np.abs(free.run(1.0).q[:, 1])) > 0.1
+
+
+def test_a_welds_relpose_is_refused(tmp_path):
+    text = double_pendulum(weld='<equality><weld body1="fore" relpose="0 0 0 1 0 0 0"/>'
+                           "</equality>")
+    with pytest.raises(ValueError, match="relpose is not read"):
+        load(tmp_path, text)

@@ -1,5 +1,6 @@
 #include "coulomb/multibody/mjcf_connects.h"
 
+#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
@@ -16,10 +17,22 @@ std::vector<MjcfConnect> ReadMjcfConnects(const std::string& path) {
     for (const auto& [tag, element] : content) {
       const auto& attributes = element.get_child("<xmlattr>", none);
       const std::string body_a = attributes.get("body1", "");
-      if (tag != "connect" || body_a.empty() ||
+      if ((tag != "connect" && tag != "weld") || body_a.empty() ||
           attributes.get("active", "true") == "false")
         continue;
       MjcfConnect connect{body_a, attributes.get("body2", "")};
+      if (tag == "weld") {  // its pose at qpos0: relpose only as MuJoCo's default
+        std::istringstream numbers(attributes.get("relpose", "0 1 0 0 0 0 0"));
+        const std::vector<double> relpose{std::istream_iterator<double>(numbers), {}};
+        if (relpose != std::vector<double>{0, 1, 0, 0, 0, 0, 0}) {
+          throw std::runtime_error("<equality><weld body1=\"" + body_a +
+                                   "\">: relpose is not read (the weld holds the pose of "
+                                   "qpos0)");
+        }
+        connect.weld = true;
+        connects.push_back(connect);
+        continue;
+      }
       std::istringstream in(attributes.get("anchor", ""));
       for (int i = 0; i < 3; ++i) in >> connect.anchor[i];
       std::string rest;

@@ -39,11 +39,10 @@ std::vector<std::string> UnreadMjcfElements(const std::string& path) {
   const ptree root = ReadMjcfRoot(path);
   std::map<std::string, int> equality, tendon, pair;
   for (const auto& [section, content] : root) {
-    if (section == "equality") {  // joint couplings and connects of bodies are read
+    if (section == "equality") {  // couplings, and connects and welds of bodies, are read
       for (const auto& [tag, element] : content) {
-        const bool read =
-            tag == "joint" || (tag == "connect" && element.count("<xmlattr>") &&
-                               !element.get("<xmlattr>.body1", "").empty());
+        const bool read = tag == "joint" || ((tag == "connect" || tag == "weld") &&
+                                             !element.get("<xmlattr>.body1", "").empty());
         if (tag.front() != '<' && !read) ++equality[tag];
       }
     } else if (section == "tendon") {

@@ -7,8 +7,8 @@ namespace coulomb {
 
 // What of an MJCF file changes MuJoCo's dynamics but is not read here, one
 // line per kind, for a warning: equality constraints other than joint
-// couplings and connects of bodies ("2 <equality> constraints (weld) are
-// not read"),
+// couplings and connects and welds of bodies ("2 <equality> constraints
+// (connect, tendon) are not read"),
 // tendons and explicit contact pairs. Contact parameters (friction, solref) are not
 // listed: the scene's contact materials replace them by design. Empty when there are
 // none.

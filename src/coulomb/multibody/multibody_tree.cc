@@ -640,6 +640,22 @@ void MultibodyTree::CalcPointJacobian(
   jacobian->noalias() -= r_cross * m.joint_jacobian.bottomRows<3>();
 }
 
+void MultibodyTree::CalcAngularJacobian(
+    int body, Eigen::Matrix<double, 3, Eigen::Dynamic>* jacobian) const {
+  jacobian->resize(3, num_velocities_);
+  if (single_free_body_) {  // v = [ṗ_W, ω_B]: ω_W = R_WB ω_B
+    jacobian->leftCols<3>().setZero();
+    jacobian->rightCols<3>() = body_.R_WB;
+    return;
+  }
+  Impl& m = *impl_;
+  const pinocchio::JointIndex joint = m.model.frames[m.body_frames[body]].parentJoint;
+  m.joint_jacobian.setZero();
+  pinocchio::getJointJacobian(m.model, m.data, joint, pinocchio::LOCAL_WORLD_ALIGNED,
+                              m.joint_jacobian);
+  jacobian->noalias() = m.joint_jacobian.bottomRows<3>();
+}
+
 namespace {
 
 // The last velocity index of `joint`, or of its nearest ancestor that has

@@ -190,6 +190,10 @@ class MultibodyTree {
   // when it has that size).
   void CalcPointJacobian(int body, const Eigen::Vector3d& p_W,
                          Eigen::Matrix<double, 3, Eigen::Dynamic>* jacobian) const;
+  // J_ω such that the world angular velocity of `body` is J_ω v (resized to
+  // 3 × num_velocities(); no allocation when it has that size).
+  void CalcAngularJacobian(int body,
+                           Eigen::Matrix<double, 3, Eigen::Dynamic>* jacobian) const;
   // The dof tree (see CliqueTree): per velocity index, the velocity it hangs
   // from (the previous one of its joint, else the parent joint's last), −1
   // at the root.

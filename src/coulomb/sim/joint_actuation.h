@@ -66,11 +66,17 @@ struct JointCoupler {
 // (in body b's frame; in world when body_b < 0) coincide, held
 // near-rigidly in the solve by one SapHolonomicConstraint per world axis on
 // g = p_a_W − p_b_W, with J = J_a(p_a_W) − J_b(p_b_W).
+// A weld (an MJCF <equality><weld>) holds the orientations too: R_a R_ab =
+// R_b (R_ab: b's frame in a's, or the world's orientation in a's when
+// body_b < 0), by three more rows on g = log(R_a R_ab R_bᵀ) with
+// J = J_ω,a − J_ω,b.
 struct BodyConnection {
   int body_a = 0;
   Eigen::Vector3d p_a = Eigen::Vector3d::Zero();  // [m]
   int body_b = -1;
   Eigen::Vector3d p_b = Eigen::Vector3d::Zero();  // [m]
+  bool weld = false;
+  Eigen::Matrix3d R_ab = Eigen::Matrix3d::Identity();
 };
 
 }  // namespace coulomb

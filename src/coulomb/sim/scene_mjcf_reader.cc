@@ -25,7 +25,6 @@ auto ReadMjcf(const SceneReader& r, const YAML::Node& node, const std::string& k
 
 }  // namespace
 
-
 MjcfFileElements ReadMjcfFileElements(const SceneReader& r, const YAML::Node& node,
                                       const std::string& key, const std::string& path) {
   MjcfFileElements elements;
@@ -116,16 +115,22 @@ void AddMjcfConnects(const SceneReader& r, const YAML::Node& node, const std::st
     const int body_a = model.FindBody(connect.body_a);
     const int body_b = connect.body_b.empty() ? -1 : model.FindBody(connect.body_b);
     if (body_a < 0 || (body_b < 0 && !connect.body_b.empty()))
-      fail("<equality><connect body1=\"" + connect.body_a +
+      fail("<equality><" + std::string(connect.weld ? "weld" : "connect") + " body1=\"" +
+           connect.body_a +
            "\">: a body of the robot is not "
            "named so");
-    const Eigen::Vector3d p_W = model.BodyPoseAt(q_reference, body_a) * connect.anchor;
-    const Eigen::Vector3d p_b =
-        body_b < 0
-            ? p_W
-            : Eigen::Vector3d(model.BodyPoseAt(q_reference, body_b).inverse() * p_W);
+    const Eigen::Isometry3d X_WA = model.BodyPoseAt(q_reference, body_a);
+    const Eigen::Isometry3d X_WB = body_b < 0 ? Eigen::Isometry3d::Identity()
+                                              : model.BodyPoseAt(q_reference, body_b);
+    const Eigen::Vector3d p_b = X_WB.inverse() * (X_WA * connect.anchor);
     try {
-      system->AddBodyConnection(tree, {body_a, connect.anchor, body_b, p_b});
+      system->AddBodyConnection(tree,
+                                {.body_a = body_a,
+                                 .p_a = connect.anchor,
+                                 .body_b = body_b,
+                                 .p_b = p_b,
+                                 .weld = connect.weld,
+                                 .R_ab = X_WA.linear().transpose() * X_WB.linear()});
     } catch (const std::invalid_argument& e) {
       fail(e.what());
     }

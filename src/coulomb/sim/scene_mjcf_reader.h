@@ -29,9 +29,9 @@ MjcfFileElements ReadMjcfFileElements(const SceneReader& r, const YAML::Node& no
 // The actuators of the file (ReadMjcfActuators) as PD controllers of their
 // joints, their controls from the keyframe (else 0), but on the joints the
 // robot's `controllers` name: those say the joint's controller instead.
-void AddMjcfActuators(const SceneReader& r, const YAML::Node& node, const std::string& key,
-                      const std::string& path, const MjcfKeyframe& keyframe, int tree,
-                      MultibodySystem* system);
+void AddMjcfActuators(const SceneReader& r, const YAML::Node& node,
+                      const std::string& key, const std::string& path,
+                      const MjcfKeyframe& keyframe, int tree, MultibodySystem* system);
 
 // <contact><exclude> pairs: no contact between their geometries.
 void ExcludeMjcfBodyPairs(const SceneReader& r, const YAML::Node& node,
@@ -41,8 +41,8 @@ void ExcludeMjcfBodyPairs(const SceneReader& r, const YAML::Node& node,
 // Connects of bodies as body connections, body2's point the one that
 // coincides with body1's anchor at `q_reference` (qpos0).
 void AddMjcfConnects(const SceneReader& r, const YAML::Node& node, const std::string& key,
-                     const std::string& path, const Eigen::VectorXd& q_reference, int tree,
-                     MultibodySystem* system);
+                     const std::string& path, const Eigen::VectorXd& q_reference,
+                     int tree, MultibodySystem* system);
 
 // What of the file is not simulated, as the scene's warnings.
 void WarnOfUnreadMjcfElements(const SceneReader& r, const YAML::Node& node,

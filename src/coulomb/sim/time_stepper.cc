@@ -310,30 +310,44 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
 
 void TimeStepper::AddBodyConnectionRows(const MultibodySystem& system, int t,
                                         const BodyConnection& connection) {
-  const MultibodySystem::Tree& tree = system.tree(t);
-  const MultibodyTree& model = tree.model;
+  const MultibodyTree& model = system.tree(t).model;
   TreeWorkspace& w = workspaces_[t];
-  const Eigen::Vector3d p_aW = model.body_pose(connection.body_a) * connection.p_a;
-  const Eigen::Vector3d p_bW =
-      connection.body_b < 0
-          ? connection.p_b
-          : Eigen::Vector3d(model.body_pose(connection.body_b) * connection.p_b);
+  const Eigen::Isometry3d X_WA = model.body_pose(connection.body_a);
+  const Eigen::Isometry3d X_WB = connection.body_b < 0
+                                     ? Eigen::Isometry3d::Identity()
+                                     : model.body_pose(connection.body_b);
+  const Eigen::Vector3d p_aW = X_WA * connection.p_a, p_bW = X_WB * connection.p_b;
   model.CalcPointJacobian(connection.body_a, p_aW, &w.connection_jacobian);
   if (connection.body_b >= 0) {
     model.CalcPointJacobian(connection.body_b, p_bW, &w.point_jacobian);
     w.connection_jacobian -= w.point_jacobian;
   }
-  const Eigen::Vector3d g0 = p_aW - p_bW;
+  AddConnectionRows(t, p_aW - p_bW);
+  if (!connection.weld) return;
+  // g = log(R_a R_ab R_bᵀ), ġ = ω_a − ω_b for a small g.
+  const Eigen::AngleAxisd error(X_WA.linear() * connection.R_ab *
+                                X_WB.linear().transpose());
+  model.CalcAngularJacobian(connection.body_a, &w.connection_jacobian);
+  if (connection.body_b >= 0) {
+    model.CalcAngularJacobian(connection.body_b, &w.point_jacobian);
+    w.connection_jacobian -= w.point_jacobian;
+  }
+  AddConnectionRows(t, error.angle() * error.axis());
+}
+
+void TimeStepper::AddConnectionRows(int t, const Eigen::Vector3d& g0) {
+  const Eigen::Matrix<double, 3, Eigen::Dynamic>& jacobian =
+      workspaces_[t].connection_jacobian;
   // An axis along which no velocity moves the points (a planar linkage's
   // normal) has no row: its gap cannot change.
-  const double largest = w.connection_jacobian.rowwise().squaredNorm().maxCoeff();
+  const double largest = jacobian.rowwise().squaredNorm().maxCoeff();
   for (int axis = 0; axis < 3; ++axis) {  // one row per world axis
-    if (!(w.connection_jacobian.row(axis).squaredNorm() > 1e-24 * largest)) continue;
+    if (!(jacobian.row(axis).squaredNorm() > 1e-24 * largest)) continue;
     ProblemConstraint& row = problem_.EmplaceConstraint(
-        JointSlotKind(kBodyConnectionSlot, static_cast<int>(tree.v.size())));
+        JointSlotKind(kBodyConnectionSlot, static_cast<int>(jacobian.cols())));
     row.jacobian.resize(1);
     row.jacobian[0].clique = t;
-    row.jacobian[0].matrix = w.connection_jacobian.row(axis);
+    row.jacobian[0].matrix = jacobian.row(axis);
     row.jacobian[0].bodies.clear();
     row.bias.setZero(1);
     EmplaceConstraintPotential<SapHolonomicConstraint>(

@@ -234,9 +234,13 @@ class TimeStepper {
   // its tree, the width of its Jacobian row, so that robots of different
   // sizes do not trade one slot's storage back and forth.
   static int JointSlotKind(int role, int tree_dofs) { return role - 8 * tree_dofs; }
-  // A BodyConnection's three rows (one per world axis) on tree t, at q0.
+  // A BodyConnection's rows on tree t, at q0: three for the points (one per
+  // world axis), three more for a weld's orientation.
   void AddBodyConnectionRows(const MultibodySystem& system, int t,
                              const BodyConnection& connection);
+  // The rows of workspaces_[t].connection_jacobian with gaps g0, but those
+  // no velocity moves.
+  void AddConnectionRows(int t, const Eigen::Vector3d& g0);
   // One contact point's constraint, in a new slot of problem_ (at least one
   // side must be simulated).
   void AddContactConstraint(const MultibodySystem& system, const ContactPoint& contact);
