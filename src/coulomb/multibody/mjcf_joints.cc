@@ -161,8 +161,8 @@ MjcfJointEquality JointEquality(const ptree& attributes,
 
 }  // namespace
 
-std::vector<MjcfJointEquality> ReadMjcfJointEqualities(const std::string& path) {
-  const std::vector<MjcfJoint> joints = ReadMjcfJoints(path);
+std::vector<MjcfJointEquality> ReadMjcfJointEqualities(
+    const std::string& path, const std::vector<MjcfJoint>& joints) {
   const ptree root = ReadMjcfRoot(path);
   std::vector<MjcfJointEquality> equalities;
   const ptree none;

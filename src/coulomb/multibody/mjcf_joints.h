@@ -50,7 +50,9 @@ struct MjcfJointEquality {
 // The file's active joint equalities. Throws std::runtime_error naming the
 // joints for one without joint2 (a joint held fixed), a polynomial beyond
 // the linear term, or joints that are not hinges or slides of the file.
-std::vector<MjcfJointEquality> ReadMjcfJointEqualities(const std::string& path);
+// `joints`: the file's, from ReadMjcfJoints (their refs).
+std::vector<MjcfJointEquality> ReadMjcfJointEqualities(
+    const std::string& path, const std::vector<MjcfJoint>& joints);
 
 // A <keyframe><key> of an MJCF file: a configuration and velocities
 // (MuJoCo's qpos and qvel, in the order of ReadMjcfJoints) and the

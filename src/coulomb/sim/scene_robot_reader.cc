@@ -167,10 +167,11 @@ void AddFileJointElements(const SceneReader& r, const YAML::Node& node,
 }
 
 // The file's joint couplers (a URDF's mimic joints, an MJCF file's joint
-// equalities), their indices not yet set.
+// equalities, about the file's `joints`' refs), their indices not yet set.
 std::vector<JointCoupler> ReadFileCouplers(const SceneReader& r, const YAML::Node& node,
                                            const std::string& key,
-                                           const std::string& path) {
+                                           const std::string& path,
+                                           const std::vector<MjcfJoint>& joints) {
   const char* format = node["urdf"] ? "urdf" : "mjcf";
   std::vector<JointCoupler> couplers;
   try {
@@ -181,7 +182,7 @@ std::vector<JointCoupler> ReadFileCouplers(const SceneReader& r, const YAML::Nod
                             .multiplier = mimic.multiplier,
                             .offset = mimic.offset});
     } else {
-      for (const MjcfJointEquality& equality : ReadMjcfJointEqualities(path))
+      for (const MjcfJointEquality& equality : ReadMjcfJointEqualities(path, joints))
         couplers.push_back({.joint = equality.joint,
                             .reference = equality.reference,
                             .multiplier = equality.multiplier,
@@ -311,7 +312,8 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
            path + ": " + e.what());
   }
   if (node["joints"]) ReadJointPositions(r, node["joints"], key + ".joints", *model, &q);
-  const std::vector<JointCoupler> couplers = ReadFileCouplers(r, node, key, path);
+  const std::vector<JointCoupler> couplers =
+      ReadFileCouplers(r, node, key, path, mjcf.joints);
   PlaceCoupledJoints(r, node, key, couplers, *model, &q);
   int tree = -1;
   try {  // the URDF's own joint limits are validated here
