@@ -145,10 +145,10 @@ def test_a_robot_that_cannot_move_is_fixed_geometry(tmp_path):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("""<mujoco><worldbody><geom name="floor" type="plane" size="1 1 0.1"/>
-        <body name="b"><joint name="s" type="slide" axis="0 0 1"/>
-        <geom type="box" size="0.1 0.1 0.1" mass="1"/></body></worldbody></mujoco>""",
-     "floor: belongs to the world"),
+    ("""<mujoco><worldbody><body name="b"><joint name="s" type="slide" axis="0 0 1"/>
+        <geom type="box" size="0.1 0.1 0.1" mass="1"/>
+        <geom name="lid" type="plane" size="1 1 0.1"/></body></worldbody></mujoco>""",
+     r"lid: a plane on link 'b' \(a plane is fixed: make it a geom of <worldbody>\)"),
     ("""<mujoco><worldbody>
         <body name="a"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body>
         <body name="b"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body>
@@ -164,6 +164,127 @@ def test_mjcf_files_a_robot_cannot_be_are_refused_in_one_line(tmp_path, text, me
     with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*" + message) as error:
         load(tmp_path, text)
     assert "\n" not in str(error.value)
+
+
+# A ball dropped in a file whose <worldbody> has geoms of its own: MuJoCo's
+# scene files bring their floor (a plane, infinite as MuJoCo collides it) and
+# fixed obstacles. No scene ground: what holds the ball is the file's.
+def ball_over(world, contact=""):
+    return f"""<mujoco model="ball">
+  <worldbody>
+    {world}
+    <body name="ball" pos="0 0 3">
+      <freejoint/>
+      <geom name="sphere" type="sphere" size="0.1" mass="1.5"/>
+    </body>
+  </worldbody>
+  {contact}
+</mujoco>"""
+
+
+def load_alone(tmp_path, text, bodies=(), exclude=(), **robot):
+    path = tmp_path / "model.xml"
+    path.write_text(text)
+    return coulomb.Simulation.from_dict({
+        "time_step": 0.01, "bodies": list(bodies), "exclude": [list(e) for e in exclude],
+        "robots": [{"name": "r", "mjcf": str(path), **robot}]})
+
+
+FLOOR = '<geom name="floor" type="plane" size="5 5 0.1" pos="0 0 0.2"/>'
+
+
+def test_an_mjcf_files_floor_holds_its_robot_where_the_file_puts_it(tmp_path):
+    # The ball's pose is the scene's, the floor stays in the file's world:
+    # the ball rests on it at 0.2 + 0.1.
+    sim = load_alone(tmp_path, ball_over(FLOOR), pose={"position": [0.3, 0, 0.6]})
+    trajectory = sim.run(1.0)
+    np.testing.assert_allclose(sim.body_position("ball"), [0.3, 0, 0.3], atol=2e-3)
+    assert np.abs(sim.v).max() < 1e-3
+    assert trajectory.summary["momentum_error_max"] < 1e-6
+    contacts = sim.contacts()
+    assert set(contacts["body_a"]) | set(contacts["body_b"]) == {"r", "world"}
+
+
+@pytest.mark.parametrize("robot, contact", [
+    ({"world_geoms": False}, ""),
+    ({}, '<contact><exclude body1="world" body2="ball"/></contact>'),
+])
+def test_an_mjcf_floor_left_out_or_excluded_holds_nothing(tmp_path, robot, contact):
+    sim = load_alone(tmp_path, ball_over(FLOOR, contact), pose={"position": [0, 0, 0.6]},
+                     **robot)
+    sim.run(1.0)
+    assert sim.body_position("ball")[2] < 0.6 - 0.5 * G * 0.9**2  # falling freely
+
+
+def test_an_mjcf_world_box_is_placed_by_its_pos_and_euler(tmp_path):
+    # The table is long along y once turned 90° about z: the ball, 0.3 m
+    # along y from its centre, lands on its top (0.4 + 0.1); unturned, the
+    # table would miss it and the ball would rest on the floor at 0.1.
+    table = '<geom name="table" type="box" size="0.5 0.05 0.2" pos="0 0 0.2" euler="0 0 90"/>'
+    sim = load_alone(tmp_path, ball_over(table + FLOOR.replace("0 0 0.2", "0 0 0")),
+                     pose={"position": [0, 0.3, 0.8]})
+    sim.run(1.0)
+    np.testing.assert_allclose(sim.body_position("ball"), [0, 0.3, 0.5], atol=2e-3)
+
+
+BOX_ON_A_SLOPE = """<mujoco model="slope">
+  <worldbody>
+    <geom name="slope" type="plane" size="5 5 0.1" euler="0 20 0"/>
+    <body name="box">
+      <freejoint/>
+      <geom type="box" size="0.1 0.1 0.1" mass="1"/>
+    </body>
+  </worldbody>
+</mujoco>"""
+
+
+@pytest.mark.parametrize("friction", [0.5, 0.2])
+def test_a_box_on_an_mjcf_slope_sticks_or_slides_as_coulomb_says(tmp_path, friction):
+    # The plane turned 20° about y: its normal n = (sin θ, 0, cos θ), downhill
+    # t = (cos θ, 0, −sin θ). Stiction holds the box while μ ≥ tan θ
+    # (0.364); below, it slides with a = g (sin θ − μ cos θ).
+    theta = math.radians(20)
+    normal = np.array([math.sin(theta), 0, math.cos(theta)])
+    downhill = np.array([math.cos(theta), 0, -math.sin(theta)])
+    start = 0.1 * normal
+    path = tmp_path / "slope.xml"
+    path.write_text(BOX_ON_A_SLOPE)
+    sim = coulomb.Simulation.from_dict({
+        "time_step": 0.005, "contact": {"friction": friction},
+        "robots": [{"name": "r", "mjcf": str(path),
+                    "pose": {"position": start.tolist(), "rpy": [0, theta, 0]}}]})
+    duration = 1.0
+    sim.run(duration)
+    moved = sim.body_position("box") - start
+    acceleration = max(0.0, G * (math.sin(theta) - friction * math.cos(theta)))
+    slide = 0.5 * acceleration * duration**2
+    assert moved @ downhill == pytest.approx(slide, abs=1e-4, rel=0.02)
+    # On the plane: SAP's convex model lets a sliding contact drift off its
+    # surface slowly (2 mm over this slide at 1.5 m/s), never into it.
+    assert -1e-4 < moved @ normal < 3e-3
+
+
+def test_an_mjcf_fixed_robots_world_geoms_move_with_its_pose(tmp_path):
+    # The file's world is placed at the fixed robot's pose, its shelf with
+    # it: a box of the scene lands on the shelf's top, 0.5 + 0.05 + 0.05.
+    text = PENDULUM_MJCF.replace(
+        "<worldbody>", '<worldbody><geom name="shelf" type="box" size="0.3 0.3 0.05"/>')
+    box = {"name": "box", "shape": {"box": {"size": [0.1, 0.1, 0.1]}}, "mass": 1.0,
+           "pose": {"position": [0, 0, 1]}}
+    sim = load_alone(tmp_path, text, bodies=[box], pose={"position": [0, 0, 0.5]})
+    sim.run(1.0)
+    assert sim.body_position("box")[2] == pytest.approx(0.6, abs=2e-3)
+
+
+def test_a_scene_exclude_of_a_robot_keeps_its_files_floor(tmp_path):
+    # Excluding the robot from the box leaves the box on the file's floor:
+    # the floor is the world's, not the robot's.
+    box = {"name": "box", "shape": {"box": {"size": [0.1, 0.1, 0.1]}}, "mass": 1.0,
+           "pose": {"position": [1, 0, 0.5]}}
+    sim = load_alone(tmp_path, ball_over(FLOOR), bodies=[box], exclude=[("r", "box")],
+                     pose={"position": [0, 0, 0.6]})
+    sim.run(1.0)
+    assert sim.body_position("box")[2] == pytest.approx(0.25, abs=2e-3)
 
 
 def test_a_robot_names_one_file():

@@ -77,7 +77,22 @@ std::optional<Shape> ToShape(const coal::CollisionGeometry& geometry,
   if (const auto* capsule = dynamic_cast<const coal::Capsule*>(&geometry)) {
     return Capsule{capsule->radius, 2.0 * capsule->halfLength};
   }
+  if (dynamic_cast<const coal::Halfspace*>(&geometry)) return HalfSpace{};
   return std::nullopt;
+}
+
+// X_OG: where ToShape's shape G sits in the Coal geometry's frame O. The
+// identity, but for a half-space {x : n·x ≤ d}, whose G (the region z ≤ 0)
+// has z along n and its origin at d n.
+Eigen::Isometry3d ShapeFrame(const coal::CollisionGeometry& geometry) {
+  Eigen::Isometry3d X_OG = Eigen::Isometry3d::Identity();
+  if (const auto* halfspace = dynamic_cast<const coal::Halfspace*>(&geometry)) {
+    X_OG.linear() =
+        Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), halfspace->n)
+            .toRotationMatrix();
+    X_OG.translation() = halfspace->d * halfspace->n;
+  }
+  return X_OG;
 }
 
 // Where package://NAME/… mesh paths may resolve: every folder above the URDF
@@ -138,6 +153,9 @@ struct MultibodyTree::Impl {
   Eigen::MatrixXd mass_matrix;
   pinocchio::Data::Matrix6x joint_jacobian;  // CalcPointJacobian's workspace
   std::vector<BodyGeometry> geometries;
+  std::vector<WorldGeometry> world_geometries;
+  // Where the file's world frame sits in the scene's (Place).
+  Eigen::Isometry3d X_W_file = Eigen::Isometry3d::Identity();
 
   // Fills what Pinocchio's forward kinematics would from `body` (joint and
   // frame placements, joint velocities in their own frames, h), and q, v.
@@ -211,36 +229,49 @@ struct MultibodyTree::Impl {
     AddCollisionGeometry(path, geometry_model);
   }
 
-  // Each object of `geometry_model` as a BodyGeometry of the link it is on.
+  // Each object of `geometry_model` as a BodyGeometry of the link it is on,
+  // or, on the world frame (an MJCF <worldbody> geom), as a WorldGeometry.
   void AddCollisionGeometry(const std::string& path,
                             const pinocchio::GeometryModel& geometry_model) {
     for (const pinocchio::GeometryObject& object : geometry_model.geometryObjects) {
+      const Shape shape = CollisionShape(path, object);
+      const Eigen::Isometry3d X_OG = ShapeFrame(*object.geometry);
+      if (object.parentFrame == 0) {  // Pinocchio's universe: the file's world
+        world_geometries.push_back(
+            {object.name, X_W_file * ToIsometry(object.placement) * X_OG, shape});
+        continue;
+      }
       const auto frame =
           std::find(body_frames.begin(), body_frames.end(), object.parentFrame);
-      if (frame == body_frames.end()) {
-        throw std::runtime_error(
-            path + ": " + object.name +
-            (object.parentFrame == 0
-                 ? ": belongs to the world, not to a link of the robot "
-                   "(a floor or a wall is a fixed body of the scene)"
-                 : ": attached to no link"));
-      }
-      std::optional<Shape> shape;
-      try {
-        shape = ToShape(*object.geometry, object.meshPath);
-      } catch (const std::invalid_argument& e) {
-        throw std::runtime_error(path + ": " + object.name + ": " + e.what());
-      }
-      if (!shape) {
-        throw std::runtime_error(path + ": " + object.name +
-                                 ": unsupported collision geometry");
+      if (frame == body_frames.end())
+        throw std::runtime_error(path + ": " + object.name + ": attached to no link");
+      if (std::holds_alternative<HalfSpace>(shape)) {
+        throw std::runtime_error(path + ": " + object.name + ": a plane on link '" +
+                                 model.frames[*frame].name +
+                                 "' (a plane is fixed: make it a geom of <worldbody>)");
       }
       // GeometryObject::placement is relative to the parent joint.
       const Eigen::Isometry3d X_JB =
           ToIsometry(model.frames[object.parentFrame].placement);
       geometries.push_back({object.name, static_cast<int>(frame - body_frames.begin()),
-                            X_JB.inverse() * ToIsometry(object.placement), *shape});
+                            X_JB.inverse() * ToIsometry(object.placement) * X_OG, shape});
     }
+  }
+
+  // The object's shape (ToShape), or std::runtime_error naming it.
+  static Shape CollisionShape(const std::string& path,
+                              const pinocchio::GeometryObject& object) {
+    std::optional<Shape> shape;
+    try {
+      shape = ToShape(*object.geometry, object.meshPath);
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(path + ": " + object.name + ": " + e.what());
+    }
+    if (!shape) {
+      throw std::runtime_error(path + ": " + object.name +
+                               ": unsupported collision geometry");
+    }
+    return *shape;
   }
 
   // The robot's joints on a free joint of ours (AddFreeJoint) whose origin is
@@ -260,6 +291,7 @@ struct MultibodyTree::Impl {
     if (floating_base) FloatBase();
     free_base = floating_base;
     if (!floating_base) WeldBaseAt(X_WB);
+    X_W_file = floating_base ? Eigen::Isometry3d::Identity() : X_WB;
     Finish();
   }
 };
@@ -503,6 +535,12 @@ std::vector<std::string> MultibodyTree::OneDofJointNames() const {
 const std::vector<BodyGeometry>& MultibodyTree::collision_geometries() const {
   return impl_->geometries;
 }
+
+const std::vector<WorldGeometry>& MultibodyTree::world_geometries() const {
+  return impl_->world_geometries;
+}
+
+void MultibodyTree::DropWorldGeometries() { impl_->world_geometries.clear(); }
 
 int MultibodyTree::num_positions() const { return num_positions_; }
 int MultibodyTree::num_velocities() const { return num_velocities_; }

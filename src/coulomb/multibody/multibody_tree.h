@@ -20,6 +20,16 @@ struct BodyGeometry {
   Shape shape;
 };
 
+// A collision shape of an MJCF file's <worldbody> itself (a floor, a wall, a
+// table top), at X_WG in the scene's world: the file's world frame is the
+// scene's for a floating robot, and the robot's pose for one hung from the
+// world. A plane is a HalfSpace (MuJoCo's planes collide as infinite).
+struct WorldGeometry {
+  std::string name;
+  Eigen::Isometry3d X_WG = Eigen::Isometry3d::Identity();
+  Shape shape;
+};
+
 // The point Jacobian of a free body (a tree made by FreeBody) whose frame,
 // at its centre of mass o, has the orientation R_WB: the velocity of the
 // body's point at p_W is J v for v = [ṗ_W; ω_B] (ω in the body frame), with
@@ -82,8 +92,9 @@ class MultibodyTree {
   // as collision geometry (primitives; meshes become their convex hulls).
   // A <freejoint/> of the root body is dropped, and that body placed at the
   // origin: floating_base and X_WB say where the robot is, as for a URDF.
-  // Other free joints, and geoms of the world (a floor), are refused with
-  // std::runtime_error naming the file. Joint armature is kept (Pinocchio's
+  // The geoms of <worldbody> itself (a floor) are world_geometries(). Other
+  // free joints, and planes on links, are refused with std::runtime_error
+  // naming the file. Joint armature is kept (Pinocchio's
   // CRBA adds it to M) and damping readable (joint_damping); actuators are
   // read by ReadMjcfActuators (mjcf_actuators.h), springs by
   // ReadMjcfJoints (mjcf_joints.h), friction loss as the
@@ -100,6 +111,11 @@ class MultibodyTree {
 
   // Collision geometry read from the URDF or MJCF file (empty for free bodies).
   const std::vector<BodyGeometry>& collision_geometries() const;
+  // The MJCF file's geometry of the world, which MultibodySystem::AddRobot
+  // adds as static geometry (empty for URDF files and free bodies), and a
+  // way to leave it out (the scene has its own ground).
+  const std::vector<WorldGeometry>& world_geometries() const;
+  void DropWorldGeometries();
 
   int num_positions() const;
   int num_velocities() const;

@@ -62,6 +62,7 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
                     .couplers = {},
                     .connections = {},
                     .welded_geometries = {},
+                    .world_geometries = {},
                     .applied_force = {},
                     .applied_force_W = Eigen::Vector3d::Zero(),
                     .applied_torque_W = Eigen::Vector3d::Zero()});
@@ -124,6 +125,9 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
     added.emplace_back(id, geometry.body);
   }
   ExcludeInitiallyOverlappingPairs(index);
+  for (const WorldGeometry& geometry : tree.world_geometries())
+    trees_[index].world_geometries.push_back(
+        AddStaticGeometry(geometry.shape, geometry.X_WG, material));
   for (const std::string& joint : tree.OneDofJointNames()) {
     const MultibodyTree::JointIndex limits = tree.FindOneDofJoint(joint);
     if (std::isfinite(limits.lower_limit) || std::isfinite(limits.upper_limit)) {
@@ -146,6 +150,7 @@ void MultibodySystem::ExcludeBodyPair(int tree, int body_a, int body_b) {
   }
   for (const auto& [geometry, body] : trees_[tree].welded_geometries)
     collect(geometry, body);
+  for (int geometry : trees_[tree].world_geometries) collect(geometry, -1);
   for (int a : geometries_a)
     for (int b : geometries_b)
       if (a != b) collision_world_.ExcludePair(a, b);
@@ -164,6 +169,8 @@ std::vector<int> MultibodySystem::AddFixedModel(MultibodyTree model,
     ids.push_back(AddStaticGeometry(
         geometry.shape, model.body_pose(geometry.body) * geometry.X_BG, material));
   }
+  for (const WorldGeometry& geometry : model.world_geometries())
+    ids.push_back(AddStaticGeometry(geometry.shape, geometry.X_WG, material));
   return ids;
 }
 

@@ -38,6 +38,9 @@ class MultibodySystem {
     // The world's geometries that are links of this robot welded to the
     // world (AddRobot), with their bodies: {geometry id, body}.
     std::vector<std::pair<int, int>> welded_geometries;
+    // The world's geometries from the robot's MJCF <worldbody> geoms (a
+    // floor: MultibodyTree::world_geometries), added last by AddRobot.
+    std::vector<int> world_geometries;
     // A constant generalized force on v [N, N·m] (empty: none). For a free
     // body or floating base (v = [ṗ_WB in world, ω_B in body]) its first six
     // entries are a force in world and a torque in the body frame, which
@@ -70,13 +73,15 @@ class MultibodySystem {
   // position limits. Its links collide with each other except adjacent links
   // (same joint or parent–child) and pairs that already overlap in the
   // initial configuration (URDF collision shapes often do; filtering them is
-  // what an SRDF would do).
+  // what an SRDF would do). The model's world geometries (an MJCF floor)
+  // become static geometry after the links', and collide with every link.
   int AddRobot(const std::string& name, MultibodyTree model, const Eigen::VectorXd& q,
                const Eigen::VectorXd& v, const ContactMaterial& material);
   // A model that cannot move (a fixed base and no moving joint: a table or a
   // shelf from a URDF) as static geometry: each of its collision geometries
-  // welded to the world where the model places it. Returns their geometry
-  // ids. Throws std::invalid_argument if the model has velocities.
+  // welded to the world where the model places it, then its world
+  // geometries. Returns their geometry ids. Throws std::invalid_argument if
+  // the model has velocities.
   std::vector<int> AddFixedModel(MultibodyTree model, const ContactMaterial& material);
   // Dry friction F [N·m or N] on a one-dof joint of a tree (JointFriction),
   // replacing any it had; F = 0 removes it. Throws std::invalid_argument on
@@ -125,7 +130,8 @@ class MultibodySystem {
     collision_world_.ExcludePair(geometry_a, geometry_b);
   }
   // No contact is ever computed between the geometries of two bodies of a
-  // tree (an MJCF file's <contact><exclude>).
+  // tree (an MJCF file's <contact><exclude>); body −1 stands for the tree's
+  // world geometries (MuJoCo's body "world").
   void ExcludeBodyPair(int tree, int body_a, int body_b);
 
   int num_trees() const { return static_cast<int>(trees_.size()); }

@@ -84,7 +84,8 @@ void AddMjcfActuators(const SceneReader& r, const YAML::Node& node,
 }
 
 // The body pairs of an MJCF file's <contact><exclude>: no contact between
-// their geometries. A body that is not the robot's is refused.
+// their geometries. Body "world" is the file's world geoms; a body that is
+// not the robot's is refused.
 void ExcludeMjcfBodyPairs(const SceneReader& r, const YAML::Node& node,
                           const std::string& key, const std::string& path, int tree,
                           MultibodySystem* system) {
@@ -94,10 +95,13 @@ void ExcludeMjcfBodyPairs(const SceneReader& r, const YAML::Node& node,
   const MultibodyTree& model = system->tree(tree).model;
   for (const MjcfExcludedPair& pair :
        ReadMjcf(r, node, key, path, ReadMjcfContactExcludes)) {
-    const int body_a = model.FindBody(pair.body_a), body_b = model.FindBody(pair.body_b);
-    for (const auto& [body, name] :
-         {std::pair{body_a, pair.body_a}, {body_b, pair.body_b}})
+    const auto find = [&](const std::string& name) {
+      if (name == "world") return -1;
+      const int body = model.FindBody(name);
       if (body < 0) fail("<contact><exclude>: no body named '" + name + "'");
+      return body;
+    };
+    const int body_a = find(pair.body_a), body_b = find(pair.body_b);
     system->ExcludeBodyPair(tree, body_a, body_b);
   }
 }

@@ -258,13 +258,17 @@ void AddFixedRobot(const SceneReader& r, const YAML::Node& node, const std::stri
 
 }  // namespace
 
-void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
-               const ContactMaterial& defaults, std::set<std::string>* names,
-               Scene* scene) {
+int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
+              const ContactMaterial& defaults, std::set<std::string>* names,
+              Scene* scene) {
   r.CheckKeys(node, key,
               {"name", "urdf", "mjcf", "base", "pose", "joints", "contact",
                "joint_limits", "limits", "controllers", "springs", "armature",
-               "actuators", "joint_friction", "keyframe"});
+               "actuators", "joint_friction", "keyframe", "world_geoms"});
+  if (node["world_geoms"] && !node["mjcf"]) {
+    r.Fail(node["world_geoms"], key + ".world_geoms",
+           "only an MJCF file has world geoms; remove 'world_geoms'");
+  }
   if (!node["name"] || !node["urdf"] == !node["mjcf"])
     r.Fail(node, key, "name and one of urdf or mjcf are required");
   const char* format = node["urdf"] ? "urdf" : "mjcf";
@@ -285,10 +289,13 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
   } catch (const std::exception& e) {
     r.Fail(file, file_key, e.what());
   }
+  if (node["world_geoms"] && !r.Boolean(node["world_geoms"], key + ".world_geoms"))
+    model->DropWorldGeometries();
+  const int world_geometries = static_cast<int>(model->world_geometries().size());
   const ContactMaterial material = ReadContactOverrides(r, node, key, defaults);
   if (model->num_velocities() == 0) {
     AddFixedRobot(r, node, key, path, std::move(*model), material, &scene->system);
-    return;
+    return world_geometries;
   }
   Eigen::VectorXd q = model->NeutralConfiguration();
   if (floating) {
@@ -336,6 +343,7 @@ void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& 
     WarnOfUnreadMjcfElements(r, node, key, path, scene);
   }
   ReadJointSettings(r, node, key, tree, &scene->system);
+  return world_geometries;
 }
 
 }  // namespace coulomb

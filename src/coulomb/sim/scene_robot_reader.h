@@ -9,9 +9,11 @@ namespace coulomb {
 
 // Reads one entry of a scene's `robots` list (format in scenes/README.md):
 // the URDF, base, pose, initial joint positions, contact overrides, joint
-// limits, PD controllers and springs; adds the robot to the scene.
-void ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
-               const ContactMaterial& defaults, std::set<std::string>* names,
-               Scene* scene);
+// limits, PD controllers and springs; adds the robot to the scene, and the
+// MJCF file's world geoms (a floor) as static geometry after its links'
+// unless `world_geoms: false`. Returns how many world geoms it added.
+int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
+              const ContactMaterial& defaults, std::set<std::string>* names,
+              Scene* scene);
 
 }  // namespace coulomb
