@@ -389,4 +389,18 @@ check "it warns of them, naming the file" grep -q \
   "coulomb run: warning: robots\[0\]\.mjcf: .*closed_chain.xml: 1 <equality> constraint (connect) is not read" \
   "$work/err"
 
+# A MuJoCo model file runs as a scene by itself: its time step (0.005 s:
+# 20 steps in 0.1 s), its floor and table; its errors name the file alone.
+"$coulomb" run "$scenes/arm_over_a_table.xml" --duration 0.1 --json >"$work/out"; code=$?
+check "an MJCF file runs as a scene" test "$code" -eq 0
+check "with the file's time step" grep -q '"steps": 20' "$work/out"
+sed 's|<geom name="table"|<geom name="lid" type="plane" pos="0 0 1"/><geom name="table"|; s|<geom name="upper_link"|<geom name="blade" type="plane"/><geom name="upper_link"|' \
+  "$scenes/arm_over_a_table.xml" >"$work/bad_arm.xml"
+"$coulomb" run "$work/bad_arm.xml" >/dev/null 2>"$work/err"; code=$?
+check "an MJCF scene's error exits 2" test "$code" -eq 2
+check "it names the file and what is wrong, in one line" grep -q \
+  "^coulomb run: $work/bad_arm.xml: cannot load MJCF: .*blade: a plane on link 'upper_arm'" \
+  "$work/err"
+check "in one line" test "$(wc -l <"$work/err")" -eq 1
+
 checks_summary

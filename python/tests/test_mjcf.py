@@ -2,6 +2,7 @@
 against statics."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -287,11 +288,91 @@ def test_a_scene_exclude_of_a_robot_keeps_its_files_floor(tmp_path):
     assert sim.body_position("box")[2] == pytest.approx(0.25, abs=2e-3)
 
 
+def test_an_mjcf_file_runs_as_a_scene_by_itself(tmp_path):
+    # MuJoCo's time step and gravity from <option>, its floor from
+    # <worldbody>: the ball falls as symplectic Euler says, z_n = z_0 −
+    # g δt² n (n + 1)/2, then rests on the floor at its radius.
+    path = tmp_path / "drop.xml"
+    path.write_text(ball_over(FLOOR.replace("0 0 0.2", "0 0 0")).replace(
+        "<worldbody>", '<option timestep="0.005" gravity="0 0 -5"/><worldbody>'))
+    sim = coulomb.Simulation.from_file(str(path))
+    assert sim.time_step == 0.005
+    assert sim.body_names == ["ball"]  # the model's name
+    n = 100
+    sim.run(n * 0.005)
+    assert sim.body_position("ball")[2] == pytest.approx(3 - 5 * 0.005**2 * n * (n + 1) / 2,
+                                                         abs=1e-12)
+    sim.run(2.0)
+    assert sim.body_position("ball")[2] == pytest.approx(0.1, abs=2e-3)
+
+
+@pytest.mark.parametrize("pose, position, orientation", [
+    (None, [0.1, 0.2, 3], [math.sqrt(0.5), 0, 0, math.sqrt(0.5)]),  # the file's: 90° about z
+    ({"position": [0, 0, 1]}, [0, 0, 1], [1, 0, 0, 0]),  # the scene's, exactly
+])
+def test_an_mjcf_free_root_starts_at_the_files_pose_unless_the_scene_poses_it(
+        tmp_path, pose, position, orientation):
+    text = ball_over("").replace('pos="0 0 3"', 'pos="0.1 0.2 3" euler="0 0 90"')
+    sim = load_alone(tmp_path, text, **({"pose": pose} if pose else {}))
+    np.testing.assert_allclose(sim.body_position("ball"), position, atol=1e-12)
+    np.testing.assert_allclose(sim.body_orientation("ball"), orientation, atol=1e-12)
+
+
+def test_an_mjcf_file_without_options_takes_mujocos_defaults(tmp_path):
+    path = tmp_path / "pendulum.xml"
+    path.write_text(PENDULUM_MJCF.replace('model="pendulum"', ""))
+    sim = coulomb.Simulation.from_file(str(path))
+    assert sim.time_step == 0.002
+    assert sim.robot_names == ["pendulum"]  # the file's name, as the model has none
+    sim.set_state([0.5], [0.0])
+    sim.run(0.002)
+    # θ̈ = −(m g l / I) sin θ about the hinge, I = 0.1 + m l² (l = 0.5, m = 2)
+    assert sim.v[0] == pytest.approx(-2 * 9.81 * 0.5 / (0.1 + 2 * 0.25) * math.sin(0.5)
+                                     * 0.002, rel=1e-9)
+
+
+@pytest.mark.parametrize("option, message", [
+    ('<option timestep="0"/>', "<option timestep> '0': expected a time > 0"),
+    ('<option gravity="0 -9.81"/>', "<option gravity> '0 -9.81': expected 3 numbers"),
+    ('<option gravity="0 0 down"/>', "<option gravity> '0 0 down': not a number"),
+])
+def test_an_mjcf_files_bad_options_are_refused_naming_it(tmp_path, option, message):
+    path = tmp_path / "bad.xml"
+    path.write_text(PENDULUM_MJCF.replace("<worldbody>", option + "<worldbody>"))
+    with pytest.raises(ValueError, match="^" + re.escape(f"{path}: {message}") + "$"):
+        coulomb.Simulation.from_file(str(path))
+
+
+def test_an_mjcf_scenes_robot_errors_name_the_file_alone(tmp_path):
+    path = tmp_path / "lid.xml"
+    path.write_text("""<mujoco><worldbody><body name="b"><freejoint/>
+        <geom type="box" size="0.1 0.1 0.1" mass="1"/>
+        <geom name="lid" type="plane" size="1 1 0.1"/></body></worldbody></mujoco>""")
+    with pytest.raises(ValueError, match="^" + re.escape(str(path)) + ": cannot load MJCF: "
+                       ".*lid: a plane on link 'b'"):
+        coulomb.Simulation.from_file(str(path))
+
+
 def test_a_robot_names_one_file():
     with pytest.raises(ValueError, match="one of urdf or mjcf"):
         coulomb.Simulation.from_dict(scene({"name": "r", "urdf": "a.urdf", "mjcf": "a.xml"}))
     with pytest.raises(ValueError, match="MJCF file not found"):
         coulomb.Simulation.from_dict(scene({"name": "r", "mjcf": "no_such_model.xml"}))
+
+
+def test_the_mjcf_scene_file_lays_its_forearm_on_its_table(scenes_dir):
+    # The forearm's end (capsule radius 0.04) comes to rest on the table top
+    # at z = 0.40: shoulder at z = 0.6, links 0.4 and 0.3 along x at q = 0.
+    sim = coulomb.Simulation.from_file(str(scenes_dir / "arm_over_a_table.xml"))
+    assert sim.time_step == 0.005
+    trajectory = sim.run(2.0)
+    shoulder, elbow = sim.joint_positions("arm")
+    end = 0.6 - 0.4 * math.sin(shoulder) - 0.3 * math.sin(shoulder + elbow)
+    assert end - 0.04 == pytest.approx(0.40, abs=1e-4)
+    assert elbow > 0.3  # folded down from level
+    assert sim.contacts()["body_b"] == ["world"]
+    assert np.abs(sim.v).max() < 1e-3
+    assert trajectory.summary["momentum_error_max"] < 1e-6
 
 
 def test_the_mjcf_arm_scene_holds_its_box(scenes_dir):

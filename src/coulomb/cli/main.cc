@@ -37,7 +37,8 @@ constexpr CommandHelp kCommands[] = {
      "  solve DIRECTORY [options]   solve every .hdf5 in DIRECTORY, print a table\n"
      "  solve --example [options]   solve a built-in random problem\n"},
     {"run",
-     "  run [SCENE.yaml | BUILTIN] [--dt S] [--duration S] [--scheme NAME] [--rel-tol "
+     "  run [SCENE.yaml | MODEL.xml | BUILTIN] [--dt S] [--duration S] [--scheme NAME] "
+     "[--rel-tol "
      "X]\n"
      "      [--model sap|lagged|regularized_lagged|similar]\n"
      "      [--solver sap|canal|subadmm|subadmm-nobody|admm|pgs|dual|dual-ccp] "
@@ -48,6 +49,8 @@ constexpr CommandHelp kCommands[] = {
      "      [--view [--port P] [--host H]] [--realtime]\n"
      "  run --resume DIR [--json]\n"
      "                 simulate a scene file or a built-in scene (default: clutter);\n"
+     "                 a MuJoCo MJCF file runs as the scene of its robot (its\n"
+     "                 <worldbody> geoms, <option> time step and gravity);\n"
      "                 --out DIR writes trajectory.h5 and stats.json as the run goes\n"
      "                 (flushed every simulated second), --view serves the browser\n"
      "                 viewer on the run while it is computed, --realtime paces the\n"

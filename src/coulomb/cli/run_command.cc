@@ -23,6 +23,7 @@
 #include "coulomb/io/run_recorder.h"
 #include "coulomb/math/thread_pool.h"
 #include "coulomb/scenes/builtin_scenes.h"
+#include "coulomb/sim/mjcf_scene_file.h"
 #include "coulomb/sim/scene_checks.h"
 #include "coulomb/sim/scene_file.h"
 #include "coulomb/sim/simulation.h"
@@ -53,7 +54,7 @@ struct RunOptions {
 };
 
 bool IsSceneFile(const std::string& scene) {
-  return scene.ends_with(".yaml") || scene.ends_with(".yml");
+  return scene.ends_with(".yaml") || scene.ends_with(".yml") || IsMjcfFile(scene);
 }
 
 RunOptions ParseRunOptions(const std::vector<std::string>& list) {
@@ -145,7 +146,9 @@ std::string ReadSceneText(const std::string& path) {
 RunSetup NewRunSetup(const std::vector<std::string>& arguments) {
   RunSetup setup{ParseRunOptions(arguments), arguments, "", false};
   if (IsSceneFile(setup.options.scene))
-    setup.scene_text = ReadSceneText(setup.options.scene);
+    setup.scene_text = IsMjcfFile(setup.options.scene)
+                           ? MjcfSceneText(setup.options.scene)
+                           : ReadSceneText(setup.options.scene);
   return setup;
 }
 

@@ -1,6 +1,8 @@
 #include "coulomb/multibody/mjcf_defaults.h"
 
 #include <boost/property_tree/xml_parser.hpp>
+#include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 namespace coulomb {
@@ -31,6 +33,17 @@ ptree ReadMjcfRoot(const std::string& path) {
   const auto root = file.get_child_optional("mujoco");
   if (!root) throw std::runtime_error(path + ": no <mujoco> element");
   return *root;
+}
+
+std::vector<double> ParseMjcfNumbers(const std::string& text, const std::string& what) {
+  std::istringstream in(text);
+  std::vector<double> numbers;
+  double value = 0.0;
+  while (in >> value) numbers.push_back(value);
+  if (!in.eof()) throw std::runtime_error(what + " '" + text + "': not a number");
+  for (double number : numbers)
+    if (!std::isfinite(number)) throw std::runtime_error(what + " is not finite");
+  return numbers;
 }
 
 ptree MergeAttributes(ptree values, const ptree& own) {

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace coulomb {
 
@@ -56,6 +57,11 @@ class MjcfDefaults {
 
   std::map<std::string, Class> classes_;
 };
+
+// The finite numbers of an attribute's text ("0 0 -9.81"); `what` names the
+// attribute in the std::runtime_error thrown for a non-number or a
+// non-finite value.
+std::vector<double> ParseMjcfNumbers(const std::string& text, const std::string& what);
 
 // `values` overridden, attribute by attribute, by `own` (both the
 // "<xmlattr>" subtrees of elements).

@@ -11,25 +11,13 @@ namespace {
 
 using boost::property_tree::ptree;
 
-// The finite numbers of an attribute's text; `what` names it in errors.
-std::vector<double> Numbers(const std::string& text, const std::string& what) {
-  std::istringstream in(text);
-  std::vector<double> numbers;
-  double value = 0.0;
-  while (in >> value) numbers.push_back(value);
-  if (!in.eof()) throw std::runtime_error(what + " '" + text + "': not a number");
-  for (double number : numbers)
-    if (!std::isfinite(number)) throw std::runtime_error(what + " is not finite");
-  return numbers;
-}
-
 // One number of a joint's attribute (`otherwise` when absent).
 double Number(const ptree& joint, const std::string& name, const std::string& attribute,
               double otherwise) {
   const auto text = joint.get_optional<std::string>(attribute);
   if (!text) return otherwise;
   const std::string what = "joint '" + name + "': " + attribute;
-  const std::vector<double> numbers = Numbers(*text, what);
+  const std::vector<double> numbers = ParseMjcfNumbers(*text, what);
   if (numbers.size() != 1)
     throw std::runtime_error(what + " '" + *text + "': expected one number");
   return numbers[0];
@@ -144,7 +132,7 @@ MjcfJointEquality JointEquality(const ptree& attributes,
     throw std::runtime_error(what +
                              ": only a coupling of two joints (joint1, joint2) is read");
   const std::vector<double> a =
-      Numbers(attributes.get("polycoef", "0 1 0 0 0"), what + " polycoef");
+      ParseMjcfNumbers(attributes.get("polycoef", "0 1 0 0 0"), what + " polycoef");
   for (size_t i = 2; i < a.size(); ++i)
     if (a[i] != 0.0) throw std::runtime_error(what + ": only a linear polycoef is read");
   const auto reference_of = [&](const std::string& name) {
@@ -184,9 +172,9 @@ MjcfKeyframe ReadMjcfKeyframe(const std::string& path, const std::string& name) 
     for (const auto& [tag, key] : content) {
       if (tag != "key" || key.get("<xmlattr>.name", "") != name) continue;
       const std::string what = "keyframe '" + name + "': ";
-      return {name, Numbers(key.get("<xmlattr>.qpos", ""), what + "qpos"),
-              Numbers(key.get("<xmlattr>.ctrl", ""), what + "ctrl"),
-              Numbers(key.get("<xmlattr>.qvel", ""), what + "qvel")};
+      return {name, ParseMjcfNumbers(key.get("<xmlattr>.qpos", ""), what + "qpos"),
+              ParseMjcfNumbers(key.get("<xmlattr>.ctrl", ""), what + "ctrl"),
+              ParseMjcfNumbers(key.get("<xmlattr>.qvel", ""), what + "qvel")};
     }
   }
   throw std::runtime_error("no keyframe named '" + name + "' in <keyframe>");

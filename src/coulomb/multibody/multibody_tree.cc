@@ -156,6 +156,7 @@ struct MultibodyTree::Impl {
   std::vector<WorldGeometry> world_geometries;
   // Where the file's world frame sits in the scene's (Place).
   Eigen::Isometry3d X_W_file = Eigen::Isometry3d::Identity();
+  Eigen::Isometry3d mjcf_root_pose = Eigen::Isometry3d::Identity();
 
   // Fills what Pinocchio's forward kinematics would from `body` (joint and
   // frame placements, joint velocities in their own frames, h), and q, v.
@@ -314,12 +315,19 @@ bool RootBodyFloats(const boost::property_tree::ptree& root) {
   return false;
 }
 
-// An MJCF file's model for a robot of a scene. A root body's <freejoint/>
-// is locked out (the scene's base says whether the robot floats) with the
-// body at the model's origin: its pos and quat in the file are where MuJoCo
-// starts it, which the scene's pose says instead. Any other free joint, or
-// a second body of the world, is refused: one robot per file.
-pinocchio::Model MjcfRobotModel(const std::string& path) {
+// An MJCF file's model for a robot of a scene, and where the file starts
+// its free root body (identity without one).
+struct MjcfRobot {
+  pinocchio::Model model;
+  Eigen::Isometry3d X_W_root = Eigen::Isometry3d::Identity();
+};
+
+// A root body's <freejoint/> is locked out (the scene's base says whether
+// the robot floats) with the body at the model's origin: its pos and quat
+// in the file are where MuJoCo starts it (X_W_root), which the scene's pose
+// may say instead. Any other free joint, or a second body of the world, is
+// refused: one robot per file.
+MjcfRobot MjcfRobotModel(const std::string& path) {
   // Pinocchio's parser builds the first body of <worldbody> and its
   // subtree only: the others would be lost without a word.
   const boost::property_tree::ptree root = ReadMjcfRoot(path);
@@ -344,11 +352,25 @@ pinocchio::Model MjcfRobotModel(const std::string& path) {
     }
     free_roots.push_back(joint);
   }
-  if (free_roots.empty()) return model;
+  if (free_roots.empty()) return {model};
   // The parser keeps a free joint's pos and quat in its reference
-  // configuration, not in its placement: locked at the neutral
+  // configuration qpos0 (x y z, quaternion x y z w), and a placement that
+  // MuJoCo ignores for a free joint: without it, locked at the neutral
   // configuration, the body sits at the model's origin.
-  return pinocchio::buildReducedModel(model, free_roots, pinocchio::neutral(model));
+  const pinocchio::JointIndex free_root = free_roots[0];
+  MjcfRobot robot;
+  const auto qpos0 = model.referenceConfigurations.find("qpos0");
+  if (qpos0 != model.referenceConfigurations.end()) {
+    const Eigen::Matrix<double, 7, 1> q =
+        qpos0->second.segment<7>(model.idx_qs[free_root]);
+    robot.X_W_root.linear() =
+        Eigen::Quaterniond(q[6], q[3], q[4], q[5]).normalized().toRotationMatrix();
+    robot.X_W_root.translation() = q.head<3>();
+  }
+  model.jointPlacements[free_root] = pinocchio::SE3::Identity();
+  robot.model =
+      pinocchio::buildReducedModel(model, free_roots, pinocchio::neutral(model));
+  return robot;
 }
 
 MultibodyTree::MultibodyTree(std::unique_ptr<Impl> impl)
@@ -411,7 +433,9 @@ MultibodyTree MultibodyTree::FromMjcf(const std::string& path, bool floating_bas
   auto impl = std::make_unique<Impl>();
   CapturedStderr parser;  // Pinocchio's MJCF parser may print what it skips
   try {
-    impl->model = MjcfRobotModel(path);
+    MjcfRobot robot = MjcfRobotModel(path);
+    impl->model = std::move(robot.model);
+    impl->mjcf_root_pose = robot.X_W_root;
     impl->Place(floating_base, X_WB);
     impl->LoadMjcfCollisionGeometry(path);
   } catch (const std::exception& e) {
@@ -541,6 +565,10 @@ const std::vector<WorldGeometry>& MultibodyTree::world_geometries() const {
 }
 
 void MultibodyTree::DropWorldGeometries() { impl_->world_geometries.clear(); }
+
+const Eigen::Isometry3d& MultibodyTree::mjcf_root_pose() const {
+  return impl_->mjcf_root_pose;
+}
 
 int MultibodyTree::num_positions() const { return num_positions_; }
 int MultibodyTree::num_velocities() const { return num_velocities_; }

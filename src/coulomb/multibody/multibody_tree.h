@@ -91,7 +91,8 @@ class MultibodyTree {
   // one-dof joints, a ball a spherical joint), and the geoms MuJoCo collides
   // as collision geometry (primitives; meshes become their convex hulls).
   // A <freejoint/> of the root body is dropped, and that body placed at the
-  // origin: floating_base and X_WB say where the robot is, as for a URDF.
+  // origin: floating_base and X_WB say where the robot is, as for a URDF
+  // (mjcf_root_pose: where the file puts it).
   // The geoms of <worldbody> itself (a floor) are world_geometries(). Other
   // free joints, and planes on links, are refused with std::runtime_error
   // naming the file. Joint armature is kept (Pinocchio's
@@ -116,6 +117,10 @@ class MultibodyTree {
   // way to leave it out (the scene has its own ground).
   const std::vector<WorldGeometry>& world_geometries() const;
   void DropWorldGeometries();
+  // Where an MJCF file starts its free root body (its pos and orientation,
+  // MuJoCo's qpos0), the pose the scene's default for a floating robot;
+  // the identity for other models.
+  const Eigen::Isometry3d& mjcf_root_pose() const;
 
   int num_positions() const;
   int num_velocities() const;

@@ -4,6 +4,7 @@
 #include "coulomb/geometry/revolved_shell.h"
 #include "coulomb/geometry/sampled_mesh_sdf.h"
 #include "coulomb/geometry/threaded_fasteners.h"
+#include "coulomb/sim/mjcf_scene_file.h"
 #include "coulomb/sim/scene_reader.h"
 #include "coulomb/sim/scene_robot_reader.h"
 
@@ -473,7 +474,7 @@ Scene LoadScene(const std::string& origin, Load&& load) {
   } catch (const YAML::Exception& e) {
     throw SceneFileError(origin + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
-  const SceneReader reader(origin);
+  const SceneReader reader(origin, !IsMjcfFile(origin));
   try {
     return ReadScene(reader, root);
   } catch (const YAML::Exception& e) {
@@ -484,6 +485,7 @@ Scene LoadScene(const std::string& origin, Load&& load) {
 }  // namespace
 
 Scene LoadSceneFile(const std::string& path) {
+  if (IsMjcfFile(path)) return LoadSceneText(MjcfSceneText(path), path);
   if (!std::filesystem::is_regular_file(path))
     throw SceneFileError(path + ": file not found");
   return LoadScene(path, [&] { return YAML::LoadFile(path); });

@@ -17,6 +17,8 @@ struct SceneFileError : std::runtime_error {
 // validated before anything runs: unknown keys, wrong types, non-finite or
 // out-of-range numbers, missing files; the first problem throws
 // SceneFileError naming the file, the line and the key.
+// An MJCF file (".xml") loads as the scene of its robot run by itself
+// (MjcfSceneText, mjcf_scene_file.h), its errors naming the file alone.
 Scene LoadSceneFile(const std::string& path);
 // The same from YAML (or JSON) text; `origin` stands for the file in error
 // messages and relative paths (mesh and URDF files) are resolved against its

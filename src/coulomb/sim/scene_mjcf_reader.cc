@@ -146,7 +146,7 @@ void WarnOfUnreadMjcfElements(const SceneReader& r, const YAML::Node& node,
                               const std::string& key, const std::string& path,
                               Scene* scene) {
   for (const std::string& what : ReadMjcf(r, node, key, path, UnreadMjcfElements))
-    scene->warnings.push_back(key + ".mjcf: " + path + ": " + what);
+    scene->warnings.push_back(r.KeyPrefix(key + ".mjcf") + path + ": " + what);
 }
 
 }  // namespace coulomb

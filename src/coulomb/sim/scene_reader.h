@@ -15,13 +15,18 @@
 namespace coulomb {
 
 // Reads typed values out of YAML nodes, with errors that point at the file,
-// the line and the key path (e.g. "bodies[3].mass").
+// the line and the key path (e.g. "bodies[3].mass"). Without
+// `locate_errors` (the scene of an MJCF file, whose YAML is ours: its lines
+// and keys point nowhere the user wrote) an error is its message alone,
+// which names the file.
 class SceneReader {
  public:
-  explicit SceneReader(std::string path) : path_(std::move(path)) {}
+  explicit SceneReader(std::string path, bool locate_errors = true)
+      : path_(std::move(path)), locate_errors_(locate_errors) {}
 
   [[noreturn]] void Fail(const YAML::Node& node, const std::string& key,
                          const std::string& what) const {
+    if (!locate_errors_) throw SceneFileError(what);
     const int line = node.Mark().line >= 0 ? node.Mark().line + 1 : 0;
     // The empty key path is the file's top level.
     throw SceneFileError(path_ + ":" + std::to_string(line) + ": " +
@@ -115,12 +120,18 @@ class SceneReader {
   }
 
   const std::string& path() const { return path_; }
+  // "KEY: " to open a message about the key (a warning), or nothing where
+  // errors are not located.
+  std::string KeyPrefix(const std::string& key) const {
+    return locate_errors_ ? key + ": " : "";
+  }
   // A file named in the scene: "example-robot-data/…" inside that package
   // (RobotDataDirectory()), else absolute or relative to the scene file.
   std::string ResolveFile(const std::string& file) const;
 
  private:
   std::string path_;
+  bool locate_errors_ = true;
 };
 
 // Shared by the body and robot readers (scene_file.cc).

@@ -298,9 +298,10 @@ int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& k
     return world_geometries;
   }
   Eigen::VectorXd q = model->NeutralConfiguration();
-  if (floating) {
-    const Eigen::Quaterniond rotation(pose.linear());
-    q.head<7>() << pose.translation(), rotation.x(), rotation.y(), rotation.z(),
+  if (floating) {  // an MJCF free root where its file puts it, unless posed
+    const Eigen::Isometry3d& X_WB = node["pose"] ? pose : model->mjcf_root_pose();
+    const Eigen::Quaterniond rotation(X_WB.linear());
+    q.head<7>() << X_WB.translation(), rotation.x(), rotation.y(), rotation.z(),
         rotation.w();
   }
   const MjcfFileElements mjcf =

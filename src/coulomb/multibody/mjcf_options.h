@@ -1,0 +1,25 @@
+#pragma once
+
+#include <string>
+
+#include <Eigen/Dense>
+
+namespace coulomb {
+
+// What a scene takes from an MJCF file run by itself (MjcfSceneText): the
+// model's name (<mujoco model>, else empty) and, from <option>, MuJoCo's
+// time step [s] and gravity [m/s², world frame], with MuJoCo's defaults
+// when the file gives none. The rest of <option> (integrator, cone,
+// impratio, tolerance) is MuJoCo's solver's and has no counterpart here.
+struct MjcfOptions {
+  std::string model;
+  double timestep = 0.002;
+  Eigen::Vector3d gravity = Eigen::Vector3d(0.0, 0.0, -9.81);
+};
+
+// The options of the MJCF file at `path`. Throws std::runtime_error naming
+// the file when it cannot be read, or the attribute when the time step is
+// not positive or gravity is not three finite numbers.
+MjcfOptions ReadMjcfOptions(const std::string& path);
+
+}  // namespace coulomb

@@ -1,0 +1,20 @@
+#pragma once
+
+#include <string>
+
+namespace coulomb {
+
+// Whether `path` names a MuJoCo MJCF file (it ends in ".xml"): such a file
+// runs as a scene of its own.
+bool IsMjcfFile(const std::string& path);
+
+// The scene of the MJCF file at `path` run by itself, as YAML text for
+// LoadSceneText(text, path): its robot (bodies, joints, actuators, keyframe
+// none, and the geoms of its <worldbody>: the floor of a MuJoCo scene
+// file), named after <mujoco model> (else the file), MuJoCo's time step
+// and gravity from <option>, and the scene defaults for the rest (contact
+// materials, SAP; duration 1 s). Throws SceneFileError naming the file when
+// it is missing or its <option> is invalid.
+std::string MjcfSceneText(const std::string& path);
+
+}  // namespace coulomb
