@@ -2,7 +2,9 @@
 against statics."""
 
 import math
+import pathlib
 import re
+import tempfile
 
 import numpy as np
 import pytest
@@ -351,6 +353,115 @@ def test_an_mjcf_scenes_robot_errors_name_the_file_alone(tmp_path):
     with pytest.raises(ValueError, match="^" + re.escape(str(path)) + ": cannot load MJCF: "
                        ".*lid: a plane on link 'b'"):
         coulomb.Simulation.from_file(str(path))
+
+
+# A MuJoCo scene of several top-level bodies: a lift (a slide held by a
+# position servo), a table (a static body with a leg) and a cube above it,
+# with what links bodies of two robots, which no robot reads.
+SEVERAL_BODIES = """<mujoco model="several">
+  <compiler meshdir="meshes"/>
+  <asset><mesh name="block" file="block.obj"/></asset>
+  <worldbody>
+    <geom name="floor" type="plane" size="5 5 0.1"/>
+    <body name="lift" pos="-1 0 1">
+      <joint name="raise" type="slide" axis="0 0 1"/>
+      <geom type="box" size="0.1 0.1 0.1" mass="2"/>
+    </body>
+    <body name="table" pos="1 0 0.5" euler="0 0 90">
+      <geom name="top" type="box" size="0.3 0.2 0.02"/>
+      <body name="leg" pos="0 0 -0.25"><geom type="box" size="0.02 0.02 0.25"/></body>
+    </body>
+    <body name="cube" pos="1 0 1">
+      <freejoint/>
+      <geom type="box" size="0.05 0.05 0.05" mass="0.5"/>
+    </body>
+    <body name="pedestal" pos="0 2 0"><geom type="mesh" mesh="block"/></body>
+    <body name="ball" pos="0 2 1">
+      <freejoint/>
+      <geom type="sphere" size="0.1" mass="1"/>
+    </body>
+  </worldbody>
+  <actuator><position joint="raise" kp="400" kv="40"/></actuator>
+  <equality><weld body1="cube" body2="lift"/></equality>
+  <contact><exclude body1="cube" body2="lift"/></contact>
+  <keyframe><key name="home" qpos="0"/></keyframe>
+</mujoco>"""
+
+# A 0.4 m cube around its origin, as an OBJ file.
+BLOCK_OBJ = "\n".join(
+    [f"v {x} {y} {z}" for x in (-0.2, 0.2) for y in (-0.2, 0.2) for z in (-0.2, 0.2)]
+    + [f"f {a} {b} {c}" for a, b, c in [(1, 2, 4), (1, 4, 3), (5, 7, 8), (5, 8, 6),
+                                        (1, 5, 6), (1, 6, 2), (3, 4, 8), (3, 8, 7),
+                                        (1, 3, 7), (1, 7, 5), (2, 6, 8), (2, 8, 4)]])
+
+
+def several_bodies(tmp_path):
+    (tmp_path / "meshes").mkdir()
+    (tmp_path / "meshes" / "block.obj").write_text(BLOCK_OBJ)
+    path = tmp_path / "several.xml"
+    path.write_text(SEVERAL_BODIES)
+    return path
+
+
+def temporary_mjcf_files():
+    return sorted(pathlib.Path(tempfile.gettempdir()).glob("coulomb-mjcf-*"))
+
+
+def test_an_mjcf_scene_of_several_bodies_runs_each_where_the_file_puts_it(tmp_path):
+    before = temporary_mjcf_files()
+    with pytest.warns(UserWarning):
+        sim = coulomb.Simulation.from_file(str(several_bodies(tmp_path)))
+    assert temporary_mjcf_files() == before  # the bodies' files are gone
+    assert sim.body_names == ["lift", "cube", "ball"]  # the table and pedestal are fixed
+    sim.run(1.5)
+    # The servo holds the lift: kp (0 − q) = m g.
+    assert sim.joint_positions("lift")[0] == pytest.approx(-2 * G / 400, rel=1e-3)
+    # The cube on the table top turned 90° (0.5 + 0.02 + 0.05), the ball on
+    # the mesh pedestal (0.2 + 0.1), each above where the file puts it.
+    np.testing.assert_allclose(sim.body_position("cube"), [1, 0, 0.57], atol=2e-3)
+    np.testing.assert_allclose(sim.body_position("ball"), [0, 2, 0.3], atol=2e-3)
+    # What links the lift and the cube, said by each; the keyframe once.
+    name = str(tmp_path / "several.xml")
+    linked = "{} (body '{}'): <{}> names '{}' of another body of the file: not read"
+    assert sim.warnings == [
+        linked.format(name, "lift", "equality><weld", "cube"),
+        linked.format(name, "lift", "contact><exclude", "cube"),
+        f"{name} (body 'lift'): <keyframe>: its qpos spans every body of the file: not read "
+        "(each robot starts at qpos0)",
+        linked.format(name, "cube", "equality><weld", "lift"),
+        linked.format(name, "cube", "contact><exclude", "lift"),
+    ]
+
+
+def test_a_scene_robot_takes_one_body_of_an_mjcf_file(tmp_path):
+    # The table alone, posed by the scene (its file placement replaced), and
+    # a box of the scene landing on its top: 0.3 + 0.02 + 0.05.
+    box = {"name": "box", "shape": {"box": {"size": [0.1, 0.1, 0.1]}}, "mass": 1.0,
+           "pose": {"position": [0, 0, 1]}}
+    sim = coulomb.Simulation.from_dict({
+        "time_step": 0.01, "bodies": [box],
+        "robots": [{"name": "t", "mjcf": str(several_bodies(tmp_path)), "body": "table",
+                    "world_geoms": False, "pose": {"position": [0, 0, 0.3]}}]})
+    sim.run(1.0)
+    assert sim.body_position("box")[2] == pytest.approx(0.37, abs=2e-3)
+
+
+@pytest.mark.parametrize("robot, message", [
+    ({"body": "shelf"}, r"robots\[0\]\.body: .*several\.xml: no body 'shelf' in <worldbody>"),
+    ({}, r"robots\[0\]\.mjcf: .*5 bodies in <worldbody> \(one robot per entry of the "
+         r"scene: name its body with `body:`\)"),
+])
+def test_a_body_of_an_mjcf_file_is_named_or_refused(tmp_path, robot, message):
+    with pytest.raises(ValueError, match=message):
+        coulomb.Simulation.from_dict({"robots": [
+            {"name": "r", "mjcf": str(several_bodies(tmp_path)), **robot}]})
+
+
+def test_a_body_key_needs_an_mjcf_file(tmp_path):
+    (tmp_path / "pendulum.urdf").write_text(PENDULUM_URDF)
+    with pytest.raises(ValueError, match=r"robots\[0\]\.body: applies to an MJCF file only"):
+        coulomb.Simulation.from_dict(scene({"name": "r", "urdf": str(tmp_path / "pendulum.urdf"),
+                                            "body": "bob"}))
 
 
 def test_a_robot_names_one_file():

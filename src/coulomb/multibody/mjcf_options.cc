@@ -16,7 +16,8 @@ MjcfOptions ReadMjcfOptions(const std::string& path) {
     if (const auto text = content.get_optional<std::string>("<xmlattr>.timestep")) {
       const std::vector<double> step = ParseMjcfNumbers(*text, "<option timestep>");
       if (step.size() != 1 || !(step[0] > 0.0))
-        throw std::runtime_error("<option timestep> '" + *text + "': expected a time > 0");
+        throw std::runtime_error("<option timestep> '" + *text +
+                                 "': expected a time > 0");
       options.timestep = step[0];
     }
     if (const auto text = content.get_optional<std::string>("<xmlattr>.gravity")) {

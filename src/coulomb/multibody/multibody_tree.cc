@@ -337,8 +337,8 @@ MjcfRobot MjcfRobotModel(const std::string& path) {
   const size_t roots = world ? world->count("body") : 0;
   if (roots > 1) {
     throw std::runtime_error(std::to_string(roots) +
-                             " bodies in <worldbody> (one robot per MJCF file: the "
-                             "others are bodies or robots of the scene)");
+                             " bodies in <worldbody> (one robot per entry of the "
+                             "scene: name its body with `body:`)");
   }
   pinocchio::Model model;
   pinocchio::mjcf::buildModel(path, model);

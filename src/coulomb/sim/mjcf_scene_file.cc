@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "coulomb/multibody/mjcf_body_file.h"
 #include "coulomb/multibody/mjcf_options.h"
 #include "coulomb/sim/scene_file.h"
 
@@ -15,8 +16,10 @@ std::string MjcfSceneText(const std::string& path) {
   if (!std::filesystem::is_regular_file(path))
     throw SceneFileError(path + ": file not found");
   MjcfOptions options;
+  std::vector<std::string> bodies;
   try {
     options = ReadMjcfOptions(path);
+    bodies = ReadMjcfTopLevelBodies(path);
   } catch (const std::exception& e) {
     throw SceneFileError(path + ": " + e.what());
   }
@@ -26,13 +29,24 @@ std::string MjcfSceneText(const std::string& path) {
   out << YAML::BeginMap;
   out << YAML::Key << "time_step" << YAML::Value << options.timestep;
   out << YAML::Key << "gravity" << YAML::Value << YAML::Flow << YAML::BeginSeq
-      << options.gravity.x() << options.gravity.y() << options.gravity.z() << YAML::EndSeq;
-  out << YAML::Key << "robots" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
-  out << YAML::Key << "name" << YAML::Value
-      << (options.model.empty() ? file.stem().string() : options.model);
-  // Resolved against the scene's folder, which is the file's own.
-  out << YAML::Key << "mjcf" << YAML::Value << file.filename().string();
-  out << YAML::EndMap << YAML::EndSeq << YAML::EndMap;
+      << options.gravity.x() << options.gravity.y() << options.gravity.z()
+      << YAML::EndSeq;
+  // Each body where the file puts it (`body:` without `pose`), the world
+  // geoms once; a lone body named after the model (else the file).
+  out << YAML::Key << "robots" << YAML::Value << YAML::BeginSeq;
+  for (size_t k = 0; k < bodies.size(); ++k) {
+    const bool lone = bodies.size() == 1;
+    const std::string model =
+        options.model.empty() ? file.stem().string() : options.model;
+    out << YAML::BeginMap << YAML::Key << "name" << YAML::Value
+        << (lone ? model : bodies[k]);
+    // Resolved against the scene's folder, which is the file's own.
+    out << YAML::Key << "mjcf" << YAML::Value << file.filename().string();
+    out << YAML::Key << "body" << YAML::Value << bodies[k];
+    if (k > 0) out << YAML::Key << "world_geoms" << YAML::Value << false;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndSeq << YAML::EndMap;
   return std::string("# ") + file.filename().string() + " run as a scene by itself\n" +
          out.c_str() + "\n";
 }

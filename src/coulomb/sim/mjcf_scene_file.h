@@ -9,9 +9,11 @@ namespace coulomb {
 bool IsMjcfFile(const std::string& path);
 
 // The scene of the MJCF file at `path` run by itself, as YAML text for
-// LoadSceneText(text, path): its robot (bodies, joints, actuators, keyframe
-// none, and the geoms of its <worldbody>: the floor of a MuJoCo scene
-// file), named after <mujoco model> (else the file), MuJoCo's time step
+// LoadSceneText(text, path): its robot (bodies, joints, actuators, and the
+// geoms of its <worldbody>: the floor of a MuJoCo scene file), named after
+// <mujoco model> (else the file); a file of several top-level bodies (a
+// robot and the objects it handles, a table) gives each its robot entry
+// (`body: NAME`, named after the body; the world geoms once). MuJoCo's time step
 // and gravity from <option>, and the scene defaults for the rest (contact
 // materials, SAP; duration 1 s). Throws SceneFileError naming the file when
 // it is missing or its <option> is invalid.

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "coulomb/multibody/mjcf_body_file.h"
 #include "coulomb/multibody/mjcf_joints.h"
 #include "coulomb/multibody/urdf_mimic.h"
 #include "coulomb/sim/mjcf_robot.h"
@@ -256,29 +257,14 @@ void AddFixedRobot(const SceneReader& r, const YAML::Node& node, const std::stri
   }
 }
 
-}  // namespace
-
-int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
-              const ContactMaterial& defaults, std::set<std::string>* names,
-              Scene* scene) {
-  r.CheckKeys(node, key,
-              {"name", "urdf", "mjcf", "base", "pose", "joints", "contact",
-               "joint_limits", "limits", "controllers", "springs", "armature",
-               "actuators", "joint_friction", "keyframe", "world_geoms"});
-  if (node["world_geoms"] && !node["mjcf"]) {
-    r.Fail(node["world_geoms"], key + ".world_geoms",
-           "only an MJCF file has world geoms; remove 'world_geoms'");
-  }
-  if (!node["name"] || !node["urdf"] == !node["mjcf"])
-    r.Fail(node, key, "name and one of urdf or mjcf are required");
+// The robot of the file at `path` (the scene's file, or one body's share
+// of an MJCF file: MjcfBodyFile), as ReadRobot adds it.
+int AddRobotFromFile(const SceneReader& r, const YAML::Node& node, const std::string& key,
+                     const ContactMaterial& defaults, const std::string& name,
+                     const std::string& path, Scene* scene) {
   const char* format = node["urdf"] ? "urdf" : "mjcf";
   const YAML::Node& file = node[format];
-  const std::string name = r.String(node["name"], key + ".name");
-  if (!names->insert(name).second) {
-    r.Fail(node["name"], key + ".name", "duplicate name '" + name + "'");
-  }
   const std::string file_key = key + "." + format;
-  const std::string path = r.ResolveFile(r.String(file, file_key));
   const bool floating = ReadFloatingBase(r, node, key, file_key, path);
   const Eigen::Isometry3d pose = node["pose"] ? ReadPose(r, node["pose"], key + ".pose")
                                               : Eigen::Isometry3d::Identity();
@@ -344,6 +330,61 @@ int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& k
     WarnOfUnreadMjcfElements(r, node, key, path, scene);
   }
   ReadJointSettings(r, node, key, tree, &scene->system);
+  return world_geometries;
+}
+
+}  // namespace
+
+int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
+              const ContactMaterial& defaults, std::set<std::string>* names,
+              Scene* scene) {
+  r.CheckKeys(node, key,
+              {"name", "urdf", "mjcf", "body", "base", "pose", "joints", "contact",
+               "joint_limits", "limits", "controllers", "springs", "armature",
+               "actuators", "joint_friction", "keyframe", "world_geoms"});
+  for (const char* setting : {"world_geoms", "body"}) {
+    if (node[setting] && !node["mjcf"]) {
+      r.Fail(node[setting], key + "." + setting,
+             "applies to an MJCF file only; remove '" + std::string(setting) + "'");
+    }
+  }
+  if (!node["name"] || !node["urdf"] == !node["mjcf"])
+    r.Fail(node, key, "name and one of urdf or mjcf are required");
+  const char* format = node["urdf"] ? "urdf" : "mjcf";
+  const std::string name = r.String(node["name"], key + ".name");
+  if (!names->insert(name).second) {
+    r.Fail(node["name"], key + ".name", "duplicate name '" + name + "'");
+  }
+  const std::string path = r.ResolveFile(r.String(node[format], key + "." + format));
+  if (!node["body"]) return AddRobotFromFile(r, node, key, defaults, name, path, scene);
+  // One body of the file: its share, read as a file of its own whose name
+  // the messages replace with the file's and the body's.
+  const std::string body = r.String(node["body"], key + ".body");
+  std::optional<MjcfBodyFile> share;
+  try {
+    share.emplace(path, body, !node["pose"]);  // where the file puts it, unless posed
+  } catch (const std::exception& e) {
+    r.Fail(node["body"], key + ".body", e.what());
+  }
+  const std::string alias = path + (share->whole_file() ? "" : " (body '" + body + "')");
+  const auto named = [&](std::string text) {
+    for (size_t at = text.find(share->path()); at != std::string::npos;
+         at = text.find(share->path(), at + alias.size()))
+      text.replace(at, share->path().size(), alias);
+    return text;
+  };
+  const size_t first_warning = scene->warnings.size();
+  int world_geometries = 0;
+  try {
+    world_geometries =
+        AddRobotFromFile(r, node, key, defaults, name, share->path(), scene);
+  } catch (const SceneFileError& e) {
+    throw SceneFileError(named(e.what()));
+  }
+  for (size_t w = first_warning; w < scene->warnings.size(); ++w)
+    scene->warnings[w] = named(scene->warnings[w]);
+  for (const std::string& note : share->left_out())
+    scene->warnings.push_back(r.KeyPrefix(key + ".mjcf") + alias + ": " + note);
   return world_geometries;
 }
 

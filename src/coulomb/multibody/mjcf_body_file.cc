@@ -1,0 +1,195 @@
+#include "coulomb/multibody/mjcf_body_file.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <boost/property_tree/xml_parser.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+
+#include "coulomb/multibody/mjcf_defaults.h"
+
+namespace coulomb {
+namespace {
+
+using boost::property_tree::ptree;
+
+// The names a top-level body owns: its bodies, joints and sites, and the
+// world's ("world"), which every robot of the file shares.
+struct OwnedNames {
+  std::set<std::string> bodies{"world"};
+  std::set<std::string> joints;
+  std::set<std::string> sites;
+
+  void Collect(const ptree& body) {
+    if (const auto name = body.get_optional<std::string>("<xmlattr>.name"))
+      bodies.insert(*name);
+    for (const auto& [tag, child] : body) {
+      const auto name = child.get_optional<std::string>("<xmlattr>.name");
+      if ((tag == "joint" || tag == "freejoint") && name) joints.insert(*name);
+      if (tag == "site" && name) sites.insert(*name);
+      if (tag == "body") Collect(child);
+    }
+  }
+
+  // Whether `element` refers to a name of this body's (the world aside).
+  bool Mentions(const ptree& element) const {
+    static const ptree none;
+    for (const auto& [attribute, value] : element.get_child("<xmlattr>", none)) {
+      const std::string& name = value.data();
+      if (name != "world" && (bodies.count(name) || joints.count(name) || sites.count(name)))
+        return true;
+    }
+    return false;
+  }
+
+  // The first name `element` refers to that is not this body's, else "".
+  std::string Foreign(const ptree& element) const {
+    const std::pair<const char*, const std::set<std::string>*> references[] = {
+        {"body1", &bodies},  {"body2", &bodies},  {"body", &bodies},
+        {"joint1", &joints}, {"joint2", &joints}, {"joint", &joints},
+        {"jointinparent", &joints}, {"site1", &sites}, {"site2", &sites},
+        {"site", &sites}};
+    for (const auto& [attribute, owned] : references) {
+      const auto name = element.get_optional<std::string>(std::string("<xmlattr>.") + attribute);
+      if (name && !owned->count(*name)) return *name;
+    }
+    return "";
+  }
+};
+
+bool HasJoint(const ptree& body) {
+  for (const auto& [tag, child] : body)
+    if (tag == "joint" || tag == "freejoint") return true;
+  return false;
+}
+
+// <worldbody> with `body` alone of its bodies. Pinocchio's parser places a
+// root body without a joint at the origin, whatever its pos: with
+// `keep_placement`, such a body is nested in a massless anchor body at the
+// origin, so that it keeps the place the file gives it.
+ptree WorldbodyOf(const ptree& world, const std::string& body, bool keep_placement) {
+  ptree kept;
+  for (const auto& [tag, child] : world) {
+    if (tag == "body" && child.get("<xmlattr>.name", "") != body) continue;
+    if (tag != "body" || !keep_placement || HasJoint(child)) {
+      kept.push_back({tag, child});
+      continue;
+    }
+    ptree anchor;
+    anchor.put("<xmlattr>.name", kMjcfAnchorBody);
+    anchor.add_child("body", child);
+    kept.push_back({"body", anchor});
+  }
+  return kept;
+}
+
+// `section`'s elements that name only what `owned` holds; those that name
+// this body and another are noted (those of other bodies alone are theirs).
+ptree OwnedElements(const std::string& section, const ptree& elements,
+                    const OwnedNames& owned, std::vector<std::string>* left_out) {
+  ptree kept;
+  for (const auto& [tag, element] : elements) {
+    const std::string foreign = tag == "<xmlattr>" ? "" : owned.Foreign(element);
+    if (foreign.empty()) {
+      kept.push_back({tag, element});
+    } else if (owned.Mentions(element)) {
+      left_out->push_back("<" + section + "><" + tag + "> names '" + foreign +
+                          "' of another body of the file: not read");
+    }
+  }
+  return kept;
+}
+
+// Meshes are found where the original file finds them: its folder, joined
+// with its meshdir (else assetdir), made absolute.
+void AnchorMeshDirectory(const std::string& path, ptree* root) {
+  const std::filesystem::path folder = std::filesystem::absolute(path).parent_path();
+  bool found = false;
+  for (auto& [tag, compiler] : *root) {
+    if (tag != "compiler") continue;
+    const std::string given =
+        compiler.get("<xmlattr>.meshdir", compiler.get("<xmlattr>.assetdir", ""));
+    compiler.put("<xmlattr>.meshdir", (folder / given).string());
+    found = true;
+  }
+  if (!found) {
+    ptree compiler;
+    compiler.put("<xmlattr>.meshdir", folder.string());
+    root->push_front({"compiler", compiler});
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> ReadMjcfTopLevelBodies(const std::string& path) {
+  const ptree root = ReadMjcfRoot(path);
+  std::vector<std::string> names;
+  const auto world = root.get_child_optional("worldbody");
+  if (!world) return names;
+  for (const auto& [tag, body] : *world) {
+    if (tag != "body") continue;
+    const auto name = body.get_optional<std::string>("<xmlattr>.name");
+    if (!name || name->empty())
+      throw std::runtime_error(path + ": a body of <worldbody> has no name (name it: it "
+                                      "is a robot of the scene)");
+    names.push_back(*name);
+  }
+  return names;
+}
+
+MjcfBodyFile::MjcfBodyFile(const std::string& path, const std::string& body,
+                           bool keep_placement) {
+  ptree root = ReadMjcfRoot(path);
+  OwnedNames owned;
+  bool found = false;
+  if (const auto world = root.get_child_optional("worldbody")) {
+    for (const auto& [tag, child] : *world) {
+      if (tag == "body" && child.get("<xmlattr>.name", "") == body) {
+        owned.Collect(child);
+        found = true;
+      }
+    }
+  }
+  if (!found) throw std::runtime_error(path + ": no body '" + body + "' in <worldbody>");
+  const std::vector<std::string> bodies = ReadMjcfTopLevelBodies(path);
+  whole_file_ = bodies.size() == 1;
+  ptree kept;
+  for (const auto& [section, content] : root) {
+    if (section == "worldbody") {
+      kept.push_back({section, WorldbodyOf(content, body, keep_placement)});
+    } else if (section == "actuator" || section == "equality" || section == "contact") {
+      kept.push_back({section, OwnedElements(section, content, owned, &left_out_)});
+    } else if (section == "keyframe" && !whole_file_) {
+      if (body == bodies.front())  // said once for the file
+        left_out_.push_back(
+          "<keyframe>: its qpos spans every body of the file: not read (each robot starts "
+          "at qpos0)");
+    } else {
+      kept.push_back({section, content});
+    }
+  }
+  AnchorMeshDirectory(path, &kept);
+  std::string name = (std::filesystem::temp_directory_path() / "coulomb-mjcf-XXXXXX.xml").string();
+  const int descriptor = mkstemps(name.data(), 4);
+  if (descriptor < 0) throw std::runtime_error(path + ": cannot write a temporary file");
+  close(descriptor);
+  path_ = name;
+  ptree file;
+  file.add_child("mujoco", kept);
+  try {
+    std::ofstream out(path_);
+    boost::property_tree::write_xml(out, file);
+    if (!out) throw std::runtime_error("write failed");
+  } catch (const std::exception&) {
+    std::remove(path_.c_str());
+    throw std::runtime_error(path + ": cannot write a temporary file");
+  }
+}
+
+MjcfBodyFile::~MjcfBodyFile() { std::remove(path_.c_str()); }
+
+}  // namespace coulomb
