@@ -4,7 +4,6 @@ against statics."""
 import math
 import pathlib
 import re
-import tempfile
 
 import numpy as np
 import pytest
@@ -403,15 +402,14 @@ def several_bodies(tmp_path):
     return path
 
 
-def temporary_mjcf_files():
-    return sorted(pathlib.Path(tempfile.gettempdir()).glob("coulomb-mjcf-*"))
-
-
-def test_an_mjcf_scene_of_several_bodies_runs_each_where_the_file_puts_it(tmp_path):
-    before = temporary_mjcf_files()
+def test_an_mjcf_scene_of_several_bodies_runs_each_where_the_file_puts_it(
+        tmp_path, monkeypatch):
+    scratch = tmp_path / "scratch"  # where the bodies' files go, and are gone from
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
     with pytest.warns(UserWarning):
         sim = coulomb.Simulation.from_file(str(several_bodies(tmp_path)))
-    assert temporary_mjcf_files() == before  # the bodies' files are gone
+    assert list(scratch.iterdir()) == []
     assert sim.body_names == ["lift", "cube", "ball"]  # the table and pedestal are fixed
     sim.run(1.5)
     # The servo holds the lift: kp (0 − q) = m g.
@@ -431,6 +429,22 @@ def test_an_mjcf_scene_of_several_bodies_runs_each_where_the_file_puts_it(tmp_pa
         linked.format(name, "cube", "equality><weld", "lift"),
         linked.format(name, "cube", "contact><exclude", "lift"),
     ]
+
+
+def test_an_mjcf_files_top_level_bodies_need_names_only_when_several(tmp_path):
+    lone = '<body pos="0 0 1"><freejoint/><geom type="sphere" size="0.1"/></body>'
+    path = tmp_path / "lone.xml"
+    path.write_text(f"<mujoco><worldbody>{lone}</worldbody></mujoco>")
+    sim = coulomb.Simulation.from_file(str(path))
+    n = 10
+    sim.run(n * 0.002)  # from the file's pos, as symplectic Euler falls
+    assert sim.body_position("lone")[2] == pytest.approx(1 - G * 0.002**2 * n * (n + 1) / 2,
+                                                         abs=1e-12)
+    path.write_text(f'<mujoco><worldbody><body name="a"/>{lone}</worldbody></mujoco>')
+    with pytest.raises(ValueError, match="^" + re.escape(f"{path}: a body of <worldbody> has "
+                                                         "no name (name it: each top-level "
+                                                         "body is a robot of the scene)")):
+        coulomb.Simulation.from_file(str(path))
 
 
 def test_a_scene_robot_takes_one_body_of_an_mjcf_file(tmp_path):
@@ -462,6 +476,74 @@ def test_a_body_key_needs_an_mjcf_file(tmp_path):
     with pytest.raises(ValueError, match=r"robots\[0\]\.body: applies to an MJCF file only"):
         coulomb.Simulation.from_dict(scene({"name": "r", "urdf": str(tmp_path / "pendulum.urdf"),
                                             "body": "bob"}))
+
+
+# MuJoCo's <include>: a scene file with its floor that includes the robot's
+# file, which includes its actuators; meshes found from the main file's
+# folder. A scene robot and a file run by itself read it alike.
+INCLUDING = """<mujoco model="scene">
+  <include file="robot/lift.xml"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="5 5 0.1"/>
+  </worldbody>
+</mujoco>"""
+LIFT = """<mujoco model="lift">
+  <compiler meshdir="robot/meshes"/>
+  <asset><mesh name="block" file="block.obj"/></asset>
+  <worldbody>
+    <body name="lift" pos="0 0 1">
+      <joint name="raise" type="slide" axis="0 0 1"/>
+      <inertial pos="0 0 0" mass="2" diaginertia="0.01 0.01 0.01"/>
+      <geom type="mesh" mesh="block"/>
+    </body>
+  </worldbody>
+  <include file="robot/actuators.xml"/>
+</mujoco>"""
+ACTUATORS = """<mujoco><actuator><position joint="raise" kp="400" kv="40"/></actuator></mujoco>"""
+
+
+def including_scene(tmp_path):
+    (tmp_path / "robot" / "meshes").mkdir(parents=True)
+    (tmp_path / "robot" / "meshes" / "block.obj").write_text(BLOCK_OBJ)
+    (tmp_path / "robot" / "lift.xml").write_text(LIFT)
+    (tmp_path / "robot" / "actuators.xml").write_text(ACTUATORS)
+    (tmp_path / "scene.xml").write_text(INCLUDING)
+    return tmp_path / "scene.xml"
+
+
+@pytest.mark.parametrize("as_scene", [True, False])
+def test_an_mjcf_files_includes_are_expanded(tmp_path, as_scene):
+    path = including_scene(tmp_path)
+    # Run by itself, the robot is named after the main file's model.
+    sim = (coulomb.Simulation.from_file(str(path)) if as_scene else
+           coulomb.Simulation.from_dict({"robots": [{"name": "scene", "mjcf": str(path)}]}))
+    assert sim.joint_names("scene") == ["raise"]
+    sim.run(1.5)
+    # The included servo holds the lift: kp (0 − q) = m g.
+    assert sim.joint_positions("scene")[0] == pytest.approx(-2 * G / 400, rel=1e-3)
+    # Sent below the floor (the main file's <worldbody>, merged with the
+    # robot's), the 0.4 m block rests on it: q = 0.2 − 1.
+    sim.set_pd_targets("scene", [-0.9])
+    sim.run(1.5)
+    assert sim.joint_positions("scene")[0] == pytest.approx(-0.8, abs=2e-3)
+
+
+@pytest.mark.parametrize("include, message", [
+    ('<include file="missing.xml"/>', r'<include file="missing.xml">: .*missing\.xml: file '
+                                      "not found"),
+    ('<include file="robot/actuators.xml"/><include file="robot/actuators.xml"/>',
+     r'<include file="robot/actuators.xml">: a file is included at most once'),
+    ('<include file="scene.xml"/>', r'<include file="scene.xml">: a file is included at '
+                                    "most once"),
+    ('<include/>', "<include> needs a file"),
+])
+def test_bad_mjcf_includes_are_refused_in_one_line(tmp_path, include, message):
+    path = including_scene(tmp_path)
+    path.write_text(INCLUDING.replace('<include file="robot/lift.xml"/>',
+                                      '<include file="robot/lift.xml"/>' + include))
+    with pytest.raises(ValueError, match=message) as error:
+        coulomb.Simulation.from_file(str(path))
+    assert "\n" not in str(error.value)
 
 
 def test_a_robot_names_one_file():

@@ -5,9 +5,10 @@
 // building, the link geometries, our checks of masses, inertias and joint
 // limits, the file's joint elements), then stepped once on the ground. A
 // URDF robot floats; an MJCF robot's base is the file's (floating when its
-// root body has a free joint). Accepted: a scene that
-// steps, or SceneFileError (one line naming the file; a parser's own console
-// output is folded into it).
+// root body has a free joint). An MJCF file is also run as a scene by
+// itself (each top-level body a robot, its world geoms, its <option>).
+// Accepted: a scene that steps, or SceneFileError (one line naming the file; a parser's
+// own console output is folded into it).
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -34,14 +35,19 @@ inline int LoadRobotFile(const uint8_t* data, size_t size, const std::string& fo
       "    " +
       format + ": " + path + "\n" + (format == "urdf" ? "    base: floating\n" : "") +
       "    pose: {position: [0, 0, 0.3]}\n";
-  try {
-    Simulation simulation(LoadSceneText(scene, "fuzz.yaml"));
-    simulation.set_recording(false);
-    simulation.Step();
-  } catch (const SceneFileError&) {
-  } catch (const std::exception& error) {
-    FailOnUnexpected((format + " scene").c_str(), error);
-  }
+  const auto step_once = [&](const auto& load, const char* what) {
+    try {
+      Simulation simulation(load());
+      simulation.set_recording(false);
+      simulation.Step();
+    } catch (const SceneFileError&) {
+    } catch (const std::exception& error) {
+      FailOnUnexpected((format + what).c_str(), error);
+    }
+  };
+  step_once([&] { return LoadSceneText(scene, "fuzz.yaml"); }, " scene");
+  if (format == "mjcf")
+    step_once([&] { return LoadSceneFile(path); }, " file as a scene");
   std::error_code ignored;
   std::filesystem::remove(path, ignored);
   return 0;

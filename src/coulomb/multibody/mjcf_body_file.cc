@@ -40,7 +40,8 @@ struct OwnedNames {
     static const ptree none;
     for (const auto& [attribute, value] : element.get_child("<xmlattr>", none)) {
       const std::string& name = value.data();
-      if (name != "world" && (bodies.count(name) || joints.count(name) || sites.count(name)))
+      if (name != "world" &&
+          (bodies.count(name) || joints.count(name) || sites.count(name)))
         return true;
     }
     return false;
@@ -49,12 +50,14 @@ struct OwnedNames {
   // The first name `element` refers to that is not this body's, else "".
   std::string Foreign(const ptree& element) const {
     const std::pair<const char*, const std::set<std::string>*> references[] = {
-        {"body1", &bodies},  {"body2", &bodies},  {"body", &bodies},
-        {"joint1", &joints}, {"joint2", &joints}, {"joint", &joints},
-        {"jointinparent", &joints}, {"site1", &sites}, {"site2", &sites},
-        {"site", &sites}};
+        {"body1", &bodies},         {"body2", &bodies},
+        {"body", &bodies},          {"joint1", &joints},
+        {"joint2", &joints},        {"joint", &joints},
+        {"jointinparent", &joints}, {"site1", &sites},
+        {"site2", &sites},          {"site", &sites}};
     for (const auto& [attribute, owned] : references) {
-      const auto name = element.get_optional<std::string>(std::string("<xmlattr>.") + attribute);
+      const auto name =
+          element.get_optional<std::string>(std::string("<xmlattr>.") + attribute);
       if (name && !owned->count(*name)) return *name;
     }
     return "";
@@ -123,27 +126,10 @@ void AnchorMeshDirectory(const std::string& path, ptree* root) {
   }
 }
 
-}  // namespace
-
-std::vector<std::string> ReadMjcfTopLevelBodies(const std::string& path) {
-  const ptree root = ReadMjcfRoot(path);
-  std::vector<std::string> names;
-  const auto world = root.get_child_optional("worldbody");
-  if (!world) return names;
-  for (const auto& [tag, body] : *world) {
-    if (tag != "body") continue;
-    const auto name = body.get_optional<std::string>("<xmlattr>.name");
-    if (!name || name->empty())
-      throw std::runtime_error(path + ": a body of <worldbody> has no name (name it: it "
-                                      "is a robot of the scene)");
-    names.push_back(*name);
-  }
-  return names;
-}
-
-MjcfBodyFile::MjcfBodyFile(const std::string& path, const std::string& body,
-                           bool keep_placement) {
-  ptree root = ReadMjcfRoot(path);
+// The body's share of the file's root element; what it leaves out noted.
+ptree BodyShare(const std::string& path, const ptree& root, const std::string& body,
+                const std::string& first_body, bool keep_placement, bool whole_file,
+                std::vector<std::string>* left_out) {
   OwnedNames owned;
   bool found = false;
   if (const auto world = root.get_child_optional("worldbody")) {
@@ -155,39 +141,68 @@ MjcfBodyFile::MjcfBodyFile(const std::string& path, const std::string& body,
     }
   }
   if (!found) throw std::runtime_error(path + ": no body '" + body + "' in <worldbody>");
-  const std::vector<std::string> bodies = ReadMjcfTopLevelBodies(path);
-  whole_file_ = bodies.size() == 1;
   ptree kept;
   for (const auto& [section, content] : root) {
     if (section == "worldbody") {
       kept.push_back({section, WorldbodyOf(content, body, keep_placement)});
     } else if (section == "actuator" || section == "equality" || section == "contact") {
-      kept.push_back({section, OwnedElements(section, content, owned, &left_out_)});
-    } else if (section == "keyframe" && !whole_file_) {
-      if (body == bodies.front())  // said once for the file
-        left_out_.push_back(
-          "<keyframe>: its qpos spans every body of the file: not read (each robot starts "
-          "at qpos0)");
+      kept.push_back({section, OwnedElements(section, content, owned, left_out)});
+    } else if (section == "keyframe" && !whole_file) {
+      if (body == first_body)  // said once for the file
+        left_out->push_back(
+            "<keyframe>: its qpos spans every body of the file: not read (each robot "
+            "starts at qpos0)");
     } else {
       kept.push_back({section, content});
     }
   }
-  AnchorMeshDirectory(path, &kept);
-  std::string name = (std::filesystem::temp_directory_path() / "coulomb-mjcf-XXXXXX.xml").string();
+  return kept;
+}
+
+// `root` as the <mujoco> element of a new temporary file; its path.
+std::string WriteTemporary(const std::string& path, const ptree& root) {
+  std::string name =
+      (std::filesystem::temp_directory_path() / "coulomb-mjcf-XXXXXX.xml").string();
   const int descriptor = mkstemps(name.data(), 4);
   if (descriptor < 0) throw std::runtime_error(path + ": cannot write a temporary file");
   close(descriptor);
-  path_ = name;
   ptree file;
-  file.add_child("mujoco", kept);
+  file.add_child("mujoco", root);
   try {
-    std::ofstream out(path_);
+    std::ofstream out(name);
     boost::property_tree::write_xml(out, file);
     if (!out) throw std::runtime_error("write failed");
   } catch (const std::exception&) {
-    std::remove(path_.c_str());
+    std::remove(name.c_str());
     throw std::runtime_error(path + ": cannot write a temporary file");
   }
+  return name;
+}
+
+}  // namespace
+
+std::vector<std::string> ReadMjcfTopLevelBodies(const std::string& path) {
+  const ptree root = ReadMjcfRoot(path);
+  std::vector<std::string> names;
+  const auto world = root.get_child_optional("worldbody");
+  if (!world) return names;
+  for (const auto& [tag, body] : *world)
+    if (tag == "body") names.push_back(body.get("<xmlattr>.name", ""));
+  return names;
+}
+
+MjcfBodyFile::MjcfBodyFile(const std::string& path,
+                           const std::optional<std::string>& body, bool keep_placement) {
+  if (!std::filesystem::is_regular_file(path))
+    throw std::runtime_error(path + ": MJCF file not found");
+  const ptree root = ReadMjcfRoot(path);
+  const std::vector<std::string> bodies = ReadMjcfTopLevelBodies(path);
+  whole_file_ = !body || bodies.size() == 1;
+  ptree kept = body ? BodyShare(path, root, *body, bodies.front(), keep_placement,
+                                whole_file_, &left_out_)
+                    : root;
+  AnchorMeshDirectory(path, &kept);
+  path_ = WriteTemporary(path, kept);
 }
 
 MjcfBodyFile::~MjcfBodyFile() { std::remove(path_.c_str()); }

@@ -1,25 +1,27 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace coulomb {
 
 // The names of the bodies directly under an MJCF file's <worldbody>, in file
-// order: each is a robot of the scene (or, if nothing in it moves, fixed
-// geometry). Throws std::runtime_error naming the file when it cannot be
-// read, or a top-level body without a name.
+// order ("" for a body without one): each is a robot of the scene (or, if
+// nothing in it moves, fixed geometry). Throws std::runtime_error naming
+// the file when it cannot be read.
 std::vector<std::string> ReadMjcfTopLevelBodies(const std::string& path);
 
 // One top-level body of an MJCF file and what of the file belongs to it, as
 // an MJCF file of its own that the readers of one robot per file read (a
-// temporary file, removed with this object). MuJoCo's world is shared:
-// <default>, <asset> (meshes found where the original file finds them),
-// <option> and the geoms of <worldbody> itself are kept; of <actuator>,
-// <equality> and <contact><exclude>, what names only this body's joints
-// and bodies (or the world). What names another body is left out and
-// listed in `left_out` (a scene warning), as is the <keyframe> of a file of
-// several bodies, whose qpos spans all of them.
+// temporary file, removed with this object); or, without a body, the whole
+// file. Either way its <include>s are expanded (Pinocchio's parser does not
+// expand them) and its meshes found where the original file finds them. MuJoCo's world is
+// shared: <default>, <asset> (meshes found where the original file finds them), <option>
+// and the geoms of <worldbody> itself are kept; of <actuator>, <equality> and
+// <contact><exclude>, what names only this body's joints and bodies (or the world). What
+// names another body is left out and listed in `left_out` (a scene warning), as is the
+// <keyframe> of a file of several bodies, whose qpos spans all of them.
 //
 // With `keep_placement`, a body without a joint of its own (a table, a
 // robot's fixed base) stays where the file puts it, nested in a massless
@@ -30,14 +32,15 @@ class MjcfBodyFile {
  public:
   // Throws std::runtime_error naming the file when it cannot be read or
   // written, or when `body` is not a top-level body of it.
-  MjcfBodyFile(const std::string& path, const std::string& body, bool keep_placement);
+  MjcfBodyFile(const std::string& path, const std::optional<std::string>& body,
+               bool keep_placement);
   ~MjcfBodyFile();
   MjcfBodyFile(const MjcfBodyFile&) = delete;
   MjcfBodyFile& operator=(const MjcfBodyFile&) = delete;
 
   const std::string& path() const { return path_; }
   const std::vector<std::string>& left_out() const { return left_out_; }
-  // Whether the body is the file's only top-level body.
+  // Whether this is the whole file (no body named, or the only one).
   bool whole_file() const { return whole_file_; }
 
  private:

@@ -2,6 +2,7 @@
 
 #include <boost/property_tree/xml_parser.hpp>
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 #include <stdexcept>
 
@@ -21,18 +22,94 @@ const ptree& Attributes(const ptree& element) {
   return element.get_child("<xmlattr>", none);
 }
 
-}  // namespace
-
-ptree ReadMjcfRoot(const std::string& path) {
+ptree ReadXml(const std::string& path) {
   ptree file;
   try {
     boost::property_tree::read_xml(path, file);
   } catch (const std::exception& e) {
     throw std::runtime_error(e.what());
   }
+  return file;
+}
+
+// MuJoCo's <include file>, done as MuJoCo does it: the included file's one
+// top-level element replaced by its children, at the include's place; the
+// file found from the main file's folder; nested includes expanded; a file
+// included at most once.
+class IncludeExpander {
+ public:
+  explicit IncludeExpander(const std::string& main_path)
+      : folder_(std::filesystem::absolute(main_path).parent_path()),
+        included_{std::filesystem::canonical(main_path).string()} {}
+
+  ptree Expand(const ptree& element) {
+    ptree expanded;
+    for (const auto& [tag, child] : element) {
+      if (tag != "include") {
+        expanded.push_back({tag, tag == "<xmlattr>" ? child : Expand(child)});
+        continue;
+      }
+      for (const auto& entry : Included(child)) expanded.push_back(entry);
+    }
+    return expanded;
+  }
+
+ private:
+  ptree Included(const ptree& include) {
+    const auto file = include.get_optional<std::string>("<xmlattr>.file");
+    if (!file) throw std::runtime_error("<include> needs a file");
+    const std::filesystem::path path = folder_ / *file;
+    const std::string what = "<include file=\"" + *file + "\">";
+    if (!std::filesystem::is_regular_file(path))
+      throw std::runtime_error(what + ": " + path.string() + ": file not found");
+    if (!included_.insert(std::filesystem::canonical(path).string()).second)
+      throw std::runtime_error(what + ": a file is included at most once");
+    ptree top;
+    for (const auto& [tag, element] : ReadXml(path.string()))
+      if (tag != "<xmlcomment>") top.push_back({tag, element});
+    if (top.size() != 1)
+      throw std::runtime_error(what + ": expected one top-level element");
+    ptree children = Expand(top.front().second);
+    children.erase("<xmlattr>");
+    if (children.empty()) throw std::runtime_error(what + ": includes no element");
+    return children;
+  }
+
+  std::filesystem::path folder_;
+  std::set<std::string> included_;
+};
+
+// The sections of <mujoco> that appear more than once (a scene file's
+// <worldbody> beside its included robot's) merged into the first of each
+// tag, as MuJoCo merges them: children in file order, a later section's
+// attributes over an earlier one's.
+ptree MergeRepeatedSections(const ptree& root) {
+  ptree merged;
+  for (const auto& [tag, section] : root) {
+    const auto first = merged.find(tag);
+    if (tag == "<xmlattr>" || tag == "<xmlcomment>" || first == merged.not_found()) {
+      merged.push_back({tag, section});
+      continue;
+    }
+    ptree& into = merged.to_iterator(first)->second;
+    for (const auto& [child_tag, child] : section) {
+      if (child_tag == "<xmlattr>") {
+        into.put_child("<xmlattr>", MergeAttributes(Attributes(into), child));
+      } else {
+        into.push_back({child_tag, child});
+      }
+    }
+  }
+  return merged;
+}
+
+}  // namespace
+
+ptree ReadMjcfRoot(const std::string& path) {
+  const ptree file = ReadXml(path);
   const auto root = file.get_child_optional("mujoco");
   if (!root) throw std::runtime_error(path + ": no <mujoco> element");
-  return *root;
+  return MergeRepeatedSections(IncludeExpander(path).Expand(*root));
 }
 
 std::vector<double> ParseMjcfNumbers(const std::string& text, const std::string& what) {

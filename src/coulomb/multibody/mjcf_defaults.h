@@ -9,8 +9,9 @@
 namespace coulomb {
 
 // The root <mujoco> element of the MJCF file at `path` (Boost's property
-// tree: attributes under "<xmlattr>"). Throws std::runtime_error naming the
-// file when it cannot be read or has no <mujoco> element.
+// tree: attributes under "<xmlattr>"), its <include>s expanded as MuJoCo
+// expands them. Throws std::runtime_error naming the file when it (or an
+// included file) cannot be read or has no <mujoco> element.
 boost::property_tree::ptree ReadMjcfRoot(const std::string& path);
 
 // MJCF's default classes, resolved as MuJoCo resolves them for the elements

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "coulomb/multibody/mjcf_body_file.h"
@@ -23,6 +24,11 @@ std::string MjcfSceneText(const std::string& path) {
   } catch (const std::exception& e) {
     throw SceneFileError(path + ": " + e.what());
   }
+  if (bodies.size() > 1 && std::count(bodies.begin(), bodies.end(), "") > 0) {
+    throw SceneFileError(path +
+                         ": a body of <worldbody> has no name (name it: each top-level "
+                         "body is a robot of the scene)");
+  }
   const std::filesystem::path file(path);
   YAML::Emitter out;
   out.SetDoublePrecision(17);
@@ -42,7 +48,7 @@ std::string MjcfSceneText(const std::string& path) {
         << (lone ? model : bodies[k]);
     // Resolved against the scene's folder, which is the file's own.
     out << YAML::Key << "mjcf" << YAML::Value << file.filename().string();
-    out << YAML::Key << "body" << YAML::Value << bodies[k];
+    if (!bodies[k].empty()) out << YAML::Key << "body" << YAML::Value << bodies[k];
     if (k > 0) out << YAML::Key << "world_geoms" << YAML::Value << false;
     out << YAML::EndMap;
   }

@@ -356,17 +356,20 @@ int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& k
     r.Fail(node["name"], key + ".name", "duplicate name '" + name + "'");
   }
   const std::string path = r.ResolveFile(r.String(node[format], key + "." + format));
-  if (!node["body"]) return AddRobotFromFile(r, node, key, defaults, name, path, scene);
-  // One body of the file: its share, read as a file of its own whose name
-  // the messages replace with the file's and the body's.
-  const std::string body = r.String(node["body"], key + ".body");
+  if (node["urdf"]) return AddRobotFromFile(r, node, key, defaults, name, path, scene);
+  // An MJCF file is read through a copy (its includes expanded; with
+  // `body:`, that body's share) whose name the messages replace with the
+  // file's and the body's.
+  const std::optional<std::string> body =
+      node["body"] ? std::optional(r.String(node["body"], key + ".body")) : std::nullopt;
   std::optional<MjcfBodyFile> share;
-  try {
-    share.emplace(path, body, !node["pose"]);  // where the file puts it, unless posed
+  try {  // a body without `pose` where the file puts it
+    share.emplace(path, body, body && !node["pose"]);
   } catch (const std::exception& e) {
-    r.Fail(node["body"], key + ".body", e.what());
+    const char* setting = body ? "body" : "mjcf";
+    r.Fail(node[setting], key + "." + setting, e.what());
   }
-  const std::string alias = path + (share->whole_file() ? "" : " (body '" + body + "')");
+  const std::string alias = path + (share->whole_file() ? "" : " (body '" + *body + "')");
   const auto named = [&](std::string text) {
     for (size_t at = text.find(share->path()); at != std::string::npos;
          at = text.find(share->path(), at + alias.size()))
