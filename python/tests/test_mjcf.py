@@ -332,14 +332,21 @@ def test_an_mjcf_file_without_options_takes_mujocos_defaults(tmp_path):
                                      * 0.002, rel=1e-9)
 
 
-@pytest.mark.parametrize("option, message", [
-    ('<option timestep="0"/>', "<option timestep> '0': expected a time > 0"),
-    ('<option gravity="0 -9.81"/>', "<option gravity> '0 -9.81': expected 3 numbers"),
-    ('<option gravity="0 0 down"/>', "<option gravity> '0 0 down': not a number"),
+def with_option(option):
+    return PENDULUM_MJCF.replace("<worldbody>", option + "<worldbody>")
+
+
+@pytest.mark.parametrize("text, message", [
+    (with_option('<option timestep="0"/>'), "<option timestep> '0': expected a time > 0"),
+    (with_option('<option gravity="0 -9.81"/>'),
+     "<option gravity> '0 -9.81': expected 3 numbers"),
+    (with_option('<option gravity="0 0 down"/>'), "<option gravity> '0 0 down': not a number"),
+    ('<mujoco><worldbody><geom type="plane" size="1 1 1"/></worldbody></mujoco>',
+     "<worldbody> has no body: nothing to simulate"),
 ])
-def test_an_mjcf_files_bad_options_are_refused_naming_it(tmp_path, option, message):
+def test_an_mjcf_scene_without_a_body_or_with_bad_options_is_refused_naming_it(tmp_path, text, message):
     path = tmp_path / "bad.xml"
-    path.write_text(PENDULUM_MJCF.replace("<worldbody>", option + "<worldbody>"))
+    path.write_text(text)
     with pytest.raises(ValueError, match="^" + re.escape(f"{path}: {message}") + "$"):
         coulomb.Simulation.from_file(str(path))
 

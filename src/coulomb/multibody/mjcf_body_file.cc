@@ -179,10 +179,8 @@ std::string WriteTemporary(const std::string& path, const ptree& root) {
   return name;
 }
 
-}  // namespace
-
-std::vector<std::string> ReadMjcfTopLevelBodies(const std::string& path) {
-  const ptree root = ReadMjcfRoot(path);
+// The names of <worldbody>'s bodies ("" for one without a name).
+std::vector<std::string> TopLevelBodies(const ptree& root) {
   std::vector<std::string> names;
   const auto world = root.get_child_optional("worldbody");
   if (!world) return names;
@@ -191,14 +189,21 @@ std::vector<std::string> ReadMjcfTopLevelBodies(const std::string& path) {
   return names;
 }
 
+}  // namespace
+
+std::vector<std::string> ReadMjcfTopLevelBodies(const std::string& path) {
+  return TopLevelBodies(ReadMjcfRoot(path));
+}
+
 MjcfBodyFile::MjcfBodyFile(const std::string& path,
                            const std::optional<std::string>& body, bool keep_placement) {
   if (!std::filesystem::is_regular_file(path))
     throw std::runtime_error(path + ": MJCF file not found");
   const ptree root = ReadMjcfRoot(path);
-  const std::vector<std::string> bodies = ReadMjcfTopLevelBodies(path);
+  const std::vector<std::string> bodies = TopLevelBodies(root);
   whole_file_ = !body || bodies.size() == 1;
-  ptree kept = body ? BodyShare(path, root, *body, bodies.front(), keep_placement,
+  const std::string first_body = bodies.empty() ? "" : bodies.front();
+  ptree kept = body ? BodyShare(path, root, *body, first_body, keep_placement,
                                 whole_file_, &left_out_)
                     : root;
   AnchorMeshDirectory(path, &kept);

@@ -24,6 +24,8 @@ std::string MjcfSceneText(const std::string& path) {
   } catch (const std::exception& e) {
     throw SceneFileError(path + ": " + e.what());
   }
+  if (bodies.empty())
+    throw SceneFileError(path + ": <worldbody> has no body: nothing to simulate");
   if (bodies.size() > 1 && std::count(bodies.begin(), bodies.end(), "") > 0) {
     throw SceneFileError(path +
                          ": a body of <worldbody> has no name (name it: each top-level "
