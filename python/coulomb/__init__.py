@@ -216,7 +216,9 @@ class Simulation:
     # --- construction ---------------------------------------------------
     @classmethod
     def from_file(cls, path: str, **overrides: Any) -> "Simulation":
-        """A YAML scene file (format: scenes/README.md)."""
+        """A YAML scene file (format: scenes/README.md), or a MuJoCo MJCF file
+        (.xml) run as a scene by itself: its bodies, world geoms, time step
+        and gravity."""
         cls._check_overrides(overrides)
         sim = cls._create("file", str(path), {}, "", overrides)
         # Rebuilt elsewhere (unpickled) from wherever that process runs.
