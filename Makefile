@@ -109,6 +109,9 @@ viewer-screenshots: build browser-deps
 	$(BUILD_DIR)/coulomb run scenes/mjcf_arm.yaml --duration 1 --out $(BUILD_DIR)/runs/mjcf_arm
 	$(BUILD_DIR)/coulomb view $(BUILD_DIR)/runs/mjcf_arm --export $(BUILD_DIR)/runs/mjcf_arm.html
 	node viewer/test/screenshot.mjs file://$(abspath $(BUILD_DIR))/runs/mjcf_arm.html 150 docs/viewer_mjcf_arm.png
+	$(BUILD_DIR)/coulomb run scenes/arm_over_a_table.xml --duration 2 --out $(BUILD_DIR)/runs/arm_over_a_table
+	$(BUILD_DIR)/coulomb view $(BUILD_DIR)/runs/arm_over_a_table --export $(BUILD_DIR)/runs/arm_over_a_table.html
+	node viewer/test/screenshot.mjs file://$(abspath $(BUILD_DIR))/runs/arm_over_a_table.html 300 docs/viewer_mjcf_scene.png
 	$(BUILD_DIR)/coulomb run scenes/table.yaml --duration 1.5 --out $(BUILD_DIR)/runs/table
 	$(BUILD_DIR)/coulomb view $(BUILD_DIR)/runs/table --export $(BUILD_DIR)/runs/table.html
 	node viewer/test/screenshot.mjs file://$(abspath $(BUILD_DIR))/runs/table.html 60 docs/viewer_table.png
