@@ -6,10 +6,13 @@ VENV := .venv
 # Pinocchio and Coal as C++ libraries from PyPI's cmeel wheels; the URDF
 # headers are a build-time dependency the libpinocchio wheel does not pull.
 PIP_PACKAGES := libpinocchio==4.1.0 libcoal==3.0.3 cmeel-urdfdom-headers==3.0.0
+# MuJoCo, the peer: MJCF files run in it as a reference for Coulomb's reading
+# of them (python/tests/test_mujoco_reference.py), and make bench-peers.
+MUJOCO := mujoco==4.0.0
 # The Python package's build, tests and examples (nanobind; numpy, pytest,
-# h5py, matplotlib).
+# h5py, matplotlib; MuJoCo).
 PIP_PYTHON_PACKAGES := nanobind==3.1.0 scikit-build-core==1.1.2 numpy==2.2.6 pytest==8.3.4 \
-  h5py==3.12.1 matplotlib==3.9.2
+  h5py==3.12.1 matplotlib==3.9.2 $(MUJOCO)
 # Robot models (URDF + meshes); data only, so without its Python dependencies.
 PIP_DATA_PACKAGES := example-robot-data==6.0.0
 FCLIB_DIR ?= $(abspath ../shared/fclib)
@@ -229,12 +232,11 @@ bench-python: build
 bench-collapse: build
 	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/collapse_phases.py
 
-# Coulomb beside MuJoCo and Drake (pip, binary wheels, pinned; installed only
-# for this target) on the same scenes in one run; rewrites docs/peers.md and
+# Coulomb beside MuJoCo and Drake (pip, binary wheels, pinned; Drake installed
+# only for this target) on the same scenes in one run; rewrites docs/peers.md and
 # its plot and saves the measurements in build/bench-peers.json (`run_peers.py
 # --from-results FILE --write-docs` rewrites the page from them; about 10
 # minutes with Drake here).
-MUJOCO := mujoco==4.0.0
 # Drake has wheels for Python 3.12 and later only (none for Debian's 3.11):
 # it gets a venv of its own, made by the first Python 3.12 or 3.13 found on
 # the PATH or in pyenv (DRAKE_BASE_PYTHON=... to choose); without one,
@@ -251,8 +253,6 @@ $(DRAKE_VENV)/installed.stamp: Makefile
 	touch $@
 
 bench-peers: build
-	$(VENV)/bin/python -c "import mujoco" 2>/dev/null || \
-	  $(VENV)/bin/pip install --quiet --disable-pip-version-check --only-binary=:all: $(MUJOCO)
 ifeq ($(DRAKE_BASE_PYTHON),)
 	@echo "bench-peers: no Python 3.12 or 3.13 here (DRAKE_BASE_PYTHON=...): Drake is left out"
 	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/peers/run_peers.py --write-docs \
