@@ -553,6 +553,25 @@ def test_bad_mjcf_includes_are_refused_in_one_line(tmp_path, include, message):
     assert "\n" not in str(error.value)
 
 
+@pytest.mark.parametrize("implicit", [True, False])
+def test_a_joint_damper_is_implicit_or_the_schemes(tmp_path, implicit):
+    # A 1 kg slider at 1 m/s against d = 50 N·s/m, δt = 0.01 s (no gravity
+    # along it): implicit, v_n = v_0 / (1 + δt d/m)^n; the θ-method's
+    # symplectic Euler takes it explicitly, v_n = v_0 (1 − δt d/m)^n.
+    path = tmp_path / "slider.xml"
+    path.write_text("""<mujoco><worldbody><body name="block">
+        <joint name="slide" type="slide" axis="1 0 0" damping="50"/>
+        <inertial pos="0 0 0" mass="1" diaginertia="0.1 0.1 0.1"/></body></worldbody>
+        <keyframe><key name="go" qvel="1"/></keyframe></mujoco>""")
+    sim = coulomb.Simulation.from_dict({
+        "time_step": 0.01, "implicit_damping": implicit,
+        "robots": [{"name": "r", "mjcf": str(path), "keyframe": "go"}]})
+    ratio = 1 / 1.5 if implicit else 0.5
+    for n in range(1, 6):
+        sim.step()
+        assert sim.v[0] == pytest.approx(ratio**n, rel=1e-12)
+
+
 def test_a_robot_names_one_file():
     with pytest.raises(ValueError, match="one of urdf or mjcf"):
         coulomb.Simulation.from_dict(scene({"name": "r", "urdf": "a.urdf", "mjcf": "a.xml"}))

@@ -10,8 +10,9 @@ import coulomb
 mujoco = pytest.importorskip("mujoco")
 
 # A pendulum whose inertia comes from its geoms (a slanted capsule and a
-# turned box), without damping: MuJoCo's Euler integrator and Coulomb's
-# symplectic Euler are then the same map, v⁺ = v + δt M⁻¹(τ − h), q⁺ = q + δt v⁺.
+# turned box): MuJoCo's Euler integrator and Coulomb's symplectic Euler are
+# the same map, v⁺ = v + δt M⁻¹(τ − h), q⁺ = q + δt v⁺, and with damping
+# (M + δt D) v⁺ = M v + δt (τ − h) in both, or explicit in both.
 PENDULUM = """<mujoco model="pendulum">
   <option timestep="0.002"/>
   <worldbody>
@@ -58,8 +59,15 @@ def both(tmp_path, text):
     return model, mujoco.MjData(model), coulomb.Simulation.from_file(str(path))
 
 
-def test_a_pendulum_from_geoms_swings_as_in_mujoco(tmp_path):
-    model, data, sim = both(tmp_path, PENDULUM)
+@pytest.mark.parametrize("joint, flag", [
+    ("", ""),
+    ('damping="0.1"', ""),  # MuJoCo's eulerdamp: implicit_damping here
+    ('damping="0.1"', '<option><flag eulerdamp="disable"/></option>'),  # explicit in both
+])
+def test_a_pendulum_from_geoms_swings_as_in_mujoco(tmp_path, joint, flag):
+    text = PENDULUM.replace('axis="0 1 0"', 'axis="0 1 0" ' + joint).replace(
+        "<worldbody>", flag + "<worldbody>")
+    model, data, sim = both(tmp_path, text)
     assert sim.time_step == model.opt.timestep
     mujoco.mj_forward(model, data)
     mass_matrix = np.zeros((1, 1))

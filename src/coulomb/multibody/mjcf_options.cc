@@ -26,6 +26,8 @@ MjcfOptions ReadMjcfOptions(const std::string& path) {
         throw std::runtime_error("<option gravity> '" + *text + "': expected 3 numbers");
       options.gravity = Eigen::Vector3d(gravity[0], gravity[1], gravity[2]);
     }
+    if (content.get("flag.<xmlattr>.eulerdamp", "enable") == "disable")
+      options.implicit_damping = false;
   }
   return options;
 }

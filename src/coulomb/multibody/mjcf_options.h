@@ -9,12 +9,16 @@ namespace coulomb {
 // What a scene takes from an MJCF file run by itself (MjcfSceneText): the
 // model's name (<mujoco model>, else empty) and, from <option>, MuJoCo's
 // time step [s] and gravity [m/s², world frame], with MuJoCo's defaults
-// when the file gives none. The rest of <option> (integrator, cone,
-// impratio, tolerance) is MuJoCo's solver's and has no counterpart here.
+// when the file gives none, and whether joint damping is implicit. The rest
+// of <option> (integrator, cone, impratio, tolerance) is MuJoCo's solver's
+// and has no counterpart here.
 struct MjcfOptions {
   std::string model;
   double timestep = 0.002;
   Eigen::Vector3d gravity = Eigen::Vector3d(0.0, 0.0, -9.81);
+  // Joint damping taken at the step's end velocity: MuJoCo's Euler
+  // integrator does so unless <option><flag eulerdamp="disable"/>.
+  bool implicit_damping = true;
 };
 
 // The options of the MJCF file at `path`. Throws std::runtime_error naming

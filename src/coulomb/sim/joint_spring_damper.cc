@@ -3,7 +3,8 @@
 namespace coulomb {
 
 void AddSpringDamperForces(const std::vector<JointSpringDamper>& springs,
-                           const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                           const Eigen::Ref<const Eigen::VectorXd>& q,
+                           const Eigen::Ref<const Eigen::VectorXd>& v,
                            Eigen::VectorXd* force) {
   for (const JointSpringDamper& s : springs) {
     (*force)[s.velocity] +=

@@ -19,9 +19,10 @@ struct JointSpringDamper {
   double damping = 0.0;
 };
 
-// force += τ for every spring-damper, at (q, v).
+// force += τ for every spring-damper, its spring at q and its damper at v.
 void AddSpringDamperForces(const std::vector<JointSpringDamper>& springs,
-                           const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                           const Eigen::Ref<const Eigen::VectorXd>& q,
+                           const Eigen::Ref<const Eigen::VectorXd>& v,
                            Eigen::VectorXd* force);
 // A += stiffness_scale K + damping_scale D.
 void AddSpringDamperLinearization(const std::vector<JointSpringDamper>& springs,

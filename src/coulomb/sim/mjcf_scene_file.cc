@@ -36,6 +36,8 @@ std::string MjcfSceneText(const std::string& path) {
   out.SetDoublePrecision(17);
   out << YAML::BeginMap;
   out << YAML::Key << "time_step" << YAML::Value << options.timestep;
+  // MuJoCo's Euler integrator takes joint damping implicitly (eulerdamp).
+  out << YAML::Key << "implicit_damping" << YAML::Value << options.implicit_damping;
   out << YAML::Key << "gravity" << YAML::Value << YAML::Flow << YAML::BeginSeq
       << options.gravity.x() << options.gravity.y() << options.gravity.z()
       << YAML::EndSeq;

@@ -407,8 +407,8 @@ void ReadExclusions(const SceneReader& r, const YAML::Node& node,
 
 Scene ReadScene(const SceneReader& r, const YAML::Node& root) {
   r.CheckKeys(root, "",
-              {"time_step", "duration", "scheme", "gravity", "contact", "solver",
-               "bodies", "robots", "exclude"});
+              {"time_step", "duration", "scheme", "implicit_damping", "gravity",
+               "contact", "solver", "bodies", "robots", "exclude"});
   const Eigen::Vector3d gravity = root["gravity"] ? r.Vector3(root["gravity"], "gravity")
                                                   : Eigen::Vector3d(0, 0, -9.81);
   Scene scene{
@@ -416,6 +416,10 @@ Scene ReadScene(const SceneReader& r, const YAML::Node& root) {
   if (root["time_step"])
     scene.parameters.time_step = r.Positive(root["time_step"], "time_step");
   if (root["duration"]) scene.duration = r.Positive(root["duration"], "duration");
+  if (root["implicit_damping"]) {
+    scene.parameters.implicit_joint_damping =
+        r.Boolean(root["implicit_damping"], "implicit_damping");
+  }
   if (root["scheme"]) {
     try {
       scene.parameters.scheme = ParseEnum<Scheme>(r.String(root["scheme"], "scheme"));

@@ -109,7 +109,11 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
     tree->model.SetState(w->q_theta, w->v_theta);
     // m(v) = M(q^θ)(v − v0) − δt k(q^θ, v^θ), k = −h + k1 (springs, dampers).
     w->force = -tree->model.nonlinear_effects();
-    AddSpringDamperForces(tree->springs, w->q_theta, w->v_theta, &w->force);
+    if (parameters_.implicit_joint_damping) {
+      AddSpringDamperForces(tree->springs, w->q_theta, v_star, &w->force);
+    } else {
+      AddSpringDamperForces(tree->springs, w->q_theta, w->v_theta, &w->force);
+    }
     AddAppliedForces(*tree, w->force);
     // −m(v*) = δt k − M (v* − v0), δt k alone at the first iteration (v* = v0).
     w->step = dt * w->force;
@@ -121,8 +125,9 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
     // ∂M/∂q and ∂h/∂v terms are left out): exact in one step for explicit
     // schemes, where q^θ = q0 and v^θ = v0 do not depend on v.
     *a = tree->model.mass_matrix();
+    const double damping_theta = parameters_.implicit_joint_damping ? 1.0 : theta.theta;
     AddSpringDamperLinearization(tree->springs, dt * dt * theta.theta * theta.theta_vq,
-                                 dt * theta.theta, a);
+                                 dt * damping_theta, a);
     SolveWithA(*a, w);
     v_star += w->step;
     if (theta.theta == 0.0) return iteration;

@@ -41,6 +41,11 @@ inline ContactSolverOptions StepSolverDefaults() {
 struct TimeStepperParameters {
   double time_step = 0.01;  // δt [s] > 0
   Scheme scheme = Scheme::kSymplecticEuler;
+  // Joint dampers at the step's end velocity (τ = −d v, δt D in A) whatever
+  // the scheme, as MuJoCo's Euler integrator takes them (its eulerdamp):
+  // stable for any damping. Off, they take the scheme's θ (SAP's θ-method,
+  // explicit where θ = 0). Springs always take the scheme's θ.
+  bool implicit_joint_damping = false;
   // Speculative contacts: each geometry may move by h v_o (its body's origin
   // velocity) plus h |ω| (|p_BG| + R_G) from spin (the geometry's offset and
   // bounding radius), h = contact_lookahead, by default δt + the scene's
