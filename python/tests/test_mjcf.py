@@ -447,6 +447,12 @@ def test_an_mjcf_files_top_level_bodies_need_names_only_when_several(tmp_path):
     sim.run(n * 0.002)  # from the file's pos, as symplectic Euler falls
     assert sim.body_position("lone")[2] == pytest.approx(1 - G * 0.002**2 * n * (n + 1) / 2,
                                                          abs=1e-12)
+    twins = '<body name="a"><freejoint/><geom type="sphere" size="0.1"/></body>' * 2
+    path.write_text(f"<mujoco><worldbody>{twins}</worldbody></mujoco>")
+    with pytest.raises(ValueError, match="^" + re.escape(
+            f"{path}: two bodies of <worldbody> are named 'a' (each top-level body is a "
+            "robot of the scene: rename one)") + "$"):
+        coulomb.Simulation.from_file(str(path))
     path.write_text(f'<mujoco><worldbody><body name="a"/>{lone}</worldbody></mujoco>')
     with pytest.raises(ValueError, match="^" + re.escape(f"{path}: a body of <worldbody> has "
                                                          "no name (name it: each top-level "
@@ -469,13 +475,17 @@ def test_a_scene_robot_takes_one_body_of_an_mjcf_file(tmp_path):
 
 @pytest.mark.parametrize("robot, message", [
     ({"body": "shelf"}, r"robots\[0\]\.body: .*several\.xml: no body 'shelf' in <worldbody>"),
-    ({}, r"robots\[0\]\.mjcf: .*5 bodies in <worldbody> \(one robot per entry of the "
+    ({"body": "twin"}, r"robots\[0\]\.body: .*several\.xml: two bodies of <worldbody> are "
+                       r"named 'twin' \(rename one\)"),
+    ({}, r"robots\[0\]\.mjcf: .*7 bodies in <worldbody> \(one robot per entry of the "
          r"scene: name its body with `body:`\)"),
 ])
 def test_a_body_of_an_mjcf_file_is_named_or_refused(tmp_path, robot, message):
+    path = several_bodies(tmp_path)
+    twins = '<body name="twin"><freejoint/><geom type="sphere" size="0.1"/></body>' * 2
+    path.write_text(path.read_text().replace("</worldbody>", twins + "</worldbody>"))
     with pytest.raises(ValueError, match=message):
-        coulomb.Simulation.from_dict({"robots": [
-            {"name": "r", "mjcf": str(several_bodies(tmp_path)), **robot}]})
+        coulomb.Simulation.from_dict({"robots": [{"name": "r", "mjcf": str(path), **robot}]})
 
 
 def test_a_body_key_needs_an_mjcf_file(tmp_path):

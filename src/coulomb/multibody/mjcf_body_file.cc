@@ -131,16 +131,21 @@ ptree BodyShare(const std::string& path, const ptree& root, const std::string& b
                 const std::string& first_body, bool keep_placement, bool whole_file,
                 std::vector<std::string>* left_out) {
   OwnedNames owned;
-  bool found = false;
+  int found = 0;
   if (const auto world = root.get_child_optional("worldbody")) {
     for (const auto& [tag, child] : *world) {
       if (tag == "body" && child.get("<xmlattr>.name", "") == body) {
         owned.Collect(child);
-        found = true;
+        ++found;
       }
     }
   }
-  if (!found) throw std::runtime_error(path + ": no body '" + body + "' in <worldbody>");
+  if (found == 0)
+    throw std::runtime_error(path + ": no body '" + body + "' in <worldbody>");
+  if (found > 1) {
+    throw std::runtime_error(path + ": two bodies of <worldbody> are named '" + body +
+                             "' (rename one)");
+  }
   ptree kept;
   for (const auto& [section, content] : root) {
     if (section == "worldbody") {

@@ -31,6 +31,12 @@ std::string MjcfSceneText(const std::string& path) {
                          ": a body of <worldbody> has no name (name it: each top-level "
                          "body is a robot of the scene)");
   }
+  for (const std::string& body : bodies) {
+    if (std::count(bodies.begin(), bodies.end(), body) > 1) {
+      throw SceneFileError(path + ": two bodies of <worldbody> are named '" + body +
+                           "' (each top-level body is a robot of the scene: rename one)");
+    }
+  }
   const std::filesystem::path file(path);
   YAML::Emitter out;
   out.SetDoublePrecision(17);
