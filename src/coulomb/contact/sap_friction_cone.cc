@@ -69,6 +69,16 @@ void ValidateSapContactParameters(const SapContactParameters& p) {
           p.sigma);
 }
 
+double ScalarDelassusEstimate(const ConstraintMatrix& delassus_estimate,
+                              const char* constraint) {
+  const double w = std::abs(delassus_estimate(0, 0));
+  if (!(w > 0.0) || !std::isfinite(w)) {
+    throw std::invalid_argument(std::string(constraint) +
+                                ": zero or non-finite Delassus estimate");
+  }
+  return w;
+}
+
 double SapNormalRegularization(double w, double stiffness, double dissipation_time_scale,
                                double near_rigid_threshold, double time_step) {
   return std::max(SapNearRigidRegularization(w, near_rigid_threshold),

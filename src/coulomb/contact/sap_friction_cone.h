@@ -44,6 +44,12 @@ void ValidateSapContactParameters(const SapContactParameters& parameters);
 double SapNormalRegularization(double w, double stiffness, double dissipation_time_scale,
                                double near_rigid_threshold, double time_step);
 
+// w = |W_11|, the Delassus estimate of a one-row constraint [m/(N·s)];
+// throws std::invalid_argument "<constraint>: zero or non-finite Delassus
+// estimate" unless it is positive and finite.
+double ScalarDelassusEstimate(const ConstraintMatrix& delassus_estimate,
+                              const char* constraint);
+
 // τ_d when the user gave none (negative): (β/π) δt, critical damping of a
 // near-rigid contact (SAP §V-B).
 double SapDissipationTimeScaleOrDefault(double given, double near_rigid_threshold,

@@ -16,11 +16,7 @@ SapHolonomicConstraint::SapHolonomicConstraint(double g0, double near_rigid_thre
 
 void SapHolonomicConstraint::Prepare(const ConstraintMatrix& delassus_estimate,
                                      double time_step) {
-  const double w = std::abs(delassus_estimate(0, 0));
-  if (!(w > 0.0) || !std::isfinite(w)) {
-    throw std::invalid_argument(
-        "holonomic constraint: zero or non-finite Delassus estimate");
-  }
+  const double w = ScalarDelassusEstimate(delassus_estimate, "holonomic constraint");
   const double beta = near_rigid_threshold_;
   const double tau_d = SapDissipationTimeScaleOrDefault(-1.0, beta, time_step);
   r_ = SapNormalRegularization(w, std::numeric_limits<double>::infinity(), tau_d, beta,

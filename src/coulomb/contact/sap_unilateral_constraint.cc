@@ -21,11 +21,7 @@ SapUnilateralConstraint::SapUnilateralConstraint(const Parameters& parameters,
 
 void SapUnilateralConstraint::Prepare(const ConstraintMatrix& delassus_estimate,
                                       double time_step) {
-  const double w = std::abs(delassus_estimate(0, 0));
-  if (!(w > 0.0) || !std::isfinite(w)) {
-    throw std::invalid_argument(
-        "unilateral constraint: zero or non-finite Delassus estimate");
-  }
+  const double w = ScalarDelassusEstimate(delassus_estimate, "unilateral constraint");
   const double beta = parameters_.near_rigid_threshold;
   const double tau_d = SapDissipationTimeScaleOrDefault(
       parameters_.dissipation_time_scale, beta, time_step);
