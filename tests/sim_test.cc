@@ -532,6 +532,28 @@ TEST(TimeStepper, OffCentreBoxMeshSlidesAsFarAsTheBox) {
 namespace coulomb {
 namespace {
 
+TEST(ContactMaterial, MujocosRuleTakesThePairsLargerFriction) {
+  const ContactMaterial soft{1e4, 0.01, 0.4}, stiff{3e4, 0.02, 0.8};
+  const ContactMaterial pair =
+      CombineContactMaterials(soft, stiff, FrictionCombination::kMax);
+  EXPECT_EQ(pair.friction, 0.8);
+  EXPECT_EQ(CombineContactMaterials(stiff, soft, FrictionCombination::kMax).friction,
+            0.8);
+  // A frictionless side does not make the pair frictionless.
+  EXPECT_EQ(CombineContactMaterials(ContactMaterial{1e4, 0.0, 0.0}, stiff,
+                                    FrictionCombination::kMax)
+                .friction,
+            0.8);
+  // The rest combines as under the harmonic mean.
+  const ContactMaterial harmonic = CombineContactMaterials(soft, stiff);
+  EXPECT_EQ(pair.stiffness, harmonic.stiffness);
+  EXPECT_EQ(pair.dissipation_time_scale, harmonic.dissipation_time_scale);
+  EXPECT_EQ(pair.hunt_crossley_dissipation, harmonic.hunt_crossley_dissipation);
+  EXPECT_EQ(ParseEnum<FrictionCombination>("max"), FrictionCombination::kMax);
+  EXPECT_EQ(ParseEnum<FrictionCombination>("harmonic_mean"),
+            FrictionCombination::kHarmonicMean);
+}
+
 TEST(ContactMaterial, PairsCombineStiffnessInSeriesAndFrictionByHarmonicMean) {
   ContactMaterial soft{1e4, 0.01, 0.4}, stiff{3e4, 0.02, 0.8}, rigid{};
   const ContactMaterial pair = CombineContactMaterials(soft, stiff);

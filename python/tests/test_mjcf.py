@@ -161,6 +161,18 @@ def test_a_robot_that_cannot_move_is_fixed_geometry(tmp_path):
         <geom type="sphere" size="0.1" mass="1"/></body></body></worldbody></mujoco>""",
      "joint 'loose': a second free body"),
     ("""<mujoco><worldbody><body name="a" """, r"model\.xml\(1\)"),
+    ("""<mujoco><worldbody><body name="b"><freejoint/>
+        <geom name="g" type="sphere" size="0.1" friction="-0.1"/></body></worldbody></mujoco>""",
+     "geom 'g': friction '-0.1': negative"),
+    ("""<mujoco><default><geom friction="0.5 0 0 1"/></default><worldbody><body name="b">
+        <freejoint/><geom type="sphere" size="0.1"/></body></worldbody></mujoco>""",
+     "geom 'bGeom_0': friction '0.5 0 0 1': expected one to three numbers"),
+    ("""<mujoco><worldbody><body name="b"><freejoint/>
+        <geom type="sphere" size="0.1" friction="ice"/></body></worldbody></mujoco>""",
+     "geom 'bGeom_0': friction 'ice': not a number"),
+    ("""<mujoco><worldbody><geom name="g" type="plane" size="1 1 1"/><body name="b">
+        <freejoint/><geom name="g" type="sphere" size="0.1"/></body></worldbody></mujoco>""",
+     "two geoms are named 'g'"),
 ])
 def test_mjcf_files_a_robot_cannot_be_are_refused_in_one_line(tmp_path, text, message):
     with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*" + message) as error:
@@ -264,6 +276,111 @@ def test_a_box_on_an_mjcf_slope_sticks_or_slides_as_coulomb_says(tmp_path, frict
     # On the plane: SAP's convex model lets a sliding contact drift off its
     # surface slowly (2 mm over this slide at 1.5 m/s), never into it.
     assert -1e-4 < moved @ normal < 3e-3
+
+
+# The box of the slope above, placed on it by the file itself, the geoms'
+# frictions in the file (`floor` and `box`: their attributes; `defaults`:
+# a <default> section). δt = 5 ms.
+THETA = math.radians(20)
+SLOPE_NORMAL = np.array([math.sin(THETA), 0, math.cos(THETA)])
+DOWNHILL = np.array([math.cos(THETA), 0, -math.sin(THETA)])
+
+
+def frictional_slope(floor="", box="", defaults="", body=""):
+    start = " ".join(str(x) for x in 0.1 * SLOPE_NORMAL)
+    return f"""<mujoco model="slope">
+  <option timestep="0.005"/>
+  {defaults}
+  <worldbody>
+    <geom name="slope" type="plane" size="5 5 0.1" euler="0 20 0" {floor}/>
+    <body name="box" pos="{start}" euler="0 20 0" {body}>
+      <freejoint/>
+      <geom type="box" size="0.1 0.1 0.1" mass="1" {box}/>
+    </body>
+  </worldbody>
+</mujoco>"""
+
+
+def slide_after_a_second(sim):
+    """How far the box moved downhill in 1 s, and off the slope."""
+    start = sim.body_position("box")
+    sim.run(1.0)
+    moved = sim.body_position("box") - start
+    return moved @ DOWNHILL, moved @ SLOPE_NORMAL
+
+
+def slide_at(friction):
+    """½ a t², a = g (sin θ − μ cos θ), or 0 while μ ≥ tan θ (0.364)."""
+    return 0.5 * max(0.0, G * (math.sin(THETA) - friction * math.cos(THETA)))
+
+
+ICE = '<default><default class="ice"><geom friction="0.2"/></default></default>'
+
+
+@pytest.mark.parametrize("floor, box, defaults, body", [
+    ('friction="0.2"', 'friction="0.2 0.005 0.0001"', "", ""),  # their own
+    ("", "", '<default><geom friction="0.2"/></default>', ""),  # the top default
+    ('class="ice"', 'class="ice"', ICE, ""),  # a class
+    ('class="ice"', "", ICE, 'childclass="ice"'),  # the body's childclass
+])
+@pytest.mark.parametrize("alone", [True, False])
+def test_an_mjcf_geoms_friction_is_its_own_or_its_classes(tmp_path, floor, box,
+                                                          defaults, body, alone):
+    # At μ = 0.2 on both sides the box slides (μ = 1, the default, would
+    # hold it), run by itself or as a scene's robot alike.
+    path = tmp_path / "slope.xml"
+    path.write_text(frictional_slope(floor, box, defaults, body))
+    sim = (coulomb.Simulation.from_file(str(path)) if alone else
+           coulomb.Simulation.from_dict({"time_step": 0.005,
+                                         "robots": [{"name": "r", "mjcf": str(path)}]}))
+    downhill, off = slide_after_a_second(sim)
+    assert downhill == pytest.approx(slide_at(0.2), rel=0.02)
+    assert -1e-4 < off < 3e-3
+
+
+@pytest.mark.parametrize("contact, friction", [
+    (None, 0.5),  # run by itself: MuJoCo's rule, the larger
+    ({}, 2 * 0.5 * 0.2 / 0.7),  # a scene: its rule, the harmonic mean by default
+    ({"friction_combination": "max"}, 0.5),
+    ({"friction_combination": "harmonic_mean"}, 2 * 0.5 * 0.2 / 0.7),
+])
+def test_a_pairs_friction_combines_its_geoms_by_the_scenes_rule(tmp_path, contact,
+                                                                 friction):
+    path = tmp_path / "slope.xml"
+    path.write_text(frictional_slope('friction="0.5"', 'friction="0.2"'))
+    sim = (coulomb.Simulation.from_file(str(path)) if contact is None else
+           coulomb.Simulation.from_dict({"time_step": 0.005, "contact": contact,
+                                         "robots": [{"name": "r", "mjcf": str(path)}]}))
+    downhill, _ = slide_after_a_second(sim)
+    assert downhill == pytest.approx(slide_at(friction), rel=0.02, abs=1e-4)
+
+
+def test_a_robots_own_friction_replaces_its_files(tmp_path):
+    path = tmp_path / "slope.xml"
+    path.write_text(frictional_slope('friction="0.5"', 'friction="0.5"'))
+    sim = coulomb.Simulation.from_dict({
+        "time_step": 0.005,
+        "robots": [{"name": "r", "mjcf": str(path), "contact": {"friction": 0.1}}]})
+    downhill, _ = slide_after_a_second(sim)
+    assert downhill == pytest.approx(slide_at(0.1), rel=0.02)
+
+
+def test_bodies_and_geoms_without_names_keep_their_joints_and_frictions(tmp_path):
+    # Pinocchio's parser merges a body without a name into its unnamed
+    # parent (its joint lost); Coulomb names them first. The nested body's
+    # geom, without a name either, keeps its friction: the box slides on it.
+    text = frictional_slope('friction="0.2"').replace('name="box" ', "").replace(
+        '<geom type="box" size="0.1 0.1 0.1" mass="1" />',
+        '<body><joint name="spin" type="hinge" axis="0 0 1"/>'
+        '<geom type="box" size="0.1 0.1 0.1" mass="1" friction="0.2"/></body>'
+        '<inertial pos="0 0 0" mass="0.01" diaginertia="1e-4 1e-4 1e-4"/>')
+    path = tmp_path / "slope.xml"
+    path.write_text(text)
+    sim = coulomb.Simulation.from_file(str(path))
+    assert "spin" in sim.joint_names("slope")
+    start = sim.q[:3].copy()
+    sim.run(1.0)
+    assert (sim.q[:3] - start) @ DOWNHILL == pytest.approx(slide_at(0.2), rel=0.02)
 
 
 def test_an_mjcf_fixed_robots_world_geoms_move_with_its_pose(tmp_path):

@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "coulomb/multibody/mjcf_defaults.h"
+#include "coulomb/multibody/mjcf_geoms.h"
 
 namespace coulomb {
 namespace {
@@ -212,6 +213,8 @@ MjcfBodyFile::MjcfBodyFile(const std::string& path,
                                 whole_file_, &left_out_)
                     : root;
   AnchorMeshDirectory(path, &kept);
+  if (const auto world = kept.get_child_optional("worldbody"))
+    NameUnnamedBodiesAndGeoms(&*world);
   path_ = WriteTemporary(path, kept);
 }
 

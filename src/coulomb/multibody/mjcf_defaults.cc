@@ -143,6 +143,8 @@ void MjcfDefaults::ReadClass(const ptree& element, const std::string& name,
   for (const auto& [tag, child] : element) {
     if (tag == "joint") {
       inherited.joint = MergeAttributes(inherited.joint, Attributes(child));
+    } else if (tag == "geom") {
+      inherited.geom = MergeAttributes(inherited.geom, Attributes(child));
     } else if (kActuatorTags.count(tag)) {
       inherited.actuator = MergeAttributes(inherited.actuator, Attributes(child));
       inherited.actuator_tags.insert(tag);
@@ -181,6 +183,11 @@ const MjcfDefaults::Class& MjcfDefaults::Find(const std::string& class_name) con
 ptree MjcfDefaults::JointAttributes(const ptree& own,
                                     const std::string& class_name) const {
   return MergeAttributes(Find(class_name).joint, own);
+}
+
+ptree MjcfDefaults::GeomAttributes(const ptree& own,
+                                   const std::string& class_name) const {
+  return MergeAttributes(Find(class_name).geom, own);
 }
 
 ptree MjcfDefaults::ActuatorAttributes(const std::string& type, const ptree& own) const {

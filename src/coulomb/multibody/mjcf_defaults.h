@@ -15,11 +15,11 @@ namespace coulomb {
 boost::property_tree::ptree ReadMjcfRoot(const std::string& path);
 
 // MJCF's default classes, resolved as MuJoCo resolves them for the elements
-// read here (joints and actuators). The top <default> is class "main"; a
+// read here (joints, geoms and actuators). The top <default> is class "main"; a
 // nested <default class="c"> starts from its parent's attribute values and
 // overrides those it sets. An element takes the values of its class (its
-// own `class` attribute; for a joint, otherwise the `childclass` of the
-// nearest enclosing body or frame; otherwise "main"), and its own
+// own `class` attribute; for a joint or a geom, otherwise the `childclass`
+// of the nearest enclosing body or frame; otherwise "main"), and its own
 // attributes override them.
 //
 // MuJoCo keeps one set of actuator defaults per class, which every actuator
@@ -42,6 +42,8 @@ class MjcfDefaults {
   // The attributes of a <joint> element, `class_name` being its class as
   // said above. Throws std::runtime_error on an unknown class.
   ptree JointAttributes(const ptree& own, const std::string& class_name) const;
+  // The attributes of a <geom> element, the same way.
+  ptree GeomAttributes(const ptree& own, const std::string& class_name) const;
   // The attributes of an actuator element of type `type` (its tag). Throws
   // std::runtime_error on an unknown class, or a class whose actuator
   // defaults come from another actuator type.
@@ -50,6 +52,7 @@ class MjcfDefaults {
  private:
   struct Class {
     ptree joint;                          // <joint> attributes
+    ptree geom;                           // <geom> attributes
     ptree actuator;                       // the actuator shortcuts' attributes
     std::set<std::string> actuator_tags;  // the shortcuts that set them
   };

@@ -2,10 +2,12 @@
 #include "coulomb/multibody/multibody_tree.h"
 
 #include "coulomb/base/captured_stderr.h"
+#include "coulomb/base/replace_all.h"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <stdexcept>
 
@@ -28,7 +30,9 @@
 #include <pinocchio/parsers/urdf.hpp>
 
 #include "coulomb/geometry/convex_mesh.h"
+#include "coulomb/multibody/mjcf_body_file.h"
 #include "coulomb/multibody/mjcf_defaults.h"
+#include "coulomb/multibody/mjcf_geoms.h"
 
 namespace coulomb {
 namespace {
@@ -238,8 +242,9 @@ struct MultibodyTree::Impl {
       const Shape shape = CollisionShape(path, object);
       const Eigen::Isometry3d X_OG = ShapeFrame(*object.geometry);
       if (object.parentFrame == 0) {  // Pinocchio's universe: the file's world
-        world_geometries.push_back(
-            {object.name, X_W_file * ToIsometry(object.placement) * X_OG, shape});
+        world_geometries.push_back({object.name,
+                                    X_W_file * ToIsometry(object.placement) * X_OG, shape,
+                                    std::nullopt});
         continue;
       }
       const auto frame =
@@ -255,8 +260,21 @@ struct MultibodyTree::Impl {
       const Eigen::Isometry3d X_JB =
           ToIsometry(model.frames[object.parentFrame].placement);
       geometries.push_back({object.name, static_cast<int>(frame - body_frames.begin()),
-                            X_JB.inverse() * ToIsometry(object.placement) * X_OG, shape});
+                            X_JB.inverse() * ToIsometry(object.placement) * X_OG, shape,
+                            std::nullopt});
     }
+  }
+
+  // Each geometry's friction from `frictions` (by name), if it has one.
+  void SetGeometryFrictions(const std::map<std::string, double>& frictions) {
+    const auto lookup = [&](const std::string& name) -> std::optional<double> {
+      const auto found = frictions.find(name);
+      if (found == frictions.end()) return std::nullopt;
+      return found->second;
+    };
+    for (BodyGeometry& geometry : geometries) geometry.friction = lookup(geometry.name);
+    for (WorldGeometry& geometry : world_geometries)
+      geometry.friction = lookup(geometry.name);
   }
 
   // The object's shape (ToShape), or std::runtime_error naming it.
@@ -431,19 +449,26 @@ MultibodyTree MultibodyTree::FromMjcf(const std::string& path, bool floating_bas
     throw std::runtime_error(path + ": MJCF file not found");
   }
   auto impl = std::make_unique<Impl>();
+  std::optional<MjcfBodyFile> copy;
+  // Messages about the copy name the file.
+  const auto named = [&](const std::string& text) {
+    return copy ? ReplaceAll(text, copy->path(), path) : text;
+  };
   CapturedStderr parser;  // Pinocchio's MJCF parser may print what it skips
   try {
-    MjcfRobot robot = MjcfRobotModel(path);
+    copy.emplace(path, std::nullopt, false);
+    MjcfRobot robot = MjcfRobotModel(copy->path());
     impl->model = std::move(robot.model);
     impl->mjcf_root_pose = robot.X_W_root;
     impl->Place(floating_base, X_WB);
-    impl->LoadMjcfCollisionGeometry(path);
+    impl->LoadMjcfCollisionGeometry(copy->path());
+    impl->SetGeometryFrictions(ReadMjcfGeomFrictions(copy->path()));
   } catch (const std::exception& e) {
     const std::string detail = CapturedStderr::FirstLine(parser.Release());
-    throw std::runtime_error(path + ": cannot load MJCF: " + e.what() +
-                             (detail.empty() ? "" : " (" + detail + ")"));
+    throw std::runtime_error(named(path + ": cannot load MJCF: " + e.what() +
+                                   (detail.empty() ? "" : " (" + detail + ")")));
   }
-  std::fputs(parser.Release().c_str(), stderr);
+  std::fputs(named(parser.Release()).c_str(), stderr);
   return MultibodyTree(std::move(impl));
 }
 
@@ -565,6 +590,11 @@ const std::vector<WorldGeometry>& MultibodyTree::world_geometries() const {
 }
 
 void MultibodyTree::DropWorldGeometries() { impl_->world_geometries.clear(); }
+
+void MultibodyTree::DropGeometryFrictions() {
+  for (BodyGeometry& geometry : impl_->geometries) geometry.friction.reset();
+  for (WorldGeometry& geometry : impl_->world_geometries) geometry.friction.reset();
+}
 
 const Eigen::Isometry3d& MultibodyTree::mjcf_root_pose() const {
   return impl_->mjcf_root_pose;

@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,12 +13,15 @@
 
 namespace coulomb {
 
-// A collision shape attached to a body of a tree, at X_BG in the body frame.
+// A collision shape attached to a body of a tree, at X_BG in the body frame,
+// with the friction coefficient μ its file gives it (an MJCF geom's
+// `friction`; absent: the scene's contact material decides).
 struct BodyGeometry {
   std::string name;
   int body = -1;
   Eigen::Isometry3d X_BG = Eigen::Isometry3d::Identity();
   Shape shape;
+  std::optional<double> friction;
 };
 
 // A collision shape of an MJCF file's <worldbody> itself (a floor, a wall, a
@@ -28,6 +32,7 @@ struct WorldGeometry {
   std::string name;
   Eigen::Isometry3d X_WG = Eigen::Isometry3d::Identity();
   Shape shape;
+  std::optional<double> friction;  // as BodyGeometry's
 };
 
 // The point Jacobian of a free body (a tree made by FreeBody) whose frame,
@@ -99,8 +104,11 @@ class MultibodyTree {
   // CRBA adds it to M) and damping readable (joint_damping); actuators are
   // read by ReadMjcfActuators (mjcf_actuators.h), springs by
   // ReadMjcfJoints (mjcf_joints.h), friction loss as the
-  // joint's dry friction (joint_friction); equality constraints and contact
-  // parameters are not. A class that is not defined in <default> is refused.
+  // joint's dry friction (joint_friction), each geom's sliding friction as
+  // its geometry's `friction` (ReadMjcfGeomFrictions); equality constraints
+  // are not. A class that is not defined in <default> is refused. The file is
+  // read through a copy (MjcfBodyFile: its includes expanded, its bodies
+  // and geoms without a name given one).
   static MultibodyTree FromMjcf(
       const std::string& path, bool floating_base,
       const Eigen::Isometry3d& X_WB = Eigen::Isometry3d::Identity());
@@ -117,6 +125,9 @@ class MultibodyTree {
   // way to leave it out (the scene has its own ground).
   const std::vector<WorldGeometry>& world_geometries() const;
   void DropWorldGeometries();
+  // Forgets the frictions the file gives its geometries (the scene gives
+  // the robot a friction of its own).
+  void DropGeometryFrictions();
   // Where an MJCF file starts its free root body (its pos and orientation,
   // MuJoCo's qpos0), the pose the scene's default for a floating robot;
   // the identity for other models.

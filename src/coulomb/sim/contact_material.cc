@@ -21,7 +21,8 @@ double CombineDissipation(const ContactMaterial& a, const ContactMaterial& b) {
 }  // namespace
 
 ContactMaterial CombineContactMaterials(const ContactMaterial& a,
-                                        const ContactMaterial& b) {
+                                        const ContactMaterial& b,
+                                        FrictionCombination friction_combination) {
   ContactMaterial pair;
   if (std::isinf(a.stiffness)) {
     pair.stiffness = b.stiffness;
@@ -34,7 +35,9 @@ ContactMaterial CombineContactMaterials(const ContactMaterial& a,
       std::max(a.dissipation_time_scale, b.dissipation_time_scale);
   pair.hunt_crossley_dissipation = CombineDissipation(a, b);
   const double sum = a.friction + b.friction;
-  pair.friction = sum > 0.0 ? 2.0 * a.friction * b.friction / sum : 0.0;
+  pair.friction = friction_combination == FrictionCombination::kMax
+                      ? std::max(a.friction, b.friction)
+                      : (sum > 0.0 ? 2.0 * a.friction * b.friction / sum : 0.0);
   return pair;
 }
 

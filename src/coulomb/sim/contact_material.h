@@ -1,6 +1,11 @@
 #pragma once
 
+#include <array>
 #include <limits>
+#include <string_view>
+#include <utility>
+
+#include "coulomb/base/named_enum.h"
 
 namespace coulomb {
 
@@ -19,18 +24,34 @@ struct ContactMaterial {
   double hunt_crossley_dissipation = 10.0;
 };
 
+// How a pair's friction combines its two geometries' μ:
+// * harmonic_mean: μ = 2 μ_a μ_b / (μ_a + μ_b) (0 if either is 0), Drake's
+//   rule: a frictionless side makes the pair frictionless;
+// * max: μ = max(μ_a, μ_b), MuJoCo's rule for geoms of equal priority.
+enum class FrictionCombination { kHarmonicMean, kMax };
+template <>
+struct EnumNames<FrictionCombination> {
+  static constexpr std::string_view kWhat = "friction combination";
+  static constexpr std::array<std::pair<FrictionCombination, std::string_view>, 2>
+      kNames = {{
+          {FrictionCombination::kHarmonicMean, "harmonic_mean"},
+          {FrictionCombination::kMax, "max"},
+      }};
+};
+
 // Combination rules for a pair (documented choices, tested):
 // * stiffness: springs in series, k = k_a k_b / (k_a + k_b) (k_a = ∞ gives k_b);
 // * dissipation time scale: the larger of the two given (if one is not given,
 //   the other; if neither, "not given");
-// * friction: μ = 2 μ_a μ_b / (μ_a + μ_b), the harmonic mean used by Drake
-//   (0 if either is 0).
+// * friction: by `friction_combination`, above (Drake's harmonic mean by
+//   default).
 // * Hunt & Crossley dissipation: the series combination of two spring–damper
 //   elements with f = k x (1 + d ẋ), d = k (d_a/k_a + d_b/k_b) = (k_b d_a +
 //   k_a d_b)/(k_a + k_b): a rigid side (k = ∞) leaves the other's d; two rigid
 //   sides (or equal stiffness) give the mean.
-ContactMaterial CombineContactMaterials(const ContactMaterial& a,
-                                        const ContactMaterial& b);
+ContactMaterial CombineContactMaterials(
+    const ContactMaterial& a, const ContactMaterial& b,
+    FrictionCombination friction_combination = FrictionCombination::kHarmonicMean);
 
 // Throws std::invalid_argument naming the bad field.
 void ValidateContactMaterial(const ContactMaterial& material);

@@ -49,6 +49,8 @@ struct ContactModelParameters {
   double stiction_tolerance = 1e-4;  // v_s [m/s] of Lagged and Similar (IRR §IX)
   // β_HC of Lagged and Similar's near-rigid clamp (NearRigidStiffness; 0: off).
   double hunt_crossley_near_rigid_threshold = kDefaultHuntCrossleyNearRigidThreshold;
+  // How a pair combines its two geometries' friction (CombineContactMaterials).
+  FrictionCombination friction_combination = FrictionCombination::kHarmonicMean;
 };
 
 // The potential of one contact point with the combined material of its pair,

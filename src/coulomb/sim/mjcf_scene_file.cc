@@ -44,6 +44,9 @@ std::string MjcfSceneText(const std::string& path) {
   out << YAML::Key << "time_step" << YAML::Value << options.timestep;
   // MuJoCo's Euler integrator takes joint damping implicitly (eulerdamp).
   out << YAML::Key << "implicit_damping" << YAML::Value << options.implicit_damping;
+  // A pair's friction the larger of its geoms', as MuJoCo combines them.
+  out << YAML::Key << "contact" << YAML::Value << YAML::BeginMap << YAML::Key
+      << "friction_combination" << YAML::Value << "max" << YAML::EndMap;
   out << YAML::Key << "gravity" << YAML::Value << YAML::Flow << YAML::BeginSeq
       << options.gravity.x() << options.gravity.y() << options.gravity.z()
       << YAML::EndSeq;

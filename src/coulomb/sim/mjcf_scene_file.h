@@ -14,8 +14,10 @@ bool IsMjcfFile(const std::string& path);
 // <mujoco model> (else the file); a file of several top-level bodies (a
 // robot and the objects it handles, a table) gives each its robot entry
 // (`body: NAME`, named after the body; the world geoms once). MuJoCo's time step
-// and gravity from <option>, and the scene defaults for the rest (contact
-// materials, SAP; duration 1 s). Throws SceneFileError naming the file when
+// and gravity from <option>, its joint damping implicit (unless <flag
+// eulerdamp="disable"/>) and its geoms' frictions combined as MuJoCo
+// combines them (the larger of a pair's), and the scene defaults for the
+// rest (contact material, SAP; duration 1 s). Throws SceneFileError naming the file when
 // it is missing or its <option> is invalid.
 std::string MjcfSceneText(const std::string& path);
 

@@ -8,6 +8,14 @@
 namespace coulomb {
 namespace {
 
+// `material` with the friction a geometry's file gives it, if any.
+ContactMaterial WithFileFriction(const ContactMaterial& material,
+                                 const std::optional<double>& friction) {
+  ContactMaterial own = material;
+  if (friction) own.friction = *friction;
+  return own;
+}
+
 // A robot's M(q) must be positive definite for a step's solve; a floating
 // base on a link without mass, or a joint that moves no mass, makes it
 // singular, which the first step would report as a bad contact problem.
@@ -113,11 +121,11 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
   std::vector<std::pair<int, int>>& welded = trees_[index].welded_geometries;
   for (const BodyGeometry& geometry : geometries) {
     const bool is_welded = tree.IsWeldedToWorld(geometry.body);
+    const ContactMaterial own = WithFileFriction(material, geometry.friction);
     const int id =
-        is_welded
-            ? AddStaticGeometry(geometry.shape,
-                                tree.body_pose(geometry.body) * geometry.X_BG, material)
-            : AddGeometry(geometry.shape, index, geometry.body, geometry.X_BG, material);
+        is_welded ? AddStaticGeometry(geometry.shape,
+                                      tree.body_pose(geometry.body) * geometry.X_BG, own)
+                  : AddGeometry(geometry.shape, index, geometry.body, geometry.X_BG, own);
     if (is_welded) welded.emplace_back(id, geometry.body);
     for (const auto& [other, body] : added) {
       if (tree.AreAdjacent(body, geometry.body)) collision_world_.ExcludePair(other, id);
@@ -126,8 +134,8 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
   }
   ExcludeInitiallyOverlappingPairs(index);
   for (const WorldGeometry& geometry : tree.world_geometries())
-    trees_[index].world_geometries.push_back(
-        AddStaticGeometry(geometry.shape, geometry.X_WG, material));
+    trees_[index].world_geometries.push_back(AddStaticGeometry(
+        geometry.shape, geometry.X_WG, WithFileFriction(material, geometry.friction)));
   for (const std::string& joint : tree.OneDofJointNames()) {
     const MultibodyTree::JointIndex limits = tree.FindOneDofJoint(joint);
     if (std::isfinite(limits.lower_limit) || std::isfinite(limits.upper_limit)) {
@@ -166,11 +174,13 @@ std::vector<int> MultibodySystem::AddFixedModel(MultibodyTree model,
   model.SetState(Eigen::VectorXd(0), Eigen::VectorXd(0));  // its one configuration
   std::vector<int> ids;
   for (const BodyGeometry& geometry : model.collision_geometries()) {
-    ids.push_back(AddStaticGeometry(
-        geometry.shape, model.body_pose(geometry.body) * geometry.X_BG, material));
+    ids.push_back(AddStaticGeometry(geometry.shape,
+                                    model.body_pose(geometry.body) * geometry.X_BG,
+                                    WithFileFriction(material, geometry.friction)));
   }
   for (const WorldGeometry& geometry : model.world_geometries())
-    ids.push_back(AddStaticGeometry(geometry.shape, geometry.X_WG, material));
+    ids.push_back(AddStaticGeometry(geometry.shape, geometry.X_WG,
+                                    WithFileFriction(material, geometry.friction)));
   return ids;
 }
 

@@ -75,6 +75,8 @@ class MultibodySystem {
   // initial configuration (URDF collision shapes often do; filtering them is
   // what an SRDF would do). The model's world geometries (an MJCF floor)
   // become static geometry after the links', and collide with every link.
+  // Every geometry takes `material`, with the friction its file gives it, if
+  // any (BodyGeometry::friction; MultibodyTree::DropGeometryFrictions).
   int AddRobot(const std::string& name, MultibodyTree model, const Eigen::VectorXd& q,
                const Eigen::VectorXd& v, const ContactMaterial& material);
   // A model that cannot move (a fixed base and no moving joint: a table or a

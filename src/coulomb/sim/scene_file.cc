@@ -61,11 +61,11 @@ namespace {
 
 void ReadContactDefaults(const SceneReader& r, const YAML::Node& node, Scene* scene,
                          ContactMaterial* defaults) {
-  r.CheckKeys(
-      node, "contact",
-      {"model", "stiffness", "dissipation_time_scale", "friction",
-       "hunt_crossley_dissipation", "near_rigid_threshold", "sigma", "stiction_tolerance",
-       "hunt_crossley_near_rigid_threshold", "max_sdf_contacts", "lookahead"});
+  r.CheckKeys(node, "contact",
+              {"model", "stiffness", "dissipation_time_scale", "friction",
+               "hunt_crossley_dissipation", "near_rigid_threshold", "sigma",
+               "stiction_tolerance", "hunt_crossley_near_rigid_threshold",
+               "max_sdf_contacts", "lookahead", "friction_combination"});
   ReadContactMaterial(r, node, "contact", defaults);
   if (node["max_sdf_contacts"]) {
     const int count = r.Integer(node["max_sdf_contacts"], "contact.max_sdf_contacts");
@@ -99,6 +99,14 @@ void ReadContactDefaults(const SceneReader& r, const YAML::Node& node, Scene* sc
   if (node["lookahead"]) {
     scene->parameters.contact_lookahead =
         r.NonNegative(node["lookahead"], "contact.lookahead");
+  }
+  if (node["friction_combination"]) {
+    try {
+      scene->parameters.contact.friction_combination = ParseEnum<FrictionCombination>(
+          r.String(node["friction_combination"], "contact.friction_combination"));
+    } catch (const std::invalid_argument& e) {
+      r.Fail(node["friction_combination"], "contact.friction_combination", e.what());
+    }
   }
   if (node["hunt_crossley_near_rigid_threshold"]) {
     scene->parameters.contact.hunt_crossley_near_rigid_threshold =

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "coulomb/base/replace_all.h"
 #include "coulomb/multibody/mjcf_body_file.h"
 #include "coulomb/multibody/mjcf_joints.h"
 #include "coulomb/multibody/urdf_mimic.h"
@@ -279,6 +280,8 @@ int AddRobotFromFile(const SceneReader& r, const YAML::Node& node, const std::st
     model->DropWorldGeometries();
   const int world_geometries = static_cast<int>(model->world_geometries().size());
   const ContactMaterial material = ReadContactOverrides(r, node, key, defaults);
+  // The robot's own friction replaces its file's geoms'.
+  if (node["contact"] && node["contact"]["friction"]) model->DropGeometryFrictions();
   if (model->num_velocities() == 0) {
     AddFixedRobot(r, node, key, path, std::move(*model), material, &scene->system);
     return world_geometries;
@@ -370,11 +373,8 @@ int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& k
     r.Fail(node[setting], key + "." + setting, e.what());
   }
   const std::string alias = path + (share->whole_file() ? "" : " (body '" + *body + "')");
-  const auto named = [&](std::string text) {
-    for (size_t at = text.find(share->path()); at != std::string::npos;
-         at = text.find(share->path(), at + alias.size()))
-      text.replace(at, share->path().size(), alias);
-    return text;
+  const auto named = [&](const std::string& text) {
+    return ReplaceAll(text, share->path(), alias);
   };
   const size_t first_warning = scene->warnings.size();
   int world_geometries = 0;

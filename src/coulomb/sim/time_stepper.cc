@@ -193,8 +193,9 @@ void TimeStepper::AddContactConstraint(const MultibodySystem& system,
     if (!same_tree) ++filled;
   }
   point.v_n0 += constraint.bias(2);
-  ContactMaterial pair = CombineContactMaterials(system.material(contact.geometry_a),
-                                                 system.material(contact.geometry_b));
+  ContactMaterial pair = CombineContactMaterials(
+      system.material(contact.geometry_a), system.material(contact.geometry_b),
+      parameters_.contact.friction_combination);
   pair.stiffness *= contact.weight;  // a cluster of surface samples (contact_point.h)
   EmplaceContactPotential(parameters_.contact, pair, point, &constraint.potential);
 }

@@ -1,0 +1,118 @@
+#include "coulomb/multibody/mjcf_geoms.h"
+
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <vector>
+
+#include "coulomb/multibody/mjcf_defaults.h"
+
+namespace coulomb {
+namespace {
+
+using boost::property_tree::ptree;
+
+// Every name of a body or geom under `element`.
+void CollectNames(const ptree& element, std::set<std::string>* names) {
+  for (const auto& [tag, child] : element) {
+    if (tag != "body" && tag != "geom") continue;
+    if (const auto name = child.get_optional<std::string>("<xmlattr>.name"))
+      names->insert(*name);
+    if (tag == "body") CollectNames(child, names);
+  }
+}
+
+// Names the unnamed bodies and geoms of `body`, whose name is `body_name`,
+// and of the bodies in it; `next_body_id` the MuJoCo id of the next body.
+void NameUnnamed(ptree* body, const std::string& body_name, int* next_body_id,
+                 std::set<std::string>* taken) {
+  const auto unique = [taken](std::string name) {
+    while (!taken->insert(name).second) name += '_';
+    return name;
+  };
+  int geom_index = 0;
+  for (auto& [tag, child] : *body) {
+    if (tag == "geom") {
+      if (!child.get_optional<std::string>("<xmlattr>.name"))
+        child.put("<xmlattr>.name", unique(MjcfGeomName("", body_name, geom_index)));
+      ++geom_index;
+    } else if (tag == "body") {
+      const int id = (*next_body_id)++;
+      if (!child.get_optional<std::string>("<xmlattr>.name"))
+        child.put("<xmlattr>.name", unique("body_" + std::to_string(id)));
+      NameUnnamed(&child, child.get<std::string>("<xmlattr>.name"), next_body_id, taken);
+    }
+  }
+}
+
+// The sliding friction in a geom's attributes, if it sets one.
+std::optional<double> SlidingFriction(const ptree& attributes, const std::string& name) {
+  const auto text = attributes.get_optional<std::string>("friction");
+  if (!text) return std::nullopt;
+  const std::string what = "geom '" + name + "': friction";
+  const std::vector<double> numbers = ParseMjcfNumbers(*text, what);
+  if (numbers.empty() || numbers.size() > 3)
+    throw std::runtime_error(what + " '" + *text + "': expected one to three numbers");
+  for (double number : numbers)
+    if (number < 0.0) throw std::runtime_error(what + " '" + *text + "': negative");
+  return numbers[0];
+}
+
+// Walks <worldbody>, each geom read in the class its body gives it.
+class FrictionReader {
+ public:
+  explicit FrictionReader(const ptree& root) : defaults_(root) {}
+
+  // The geoms of `body` (named `body_name`) and of the bodies in it,
+  // `child_class` the class they take by default.
+  void Read(const ptree& body, const std::string& body_name,
+            const std::string& child_class) {
+    const ptree none;
+    int geom_index = 0;
+    for (const auto& [tag, child] : body) {
+      const ptree& own = child.get_child("<xmlattr>", none);
+      if (tag == "body") {
+        Read(child, own.get("name", ""), own.get("childclass", child_class));
+      } else if (tag == "geom") {
+        const std::string name = MjcfGeomName(own.get("name", ""), body_name, geom_index++);
+        if (!names_.insert(name).second)
+          throw std::runtime_error("two geoms are named '" + name + "' (rename one)");
+        const ptree attributes = defaults_.GeomAttributes(own, own.get("class", child_class));
+        if (const auto friction = SlidingFriction(attributes, name))
+          frictions_[name] = *friction;
+      }
+    }
+  }
+
+  std::map<std::string, double> frictions() && { return std::move(frictions_); }
+
+ private:
+  MjcfDefaults defaults_;
+  std::set<std::string> names_;
+  std::map<std::string, double> frictions_;
+};
+
+}  // namespace
+
+std::string MjcfGeomName(const std::string& own_name, const std::string& body_name,
+                         int index) {
+  if (!own_name.empty()) return own_name;
+  return body_name + "Geom_" + std::to_string(index);
+}
+
+void NameUnnamedBodiesAndGeoms(ptree* worldbody) {
+  std::set<std::string> taken;
+  CollectNames(*worldbody, &taken);
+  int next_body_id = 1;
+  NameUnnamed(worldbody, "universe", &next_body_id, &taken);
+}
+
+std::map<std::string, double> ReadMjcfGeomFrictions(const std::string& path) {
+  const ptree root = ReadMjcfRoot(path);
+  FrictionReader reader(root);
+  if (const auto world = root.get_child_optional("worldbody"))
+    reader.Read(*world, "universe", "main");
+  return std::move(reader).frictions();
+}
+
+}  // namespace coulomb
