@@ -699,6 +699,40 @@ def test_a_joint_damper_is_implicit_or_the_schemes(tmp_path, implicit):
         assert sim.v[0] == pytest.approx(ratio**n, rel=1e-12)
 
 
+@pytest.mark.parametrize("option, implicit", [
+    ("", True),  # Euler, MuJoCo's default, with its eulerdamp
+    ('<option><flag eulerdamp="disable"/></option>', False),
+    ('<option integrator="implicitfast"><flag eulerdamp="disable"/></option>', True),
+    ('<option integrator="implicit"/>', True),
+    ('<option integrator="RK4"/>', False),  # explicit: the scene's scheme steps
+])
+def test_an_mjcf_files_integrator_says_whether_its_dampers_are_implicit(
+        tmp_path, option, implicit):
+    # The slider above run by itself at δt = 0.01 s: v_n = v_0 / (1 + δt
+    # d/m)^n where MuJoCo's integrator takes damping implicitly, else
+    # v_0 (1 − δt d/m)^n.
+    path = tmp_path / "slider.xml"
+    path.write_text(f"""<mujoco>{option}<option timestep="0.01"/><worldbody>
+        <body name="block"><joint name="slide" type="slide" axis="1 0 0" damping="50"/>
+        <inertial pos="0 0 0" mass="1" diaginertia="0.1 0.1 0.1"/></body></worldbody>
+        </mujoco>""")
+    sim = coulomb.Simulation.from_file(str(path))
+    sim.set_state(sim.q, [1.0])
+    ratio = 1 / 1.5 if implicit else 0.5
+    for n in range(1, 6):
+        sim.step()
+        assert sim.v[0] == pytest.approx(ratio**n, rel=1e-12)
+
+
+def test_an_unknown_mjcf_integrator_is_refused_naming_it(tmp_path):
+    path = tmp_path / "model.xml"
+    path.write_text(ball_over(FLOOR).replace("<worldbody>",
+                                             '<option integrator="Verlet"/><worldbody>'))
+    with pytest.raises(ValueError, match=r"model\.xml: <option integrator> 'Verlet': "
+                                         "expected Euler, RK4, implicit or implicitfast"):
+        coulomb.Simulation.from_file(str(path))
+
+
 def test_a_robot_names_one_file():
     with pytest.raises(ValueError, match="one of urdf or mjcf"):
         coulomb.Simulation.from_dict(scene({"name": "r", "urdf": "a.urdf", "mjcf": "a.xml"}))

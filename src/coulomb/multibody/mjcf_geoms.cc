@@ -74,10 +74,12 @@ class FrictionReader {
       if (tag == "body") {
         Read(child, own.get("name", ""), own.get("childclass", child_class));
       } else if (tag == "geom") {
-        const std::string name = MjcfGeomName(own.get("name", ""), body_name, geom_index++);
+        const std::string name =
+            MjcfGeomName(own.get("name", ""), body_name, geom_index++);
         if (!names_.insert(name).second)
           throw std::runtime_error("two geoms are named '" + name + "' (rename one)");
-        const ptree attributes = defaults_.GeomAttributes(own, own.get("class", child_class));
+        const ptree attributes =
+            defaults_.GeomAttributes(own, own.get("class", child_class));
         if (const auto friction = SlidingFriction(attributes, name))
           frictions_[name] = *friction;
       }

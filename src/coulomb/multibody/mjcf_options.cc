@@ -26,8 +26,18 @@ MjcfOptions ReadMjcfOptions(const std::string& path) {
         throw std::runtime_error("<option gravity> '" + *text + "': expected 3 numbers");
       options.gravity = Eigen::Vector3d(gravity[0], gravity[1], gravity[2]);
     }
-    if (content.get("flag.<xmlattr>.eulerdamp", "enable") == "disable")
+    const std::string integrator = content.get("<xmlattr>.integrator", "Euler");
+    if (integrator == "Euler") {
+      options.implicit_damping =
+          content.get("flag.<xmlattr>.eulerdamp", "enable") != "disable";
+    } else if (integrator == "implicit" || integrator == "implicitfast") {
+      options.implicit_damping = true;
+    } else if (integrator == "RK4") {
       options.implicit_damping = false;
+    } else {
+      throw std::runtime_error("<option integrator> '" + integrator +
+                               "': expected Euler, RK4, implicit or implicitfast");
+    }
   }
   return options;
 }
