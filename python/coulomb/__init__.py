@@ -215,14 +215,17 @@ class Simulation:
 
     # --- construction ---------------------------------------------------
     @classmethod
-    def from_file(cls, path: str, **overrides: Any) -> "Simulation":
+    def from_file(cls, path: str, keyframe: str | None = None,
+                  **overrides: Any) -> "Simulation":
         """A YAML scene file (format: scenes/README.md), or a MuJoCo MJCF file
         (.xml) run as a scene by itself: its bodies, world geoms, time step
-        and gravity."""
+        and gravity, started at its ``<key>`` named ``keyframe`` if given
+        (as MuJoCo's ``mj_resetDataKeyframe``)."""
         cls._check_overrides(overrides)
-        sim = cls._create("file", str(path), {}, "", overrides)
+        options = {} if keyframe is None else {"keyframe": str(keyframe)}
+        sim = cls._create("file", str(path), options, "", overrides)
         # Rebuilt elsewhere (unpickled) from wherever that process runs.
-        sim._recipe = ("file", os.path.abspath(path), {}, "", overrides)
+        sim._recipe = ("file", os.path.abspath(path), options, "", overrides)
         return sim
 
     @classmethod

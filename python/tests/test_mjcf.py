@@ -507,7 +507,11 @@ SEVERAL_BODIES = """<mujoco model="several">
   <actuator><position joint="raise" kp="400" kv="40"/></actuator>
   <equality><weld body1="cube" body2="lift"/></equality>
   <contact><exclude body1="cube" body2="lift"/></contact>
-  <keyframe><key name="home" qpos="0"/></keyframe>
+  <keyframe>
+    <key name="home" qpos="0  1 0 1 1 0 0 0  0 2 1 1 0 0 0"/>
+    <key name="raised" qpos="0.3  1 0 0.8 0.7071067811865476 0 0 0.7071067811865476  0 2 1.5 1 0 0 0"
+         qvel="0.5  0 0 0 0 0 0  1 0 0 0 0 2" ctrl="0.3"/>
+  </keyframe>
 </mujoco>"""
 
 # A 0.4 m cube around its origin, as an OBJ file.
@@ -542,17 +546,68 @@ def test_an_mjcf_scene_of_several_bodies_runs_each_where_the_file_puts_it(
     # the mesh pedestal (0.2 + 0.1), each above where the file puts it.
     np.testing.assert_allclose(sim.body_position("cube"), [1, 0, 0.57], atol=2e-3)
     np.testing.assert_allclose(sim.body_position("ball"), [0, 2, 0.3], atol=2e-3)
-    # What links the lift and the cube, said by each; the keyframe once.
+    # What links the lift and the cube, said by each.
     name = str(tmp_path / "several.xml")
     linked = "{} (body '{}'): <{}> names '{}' of another body of the file: not read"
     assert sim.warnings == [
         linked.format(name, "lift", "equality><weld", "cube"),
         linked.format(name, "lift", "contact><exclude", "cube"),
-        f"{name} (body 'lift'): <keyframe>: its qpos spans every body of the file: not read "
-        "(each robot starts at qpos0)",
         linked.format(name, "cube", "equality><weld", "lift"),
         linked.format(name, "cube", "contact><exclude", "lift"),
     ]
+
+
+def test_a_keyframe_of_several_bodies_starts_each_at_its_share(tmp_path):
+    # MuJoCo's qpos lists the lift's slide (1), the cube's free joint (7)
+    # and the ball's (7), qvel 1 + 6 + 6, ctrl the lift's servo: each body
+    # takes its own entries, run by itself or as one scene entry.
+    path = several_bodies(tmp_path)
+    with pytest.warns(UserWarning):
+        sim = coulomb.Simulation.from_file(str(path), keyframe="raised")
+    assert sim.joint_positions("lift") == pytest.approx([0.3], abs=1e-15)
+    assert sim.joint_velocities("lift") == pytest.approx([0.5], abs=1e-15)
+    np.testing.assert_allclose(sim.body_position("cube"), [1, 0, 0.8], atol=1e-12)
+    np.testing.assert_allclose(sim.body_orientation("cube"),
+                               [math.sqrt(0.5), 0, 0, math.sqrt(0.5)], atol=1e-12)
+    np.testing.assert_allclose(sim.body_position("ball"), [0, 2, 1.5], atol=1e-12)
+    linear, angular = sim.body_velocity("ball")
+    np.testing.assert_allclose(linear, [1, 0, 0], atol=1e-12)
+    np.testing.assert_allclose(angular, [0, 0, 2], atol=1e-12)
+    # The servo's target is the key's ctrl: the lift settles at 0.3 less
+    # its sag m g / kp.
+    sim.run(2.0)
+    assert sim.joint_positions("lift")[0] == pytest.approx(0.3 - 2 * G / 400, rel=1e-3)
+    with pytest.warns(UserWarning):
+        entry = coulomb.Simulation.from_dict({
+            "time_step": 0.01, "robots": [{"name": "c", "mjcf": str(path), "body": "cube",
+                                           "keyframe": "raised"}]})
+    np.testing.assert_allclose(entry.body_position("c"), [1, 0, 0.8], atol=1e-12)
+
+
+@pytest.mark.parametrize("key, message", [
+    ('<key name="short" qpos="0"/>',
+     "keyframe 'short': qpos has 1 numbers, the file's joints take 15"),
+    ('<key name="short" qvel="1 2"/>',
+     "keyframe 'short': qvel has 2 numbers, the file's joints take 13"),
+    ('<key name="short" ctrl="1 2"/>',
+     "keyframe 'short': ctrl has 2 numbers, the file's actuators take 1"),
+])
+def test_a_keyframe_of_several_bodies_of_the_wrong_size_is_refused(tmp_path, key, message):
+    path = several_bodies(tmp_path)
+    path.write_text(path.read_text().replace("<keyframe>", "<keyframe>" + key))
+    with pytest.raises(ValueError, match=re.escape(message)) as error:
+        coulomb.Simulation.from_file(str(path), keyframe="short")
+    assert "\n" not in str(error.value)
+
+
+def test_a_keyframe_is_named_for_an_mjcf_file_only(tmp_path):
+    path = several_bodies(tmp_path)
+    with pytest.raises(ValueError, match="no keyframe named 'away'"):
+        coulomb.Simulation.from_file(str(path), keyframe="away")
+    scene = tmp_path / "scene.yaml"
+    scene.write_text("bodies: []\n")
+    with pytest.raises(ValueError, match="a keyframe is taken by an MJCF file run by itself"):
+        coulomb.Simulation.from_file(str(scene), keyframe="home")
 
 
 def test_an_mjcf_files_top_level_bodies_need_names_only_when_several(tmp_path):

@@ -36,6 +36,7 @@ namespace {
 struct RunOptions {
   std::string scene = "clutter";
   std::map<std::string, std::string> scene_options;
+  std::string keyframe;  // an MJCF file run by itself: the <key> it starts at
   std::optional<double> time_step, duration, rel_tolerance;
   std::optional<double> sigma;      // SAP's tangential regularization, for every contact
   std::optional<double> lookahead;  // speculative contacts' look-ahead [s]
@@ -85,6 +86,8 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
       options.sigma = arguments.PositiveValue(flag);
     } else if (flag == "--lookahead") {
       options.lookahead = arguments.NonNegativeValue(flag);
+    } else if (flag == "--keyframe") {
+      options.keyframe = arguments.Value(flag);
     } else if (flag == "--set") {
       const std::string setting = arguments.Value(flag);
       const size_t equals = setting.find('=');
@@ -117,6 +120,11 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
     throw UsageError("--set applies to built-in scenes; edit " + options.scene +
                      " instead");
   }
+  if (!options.keyframe.empty() && !IsMjcfFile(options.scene)) {
+    throw UsageError(
+        "--keyframe applies to an MJCF file run by itself (MODEL.xml); a "
+        "YAML scene names a robot's keyframe in its entry");
+  }
   if (options.view && options.json)
     throw UsageError("--view and --json exclude each other");
   const size_t resume_arguments = 2 + (options.json ? 1 : 0);
@@ -147,7 +155,7 @@ RunSetup NewRunSetup(const std::vector<std::string>& arguments) {
   RunSetup setup{ParseRunOptions(arguments), arguments, "", false};
   if (IsSceneFile(setup.options.scene))
     setup.scene_text = IsMjcfFile(setup.options.scene)
-                           ? MjcfSceneText(setup.options.scene)
+                           ? MjcfSceneText(setup.options.scene, setup.options.keyframe)
                            : ReadSceneText(setup.options.scene);
   return setup;
 }

@@ -12,6 +12,7 @@
 
 #include "coulomb/multibody/mjcf_defaults.h"
 #include "coulomb/multibody/mjcf_geoms.h"
+#include "coulomb/multibody/mjcf_keyframe_share.h"
 
 namespace coulomb {
 namespace {
@@ -108,6 +109,18 @@ ptree OwnedElements(const std::string& section, const ptree& elements,
   return kept;
 }
 
+// For each actuator of the file, in order, whether a body's share keeps it
+// (OwnedElements: it names only what the body owns).
+std::vector<bool> ActuatorsKept(const ptree& root, const OwnedNames& owned) {
+  std::vector<bool> kept;
+  for (const auto& [section, content] : root) {
+    if (section != "actuator") continue;
+    for (const auto& [tag, element] : content)
+      if (tag.front() != '<') kept.push_back(owned.Foreign(element).empty());
+  }
+  return kept;
+}
+
 // Meshes are found where the original file finds them: its folder, joined
 // with its meshdir (else assetdir), made absolute.
 void AnchorMeshDirectory(const std::string& path, ptree* root) {
@@ -129,7 +142,7 @@ void AnchorMeshDirectory(const std::string& path, ptree* root) {
 
 // The body's share of the file's root element; what it leaves out noted.
 ptree BodyShare(const std::string& path, const ptree& root, const std::string& body,
-                const std::string& first_body, bool keep_placement, bool whole_file,
+                bool keep_placement, bool whole_file,
                 std::vector<std::string>* left_out) {
   OwnedNames owned;
   int found = 0;
@@ -154,10 +167,8 @@ ptree BodyShare(const std::string& path, const ptree& root, const std::string& b
     } else if (section == "actuator" || section == "equality" || section == "contact") {
       kept.push_back({section, OwnedElements(section, content, owned, left_out)});
     } else if (section == "keyframe" && !whole_file) {
-      if (body == first_body)  // said once for the file
-        left_out->push_back(
-            "<keyframe>: its qpos spans every body of the file: not read (each robot "
-            "starts at qpos0)");
+      kept.push_back({section, KeyframesOfBody(path, root, content, body,
+                                               ActuatorsKept(root, owned))});
     } else {
       kept.push_back({section, content});
     }
@@ -208,10 +219,8 @@ MjcfBodyFile::MjcfBodyFile(const std::string& path,
   const ptree root = ReadMjcfRoot(path);
   const std::vector<std::string> bodies = TopLevelBodies(root);
   whole_file_ = !body || bodies.size() == 1;
-  const std::string first_body = bodies.empty() ? "" : bodies.front();
-  ptree kept = body ? BodyShare(path, root, *body, first_body, keep_placement,
-                                whole_file_, &left_out_)
-                    : root;
+  ptree kept =
+      body ? BodyShare(path, root, *body, keep_placement, whole_file_, &left_out_) : root;
   AnchorMeshDirectory(path, &kept);
   if (const auto world = kept.get_child_optional("worldbody"))
     NameUnnamedBodiesAndGeoms(&*world);

@@ -111,12 +111,25 @@ int MjcfJoint::num_velocities() const {
   }
 }
 
-std::vector<MjcfJoint> ReadMjcfJoints(const std::string& path) {
+std::vector<MjcfElementJoints> ReadMjcfTopLevelJoints(const std::string& path) {
   const ptree root = ReadMjcfRoot(path);
-  std::vector<MjcfJoint> joints;
-  JointReader reader(root, &joints);
+  std::vector<MjcfElementJoints> elements;
   const auto world = root.get_child_optional("worldbody");
-  if (world) reader.Read(*world, "main");
+  if (!world) return elements;
+  const ptree none;
+  for (const auto& [tag, child] : *world) {
+    if (tag != "body" && tag != "frame") continue;
+    elements.push_back({tag == "body", {}});
+    JointReader reader(root, &elements.back().joints);
+    reader.Read(child, child.get_child("<xmlattr>", none).get("childclass", "main"));
+  }
+  return elements;
+}
+
+std::vector<MjcfJoint> ReadMjcfJoints(const std::string& path) {
+  std::vector<MjcfJoint> joints;
+  for (MjcfElementJoints& element : ReadMjcfTopLevelJoints(path))
+    joints.insert(joints.end(), element.joints.begin(), element.joints.end());
   return joints;
 }
 

@@ -37,6 +37,15 @@ struct MjcfJoint {
 // stiffness (not read), or a joint without a name that has one.
 std::vector<MjcfJoint> ReadMjcfJoints(const std::string& path);
 
+// The same joints grouped by the element of <worldbody> they are in (a
+// body, or a frame), in file order: MuJoCo's qpos lists each element's
+// joints after the last one's.
+struct MjcfElementJoints {
+  bool is_body = true;  // else a <frame>
+  std::vector<MjcfJoint> joints;
+};
+std::vector<MjcfElementJoints> ReadMjcfTopLevelJoints(const std::string& path);
+
 // An MJCF <equality><joint joint1 joint2 polycoef>: MuJoCo's
 // q1 − q1_0 = a0 + a1 (q2 − q2_0), q_0 the joints' qpos0 (their ref), as
 // q1 = m q2 + c with m = a1, c = q1_0 + a0 − a1 q2_0.

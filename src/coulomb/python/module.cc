@@ -93,12 +93,18 @@ Scene Override(Scene scene, const Overrides& overrides) {
   return scene;
 }
 
-// A scene from its source: "file" (a path), "builtin" (a name with
-// options) or "text" (YAML/JSON text; `source` names it in errors).
+// A scene from its source: "file" (a path; option "keyframe" for an MJCF
+// file run by itself), "builtin" (a name with options) or "text"
+// (YAML/JSON text; `source` names it in errors).
 Simulation Create(const std::string& kind, const std::string& source,
                   const std::map<std::string, std::string>& options,
                   const std::string& text, const Overrides& overrides) {
-  if (kind == "file") return Simulation(Override(LoadSceneFile(source), overrides));
+  if (kind == "file") {
+    const auto keyframe = options.find("keyframe");
+    return Simulation(
+        Override(LoadSceneFile(source, keyframe == options.end() ? "" : keyframe->second),
+                 overrides));
+  }
   if (kind == "builtin") {
     return Simulation(Override(MakeBuiltinScene(source, options), overrides));
   }

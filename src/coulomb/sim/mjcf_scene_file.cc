@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "coulomb/multibody/mjcf_body_file.h"
+#include "coulomb/multibody/mjcf_joints.h"
 #include "coulomb/multibody/mjcf_options.h"
 #include "coulomb/sim/scene_file.h"
 
@@ -13,14 +14,18 @@ namespace coulomb {
 
 bool IsMjcfFile(const std::string& path) { return path.ends_with(".xml"); }
 
-std::string MjcfSceneText(const std::string& path) {
+std::string MjcfSceneText(const std::string& path, const std::string& keyframe) {
   if (!std::filesystem::is_regular_file(path))
     throw SceneFileError(path + ": file not found");
   MjcfOptions options;
   std::vector<std::string> bodies;
+  std::vector<bool> moves;  // whether each body has a joint
   try {
     options = ReadMjcfOptions(path);
     bodies = ReadMjcfTopLevelBodies(path);
+    for (const MjcfElementJoints& element : ReadMjcfTopLevelJoints(path))
+      if (element.is_body) moves.push_back(!element.joints.empty());
+    if (!keyframe.empty()) ReadMjcfKeyframe(path, keyframe);  // that it exists
   } catch (const std::exception& e) {
     throw SceneFileError(path + ": " + e.what());
   }
@@ -63,6 +68,8 @@ std::string MjcfSceneText(const std::string& path) {
     out << YAML::Key << "mjcf" << YAML::Value << file.filename().string();
     if (!bodies[k].empty()) out << YAML::Key << "body" << YAML::Value << bodies[k];
     if (k > 0) out << YAML::Key << "world_geoms" << YAML::Value << false;
+    if (!keyframe.empty() && moves[k])
+      out << YAML::Key << "keyframe" << YAML::Value << keyframe;
     out << YAML::EndMap;
   }
   out << YAML::EndSeq << YAML::EndMap;

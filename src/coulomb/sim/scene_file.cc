@@ -496,8 +496,12 @@ Scene LoadScene(const std::string& origin, Load&& load) {
 
 }  // namespace
 
-Scene LoadSceneFile(const std::string& path) {
-  if (IsMjcfFile(path)) return LoadSceneText(MjcfSceneText(path), path);
+Scene LoadSceneFile(const std::string& path, const std::string& keyframe) {
+  if (IsMjcfFile(path)) return LoadSceneText(MjcfSceneText(path, keyframe), path);
+  if (!keyframe.empty())
+    throw SceneFileError(path +
+                         ": a keyframe is taken by an MJCF file run by itself; a "
+                         "scene names it in a robot's entry (keyframe:)");
   if (!std::filesystem::is_regular_file(path))
     throw SceneFileError(path + ": file not found");
   return LoadScene(path, [&] { return YAML::LoadFile(path); });

@@ -18,8 +18,10 @@ struct SceneFileError : std::runtime_error {
 // out-of-range numbers, missing files; the first problem throws
 // SceneFileError naming the file, the line and the key.
 // An MJCF file (".xml") loads as the scene of its robot run by itself
-// (MjcfSceneText, mjcf_scene_file.h), its errors naming the file alone.
-Scene LoadSceneFile(const std::string& path);
+// (MjcfSceneText, mjcf_scene_file.h), its errors naming the file alone,
+// started at its <key> `keyframe` if one is named (a YAML scene names a
+// robot's keyframe in its entry: a `keyframe` here is refused).
+Scene LoadSceneFile(const std::string& path, const std::string& keyframe = "");
 // The same from YAML (or JSON) text; `origin` stands for the file in error
 // messages and relative paths (mesh and URDF files) are resolved against its
 // folder (none: the working directory). The scene is named after origin.
