@@ -158,6 +158,36 @@ TEST(CollisionWorld, SideBySideBoxesAreNeverReportedDeeperThanTheyOverlap) {
   for (const ContactPoint& contact : contacts) EXPECT_GT(contact.phi, -2e-3);
 }
 
+// MuJoCo's contype/conaffinity rule: a and b collide iff (type_a &
+// affinity_b) or (type_b & affinity_a).
+TEST(CollisionWorld, FiltersPairsByMujocosBitmaskRule) {
+  const struct {
+    CollisionFilter a, b;
+    bool collide;
+  } cases[] = {
+      {{1, 1}, {1, 1}, true},   // the default
+      {{2, 2}, {1, 1}, false},  // another group
+      {{0, 1}, {0, 1}, false},  // neither's type in the other's affinity
+      {{0, 1}, {1, 1}, true},   // the second's type in the first's affinity
+      {{1, 0}, {0, 1}, true},   // the first's type in the second's affinity
+      {{6, 0}, {0, 4}, true},   // one bit in common
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(c.a.Collides(c.b), c.collide);
+    EXPECT_EQ(c.b.Collides(c.a), c.collide);  // symmetric
+    CollisionWorld world;                     // two overlapping spheres of two trees
+    world.AddGeometry(Sphere{0.1}, 0, 0, Eigen::Isometry3d::Identity());
+    world.AddGeometry(Sphere{0.1}, 1, 0, Eigen::Isometry3d::Identity());
+    world.SetCollisionFilter(0, c.a);
+    world.SetCollisionFilter(1, c.b);
+    std::vector<ContactPoint> contacts;
+    world.ComputeContacts(
+        std::vector<Eigen::Isometry3d>(2, Eigen::Isometry3d::Identity()), 0.0, &contacts);
+    EXPECT_EQ(!contacts.empty(), c.collide)
+        << c.a.type << "/" << c.a.affinity << " with " << c.b.type << "/" << c.b.affinity;
+  }
+}
+
 TEST(CollisionWorld, SkipsSameBodyStaticAndExcludedPairs) {
   CollisionWorld world;
   world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());

@@ -173,6 +173,12 @@ def test_a_robot_that_cannot_move_is_fixed_geometry(tmp_path):
     ("""<mujoco><worldbody><geom name="g" type="plane" size="1 1 1"/><body name="b">
         <freejoint/><geom name="g" type="sphere" size="0.1"/></body></worldbody></mujoco>""",
      "two geoms are named 'g'"),
+    ("""<mujoco><worldbody><body name="b"><freejoint/>
+        <geom name="g" type="sphere" size="0.1" contype="-1"/></body></worldbody></mujoco>""",
+     "geom 'g': contype '-1': expected an integer ≥ 0"),
+    ("""<mujoco><worldbody><body name="b"><freejoint/>
+        <geom name="g" type="sphere" size="0.1" conaffinity="1.5"/></body></worldbody>
+        </mujoco>""", "geom 'g': conaffinity '1.5': expected an integer ≥ 0"),
 ])
 def test_mjcf_files_a_robot_cannot_be_are_refused_in_one_line(tmp_path, text, message):
     with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*" + message) as error:
@@ -363,6 +369,34 @@ def test_a_robots_own_friction_replaces_its_files(tmp_path):
         "robots": [{"name": "r", "mjcf": str(path), "contact": {"friction": 0.1}}]})
     downhill, _ = slide_after_a_second(sim)
     assert downhill == pytest.approx(slide_at(0.1), rel=0.02)
+
+
+@pytest.mark.parametrize("floor, ball, held", [
+    ("", "", True),  # both 1 and 1, MuJoCo's default
+    ("", 'contype="2" conaffinity="2"', False),  # another group
+    ("", 'contype="0" conaffinity="1"', True),  # the floor's type in its affinity
+    ('contype="0" conaffinity="1"', 'contype="0" conaffinity="1"', False),  # neither's
+    ('contype="4" conaffinity="4"', "", False),
+    ("", 'class="ghost"', False),  # from a class
+    ('class="ghost"', 'class="ghost"', True),
+])
+def test_an_mjcf_geoms_contype_and_conaffinity_say_what_it_collides_with(
+        tmp_path, floor, ball, held):
+    # MuJoCo's rule: two geoms collide iff (contype_a & conaffinity_b) or
+    # (contype_b & conaffinity_a). The ball rests on the floor at 0.2 + 0.1,
+    # or falls through it.
+    text = ball_over(FLOOR.replace("/>", f" {floor}/>")).replace(
+        'mass="1.5"/>', f'mass="1.5" {ball}/>').replace(
+        "<worldbody>", '<default><default class="ghost"><geom contype="2" conaffinity="2"/>'
+        "</default></default><worldbody>")
+    path = tmp_path / "ball.xml"
+    path.write_text(text)
+    sim = coulomb.Simulation.from_file(str(path))
+    sim.run(1.5)
+    if held:
+        assert sim.body_position("ball")[2] == pytest.approx(0.3, abs=2e-3)
+    else:
+        assert sim.body_position("ball")[2] < -5
 
 
 def test_bodies_and_geoms_without_names_keep_their_joints_and_frictions(tmp_path):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import coulomb
-from test_mjcf import DOWNHILL, frictional_slope, several_bodies
+from test_mjcf import DOWNHILL, FLOOR, ball_over, frictional_slope, several_bodies
 
 mujoco = pytest.importorskip("mujoco")
 
@@ -126,3 +126,27 @@ def test_a_box_on_a_slope_slides_or_sticks_as_in_mujoco(tmp_path, floor, box):
     # stiction creeps 2 mm (Coulomb's 0.01 mm), the harmonic mean's μ =
     # 0.29 would slide 0.36 m.
     assert slide == pytest.approx(slide_mujoco, rel=0.01, abs=2.5e-3)
+
+
+@pytest.mark.parametrize("floor, ball", [
+    ("", 'contype="2" conaffinity="2"'),
+    ('contype="0" conaffinity="1"', 'contype="0" conaffinity="1"'),
+    ("", 'contype="0" conaffinity="1"'),
+    ('contype="3" conaffinity="0"', 'contype="0" conaffinity="2"'),
+])
+def test_contype_and_conaffinity_filter_contacts_as_in_mujoco(tmp_path, floor, ball):
+    # A ball dropped on the floor of its file: held where MuJoCo holds it
+    # (within 1 mm: MuJoCo's soft contact sinks a little), or falling
+    # through as MuJoCo's does, the same symplectic Euler fall (to 1e-9 m).
+    text = ball_over(FLOOR.replace("/>", f" {floor}/>")).replace(
+        'mass="1.5"/>', f'mass="1.5" {ball}/>')
+    model, data, sim = both(tmp_path, text)
+    steps = 750  # 1.5 s
+    mujoco.mj_step(model, data, nstep=steps)
+    mujoco.mj_kinematics(model, data)
+    sim.run(steps * sim.time_step)
+    mujoco_z, z = data.body("ball").xpos[2], sim.body_position("ball")[2]
+    if mujoco_z > 0:
+        assert z == pytest.approx(mujoco_z, abs=1e-3)
+    else:
+        assert z == pytest.approx(mujoco_z, abs=1e-9)

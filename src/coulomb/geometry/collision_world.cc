@@ -219,6 +219,9 @@ struct CollisionWorld::Impl {
   };
   std::vector<BroadPhaseGeometry> broad_phase;
   std::set<std::pair<int, int>> excluded;
+  // By geometry; read only once some filter is not the default.
+  std::vector<CollisionFilter> filters;
+  bool any_filter = false;
   // Coal's narrow phase for one pair, kept from query to query: its GJK/EPA
   // workspace is then allocated once (coal::collide builds one per call).
   struct PairQuery {
@@ -558,6 +561,7 @@ struct CollisionWorld::Impl {
     const BroadPhaseGeometry& gb = broad_phase[b];
     if (ga.tree < 0 && gb.tree < 0) return true;  // both static
     if (ga.tree == gb.tree && ga.body == gb.body) return true;
+    if (any_filter && !filters[a].Collides(filters[b])) return true;
     return excluded.count({a, b}) > 0;
   }
 };
@@ -581,7 +585,13 @@ int CollisionWorld::AddGeometry(const Shape& shape, int tree, int body,
        .half_space = std::holds_alternative<HalfSpace>(shape),
        .thin_box = box != nullptr && box->size.minCoeff() < BoundingRadius(shape)});
   owners_.push_back({.tree = tree, .body = body});
+  impl_->filters.emplace_back();
   return num_geometries() - 1;
+}
+
+void CollisionWorld::SetCollisionFilter(int geometry, const CollisionFilter& filter) {
+  impl_->filters.at(geometry) = filter;
+  impl_->any_filter = impl_->any_filter || !filter.is_default();
 }
 
 void CollisionWorld::ExcludePair(int geometry_a, int geometry_b) {

@@ -8,6 +8,7 @@
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
 
+#include "coulomb/geometry/collision_filter.h"
 #include "coulomb/geometry/contact_point.h"
 #include "coulomb/geometry/shape.h"
 
@@ -30,7 +31,8 @@ struct GeometryMotion {
 //
 // Each geometry belongs to a body `body` of tree `tree` (tree −1: the world,
 // static) and sits at X_BG in that body's frame. Pairs on the same body, on
-// two static bodies, or excluded explicitly are never tested. Contacts are
+// two static bodies, excluded explicitly, or whose CollisionFilters do not
+// collide are never tested. Contacts are
 // reported while φ < margin, so approaching bodies are seen one step ahead.
 // Flat contacts give their full manifold: Coal's contact patch (a polygon)
 // turned into its vertices, each a contact point with the patch's φ, so that
@@ -52,6 +54,8 @@ class CollisionWorld {
   // Returns the new geometry's index. Throws on an invalid shape.
   int AddGeometry(const Shape& shape, int tree, int body, const Eigen::Isometry3d& X_BG);
   void ExcludePair(int geometry_a, int geometry_b);
+  // The geometry's filter (CollisionFilter: by default, it collides with all).
+  void SetCollisionFilter(int geometry, const CollisionFilter& filter);
 
   int num_geometries() const;
   // Inline: asked for each contact's two geometries at every step.

@@ -1,5 +1,6 @@
 #include "coulomb/multibody/mjcf_geoms.h"
 
+#include <cmath>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -58,10 +59,23 @@ std::optional<double> SlidingFriction(const ptree& attributes, const std::string
   return numbers[0];
 }
 
+// A contype or conaffinity: an integer in [0, 2³²) (1 when not given).
+uint32_t Bitmask(const ptree& attributes, const std::string& attribute,
+                 const std::string& name) {
+  const auto text = attributes.get_optional<std::string>(attribute);
+  if (!text) return 1;
+  const std::string what = "geom '" + name + "': " + attribute;
+  const std::vector<double> numbers = ParseMjcfNumbers(*text, what);
+  if (numbers.size() != 1 || numbers[0] < 0.0 || numbers[0] >= 4294967296.0 ||
+      numbers[0] != std::floor(numbers[0]))
+    throw std::runtime_error(what + " '" + *text + "': expected an integer ≥ 0");
+  return static_cast<uint32_t>(numbers[0]);
+}
+
 // Walks <worldbody>, each geom read in the class its body gives it.
-class FrictionReader {
+class ContactReader {
  public:
-  explicit FrictionReader(const ptree& root) : defaults_(root) {}
+  explicit ContactReader(const ptree& root) : defaults_(root) {}
 
   // The geoms of `body` (named `body_name`) and of the bodies in it,
   // `child_class` the class they take by default.
@@ -80,18 +94,19 @@ class FrictionReader {
           throw std::runtime_error("two geoms are named '" + name + "' (rename one)");
         const ptree attributes =
             defaults_.GeomAttributes(own, own.get("class", child_class));
-        if (const auto friction = SlidingFriction(attributes, name))
-          frictions_[name] = *friction;
+        contacts_[name] = {SlidingFriction(attributes, name),
+                           {Bitmask(attributes, "contype", name),
+                            Bitmask(attributes, "conaffinity", name)}};
       }
     }
   }
 
-  std::map<std::string, double> frictions() && { return std::move(frictions_); }
+  std::map<std::string, MjcfGeomContact> contacts() && { return std::move(contacts_); }
 
  private:
   MjcfDefaults defaults_;
   std::set<std::string> names_;
-  std::map<std::string, double> frictions_;
+  std::map<std::string, MjcfGeomContact> contacts_;
 };
 
 }  // namespace
@@ -109,12 +124,12 @@ void NameUnnamedBodiesAndGeoms(ptree* worldbody) {
   NameUnnamed(worldbody, "universe", &next_body_id, &taken);
 }
 
-std::map<std::string, double> ReadMjcfGeomFrictions(const std::string& path) {
+std::map<std::string, MjcfGeomContact> ReadMjcfGeomContacts(const std::string& path) {
   const ptree root = ReadMjcfRoot(path);
-  FrictionReader reader(root);
+  ContactReader reader(root);
   if (const auto world = root.get_child_optional("worldbody"))
     reader.Read(*world, "universe", "main");
-  return std::move(reader).frictions();
+  return std::move(reader).contacts();
 }
 
 }  // namespace coulomb

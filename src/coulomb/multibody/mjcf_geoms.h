@@ -2,12 +2,15 @@
 
 #include <boost/property_tree/ptree.hpp>
 #include <map>
+#include <optional>
 #include <string>
+
+#include "coulomb/geometry/collision_filter.h"
 
 namespace coulomb {
 
-// What an MJCF file says of its geoms beyond Pinocchio's model: the contact
-// friction MuJoCo gives each one.
+// What an MJCF file says of its geoms' contacts beyond Pinocchio's model:
+// the friction MuJoCo gives each one, and which geoms it collides with.
 //
 // MuJoCo's `friction` attribute holds three coefficients, sliding, torsional
 // and rolling; Coulomb's contacts have sliding friction only, μ, the first.
@@ -27,14 +30,22 @@ std::string MjcfGeomName(const std::string& own_name, const std::string& body_na
 // bodies without a name nested in one another or side by side.
 void NameUnnamedBodiesAndGeoms(boost::property_tree::ptree* worldbody);
 
-// The sliding friction μ of each geom of the MJCF file at `path` that sets
-// `friction`, by its own attribute or its class (MjcfDefaults: its own
-// class, its body's childclass, the top default), under its collision
-// object's name (MjcfGeomName). Geoms that set none are absent: they take
-// the scene's contact material (μ = 1 by default, MuJoCo's default too).
-// Throws std::runtime_error naming the geom for a friction that is not one
-// to three finite numbers ≥ 0, or for two geoms of one name (MuJoCo refuses
-// repeated names).
-std::map<std::string, double> ReadMjcfGeomFrictions(const std::string& path);
+// A geom's contact attributes, each from the geom or its class (MjcfDefaults:
+// its own class, its body's childclass, the top default):
+// * friction: the sliding friction μ, if the geom sets `friction`; a geom
+//   that sets none takes the scene's contact material (μ = 1 by default,
+//   MuJoCo's default too);
+// * filter: its contype and conaffinity (1 and 1 by default).
+struct MjcfGeomContact {
+  std::optional<double> friction;
+  CollisionFilter filter;
+};
+
+// Those of every geom of the MJCF file at `path`, under its collision
+// object's name (MjcfGeomName). Throws std::runtime_error naming the geom
+// for a friction that is not one to three finite numbers ≥ 0, a contype or
+// conaffinity that is not an integer in [0, 2³²), or for two geoms of one
+// name (MuJoCo refuses repeated names).
+std::map<std::string, MjcfGeomContact> ReadMjcfGeomContacts(const std::string& path);
 
 }  // namespace coulomb

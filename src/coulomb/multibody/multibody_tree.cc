@@ -244,7 +244,7 @@ struct MultibodyTree::Impl {
       if (object.parentFrame == 0) {  // Pinocchio's universe: the file's world
         world_geometries.push_back({object.name,
                                     X_W_file * ToIsometry(object.placement) * X_OG, shape,
-                                    std::nullopt});
+                                    std::nullopt, CollisionFilter{}});
         continue;
       }
       const auto frame =
@@ -261,20 +261,20 @@ struct MultibodyTree::Impl {
           ToIsometry(model.frames[object.parentFrame].placement);
       geometries.push_back({object.name, static_cast<int>(frame - body_frames.begin()),
                             X_JB.inverse() * ToIsometry(object.placement) * X_OG, shape,
-                            std::nullopt});
+                            std::nullopt, CollisionFilter{}});
     }
   }
 
-  // Each geometry's friction from `frictions` (by name), if it has one.
-  void SetGeometryFrictions(const std::map<std::string, double>& frictions) {
-    const auto lookup = [&](const std::string& name) -> std::optional<double> {
-      const auto found = frictions.find(name);
-      if (found == frictions.end()) return std::nullopt;
-      return found->second;
+  // Each geometry's friction and filter from `contacts`, by name.
+  void SetGeometryContacts(const std::map<std::string, MjcfGeomContact>& contacts) {
+    const auto set = [&](auto& geometry) {
+      const auto found = contacts.find(geometry.name);
+      if (found == contacts.end()) return;
+      geometry.friction = found->second.friction;
+      geometry.filter = found->second.filter;
     };
-    for (BodyGeometry& geometry : geometries) geometry.friction = lookup(geometry.name);
-    for (WorldGeometry& geometry : world_geometries)
-      geometry.friction = lookup(geometry.name);
+    for (BodyGeometry& geometry : geometries) set(geometry);
+    for (WorldGeometry& geometry : world_geometries) set(geometry);
   }
 
   // The object's shape (ToShape), or std::runtime_error naming it.
@@ -462,7 +462,7 @@ MultibodyTree MultibodyTree::FromMjcf(const std::string& path, bool floating_bas
     impl->mjcf_root_pose = robot.X_W_root;
     impl->Place(floating_base, X_WB);
     impl->LoadMjcfCollisionGeometry(copy->path());
-    impl->SetGeometryFrictions(ReadMjcfGeomFrictions(copy->path()));
+    impl->SetGeometryContacts(ReadMjcfGeomContacts(copy->path()));
   } catch (const std::exception& e) {
     const std::string detail = CapturedStderr::FirstLine(parser.Release());
     throw std::runtime_error(named(path + ": cannot load MJCF: " + e.what() +

@@ -9,19 +9,22 @@
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
 
+#include "coulomb/geometry/collision_filter.h"
 #include "coulomb/geometry/shape.h"
 
 namespace coulomb {
 
 // A collision shape attached to a body of a tree, at X_BG in the body frame,
 // with the friction coefficient μ its file gives it (an MJCF geom's
-// `friction`; absent: the scene's contact material decides).
+// `friction`; absent: the scene's contact material decides) and its
+// collision filter (an MJCF geom's contype and conaffinity).
 struct BodyGeometry {
   std::string name;
   int body = -1;
   Eigen::Isometry3d X_BG = Eigen::Isometry3d::Identity();
   Shape shape;
   std::optional<double> friction;
+  CollisionFilter filter;
 };
 
 // A collision shape of an MJCF file's <worldbody> itself (a floor, a wall, a
@@ -33,6 +36,7 @@ struct WorldGeometry {
   Eigen::Isometry3d X_WG = Eigen::Isometry3d::Identity();
   Shape shape;
   std::optional<double> friction;  // as BodyGeometry's
+  CollisionFilter filter;
 };
 
 // The point Jacobian of a free body (a tree made by FreeBody) whose frame,
@@ -104,8 +108,9 @@ class MultibodyTree {
   // CRBA adds it to M) and damping readable (joint_damping); actuators are
   // read by ReadMjcfActuators (mjcf_actuators.h), springs by
   // ReadMjcfJoints (mjcf_joints.h), friction loss as the
-  // joint's dry friction (joint_friction), each geom's sliding friction as
-  // its geometry's `friction` (ReadMjcfGeomFrictions); equality constraints
+  // joint's dry friction (joint_friction), each geom's sliding friction,
+  // contype and conaffinity as its geometry's `friction` and `filter`
+  // (ReadMjcfGeomContacts); equality constraints
   // are not. A class that is not defined in <default> is refused. The file is
   // read through a copy (MjcfBodyFile: its includes expanded, its bodies
   // and geoms without a name given one).

@@ -121,11 +121,11 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
   std::vector<std::pair<int, int>>& welded = trees_[index].welded_geometries;
   for (const BodyGeometry& geometry : geometries) {
     const bool is_welded = tree.IsWeldedToWorld(geometry.body);
-    const ContactMaterial own = WithFileFriction(material, geometry.friction);
     const int id =
-        is_welded ? AddStaticGeometry(geometry.shape,
-                                      tree.body_pose(geometry.body) * geometry.X_BG, own)
-                  : AddGeometry(geometry.shape, index, geometry.body, geometry.X_BG, own);
+        is_welded
+            ? AddFileGeometry(geometry, -1, 0,
+                              tree.body_pose(geometry.body) * geometry.X_BG, material)
+            : AddFileGeometry(geometry, index, geometry.body, geometry.X_BG, material);
     if (is_welded) welded.emplace_back(id, geometry.body);
     for (const auto& [other, body] : added) {
       if (tree.AreAdjacent(body, geometry.body)) collision_world_.ExcludePair(other, id);
@@ -134,8 +134,8 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
   }
   ExcludeInitiallyOverlappingPairs(index);
   for (const WorldGeometry& geometry : tree.world_geometries())
-    trees_[index].world_geometries.push_back(AddStaticGeometry(
-        geometry.shape, geometry.X_WG, WithFileFriction(material, geometry.friction)));
+    trees_[index].world_geometries.push_back(
+        AddFileGeometry(geometry, -1, 0, geometry.X_WG, material));
   for (const std::string& joint : tree.OneDofJointNames()) {
     const MultibodyTree::JointIndex limits = tree.FindOneDofJoint(joint);
     if (std::isfinite(limits.lower_limit) || std::isfinite(limits.upper_limit)) {
@@ -174,13 +174,11 @@ std::vector<int> MultibodySystem::AddFixedModel(MultibodyTree model,
   model.SetState(Eigen::VectorXd(0), Eigen::VectorXd(0));  // its one configuration
   std::vector<int> ids;
   for (const BodyGeometry& geometry : model.collision_geometries()) {
-    ids.push_back(AddStaticGeometry(geometry.shape,
-                                    model.body_pose(geometry.body) * geometry.X_BG,
-                                    WithFileFriction(material, geometry.friction)));
+    ids.push_back(AddFileGeometry(
+        geometry, -1, 0, model.body_pose(geometry.body) * geometry.X_BG, material));
   }
   for (const WorldGeometry& geometry : model.world_geometries())
-    ids.push_back(AddStaticGeometry(geometry.shape, geometry.X_WG,
-                                    WithFileFriction(material, geometry.friction)));
+    ids.push_back(AddFileGeometry(geometry, -1, 0, geometry.X_WG, material));
   return ids;
 }
 
@@ -327,6 +325,16 @@ Eigen::Isometry3d MultibodySystem::WorldBodyPose(int body) const {
 Eigen::Vector3d MultibodySystem::WorldBodyVelocity(int body, double time_step) const {
   return body == 0 ? Eigen::Vector3d::Zero()
                    : kinematic_bodies_[body - 1].MeanVelocity(time_, time_step);
+}
+
+template <typename FileGeometry>
+int MultibodySystem::AddFileGeometry(const FileGeometry& geometry, int tree, int body,
+                                     const Eigen::Isometry3d& X_BG,
+                                     const ContactMaterial& material) {
+  const int id = AddGeometry(geometry.shape, tree, body, X_BG,
+                             WithFileFriction(material, geometry.friction));
+  collision_world_.SetCollisionFilter(id, geometry.filter);
+  return id;
 }
 
 int MultibodySystem::AddGeometry(const Shape& shape, int tree, int body,

@@ -76,7 +76,8 @@ class MultibodySystem {
   // what an SRDF would do). The model's world geometries (an MJCF floor)
   // become static geometry after the links', and collide with every link.
   // Every geometry takes `material`, with the friction its file gives it, if
-  // any (BodyGeometry::friction; MultibodyTree::DropGeometryFrictions).
+  // any (BodyGeometry::friction; MultibodyTree::DropGeometryFrictions), and
+  // its collision filter (MJCF contype and conaffinity).
   int AddRobot(const std::string& name, MultibodyTree model, const Eigen::VectorXd& q,
                const Eigen::VectorXd& v, const ContactMaterial& material);
   // A model that cannot move (a fixed base and no moving joint: a table or a
@@ -170,6 +171,12 @@ class MultibodySystem {
   // Pairs of the robot's geometries (on `tree`, or its welded geometries of
   // the world) that overlap in its initial configuration.
   void ExcludeInitiallyOverlappingPairs(int tree);
+  // A BodyGeometry or WorldGeometry of a model's file at X_BG on `body` of
+  // `tree` (−1: the world), with `material` but the friction and the
+  // collision filter its file gives it.
+  template <typename FileGeometry>
+  int AddFileGeometry(const FileGeometry& geometry, int tree, int body,
+                      const Eigen::Isometry3d& X_BG, const ContactMaterial& material);
   void CheckTreeIndex(int tree) const;  // throws if out of range
 
   Eigen::Vector3d gravity_;
