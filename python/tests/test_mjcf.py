@@ -179,6 +179,15 @@ def test_a_robot_that_cannot_move_is_fixed_geometry(tmp_path):
     ("""<mujoco><worldbody><body name="b"><freejoint/>
         <geom name="g" type="sphere" size="0.1" conaffinity="1.5"/></body></worldbody>
         </mujoco>""", "geom 'g': conaffinity '1.5': expected an integer ≥ 0"),
+    ("""<mujoco><worldbody><body name="b" euler="10 20"><freejoint/>
+        <geom type="sphere" size="0.1"/></body></worldbody></mujoco>""",
+     "<body> euler '10 20': expected 3 numbers"),
+    ("""<mujoco><worldbody><body name="b"><freejoint/>
+        <geom type="sphere" size="0.1" axisangle="0 0 0 30"/></body></worldbody></mujoco>""",
+     "<geom> axisangle: a zero vector"),
+    ("""<mujoco><compiler eulerseq="xyw"/><worldbody><body name="b"><freejoint/>
+        <geom type="sphere" size="0.1"/></body></worldbody></mujoco>""",
+     '<compiler eulerseq="xyw">: expected three of x, y, z, X, Y, Z'),
 ])
 def test_mjcf_files_a_robot_cannot_be_are_refused_in_one_line(tmp_path, text, message):
     with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*" + message) as error:

@@ -151,3 +151,46 @@ def test_contype_and_conaffinity_filter_contacts_as_in_mujoco(tmp_path, floor, b
         assert z == pytest.approx(mujoco_z, abs=1e-3)
     else:
         assert z == pytest.approx(mujoco_z, abs=1e-9)
+
+
+# A free body and two hinged links turned every way MJCF allows, on bodies,
+# geoms and an inertial; MuJoCo's reading of each is the reference.
+TURNED = """<mujoco model="turned">
+  <compiler {compiler}/>
+  <default><default class="tilted"><geom euler="{euler}"/></default></default>
+  <worldbody>
+    <body name="base" pos="0 0 1" {root}>
+      <freejoint/>
+      <geom type="box" size="0.1 0.2 0.05" mass="1" {geom}/>
+      <body name="arm" pos="0.3 0 0" {child}>
+        <joint name="j1" type="hinge" axis="0 0 1"/>
+        <inertial pos="0.1 0 0" mass="0.5" diaginertia="0.01 0.02 0.03" {geom}/>
+        <body name="hand" pos="0.2 0.1 0" {root}>
+          <joint name="j2" type="hinge" axis="1 0 0"/>
+          <geom class="tilted" type="box" size="0.05 0.02 0.01" pos="0.05 0 0" mass="0.3"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>"""
+
+
+@pytest.mark.parametrize("compiler, root, child, geom", [
+    ("", 'euler="30 20 10"', 'axisangle="1 1 0 40"', 'xyaxes="0 1 0 -1 0 1"'),
+    ('eulerseq="XYZ"', 'euler="30 20 10"', 'zaxis="1 1 1"', 'euler="10 -20 30"'),
+    ('eulerseq="zYx"', 'euler="30 20 10"', 'zaxis="0 0 -1"', 'axisangle="0 2 1 -70"'),
+    ('angle="radian" eulerseq="ZYX"', 'euler="0.5 0.2 -0.1"',
+     'axisangle="1 0 1 0.7"', 'quat="0.9 0.1 0.3 0.2"'),
+])
+def test_orientations_are_read_as_mujoco_reads_them(tmp_path, compiler, root, child, geom):
+    # The free body's pose, and the mass matrix M(q), which every link's
+    # pose, inertia and joint axis enter, to round-off.
+    euler = "0.2 0.1 0.3" if "radian" in compiler else "10 20 30"
+    text = TURNED.format(compiler=compiler, euler=euler, root=root, child=child, geom=geom)
+    model, data, sim = both(tmp_path, text)
+    mujoco.mj_forward(model, data)
+    np.testing.assert_allclose(sim.body_orientation("turned"), data.body("base").xquat,
+                               atol=1e-12)
+    mass_matrix = np.zeros((model.nv, model.nv))
+    mujoco.mj_fullM(model, data, mass_matrix)
+    np.testing.assert_allclose(sim.mass_matrix("turned"), mass_matrix, rtol=0, atol=1e-12)

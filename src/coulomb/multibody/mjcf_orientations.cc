@@ -1,0 +1,179 @@
+#include "coulomb/multibody/mjcf_orientations.h"
+
+#include <cctype>
+#include <cmath>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <Eigen/Geometry>
+
+#include "coulomb/multibody/mjcf_defaults.h"
+
+namespace coulomb {
+namespace {
+
+using boost::property_tree::ptree;
+
+const std::set<std::string> kOriented = {"body",     "frame",  "geom",  "site",
+                                         "inertial", "camera", "light"};
+
+struct Compiler {
+  double radians_per_unit = M_PI / 180.0;
+  std::string eulerseq = "xyz";
+};
+
+Compiler ReadCompiler(const ptree& root) {
+  Compiler compiler;
+  for (const auto& [section, content] : root) {
+    if (section != "compiler") continue;
+    if (content.get("<xmlattr>.angle", "degree") == "radian") compiler.radians_per_unit = 1;
+    compiler.eulerseq = content.get("<xmlattr>.eulerseq", compiler.eulerseq);
+  }
+  if (compiler.eulerseq.size() != 3 ||
+      compiler.eulerseq.find_first_not_of("xyzXYZ") != std::string::npos)
+    throw std::runtime_error("<compiler eulerseq=\"" + compiler.eulerseq +
+                             "\">: expected three of x, y, z, X, Y, Z");
+  return compiler;
+}
+
+// The attribute's numbers, exactly `count` of them.
+std::vector<double> Numbers(const std::string& text, const std::string& what, size_t count) {
+  std::vector<double> numbers = ParseMjcfNumbers(text, what);
+  if (numbers.size() != count)
+    throw std::runtime_error(what + " '" + text + "': expected " + std::to_string(count) +
+                             " numbers");
+  return numbers;
+}
+
+Eigen::Vector3d Unit(const Eigen::Vector3d& vector, const std::string& what) {
+  if (!(vector.norm() > 0.0)) throw std::runtime_error(what + ": a zero vector");
+  return vector.normalized();
+}
+
+Eigen::Quaterniond Euler(const std::vector<double>& angles, const Compiler& compiler) {
+  Eigen::Quaterniond rotation = Eigen::Quaterniond::Identity();
+  for (int k = 0; k < 3; ++k) {
+    const char axis = compiler.eulerseq[k];
+    const int index = std::tolower(axis) - 'x';
+    const Eigen::Quaterniond turn(Eigen::AngleAxisd(
+        compiler.radians_per_unit * angles[k], Eigen::Vector3d::Unit(index)));
+    rotation = std::islower(axis) ? rotation * turn : turn * rotation;
+  }
+  return rotation;
+}
+
+// The orientation the element's attributes give, if one of those above.
+std::optional<Eigen::Quaterniond> Orientation(const ptree& attributes,
+                                              const std::string& tag,
+                                              const Compiler& compiler) {
+  const auto text = [&](const char* name) {
+    return attributes.get_optional<std::string>(name);
+  };
+  const std::string what = "<" + tag + "> ";
+  if (const auto axisangle = text("axisangle")) {
+    const std::vector<double> n = Numbers(*axisangle, what + "axisangle", 4);
+    return Eigen::Quaterniond(Eigen::AngleAxisd(
+        compiler.radians_per_unit * n[3],
+        Unit(Eigen::Vector3d(n[0], n[1], n[2]), what + "axisangle")));
+  }
+  if (const auto euler = text("euler"))
+    return Euler(Numbers(*euler, what + "euler", 3), compiler);
+  if (const auto xyaxes = text("xyaxes")) {
+    const std::vector<double> n = Numbers(*xyaxes, what + "xyaxes", 6);
+    const Eigen::Vector3d x = Unit(Eigen::Vector3d(n[0], n[1], n[2]), what + "xyaxes");
+    const Eigen::Vector3d y_given(n[3], n[4], n[5]);
+    const Eigen::Vector3d y = Unit(y_given - x.dot(y_given) * x, what + "xyaxes");
+    Eigen::Matrix3d R;
+    R << x, y, x.cross(y);
+    return Eigen::Quaterniond(R);
+  }
+  if (const auto quat = text("quat")) {
+    const std::vector<double> n = Numbers(*quat, what + "quat", 4);
+    const Eigen::Vector4d wxyz(n[0], n[1], n[2], n[3]);
+    if (!(wxyz.norm() > 0.0)) throw std::runtime_error(what + "quat: a zero vector");
+    return Eigen::Quaterniond(n[0], n[1], n[2], n[3]);
+  }
+  if (const auto zaxis = text("zaxis")) {
+    const std::vector<double> n = Numbers(*zaxis, what + "zaxis", 3);
+    return Eigen::Quaterniond::FromTwoVectors(
+        Eigen::Vector3d::UnitZ(), Unit(Eigen::Vector3d(n[0], n[1], n[2]), what + "zaxis"));
+  }
+  return std::nullopt;
+}
+
+const char* const kOrientationAttributes[] = {"quat", "axisangle", "euler", "xyaxes",
+                                               "zaxis"};
+
+bool HasOrientation(const ptree& attributes) {
+  for (const char* name : kOrientationAttributes)
+    if (attributes.count(name)) return true;
+  return attributes.count("fromto") > 0;  // a geom's fromto sets it too
+}
+
+void WriteQuaternion(const Eigen::Quaterniond& rotation, ptree* attributes) {
+  const Eigen::Quaterniond q = rotation.normalized();
+  std::ostringstream quat;
+  quat.precision(17);
+  quat << q.w() << ' ' << q.x() << ' ' << q.y() << ' ' << q.z();
+  for (const char* name : kOrientationAttributes) attributes->erase(name);
+  attributes->put("quat", quat.str());
+}
+
+// Walks <worldbody>: each oriented element's own orientation as a
+// quaternion; a geom without one takes its class's (Pinocchio's parser
+// reads no orientation from a class).
+class OrientationWriter {
+ public:
+  OrientationWriter(const ptree& root, const Compiler& compiler)
+      : defaults_(root), compiler_(compiler) {}
+
+  void Write(ptree* element, const std::string& child_class) {
+    for (auto& [tag, child] : *element) {
+      if (tag.front() == '<' || !kOriented.count(tag)) continue;
+      static const ptree none;
+      const ptree& own = child.get_child("<xmlattr>", none);
+      const std::string inner_class = own.get("childclass", child_class);
+      const auto rotation = Orientation(
+          tag == "geom" && !HasOrientation(own)
+              ? defaults_.GeomAttributes(own, own.get("class", child_class))
+              : own,
+          tag, compiler_);
+      if (rotation) {
+        if (!child.get_child_optional("<xmlattr>")) child.put_child("<xmlattr>", ptree());
+        WriteQuaternion(*rotation, &child.get_child("<xmlattr>"));
+      }
+      if (tag == "body" || tag == "frame") Write(&child, inner_class);
+    }
+  }
+
+ private:
+  MjcfDefaults defaults_;
+  Compiler compiler_;
+};
+
+// The orientations of <default>'s geoms, applied to the geoms themselves
+// by OrientationWriter, left out of the classes.
+void StripClassOrientations(ptree* element) {
+  for (auto& [tag, child] : *element) {
+    if (tag == "default") StripClassOrientations(&child);
+    if (tag != "geom") continue;
+    if (auto attributes = child.get_child_optional("<xmlattr>"))
+      for (const char* name : kOrientationAttributes) attributes->erase(name);
+  }
+}
+
+}  // namespace
+
+void NormalizeMjcfOrientations(ptree* root) {
+  OrientationWriter writer(*root, ReadCompiler(*root));
+  for (auto& [section, content] : *root)
+    if (section == "worldbody") writer.Write(&content, "main");
+  for (auto& [section, content] : *root)
+    if (section == "default") StripClassOrientations(&content);
+}
+
+}  // namespace coulomb
