@@ -194,3 +194,50 @@ def test_orientations_are_read_as_mujoco_reads_them(tmp_path, compiler, root, ch
     mass_matrix = np.zeros((model.nv, model.nv))
     mujoco.mj_fullM(model, data, mass_matrix)
     np.testing.assert_allclose(sim.mass_matrix("turned"), mass_matrix, rtol=0, atol=1e-12)
+
+
+# Geoms placed and weighed by their classes, and bodies and geoms placed by
+# nested <frame>s (one with a childclass), which Pinocchio's parser alone
+# would misread: it takes neither a class's mass, pos nor orientation, and
+# skips frames and what is in them.
+FRAMED = """<mujoco model="framed">
+  <default>
+    <geom mass="0.4"/>
+    <default class="pad"><geom type="box" size="0.02 0.01 0.03" pos="0 0.05 0.1"
+                               euler="0 0 30" mass="0.2"/></default>
+    <default class="arm"><joint axis="0 1 0"/><geom density="600"/></default>
+    <default class="tilted"><geom euler="0 0 30"/></default>
+  </default>
+  <worldbody>
+    <body name="base" pos="0 0 1">
+      <freejoint/>
+      <geom type="box" size="0.1 0.2 0.05"/>
+      <geom class="pad"/>
+      <geom class="tilted" type="capsule" fromto="0 0 0 0 0.2 0.1" size="0.01"/>
+      <frame pos="0.2 0 0" euler="0 0 40" childclass="arm">
+        <frame pos="0 0.1 0" axisangle="1 0 0 20">
+          <body name="arm" pos="0.1 0 0">
+            <joint name="j1"/>
+            <geom type="capsule" fromto="0 0 0 0.2 0 0.1" size="0.02"/>
+            <frame pos="0.1 0 0" euler="30 0 0">
+              <geom class="pad" pos="0 0 0.05"/>
+              <geom type="capsule" fromto="0 0 0 0 0.1 0" size="0.01" mass="0.3"/>
+            </frame>
+          </body>
+        </frame>
+        <geom type="sphere" size="0.03" pos="0 0 0.2"/>
+      </frame>
+    </body>
+  </worldbody>
+</mujoco>"""
+
+
+def test_classes_and_frames_are_read_as_mujoco_reads_them(tmp_path):
+    model, data, sim = both(tmp_path, FRAMED)
+    mujoco.mj_forward(model, data)
+    assert sim.joint_names("framed") == ["j1"]
+    mass_matrix = np.zeros((model.nv, model.nv))
+    mujoco.mj_fullM(model, data, mass_matrix)
+    np.testing.assert_allclose(sim.mass_matrix("framed"), mass_matrix, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(sim.bias_forces("framed"), data.qfrc_bias, rtol=0,
+                               atol=1e-12)

@@ -13,7 +13,6 @@
 #include "coulomb/multibody/mjcf_defaults.h"
 #include "coulomb/multibody/mjcf_geoms.h"
 #include "coulomb/multibody/mjcf_keyframe_share.h"
-#include "coulomb/multibody/mjcf_orientations.h"
 
 namespace coulomb {
 namespace {
@@ -223,7 +222,6 @@ MjcfBodyFile::MjcfBodyFile(const std::string& path,
   ptree kept =
       body ? BodyShare(path, root, *body, keep_placement, whole_file_, &left_out_) : root;
   AnchorMeshDirectory(path, &kept);
-  NormalizeMjcfOrientations(&kept);
   if (const auto world = kept.get_child_optional("worldbody"))
     NameUnnamedBodiesAndGeoms(&*world);
   path_ = WriteTemporary(path, kept);

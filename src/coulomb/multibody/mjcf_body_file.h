@@ -22,8 +22,8 @@ std::vector<std::string> ReadMjcfTopLevelBodies(const std::string& path);
 // <contact><exclude>, what names only this body's joints and bodies (or the world). What
 // names another body is left out and listed in `left_out` (a scene warning), as is the
 // <keyframe> of a file of several bodies, whose qpos spans all of them. Bodies and geoms
-// without a name are given one (NameUnnamedBodiesAndGeoms), and orientations are
-// written as quaternions (NormalizeMjcfOrientations).
+// without a name are given one (NameUnnamedBodiesAndGeoms); the rest is ReadMjcfRoot's
+// form.
 //
 // With `keep_placement`, a body without a joint of its own (a table, a
 // robot's fixed base) stays where the file puts it, nested in a massless

@@ -6,6 +6,10 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "coulomb/multibody/mjcf_frames.h"
+#include "coulomb/multibody/mjcf_geoms.h"
+#include "coulomb/multibody/mjcf_orientations.h"
+
 namespace coulomb {
 namespace {
 
@@ -109,7 +113,11 @@ ptree ReadMjcfRoot(const std::string& path) {
   const ptree file = ReadXml(path);
   const auto root = file.get_child_optional("mujoco");
   if (!root) throw std::runtime_error(path + ": no <mujoco> element");
-  return MergeRepeatedSections(IncludeExpander(path).Expand(*root));
+  ptree merged = MergeRepeatedSections(IncludeExpander(path).Expand(*root));
+  ResolveMjcfGeomClasses(&merged);
+  NormalizeMjcfOrientations(&merged);
+  FlattenMjcfFrames(&merged);
+  return merged;
 }
 
 std::vector<double> ParseMjcfNumbers(const std::string& text, const std::string& what) {

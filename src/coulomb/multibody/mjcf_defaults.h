@@ -10,8 +10,12 @@ namespace coulomb {
 
 // The root <mujoco> element of the MJCF file at `path` (Boost's property
 // tree: attributes under "<xmlattr>"), its <include>s expanded as MuJoCo
-// expands them. Throws std::runtime_error naming the file when it (or an
-// included file) cannot be read or has no <mujoco> element.
+// expands them, in the form Pinocchio's parser reads as MuJoCo does: each
+// geom's class attributes written on it (ResolveMjcfGeomClasses),
+// orientations as quaternions (NormalizeMjcfOrientations), <frame>s
+// flattened (FlattenMjcfFrames). Throws std::runtime_error naming the file
+// when it (or an included file) cannot be read or has no <mujoco> element,
+// or naming what is wrong in it.
 boost::property_tree::ptree ReadMjcfRoot(const std::string& path);
 
 // MJCF's default classes, resolved as MuJoCo resolves them for the elements

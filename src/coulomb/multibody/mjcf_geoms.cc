@@ -1,12 +1,15 @@
 #include "coulomb/multibody/mjcf_geoms.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <optional>
 #include <set>
 #include <stdexcept>
 #include <vector>
 
 #include "coulomb/multibody/mjcf_defaults.h"
+#include "coulomb/multibody/mjcf_orientations.h"
 
 namespace coulomb {
 namespace {
@@ -109,7 +112,37 @@ class ContactReader {
   std::map<std::string, MjcfGeomContact> contacts_;
 };
 
+// ResolveMjcfGeomClasses within `element` (a body, a frame or the world
+// body), `child_class` the class its geoms take by default.
+void ResolveClasses(ptree* element, const std::string& child_class,
+                    const MjcfDefaults& defaults) {
+  static const ptree none;
+  for (auto& [tag, child] : *element) {
+    if (tag == "body" || tag == "frame") {
+      ResolveClasses(&child, child.get("<xmlattr>.childclass", child_class), defaults);
+      continue;
+    }
+    if (tag != "geom") continue;
+    const ptree own = child.get_child("<xmlattr>", none);
+    ptree inherited = defaults.GeomAttributes(ptree(), own.get("class", child_class));
+    const auto own_has = [&own](const char* name) { return own.count(name) > 0; };
+    const bool oriented = std::any_of(std::begin(kMjcfOrientationAttributes),
+                                      std::end(kMjcfOrientationAttributes), own_has);
+    if (oriented || own_has("fromto")) {
+      for (const char* name : kMjcfOrientationAttributes) inherited.erase(name);
+      inherited.erase("fromto");
+    }
+    child.put_child("<xmlattr>", MergeAttributes(inherited, own));
+  }
+}
+
 }  // namespace
+
+void ResolveMjcfGeomClasses(ptree* root) {
+  const MjcfDefaults defaults(*root);
+  for (auto& [section, content] : *root)
+    if (section == "worldbody") ResolveClasses(&content, "main", defaults);
+}
 
 std::string MjcfGeomName(const std::string& own_name, const std::string& body_name,
                          int index) {

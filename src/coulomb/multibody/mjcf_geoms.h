@@ -30,6 +30,15 @@ std::string MjcfGeomName(const std::string& own_name, const std::string& body_na
 // bodies without a name nested in one another or side by side.
 void NameUnnamedBodiesAndGeoms(boost::property_tree::ptree* worldbody);
 
+// Writes on every geom of <worldbody> (in the <mujoco> element `root`, in
+// place) the attributes its class gives it (MjcfDefaults: its own class, its
+// body's or frame's childclass, the top default), its own overriding them, as
+// MuJoCo resolves them; an orientation or a fromto of its own replaces its
+// class's orientation. Pinocchio's
+// parser reads a class's type and size but neither its mass nor its pos nor
+// its orientation. Throws std::runtime_error naming a class not defined.
+void ResolveMjcfGeomClasses(boost::property_tree::ptree* root);
+
 // A geom's contact attributes, each from the geom or its class (MjcfDefaults:
 // its own class, its body's childclass, the top default):
 // * friction: the sliding friction μ, if the geom sets `friction`; a geom

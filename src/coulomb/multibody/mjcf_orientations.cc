@@ -18,7 +18,7 @@ namespace {
 
 using boost::property_tree::ptree;
 
-const std::set<std::string> kOriented = {"body",     "frame",  "geom",  "site",
+const std::set<std::string> kOriented = {"body",     "frame",  "geom", "site",
                                          "inertial", "camera", "light"};
 
 struct Compiler {
@@ -30,7 +30,8 @@ Compiler ReadCompiler(const ptree& root) {
   Compiler compiler;
   for (const auto& [section, content] : root) {
     if (section != "compiler") continue;
-    if (content.get("<xmlattr>.angle", "degree") == "radian") compiler.radians_per_unit = 1;
+    if (content.get("<xmlattr>.angle", "degree") == "radian")
+      compiler.radians_per_unit = 1;
     compiler.eulerseq = content.get("<xmlattr>.eulerseq", compiler.eulerseq);
   }
   if (compiler.eulerseq.size() != 3 ||
@@ -41,7 +42,8 @@ Compiler ReadCompiler(const ptree& root) {
 }
 
 // The attribute's numbers, exactly `count` of them.
-std::vector<double> Numbers(const std::string& text, const std::string& what, size_t count) {
+std::vector<double> Numbers(const std::string& text, const std::string& what,
+                            size_t count) {
   std::vector<double> numbers = ParseMjcfNumbers(text, what);
   if (numbers.size() != count)
     throw std::runtime_error(what + " '" + text + "': expected " + std::to_string(count) +
@@ -59,8 +61,8 @@ Eigen::Quaterniond Euler(const std::vector<double>& angles, const Compiler& comp
   for (int k = 0; k < 3; ++k) {
     const char axis = compiler.eulerseq[k];
     const int index = std::tolower(axis) - 'x';
-    const Eigen::Quaterniond turn(Eigen::AngleAxisd(
-        compiler.radians_per_unit * angles[k], Eigen::Vector3d::Unit(index)));
+    const Eigen::Quaterniond turn(Eigen::AngleAxisd(compiler.radians_per_unit * angles[k],
+                                                    Eigen::Vector3d::Unit(index)));
     rotation = std::islower(axis) ? rotation * turn : turn * rotation;
   }
   return rotation;
@@ -76,9 +78,9 @@ std::optional<Eigen::Quaterniond> Orientation(const ptree& attributes,
   const std::string what = "<" + tag + "> ";
   if (const auto axisangle = text("axisangle")) {
     const std::vector<double> n = Numbers(*axisangle, what + "axisangle", 4);
-    return Eigen::Quaterniond(Eigen::AngleAxisd(
-        compiler.radians_per_unit * n[3],
-        Unit(Eigen::Vector3d(n[0], n[1], n[2]), what + "axisangle")));
+    return Eigen::Quaterniond(
+        Eigen::AngleAxisd(compiler.radians_per_unit * n[3],
+                          Unit(Eigen::Vector3d(n[0], n[1], n[2]), what + "axisangle")));
   }
   if (const auto euler = text("euler"))
     return Euler(Numbers(*euler, what + "euler", 3), compiler);
@@ -100,18 +102,10 @@ std::optional<Eigen::Quaterniond> Orientation(const ptree& attributes,
   if (const auto zaxis = text("zaxis")) {
     const std::vector<double> n = Numbers(*zaxis, what + "zaxis", 3);
     return Eigen::Quaterniond::FromTwoVectors(
-        Eigen::Vector3d::UnitZ(), Unit(Eigen::Vector3d(n[0], n[1], n[2]), what + "zaxis"));
+        Eigen::Vector3d::UnitZ(),
+        Unit(Eigen::Vector3d(n[0], n[1], n[2]), what + "zaxis"));
   }
   return std::nullopt;
-}
-
-const char* const kOrientationAttributes[] = {"quat", "axisangle", "euler", "xyaxes",
-                                               "zaxis"};
-
-bool HasOrientation(const ptree& attributes) {
-  for (const char* name : kOrientationAttributes)
-    if (attributes.count(name)) return true;
-  return attributes.count("fromto") > 0;  // a geom's fromto sets it too
 }
 
 void WriteQuaternion(const Eigen::Quaterniond& rotation, ptree* attributes) {
@@ -119,61 +113,27 @@ void WriteQuaternion(const Eigen::Quaterniond& rotation, ptree* attributes) {
   std::ostringstream quat;
   quat.precision(17);
   quat << q.w() << ' ' << q.x() << ' ' << q.y() << ' ' << q.z();
-  for (const char* name : kOrientationAttributes) attributes->erase(name);
+  for (const char* name : kMjcfOrientationAttributes) attributes->erase(name);
   attributes->put("quat", quat.str());
 }
 
-// Walks <worldbody>: each oriented element's own orientation as a
-// quaternion; a geom without one takes its class's (Pinocchio's parser
-// reads no orientation from a class).
-class OrientationWriter {
- public:
-  OrientationWriter(const ptree& root, const Compiler& compiler)
-      : defaults_(root), compiler_(compiler) {}
-
-  void Write(ptree* element, const std::string& child_class) {
-    for (auto& [tag, child] : *element) {
-      if (tag.front() == '<' || !kOriented.count(tag)) continue;
-      static const ptree none;
-      const ptree& own = child.get_child("<xmlattr>", none);
-      const std::string inner_class = own.get("childclass", child_class);
-      const auto rotation = Orientation(
-          tag == "geom" && !HasOrientation(own)
-              ? defaults_.GeomAttributes(own, own.get("class", child_class))
-              : own,
-          tag, compiler_);
-      if (rotation) {
-        if (!child.get_child_optional("<xmlattr>")) child.put_child("<xmlattr>", ptree());
-        WriteQuaternion(*rotation, &child.get_child("<xmlattr>"));
-      }
-      if (tag == "body" || tag == "frame") Write(&child, inner_class);
-    }
-  }
-
- private:
-  MjcfDefaults defaults_;
-  Compiler compiler_;
-};
-
-// The orientations of <default>'s geoms, applied to the geoms themselves
-// by OrientationWriter, left out of the classes.
-void StripClassOrientations(ptree* element) {
+void Normalize(ptree* element, const Compiler& compiler) {
   for (auto& [tag, child] : *element) {
-    if (tag == "default") StripClassOrientations(&child);
-    if (tag != "geom") continue;
-    if (auto attributes = child.get_child_optional("<xmlattr>"))
-      for (const char* name : kOrientationAttributes) attributes->erase(name);
+    if (tag.front() == '<' || !kOriented.count(tag)) continue;
+    if (auto attributes = child.get_child_optional("<xmlattr>")) {
+      if (const auto rotation = Orientation(*attributes, tag, compiler))
+        WriteQuaternion(*rotation, &*attributes);
+    }
+    if (tag == "body" || tag == "frame") Normalize(&child, compiler);
   }
 }
 
 }  // namespace
 
 void NormalizeMjcfOrientations(ptree* root) {
-  OrientationWriter writer(*root, ReadCompiler(*root));
+  const Compiler compiler = ReadCompiler(*root);
   for (auto& [section, content] : *root)
-    if (section == "worldbody") writer.Write(&content, "main");
-  for (auto& [section, content] : *root)
-    if (section == "default") StripClassOrientations(&content);
+    if (section == "worldbody") Normalize(&content, compiler);
 }
 
 }  // namespace coulomb

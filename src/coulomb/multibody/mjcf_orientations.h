@@ -16,11 +16,14 @@ namespace coulomb {
 // * zaxis="z": the shortest turn taking (0, 0, 1) to z;
 // angles in <compiler angle> (degrees by default). Done for the bodies,
 // frames, geoms, sites, inertials, cameras and lights of <worldbody>, in
-// place on the <mujoco> element `root`; a geom without an orientation (or
-// fromto) of its own takes its class's, written on the geom, since
-// Pinocchio's parser reads none from <default>, whose geoms' orientations
-// are then removed. Throws std::runtime_error naming the attribute for a
-// wrong count of numbers, a zero axis or quaternion, or an unknown eulerseq.
+// place on the <mujoco> element `root` (ResolveMjcfGeomClasses first: a
+// geom's class may orient it). Throws std::runtime_error naming the
+// attribute for a wrong count of numbers, a zero axis or quaternion, or an
+// unknown eulerseq.
 void NormalizeMjcfOrientations(boost::property_tree::ptree* root);
+
+// The attributes that orient an element.
+inline constexpr const char* kMjcfOrientationAttributes[] = {"quat", "axisangle", "euler",
+                                                             "xyaxes", "zaxis"};
 
 }  // namespace coulomb

@@ -1,0 +1,18 @@
+#pragma once
+
+#include <boost/property_tree/ptree.hpp>
+
+namespace coulomb {
+
+// MJCF's <frame> elements (MuJoCo 3) taken out of <worldbody>: each frame's
+// children (bodies, geoms, sites, cameras, lights, frames) put in its place
+// in its parent, their poses composed with the frame's (pos ← p_f + R_f pos,
+// quat ← q_f q; a geom's fromto ends moved alike), and the frame's
+// childclass given to the bodies in it that have none, as MuJoCo composes
+// them. Pinocchio's parser skips frames, and what is in them. In place on
+// the <mujoco> element `root`, whose orientations are quaternions
+// (NormalizeMjcfOrientations). Throws std::runtime_error naming the
+// attribute of a pos, quat or fromto of the wrong size.
+void FlattenMjcfFrames(boost::property_tree::ptree* root);
+
+}  // namespace coulomb
