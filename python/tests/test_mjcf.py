@@ -1380,13 +1380,22 @@ def test_what_an_mjcf_file_holds_that_is_not_simulated_is_a_warning(tmp_path):
   </equality>
   <tendon><fixed name="t"><joint joint="hinge" coef="1"/></fixed></tendon>
   <contact><pair geom1="a" geom2="b"/><exclude body1="bob" body2="bob"/></contact>
-</mujoco>""")
+</mujoco>""").replace('<body name="bob">', '<body name="bob" gravcomp="1"><geom '
+                      'type="sphere" size="0.1" pos="0 0 -0.5" condim="1" mass="0.1"/>'
+                      '<geom class="spin" type="sphere" size="0.1" pos="0 0 -0.3" mass="0.1"/>'
+                      ).replace("<worldbody>", '<option density="1.2" wind="0 0 0"/>'
+                                '<default><default class="spin"><geom condim="4"/></default>'
+                                "</default><worldbody>")
     with pytest.warns(UserWarning) as caught:
         sim = load(tmp_path, text)
     expected = [
         "1 <equality> constraint (connect) is not read: the robot moves without it",
         "1 <tendon> element (fixed) is not read: the robot moves without it",
         "1 explicit contact pair (pair) is not read: the robot moves without it",
+        "1 body's gravcomp (gravity compensation) is not read: gravity acts on it in full",
+        "2 geoms' condim other than 3 is not read: their contacts have sliding friction "
+        "(condim 3)",
+        "<option density> is not read: the robot moves without fluid forces",
     ]
     assert [w.split(": ", 2)[-1] for w in sim.warnings] == expected
     assert all(w.startswith("robots[0].mjcf: ") for w in sim.warnings)

@@ -15,7 +15,8 @@ namespace {
 
 using boost::property_tree::ptree;
 
-const std::set<std::string> kPlaced = {"body", "frame", "geom", "site", "camera", "light"};
+const std::set<std::string> kPlaced = {"body", "frame",  "geom",
+                                       "site", "camera", "light"};
 
 std::vector<double> Numbers(const ptree& attributes, const std::string& name,
                             const std::string& tag, std::vector<double> otherwise) {
@@ -41,7 +42,8 @@ Eigen::Isometry3d Pose(const ptree& attributes, const std::string& tag) {
   const std::vector<double> p = Numbers(attributes, "pos", tag, {0, 0, 0});
   const std::vector<double> q = Numbers(attributes, "quat", tag, {1, 0, 0, 0});
   Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
-  pose.linear() = Eigen::Quaterniond(q[0], q[1], q[2], q[3]).normalized().toRotationMatrix();
+  pose.linear() =
+      Eigen::Quaterniond(q[0], q[1], q[2], q[3]).normalized().toRotationMatrix();
   pose.translation() = Eigen::Vector3d(p[0], p[1], p[2]);
   return pose;
 }
@@ -55,7 +57,8 @@ void MoveOutOfFrame(const std::string& tag, const Eigen::Isometry3d& X_PF,
   if (tag == "body" && !frame_class.empty() && !attributes.count("childclass"))
     attributes.put("childclass", frame_class);
   if (attributes.count("fromto")) {  // a geom placed by its two ends
-    const std::vector<double> ends = Numbers(attributes, "fromto", tag, {0, 0, 0, 0, 0, 0});
+    const std::vector<double> ends =
+        Numbers(attributes, "fromto", tag, {0, 0, 0, 0, 0, 0});
     Eigen::Matrix<double, 6, 1> moved;
     moved << X_PF * Eigen::Vector3d(ends[0], ends[1], ends[2]),
         X_PF * Eigen::Vector3d(ends[3], ends[4], ends[5]);

@@ -33,6 +33,45 @@ std::string Describe(const std::map<std::string, int>& counts, const std::string
          (total == 1 ? "it" : "them");
 }
 
+// Counts, within `element` (a body or the world body), the bodies with a
+// gravcomp other than 0 and the geoms with a condim other than 3 (their
+// classes already written on them: ReadMjcfRoot).
+void CountUnreadAttributes(const ptree& element, int* gravcomp, int* condim) {
+  for (const auto& [tag, child] : element) {
+    if (tag == "body") {
+      if (child.get("<xmlattr>.gravcomp", "0") != "0") ++*gravcomp;
+      CountUnreadAttributes(child, gravcomp, condim);
+    } else if (tag == "geom" && child.get("<xmlattr>.condim", "3") != "3") {
+      ++*condim;
+    }
+  }
+}
+
+// One line per attribute of <worldbody> that is not read, as Describe says.
+void DescribeUnreadAttributes(const ptree& root, std::vector<std::string>* unread) {
+  int gravcomp = 0, condim = 0;
+  if (const auto world = root.get_child_optional("worldbody"))
+    CountUnreadAttributes(*world, &gravcomp, &condim);
+  if (gravcomp > 0)
+    unread->push_back(std::to_string(gravcomp) +
+                      (gravcomp == 1 ? " body's" : " bodies'") +
+                      " gravcomp (gravity compensation) is not read: gravity acts on " +
+                      (gravcomp == 1 ? "it" : "them") + " in full");
+  if (condim > 0)
+    unread->push_back(
+        std::to_string(condim) + (condim == 1 ? " geom's" : " geoms'") +
+        " condim other than 3 is not read: " + (condim == 1 ? "its" : "their") +
+        " contacts have sliding friction (condim 3)");
+  const auto option = root.get_child_optional("option.<xmlattr>");
+  for (const char* medium : {"density", "viscosity", "wind"}) {
+    if (!option) break;
+    const auto value = option->get_optional<std::string>(medium);
+    if (value && value->find_first_not_of("0. ") != std::string::npos)
+      unread->push_back(std::string("<option ") + medium +
+                        "> is not read: the robot moves without fluid forces");
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> UnreadMjcfElements(const std::string& path) {
@@ -60,6 +99,7 @@ std::vector<std::string> UnreadMjcfElements(const std::string& path) {
     unread.push_back(Describe(tendon, "<tendon> element", "<tendon> elements"));
   if (!pair.empty())
     unread.push_back(Describe(pair, "explicit contact pair", "explicit contact pairs"));
+  DescribeUnreadAttributes(root, &unread);
   return unread;
 }
 
