@@ -131,6 +131,22 @@ std::vector<double> ParseMjcfNumbers(const std::string& text, const std::string&
   return numbers;
 }
 
+std::vector<double> ParseMjcfNumbers(const std::string& text, const std::string& what,
+                                     size_t count) {
+  std::vector<double> numbers = ParseMjcfNumbers(text, what);
+  if (numbers.size() != count)
+    throw std::runtime_error(what + " '" + text + "': expected " + std::to_string(count) +
+                             " numbers");
+  return numbers;
+}
+
+std::string FormatMjcfNumbers(const std::vector<double>& numbers) {
+  std::ostringstream text;
+  text.precision(17);
+  for (size_t k = 0; k < numbers.size(); ++k) text << (k ? " " : "") << numbers[k];
+  return text.str();
+}
+
 ptree MergeAttributes(ptree values, const ptree& own) {
   for (const auto& [attribute, value] : own) values.put_child(attribute, value);
   return values;

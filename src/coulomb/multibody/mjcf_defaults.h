@@ -70,6 +70,12 @@ class MjcfDefaults {
 // attribute in the std::runtime_error thrown for a non-number or a
 // non-finite value.
 std::vector<double> ParseMjcfNumbers(const std::string& text, const std::string& what);
+// The same, exactly `count` of them (std::runtime_error naming `what`
+// otherwise).
+std::vector<double> ParseMjcfNumbers(const std::string& text, const std::string& what,
+                                     size_t count);
+// Numbers as an attribute's text, to round-trip through ParseMjcfNumbers.
+std::string FormatMjcfNumbers(const std::vector<double>& numbers);
 
 // `values` overridden, attribute by attribute, by `own` (both the
 // "<xmlattr>" subtrees of elements).

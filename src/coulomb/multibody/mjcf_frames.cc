@@ -1,7 +1,6 @@
 #include "coulomb/multibody/mjcf_frames.h"
 
 #include <set>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,23 +17,12 @@ using boost::property_tree::ptree;
 const std::set<std::string> kPlaced = {"body", "frame",  "geom",
                                        "site", "camera", "light"};
 
+// An attribute's numbers, `otherwise` (their count) when it is absent.
 std::vector<double> Numbers(const ptree& attributes, const std::string& name,
                             const std::string& tag, std::vector<double> otherwise) {
   const auto text = attributes.get_optional<std::string>(name);
   if (!text) return otherwise;
-  const std::string what = "<" + tag + "> " + name;
-  std::vector<double> numbers = ParseMjcfNumbers(*text, what);
-  if (numbers.size() != otherwise.size())
-    throw std::runtime_error(what + " '" + *text + "': expected " +
-                             std::to_string(otherwise.size()) + " numbers");
-  return numbers;
-}
-
-std::string Text(const double* values, int count) {
-  std::ostringstream text;
-  text.precision(17);
-  for (int k = 0; k < count; ++k) text << (k ? " " : "") << values[k];
-  return text.str();
+  return ParseMjcfNumbers(*text, "<" + tag + "> " + name, otherwise.size());
 }
 
 // An element's pose in its parent: pos, and quat (w x y z).
@@ -59,17 +47,17 @@ void MoveOutOfFrame(const std::string& tag, const Eigen::Isometry3d& X_PF,
   if (attributes.count("fromto")) {  // a geom placed by its two ends
     const std::vector<double> ends =
         Numbers(attributes, "fromto", tag, {0, 0, 0, 0, 0, 0});
-    Eigen::Matrix<double, 6, 1> moved;
-    moved << X_PF * Eigen::Vector3d(ends[0], ends[1], ends[2]),
-        X_PF * Eigen::Vector3d(ends[3], ends[4], ends[5]);
-    attributes.put("fromto", Text(moved.data(), 6));
+    const Eigen::Vector3d from = X_PF * Eigen::Vector3d(ends[0], ends[1], ends[2]);
+    const Eigen::Vector3d to = X_PF * Eigen::Vector3d(ends[3], ends[4], ends[5]);
+    attributes.put("fromto", FormatMjcfNumbers(
+                                 {from.x(), from.y(), from.z(), to.x(), to.y(), to.z()}));
     return;
   }
   const Eigen::Isometry3d X_PC = X_PF * Pose(attributes, tag);
   const Eigen::Quaterniond q(X_PC.linear());
-  const double quat[] = {q.w(), q.x(), q.y(), q.z()};
-  attributes.put("pos", Text(X_PC.translation().data(), 3));
-  attributes.put("quat", Text(quat, 4));
+  const Eigen::Vector3d& p = X_PC.translation();
+  attributes.put("pos", FormatMjcfNumbers({p.x(), p.y(), p.z()}));
+  attributes.put("quat", FormatMjcfNumbers({q.w(), q.x(), q.y(), q.z()}));
 }
 
 // The frames among `element`'s children (and deeper) replaced by what they

@@ -1,6 +1,5 @@
 #include "coulomb/multibody/mjcf_keyframe_share.h"
 
-#include <sstream>
 #include <stdexcept>
 
 #include "coulomb/multibody/mjcf_defaults.h"
@@ -43,13 +42,6 @@ BodyEntries FindBodyEntries(const std::string& path, const ptree& root,
   return entries;
 }
 
-std::string Join(const std::vector<double>& numbers) {
-  std::ostringstream text;
-  text.precision(17);
-  for (size_t k = 0; k < numbers.size(); ++k) text << (k ? " " : "") << numbers[k];
-  return text.str();
-}
-
 // A key's attribute `attribute`, `keep` saying which of its `size` entries
 // the share keeps; absent if the key does not give it.
 class KeyCutter {
@@ -71,7 +63,7 @@ class KeyCutter {
     std::vector<double> kept;
     for (size_t k = 0; k < numbers.size(); ++k)
       if (keep(k)) kept.push_back(numbers[k]);
-    cut_->put("<xmlattr>." + attribute, Join(kept));
+    cut_->put("<xmlattr>." + attribute, FormatMjcfNumbers(kept));
   }
 
  private:

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -41,16 +40,6 @@ Compiler ReadCompiler(const ptree& root) {
   return compiler;
 }
 
-// The attribute's numbers, exactly `count` of them.
-std::vector<double> Numbers(const std::string& text, const std::string& what,
-                            size_t count) {
-  std::vector<double> numbers = ParseMjcfNumbers(text, what);
-  if (numbers.size() != count)
-    throw std::runtime_error(what + " '" + text + "': expected " + std::to_string(count) +
-                             " numbers");
-  return numbers;
-}
-
 Eigen::Vector3d Unit(const Eigen::Vector3d& vector, const std::string& what) {
   if (!(vector.norm() > 0.0)) throw std::runtime_error(what + ": a zero vector");
   return vector.normalized();
@@ -77,15 +66,15 @@ std::optional<Eigen::Quaterniond> Orientation(const ptree& attributes,
   };
   const std::string what = "<" + tag + "> ";
   if (const auto axisangle = text("axisangle")) {
-    const std::vector<double> n = Numbers(*axisangle, what + "axisangle", 4);
+    const std::vector<double> n = ParseMjcfNumbers(*axisangle, what + "axisangle", 4);
     return Eigen::Quaterniond(
         Eigen::AngleAxisd(compiler.radians_per_unit * n[3],
                           Unit(Eigen::Vector3d(n[0], n[1], n[2]), what + "axisangle")));
   }
   if (const auto euler = text("euler"))
-    return Euler(Numbers(*euler, what + "euler", 3), compiler);
+    return Euler(ParseMjcfNumbers(*euler, what + "euler", 3), compiler);
   if (const auto xyaxes = text("xyaxes")) {
-    const std::vector<double> n = Numbers(*xyaxes, what + "xyaxes", 6);
+    const std::vector<double> n = ParseMjcfNumbers(*xyaxes, what + "xyaxes", 6);
     const Eigen::Vector3d x = Unit(Eigen::Vector3d(n[0], n[1], n[2]), what + "xyaxes");
     const Eigen::Vector3d y_given(n[3], n[4], n[5]);
     const Eigen::Vector3d y = Unit(y_given - x.dot(y_given) * x, what + "xyaxes");
@@ -94,13 +83,13 @@ std::optional<Eigen::Quaterniond> Orientation(const ptree& attributes,
     return Eigen::Quaterniond(R);
   }
   if (const auto quat = text("quat")) {
-    const std::vector<double> n = Numbers(*quat, what + "quat", 4);
+    const std::vector<double> n = ParseMjcfNumbers(*quat, what + "quat", 4);
     const Eigen::Vector4d wxyz(n[0], n[1], n[2], n[3]);
     if (!(wxyz.norm() > 0.0)) throw std::runtime_error(what + "quat: a zero vector");
     return Eigen::Quaterniond(n[0], n[1], n[2], n[3]);
   }
   if (const auto zaxis = text("zaxis")) {
-    const std::vector<double> n = Numbers(*zaxis, what + "zaxis", 3);
+    const std::vector<double> n = ParseMjcfNumbers(*zaxis, what + "zaxis", 3);
     return Eigen::Quaterniond::FromTwoVectors(
         Eigen::Vector3d::UnitZ(),
         Unit(Eigen::Vector3d(n[0], n[1], n[2]), what + "zaxis"));
@@ -110,11 +99,8 @@ std::optional<Eigen::Quaterniond> Orientation(const ptree& attributes,
 
 void WriteQuaternion(const Eigen::Quaterniond& rotation, ptree* attributes) {
   const Eigen::Quaterniond q = rotation.normalized();
-  std::ostringstream quat;
-  quat.precision(17);
-  quat << q.w() << ' ' << q.x() << ' ' << q.y() << ' ' << q.z();
   for (const char* name : kMjcfOrientationAttributes) attributes->erase(name);
-  attributes->put("quat", quat.str());
+  attributes->put("quat", FormatMjcfNumbers({q.w(), q.x(), q.y(), q.z()}));
 }
 
 void Normalize(ptree* element, const Compiler& compiler) {
