@@ -403,4 +403,14 @@ check "it names the file and what is wrong, in one line" grep -q \
   "$work/err"
 check "in one line" test "$(wc -l <"$work/err")" -eq 1
 
+# --keyframe starts it at one of its <key>s; a key it lacks is refused.
+sed 's|</mujoco>|<keyframe><key name="raised" qpos="0.3 -0.2"/></keyframe></mujoco>|' \
+  "$scenes/arm_over_a_table.xml" >"$work/keyed_arm.xml"
+"$coulomb" run "$work/keyed_arm.xml" --keyframe raised --duration 0.01 >/dev/null; code=$?
+check "an MJCF file runs from its keyframe" test "$code" -eq 0
+"$coulomb" run "$work/keyed_arm.xml" --keyframe lowered >/dev/null 2>"$work/err"; code=$?
+check "a keyframe the file lacks exits 2" test "$code" -eq 2
+check "naming the file and the key" grep -q \
+  "^coulomb run: $work/keyed_arm.xml: no keyframe named 'lowered'" "$work/err"
+
 checks_summary
