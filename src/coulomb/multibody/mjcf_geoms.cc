@@ -75,28 +75,23 @@ uint32_t Bitmask(const ptree& attributes, const std::string& attribute,
   return static_cast<uint32_t>(numbers[0]);
 }
 
-// Walks <worldbody>, each geom read in the class its body gives it.
+// Walks <worldbody>, whose geoms have their classes' attributes written on
+// them (ReadMjcfRoot).
 class ContactReader {
  public:
-  explicit ContactReader(const ptree& root) : defaults_(root) {}
-
-  // The geoms of `body` (named `body_name`) and of the bodies in it,
-  // `child_class` the class they take by default.
-  void Read(const ptree& body, const std::string& body_name,
-            const std::string& child_class) {
+  // The geoms of `body` (named `body_name`) and of the bodies in it.
+  void Read(const ptree& body, const std::string& body_name) {
     const ptree none;
     int geom_index = 0;
     for (const auto& [tag, child] : body) {
-      const ptree& own = child.get_child("<xmlattr>", none);
+      const ptree& attributes = child.get_child("<xmlattr>", none);
       if (tag == "body") {
-        Read(child, own.get("name", ""), own.get("childclass", child_class));
+        Read(child, attributes.get("name", ""));
       } else if (tag == "geom") {
         const std::string name =
-            MjcfGeomName(own.get("name", ""), body_name, geom_index++);
+            MjcfGeomName(attributes.get("name", ""), body_name, geom_index++);
         if (!names_.insert(name).second)
           throw std::runtime_error("two geoms are named '" + name + "' (rename one)");
-        const ptree attributes =
-            defaults_.GeomAttributes(own, own.get("class", child_class));
         contacts_[name] = {SlidingFriction(attributes, name),
                            {Bitmask(attributes, "contype", name),
                             Bitmask(attributes, "conaffinity", name)}};
@@ -107,7 +102,6 @@ class ContactReader {
   std::map<std::string, MjcfGeomContact> contacts() && { return std::move(contacts_); }
 
  private:
-  MjcfDefaults defaults_;
   std::set<std::string> names_;
   std::map<std::string, MjcfGeomContact> contacts_;
 };
@@ -159,9 +153,9 @@ void NameUnnamedBodiesAndGeoms(ptree* worldbody) {
 
 std::map<std::string, MjcfGeomContact> ReadMjcfGeomContacts(const std::string& path) {
   const ptree root = ReadMjcfRoot(path);
-  ContactReader reader(root);
+  ContactReader reader;
   if (const auto world = root.get_child_optional("worldbody"))
-    reader.Read(*world, "universe", "main");
+    reader.Read(*world, "universe");
   return std::move(reader).contacts();
 }
 

@@ -39,8 +39,8 @@ void NameUnnamedBodiesAndGeoms(boost::property_tree::ptree* worldbody);
 // its orientation. Throws std::runtime_error naming a class not defined.
 void ResolveMjcfGeomClasses(boost::property_tree::ptree* root);
 
-// A geom's contact attributes, each from the geom or its class (MjcfDefaults:
-// its own class, its body's childclass, the top default):
+// A geom's contact attributes, each from the geom or its class
+// (ResolveMjcfGeomClasses):
 // * friction: the sliding friction μ, if the geom sets `friction`; a geom
 //   that sets none takes the scene's contact material (μ = 1 by default,
 //   MuJoCo's default too);
