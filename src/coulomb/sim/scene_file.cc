@@ -59,6 +59,17 @@ ContactMaterial ReadContactOverrides(const SceneReader& r, const YAML::Node& nod
 
 namespace {
 
+// The value of enum type E named at `node` (ParseEnum), or SceneFileError
+// at `key` listing the names.
+template <typename E>
+E ReadEnum(const SceneReader& r, const YAML::Node& node, const std::string& key) {
+  try {
+    return ParseEnum<E>(r.String(node, key));
+  } catch (const std::invalid_argument& e) {
+    r.Fail(node, key, e.what());
+  }
+}
+
 void ReadContactDefaults(const SceneReader& r, const YAML::Node& node, Scene* scene,
                          ContactMaterial* defaults) {
   r.CheckKeys(node, "contact",
@@ -74,12 +85,8 @@ void ReadContactDefaults(const SceneReader& r, const YAML::Node& node, Scene* sc
     scene->system.SetMaxSdfContacts(count);
   }
   if (node["model"]) {
-    try {
-      scene->parameters.contact.model =
-          ParseEnum<ContactModel>(r.String(node["model"], "contact.model"));
-    } catch (const std::invalid_argument& e) {
-      r.Fail(node["model"], "contact.model", e.what());
-    }
+    scene->parameters.contact.model =
+        ReadEnum<ContactModel>(r, node["model"], "contact.model");
     if (scene->parameters.contact.model != ContactModel::kSap &&
         std::isinf(defaults->stiffness)) {
       r.Fail(node["model"], "contact.model",
@@ -101,12 +108,8 @@ void ReadContactDefaults(const SceneReader& r, const YAML::Node& node, Scene* sc
         r.NonNegative(node["lookahead"], "contact.lookahead");
   }
   if (node["friction_combination"]) {
-    try {
-      scene->parameters.contact.friction_combination = ParseEnum<FrictionCombination>(
-          r.String(node["friction_combination"], "contact.friction_combination"));
-    } catch (const std::invalid_argument& e) {
-      r.Fail(node["friction_combination"], "contact.friction_combination", e.what());
-    }
+    scene->parameters.contact.friction_combination = ReadEnum<FrictionCombination>(
+        r, node["friction_combination"], "contact.friction_combination");
   }
   if (node["hunt_crossley_near_rigid_threshold"]) {
     scene->parameters.contact.hunt_crossley_near_rigid_threshold =
@@ -428,13 +431,8 @@ Scene ReadScene(const SceneReader& r, const YAML::Node& root) {
     scene.parameters.implicit_joint_damping =
         r.Boolean(root["implicit_damping"], "implicit_damping");
   }
-  if (root["scheme"]) {
-    try {
-      scene.parameters.scheme = ParseEnum<Scheme>(r.String(root["scheme"], "scheme"));
-    } catch (const std::invalid_argument& e) {
-      r.Fail(root["scheme"], "scheme", e.what());
-    }
-  }
+  if (root["scheme"])
+    scene.parameters.scheme = ReadEnum<Scheme>(r, root["scheme"], "scheme");
   ContactMaterial defaults;
   if (root["contact"]) ReadContactDefaults(r, root["contact"], &scene, &defaults);
   if (root["solver"]) ReadSolver(r, root["solver"], &scene);
