@@ -483,6 +483,45 @@ class Simulation:
         self._check_robot(robot)
         return self._engine.joint_efforts(robot)
 
+    def tendon_names(self, robot: str) -> list[str]:
+        """The robot's fixed tendons (an MJCF file's ``<tendon><fixed>``),
+        each a length L = Σ c_k q_k over its joints."""
+        self._check_robot(robot)
+        return self._engine.tendon_names(robot)
+
+    @_serialized
+    def tendon_lengths(self, robot: str) -> np.ndarray:
+        """Lengths L = Σ c_k q_k [m or rad] of the robot's fixed tendons, in
+        ``tendon_names`` order."""
+        self._check_robot(robot)
+        return self._engine.tendon_lengths(robot)
+
+    @_serialized
+    def set_tendon_target(self, robot: str, tendon: str, length: float,
+                          velocity: float = 0.0) -> None:
+        """The target length [m or rad] (and velocity) of a fixed tendon's PD
+        controller (an MJCF actuator on the tendon, or the scene's
+        ``controllers``), clamped into its servo's range (an MJCF actuator's
+        ctrlrange times its target per control)."""
+        self._check_tendon(robot, tendon)
+        if not self._engine.has_pd_gains(robot, tendon):
+            raise ValueError(f"{robot}: tendon '{tendon}' has no PD gains "
+                             f"(an MJCF actuator on it, or the scene's controllers)")
+        self._engine.set_pd_target(robot, tendon, float(length), float(velocity))
+
+    @_serialized
+    def set_tendon_force(self, robot: str, tendon: str, force: float) -> None:
+        """A constant force [N, or N·m for dimensionless coefficients] along
+        a fixed tendon, kept until changed: joint k takes c_k times it."""
+        self._check_tendon(robot, tendon)
+        self._engine.set_joint_effort(robot, tendon, float(force))
+
+    def _check_tendon(self, robot: str, tendon: str) -> None:
+        tendons = self.tendon_names(robot)
+        if tendon not in tendons:
+            raise KeyError(f"{robot}: no tendon named '{tendon}' "
+                           f"(tendons: {', '.join(tendons) or 'none'})")
+
     # --- model-based control ------------------------------------------------
     def _check_tree(self, name: str) -> None:
         if name not in self.body_names:

@@ -3,6 +3,7 @@ against statics."""
 
 import math
 import pathlib
+import pickle
 import re
 
 import numpy as np
@@ -938,8 +939,10 @@ def test_the_scenes_controllers_replace_the_files_actuators(tmp_path):
 @pytest.mark.parametrize("actuator, message", [
     ('<muscle joint="hinge"/>', "<muscle> is not read"),
     ('<general joint="hinge" dyntype="filter"/>', "only gaintype fixed and dyntype none"),
-    ('<general joint="hinge" biastype="affine" biasprm="0 -5 0"/>',
-     "a <general> law is read as a motor"),  # a gain of 1, not 5: no servo
+    ('<general joint="hinge" biastype="affine" biasprm="0 5 0"/>',
+     "a <general> law is read as a motor"),  # a negative kp: no servo
+    ('<general joint="hinge" biastype="affine" biasprm="0 -5 1"/>',
+     "a <general> law is read as a motor"),  # a negative kv
     ('<general joint="hinge" biastype="affine" biasprm="1 0 0"/>', "a constant bias"),
     ('<general joint="hinge" gainprm="5 1"/>', "only its first 1 entries are read"),
     ('<position joint="hinge" ctrlrange="1 0"/>', "ctrlrange '1 0': expected lower < upper"),
@@ -952,7 +955,11 @@ def test_the_scenes_controllers_replace_the_files_actuators(tmp_path):
     ('<motor joint="hinge" forcerange="-1 2"/>', r"forcerange '-1 2': only \[−F, F\]"),
     ('<motor joint="hinge" forcelimited="true"/>', "forcelimited without a forcerange"),
     ('<motor joint="hinge" ctrlrange="0 1"/>', r"ctrlrange '0 1': only \[−F, F\]"),
-    ('<motor tendon="cable"/>', "attribute 'tendon'"),
+    ('<motor tendon="cable"/>', r"no fixed tendon named 'cable' \(spatial tendons are not "
+     r"read\)"),
+    ('<motor joint="hinge" tendon="cable"/>', "acts on both a joint and a tendon"),
+    ('<motor site="tip"/>', "attribute 'site'"),
+    ('<motor/>', "acts on no joint or tendon"),
     ('<motor joint="elbow"/>', "no joint named 'elbow'"),
     ('<motor name="a" joint="hinge"/><motor name="b" joint="hinge"/>',
      "actuator 'b': a second actuator on joint 'hinge'"),
@@ -1070,6 +1077,172 @@ def test_a_velocity_servos_target_velocity_is_clamped_into_its_control_range(tmp
     at_bound.set_pd_targets("r", [0.0], [1.0])
     np.testing.assert_array_equal(sim.run(1.0).q, at_bound.run(1.0).q)
     assert sim.v[0] > 0.5  # driven at about the bound, against gravity
+
+
+# Two fingers sliding along z under a fixed hand, driven through a fixed
+# tendon L = ½ q1 + q2 (MuJoCo's moment arms: finger k takes c_k f of the
+# tendon's force f). Their masses are 0.2 kg times their coefficients, so
+# that a force f = 0.2 g holds both, and any force moves both alike.
+GRIPPER = """<mujoco model="gripper">
+  <worldbody>
+    <body name="hand" pos="0 0 1">
+      <geom type="box" size="0.05 0.05 0.02" mass="1" contype="0" conaffinity="0"/>
+      <body name="left" pos="0 0.03 -0.05">
+        <joint name="finger1" type="slide" axis="0 0 1"/>
+        <geom type="box" size="0.01 0.005 0.02" mass="0.1"/>
+      </body>
+      <body name="right" pos="0 -0.03 -0.05">
+        <joint name="finger2" type="slide" axis="0 0 1"/>
+        <geom type="box" size="0.01 0.005 0.02" mass="0.2"/>
+      </body>
+    </body>
+  </worldbody>
+  <tendon>
+    <fixed name="split"><joint joint="finger1" coef="0.5"/><joint joint="finger2" coef="1"/></fixed>
+  </tendon>
+  <actuator>ACTUATOR</actuator>
+  <keyframe><key name="open" ctrl="CTRL"/></keyframe>
+</mujoco>"""
+HOLDING_FORCE = 0.2 * G
+# A servo written as published grippers write it: f = a ctrl − kp L − kv L̇,
+# its control 0–255 for a target of 0–40 mm (a = 0.04 kp / 255).
+GRIPPER_SERVO = ('<general name="grip" tendon="split" ctrlrange="0 255" '
+                 'gainprm="0.01568627451" biastype="affine" biasprm="0 -100 -10"/>')
+
+
+def gripper(actuator=GRIPPER_SERVO, ctrl="255"):
+    return GRIPPER.replace("ACTUATOR", actuator).replace("CTRL", ctrl)
+
+
+def test_a_servo_on_a_fixed_tendon_holds_it_where_its_law_balances_gravity(tmp_path):
+    # At rest f = kp (s ctrl − L) = 0.2 g: L = s ctrl − 0.2 g / kp, each
+    # finger at L / 1.5 (they move alike), with efforts c_k f; to 1e-7 m,
+    # a force error of 1e-5 N: the solve stops at a relative 1e-6.
+    path = tmp_path / "gripper.xml"
+    path.write_text(gripper())
+    sim = coulomb.Simulation.from_file(str(path), keyframe="open")
+    assert sim.tendon_names("gripper") == ["split"]
+    target_per_control = 0.01568627451 / 100
+    sim.run(3.0)
+    length = target_per_control * 255 - HOLDING_FORCE / 100
+    assert sim.tendon_lengths("gripper")[0] == pytest.approx(length, abs=1e-7)
+    np.testing.assert_allclose(sim.joint_positions("gripper"), [length / 1.5] * 2,
+                               atol=1e-7)
+    np.testing.assert_allclose(sim.joint_efforts("gripper"),
+                               [0.5 * HOLDING_FORCE, HOLDING_FORCE], rtol=1e-6)
+    # A target from Python, in metres of tendon; beyond the control range
+    # it is clamped to the range's 40 mm.
+    for target, held in ((0.01, 0.01), (1.0, target_per_control * 255)):
+        sim.set_tendon_target("gripper", "split", target)
+        sim.run(3.0)
+        assert sim.tendon_lengths("gripper")[0] == pytest.approx(
+            held - HOLDING_FORCE / 100, abs=1e-7)
+
+
+def test_a_motor_on_a_fixed_tendon_pushes_each_joint_by_its_coefficient(tmp_path):
+    # f = g a ctrl = 2 × 3 × 0.2 g / 6 = 0.2 g holds the fingers still; twice
+    # that lifts both at g: symplectic Euler's q_n = δt² g n (n + 1) / 2.
+    path = tmp_path / "gripper.xml"
+    path.write_text(gripper('<general tendon="split" gear="2" gainprm="3"/>',
+                            str(HOLDING_FORCE / 6)))
+    sim = coulomb.Simulation.from_file(str(path), keyframe="open")
+    sim.run(0.5)
+    np.testing.assert_allclose(sim.joint_positions("gripper"), [0.0, 0.0], atol=1e-14)
+    sim.set_tendon_force("gripper", "split", 2 * HOLDING_FORCE)
+    steps = 50
+    sim.run(steps * sim.time_step)
+    rise = sim.time_step ** 2 * G * steps * (steps + 1) / 2
+    np.testing.assert_allclose(sim.joint_positions("gripper"), [rise, rise], rtol=1e-9)
+    np.testing.assert_allclose(sim.joint_efforts("gripper"),
+                               [HOLDING_FORCE, 2 * HOLDING_FORCE], rtol=1e-12)
+
+
+def test_a_motors_force_range_bounds_its_force_along_the_tendon(tmp_path):
+    path = tmp_path / "gripper.xml"
+    path.write_text(gripper('<motor tendon="split" gear="2" forcerange="-1 1"/>', "0"))
+    sim = coulomb.Simulation.from_file(str(path))
+    sim.set_tendon_force("gripper", "split", 100.0)
+    sim.step()
+    np.testing.assert_allclose(sim.joint_efforts("gripper"), [1.0, 2.0], rtol=1e-12)
+
+
+def test_a_scene_controller_drives_a_fixed_tendon_by_its_name(tmp_path):
+    path = tmp_path / "gripper.xml"
+    path.write_text(gripper())
+    sim = coulomb.Simulation.from_dict(scene({
+        "name": "g", "mjcf": str(path), "base": "fixed", "pose": {"position": [0, 0, 1]},
+        "actuators": False,
+        "controllers": {"split": {"kp": 50.0, "kd": 5.0, "target": 0.03}}}))
+    sim.run(3.0)
+    assert sim.tendon_lengths("g")[0] == pytest.approx(0.03 - HOLDING_FORCE / 50, abs=1e-7)
+    snapshot = pickle.loads(pickle.dumps(sim.snapshot()))  # through its bytes
+    sim.set_tendon_target("g", "split", 0.0)
+    sim.run(1.0)
+    sim.restore(snapshot)  # the tendon's controller, its target 0.03, comes back
+    sim.run(1.0)
+    assert sim.tendon_lengths("g")[0] == pytest.approx(0.03 - HOLDING_FORCE / 50, abs=1e-7)
+
+
+def test_each_body_of_a_file_drives_its_own_fixed_tendons(tmp_path):
+    # Two grippers in one file, each its own robot with its tendon and
+    # servo, the key's controls 255 and 127.5 taken in actuator order; a
+    # tendon joining a finger of each is said not to be read, by each.
+    hand = re.search(r'    <body name="hand".*?\n    </body>\n', GRIPPER, re.S).group(0)
+    second = hand.replace('"hand" pos="0 0 1"', '"hand2" pos="1 0 1"')
+    for old, new in (("left", "left2"), ("right", "right2"), ("finger1", "finger3"),
+                     ("finger2", "finger4")):
+        second = second.replace(f'"{old}"', f'"{new}"')
+    text = (gripper(GRIPPER_SERVO + GRIPPER_SERVO.replace('"grip" tendon="split"',
+                                                          '"grip2" tendon="split2"'),
+                    "255 127.5")
+            .replace(hand, hand + second)
+            .replace("</tendon>", '<fixed name="split2"><joint joint="finger3" coef="0.5"/>'
+                     '<joint joint="finger4" coef="1"/></fixed><fixed name="cross"><joint '
+                     'joint="finger1" coef="1"/><joint joint="finger3" coef="1"/></fixed>'
+                     "</tendon>"))
+    path = tmp_path / "grippers.xml"
+    path.write_text(text)
+    with pytest.warns(UserWarning):
+        sim = coulomb.Simulation.from_file(str(path), keyframe="open")
+    assert [sim.tendon_names(robot) for robot in ("hand", "hand2")] == [["split"], ["split2"]]
+    sim.run(3.0)
+    for robot, control in (("hand", 255), ("hand2", 127.5)):
+        assert sim.tendon_lengths(robot)[0] == pytest.approx(
+            0.04 * control / 255 - HOLDING_FORCE / 100, abs=1e-7)
+    assert [w.split(": ", 1)[1] for w in sim.warnings] == [
+        "<tendon><fixed> 'cross' joins joint 'finger1' to another body's: not read",
+        "<tendon><fixed> 'cross' joins joint 'finger3' to another body's: not read"]
+
+
+@pytest.mark.parametrize("tendon, message", [
+    ('<fixed name="finger1"><joint joint="finger2" coef="1"/></fixed>',
+     "tendon 'finger1': a joint or another tendon has that name"),
+    ('<fixed name="t"><joint joint="thumb" coef="1"/></fixed>', "no joint named 'thumb'"),
+    ('<fixed name="t"/>', "fixed tendon 't': no <joint> in it"),
+    ('<fixed name="t"><joint joint="finger1" coef="x"/></fixed>',
+     "fixed tendon 't': coef of joint 'finger1'"),
+    ('<fixed name="t"><joint coef="1"/></fixed>', "a <joint> needs its joint and coef"),
+    ('<fixed name="t"><joint joint="finger1"/></fixed>', "a <joint> needs its joint and coef"),
+    ('<fixed name="t"><joint joint="finger1" coef="1"/></fixed><fixed name="t"><joint '
+     'joint="finger2" coef="1"/></fixed>', "two tendons are named 't'"),
+])
+def test_bad_fixed_tendons_are_refused_in_one_line(tmp_path, tendon, message):
+    text = re.sub(r"<tendon>.*</tendon>", f"<tendon>{tendon}</tendon>", gripper("", "0"),
+                  flags=re.S)
+    with pytest.raises(ValueError, match=message) as error:
+        load(tmp_path, text, base="fixed")
+    assert "\n" not in str(error.value)
+
+
+def test_python_names_the_tendon_it_cannot_drive(tmp_path):
+    path = tmp_path / "gripper.xml"
+    path.write_text(gripper("", "0"))
+    sim = coulomb.Simulation.from_file(str(path))
+    with pytest.raises(KeyError, match="gripper: no tendon named 'cable' "
+                       r"\(tendons: split\)"):
+        sim.set_tendon_target("gripper", "cable", 0.0)
+    with pytest.raises(ValueError, match="tendon 'split' has no PD gains"):
+        sim.set_tendon_target("gripper", "split", 0.0)
 
 
 def pendulum_with(joint_attributes="", defaults="", body_attributes=""):
@@ -1378,19 +1551,24 @@ def test_what_an_mjcf_file_holds_that_is_not_simulated_is_a_warning(tmp_path):
     text = PENDULUM_MJCF.replace("</mujoco>", """<equality>
     <connect site1="a" site2="b"/><weld body1="bob"/><connect body1="bob" anchor="0 0 -1"/>
   </equality>
-  <tendon><fixed name="t"><joint joint="hinge" coef="1"/></fixed></tendon>
+  <tendon><fixed name="t"><joint joint="hinge" coef="1"/></fixed>
+    <fixed name="spring" stiffness="3"><joint joint="hinge" coef="1"/></fixed>
+    <fixed class="stop"><joint joint="hinge" coef="2"/></fixed>
+    <spatial name="cable"><site site="a"/><site site="b"/></spatial></tendon>
   <contact><pair geom1="a" geom2="b"/><exclude body1="bob" body2="bob"/></contact>
 </mujoco>""").replace('<body name="bob">', '<body name="bob" gravcomp="1"><geom '
                       'type="sphere" size="0.1" pos="0 0 -0.5" condim="1" mass="0.1"/>'
                       '<geom class="spin" type="sphere" size="0.1" pos="0 0 -0.3" mass="0.1"/>'
                       ).replace("<worldbody>", '<option density="1.2" wind="0 0 0"/>'
                                 '<default><default class="spin"><geom condim="4"/></default>'
+                                '<default class="stop"><tendon range="0 1"/></default>'
                                 "</default><worldbody>")
     with pytest.warns(UserWarning) as caught:
         sim = load(tmp_path, text)
     expected = [
         "1 <equality> constraint (connect) is not read: the robot moves without it",
-        "1 <tendon> element (fixed) is not read: the robot moves without it",
+        "3 <tendon> elements (fixed with stiffness/damping/frictionloss/armature/range, "
+        "spatial) are not read: the robot moves without them",
         "1 explicit contact pair (pair) is not read: the robot moves without it",
         "1 body's gravcomp (gravity compensation) is not read: gravity acts on it in full",
         "2 geoms' condim other than 3 is not read: their contacts have sliding friction "

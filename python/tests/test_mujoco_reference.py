@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import coulomb
-from test_mjcf import DOWNHILL, FLOOR, ball_over, frictional_slope, several_bodies
+from test_mjcf import (DOWNHILL, FLOOR, GRIPPER_SERVO, ball_over, frictional_slope, gripper,
+                       several_bodies)
 
 mujoco = pytest.importorskip("mujoco")
 
@@ -241,3 +242,34 @@ def test_classes_and_frames_are_read_as_mujoco_reads_them(tmp_path):
     np.testing.assert_allclose(sim.mass_matrix("framed"), mass_matrix, rtol=0, atol=1e-12)
     np.testing.assert_allclose(sim.bias_forces("framed"), data.qfrc_bias, rtol=0,
                                atol=1e-12)
+
+
+def test_a_servo_on_a_fixed_tendon_rests_where_mujocos_does(tmp_path):
+    # A published gripper's law (gain 0.0157, biasprm 0 −100 −10, control
+    # 255 from the keyframe) on L = ½ q1 + q2: both engines rest the fingers
+    # where the law balances their weight, to the solve's tolerance.
+    model, data, sim = both(tmp_path, gripper(GRIPPER_SERVO))
+    mujoco.mj_resetDataKeyframe(model, data, model.key("open").id)
+    sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe="open")
+    mujoco.mj_step(model, data, nstep=int(3.0 / model.opt.timestep))
+    sim.run(3.0)
+    assert data.ncon == 0
+    np.testing.assert_allclose(sim.tendon_lengths("gripper"), data.ten_length, atol=1e-7)
+    np.testing.assert_allclose(sim.joint_positions("gripper"), data.qpos, atol=1e-7)
+    np.testing.assert_allclose(sim.joint_efforts("gripper"), data.qfrc_actuator, rtol=1e-5)
+
+
+def test_a_motor_on_a_fixed_tendon_moves_the_fingers_as_mujocos(tmp_path):
+    # A constant force along the tendon: both engines take the same
+    # symplectic Euler steps, so the fingers move alike to round-off.
+    text = gripper('<motor tendon="split" gear="2"/>', "1.5").replace(
+        'coef="0.5"', 'coef="-0.7"')
+    model, data, sim = both(tmp_path, text)
+    mujoco.mj_resetDataKeyframe(model, data, model.key("open").id)
+    sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe="open")
+    for _ in range(100):
+        mujoco.mj_step(model, data)
+        sim.step()
+    assert abs(data.qpos[1]) > 0.01 and abs(data.qpos[0]) > 0.01
+    np.testing.assert_allclose(sim.joint_positions("gripper"), data.qpos, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(sim.joint_efforts("gripper"), data.qfrc_actuator, rtol=1e-12)

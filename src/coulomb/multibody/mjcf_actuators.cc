@@ -18,7 +18,7 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // Attributes every type reads, or that change nothing in the mapping
 // (names, groups), and those each type adds.
 const std::set<std::string> kCommonAttributes = {
-    "name", "class",      "group",        "user",      "joint",
+    "name", "class",      "group",        "user",      "joint",      "tendon",
     "gear", "forcerange", "forcelimited", "ctrlrange", "ctrllimited"};
 const std::set<std::string> kPositionAttributes = {"kp", "kv", "inheritrange"};
 const std::set<std::string> kVelocityAttributes = {"kv"};
@@ -103,9 +103,11 @@ void ReadMotor(const ActuatorAttributes& attributes, double gain,
   actuator->effort_per_control = gear * gain;
 }
 
-// A servo: PD gains, its control a target within ctrlrange.
+// A servo: PD gains, its control a target (`target_per_control` times the
+// control) within ctrlrange.
 void ReadServo(const ActuatorAttributes& attributes, MjcfActuator::Control control,
-               double kp, double kd, MjcfActuator* actuator) {
+               double kp, double kd, MjcfActuator* actuator,
+               double target_per_control = 1.0) {
   const double gear = attributes.Numbers("gear", "1")[0];
   if (gear != 1.0)
     attributes.Refuse("gear " + attributes.Text("gear", "") +
@@ -114,6 +116,7 @@ void ReadServo(const ActuatorAttributes& attributes, MjcfActuator::Control contr
   actuator->control = control;
   actuator->proportional_gain = kp;
   actuator->derivative_gain = kd;
+  actuator->target_per_control = target_per_control;
   actuator->effort_limit = std::abs(gear) * attributes.SymmetricBound("force");
   std::tie(actuator->control_lower, actuator->control_upper) = attributes.Range("ctrl");
 }
@@ -145,20 +148,27 @@ void ReadGeneral(const ActuatorAttributes& attributes, MjcfActuator* actuator) {
   if (!(gain > 0.0)) attributes.Refuse("gainprm: only a positive gain is read");
   if (bias[0] != 0.0) attributes.Refuse("biasprm: a constant bias is not read");
   if (bias[1] == 0.0 && bias[2] == 0.0) return ReadMotor(attributes, gain, actuator);
-  if (bias[1] == -gain)
-    return ReadServo(attributes, MjcfActuator::Control::kTargetPosition, gain, -bias[2],
-                     actuator);
-  if (bias[1] == 0.0 && bias[2] == -gain)
-    return ReadServo(attributes, MjcfActuator::Control::kTargetVelocity, 0.0, gain,
-                     actuator);
+  // f = kp (s ctrl − q) − kv q̇ with kp = −b1, kv = −b2 and s = a/kp; a
+  // velocity servo's f = kv (s ctrl − q̇) with s = a/kv. s = 1 exactly when
+  // the file writes b1 = −a (or b2 = −a).
+  const auto target_per_control = [gain](double servo_gain) {
+    return servo_gain == gain ? 1.0 : gain / servo_gain;
+  };
+  if (bias[1] < 0.0 && bias[2] <= 0.0)
+    return ReadServo(attributes, MjcfActuator::Control::kTargetPosition, -bias[1],
+                     -bias[2], actuator, target_per_control(-bias[1]));
+  if (bias[1] == 0.0 && bias[2] < 0.0)
+    return ReadServo(attributes, MjcfActuator::Control::kTargetVelocity, 0.0, -bias[2],
+                     actuator, target_per_control(-bias[2]));
   attributes.Refuse(
       "a <general> law is read as a motor (biasprm 0), a position servo (biasprm "
-      "\"0 -a -kv\") or a velocity servo (biasprm \"0 0 -a\"), a being its gainprm");
+      "\"0 -kp -kv\", kp > 0, kv ≥ 0) or a velocity servo (biasprm \"0 0 -kv\", kv > 0)");
 }
 
 MjcfActuator ReadActuator(const std::string& type, const ptree& values) {
-  const std::string joint = values.get("joint", "");
-  MjcfActuator actuator{values.get("name", "<" + type + "> on " + joint), joint};
+  const std::string joint = values.get("joint", ""), tendon = values.get("tendon", "");
+  MjcfActuator actuator{values.get("name", "<" + type + "> on " + joint + tendon), joint,
+                        tendon};
   const ActuatorAttributes attributes(actuator.name, values);
   if (type == "motor") {
     attributes.CheckRead(type, {});
@@ -172,8 +182,10 @@ MjcfActuator ReadActuator(const std::string& type, const ptree& values) {
     attributes.Refuse("<" + type +
                       "> is not read (motor, position, velocity and general are)");
   }
-  if (joint.empty())
-    attributes.Refuse("acts on no joint (only joint transmissions are read)");
+  if (joint.empty() == tendon.empty())
+    attributes.Refuse(
+        joint.empty() ? "acts on no joint or tendon (only those transmissions are read)"
+                      : "acts on both a joint and a tendon (give one)");
   if (type == "motor") {
     ReadMotor(attributes, 1.0, &actuator);
   } else if (type == "position") {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/property_tree/xml_parser.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -19,12 +20,39 @@ namespace {
 
 using boost::property_tree::ptree;
 
-// The names a top-level body owns: its bodies, joints and sites, and the
-// world's ("world"), which every robot of the file shares.
+// The joints a fixed tendon's <joint>s name.
+std::vector<std::string> TendonJoints(const ptree& tendon) {
+  std::vector<std::string> joints;
+  for (const auto& [tag, child] : tendon)
+    if (tag == "joint") joints.push_back(child.get("<xmlattr>.joint", ""));
+  return joints;
+}
+
+// The names a top-level body owns: its bodies, joints and sites, the fixed
+// tendons over its joints alone, and the world's ("world"), which every
+// robot of the file shares.
 struct OwnedNames {
   std::set<std::string> bodies{"world"};
   std::set<std::string> joints;
   std::set<std::string> sites;
+  std::set<std::string> tendons;
+
+  // After Collect: the fixed tendons of the file's <tendon> sections whose
+  // joints are all this body's.
+  void CollectTendons(const ptree& root) {
+    for (const auto& [section, content] : root) {
+      if (section != "tendon") continue;
+      for (const auto& [tag, tendon] : content) {
+        if (tag == "fixed" && OwnsAll(TendonJoints(tendon)))
+          tendons.insert(tendon.get("<xmlattr>.name", ""));
+      }
+    }
+  }
+  bool OwnsAll(const std::vector<std::string>& names) const {
+    return std::all_of(names.begin(), names.end(), [this](const std::string& name) {
+      return joints.count(name) > 0;
+    });
+  }
 
   void Collect(const ptree& body) {
     if (const auto name = body.get_optional<std::string>("<xmlattr>.name"))
@@ -52,11 +80,10 @@ struct OwnedNames {
   // The first name `element` refers to that is not this body's, else "".
   std::string Foreign(const ptree& element) const {
     const std::pair<const char*, const std::set<std::string>*> references[] = {
-        {"body1", &bodies},         {"body2", &bodies},
-        {"body", &bodies},          {"joint1", &joints},
-        {"joint2", &joints},        {"joint", &joints},
-        {"jointinparent", &joints}, {"site1", &sites},
-        {"site2", &sites},          {"site", &sites}};
+        {"body1", &bodies},         {"body2", &bodies},  {"body", &bodies},
+        {"joint1", &joints},        {"joint2", &joints}, {"joint", &joints},
+        {"jointinparent", &joints}, {"site1", &sites},   {"site2", &sites},
+        {"site", &sites},           {"tendon", &tendons}};
     for (const auto& [attribute, owned] : references) {
       const auto name =
           element.get_optional<std::string>(std::string("<xmlattr>.") + attribute);
@@ -105,6 +132,28 @@ ptree OwnedElements(const std::string& section, const ptree& elements,
       left_out->push_back("<" + section + "><" + tag + "> names '" + foreign +
                           "' of another body of the file: not read");
     }
+  }
+  return kept;
+}
+
+// The fixed tendons over the body's joints alone (those over its joints and
+// another's noted); spatial tendons, over sites, kept (they are not read).
+ptree OwnedTendons(const ptree& tendons, const OwnedNames& owned,
+                   std::vector<std::string>* left_out) {
+  ptree kept;
+  for (const auto& [tag, tendon] : tendons) {
+    const std::vector<std::string> joints = TendonJoints(tendon);
+    if (tag != "fixed" || owned.OwnsAll(joints)) {
+      kept.push_back({tag, tendon});
+      continue;
+    }
+    const auto owned_joint = std::find_if(
+        joints.begin(), joints.end(),
+        [&owned](const std::string& joint) { return owned.joints.count(joint) > 0; });
+    if (owned_joint != joints.end())
+      left_out->push_back("<tendon><fixed> '" + tendon.get("<xmlattr>.name", "") +
+                          "' joins joint '" + *owned_joint +
+                          "' to another body's: not read");
   }
   return kept;
 }
@@ -160,10 +209,13 @@ ptree BodyShare(const std::string& path, const ptree& root, const std::string& b
     throw std::runtime_error(path + ": two bodies of <worldbody> are named '" + body +
                              "' (rename one)");
   }
+  owned.CollectTendons(root);
   ptree kept;
   for (const auto& [section, content] : root) {
     if (section == "worldbody") {
       kept.push_back({section, WorldbodyOf(content, body, keep_placement)});
+    } else if (section == "tendon") {
+      kept.push_back({section, OwnedTendons(content, owned, left_out)});
     } else if (section == "actuator" || section == "equality" || section == "contact") {
       kept.push_back({section, OwnedElements(section, content, owned, left_out)});
     } else if (section == "keyframe" && !whole_file) {

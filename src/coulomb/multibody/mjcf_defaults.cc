@@ -169,6 +169,8 @@ void MjcfDefaults::ReadClass(const ptree& element, const std::string& name,
       inherited.joint = MergeAttributes(inherited.joint, Attributes(child));
     } else if (tag == "geom") {
       inherited.geom = MergeAttributes(inherited.geom, Attributes(child));
+    } else if (tag == "tendon") {
+      inherited.tendon = MergeAttributes(inherited.tendon, Attributes(child));
     } else if (kActuatorTags.count(tag)) {
       inherited.actuator = MergeAttributes(inherited.actuator, Attributes(child));
       inherited.actuator_tags.insert(tag);
@@ -212,6 +214,11 @@ ptree MjcfDefaults::JointAttributes(const ptree& own,
 ptree MjcfDefaults::GeomAttributes(const ptree& own,
                                    const std::string& class_name) const {
   return MergeAttributes(Find(class_name).geom, own);
+}
+
+ptree MjcfDefaults::TendonAttributes(const ptree& own,
+                                     const std::string& class_name) const {
+  return MergeAttributes(Find(class_name).tendon, own);
 }
 
 ptree MjcfDefaults::ActuatorAttributes(const std::string& type, const ptree& own) const {

@@ -19,7 +19,7 @@ namespace coulomb {
 boost::property_tree::ptree ReadMjcfRoot(const std::string& path);
 
 // MJCF's default classes, resolved as MuJoCo resolves them for the elements
-// read here (joints, geoms and actuators). The top <default> is class "main"; a
+// read here (joints, geoms, tendons and actuators). The top <default> is class "main"; a
 // nested <default class="c"> starts from its parent's attribute values and
 // overrides those it sets. An element takes the values of its class (its
 // own `class` attribute; for a joint or a geom, otherwise the `childclass`
@@ -48,6 +48,9 @@ class MjcfDefaults {
   ptree JointAttributes(const ptree& own, const std::string& class_name) const;
   // The attributes of a <geom> element, the same way.
   ptree GeomAttributes(const ptree& own, const std::string& class_name) const;
+  // The attributes of a tendon (<fixed> or <spatial>), the same way (its
+  // class is its own `class`, else "main").
+  ptree TendonAttributes(const ptree& own, const std::string& class_name) const;
   // The attributes of an actuator element of type `type` (its tag). Throws
   // std::runtime_error on an unknown class, or a class whose actuator
   // defaults come from another actuator type.
@@ -57,6 +60,7 @@ class MjcfDefaults {
   struct Class {
     ptree joint;                          // <joint> attributes
     ptree geom;                           // <geom> attributes
+    ptree tendon;                         // <tendon> attributes
     ptree actuator;                       // the actuator shortcuts' attributes
     std::set<std::string> actuator_tags;  // the shortcuts that set them
   };

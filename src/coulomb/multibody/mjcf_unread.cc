@@ -47,6 +47,19 @@ void CountUnreadAttributes(const ptree& element, int* gravcomp, int* condim) {
   }
 }
 
+// Whether a fixed tendon (its class's attributes too) has a force of its own
+// besides its actuators': a spring, damping, dry friction, armature or
+// limits, which are not read.
+bool HasPassiveForces(const ptree& tendon, const MjcfDefaults& defaults) {
+  static const ptree none;
+  const ptree values = defaults.TendonAttributes(tendon.get_child("<xmlattr>", none),
+                                                 tendon.get("<xmlattr>.class", "main"));
+  for (const char* force : {"stiffness", "damping", "frictionloss", "armature"})
+    if (values.get(force, "0") != "0") return true;
+  const std::string limited = values.get("limited", "auto");
+  return limited == "true" || (limited == "auto" && values.count("range") > 0);
+}
+
 // One line per attribute of <worldbody> that is not read, as Describe says.
 void DescribeUnreadAttributes(const ptree& root, std::vector<std::string>* unread) {
   int gravcomp = 0, condim = 0;
@@ -76,6 +89,7 @@ void DescribeUnreadAttributes(const ptree& root, std::vector<std::string>* unrea
 
 std::vector<std::string> UnreadMjcfElements(const std::string& path) {
   const ptree root = ReadMjcfRoot(path);
+  const MjcfDefaults defaults(root);
   std::map<std::string, int> equality, tendon, pair;
   for (const auto& [section, content] : root) {
     if (section == "equality") {  // couplings, and connects and welds of bodies, are read
@@ -84,8 +98,12 @@ std::vector<std::string> UnreadMjcfElements(const std::string& path) {
                                              !element.get("<xmlattr>.body1", "").empty());
         if (tag.front() != '<' && !read) ++equality[tag];
       }
-    } else if (section == "tendon") {
-      for (const auto& [tag, count] : CountElements(content, {})) tendon[tag] += count;
+    } else if (section == "tendon") {  // fixed tendons are read, not their passive forces
+      for (const auto& [tag, element] : content)
+        if (tag.front() != '<' && (tag != "fixed" || HasPassiveForces(element, defaults)))
+          ++tendon[tag == "fixed"
+                       ? "fixed with stiffness/damping/frictionloss/armature/range"
+                       : tag];
     } else if (section == "contact") {
       for (const auto& [tag, count] : CountElements(content, {"pair"}))
         pair[tag] += count;

@@ -9,7 +9,8 @@ namespace coulomb {
 // line per kind, for a warning: equality constraints other than joint
 // couplings and connects and welds of bodies ("2 <equality> constraints
 // (connect, tendon) are not read"),
-// tendons and explicit contact pairs; bodies' gravcomp, geoms' condim other
+// spatial tendons, fixed tendons' own forces (spring, damping, friction,
+// armature, limits) and explicit contact pairs; bodies' gravcomp, geoms' condim other
 // than 3, and <option>'s fluid (density, viscosity, wind). Other contact
 // parameters (solref, solimp) are not listed: the scene's contact materials
 // replace them by design. Empty when there are none.

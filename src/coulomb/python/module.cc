@@ -378,6 +378,8 @@ NB_MODULE(_coulomb, m) {
       .def("joint_positions", &Simulation::JointPositions)
       .def("joint_velocities", &Simulation::JointVelocities)
       .def("joint_efforts", &Simulation::JointEfforts)
+      .def("tendon_names", &Simulation::tendon_names)
+      .def("tendon_lengths", &Simulation::TendonLengths)
       .def("velocity_range", &Simulation::VelocityRange)
       .def("contact_wrench",
            [](const Simulation& s, const std::string& body) {

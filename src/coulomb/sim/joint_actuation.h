@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "coulomb/contact/pd_controller_constraint.h"
 
@@ -19,14 +20,44 @@ struct JointLimit {
   double upper = 0.0;
 };
 
-// A PD controller with effort limit on a one-dof joint, implicit in the
-// solve through PdControllerConstraint. Kp = Kd = 0 with a feedforward is a
-// constant joint effort.
+// A fixed tendon of a robot (an MJCF <tendon><fixed>): the length
+// L = Σ_k c_k q_k over one-dof joints of its tree [m, or rad for
+// dimensionless c], L̇ = Σ_k c_k v_k. A force f along it is the joint
+// efforts c_k f (its Jacobian row is c over the tree's velocities).
+struct FixedTendon {
+  struct Term {
+    int position = -1;  // of the joint, in the tree's q
+    int velocity = -1;  // in the tree's v
+    double coefficient = 1.0;
+  };
+  std::string name;
+  std::vector<Term> terms;
+
+  double Length(const Eigen::VectorXd& q) const {
+    double length = 0.0;
+    for (const Term& term : terms) length += term.coefficient * q[term.position];
+    return length;
+  }
+};
+
+// The index of the tendon named `name` in `tendons`, or −1.
+inline int FindFixedTendon(const std::vector<FixedTendon>& tendons,
+                           const std::string& name) {
+  for (size_t i = 0; i < tendons.size(); ++i)
+    if (tendons[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+// A PD controller with effort limit on a one-dof joint or a fixed tendon,
+// implicit in the solve through PdControllerConstraint (on the tendon, its q
+// and v are the tendon's L and L̇, its effort the force along it). Kp = Kd =
+// 0 with a feedforward is a constant effort.
 struct JointPdController {
-  std::string joint;
-  int position = -1;
-  int velocity = -1;
+  std::string joint;  // the joint's name, or the tendon's
+  int position = -1;  // the joint's, −1 on a tendon
+  int velocity = -1;  // the joint's, −1 on a tendon
   PdControllerConstraint::Parameters gains;
+  int tendon = -1;  // the tendon's index in its tree's tendons, −1 on a joint
 };
 
 // The range a one-dof joint's PD target is kept in: an MJCF servo's

@@ -8,14 +8,24 @@
 namespace coulomb {
 namespace {
 
-// A servo's target range: its ctrlrange, or with inheritrange r > 0 the
-// joint's range scaled by r about its middle.
+// The joint or tendon an actuator drives, by name.
+const std::string& ActuatedName(const MjcfActuator& actuator) {
+  return actuator.joint.empty() ? actuator.tendon : actuator.joint;
+}
+
+// A servo's target range: its ctrlrange times its target per control, or
+// with inheritrange r > 0 the joint's range scaled by r about its middle.
 JointTargetRange ServoTargetRange(const MjcfActuator& actuator,
                                   const MultibodyTree& model) {
-  JointTargetRange range{actuator.joint,
+  const double scale = actuator.target_per_control;  // > 0
+  JointTargetRange range{ActuatedName(actuator),
                          actuator.control == MjcfActuator::Control::kTargetVelocity,
-                         actuator.control_lower, actuator.control_upper};
+                         scale * actuator.control_lower, scale * actuator.control_upper};
   if (actuator.inherit_range > 0.0) {
+    if (actuator.joint.empty())
+      throw std::invalid_argument("inheritrange on tendon '" + actuator.tendon +
+                                  "' is not read (tendon ranges are not): give a "
+                                  "ctrlrange");
     const MultibodyTree::JointIndex joint = model.FindOneDofJoint(actuator.joint);
     if (!std::isfinite(joint.lower_limit) || !std::isfinite(joint.upper_limit))
       throw std::invalid_argument("inheritrange on joint '" + actuator.joint +
@@ -105,6 +115,9 @@ void SetMjcfInitialState(const std::vector<MjcfJoint>& joints,
 
 void AddMjcfActuator(const MjcfActuator& actuator, double control, int tree,
                      MultibodySystem* system) {
+  if (!actuator.tendon.empty() && system->FindTendon(tree, actuator.tendon) < 0)
+    throw std::invalid_argument("no fixed tendon named '" + actuator.tendon +
+                                "' (spatial tendons are not read)");
   PdControllerConstraint::Parameters gains;
   gains.proportional_gain = actuator.proportional_gain;
   gains.derivative_gain = actuator.derivative_gain;
@@ -115,11 +128,11 @@ void AddMjcfActuator(const MjcfActuator& actuator, double control, int tree,
     const JointTargetRange range = ServoTargetRange(actuator, system->tree(tree).model);
     double& target =
         range.bounds_velocity ? gains.target_velocity : gains.target_position;
-    target = std::clamp(control, range.lower, range.upper);
+    target = std::clamp(actuator.target_per_control * control, range.lower, range.upper);
     if (std::isfinite(range.lower) || std::isfinite(range.upper))
       system->SetJointTargetRange(tree, range);
   }
-  system->AddJointPdController(tree, actuator.joint, gains);
+  system->AddJointPdController(tree, ActuatedName(actuator), gains);
 }
 
 }  // namespace coulomb

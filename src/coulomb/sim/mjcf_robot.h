@@ -27,12 +27,13 @@ void SetMjcfInitialState(const std::vector<MjcfJoint>& joints,
                          const MultibodyTree& model, Eigen::VectorXd* q,
                          Eigen::VectorXd* v);
 
-// An MJCF actuator as its joint's PD controller (on `tree`), its control
-// starting at `control` (MuJoCo's ctrl: 0, or a keyframe's), clamped into
-// a servo's target range as MuJoCo clamps controls: a servo's target, or
-// a motor's effort (effort_per_control × control). Throws
-// std::invalid_argument for a bad joint, or inheritrange on a joint
-// without a range.
+// An MJCF actuator as its joint's or fixed tendon's PD controller (on
+// `tree`, the tendon added already), its control starting at `control`
+// (MuJoCo's ctrl: 0, or a keyframe's), clamped as MuJoCo clamps controls:
+// a servo's target (target_per_control × control, within its target
+// range), or a motor's effort (effort_per_control × control). Throws
+// std::invalid_argument for a bad joint or tendon, or inheritrange on a
+// joint without a range or on a tendon.
 void AddMjcfActuator(const MjcfActuator& actuator, double control, int tree,
                      MultibodySystem* system);
 

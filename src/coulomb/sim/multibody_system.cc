@@ -65,6 +65,7 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
                     .springs = {},
                     .limits = {},
                     .controllers = {},
+                    .tendons = {},
                     .frictions = {},
                     .target_ranges = {},
                     .couplers = {},
@@ -234,7 +235,8 @@ void MultibodySystem::SetJointTargetRange(int tree, const JointTargetRange& rang
     throw std::invalid_argument(trees_[tree].name + ": joint '" + range.joint +
                                 "': a target range needs lower < upper");
   }
-  trees_[tree].model.FindOneDofJoint(range.joint);  // throws for a bad joint
+  if (FindTendon(tree, range.joint) < 0)
+    trees_[tree].model.FindOneDofJoint(range.joint);  // throws for a bad joint
   std::vector<JointTargetRange>& ranges = trees_[tree].target_ranges;
   std::erase_if(ranges,
                 [&range](const JointTargetRange& r) { return r.joint == range.joint; });
@@ -264,8 +266,42 @@ void MultibodySystem::AddJointPdController(
     throw std::invalid_argument(trees_[tree].name + ": joint '" + joint +
                                 "': " + e.what());
   }
+  const int tendon = FindTendon(tree, joint);
+  if (tendon >= 0) {
+    trees_[tree].controllers.push_back({joint, -1, -1, gains, tendon});
+    return;
+  }
   const MultibodyTree::JointIndex index = trees_[tree].model.FindOneDofJoint(joint);
   trees_[tree].controllers.push_back({joint, index.position, index.velocity, gains});
+}
+
+int MultibodySystem::AddFixedTendon(
+    int tree, const std::string& name,
+    const std::vector<std::pair<std::string, double>>& joints) {
+  CheckTreeIndex(tree);
+  const MultibodyTree& model = trees_[tree].model;
+  const auto fail = [&](const std::string& what) {
+    throw std::invalid_argument(trees_[tree].name + ": tendon '" + name + "': " + what);
+  };
+  const std::vector<std::string> joint_names = model.OneDofJointNames();
+  if (FindTendon(tree, name) >= 0 ||
+      std::find(joint_names.begin(), joint_names.end(), name) != joint_names.end())
+    fail("a joint or another tendon has that name");
+  if (joints.empty()) fail("no joints");
+  FixedTendon tendon{name, {}};
+  for (const auto& [joint, coefficient] : joints) {
+    if (!std::isfinite(coefficient))
+      fail("joint '" + joint + "': coefficient not finite");
+    const MultibodyTree::JointIndex index = model.FindOneDofJoint(joint);
+    tendon.terms.push_back({index.position, index.velocity, coefficient});
+  }
+  trees_[tree].tendons.push_back(std::move(tendon));
+  return static_cast<int>(trees_[tree].tendons.size()) - 1;
+}
+
+int MultibodySystem::FindTendon(int tree, const std::string& name) const {
+  CheckTreeIndex(tree);
+  return FindFixedTendon(trees_[tree].tendons, name);
 }
 
 void MultibodySystem::CheckTreeIndex(int tree) const {

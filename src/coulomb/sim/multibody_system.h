@@ -31,6 +31,7 @@ class MultibodySystem {
     std::vector<JointSpringDamper> springs;
     std::vector<JointLimit> limits;
     std::vector<JointPdController> controllers;
+    std::vector<FixedTendon> tendons;
     std::vector<JointFriction> frictions;
     std::vector<JointTargetRange> target_ranges;
     std::vector<JointCoupler> couplers;
@@ -99,9 +100,9 @@ class MultibodySystem {
   // coupled to itself or twice, or a non-finite m or c.
   void AddJointCoupler(int tree, const std::string& joint, const std::string& reference,
                        double multiplier, double offset);
-  // The range a one-dof joint's PD targets are clamped into
-  // (JointTargetRange), replacing any it had. Throws std::invalid_argument
-  // on a bad joint, or unless lower < upper.
+  // The range a one-dof joint's (or a fixed tendon's) PD targets are clamped
+  // into (JointTargetRange), replacing any it had. Throws
+  // std::invalid_argument on a bad name, or unless lower < upper.
   void SetJointTargetRange(int tree, const JointTargetRange& range);
   // A spring and damper on a one-dof joint of a tree (k, d ≥ 0, finite).
   void AddJointSpringDamper(int tree, const std::string& joint, double stiffness,
@@ -112,10 +113,18 @@ class MultibodySystem {
   // Position limits of a one-dof joint (lower < upper, ±∞ allowed),
   // replacing any it had. Throws std::invalid_argument on a bad joint or range.
   void SetJointLimits(int tree, const std::string& joint, double lower, double upper);
-  // A PD controller (or constant effort) on a one-dof joint; throws on bad
-  // gains or joint.
+  // A PD controller (or constant effort) on a one-dof joint or a fixed
+  // tendon of the tree (by name); throws on bad gains or an unknown name.
   void AddJointPdController(int tree, const std::string& joint,
                             const PdControllerConstraint::Parameters& gains);
+  // A fixed tendon L = Σ c_k q_k over one-dof joints of the tree (by name,
+  // with their coefficients c_k, finite). Throws std::invalid_argument on an
+  // unknown joint, a name that a joint or another tendon of the tree has, or
+  // no joints. Returns its index in the tree's tendons.
+  int AddFixedTendon(int tree, const std::string& name,
+                     const std::vector<std::pair<std::string, double>>& joints);
+  // The index of tree's fixed tendon `name` in its tendons, or −1.
+  int FindTendon(int tree, const std::string& name) const;
   // Static geometry at X_WG.
   int AddStaticGeometry(const Shape& shape, const Eigen::Isometry3d& X_WG,
                         const ContactMaterial& material);

@@ -5,6 +5,7 @@
 #include "coulomb/multibody/mjcf_actuators.h"
 #include "coulomb/multibody/mjcf_connects.h"
 #include "coulomb/multibody/mjcf_contact_excludes.h"
+#include "coulomb/multibody/mjcf_tendons.h"
 #include "coulomb/multibody/mjcf_unread.h"
 #include "coulomb/sim/mjcf_robot.h"
 
@@ -70,15 +71,33 @@ void AddMjcfActuators(const SceneReader& r, const YAML::Node& node,
   std::set<std::string> actuated;
   for (size_t i = 0; i < actuators.size(); ++i) {
     const MjcfActuator& actuator = actuators[i];
-    if (!actuated.insert(actuator.joint).second)
-      fail("actuator '" + actuator.name + "': a second actuator on joint '" +
-           actuator.joint + "'");
-    if (node["controllers"] && node["controllers"][actuator.joint]) continue;
+    const std::string& name = actuator.joint.empty() ? actuator.tendon : actuator.joint;
+    if (!actuated.insert(name).second)
+      fail("actuator '" + actuator.name + "': a second actuator on " +
+           (actuator.joint.empty() ? "tendon '" : "joint '") + name + "'");
+    if (node["controllers"] && node["controllers"][name]) continue;
     try {
       AddMjcfActuator(actuator, keyframe.ctrl.empty() ? 0.0 : keyframe.ctrl[i], tree,
                       system);
     } catch (const std::invalid_argument& e) {
       fail("actuator '" + actuator.name + "': " + e.what());
+    }
+  }
+}
+
+void AddMjcfFixedTendons(const SceneReader& r, const YAML::Node& node,
+                         const std::string& key, const std::string& path, int tree,
+                         MultibodySystem* system) {
+  for (const MjcfFixedTendon& tendon :
+       ReadMjcf(r, node, key, path, ReadMjcfFixedTendons)) {
+    if (tendon.name.empty()) continue;  // nothing can name it
+    std::vector<std::pair<std::string, double>> joints;
+    for (const MjcfFixedTendon::Joint& joint : tendon.joints)
+      joints.emplace_back(joint.name, joint.coefficient);
+    try {
+      system->AddFixedTendon(tree, tendon.name, joints);
+    } catch (const std::invalid_argument& e) {
+      r.Fail(node["mjcf"], key + ".mjcf", path + ": " + e.what());
     }
   }
 }

@@ -26,9 +26,15 @@ struct MjcfFileElements {
 MjcfFileElements ReadMjcfFileElements(const SceneReader& r, const YAML::Node& node,
                                       const std::string& key, const std::string& path);
 
+// The file's named fixed tendons (ReadMjcfFixedTendons), as the tree's.
+void AddMjcfFixedTendons(const SceneReader& r, const YAML::Node& node,
+                         const std::string& key, const std::string& path, int tree,
+                         MultibodySystem* system);
+
 // The actuators of the file (ReadMjcfActuators) as PD controllers of their
-// joints, their controls from the keyframe (else 0), but on the joints the
-// robot's `controllers` name: those say the joint's controller instead.
+// joints or tendons, their controls from the keyframe (else 0), but on the
+// joints and tendons the robot's `controllers` name: those say the
+// controller instead.
 void AddMjcfActuators(const SceneReader& r, const YAML::Node& node,
                       const std::string& key, const std::string& path,
                       const MjcfKeyframe& keyframe, int tree, MultibodySystem* system);

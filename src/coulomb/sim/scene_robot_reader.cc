@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -47,8 +48,8 @@ void ForEachJoint(const SceneReader& r, const YAML::Node& node, const std::strin
   }
 }
 
-// controllers: {JOINT: {kp, kd, target, target_velocity, feedforward,
-// effort_limit}}; effort_limit defaults to the URDF's.
+// controllers: {JOINT or TENDON: {kp, kd, target, target_velocity,
+// feedforward, effort_limit}}; effort_limit defaults to the URDF's.
 PdControllerConstraint::Parameters ReadGains(const SceneReader& r, const YAML::Node& node,
                                              const std::string& key, double urdf_effort) {
   r.CheckKeys(node, key,
@@ -87,7 +88,9 @@ void ReadJointSettings(const SceneReader& r, const YAML::Node& node,
     ForEachJoint(
         r, node["controllers"], key + ".controllers",
         [&](const std::string& joint, const YAML::Node& spec, const std::string& at) {
-          const double urdf_effort = model.FindOneDofJoint(joint).effort_limit;
+          const double urdf_effort = system->FindTendon(tree, joint) >= 0
+                                         ? std::numeric_limits<double>::infinity()
+                                         : model.FindOneDofJoint(joint).effort_limit;
           system->AddJointPdController(tree, joint, ReadGains(r, spec, at, urdf_effort));
         });
   }
@@ -150,7 +153,7 @@ void AddFileJointFriction(int tree, MultibodySystem* system) {
 }
 
 // What the robot's file gives its joints besides limits (springs and
-// dampers, dry friction, an MJCF file's actuators), before the scene's
+// dampers, dry friction, an MJCF file's fixed tendons and actuators), before the scene's
 // settings, which replace them joint by joint.
 void AddFileJointElements(const SceneReader& r, const YAML::Node& node,
                           const std::string& key, const std::string& path,
@@ -162,6 +165,7 @@ void AddFileJointElements(const SceneReader& r, const YAML::Node& node,
     r.Fail(node["actuators"], key + ".actuators", "only an MJCF file has actuators");
   if (node["keyframe"] && node["urdf"])
     r.Fail(node["keyframe"], key + ".keyframe", "only an MJCF file has keyframes");
+  if (node["mjcf"]) AddMjcfFixedTendons(r, node, key, path, tree, system);
   if (node["mjcf"] &&
       (!node["actuators"] || r.Boolean(node["actuators"], key + ".actuators"))) {
     AddMjcfActuators(r, node, key, path, mjcf.keyframe, tree, system);

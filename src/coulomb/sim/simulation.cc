@@ -336,7 +336,8 @@ SimulationSnapshot Simulation::Snapshot() const {
 namespace {
 
 // Whether a snapshot's tree is this tree, with valid actuation: the same
-// name and sizes, each controller on the joint it names with valid gains,
+// name and sizes, each controller on the joint (with its indices) or the
+// tendon it names with valid gains,
 // finite forces, each joint friction on its joint, finite and positive.
 bool SnapshotTreeFits(const SimulationSnapshot::TreeState& saved,
                       const MultibodySystem::Tree& tree) {
@@ -348,9 +349,14 @@ bool SnapshotTreeFits(const SimulationSnapshot::TreeState& saved,
     return false;
   for (const JointPdController& controller : saved.controllers) {
     try {
+      ValidatePdControllerParameters(controller.gains);
+      // A tendon's controller has no joint indices; its tendon is found by name.
+      if (controller.position < 0 && controller.velocity < 0) {
+        if (FindFixedTendon(tree.tendons, controller.joint) < 0) return false;
+        continue;
+      }
       const MultibodyTree::JointIndex joint =
           tree.model.FindOneDofJoint(controller.joint);
-      ValidatePdControllerParameters(controller.gains);
       if (joint.position != controller.position || joint.velocity != controller.velocity)
         return false;
     } catch (const std::invalid_argument&) {
@@ -407,6 +413,8 @@ void Simulation::Restore(const SimulationSnapshot& snapshot) {
     const SimulationSnapshot::TreeState& saved = snapshot.trees[t];
     MultibodySystem::Tree& tree = scene_.system.tree(t);
     tree.controllers = saved.controllers;
+    for (JointPdController& controller : tree.controllers)
+      controller.tendon = FindFixedTendon(tree.tendons, controller.joint);
     tree.applied_force = saved.applied_force;
     tree.applied_force_W = saved.applied_force_W;
     tree.applied_torque_W = saved.applied_torque_W;
@@ -518,7 +526,8 @@ JointPdController* Simulation::FindController(const std::string& tree_name,
                                               const std::string& joint, bool create) {
   const int tree = FindTree(tree_name);
   MultibodySystem::Tree& owner = scene_.system.tree(tree);
-  owner.model.FindOneDofJoint(joint);  // throws for an unknown joint
+  if (FindFixedTendon(owner.tendons, joint) < 0)
+    owner.model.FindOneDofJoint(joint);  // throws for an unknown joint
   for (JointPdController& controller : owner.controllers) {
     if (controller.joint == joint) return &controller;
   }
@@ -630,6 +639,21 @@ Eigen::VectorXd Simulation::JointVelocities(const std::string& tree) const {
   return OneDofJointEntries(scene_.system.tree(FindTree(tree)), /*velocities=*/true);
 }
 
+std::vector<std::string> Simulation::tendon_names(const std::string& tree) const {
+  std::vector<std::string> names;
+  for (const FixedTendon& tendon : scene_.system.tree(FindTree(tree)).tendons)
+    names.push_back(tendon.name);
+  return names;
+}
+
+Eigen::VectorXd Simulation::TendonLengths(const std::string& tree) const {
+  const MultibodySystem::Tree& owner = scene_.system.tree(FindTree(tree));
+  Eigen::VectorXd lengths(static_cast<Eigen::Index>(owner.tendons.size()));
+  for (size_t k = 0; k < owner.tendons.size(); ++k)
+    lengths[static_cast<Eigen::Index>(k)] = owner.tendons[k].Length(owner.q);
+  return lengths;
+}
+
 Simulation::Wrench Simulation::ContactWrench(const std::string& body) const {
   const BodyIndex index = FindBody(body);
   Wrench wrench;
@@ -689,15 +713,22 @@ Eigen::VectorXd Simulation::JointEfforts(const std::string& tree) const {
   const ContactProblem* problem = stepper_.last_problem();
   if (problem == nullptr || !last_statistics_.converged) return efforts;
   const Eigen::VectorXd& impulses = stepper_.last_solution().impulses;
+  const auto add_effort = [&](int velocity, double effort) {
+    for (size_t k = 0; k < names.size(); ++k)
+      if (model.FindOneDofJoint(names[k]).velocity == velocity)
+        efforts[static_cast<Eigen::Index>(k)] += effort;
+  };
   for (const TimeStepper::ControllerConstraint& c :
        stepper_.last_controller_constraints()) {
     if (c.tree != t) continue;
-    for (size_t k = 0; k < names.size(); ++k) {
-      if (model.FindOneDofJoint(names[k]).velocity == c.velocity) {
-        efforts[static_cast<Eigen::Index>(k)] =
-            impulses[problem->constraint_offset(c.constraint)] / time_step();
-      }
+    const double effort =
+        impulses[problem->constraint_offset(c.constraint)] / time_step();
+    if (c.tendon < 0) {
+      add_effort(c.velocity, effort);
+      continue;
     }
+    for (const FixedTendon::Term& term : scene_.system.tree(t).tendons[c.tendon].terms)
+      add_effort(term.velocity, term.coefficient * effort);
   }
   return efforts;
 }

@@ -245,9 +245,11 @@ class Simulation {
   // (contact pushes them apart) but worth a warning.
   std::vector<Contact> Overlaps(double depth);
 
-  // Actuation of one-dof joints of robot `tree` (by name). An effort [N·m or
-  // N] is a constant feedforward until changed; a PD target needs a PD
-  // controller on the joint (a scene's `controllers`, or SetJointPdGains),
+  // Actuation of one-dof joints of robot `tree` (by name), or of its fixed
+  // tendons (by name: the effort a force along the tendon, the target its
+  // length L = Σ c_k q_k; FixedTendon). An effort [N·m or N] is a constant
+  // feedforward until changed; a PD target needs a PD controller on the
+  // joint (a scene's `controllers`, an MJCF actuator, or SetJointPdGains),
   // and is clamped into the joint's target range if it has one (an MJCF
   // servo's ctrlrange, as MuJoCo clamps controls: JointTargetRange).
   void SetJointEffort(const std::string& tree, const std::string& joint, double effort);
@@ -270,6 +272,11 @@ class Simulation {
   // are its body_state). Throws std::invalid_argument for an unknown tree.
   Eigen::VectorXd JointPositions(const std::string& tree) const;
   Eigen::VectorXd JointVelocities(const std::string& tree) const;
+  // Robot `tree`'s fixed tendons (an MJCF file's <tendon><fixed>) and their
+  // lengths L = Σ c_k q_k [m or rad] at the current state, in that order.
+  // Throws std::invalid_argument for an unknown tree.
+  std::vector<std::string> tendon_names(const std::string& tree) const;
+  Eigen::VectorXd TendonLengths(const std::string& tree) const;
   // The efforts [N·m or N] robot `tree`'s PD controllers and constant
   // efforts applied over the last step, in joint_names' order: u = γ/δt, γ a
   // controller's impulse (its implicit law at the step's end, within its

@@ -288,11 +288,21 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
       }
     }
     for (const JointPdController& controller : tree.controllers) {
-      EmplaceConstraintPotential<PdControllerConstraint>(
-          &joint_row(controller.velocity, 1.0, kJointControllerSlot).potential,
-          controller.gains, tree.q[controller.position]);
+      if (controller.tendon < 0) {
+        EmplaceConstraintPotential<PdControllerConstraint>(
+            &joint_row(controller.velocity, 1.0, kJointControllerSlot).potential,
+            controller.gains, tree.q[controller.position]);
+      } else {  // on L = Σ c_k q_k: J = cᵀ
+        const FixedTendon& tendon = tree.tendons[controller.tendon];
+        ProblemConstraint& row =
+            joint_row(tendon.terms[0].velocity, 0.0, kJointControllerSlot);
+        for (const FixedTendon::Term& term : tendon.terms)
+          row.jacobian[0].matrix(0, term.velocity) += term.coefficient;
+        EmplaceConstraintPotential<PdControllerConstraint>(
+            &row.potential, controller.gains, tendon.Length(tree.q));
+      }
       controller_constraints_.push_back(
-          {t, controller.velocity, problem_.num_constraints() - 1});
+          {t, controller.velocity, problem_.num_constraints() - 1, controller.tendon});
     }
     for (const JointFriction& friction : tree.frictions) {
       EmplaceConstraintPotential<JointFrictionConstraint>(

@@ -154,10 +154,11 @@ class TimeStepper {
   // (constraint i ↔ last_contacts()[i]; joint constraints follow them).
   const std::vector<ContactPoint>& last_contacts() const { return constraint_contacts_; }
   // The PD controllers of the last step: the joint velocity each acted on
-  // and its constraint, whose impulse is the generalized impulse u δt the
-  // controller applied.
+  // (or its tendon) and its constraint, whose impulse is the impulse u δt
+  // the controller applied (on a tendon, along it: joint k takes c_k u δt).
   struct ControllerConstraint {
     int tree = -1, velocity = -1, constraint = -1;
+    int tendon = -1;  // the controller's tendon in its tree, −1 on a joint
   };
   const std::vector<ControllerConstraint>& last_controller_constraints() const {
     return controller_constraints_;
