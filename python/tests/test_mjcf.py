@@ -189,6 +189,15 @@ def test_a_robot_that_cannot_move_is_fixed_geometry(tmp_path):
     ("""<mujoco><compiler eulerseq="xyw"/><worldbody><body name="b"><freejoint/>
         <geom type="sphere" size="0.1"/></body></worldbody></mujoco>""",
      '<compiler eulerseq="xyw">: expected three of x, y, z, X, Y, Z'),
+    ("""<mujoco><worldbody><body name="b"><freejoint/>
+        <geom name="g" type="mesh" mesh="rock"/></body></worldbody></mujoco>""",
+     "geom 'g': no <mesh> asset named 'rock'"),
+    ("""<mujoco><worldbody><body name="b"><freejoint/>
+        <geom name="g" type="box" size="0.1 0.1 0.1 0.1"/></body></worldbody></mujoco>""",
+     "geom 'g': size has more than 3 numbers"),
+    ("""<mujoco><worldbody><body name="b"><freejoint/>
+        <geom name="g" type="box" size="0.1 x 0.1"/></body></worldbody></mujoco>""",
+     "geom 'g': size '0.1 x 0.1': not a number"),
 ])
 def test_mjcf_files_a_robot_cannot_be_are_refused_in_one_line(tmp_path, text, message):
     with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*" + message) as error:

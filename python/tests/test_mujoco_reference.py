@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import coulomb
-from test_mjcf import (DOWNHILL, FLOOR, GRIPPER_SERVO, ball_over, frictional_slope, gripper,
-                       several_bodies)
+from test_mjcf import (BLOCK_OBJ, DOWNHILL, FLOOR, GRIPPER_SERVO, ball_over, frictional_slope,
+                       gripper, several_bodies)
 
 mujoco = pytest.importorskip("mujoco")
 
@@ -273,3 +273,57 @@ def test_a_motor_on_a_fixed_tendon_moves_the_fingers_as_mujocos(tmp_path):
     assert abs(data.qpos[1]) > 0.01 and abs(data.qpos[0]) > 0.01
     np.testing.assert_allclose(sim.joint_positions("gripper"), data.qpos, rtol=0, atol=1e-12)
     np.testing.assert_allclose(sim.joint_efforts("gripper"), data.qfrc_actuator, rtol=1e-12)
+
+
+# Bodies whose inertia MuJoCo takes from their geoms: decorative geoms that
+# collide with nothing (contype = conaffinity = 0), a scaled mesh turned in
+# its body, an ellipsoid, a box and a cylinder placed by fromto, densities,
+# a geom outside inertiagrouprange, and a body with an <inertial> of its
+# own, which inertiafromgeom="true" overrides.
+FROM_GEOMS = """<mujoco model="chain">
+  <compiler meshdir="meshes" COMPILER/>
+  <asset><mesh name="block" file="block.obj" scale="0.5 1 0.25"/></asset>
+  <default><default class="decor"><geom contype="0" conaffinity="0" group="2"/></default>
+  </default>
+  <worldbody>
+    <body name="arm" pos="0 0 1">
+      <joint name="shoulder" axis="0 1 0"/>
+      <geom class="decor" type="capsule" fromto="0 0 0 0.4 0 0.1" size="0.03"/>
+      <geom type="sphere" pos="0.4 0 0.1" size="0.05"/>
+      <body name="forearm" pos="0.4 0 0.1">
+        <joint name="elbow" axis="0 1 0"/>
+        <geom type="mesh" mesh="block" pos="0.2 0 0" euler="10 20 30"/>
+        <geom class="decor" type="box" fromto="0 0 0 0.3 0.1 0" size="0.02"/>
+        <body name="hand" pos="0.4 0 0">
+          <joint name="wrist" axis="1 0 0"/>
+          <geom class="decor" type="ellipsoid" size="0.05 0.03 0.02" pos="0 0.05 0"/>
+          <geom type="cylinder" fromto="0 0 0 0 0 0.2" size="0.02" density="500"/>
+          <geom type="sphere" size="0.04" pos="0.1 0 0" group="6"/>
+          <body name="tool" pos="0 0 0.2">
+            <joint name="twist" axis="0 0 1"/>
+            <inertial pos="0.01 0 0.05" mass="0.3" diaginertia="0.001 0.002 0.003"/>
+            <geom type="box" size="0.05 0.02 0.01" pos="0.05 0 0" mass="0.2"/>
+          </body>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>"""
+
+
+@pytest.mark.parametrize("compiler", [
+    "", 'inertiafromgeom="true"', 'inertiagrouprange="0 6"', 'inertiafromgeom="auto" '
+    'inertiagrouprange="1 6"'])
+def test_inertias_from_geoms_are_mujocos(tmp_path, compiler):
+    (tmp_path / "meshes").mkdir()
+    (tmp_path / "meshes" / "block.obj").write_text(BLOCK_OBJ)
+    model, data, sim = both(tmp_path, FROM_GEOMS.replace("COMPILER", compiler))
+    data.qpos[:] = [0.3, -0.7, 0.5, 1.1]
+    data.qvel[:] = [0.4, -0.2, 0.9, -1.3]
+    mujoco.mj_forward(model, data)
+    sim.set_state(data.qpos, data.qvel)
+    mass_matrix = np.zeros((model.nv, model.nv))
+    mujoco.mj_fullM(model, data, mass_matrix)
+    np.testing.assert_allclose(sim.mass_matrix("chain"), mass_matrix, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(sim.bias_forces("chain"), data.qfrc_bias, rtol=0,
+                               atol=1e-12)

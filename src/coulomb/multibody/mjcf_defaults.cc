@@ -8,6 +8,7 @@
 
 #include "coulomb/multibody/mjcf_frames.h"
 #include "coulomb/multibody/mjcf_geoms.h"
+#include "coulomb/multibody/mjcf_inertias.h"
 #include "coulomb/multibody/mjcf_orientations.h"
 
 namespace coulomb {
@@ -117,6 +118,7 @@ ptree ReadMjcfRoot(const std::string& path) {
   ResolveMjcfGeomClasses(&merged);
   NormalizeMjcfOrientations(&merged);
   FlattenMjcfFrames(&merged);
+  WriteMjcfGeomInertias(path, &merged);
   return merged;
 }
 

@@ -10,31 +10,32 @@
 #include "coulomb/multibody/mjcf_defaults.h"
 
 namespace coulomb {
-namespace {
 
 using boost::property_tree::ptree;
 
-const std::set<std::string> kPlaced = {"body", "frame",  "geom",
-                                       "site", "camera", "light"};
-
-// An attribute's numbers, `otherwise` (their count) when it is absent.
-std::vector<double> Numbers(const ptree& attributes, const std::string& name,
-                            const std::string& tag, std::vector<double> otherwise) {
+std::vector<double> MjcfAttributeNumbers(const ptree& attributes, const std::string& name,
+                                         const std::string& tag,
+                                         std::vector<double> otherwise) {
   const auto text = attributes.get_optional<std::string>(name);
   if (!text) return otherwise;
   return ParseMjcfNumbers(*text, "<" + tag + "> " + name, otherwise.size());
 }
 
-// An element's pose in its parent: pos, and quat (w x y z).
-Eigen::Isometry3d Pose(const ptree& attributes, const std::string& tag) {
-  const std::vector<double> p = Numbers(attributes, "pos", tag, {0, 0, 0});
-  const std::vector<double> q = Numbers(attributes, "quat", tag, {1, 0, 0, 0});
+Eigen::Isometry3d MjcfElementPose(const ptree& attributes, const std::string& tag) {
+  const std::vector<double> p = MjcfAttributeNumbers(attributes, "pos", tag, {0, 0, 0});
+  const std::vector<double> q =
+      MjcfAttributeNumbers(attributes, "quat", tag, {1, 0, 0, 0});
   Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
   pose.linear() =
       Eigen::Quaterniond(q[0], q[1], q[2], q[3]).normalized().toRotationMatrix();
   pose.translation() = Eigen::Vector3d(p[0], p[1], p[2]);
   return pose;
 }
+
+namespace {
+
+const std::set<std::string> kPlaced = {"body", "frame",  "geom",
+                                       "site", "camera", "light"};
 
 // `child`, a child of a frame at X_PF in the frame's parent, moved into
 // that parent.
@@ -46,14 +47,14 @@ void MoveOutOfFrame(const std::string& tag, const Eigen::Isometry3d& X_PF,
     attributes.put("childclass", frame_class);
   if (attributes.count("fromto")) {  // a geom placed by its two ends
     const std::vector<double> ends =
-        Numbers(attributes, "fromto", tag, {0, 0, 0, 0, 0, 0});
+        MjcfAttributeNumbers(attributes, "fromto", tag, {0, 0, 0, 0, 0, 0});
     const Eigen::Vector3d from = X_PF * Eigen::Vector3d(ends[0], ends[1], ends[2]);
     const Eigen::Vector3d to = X_PF * Eigen::Vector3d(ends[3], ends[4], ends[5]);
     attributes.put("fromto", FormatMjcfNumbers(
                                  {from.x(), from.y(), from.z(), to.x(), to.y(), to.z()}));
     return;
   }
-  const Eigen::Isometry3d X_PC = X_PF * Pose(attributes, tag);
+  const Eigen::Isometry3d X_PC = X_PF * MjcfElementPose(attributes, tag);
   const Eigen::Quaterniond q(X_PC.linear());
   const Eigen::Vector3d& p = X_PC.translation();
   attributes.put("pos", FormatMjcfNumbers({p.x(), p.y(), p.z()}));
@@ -73,7 +74,7 @@ void Flatten(ptree* element) {
     Flatten(&child);  // its own frames first: all its children are placed in it
     static const ptree none;
     const ptree& frame = child.get_child("<xmlattr>", none);
-    const Eigen::Isometry3d X_PF = Pose(frame, "frame");
+    const Eigen::Isometry3d X_PF = MjcfElementPose(frame, "frame");
     const std::string frame_class = frame.get("childclass", "");
     for (auto& [inner_tag, inner] : child) {
       if (!kPlaced.count(inner_tag)) continue;

@@ -1,6 +1,10 @@
 #pragma once
 
 #include <boost/property_tree/ptree.hpp>
+#include <string>
+#include <vector>
+
+#include <Eigen/Geometry>
 
 namespace coulomb {
 
@@ -14,5 +18,17 @@ namespace coulomb {
 // (NormalizeMjcfOrientations). Throws std::runtime_error naming the
 // attribute of a pos, quat or fromto of the wrong size.
 void FlattenMjcfFrames(boost::property_tree::ptree* root);
+
+// The numbers of attribute `name` in an element's attributes (`tag` names
+// the element in errors), `otherwise` (their count) when it is absent.
+// Throws std::runtime_error for another count or a non-number.
+std::vector<double> MjcfAttributeNumbers(const boost::property_tree::ptree& attributes,
+                                         const std::string& name, const std::string& tag,
+                                         std::vector<double> otherwise);
+
+// An element's pose in its parent from its pos and quat (w x y z, normalized;
+// the form NormalizeMjcfOrientations leaves): X_PE.
+Eigen::Isometry3d MjcfElementPose(const boost::property_tree::ptree& attributes,
+                                  const std::string& tag);
 
 }  // namespace coulomb

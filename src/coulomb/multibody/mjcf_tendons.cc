@@ -22,7 +22,8 @@ MjcfFixedTendon ReadFixedTendon(const ptree& element, size_t index) {
     if (!name || !coefficient)
       throw std::runtime_error(what + ": a <joint> needs its joint and coef attributes");
     tendon.joints.push_back(
-        {*name, ParseMjcfNumbers(*coefficient, what + ": coef of joint '" + *name + "'", 1)[0]});
+        {*name,
+         ParseMjcfNumbers(*coefficient, what + ": coef of joint '" + *name + "'", 1)[0]});
   }
   if (tendon.joints.empty()) throw std::runtime_error(what + ": no <joint> in it");
   return tendon;
