@@ -1558,7 +1558,7 @@ def test_an_mjcf_exclude_of_a_body_the_robot_lacks_is_refused(tmp_path):
 
 def test_what_an_mjcf_file_holds_that_is_not_simulated_is_a_warning(tmp_path):
     text = PENDULUM_MJCF.replace("</mujoco>", """<equality>
-    <connect site1="a" site2="b"/><weld body1="bob"/><connect body1="bob" anchor="0 0 -1"/>
+    <tendon tendon1="t"/><weld body1="bob"/><connect body1="bob" anchor="0 0 -1"/>
   </equality>
   <tendon><fixed name="t"><joint joint="hinge" coef="1"/></fixed>
     <fixed name="spring" stiffness="3"><joint joint="hinge" coef="1"/></fixed>
@@ -1575,7 +1575,7 @@ def test_what_an_mjcf_file_holds_that_is_not_simulated_is_a_warning(tmp_path):
     with pytest.warns(UserWarning) as caught:
         sim = load(tmp_path, text)
     expected = [
-        "1 <equality> constraint (connect) is not read: the robot moves without it",
+        "1 <equality> constraint (tendon) is not read: the robot moves without it",
         "3 <tendon> elements (fixed with stiffness/damping/frictionloss/armature/range, "
         "spatial) are not read: the robot moves without them",
         "1 explicit contact pair (pair) is not read: the robot moves without it",
@@ -1675,11 +1675,24 @@ FOUR_BAR_MJCF = """<mujoco model="four_bar">
   <keyframe><key name="tilted" qpos="0.3 -0.3 0.3"/></keyframe>
 </mujoco>"""
 CONNECT = '<equality><connect body1="rocker" anchor="0 0 -0.3"/></equality>'
+# The same by sites: the rocker's end held at the world's pin.
+SITE_CONNECT = ('<equality><connect site1="pin" site2="rocker_end"/></equality>',
+                '<site name="pin" pos="0.4 0 0"/>',
+                '<site name="rocker_end" pos="0 0 -0.3"/>')
 
 
-@pytest.mark.parametrize("solver", ["sap", "canal"])
-def test_a_connect_closes_a_four_bar_whose_coupler_keeps_its_orientation(tmp_path, solver):
-    (tmp_path / "four_bar.xml").write_text(FOUR_BAR_MJCF.replace("CONNECT", CONNECT))
+def four_bar(connect, world_site="", rocker_site=""):
+    return FOUR_BAR_MJCF.replace("CONNECT", connect).replace(
+        "<worldbody>", "<worldbody>" + world_site).replace(
+        '<inertial pos="0 0 -0.15"', rocker_site + '<inertial pos="0 0 -0.15"')
+
+
+@pytest.mark.parametrize("solver, connect", [
+    ("sap", (CONNECT,)), ("canal", (CONNECT,)), ("sap", SITE_CONNECT),
+    ("canal", SITE_CONNECT)])
+def test_a_connect_closes_a_four_bar_whose_coupler_keeps_its_orientation(tmp_path, solver,
+                                                                         connect):
+    (tmp_path / "four_bar.xml").write_text(four_bar(*connect))
     sim = coulomb.Simulation.from_dict(scene({
         "name": "r", "mjcf": str(tmp_path / "four_bar.xml"), "keyframe": "tilted"}),
         solver=solver)
@@ -1712,6 +1725,56 @@ def test_without_the_connect_the_four_bar_is_an_open_chain(tmp_path):
     sim = load(tmp_path, FOUR_BAR_MJCF.replace("CONNECT", ""), keyframe="tilted")
     sim.run(0.5)
     assert np.linalg.norm(sim.body_orientation("coupler")[1:]) > 0.05  # it folds
+
+
+def test_a_site_connect_pulls_its_sites_together_wherever_qpos0_has_them(tmp_path):
+    # MuJoCo's site form holds the sites together, not where qpos0 has
+    # them: the pendulum hanging from the origin, its tip site 1 m down, is
+    # pulled to the world's site level with the pivot, and rests there.
+    pendulum = PENDULUM_MJCF.replace('<body name="bob"', '<site name="hold" pos="1 0 0"/>'
+                                     '<body name="bob"').replace(
+        "</body>", '<site name="tip" pos="0 0 -1"/></body>', 1)
+    text = pendulum.replace("</mujoco>", '<equality><connect site1="tip" site2="hold"/>'
+                            "</equality></mujoco>")
+    sim = load(tmp_path, text, base="fixed")
+    sim.run(3.0)
+    assert sim.q[0] == pytest.approx(-math.pi / 2, abs=1e-3)  # the tip at (1, 0, 0)
+    assert sim.v[0] == pytest.approx(0.0, abs=1e-3)
+
+
+def test_a_site_weld_holds_a_link_in_the_sites_frame(tmp_path):
+    # The forearm's site, turned 30° about y in the forearm, welded to a
+    # world site turned 70° and placed where the site is with the upper arm
+    # at 10° and the forearm at 40°: the forearm ends turned 40°, its site
+    # at the world site's place.
+    def turned(angle, x):  # R_y(angle) (x, 0, 0)
+        return np.array([x * math.cos(angle), 0.0, -x * math.sin(angle)])
+    fixture = turned(math.radians(10), 0.5) + turned(math.radians(40), 0.1)
+    text = double_pendulum(weld='<equality><weld site1="elbow_site" site2="fixture"/>'
+                           "</equality>").replace(
+        '<body name="upper">', '<site name="fixture" pos="{} {} {}" euler="0 70 0"/>'
+        '<body name="upper">'.format(*fixture)).replace(
+        '<inertial pos="0.25 0 0" mass="1" diaginertia="0.01 0.01 0.01"/>\n      </body>',
+        '<inertial pos="0.25 0 0" mass="1" diaginertia="0.01 0.01 0.01"/>'
+        '<site name="elbow_site" pos="0.1 0 0" euler="0 30 0"/>\n      </body>')
+    sim = load(tmp_path, text)
+    assert sim.warnings == []
+    sim.run(3.0)
+    w, _, y, _ = sim.body_orientation("fore")
+    assert 2 * math.atan2(y, w) == pytest.approx(math.radians(40), abs=2e-3)
+    site = sim.body_position("fore") + quaternion_rotate(sim.body_orientation("fore"),
+                                                          [0.1, 0, 0])
+    np.testing.assert_allclose(site, fixture, atol=1e-3)
+
+
+def test_a_connect_to_a_site_the_file_lacks_is_refused(tmp_path):
+    with pytest.raises(ValueError, match=r"<equality><connect> site2=\"nowhere\": no site "
+                       "of that name"):
+        load(tmp_path, four_bar('<equality><connect site1="pin" site2="nowhere"/>'
+                                "</equality>", SITE_CONNECT[1]))
+    with pytest.raises(ValueError, match="<equality><weld> holds two sites of the world"):
+        load(tmp_path, four_bar('<equality><weld site1="pin" site2="pin"/></equality>',
+                                SITE_CONNECT[1]))
 
 
 def test_a_connect_to_a_body_the_robot_lacks_is_refused(tmp_path):

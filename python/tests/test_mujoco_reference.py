@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import coulomb
-from test_mjcf import (BLOCK_OBJ, DOWNHILL, FLOOR, GRIPPER_SERVO, ball_over, frictional_slope,
-                       gripper, several_bodies)
+from test_mjcf import (BLOCK_OBJ, DOWNHILL, FLOOR, GRIPPER_SERVO, PENDULUM_MJCF, ball_over,
+                       frictional_slope, gripper, several_bodies)
 
 mujoco = pytest.importorskip("mujoco")
 
@@ -327,3 +327,18 @@ def test_inertias_from_geoms_are_mujocos(tmp_path, compiler):
     np.testing.assert_allclose(sim.mass_matrix("chain"), mass_matrix, rtol=0, atol=1e-12)
     np.testing.assert_allclose(sim.bias_forces("chain"), data.qfrc_bias, rtol=0,
                                atol=1e-12)
+
+
+def test_a_site_connect_holds_the_sites_together_as_mujocos(tmp_path):
+    # Sites apart at qpos0: MuJoCo's connect by sites pulls them together
+    # (not where qpos0 has them); both engines rest the pendulum level,
+    # MuJoCo's soft equality sagging by 6e-5 rad.
+    text = PENDULUM_MJCF.replace(
+        '<body name="bob"', '<site name="hold" pos="1 0 0"/><body name="bob"').replace(
+        "</body>", '<site name="tip" pos="0 0 -1"/></body>', 1).replace(
+        "</mujoco>", '<equality><connect site1="tip" site2="hold"/></equality></mujoco>')
+    model, data, sim = both(tmp_path, text)
+    mujoco.mj_step(model, data, nstep=int(3.0 / model.opt.timestep))
+    sim.run(3.0)
+    assert data.qpos[0] == pytest.approx(-np.pi / 2, abs=2e-4)
+    assert sim.q[0] == pytest.approx(data.qpos[0], abs=2e-4)

@@ -201,6 +201,9 @@ ptree BodyShare(const std::string& path, const ptree& root, const std::string& b
         owned.Collect(child);
         ++found;
       }
+      if (const auto site = child.get_optional<std::string>("<xmlattr>.name");
+          tag == "site" && site)
+        owned.sites.insert(*site);  // the world's, which every body shares
     }
   }
   if (found == 0)

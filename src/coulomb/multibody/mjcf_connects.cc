@@ -1,25 +1,83 @@
 #include "coulomb/multibody/mjcf_connects.h"
 
 #include <iterator>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
 #include "coulomb/multibody/mjcf_defaults.h"
+#include "coulomb/multibody/mjcf_frames.h"
 
 namespace coulomb {
+namespace {
+
+using boost::property_tree::ptree;
+
+// A site: its body ("" for the world's) and its pose there.
+struct Site {
+  std::string body;
+  Eigen::Isometry3d X_BS = Eigen::Isometry3d::Identity();
+};
+
+// The named sites of `element` (a body named `body`, or the world body: "")
+// and of the bodies in it (frames flattened: ReadMjcfRoot).
+void CollectSites(const ptree& element, const std::string& body,
+                  std::map<std::string, Site>* sites) {
+  static const ptree none;
+  for (const auto& [tag, child] : element) {
+    const ptree& attributes = child.get_child("<xmlattr>", none);
+    if (tag == "body") CollectSites(child, attributes.get("name", ""), sites);
+    if (tag == "site" && attributes.count("name"))
+      (*sites)[attributes.get<std::string>("name")] = {
+          body, MjcfElementPose(attributes, "site")};
+  }
+}
+
+// A connect or weld given by sites: site1's body is the one held (site2's
+// when site1 is the world's).
+MjcfConnect SiteConnect(const std::string& tag, const ptree& attributes,
+                        const std::map<std::string, Site>& sites) {
+  const auto find = [&](const char* attribute) {
+    const std::string name = attributes.get(attribute, "");
+    const auto site = sites.find(name);
+    if (site == sites.end())
+      throw std::runtime_error("<equality><" + tag + "> " + attribute + "=\"" + name +
+                               "\": no site of that name");
+    return site->second;
+  };
+  Site site_a = find("site1"), site_b = find("site2");
+  if (site_a.body.empty()) std::swap(site_a, site_b);
+  if (site_a.body.empty())
+    throw std::runtime_error("<equality><" + tag + "> holds two sites of the world");
+  MjcfConnect connect{site_a.body, site_b.body, site_a.X_BS.translation(), tag == "weld"};
+  connect.by_sites = true;
+  connect.X_AS1 = site_a.X_BS;
+  connect.X_BS2 = site_b.X_BS;
+  return connect;
+}
+
+}  // namespace
 
 std::vector<MjcfConnect> ReadMjcfConnects(const std::string& path) {
-  const boost::property_tree::ptree root = ReadMjcfRoot(path);
-  const boost::property_tree::ptree none;
+  const ptree root = ReadMjcfRoot(path);
+  const ptree none;
+  std::map<std::string, Site> sites;
+  if (const auto world = root.get_child_optional("worldbody"))
+    CollectSites(*world, "", &sites);
   std::vector<MjcfConnect> connects;
   for (const auto& [section, content] : root) {
     if (section != "equality") continue;
     for (const auto& [tag, element] : content) {
       const auto& attributes = element.get_child("<xmlattr>", none);
       const std::string body_a = attributes.get("body1", "");
-      if ((tag != "connect" && tag != "weld") || body_a.empty() ||
+      if ((tag != "connect" && tag != "weld") ||
           attributes.get("active", "true") == "false")
         continue;
+      if (body_a.empty() && attributes.count("site1")) {
+        connects.push_back(SiteConnect(tag, attributes, sites));
+        continue;
+      }
+      if (body_a.empty()) continue;
       MjcfConnect connect{body_a, attributes.get("body2", "")};
       if (tag == "weld") {  // its pose at qpos0: relpose only as MuJoCo's default
         std::istringstream numbers(attributes.get("relpose", "0 1 0 0 0 0 0"));

@@ -10,18 +10,27 @@ namespace coulomb {
 // body1 (in its frame [m]) held where it coincides, in MuJoCo's initial
 // configuration qpos0, with a point of body2 (the world when body2 is not
 // given). A <weld body1 body2> holds body1's origin and orientation where
-// they are relative to body2 at qpos0 (anchor zero). Site forms (site1,
-// site2) are not read.
+// they are relative to body2 at qpos0 (anchor zero).
+// Given by sites (<connect site1 site2>, <weld site1 site2>), MuJoCo holds
+// the two sites together whatever qpos0 says: site1's position on its body
+// at site2's on its own (or the world's), and a weld their frames'
+// orientations too.
 struct MjcfConnect {
-  std::string body_a;  // body1
-  std::string body_b;  // body2; empty: the world
-  Eigen::Vector3d anchor = Eigen::Vector3d::Zero();
+  std::string body_a;  // body1, or site1's body
+  std::string body_b;  // body2, or site2's body; empty: the world
+  Eigen::Vector3d anchor = Eigen::Vector3d::Zero();  // in body_a [m]
   bool weld = false;
+  // By sites: each site's pose in its body (site2's in the world when
+  // body_b is empty); the constraint holds X_WA X_AS1 = X_WB X_BS2.
+  bool by_sites = false;
+  Eigen::Isometry3d X_AS1 = Eigen::Isometry3d::Identity();
+  Eigen::Isometry3d X_BS2 = Eigen::Isometry3d::Identity();
 };
 
-// The file's active connects and welds given by bodies. Throws
-// std::runtime_error naming body1 for an anchor that is not three finite
-// numbers, or a weld's relpose (only the pose at qpos0 is read).
+// The file's active connects and welds given by bodies or by sites.
+// Throws std::runtime_error naming body1 for an anchor that is not three
+// finite numbers, or a weld's relpose (only the pose at qpos0 is read),
+// and naming a site that the file lacks, or two sites of the world.
 std::vector<MjcfConnect> ReadMjcfConnects(const std::string& path);
 
 }  // namespace coulomb

@@ -39,10 +39,10 @@ UnitDensityMass Ellipsoid(const Eigen::Vector3d& r) {
   UnitDensityMass solid;
   solid.volume = 4.0 / 3.0 * std::numbers::pi * r.prod();
   const Eigen::Vector3d squares = r.cwiseAbs2();
-  solid.inertia.diagonal() = solid.volume / 5.0 *
-                             Eigen::Vector3d(squares.y() + squares.z(),
-                                             squares.x() + squares.z(),
-                                             squares.x() + squares.y());
+  solid.inertia.diagonal() =
+      solid.volume / 5.0 *
+      Eigen::Vector3d(squares.y() + squares.z(), squares.x() + squares.z(),
+                      squares.x() + squares.y());
   return solid;
 }
 
@@ -100,10 +100,10 @@ SolidMass GeomMass(const ptree& geom, const std::string& name,
   Eigen::Isometry3d X_BG;
   const UnitDensityMass solid = GeomSolid(geom, name, settings, &X_BG);
   if (!(solid.volume > 0.0)) return {};
-  const double mass = geom.count("mass")
-                          ? MjcfAttributeNumbers(geom, "mass", "geom", {0})[0]
-                          : MjcfAttributeNumbers(geom, "density", "geom", {1000})[0] *
-                                solid.volume;
+  const double mass =
+      geom.count("mass")
+          ? MjcfAttributeNumbers(geom, "mass", "geom", {0})[0]
+          : MjcfAttributeNumbers(geom, "density", "geom", {1000})[0] * solid.volume;
   const Eigen::Matrix3d& R = X_BG.linear();
   return {mass, X_BG * solid.centroid,
           mass / solid.volume * R * solid.inertia * R.transpose()};
@@ -120,8 +120,9 @@ SolidMass Combine(const std::vector<SolidMass>& parts) {
   sum.com /= sum.mass;
   for (const SolidMass& part : parts) {
     const Eigen::Vector3d d = part.com - sum.com;
-    sum.inertia += part.inertia +
-                   part.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
+    sum.inertia +=
+        part.inertia +
+        part.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
   }
   return sum;
 }
@@ -144,7 +145,8 @@ void WriteBodyInertias(const InertiaSettings& settings, ptree* body) {
   if (!(sum.mass > 0.0)) return;
   body->erase("inertial");
   ptree inertial;
-  inertial.put("<xmlattr>.pos", FormatMjcfNumbers({sum.com.x(), sum.com.y(), sum.com.z()}));
+  inertial.put("<xmlattr>.pos",
+               FormatMjcfNumbers({sum.com.x(), sum.com.y(), sum.com.z()}));
   inertial.put("<xmlattr>.mass", FormatMjcfNumbers({sum.mass}));
   const Eigen::Matrix3d& I = sum.inertia;
   inertial.put("<xmlattr>.fullinertia",

@@ -7,8 +7,8 @@ namespace coulomb {
 
 // What of an MJCF file changes MuJoCo's dynamics but is not read here, one
 // line per kind, for a warning: equality constraints other than joint
-// couplings and connects and welds of bodies ("2 <equality> constraints
-// (connect, tendon) are not read"),
+// couplings and connects and welds of bodies or sites ("2 <equality>
+// constraints (tendon, flex) are not read"),
 // spatial tendons, fixed tendons' own forces (spring, damping, friction,
 // armature, limits) and explicit contact pairs; bodies' gravcomp, geoms' condim other
 // than 3, and <option>'s fluid (density, viscosity, wind). Other contact

@@ -138,22 +138,26 @@ void AddMjcfConnects(const SceneReader& r, const YAML::Node& node, const std::st
     const int body_a = model.FindBody(connect.body_a);
     const int body_b = connect.body_b.empty() ? -1 : model.FindBody(connect.body_b);
     if (body_a < 0 || (body_b < 0 && !connect.body_b.empty()))
-      fail("<equality><" + std::string(connect.weld ? "weld" : "connect") + " body1=\"" +
-           connect.body_a +
-           "\">: a body of the robot is not "
-           "named so");
+      fail("<equality><" + std::string(connect.weld ? "weld" : "connect") +
+           (connect.by_sites ? "> on the body of a site, '" +
+                                   (body_a < 0 ? connect.body_a : connect.body_b) + "'"
+                             : " body1=\"" + connect.body_a + "\">") +
+           ": a body of the robot is not named so");
+    // Body2's point and orientation that body1's meet: the sites', or
+    // where they are at qpos0.
     const Eigen::Isometry3d X_WA = model.BodyPoseAt(q_reference, body_a);
     const Eigen::Isometry3d X_WB = body_b < 0 ? Eigen::Isometry3d::Identity()
                                               : model.BodyPoseAt(q_reference, body_b);
-    const Eigen::Vector3d p_b = X_WB.inverse() * (X_WA * connect.anchor);
+    const Eigen::Isometry3d X_AB = connect.by_sites
+                                       ? connect.X_AS1 * connect.X_BS2.inverse()
+                                       : X_WA.inverse() * X_WB;
     try {
-      system->AddBodyConnection(tree,
-                                {.body_a = body_a,
-                                 .p_a = connect.anchor,
-                                 .body_b = body_b,
-                                 .p_b = p_b,
-                                 .weld = connect.weld,
-                                 .R_ab = X_WA.linear().transpose() * X_WB.linear()});
+      system->AddBodyConnection(tree, {.body_a = body_a,
+                                       .p_a = connect.anchor,
+                                       .body_b = body_b,
+                                       .p_b = X_AB.inverse() * connect.anchor,
+                                       .weld = connect.weld,
+                                       .R_ab = X_AB.linear()});
     } catch (const std::invalid_argument& e) {
       fail(e.what());
     }
