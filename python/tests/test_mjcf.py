@@ -1223,6 +1223,78 @@ def test_each_body_of_a_file_drives_its_own_fixed_tendons(tmp_path):
         "<tendon><fixed> 'cross' joins joint 'finger3' to another body's: not read"]
 
 
+def gripper_with_tendon(attributes, actuator="", ctrl="0", finger1=""):
+    """The gripper, its tendon given `attributes`, finger1's joint `finger1`."""
+    return gripper(actuator, ctrl).replace('<fixed name="split"',
+                                           f'<fixed name="split" {attributes}').replace(
+        '<joint name="finger1" type="slide" axis="0 0 1"/>',
+        f'<joint name="finger1" type="slide" axis="0 0 1" {finger1}/>')
+
+
+@pytest.mark.parametrize("attributes, finger1, rest", [
+    ('stiffness="50" springlength="0.02"', "", 0.02),
+    # Its length with the joints at their springref, as MuJoCo's (not at
+    # their ref, qpos0).
+    ('stiffness="50"', 'ref="0.03" springref="0.012"', 0.5 * 0.012),
+])
+def test_a_tendon_spring_holds_the_fingers_where_it_balances_their_weight(
+        tmp_path, attributes, finger1, rest):
+    # k (L_rest − L) = 0.2 g at rest.
+    path = tmp_path / "gripper.xml"
+    path.write_text(gripper_with_tendon(attributes + ' damping="3"', finger1=finger1))
+    sim = coulomb.Simulation.from_file(str(path))
+    sim.run(3.0)
+    assert sim.tendon_lengths("gripper")[0] == pytest.approx(rest - HOLDING_FORCE / 50,
+                                                             abs=1e-7)
+
+
+def test_a_tendon_damper_lets_the_fingers_rise_at_their_terminal_rate(tmp_path):
+    # A force F along the tendon against 0.2 g and d L̇: L̇ = (F − 0.2 g) / d.
+    path = tmp_path / "gripper.xml"
+    path.write_text(gripper_with_tendon('damping="40"'))
+    sim = coulomb.Simulation.from_file(str(path))
+    sim.set_tendon_force("gripper", "split", 3 * HOLDING_FORCE)
+    sim.run(1.0)
+    before = sim.tendon_lengths("gripper")[0]
+    sim.run(0.1)
+    rate = (sim.tendon_lengths("gripper")[0] - before) / 0.1
+    assert rate == pytest.approx(2 * HOLDING_FORCE / 40, rel=1e-5)  # the solve's tolerance
+
+
+def test_a_tendon_range_stops_the_fingers_at_its_bound(tmp_path):
+    path = tmp_path / "gripper.xml"
+    path.write_text(gripper_with_tendon('range="-0.01 0.015"'))
+    sim = coulomb.Simulation.from_file(str(path))
+    sim.set_tendon_force("gripper", "split", 3 * HOLDING_FORCE)
+    sim.run(1.0)
+    lengths = []
+    for _ in range(100):
+        sim.step()
+        lengths.append(sim.tendon_lengths("gripper")[0])
+    assert max(lengths) < 0.015 + 1e-4  # near-rigid: within 0.1 mm of the bound
+    assert lengths[-1] == pytest.approx(0.015, abs=1e-4)
+    sim.set_tendon_force("gripper", "split", 0.0)  # let go: it falls to the lower bound
+    sim.run(1.0)
+    assert sim.tendon_lengths("gripper")[0] == pytest.approx(-0.01, abs=1e-4)
+
+
+@pytest.mark.parametrize("force, moves", [(0.6, False), (1.5, True)])
+def test_a_tendons_friction_holds_it_until_the_force_along_it_exceeds_it(tmp_path, force,
+                                                                        moves):
+    # frictionloss 0.5 N against a net force (F − 0.2 g) along the tendon.
+    path = tmp_path / "gripper.xml"
+    path.write_text(gripper_with_tendon('frictionloss="0.5"'))
+    sim = coulomb.Simulation.from_file(str(path))
+    sim.set_tendon_force("gripper", "split", HOLDING_FORCE + force * 0.5)
+    snapshot = pickle.loads(pickle.dumps(sim.snapshot()))  # its friction through bytes
+    sim.run(0.5)
+    rise = sim.tendon_lengths("gripper")[0]
+    assert (rise > 1e-3) if moves else (abs(rise) < 1e-5)
+    sim.restore(snapshot)
+    sim.run(0.5)
+    assert sim.tendon_lengths("gripper")[0] == pytest.approx(rise, abs=1e-12)
+
+
 @pytest.mark.parametrize("tendon, message", [
     ('<fixed name="finger1"><joint joint="finger2" coef="1"/></fixed>',
      "tendon 'finger1': a joint or another tendon has that name"),
@@ -1234,6 +1306,14 @@ def test_each_body_of_a_file_drives_its_own_fixed_tendons(tmp_path):
     ('<fixed name="t"><joint joint="finger1"/></fixed>', "a <joint> needs its joint and coef"),
     ('<fixed name="t"><joint joint="finger1" coef="1"/></fixed><fixed name="t"><joint '
      'joint="finger2" coef="1"/></fixed>', "two tendons are named 't'"),
+    ('<fixed name="t" stiffness="-1"><joint joint="finger1" coef="1"/></fixed>',
+     "fixed tendon 't': negative stiffness"),
+    ('<fixed name="t" springlength="0 0.1"><joint joint="finger1" coef="1"/></fixed>',
+     "fixed tendon 't': springlength: a dead band is not read"),
+    ('<fixed name="t" range="0.1 0"><joint joint="finger1" coef="1"/></fixed>',
+     "fixed tendon 't': range: expected lower < upper"),
+    ('<fixed name="t" limited="true"><joint joint="finger1" coef="1"/></fixed>',
+     "fixed tendon 't': range"),
 ])
 def test_bad_fixed_tendons_are_refused_in_one_line(tmp_path, tendon, message):
     text = re.sub(r"<tendon>.*</tendon>", f"<tendon>{tendon}</tendon>", gripper("", "0"),
@@ -1561,7 +1641,7 @@ def test_what_an_mjcf_file_holds_that_is_not_simulated_is_a_warning(tmp_path):
     <tendon tendon1="t"/><weld body1="bob"/><connect body1="bob" anchor="0 0 -1"/>
   </equality>
   <tendon><fixed name="t"><joint joint="hinge" coef="1"/></fixed>
-    <fixed name="spring" stiffness="3"><joint joint="hinge" coef="1"/></fixed>
+    <fixed name="spring" stiffness="3" armature="0.1"><joint joint="hinge" coef="1"/></fixed>
     <fixed class="stop"><joint joint="hinge" coef="2"/></fixed>
     <spatial name="cable"><site site="a"/><site site="b"/></spatial></tendon>
   <contact><pair geom1="a" geom2="b"/><exclude body1="bob" body2="bob"/></contact>
@@ -1570,14 +1650,14 @@ def test_what_an_mjcf_file_holds_that_is_not_simulated_is_a_warning(tmp_path):
                       '<geom class="spin" type="sphere" size="0.1" pos="0 0 -0.3" mass="0.1"/>'
                       ).replace("<worldbody>", '<option density="1.2" wind="0 0 0"/>'
                                 '<default><default class="spin"><geom condim="4"/></default>'
-                                '<default class="stop"><tendon range="0 1"/></default>'
+                                '<default class="stop"><tendon armature="0.2"/></default>'
                                 "</default><worldbody>")
     with pytest.warns(UserWarning) as caught:
         sim = load(tmp_path, text)
     expected = [
         "1 <equality> constraint (tendon) is not read: the robot moves without it",
-        "3 <tendon> elements (fixed with stiffness/damping/frictionloss/armature/range, "
-        "spatial) are not read: the robot moves without them",
+        "3 <tendon> elements (fixed with armature, spatial) are not read: the robot moves "
+        "without them",
         "1 explicit contact pair (pair) is not read: the robot moves without it",
         "1 body's gravcomp (gravity compensation) is not read: gravity acts on it in full",
         "2 geoms' condim other than 3 is not read: their contacts have sliding friction "

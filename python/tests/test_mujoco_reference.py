@@ -342,3 +342,19 @@ def test_a_site_connect_holds_the_sites_together_as_mujocos(tmp_path):
     sim.run(3.0)
     assert data.qpos[0] == pytest.approx(-np.pi / 2, abs=2e-4)
     assert sim.q[0] == pytest.approx(data.qpos[0], abs=2e-4)
+
+
+def test_a_tendon_spring_rests_the_fingers_where_mujocos_does(tmp_path):
+    # The tendon's spring at rest at its length with the joints at their
+    # springref (not at their ref, qpos0), damped: both engines rest where
+    # k (L_0 − L) balances the weight.
+    text = gripper("", "0").replace(
+        '<fixed name="split"', '<fixed name="split" stiffness="50" damping="3"').replace(
+        '<joint name="finger1" type="slide" axis="0 0 1"/>',
+        '<joint name="finger1" type="slide" axis="0 0 1" ref="0.03" springref="0.012"/>').replace(
+        '<keyframe><key name="open" ctrl="0"/></keyframe>', "")
+    model, data, sim = both(tmp_path, text)
+    mujoco.mj_step(model, data, nstep=int(3.0 / model.opt.timestep))
+    sim.run(3.0)
+    np.testing.assert_allclose(sim.tendon_lengths("gripper"), data.ten_length, atol=1e-7)
+    np.testing.assert_allclose(sim.joint_positions("gripper"), data.qpos, atol=1e-7)

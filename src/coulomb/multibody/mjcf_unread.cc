@@ -47,17 +47,13 @@ void CountUnreadAttributes(const ptree& element, int* gravcomp, int* condim) {
   }
 }
 
-// Whether a fixed tendon (its class's attributes too) has a force of its own
-// besides its actuators': a spring, damping, dry friction, armature or
-// limits, which are not read.
-bool HasPassiveForces(const ptree& tendon, const MjcfDefaults& defaults) {
+// Whether a fixed tendon (its class's attributes too) has an armature,
+// which is not read.
+bool HasArmature(const ptree& tendon, const MjcfDefaults& defaults) {
   static const ptree none;
   const ptree values = defaults.TendonAttributes(tendon.get_child("<xmlattr>", none),
                                                  tendon.get("<xmlattr>.class", "main"));
-  for (const char* force : {"stiffness", "damping", "frictionloss", "armature"})
-    if (values.get(force, "0") != "0") return true;
-  const std::string limited = values.get("limited", "auto");
-  return limited == "true" || (limited == "auto" && values.count("range") > 0);
+  return values.get("armature", "0") != "0";
 }
 
 // One line per attribute of <worldbody> that is not read, as Describe says.
@@ -100,12 +96,10 @@ std::vector<std::string> UnreadMjcfElements(const std::string& path) {
             tag == "joint" || ((tag == "connect" || tag == "weld") && by_body_or_site);
         if (tag.front() != '<' && !read) ++equality[tag];
       }
-    } else if (section == "tendon") {  // fixed tendons are read, not their passive forces
+    } else if (section == "tendon") {  // fixed tendons are read, but their armature
       for (const auto& [tag, element] : content)
-        if (tag.front() != '<' && (tag != "fixed" || HasPassiveForces(element, defaults)))
-          ++tendon[tag == "fixed"
-                       ? "fixed with stiffness/damping/frictionloss/armature/range"
-                       : tag];
+        if (tag.front() != '<' && (tag != "fixed" || HasArmature(element, defaults)))
+          ++tendon[tag == "fixed" ? "fixed with armature" : tag];
     } else if (section == "contact") {
       for (const auto& [tag, count] : CountElements(content, {"pair"}))
         pair[tag] += count;

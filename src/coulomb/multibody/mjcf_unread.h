@@ -9,10 +9,9 @@ namespace coulomb {
 // line per kind, for a warning: equality constraints other than joint
 // couplings and connects and welds of bodies or sites ("2 <equality>
 // constraints (tendon, flex) are not read"),
-// spatial tendons, fixed tendons' own forces (spring, damping, friction,
-// armature, limits) and explicit contact pairs; bodies' gravcomp, geoms' condim other
-// than 3, and <option>'s fluid (density, viscosity, wind). Other contact
-// parameters (solref, solimp) are not listed: the scene's contact materials
+// spatial tendons, fixed tendons' armature and explicit contact pairs; bodies' gravcomp,
+// geoms' condim other than 3, and <option>'s fluid (density, viscosity, wind). Other
+// contact parameters (solref, solimp) are not listed: the scene's contact materials
 // replace them by design. Empty when there are none.
 std::vector<std::string> UnreadMjcfElements(const std::string& path);
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "coulomb/contact/pd_controller_constraint.h"
+#include "coulomb/sim/joint_spring_damper.h"
 
 namespace coulomb {
 
@@ -23,21 +24,15 @@ struct JointLimit {
 // A fixed tendon of a robot (an MJCF <tendon><fixed>): the length
 // L = Σ_k c_k q_k over one-dof joints of its tree [m, or rad for
 // dimensionless c], L̇ = Σ_k c_k v_k. A force f along it is the joint
-// efforts c_k f (its Jacobian row is c over the tree's velocities).
+// efforts c_k f (its Jacobian row is c over the tree's velocities). Its
+// limits lower < upper (±∞: none) are held as a joint's are (JointLimit).
 struct FixedTendon {
-  struct Term {
-    int position = -1;  // of the joint, in the tree's q
-    int velocity = -1;  // in the tree's v
-    double coefficient = 1.0;
-  };
   std::string name;
-  std::vector<Term> terms;
+  std::vector<JointTerm> terms;
+  double lower = -std::numeric_limits<double>::infinity();
+  double upper = std::numeric_limits<double>::infinity();
 
-  double Length(const Eigen::VectorXd& q) const {
-    double length = 0.0;
-    for (const Term& term : terms) length += term.coefficient * q[term.position];
-    return length;
-  }
+  double Length(const Eigen::VectorXd& q) const { return CombinedPosition(terms, q); }
 };
 
 // The index of the tendon named `name` in `tendons`, or −1.
@@ -71,13 +66,14 @@ struct JointTargetRange {
   double upper = std::numeric_limits<double>::infinity();
 };
 
-// Dry friction F > 0 [N·m or N] on a one-dof joint, implicit in the solve
-// through JointFrictionConstraint: the joint sticks while the other torques
-// on it stay below F.
+// Dry friction F > 0 [N·m or N] on a one-dof joint or a fixed tendon,
+// implicit in the solve through JointFrictionConstraint: the joint (or the
+// tendon's length) sticks while the other forces on it stay below F.
 struct JointFriction {
-  std::string joint;
-  int velocity = -1;
+  std::string joint;  // the joint's name, or the tendon's
+  int velocity = -1;  // the joint's, −1 on a tendon
   double friction = 0.0;
+  int tendon = -1;  // the tendon's index in its tree's tendons, −1 on a joint
 };
 
 // A one-dof joint driven by another of its tree: q = m q_reference + c (a

@@ -1,14 +1,34 @@
 #include "coulomb/sim/joint_spring_damper.h"
 
 namespace coulomb {
+namespace {
+
+template <typename Vector>
+double Combined(std::span<const JointTerm> terms, const Vector& x, bool positions) {
+  double sum = 0.0;
+  for (const JointTerm& term : terms)
+    sum += term.coefficient * x[positions ? term.position : term.velocity];
+  return sum;
+}
+
+}  // namespace
+
+double CombinedPosition(std::span<const JointTerm> terms, const Eigen::VectorXd& q) {
+  return Combined(terms, q, /*positions=*/true);
+}
+
+double CombinedVelocity(std::span<const JointTerm> terms, const Eigen::VectorXd& v) {
+  return Combined(terms, v, /*positions=*/false);
+}
 
 void AddSpringDamperForces(const std::vector<JointSpringDamper>& springs,
                            const Eigen::Ref<const Eigen::VectorXd>& q,
                            const Eigen::Ref<const Eigen::VectorXd>& v,
                            Eigen::VectorXd* force) {
   for (const JointSpringDamper& s : springs) {
-    (*force)[s.velocity] +=
-        -s.stiffness * (q[s.position] - s.rest_position) - s.damping * v[s.velocity];
+    const double f = -s.stiffness * (Combined(s.terms, q, true) - s.rest_position) -
+                     s.damping * Combined(s.terms, v, false);
+    for (const JointTerm& term : s.terms) (*force)[term.velocity] += term.coefficient * f;
   }
 }
 
@@ -16,8 +36,10 @@ void AddSpringDamperLinearization(const std::vector<JointSpringDamper>& springs,
                                   double stiffness_scale, double damping_scale,
                                   Eigen::MatrixXd* a) {
   for (const JointSpringDamper& s : springs) {
-    (*a)(s.velocity, s.velocity) +=
-        stiffness_scale * s.stiffness + damping_scale * s.damping;
+    const double scale = stiffness_scale * s.stiffness + damping_scale * s.damping;
+    for (const JointTerm& i : s.terms)
+      for (const JointTerm& j : s.terms)
+        (*a)(i.velocity, j.velocity) += scale * i.coefficient * j.coefficient;
   }
 }
 
@@ -25,7 +47,7 @@ double SpringPotentialEnergy(const std::vector<JointSpringDamper>& springs,
                              const Eigen::VectorXd& q) {
   double energy = 0.0;
   for (const JointSpringDamper& s : springs) {
-    const double stretch = q[s.position] - s.rest_position;
+    const double stretch = Combined(s.terms, q, true) - s.rest_position;
     energy += 0.5 * s.stiffness * stretch * stretch;
   }
   return energy;

@@ -1,19 +1,33 @@
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include <Eigen/Dense>
 
 namespace coulomb {
 
-// A linear spring and damper on a one-dof joint (revolute or prismatic):
-// generalized force τ = −k (q − q_rest) − d v, potential ½ k (q − q_rest)².
-// Units: k [N/m or N·m/rad], d [N·s/m or N·m·s/rad]. In the θ-method these
-// are the forces k1 with negative-definite Jacobians (docs/math.md §1):
-// K = −∂τ/∂q = k, D = −∂τ/∂v = d on the joint's diagonal entry.
+// A term c q of a linear combination s = Σ_k c_k q_k of one-dof joints'
+// positions (its rate ṡ = Σ_k c_k v_k): a joint itself (one term, c = 1), or
+// a fixed tendon's length (FixedTendon).
+struct JointTerm {
+  int position = -1;  // index in the tree's q
+  int velocity = -1;  // index in the tree's v
+  double coefficient = 1.0;
+};
+
+// s and ṡ of the terms at (q, v).
+double CombinedPosition(std::span<const JointTerm> terms, const Eigen::VectorXd& q);
+double CombinedVelocity(std::span<const JointTerm> terms, const Eigen::VectorXd& v);
+
+// A linear spring and damper on s (a one-dof joint, revolute or prismatic,
+// or a fixed tendon): force f = −k (s − s_rest) − d ṡ along s, generalized
+// force τ_k = c_k f, potential ½ k (s − s_rest)². Units: k [N/m or N·m/rad],
+// d [N·s/m or N·m·s/rad]. In the θ-method these are the forces k1 with
+// negative-definite Jacobians (docs/math.md §1): K = −∂τ/∂q = k c cᵀ,
+// D = −∂τ/∂v = d c cᵀ (k and d on the diagonal entry of a joint's own).
 struct JointSpringDamper {
-  int position = -1;  // index in q
-  int velocity = -1;  // index in v
+  std::vector<JointTerm> terms;
   double stiffness = 0.0;
   double rest_position = 0.0;
   double damping = 0.0;

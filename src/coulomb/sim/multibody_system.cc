@@ -190,10 +190,12 @@ void MultibodySystem::SetJointFriction(int tree, const std::string& joint,
     throw std::invalid_argument(trees_[tree].name + ": joint '" + joint +
                                 "': friction must be finite and ≥ 0");
   }
-  const MultibodyTree::JointIndex index = trees_[tree].model.FindOneDofJoint(joint);
+  const int tendon = FindTendon(tree, joint);
+  const int velocity =
+      tendon >= 0 ? -1 : trees_[tree].model.FindOneDofJoint(joint).velocity;
   std::vector<JointFriction>& frictions = trees_[tree].frictions;
   std::erase_if(frictions, [&joint](const JointFriction& f) { return f.joint == joint; });
-  if (friction > 0.0) frictions.push_back({joint, index.velocity, friction});
+  if (friction > 0.0) frictions.push_back({joint, velocity, friction, tendon});
 }
 
 void MultibodySystem::AddBodyConnection(int tree, const BodyConnection& connection) {
@@ -249,6 +251,11 @@ void MultibodySystem::SetJointLimits(int tree, const std::string& joint, double 
   if (!(lower < upper) || std::isnan(lower) || std::isnan(upper)) {
     throw std::invalid_argument(trees_[tree].name + ": joint '" + joint +
                                 "': limits need lower < upper");
+  }
+  if (const int tendon = FindTendon(tree, joint); tendon >= 0) {
+    trees_[tree].tendons[tendon].lower = lower;
+    trees_[tree].tendons[tendon].upper = upper;
+    return;
   }
   const MultibodyTree::JointIndex index = trees_[tree].model.FindOneDofJoint(joint);
   std::vector<JointLimit>& limits = trees_[tree].limits;
@@ -337,9 +344,15 @@ void MultibodySystem::AddJointSpringDamper(int tree, const std::string& joint,
     throw std::invalid_argument(trees_[tree].name + ": joint '" + joint +
                                 "': spring stiffness and damping must be finite and ≥ 0");
   }
-  const MultibodyTree::JointIndex index = trees_[tree].model.FindOneDofJoint(joint);
   trees_[tree].springs.push_back(
-      {index.position, index.velocity, stiffness, rest_position, damping});
+      {TermsOf(tree, joint), stiffness, rest_position, damping});
+}
+
+std::vector<JointTerm> MultibodySystem::TermsOf(int tree, const std::string& name) const {
+  if (const int tendon = FindTendon(tree, name); tendon >= 0)
+    return trees_[tree].tendons[tendon].terms;
+  const MultibodyTree::JointIndex index = trees_[tree].model.FindOneDofJoint(name);
+  return {{index.position, index.velocity, 1.0}};
 }
 
 int MultibodySystem::AddStaticGeometry(const Shape& shape, const Eigen::Isometry3d& X_WG,

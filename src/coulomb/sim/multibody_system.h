@@ -87,9 +87,9 @@ class MultibodySystem {
   // geometries. Returns their geometry ids. Throws std::invalid_argument if
   // the model has velocities.
   std::vector<int> AddFixedModel(MultibodyTree model, const ContactMaterial& material);
-  // Dry friction F [N·m or N] on a one-dof joint of a tree (JointFriction),
-  // replacing any it had; F = 0 removes it. Throws std::invalid_argument on
-  // a bad joint, a negative or non-finite F.
+  // Dry friction F [N·m or N] on a one-dof joint or a fixed tendon of a tree
+  // (JointFriction), replacing any it had; F = 0 removes it. Throws
+  // std::invalid_argument on a bad name, a negative or non-finite F.
   void SetJointFriction(int tree, const std::string& joint, double friction);
   // Holds a point of a tree's body at a point of another of its bodies, or
   // of the world (BodyConnection). Throws std::invalid_argument on a bad
@@ -104,14 +104,16 @@ class MultibodySystem {
   // into (JointTargetRange), replacing any it had. Throws
   // std::invalid_argument on a bad name, or unless lower < upper.
   void SetJointTargetRange(int tree, const JointTargetRange& range);
-  // A spring and damper on a one-dof joint of a tree (k, d ≥ 0, finite).
+  // A spring and damper on a one-dof joint or a fixed tendon of a tree (k,
+  // d ≥ 0, finite; the rest position a joint's q or the tendon's L).
   void AddJointSpringDamper(int tree, const std::string& joint, double stiffness,
                             double rest_position, double damping);
   // A kinematic body of the world; returns its body index (≥ 1) for
   // AddGeometry(shape, −1, body, X_BG, material).
   int AddKinematicBody(const PrescribedMotion& motion);
-  // Position limits of a one-dof joint (lower < upper, ±∞ allowed),
-  // replacing any it had. Throws std::invalid_argument on a bad joint or range.
+  // Position limits of a one-dof joint, or length limits of a fixed tendon
+  // (lower < upper, ±∞ allowed), replacing any it had. Throws
+  // std::invalid_argument on a bad name or range.
   void SetJointLimits(int tree, const std::string& joint, double lower, double upper);
   // A PD controller (or constant effort) on a one-dof joint or a fixed
   // tendon of the tree (by name); throws on bad gains or an unknown name.
@@ -187,6 +189,9 @@ class MultibodySystem {
   int AddFileGeometry(const FileGeometry& geometry, int tree, int body,
                       const Eigen::Isometry3d& X_BG, const ContactMaterial& material);
   void CheckTreeIndex(int tree) const;  // throws if out of range
+  // The terms of a tendon named `name`, or of that one-dof joint's q alone;
+  // throws std::invalid_argument for neither.
+  std::vector<JointTerm> TermsOf(int tree, const std::string& name) const;
 
   Eigen::Vector3d gravity_;
   std::vector<Tree> trees_;

@@ -1,5 +1,6 @@
 #include "coulomb/sim/scene_mjcf_reader.h"
 
+#include <algorithm>
 #include <set>
 
 #include "coulomb/multibody/mjcf_actuators.h"
@@ -85,17 +86,48 @@ void AddMjcfActuators(const SceneReader& r, const YAML::Node& node,
   }
 }
 
+namespace {
+
+// A fixed tendon's length with its joints at their springref (MuJoCo's
+// qpos_spring): its spring's rest length when the file gives none.
+double LengthAtSpringReference(const MjcfFixedTendon& tendon,
+                               const std::vector<MjcfJoint>& joints) {
+  double length = 0.0;
+  for (const MjcfFixedTendon::Joint& term : tendon.joints) {
+    const auto joint =
+        std::find_if(joints.begin(), joints.end(),
+                     [&](const MjcfJoint& j) { return j.name == term.name; });
+    if (joint != joints.end()) length += term.coefficient * joint->spring_reference;
+  }
+  return length;
+}
+
+}  // namespace
+
 void AddMjcfFixedTendons(const SceneReader& r, const YAML::Node& node,
-                         const std::string& key, const std::string& path, int tree,
+                         const std::string& key, const std::string& path,
+                         const std::vector<MjcfJoint>& joints, int tree,
                          MultibodySystem* system) {
+  const auto named_by = [&node](const char* setting, const std::string& name) {
+    return node[setting] && node[setting][name];
+  };
   for (const MjcfFixedTendon& tendon :
        ReadMjcf(r, node, key, path, ReadMjcfFixedTendons)) {
     if (tendon.name.empty()) continue;  // nothing can name it
-    std::vector<std::pair<std::string, double>> joints;
+    std::vector<std::pair<std::string, double>> terms;
     for (const MjcfFixedTendon::Joint& joint : tendon.joints)
-      joints.emplace_back(joint.name, joint.coefficient);
+      terms.emplace_back(joint.name, joint.coefficient);
     try {
-      system->AddFixedTendon(tree, tendon.name, joints);
+      system->AddFixedTendon(tree, tendon.name, terms);
+      if ((tendon.stiffness > 0.0 || tendon.damping > 0.0) &&
+          !named_by("springs", tendon.name))
+        system->AddJointSpringDamper(
+            tree, tendon.name, tendon.stiffness,
+            tendon.spring_length.value_or(LengthAtSpringReference(tendon, joints)),
+            tendon.damping);
+      system->SetJointFriction(tree, tendon.name, tendon.friction);
+      if (std::isfinite(tendon.lower))
+        system->SetJointLimits(tree, tendon.name, tendon.lower, tendon.upper);
     } catch (const std::invalid_argument& e) {
       r.Fail(node["mjcf"], key + ".mjcf", path + ": " + e.what());
     }

@@ -26,9 +26,14 @@ struct MjcfFileElements {
 MjcfFileElements ReadMjcfFileElements(const SceneReader& r, const YAML::Node& node,
                                       const std::string& key, const std::string& path);
 
-// The file's named fixed tendons (ReadMjcfFixedTendons), as the tree's.
+// The file's named fixed tendons (ReadMjcfFixedTendons), as the tree's,
+// with their springs (at rest at their springlength, else at their length
+// with the file's `joints` at their springref, as MuJoCo's) but where the
+// robot's `springs` name the tendon, their friction and their limits, which
+// the robot's `joint_friction` and `limits` replace.
 void AddMjcfFixedTendons(const SceneReader& r, const YAML::Node& node,
-                         const std::string& key, const std::string& path, int tree,
+                         const std::string& key, const std::string& path,
+                         const std::vector<MjcfJoint>& joints, int tree,
                          MultibodySystem* system);
 
 // The actuators of the file (ReadMjcfActuators) as PD controllers of their

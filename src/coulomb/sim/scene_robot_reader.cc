@@ -165,7 +165,7 @@ void AddFileJointElements(const SceneReader& r, const YAML::Node& node,
     r.Fail(node["actuators"], key + ".actuators", "only an MJCF file has actuators");
   if (node["keyframe"] && node["urdf"])
     r.Fail(node["keyframe"], key + ".keyframe", "only an MJCF file has keyframes");
-  if (node["mjcf"]) AddMjcfFixedTendons(r, node, key, path, tree, system);
+  if (node["mjcf"]) AddMjcfFixedTendons(r, node, key, path, mjcf.joints, tree, system);
   if (node["mjcf"] &&
       (!node["actuators"] || r.Boolean(node["actuators"], key + ".actuators"))) {
     AddMjcfActuators(r, node, key, path, mjcf.keyframe, tree, system);

@@ -337,8 +337,8 @@ namespace {
 
 // Whether a snapshot's tree is this tree, with valid actuation: the same
 // name and sizes, each controller on the joint (with its indices) or the
-// tendon it names with valid gains,
-// finite forces, each joint friction on its joint, finite and positive.
+// tendon it names with valid gains, finite forces, each friction on its
+// joint (with its index) or the tendon it names, finite and positive.
 bool SnapshotTreeFits(const SimulationSnapshot::TreeState& saved,
                       const MultibodySystem::Tree& tree) {
   if (saved.name != tree.name || saved.q.size() != tree.q.size() ||
@@ -365,8 +365,12 @@ bool SnapshotTreeFits(const SimulationSnapshot::TreeState& saved,
   }
   for (const JointFriction& friction : saved.frictions) {
     try {
-      if (tree.model.FindOneDofJoint(friction.joint).velocity != friction.velocity ||
-          !(friction.friction > 0.0) || !std::isfinite(friction.friction))
+      if (!(friction.friction > 0.0) || !std::isfinite(friction.friction)) return false;
+      if (friction.velocity < 0) {  // a tendon's, found by name
+        if (FindFixedTendon(tree.tendons, friction.joint) < 0) return false;
+        continue;
+      }
+      if (tree.model.FindOneDofJoint(friction.joint).velocity != friction.velocity)
         return false;
     } catch (const std::invalid_argument&) {
       return false;
@@ -419,6 +423,8 @@ void Simulation::Restore(const SimulationSnapshot& snapshot) {
     tree.applied_force_W = saved.applied_force_W;
     tree.applied_torque_W = saved.applied_torque_W;
     tree.frictions = saved.frictions;
+    for (JointFriction& friction : tree.frictions)
+      friction.tendon = FindFixedTendon(tree.tendons, friction.joint);
   }
   scene_.system.set_time(snapshot.time);
   stepper_.SetImpulseWarmStart(snapshot.warm_start_contacts,
@@ -589,6 +595,7 @@ Eigen::VectorXd Simulation::JointFrictions(const std::string& tree) const {
   Eigen::VectorXd frictions =
       Eigen::VectorXd::Zero(static_cast<Eigen::Index>(joints.size()));
   for (const JointFriction& friction : owner.frictions) {
+    if (friction.tendon >= 0) continue;  // a tendon's: no joint's own
     const auto at = std::find(joints.begin(), joints.end(), friction.joint);
     frictions[at - joints.begin()] = friction.friction;
   }
@@ -727,7 +734,7 @@ Eigen::VectorXd Simulation::JointEfforts(const std::string& tree) const {
       add_effort(c.velocity, effort);
       continue;
     }
-    for (const FixedTendon::Term& term : scene_.system.tree(t).tendons[c.tendon].terms)
+    for (const JointTerm& term : scene_.system.tree(t).tendons[c.tendon].terms)
       add_effort(term.velocity, term.coefficient * effort);
   }
   return efforts;

@@ -254,73 +254,98 @@ double TimeStepper::AddBodyToContactBlock(const MultibodySystem& system, int geo
   return normal_velocity;
 }
 
+namespace {
+
+// The terms of what a controller or a friction acts on: its joint's own
+// (`own`), or its tendon's.
+std::span<const JointTerm> ActedOn(const MultibodySystem::Tree& tree, int tendon,
+                                   const JointTerm& own) {
+  return tendon < 0 ? std::span<const JointTerm>(&own, 1)
+                    : std::span<const JointTerm>(tree.tendons[tendon].terms);
+}
+
+}  // namespace
+
+ProblemConstraint& TimeStepper::AddJointRow(int t, int num_velocities,
+                                            std::span<const JointTerm> terms, double sign,
+                                            int kind) {
+  ProblemConstraint& constraint =
+      problem_.EmplaceConstraint(JointSlotKind(kind, num_velocities));
+  constraint.jacobian.resize(1);
+  constraint.jacobian[0].clique = t;
+  constraint.jacobian[0].matrix.setZero(1, num_velocities);
+  for (const JointTerm& term : terms)
+    constraint.jacobian[0].matrix(0, term.velocity) += sign * term.coefficient;
+  constraint.jacobian[0].bodies.clear();
+  constraint.bias.setZero(1);
+  return constraint;
+}
+
+void TimeStepper::AddLimitRows(int t, const MultibodySystem::Tree& tree,
+                               std::span<const JointTerm> terms, double lower,
+                               double upper) {
+  SapUnilateralConstraint::Parameters parameters;
+  parameters.near_rigid_threshold = parameters_.contact.near_rigid_threshold;
+  const double s = CombinedPosition(terms, tree.q);
+  const double reach =
+      parameters_.contact_margin +
+      2.0 * parameters_.time_step * std::abs(CombinedVelocity(terms, tree.v));
+  // Lower: gap s − s_l opens with ṡ; upper: gap s_u − s opens with −ṡ.
+  for (const auto& [gap, sign] :
+       {std::pair{s - lower, 1.0}, std::pair{upper - s, -1.0}}) {
+    if (gap >= reach) continue;
+    EmplaceConstraintPotential<SapUnilateralConstraint>(
+        &AddJointRow(t, static_cast<int>(tree.v.size()), terms, sign, kJointLimitSlot)
+             .potential,
+        parameters, gap);
+  }
+}
+
 void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
-  const double dt = parameters_.time_step;
-  SapUnilateralConstraint::Parameters limit_parameters;
-  limit_parameters.near_rigid_threshold = parameters_.contact.near_rigid_threshold;
   controller_constraints_.clear();
   for (int t = 0; t < system.num_trees(); ++t) {
     const MultibodySystem::Tree& tree = system.tree(t);
-    // A constraint on one joint velocity: J = sign e_velocityᵀ.
-    const auto joint_row = [&](int velocity, double sign,
-                               int kind) -> ProblemConstraint& {
-      ProblemConstraint& constraint = problem_.EmplaceConstraint(
-          JointSlotKind(kind, static_cast<int>(tree.v.size())));
-      constraint.jacobian.resize(1);
-      constraint.jacobian[0].clique = t;
-      constraint.jacobian[0].matrix.setZero(1, tree.v.size());
-      constraint.jacobian[0].matrix(0, velocity) = sign;
-      constraint.jacobian[0].bodies.clear();
-      constraint.bias.setZero(1);
-      return constraint;
-    };
+    const int nv = static_cast<int>(tree.v.size());
     for (const JointLimit& limit : tree.limits) {
-      const double q = tree.q[limit.position];
-      const double reach =
-          parameters_.contact_margin + 2.0 * dt * std::abs(tree.v[limit.velocity]);
-      // Lower: gap q − q_l opens with q̇; upper: gap q_u − q opens with −q̇.
-      for (const auto& [gap, sign] :
-           {std::pair{q - limit.lower, 1.0}, std::pair{limit.upper - q, -1.0}}) {
-        if (gap >= reach) continue;
-        EmplaceConstraintPotential<SapUnilateralConstraint>(
-            &joint_row(limit.velocity, sign, kJointLimitSlot).potential, limit_parameters,
-            gap);
-      }
+      const JointTerm joint{limit.position, limit.velocity, 1.0};
+      AddLimitRows(t, tree, {&joint, 1}, limit.lower, limit.upper);
     }
+    for (const FixedTendon& tendon : tree.tendons)
+      AddLimitRows(t, tree, tendon.terms, tendon.lower, tendon.upper);
     for (const JointPdController& controller : tree.controllers) {
-      if (controller.tendon < 0) {
-        EmplaceConstraintPotential<PdControllerConstraint>(
-            &joint_row(controller.velocity, 1.0, kJointControllerSlot).potential,
-            controller.gains, tree.q[controller.position]);
-      } else {  // on L = Σ c_k q_k: J = cᵀ
-        const FixedTendon& tendon = tree.tendons[controller.tendon];
-        ProblemConstraint& row =
-            joint_row(tendon.terms[0].velocity, 0.0, kJointControllerSlot);
-        for (const FixedTendon::Term& term : tendon.terms)
-          row.jacobian[0].matrix(0, term.velocity) += term.coefficient;
-        EmplaceConstraintPotential<PdControllerConstraint>(
-            &row.potential, controller.gains, tendon.Length(tree.q));
-      }
+      const JointTerm joint{controller.position, controller.velocity, 1.0};
+      const std::span<const JointTerm> terms = ActedOn(tree, controller.tendon, joint);
+      EmplaceConstraintPotential<PdControllerConstraint>(
+          &AddJointRow(t, nv, terms, 1.0, kJointControllerSlot).potential,
+          controller.gains, CombinedPosition(terms, tree.q));
       controller_constraints_.push_back(
           {t, controller.velocity, problem_.num_constraints() - 1, controller.tendon});
     }
     for (const JointFriction& friction : tree.frictions) {
+      const JointTerm joint{-1, friction.velocity, 1.0};
       EmplaceConstraintPotential<JointFrictionConstraint>(
-          &joint_row(friction.velocity, 1.0, kJointFrictionSlot).potential,
+          &AddJointRow(t, nv, ActedOn(tree, friction.tendon, joint), 1.0,
+                       kJointFrictionSlot)
+               .potential,
           friction.friction, parameters_.contact.sigma);
     }
     for (const BodyConnection& connection : tree.connections)
       AddBodyConnectionRows(system, t, connection);
-    // g = q − m q_reference − c, ġ = (e_velocity − m e_reference)ᵀ v.
-    for (const JointCoupler& coupler : tree.couplers) {
-      ProblemConstraint& row = joint_row(coupler.velocity, 1.0, kJointCouplerSlot);
-      row.jacobian[0].matrix(0, coupler.reference_velocity) = -coupler.multiplier;
-      const double g0 = tree.q[coupler.position] -
-                        coupler.multiplier * tree.q[coupler.reference_position] -
-                        coupler.offset;
-      EmplaceConstraintPotential<SapHolonomicConstraint>(
-          &row.potential, g0, parameters_.contact.near_rigid_threshold);
-    }
+    AddCouplerRows(t, tree);
+  }
+}
+
+void TimeStepper::AddCouplerRows(int t, const MultibodySystem::Tree& tree) {
+  // g = q − m q_reference − c, ġ = (e_velocity − m e_reference)ᵀ v.
+  for (const JointCoupler& coupler : tree.couplers) {
+    const JointTerm terms[] = {
+        {coupler.position, coupler.velocity, 1.0},
+        {coupler.reference_position, coupler.reference_velocity, -coupler.multiplier}};
+    const double g0 = CombinedPosition(terms, tree.q) - coupler.offset;
+    EmplaceConstraintPotential<SapHolonomicConstraint>(
+        &AddJointRow(t, static_cast<int>(tree.v.size()), terms, 1.0, kJointCouplerSlot)
+             .potential,
+        g0, parameters_.contact.near_rigid_threshold);
   }
 }
 

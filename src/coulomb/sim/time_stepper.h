@@ -3,6 +3,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -270,6 +271,15 @@ class TimeStepper {
   void RememberImpulses();
   // Joint limits within reach during the step and PD controllers, at q0.
   void AddJointConstraints(const MultibodySystem& system);
+  // A joint constraint's row on tree t's velocities: J = sign Σ_k c_k e_kᵀ.
+  ProblemConstraint& AddJointRow(int t, int num_velocities,
+                                 std::span<const JointTerm> terms, double sign, int kind);
+  // SapUnilateralConstraint rows for a coordinate s = Σ c_k q_k (a joint's
+  // q, a tendon's L) within reach of its limits lower < upper.
+  void AddLimitRows(int t, const MultibodySystem::Tree& tree,
+                    std::span<const JointTerm> terms, double lower, double upper);
+  // Near-rigid rows holding each coupled joint at m q_reference + c.
+  void AddCouplerRows(int t, const MultibodySystem::Tree& tree);
   // q = q0 ⊕ δt (θvq v + (1 − θvq) v0), v = the solution, per tree.
   void UpdatePositions(MultibodySystem* system, const Theta& theta);
 
