@@ -1295,6 +1295,22 @@ def test_a_tendons_friction_holds_it_until_the_force_along_it_exceeds_it(tmp_pat
     assert sim.tendon_lengths("gripper")[0] == pytest.approx(rise, abs=1e-12)
 
 
+def test_a_scenes_springs_and_limits_may_name_a_tendon(tmp_path):
+    # The scene's spring replaces the file's (k = 50 at 0.02 instead of
+    # k = 5 at 0): at rest at 0.02 − 0.2 g / 50; its limits then stop it.
+    path = tmp_path / "gripper.xml"
+    path.write_text(gripper_with_tendon('stiffness="5" damping="3"'))
+    robot = {"name": "g", "mjcf": str(path), "base": "fixed",
+             "pose": {"position": [0, 0, 1]}, "actuators": False,
+             "springs": {"split": {"stiffness": 50.0, "rest": 0.02, "damping": 3.0}}}
+    sim = coulomb.Simulation.from_dict(scene(robot))
+    sim.run(3.0)
+    assert sim.tendon_lengths("g")[0] == pytest.approx(0.02 - HOLDING_FORCE / 50, abs=1e-7)
+    sim = coulomb.Simulation.from_dict(scene({**robot, "limits": {"split": [-0.01, 0.0]}}))
+    sim.run(3.0)
+    assert sim.tendon_lengths("g")[0] == pytest.approx(-0.01, abs=1e-4)
+
+
 @pytest.mark.parametrize("tendon, message", [
     ('<fixed name="finger1"><joint joint="finger2" coef="1"/></fixed>',
      "tendon 'finger1': a joint or another tendon has that name"),
