@@ -497,17 +497,23 @@ class Simulation:
         return self._engine.tendon_lengths(robot)
 
     @_serialized
-    def set_tendon_target(self, robot: str, tendon: str, length: float,
-                          velocity: float = 0.0) -> None:
-        """The target length [m or rad] (and velocity) of a fixed tendon's PD
-        controller (an MJCF actuator on the tendon, or the scene's
-        ``controllers``), clamped into its servo's range (an MJCF actuator's
-        ctrlrange times its target per control)."""
-        self._check_tendon(robot, tendon)
-        if not self._engine.has_pd_gains(robot, tendon):
-            raise ValueError(f"{robot}: tendon '{tendon}' has no PD gains "
-                             f"(an MJCF actuator on it, or the scene's controllers)")
-        self._engine.set_pd_target(robot, tendon, float(length), float(velocity))
+    def set_pd_target(self, robot: str, name: str, position: float,
+                      velocity: float = 0.0) -> None:
+        """The target of one PD controller: a joint's position [rad or m], or a
+        fixed tendon's length (``tendon_names``), and velocity; the others
+        keep theirs. The controller is the scene's ``controllers``, an MJCF
+        actuator, or ``set_pd_gains``'s; the target is clamped into its
+        servo's range (an MJCF actuator's ctrlrange times its target per
+        control)."""
+        self._check_robot(robot)
+        names = self.joint_names(robot) + self._engine.tendon_names(robot)
+        if name not in names:
+            raise KeyError(f"{robot}: no joint or tendon named '{name}' "
+                           f"(joints and tendons: {', '.join(names)})")
+        if not self._engine.has_pd_gains(robot, name):
+            raise ValueError(f"{robot}: '{name}' has no PD gains (an MJCF actuator on it, "
+                             f"the scene's controllers, or set_pd_gains)")
+        self._engine.set_pd_target(robot, name, float(position), float(velocity))
 
     @_serialized
     def set_tendon_force(self, robot: str, tendon: str, force: float) -> None:

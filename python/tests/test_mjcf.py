@@ -1142,7 +1142,7 @@ def test_a_servo_on_a_fixed_tendon_holds_it_where_its_law_balances_gravity(tmp_p
     # A target from Python, in metres of tendon; beyond the control range
     # it is clamped to the range's 40 mm.
     for target, held in ((0.01, 0.01), (1.0, target_per_control * 255)):
-        sim.set_tendon_target("gripper", "split", target)
+        sim.set_pd_target("gripper", "split", target)
         sim.run(3.0)
         assert sim.tendon_lengths("gripper")[0] == pytest.approx(
             held - HOLDING_FORCE / 100, abs=1e-7)
@@ -1185,7 +1185,7 @@ def test_a_scene_controller_drives_a_fixed_tendon_by_its_name(tmp_path):
     sim.run(3.0)
     assert sim.tendon_lengths("g")[0] == pytest.approx(0.03 - HOLDING_FORCE / 50, abs=1e-7)
     snapshot = pickle.loads(pickle.dumps(sim.snapshot()))  # through its bytes
-    sim.set_tendon_target("g", "split", 0.0)
+    sim.set_pd_target("g", "split", 0.0)
     sim.run(1.0)
     sim.restore(snapshot)  # the tendon's controller, its target 0.03, comes back
     sim.run(1.0)
@@ -1339,15 +1339,22 @@ def test_bad_fixed_tendons_are_refused_in_one_line(tmp_path, tendon, message):
     assert "\n" not in str(error.value)
 
 
-def test_python_names_the_tendon_it_cannot_drive(tmp_path):
+def test_python_names_the_joint_or_tendon_it_cannot_drive(tmp_path):
     path = tmp_path / "gripper.xml"
     path.write_text(gripper("", "0"))
     sim = coulomb.Simulation.from_file(str(path))
-    with pytest.raises(KeyError, match="gripper: no tendon named 'cable' "
-                       r"\(tendons: split\)"):
-        sim.set_tendon_target("gripper", "cable", 0.0)
-    with pytest.raises(ValueError, match="tendon 'split' has no PD gains"):
-        sim.set_tendon_target("gripper", "split", 0.0)
+    with pytest.raises(KeyError, match="gripper: no joint or tendon named 'cable' "
+                       r"\(joints and tendons: finger1, finger2, split\)"):
+        sim.set_pd_target("gripper", "cable", 0.0)
+    with pytest.raises(ValueError, match="'split' has no PD gains"):
+        sim.set_pd_target("gripper", "split", 0.0)
+    with pytest.raises(KeyError, match=r"gripper: no tendon named 'finger1' \(tendons: "
+                       r"split\)"):
+        sim.set_tendon_force("gripper", "finger1", 1.0)
+    sim.set_pd_gains("gripper", [10.0, 0.0], [1.0, 0.0])  # finger1 alone has gains
+    sim.set_pd_target("gripper", "finger1", 0.01)
+    with pytest.raises(ValueError, match="'finger2' has no PD gains"):
+        sim.set_pd_target("gripper", "finger2", 0.01)
 
 
 def pendulum_with(joint_attributes="", defaults="", body_attributes=""):

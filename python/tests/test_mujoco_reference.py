@@ -358,3 +358,39 @@ def test_a_tendon_spring_rests_the_fingers_where_mujocos_does(tmp_path):
     sim.run(3.0)
     np.testing.assert_allclose(sim.tendon_lengths("gripper"), data.ten_length, atol=1e-7)
     np.testing.assert_allclose(sim.joint_positions("gripper"), data.qpos, atol=1e-7)
+
+
+# A slider carrying a hinged arm, each pushed by a motor against its range:
+# MuJoCo converts degrees for a hinge's range (here its class's) but not for
+# a slide's, which Pinocchio's parser alone reads as degrees, and its range
+# bounds qpos, ref included, which Pinocchio's takes about the ref.
+RANGES = """<mujoco model="ranges">
+  <default><default class="elbow"><joint range="-30 45"/></default></default>
+  <worldbody>
+    <body name="carriage">
+      <joint name="slide" type="slide" axis="1 0 0" range="-0.02 0.04"/>
+      <geom type="box" size="0.05 0.05 0.05" mass="1"/>
+      <body name="arm" pos="0 0 0.1">
+        <joint name="hinge" class="elbow" axis="0 1 0" ref="10" springref="20"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.02" mass="0.5"/>
+      </body>
+    </body>
+  </worldbody>
+  <actuator><motor joint="slide"/><motor joint="hinge"/></actuator>
+  <keyframe><key name="push" qpos="0 0.2" ctrl="5 2"/></keyframe>
+</mujoco>"""
+
+
+def test_joint_ranges_stop_the_joints_where_mujocos_do(tmp_path):
+    model, data, sim = both(tmp_path, RANGES.replace('<mujoco model="ranges">',
+                                                      '<mujoco model="ranges"><option '
+                                                      'gravity="0 0 0"/>'))
+    mujoco.mj_resetDataKeyframe(model, data, model.key("push").id)
+    sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe="push")
+    mujoco.mj_step(model, data, nstep=int(1.0 / model.opt.timestep))
+    sim.run(1.0)
+    np.testing.assert_allclose(model.jnt_range, [[-0.02, 0.04], np.radians([-30, 45])])
+    np.testing.assert_allclose(sim.joint_positions("ranges"), [0.04, np.radians(45)],
+                               atol=2e-4)
+    # MuJoCo's soft limits give way by 0.15 mm and 2.5 mrad under the motors.
+    np.testing.assert_allclose(sim.joint_positions("ranges"), data.qpos, atol=5e-3)

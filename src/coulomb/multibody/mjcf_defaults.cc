@@ -9,6 +9,7 @@
 #include "coulomb/multibody/mjcf_frames.h"
 #include "coulomb/multibody/mjcf_geoms.h"
 #include "coulomb/multibody/mjcf_inertias.h"
+#include "coulomb/multibody/mjcf_joint_angles.h"
 #include "coulomb/multibody/mjcf_orientations.h"
 
 namespace coulomb {
@@ -118,6 +119,7 @@ ptree ReadMjcfRoot(const std::string& path) {
   ResolveMjcfGeomClasses(&merged);
   NormalizeMjcfOrientations(&merged);
   FlattenMjcfFrames(&merged);
+  ConvertMjcfJointAnglesToRadians(&merged);
   WriteMjcfGeomInertias(path, &merged);
   return merged;
 }

@@ -13,7 +13,9 @@ namespace coulomb {
 // expands them, in the form Pinocchio's parser reads as MuJoCo does: each
 // geom's class attributes written on it (ResolveMjcfGeomClasses),
 // orientations as quaternions (NormalizeMjcfOrientations), <frame>s
-// flattened (FlattenMjcfFrames). Throws std::runtime_error naming the file
+// flattened (FlattenMjcfFrames), joint angles in radians
+// (ConvertMjcfJointAnglesToRadians) and inertias from geoms written as
+// <inertial>s (WriteMjcfGeomInertias). Throws std::runtime_error naming the file
 // when it (or an included file) cannot be read or has no <mujoco> element,
 // or naming what is wrong in it.
 boost::property_tree::ptree ReadMjcfRoot(const std::string& path);

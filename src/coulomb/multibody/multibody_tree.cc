@@ -345,6 +345,20 @@ struct MjcfRobot {
 // in the file are where MuJoCo starts it (X_W_root), which the scene's pose
 // may say instead. Any other free joint, or a second body of the world, is
 // refused: one robot per file.
+// Pinocchio's parser takes a hinge's or a slide's range about its ref
+// (range − ref), where MuJoCo's range bounds qpos itself, ref included: the
+// qpos0 Pinocchio keeps (the refs) is added back.
+void BoundQposAsMujoco(pinocchio::Model* model) {
+  const auto qpos0 = model->referenceConfigurations.find("qpos0");
+  if (qpos0 == model->referenceConfigurations.end()) return;
+  for (pinocchio::JointIndex joint = 1; joint < model->joints.size(); ++joint) {
+    if (model->nqs[joint] != 1 || model->nvs[joint] != 1) continue;
+    const int q = model->idx_qs[joint];
+    model->lowerPositionLimit[q] += qpos0->second[q];
+    model->upperPositionLimit[q] += qpos0->second[q];
+  }
+}
+
 MjcfRobot MjcfRobotModel(const std::string& path) {
   // Pinocchio's parser builds the first body of <worldbody> and its
   // subtree only: the others would be lost without a word.
@@ -360,6 +374,7 @@ MjcfRobot MjcfRobotModel(const std::string& path) {
   }
   pinocchio::Model model;
   pinocchio::mjcf::buildModel(path, model);
+  BoundQposAsMujoco(&model);
   std::vector<pinocchio::JointIndex> free_roots;
   for (pinocchio::JointIndex joint = 1; joint < model.joints.size(); ++joint) {
     if (model.joints[joint].shortname() != "JointModelFreeFlyer") continue;
