@@ -61,3 +61,15 @@ def test_computed_torque_tracks_with_the_simulations_model():
     worst = float(re.search(r"computed torque: worst error after 1 s +([0-9.]+) mrad",
                             result.stdout).group(1))
     assert worst < 5.0, result.stdout
+
+
+def test_grasp_and_lift_holds_the_box_by_stiction():
+    # The script exits 1 unless the box rises with the gripper and slips by
+    # less than 0.1 mm along the fingers; the squeeze is the servo's law,
+    # kp × 1 cm along the tendon, half on each finger.
+    result = run("grasp_and_lift.py")
+    assert result.returncode == 0, result.stderr + result.stdout
+    held = next(line for line in result.stdout.splitlines() if line.startswith("held"))
+    assert float(re.search(r"squeeze ([0-9.]+) N", held).group(1)) == pytest.approx(5.0,
+                                                                                   abs=0.01)
+    assert float(re.search(r"box at z = ([0-9.]+) m", held).group(1)) > 0.17

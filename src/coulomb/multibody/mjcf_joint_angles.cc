@@ -26,13 +26,14 @@ void ConvertJoints(const MjcfDefaults& defaults, const std::string& child_class,
     const ptree own = child.get_child("<xmlattr>", none);
     const ptree values = defaults.JointAttributes(own, own.get("class", child_class));
     const std::string type = values.get("type", "hinge");
-    const double unit = type == "hinge" || type == "ball" ? std::numbers::pi / 180.0 : 1.0;
+    const double unit =
+        type == "hinge" || type == "ball" ? std::numbers::pi / 180.0 : 1.0;
     for (const auto& [attribute, count] :
          {std::pair{"range", 2}, std::pair{"ref", 1}, std::pair{"springref", 1}}) {
       const auto text = values.get_optional<std::string>(attribute);
       if (!text) continue;
-      std::vector<double> numbers = ParseMjcfNumbers(
-          *text, "joint '" + own.get("name", "") + "': " + attribute);
+      std::vector<double> numbers =
+          ParseMjcfNumbers(*text, "joint '" + own.get("name", "") + "': " + attribute);
       // Written as it is when of the wrong count: the joint's reader says so.
       if (numbers.size() == static_cast<size_t>(count))
         for (double& number : numbers) number *= unit;
