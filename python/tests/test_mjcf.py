@@ -1123,13 +1123,18 @@ def gripper(actuator=GRIPPER_SERVO, ctrl="255"):
     return GRIPPER.replace("ACTUATOR", actuator).replace("CTRL", ctrl)
 
 
+def run_alone(tmp_path, text, keyframe=None):
+    """The MJCF file `text` run by itself (Simulation.from_file)."""
+    path = tmp_path / "gripper.xml"
+    path.write_text(text)
+    return coulomb.Simulation.from_file(str(path), keyframe=keyframe)
+
+
 def test_a_servo_on_a_fixed_tendon_holds_it_where_its_law_balances_gravity(tmp_path):
     # At rest f = kp (s ctrl − L) = 0.2 g: L = s ctrl − 0.2 g / kp, each
     # finger at L / 1.5 (they move alike), with efforts c_k f; to 1e-7 m,
     # a force error of 1e-5 N: the solve stops at a relative 1e-6.
-    path = tmp_path / "gripper.xml"
-    path.write_text(gripper())
-    sim = coulomb.Simulation.from_file(str(path), keyframe="open")
+    sim = run_alone(tmp_path, gripper(), keyframe="open")
     assert sim.tendon_names("gripper") == ["split"]
     target_per_control = 0.01568627451 / 100
     sim.run(3.0)
@@ -1151,10 +1156,8 @@ def test_a_servo_on_a_fixed_tendon_holds_it_where_its_law_balances_gravity(tmp_p
 def test_a_motor_on_a_fixed_tendon_pushes_each_joint_by_its_coefficient(tmp_path):
     # f = g a ctrl = 2 × 3 × 0.2 g / 6 = 0.2 g holds the fingers still; twice
     # that lifts both at g: symplectic Euler's q_n = δt² g n (n + 1) / 2.
-    path = tmp_path / "gripper.xml"
-    path.write_text(gripper('<general tendon="split" gear="2" gainprm="3"/>',
-                            str(HOLDING_FORCE / 6)))
-    sim = coulomb.Simulation.from_file(str(path), keyframe="open")
+    sim = run_alone(tmp_path, gripper('<general tendon="split" gear="2" gainprm="3"/>',
+                                      str(HOLDING_FORCE / 6)), keyframe="open")
     sim.run(0.5)
     np.testing.assert_allclose(sim.joint_positions("gripper"), [0.0, 0.0], atol=1e-14)
     sim.set_tendon_force("gripper", "split", 2 * HOLDING_FORCE)
@@ -1167,9 +1170,7 @@ def test_a_motor_on_a_fixed_tendon_pushes_each_joint_by_its_coefficient(tmp_path
 
 
 def test_a_motors_force_range_bounds_its_force_along_the_tendon(tmp_path):
-    path = tmp_path / "gripper.xml"
-    path.write_text(gripper('<motor tendon="split" gear="2" forcerange="-1 1"/>', "0"))
-    sim = coulomb.Simulation.from_file(str(path))
+    sim = run_alone(tmp_path, gripper('<motor tendon="split" gear="2" forcerange="-1 1"/>', "0"))
     sim.set_tendon_force("gripper", "split", 100.0)
     sim.step()
     np.testing.assert_allclose(sim.joint_efforts("gripper"), [1.0, 2.0], rtol=1e-12)
@@ -1240,9 +1241,7 @@ def gripper_with_tendon(attributes, actuator="", ctrl="0", finger1=""):
 def test_a_tendon_spring_holds_the_fingers_where_it_balances_their_weight(
         tmp_path, attributes, finger1, rest):
     # k (L_rest − L) = 0.2 g at rest.
-    path = tmp_path / "gripper.xml"
-    path.write_text(gripper_with_tendon(attributes + ' damping="3"', finger1=finger1))
-    sim = coulomb.Simulation.from_file(str(path))
+    sim = run_alone(tmp_path, gripper_with_tendon(attributes + ' damping="3"', finger1=finger1))
     sim.run(3.0)
     assert sim.tendon_lengths("gripper")[0] == pytest.approx(rest - HOLDING_FORCE / 50,
                                                              abs=1e-7)
@@ -1250,9 +1249,7 @@ def test_a_tendon_spring_holds_the_fingers_where_it_balances_their_weight(
 
 def test_a_tendon_damper_lets_the_fingers_rise_at_their_terminal_rate(tmp_path):
     # A force F along the tendon against 0.2 g and d L̇: L̇ = (F − 0.2 g) / d.
-    path = tmp_path / "gripper.xml"
-    path.write_text(gripper_with_tendon('damping="40"'))
-    sim = coulomb.Simulation.from_file(str(path))
+    sim = run_alone(tmp_path, gripper_with_tendon('damping="40"'))
     sim.set_tendon_force("gripper", "split", 3 * HOLDING_FORCE)
     sim.run(1.0)
     before = sim.tendon_lengths("gripper")[0]
@@ -1262,9 +1259,7 @@ def test_a_tendon_damper_lets_the_fingers_rise_at_their_terminal_rate(tmp_path):
 
 
 def test_a_tendon_range_stops_the_fingers_at_its_bound(tmp_path):
-    path = tmp_path / "gripper.xml"
-    path.write_text(gripper_with_tendon('range="-0.01 0.015"'))
-    sim = coulomb.Simulation.from_file(str(path))
+    sim = run_alone(tmp_path, gripper_with_tendon('range="-0.01 0.015"'))
     sim.set_tendon_force("gripper", "split", 3 * HOLDING_FORCE)
     sim.run(1.0)
     lengths = []
@@ -1282,9 +1277,7 @@ def test_a_tendon_range_stops_the_fingers_at_its_bound(tmp_path):
 def test_a_tendons_friction_holds_it_until_the_force_along_it_exceeds_it(tmp_path, force,
                                                                         moves):
     # frictionloss 0.5 N against a net force (F − 0.2 g) along the tendon.
-    path = tmp_path / "gripper.xml"
-    path.write_text(gripper_with_tendon('frictionloss="0.5"'))
-    sim = coulomb.Simulation.from_file(str(path))
+    sim = run_alone(tmp_path, gripper_with_tendon('frictionloss="0.5"'))
     sim.set_tendon_force("gripper", "split", HOLDING_FORCE + force * 0.5)
     snapshot = pickle.loads(pickle.dumps(sim.snapshot()))  # its friction through bytes
     sim.run(0.5)
@@ -1340,9 +1333,7 @@ def test_bad_fixed_tendons_are_refused_in_one_line(tmp_path, tendon, message):
 
 
 def test_python_names_the_joint_or_tendon_it_cannot_drive(tmp_path):
-    path = tmp_path / "gripper.xml"
-    path.write_text(gripper("", "0"))
-    sim = coulomb.Simulation.from_file(str(path))
+    sim = run_alone(tmp_path, gripper("", "0"))
     with pytest.raises(KeyError, match="gripper: no joint or tendon named 'cable' "
                        r"\(joints and tendons: finger1, finger2, split\)"):
         sim.set_pd_target("gripper", "cable", 0.0)

@@ -30,6 +30,15 @@ PENDULUM = """<mujoco model="pendulum">
 
 
 
+def assert_same_dynamics(model, data, sim, name):
+    """M(q) and the bias forces of `sim`'s tree `name` equal MuJoCo's at
+    `data`'s state (after mj_forward), to round-off."""
+    mass_matrix = np.zeros((model.nv, model.nv))
+    mujoco.mj_fullM(model, data, mass_matrix)
+    np.testing.assert_allclose(sim.mass_matrix(name), mass_matrix, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(sim.bias_forces(name), data.qfrc_bias, rtol=0, atol=1e-12)
+
+
 def both(tmp_path, text):
     path = tmp_path / "model.xml"  # beside test_mjcf's meshes folder, if any
     path.write_text(text)
@@ -237,11 +246,7 @@ def test_classes_and_frames_are_read_as_mujoco_reads_them(tmp_path):
     model, data, sim = both(tmp_path, FRAMED)
     mujoco.mj_forward(model, data)
     assert sim.joint_names("framed") == ["j1"]
-    mass_matrix = np.zeros((model.nv, model.nv))
-    mujoco.mj_fullM(model, data, mass_matrix)
-    np.testing.assert_allclose(sim.mass_matrix("framed"), mass_matrix, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(sim.bias_forces("framed"), data.qfrc_bias, rtol=0,
-                               atol=1e-12)
+    assert_same_dynamics(model, data, sim, "framed")
 
 
 def test_a_servo_on_a_fixed_tendon_rests_where_mujocos_does(tmp_path):
@@ -322,11 +327,7 @@ def test_inertias_from_geoms_are_mujocos(tmp_path, compiler):
     data.qvel[:] = [0.4, -0.2, 0.9, -1.3]
     mujoco.mj_forward(model, data)
     sim.set_state(data.qpos, data.qvel)
-    mass_matrix = np.zeros((model.nv, model.nv))
-    mujoco.mj_fullM(model, data, mass_matrix)
-    np.testing.assert_allclose(sim.mass_matrix("chain"), mass_matrix, rtol=0, atol=1e-12)
-    np.testing.assert_allclose(sim.bias_forces("chain"), data.qfrc_bias, rtol=0,
-                               atol=1e-12)
+    assert_same_dynamics(model, data, sim, "chain")
 
 
 def test_a_site_connect_holds_the_sites_together_as_mujocos(tmp_path):
