@@ -1673,7 +1673,6 @@ def test_what_an_mjcf_file_holds_that_is_not_simulated_is_a_warning(tmp_path):
         "3 <tendon> elements (fixed with armature, spatial) are not read: the robot moves "
         "without them",
         "1 explicit contact pair (pair) is not read: the robot moves without it",
-        "1 body's gravcomp (gravity compensation) is not read: gravity acts on it in full",
         "2 geoms' condim other than 3 is not read: their contacts have sliding friction "
         "(condim 3)",
         "<option density> is not read: the robot moves without fluid forces",
@@ -1682,6 +1681,25 @@ def test_what_an_mjcf_file_holds_that_is_not_simulated_is_a_warning(tmp_path):
     assert all(w.startswith("robots[0].mjcf: ") for w in sim.warnings)
     assert [str(w.message) for w in caught] == sim.warnings
     assert load(tmp_path, PENDULUM_MJCF).warnings == []
+
+
+@pytest.mark.parametrize("solver", ["sap", "canal"])
+def test_a_weightless_links_gravcomp_lets_it_spin_at_its_speed(tmp_path, solver):
+    # gravcomp="1": −m g at the centre of mass cancels gravity exactly; the
+    # pendulum, started at 1 rad and 2 rad/s, turns at 2 rad/s, q = 1 + 2 t,
+    # and its energy (the compensation's potential counted) stays.
+    text = PENDULUM_MJCF.replace('<body name="bob">', '<body name="bob" gravcomp="1">').replace(
+        "</mujoco>", '<keyframe><key name="spin" qpos="1" qvel="2"/></keyframe></mujoco>')
+    (tmp_path / "model.xml").write_text(text)
+    sim = coulomb.Simulation.from_dict(scene({
+        "name": "r", "mjcf": str(tmp_path / "model.xml"), "keyframe": "spin"}),
+        solver=solver)
+    assert sim.warnings == []
+    trajectory = sim.run(1.0)
+    np.testing.assert_allclose(trajectory.q[:, 0], 1.0 + 2.0 * trajectory.time,
+                               rtol=0, atol=1e-12)
+    assert trajectory.summary["energy_final"] == pytest.approx(
+        trajectory.summary["energy_initial"], abs=1e-12)
 
 
 def test_a_fixed_robots_base_link_in_the_ground_is_world_geometry(tmp_path):

@@ -395,3 +395,31 @@ def test_joint_ranges_stop_the_joints_where_mujocos_do(tmp_path):
                                atol=2e-4)
     # MuJoCo's soft limits give way by 0.15 mm and 2.5 mrad under the motors.
     np.testing.assert_allclose(sim.joint_positions("ranges"), data.qpos, atol=5e-3)
+
+
+# A two-link arm whose links MuJoCo lightens by their gravcomp (0.5 and
+# 0.3, the forearm's mass from its geom): −c m g at each centre of mass is
+# an explicit force in both engines, whose symplectic Euler steps then agree
+# to round-off.
+GRAVCOMP = """<mujoco model="lightened">
+  <option timestep="0.002"/>
+  <worldbody>
+    <body name="upper" pos="0 0 1" gravcomp="0.5">
+      <joint name="shoulder" axis="0 1 0"/>
+      <inertial pos="0.2 0 0" mass="1" diaginertia="0.01 0.02 0.02"/>
+      <body name="fore" pos="0.4 0 0" gravcomp="0.3">
+        <joint name="elbow" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0.1" size="0.02"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>"""
+
+
+def test_gravity_compensation_swings_the_arm_as_mujocos(tmp_path):
+    model, data, sim = both(tmp_path, GRAVCOMP)
+    for _ in range(300):
+        mujoco.mj_step(model, data)
+        sim.step()
+    assert np.abs(data.qpos).max() > 0.1  # it swung from qpos0
+    np.testing.assert_allclose(sim.q, data.qpos, rtol=0, atol=1e-12)

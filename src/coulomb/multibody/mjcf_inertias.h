@@ -29,5 +29,4 @@ namespace coulomb {
 // assetdir). Throws std::runtime_error naming the geom for a shape it
 // cannot size or a mesh it cannot load.
 void WriteMjcfGeomInertias(const std::string& path, boost::property_tree::ptree* root);
-
 }  // namespace coulomb

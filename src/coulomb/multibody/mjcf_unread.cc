@@ -33,14 +33,12 @@ std::string Describe(const std::map<std::string, int>& counts, const std::string
          (total == 1 ? "it" : "them");
 }
 
-// Counts, within `element` (a body or the world body), the bodies with a
-// gravcomp other than 0 and the geoms with a condim other than 3 (their
-// classes already written on them: ReadMjcfRoot).
-void CountUnreadAttributes(const ptree& element, int* gravcomp, int* condim) {
+// Counts, within `element` (a body or the world body), the geoms with a
+// condim other than 3 (their classes already written on them: ReadMjcfRoot).
+void CountUnreadAttributes(const ptree& element, int* condim) {
   for (const auto& [tag, child] : element) {
     if (tag == "body") {
-      if (child.get("<xmlattr>.gravcomp", "0") != "0") ++*gravcomp;
-      CountUnreadAttributes(child, gravcomp, condim);
+      CountUnreadAttributes(child, condim);
     } else if (tag == "geom" && child.get("<xmlattr>.condim", "3") != "3") {
       ++*condim;
     }
@@ -58,14 +56,9 @@ bool HasArmature(const ptree& tendon, const MjcfDefaults& defaults) {
 
 // One line per attribute of <worldbody> that is not read, as Describe says.
 void DescribeUnreadAttributes(const ptree& root, std::vector<std::string>* unread) {
-  int gravcomp = 0, condim = 0;
+  int condim = 0;
   if (const auto world = root.get_child_optional("worldbody"))
-    CountUnreadAttributes(*world, &gravcomp, &condim);
-  if (gravcomp > 0)
-    unread->push_back(std::to_string(gravcomp) +
-                      (gravcomp == 1 ? " body's" : " bodies'") +
-                      " gravcomp (gravity compensation) is not read: gravity acts on " +
-                      (gravcomp == 1 ? "it" : "them") + " in full");
+    CountUnreadAttributes(*world, &condim);
   if (condim > 0)
     unread->push_back(
         std::to_string(condim) + (condim == 1 ? " geom's" : " geoms'") +

@@ -9,7 +9,7 @@ namespace coulomb {
 // line per kind, for a warning: equality constraints other than joint
 // couplings and connects and welds of bodies or sites ("2 <equality>
 // constraints (tendon, flex) are not read"),
-// spatial tendons, fixed tendons' armature and explicit contact pairs; bodies' gravcomp,
+// spatial tendons, fixed tendons' armature and explicit contact pairs;
 // geoms' condim other than 3, and <option>'s fluid (density, viscosity, wind). Other
 // contact parameters (solref, solimp) are not listed: the scene's contact materials
 // replace them by design. Empty when there are none.

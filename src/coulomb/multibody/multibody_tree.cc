@@ -643,6 +643,8 @@ void MultibodyTree::SetGravity(const Eigen::Vector3d& gravity) {
   impl_->state_current = false;
 }
 
+Eigen::Vector3d MultibodyTree::gravity() const { return impl_->model.gravity.linear(); }
+
 // SetState of a tree made by FreeBody: the closed form of FreeBodyState.
 void MultibodyTree::SetFreeBodyState(const Eigen::VectorXd& new_q,
                                      const Eigen::VectorXd& new_v) {

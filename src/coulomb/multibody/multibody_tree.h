@@ -191,6 +191,7 @@ class MultibodyTree {
   bool has_free_base() const;
   Eigen::VectorXd NeutralConfiguration() const;
   void SetGravity(const Eigen::Vector3d& gravity);
+  Eigen::Vector3d gravity() const;  // g [m/s²] in world
 
   // The mass properties of a tree made by FreeBody: M = diag(m I, I_B) for
   // every q, I_B [kg·m²] about the COM in the body frame. nullptr for any

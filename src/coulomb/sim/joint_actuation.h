@@ -88,6 +88,16 @@ struct JointCoupler {
   double offset = 0.0;                                   // c [rad or m]
 };
 
+// Gravity compensation of a robot's link (MuJoCo's body `gravcomp`): a force
+// −m_c g at its centre of mass p_c (in the link's frame), m_c = c m the
+// compensated part of its mass; in the free motion as τ = J_c(q)ᵀ(−m_c g),
+// J_c the point Jacobian of p_c; its potential energy m_c g·p_c.
+struct GravityCompensation {
+  int body = -1;
+  Eigen::Vector3d center = Eigen::Vector3d::Zero();  // p_c [m]
+  double mass = 0.0;                                 // m_c [kg]
+};
+
 // A point of a robot's link held at a point of another of its links, or of
 // the world (an MJCF <equality><connect>): p_a (in body a's frame) and p_b
 // (in body b's frame; in world when body_b < 0) coincide, held

@@ -70,6 +70,7 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
                     .target_ranges = {},
                     .couplers = {},
                     .connections = {},
+                    .gravity_compensations = {},
                     .welded_geometries = {},
                     .world_geometries = {},
                     .applied_force = {},
@@ -210,6 +211,18 @@ void MultibodySystem::AddBodyConnection(int tree, const BodyConnection& connecti
                                 "the world) and finite points");
   }
   trees_[tree].connections.push_back(connection);
+}
+
+void MultibodySystem::AddGravityCompensation(int tree,
+                                             const GravityCompensation& compensation) {
+  CheckTreeIndex(tree);
+  if (compensation.body < 0 || compensation.body >= trees_[tree].model.num_bodies() ||
+      !compensation.center.allFinite() || !std::isfinite(compensation.mass)) {
+    throw std::invalid_argument(trees_[tree].name +
+                                ": gravity compensation needs a body of the tree, a "
+                                "finite centre and a finite mass");
+  }
+  trees_[tree].gravity_compensations.push_back(compensation);
 }
 
 void MultibodySystem::AddJointCoupler(int tree, const std::string& joint,
@@ -447,6 +460,8 @@ double MultibodySystem::MechanicalEnergy() const {
   for (const Tree& t : trees_) {
     energy += t.model.KineticEnergy() + t.model.GravityPotentialEnergy() +
               SpringPotentialEnergy(t.springs, t.q);
+    for (const GravityCompensation& c : t.gravity_compensations)
+      energy += c.mass * gravity_.dot(t.model.body_pose(c.body) * c.center);
   }
   return energy;
 }

@@ -36,6 +36,7 @@ class MultibodySystem {
     std::vector<JointTargetRange> target_ranges;
     std::vector<JointCoupler> couplers;
     std::vector<BodyConnection> connections;
+    std::vector<GravityCompensation> gravity_compensations;
     // The world's geometries that are links of this robot welded to the
     // world (AddRobot), with their bodies: {geometry id, body}.
     std::vector<std::pair<int, int>> welded_geometries;
@@ -95,6 +96,9 @@ class MultibodySystem {
   // of the world (BodyConnection). Throws std::invalid_argument on a bad
   // body, the same body twice or a non-finite point.
   void AddBodyConnection(int tree, const BodyConnection& connection);
+  // Gravity compensation of a body of a tree (GravityCompensation). Throws
+  // std::invalid_argument for a bad body, or a centre or mass not finite.
+  void AddGravityCompensation(int tree, const GravityCompensation& compensation);
   // Couples a one-dof joint to another of the tree, q = m q_reference + c
   // (JointCoupler). Throws std::invalid_argument on a bad joint, a joint
   // coupled to itself or twice, or a non-finite m or c.

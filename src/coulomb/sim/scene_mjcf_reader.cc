@@ -6,6 +6,7 @@
 #include "coulomb/multibody/mjcf_actuators.h"
 #include "coulomb/multibody/mjcf_connects.h"
 #include "coulomb/multibody/mjcf_contact_excludes.h"
+#include "coulomb/multibody/mjcf_gravity_compensation.h"
 #include "coulomb/multibody/mjcf_tendons.h"
 #include "coulomb/multibody/mjcf_unread.h"
 #include "coulomb/sim/mjcf_robot.h"
@@ -192,6 +193,23 @@ void AddMjcfConnects(const SceneReader& r, const YAML::Node& node, const std::st
                                        .R_ab = X_AB.linear()});
     } catch (const std::invalid_argument& e) {
       fail(e.what());
+    }
+  }
+}
+
+void AddMjcfGravityCompensations(const SceneReader& r, const YAML::Node& node,
+                                 const std::string& key, const std::string& path,
+                                 int tree, MultibodySystem* system) {
+  const MultibodyTree& model = system->tree(tree).model;
+  for (const MjcfGravityCompensation& compensation :
+       ReadMjcf(r, node, key, path, ReadMjcfGravityCompensations)) {
+    const int body = model.FindBody(compensation.body);
+    try {
+      system->AddGravityCompensation(tree,
+                                     {body, compensation.center, compensation.mass});
+    } catch (const std::invalid_argument& e) {
+      r.Fail(node["mjcf"], key + ".mjcf",
+             path + ": body '" + compensation.body + "': gravcomp: " + e.what());
     }
   }
 }

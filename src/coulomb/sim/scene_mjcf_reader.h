@@ -55,6 +55,11 @@ void AddMjcfConnects(const SceneReader& r, const YAML::Node& node, const std::st
                      const std::string& path, const Eigen::VectorXd& q_reference,
                      int tree, MultibodySystem* system);
 
+// Bodies' gravcomp as gravity compensations of the tree's links.
+void AddMjcfGravityCompensations(const SceneReader& r, const YAML::Node& node,
+                                 const std::string& key, const std::string& path,
+                                 int tree, MultibodySystem* system);
+
 // What of the file is not simulated, as the scene's warnings.
 void WarnOfUnreadMjcfElements(const SceneReader& r, const YAML::Node& node,
                               const std::string& key, const std::string& path,

@@ -334,6 +334,7 @@ int AddRobotFromFile(const SceneReader& r, const YAML::Node& node, const std::st
   if (node["mjcf"]) {
     AddMjcfConnects(r, node, key, path, q_reference, tree, &scene->system);
     ExcludeMjcfBodyPairs(r, node, key, path, tree, &scene->system);
+    AddMjcfGravityCompensations(r, node, key, path, tree, &scene->system);
     WarnOfUnreadMjcfElements(r, node, key, path, scene);
   }
   ReadJointSettings(r, node, key, tree, &scene->system);

@@ -65,6 +65,17 @@ void TimeStepper::AddAppliedForces(const MultibodySystem::Tree& tree,
   force.segment<3>(3) += q_WB.normalized().conjugate() * tree.applied_torque_W;
 }
 
+void TimeStepper::AddGravityCompensation(const MultibodySystem::Tree& tree,
+                                         TreeWorkspace* w) {
+  if (tree.gravity_compensations.empty()) return;
+  const Eigen::Vector3d gravity = tree.model.gravity();
+  for (const GravityCompensation& c : tree.gravity_compensations) {
+    tree.model.CalcPointJacobian(c.body, tree.model.body_pose(c.body) * c.center,
+                                 &w->point_jacobian);
+    w->force.noalias() -= w->point_jacobian.transpose() * (c.mass * gravity);
+  }
+}
+
 void TimeStepper::SolveFreeBodyMotion(const MultibodySystem::Tree& tree,
                                       const MultibodyTree::FreeBodyMass& body,
                                       Eigen::Ref<Eigen::VectorXd> v_star,
@@ -85,7 +96,8 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
                                  TreeWorkspace* w, Eigen::Ref<Eigen::VectorXd> v_star,
                                  Eigen::MatrixXd* a, bool* converged) const {
   const MultibodyTree::FreeBodyMass* body = tree->model.free_body_mass();
-  if (theta.theta == 0.0 && body != nullptr && tree->springs.empty()) {
+  if (theta.theta == 0.0 && body != nullptr && tree->springs.empty() &&
+      tree->gravity_compensations.empty()) {
     tree->model.SetState(tree->q, tree->v);  // explicit: h at (q0, v0)
     SolveFreeBodyMotion(*tree, *body, v_star, a);
     *converged = true;
@@ -115,6 +127,7 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
       AddSpringDamperForces(tree->springs, w->q_theta, w->v_theta, &w->force);
     }
     AddAppliedForces(*tree, w->force);
+    AddGravityCompensation(*tree, w);
     // −m(v*) = δt k − M (v* − v0), δt k alone at the first iteration (v* = v0).
     w->step = dt * w->force;
     if (iteration > 1) {

@@ -206,6 +206,9 @@ class TimeStepper {
   // (Tree::applied_force_W, _torque_W) to its generalized force.
   static void AddAppliedForces(const MultibodySystem::Tree& tree,
                                Eigen::Ref<Eigen::VectorXd> force);
+  // Adds the tree's gravity compensations (GravityCompensation) at its
+  // kinematics' state to w->force.
+  static void AddGravityCompensation(const MultibodySystem::Tree& tree, TreeWorkspace* w);
   // SolveFreeMotion of a free body under an explicit scheme, in closed form.
   void SolveFreeBodyMotion(const MultibodySystem::Tree& tree,
                            const MultibodyTree::FreeBodyMass& body,
