@@ -198,6 +198,17 @@ def test_a_robot_that_cannot_move_is_fixed_geometry(tmp_path):
     ("""<mujoco><worldbody><body name="b"><freejoint/>
         <geom name="g" type="box" size="0.1 x 0.1"/></body></worldbody></mujoco>""",
      "geom 'g': size '0.1 x 0.1': not a number"),
+    # Sizes MuJoCo refuses: absent (a fuzzed attribute name), zero, or too
+    # few for the type (a capsule placed by fromto needs its radius alone).
+    ("""<mujoco><worldbody><body name="b"><freejoint/>
+        <geom name="g" type="box" ]ize="0.1 0.1 0.1" mass="1"/></body></worldbody></mujoco>""",
+     r"geom 'g': size 0 must be positive \(MuJoCo refuses it too\)"),
+    ("""<mujoco><worldbody><body name="b"><freejoint/>
+        <geom type="capsule" size="0.1" mass="1"/></body></worldbody></mujoco>""",
+     "a capsule geom of body 'b': size 1 must be positive"),
+    ("""<mujoco><default><geom size="0.1 0.1 0"/></default><worldbody><body name="b">
+        <freejoint/><geom name="g" type="box"/><geom type="capsule" fromto="0 0 0 0 0 1"/>
+        </body></worldbody></mujoco>""", "geom 'g': size 2 must be positive"),
 ])
 def test_mjcf_files_a_robot_cannot_be_are_refused_in_one_line(tmp_path, text, message):
     with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*" + message) as error:

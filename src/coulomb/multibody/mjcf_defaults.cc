@@ -117,6 +117,7 @@ ptree ReadMjcfRoot(const std::string& path) {
   if (!root) throw std::runtime_error(path + ": no <mujoco> element");
   ptree merged = MergeRepeatedSections(IncludeExpander(path).Expand(*root));
   ResolveMjcfGeomClasses(&merged);
+  CheckMjcfGeomSizes(merged);
   NormalizeMjcfOrientations(&merged);
   FlattenMjcfFrames(&merged);
   ConvertMjcfJointAnglesToRadians(&merged);

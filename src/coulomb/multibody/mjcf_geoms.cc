@@ -130,7 +130,45 @@ void ResolveClasses(ptree* element, const std::string& child_class,
   }
 }
 
+// Refuses, as MuJoCo does, a geom of `element` (a body or the world body,
+// named `body`) or of the bodies in it whose size is not positive where its
+// type reads it: a sphere's radius, a capsule's or cylinder's radius and
+// half-length, a box's or ellipsoid's three half-sizes (one number, the
+// radius, when placed by fromto).
+void CheckSizes(const ptree& element, const std::string& body) {
+  static const ptree none;
+  for (const auto& [tag, child] : element) {
+    const ptree& attributes = child.get_child("<xmlattr>", none);
+    if (tag == "body" || tag == "frame") {
+      CheckSizes(child, attributes.get("name", body));
+      continue;
+    }
+    if (tag != "geom") continue;
+    const std::string type = attributes.get("type", "sphere");
+    const bool fromto = attributes.count("fromto") > 0;
+    size_t needed = 0;
+    if (type == "sphere") needed = 1;
+    if (type == "capsule" || type == "cylinder") needed = fromto ? 1 : 2;
+    if (type == "box" || type == "ellipsoid") needed = fromto ? 1 : 3;
+    const std::string what = attributes.count("name")
+                                 ? "geom '" + attributes.get<std::string>("name") + "'"
+                                 : "a " + type + " geom of body '" + body + "'";
+    std::vector<double> size =
+        ParseMjcfNumbers(attributes.get("size", ""), what + ": size");
+    size.resize(std::max(size.size(), needed), 0.0);
+    for (size_t k = 0; k < needed; ++k)
+      if (!(size[k] > 0.0))
+        throw std::runtime_error(what + ": size " + std::to_string(k) +
+                                 " must be positive (MuJoCo refuses it too)");
+  }
+}
+
 }  // namespace
+
+void CheckMjcfGeomSizes(const ptree& root) {
+  for (const auto& [section, content] : root)
+    if (section == "worldbody") CheckSizes(content, "world");
+}
 
 void ResolveMjcfGeomClasses(ptree* root) {
   const MjcfDefaults defaults(*root);

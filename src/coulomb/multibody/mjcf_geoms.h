@@ -39,6 +39,13 @@ void NameUnnamedBodiesAndGeoms(boost::property_tree::ptree* worldbody);
 // its orientation. Throws std::runtime_error naming a class not defined.
 void ResolveMjcfGeomClasses(boost::property_tree::ptree* root);
 
+// Throws std::runtime_error naming the geom for a size that is not
+// positive where its type reads it (a sphere's radius, a capsule's or a
+// cylinder's radius and half-length, a box's or an ellipsoid's half-sizes;
+// the radius alone with fromto), absent ones counting 0, as MuJoCo refuses
+// them. On the <mujoco> element `root`, its classes resolved.
+void CheckMjcfGeomSizes(const boost::property_tree::ptree& root);
+
 // A geom's contact attributes, each from the geom or its class
 // (ResolveMjcfGeomClasses):
 // * friction: the sliding friction μ, if the geom sets `friction`; a geom

@@ -11,7 +11,7 @@ namespace coulomb {
 // centre of mass, c its gravcomp (1: weightless), m its mass.
 struct MjcfGravityCompensation {
   std::string body;
-  double mass = 0.0;                             // c m [kg]
+  double mass = 0.0;                                 // c m [kg]
   Eigen::Vector3d center = Eigen::Vector3d::Zero();  // in the body's frame [m]
 };
 
@@ -19,6 +19,7 @@ struct MjcfGravityCompensation {
 // mass (their <inertial>'s, or their geoms': ReadMjcfRoot), in file order.
 // Throws std::runtime_error naming the body for a gravcomp that is not a
 // finite number.
-std::vector<MjcfGravityCompensation> ReadMjcfGravityCompensations(const std::string& path);
+std::vector<MjcfGravityCompensation> ReadMjcfGravityCompensations(
+    const std::string& path);
 
 }  // namespace coulomb
