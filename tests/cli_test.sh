@@ -379,14 +379,14 @@ check "the export fetches nothing" \
 
 # What an MJCF file holds that is not simulated is a warning on stderr, and
 # the run goes on.
-sed 's|</mujoco>|<equality><tendon tendon1="a"/></equality></mujoco>|' \
-  "$scenes/models/two_link_arm.xml" >"$work/tendon_equality.xml"
-printf 'time_step: 0.01\nrobots:\n  - {name: r, mjcf: tendon_equality.xml}\n' \
-  >"$work/tendon_equality.yaml"
-"$coulomb" run "$work/tendon_equality.yaml" --duration 0.05 >/dev/null 2>"$work/err"; code=$?
+sed 's|</mujoco>|<equality><flex flex="cloth"/></equality></mujoco>|' \
+  "$scenes/models/two_link_arm.xml" >"$work/flex_equality.xml"
+printf 'time_step: 0.01\nrobots:\n  - {name: r, mjcf: flex_equality.xml}\n' \
+  >"$work/flex_equality.yaml"
+"$coulomb" run "$work/flex_equality.yaml" --duration 0.05 >/dev/null 2>"$work/err"; code=$?
 check "a run with unread MJCF elements exits 0" test "$code" -eq 0
 check "it warns of them, naming the file" grep -q \
-  "coulomb run: warning: robots\[0\]\.mjcf: .*tendon_equality.xml: 1 <equality> constraint (tendon) is not read" \
+  "coulomb run: warning: robots\[0\]\.mjcf: .*flex_equality.xml: 1 <equality> constraint (flex) is not read" \
   "$work/err"
 
 # A MuJoCo model file runs as a scene by itself: its time step (0.005 s:

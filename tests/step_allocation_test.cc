@@ -51,7 +51,9 @@ Scene RestingScene(Scheme scheme, ContactSolverKind solver) {
   const int pair =
       scene.system.AddRobot("sliders", std::move(sliders), Eigen::VectorXd::Zero(2),
                             Eigen::VectorXd::Zero(2), ContactMaterial{});
-  scene.system.AddJointCoupler(pair, "slide_b", "slide_a", -1.0, 0.0);
+  scene.system.AddJointCoupler(pair, {.joint = "slide_b",
+                                      .reference = "slide_a",
+                                      .polynomial = {0.0, -1.0, 0.5, 0.0, 0.0}});
   const MultibodyTree& slider_model = scene.system.tree(pair).model;
   scene.system.AddBodyConnection(
       pair, {.body_a = slider_model.FindBody("a"), .body_b = slider_model.FindBody("b")});

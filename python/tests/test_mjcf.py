@@ -1207,7 +1207,8 @@ def test_a_scene_controller_drives_a_fixed_tendon_by_its_name(tmp_path):
 def test_each_body_of_a_file_drives_its_own_fixed_tendons(tmp_path):
     # Two grippers in one file, each its own robot with its tendon and
     # servo, the key's controls 255 and 127.5 taken in actuator order; a
-    # tendon joining a finger of each is said not to be read, by each.
+    # tendon joining a finger of each, and an equality between their
+    # tendons, are said not to be read, by each.
     hand = re.search(r'    <body name="hand".*?\n    </body>\n', GRIPPER, re.S).group(0)
     second = hand.replace('"hand" pos="0 0 1"', '"hand2" pos="1 0 1"')
     for old, new in (("left", "left2"), ("right", "right2"), ("finger1", "finger3"),
@@ -1220,7 +1221,8 @@ def test_each_body_of_a_file_drives_its_own_fixed_tendons(tmp_path):
             .replace("</tendon>", '<fixed name="split2"><joint joint="finger3" coef="0.5"/>'
                      '<joint joint="finger4" coef="1"/></fixed><fixed name="cross"><joint '
                      'joint="finger1" coef="1"/><joint joint="finger3" coef="1"/></fixed>'
-                     "</tendon>"))
+                     '</tendon><equality><tendon tendon1="split" tendon2="split2"/>'
+                     "</equality>"))
     path = tmp_path / "grippers.xml"
     path.write_text(text)
     with pytest.warns(UserWarning):
@@ -1232,7 +1234,9 @@ def test_each_body_of_a_file_drives_its_own_fixed_tendons(tmp_path):
             0.04 * control / 255 - HOLDING_FORCE / 100, abs=1e-7)
     assert [w.split(": ", 1)[1] for w in sim.warnings] == [
         "<tendon><fixed> 'cross' joins joint 'finger1' to another body's: not read",
-        "<tendon><fixed> 'cross' joins joint 'finger3' to another body's: not read"]
+        "<equality><tendon> names 'split2' of another body of the file: not read",
+        "<tendon><fixed> 'cross' joins joint 'finger3' to another body's: not read",
+        "<equality><tendon> names 'split' of another body of the file: not read"]
 
 
 def gripper_with_tendon(attributes, actuator="", ctrl="0", finger1=""):
@@ -1663,7 +1667,7 @@ def test_an_mjcf_exclude_of_a_body_the_robot_lacks_is_refused(tmp_path):
 
 def test_what_an_mjcf_file_holds_that_is_not_simulated_is_a_warning(tmp_path):
     text = PENDULUM_MJCF.replace("</mujoco>", """<equality>
-    <tendon tendon1="t"/><weld body1="bob"/><connect body1="bob" anchor="0 0 -1"/>
+    <flex flex="cloth"/><weld body1="bob"/><connect body1="bob" anchor="0 0 -1"/>
   </equality>
   <tendon><fixed name="t"><joint joint="hinge" coef="1"/></fixed>
     <fixed name="spring" stiffness="3" armature="0.1"><joint joint="hinge" coef="1"/></fixed>
@@ -1680,7 +1684,7 @@ def test_what_an_mjcf_file_holds_that_is_not_simulated_is_a_warning(tmp_path):
     with pytest.warns(UserWarning) as caught:
         sim = load(tmp_path, text)
     expected = [
-        "1 <equality> constraint (tendon) is not read: the robot moves without it",
+        "1 <equality> constraint (flex) is not read: the robot moves without it",
         "3 <tendon> elements (fixed with armature, spatial) are not read: the robot moves "
         "without them",
         "1 explicit contact pair (pair) is not read: the robot moves without it",
@@ -1764,16 +1768,156 @@ def test_an_mjcf_joint_equality_couples_the_joints_about_their_refs(tmp_path):
     assert q[-1, 0] < -0.5  # it runs
 
 
+def load_without_ground(tmp_path, text, time_step=0.01):
+    path = tmp_path / "model.xml"
+    path.write_text(text)
+    return coulomb.Simulation.from_dict({"time_step": time_step, "robots": [
+        {"name": "r", "mjcf": str(path)}]})
+
+
+def reduced_atwood(polynomial, time_step, steps, g=9.81, m_down=0.3, m_up=0.1):
+    """The Atwood machine coupled by up = p(down), as one coordinate x = down
+    from rest at 0: (m_d + m_u p′²) ẍ + m_u p′ p″ ẋ² + g (m_d + m_u p′) = 0,
+    integrated by RK4 at 1/50 of the time step; x at each step's end."""
+    p = np.polynomial.Polynomial(polynomial)
+    dp, ddp = p.deriv(), p.deriv(2)
+
+    def rate(state):
+        x, xdot = state
+        mass = m_down + m_up * dp(x) ** 2
+        return np.array([xdot, -(m_up * dp(x) * ddp(x) * xdot**2 +
+                                 g * (m_down + m_up * dp(x))) / mass])
+
+    state, h, positions = np.zeros(2), time_step / 50, []
+    for _ in range(steps):
+        for _ in range(50):
+            k1 = rate(state)
+            k2 = rate(state + 0.5 * h * k1)
+            k3 = rate(state + 0.5 * h * k2)
+            k4 = rate(state + h * k3)
+            state = state + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        positions.append(state[0])
+    return np.array(positions)
+
+
+def test_an_mjcf_joint_equality_couples_by_its_polynomial(tmp_path):
+    # up − 0.1 = 0.02 − down − 3 down² (MuJoCo's polycoef about the refs,
+    # 0.1 and 0): the light slider first rises, then sinks once p′ changes
+    # sign, as the one-coordinate Lagrangian says (its RK4 solution, within
+    # symplectic Euler's O(δt) error: 0.5 mm over 0.4 s at δt = 0.5 ms).
+    sim = load_without_ground(tmp_path, atwood_mjcf('polycoef="0.02 -1 -3 0 0"', 'ref="0.1"'),
+                              time_step=5e-4)
+    assert sim.warnings == []
+    assert sim.joint_positions("r").tolist() == pytest.approx([0.0, 0.12], abs=1e-15)
+    q = sim.run(0.4).q[1:]
+    down, up = q[:, 0], q[:, 1]
+    # held to the step's linearization of p, ½ p″ (ẋ δt)² ≈ 3e-6
+    np.testing.assert_allclose(up, 0.12 - down - 3 * down**2, rtol=0, atol=1e-5)
+    reference = reduced_atwood([0.12, -1.0, -3.0], 5e-4, len(down))
+    np.testing.assert_allclose(down, reference, rtol=0, atol=1e-3)
+    assert down[-1] < -0.3 and up.argmax() not in (0, len(up) - 1)  # up rose, then sank
+
+
+def test_an_mjcf_joint_equality_without_joint2_holds_the_joint(tmp_path):
+    # up held at its ref plus a0, 0.15, while down falls freely: symplectic
+    # Euler's q_n = −g δt² n(n+1)/2 to round-off. Holding up's weight m g,
+    # the near-rigid coupling (docs/math.md §2) gives way by γ (δt + τ_d) R
+    # with γ = m g δt, τ_d = δt/π, R = 1/(4π² m): g δt² (1 + 1/π)/(4π²).
+    sim = load_without_ground(tmp_path, atwood_mjcf('polycoef="0.05"', 'ref="0.1"').replace(
+        ' joint2="down"', ""))
+    assert sim.warnings == []
+    assert sim.joint_positions("r").tolist() == pytest.approx([0.0, 0.15], abs=1e-15)
+    q = sim.run(0.5).q
+    n = np.arange(len(q))
+    np.testing.assert_allclose(q[:, 0], -9.81 * 0.01**2 * n * (n + 1) / 2, rtol=0, atol=1e-9)
+    sag = 9.81 * 0.01**2 * (1 + 1 / np.pi) / (4 * np.pi**2)
+    np.testing.assert_allclose(q[10:, 1], 0.15 - sag, rtol=0, atol=1e-9)
+    assert np.all(np.abs(q[:, 1] - 0.15) <= sag + 1e-9)
+
+
 @pytest.mark.parametrize("polycoef, message", [
-    ('polycoef="0 1 0.5 0 0"', "only a linear polycoef is read"),
     ('polycoef="0 x"', "polycoef '0 x': not a number"),
+    ('polycoef="0 1 0 0 0 1"', "polycoef has more than five numbers"),
 ])
 def test_an_mjcf_joint_equality_that_cannot_be_read_is_refused(tmp_path, polycoef, message):
     with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*<equality><joint "
                        r"joint1=\"up\">.*" + message):
         load(tmp_path, atwood_mjcf(polycoef))
-    with pytest.raises(ValueError, match="only a coupling of two joints"):
-        load(tmp_path, atwood_mjcf().replace(' joint2="down"', ""))
+    with pytest.raises(ValueError, match="joint1 missing"):
+        load(tmp_path, atwood_mjcf().replace('joint1="up" ', ""))
+    with pytest.raises(ValueError, match="no hinge or slide joint named 'across'"):
+        load(tmp_path, atwood_mjcf().replace('joint2="down"', 'joint2="across"'))
+
+
+# Three sliders on springs, two fixed tendons over them, and an equality
+# between the tendons' lengths about their values at qpos0 (the refs):
+# pair − 0.02 = 0.01 − 0.8 (single + 0.02) + 3 (single + 0.02)².
+TENDON_EQUALITY = """<mujoco model="tendon equality">
+  <worldbody><body name="frame">
+    <body name="a"><joint name="ja" type="slide" axis="1 0 0" ref="0.02" stiffness="40"
+        springref="0.05" damping="2"/><geom type="box" size="0.02 0.02 0.02" mass="0.1"/></body>
+    <body name="b" pos="0 0.1 0"><joint name="jb" type="slide" axis="1 0 0" stiffness="60"
+        springref="-0.03" damping="2"/><geom type="box" size="0.02 0.02 0.02" mass="0.2"/></body>
+    <body name="c" pos="0 0.2 0"><joint name="jc" type="slide" axis="1 0 0" ref="-0.01"
+        stiffness="30" springref="0.04" damping="2"/>
+      <geom type="box" size="0.02 0.02 0.02" mass="0.15"/></body>
+  </body></worldbody>
+  <tendon>
+    <fixed name="pair"><joint joint="ja" coef="1"/><joint joint="jb" coef="0.5"/></fixed>
+    <fixed name="single"><joint joint="jc" coef="2"/></fixed>
+  </tendon>
+  <equality><tendon tendon1="pair" tendon2="single" polycoef="0.01 -0.8 3 0 0"/></equality>
+</mujoco>"""
+
+
+def tendon_equality_rest():
+    """The sliders' rest: the springs' energy ½ Σ k (q − q_s)² at its
+    minimum on g(q) = 0 (Newton's method on the Lagrangian's stationarity)."""
+    k, springref = np.array([40.0, 60.0, 30.0]), np.array([0.05, -0.03, 0.04])
+    polynomial = np.polynomial.Polynomial([0.01, -0.8, 3.0])
+
+    def constraint(q):  # g and ∇g
+        x = 2 * q[2] + 0.02
+        return (q[0] + 0.5 * q[1] - 0.02 - polynomial(x),
+                np.array([1.0, 0.5, -2 * polynomial.deriv()(x)]))
+
+    q, multiplier = np.array([0.02, 0.0, -0.01]), 0.0
+    for _ in range(50):
+        g, grad = constraint(q)
+        hessian = np.diag(k)
+        hessian[2, 2] += multiplier * -4 * polynomial.deriv(2)(2 * q[2] + 0.02)
+        kkt = np.block([[hessian, grad[:, None]], [grad[None, :], np.zeros((1, 1))]])
+        residual = np.concatenate([k * (q - springref) + multiplier * grad, [g]])
+        step = np.linalg.solve(kkt, -residual)
+        q, multiplier = q + step[:3], multiplier + step[3]
+    assert np.abs(residual).max() < 1e-14
+    return q
+
+
+def test_an_mjcf_tendon_equality_rests_the_sliders_at_the_constrained_minimum(tmp_path):
+    # To the near-rigid equality's give under the springs' ~1 N, which
+    # shrinks as δt² (docs/math.md §2): 2e-6 m at δt = 2 ms.
+    sim = load_without_ground(tmp_path, TENDON_EQUALITY, time_step=0.002)
+    assert sim.warnings == []
+    sim.run(4.0)
+    np.testing.assert_allclose(sim.joint_positions("r"), tendon_equality_rest(), atol=1e-5)
+    pair, single = sim.tendon_lengths("r")
+    assert pair - 0.02 == pytest.approx(
+        0.01 - 0.8 * (single + 0.02) + 3 * (single + 0.02) ** 2, abs=1e-5)
+
+
+def test_an_mjcf_tendon_equality_without_tendon2_holds_the_tendon(tmp_path):
+    sim = load_without_ground(tmp_path, TENDON_EQUALITY.replace(' tendon2="single"', "").replace(
+        "0.01 -0.8 3 0 0", "0.01"))
+    sim.run(4.0)
+    assert sim.tendon_lengths("r")[0] == pytest.approx(0.03, abs=1e-5)
+    assert sim.joint_positions("r")[2] == pytest.approx(0.04, abs=1e-6)  # free: at springref
+
+
+def test_an_mjcf_tendon_equality_of_unknown_tendons_is_refused(tmp_path):
+    with pytest.raises(ValueError, match=r"<equality><tendon tendon1=\"pair\">: no fixed "
+                       "tendon named 'double'"):
+        load(tmp_path, TENDON_EQUALITY.replace('tendon2="single"', 'tendon2="double"'))
 
 
 # A parallelogram four-bar: crank, coupler and rocker on three hinges, the

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 import coulomb
-from test_mjcf import (BLOCK_OBJ, DOWNHILL, FLOOR, GRIPPER_SERVO, PENDULUM_MJCF, ball_over,
-                       frictional_slope, gripper, several_bodies)
+from test_mjcf import (BLOCK_OBJ, DOWNHILL, FLOOR, GRIPPER_SERVO, PENDULUM_MJCF,
+                       TENDON_EQUALITY, ball_over, frictional_slope, gripper, several_bodies,
+                       tendon_equality_rest)
 
 mujoco = pytest.importorskip("mujoco")
 
@@ -423,3 +424,25 @@ def test_gravity_compensation_swings_the_arm_as_mujocos(tmp_path):
         sim.step()
     assert np.abs(data.qpos).max() > 0.1  # it swung from qpos0
     np.testing.assert_allclose(sim.q, data.qpos, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("held", [False, True])
+def test_a_tendon_equality_rests_the_sliders_where_mujocos_does(tmp_path, held):
+    # MuJoCo's equality about the tendons' lengths at qpos0 (the joints'
+    # refs), made stiff (time constant 2 δt) so that it gives way by 4e-5 m
+    # under the springs: both engines rest at the constrained minimum of the
+    # springs' energy, or, without tendon2, with the pair's length held at
+    # L_0 + a_0 = 0.03 m and the free slider at its springref.
+    text = TENDON_EQUALITY.replace('polycoef="0.01 -0.8 3 0 0"',
+                                   'polycoef="0.01 -0.8 3 0 0" solref="0.004 1"')
+    if held:
+        text = text.replace(' tendon2="single"', "").replace("0.01 -0.8 3 0 0", "0.01")
+    model, data, sim = both(tmp_path, text)
+    mujoco.mj_step(model, data, nstep=int(4.0 / model.opt.timestep))
+    sim.run(4.0)
+    np.testing.assert_allclose(sim.joint_positions("tendon equality"), data.qpos, atol=5e-5)
+    if held:
+        assert data.ten_length[0] == pytest.approx(0.03, abs=1e-5)
+        assert sim.tendon_lengths("tendon equality")[0] == pytest.approx(0.03, abs=1e-5)
+    else:
+        np.testing.assert_allclose(data.qpos, tendon_equality_rest(), atol=5e-5)

@@ -70,8 +70,8 @@ struct OwnedNames {
     static const ptree none;
     for (const auto& [attribute, value] : element.get_child("<xmlattr>", none)) {
       const std::string& name = value.data();
-      if (name != "world" &&
-          (bodies.count(name) || joints.count(name) || sites.count(name)))
+      if (name != "world" && (bodies.count(name) || joints.count(name) ||
+                              sites.count(name) || tendons.count(name)))
         return true;
     }
     return false;
@@ -80,10 +80,11 @@ struct OwnedNames {
   // The first name `element` refers to that is not this body's, else "".
   std::string Foreign(const ptree& element) const {
     const std::pair<const char*, const std::set<std::string>*> references[] = {
-        {"body1", &bodies},         {"body2", &bodies},  {"body", &bodies},
-        {"joint1", &joints},        {"joint2", &joints}, {"joint", &joints},
-        {"jointinparent", &joints}, {"site1", &sites},   {"site2", &sites},
-        {"site", &sites},           {"tendon", &tendons}};
+        {"body1", &bodies},         {"body2", &bodies},   {"body", &bodies},
+        {"joint1", &joints},        {"joint2", &joints},  {"joint", &joints},
+        {"jointinparent", &joints}, {"site1", &sites},    {"site2", &sites},
+        {"site", &sites},           {"tendon", &tendons}, {"tendon1", &tendons},
+        {"tendon2", &tendons}};
     for (const auto& [attribute, owned] : references) {
       const auto name =
           element.get_optional<std::string>(std::string("<xmlattr>.") + attribute);

@@ -133,51 +133,6 @@ std::vector<MjcfJoint> ReadMjcfJoints(const std::string& path) {
   return joints;
 }
 
-namespace {
-
-// A joint equality's coupler, the joints' refs from `joints`.
-MjcfJointEquality JointEquality(const ptree& attributes,
-                                const std::vector<MjcfJoint>& joints) {
-  const std::string joint = attributes.get("joint1", ""),
-                    reference = attributes.get("joint2", "");
-  const std::string what = "<equality><joint joint1=\"" + joint + "\">";
-  if (joint.empty() || reference.empty())
-    throw std::runtime_error(what +
-                             ": only a coupling of two joints (joint1, joint2) is read");
-  const std::vector<double> a =
-      ParseMjcfNumbers(attributes.get("polycoef", "0 1 0 0 0"), what + " polycoef");
-  for (size_t i = 2; i < a.size(); ++i)
-    if (a[i] != 0.0) throw std::runtime_error(what + ": only a linear polycoef is read");
-  const auto reference_of = [&](const std::string& name) {
-    for (const MjcfJoint& j : joints) {
-      const bool one_dof =
-          j.type == MjcfJoint::Type::kHinge || j.type == MjcfJoint::Type::kSlide;
-      if (j.name == name && one_dof) return j.reference;
-    }
-    throw std::runtime_error(what + ": no hinge or slide joint named '" + name + "'");
-  };
-  const double a0 = a.empty() ? 0.0 : a[0], a1 = a.size() > 1 ? a[1] : 0.0;
-  return {joint, reference, a1, reference_of(joint) + a0 - a1 * reference_of(reference)};
-}
-
-}  // namespace
-
-std::vector<MjcfJointEquality> ReadMjcfJointEqualities(
-    const std::string& path, const std::vector<MjcfJoint>& joints) {
-  const ptree root = ReadMjcfRoot(path);
-  std::vector<MjcfJointEquality> equalities;
-  const ptree none;
-  for (const auto& [section, content] : root) {
-    if (section != "equality") continue;
-    for (const auto& [tag, element] : content) {
-      const ptree& attributes = element.get_child("<xmlattr>", none);
-      if (tag != "joint" || attributes.get("active", "true") == "false") continue;
-      equalities.push_back(JointEquality(attributes, joints));
-    }
-  }
-  return equalities;
-}
-
 MjcfKeyframe ReadMjcfKeyframe(const std::string& path, const std::string& name) {
   const ptree root = ReadMjcfRoot(path);
   for (const auto& [section, content] : root) {

@@ -46,23 +46,6 @@ struct MjcfElementJoints {
 };
 std::vector<MjcfElementJoints> ReadMjcfTopLevelJoints(const std::string& path);
 
-// An MJCF <equality><joint joint1 joint2 polycoef>: MuJoCo's
-// q1 − q1_0 = a0 + a1 (q2 − q2_0), q_0 the joints' qpos0 (their ref), as
-// q1 = m q2 + c with m = a1, c = q1_0 + a0 − a1 q2_0.
-struct MjcfJointEquality {
-  std::string joint;      // joint1
-  std::string reference;  // joint2
-  double multiplier = 1.0;
-  double offset = 0.0;  // [rad or m]
-};
-
-// The file's active joint equalities. Throws std::runtime_error naming the
-// joints for one without joint2 (a joint held fixed), a polynomial beyond
-// the linear term, or joints that are not hinges or slides of the file.
-// `joints`: the file's, from ReadMjcfJoints (their refs).
-std::vector<MjcfJointEquality> ReadMjcfJointEqualities(
-    const std::string& path, const std::vector<MjcfJoint>& joints);
-
 // A <keyframe><key> of an MJCF file: a configuration and velocities
 // (MuJoCo's qpos and qvel, in the order of ReadMjcfJoints) and the
 // actuators' controls (MuJoCo's ctrl, in the order of ReadMjcfActuators),

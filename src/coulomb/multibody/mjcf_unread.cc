@@ -81,12 +81,12 @@ std::vector<std::string> UnreadMjcfElements(const std::string& path) {
   const MjcfDefaults defaults(root);
   std::map<std::string, int> equality, tendon, pair;
   for (const auto& [section, content] : root) {
-    if (section == "equality") {  // couplings, connects and welds are read
+    if (section == "equality") {  // joint and tendon couplings, connects, welds are read
       for (const auto& [tag, element] : content) {
         const bool by_body_or_site = !element.get("<xmlattr>.body1", "").empty() ||
                                      !element.get("<xmlattr>.site1", "").empty();
-        const bool read =
-            tag == "joint" || ((tag == "connect" || tag == "weld") && by_body_or_site);
+        const bool read = tag == "joint" || tag == "tendon" ||
+                          ((tag == "connect" || tag == "weld") && by_body_or_site);
         if (tag.front() != '<' && !read) ++equality[tag];
       }
     } else if (section == "tendon") {  // fixed tendons are read, but their armature

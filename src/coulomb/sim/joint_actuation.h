@@ -1,8 +1,10 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <array>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "coulomb/contact/pd_controller_constraint.h"
@@ -76,16 +78,31 @@ struct JointFriction {
   int tendon = -1;  // the tendon's index in its tree's tendons, −1 on a joint
 };
 
-// A one-dof joint driven by another of its tree: q = m q_reference + c (a
-// URDF mimic joint, an MJCF <equality><joint>), held near-rigidly in the
-// solve through SapHolonomicConstraint on g = q − m q_reference − c.
+// A one-dof joint or fixed tendon s driven by another r of its tree through
+// a polynomial, s = p(r) = Σ_{k=0}^{4} p_k (r − r_0)^k (an MJCF
+// <equality><joint> or <tendon>; a URDF mimic joint, s = m r + c, is
+// p = (c, m), r_0 = 0), or held at s = p_0 without r. Held near-rigidly in
+// the solve through SapHolonomicConstraint on g = s − p(r), whose Jacobian
+// row is c_sᵀ − p′(r) c_rᵀ (c_s, c_r: s's and r's joint coefficients).
 struct JointCoupler {
-  std::string joint;
-  std::string reference;
-  int position = -1, velocity = -1;                      // of `joint`
-  int reference_position = -1, reference_velocity = -1;  // of `reference`
-  double multiplier = 1.0;                               // m
-  double offset = 0.0;                                   // c [rad or m]
+  std::string joint;      // s: a joint's name, or a tendon's
+  std::string reference;  // r: another, or empty for none
+  std::array<double, 5> polynomial{0.0, 1.0, 0.0, 0.0, 0.0};  // p_k
+  double reference_origin = 0.0;                              // r_0 [rad or m]
+  // s and r as joint terms (MultibodySystem::AddJointCoupler sets them).
+  std::vector<JointTerm> terms{}, reference_terms{};
+
+  // p(r) and p′(r) at the reference's position r (r − r_0 taken as 0
+  // without a reference).
+  std::pair<double, double> Polynomial(double r) const {
+    const double x = reference.empty() ? 0.0 : r - reference_origin;
+    double value = 0.0, slope = 0.0;
+    for (int k = static_cast<int>(polynomial.size()) - 1; k >= 0; --k) {
+      slope = slope * x + value;  // Horner's rule for p and p′ together
+      value = value * x + polynomial[k];
+    }
+    return {value, slope};
+  }
 };
 
 // Gravity compensation of a robot's link (MuJoCo's body `gravcomp`): a force

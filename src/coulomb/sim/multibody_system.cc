@@ -225,23 +225,23 @@ void MultibodySystem::AddGravityCompensation(int tree,
   trees_[tree].gravity_compensations.push_back(compensation);
 }
 
-void MultibodySystem::AddJointCoupler(int tree, const std::string& joint,
-                                      const std::string& reference, double multiplier,
-                                      double offset) {
+void MultibodySystem::AddJointCoupler(int tree, JointCoupler coupler) {
   CheckTreeIndex(tree);
-  const std::string at = trees_[tree].name + ": joint '" + joint + "'";
-  if (!std::isfinite(multiplier) || !std::isfinite(offset))
+  const std::string at = trees_[tree].name + ": joint '" + coupler.joint + "'";
+  const bool finite = std::all_of(coupler.polynomial.begin(), coupler.polynomial.end(),
+                                  [](double p) { return std::isfinite(p); }) &&
+                      std::isfinite(coupler.reference_origin);
+  if (!finite)
     throw std::invalid_argument(at +
-                                ": a coupler's multiplier and offset must be finite");
-  if (joint == reference) throw std::invalid_argument(at + ": coupled to itself");
-  for (const JointCoupler& coupler : trees_[tree].couplers)
-    if (coupler.joint == joint) throw std::invalid_argument(at + ": coupled twice");
-  const MultibodyTree& model = trees_[tree].model;
-  const MultibodyTree::JointIndex driven = model.FindOneDofJoint(joint);
-  const MultibodyTree::JointIndex driving = model.FindOneDofJoint(reference);
-  trees_[tree].couplers.push_back({joint, reference, driven.position, driven.velocity,
-                                   driving.position, driving.velocity, multiplier,
-                                   offset});
+                                ": a coupler's coefficients and origin must be finite");
+  if (coupler.joint == coupler.reference)
+    throw std::invalid_argument(at + ": coupled to itself");
+  for (const JointCoupler& other : trees_[tree].couplers)
+    if (other.joint == coupler.joint) throw std::invalid_argument(at + ": coupled twice");
+  coupler.terms = TermsOf(tree, coupler.joint);
+  if (!coupler.reference.empty())
+    coupler.reference_terms = TermsOf(tree, coupler.reference);
+  trees_[tree].couplers.push_back(std::move(coupler));
 }
 
 void MultibodySystem::SetJointTargetRange(int tree, const JointTargetRange& range) {

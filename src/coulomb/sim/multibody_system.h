@@ -99,11 +99,11 @@ class MultibodySystem {
   // Gravity compensation of a body of a tree (GravityCompensation). Throws
   // std::invalid_argument for a bad body, or a centre or mass not finite.
   void AddGravityCompensation(int tree, const GravityCompensation& compensation);
-  // Couples a one-dof joint to another of the tree, q = m q_reference + c
-  // (JointCoupler). Throws std::invalid_argument on a bad joint, a joint
-  // coupled to itself or twice, or a non-finite m or c.
-  void AddJointCoupler(int tree, const std::string& joint, const std::string& reference,
-                       double multiplier, double offset);
+  // Drives a one-dof joint or fixed tendon of the tree by another, or holds
+  // it, through the coupler's polynomial (JointCoupler; its terms are set
+  // here). Throws std::invalid_argument on a bad name, one coupled to itself
+  // or twice, or a coefficient or origin not finite.
+  void AddJointCoupler(int tree, JointCoupler coupler);
   // The range a one-dof joint's (or a fixed tendon's) PD targets are clamped
   // into (JointTargetRange), replacing any it had. Throws
   // std::invalid_argument on a bad name, or unless lower < upper.

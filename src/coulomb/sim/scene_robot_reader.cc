@@ -9,6 +9,7 @@
 
 #include "coulomb/base/replace_all.h"
 #include "coulomb/multibody/mjcf_body_file.h"
+#include "coulomb/multibody/mjcf_equalities.h"
 #include "coulomb/multibody/mjcf_joints.h"
 #include "coulomb/multibody/urdf_mimic.h"
 #include "coulomb/sim/mjcf_robot.h"
@@ -172,8 +173,9 @@ void AddFileJointElements(const SceneReader& r, const YAML::Node& node,
   }
 }
 
-// The file's joint couplers (a URDF's mimic joints, an MJCF file's joint
-// equalities, about the file's `joints`' refs), their indices not yet set.
+// The file's joint couplers (a URDF's mimic joints, an MJCF file's joint and
+// tendon equalities, about the file's `joints`' refs), their terms not yet
+// set.
 std::vector<JointCoupler> ReadFileCouplers(const SceneReader& r, const YAML::Node& node,
                                            const std::string& key,
                                            const std::string& path,
@@ -183,16 +185,16 @@ std::vector<JointCoupler> ReadFileCouplers(const SceneReader& r, const YAML::Nod
   try {
     if (node["urdf"]) {
       for (const UrdfMimicJoint& mimic : ReadUrdfMimicJoints(path))
-        couplers.push_back({.joint = mimic.joint,
-                            .reference = mimic.reference,
-                            .multiplier = mimic.multiplier,
-                            .offset = mimic.offset});
+        couplers.push_back(
+            {.joint = mimic.joint,
+             .reference = mimic.reference,
+             .polynomial = {mimic.offset, mimic.multiplier, 0.0, 0.0, 0.0}});
     } else {
-      for (const MjcfJointEquality& equality : ReadMjcfJointEqualities(path, joints))
-        couplers.push_back({.joint = equality.joint,
-                            .reference = equality.reference,
-                            .multiplier = equality.multiplier,
-                            .offset = equality.offset});
+      for (const MjcfCoupling& coupling : ReadMjcfCouplings(path, joints))
+        couplers.push_back({.joint = coupling.driven,
+                            .reference = coupling.reference,
+                            .polynomial = coupling.polynomial,
+                            .reference_origin = coupling.reference_origin});
     }
   } catch (const std::exception& e) {
     r.Fail(node[format], key + "." + format, path + ": " + e.what());
@@ -201,22 +203,22 @@ std::vector<JointCoupler> ReadFileCouplers(const SceneReader& r, const YAML::Nod
 }
 
 // A coupled joint the scene's `joints` do not place starts where its
-// coupler puts it, q = m q_reference + c, so that the coupling holds from
-// the first step.
-void PlaceCoupledJoints(const SceneReader& r, const YAML::Node& node,
-                        const std::string& key, const std::vector<JointCoupler>& couplers,
+// coupler puts it, q = p(q_reference), so that the coupling holds from the
+// first step (a tendon's joints are left where they are).
+void PlaceCoupledJoints(const YAML::Node& node, const std::vector<JointCoupler>& couplers,
                         const MultibodyTree& model, Eigen::VectorXd* q) {
-  const char* format = node["urdf"] ? "urdf" : "mjcf";
+  const std::vector<std::string> joints = model.OneDofJointNames();
+  const auto is_joint = [&joints](const std::string& name) {
+    return std::find(joints.begin(), joints.end(), name) != joints.end();
+  };
   for (const JointCoupler& coupler : couplers) {
-    if (node["joints"] && node["joints"][coupler.joint]) continue;
-    try {
-      (*q)[model.FindOneDofJoint(coupler.joint).position] =
-          coupler.multiplier * (*q)[model.FindOneDofJoint(coupler.reference).position] +
-          coupler.offset;
-    } catch (const std::invalid_argument& e) {
-      r.Fail(node[format], key + "." + format,
-             "coupled joints: " + std::string(e.what()));
-    }
+    if ((node["joints"] && node["joints"][coupler.joint]) || !is_joint(coupler.joint) ||
+        !(coupler.reference.empty() || is_joint(coupler.reference)))
+      continue;
+    const double r = coupler.reference.empty()
+                         ? 0.0
+                         : (*q)[model.FindOneDofJoint(coupler.reference).position];
+    (*q)[model.FindOneDofJoint(coupler.joint).position] = coupler.Polynomial(r).first;
   }
 }
 
@@ -315,7 +317,7 @@ int AddRobotFromFile(const SceneReader& r, const YAML::Node& node, const std::st
   if (node["joints"]) ReadJointPositions(r, node["joints"], key + ".joints", *model, &q);
   const std::vector<JointCoupler> couplers =
       ReadFileCouplers(r, node, key, path, mjcf.joints);
-  PlaceCoupledJoints(r, node, key, couplers, *model, &q);
+  PlaceCoupledJoints(node, couplers, *model, &q);
   int tree = -1;
   try {  // the URDF's own joint limits are validated here
     tree = scene->system.AddRobot(name, std::move(*model), q, v, material);
@@ -325,8 +327,7 @@ int AddRobotFromFile(const SceneReader& r, const YAML::Node& node, const std::st
   AddFileJointElements(r, node, key, path, mjcf, tree, &scene->system);
   for (const JointCoupler& coupler : couplers) {
     try {
-      scene->system.AddJointCoupler(tree, coupler.joint, coupler.reference,
-                                    coupler.multiplier, coupler.offset);
+      scene->system.AddJointCoupler(tree, coupler);
     } catch (const std::invalid_argument& e) {
       r.Fail(file, file_key, path + ": " + e.what());
     }

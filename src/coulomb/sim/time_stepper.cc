@@ -349,16 +349,17 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
 }
 
 void TimeStepper::AddCouplerRows(int t, const MultibodySystem::Tree& tree) {
-  // g = q − m q_reference − c, ġ = (e_velocity − m e_reference)ᵀ v.
+  // g = s − p(r), ġ = (c_s − p′(r) c_r)ᵀ v.
   for (const JointCoupler& coupler : tree.couplers) {
-    const JointTerm terms[] = {
-        {coupler.position, coupler.velocity, 1.0},
-        {coupler.reference_position, coupler.reference_velocity, -coupler.multiplier}};
-    const double g0 = CombinedPosition(terms, tree.q) - coupler.offset;
+    const auto [p, slope] =
+        coupler.Polynomial(CombinedPosition(coupler.reference_terms, tree.q));
+    ProblemConstraint& row = AddJointRow(t, static_cast<int>(tree.v.size()),
+                                         coupler.terms, 1.0, kJointCouplerSlot);
+    for (const JointTerm& term : coupler.reference_terms)
+      row.jacobian[0].matrix(0, term.velocity) -= slope * term.coefficient;
     EmplaceConstraintPotential<SapHolonomicConstraint>(
-        &AddJointRow(t, static_cast<int>(tree.v.size()), terms, 1.0, kJointCouplerSlot)
-             .potential,
-        g0, parameters_.contact.near_rigid_threshold);
+        &row.potential, CombinedPosition(coupler.terms, tree.q) - p,
+        parameters_.contact.near_rigid_threshold);
   }
 }
 
