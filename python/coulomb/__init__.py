@@ -496,6 +496,26 @@ class Simulation:
         self._check_robot(robot)
         return self._engine.tendon_lengths(robot)
 
+    def sensor_names(self, name: str) -> list[str]:
+        """The sensors of a robot or free body of an MJCF file (its
+        ``<sensor>`` elements that are read, in file order; an unnamed one is
+        ``sensor<k>``, k its index among the file's sensors)."""
+        self._check_tree(name)
+        return self._engine.sensor_names(name)
+
+    @_serialized
+    def sensor_data(self, name: str) -> dict[str, np.ndarray]:
+        """Each sensor's reading by name, as MuJoCo's ``sensordata`` holds it
+        (a joint's or tendon's position or velocity, a site's or body frame's
+        position, orientation w x y z, velocities, a gyro, a velocimeter in
+        the site's frame), at the current state; a joint's actuator force and
+        a touch sensor's normal force [N] over the last step (0 before the
+        first step). After MuJoCo's ``mj_step`` its sensordata describe the
+        state before the step: compare with Coulomb's after ``mj_forward``."""
+        self._check_tree(name)
+        return dict(zip(self._engine.sensor_names(name),
+                        self._engine.sensor_readings(name)))
+
     @_serialized
     def set_pd_target(self, robot: str, name: str, position: float,
                       velocity: float = 0.0) -> None:

@@ -2107,3 +2107,158 @@ def test_a_welds_relpose_is_refused(tmp_path):
                            "</equality>")
     with pytest.raises(ValueError, match="relpose is not read"):
         load(tmp_path, text)
+
+
+# An arm whose sensors read its joints, a tendon and a site: sensors of every
+# kind read, and one that is not (an accelerometer).
+SENSED_ARM = """<mujoco model="sensed arm">
+  <default><default class="tipsite"><site type="box" size="0.01 0.02 0.03"/></default></default>
+  <worldbody>
+    <site name="anchor" pos="0.1 0.2 0.3" euler="10 20 30"/>
+    <body name="base" pos="0 0 0.5">
+      <joint name="turn" type="hinge" axis="0 0 1"/>
+      <geom type="box" size="0.05 0.05 0.05" mass="1" contype="0" conaffinity="0"/>
+      <body name="link" pos="0.1 0 0" euler="0 30 0">
+        <joint name="elbow" type="hinge" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.02" mass="0.5" contype="0"
+              conaffinity="0"/>
+        <body name="slider" pos="0.05 0 0" euler="20 0 0">
+          <joint name="extend" type="slide" axis="1 0 0"/>
+          <geom type="box" size="0.02 0.02 0.02" mass="0.2" contype="0" conaffinity="0"/>
+          <site name="tip" pos="0.3 0.01 -0.02" euler="15 -40 70" class="tipsite"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <tendon><fixed name="both"><joint joint="turn" coef="0.5"/><joint joint="extend" coef="2"/>
+  </fixed></tendon>
+  <actuator><motor name="m" joint="elbow" gear="3"/></actuator>
+  <sensor>
+    <jointpos joint="elbow"/><jointvel name="ev" joint="extend"/><tendonpos tendon="both"/>
+    <tendonvel tendon="both"/>
+    <framepos objtype="site" objname="tip"/><framequat objtype="site" objname="tip"/>
+    <framelinvel objtype="site" objname="tip"/><frameangvel objtype="site" objname="tip"/>
+    <framepos name="link_pos" objtype="xbody" objname="link"/>
+    <framequat objtype="xbody" objname="link"/><framelinvel objtype="xbody" objname="link"/>
+    <gyro site="tip"/><velocimeter site="tip"/><jointactuatorfrc joint="elbow"/>
+    <framepos name="anchor_pos" objtype="site" objname="anchor"/>
+    <framequat objtype="site" objname="anchor"/>
+    <velocimeter name="clipped" site="tip" cutoff="0.05"/>
+    <accelerometer name="acc" site="tip"/>
+  </sensor>
+  <keyframe><key name="moving" qpos="0.3 -0.7 0.05" qvel="1.5 -2 0.4" ctrl="0.2"/></keyframe>
+</mujoco>"""
+
+
+def test_sensors_read_the_joints_tendons_and_frames_they_name(tmp_path):
+    # Closed forms at the keyframe: the joints' and the tendon's coordinates,
+    # the world site where the file puts it, the body frame's velocity from
+    # the base's turn alone (the link's origin is 0.1 m out on a vertical
+    # axis turning at 1.5 rad/s), the site's gyro as R_WSᵀ ω.
+    path = tmp_path / "arm.xml"
+    path.write_text(SENSED_ARM)
+    with pytest.warns(UserWarning, match=r"1 sensor is not read .*'acc' \(accelerometer\)"):
+        sim = coulomb.Simulation.from_file(str(path), keyframe="moving")
+    data = sim.sensor_data("sensed arm")
+    names = {1: "ev", 8: "link_pos", 14: "anchor_pos", 16: "clipped"}  # 17: acc
+    assert list(data) == [names.get(k, f"sensor{k}") for k in range(17)]
+    assert sim.sensor_names("sensed arm") == list(data)
+    named = data
+    assert named["sensor0"] == pytest.approx([-0.7], abs=1e-15)
+    assert named["ev"] == pytest.approx([0.4], abs=1e-15)
+    assert named["sensor2"] == pytest.approx([0.5 * 0.3 + 2 * 0.05], abs=1e-15)
+    assert named["sensor3"] == pytest.approx([0.5 * 1.5 + 2 * 0.4], abs=1e-15)
+    assert named["anchor_pos"] == pytest.approx([0.1, 0.2, 0.3], abs=1e-15)
+    turn = 0.3
+    assert named["link_pos"] == pytest.approx(
+        [0.1 * math.cos(turn), 0.1 * math.sin(turn), 0.5], abs=1e-12)
+    assert named["sensor10"] == pytest.approx(
+        [-0.15 * math.sin(turn), 0.15 * math.cos(turn), 0.0], abs=1e-12)
+    w, x, y, z = named["sensor5"]  # the site's orientation
+    rotation = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                         [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                         [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+    np.testing.assert_allclose(named["sensor11"], rotation.T @ named["sensor7"], atol=1e-12)
+    np.testing.assert_allclose(named["sensor12"], rotation.T @ named["sensor6"], atol=1e-12)
+    np.testing.assert_allclose(named["clipped"], np.clip(named["sensor12"], -0.05, 0.05),
+                               atol=0)
+    assert np.abs(named["clipped"]).max() == 0.05  # the cutoff bites
+    assert named["sensor13"] == pytest.approx([0.0])  # no step yet
+    sim.step()
+    assert sim.sensor_data("sensed arm")["sensor13"] == pytest.approx([3 * 0.2], abs=1e-12)
+
+
+# A box resting on the floor, with touch sites under all of it, under its
+# left half (a cylinder), along its front edge (a capsule laid along x), on
+# its lid and around it above the floor.
+TOUCH = """<mujoco model="touch">
+  <worldbody>
+    <geom name="floor" type="plane" size="2 2 0.1"/>
+    <body name="box" pos="0 0 0.2">
+      <freejoint/>
+      <geom type="box" size="0.1 0.1 0.05" mass="2"/>
+      <site name="sole" type="box" pos="0 0 -0.05" size="0.11 0.11 0.01"/>
+      <site name="lid" type="sphere" pos="0 0 0.05" size="0.05"/>
+      <site name="left" type="cylinder" pos="-0.1 0 -0.05" size="0.12 0.01"/>
+      <site name="front" type="capsule" pos="0 -0.1 -0.05" size="0.02 0.11" euler="0 90 0"/>
+      <site name="ring" type="cylinder" pos="0 0 0.02" size="0.2 0.01"/>
+    </body>
+  </worldbody>
+  <sensor><touch name="sole" site="sole"/><touch name="lid" site="lid"/>
+    <touch name="left" site="left"/><touch name="capped" site="sole" cutoff="5"/>
+    <touch name="front" site="front"/><touch name="ring" site="ring"/></sensor>
+</mujoco>"""
+
+
+def test_touch_sensors_sum_the_normal_forces_inside_their_sites(tmp_path):
+    # At rest the floor carries m g: all of it under the sole, half of it
+    # (two of four corners, by symmetry) under the left and front sites, none
+    # on the lid or in the ring above the floor.
+    path = tmp_path / "touch.xml"
+    path.write_text(TOUCH)
+    sim = coulomb.Simulation.from_file(str(path))
+    assert sim.sensor_data("touch")["sole"] == pytest.approx([0.0])  # no step yet
+    trajectory = sim.run(2.0)
+    assert trajectory.summary["momentum_error_max"] < 1e-6
+    data = sim.sensor_data("touch")
+    assert data["sole"][0] == pytest.approx(2 * G, rel=1e-5)
+    assert data["left"][0] == pytest.approx(G, rel=1e-5)
+    assert data["front"][0] == pytest.approx(G, rel=1e-5)
+    assert data["lid"][0] == data["ring"][0] == 0.0
+    assert data["capped"][0] == 5.0
+
+
+@pytest.mark.parametrize("sensor, message", [
+    ('<touch site="nowhere"/>', r"sensor 'sensor0' \(touch\): no site named 'nowhere'"),
+    ('<jointpos name="j"/>', r"sensor 'j' \(jointpos\): joint missing"),
+    ('<jointpos joint="bent"/>', "no one-dof joint named 'bent'|no joint named 'bent'"),
+    ('<framepos objtype="xbody" objname="bone"/>', "no body named 'bone'"),
+    ('<touch site="sole" cutoff="-1"/>', "cutoff must be one number ≥ 0"),
+    ('<touch name="t" site="sole"/><touch name="t" site="lid"/>', "a second of that name"),
+])
+def test_bad_sensors_are_refused_in_one_line(tmp_path, sensor, message):
+    path = tmp_path / "touch.xml"
+    path.write_text(re.sub(r"<sensor>.*</sensor>", f"<sensor>{sensor}</sensor>", TOUCH,
+                           flags=re.S))
+    with pytest.raises(ValueError, match=message):
+        coulomb.Simulation.from_file(str(path))
+
+
+def test_each_body_of_a_file_reads_its_own_sensors(tmp_path):
+    # Two boxes of one file, each a robot of the scene: each has the sensors
+    # on its own sites; one on the other's site is not its.
+    second = re.search(r'    <body name="box".*?\n    </body>\n', TOUCH, re.S).group(0)
+    for old in ("box", "sole", "lid", "left", "front", "ring"):
+        second = second.replace(f'name="{old}"', f'name="{old}2"')
+    second = second.replace('pos="0 0 0.2"', 'pos="1 0 0.2"', 1)
+    text = TOUCH.replace("    </body>\n", "    </body>\n" + second, 1).replace(
+        "</sensor>", '<touch name="sole2" site="sole2"/><framepos name="where2" '
+        'objtype="xbody" objname="box2"/></sensor>')
+    path = tmp_path / "boxes.xml"
+    path.write_text(text)
+    sim = coulomb.Simulation.from_file(str(path))
+    assert sim.sensor_names("box") == ["sole", "lid", "left", "capped", "front", "ring"]
+    assert sim.sensor_names("box2") == ["sole2", "where2"]
+    assert sim.sensor_data("box2")["where2"] == pytest.approx([1.0, 0.0, 0.2], abs=1e-15)
+    sim.run(1.0)
+    assert sim.sensor_data("box2")["sole2"][0] == pytest.approx(2 * G, rel=1e-5)

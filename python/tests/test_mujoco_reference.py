@@ -9,8 +9,8 @@ import pytest
 
 import coulomb
 from test_mjcf import (BLOCK_OBJ, DOWNHILL, FLOOR, GRIPPER_SERVO, PENDULUM_MJCF,
-                       TENDON_EQUALITY, ball_over, frictional_slope, gripper, several_bodies,
-                       tendon_equality_rest)
+                       SENSED_ARM, TENDON_EQUALITY, TOUCH, ball_over, frictional_slope,
+                       gripper, several_bodies, tendon_equality_rest)
 
 mujoco = pytest.importorskip("mujoco")
 
@@ -446,3 +446,50 @@ def test_a_tendon_equality_rests_the_sliders_where_mujocos_does(tmp_path, held):
         assert sim.tendon_lengths("tendon equality")[0] == pytest.approx(0.03, abs=1e-5)
     else:
         np.testing.assert_allclose(data.qpos, tendon_equality_rest(), atol=5e-5)
+
+
+def mujoco_sensors(model, data):
+    """MuJoCo's sensordata by Coulomb's sensor names (sensor<k> unnamed)."""
+    return {model.sensor(k).name or f"sensor{k}":
+            data.sensordata[model.sensor_adr[k]:model.sensor_adr[k] + model.sensor_dim[k]]
+            for k in range(model.nsensor)}
+
+
+def test_sensors_read_what_mujocos_do(tmp_path):
+    # At a keyframe that turns and moves every joint, each sensor of every
+    # kind read equals MuJoCo's to round-off (an orientation up to its sign);
+    # the joint's actuator force once a step has applied it. MuJoCo's
+    # sensordata after mj_step describe the state before it: mj_forward
+    # reads them at the state after.
+    path = tmp_path / "model.xml"
+    path.write_text(SENSED_ARM)
+    model = mujoco.MjModel.from_xml_path(str(path))
+    data = mujoco.MjData(model)
+    with pytest.warns(UserWarning, match="'acc' \\(accelerometer\\)"):
+        sim = coulomb.Simulation.from_file(str(path), keyframe="moving")
+    mujoco.mj_resetDataKeyframe(model, data, model.key("moving").id)
+    for _ in range(2):
+        mujoco.mj_forward(model, data)
+        theirs, ours = mujoco_sensors(model, data), sim.sensor_data("sensed arm")
+        assert set(theirs) - set(ours) == {"acc"}  # not read: a warning
+        for name, value in ours.items():
+            if name == "sensor13" and sim.time == 0:
+                continue  # the actuator force: none before a step
+            sign = np.sign(value[0] * theirs[name][0]) if len(value) == 4 else 1
+            np.testing.assert_allclose(sign * value, theirs[name], rtol=0, atol=1e-12,
+                                       err_msg=name)
+        mujoco.mj_step(model, data)
+        sim.step()
+
+
+def test_touch_sensors_read_what_mujocos_do_at_rest(tmp_path):
+    # A box at rest: MuJoCo's soft contact carries the same weight, to its
+    # solver's tolerance, and splits it between the corners alike.
+    model, data, sim = both(tmp_path, TOUCH)
+    mujoco.mj_step(model, data, nstep=int(2.0 / model.opt.timestep))
+    mujoco.mj_forward(model, data)
+    sim.run(2.0)
+    theirs, ours = mujoco_sensors(model, data), sim.sensor_data("touch")
+    assert set(ours) == set(theirs)
+    for name, value in ours.items():
+        np.testing.assert_allclose(value, theirs[name], rtol=1e-4, atol=1e-9, err_msg=name)

@@ -65,6 +65,12 @@ struct OwnedNames {
     }
   }
 
+  // Whether `name` is one of these names.
+  bool Has(const std::string& name) const {
+    return bodies.count(name) || joints.count(name) || sites.count(name) ||
+           tendons.count(name);
+  }
+
   // Whether `element` refers to a name of this body's (the world aside).
   bool Mentions(const ptree& element) const {
     static const ptree none;
@@ -90,6 +96,9 @@ struct OwnedNames {
           element.get_optional<std::string>(std::string("<xmlattr>.") + attribute);
       if (name && !owned->count(*name)) return *name;
     }
+    // A frame sensor's object: a body or a site.
+    const auto object = element.get_optional<std::string>("<xmlattr>.objname");
+    if (object && !bodies.count(*object) && !sites.count(*object)) return *object;
     return "";
   }
 };
@@ -120,14 +129,17 @@ ptree WorldbodyOf(const ptree& world, const std::string& body, bool keep_placeme
   return kept;
 }
 
-// `section`'s elements that name only what `owned` holds; those that name
-// this body and another are noted (those of other bodies alone are theirs).
+// `section`'s elements that name only what `owned` holds, or a name no body
+// of the file has (`file`: all their names), for the readers to refuse;
+// those that name this body and another are noted (those of other bodies
+// alone are theirs).
 ptree OwnedElements(const std::string& section, const ptree& elements,
-                    const OwnedNames& owned, std::vector<std::string>* left_out) {
+                    const OwnedNames& owned, const OwnedNames& file,
+                    std::vector<std::string>* left_out) {
   ptree kept;
   for (const auto& [tag, element] : elements) {
     const std::string foreign = tag == "<xmlattr>" ? "" : owned.Foreign(element);
-    if (foreign.empty()) {
+    if (foreign.empty() || !file.Has(foreign)) {
       kept.push_back({tag, element});
     } else if (owned.Mentions(element)) {
       left_out->push_back("<" + section + "><" + tag + "> names '" + foreign +
@@ -194,7 +206,7 @@ void AnchorMeshDirectory(const std::string& path, ptree* root) {
 ptree BodyShare(const std::string& path, const ptree& root, const std::string& body,
                 bool keep_placement, bool whole_file,
                 std::vector<std::string>* left_out) {
-  OwnedNames owned;
+  OwnedNames owned, file;
   int found = 0;
   if (const auto world = root.get_child_optional("worldbody")) {
     for (const auto& [tag, child] : *world) {
@@ -202,9 +214,12 @@ ptree BodyShare(const std::string& path, const ptree& root, const std::string& b
         owned.Collect(child);
         ++found;
       }
+      if (tag == "body") file.Collect(child);
       if (const auto site = child.get_optional<std::string>("<xmlattr>.name");
-          tag == "site" && site)
+          tag == "site" && site) {
         owned.sites.insert(*site);  // the world's, which every body shares
+        file.sites.insert(*site);
+      }
     }
   }
   if (found == 0)
@@ -214,14 +229,16 @@ ptree BodyShare(const std::string& path, const ptree& root, const std::string& b
                              "' (rename one)");
   }
   owned.CollectTendons(root);
+  file.CollectTendons(root);
   ptree kept;
   for (const auto& [section, content] : root) {
     if (section == "worldbody") {
       kept.push_back({section, WorldbodyOf(content, body, keep_placement)});
     } else if (section == "tendon") {
       kept.push_back({section, OwnedTendons(content, owned, left_out)});
-    } else if (section == "actuator" || section == "equality" || section == "contact") {
-      kept.push_back({section, OwnedElements(section, content, owned, left_out)});
+    } else if (section == "actuator" || section == "equality" || section == "contact" ||
+               section == "sensor") {
+      kept.push_back({section, OwnedElements(section, content, owned, file, left_out)});
     } else if (section == "keyframe" && !whole_file) {
       kept.push_back({section, KeyframesOfBody(path, root, content, body,
                                                ActuatorsKept(root, owned))});

@@ -6,37 +6,17 @@
 #include <stdexcept>
 
 #include "coulomb/multibody/mjcf_defaults.h"
-#include "coulomb/multibody/mjcf_frames.h"
+#include "coulomb/multibody/mjcf_sites.h"
 
 namespace coulomb {
 namespace {
 
 using boost::property_tree::ptree;
 
-// A site: its body ("" for the world's) and its pose there.
-struct Site {
-  std::string body;
-  Eigen::Isometry3d X_BS = Eigen::Isometry3d::Identity();
-};
-
-// The named sites of `element` (a body named `body`, or the world body: "")
-// and of the bodies in it (frames flattened: ReadMjcfRoot).
-void CollectSites(const ptree& element, const std::string& body,
-                  std::map<std::string, Site>* sites) {
-  static const ptree none;
-  for (const auto& [tag, child] : element) {
-    const ptree& attributes = child.get_child("<xmlattr>", none);
-    if (tag == "body") CollectSites(child, attributes.get("name", ""), sites);
-    if (tag == "site" && attributes.count("name"))
-      (*sites)[attributes.get<std::string>("name")] = {
-          body, MjcfElementPose(attributes, "site")};
-  }
-}
-
 // A connect or weld given by sites: site1's body is the one held (site2's
 // when site1 is the world's).
 MjcfConnect SiteConnect(const std::string& tag, const ptree& attributes,
-                        const std::map<std::string, Site>& sites) {
+                        const std::map<std::string, MjcfSite>& sites) {
   const auto find = [&](const char* attribute) {
     const std::string name = attributes.get(attribute, "");
     const auto site = sites.find(name);
@@ -45,7 +25,7 @@ MjcfConnect SiteConnect(const std::string& tag, const ptree& attributes,
                                "\": no site of that name");
     return site->second;
   };
-  Site site_a = find("site1"), site_b = find("site2");
+  MjcfSite site_a = find("site1"), site_b = find("site2");
   if (site_a.body.empty()) std::swap(site_a, site_b);
   if (site_a.body.empty())
     throw std::runtime_error("<equality><" + tag + "> holds two sites of the world");
@@ -61,9 +41,7 @@ MjcfConnect SiteConnect(const std::string& tag, const ptree& attributes,
 std::vector<MjcfConnect> ReadMjcfConnects(const std::string& path) {
   const ptree root = ReadMjcfRoot(path);
   const ptree none;
-  std::map<std::string, Site> sites;
-  if (const auto world = root.get_child_optional("worldbody"))
-    CollectSites(*world, "", &sites);
+  const std::map<std::string, MjcfSite> sites = ReadMjcfSites(path);
   std::vector<MjcfConnect> connects;
   for (const auto& [section, content] : root) {
     if (section != "equality") continue;

@@ -176,6 +176,8 @@ void MjcfDefaults::ReadClass(const ptree& element, const std::string& name,
       inherited.geom = MergeAttributes(inherited.geom, Attributes(child));
     } else if (tag == "tendon") {
       inherited.tendon = MergeAttributes(inherited.tendon, Attributes(child));
+    } else if (tag == "site") {
+      inherited.site = MergeAttributes(inherited.site, Attributes(child));
     } else if (kActuatorTags.count(tag)) {
       inherited.actuator = MergeAttributes(inherited.actuator, Attributes(child));
       inherited.actuator_tags.insert(tag);
@@ -219,6 +221,11 @@ ptree MjcfDefaults::JointAttributes(const ptree& own,
 ptree MjcfDefaults::GeomAttributes(const ptree& own,
                                    const std::string& class_name) const {
   return MergeAttributes(Find(class_name).geom, own);
+}
+
+ptree MjcfDefaults::SiteAttributes(const ptree& own,
+                                   const std::string& class_name) const {
+  return MergeAttributes(Find(class_name).site, own);
 }
 
 ptree MjcfDefaults::TendonAttributes(const ptree& own,

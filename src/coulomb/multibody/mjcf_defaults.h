@@ -21,8 +21,8 @@ namespace coulomb {
 boost::property_tree::ptree ReadMjcfRoot(const std::string& path);
 
 // MJCF's default classes, resolved as MuJoCo resolves them for the elements
-// read here (joints, geoms, tendons and actuators). The top <default> is class "main"; a
-// nested <default class="c"> starts from its parent's attribute values and
+// read here (joints, geoms, sites, tendons and actuators). The top <default> is class
+// "main"; a nested <default class="c"> starts from its parent's attribute values and
 // overrides those it sets. An element takes the values of its class (its
 // own `class` attribute; for a joint or a geom, otherwise the `childclass`
 // of the nearest enclosing body or frame; otherwise "main"), and its own
@@ -50,6 +50,8 @@ class MjcfDefaults {
   ptree JointAttributes(const ptree& own, const std::string& class_name) const;
   // The attributes of a <geom> element, the same way.
   ptree GeomAttributes(const ptree& own, const std::string& class_name) const;
+  // The attributes of a <site>, the same way as a geom's.
+  ptree SiteAttributes(const ptree& own, const std::string& class_name) const;
   // The attributes of a tendon (<fixed> or <spatial>), the same way (its
   // class is its own `class`, else "main").
   ptree TendonAttributes(const ptree& own, const std::string& class_name) const;
@@ -63,6 +65,7 @@ class MjcfDefaults {
     ptree joint;                          // <joint> attributes
     ptree geom;                           // <geom> attributes
     ptree tendon;                         // <tendon> attributes
+    ptree site;                           // <site> attributes
     ptree actuator;                       // the actuator shortcuts' attributes
     std::set<std::string> actuator_tags;  // the shortcuts that set them
   };

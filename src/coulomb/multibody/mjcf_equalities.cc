@@ -33,8 +33,8 @@ class ReferencePositions {
  private:
   double Joint(const std::string& name, const std::string& what) const {
     for (const MjcfJoint& joint : joints_) {
-      const bool one_dof = joint.type == MjcfJoint::Type::kHinge ||
-                           joint.type == MjcfJoint::Type::kSlide;
+      const bool one_dof =
+          joint.type == MjcfJoint::Type::kHinge || joint.type == MjcfJoint::Type::kSlide;
       if (joint.name == name && one_dof) return joint.reference;
     }
     throw std::runtime_error(what + ": no hinge or slide joint named '" + name + "'");

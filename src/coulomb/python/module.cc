@@ -380,6 +380,8 @@ NB_MODULE(_coulomb, m) {
       .def("joint_efforts", &Simulation::JointEfforts)
       .def("tendon_names", &Simulation::tendon_names)
       .def("tendon_lengths", &Simulation::TendonLengths)
+      .def("sensor_names", &Simulation::sensor_names)
+      .def("sensor_readings", &Simulation::SensorReadings)
       .def("velocity_range", &Simulation::VelocityRange)
       .def("contact_wrench",
            [](const Simulation& s, const std::string& body) {

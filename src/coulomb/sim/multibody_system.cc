@@ -71,6 +71,7 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
                     .couplers = {},
                     .connections = {},
                     .gravity_compensations = {},
+                    .sensors = {},
                     .welded_geometries = {},
                     .world_geometries = {},
                     .applied_force = {},
@@ -242,6 +243,24 @@ void MultibodySystem::AddJointCoupler(int tree, JointCoupler coupler) {
   if (!coupler.reference.empty())
     coupler.reference_terms = TermsOf(tree, coupler.reference);
   trees_[tree].couplers.push_back(std::move(coupler));
+}
+
+void MultibodySystem::AddSensor(int tree, Sensor sensor, const std::string& object) {
+  CheckTreeIndex(tree);
+  const std::string at = trees_[tree].name + ": sensor '" + sensor.name + "'";
+  for (const Sensor& other : trees_[tree].sensors)
+    if (other.name == sensor.name)
+      throw std::invalid_argument(at + ": a second of that name");
+  if (!sensor.X_BS.matrix().allFinite() || !sensor.size.allFinite() ||
+      !(sensor.cutoff >= 0.0) || !std::isfinite(sensor.cutoff))
+    throw std::invalid_argument(at + ": its frame, size and cutoff must be finite");
+  if (sensor.on_coordinate()) {
+    sensor.terms = TermsOf(tree, object);
+  } else if (!object.empty()) {
+    sensor.body = trees_[tree].model.FindBody(object);
+    if (sensor.body < 0) throw std::invalid_argument(at + ": no body '" + object + "'");
+  }
+  trees_[tree].sensors.push_back(std::move(sensor));
 }
 
 void MultibodySystem::SetJointTargetRange(int tree, const JointTargetRange& range) {

@@ -13,6 +13,7 @@
 #include "coulomb/sim/joint_actuation.h"
 #include "coulomb/sim/joint_spring_damper.h"
 #include "coulomb/sim/prescribed_motion.h"
+#include "coulomb/sim/sensors.h"
 
 namespace coulomb {
 
@@ -37,6 +38,7 @@ class MultibodySystem {
     std::vector<JointCoupler> couplers;
     std::vector<BodyConnection> connections;
     std::vector<GravityCompensation> gravity_compensations;
+    std::vector<Sensor> sensors;
     // The world's geometries that are links of this robot welded to the
     // world (AddRobot), with their bodies: {geometry id, body}.
     std::vector<std::pair<int, int>> welded_geometries;
@@ -104,6 +106,11 @@ class MultibodySystem {
   // here). Throws std::invalid_argument on a bad name, one coupled to itself
   // or twice, or a coefficient or origin not finite.
   void AddJointCoupler(int tree, JointCoupler coupler);
+  // A sensor of a tree (Sensor) on `object`: the joint or tendon of a joint
+  // or tendon sensor, else the body its frame is on ("" for the world).
+  // Throws std::invalid_argument on a bad name, a sensor name used twice, or
+  // a frame, size or cutoff not finite (a cutoff < 0).
+  void AddSensor(int tree, Sensor sensor, const std::string& object);
   // The range a one-dof joint's (or a fixed tendon's) PD targets are clamped
   // into (JointTargetRange), replacing any it had. Throws
   // std::invalid_argument on a bad name, or unless lower < upper.

@@ -1,12 +1,14 @@
 #include "coulomb/sim/scene_mjcf_reader.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "coulomb/multibody/mjcf_actuators.h"
 #include "coulomb/multibody/mjcf_connects.h"
 #include "coulomb/multibody/mjcf_contact_excludes.h"
 #include "coulomb/multibody/mjcf_gravity_compensation.h"
+#include "coulomb/multibody/mjcf_sensors.h"
 #include "coulomb/multibody/mjcf_tendons.h"
 #include "coulomb/multibody/mjcf_unread.h"
 #include "coulomb/sim/mjcf_robot.h"
@@ -212,6 +214,62 @@ void AddMjcfGravityCompensations(const SceneReader& r, const YAML::Node& node,
              path + ": body '" + compensation.body + "': gravcomp: " + e.what());
     }
   }
+}
+
+namespace {
+
+// The sensor `read` of a file as a tree's.
+Sensor ToSensor(const MjcfSensor& read) {
+  static const std::map<std::string, Sensor::Kind> kKinds{
+      {"jointpos", Sensor::Kind::kJointPosition},
+      {"jointvel", Sensor::Kind::kJointVelocity},
+      {"tendonpos", Sensor::Kind::kTendonLength},
+      {"tendonvel", Sensor::Kind::kTendonVelocity},
+      {"jointactuatorfrc", Sensor::Kind::kJointActuatorForce},
+      {"framepos", Sensor::Kind::kFramePosition},
+      {"framequat", Sensor::Kind::kFrameOrientation},
+      {"framelinvel", Sensor::Kind::kFrameLinearVelocity},
+      {"frameangvel", Sensor::Kind::kFrameAngularVelocity},
+      {"gyro", Sensor::Kind::kGyro},
+      {"velocimeter", Sensor::Kind::kVelocimeter},
+      {"touch", Sensor::Kind::kTouch}};
+  static const std::map<std::string, Sensor::Volume> kVolumes{
+      {"sphere", Sensor::Volume::kSphere},
+      {"capsule", Sensor::Volume::kCapsule},
+      {"ellipsoid", Sensor::Volume::kEllipsoid},
+      {"cylinder", Sensor::Volume::kCylinder},
+      {"box", Sensor::Volume::kBox}};
+  return {.name = read.name,
+          .kind = kKinds.at(read.type),
+          .terms = {},
+          .body = -1,
+          .X_BS = read.site.X_BS,
+          .volume = kVolumes.at(read.site.type),
+          .size = read.site.size,
+          .cutoff = read.cutoff};
+}
+
+}  // namespace
+
+void AddMjcfSensors(const SceneReader& r, const YAML::Node& node, const std::string& key,
+                    const std::string& path, int tree, Scene* scene) {
+  const MjcfSensors sensors = ReadMjcf(r, node, key, path, ReadMjcfSensors);
+  for (const MjcfSensor& sensor : sensors.read) {
+    try {
+      scene->system.AddSensor(tree, ToSensor(sensor), sensor.object);
+    } catch (const std::invalid_argument& e) {
+      r.Fail(node["mjcf"], key + ".mjcf", path + ": " + e.what());
+    }
+  }
+  if (sensors.unread.empty()) return;
+  std::string list;
+  for (const std::string& sensor : sensors.unread)
+    list += (list.empty() ? "" : ", ") + sensor;
+  const size_t count = sensors.unread.size();
+  scene->warnings.push_back(
+      r.KeyPrefix(key + ".mjcf") + path + ": " + std::to_string(count) +
+      (count == 1 ? " sensor is" : " sensors are") +
+      " not read (another kind, or a frame not of a site or body): " + list);
 }
 
 // What of an MJCF file is not simulated, as the scene's warnings.

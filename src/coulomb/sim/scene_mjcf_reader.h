@@ -60,6 +60,11 @@ void AddMjcfGravityCompensations(const SceneReader& r, const YAML::Node& node,
                                  const std::string& key, const std::string& path,
                                  int tree, MultibodySystem* system);
 
+// The file's sensors as the tree's (Sensor), in file order; those not read
+// as one scene warning.
+void AddMjcfSensors(const SceneReader& r, const YAML::Node& node, const std::string& key,
+                    const std::string& path, int tree, Scene* scene);
+
 // What of the file is not simulated, as the scene's warnings.
 void WarnOfUnreadMjcfElements(const SceneReader& r, const YAML::Node& node,
                               const std::string& key, const std::string& path,

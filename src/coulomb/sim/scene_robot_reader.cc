@@ -336,6 +336,7 @@ int AddRobotFromFile(const SceneReader& r, const YAML::Node& node, const std::st
     AddMjcfConnects(r, node, key, path, q_reference, tree, &scene->system);
     ExcludeMjcfBodyPairs(r, node, key, path, tree, &scene->system);
     AddMjcfGravityCompensations(r, node, key, path, tree, &scene->system);
+    AddMjcfSensors(r, node, key, path, tree, scene);
     WarnOfUnreadMjcfElements(r, node, key, path, scene);
   }
   ReadJointSettings(r, node, key, tree, &scene->system);

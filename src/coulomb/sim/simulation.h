@@ -283,6 +283,12 @@ class Simulation {
   // effort limit). 0 for a joint without either; all 0 before the first
   // step and after a failed one.
   Eigen::VectorXd JointEfforts(const std::string& tree) const;
+  // Robot `tree`'s sensors (an MJCF file's <sensor>s: Sensor) by name, in
+  // the file's order, and their readings at the current state (joint
+  // actuator forces and touch over the last step: 0 before the first step and
+  // after a failed one). Throws std::invalid_argument for an unknown tree.
+  std::vector<std::string> sensor_names(const std::string& tree) const;
+  std::vector<Eigen::VectorXd> SensorReadings(const std::string& tree) const;
   // For model-based control, at the current state, in the velocities of one
   // tree (a free body or a robot, by name): v().segment(first, count) with
   // {first, count} = VelocityRange(tree). M(q) [kg, kg·m, kg·m²] with the
@@ -341,6 +347,9 @@ class Simulation {
   JointPdController* FindController(const std::string& tree, const std::string& joint,
                                     bool create);
   std::string BodyName(int geometry) const;
+  // Σ γ_n/δt of the last step's contacts on `sensor`'s body of tree `tree`
+  // at points inside its volume (Sensor::kTouch).
+  double TouchForce(int tree, const Sensor& sensor) const;
   // Calls visit(point, γ_W) for each contact of the last step (none unless
   // it converged), γ_W the impulse on B in world.
   void VisitLastContacts(const std::function<void(const ContactPoint&,

@@ -1,0 +1,110 @@
+#include "coulomb/multibody/mjcf_sensors.h"
+
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+#include "coulomb/multibody/mjcf_defaults.h"
+
+namespace coulomb {
+namespace {
+
+using boost::property_tree::ptree;
+
+const std::set<std::string> kOnJoints{"jointpos", "jointvel", "jointactuatorfrc"};
+const std::set<std::string> kOnTendons{"tendonpos", "tendonvel"};
+const std::set<std::string> kOnFrames{"framepos", "framequat", "framelinvel",
+                                      "frameangvel"};
+const std::set<std::string> kOnSites{"gyro", "velocimeter", "touch"};
+
+// The names of the bodies of `element` and those in it.
+void CollectBodies(const ptree& element, std::set<std::string>* bodies) {
+  for (const auto& [tag, child] : element) {
+    if (tag != "body") continue;
+    bodies->insert(child.get("<xmlattr>.name", ""));
+    CollectBodies(child, bodies);
+  }
+}
+
+class SensorReader {
+ public:
+  SensorReader(const std::string& path, const ptree& root) : sites_(ReadMjcfSites(path)) {
+    if (const auto world = root.get_child_optional("worldbody"))
+      CollectBodies(*world, &bodies_);
+  }
+
+  // The sensor `tag` with `attributes`, the k-th of the file's; nullopt
+  // (and a line in *unread) for one not read.
+  std::optional<MjcfSensor> Read(const std::string& tag, const ptree& attributes, int k,
+                                 std::vector<std::string>* unread) const {
+    MjcfSensor sensor{.name = attributes.get("name", "sensor" + std::to_string(k)),
+                      .type = tag};
+    const std::string named = "'" + sensor.name + "' (" + tag + ")";
+    const std::string what = "sensor " + named;
+    const bool frame = kOnFrames.count(tag) > 0;
+    const std::string objtype = attributes.get("objtype", "");
+    if (!(kOnJoints.count(tag) || kOnTendons.count(tag) || frame || kOnSites.count(tag)) ||
+        (frame && objtype != "site" && objtype != "xbody") || attributes.count("reftype") ||
+        attributes.count("refname")) {
+      unread->push_back(named);
+      return std::nullopt;
+    }
+    const std::vector<double> cutoff =
+        ParseMjcfNumbers(attributes.get("cutoff", "0"), what + " cutoff");
+    if (cutoff.size() != 1 || cutoff[0] < 0.0)
+      throw std::runtime_error(what + ": cutoff must be one number ≥ 0");
+    sensor.cutoff = cutoff[0];
+    if (kOnJoints.count(tag) || kOnTendons.count(tag)) {
+      sensor.object = Required(attributes, kOnJoints.count(tag) ? "joint" : "tendon", what);
+    } else if (frame && objtype == "xbody") {
+      sensor.object = Required(attributes, "objname", what);
+      if (!bodies_.count(sensor.object))
+        throw std::runtime_error(what + ": no body named '" + sensor.object + "'");
+      sensor.site = MjcfSite{.body = sensor.object};
+    } else {
+      sensor.site = Site(Required(attributes, frame ? "objname" : "site", what), what);
+      sensor.object = sensor.site.body;
+    }
+    return sensor;
+  }
+
+ private:
+  static std::string Required(const ptree& attributes, const std::string& name,
+                              const std::string& what) {
+    const std::string value = attributes.get(name, "");
+    if (value.empty()) throw std::runtime_error(what + ": " + name + " missing");
+    return value;
+  }
+
+  const MjcfSite& Site(const std::string& name, const std::string& what) const {
+    const auto site = sites_.find(name);
+    if (site == sites_.end())
+      throw std::runtime_error(what + ": no site named '" + name + "'");
+    return site->second;
+  }
+
+  std::map<std::string, MjcfSite> sites_;
+  std::set<std::string> bodies_;
+};
+
+}  // namespace
+
+MjcfSensors ReadMjcfSensors(const std::string& path) {
+  const ptree root = ReadMjcfRoot(path);
+  const SensorReader reader(path, root);
+  MjcfSensors sensors;
+  int k = 0;
+  for (const auto& [section, content] : root) {
+    if (section != "sensor") continue;
+    for (const auto& [tag, element] : content) {
+      if (tag.front() == '<') continue;
+      static const ptree none;
+      if (auto sensor =
+              reader.Read(tag, element.get_child("<xmlattr>", none), k++, &sensors.unread))
+        sensors.read.push_back(std::move(*sensor));
+    }
+  }
+  return sensors;
+}
+
+}  // namespace coulomb

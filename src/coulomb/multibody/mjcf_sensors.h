@@ -1,0 +1,45 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "coulomb/multibody/mjcf_sites.h"
+
+namespace coulomb {
+
+// An MJCF <sensor> element of the kinds read here, each measuring what MuJoCo's
+// does (its sensordata entries, in its order):
+//   jointpos, jointvel        a hinge's or slide's q, q̇ (`joint`)
+//   jointactuatorfrc          the actuators' effort on that joint
+//   tendonpos, tendonvel      a fixed tendon's L, L̇ (`tendon`)
+//   framepos, framequat       a site's or a body frame's position and
+//                             orientation (w x y z) in world (objtype site or
+//                             xbody, `objname`)
+//   framelinvel, frameangvel  that frame's origin's velocity and its angular
+//                             velocity, in world
+//   gyro, velocimeter         a site's angular and linear velocity in the site's
+//                             frame (`site`)
+//   touch                     the normal contact forces on the site's body at
+//                             points inside the site's volume, summed (`site`)
+// `cutoff` > 0 clamps a value to ±cutoff (touch to [0, cutoff]; not a
+// quaternion), as MuJoCo does.
+struct MjcfSensor {
+  std::string name;  // its own, else "sensor<k>", k its index among the file's sensors
+  std::string type;  // the tag above
+  std::string object{};  // the joint or tendon; for a frame or site sensor the body ("": world)
+  MjcfSite site{};       // a frame or site sensor's frame (X_BS identity for xbody)
+  double cutoff = 0.0;
+};
+
+// The sensors of the MJCF file at `path` that are read (`read`, in file
+// order), and each sensor that is not (`unread`: another kind, objtype body
+// or geom, a reftype), as "'imu_acc' (accelerometer)". Throws
+// std::runtime_error naming the sensor for a missing or unknown site, body
+// or object attribute, or a cutoff that is not a number.
+struct MjcfSensors {
+  std::vector<MjcfSensor> read;
+  std::vector<std::string> unread;
+};
+MjcfSensors ReadMjcfSensors(const std::string& path);
+
+}  // namespace coulomb

@@ -1,0 +1,75 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "coulomb/sim/joint_spring_damper.h"
+
+namespace coulomb {
+
+class MultibodyTree;
+
+// A sensor of a robot (an MJCF <sensor>: MjcfSensor), read at the current
+// state, in MuJoCo's units and frames:
+//   kJointPosition, kJointVelocity    s = Σ c_k q_k, ṡ (a joint: one term) [m, rad; /s]
+//   kTendonLength, kTendonVelocity    the same for a fixed tendon's terms
+//   kJointActuatorForce               the actuators' effort on a joint over the last
+//                                     step [N, N·m]
+//   kFramePosition                    p_WS [m]
+//   kFrameOrientation                 R_WS as a unit quaternion w x y z (w ≥ 0)
+//   kFrameLinearVelocity              v_S, the world velocity of S's origin [m/s]
+//   kFrameAngularVelocity             ω_W, the body's angular velocity [rad/s]
+//   kGyro, kVelocimeter               ω and v_S in S's frame: R_WSᵀ ω_W, R_WSᵀ v_S
+//   kTouch                            Σ γ_n/δt over the last step's contacts on the
+//                                     body at points inside S's volume [N]
+// S is the frame X_BS on `body` (a site, or the body frame itself; body −1:
+// the world, which does not move). A cutoff c > 0 clamps each entry into
+// [−c, c] ([0, c] for touch), an orientation's excepted.
+struct Sensor {
+  enum class Kind {  // those on a coordinate first (on_coordinate)
+    kJointPosition,
+    kJointVelocity,
+    kTendonLength,
+    kTendonVelocity,
+    kJointActuatorForce,
+    kFramePosition,
+    kFrameOrientation,
+    kFrameLinearVelocity,
+    kFrameAngularVelocity,
+    kGyro,
+    kVelocimeter,
+    kTouch,
+  };
+  // The volume a touch sensor counts contacts in: MuJoCo's site shapes about
+  // S's origin, along its axes (a capsule's and a cylinder's along z).
+  enum class Volume { kSphere, kCapsule, kEllipsoid, kCylinder, kBox };
+
+  std::string name;
+  Kind kind = Kind::kJointPosition;
+  std::vector<JointTerm> terms;  // joint and tendon sensors
+  int body = -1;                 // frame and site sensors
+  Eigen::Isometry3d X_BS = Eigen::Isometry3d::Identity();
+  Volume volume = Volume::kSphere;
+  // MuJoCo's size: a radius; radius and half-length; semi-axes or half-sizes [m].
+  Eigen::Vector3d size = Eigen::Vector3d::Zero();
+  double cutoff = 0.0;  // 0: none
+
+  int dimension() const;
+  // Whether it reads a joint's or a tendon's coordinate (`terms`), not a frame.
+  bool on_coordinate() const { return kind <= Kind::kJointActuatorForce; }
+  // Whether p_S (a point in S's frame) lies in the touch volume.
+  bool Contains(const Eigen::Vector3d& p_S) const;
+};
+
+// The reading of a kinematic sensor (any kind but kJointActuatorForce and
+// kTouch) of `model`'s tree at its current state (q, v), cutoff applied.
+Eigen::VectorXd ReadKinematicSensor(const Sensor& sensor, const MultibodyTree& model,
+                                    const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+// `value` clamped by the sensor's cutoff.
+Eigen::VectorXd ApplyCutoff(const Sensor& sensor, Eigen::VectorXd value);
+// X_WS at the tree's current state.
+Eigen::Isometry3d SensorFrame(const Sensor& sensor, const MultibodyTree& model);
+
+}  // namespace coulomb
