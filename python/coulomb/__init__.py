@@ -496,6 +496,32 @@ class Simulation:
         self._check_robot(robot)
         return self._engine.tendon_lengths(robot)
 
+    def actuator_names(self, robot: str) -> list[str]:
+        """The robot's actuators (an MJCF file's, in file order), which
+        ``set_ctrl`` drives."""
+        self._check_robot(robot)
+        return self._engine.actuator_names(robot)
+
+    @_serialized
+    def set_ctrl(self, robot: str, ctrl) -> None:
+        """MuJoCo's ``ctrl`` for the robot's actuators: a sequence in
+        ``actuator_names`` order, or a mapping of some of them by name. A
+        motor applies gear × ctrl; a servo targets its target per control
+        × ctrl (its other target, velocity or position, 0), clamped into its
+        ``ctrlrange`` as MuJoCo clamps ctrl. Kept until changed."""
+        self._check_robot(robot)
+        names = self._engine.actuator_names(robot)
+        if isinstance(ctrl, Mapping):
+            controls = dict(ctrl)
+        else:
+            values = np.asarray(ctrl, dtype=float).reshape(-1)
+            if values.size != len(names):
+                raise ValueError(f"{robot}: ctrl has {values.size} values, the robot "
+                                 f"{len(names)} actuators ({', '.join(names)})")
+            controls = dict(zip(names, values))
+        for name, value in controls.items():
+            self._engine.set_actuator_control(robot, name, float(value))
+
     def sensor_names(self, name: str) -> list[str]:
         """The sensors of a robot or free body of an MJCF file (its
         ``<sensor>`` elements that are read, in file order; an unnamed one is

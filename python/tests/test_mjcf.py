@@ -2262,3 +2262,46 @@ def test_each_body_of_a_file_reads_its_own_sensors(tmp_path):
     assert sim.sensor_data("box2")["where2"] == pytest.approx([1.0, 0.0, 0.2], abs=1e-15)
     sim.run(1.0)
     assert sim.sensor_data("box2")["sole2"][0] == pytest.approx(2 * G, rel=1e-5)
+
+
+def test_set_ctrl_moves_a_servos_target_as_its_control(tmp_path):
+    # Started at control 0, then set to 255 (and beyond its ctrlrange, which
+    # clamps it): the servo holds L where its law balances the weight, as
+    # the keyframe's 255 does.
+    sim = run_alone(tmp_path, gripper(ctrl="0"))
+    assert sim.actuator_names("gripper") == ["grip"]
+    sim.run(3.0)
+    assert sim.tendon_lengths("gripper")[0] == pytest.approx(-HOLDING_FORCE / 100, abs=1e-7)
+    for ctrl in ([255], {"grip": 300}):
+        sim.set_ctrl("gripper", ctrl)
+        sim.run(2.0)
+        assert sim.tendon_lengths("gripper")[0] == pytest.approx(
+            0.04 - HOLDING_FORCE / 100, abs=1e-7)
+
+
+@pytest.mark.parametrize("ctrl, error, message", [
+    ([1, 2], ValueError, r"ctrl has 2 values, the robot 1 actuators \(grip\)"),
+    ({"pinch": 1}, ValueError, "no actuator named 'pinch'"),
+    ([float("nan")], ValueError, "control must be finite"),
+])
+def test_bad_controls_are_refused(tmp_path, ctrl, error, message):
+    sim = run_alone(tmp_path, gripper(ctrl="0"))
+    with pytest.raises(error, match=message):
+        sim.set_ctrl("gripper", ctrl)
+    with pytest.raises(KeyError, match="no robot named 'hand'"):
+        sim.set_ctrl("hand", [1])
+
+
+def test_set_ctrl_sets_a_velocity_servos_target_velocity(tmp_path):
+    # A cart on a level slide, nothing but its velocity servo along it: it
+    # reaches the control's speed, then the clamped one (ctrlrange 0.5).
+    sim = run_alone(tmp_path, """<mujoco model="cart">
+  <worldbody><body name="cart"><joint name="x" type="slide" axis="1 0 0"/>
+    <geom type="box" size="0.1 0.1 0.1" mass="2" contype="0" conaffinity="0"/></body>
+  </worldbody>
+  <actuator><velocity name="drive" joint="x" kv="50" ctrlrange="-0.5 0.5"/></actuator>
+</mujoco>""")
+    for ctrl, speed in ((0.3, 0.3), (2.0, 0.5)):
+        sim.set_ctrl("cart", [ctrl])
+        sim.run(1.0)
+        assert sim.joint_velocities("cart")[0] == pytest.approx(speed, abs=1e-9)

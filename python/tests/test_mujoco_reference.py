@@ -493,3 +493,24 @@ def test_touch_sensors_read_what_mujocos_do_at_rest(tmp_path):
     assert set(ours) == set(theirs)
     for name, value in ours.items():
         np.testing.assert_allclose(value, theirs[name], rtol=1e-4, atol=1e-9, err_msg=name)
+
+
+def test_set_ctrl_drives_the_actuators_as_mujocos_ctrl(tmp_path):
+    # A motor on the tendon and one on a finger's joint, their controls set
+    # during the run as MuJoCo's ctrl is, the second beyond its ctrlrange
+    # (clamped): both engines take the same steps, to round-off.
+    text = gripper('<motor name="squeeze" tendon="split" gear="2"/>'
+                   '<motor name="lift" joint="finger2" gear="0.5" ctrlrange="-1 1"/>',
+                   "0 0").replace('coef="0.5"', 'coef="-0.7"')
+    model, data, sim = both(tmp_path, text)
+    assert sim.actuator_names("gripper") == ["squeeze", "lift"]
+    for ctrl in ([1.5, 0.0], [0.4, 3.0], [-0.2, -0.5]):
+        data.ctrl[:] = ctrl
+        sim.set_ctrl("gripper", ctrl)
+        for _ in range(100):
+            mujoco.mj_step(model, data)
+            sim.step()
+        np.testing.assert_allclose(sim.joint_efforts("gripper"), data.qfrc_actuator,
+                                   rtol=1e-12, atol=1e-15)
+    assert abs(data.qpos[1]) > 0.01 and abs(data.qpos[0]) > 0.01
+    np.testing.assert_allclose(sim.joint_positions("gripper"), data.qpos, rtol=0, atol=1e-12)

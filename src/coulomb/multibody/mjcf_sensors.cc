@@ -43,9 +43,10 @@ class SensorReader {
     const std::string what = "sensor " + named;
     const bool frame = kOnFrames.count(tag) > 0;
     const std::string objtype = attributes.get("objtype", "");
-    if (!(kOnJoints.count(tag) || kOnTendons.count(tag) || frame || kOnSites.count(tag)) ||
-        (frame && objtype != "site" && objtype != "xbody") || attributes.count("reftype") ||
-        attributes.count("refname")) {
+    if (!(kOnJoints.count(tag) || kOnTendons.count(tag) || frame ||
+          kOnSites.count(tag)) ||
+        (frame && objtype != "site" && objtype != "xbody") ||
+        attributes.count("reftype") || attributes.count("refname")) {
       unread->push_back(named);
       return std::nullopt;
     }
@@ -55,7 +56,8 @@ class SensorReader {
       throw std::runtime_error(what + ": cutoff must be one number ≥ 0");
     sensor.cutoff = cutoff[0];
     if (kOnJoints.count(tag) || kOnTendons.count(tag)) {
-      sensor.object = Required(attributes, kOnJoints.count(tag) ? "joint" : "tendon", what);
+      sensor.object =
+          Required(attributes, kOnJoints.count(tag) ? "joint" : "tendon", what);
     } else if (frame && objtype == "xbody") {
       sensor.object = Required(attributes, "objname", what);
       if (!bodies_.count(sensor.object))
@@ -99,8 +101,8 @@ MjcfSensors ReadMjcfSensors(const std::string& path) {
     for (const auto& [tag, element] : content) {
       if (tag.front() == '<') continue;
       static const ptree none;
-      if (auto sensor =
-              reader.Read(tag, element.get_child("<xmlattr>", none), k++, &sensors.unread))
+      if (auto sensor = reader.Read(tag, element.get_child("<xmlattr>", none), k++,
+                                    &sensors.unread))
         sensors.read.push_back(std::move(*sensor));
     }
   }

@@ -26,8 +26,9 @@ namespace coulomb {
 struct MjcfSensor {
   std::string name;  // its own, else "sensor<k>", k its index among the file's sensors
   std::string type;  // the tag above
-  std::string object{};  // the joint or tendon; for a frame or site sensor the body ("": world)
-  MjcfSite site{};       // a frame or site sensor's frame (X_BS identity for xbody)
+  std::string
+      object{};  // the joint or tendon; for a frame or site sensor the body ("": world)
+  MjcfSite site{};  // a frame or site sensor's frame (X_BS identity for xbody)
   double cutoff = 0.0;
 };
 

@@ -21,8 +21,7 @@ MjcfSite Site(const ptree& attributes, const std::string& body, const std::strin
     throw std::runtime_error("site '" + name + "': unknown type '" + site.type + "'");
   const auto text = attributes.get_optional<std::string>("size");
   if (!text) return site;
-  const std::vector<double> numbers =
-      ParseMjcfNumbers(*text, "site '" + name + "' size");
+  const std::vector<double> numbers = ParseMjcfNumbers(*text, "site '" + name + "' size");
   for (size_t k = 0; k < numbers.size() && k < 3; ++k) site.size[k] = numbers[k];
   return site;
 }
@@ -40,8 +39,8 @@ void CollectSites(const ptree& element, const std::string& body,
                    defaults, sites);
     if (tag != "site" || !own.count("name")) continue;
     const std::string name = own.get<std::string>("name");
-    (*sites)[name] = Site(defaults.SiteAttributes(own, own.get("class", class_name)),
-                          body, name);
+    (*sites)[name] =
+        Site(defaults.SiteAttributes(own, own.get("class", class_name)), body, name);
   }
 }
 

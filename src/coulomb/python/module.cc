@@ -380,6 +380,8 @@ NB_MODULE(_coulomb, m) {
       .def("joint_efforts", &Simulation::JointEfforts)
       .def("tendon_names", &Simulation::tendon_names)
       .def("tendon_lengths", &Simulation::TendonLengths)
+      .def("actuator_names", &Simulation::actuator_names)
+      .def("set_actuator_control", &Simulation::SetActuatorControl)
       .def("sensor_names", &Simulation::sensor_names)
       .def("sensor_readings", &Simulation::SensorReadings)
       .def("velocity_range", &Simulation::VelocityRange)

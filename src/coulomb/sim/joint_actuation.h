@@ -68,6 +68,19 @@ struct JointTargetRange {
   double upper = std::numeric_limits<double>::infinity();
 };
 
+// An actuator of a robot's model file (an MJCF actuator) as MuJoCo's control
+// u reaches its joint's or tendon's PD controller: a motor's effort
+// per_control · u, a position servo's target position or a velocity servo's
+// target velocity per_control · u (clamped into the controller's target
+// range, as MuJoCo clamps u into ctrlrange: JointTargetRange).
+struct ActuatorControl {
+  enum class Sets { kEffort, kTargetPosition, kTargetVelocity };
+  std::string name;      // the actuator's
+  std::string acted_on;  // its joint's or tendon's name
+  Sets sets = Sets::kEffort;
+  double per_control = 1.0;  // [N·m, N, rad, m, rad/s or m/s per unit u]
+};
+
 // Dry friction F > 0 [N·m or N] on a one-dof joint or a fixed tendon,
 // implicit in the solve through JointFrictionConstraint: the joint (or the
 // tendon's length) sticks while the other forces on it stay below F.

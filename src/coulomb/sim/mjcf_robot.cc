@@ -133,6 +133,14 @@ void AddMjcfActuator(const MjcfActuator& actuator, double control, int tree,
       system->SetJointTargetRange(tree, range);
   }
   system->AddJointPdController(tree, ActuatedName(actuator), gains);
+  using Sets = ActuatorControl::Sets;
+  const Sets sets = actuator.control == MjcfActuator::Control::kEffort ? Sets::kEffort
+                    : actuator.control == MjcfActuator::Control::kTargetPosition
+                        ? Sets::kTargetPosition
+                        : Sets::kTargetVelocity;
+  system->AddActuatorControl(tree, {actuator.name, ActuatedName(actuator), sets,
+                                    sets == Sets::kEffort ? actuator.effort_per_control
+                                                          : actuator.target_per_control});
 }
 
 }  // namespace coulomb

@@ -31,7 +31,8 @@ void SetMjcfInitialState(const std::vector<MjcfJoint>& joints,
 // `tree`, the tendon added already), its control starting at `control`
 // (MuJoCo's ctrl: 0, or a keyframe's), clamped as MuJoCo clamps controls:
 // a servo's target (target_per_control × control, within its target
-// range), or a motor's effort (effort_per_control × control). Throws
+// range), or a motor's effort (effort_per_control × control); and as the
+// tree's ActuatorControl, for controls set later. Throws
 // std::invalid_argument for a bad joint or tendon, or inheritrange on a
 // joint without a range or on a tendon.
 void AddMjcfActuator(const MjcfActuator& actuator, double control, int tree,

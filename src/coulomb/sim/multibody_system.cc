@@ -72,6 +72,7 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
                     .connections = {},
                     .gravity_compensations = {},
                     .sensors = {},
+                    .actuators = {},
                     .welded_geometries = {},
                     .world_geometries = {},
                     .applied_force = {},
@@ -243,6 +244,22 @@ void MultibodySystem::AddJointCoupler(int tree, JointCoupler coupler) {
   if (!coupler.reference.empty())
     coupler.reference_terms = TermsOf(tree, coupler.reference);
   trees_[tree].couplers.push_back(std::move(coupler));
+}
+
+void MultibodySystem::AddActuatorControl(int tree, const ActuatorControl& actuator) {
+  CheckTreeIndex(tree);
+  const std::string at = trees_[tree].name + ": actuator '" + actuator.name + "'";
+  for (const ActuatorControl& other : trees_[tree].actuators)
+    if (other.name == actuator.name)
+      throw std::invalid_argument(at + ": a second of that name");
+  if (!std::isfinite(actuator.per_control))
+    throw std::invalid_argument(at + ": its control's scale must be finite");
+  const std::vector<JointPdController>& controllers = trees_[tree].controllers;
+  if (std::none_of(
+          controllers.begin(), controllers.end(),
+          [&](const JointPdController& c) { return c.joint == actuator.acted_on; }))
+    throw std::invalid_argument(at + ": no controller on '" + actuator.acted_on + "'");
+  trees_[tree].actuators.push_back(actuator);
 }
 
 void MultibodySystem::AddSensor(int tree, Sensor sensor, const std::string& object) {

@@ -39,6 +39,7 @@ class MultibodySystem {
     std::vector<BodyConnection> connections;
     std::vector<GravityCompensation> gravity_compensations;
     std::vector<Sensor> sensors;
+    std::vector<ActuatorControl> actuators;
     // The world's geometries that are links of this robot welded to the
     // world (AddRobot), with their bodies: {geometry id, body}.
     std::vector<std::pair<int, int>> welded_geometries;
@@ -106,6 +107,10 @@ class MultibodySystem {
   // here). Throws std::invalid_argument on a bad name, one coupled to itself
   // or twice, or a coefficient or origin not finite.
   void AddJointCoupler(int tree, JointCoupler coupler);
+  // An actuator of a tree (ActuatorControl), its joint or tendon already
+  // under a PD controller. Throws std::invalid_argument on a name used twice,
+  // a joint or tendon without a controller, or a per_control not finite.
+  void AddActuatorControl(int tree, const ActuatorControl& actuator);
   // A sensor of a tree (Sensor) on `object`: the joint or tendon of a joint
   // or tendon sensor, else the body its frame is on ("" for the world).
   // Throws std::invalid_argument on a bad name, a sensor name used twice, or

@@ -41,7 +41,8 @@ Eigen::Isometry3d SensorFrame(const Sensor& sensor, const MultibodyTree& model) 
 }
 
 Eigen::VectorXd ApplyCutoff(const Sensor& sensor, Eigen::VectorXd value) {
-  if (sensor.cutoff <= 0.0 || sensor.kind == Sensor::Kind::kFrameOrientation) return value;
+  if (sensor.cutoff <= 0.0 || sensor.kind == Sensor::Kind::kFrameOrientation)
+    return value;
   const double lower = sensor.kind == Sensor::Kind::kTouch ? 0.0 : -sensor.cutoff;
   return value.cwiseMax(lower).cwiseMin(sensor.cutoff);
 }

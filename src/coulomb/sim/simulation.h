@@ -283,6 +283,14 @@ class Simulation {
   // effort limit). 0 for a joint without either; all 0 before the first
   // step and after a failed one.
   Eigen::VectorXd JointEfforts(const std::string& tree) const;
+  // Robot `tree`'s actuators (an MJCF file's: ActuatorControl), in the
+  // file's order, and MuJoCo's control u of one of them, by name: a motor's
+  // effort or a servo's target, scaled and clamped as MuJoCo's ctrl is (a
+  // servo's other target, velocity or position, 0). Throws
+  // std::invalid_argument for an unknown tree or actuator, or u not finite.
+  std::vector<std::string> actuator_names(const std::string& tree) const;
+  void SetActuatorControl(const std::string& tree, const std::string& actuator,
+                          double control);
   // Robot `tree`'s sensors (an MJCF file's <sensor>s: Sensor) by name, in
   // the file's order, and their readings at the current state (joint
   // actuator forces and touch over the last step: 0 before the first step and
@@ -347,6 +355,13 @@ class Simulation {
   JointPdController* FindController(const std::string& tree, const std::string& joint,
                                     bool create);
   std::string BodyName(int geometry) const;
+  // The names of a tree's named elements (its sensors, its actuators).
+  template <typename Named>
+  static std::vector<std::string> NamesOf(const std::vector<Named>& elements) {
+    std::vector<std::string> names;
+    for (const Named& element : elements) names.push_back(element.name);
+    return names;
+  }
   // Σ γ_n/δt of the last step's contacts on `sensor`'s body of tree `tree`
   // at points inside its volume (Sensor::kTouch).
   double TouchForce(int tree, const Sensor& sensor) const;

@@ -5,10 +5,7 @@
 namespace coulomb {
 
 std::vector<std::string> Simulation::sensor_names(const std::string& tree) const {
-  std::vector<std::string> names;
-  for (const Sensor& sensor : scene_.system.tree(FindTree(tree)).sensors)
-    names.push_back(sensor.name);
-  return names;
+  return NamesOf(scene_.system.tree(FindTree(tree)).sensors);
 }
 
 std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree) const {

@@ -1,0 +1,33 @@
+// Simulation's actuator controls (simulation.h): MuJoCo's ctrl, as the PD
+// controllers the file's actuators became.
+#include "coulomb/sim/simulation.h"
+
+namespace coulomb {
+
+std::vector<std::string> Simulation::actuator_names(const std::string& tree) const {
+  return NamesOf(scene_.system.tree(FindTree(tree)).actuators);
+}
+
+void Simulation::SetActuatorControl(const std::string& tree, const std::string& actuator,
+                                    double control) {
+  if (!std::isfinite(control))
+    throw std::invalid_argument(actuator + ": control must be finite");
+  for (const ActuatorControl& a : scene_.system.tree(FindTree(tree)).actuators) {
+    if (a.name != actuator) continue;
+    const double value = a.per_control * control;
+    switch (a.sets) {
+      case ActuatorControl::Sets::kEffort:
+        SetJointEffort(tree, a.acted_on, value);
+        return;
+      case ActuatorControl::Sets::kTargetPosition:
+        SetJointPdTarget(tree, a.acted_on, value, 0.0);
+        return;
+      case ActuatorControl::Sets::kTargetVelocity:
+        SetJointPdTarget(tree, a.acted_on, 0.0, value);
+        return;
+    }
+  }
+  throw std::invalid_argument(tree + ": no actuator named '" + actuator + "'");
+}
+
+}  // namespace coulomb
