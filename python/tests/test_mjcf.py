@@ -2110,7 +2110,7 @@ def test_a_welds_relpose_is_refused(tmp_path):
 
 
 # An arm whose sensors read its joints, a tendon and a site: sensors of every
-# kind read, and one that is not (an accelerometer).
+# kind read, and one that is not (a rangefinder).
 SENSED_ARM = """<mujoco model="sensed arm">
   <default><default class="tipsite"><site type="box" size="0.01 0.02 0.03"/></default></default>
   <worldbody>
@@ -2144,7 +2144,7 @@ SENSED_ARM = """<mujoco model="sensed arm">
     <framepos name="anchor_pos" objtype="site" objname="anchor"/>
     <framequat objtype="site" objname="anchor"/>
     <velocimeter name="clipped" site="tip" cutoff="0.05"/>
-    <accelerometer name="acc" site="tip"/>
+    <rangefinder name="range" site="tip"/>
   </sensor>
   <keyframe><key name="moving" qpos="0.3 -0.7 0.05" qvel="1.5 -2 0.4" ctrl="0.2"/></keyframe>
 </mujoco>"""
@@ -2157,10 +2157,10 @@ def test_sensors_read_the_joints_tendons_and_frames_they_name(tmp_path):
     # axis turning at 1.5 rad/s), the site's gyro as R_WSᵀ ω.
     path = tmp_path / "arm.xml"
     path.write_text(SENSED_ARM)
-    with pytest.warns(UserWarning, match=r"1 sensor is not read .*'acc' \(accelerometer\)"):
+    with pytest.warns(UserWarning, match=r"1 sensor is not read .*'range' \(rangefinder\)"):
         sim = coulomb.Simulation.from_file(str(path), keyframe="moving")
     data = sim.sensor_data("sensed arm")
-    names = {1: "ev", 8: "link_pos", 14: "anchor_pos", 16: "clipped"}  # 17: acc
+    names = {1: "ev", 8: "link_pos", 14: "anchor_pos", 16: "clipped"}  # 17: range
     assert list(data) == [names.get(k, f"sensor{k}") for k in range(17)]
     assert sim.sensor_names("sensed arm") == list(data)
     named = data
@@ -2305,3 +2305,76 @@ def test_set_ctrl_sets_a_velocity_servos_target_velocity(tmp_path):
         sim.set_ctrl("cart", [ctrl])
         sim.run(1.0)
         assert sim.joint_velocities("cart")[0] == pytest.approx(speed, abs=1e-9)
+
+
+# A two-link arm hanging from the world, damped, with a wrist site on its
+# lower link (turned in it) carrying a force-torque sensor and an
+# accelerometer.
+HANGING_ARM = """<mujoco model="hanging arm">
+  <worldbody>
+    <site name="ceiling" pos="0 0 1.2"/>
+    <body name="upper" pos="0 0 1">
+      <joint name="shoulder" type="hinge" axis="0 1 0" damping="0.5"/>
+      <geom type="capsule" fromto="0 0 0 0 0 -0.3" size="0.02" mass="1" contype="0"
+            conaffinity="0"/>
+      <body name="lower" pos="0 0 -0.3">
+        <joint name="elbow" type="hinge" axis="0 1 0" damping="0.5"/>
+        <geom type="capsule" fromto="0 0 0 0.1 0 -0.3" size="0.02" mass="0.5" contype="0"
+              conaffinity="0"/>
+        <site name="wrist" pos="0 0 -0.1" euler="0 30 45"/>
+      </body>
+    </body>
+  </worldbody>
+  <sensor><force site="wrist"/><torque site="wrist"/><accelerometer site="wrist"/>
+    <framepos name="where" objtype="site" objname="wrist"/>
+    <framequat name="turn" objtype="site" objname="wrist"/></sensor>
+  <keyframe><key name="swing" qpos="0.4 -0.3" qvel="1 2"/></keyframe>
+</mujoco>"""
+
+
+def quaternion_matrix(w, x, y, z):
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
+def test_a_wrist_force_sensor_carries_the_hanging_links_weight(tmp_path):
+    # At rest the upper link holds the lower one up, F = −m g, through the
+    # elbow pin e, which exerts no torque about it: about the wrist p the
+    # torque is (e − p) × F; the accelerometer reads −g. All in the wrist's
+    # frame. Before any step the accelerations are taken as 0.
+    path = tmp_path / "arm.xml"
+    path.write_text(HANGING_ARM)
+    sim = coulomb.Simulation.from_file(str(path), keyframe="swing")
+    sim.run(20.0)
+    data = sim.sensor_data("hanging arm")
+    rotation = quaternion_matrix(*data["turn"])
+    weight = np.array([0.0, 0.0, 0.5 * G])
+    elbow = np.array(sim.body_position("lower"))
+    np.testing.assert_allclose(rotation @ data["sensor0"], weight, atol=1e-9)
+    np.testing.assert_allclose(rotation @ data["sensor1"],
+                               np.cross(elbow - data["where"], weight), atol=1e-9)
+    np.testing.assert_allclose(rotation @ data["sensor2"], [0.0, 0.0, G], atol=1e-9)
+    sim.set_state(sim.q, sim.v)  # no step leads here: no accelerations, no contacts
+    np.testing.assert_allclose(rotation @ sim.sensor_data("hanging arm")["sensor2"],
+                               [0.0, 0.0, G], atol=1e-9)
+
+
+@pytest.mark.parametrize("sensor, message", [
+    ('<force site="ceiling"/>', "needs a site on a link that a joint moves"),
+    ('<torque site="wrist"/>', "needs a site on a link that a joint moves"),
+])
+def test_a_force_sensor_off_a_jointed_link_is_refused(tmp_path, sensor, message):
+    # The world's site, and a site on a link welded to its parent (the
+    # wrist site moved onto a jointless hand).
+    text = re.sub(r"<sensor>.*</sensor>", f"<sensor>{sensor}</sensor>", HANGING_ARM,
+                  flags=re.S)
+    if "wrist" in sensor:
+        text = text.replace('<site name="wrist" pos="0 0 -0.1" euler="0 30 45"/>',
+                            '<body name="hand" pos="0.1 0 -0.3"><geom type="sphere" '
+                            'size="0.03" mass="0.1" contype="0" conaffinity="0"/>'
+                            '<site name="wrist"/></body>')
+    path = tmp_path / "arm.xml"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=message):
+        coulomb.Simulation.from_file(str(path))

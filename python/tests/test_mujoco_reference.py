@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import coulomb
-from test_mjcf import (BLOCK_OBJ, DOWNHILL, FLOOR, GRIPPER_SERVO, PENDULUM_MJCF,
-                       SENSED_ARM, TENDON_EQUALITY, TOUCH, ball_over, frictional_slope,
+from test_mjcf import (BLOCK_OBJ, DOWNHILL, FLOOR, GRIPPER_SERVO, HANGING_ARM,
+                       PENDULUM_MJCF, SENSED_ARM, TENDON_EQUALITY, TOUCH, ball_over, frictional_slope,
                        gripper, several_bodies, tendon_equality_rest)
 
 mujoco = pytest.importorskip("mujoco")
@@ -465,13 +465,13 @@ def test_sensors_read_what_mujocos_do(tmp_path):
     path.write_text(SENSED_ARM)
     model = mujoco.MjModel.from_xml_path(str(path))
     data = mujoco.MjData(model)
-    with pytest.warns(UserWarning, match="'acc' \\(accelerometer\\)"):
+    with pytest.warns(UserWarning, match="'range' \\(rangefinder\\)"):
         sim = coulomb.Simulation.from_file(str(path), keyframe="moving")
     mujoco.mj_resetDataKeyframe(model, data, model.key("moving").id)
     for _ in range(2):
         mujoco.mj_forward(model, data)
         theirs, ours = mujoco_sensors(model, data), sim.sensor_data("sensed arm")
-        assert set(theirs) - set(ours) == {"acc"}  # not read: a warning
+        assert set(theirs) - set(ours) == {"range"}  # not read: a warning
         for name, value in ours.items():
             if name == "sensor13" and sim.time == 0:
                 continue  # the actuator force: none before a step
@@ -514,3 +514,63 @@ def test_set_ctrl_drives_the_actuators_as_mujocos_ctrl(tmp_path):
                                    rtol=1e-12, atol=1e-15)
     assert abs(data.qpos[1]) > 0.01 and abs(data.qpos[0]) > 0.01
     np.testing.assert_allclose(sim.joint_positions("gripper"), data.qpos, rtol=0, atol=1e-12)
+
+
+def test_force_torque_and_accelerometer_read_what_mujocos_do(tmp_path):
+    # While the arm swings, each step: Coulomb's readings take the last
+    # step's acceleration at the state after it; MuJoCo's, given that
+    # acceleration (its own, from its velocities) at the same state
+    # (mj_forward, then qacc set, mj_rnePostConstraint and mj_sensorAcc),
+    # equal them to round-off: the same Newton–Euler over the subtree.
+    model, data, _ = both(tmp_path, HANGING_ARM)
+    sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe="swing")
+    mujoco.mj_resetDataKeyframe(model, data, model.key("swing").id)
+    for _ in range(200):
+        velocity = data.qvel.copy()
+        mujoco.mj_step(model, data)
+        sim.step()
+        acceleration = (data.qvel - velocity) / model.opt.timestep
+        mujoco.mj_forward(model, data)
+        data.qacc[:] = acceleration
+        mujoco.mj_rnePostConstraint(model, data)
+        mujoco.mj_sensorAcc(model, data)
+        theirs, ours = mujoco_sensors(model, data), sim.sensor_data("hanging arm")
+        for name in ("sensor0", "sensor1", "sensor2"):
+            np.testing.assert_allclose(ours[name], theirs[name], rtol=0, atol=1e-9,
+                                       err_msg=name)
+    assert np.abs(data.qvel).max() > 0.5  # it swings
+
+
+# A ram on a vertical slide, pushed onto the floor by its motor: the slide
+# transmits the motor's push, which the floor's contact balances with the
+# ram's weight; the contact force counts on the ram's subtree.
+RAM = """<mujoco model="ram">
+  <worldbody>
+    <geom name="floor" type="plane" size="1 1 0.1"/>
+    <body name="ram" pos="0 0 0.2">
+      <joint name="lift" type="slide" axis="0 0 1"/>
+      <geom type="box" size="0.1 0.1 0.05" mass="1"/>
+      <site name="load_cell" pos="0 0 0.05"/>
+    </body>
+  </worldbody>
+  <actuator><motor name="press" joint="lift"/></actuator>
+  <sensor><force site="load_cell"/><torque site="load_cell"/><touch site="load_cell"/>
+  </sensor>
+  <keyframe><key name="pressed" qpos="-0.15" ctrl="-5"/></keyframe>
+</mujoco>"""
+
+
+def test_a_force_sensor_counts_the_contacts_on_its_links(tmp_path):
+    # At rest the slide pushes the ram down by the motor's 5 N (the floor
+    # carries m g + 5 N): MuJoCo's soft contact carries the same load.
+    model, data, _ = both(tmp_path, RAM)
+    sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe="pressed")
+    mujoco.mj_resetDataKeyframe(model, data, model.key("pressed").id)
+    mujoco.mj_step(model, data, nstep=int(2.0 / model.opt.timestep))
+    mujoco.mj_forward(model, data)
+    sim.run(2.0)
+    ours, theirs = sim.sensor_data("ram"), mujoco_sensors(model, data)
+    np.testing.assert_allclose(ours["sensor0"], [0.0, 0.0, -5.0], atol=1e-5)
+    np.testing.assert_allclose(ours["sensor1"], [0.0, 0.0, 0.0], atol=1e-5)
+    for name in ("sensor0", "sensor1"):
+        np.testing.assert_allclose(ours[name], theirs[name], atol=1e-4, err_msg=name)

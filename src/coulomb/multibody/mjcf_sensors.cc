@@ -15,7 +15,8 @@ const std::set<std::string> kOnJoints{"jointpos", "jointvel", "jointactuatorfrc"
 const std::set<std::string> kOnTendons{"tendonpos", "tendonvel"};
 const std::set<std::string> kOnFrames{"framepos", "framequat", "framelinvel",
                                       "frameangvel"};
-const std::set<std::string> kOnSites{"gyro", "velocimeter", "touch"};
+const std::set<std::string> kOnSites{"gyro",          "velocimeter", "touch",
+                                     "accelerometer", "force",       "torque"};
 
 // The names of the bodies of `element` and those in it.
 void CollectBodies(const ptree& element, std::set<std::string>* bodies) {

@@ -21,6 +21,9 @@ namespace coulomb {
 //                             frame (`site`)
 //   touch                     the normal contact forces on the site's body at
 //                             points inside the site's volume, summed (`site`)
+//   accelerometer             the site's acceleration less gravity, in its frame
+//   force, torque             the wrench of the site's body's parent on it and its
+//                             subtree, in the site's frame (torque about the site)
 // `cutoff` > 0 clamps a value to ±cutoff (touch to [0, cutoff]; not a
 // quaternion), as MuJoCo does.
 struct MjcfSensor {

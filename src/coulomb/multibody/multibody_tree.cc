@@ -769,6 +769,57 @@ void MultibodyTree::CalcAngularJacobian(
   jacobian->noalias() = m.joint_jacobian.bottomRows<3>();
 }
 
+Eigen::Vector3d MultibodyTree::PointAcceleration(int body, const Eigen::Vector3d& p_W,
+                                                 const Eigen::VectorXd& a) const {
+  Impl& m = *impl_;
+  if (single_free_body_) m.SyncFreeBodyData(body_);
+  pinocchio::Data data(m.model);
+  pinocchio::forwardKinematics(m.model, data, m.q, m.v, a);
+  // In the joint's frame: a_p = a_o + α × r + ω × (v_o + ω × r), (v_o, ω)
+  // and (a_o, α) the joint's spatial velocity and acceleration.
+  const pinocchio::JointIndex joint = m.model.frames[m.body_frames[body]].parentJoint;
+  const pinocchio::SE3& X_WJ = data.oMi[joint];
+  const Eigen::Vector3d r = X_WJ.actInv(p_W);
+  const pinocchio::Motion &v = data.v[joint], &acceleration = data.a[joint];
+  const Eigen::Vector3d v_p = v.linear() + v.angular().cross(r);
+  return X_WJ.rotation() * (acceleration.linear() + acceleration.angular().cross(r) +
+                            v.angular().cross(v_p));
+}
+
+bool MultibodyTree::CarriedByJoint(int body) const {
+  const pinocchio::Model& model = impl_->model;
+  const pinocchio::Frame& frame = model.frames[impl_->body_frames[body]];
+  return frame.parentJoint > 0 &&
+         model.frames[frame.parentFrame].type == pinocchio::JOINT;
+}
+
+std::pair<Eigen::Vector3d, Eigen::Vector3d> MultibodyTree::ParentWrench(
+    int body, const Eigen::VectorXd& a, const std::vector<PointForce>& forces,
+    const Eigen::Vector3d& p_W) const {
+  Impl& m = *impl_;
+  if (single_free_body_) m.SyncFreeBodyData(body_);
+  const pinocchio::Frame& frame = m.model.frames[m.body_frames[body]];
+  if (!CarriedByJoint(body))
+    throw std::invalid_argument("body '" + frame.name +
+                                "' is welded to its parent link: no joint carries its "
+                                "subtree alone");
+  pinocchio::Data data(m.model);
+  pinocchio::forwardKinematics(m.model, data, m.q, m.v, a);
+  // External forces as spatial forces about each joint's origin, in its frame.
+  PINOCCHIO_ALIGNED_STD_VECTOR(pinocchio::Force)
+  external(m.model.joints.size(), pinocchio::Force::Zero());
+  for (const PointForce& force : forces) {
+    const pinocchio::JointIndex j = m.model.frames[m.body_frames[force.body]].parentJoint;
+    external[j] +=
+        data.oMi[j].actInv(pinocchio::Force(force.f_W, force.p_W.cross(force.f_W)));
+  }
+  // RNEA's backward pass leaves in f[j] the wrench the parent exerts on
+  // joint j's subtree, about the joint's origin, in its frame.
+  pinocchio::rnea(m.model, data, m.q, m.v, a, external);
+  const pinocchio::Force f_W = data.oMi[frame.parentJoint].act(data.f[frame.parentJoint]);
+  return {f_W.linear(), f_W.angular() - p_W.cross(f_W.linear())};
+}
+
 namespace {
 
 // The last velocity index of `joint`, or of its nearest ancestor that has

@@ -228,6 +228,31 @@ class MultibodyTree {
   // when it has that size).
   void CalcPointJacobian(int body, const Eigen::Vector3d& p_W,
                          Eigen::Matrix<double, 3, Eigen::Dynamic>* jacobian) const;
+  // For sensors, at the state with joint accelerations `a` (num_velocities()
+  // entries): the acceleration [m/s²] in world of the point at p_W moving
+  // with `body` (its classical acceleration, gravity not counted).
+  Eigen::Vector3d PointAcceleration(int body, const Eigen::Vector3d& p_W,
+                                    const Eigen::VectorXd& a) const;
+  // Whether a joint moves `body` against its parent link, the body not
+  // welded to it (false for the world's links too).
+  bool CarriedByJoint(int body) const;
+  // A force f_W [N] on `body` at the world point p_W.
+  struct PointForce {
+    int body = 0;
+    Eigen::Vector3d p_W = Eigen::Vector3d::Zero();
+    Eigen::Vector3d f_W = Eigen::Vector3d::Zero();
+  };
+  // The wrench that `body`'s parent link exerts, through the joint that
+  // moves `body`, on it and all it carries (its subtree), for joint
+  // accelerations `a` at the state, gravity, and `forces` on the tree's
+  // bodies (those outside the subtree do not count): the force [N] and the
+  // torque [N·m] about p_W, both in world (Newton–Euler over the subtree:
+  // Σ (ṗ − m g) − Σ f). Throws std::invalid_argument for a body welded to
+  // its parent link (CarriedByJoint), whose share of their link's mass is
+  // not kept apart.
+  std::pair<Eigen::Vector3d, Eigen::Vector3d> ParentWrench(
+      int body, const Eigen::VectorXd& a, const std::vector<PointForce>& forces,
+      const Eigen::Vector3d& p_W) const;
   // J_ω such that the world angular velocity of `body` is J_ω v (resized to
   // 3 × num_velocities(); no allocation when it has that size).
   void CalcAngularJacobian(int body,

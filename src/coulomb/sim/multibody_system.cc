@@ -277,6 +277,13 @@ void MultibodySystem::AddSensor(int tree, Sensor sensor, const std::string& obje
     sensor.body = trees_[tree].model.FindBody(object);
     if (sensor.body < 0) throw std::invalid_argument(at + ": no body '" + object + "'");
   }
+  const bool wrench =
+      sensor.kind == Sensor::Kind::kForce || sensor.kind == Sensor::Kind::kTorque;
+  if (wrench && (sensor.body < 0 || !trees_[tree].model.CarriedByJoint(sensor.body)))
+    throw std::invalid_argument(
+        at +
+        ": a force or torque sensor needs a site on a link that a "
+        "joint moves (not the world's, not one welded to its parent)");
   trees_[tree].sensors.push_back(std::move(sensor));
 }
 

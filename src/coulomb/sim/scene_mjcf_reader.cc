@@ -232,7 +232,10 @@ Sensor ToSensor(const MjcfSensor& read) {
       {"frameangvel", Sensor::Kind::kFrameAngularVelocity},
       {"gyro", Sensor::Kind::kGyro},
       {"velocimeter", Sensor::Kind::kVelocimeter},
-      {"touch", Sensor::Kind::kTouch}};
+      {"touch", Sensor::Kind::kTouch},
+      {"accelerometer", Sensor::Kind::kAccelerometer},
+      {"force", Sensor::Kind::kForce},
+      {"torque", Sensor::Kind::kTorque}};
   static const std::map<std::string, Sensor::Volume> kVolumes{
       {"sphere", Sensor::Volume::kSphere},
       {"capsule", Sensor::Volume::kCapsule},

@@ -11,6 +11,9 @@ int Sensor::dimension() const {
     case Kind::kFrameAngularVelocity:
     case Kind::kGyro:
     case Kind::kVelocimeter:
+    case Kind::kAccelerometer:
+    case Kind::kForce:
+    case Kind::kTorque:
       return 3;
     case Kind::kFrameOrientation:
       return 4;

@@ -24,6 +24,12 @@ class MultibodyTree;
 //   kGyro, kVelocimeter               ω and v_S in S's frame: R_WSᵀ ω_W, R_WSᵀ v_S
 //   kTouch                            Σ γ_n/δt over the last step's contacts on the
 //                                     body at points inside S's volume [N]
+//   kAccelerometer                    R_WSᵀ (a_S − g): S's acceleration over the last
+//                                     step, less gravity, in S's frame [m/s²]
+//   kForce, kTorque                   the wrench the body's parent link exerts on it
+//                                     and all it carries (Newton–Euler over the last
+//                                     step, contacts counted), in S's frame, the torque
+//                                     about S's origin [N, N·m]
 // S is the frame X_BS on `body` (a site, or the body frame itself; body −1:
 // the world, which does not move). A cutoff c > 0 clamps each entry into
 // [−c, c] ([0, c] for touch), an orientation's excepted.
@@ -41,6 +47,9 @@ struct Sensor {
     kGyro,
     kVelocimeter,
     kTouch,
+    kAccelerometer,
+    kForce,
+    kTorque,
   };
   // The volume a touch sensor counts contacts in: MuJoCo's site shapes about
   // S's origin, along its axes (a capsule's and a cylinder's along z).
@@ -63,8 +72,9 @@ struct Sensor {
   bool Contains(const Eigen::Vector3d& p_S) const;
 };
 
-// The reading of a kinematic sensor (any kind but kJointActuatorForce and
-// kTouch) of `model`'s tree at its current state (q, v), cutoff applied.
+// The reading of a kinematic sensor (a coordinate's, a frame's, a gyro or a
+// velocimeter: not touch, the accelerometer or the forces) of `model`'s tree at its
+// current state (q, v), cutoff applied.
 Eigen::VectorXd ReadKinematicSensor(const Sensor& sensor, const MultibodyTree& model,
                                     const Eigen::VectorXd& q, const Eigen::VectorXd& v);
 // `value` clamped by the sensor's cutoff.

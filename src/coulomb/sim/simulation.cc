@@ -185,6 +185,7 @@ const StepStatistics& Simulation::Step() {
   // start: recorded first, so that the trajectory holds it.
   if (recording_ && !state_recorded_) Record(false);
   step_start_q_ = q();  // the same size every step: no allocation after the first
+  step_start_v_ = v();
   last_statistics_ = stepper_.Step(&scene_.system);
   scene_.system.UpdateAllTrees();
   StackState();
@@ -314,6 +315,7 @@ void Simulation::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   StackState();
   stepper_.SetImpulseWarmStart({}, {});
   state_recorded_ = false;
+  step_start_v_.resize(0);  // no step leads to this state: no accelerations
 }
 
 SimulationSnapshot Simulation::Snapshot() const {

@@ -365,6 +365,13 @@ class Simulation {
   // Σ γ_n/δt of the last step's contacts on `sensor`'s body of tree `tree`
   // at points inside its volume (Sensor::kTouch).
   double TouchForce(int tree, const Sensor& sensor) const;
+  // Tree `tree`'s joint accelerations over the last step, (v − v_start)/δt,
+  // and the last step's contact forces on its bodies (γ/δt at each point);
+  // zero and none before a step, after a failed one and after SetState.
+  Eigen::VectorXd LastStepAccelerations(int tree) const;
+  std::vector<MultibodyTree::PointForce> LastStepContactForces(int tree) const;
+  // A sensor's reading that needs them (an accelerometer, a force, a torque).
+  Eigen::VectorXd ReadDynamicSensor(int tree, const Sensor& sensor) const;
   // Calls visit(point, γ_W) for each contact of the last step (none unless
   // it converged), γ_W the impulse on B in world.
   void VisitLastContacts(const std::function<void(const ContactPoint&,
@@ -390,6 +397,9 @@ class Simulation {
   // q() at the start of the last step: where its contacts were found
   // (ContactWrench's lever arms).
   Eigen::VectorXd step_start_q_;
+  // v() at the start of the last step, empty once a state is set (SetState):
+  // the sensors' accelerations over the last step.
+  Eigen::VectorXd step_start_v_;
   mutable bool stacked_state_current_ = false;
   // A request of RequestStop; a moved simulation starts without one.
   struct StopRequest {

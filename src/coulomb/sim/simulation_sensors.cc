@@ -24,6 +24,8 @@ std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree)
     } else if (sensor.kind == Sensor::Kind::kTouch) {
       value[0] = TouchForce(t, sensor);
       value = ApplyCutoff(sensor, value);
+    } else if (sensor.kind >= Sensor::Kind::kAccelerometer) {
+      value = ApplyCutoff(sensor, ReadDynamicSensor(t, sensor));
     } else {
       value = ReadKinematicSensor(sensor, owner.model, owner.q, owner.v);
     }
@@ -46,6 +48,45 @@ double Simulation::TouchForce(int tree, const Sensor& sensor) const {
       force += std::abs(gamma_W.dot(point.normal_W)) / time_step();
   });
   return force;
+}
+
+Eigen::VectorXd Simulation::LastStepAccelerations(int tree) const {
+  const MultibodySystem::Tree& owner = scene_.system.tree(tree);
+  if (step_start_v_.size() != v().size() || !last_statistics_.converged)
+    return Eigen::VectorXd::Zero(owner.v.size());
+  const auto [first, count] = VelocityRange(owner.name);
+  return (owner.v - step_start_v_.segment(first, count)) / time_step();
+}
+
+std::vector<MultibodyTree::PointForce> Simulation::LastStepContactForces(int tree) const {
+  const CollisionWorld& world = scene_.system.collision_world();
+  std::vector<MultibodyTree::PointForce> forces;
+  if (step_start_v_.size() != v().size()) return forces;
+  VisitLastContacts([&](const ContactPoint& point, const Eigen::Vector3d& gamma_W) {
+    // γ acts on B, −γ on A.
+    for (const auto& [geometry, sign] :
+         {std::pair{point.geometry_b, 1.0}, std::pair{point.geometry_a, -1.0}}) {
+      if (world.tree(geometry) == tree)
+        forces.push_back({world.body(geometry), point.p_W, sign * gamma_W / time_step()});
+    }
+  });
+  return forces;
+}
+
+Eigen::VectorXd Simulation::ReadDynamicSensor(int tree, const Sensor& sensor) const {
+  const MultibodyTree& model = scene_.system.tree(tree).model;
+  const Eigen::Isometry3d X_WS = SensorFrame(sensor, model);
+  const Eigen::Matrix3d R_SW = X_WS.linear().transpose();
+  const Eigen::VectorXd a = LastStepAccelerations(tree);
+  if (sensor.kind == Sensor::Kind::kAccelerometer) {
+    const Eigen::Vector3d a_S =
+        sensor.body < 0 ? Eigen::Vector3d::Zero()
+                        : model.PointAcceleration(sensor.body, X_WS.translation(), a);
+    return R_SW * (a_S - model.gravity());
+  }
+  const auto [force, torque] =
+      model.ParentWrench(sensor.body, a, LastStepContactForces(tree), X_WS.translation());
+  return R_SW * (sensor.kind == Sensor::Kind::kForce ? force : torque);
 }
 
 }  // namespace coulomb
