@@ -2233,6 +2233,7 @@ def test_touch_sensors_sum_the_normal_forces_inside_their_sites(tmp_path):
     ('<jointpos name="j"/>', r"sensor 'j' \(jointpos\): joint missing"),
     ('<jointpos joint="bent"/>', "no one-dof joint named 'bent'|no joint named 'bent'"),
     ('<framepos objtype="xbody" objname="bone"/>', "no body named 'bone'"),
+    ('<tendonpos tendon="cable"/>', "no fixed tendon named 'cable'"),
     ('<touch site="sole" cutoff="-1"/>', "cutoff must be one number ≥ 0"),
     ('<touch name="t" site="sole"/><touch name="t" site="lid"/>', "a second of that name"),
 ])

@@ -271,7 +271,13 @@ void MultibodySystem::AddSensor(int tree, Sensor sensor, const std::string& obje
   if (!sensor.X_BS.matrix().allFinite() || !sensor.size.allFinite() ||
       !(sensor.cutoff >= 0.0) || !std::isfinite(sensor.cutoff))
     throw std::invalid_argument(at + ": its frame, size and cutoff must be finite");
+  const bool on_tendon = sensor.kind == Sensor::Kind::kTendonLength ||
+                         sensor.kind == Sensor::Kind::kTendonVelocity;
+  if (on_tendon && FindTendon(tree, object) < 0)
+    throw std::invalid_argument(at + ": no fixed tendon named '" + object + "'");
   if (sensor.on_coordinate()) {
+    if (!on_tendon)
+      trees_[tree].model.FindOneDofJoint(object);  // throws for another name
     sensor.terms = TermsOf(tree, object);
   } else if (!object.empty()) {
     sensor.body = trees_[tree].model.FindBody(object);

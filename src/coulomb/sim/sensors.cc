@@ -1,5 +1,9 @@
 #include "coulomb/sim/sensors.h"
 
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
 #include "coulomb/multibody/multibody_tree.h"
 
 namespace coulomb {

@@ -47,7 +47,7 @@ struct Sensor {
     kGyro,
     kVelocimeter,
     kTouch,
-    kAccelerometer,
+    kAccelerometer,  // those on the last step's dynamics last (on_dynamics)
     kForce,
     kTorque,
   };
@@ -68,6 +68,9 @@ struct Sensor {
   int dimension() const;
   // Whether it reads a joint's or a tendon's coordinate (`terms`), not a frame.
   bool on_coordinate() const { return kind <= Kind::kJointActuatorForce; }
+  // Whether it reads the last step's accelerations (an accelerometer, a
+  // force, a torque).
+  bool on_dynamics() const { return kind >= Kind::kAccelerometer; }
   // Whether p_S (a point in S's frame) lies in the touch volume.
   bool Contains(const Eigen::Vector3d& p_S) const;
 };

@@ -24,7 +24,7 @@ std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree)
     } else if (sensor.kind == Sensor::Kind::kTouch) {
       value[0] = TouchForce(t, sensor);
       value = ApplyCutoff(sensor, value);
-    } else if (sensor.kind >= Sensor::Kind::kAccelerometer) {
+    } else if (sensor.on_dynamics()) {
       value = ApplyCutoff(sensor, ReadDynamicSensor(t, sensor));
     } else {
       value = ReadKinematicSensor(sensor, owner.model, owner.q, owner.v);
