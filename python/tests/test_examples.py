@@ -65,7 +65,8 @@ def test_computed_torque_tracks_with_the_simulations_model():
 
 def test_grasp_and_lift_holds_the_box_by_stiction():
     # The script exits 1 unless the box rises with the gripper and slips by
-    # less than 0.1 mm along the fingers; the squeeze is the servo's law,
+    # less than 0.1 mm along the fingers, and its load cell weighs the box
+    # within 1 %; the squeeze is the servo's law,
     # kp × 1 cm along the tendon, half on each finger.
     result = run("grasp_and_lift.py")
     assert result.returncode == 0, result.stderr + result.stdout
@@ -73,3 +74,8 @@ def test_grasp_and_lift_holds_the_box_by_stiction():
     assert float(re.search(r"squeeze ([0-9.]+) N", held).group(1)) == pytest.approx(5.0,
                                                                                    abs=0.01)
     assert float(re.search(r"box at z = ([0-9.]+) m", held).group(1)) > 0.17
+    # Its touch sensors read that squeeze, and its load cell (the exit code)
+    # weighs the box within 1 %.
+    touch = re.search(r"touch ([0-9.]+) / ([0-9.]+) N", held).groups()
+    assert [float(t) for t in touch] == pytest.approx([5.0, 5.0], abs=0.01)
+    assert re.search(r"weighs the box ([0-9.]+) g", result.stdout)
