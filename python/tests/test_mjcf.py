@@ -2109,6 +2109,13 @@ def test_a_welds_relpose_is_refused(tmp_path):
         load(tmp_path, text)
 
 
+def quaternion_matrix(w, x, y, z):
+    """R of the unit quaternion w x y z."""
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
 # An arm whose sensors read its joints, a tendon and a site: sensors of every
 # kind read, and one that is not (a rangefinder).
 SENSED_ARM = """<mujoco model="sensed arm">
@@ -2144,6 +2151,8 @@ SENSED_ARM = """<mujoco model="sensed arm">
     <framepos name="anchor_pos" objtype="site" objname="anchor"/>
     <framequat objtype="site" objname="anchor"/>
     <velocimeter name="clipped" site="tip" cutoff="0.05"/>
+    <framexaxis name="tip_x" objtype="site" objname="tip"/>
+    <framezaxis name="link_z" objtype="xbody" objname="link"/>
     <rangefinder name="range" site="tip"/>
   </sensor>
   <keyframe><key name="moving" qpos="0.3 -0.7 0.05" qvel="1.5 -2 0.4" ctrl="0.2"/></keyframe>
@@ -2160,8 +2169,9 @@ def test_sensors_read_the_joints_tendons_and_frames_they_name(tmp_path):
     with pytest.warns(UserWarning, match=r"1 sensor is not read .*'range' \(rangefinder\)"):
         sim = coulomb.Simulation.from_file(str(path), keyframe="moving")
     data = sim.sensor_data("sensed arm")
-    names = {1: "ev", 8: "link_pos", 14: "anchor_pos", 16: "clipped"}  # 17: range
-    assert list(data) == [names.get(k, f"sensor{k}") for k in range(17)]
+    names = {1: "ev", 8: "link_pos", 14: "anchor_pos", 16: "clipped", 17: "tip_x",
+             18: "link_z"}  # 19: range
+    assert list(data) == [names.get(k, f"sensor{k}") for k in range(19)]
     assert sim.sensor_names("sensed arm") == list(data)
     named = data
     assert named["sensor0"] == pytest.approx([-0.7], abs=1e-15)
@@ -2174,15 +2184,15 @@ def test_sensors_read_the_joints_tendons_and_frames_they_name(tmp_path):
         [0.1 * math.cos(turn), 0.1 * math.sin(turn), 0.5], abs=1e-12)
     assert named["sensor10"] == pytest.approx(
         [-0.15 * math.sin(turn), 0.15 * math.cos(turn), 0.0], abs=1e-12)
-    w, x, y, z = named["sensor5"]  # the site's orientation
-    rotation = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-                         [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-                         [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+    rotation = quaternion_matrix(*named["sensor5"])  # the site's orientation
     np.testing.assert_allclose(named["sensor11"], rotation.T @ named["sensor7"], atol=1e-12)
     np.testing.assert_allclose(named["sensor12"], rotation.T @ named["sensor6"], atol=1e-12)
     np.testing.assert_allclose(named["clipped"], np.clip(named["sensor12"], -0.05, 0.05),
                                atol=0)
     assert np.abs(named["clipped"]).max() == 0.05  # the cutoff bites
+    np.testing.assert_allclose(named["tip_x"], rotation[:, 0], atol=1e-15)
+    link_rotation = quaternion_matrix(*named["sensor9"])
+    np.testing.assert_allclose(named["link_z"], link_rotation[:, 2], atol=1e-15)
     assert named["sensor13"] == pytest.approx([0.0])  # no step yet
     sim.step()
     assert sim.sensor_data("sensed arm")["sensor13"] == pytest.approx([3 * 0.2], abs=1e-12)
@@ -2236,6 +2246,8 @@ def test_touch_sensors_sum_the_normal_forces_inside_their_sites(tmp_path):
     ('<tendonpos tendon="cable"/>', "no fixed tendon named 'cable'"),
     ('<touch site="sole" cutoff="-1"/>', "cutoff must be one number ≥ 0"),
     ('<touch name="t" site="sole"/><touch name="t" site="lid"/>', "a second of that name"),
+    ('<framequat objtype="site" objname="lid" cutoff="1"/>',
+     "an orientation or an axis takes no cutoff"),
 ])
 def test_bad_sensors_are_refused_in_one_line(tmp_path, sensor, message):
     path = tmp_path / "touch.xml"
@@ -2331,12 +2343,6 @@ HANGING_ARM = """<mujoco model="hanging arm">
     <framequat name="turn" objtype="site" objname="wrist"/></sensor>
   <keyframe><key name="swing" qpos="0.4 -0.3" qvel="1 2"/></keyframe>
 </mujoco>"""
-
-
-def quaternion_matrix(w, x, y, z):
-    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
 
 
 def test_a_wrist_force_sensor_carries_the_hanging_links_weight(tmp_path):

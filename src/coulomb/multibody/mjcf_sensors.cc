@@ -13,7 +13,8 @@ using boost::property_tree::ptree;
 
 const std::set<std::string> kOnJoints{"jointpos", "jointvel", "jointactuatorfrc"};
 const std::set<std::string> kOnTendons{"tendonpos", "tendonvel"};
-const std::set<std::string> kOnFrames{"framepos", "framequat", "framelinvel",
+const std::set<std::string> kOnFrames{"framepos",   "framequat",  "framexaxis",
+                                      "frameyaxis", "framezaxis", "framelinvel",
                                       "frameangvel"};
 const std::set<std::string> kOnSites{"gyro",          "velocimeter", "touch",
                                      "accelerometer", "force",       "torque"};

@@ -15,6 +15,7 @@ namespace coulomb {
 //   framepos, framequat       a site's or a body frame's position and
 //                             orientation (w x y z) in world (objtype site or
 //                             xbody, `objname`)
+//   framexaxis, frameyaxis, framezaxis  that frame's axes in world
 //   framelinvel, frameangvel  that frame's origin's velocity and its angular
 //                             velocity, in world
 //   gyro, velocimeter         a site's angular and linear velocity in the site's
@@ -24,8 +25,8 @@ namespace coulomb {
 //   accelerometer             the site's acceleration less gravity, in its frame
 //   force, torque             the wrench of the site's body's parent on it and its
 //                             subtree, in the site's frame (torque about the site)
-// `cutoff` > 0 clamps a value to ±cutoff (touch to [0, cutoff]; not a
-// quaternion), as MuJoCo does.
+// `cutoff` > 0 clamps a value to ±cutoff (touch to [0, cutoff]), as MuJoCo
+// does (which refuses one on a quaternion or an axis).
 struct MjcfSensor {
   std::string name;  // its own, else "sensor<k>", k its index among the file's sensors
   std::string type;  // the tag above

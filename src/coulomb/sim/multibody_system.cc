@@ -271,6 +271,8 @@ void MultibodySystem::AddSensor(int tree, Sensor sensor, const std::string& obje
   if (!sensor.X_BS.matrix().allFinite() || !sensor.size.allFinite() ||
       !(sensor.cutoff >= 0.0) || !std::isfinite(sensor.cutoff))
     throw std::invalid_argument(at + ": its frame, size and cutoff must be finite");
+  if (sensor.unit() && sensor.cutoff > 0.0)
+    throw std::invalid_argument(at + ": an orientation or an axis takes no cutoff");
   const bool on_tendon = sensor.kind == Sensor::Kind::kTendonLength ||
                          sensor.kind == Sensor::Kind::kTendonVelocity;
   if (on_tendon && FindTendon(tree, object) < 0)

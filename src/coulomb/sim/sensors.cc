@@ -11,6 +11,9 @@ namespace coulomb {
 int Sensor::dimension() const {
   switch (kind) {
     case Kind::kFramePosition:
+    case Kind::kFrameXAxis:
+    case Kind::kFrameYAxis:
+    case Kind::kFrameZAxis:
     case Kind::kFrameLinearVelocity:
     case Kind::kFrameAngularVelocity:
     case Kind::kGyro:
@@ -24,6 +27,11 @@ int Sensor::dimension() const {
     default:
       return 1;
   }
+}
+
+bool Sensor::unit() const {
+  return kind == Kind::kFrameOrientation || kind == Kind::kFrameXAxis ||
+         kind == Kind::kFrameYAxis || kind == Kind::kFrameZAxis;
 }
 
 bool Sensor::Contains(const Eigen::Vector3d& p) const {
@@ -48,8 +56,7 @@ Eigen::Isometry3d SensorFrame(const Sensor& sensor, const MultibodyTree& model) 
 }
 
 Eigen::VectorXd ApplyCutoff(const Sensor& sensor, Eigen::VectorXd value) {
-  if (sensor.cutoff <= 0.0 || sensor.kind == Sensor::Kind::kFrameOrientation)
-    return value;
+  if (sensor.cutoff <= 0.0) return value;
   const double lower = sensor.kind == Sensor::Kind::kTouch ? 0.0 : -sensor.cutoff;
   return value.cwiseMax(lower).cwiseMin(sensor.cutoff);
 }
@@ -84,6 +91,12 @@ Eigen::VectorXd ReadKinematicSensor(const Sensor& sensor, const MultibodyTree& m
       value << quaternion.w(), quaternion.x(), quaternion.y(), quaternion.z();
       break;
     }
+    case Kind::kFrameXAxis:
+    case Kind::kFrameYAxis:
+    case Kind::kFrameZAxis:
+      value =
+          R_WS.col(static_cast<int>(sensor.kind) - static_cast<int>(Kind::kFrameXAxis));
+      break;
     case Kind::kFrameLinearVelocity:
       value = v_S;
       break;

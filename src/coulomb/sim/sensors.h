@@ -19,6 +19,8 @@ class MultibodyTree;
 //                                     step [N, N·m]
 //   kFramePosition                    p_WS [m]
 //   kFrameOrientation                 R_WS as a unit quaternion w x y z (w ≥ 0)
+//   kFrameXAxis, kFrameYAxis, kFrameZAxis
+//                                     R_WS's columns: S's axes in world
 //   kFrameLinearVelocity              v_S, the world velocity of S's origin [m/s]
 //   kFrameAngularVelocity             ω_W, the body's angular velocity [rad/s]
 //   kGyro, kVelocimeter               ω and v_S in S's frame: R_WSᵀ ω_W, R_WSᵀ v_S
@@ -32,7 +34,7 @@ class MultibodyTree;
 //                                     about S's origin [N, N·m]
 // S is the frame X_BS on `body` (a site, or the body frame itself; body −1:
 // the world, which does not move). A cutoff c > 0 clamps each entry into
-// [−c, c] ([0, c] for touch), an orientation's excepted.
+// [−c, c] ([0, c] for touch); an orientation or an axis has none.
 struct Sensor {
   enum class Kind {  // those on a coordinate first (on_coordinate)
     kJointPosition,
@@ -42,6 +44,9 @@ struct Sensor {
     kJointActuatorForce,
     kFramePosition,
     kFrameOrientation,
+    kFrameXAxis,
+    kFrameYAxis,
+    kFrameZAxis,
     kFrameLinearVelocity,
     kFrameAngularVelocity,
     kGyro,
@@ -66,6 +71,8 @@ struct Sensor {
   double cutoff = 0.0;  // 0: none
 
   int dimension() const;
+  // Whether it reads a unit quaternion or a unit axis (which no cutoff clamps).
+  bool unit() const;
   // Whether it reads a joint's or a tendon's coordinate (`terms`), not a frame.
   bool on_coordinate() const { return kind <= Kind::kJointActuatorForce; }
   // Whether it reads the last step's accelerations (an accelerometer, a
