@@ -2212,18 +2212,22 @@ TOUCH = """<mujoco model="touch">
       <site name="left" type="cylinder" pos="-0.1 0 -0.05" size="0.12 0.01"/>
       <site name="front" type="capsule" pos="0 -0.1 -0.05" size="0.02 0.11" euler="0 90 0"/>
       <site name="ring" type="cylinder" pos="0 0 0.02" size="0.2 0.01"/>
+      <site name="back" type="box" fromto="-0.2 0.1 -0.05 0.2 0.1 -0.05" size="0.02"/>
+      <site name="right" type="cylinder" fromto="0.1 0 0 0.1 0 -0.06" size="0.105"/>
     </body>
   </worldbody>
   <sensor><touch name="sole" site="sole"/><touch name="lid" site="lid"/>
     <touch name="left" site="left"/><touch name="capped" site="sole" cutoff="5"/>
-    <touch name="front" site="front"/><touch name="ring" site="ring"/></sensor>
+    <touch name="front" site="front"/><touch name="ring" site="ring"/>
+    <touch name="back" site="back"/><touch name="right" site="right"/></sensor>
 </mujoco>"""
 
 
 def test_touch_sensors_sum_the_normal_forces_inside_their_sites(tmp_path):
     # At rest the floor carries m g: all of it under the sole, half of it
-    # (two of four corners, by symmetry) under the left and front sites, none
-    # on the lid or in the ring above the floor.
+    # (two of four corners, by symmetry) under the left and front sites and
+    # under those placed by their ends (a box along the back edge, a cylinder
+    # down the right side), none on the lid or in the ring above the floor.
     path = tmp_path / "touch.xml"
     path.write_text(TOUCH)
     sim = coulomb.Simulation.from_file(str(path))
@@ -2234,6 +2238,8 @@ def test_touch_sensors_sum_the_normal_forces_inside_their_sites(tmp_path):
     assert data["sole"][0] == pytest.approx(2 * G, rel=1e-5)
     assert data["left"][0] == pytest.approx(G, rel=1e-5)
     assert data["front"][0] == pytest.approx(G, rel=1e-5)
+    assert data["back"][0] == pytest.approx(G, rel=1e-5)
+    assert data["right"][0] == pytest.approx(G, rel=1e-5)
     assert data["lid"][0] == data["ring"][0] == 0.0
     assert data["capped"][0] == 5.0
 
@@ -2257,11 +2263,27 @@ def test_bad_sensors_are_refused_in_one_line(tmp_path, sensor, message):
         coulomb.Simulation.from_file(str(path))
 
 
+@pytest.mark.parametrize("site, message", [
+    ('type="cone"', "site 'sole': unknown type 'cone'"),
+    ('type="box" size="0.1 x"', "site 'sole' size '0.1 x': not a number"),
+    ('type="sphere" fromto="0 0 0 0 0 1"', "site 'sole' fromto: a sphere has no axis"),
+    ('type="box" fromto="0 0 0 0 0 1 2"', "site 'sole' fromto .*expected 6 numbers"),
+    ('type="capsule" fromto="0 0 1 0 0 1"', "site 'sole' fromto: its ends coincide"),
+])
+def test_bad_sites_are_refused_in_one_line(tmp_path, site, message):
+    path = tmp_path / "touch.xml"
+    path.write_text(TOUCH.replace(
+        '<site name="sole" type="box" pos="0 0 -0.05" size="0.11 0.11 0.01"/>',
+        f'<site name="sole" {site}/>'))
+    with pytest.raises(ValueError, match=message):
+        coulomb.Simulation.from_file(str(path))
+
+
 def test_each_body_of_a_file_reads_its_own_sensors(tmp_path):
     # Two boxes of one file, each a robot of the scene: each has the sensors
     # on its own sites; one on the other's site is not its.
     second = re.search(r'    <body name="box".*?\n    </body>\n', TOUCH, re.S).group(0)
-    for old in ("box", "sole", "lid", "left", "front", "ring"):
+    for old in ("box", "sole", "lid", "left", "front", "ring", "back", "right"):
         second = second.replace(f'name="{old}"', f'name="{old}2"')
     second = second.replace('pos="0 0 0.2"', 'pos="1 0 0.2"', 1)
     text = TOUCH.replace("    </body>\n", "    </body>\n" + second, 1).replace(
@@ -2270,7 +2292,8 @@ def test_each_body_of_a_file_reads_its_own_sensors(tmp_path):
     path = tmp_path / "boxes.xml"
     path.write_text(text)
     sim = coulomb.Simulation.from_file(str(path))
-    assert sim.sensor_names("box") == ["sole", "lid", "left", "capped", "front", "ring"]
+    assert sim.sensor_names("box") == ["sole", "lid", "left", "capped", "front", "ring",
+                                       "back", "right"]
     assert sim.sensor_names("box2") == ["sole2", "where2"]
     assert sim.sensor_data("box2")["where2"] == pytest.approx([1.0, 0.0, 0.2], abs=1e-15)
     sim.run(1.0)

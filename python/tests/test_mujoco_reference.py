@@ -482,6 +482,57 @@ def test_sensors_read_what_mujocos_do(tmp_path):
         sim.step()
 
 
+# Sites oriented and sized by their classes (each way of giving an
+# orientation, a frame's childclass, a site's own quat over its class's
+# euler) and placed by their ends, along any direction and along −z.
+SITE_CLASSES = """<mujoco model="site classes">
+  <compiler angle="radian" eulerseq="zyx"/>
+  <default>
+    <default class="e"><site euler="0.3 -0.5 1.1" pos="0.01 0.02 0.03"/></default>
+    <default class="a"><site axisangle="1 2 3 0.7"/></default>
+    <default class="x"><site xyaxes="0 1 0 -1 0.2 0.3"/></default>
+    <default class="z"><site zaxis="0.2 -1 0.5" type="capsule" size="0.01 0.04"/></default>
+    <default class="ends"><site type="box" size="0.02"/></default>
+  </default>
+  <worldbody>
+    <body name="arm" pos="0.1 0.2 0.3" euler="0.2 0.1 -0.4">
+      <joint name="swing" type="hinge" axis="1 0 0"/>
+      <geom type="sphere" size="0.05" mass="1"/>
+      <site name="e" class="e"/><site name="a" class="a" pos="0 0 0.1"/>
+      <site name="x" class="x"/><site name="z" class="z"/>
+      <site name="own" class="e" quat="0.9 0.1 -0.3 0.2"/>
+      <frame pos="0.05 0 0" euler="0 0 0.6" childclass="a"><site name="framed"/></frame>
+      <site name="ends" class="ends" fromto="0.1 -0.2 0.05 -0.1 0.3 0.2"/>
+      <site name="down" class="ends" fromto="0 0 0.1 0 0 -0.1"/>
+    </body>
+  </worldbody>
+  <sensor>
+    <framepos name="e_p" objtype="site" objname="e"/>
+    <framequat name="e_q" objtype="site" objname="e"/>
+    <framequat name="a_q" objtype="site" objname="a"/>
+    <framequat name="x_q" objtype="site" objname="x"/>
+    <framequat name="z_q" objtype="site" objname="z"/>
+    <framequat name="own_q" objtype="site" objname="own"/>
+    <framepos name="framed_p" objtype="site" objname="framed"/>
+    <framequat name="framed_q" objtype="site" objname="framed"/>
+    <framepos name="ends_p" objtype="site" objname="ends"/>
+    <framequat name="ends_q" objtype="site" objname="ends"/>
+    <framequat name="down_q" objtype="site" objname="down"/>
+  </sensor>
+</mujoco>"""
+
+
+def test_sites_are_placed_by_their_classes_and_ends_as_mujocos(tmp_path):
+    model, data, sim = both(tmp_path, SITE_CLASSES)
+    mujoco.mj_forward(model, data)
+    theirs, ours = mujoco_sensors(model, data), sim.sensor_data("site classes")
+    assert set(ours) == set(theirs)
+    for name, value in ours.items():
+        sign = np.sign(value[0] * theirs[name][0]) if len(value) == 4 else 1
+        np.testing.assert_allclose(sign * value, theirs[name], rtol=0, atol=1e-12,
+                                   err_msg=name)
+
+
 def test_touch_sensors_read_what_mujocos_do_at_rest(tmp_path):
     # A box at rest: MuJoCo's soft contact carries the same weight, to its
     # solver's tolerance, and splits it between the corners alike.

@@ -116,7 +116,7 @@ ptree ReadMjcfRoot(const std::string& path) {
   const auto root = file.get_child_optional("mujoco");
   if (!root) throw std::runtime_error(path + ": no <mujoco> element");
   ptree merged = MergeRepeatedSections(IncludeExpander(path).Expand(*root));
-  ResolveMjcfGeomClasses(&merged);
+  ResolveMjcfGeomAndSiteClasses(&merged);
   CheckMjcfGeomSizes(merged);
   NormalizeMjcfOrientations(&merged);
   FlattenMjcfFrames(&merged);

@@ -11,7 +11,7 @@ namespace coulomb {
 // The root <mujoco> element of the MJCF file at `path` (Boost's property
 // tree: attributes under "<xmlattr>"), its <include>s expanded as MuJoCo
 // expands them, in the form Pinocchio's parser reads as MuJoCo does: each
-// geom's class attributes written on it (ResolveMjcfGeomClasses),
+// geom's and site's class attributes written on it (ResolveMjcfGeomAndSiteClasses),
 // orientations as quaternions (NormalizeMjcfOrientations), <frame>s
 // flattened (FlattenMjcfFrames), joint angles in radians
 // (ConvertMjcfJointAnglesToRadians) and inertias from geoms written as

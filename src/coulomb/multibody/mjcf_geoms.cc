@@ -106,8 +106,8 @@ class ContactReader {
   std::map<std::string, MjcfGeomContact> contacts_;
 };
 
-// ResolveMjcfGeomClasses within `element` (a body, a frame or the world
-// body), `child_class` the class its geoms take by default.
+// ResolveMjcfGeomAndSiteClasses within `element` (a body, a frame or the world
+// body), `child_class` the class its geoms and sites take by default.
 void ResolveClasses(ptree* element, const std::string& child_class,
                     const MjcfDefaults& defaults) {
   static const ptree none;
@@ -116,9 +116,11 @@ void ResolveClasses(ptree* element, const std::string& child_class,
       ResolveClasses(&child, child.get("<xmlattr>.childclass", child_class), defaults);
       continue;
     }
-    if (tag != "geom") continue;
+    if (tag != "geom" && tag != "site") continue;
     const ptree own = child.get_child("<xmlattr>", none);
-    ptree inherited = defaults.GeomAttributes(ptree(), own.get("class", child_class));
+    const std::string class_name = own.get("class", child_class);
+    ptree inherited = tag == "geom" ? defaults.GeomAttributes(ptree(), class_name)
+                                    : defaults.SiteAttributes(ptree(), class_name);
     const auto own_has = [&own](const char* name) { return own.count(name) > 0; };
     const bool oriented = std::any_of(std::begin(kMjcfOrientationAttributes),
                                       std::end(kMjcfOrientationAttributes), own_has);
@@ -170,7 +172,7 @@ void CheckMjcfGeomSizes(const ptree& root) {
     if (section == "worldbody") CheckSizes(content, "world");
 }
 
-void ResolveMjcfGeomClasses(ptree* root) {
+void ResolveMjcfGeomAndSiteClasses(ptree* root) {
   const MjcfDefaults defaults(*root);
   for (auto& [section, content] : *root)
     if (section == "worldbody") ResolveClasses(&content, "main", defaults);

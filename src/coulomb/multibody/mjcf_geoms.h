@@ -30,14 +30,14 @@ std::string MjcfGeomName(const std::string& own_name, const std::string& body_na
 // bodies without a name nested in one another or side by side.
 void NameUnnamedBodiesAndGeoms(boost::property_tree::ptree* worldbody);
 
-// Writes on every geom of <worldbody> (in the <mujoco> element `root`, in
-// place) the attributes its class gives it (MjcfDefaults: its own class, its
-// body's or frame's childclass, the top default), its own overriding them, as
-// MuJoCo resolves them; an orientation or a fromto of its own replaces its
-// class's orientation. Pinocchio's
-// parser reads a class's type and size but neither its mass nor its pos nor
-// its orientation. Throws std::runtime_error naming a class not defined.
-void ResolveMjcfGeomClasses(boost::property_tree::ptree* root);
+// Writes on every geom and site of <worldbody> (in the <mujoco> element
+// `root`, in place) the attributes its class gives it (MjcfDefaults: its own
+// class, its body's or frame's childclass, the top default), its own
+// overriding them, as MuJoCo resolves them; an orientation or a fromto of its
+// own replaces its class's orientation and fromto. Pinocchio's parser reads a
+// geom class's type and size but neither its mass nor its pos nor its
+// orientation. Throws std::runtime_error naming a class not defined.
+void ResolveMjcfGeomAndSiteClasses(boost::property_tree::ptree* root);
 
 // Throws std::runtime_error naming the geom for a size that is not
 // positive where its type reads it (a sphere's radius, a capsule's or a
@@ -47,7 +47,7 @@ void ResolveMjcfGeomClasses(boost::property_tree::ptree* root);
 void CheckMjcfGeomSizes(const boost::property_tree::ptree& root);
 
 // A geom's contact attributes, each from the geom or its class
-// (ResolveMjcfGeomClasses):
+// (ResolveMjcfGeomAndSiteClasses):
 // * friction: the sliding friction μ, if the geom sets `friction`; a geom
 //   that sets none takes the scene's contact material (μ = 1 by default,
 //   MuJoCo's default too);

@@ -90,9 +90,7 @@ std::optional<Eigen::Quaterniond> Orientation(const ptree& attributes,
   }
   if (const auto zaxis = text("zaxis")) {
     const std::vector<double> n = ParseMjcfNumbers(*zaxis, what + "zaxis", 3);
-    return Eigen::Quaterniond::FromTwoVectors(
-        Eigen::Vector3d::UnitZ(),
-        Unit(Eigen::Vector3d(n[0], n[1], n[2]), what + "zaxis"));
+    return MjcfTurnFromZ(Unit(Eigen::Vector3d(n[0], n[1], n[2]), what + "zaxis"));
   }
   return std::nullopt;
 }
@@ -115,6 +113,16 @@ void Normalize(ptree* element, const Compiler& compiler) {
 }
 
 }  // namespace
+
+Eigen::Quaterniond MjcfTurnFromZ(const Eigen::Vector3d& direction) {
+  const Eigen::Vector3d z = Eigen::Vector3d::UnitZ(), n = direction.normalized();
+  const Eigen::Vector3d axis = z.cross(n);
+  const double sine = axis.norm();
+  if (!(sine > 1e-15))  // along ±z: a half turn about x for −z, as MuJoCo's
+    return Eigen::Quaterniond(
+        Eigen::AngleAxisd(n.z() < 0.0 ? M_PI : 0.0, Eigen::Vector3d::UnitX()));
+  return Eigen::Quaterniond(Eigen::AngleAxisd(std::atan2(sine, n.z()), axis / sine));
+}
 
 void NormalizeMjcfOrientations(ptree* root) {
   const Compiler compiler = ReadCompiler(*root);

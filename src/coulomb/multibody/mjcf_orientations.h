@@ -2,6 +2,8 @@
 
 #include <boost/property_tree/ptree.hpp>
 
+#include <Eigen/Geometry>
+
 namespace coulomb {
 
 // MJCF's ways of giving an element's orientation, each replaced by the unit
@@ -16,11 +18,15 @@ namespace coulomb {
 // * zaxis="z": the shortest turn taking (0, 0, 1) to z;
 // angles in <compiler angle> (degrees by default). Done for the bodies,
 // frames, geoms, sites, inertials, cameras and lights of <worldbody>, in
-// place on the <mujoco> element `root` (ResolveMjcfGeomClasses first: a
+// place on the <mujoco> element `root` (ResolveMjcfGeomAndSiteClasses first: a
 // geom's class may orient it). Throws std::runtime_error naming the
 // attribute for a wrong count of numbers, a zero axis or quaternion, or an
 // unknown eulerseq.
 void NormalizeMjcfOrientations(boost::property_tree::ptree* root);
+
+// The shortest turn taking (0, 0, 1) to `direction` (nonzero), a half turn
+// about x for −z, as MuJoCo's compiler turns a zaxis or a fromto.
+Eigen::Quaterniond MjcfTurnFromZ(const Eigen::Vector3d& direction);
 
 // The attributes that orient an element.
 inline constexpr const char* kMjcfOrientationAttributes[] = {"quat", "axisangle", "euler",

@@ -7,11 +7,12 @@
 namespace coulomb {
 
 // A named <site> of an MJCF file: the body it is on ("" for the world's), its
-// pose there X_BS (its own pos and quat, frames flattened: ReadMjcfRoot), and
-// its shape, which a touch sensor's volume is: `type` sphere, capsule,
-// ellipsoid, cylinder or box and MuJoCo's `size` (a radius; a radius and
-// half-length along z; three semi-axes or half-sizes), from the site or its
-// class (its own `class`, else the nearest enclosing body's `childclass`).
+// pose there X_BS (pos and orientation, or fromto; frames flattened:
+// ReadMjcfRoot), and its shape, which a touch sensor's volume is: `type`
+// sphere, capsule, ellipsoid, cylinder or box and MuJoCo's `size` (a radius;
+// a radius and half-length along z; three semi-axes or half-sizes). Each
+// attribute from the site, else its class (its own `class`, else the nearest
+// enclosing body's or frame's `childclass`).
 struct MjcfSite {
   std::string body;
   Eigen::Isometry3d X_BS = Eigen::Isometry3d::Identity();
@@ -20,7 +21,8 @@ struct MjcfSite {
 };
 
 // The named sites of the MJCF file at `path`. Throws std::runtime_error
-// naming the site for an unknown type, or a size that is not numbers.
+// naming the site for an unknown type, a size that is not numbers, or a
+// fromto that is not six numbers, whose ends coincide or is on a sphere.
 std::map<std::string, MjcfSite> ReadMjcfSites(const std::string& path);
 
 }  // namespace coulomb
