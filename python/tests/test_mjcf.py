@@ -2254,6 +2254,14 @@ def test_touch_sensors_sum_the_normal_forces_inside_their_sites(tmp_path):
     ('<touch name="t" site="sole"/><touch name="t" site="lid"/>', "a second of that name"),
     ('<framequat objtype="site" objname="lid" cutoff="1"/>',
      "an orientation or an axis takes no cutoff"),
+    ('<framepos objtype="site" objname="lid" refname="box"/>',
+     "reftype and refname go together"),
+    ('<framelinacc objtype="site" objname="lid" reftype="xbody" refname="box"/>',
+     r"sensor 'sensor0' \(framelinacc\): takes no reftype"),
+    ('<framepos objtype="site" objname="lid" reftype="site" refname="hat"/>',
+     "no site named 'hat'"),
+    ('<subtreecom body="bone"/>', r"sensor 'sensor0' \(subtreecom\): no body named 'bone'"),
+    ('<subtreecom/>', "body missing"),
 ])
 def test_bad_sensors_are_refused_in_one_line(tmp_path, sensor, message):
     path = tmp_path / "touch.xml"
@@ -2346,6 +2354,75 @@ def test_set_ctrl_sets_a_velocity_servos_target_velocity(tmp_path):
 # A two-link arm hanging from the world, damped, with a wrist site on its
 # lower link (turned in it) carrying a force-torque sensor and an
 # accelerometer.
+# A floating arm, its base free: each subtree sensor, the frame sensors
+# relative to moving sites and body frames (and to the world's body), and
+# the frames' accelerations.
+FLOATING_ARM = """<mujoco model="floating arm">
+  <option gravity="0.3 -0.5 -9.81"/>
+  <default><geom contype="0" conaffinity="0"/></default>
+  <worldbody>
+    <site name="post" pos="0.3 -0.2 0.1" euler="20 -10 40"/>
+    <body name="base" pos="0 0 1" euler="10 0 -20">
+      <freejoint/>
+      <geom type="box" size="0.1 0.05 0.04" mass="2" pos="0.01 0.02 0"/>
+      <site name="imu" pos="0.05 -0.02 0.03" euler="0 25 -30"/>
+      <body name="link" pos="0.1 0 0" euler="0 30 0">
+        <joint name="elbow" type="hinge" axis="0 1 0.3"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0.05 0" size="0.02" mass="0.7"/>
+        <site name="knuckle" pos="0.2 0.01 0" euler="45 10 0"/>
+        <body name="tip" pos="0.3 0 0" euler="20 0 0">
+          <joint name="extend" type="slide" axis="1 0 0.2"/>
+          <geom type="sphere" size="0.03" mass="0.2" pos="0.02 0 0"/>
+          <site name="finger" pos="0.05 0.01 -0.02" euler="15 -40 70"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <sensor>
+    <subtreecom name="com" body="base"/><subtreelinvel name="com_v" body="base"/>
+    <subtreeangmom name="L" body="base"/>
+    <subtreecom name="link_com" body="link"/><subtreelinvel name="link_com_v" body="link"/>
+    <subtreeangmom name="link_L" body="link"/>
+    <framepos name="p" objtype="site" objname="finger" reftype="site" refname="imu"/>
+    <framequat name="q" objtype="site" objname="finger" reftype="xbody" refname="link"/>
+    <framexaxis name="x" objtype="site" objname="finger" reftype="site" refname="knuckle"/>
+    <frameyaxis name="y" objtype="xbody" objname="tip" reftype="site" refname="post"/>
+    <framezaxis name="z" objtype="site" objname="finger" reftype="xbody" refname="base"/>
+    <framelinvel name="v" objtype="site" objname="finger" reftype="site" refname="imu"/>
+    <frameangvel name="w" objtype="site" objname="finger" reftype="site" refname="knuckle"/>
+    <framelinvel name="v_base" objtype="xbody" objname="tip" reftype="xbody" refname="base"/>
+    <framepos name="p_world" objtype="site" objname="finger" reftype="xbody" refname="world"/>
+  </sensor>
+  <keyframe><key name="moving" qpos="0.1 -0.2 1.1 0.9 0.1 -0.3 0.2 0.4 0.05"
+                 qvel="0.3 -0.4 0.5 1.5 -2 0.7 2.5 -0.6"/></keyframe>
+</mujoco>"""
+
+
+def test_a_floating_arm_keeps_its_momentum_to_first_order(tmp_path):
+    # Without gravity nothing acts on the arm from outside: its centre of
+    # mass moves at a constant velocity and its angular momentum about that
+    # centre stays as it was, while the elbow and the slide move. Symplectic
+    # Euler keeps them to O(δt) (the momenta map changes with q over a
+    # step): halving δt halves the drift over 1 s.
+    drifts = []
+    for time_step in (0.002, 0.001):
+        path = tmp_path / "arm.xml"
+        path.write_text(FLOATING_ARM.replace('<option gravity="0.3 -0.5 -9.81"/>',
+                                             f'<option gravity="0 0 0" timestep="{time_step}"/>'))
+        sim = coulomb.Simulation.from_file(str(path), keyframe="moving")
+        start = sim.sensor_data("floating arm")
+        sim.run(1.0)
+        end = sim.sensor_data("floating arm")
+        drifts.append([np.linalg.norm(end["com_v"] - start["com_v"]),
+                       np.linalg.norm(end["com"] - start["com"] - start["com_v"]),
+                       np.linalg.norm(end["L"] - start["L"])])
+        assert abs(sim.joint_positions("floating arm")[-1] - 0.05) > 0.1  # it moved
+        assert np.linalg.norm(end["link_L"] - start["link_L"]) > 1e-3
+    ratios = np.array(drifts[0]) / np.array(drifts[1])
+    assert np.all((ratios > 1.9) & (ratios < 2.1)), ratios
+    assert drifts[1][2] < 3e-3 * np.linalg.norm(start["L"])
+
+
 HANGING_ARM = """<mujoco model="hanging arm">
   <worldbody>
     <site name="ceiling" pos="0 0 1.2"/>
@@ -2393,10 +2470,12 @@ def test_a_wrist_force_sensor_carries_the_hanging_links_weight(tmp_path):
 @pytest.mark.parametrize("sensor, message", [
     ('<force site="ceiling"/>', "needs a site on a link that a joint moves"),
     ('<torque site="wrist"/>', "needs a site on a link that a joint moves"),
+    ('<subtreecom body="hand"/><framepos objtype="site" objname="wrist"/>',
+     "a subtree sensor needs a body that a joint moves"),
 ])
 def test_a_force_sensor_off_a_jointed_link_is_refused(tmp_path, sensor, message):
     # The world's site, and a site on a link welded to its parent (the
-    # wrist site moved onto a jointless hand).
+    # wrist site moved onto a jointless hand); a subtree on that link.
     text = re.sub(r"<sensor>.*</sensor>", f"<sensor>{sensor}</sensor>", HANGING_ARM,
                   flags=re.S)
     if "wrist" in sensor:
@@ -2408,3 +2487,17 @@ def test_a_force_sensor_off_a_jointed_link_is_refused(tmp_path, sensor, message)
     path.write_text(text)
     with pytest.raises(ValueError, match=message):
         coulomb.Simulation.from_file(str(path))
+
+
+def test_sensors_of_frames_and_subtrees_not_read_are_a_warning(tmp_path):
+    # A subtree of the world body (all of MuJoCo's model), a frame relative
+    # to a body's inertial frame: MuJoCo reads them, Coulomb says it does not.
+    sensors = ('<subtreecom name="all" body="world"/><framepos name="rel" objtype="site" '
+               'objname="wrist" reftype="body" refname="upper"/><subtreecom body="lower"/>')
+    path = tmp_path / "arm.xml"
+    path.write_text(re.sub(r"<sensor>.*</sensor>", f"<sensor>{sensors}</sensor>",
+                           HANGING_ARM, flags=re.S))
+    with pytest.warns(UserWarning, match=r"2 sensors are not read .*'all' \(subtreecom\), "
+                      r"'rel' \(framepos\)"):
+        sim = coulomb.Simulation.from_file(str(path))
+    assert sim.sensor_names("hanging arm") == ["sensor2"]

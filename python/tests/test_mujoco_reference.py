@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import coulomb
-from test_mjcf import (BLOCK_OBJ, DOWNHILL, FLOOR, GRIPPER_SERVO, HANGING_ARM,
+from test_mjcf import (BLOCK_OBJ, DOWNHILL, FLOATING_ARM, FLOOR, GRIPPER_SERVO, HANGING_ARM,
                        PENDULUM_MJCF, SENSED_ARM, TENDON_EQUALITY, TOUCH, ball_over, frictional_slope,
                        gripper, several_bodies, tendon_equality_rest)
 
@@ -590,6 +590,54 @@ def test_force_torque_and_accelerometer_read_what_mujocos_do(tmp_path):
             np.testing.assert_allclose(ours[name], theirs[name], rtol=0, atol=1e-9,
                                        err_msg=name)
     assert np.abs(data.qvel).max() > 0.5  # it swings
+
+
+FRAME_ACCELERATIONS = """
+    <framelinacc name="a" objtype="site" objname="finger"/>
+    <frameangacc name="alpha" objtype="site" objname="finger"/>
+    <framelinacc name="a_base" objtype="xbody" objname="base"/>
+    <accelerometer name="imu_a" site="imu"/>
+  </sensor>"""
+
+
+def test_subtree_and_relative_frame_sensors_read_what_mujocos_do(tmp_path):
+    # At a keyframe that moves every joint, and after each of 50 steps.
+    model, data, _ = both(tmp_path, FLOATING_ARM)
+    sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe="moving")
+    mujoco.mj_resetDataKeyframe(model, data, model.key("moving").id)
+    for _ in range(50):
+        mujoco.mj_forward(model, data)
+        theirs, ours = mujoco_sensors(model, data), sim.sensor_data("floating arm")
+        assert set(ours) == set(theirs)
+        for name, value in ours.items():
+            sign = np.sign(value[0] * theirs[name][0]) if len(value) == 4 else 1
+            np.testing.assert_allclose(sign * value, theirs[name], rtol=0, atol=1e-12,
+                                       err_msg=name)
+        mujoco.mj_step(model, data)
+        sim.step()
+    assert np.linalg.norm(ours["L"]) > 0.05 and np.linalg.norm(ours["link_L"]) > 0.01
+
+
+def test_frame_accelerations_read_what_mujocos_do(tmp_path):
+    # MuJoCo given the step's acceleration, as for the accelerometer.
+    model, data, _ = both(tmp_path, FLOATING_ARM.replace("  </sensor>",
+                                                         FRAME_ACCELERATIONS))
+    sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe="moving")
+    mujoco.mj_resetDataKeyframe(model, data, model.key("moving").id)
+    for _ in range(50):
+        velocity = data.qvel.copy()
+        mujoco.mj_step(model, data)
+        sim.step()
+        acceleration = (data.qvel - velocity) / model.opt.timestep
+        mujoco.mj_forward(model, data)
+        data.qacc[:] = acceleration
+        mujoco.mj_rnePostConstraint(model, data)
+        mujoco.mj_sensorAcc(model, data)
+        theirs, ours = mujoco_sensors(model, data), sim.sensor_data("floating arm")
+        for name in ("a", "alpha", "a_base", "imu_a"):
+            np.testing.assert_allclose(ours[name], theirs[name], rtol=0, atol=1e-9,
+                                       err_msg=name)
+    assert np.linalg.norm(ours["alpha"]) > 1.0
 
 
 # A ram on a vertical slide, pushed onto the floor by its motor: the slide

@@ -96,9 +96,11 @@ struct OwnedNames {
           element.get_optional<std::string>(std::string("<xmlattr>.") + attribute);
       if (name && !owned->count(*name)) return *name;
     }
-    // A frame sensor's object: a body or a site.
-    const auto object = element.get_optional<std::string>("<xmlattr>.objname");
-    if (object && !bodies.count(*object) && !sites.count(*object)) return *object;
+    // A frame sensor's object and reference: bodies or sites.
+    for (const char* attribute : {"<xmlattr>.objname", "<xmlattr>.refname"}) {
+      const auto frame = element.get_optional<std::string>(attribute);
+      if (frame && !bodies.count(*frame) && !sites.count(*frame)) return *frame;
+    }
     return "";
   }
 };

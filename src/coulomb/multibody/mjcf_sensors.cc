@@ -13,9 +13,14 @@ using boost::property_tree::ptree;
 
 const std::set<std::string> kOnJoints{"jointpos", "jointvel", "jointactuatorfrc"};
 const std::set<std::string> kOnTendons{"tendonpos", "tendonvel"};
-const std::set<std::string> kOnFrames{"framepos",   "framequat",  "framexaxis",
+// Those relative to a reference frame (reftype, refname) first.
+const std::set<std::string> kRelative{"framepos",   "framequat",  "framexaxis",
                                       "frameyaxis", "framezaxis", "framelinvel",
                                       "frameangvel"};
+const std::set<std::string> kOnFrames{"framepos",    "framequat",   "framexaxis",
+                                      "frameyaxis",  "framezaxis",  "framelinvel",
+                                      "frameangvel", "framelinacc", "frameangacc"};
+const std::set<std::string> kOnSubtrees{"subtreecom", "subtreelinvel", "subtreeangmom"};
 const std::set<std::string> kOnSites{"gyro",          "velocimeter", "touch",
                                      "accelerometer", "force",       "torque"};
 
@@ -45,13 +50,18 @@ class SensorReader {
     const std::string what = "sensor " + named;
     const bool frame = kOnFrames.count(tag) > 0;
     const std::string objtype = attributes.get("objtype", "");
-    if (!(kOnJoints.count(tag) || kOnTendons.count(tag) || frame ||
-          kOnSites.count(tag)) ||
-        (frame && objtype != "site" && objtype != "xbody") ||
-        attributes.count("reftype") || attributes.count("refname")) {
+    const std::string reftype = attributes.get("reftype", "");
+    if (attributes.count("reftype") != attributes.count("refname"))
+      throw std::runtime_error(what + ": reftype and refname go together");
+    if (!(kOnJoints.count(tag) || kOnTendons.count(tag) || frame || kOnSites.count(tag) ||
+          kOnSubtrees.count(tag)) ||
+        (frame && !IsFrame(objtype)) || (!reftype.empty() && !IsFrame(reftype)) ||
+        (kOnSubtrees.count(tag) && attributes.get("body", "") == "world")) {
       unread->push_back(named);
       return std::nullopt;
     }
+    if (!reftype.empty() && !kRelative.count(tag))
+      throw std::runtime_error(what + ": takes no reftype (MuJoCo refuses it too)");
     const std::vector<double> cutoff =
         ParseMjcfNumbers(attributes.get("cutoff", "0"), what + " cutoff");
     if (cutoff.size() != 1 || cutoff[0] < 0.0)
@@ -60,15 +70,17 @@ class SensorReader {
     if (kOnJoints.count(tag) || kOnTendons.count(tag)) {
       sensor.object =
           Required(attributes, kOnJoints.count(tag) ? "joint" : "tendon", what);
-    } else if (frame && objtype == "xbody") {
-      sensor.object = Required(attributes, "objname", what);
-      if (!bodies_.count(sensor.object))
-        throw std::runtime_error(what + ": no body named '" + sensor.object + "'");
-      sensor.site = MjcfSite{.body = sensor.object};
+    } else if (kOnSubtrees.count(tag)) {
+      sensor.object = Body(Required(attributes, "body", what), what);
+    } else if (frame) {
+      sensor.site = Frame(objtype, Required(attributes, "objname", what), what);
+      sensor.object = sensor.site.body;
     } else {
-      sensor.site = Site(Required(attributes, frame ? "objname" : "site", what), what);
+      sensor.site = Site(Required(attributes, "site", what), what);
       sensor.object = sensor.site.body;
     }
+    if (!reftype.empty())
+      sensor.reference = Frame(reftype, attributes.get<std::string>("refname"), what);
     return sensor;
   }
 
@@ -78,6 +90,24 @@ class SensorReader {
     const std::string value = attributes.get(name, "");
     if (value.empty()) throw std::runtime_error(what + ": " + name + " missing");
     return value;
+  }
+
+  static bool IsFrame(const std::string& type) {
+    return type == "site" || type == "xbody";
+  }
+
+  // The frame of a site, or of a body (objtype or reftype xbody): the world's
+  // for "world".
+  MjcfSite Frame(const std::string& type, const std::string& name,
+                 const std::string& what) const {
+    if (type == "site") return Site(name, what);
+    return MjcfSite{.body = name == "world" ? "" : Body(name, what)};
+  }
+
+  std::string Body(const std::string& name, const std::string& what) const {
+    if (!bodies_.count(name))
+      throw std::runtime_error(what + ": no body named '" + name + "'");
+    return name;
   }
 
   const MjcfSite& Site(const std::string& name, const std::string& what) const {

@@ -18,6 +18,13 @@ namespace coulomb {
 //   framexaxis, frameyaxis, framezaxis  that frame's axes in world
 //   framelinvel, frameangvel  that frame's origin's velocity and its angular
 //                             velocity, in world
+//     (these seven relative to another site's or body's frame with reftype
+//     site or xbody and `refname`)
+//   framelinacc, frameangacc  that frame's origin's acceleration less gravity
+//                             and its angular acceleration, in world
+//   subtreecom, subtreelinvel, subtreeangmom  the centre of mass of a body and
+//                             the bodies it carries (`body`), its velocity, and
+//                             their angular momentum about it, in world
 //   gyro, velocimeter         a site's angular and linear velocity in the site's
 //                             frame (`site`)
 //   touch                     the normal contact forces on the site's body at
@@ -30,17 +37,20 @@ namespace coulomb {
 struct MjcfSensor {
   std::string name;  // its own, else "sensor<k>", k its index among the file's sensors
   std::string type;  // the tag above
-  std::string
-      object{};  // the joint or tendon; for a frame or site sensor the body ("": world)
-  MjcfSite site{};  // a frame or site sensor's frame (X_BS identity for xbody)
+  // The joint or tendon; for a frame, site or subtree sensor the body ("": world).
+  std::string object{};
+  MjcfSite site{};       // a frame or site sensor's frame (X_BS identity for xbody)
+  MjcfSite reference{};  // a frame sensor's reference frame (the world's if none)
   double cutoff = 0.0;
 };
 
 // The sensors of the MJCF file at `path` that are read (`read`, in file
-// order), and each sensor that is not (`unread`: another kind, objtype body
-// or geom, a reftype), as "'imu_acc' (accelerometer)". Throws
+// order), and each sensor that is not (`unread`: another kind, an objtype or
+// reftype body, geom or camera, a subtree of the world body), as "'range'
+// (rangefinder)". Throws
 // std::runtime_error naming the sensor for a missing or unknown site, body
-// or object attribute, or a cutoff that is not a number.
+// or object attribute, a reftype without a refname or the other way round,
+// a reftype on a sensor that takes none, or a cutoff that is not a number.
 struct MjcfSensors {
   std::vector<MjcfSensor> read;
   std::vector<std::string> unread;

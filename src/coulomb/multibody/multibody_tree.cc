@@ -769,8 +769,8 @@ void MultibodyTree::CalcAngularJacobian(
   jacobian->noalias() = m.joint_jacobian.bottomRows<3>();
 }
 
-Eigen::Vector3d MultibodyTree::PointAcceleration(int body, const Eigen::Vector3d& p_W,
-                                                 const Eigen::VectorXd& a) const {
+std::pair<Eigen::Vector3d, Eigen::Vector3d> MultibodyTree::PointAcceleration(
+    int body, const Eigen::Vector3d& p_W, const Eigen::VectorXd& a) const {
   Impl& m = *impl_;
   if (single_free_body_) m.SyncFreeBodyData(body_);
   pinocchio::Data data(m.model);
@@ -782,15 +782,60 @@ Eigen::Vector3d MultibodyTree::PointAcceleration(int body, const Eigen::Vector3d
   const Eigen::Vector3d r = X_WJ.actInv(p_W);
   const pinocchio::Motion &v = data.v[joint], &acceleration = data.a[joint];
   const Eigen::Vector3d v_p = v.linear() + v.angular().cross(r);
-  return X_WJ.rotation() * (acceleration.linear() + acceleration.angular().cross(r) +
-                            v.angular().cross(v_p));
+  return {X_WJ.rotation() * acceleration.angular(),
+          X_WJ.rotation() * (acceleration.linear() + acceleration.angular().cross(r) +
+                             v.angular().cross(v_p))};
+}
+
+MultibodyTree::SubtreeMomentum MultibodyTree::Subtree(int body) const {
+  Impl& m = *impl_;
+  if (single_free_body_) m.SyncFreeBodyData(body_);
+  const pinocchio::Frame& frame = m.model.frames[m.body_frames[body]];
+  if (!CarriedByJoint(body))
+    throw std::invalid_argument("body '" + frame.name +
+                                "' is welded to its parent link: no joint carries its "
+                                "subtree alone");
+  pinocchio::Data data(m.model);
+  pinocchio::forwardKinematics(m.model, data, m.q, m.v);
+  // Σ of each joint's inertia times its twist, both in world: the spatial
+  // momentum (p, L_O) about the world's origin.
+  pinocchio::Force momentum = pinocchio::Force::Zero();
+  SubtreeMomentum subtree;
+  Eigen::Vector3d first_moment = Eigen::Vector3d::Zero();
+  for (const pinocchio::JointIndex j : m.model.subtrees[frame.parentJoint]) {
+    const pinocchio::Inertia inertia_W = data.oMi[j].act(m.model.inertias[j]);
+    momentum += inertia_W * data.oMi[j].act(data.v[j]);
+    subtree.mass += inertia_W.mass();
+    first_moment += inertia_W.mass() * inertia_W.lever();
+  }
+  if (!(subtree.mass > 0.0)) {
+    subtree.com_W = data.oMi[frame.parentJoint].translation();
+    return subtree;
+  }
+  subtree.com_W = first_moment / subtree.mass;
+  subtree.com_velocity_W = momentum.linear() / subtree.mass;
+  subtree.angular_momentum_W =
+      momentum.angular() - subtree.com_W.cross(momentum.linear());
+  return subtree;
 }
 
 bool MultibodyTree::CarriedByJoint(int body) const {
+  // Up the frames from the body's towards its joint's: another body's frame
+  // on the way is the link it is welded to (Pinocchio merges their
+  // inertias). A fixed joint's frame is not: an MJCF free base's locked free
+  // joint (MjcfRobotModel) lies between its root body and our free joint,
+  // its own parent frame after Pinocchio's buildReducedModel.
   const pinocchio::Model& model = impl_->model;
   const pinocchio::Frame& frame = model.frames[impl_->body_frames[body]];
-  return frame.parentJoint > 0 &&
-         model.frames[frame.parentFrame].type == pinocchio::JOINT;
+  if (frame.parentJoint == 0) return false;
+  pinocchio::FrameIndex f = frame.parentFrame;
+  for (size_t step = 0; step < model.frames.size(); ++step) {
+    const pinocchio::Frame& parent = model.frames[f];
+    if (parent.type == pinocchio::BODY) return false;
+    if (parent.type == pinocchio::JOINT || parent.parentFrame == f) return true;
+    f = parent.parentFrame;
+  }
+  return false;
 }
 
 std::pair<Eigen::Vector3d, Eigen::Vector3d> MultibodyTree::ParentWrench(

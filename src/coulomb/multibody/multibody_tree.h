@@ -229,10 +229,24 @@ class MultibodyTree {
   void CalcPointJacobian(int body, const Eigen::Vector3d& p_W,
                          Eigen::Matrix<double, 3, Eigen::Dynamic>* jacobian) const;
   // For sensors, at the state with joint accelerations `a` (num_velocities()
-  // entries): the acceleration [m/s²] in world of the point at p_W moving
-  // with `body` (its classical acceleration, gravity not counted).
-  Eigen::Vector3d PointAcceleration(int body, const Eigen::Vector3d& p_W,
-                                    const Eigen::VectorXd& a) const;
+  // entries): `body`'s angular acceleration α_W [rad/s²] and the
+  // acceleration [m/s²] of the point at p_W moving with it (its classical
+  // acceleration, gravity not counted), both in world.
+  std::pair<Eigen::Vector3d, Eigen::Vector3d> PointAcceleration(
+      int body, const Eigen::Vector3d& p_W, const Eigen::VectorXd& a) const;
+  // The bodies a joint carries with `body` (its subtree) at the state: their
+  // mass m [kg], centre of mass c_W [m], its velocity ċ_W = p/m [m/s] (p their
+  // linear momentum) and their angular momentum about c, L_c = Σ (I_i ω_i +
+  // m_i (c_i − c) × ċ_i) [kg·m²/s], in world. A massless subtree has c at
+  // the joint's origin and ċ = 0. Throws std::invalid_argument for a body
+  // welded to its parent link (CarriedByJoint).
+  struct SubtreeMomentum {
+    double mass = 0.0;
+    Eigen::Vector3d com_W = Eigen::Vector3d::Zero();
+    Eigen::Vector3d com_velocity_W = Eigen::Vector3d::Zero();
+    Eigen::Vector3d angular_momentum_W = Eigen::Vector3d::Zero();
+  };
+  SubtreeMomentum Subtree(int body) const;
   // Whether a joint moves `body` against its parent link, the body not
   // welded to it (false for the world's links too).
   bool CarriedByJoint(int body) const;

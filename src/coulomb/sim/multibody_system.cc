@@ -262,14 +262,23 @@ void MultibodySystem::AddActuatorControl(int tree, const ActuatorControl& actuat
   trees_[tree].actuators.push_back(actuator);
 }
 
-void MultibodySystem::AddSensor(int tree, Sensor sensor, const std::string& object) {
+int MultibodySystem::FindSensorBody(int tree, const std::string& name,
+                                    const std::string& at) const {
+  const int body = trees_[tree].model.FindBody(name);
+  if (body < 0) throw std::invalid_argument(at + ": no body '" + name + "'");
+  return body;
+}
+
+void MultibodySystem::AddSensor(int tree, Sensor sensor, const std::string& object,
+                                const std::string& reference) {
   CheckTreeIndex(tree);
   const std::string at = trees_[tree].name + ": sensor '" + sensor.name + "'";
   for (const Sensor& other : trees_[tree].sensors)
     if (other.name == sensor.name)
       throw std::invalid_argument(at + ": a second of that name");
-  if (!sensor.X_BS.matrix().allFinite() || !sensor.size.allFinite() ||
-      !(sensor.cutoff >= 0.0) || !std::isfinite(sensor.cutoff))
+  if (!sensor.X_BS.matrix().allFinite() || !sensor.X_BR.matrix().allFinite() ||
+      !sensor.size.allFinite() || !(sensor.cutoff >= 0.0) ||
+      !std::isfinite(sensor.cutoff))
     throw std::invalid_argument(at + ": its frame, size and cutoff must be finite");
   if (sensor.unit() && sensor.cutoff > 0.0)
     throw std::invalid_argument(at + ": an orientation or an axis takes no cutoff");
@@ -282,16 +291,22 @@ void MultibodySystem::AddSensor(int tree, Sensor sensor, const std::string& obje
       trees_[tree].model.FindOneDofJoint(object);  // throws for another name
     sensor.terms = TermsOf(tree, object);
   } else if (!object.empty()) {
-    sensor.body = trees_[tree].model.FindBody(object);
-    if (sensor.body < 0) throw std::invalid_argument(at + ": no body '" + object + "'");
+    sensor.body = FindSensorBody(tree, object, at);
   }
+  if (!reference.empty() && !sensor.relative())
+    throw std::invalid_argument(at +
+                                ": only a frame's position, orientation, axes and "
+                                "velocities are read relative to a reference frame");
+  if (!reference.empty()) sensor.reference_body = FindSensorBody(tree, reference, at);
   const bool wrench =
       sensor.kind == Sensor::Kind::kForce || sensor.kind == Sensor::Kind::kTorque;
-  if (wrench && (sensor.body < 0 || !trees_[tree].model.CarriedByJoint(sensor.body)))
+  if ((wrench || sensor.on_subtree()) &&
+      (sensor.body < 0 || !trees_[tree].model.CarriedByJoint(sensor.body)))
     throw std::invalid_argument(
         at +
-        ": a force or torque sensor needs a site on a link that a "
-        "joint moves (not the world's, not one welded to its parent)");
+        (wrench ? ": a force or torque sensor needs a site on a link"
+                : ": a subtree sensor needs a body") +
+        " that a joint moves (not the world's, not one welded to its parent)");
   trees_[tree].sensors.push_back(std::move(sensor));
 }
 

@@ -112,10 +112,13 @@ class MultibodySystem {
   // a joint or tendon without a controller, or a per_control not finite.
   void AddActuatorControl(int tree, const ActuatorControl& actuator);
   // A sensor of a tree (Sensor) on `object`: the joint or tendon of a joint
-  // or tendon sensor, else the body its frame is on ("" for the world).
-  // Throws std::invalid_argument on a bad name, a sensor name used twice, or
-  // a frame, size or cutoff not finite (a cutoff < 0).
-  void AddSensor(int tree, Sensor sensor, const std::string& object);
+  // or tendon sensor, else the body its frame is on ("" for the world); a
+  // frame sensor's reference frame on body `reference` ("": the world).
+  // Throws std::invalid_argument on a bad name, a sensor name used twice, a
+  // frame, size or cutoff not finite (a cutoff < 0), a reference for another
+  // kind, or a subtree, force or torque sensor on a body no joint carries.
+  void AddSensor(int tree, Sensor sensor, const std::string& object,
+                 const std::string& reference = "");
   // The range a one-dof joint's (or a fixed tendon's) PD targets are clamped
   // into (JointTargetRange), replacing any it had. Throws
   // std::invalid_argument on a bad name, or unless lower < upper.
@@ -208,6 +211,9 @@ class MultibodySystem {
   // The terms of a tendon named `name`, or of that one-dof joint's q alone;
   // throws std::invalid_argument for neither.
   std::vector<JointTerm> TermsOf(int tree, const std::string& name) const;
+  // The index of tree `tree`'s body `name`; throws std::invalid_argument
+  // after `at` (the sensor) for none.
+  int FindSensorBody(int tree, const std::string& name, const std::string& at) const;
 
   Eigen::Vector3d gravity_;
   std::vector<Tree> trees_;

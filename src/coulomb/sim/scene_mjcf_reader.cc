@@ -235,8 +235,13 @@ Sensor ToSensor(const MjcfSensor& read) {
       {"frameangvel", Sensor::Kind::kFrameAngularVelocity},
       {"gyro", Sensor::Kind::kGyro},
       {"velocimeter", Sensor::Kind::kVelocimeter},
+      {"subtreecom", Sensor::Kind::kSubtreeCom},
+      {"subtreelinvel", Sensor::Kind::kSubtreeLinearVelocity},
+      {"subtreeangmom", Sensor::Kind::kSubtreeAngularMomentum},
       {"touch", Sensor::Kind::kTouch},
       {"accelerometer", Sensor::Kind::kAccelerometer},
+      {"framelinacc", Sensor::Kind::kFrameLinearAcceleration},
+      {"frameangacc", Sensor::Kind::kFrameAngularAcceleration},
       {"force", Sensor::Kind::kForce},
       {"torque", Sensor::Kind::kTorque}};
   static const std::map<std::string, Sensor::Volume> kVolumes{
@@ -250,6 +255,8 @@ Sensor ToSensor(const MjcfSensor& read) {
           .terms = {},
           .body = -1,
           .X_BS = read.site.X_BS,
+          .reference_body = -1,
+          .X_BR = read.reference.X_BS,
           .volume = kVolumes.at(read.site.type),
           .size = read.site.size,
           .cutoff = read.cutoff};
@@ -262,7 +269,8 @@ void AddMjcfSensors(const SceneReader& r, const YAML::Node& node, const std::str
   const MjcfSensors sensors = ReadMjcf(r, node, key, path, ReadMjcfSensors);
   for (const MjcfSensor& sensor : sensors.read) {
     try {
-      scene->system.AddSensor(tree, ToSensor(sensor), sensor.object);
+      scene->system.AddSensor(tree, ToSensor(sensor), sensor.object,
+                              sensor.reference.body);
     } catch (const std::invalid_argument& e) {
       r.Fail(node["mjcf"], key + ".mjcf", path + ": " + e.what());
     }

@@ -19,6 +19,11 @@ int Sensor::dimension() const {
     case Kind::kGyro:
     case Kind::kVelocimeter:
     case Kind::kAccelerometer:
+    case Kind::kSubtreeCom:
+    case Kind::kSubtreeLinearVelocity:
+    case Kind::kSubtreeAngularMomentum:
+    case Kind::kFrameLinearAcceleration:
+    case Kind::kFrameAngularAcceleration:
     case Kind::kForce:
     case Kind::kTorque:
       return 3;
@@ -51,6 +56,69 @@ bool Sensor::Contains(const Eigen::Vector3d& p) const {
   return false;
 }
 
+namespace {
+
+// A frame X_BF on `body` (−1: the world) at the tree's state: its pose, its
+// angular velocity and its origin's velocity, in world.
+struct FrameMotion {
+  Eigen::Isometry3d X_WF;
+  Eigen::Vector3d omega_W = Eigen::Vector3d::Zero();
+  Eigen::Vector3d v_W = Eigen::Vector3d::Zero();
+};
+
+FrameMotion MotionOf(int body, const Eigen::Isometry3d& X_BF,
+                     const MultibodyTree& model) {
+  if (body < 0) return {X_BF};
+  const Eigen::Isometry3d X_WB = model.body_pose(body);
+  FrameMotion motion{X_WB * X_BF};
+  motion.omega_W = model.BodyAngularVelocity(body);
+  motion.v_W = model.BodyLinearVelocity(body) +
+               motion.omega_W.cross(motion.X_WF.translation() - X_WB.translation());
+  return motion;
+}
+
+// The frame kinds' readings of S relative to R (sensors.h).
+Eigen::VectorXd ReadRelativeFrame(Sensor::Kind kind, const FrameMotion& S,
+                                  const FrameMotion& R) {
+  using Kind = Sensor::Kind;
+  const Eigen::Matrix3d R_RW = R.X_WF.linear().transpose();
+  const Eigen::Vector3d offset_W = S.X_WF.translation() - R.X_WF.translation();
+  switch (kind) {
+    case Kind::kFramePosition:
+      return R_RW * offset_W;
+    case Kind::kFrameOrientation: {
+      Eigen::Quaterniond quaternion(R_RW * S.X_WF.linear());
+      if (quaternion.w() < 0.0) quaternion.coeffs() *= -1.0;
+      return Eigen::Vector4d(quaternion.w(), quaternion.x(), quaternion.y(),
+                             quaternion.z());
+    }
+    case Kind::kFrameXAxis:
+    case Kind::kFrameYAxis:
+    case Kind::kFrameZAxis:
+      return R_RW * S.X_WF.linear().col(static_cast<int>(kind) -
+                                        static_cast<int>(Kind::kFrameXAxis));
+    case Kind::kFrameLinearVelocity:
+      return R_RW * (S.v_W - R.v_W - R.omega_W.cross(offset_W));
+    default:  // kFrameAngularVelocity
+      return R_RW * (S.omega_W - R.omega_W);
+  }
+}
+
+// The subtree kinds' readings (sensors.h).
+Eigen::VectorXd ReadSubtree(const Sensor& sensor, const MultibodyTree& model) {
+  const MultibodyTree::SubtreeMomentum subtree = model.Subtree(sensor.body);
+  switch (sensor.kind) {
+    case Sensor::Kind::kSubtreeCom:
+      return subtree.com_W;
+    case Sensor::Kind::kSubtreeLinearVelocity:
+      return subtree.com_velocity_W;
+    default:  // kSubtreeAngularMomentum
+      return subtree.angular_momentum_W;
+  }
+}
+
+}  // namespace
+
 Eigen::Isometry3d SensorFrame(const Sensor& sensor, const MultibodyTree& model) {
   return sensor.body < 0 ? sensor.X_BS : model.body_pose(sensor.body) * sensor.X_BS;
 }
@@ -73,46 +141,16 @@ Eigen::VectorXd ReadKinematicSensor(const Sensor& sensor, const MultibodyTree& m
     value[0] = CombinedVelocity(sensor.terms, v);
     return ApplyCutoff(sensor, value);
   }
-  const Eigen::Isometry3d X_WS = SensorFrame(sensor, model);
-  Eigen::Vector3d omega_W = Eigen::Vector3d::Zero(), v_S = Eigen::Vector3d::Zero();
-  if (sensor.body >= 0) {
-    const Eigen::Vector3d p_B = model.body_pose(sensor.body).translation();
-    omega_W = model.BodyAngularVelocity(sensor.body);
-    v_S = model.BodyLinearVelocity(sensor.body) + omega_W.cross(X_WS.translation() - p_B);
-  }
-  const Eigen::Matrix3d& R_WS = X_WS.linear();
-  switch (sensor.kind) {
-    case Kind::kFramePosition:
-      value = X_WS.translation();
-      break;
-    case Kind::kFrameOrientation: {
-      Eigen::Quaterniond quaternion(R_WS);
-      if (quaternion.w() < 0.0) quaternion.coeffs() *= -1.0;
-      value << quaternion.w(), quaternion.x(), quaternion.y(), quaternion.z();
-      break;
-    }
-    case Kind::kFrameXAxis:
-    case Kind::kFrameYAxis:
-    case Kind::kFrameZAxis:
-      value =
-          R_WS.col(static_cast<int>(sensor.kind) - static_cast<int>(Kind::kFrameXAxis));
-      break;
-    case Kind::kFrameLinearVelocity:
-      value = v_S;
-      break;
-    case Kind::kFrameAngularVelocity:
-      value = omega_W;
-      break;
-    case Kind::kGyro:
-      value = R_WS.transpose() * omega_W;
-      break;
-    case Kind::kVelocimeter:
-      value = R_WS.transpose() * v_S;
-      break;
-    default:
-      throw std::invalid_argument("sensor '" + sensor.name + "' is not kinematic");
-  }
-  return ApplyCutoff(sensor, value);
+  if (sensor.on_subtree()) return ApplyCutoff(sensor, ReadSubtree(sensor, model));
+  const FrameMotion S = MotionOf(sensor.body, sensor.X_BS, model);
+  if (sensor.relative())
+    return ApplyCutoff(
+        sensor, ReadRelativeFrame(sensor.kind, S,
+                                  MotionOf(sensor.reference_body, sensor.X_BR, model)));
+  const Eigen::Matrix3d R_SW = S.X_WF.linear().transpose();
+  if (sensor.kind == Kind::kGyro) return ApplyCutoff(sensor, R_SW * S.omega_W);
+  if (sensor.kind == Kind::kVelocimeter) return ApplyCutoff(sensor, R_SW * S.v_W);
+  throw std::invalid_argument("sensor '" + sensor.name + "' is not kinematic");
 }
 
 }  // namespace coulomb

@@ -17,24 +17,35 @@ class MultibodyTree;
 //   kTendonLength, kTendonVelocity    the same for a fixed tendon's terms
 //   kJointActuatorForce               the actuators' effort on a joint over the last
 //                                     step [N, N·m]
-//   kFramePosition                    p_WS [m]
-//   kFrameOrientation                 R_WS as a unit quaternion w x y z (w ≥ 0)
+//   kFramePosition                    p_S [m]
+//   kFrameOrientation                 R_S as a unit quaternion w x y z (w ≥ 0)
 //   kFrameXAxis, kFrameYAxis, kFrameZAxis
-//                                     R_WS's columns: S's axes in world
-//   kFrameLinearVelocity              v_S, the world velocity of S's origin [m/s]
-//   kFrameAngularVelocity             ω_W, the body's angular velocity [rad/s]
+//                                     R_S's columns: S's axes
+//   kFrameLinearVelocity              v_S, the velocity of S's origin [m/s]
+//   kFrameAngularVelocity             ω_S, the body's angular velocity [rad/s]
 //   kGyro, kVelocimeter               ω and v_S in S's frame: R_WSᵀ ω_W, R_WSᵀ v_S
+//   kSubtreeCom, kSubtreeLinearVelocity, kSubtreeAngularMomentum
+//                                     the centre of mass c_W of the bodies a joint
+//                                     carries with `body`, its velocity, and their
+//                                     angular momentum about c [kg·m²/s], in world
+//                                     (MultibodyTree::Subtree)
 //   kTouch                            Σ γ_n/δt over the last step's contacts on the
 //                                     body at points inside S's volume [N]
 //   kAccelerometer                    R_WSᵀ (a_S − g): S's acceleration over the last
 //                                     step, less gravity, in S's frame [m/s²]
+//   kFrameLinearAcceleration          a_S − g in world [m/s²]
+//   kFrameAngularAcceleration         α_W, the body's angular acceleration [rad/s²]
 //   kForce, kTorque                   the wrench the body's parent link exerts on it
 //                                     and all it carries (Newton–Euler over the last
 //                                     step, contacts counted), in S's frame, the torque
 //                                     about S's origin [N, N·m]
 // S is the frame X_BS on `body` (a site, or the body frame itself; body −1:
-// the world, which does not move). A cutoff c > 0 clamps each entry into
-// [−c, c] ([0, c] for touch); an orientation or an axis has none.
+// the world, which does not move). The frame kinds (position to angular
+// velocity) are relative to a reference frame R, X_BR on `reference_body`
+// (the world by default), as MuJoCo's reftype makes them: p_S = R_WRᵀ (p_WS −
+// p_WR), R_S = R_WRᵀ R_WS, v_S = R_WRᵀ (v_WS − v_WR − ω_WR × (p_WS − p_WR)),
+// ω_S = R_WRᵀ (ω_WS − ω_WR). A cutoff c > 0 clamps each entry into [−c, c]
+// ([0, c] for touch); an orientation or an axis has none.
 struct Sensor {
   enum class Kind {  // those on a coordinate first (on_coordinate)
     kJointPosition,
@@ -51,8 +62,13 @@ struct Sensor {
     kFrameAngularVelocity,
     kGyro,
     kVelocimeter,
+    kSubtreeCom,
+    kSubtreeLinearVelocity,
+    kSubtreeAngularMomentum,
     kTouch,
     kAccelerometer,  // those on the last step's dynamics last (on_dynamics)
+    kFrameLinearAcceleration,
+    kFrameAngularAcceleration,
     kForce,
     kTorque,
   };
@@ -65,6 +81,8 @@ struct Sensor {
   std::vector<JointTerm> terms;  // joint and tendon sensors
   int body = -1;                 // frame and site sensors
   Eigen::Isometry3d X_BS = Eigen::Isometry3d::Identity();
+  int reference_body = -1;  // frame sensors: R's body (−1: the world)
+  Eigen::Isometry3d X_BR = Eigen::Isometry3d::Identity();
   Volume volume = Volume::kSphere;
   // MuJoCo's size: a radius; radius and half-length; semi-axes or half-sizes [m].
   Eigen::Vector3d size = Eigen::Vector3d::Zero();
@@ -76,8 +94,17 @@ struct Sensor {
   // Whether it reads a joint's or a tendon's coordinate (`terms`), not a frame.
   bool on_coordinate() const { return kind <= Kind::kJointActuatorForce; }
   // Whether it reads the last step's accelerations (an accelerometer, a
-  // force, a torque).
+  // frame's acceleration, a force, a torque).
   bool on_dynamics() const { return kind >= Kind::kAccelerometer; }
+  // Whether it reads a frame relative to a reference frame (a frame's
+  // position, orientation, axes or velocities).
+  bool relative() const {
+    return kind >= Kind::kFramePosition && kind <= Kind::kFrameAngularVelocity;
+  }
+  // Whether it reads the subtree a joint carries with `body`.
+  bool on_subtree() const {
+    return kind >= Kind::kSubtreeCom && kind <= Kind::kSubtreeAngularMomentum;
+  }
   // Whether p_S (a point in S's frame) lies in the touch volume.
   bool Contains(const Eigen::Vector3d& p_S) const;
 };

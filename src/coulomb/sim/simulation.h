@@ -370,7 +370,8 @@ class Simulation {
   // zero and none before a step, after a failed one and after SetState.
   Eigen::VectorXd LastStepAccelerations(int tree) const;
   std::vector<MultibodyTree::PointForce> LastStepContactForces(int tree) const;
-  // A sensor's reading that needs them (an accelerometer, a force, a torque).
+  // A sensor's reading that needs them (an accelerometer, a frame's
+  // acceleration, a force, a torque).
   Eigen::VectorXd ReadDynamicSensor(int tree, const Sensor& sensor) const;
   // Calls visit(point, γ_W) for each contact of the last step (none unless
   // it converged), γ_W the impulse on B in world.

@@ -78,11 +78,15 @@ Eigen::VectorXd Simulation::ReadDynamicSensor(int tree, const Sensor& sensor) co
   const Eigen::Isometry3d X_WS = SensorFrame(sensor, model);
   const Eigen::Matrix3d R_SW = X_WS.linear().transpose();
   const Eigen::VectorXd a = LastStepAccelerations(tree);
-  if (sensor.kind == Sensor::Kind::kAccelerometer) {
-    const Eigen::Vector3d a_S =
-        sensor.body < 0 ? Eigen::Vector3d::Zero()
-                        : model.PointAcceleration(sensor.body, X_WS.translation(), a);
-    return R_SW * (a_S - model.gravity());
+  if (sensor.kind != Sensor::Kind::kForce && sensor.kind != Sensor::Kind::kTorque) {
+    const auto [alpha_W, a_S] =
+        sensor.body < 0
+            ? std::pair{Eigen::Vector3d::Zero().eval(), Eigen::Vector3d::Zero().eval()}
+            : model.PointAcceleration(sensor.body, X_WS.translation(), a);
+    if (sensor.kind == Sensor::Kind::kFrameAngularAcceleration) return alpha_W;
+    const Eigen::Vector3d proper_W = a_S - model.gravity();  // what an IMU feels
+    return sensor.kind == Sensor::Kind::kAccelerometer ? Eigen::Vector3d(R_SW * proper_W)
+                                                       : proper_W;
   }
   const auto [force, torque] =
       model.ParentWrench(sensor.body, a, LastStepContactForces(tree), X_WS.translation());
