@@ -597,6 +597,8 @@ FRAME_ACCELERATIONS = """
     <frameangacc name="alpha" objtype="site" objname="finger"/>
     <framelinacc name="a_base" objtype="xbody" objname="base"/>
     <accelerometer name="imu_a" site="imu"/>
+    <force name="base_f" site="imu"/><torque name="base_t" site="imu"/>
+    <force name="elbow_f" site="knuckle"/><torque name="elbow_t" site="knuckle"/>
   </sensor>"""
 
 
@@ -619,7 +621,9 @@ def test_subtree_and_relative_frame_sensors_read_what_mujocos_do(tmp_path):
 
 
 def test_frame_accelerations_read_what_mujocos_do(tmp_path):
-    # MuJoCo given the step's acceleration, as for the accelerometer.
+    # MuJoCo given the step's acceleration, as for the accelerometer; the
+    # free base's load cell reads nothing (its free joint carries nothing),
+    # the elbow's the wrench that moves the link and the tip.
     model, data, _ = both(tmp_path, FLOATING_ARM.replace("  </sensor>",
                                                          FRAME_ACCELERATIONS))
     sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe="moving")
@@ -634,10 +638,11 @@ def test_frame_accelerations_read_what_mujocos_do(tmp_path):
         mujoco.mj_rnePostConstraint(model, data)
         mujoco.mj_sensorAcc(model, data)
         theirs, ours = mujoco_sensors(model, data), sim.sensor_data("floating arm")
-        for name in ("a", "alpha", "a_base", "imu_a"):
+        for name in ("a", "alpha", "a_base", "imu_a", "base_f", "base_t", "elbow_f",
+                     "elbow_t"):
             np.testing.assert_allclose(ours[name], theirs[name], rtol=0, atol=1e-9,
                                        err_msg=name)
-    assert np.linalg.norm(ours["alpha"]) > 1.0
+    assert np.linalg.norm(ours["alpha"]) > 1.0 and np.linalg.norm(ours["elbow_t"]) > 0.01
 
 
 # A ram on a vertical slide, pushed onto the floor by its motor: the slide
