@@ -522,6 +522,15 @@ class Simulation:
         for name, value in controls.items():
             self._engine.set_actuator_control(robot, name, float(value))
 
+    @_serialized
+    def actuator_forces(self, robot: str) -> np.ndarray:
+        """Each actuator's force [N or N·m] over the last step, in
+        ``actuator_names`` order, as MuJoCo's ``actuator_force``: its
+        controller's effort on its joint or tendon (``joint_efforts``) over
+        its gear. Zero before the first step and after a failed one."""
+        self._check_robot(robot)
+        return self._engine.actuator_forces(robot)
+
     def sensor_names(self, name: str) -> list[str]:
         """The sensors of a robot or free body of an MJCF file (its
         ``<sensor>`` elements that are read, in file order; an unnamed one is

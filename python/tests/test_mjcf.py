@@ -2153,7 +2153,7 @@ SENSED_ARM = """<mujoco model="sensed arm">
     <velocimeter name="clipped" site="tip" cutoff="0.05"/>
     <framexaxis name="tip_x" objtype="site" objname="tip"/>
     <framezaxis name="link_z" objtype="xbody" objname="link"/>
-    <rangefinder name="range" site="tip"/>
+    <rangefinder name="range" site="tip"/><actuatorfrc name="m_force" actuator="m"/>
   </sensor>
   <keyframe><key name="moving" qpos="0.3 -0.7 0.05" qvel="1.5 -2 0.4" ctrl="0.2"/></keyframe>
 </mujoco>"""
@@ -2170,8 +2170,8 @@ def test_sensors_read_the_joints_tendons_and_frames_they_name(tmp_path):
         sim = coulomb.Simulation.from_file(str(path), keyframe="moving")
     data = sim.sensor_data("sensed arm")
     names = {1: "ev", 8: "link_pos", 14: "anchor_pos", 16: "clipped", 17: "tip_x",
-             18: "link_z"}  # 19: range
-    assert list(data) == [names.get(k, f"sensor{k}") for k in range(19)]
+             18: "link_z", 19: "m_force"}  # range, the 20th, is not read
+    assert list(data) == [names.get(k, f"sensor{k}") for k in range(20)]
     assert sim.sensor_names("sensed arm") == list(data)
     named = data
     assert named["sensor0"] == pytest.approx([-0.7], abs=1e-15)
@@ -2196,6 +2196,8 @@ def test_sensors_read_the_joints_tendons_and_frames_they_name(tmp_path):
     assert named["sensor13"] == pytest.approx([0.0])  # no step yet
     sim.step()
     assert sim.sensor_data("sensed arm")["sensor13"] == pytest.approx([3 * 0.2], abs=1e-12)
+    assert sim.sensor_data("sensed arm")["m_force"] == pytest.approx([0.2], abs=1e-12)
+    assert sim.actuator_forces("sensed arm") == pytest.approx([0.2], abs=1e-12)
 
 
 # A box resting on the floor, with touch sites under all of it, under its
@@ -2262,6 +2264,8 @@ def test_touch_sensors_sum_the_normal_forces_inside_their_sites(tmp_path):
      "no site named 'hat'"),
     ('<subtreecom body="bone"/>', r"sensor 'sensor0' \(subtreecom\): no body named 'bone'"),
     ('<subtreecom/>', "body missing"),
+    ('<actuatorfrc actuator="nowhere"/>', "no actuator named 'nowhere'"),
+    ('<actuatorfrc/>', "actuator missing"),
 ])
 def test_bad_sensors_are_refused_in_one_line(tmp_path, sensor, message):
     path = tmp_path / "touch.xml"
@@ -2285,6 +2289,28 @@ def test_bad_sites_are_refused_in_one_line(tmp_path, site, message):
         f'<site name="sole" {site}/>'))
     with pytest.raises(ValueError, match=message):
         coulomb.Simulation.from_file(str(path))
+
+
+def test_each_body_of_a_file_reads_its_own_actuator_forces(tmp_path):
+    # Two sliders of one file, each a robot with its motor (gear 2 and 4):
+    # each reads its own actuator's force, ctrl × gain, whatever the gear.
+    slider = ('<body name="{b}" pos="{x} 0 1"><joint name="{b}_slide" type="slide" '
+              'axis="1 0 0"/><geom type="box" size="0.1 0.1 0.1" mass="1"/></body>')
+    path = tmp_path / "sliders.xml"
+    path.write_text(f"""<mujoco><worldbody>{slider.format(b="a", x=0)}
+      {slider.format(b="b", x=1)}</worldbody>
+      <actuator><motor name="push_a" joint="a_slide" gear="2"/>
+        <motor name="push_b" joint="b_slide" gear="4"/></actuator>
+      <sensor><actuatorfrc name="fa" actuator="push_a"/>
+        <actuatorfrc name="fb" actuator="push_b"/></sensor></mujoco>""")
+    sim = coulomb.Simulation.from_file(str(path))
+    assert sim.sensor_names("a") == ["fa"] and sim.sensor_names("b") == ["fb"]
+    sim.set_ctrl("a", [1.5])
+    sim.set_ctrl("b", [-0.5])
+    sim.step()
+    assert sim.sensor_data("a")["fa"] == pytest.approx([1.5], abs=1e-12)
+    assert sim.sensor_data("b")["fb"] == pytest.approx([-0.5], abs=1e-12)
+    assert sim.joint_efforts("b") == pytest.approx([-2.0], abs=1e-12)
 
 
 def test_each_body_of_a_file_reads_its_own_sensors(tmp_path):

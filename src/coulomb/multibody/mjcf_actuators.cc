@@ -97,10 +97,12 @@ class ActuatorAttributes {
 void ReadMotor(const ActuatorAttributes& attributes, double gain,
                MjcfActuator* actuator) {
   const double gear = attributes.Numbers("gear", "1")[0];
+  if (gear == 0.0) attributes.Refuse("gear 0: the motor would move nothing");
   const double force_bound = attributes.SymmetricBound("force");
   const double control_bound = attributes.SymmetricBound("ctrl");
   actuator->effort_limit = std::abs(gear) * std::min(force_bound, gain * control_bound);
   actuator->effort_per_control = gear * gain;
+  actuator->gear = gear;
 }
 
 // A servo: PD gains, its control a target (`target_per_control` times the

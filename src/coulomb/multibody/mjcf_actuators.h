@@ -46,6 +46,7 @@ struct MjcfActuator {
   double target_per_control = 1.0;  // a servo's target per unit control: s
   double inherit_range = 0.0;       // > 0: the target range from the joint's
   double effort_per_control = 1.0;  // a motor's joint torque per unit control: g a
+  double gear = 1.0;                // g: the joint's or tendon's effort per unit force
 };
 
 // The actuators of the MJCF file at `path`, in file order. Throws

@@ -29,13 +29,14 @@ std::vector<std::string> TendonJoints(const ptree& tendon) {
 }
 
 // The names a top-level body owns: its bodies, joints and sites, the fixed
-// tendons over its joints alone, and the world's ("world"), which every
-// robot of the file shares.
+// tendons over its joints alone, the actuators on its joints and those
+// tendons, and the world's ("world"), which every robot of the file shares.
 struct OwnedNames {
   std::set<std::string> bodies{"world"};
   std::set<std::string> joints;
   std::set<std::string> sites;
   std::set<std::string> tendons;
+  std::set<std::string> actuators;
 
   // After Collect: the fixed tendons of the file's <tendon> sections whose
   // joints are all this body's.
@@ -45,6 +46,17 @@ struct OwnedNames {
       for (const auto& [tag, tendon] : content) {
         if (tag == "fixed" && OwnsAll(TendonJoints(tendon)))
           tendons.insert(tendon.get("<xmlattr>.name", ""));
+      }
+    }
+  }
+  // After CollectTendons: the named actuators that act on what it owns.
+  void CollectActuators(const ptree& root) {
+    for (const auto& [section, content] : root) {
+      if (section != "actuator") continue;
+      for (const auto& [tag, actuator] : content) {
+        const auto name = actuator.get_optional<std::string>("<xmlattr>.name");
+        if (tag.front() != '<' && name && Foreign(actuator).empty())
+          actuators.insert(*name);
       }
     }
   }
@@ -68,7 +80,7 @@ struct OwnedNames {
   // Whether `name` is one of these names.
   bool Has(const std::string& name) const {
     return bodies.count(name) || joints.count(name) || sites.count(name) ||
-           tendons.count(name);
+           tendons.count(name) || actuators.count(name);
   }
 
   // Whether `element` refers to a name of this body's (the world aside).
@@ -76,9 +88,7 @@ struct OwnedNames {
     static const ptree none;
     for (const auto& [attribute, value] : element.get_child("<xmlattr>", none)) {
       const std::string& name = value.data();
-      if (name != "world" && (bodies.count(name) || joints.count(name) ||
-                              sites.count(name) || tendons.count(name)))
-        return true;
+      if (name != "world" && Has(name)) return true;
     }
     return false;
   }
@@ -86,11 +96,11 @@ struct OwnedNames {
   // The first name `element` refers to that is not this body's, else "".
   std::string Foreign(const ptree& element) const {
     const std::pair<const char*, const std::set<std::string>*> references[] = {
-        {"body1", &bodies},         {"body2", &bodies},   {"body", &bodies},
-        {"joint1", &joints},        {"joint2", &joints},  {"joint", &joints},
-        {"jointinparent", &joints}, {"site1", &sites},    {"site2", &sites},
-        {"site", &sites},           {"tendon", &tendons}, {"tendon1", &tendons},
-        {"tendon2", &tendons}};
+        {"body1", &bodies},         {"body2", &bodies},      {"body", &bodies},
+        {"joint1", &joints},        {"joint2", &joints},     {"joint", &joints},
+        {"jointinparent", &joints}, {"site1", &sites},       {"site2", &sites},
+        {"site", &sites},           {"tendon", &tendons},    {"tendon1", &tendons},
+        {"tendon2", &tendons},      {"actuator", &actuators}};
     for (const auto& [attribute, owned] : references) {
       const auto name =
           element.get_optional<std::string>(std::string("<xmlattr>.") + attribute);
@@ -232,6 +242,8 @@ ptree BodyShare(const std::string& path, const ptree& root, const std::string& b
   }
   owned.CollectTendons(root);
   file.CollectTendons(root);
+  owned.CollectActuators(root);
+  file.CollectActuators(root);
   ptree kept;
   for (const auto& [section, content] : root) {
     if (section == "worldbody") {

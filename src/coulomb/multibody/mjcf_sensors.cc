@@ -53,8 +53,8 @@ class SensorReader {
     const std::string reftype = attributes.get("reftype", "");
     if (attributes.count("reftype") != attributes.count("refname"))
       throw std::runtime_error(what + ": reftype and refname go together");
-    if (!(kOnJoints.count(tag) || kOnTendons.count(tag) || frame || kOnSites.count(tag) ||
-          kOnSubtrees.count(tag)) ||
+    if (!(kOnJoints.count(tag) || kOnTendons.count(tag) || frame ||
+          tag == "actuatorfrc" || kOnSites.count(tag) || kOnSubtrees.count(tag)) ||
         (frame && !IsFrame(objtype)) || (!reftype.empty() && !IsFrame(reftype)) ||
         (kOnSubtrees.count(tag) && attributes.get("body", "") == "world")) {
       unread->push_back(named);
@@ -70,6 +70,8 @@ class SensorReader {
     if (kOnJoints.count(tag) || kOnTendons.count(tag)) {
       sensor.object =
           Required(attributes, kOnJoints.count(tag) ? "joint" : "tendon", what);
+    } else if (tag == "actuatorfrc") {
+      sensor.object = Required(attributes, "actuator", what);
     } else if (kOnSubtrees.count(tag)) {
       sensor.object = Body(Required(attributes, "body", what), what);
     } else if (frame) {

@@ -11,6 +11,7 @@ namespace coulomb {
 // does (its sensordata entries, in its order):
 //   jointpos, jointvel        a hinge's or slide's q, q̇ (`joint`)
 //   jointactuatorfrc          the actuators' effort on that joint
+//   actuatorfrc               an actuator's force (`actuator`)
 //   tendonpos, tendonvel      a fixed tendon's L, L̇ (`tendon`)
 //   framepos, framequat       a site's or a body frame's position and
 //                             orientation (w x y z) in world (objtype site or
@@ -37,7 +38,8 @@ namespace coulomb {
 struct MjcfSensor {
   std::string name;  // its own, else "sensor<k>", k its index among the file's sensors
   std::string type;  // the tag above
-  // The joint or tendon; for a frame, site or subtree sensor the body ("": world).
+  // The joint, tendon or actuator; for a frame, site or subtree sensor the
+  // body ("": world).
   std::string object{};
   MjcfSite site{};       // a frame or site sensor's frame (X_BS identity for xbody)
   MjcfSite reference{};  // a frame sensor's reference frame (the world's if none)

@@ -382,6 +382,7 @@ NB_MODULE(_coulomb, m) {
       .def("tendon_lengths", &Simulation::TendonLengths)
       .def("actuator_names", &Simulation::actuator_names)
       .def("set_actuator_control", &Simulation::SetActuatorControl)
+      .def("actuator_forces", &Simulation::ActuatorForces)
       .def("sensor_names", &Simulation::sensor_names)
       .def("sensor_readings", &Simulation::SensorReadings)
       .def("velocity_range", &Simulation::VelocityRange)

@@ -72,13 +72,16 @@ struct JointTargetRange {
 // u reaches its joint's or tendon's PD controller: a motor's effort
 // per_control · u, a position servo's target position or a velocity servo's
 // target velocity per_control · u (clamped into the controller's target
-// range, as MuJoCo clamps u into ctrlrange: JointTargetRange).
+// range, as MuJoCo clamps u into ctrlrange: JointTargetRange). Its force,
+// MuJoCo's actuator_force, is the controller's effort over gear.
 struct ActuatorControl {
   enum class Sets { kEffort, kTargetPosition, kTargetVelocity };
   std::string name;      // the actuator's
   std::string acted_on;  // its joint's or tendon's name
   Sets sets = Sets::kEffort;
   double per_control = 1.0;  // [N·m, N, rad, m, rad/s or m/s per unit u]
+  double gear = 1.0;         // the effort on acted_on per unit of its force (≠ 0)
+  int controller = -1;       // its controller's index in the tree's (AddActuatorControl)
 };
 
 // Dry friction F > 0 [N·m or N] on a one-dof joint or a fixed tendon,

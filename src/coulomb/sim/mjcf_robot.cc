@@ -138,9 +138,13 @@ void AddMjcfActuator(const MjcfActuator& actuator, double control, int tree,
                     : actuator.control == MjcfActuator::Control::kTargetPosition
                         ? Sets::kTargetPosition
                         : Sets::kTargetVelocity;
-  system->AddActuatorControl(tree, {actuator.name, ActuatedName(actuator), sets,
-                                    sets == Sets::kEffort ? actuator.effort_per_control
-                                                          : actuator.target_per_control});
+  system->AddActuatorControl(
+      tree, {.name = actuator.name,
+             .acted_on = ActuatedName(actuator),
+             .sets = sets,
+             .per_control = sets == Sets::kEffort ? actuator.effort_per_control
+                                                  : actuator.target_per_control,
+             .gear = actuator.gear});
 }
 
 }  // namespace coulomb

@@ -252,14 +252,20 @@ void MultibodySystem::AddActuatorControl(int tree, const ActuatorControl& actuat
   for (const ActuatorControl& other : trees_[tree].actuators)
     if (other.name == actuator.name)
       throw std::invalid_argument(at + ": a second of that name");
-  if (!std::isfinite(actuator.per_control))
-    throw std::invalid_argument(at + ": its control's scale must be finite");
+  if (!std::isfinite(actuator.per_control) || !std::isfinite(actuator.gear) ||
+      actuator.gear == 0.0)
+    throw std::invalid_argument(at +
+                                ": its control's scale and its gear must be finite "
+                                "(the gear nonzero)");
   const std::vector<JointPdController>& controllers = trees_[tree].controllers;
-  if (std::none_of(
-          controllers.begin(), controllers.end(),
-          [&](const JointPdController& c) { return c.joint == actuator.acted_on; }))
+  const auto last = std::find_if(
+      controllers.rbegin(), controllers.rend(),
+      [&](const JointPdController& c) { return c.joint == actuator.acted_on; });
+  if (last == controllers.rend())
     throw std::invalid_argument(at + ": no controller on '" + actuator.acted_on + "'");
-  trees_[tree].actuators.push_back(actuator);
+  ActuatorControl added = actuator;
+  added.controller = static_cast<int>(std::distance(last, controllers.rend())) - 1;
+  trees_[tree].actuators.push_back(std::move(added));
 }
 
 int MultibodySystem::FindSensorBody(int tree, const std::string& name,
@@ -286,7 +292,15 @@ void MultibodySystem::AddSensor(int tree, Sensor sensor, const std::string& obje
                          sensor.kind == Sensor::Kind::kTendonVelocity;
   if (on_tendon && FindTendon(tree, object) < 0)
     throw std::invalid_argument(at + ": no fixed tendon named '" + object + "'");
-  if (sensor.on_coordinate()) {
+  if (sensor.kind == Sensor::Kind::kActuatorForce) {
+    const std::vector<ActuatorControl>& actuators = trees_[tree].actuators;
+    const auto found =
+        std::find_if(actuators.begin(), actuators.end(),
+                     [&](const ActuatorControl& a) { return a.name == object; });
+    if (found == actuators.end())
+      throw std::invalid_argument(at + ": no actuator named '" + object + "'");
+    sensor.actuator = static_cast<int>(found - actuators.begin());
+  } else if (sensor.on_coordinate()) {
     if (!on_tendon)
       trees_[tree].model.FindOneDofJoint(object);  // throws for another name
     sensor.terms = TermsOf(tree, object);

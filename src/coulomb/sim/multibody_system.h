@@ -108,11 +108,13 @@ class MultibodySystem {
   // or twice, or a coefficient or origin not finite.
   void AddJointCoupler(int tree, JointCoupler coupler);
   // An actuator of a tree (ActuatorControl), its joint or tendon already
-  // under a PD controller. Throws std::invalid_argument on a name used twice,
-  // a joint or tendon without a controller, or a per_control not finite.
+  // under a PD controller: the last one added on it is the actuator's. Throws
+  // std::invalid_argument on a name used twice, a joint or tendon without a
+  // controller, a per_control not finite or a gear not finite or 0.
   void AddActuatorControl(int tree, const ActuatorControl& actuator);
   // A sensor of a tree (Sensor) on `object`: the joint or tendon of a joint
-  // or tendon sensor, else the body its frame is on ("" for the world); a
+  // or tendon sensor, the actuator of an actuator sensor (added before it),
+  // else the body its frame is on ("" for the world); a
   // frame sensor's reference frame on body `reference` ("": the world).
   // Throws std::invalid_argument on a bad name, a sensor name used twice, a
   // frame, size or cutoff not finite (a cutoff < 0), a reference for another

@@ -226,6 +226,7 @@ Sensor ToSensor(const MjcfSensor& read) {
       {"tendonpos", Sensor::Kind::kTendonLength},
       {"tendonvel", Sensor::Kind::kTendonVelocity},
       {"jointactuatorfrc", Sensor::Kind::kJointActuatorForce},
+      {"actuatorfrc", Sensor::Kind::kActuatorForce},
       {"framepos", Sensor::Kind::kFramePosition},
       {"framequat", Sensor::Kind::kFrameOrientation},
       {"framexaxis", Sensor::Kind::kFrameXAxis},

@@ -17,6 +17,8 @@ class MultibodyTree;
 //   kTendonLength, kTendonVelocity    the same for a fixed tendon's terms
 //   kJointActuatorForce               the actuators' effort on a joint over the last
 //                                     step [N, N·m]
+//   kActuatorForce                    an actuator's force over the last step
+//                                     (Simulation::ActuatorForces) [N, N·m]
 //   kFramePosition                    p_S [m]
 //   kFrameOrientation                 R_S as a unit quaternion w x y z (w ≥ 0)
 //   kFrameXAxis, kFrameYAxis, kFrameZAxis
@@ -53,6 +55,7 @@ struct Sensor {
     kTendonLength,
     kTendonVelocity,
     kJointActuatorForce,
+    kActuatorForce,
     kFramePosition,
     kFrameOrientation,
     kFrameXAxis,
@@ -79,6 +82,7 @@ struct Sensor {
   std::string name;
   Kind kind = Kind::kJointPosition;
   std::vector<JointTerm> terms;  // joint and tendon sensors
+  int actuator = -1;             // kActuatorForce: its index in the tree's actuators
   int body = -1;                 // frame and site sensors
   Eigen::Isometry3d X_BS = Eigen::Isometry3d::Identity();
   int reference_body = -1;  // frame sensors: R's body (−1: the world)

@@ -291,6 +291,10 @@ class Simulation {
   std::vector<std::string> actuator_names(const std::string& tree) const;
   void SetActuatorControl(const std::string& tree, const std::string& actuator,
                           double control);
+  // Each actuator's force over the last step, in actuator_names' order, as
+  // MuJoCo's actuator_force: its controller's effort (JointEfforts) over its
+  // gear [N or N·m]. All 0 before the first step and after a failed one.
+  Eigen::VectorXd ActuatorForces(const std::string& tree) const;
   // Robot `tree`'s sensors (an MJCF file's <sensor>s: Sensor) by name, in
   // the file's order, and their readings at the current state (joint
   // actuator forces and touch over the last step: 0 before the first step and

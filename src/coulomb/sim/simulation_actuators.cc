@@ -30,4 +30,25 @@ void Simulation::SetActuatorControl(const std::string& tree, const std::string& 
   throw std::invalid_argument(tree + ": no actuator named '" + actuator + "'");
 }
 
+Eigen::VectorXd Simulation::ActuatorForces(const std::string& tree) const {
+  const int t = FindTree(tree);
+  const std::vector<ActuatorControl>& actuators = scene_.system.tree(t).actuators;
+  Eigen::VectorXd forces =
+      Eigen::VectorXd::Zero(static_cast<Eigen::Index>(actuators.size()));
+  const ContactProblem* problem = stepper_.last_problem();
+  if (problem == nullptr || !last_statistics_.converged) return forces;
+  const Eigen::VectorXd& impulses = stepper_.last_solution().impulses;
+  for (const TimeStepper::ControllerConstraint& c :
+       stepper_.last_controller_constraints()) {
+    if (c.tree != t) continue;
+    for (size_t k = 0; k < actuators.size(); ++k) {
+      if (actuators[k].controller != c.controller) continue;
+      forces[static_cast<Eigen::Index>(k)] =
+          impulses[problem->constraint_offset(c.constraint)] / time_step() /
+          actuators[k].gear;
+    }
+  }
+  return forces;
+}
+
 }  // namespace coulomb

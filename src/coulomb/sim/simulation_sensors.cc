@@ -13,6 +13,7 @@ std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree)
   const MultibodySystem::Tree& owner = scene_.system.tree(t);
   const std::vector<std::string> joints = owner.model.OneDofJointNames();
   const Eigen::VectorXd efforts = JointEfforts(tree);
+  const Eigen::VectorXd actuator_forces = ActuatorForces(tree);
   std::vector<Eigen::VectorXd> readings;
   for (const Sensor& sensor : owner.sensors) {
     Eigen::VectorXd value = Eigen::VectorXd::Zero(sensor.dimension());
@@ -20,6 +21,9 @@ std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree)
       for (size_t k = 0; k < joints.size(); ++k)
         if (owner.model.FindOneDofJoint(joints[k]).velocity == sensor.terms[0].velocity)
           value[0] = efforts[static_cast<Eigen::Index>(k)];
+      value = ApplyCutoff(sensor, value);
+    } else if (sensor.kind == Sensor::Kind::kActuatorForce) {
+      value[0] = actuator_forces[sensor.actuator];
       value = ApplyCutoff(sensor, value);
     } else if (sensor.kind == Sensor::Kind::kTouch) {
       value[0] = TouchForce(t, sensor);

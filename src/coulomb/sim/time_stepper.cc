@@ -325,14 +325,16 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
     }
     for (const FixedTendon& tendon : tree.tendons)
       AddLimitRows(t, tree, tendon.terms, tendon.lower, tendon.upper);
-    for (const JointPdController& controller : tree.controllers) {
+    for (size_t k = 0; k < tree.controllers.size(); ++k) {
+      const JointPdController& controller = tree.controllers[k];
       const JointTerm joint{controller.position, controller.velocity, 1.0};
       const std::span<const JointTerm> terms = ActedOn(tree, controller.tendon, joint);
       EmplaceConstraintPotential<PdControllerConstraint>(
           &AddJointRow(t, nv, terms, 1.0, kJointControllerSlot).potential,
           controller.gains, CombinedPosition(terms, tree.q));
-      controller_constraints_.push_back(
-          {t, controller.velocity, problem_.num_constraints() - 1, controller.tendon});
+      controller_constraints_.push_back({t, controller.velocity,
+                                         problem_.num_constraints() - 1,
+                                         controller.tendon, static_cast<int>(k)});
     }
     for (const JointFriction& friction : tree.frictions) {
       const JointTerm joint{-1, friction.velocity, 1.0};

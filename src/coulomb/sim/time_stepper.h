@@ -159,7 +159,8 @@ class TimeStepper {
   // the controller applied (on a tendon, along it: joint k takes c_k u δt).
   struct ControllerConstraint {
     int tree = -1, velocity = -1, constraint = -1;
-    int tendon = -1;  // the controller's tendon in its tree, −1 on a joint
+    int tendon = -1;      // the controller's tendon in its tree, −1 on a joint
+    int controller = -1;  // its index in the tree's controllers
   };
   const std::vector<ControllerConstraint>& last_controller_constraints() const {
     return controller_constraints_;
