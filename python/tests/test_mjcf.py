@@ -2117,7 +2117,7 @@ def quaternion_matrix(w, x, y, z):
 
 
 # An arm whose sensors read its joints, a tendon and a site: sensors of every
-# kind read, and one that is not (a rangefinder).
+# kind read, and one that is not (an actuator's length).
 SENSED_ARM = """<mujoco model="sensed arm">
   <default><default class="tipsite"><site type="box" size="0.01 0.02 0.03"/></default></default>
   <worldbody>
@@ -2153,7 +2153,7 @@ SENSED_ARM = """<mujoco model="sensed arm">
     <velocimeter name="clipped" site="tip" cutoff="0.05"/>
     <framexaxis name="tip_x" objtype="site" objname="tip"/>
     <framezaxis name="link_z" objtype="xbody" objname="link"/>
-    <rangefinder name="range" site="tip"/><actuatorfrc name="m_force" actuator="m"/>
+    <actuatorpos name="apos" actuator="m"/><actuatorfrc name="m_force" actuator="m"/>
   </sensor>
   <keyframe><key name="moving" qpos="0.3 -0.7 0.05" qvel="1.5 -2 0.4" ctrl="0.2"/></keyframe>
 </mujoco>"""
@@ -2166,11 +2166,11 @@ def test_sensors_read_the_joints_tendons_and_frames_they_name(tmp_path):
     # axis turning at 1.5 rad/s), the site's gyro as R_WSᵀ ω.
     path = tmp_path / "arm.xml"
     path.write_text(SENSED_ARM)
-    with pytest.warns(UserWarning, match=r"1 sensor is not read .*'range' \(rangefinder\)"):
+    with pytest.warns(UserWarning, match=r"1 sensor is not read .*'apos' \(actuatorpos\)"):
         sim = coulomb.Simulation.from_file(str(path), keyframe="moving")
     data = sim.sensor_data("sensed arm")
     names = {1: "ev", 8: "link_pos", 14: "anchor_pos", 16: "clipped", 17: "tip_x",
-             18: "link_z", 19: "m_force"}  # range, the 20th, is not read
+             18: "link_z", 19: "m_force"}  # apos, the 20th, is not read
     assert list(data) == [names.get(k, f"sensor{k}") for k in range(20)]
     assert sim.sensor_names("sensed arm") == list(data)
     named = data
@@ -2244,6 +2244,29 @@ def test_touch_sensors_sum_the_normal_forces_inside_their_sites(tmp_path):
     assert data["right"][0] == pytest.approx(G, rel=1e-5)
     assert data["lid"][0] == data["ring"][0] == 0.0
     assert data["capped"][0] == 5.0
+
+
+def test_cast_ray_meets_the_nearest_geometry(tmp_path):
+    # The box resting on the floor: a ray down from 1 m over it meets its top
+    # face (0.1 m up, less its rest penetration), one beside it the floor, a
+    # ray up or from under the floor nothing; a ray from inside the box
+    # leaves it through the face it points at.
+    path = tmp_path / "touch.xml"
+    path.write_text(TOUCH)
+    sim = coulomb.Simulation.from_file(str(path))
+    sim.run(1.0)
+    top = sim.body_position("box")[2] + 0.05
+    assert top == pytest.approx(0.1, abs=1e-4)
+    assert sim.cast_ray([0.03, -0.02, 1.0], [0, 0, -2]) == pytest.approx(1.0 - top, abs=1e-12)
+    assert sim.cast_ray([0.5, 0.0, 1.0], [0, 0, -1]) == pytest.approx(1.0, abs=1e-12)
+    assert sim.cast_ray([0.5, 0.0, 1.0], [0, 0, 1]) is None
+    assert sim.cast_ray([0.5, 0.0, -1.0], [0, 0, 1]) is None  # the floor, from below
+    inside = sim.body_position("box")
+    assert sim.cast_ray(inside, [1, 0, 0]) == pytest.approx(0.1, abs=1e-6)
+    with pytest.raises(ValueError, match="direction: must not be zero"):
+        sim.cast_ray([0, 0, 1], [0, 0, 0])
+    with pytest.raises(ValueError, match="origin: values must be finite"):
+        sim.cast_ray([0, float("nan"), 1], [0, 0, 1])
 
 
 @pytest.mark.parametrize("sensor, message", [

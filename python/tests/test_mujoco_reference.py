@@ -467,13 +467,13 @@ def test_sensors_read_what_mujocos_do(tmp_path):
     path.write_text(SENSED_ARM)
     model = mujoco.MjModel.from_xml_path(str(path))
     data = mujoco.MjData(model)
-    with pytest.warns(UserWarning, match="'range' \\(rangefinder\\)"):
+    with pytest.warns(UserWarning, match="'apos' \\(actuatorpos\\)"):
         sim = coulomb.Simulation.from_file(str(path), keyframe="moving")
     mujoco.mj_resetDataKeyframe(model, data, model.key("moving").id)
     for _ in range(2):
         mujoco.mj_forward(model, data)
         theirs, ours = mujoco_sensors(model, data), sim.sensor_data("sensed arm")
-        assert set(theirs) - set(ours) == {"range"}  # not read: a warning
+        assert set(theirs) - set(ours) == {"apos"}  # not read: a warning
         for name, value in ours.items():
             if name in ("sensor13", "m_force") and sim.time == 0:
                 continue  # the actuator force: none before a step
@@ -647,6 +647,60 @@ def test_frame_accelerations_read_what_mujocos_do(tmp_path):
             np.testing.assert_allclose(ours[name], theirs[name], rtol=0, atol=1e-9,
                                        err_msg=name)
     assert np.linalg.norm(ours["alpha"]) > 1.0 and np.linalg.norm(ours["elbow_t"]) > 0.01
+
+
+# A probe falling and turning among the world's shapes, its rangefinders
+# aimed at each (and at the sky), one on a link aimed back at the probe.
+RANGEFINDERS = """<mujoco model="probe">
+  <worldbody>
+    <geom type="plane" size="0 0 0.1"/>
+    <geom type="sphere" size="0.2" pos="1 0 1"/>
+    <geom type="box" size="0.1 0.2 0.3" pos="0 1 1" euler="0 0 30"/>
+    <geom type="capsule" fromto="-1 -0.3 0.95 -1.1 0.3 1.05" size="0.1"/>
+    <geom type="cylinder" size="0.3 0.1" pos="0 -1 1" euler="80 0 0"/>
+    <body name="probe" pos="0 0 1">
+      <freejoint/>
+      <geom type="sphere" size="0.05" mass="1"/>
+      <site name="east" euler="0 90 0"/><site name="north" euler="-90 0 0"/>
+      <site name="west" euler="0 -90 0"/><site name="south" euler="90 0 0"/>
+      <site name="down" euler="180 0 0"/><site name="up"/>
+      <site name="slanted" pos="0.02 0 0" euler="150 20 0"/>
+      <body name="arm" pos="0.2 0 0">
+        <joint name="swing" type="hinge" axis="0 0 1"/>
+        <geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.01" mass="0.1"/>
+        <site name="back" euler="0 -90 0"/>
+      </body>
+    </body>
+  </worldbody>
+  <sensor>
+    <rangefinder site="east"/><rangefinder site="north"/><rangefinder site="west"/>
+    <rangefinder site="south"/><rangefinder site="down"/><rangefinder site="up"/>
+    <rangefinder site="slanted"/><rangefinder site="back"/>
+    <rangefinder name="capped" site="east" cutoff="0.1"/>
+  </sensor>
+  <keyframe><key name="turning" qpos="0 0 1 1 0 0 0 0.2" qvel="0 0 0 0.3 -0.2 1.5 -3"/>
+  </keyframe>
+</mujoco>"""
+
+
+def test_rangefinders_read_what_mujocos_do(tmp_path):
+    # At each of 50 steps, after mj_forward: every shape met where MuJoCo's
+    # ray meets it, the sky −1, the probe's own sphere left out but met from
+    # its arm (and the arm met from the probe), the cutoff applied.
+    model, data, _ = both(tmp_path, RANGEFINDERS)
+    sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe="turning")
+    mujoco.mj_resetDataKeyframe(model, data, model.key("turning").id)
+    for _ in range(50):
+        mujoco.mj_forward(model, data)
+        theirs, ours = mujoco_sensors(model, data), sim.sensor_data("probe")
+        assert set(ours) == set(theirs)
+        for name, value in ours.items():
+            np.testing.assert_allclose(value, theirs[name], rtol=1e-12, atol=1e-12,
+                                       err_msg=name)
+        mujoco.mj_step(model, data)
+        sim.step()
+    assert ours["sensor5"][0] == -1.0 and ours["capped"][0] == 0.1
+    assert all(0 < ours[f"sensor{k}"][0] < 2 for k in (0, 1, 2, 3, 4, 6, 7))
 
 
 # A ram on a vertical slide, pushed onto the floor by its motor: the slide

@@ -21,8 +21,8 @@ const std::set<std::string> kOnFrames{"framepos",    "framequat",   "framexaxis"
                                       "frameyaxis",  "framezaxis",  "framelinvel",
                                       "frameangvel", "framelinacc", "frameangacc"};
 const std::set<std::string> kOnSubtrees{"subtreecom", "subtreelinvel", "subtreeangmom"};
-const std::set<std::string> kOnSites{"gyro",          "velocimeter", "touch",
-                                     "accelerometer", "force",       "torque"};
+const std::set<std::string> kOnSites{
+    "gyro", "velocimeter", "touch", "accelerometer", "force", "torque", "rangefinder"};
 
 // The names of the bodies of `element` and those in it.
 void CollectBodies(const ptree& element, std::set<std::string>* bodies) {

@@ -28,6 +28,8 @@ namespace coulomb {
 //                             their angular momentum about it, in world
 //   gyro, velocimeter         a site's angular and linear velocity in the site's
 //                             frame (`site`)
+//   rangefinder               the distance along the site's z axis to the nearest
+//                             geometry, its own body's aside (−1 for none)
 //   touch                     the normal contact forces on the site's body at
 //                             points inside the site's volume, summed (`site`)
 //   accelerometer             the site's acceleration less gravity, in its frame

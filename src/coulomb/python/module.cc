@@ -383,6 +383,9 @@ NB_MODULE(_coulomb, m) {
       .def("actuator_names", &Simulation::actuator_names)
       .def("set_actuator_control", &Simulation::SetActuatorControl)
       .def("actuator_forces", &Simulation::ActuatorForces)
+      .def("cast_ray",
+           [](const Simulation& s, const Eigen::Vector3d& origin,
+              const Eigen::Vector3d& direction) { return s.CastRay(origin, direction); })
       .def("sensor_names", &Simulation::sensor_names)
       .def("sensor_readings", &Simulation::SensorReadings)
       .def("velocity_range", &Simulation::VelocityRange)

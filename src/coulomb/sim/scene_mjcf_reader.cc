@@ -239,6 +239,7 @@ Sensor ToSensor(const MjcfSensor& read) {
       {"subtreecom", Sensor::Kind::kSubtreeCom},
       {"subtreelinvel", Sensor::Kind::kSubtreeLinearVelocity},
       {"subtreeangmom", Sensor::Kind::kSubtreeAngularMomentum},
+      {"rangefinder", Sensor::Kind::kRangefinder},
       {"touch", Sensor::Kind::kTouch},
       {"accelerometer", Sensor::Kind::kAccelerometer},
       {"framelinacc", Sensor::Kind::kFrameLinearAcceleration},

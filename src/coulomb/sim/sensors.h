@@ -31,6 +31,9 @@ class MultibodyTree;
 //                                     carries with `body`, its velocity, and their
 //                                     angular momentum about c [kg·m²/s], in world
 //                                     (MultibodyTree::Subtree)
+//   kRangefinder                      the distance [m] along S's z axis from S's origin
+//                                     to the nearest geometry, that of S's body aside
+//                                     (Simulation::CastRay), −1 for none
 //   kTouch                            Σ γ_n/δt over the last step's contacts on the
 //                                     body at points inside S's volume [N]
 //   kAccelerometer                    R_WSᵀ (a_S − g): S's acceleration over the last
@@ -68,6 +71,7 @@ struct Sensor {
     kSubtreeCom,
     kSubtreeLinearVelocity,
     kSubtreeAngularMomentum,
+    kRangefinder,
     kTouch,
     kAccelerometer,  // those on the last step's dynamics last (on_dynamics)
     kFrameLinearAcceleration,

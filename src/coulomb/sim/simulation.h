@@ -295,6 +295,16 @@ class Simulation {
   // MuJoCo's actuator_force: its controller's effort (JointEfforts) over its
   // gear [N or N·m]. All 0 before the first step and after a failed one.
   Eigen::VectorXd ActuatorForces(const std::string& tree) const;
+  // The distance [m] along the ray from origin_W in `direction_W` (any
+  // nonzero length) to the nearest geometry of the scene at the current
+  // state (RayDistance: a convex shape from inside is met where the ray
+  // leaves it, a half-space from above only), leaving out those of body
+  // `exclude_body` of tree `exclude_tree` (−1: none); nullopt when the ray
+  // meets none. Throws std::invalid_argument for a point or direction not
+  // finite, or a zero direction.
+  std::optional<double> CastRay(const Eigen::Vector3d& origin_W,
+                                const Eigen::Vector3d& direction_W, int exclude_tree = -1,
+                                int exclude_body = -1) const;
   // Robot `tree`'s sensors (an MJCF file's <sensor>s: Sensor) by name, in
   // the file's order, and their readings at the current state (joint
   // actuator forces and touch over the last step: 0 before the first step and

@@ -1,6 +1,8 @@
 // Simulation's sensor readings (simulation.h): kinematic ones from the
-// trees' state (sensors.h), forces from the last step's solution.
+// trees' state (sensors.h), forces from the last step's solution, and rays.
 #include "coulomb/sim/simulation.h"
+
+#include "coulomb/geometry/ray_cast.h"
 
 namespace coulomb {
 
@@ -25,6 +27,11 @@ std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree)
     } else if (sensor.kind == Sensor::Kind::kActuatorForce) {
       value[0] = actuator_forces[sensor.actuator];
       value = ApplyCutoff(sensor, value);
+    } else if (sensor.kind == Sensor::Kind::kRangefinder) {
+      const Eigen::Isometry3d X_WS = SensorFrame(sensor, owner.model);
+      value[0] = CastRay(X_WS.translation(), X_WS.linear().col(2), t, sensor.body)
+                     .value_or(-1.0);
+      value = ApplyCutoff(sensor, value);
     } else if (sensor.kind == Sensor::Kind::kTouch) {
       value[0] = TouchForce(t, sensor);
       value = ApplyCutoff(sensor, value);
@@ -36,6 +43,30 @@ std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree)
     readings.push_back(std::move(value));
   }
   return readings;
+}
+
+std::optional<double> Simulation::CastRay(const Eigen::Vector3d& origin_W,
+                                          const Eigen::Vector3d& direction_W,
+                                          int exclude_tree, int exclude_body) const {
+  if (!origin_W.allFinite() || !direction_W.allFinite() || !(direction_W.norm() > 0.0))
+    throw std::invalid_argument(
+        "a ray needs a finite origin and a finite, nonzero "
+        "direction");
+  const Eigen::Vector3d d_W = direction_W.normalized();
+  const CollisionWorld& world = scene_.system.collision_world();
+  std::vector<Eigen::Isometry3d> X_WG;
+  scene_.system.CalcGeometryPoses(&X_WG);
+  std::optional<double> nearest;
+  for (int g = 0; g < world.num_geometries(); ++g) {
+    if (exclude_tree >= 0 && world.tree(g) == exclude_tree &&
+        world.body(g) == exclude_body)
+      continue;
+    const Eigen::Isometry3d X_GW = X_WG[g].inverse();
+    const std::optional<double> t =
+        RayDistance(world.shape(g), X_GW * origin_W, X_GW.linear() * d_W);
+    if (t && (!nearest || *t < *nearest)) nearest = t;
+  }
+  return nearest;
 }
 
 double Simulation::TouchForce(int tree, const Sensor& sensor) const {
