@@ -28,15 +28,16 @@ std::optional<double> MarchedCrossing(const Shape& shape, const Eigen::Vector3d&
   for (double t = kStep; t <= 4.0; t += kStep) {
     if (!crossed(t)) continue;
     double low = t - kStep, high = t;
-    while (high - low > 1e-12) (crossed(0.5 * (low + high)) ? high : low) = 0.5 * (low + high);
+    while (high - low > 1e-12)
+      (crossed(0.5 * (low + high)) ? high : low) = 0.5 * (low + high);
     return high;
   }
   return std::nullopt;
 }
 
 std::vector<Eigen::Vector3d> OctahedronPoints() {
-  return {{0.3, 0, 0}, {-0.2, 0, 0}, {0, 0.25, 0}, {0, -0.35, 0}, {0, 0, 0.4},
-          {0.05, 0.05, -0.3}, {0.1, 0.1, 0.1}};
+  return {{0.3, 0, 0}, {-0.2, 0, 0},       {0, 0.25, 0},   {0, -0.35, 0},
+          {0, 0, 0.4}, {0.05, 0.05, -0.3}, {0.1, 0.1, 0.1}};
 }
 
 // The shapes, each with a radius within which points are inside it.
@@ -62,7 +63,8 @@ TEST(RayCastTest, MeetsEachShapeWhereItsSignedDistanceChangesSign) {
       const Eigen::Vector3d from_outside = target + 1.5 * random_unit();
       const Eigen::Vector3d d = (target - from_outside).normalized();
       const Eigen::Vector3d d_inside = random_unit();
-      for (const auto& [p, direction] : {std::pair{from_outside, d}, std::pair{target, d_inside}}) {
+      for (const auto& [p, direction] :
+           {std::pair{from_outside, d}, std::pair{target, d_inside}}) {
         const std::optional<double> expected = MarchedCrossing(shape, p, direction);
         const std::optional<double> t = RayDistance(shape, p, direction);
         ASSERT_TRUE(expected.has_value()) << ShapeName(shape);
@@ -91,7 +93,8 @@ TEST(RayCastTest, AMeshSurfaceIsMetWhereItsHullIs) {
   for (int trial = 0; trial < 500; ++trial) {
     const Eigen::Vector3d p(unit(random), unit(random), unit(random));
     const Eigen::Vector3d d =
-        (0.1 * Eigen::Vector3d(unit(random), unit(random), unit(random)) - p).normalized();
+        (0.1 * Eigen::Vector3d(unit(random), unit(random), unit(random)) - p)
+            .normalized();
     const std::optional<double> by_planes = RayDistance(mesh, p, d);
     const std::optional<double> by_triangles = RayDistance(surface, p, d);
     ASSERT_EQ(by_planes.has_value(), by_triangles.has_value()) << trial;
@@ -108,8 +111,9 @@ TEST(RayCastTest, AHalfSpaceIsMetFromAboveOnly) {
   EXPECT_NEAR(*RayDistance(HalfSpace{}, Eigen::Vector3d(1, 2, 0.4), down), 0.5, 1e-15);
   EXPECT_FALSE(RayDistance(HalfSpace{}, Eigen::Vector3d(1, 2, 0.4), -down).has_value());
   EXPECT_FALSE(RayDistance(HalfSpace{}, Eigen::Vector3d(1, 2, -0.4), -down).has_value());
-  EXPECT_FALSE(RayDistance(HalfSpace{}, Eigen::Vector3d(1, 2, 0.4),
-                           Eigen::Vector3d::UnitX()).has_value());
+  EXPECT_FALSE(
+      RayDistance(HalfSpace{}, Eigen::Vector3d(1, 2, 0.4), Eigen::Vector3d::UnitX())
+          .has_value());
 }
 
 }  // namespace

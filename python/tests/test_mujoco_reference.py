@@ -3,6 +3,7 @@
 bodies, inertias from geoms, poses, world geoms and actuators."""
 
 import re
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -457,6 +458,21 @@ def mujoco_sensors(model, data):
             for k in range(model.nsensor)}
 
 
+def assert_same_sensors(model, data, sim, tree, skip=()):
+    """Every sensor of `sim`'s tree `tree` but those in `skip` reads what
+    MuJoCo's does at `data`'s state (after mj_forward), to round-off: a
+    quaternion up to its sign, a long distance to 1e-12 of itself. Returns
+    Coulomb's readings."""
+    theirs, ours = mujoco_sensors(model, data), sim.sensor_data(tree)
+    for name, value in ours.items():
+        if name in skip:
+            continue
+        sign = np.sign(value[0] * theirs[name][0]) if len(value) == 4 else 1
+        np.testing.assert_allclose(sign * value, theirs[name], rtol=1e-12, atol=1e-12,
+                                   err_msg=name)
+    return ours
+
+
 def test_sensors_read_what_mujocos_do(tmp_path):
     # At a keyframe that turns and moves every joint, each sensor of every
     # kind read equals MuJoCo's to round-off (an orientation up to its sign);
@@ -472,14 +488,11 @@ def test_sensors_read_what_mujocos_do(tmp_path):
     mujoco.mj_resetDataKeyframe(model, data, model.key("moving").id)
     for _ in range(2):
         mujoco.mj_forward(model, data)
-        theirs, ours = mujoco_sensors(model, data), sim.sensor_data("sensed arm")
-        assert set(theirs) - set(ours) == {"apos"}  # not read: a warning
-        for name, value in ours.items():
-            if name in ("sensor13", "m_force") and sim.time == 0:
-                continue  # the actuator force: none before a step
-            sign = np.sign(value[0] * theirs[name][0]) if len(value) == 4 else 1
-            np.testing.assert_allclose(sign * value, theirs[name], rtol=0, atol=1e-12,
-                                       err_msg=name)
+        assert set(mujoco_sensors(model, data)) - set(sim.sensor_names("sensed arm")) == {
+            "apos"}  # not read: a warning
+        # The actuator forces: none before a step.
+        assert_same_sensors(model, data, sim, "sensed arm",
+                            skip=("sensor13", "m_force") if sim.time == 0 else ())
         mujoco.mj_step(model, data)
         sim.step()
 
@@ -527,12 +540,8 @@ SITE_CLASSES = """<mujoco model="site classes">
 def test_sites_are_placed_by_their_classes_and_ends_as_mujocos(tmp_path):
     model, data, sim = both(tmp_path, SITE_CLASSES)
     mujoco.mj_forward(model, data)
-    theirs, ours = mujoco_sensors(model, data), sim.sensor_data("site classes")
-    assert set(ours) == set(theirs)
-    for name, value in ours.items():
-        sign = np.sign(value[0] * theirs[name][0]) if len(value) == 4 else 1
-        np.testing.assert_allclose(sign * value, theirs[name], rtol=0, atol=1e-12,
-                                   err_msg=name)
+    assert set(assert_same_sensors(model, data, sim, "site classes")) == set(
+        mujoco_sensors(model, data))
 
 
 def test_touch_sensors_read_what_mujocos_do_at_rest(tmp_path):
@@ -571,16 +580,17 @@ def test_set_ctrl_drives_the_actuators_as_mujocos_ctrl(tmp_path):
     np.testing.assert_allclose(sim.joint_positions("gripper"), data.qpos, rtol=0, atol=1e-12)
 
 
-def test_force_torque_and_accelerometer_read_what_mujocos_do(tmp_path):
-    # While the arm swings, each step: Coulomb's readings take the last
-    # step's acceleration at the state after it; MuJoCo's, given that
-    # acceleration (its own, from its velocities) at the same state
-    # (mj_forward, then qacc set, mj_rnePostConstraint and mj_sensorAcc),
-    # equal them to round-off: the same Newton–Euler over the subtree.
-    model, data, _ = both(tmp_path, HANGING_ARM)
-    sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe="swing")
-    mujoco.mj_resetDataKeyframe(model, data, model.key("swing").id)
-    for _ in range(200):
+def dynamic_sensors_over_steps(tmp_path, text, keyframe, tree, names, steps=50):
+    """Both engines from `keyframe` of the file `text`, each step: Coulomb's
+    sensors `names` of `tree` take the last step's acceleration at the state
+    after it; MuJoCo's, given that acceleration (its own, from its
+    velocities) at the same state (mj_forward, then qacc set,
+    mj_rnePostConstraint and mj_sensorAcc), equal them to 1e-9. MuJoCo's
+    data at the end, with Coulomb's last readings as `coulomb`."""
+    model, data, _ = both(tmp_path, text)
+    sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe=keyframe)
+    mujoco.mj_resetDataKeyframe(model, data, model.key(keyframe).id)
+    for _ in range(steps):
         velocity = data.qvel.copy()
         mujoco.mj_step(model, data)
         sim.step()
@@ -589,10 +599,21 @@ def test_force_torque_and_accelerometer_read_what_mujocos_do(tmp_path):
         data.qacc[:] = acceleration
         mujoco.mj_rnePostConstraint(model, data)
         mujoco.mj_sensorAcc(model, data)
-        theirs, ours = mujoco_sensors(model, data), sim.sensor_data("hanging arm")
-        for name in ("sensor0", "sensor1", "sensor2"):
+        theirs, ours = mujoco_sensors(model, data), sim.sensor_data(tree)
+        for name in names:
             np.testing.assert_allclose(ours[name], theirs[name], rtol=0, atol=1e-9,
                                        err_msg=name)
+    return SimpleNamespace(qvel=data.qvel.copy(), coulomb=ours)
+
+
+def test_force_torque_and_accelerometer_read_what_mujocos_do(tmp_path):
+    # While the arm swings, each step: Coulomb's readings take the last
+    # step's acceleration at the state after it; MuJoCo's, given that
+    # acceleration (its own, from its velocities) at the same state
+    # (mj_forward, then qacc set, mj_rnePostConstraint and mj_sensorAcc),
+    # equal them to round-off: the same Newton–Euler over the subtree.
+    data = dynamic_sensors_over_steps(tmp_path, HANGING_ARM, "swing", "hanging arm",
+                                      ("sensor0", "sensor1", "sensor2"), steps=200)
     assert np.abs(data.qvel).max() > 0.5  # it swings
 
 
@@ -606,21 +627,25 @@ FRAME_ACCELERATIONS = """
   </sensor>"""
 
 
-def test_subtree_and_relative_frame_sensors_read_what_mujocos_do(tmp_path):
-    # At a keyframe that moves every joint, and after each of 50 steps.
-    model, data, _ = both(tmp_path, FLOATING_ARM)
-    sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe="moving")
-    mujoco.mj_resetDataKeyframe(model, data, model.key("moving").id)
-    for _ in range(50):
+def sensors_over_steps(tmp_path, text, keyframe, tree, steps=50):
+    """Both engines from `keyframe` of the file `text`: at it and after each
+    of `steps` steps, every sensor of `tree` reads what MuJoCo's does
+    (assert_same_sensors). Coulomb's last readings."""
+    model, data, _ = both(tmp_path, text)
+    sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe=keyframe)
+    mujoco.mj_resetDataKeyframe(model, data, model.key(keyframe).id)
+    for _ in range(steps):
         mujoco.mj_forward(model, data)
-        theirs, ours = mujoco_sensors(model, data), sim.sensor_data("floating arm")
-        assert set(ours) == set(theirs)
-        for name, value in ours.items():
-            sign = np.sign(value[0] * theirs[name][0]) if len(value) == 4 else 1
-            np.testing.assert_allclose(sign * value, theirs[name], rtol=0, atol=1e-12,
-                                       err_msg=name)
+        ours = assert_same_sensors(model, data, sim, tree)
+        assert set(ours) == set(mujoco_sensors(model, data))
         mujoco.mj_step(model, data)
         sim.step()
+    return ours
+
+
+def test_subtree_and_relative_frame_sensors_read_what_mujocos_do(tmp_path):
+    # At a keyframe that moves every joint, and after each of 50 steps.
+    ours = sensors_over_steps(tmp_path, FLOATING_ARM, "moving", "floating arm")
     assert np.linalg.norm(ours["L"]) > 0.05 and np.linalg.norm(ours["link_L"]) > 0.01
 
 
@@ -628,24 +653,11 @@ def test_frame_accelerations_read_what_mujocos_do(tmp_path):
     # MuJoCo given the step's acceleration, as for the accelerometer; the
     # free base's load cell reads nothing (its free joint carries nothing),
     # the elbow's the wrench that moves the link and the tip.
-    model, data, _ = both(tmp_path, FLOATING_ARM.replace("  </sensor>",
-                                                         FRAME_ACCELERATIONS))
-    sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe="moving")
-    mujoco.mj_resetDataKeyframe(model, data, model.key("moving").id)
-    for _ in range(50):
-        velocity = data.qvel.copy()
-        mujoco.mj_step(model, data)
-        sim.step()
-        acceleration = (data.qvel - velocity) / model.opt.timestep
-        mujoco.mj_forward(model, data)
-        data.qacc[:] = acceleration
-        mujoco.mj_rnePostConstraint(model, data)
-        mujoco.mj_sensorAcc(model, data)
-        theirs, ours = mujoco_sensors(model, data), sim.sensor_data("floating arm")
-        for name in ("a", "alpha", "a_base", "imu_a", "base_f", "base_t", "elbow_f",
-                     "elbow_t"):
-            np.testing.assert_allclose(ours[name], theirs[name], rtol=0, atol=1e-9,
-                                       err_msg=name)
+    data = dynamic_sensors_over_steps(
+        tmp_path, FLOATING_ARM.replace("  </sensor>", FRAME_ACCELERATIONS), "moving",
+        "floating arm", ("a", "alpha", "a_base", "imu_a", "base_f", "base_t", "elbow_f",
+                         "elbow_t"))
+    ours = data.coulomb
     assert np.linalg.norm(ours["alpha"]) > 1.0 and np.linalg.norm(ours["elbow_t"]) > 0.01
 
 
@@ -687,18 +699,7 @@ def test_rangefinders_read_what_mujocos_do(tmp_path):
     # At each of 50 steps, after mj_forward: every shape met where MuJoCo's
     # ray meets it, the sky −1, the probe's own sphere left out but met from
     # its arm (and the arm met from the probe), the cutoff applied.
-    model, data, _ = both(tmp_path, RANGEFINDERS)
-    sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe="turning")
-    mujoco.mj_resetDataKeyframe(model, data, model.key("turning").id)
-    for _ in range(50):
-        mujoco.mj_forward(model, data)
-        theirs, ours = mujoco_sensors(model, data), sim.sensor_data("probe")
-        assert set(ours) == set(theirs)
-        for name, value in ours.items():
-            np.testing.assert_allclose(value, theirs[name], rtol=1e-12, atol=1e-12,
-                                       err_msg=name)
-        mujoco.mj_step(model, data)
-        sim.step()
+    ours = sensors_over_steps(tmp_path, RANGEFINDERS, "turning", "probe")
     assert ours["sensor5"][0] == -1.0 and ours["capped"][0] == 0.1
     assert all(0 < ours[f"sensor{k}"][0] < 2 for k in (0, 1, 2, 3, 4, 6, 7))
 

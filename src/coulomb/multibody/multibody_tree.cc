@@ -771,8 +771,7 @@ void MultibodyTree::CalcAngularJacobian(
 
 std::pair<Eigen::Vector3d, Eigen::Vector3d> MultibodyTree::PointAcceleration(
     int body, const Eigen::Vector3d& p_W, const Eigen::VectorXd& a) const {
-  Impl& m = *impl_;
-  if (single_free_body_) m.SyncFreeBodyData(body_);
+  Impl& m = SyncedImpl();
   pinocchio::Data data(m.model);
   pinocchio::forwardKinematics(m.model, data, m.q, m.v, a);
   // In the joint's frame: a_p = a_o + α × r + ω × (v_o + ω × r), (v_o, ω)
@@ -787,14 +786,22 @@ std::pair<Eigen::Vector3d, Eigen::Vector3d> MultibodyTree::PointAcceleration(
                              v.angular().cross(v_p))};
 }
 
-MultibodyTree::SubtreeMomentum MultibodyTree::Subtree(int body) const {
-  Impl& m = *impl_;
-  if (single_free_body_) m.SyncFreeBodyData(body_);
-  const pinocchio::Frame& frame = m.model.frames[m.body_frames[body]];
+MultibodyTree::Impl& MultibodyTree::SyncedImpl() const {
+  if (single_free_body_) impl_->SyncFreeBodyData(body_);
+  return *impl_;
+}
+
+void MultibodyTree::CheckCarriedByJoint(int body) const {
   if (!CarriedByJoint(body))
-    throw std::invalid_argument("body '" + frame.name +
-                                "' is welded to its parent link: no joint carries its "
-                                "subtree alone");
+    throw std::invalid_argument(
+        "body '" + impl_->model.frames[impl_->body_frames[body]].name +
+        "' is welded to its parent link: no joint carries its subtree alone");
+}
+
+MultibodyTree::SubtreeMomentum MultibodyTree::Subtree(int body) const {
+  Impl& m = SyncedImpl();
+  const pinocchio::Frame& frame = m.model.frames[m.body_frames[body]];
+  CheckCarriedByJoint(body);
   pinocchio::Data data(m.model);
   pinocchio::forwardKinematics(m.model, data, m.q, m.v);
   // Σ of each joint's inertia times its twist, both in world: the spatial
@@ -841,13 +848,9 @@ bool MultibodyTree::CarriedByJoint(int body) const {
 std::pair<Eigen::Vector3d, Eigen::Vector3d> MultibodyTree::ParentWrench(
     int body, const Eigen::VectorXd& a, const std::vector<PointForce>& forces,
     const Eigen::Vector3d& p_W) const {
-  Impl& m = *impl_;
-  if (single_free_body_) m.SyncFreeBodyData(body_);
+  Impl& m = SyncedImpl();
   const pinocchio::Frame& frame = m.model.frames[m.body_frames[body]];
-  if (!CarriedByJoint(body))
-    throw std::invalid_argument("body '" + frame.name +
-                                "' is welded to its parent link: no joint carries its "
-                                "subtree alone");
+  CheckCarriedByJoint(body);
   pinocchio::Data data(m.model);
   pinocchio::forwardKinematics(m.model, data, m.q, m.v, a);
   // External forces as spatial forces about each joint's origin, in its frame.

@@ -318,6 +318,10 @@ class MultibodyTree {
 
  private:
   struct Impl;
+  // *impl_, a free body's Pinocchio data brought up to its state first.
+  Impl& SyncedImpl() const;
+  // Throws std::invalid_argument naming `body` unless CarriedByJoint.
+  void CheckCarriedByJoint(int body) const;
   // A tree made by FreeBody keeps all that a time step reads of it here, in
   // closed form, in the tree object itself rather than behind impl_: a
   // system's trees lie side by side in one vector, so a step over many free
