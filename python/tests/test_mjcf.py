@@ -2316,18 +2316,22 @@ def test_bad_sites_are_refused_in_one_line(tmp_path, site, message):
 
 def test_each_body_of_a_file_reads_its_own_actuator_forces(tmp_path):
     # Two sliders of one file, each a robot with its motor (gear 2 and 4):
-    # each reads its own actuator's force, ctrl × gain, whatever the gear.
+    # each reads its own actuator's force, ctrl × gain, whatever the gear,
+    # and the second its geom's frame.
     slider = ('<body name="{b}" pos="{x} 0 1"><joint name="{b}_slide" type="slide" '
-              'axis="1 0 0"/><geom type="box" size="0.1 0.1 0.1" mass="1"/></body>')
+              'axis="1 0 0"/><geom name="{b}_box" type="box" size="0.1 0.1 0.1" mass="1" '
+              'pos="0.1 0 0"/></body>')
     path = tmp_path / "sliders.xml"
     path.write_text(f"""<mujoco><worldbody>{slider.format(b="a", x=0)}
       {slider.format(b="b", x=1)}</worldbody>
       <actuator><motor name="push_a" joint="a_slide" gear="2"/>
         <motor name="push_b" joint="b_slide" gear="4"/></actuator>
       <sensor><actuatorfrc name="fa" actuator="push_a"/>
-        <actuatorfrc name="fb" actuator="push_b"/></sensor></mujoco>""")
+        <actuatorfrc name="fb" actuator="push_b"/>
+        <framepos name="where_b" objtype="geom" objname="b_box"/></sensor></mujoco>""")
     sim = coulomb.Simulation.from_file(str(path))
-    assert sim.sensor_names("a") == ["fa"] and sim.sensor_names("b") == ["fb"]
+    assert sim.sensor_names("a") == ["fa"] and sim.sensor_names("b") == ["fb", "where_b"]
+    assert sim.sensor_data("b")["where_b"] == pytest.approx([1.1, 0, 1], abs=1e-15)
     sim.set_ctrl("a", [1.5])
     sim.set_ctrl("b", [-0.5])
     sim.step()
@@ -2400,12 +2404,9 @@ def test_set_ctrl_sets_a_velocity_servos_target_velocity(tmp_path):
         assert sim.joint_velocities("cart")[0] == pytest.approx(speed, abs=1e-9)
 
 
-# A two-link arm hanging from the world, damped, with a wrist site on its
-# lower link (turned in it) carrying a force-torque sensor and an
-# accelerometer.
-# A floating arm, its base free: each subtree sensor, the frame sensors
-# relative to moving sites and body frames (and to the world's body), and
-# the frames' accelerations.
+# A floating arm, its base free: each subtree sensor, the frame sensors of
+# sites, geoms and body frames relative to moving ones (and to the world's
+# body), and the frames' accelerations.
 FLOATING_ARM = """<mujoco model="floating arm">
   <option gravity="0.3 -0.5 -9.81"/>
   <default><geom contype="0" conaffinity="0"/></default>
@@ -2413,15 +2414,16 @@ FLOATING_ARM = """<mujoco model="floating arm">
     <site name="post" pos="0.3 -0.2 0.1" euler="20 -10 40"/>
     <body name="base" pos="0 0 1" euler="10 0 -20">
       <freejoint/>
-      <geom type="box" size="0.1 0.05 0.04" mass="2" pos="0.01 0.02 0"/>
+      <geom name="hull" type="box" size="0.1 0.05 0.04" mass="2" pos="0.01 0.02 0"
+            euler="5 0 10"/>
       <site name="imu" pos="0.05 -0.02 0.03" euler="0 25 -30"/>
       <body name="link" pos="0.1 0 0" euler="0 30 0">
         <joint name="elbow" type="hinge" axis="0 1 0.3"/>
-        <geom type="capsule" fromto="0 0 0 0.3 0.05 0" size="0.02" mass="0.7"/>
+        <geom name="bone" type="capsule" fromto="0 0 0 0.3 0.05 0" size="0.02" mass="0.7"/>
         <site name="knuckle" pos="0.2 0.01 0" euler="45 10 0"/>
         <body name="tip" pos="0.3 0 0" euler="20 0 0">
           <joint name="extend" type="slide" axis="1 0 0.2"/>
-          <geom type="sphere" size="0.03" mass="0.2" pos="0.02 0 0"/>
+          <geom name="ball" type="sphere" size="0.03" mass="0.2" pos="0.02 0 0"/>
           <site name="finger" pos="0.05 0.01 -0.02" euler="15 -40 70"/>
         </body>
       </body>
@@ -2441,6 +2443,11 @@ FLOATING_ARM = """<mujoco model="floating arm">
     <frameangvel name="w" objtype="site" objname="finger" reftype="site" refname="knuckle"/>
     <framelinvel name="v_base" objtype="xbody" objname="tip" reftype="xbody" refname="base"/>
     <framepos name="p_world" objtype="site" objname="finger" reftype="xbody" refname="world"/>
+    <framepos name="bone_p" objtype="geom" objname="bone"/>
+    <framequat name="bone_q" objtype="geom" objname="bone"/>
+    <framelinvel name="hull_v" objtype="geom" objname="hull" reftype="geom" refname="ball"/>
+    <framexaxis name="finger_x" objtype="site" objname="finger" reftype="geom" refname="bone"/>
+    <framequat name="hull_q" objtype="geom" objname="hull" reftype="geom" refname="bone"/>
   </sensor>
   <keyframe><key name="moving" qpos="0.1 -0.2 1.1 0.9 0.1 -0.3 0.2 0.4 0.05"
                  qvel="0.3 -0.4 0.5 1.5 -2 0.7 2.5 -0.6"/></keyframe>
@@ -2472,6 +2479,9 @@ def test_a_floating_arm_keeps_its_momentum_to_first_order(tmp_path):
     assert drifts[1][2] < 3e-3 * np.linalg.norm(start["L"])
 
 
+# A two-link arm hanging from the world, damped, with a wrist site on its
+# lower link (turned in it) carrying a force-torque sensor and an
+# accelerometer.
 HANGING_ARM = """<mujoco model="hanging arm">
   <worldbody>
     <site name="ceiling" pos="0 0 1.2"/>

@@ -28,13 +28,15 @@ std::vector<std::string> TendonJoints(const ptree& tendon) {
   return joints;
 }
 
-// The names a top-level body owns: its bodies, joints and sites, the fixed
-// tendons over its joints alone, the actuators on its joints and those
-// tendons, and the world's ("world"), which every robot of the file shares.
+// The names a top-level body owns: its bodies, joints, sites and geoms, the
+// fixed tendons over its joints alone, the actuators on its joints and those
+// tendons, and the world's ("world", its sites and geoms), which every robot
+// of the file shares.
 struct OwnedNames {
   std::set<std::string> bodies{"world"};
   std::set<std::string> joints;
   std::set<std::string> sites;
+  std::set<std::string> geoms;
   std::set<std::string> tendons;
   std::set<std::string> actuators;
 
@@ -73,6 +75,7 @@ struct OwnedNames {
       const auto name = child.get_optional<std::string>("<xmlattr>.name");
       if ((tag == "joint" || tag == "freejoint") && name) joints.insert(*name);
       if (tag == "site" && name) sites.insert(*name);
+      if (tag == "geom" && name) geoms.insert(*name);
       if (tag == "body") Collect(child);
     }
   }
@@ -80,7 +83,7 @@ struct OwnedNames {
   // Whether `name` is one of these names.
   bool Has(const std::string& name) const {
     return bodies.count(name) || joints.count(name) || sites.count(name) ||
-           tendons.count(name) || actuators.count(name);
+           geoms.count(name) || tendons.count(name) || actuators.count(name);
   }
 
   // Whether `element` refers to a name of this body's (the world aside).
@@ -106,10 +109,11 @@ struct OwnedNames {
           element.get_optional<std::string>(std::string("<xmlattr>.") + attribute);
       if (name && !owned->count(*name)) return *name;
     }
-    // A frame sensor's object and reference: bodies or sites.
+    // A frame sensor's object and reference: bodies, sites or geoms.
     for (const char* attribute : {"<xmlattr>.objname", "<xmlattr>.refname"}) {
       const auto frame = element.get_optional<std::string>(attribute);
-      if (frame && !bodies.count(*frame) && !sites.count(*frame)) return *frame;
+      if (frame && !bodies.count(*frame) && !sites.count(*frame) && !geoms.count(*frame))
+        return *frame;
     }
     return "";
   }
@@ -227,10 +231,10 @@ ptree BodyShare(const std::string& path, const ptree& root, const std::string& b
         ++found;
       }
       if (tag == "body") file.Collect(child);
-      if (const auto site = child.get_optional<std::string>("<xmlattr>.name");
-          tag == "site" && site) {
-        owned.sites.insert(*site);  // the world's, which every body shares
-        file.sites.insert(*site);
+      const auto name = child.get_optional<std::string>("<xmlattr>.name");
+      if (name && (tag == "site" || tag == "geom")) {  // the world's: every body's
+        (tag == "site" ? owned.sites : owned.geoms).insert(*name);
+        (tag == "site" ? file.sites : file.geoms).insert(*name);
       }
     }
   }

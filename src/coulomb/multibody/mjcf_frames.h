@@ -6,6 +6,8 @@
 
 #include <Eigen/Geometry>
 
+#include "coulomb/multibody/mjcf_sites.h"
+
 namespace coulomb {
 
 // MJCF's <frame> elements (MuJoCo 3) taken out of <worldbody>: each frame's
@@ -30,5 +32,15 @@ std::vector<double> MjcfAttributeNumbers(const boost::property_tree::ptree& attr
 // the form NormalizeMjcfOrientations leaves): X_PE.
 Eigen::Isometry3d MjcfElementPose(const boost::property_tree::ptree& attributes,
                                   const std::string& tag);
+
+// ReadMjcfSites of a file's root element (ReadMjcfRoot).
+std::map<std::string, MjcfSite> ReadMjcfSites(const boost::property_tree::ptree& root);
+// The named geoms of a file's root element (ReadMjcfRoot) as frames: the
+// body each is on ("" for the world's), its pose there (pos and orientation,
+// or fromto as a site's), its type (its size is not read). Throws
+// std::runtime_error naming the geom for a fromto that is not six numbers or
+// whose ends coincide.
+std::map<std::string, MjcfSite> ReadMjcfGeomFrames(
+    const boost::property_tree::ptree& root);
 
 }  // namespace coulomb

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "coulomb/multibody/mjcf_defaults.h"
+#include "coulomb/multibody/mjcf_frames.h"
 
 namespace coulomb {
 namespace {
@@ -35,7 +36,8 @@ void CollectBodies(const ptree& element, std::set<std::string>* bodies) {
 
 class SensorReader {
  public:
-  SensorReader(const std::string& path, const ptree& root) : sites_(ReadMjcfSites(path)) {
+  explicit SensorReader(const ptree& root)
+      : sites_(ReadMjcfSites(root)), geoms_(ReadMjcfGeomFrames(root)) {
     if (const auto world = root.get_child_optional("worldbody"))
       CollectBodies(*world, &bodies_);
   }
@@ -56,6 +58,8 @@ class SensorReader {
     if (!(kOnJoints.count(tag) || kOnTendons.count(tag) || frame ||
           tag == "actuatorfrc" || kOnSites.count(tag) || kOnSubtrees.count(tag)) ||
         (frame && !IsFrame(objtype)) || (!reftype.empty() && !IsFrame(reftype)) ||
+        (frame && IsMesh(objtype, attributes.get("objname", ""))) ||
+        IsMesh(reftype, attributes.get("refname", "")) ||
         (kOnSubtrees.count(tag) && attributes.get("body", "") == "world")) {
       unread->push_back(named);
       return std::nullopt;
@@ -95,14 +99,21 @@ class SensorReader {
   }
 
   static bool IsFrame(const std::string& type) {
-    return type == "site" || type == "xbody";
+    return type == "site" || type == "xbody" || type == "geom";
+  }
+  // Whether `name` is a mesh geom, whose frame MuJoCo moves to the mesh's
+  // centroid and principal axes.
+  bool IsMesh(const std::string& type, const std::string& name) const {
+    const auto geom = geoms_.find(name);
+    return type == "geom" && geom != geoms_.end() && geom->second.type == "mesh";
   }
 
-  // The frame of a site, or of a body (objtype or reftype xbody): the world's
-  // for "world".
+  // The frame of a site, a geom, or a body (objtype or reftype xbody): the
+  // world's for "world".
   MjcfSite Frame(const std::string& type, const std::string& name,
                  const std::string& what) const {
-    if (type == "site") return Site(name, what);
+    if (type == "site") return Find(sites_, "site", name, what);
+    if (type == "geom") return Find(geoms_, "geom", name, what);
     return MjcfSite{.body = name == "world" ? "" : Body(name, what)};
   }
 
@@ -112,14 +123,20 @@ class SensorReader {
     return name;
   }
 
+  static const MjcfSite& Find(const std::map<std::string, MjcfSite>& frames,
+                              const std::string& kind, const std::string& name,
+                              const std::string& what) {
+    const auto frame = frames.find(name);
+    if (frame == frames.end())
+      throw std::runtime_error(what + ": no " + kind + " named '" + name + "'");
+    return frame->second;
+  }
   const MjcfSite& Site(const std::string& name, const std::string& what) const {
-    const auto site = sites_.find(name);
-    if (site == sites_.end())
-      throw std::runtime_error(what + ": no site named '" + name + "'");
-    return site->second;
+    return Find(sites_, "site", name, what);
   }
 
   std::map<std::string, MjcfSite> sites_;
+  std::map<std::string, MjcfSite> geoms_;
   std::set<std::string> bodies_;
 };
 
@@ -127,7 +144,7 @@ class SensorReader {
 
 MjcfSensors ReadMjcfSensors(const std::string& path) {
   const ptree root = ReadMjcfRoot(path);
-  const SensorReader reader(path, root);
+  const SensorReader reader(root);
   MjcfSensors sensors;
   int k = 0;
   for (const auto& [section, content] : root) {

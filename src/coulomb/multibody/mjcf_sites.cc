@@ -8,26 +8,37 @@
 #include "coulomb/multibody/mjcf_orientations.h"
 
 namespace coulomb {
-namespace {
 
 using boost::property_tree::ptree;
 
-// Its pose and size from `fromto` (its two ends, in its body's frame), as
-// MuJoCo places a capsule, cylinder, box or ellipsoid site: centred between
-// the ends, its z axis from `to` towards `from`, half their distance as its half-length
-// along z, its first size number the radius (a box's and an ellipsoid's x
-// and y half-sizes).
-void PlaceByEnds(const ptree& attributes, const std::string& name, MjcfSite* site) {
-  const std::string what = "site '" + name + "' fromto";
-  if (site->type == "sphere")
-    throw std::runtime_error(what + ": a sphere has no axis (give it pos instead)");
+namespace {
+
+// The pose of an element placed by `fromto` (its two ends, in its body's
+// frame), as MuJoCo places a capsule, cylinder, box or ellipsoid: centred
+// between the ends, its z axis from `to` towards `from`; half the ends'
+// distance in *half_length.
+Eigen::Isometry3d PoseByEnds(const ptree& attributes, const std::string& what,
+                             double* half_length) {
   const std::vector<double> n =
       ParseMjcfNumbers(attributes.get<std::string>("fromto"), what, 6);
   const Eigen::Vector3d from(n[0], n[1], n[2]), to(n[3], n[4], n[5]);
   if (!((to - from).norm() > 0.0)) throw std::runtime_error(what + ": its ends coincide");
-  site->X_BS.translation() = 0.5 * (from + to);
-  site->X_BS.linear() = MjcfTurnFromZ(from - to).toRotationMatrix();  // MuJoCo's sense
-  const double half_length = 0.5 * (to - from).norm();
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  pose.translation() = 0.5 * (from + to);
+  pose.linear() = MjcfTurnFromZ(from - to).toRotationMatrix();  // MuJoCo's sense
+  *half_length = 0.5 * (to - from).norm();
+  return pose;
+}
+
+// A site placed by fromto (PoseByEnds): half the ends' distance its
+// half-length along z, its first size number the radius (a box's and an
+// ellipsoid's x and y half-sizes).
+void PlaceByEnds(const ptree& attributes, const std::string& name, MjcfSite* site) {
+  const std::string what = "site '" + name + "' fromto";
+  if (site->type == "sphere")
+    throw std::runtime_error(what + ": a sphere has no axis (give it pos instead)");
+  double half_length = 0.0;
+  site->X_BS = PoseByEnds(attributes, what, &half_length);
   if (site->type == "capsule" || site->type == "cylinder") {
     site->size[1] = half_length;
   } else {
@@ -53,28 +64,53 @@ MjcfSite Site(const ptree& attributes, const std::string& body, const std::strin
   return site;
 }
 
-// The named sites of `element` (a body named `body`, or the world body: "")
-// and of the bodies in it.
-void CollectSites(const ptree& element, const std::string& body,
-                  std::map<std::string, MjcfSite>* sites) {
+// A geom's frame, and its type (its size not read).
+MjcfSite GeomFrame(const ptree& attributes, const std::string& body,
+                   const std::string& name) {
+  MjcfSite geom{body, MjcfElementPose(attributes, "geom"),
+                attributes.get("type", "sphere")};
+  double half_length = 0.0;
+  if (attributes.count("fromto"))
+    geom.X_BS = PoseByEnds(attributes, "geom '" + name + "' fromto", &half_length);
+  return geom;
+}
+
+// The named elements `tag` (site or geom) of `element` (a body named `body`,
+// or the world body: "") and of the bodies in it, read by `read`.
+template <typename Read>
+void Collect(const ptree& element, const std::string& body, const std::string& tag,
+             const Read& read, std::map<std::string, MjcfSite>* found) {
   static const ptree none;
-  for (const auto& [tag, child] : element) {
+  for (const auto& [child_tag, child] : element) {
     const ptree& own = child.get_child("<xmlattr>", none);
-    if (tag == "body") CollectSites(child, own.get("name", ""), sites);
-    if (tag != "site" || !own.count("name")) continue;
+    if (child_tag == "body") Collect(child, own.get("name", ""), tag, read, found);
+    if (child_tag != tag || !own.count("name")) continue;
     const std::string name = own.get<std::string>("name");
-    (*sites)[name] = Site(own, body, name);
+    (*found)[name] = read(own, body, name);
   }
+}
+
+template <typename Read>
+std::map<std::string, MjcfSite> CollectAll(const ptree& root, const std::string& tag,
+                                           const Read& read) {
+  std::map<std::string, MjcfSite> found;
+  if (const auto world = root.get_child_optional("worldbody"))
+    Collect(*world, "", tag, read, &found);
+  return found;
 }
 
 }  // namespace
 
+std::map<std::string, MjcfSite> ReadMjcfSites(const ptree& root) {
+  return CollectAll(root, "site", Site);
+}
+
+std::map<std::string, MjcfSite> ReadMjcfGeomFrames(const ptree& root) {
+  return CollectAll(root, "geom", GeomFrame);
+}
+
 std::map<std::string, MjcfSite> ReadMjcfSites(const std::string& path) {
-  const ptree root = ReadMjcfRoot(path);
-  std::map<std::string, MjcfSite> sites;
-  if (const auto world = root.get_child_optional("worldbody"))
-    CollectSites(*world, "", &sites);
-  return sites;
+  return ReadMjcfSites(ReadMjcfRoot(path));
 }
 
 }  // namespace coulomb
