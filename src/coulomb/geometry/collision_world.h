@@ -61,6 +61,10 @@ class CollisionWorld {
   // Inline: asked for each contact's two geometries at every step.
   int tree(int geometry) const { return owners_[geometry].tree; }
   int body(int geometry) const { return owners_[geometry].body; }
+  // Whether `geometry` is on body `body` of tree `tree`.
+  bool OnBody(int geometry, int tree, int body) const {
+    return owners_[geometry].tree == tree && owners_[geometry].body == body;
+  }
   const Eigen::Isometry3d& pose_in_body(int geometry) const;
   const Shape& shape(int geometry) const;
 

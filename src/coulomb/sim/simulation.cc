@@ -675,14 +675,11 @@ Simulation::Wrench Simulation::ContactWrench(const std::string& body) const {
       model.BodyPoseAt(step_start_q_.segment(first, model.num_positions()), index.body)
           .translation();
   const CollisionWorld& world = scene_.system.collision_world();
-  const auto on_body = [&](int geometry) {
-    return world.tree(geometry) == index.tree && world.body(geometry) == index.body;
-  };
   VisitLastContacts([&](const ContactPoint& point, const Eigen::Vector3d& gamma_W) {
     // γ acts on B, −γ on A (a body's own geometries never touch).
-    const double sign = on_body(point.geometry_b)   ? 1.0
-                        : on_body(point.geometry_a) ? -1.0
-                                                    : 0.0;
+    const double sign = world.OnBody(point.geometry_b, index.tree, index.body)   ? 1.0
+                        : world.OnBody(point.geometry_a, index.tree, index.body) ? -1.0
+                                                                                 : 0.0;
     const Eigen::Vector3d force = sign * gamma_W / time_step();
     wrench.force += force;
     wrench.torque += (point.p_W - origin).cross(force);
@@ -713,32 +710,35 @@ Eigen::Matrix<double, 3, Eigen::Dynamic> Simulation::PointJacobian(
   return scene_.system.tree(index.tree).model.PointJacobian(index.body, p_W);
 }
 
-Eigen::VectorXd Simulation::JointEfforts(const std::string& tree) const {
-  const int t = FindTree(tree);
-  const MultibodyTree& model = scene_.system.tree(t).model;
-  const std::vector<std::string> names = model.OneDofJointNames();
-  Eigen::VectorXd efforts =
-      Eigen::VectorXd::Zero(static_cast<Eigen::Index>(names.size()));
+Eigen::VectorXd Simulation::JointEffortsByVelocity(int t) const {
+  Eigen::VectorXd efforts = Eigen::VectorXd::Zero(scene_.system.tree(t).v.size());
   const ContactProblem* problem = stepper_.last_problem();
   if (problem == nullptr || !last_statistics_.converged) return efforts;
   const Eigen::VectorXd& impulses = stepper_.last_solution().impulses;
-  const auto add_effort = [&](int velocity, double effort) {
-    for (size_t k = 0; k < names.size(); ++k)
-      if (model.FindOneDofJoint(names[k]).velocity == velocity)
-        efforts[static_cast<Eigen::Index>(k)] += effort;
-  };
   for (const TimeStepper::ControllerConstraint& c :
        stepper_.last_controller_constraints()) {
     if (c.tree != t) continue;
     const double effort =
         impulses[problem->constraint_offset(c.constraint)] / time_step();
     if (c.tendon < 0) {
-      add_effort(c.velocity, effort);
+      efforts[c.velocity] += effort;
       continue;
     }
     for (const JointTerm& term : scene_.system.tree(t).tendons[c.tendon].terms)
-      add_effort(term.velocity, term.coefficient * effort);
+      efforts[term.velocity] += term.coefficient * effort;
   }
+  return efforts;
+}
+
+Eigen::VectorXd Simulation::JointEfforts(const std::string& tree) const {
+  const int t = FindTree(tree);
+  const MultibodyTree& model = scene_.system.tree(t).model;
+  const Eigen::VectorXd by_velocity = JointEffortsByVelocity(t);
+  const std::vector<std::string> names = model.OneDofJointNames();
+  Eigen::VectorXd efforts(static_cast<Eigen::Index>(names.size()));
+  for (size_t k = 0; k < names.size(); ++k)
+    efforts[static_cast<Eigen::Index>(k)] =
+        by_velocity[model.FindOneDofJoint(names[k]).velocity];
   return efforts;
 }
 

@@ -376,6 +376,8 @@ class Simulation {
     for (const Named& element : elements) names.push_back(element.name);
     return names;
   }
+  // JointEfforts of tree `t` by velocity index (0 off the one-dof joints).
+  Eigen::VectorXd JointEffortsByVelocity(int t) const;
   // Σ γ_n/δt of the last step's contacts on `sensor`'s body of tree `tree`
   // at points inside its volume (Sensor::kTouch).
   double TouchForce(int tree, const Sensor& sensor) const;

@@ -13,16 +13,13 @@ std::vector<std::string> Simulation::sensor_names(const std::string& tree) const
 std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree) const {
   const int t = FindTree(tree);
   const MultibodySystem::Tree& owner = scene_.system.tree(t);
-  const std::vector<std::string> joints = owner.model.OneDofJointNames();
-  const Eigen::VectorXd efforts = JointEfforts(tree);
+  const Eigen::VectorXd efforts = JointEffortsByVelocity(t);
   const Eigen::VectorXd actuator_forces = ActuatorForces(tree);
   std::vector<Eigen::VectorXd> readings;
   for (const Sensor& sensor : owner.sensors) {
     Eigen::VectorXd value = Eigen::VectorXd::Zero(sensor.dimension());
     if (sensor.kind == Sensor::Kind::kJointActuatorForce) {
-      for (size_t k = 0; k < joints.size(); ++k)
-        if (owner.model.FindOneDofJoint(joints[k]).velocity == sensor.terms[0].velocity)
-          value[0] = efforts[static_cast<Eigen::Index>(k)];
+      value[0] = efforts[sensor.terms[0].velocity];
       value = ApplyCutoff(sensor, value);
     } else if (sensor.kind == Sensor::Kind::kActuatorForce) {
       value[0] = actuator_forces[sensor.actuator];
@@ -58,9 +55,7 @@ std::optional<double> Simulation::CastRay(const Eigen::Vector3d& origin_W,
   scene_.system.CalcGeometryPoses(&X_WG);
   std::optional<double> nearest;
   for (int g = 0; g < world.num_geometries(); ++g) {
-    if (exclude_tree >= 0 && world.tree(g) == exclude_tree &&
-        world.body(g) == exclude_body)
-      continue;
+    if (exclude_tree >= 0 && world.OnBody(g, exclude_tree, exclude_body)) continue;
     const Eigen::Isometry3d X_GW = X_WG[g].inverse();
     const std::optional<double> t =
         RayDistance(world.shape(g), X_GW * origin_W, X_GW.linear() * d_W);
@@ -71,14 +66,12 @@ std::optional<double> Simulation::CastRay(const Eigen::Vector3d& origin_W,
 
 double Simulation::TouchForce(int tree, const Sensor& sensor) const {
   const CollisionWorld& world = scene_.system.collision_world();
-  const auto on_body = [&](int geometry) {
-    return world.tree(geometry) == tree && world.body(geometry) == sensor.body;
-  };
   const Eigen::Isometry3d X_SW =
       SensorFrame(sensor, scene_.system.tree(tree).model).inverse();
   double force = 0.0;
   VisitLastContacts([&](const ContactPoint& point, const Eigen::Vector3d& gamma_W) {
-    if ((on_body(point.geometry_a) || on_body(point.geometry_b)) &&
+    if ((world.OnBody(point.geometry_a, tree, sensor.body) ||
+         world.OnBody(point.geometry_b, tree, sensor.body)) &&
         sensor.Contains(X_SW * point.p_W))
       force += std::abs(gamma_W.dot(point.normal_W)) / time_step();
   });
