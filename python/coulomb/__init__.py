@@ -64,7 +64,9 @@ class Trajectory:
     """What ``Simulation.run`` recorded: ``time`` (T), ``q`` (T × n_q), ``v``
     (T × n_v), per body ``positions[name]`` (T × 3), ``orientations[name]``
     (T × 4, w x y z), ``linear_velocities[name]``, ``angular_velocities[name]``
-    (T × 3, world), and ``summary`` (the keys of ``coulomb run --json``)."""
+    (T × 3, world), per robot with sensors ``sensors[robot][sensor]`` (T ×
+    its dimension: what ``sensor_data`` read at each sample), and
+    ``summary`` (the keys of ``coulomb run --json``)."""
 
     def __init__(self, simulation: _Simulation, first_sample: int, summary: dict,
                  lock: threading.RLock):
@@ -78,6 +80,7 @@ class Trajectory:
         self.orientations = {name: rows[:, 3:7] for name, rows in bodies.items()}
         self.linear_velocities = {name: rows[:, 7:10] for name, rows in bodies.items()}
         self.angular_velocities = {name: rows[:, 10:13] for name, rows in bodies.items()}
+        self.sensors: dict[str, dict[str, np.ndarray]] = data["sensors"]
         self.summary = summary
 
     def __repr__(self) -> str:
@@ -89,7 +92,8 @@ class Trajectory:
                 f"{s['momentum_error_max']:.2e}, penetration max {s['penetration_max']:.2e} m)")
 
     def save(self, path: str) -> None:
-        """Writes ``trajectory.h5`` in the format of ``coulomb run --out``."""
+        """Writes ``trajectory.h5`` in the format of ``coulomb run --out``
+        (which holds no sensor readings: keep ``sensors`` yourself)."""
         with self._lock:  # the simulation's: it may be stepping in another thread
             self._simulation.save_trajectory(self._first, str(path))
 

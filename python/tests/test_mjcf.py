@@ -2269,6 +2269,45 @@ def test_cast_ray_meets_the_nearest_geometry(tmp_path):
         sim.cast_ray([0, float("nan"), 1], [0, 0, 1])
 
 
+def test_a_run_records_the_sensors_at_each_sample(tmp_path):
+    # Each sample's readings are what sensor_data read then: the touch
+    # sensors 0 at the start and m g once the box rests, the latest sample's
+    # the current readings; a second run's trajectory holds its own samples.
+    path = tmp_path / "touch.xml"
+    path.write_text(TOUCH)
+    sim = coulomb.Simulation.from_file(str(path))
+    first = sim.run(1.0)
+    sole = first.sensors["touch"]["sole"]
+    assert sole.shape == (len(first.time), 1)
+    assert set(first.sensors["touch"]) == set(sim.sensor_names("touch"))
+    assert sole[0, 0] == 0.0 and sole[-1, 0] == pytest.approx(2 * G, rel=1e-5)
+    for name, reading in sim.sensor_data("touch").items():
+        np.testing.assert_array_equal(first.sensors["touch"][name][-1], reading)
+    second = sim.run(0.5)
+    assert second.sensors["touch"]["capped"].shape == (len(second.time), 1)
+    np.testing.assert_array_equal(second.sensors["touch"]["capped"][:, 0], 5.0)
+    assert sim.run(0.1, record=False).sensors["touch"]["sole"].shape == (0, 1)
+    clone = pickle.loads(pickle.dumps(sim))  # nothing recorded yet
+    assert clone.run(0.1, record=False).sensors["touch"]["sole"].shape == (0, 1)
+
+
+def test_recorded_joint_sensors_follow_the_recorded_joints(tmp_path):
+    # The elbow's jointpos and the slide's jointvel against the recorded q
+    # and v columns of those joints, sample by sample, while the arm moves.
+    path = tmp_path / "arm.xml"
+    path.write_text(SENSED_ARM)
+    with pytest.warns(UserWarning):
+        sim = coulomb.Simulation.from_file(str(path), keyframe="moving")
+    trajectory = sim.run(0.2)
+    joints = sim.joint_names("sensed arm")
+    recorded = trajectory.sensors["sensed arm"]
+    np.testing.assert_array_equal(recorded["sensor0"][:, 0],
+                                  trajectory.q[:, joints.index("elbow")])
+    np.testing.assert_array_equal(recorded["ev"][:, 0],
+                                  trajectory.v[:, joints.index("extend")])
+    assert np.ptp(recorded["sensor0"][:, 0]) > 0.01  # it moved
+
+
 @pytest.mark.parametrize("sensor, message", [
     ('<touch site="nowhere"/>', r"sensor 'sensor0' \(touch\): no site named 'nowhere'"),
     ('<jointpos name="j"/>', r"sensor 'j' \(jointpos\): joint missing"),

@@ -161,8 +161,16 @@ RowMatrix Rows(const std::vector<Eigen::VectorXd>& samples, size_t first) {
   return result;
 }
 
-// The recorded trajectory from sample `first` on: time, q, v and per tree
-// the 13 columns of Trajectory::body_samples.
+// The columns of a tree's stacked sensor readings.
+Eigen::Index SensorColumns(const std::vector<Sensor>& sensors) {
+  Eigen::Index columns = 0;
+  for (const Sensor& sensor : sensors) columns += sensor.dimension();
+  return columns;
+}
+
+// The recorded trajectory from sample `first` on: time, q, v, per tree the
+// 13 columns of Trajectory::body_samples, and per tree with sensors each
+// sensor's columns of Trajectory::sensor_samples by name.
 nb::dict TrajectoryDict(const Simulation& simulation, size_t first) {
   const Trajectory& t = simulation.trajectory();
   if (first > t.time.size()) throw std::invalid_argument("no such trajectory sample");
@@ -177,6 +185,23 @@ nb::dict TrajectoryDict(const Simulation& simulation, size_t first) {
     bodies[nb::str(t.body_names[b].c_str())] = Rows(rows, first);
   }
   result["bodies"] = bodies;
+  nb::dict sensors;
+  const MultibodySystem& system = simulation.scene().system;
+  for (int tree = 0; tree < system.num_trees(); ++tree) {
+    const std::vector<Sensor>& tree_sensors = system.tree(tree).sensors;
+    if (tree_sensors.empty()) continue;
+    RowMatrix rows = Rows(t.sensor_samples[tree], first);
+    if (rows.rows() == 0) rows.resize(0, SensorColumns(tree_sensors));  // none recorded
+    nb::dict by_name;
+    Eigen::Index column = 0;
+    for (const Sensor& sensor : tree_sensors) {
+      by_name[nb::str(sensor.name.c_str())] =
+          RowMatrix(rows.middleCols(column, sensor.dimension()));
+      column += sensor.dimension();
+    }
+    sensors[nb::str(system.tree(tree).name.c_str())] = by_name;
+  }
+  result["sensors"] = sensors;
   return result;
 }
 

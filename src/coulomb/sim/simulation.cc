@@ -74,6 +74,7 @@ Simulation::Simulation(Scene scene)
     trajectory_.body_names.push_back(scene_.system.tree(t).name);
   }
   trajectory_.body_samples.resize(scene_.system.num_trees());
+  trajectory_.sensor_samples.resize(scene_.system.num_trees());
   const CollisionWorld& world = scene_.system.collision_world();
   for (int g = 0; g < world.num_geometries(); ++g) {
     trajectory_.geometries.push_back({world.shape(g), BodyName(g)});
@@ -96,6 +97,7 @@ void Simulation::DiscardRecording() {
   Trajectory& t = trajectory_;
   t.time.clear();
   for (auto& samples : t.body_samples) samples.clear();
+  for (auto& samples : t.sensor_samples) samples.clear();
   t.q.clear();
   t.v.clear();
   t.geometry_poses.clear();
@@ -127,6 +129,9 @@ Trajectory SamplesFrom(const Trajectory& all, size_t first) {
   part.v.assign(all.v.begin() + first, all.v.end());
   for (const auto& samples : all.body_samples)
     part.body_samples.emplace_back(samples.begin() + first, samples.end());
+  for (const auto& samples : all.sensor_samples)
+    part.sensor_samples.emplace_back(samples.begin() + (samples.empty() ? 0 : first),
+                                     samples.end());
   part.geometry_poses.assign(all.geometry_poses.begin() + first,
                              all.geometry_poses.end());
   const long long first_contact = all.contact_offsets[first];
@@ -158,7 +163,24 @@ void Simulation::Record(bool ends_step) {
   }
   trajectory_.q.push_back(q());
   trajectory_.v.push_back(v());
+  RecordSensors();
   RecordGeometry(ends_step);
+}
+
+void Simulation::RecordSensors() {
+  for (int t = 0; t < scene_.system.num_trees(); ++t) {
+    const MultibodySystem::Tree& tree = scene_.system.tree(t);
+    if (tree.sensors.empty()) continue;
+    const std::vector<Eigen::VectorXd> readings = SensorReadings(tree.name);
+    Eigen::Index size = 0;
+    for (const Eigen::VectorXd& reading : readings) size += reading.size();
+    Eigen::VectorXd& row = trajectory_.sensor_samples[t].emplace_back(size);
+    Eigen::Index at = 0;
+    for (const Eigen::VectorXd& reading : readings) {
+      row.segment(at, reading.size()) = reading;
+      at += reading.size();
+    }
+  }
 }
 
 void Simulation::RecordGeometry(bool ends_step) {

@@ -50,6 +50,10 @@ struct Trajectory {
   std::vector<std::vector<Eigen::Matrix<double, 13, 1>>> body_samples;
   std::vector<Eigen::VectorXd> q;  // all trees' q, stacked, per sample
   std::vector<Eigen::VectorXd> v;
+  // Per tree, one row per sample: its sensors' readings
+  // (Simulation::SensorReadings) stacked in their order; no rows for a tree
+  // without sensors.
+  std::vector<std::vector<Eigen::VectorXd>> sensor_samples;
   // What a viewer draws: the geometries, and per sample every geometry's world pose X_WG
   // as [x y z qw qx qy qz] (7 per geometry, CollisionWorld order).
   std::vector<Eigen::VectorXd> geometry_poses;
@@ -397,6 +401,8 @@ class Simulation {
   void Record(bool ends_step);
   // The geometry poses and last step's contacts, for the viewer.
   void RecordGeometry(bool ends_step);
+  // Every tree's sensor readings (Trajectory::sensor_samples).
+  void RecordSensors();
   // Copies every tree's q and v into stacked_q_, stacked_v_.
   void StackState() const;
 
