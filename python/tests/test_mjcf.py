@@ -2117,7 +2117,7 @@ def quaternion_matrix(w, x, y, z):
 
 
 # An arm whose sensors read its joints, a tendon and a site: sensors of every
-# kind read, and one that is not (an actuator's length).
+# kind read, and one that is not (a body's inertial frame).
 SENSED_ARM = """<mujoco model="sensed arm">
   <default><default class="tipsite"><site type="box" size="0.01 0.02 0.03"/></default></default>
   <worldbody>
@@ -2153,7 +2153,9 @@ SENSED_ARM = """<mujoco model="sensed arm">
     <velocimeter name="clipped" site="tip" cutoff="0.05"/>
     <framexaxis name="tip_x" objtype="site" objname="tip"/>
     <framezaxis name="link_z" objtype="xbody" objname="link"/>
-    <actuatorpos name="apos" actuator="m"/><actuatorfrc name="m_force" actuator="m"/>
+    <framepos name="inertial" objtype="body" objname="link"/>
+    <actuatorfrc name="m_force" actuator="m"/><actuatorpos name="alen" actuator="m"/>
+    <actuatorvel name="avel" actuator="m"/><clock name="clk"/>
   </sensor>
   <keyframe><key name="moving" qpos="0.3 -0.7 0.05" qvel="1.5 -2 0.4" ctrl="0.2"/></keyframe>
 </mujoco>"""
@@ -2166,12 +2168,12 @@ def test_sensors_read_the_joints_tendons_and_frames_they_name(tmp_path):
     # axis turning at 1.5 rad/s), the site's gyro as R_WSᵀ ω.
     path = tmp_path / "arm.xml"
     path.write_text(SENSED_ARM)
-    with pytest.warns(UserWarning, match=r"1 sensor is not read .*'apos' \(actuatorpos\)"):
+    with pytest.warns(UserWarning, match=r"1 sensor is not read .*'inertial' \(framepos\)"):
         sim = coulomb.Simulation.from_file(str(path), keyframe="moving")
     data = sim.sensor_data("sensed arm")
     names = {1: "ev", 8: "link_pos", 14: "anchor_pos", 16: "clipped", 17: "tip_x",
-             18: "link_z", 19: "m_force"}  # apos, the 20th, is not read
-    assert list(data) == [names.get(k, f"sensor{k}") for k in range(20)]
+             18: "link_z", 19: "m_force", 20: "alen", 21: "avel", 22: "clk"}
+    assert list(data) == [names.get(k, f"sensor{k}") for k in range(23)]  # inertial: not read
     assert sim.sensor_names("sensed arm") == list(data)
     named = data
     assert named["sensor0"] == pytest.approx([-0.7], abs=1e-15)
@@ -2179,6 +2181,9 @@ def test_sensors_read_the_joints_tendons_and_frames_they_name(tmp_path):
     assert named["sensor2"] == pytest.approx([0.5 * 0.3 + 2 * 0.05], abs=1e-15)
     assert named["sensor3"] == pytest.approx([0.5 * 1.5 + 2 * 0.4], abs=1e-15)
     assert named["anchor_pos"] == pytest.approx([0.1, 0.2, 0.3], abs=1e-15)
+    assert named["alen"] == pytest.approx([3 * -0.7], abs=1e-15)  # the gear times q
+    assert named["avel"] == pytest.approx([3 * -2.0], abs=1e-15)
+    assert named["clk"] == pytest.approx([0.0])
     turn = 0.3
     assert named["link_pos"] == pytest.approx(
         [0.1 * math.cos(turn), 0.1 * math.sin(turn), 0.5], abs=1e-12)

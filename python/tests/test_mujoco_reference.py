@@ -483,13 +483,13 @@ def test_sensors_read_what_mujocos_do(tmp_path):
     path.write_text(SENSED_ARM)
     model = mujoco.MjModel.from_xml_path(str(path))
     data = mujoco.MjData(model)
-    with pytest.warns(UserWarning, match="'apos' \\(actuatorpos\\)"):
+    with pytest.warns(UserWarning, match="'inertial' \\(framepos\\)"):
         sim = coulomb.Simulation.from_file(str(path), keyframe="moving")
     mujoco.mj_resetDataKeyframe(model, data, model.key("moving").id)
     for _ in range(2):
         mujoco.mj_forward(model, data)
         assert set(mujoco_sensors(model, data)) - set(sim.sensor_names("sensed arm")) == {
-            "apos"}  # not read: a warning
+            "inertial"}  # not read: a warning
         # The actuator forces: none before a step.
         assert_same_sensors(model, data, sim, "sensed arm",
                             skip=("sensor13", "m_force") if sim.time == 0 else ())

@@ -14,6 +14,7 @@ using boost::property_tree::ptree;
 
 const std::set<std::string> kOnJoints{"jointpos", "jointvel", "jointactuatorfrc"};
 const std::set<std::string> kOnTendons{"tendonpos", "tendonvel"};
+const std::set<std::string> kOnActuators{"actuatorpos", "actuatorvel", "actuatorfrc"};
 // Those relative to a reference frame (reftype, refname) first.
 const std::set<std::string> kRelative{"framepos",   "framequat",  "framexaxis",
                                       "frameyaxis", "framezaxis", "framelinvel",
@@ -56,7 +57,8 @@ class SensorReader {
     if (attributes.count("reftype") != attributes.count("refname"))
       throw std::runtime_error(what + ": reftype and refname go together");
     if (!(kOnJoints.count(tag) || kOnTendons.count(tag) || frame ||
-          tag == "actuatorfrc" || kOnSites.count(tag) || kOnSubtrees.count(tag)) ||
+          kOnActuators.count(tag) || tag == "clock" || kOnSites.count(tag) ||
+          kOnSubtrees.count(tag)) ||
         (frame && !IsFrame(objtype)) || (!reftype.empty() && !IsFrame(reftype)) ||
         (frame && IsMesh(objtype, attributes.get("objname", ""))) ||
         IsMesh(reftype, attributes.get("refname", "")) ||
@@ -74,14 +76,14 @@ class SensorReader {
     if (kOnJoints.count(tag) || kOnTendons.count(tag)) {
       sensor.object =
           Required(attributes, kOnJoints.count(tag) ? "joint" : "tendon", what);
-    } else if (tag == "actuatorfrc") {
+    } else if (kOnActuators.count(tag)) {
       sensor.object = Required(attributes, "actuator", what);
     } else if (kOnSubtrees.count(tag)) {
       sensor.object = Body(Required(attributes, "body", what), what);
     } else if (frame) {
       sensor.site = Frame(objtype, Required(attributes, "objname", what), what);
       sensor.object = sensor.site.body;
-    } else {
+    } else if (tag != "clock") {
       sensor.site = Site(Required(attributes, "site", what), what);
       sensor.object = sensor.site.body;
     }

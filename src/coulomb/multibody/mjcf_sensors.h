@@ -11,7 +11,10 @@ namespace coulomb {
 // does (its sensordata entries, in its order):
 //   jointpos, jointvel        a hinge's or slide's q, q̇ (`joint`)
 //   jointactuatorfrc          the actuators' effort on that joint
+//   actuatorpos, actuatorvel  an actuator's length (its gear times its joint's
+//                             or tendon's) and its rate (`actuator`)
 //   actuatorfrc               an actuator's force (`actuator`)
+//   clock                     the simulation's time
 //   tendonpos, tendonvel      a fixed tendon's L, L̇ (`tendon`)
 //   framepos, framequat       a site's, a geom's or a body frame's position and
 //                             orientation (w x y z) in world (objtype site,

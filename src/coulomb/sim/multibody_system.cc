@@ -292,7 +292,7 @@ void MultibodySystem::AddSensor(int tree, Sensor sensor, const std::string& obje
                          sensor.kind == Sensor::Kind::kTendonVelocity;
   if (on_tendon && FindTendon(tree, object) < 0)
     throw std::invalid_argument(at + ": no fixed tendon named '" + object + "'");
-  if (sensor.kind == Sensor::Kind::kActuatorForce) {
+  if (sensor.on_actuator()) {
     const std::vector<ActuatorControl>& actuators = trees_[tree].actuators;
     const auto found =
         std::find_if(actuators.begin(), actuators.end(),
@@ -300,6 +300,8 @@ void MultibodySystem::AddSensor(int tree, Sensor sensor, const std::string& obje
     if (found == actuators.end())
       throw std::invalid_argument(at + ": no actuator named '" + object + "'");
     sensor.actuator = static_cast<int>(found - actuators.begin());
+    sensor.terms = TermsOf(tree, found->acted_on);
+    for (JointTerm& term : sensor.terms) term.coefficient *= found->gear;
   } else if (sensor.on_coordinate()) {
     if (!on_tendon)
       trees_[tree].model.FindOneDofJoint(object);  // throws for another name

@@ -133,11 +133,13 @@ Eigen::VectorXd ReadKinematicSensor(const Sensor& sensor, const MultibodyTree& m
                                     const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   using Kind = Sensor::Kind;
   Eigen::VectorXd value(sensor.dimension());
-  if (sensor.kind == Kind::kJointPosition || sensor.kind == Kind::kTendonLength) {
+  if (sensor.kind == Kind::kJointPosition || sensor.kind == Kind::kTendonLength ||
+      sensor.kind == Kind::kActuatorPosition) {
     value[0] = CombinedPosition(sensor.terms, q);
     return ApplyCutoff(sensor, value);
   }
-  if (sensor.kind == Kind::kJointVelocity || sensor.kind == Kind::kTendonVelocity) {
+  if (sensor.kind == Kind::kJointVelocity || sensor.kind == Kind::kTendonVelocity ||
+      sensor.kind == Kind::kActuatorVelocity) {
     value[0] = CombinedVelocity(sensor.terms, v);
     return ApplyCutoff(sensor, value);
   }

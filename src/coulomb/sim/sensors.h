@@ -15,6 +15,9 @@ class MultibodyTree;
 // state, in MuJoCo's units and frames:
 //   kJointPosition, kJointVelocity    s = Σ c_k q_k, ṡ (a joint: one term) [m, rad; /s]
 //   kTendonLength, kTendonVelocity    the same for a fixed tendon's terms
+//   kActuatorPosition, kActuatorVelocity
+//                                     an actuator's length g s and its rate g ṡ,
+//                                     s its joint's or tendon's, g its gear
 //   kJointActuatorForce               the actuators' effort on a joint over the last
 //                                     step [N, N·m]
 //   kActuatorForce                    an actuator's force over the last step
@@ -34,6 +37,7 @@ class MultibodyTree;
 //   kRangefinder                      the distance [m] along S's z axis from S's origin
 //                                     to the nearest geometry, that of S's body aside
 //                                     (Simulation::CastRay), −1 for none
+//   kClock                            the simulation's time [s]
 //   kTouch                            Σ γ_n/δt over the last step's contacts on the
 //                                     body at points inside S's volume [N]
 //   kAccelerometer                    R_WSᵀ (a_S − g): S's acceleration over the last
@@ -57,6 +61,8 @@ struct Sensor {
     kJointVelocity,
     kTendonLength,
     kTendonVelocity,
+    kActuatorPosition,
+    kActuatorVelocity,
     kJointActuatorForce,
     kActuatorForce,
     kFramePosition,
@@ -72,6 +78,7 @@ struct Sensor {
     kSubtreeLinearVelocity,
     kSubtreeAngularMomentum,
     kRangefinder,
+    kClock,
     kTouch,
     kAccelerometer,  // those on the last step's dynamics last (on_dynamics)
     kFrameLinearAcceleration,
@@ -85,8 +92,8 @@ struct Sensor {
 
   std::string name;
   Kind kind = Kind::kJointPosition;
-  std::vector<JointTerm> terms;  // joint and tendon sensors
-  int actuator = -1;             // kActuatorForce: its index in the tree's actuators
+  std::vector<JointTerm> terms;  // joint, tendon and actuator sensors (× gear)
+  int actuator = -1;             // actuator sensors: its index in the tree's actuators
   int body = -1;                 // frame and site sensors
   Eigen::Isometry3d X_BS = Eigen::Isometry3d::Identity();
   int reference_body = -1;  // frame sensors: R's body (−1: the world)
@@ -101,6 +108,11 @@ struct Sensor {
   bool unit() const;
   // Whether it reads a joint's or a tendon's coordinate (`terms`), not a frame.
   bool on_coordinate() const { return kind <= Kind::kJointActuatorForce; }
+  // Whether it reads an actuator's (`actuator`).
+  bool on_actuator() const {
+    return kind == Kind::kActuatorPosition || kind == Kind::kActuatorVelocity ||
+           kind == Kind::kActuatorForce;
+  }
   // Whether it reads the last step's accelerations (an accelerometer, a
   // frame's acceleration, a force, a torque).
   bool on_dynamics() const { return kind >= Kind::kAccelerometer; }

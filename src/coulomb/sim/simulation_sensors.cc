@@ -24,6 +24,9 @@ std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree)
     } else if (sensor.kind == Sensor::Kind::kActuatorForce) {
       value[0] = actuator_forces[sensor.actuator];
       value = ApplyCutoff(sensor, value);
+    } else if (sensor.kind == Sensor::Kind::kClock) {
+      value[0] = time();
+      value = ApplyCutoff(sensor, value);
     } else if (sensor.kind == Sensor::Kind::kRangefinder) {
       const Eigen::Isometry3d X_WS = SensorFrame(sensor, owner.model);
       value[0] = CastRay(X_WS.translation(), X_WS.linear().col(2), t, sensor.body)
