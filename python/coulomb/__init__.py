@@ -544,13 +544,17 @@ class Simulation:
 
     @_serialized
     def sensor_data(self, name: str) -> dict[str, np.ndarray]:
-        """Each sensor's reading by name, as MuJoCo's ``sensordata`` holds it
-        (a joint's or tendon's position or velocity, a site's or body frame's
-        position, orientation w x y z, velocities, a gyro, a velocimeter in
-        the site's frame), at the current state; a joint's actuator force and
-        a touch sensor's normal force [N] over the last step (0 before the
-        first step). After MuJoCo's ``mj_step`` its sensordata describe the
-        state before the step: compare with Coulomb's after ``mj_forward``."""
+        """Each sensor's reading by name, as MuJoCo's ``sensordata`` holds it.
+        At the current state: a joint's, tendon's or actuator's position or
+        velocity; a site's, geom's or body frame's position, orientation (w
+        x y z), axes and velocities, in world or relative to another frame;
+        a subtree's centre of mass, its velocity and angular momentum; a
+        gyro, a velocimeter in the site's frame; a rangefinder's distance
+        (−1 for none); the clock. Over the last step (0 before the first
+        step): actuator forces, touch [N], frame accelerations, the
+        accelerometer, force and torque. After MuJoCo's ``mj_step`` its
+        sensordata describe the state before the step: compare with
+        Coulomb's after ``mj_forward``."""
         self._check_tree(name)
         return dict(zip(self._engine.sensor_names(name),
                         self._engine.sensor_readings(name)))

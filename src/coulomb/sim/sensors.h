@@ -129,9 +129,11 @@ struct Sensor {
   bool Contains(const Eigen::Vector3d& p_S) const;
 };
 
-// The reading of a kinematic sensor (a coordinate's, a frame's, a gyro or a
-// velocimeter: not touch, the accelerometer or the forces) of `model`'s tree at its
-// current state (q, v), cutoff applied.
+// The reading of a kinematic sensor (a joint's, a tendon's or an actuator's
+// coordinate, a frame's, a subtree's, a gyro or a velocimeter: not the
+// actuators' efforts, the rangefinder, the clock, touch, the accelerations
+// or the forces, which Simulation reads) of `model`'s tree at its current
+// state (q, v), cutoff applied. Throws std::invalid_argument for another.
 Eigen::VectorXd ReadKinematicSensor(const Sensor& sensor, const MultibodyTree& model,
                                     const Eigen::VectorXd& q, const Eigen::VectorXd& v);
 // `value` clamped by the sensor's cutoff.
