@@ -2449,8 +2449,8 @@ def test_set_ctrl_sets_a_velocity_servos_target_velocity(tmp_path):
 
 
 # A floating arm, its base free: each subtree sensor, the frame sensors of
-# sites, geoms and body frames relative to moving ones (and to the world's
-# body), and the frames' accelerations.
+# sites, geoms, body frames and a body's inertial frame (given) relative to
+# moving ones (and to the world's body), and the frames' accelerations.
 FLOATING_ARM = """<mujoco model="floating arm">
   <option gravity="0.3 -0.5 -9.81"/>
   <default><geom contype="0" conaffinity="0"/></default>
@@ -2467,7 +2467,9 @@ FLOATING_ARM = """<mujoco model="floating arm">
         <site name="knuckle" pos="0.2 0.01 0" euler="45 10 0"/>
         <body name="tip" pos="0.3 0 0" euler="20 0 0">
           <joint name="extend" type="slide" axis="1 0 0.2"/>
-          <geom name="ball" type="sphere" size="0.03" mass="0.2" pos="0.02 0 0"/>
+          <inertial pos="0.03 0.01 -0.005" euler="10 20 30" mass="0.2"
+                    diaginertia="1e-4 2e-4 3e-4"/>
+          <geom name="ball" type="sphere" size="0.03" pos="0.02 0 0"/>
           <site name="finger" pos="0.05 0.01 -0.02" euler="15 -40 70"/>
         </body>
       </body>
@@ -2492,6 +2494,10 @@ FLOATING_ARM = """<mujoco model="floating arm">
     <framelinvel name="hull_v" objtype="geom" objname="hull" reftype="geom" refname="ball"/>
     <framexaxis name="finger_x" objtype="site" objname="finger" reftype="geom" refname="bone"/>
     <framequat name="hull_q" objtype="geom" objname="hull" reftype="geom" refname="bone"/>
+    <framepos name="tip_com" objtype="body" objname="tip"/>
+    <framequat name="tip_axes" objtype="body" objname="tip"/>
+    <framelinvel name="tip_com_v" objtype="body" objname="tip" reftype="site" refname="imu"/>
+    <frameangvel name="imu_w" objtype="site" objname="imu" reftype="body" refname="tip"/>
   </sensor>
   <keyframe><key name="moving" qpos="0.1 -0.2 1.1 0.9 0.1 -0.3 0.2 0.4 0.05"
                  qvel="0.3 -0.4 0.5 1.5 -2 0.7 2.5 -0.6"/></keyframe>

@@ -42,5 +42,10 @@ std::map<std::string, MjcfSite> ReadMjcfSites(const boost::property_tree::ptree&
 // whose ends coincide.
 std::map<std::string, MjcfSite> ReadMjcfGeomFrames(
     const boost::property_tree::ptree& root);
+// The inertial frames of a file's root element's (ReadMjcfRoot) bodies that
+// give one (an <inertial> with pos, orientation and diaginertia, which
+// MuJoCo takes as its principal frame), by body name.
+std::map<std::string, MjcfSite> ReadMjcfInertialFrames(
+    const boost::property_tree::ptree& root);
 
 }  // namespace coulomb

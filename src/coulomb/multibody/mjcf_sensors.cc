@@ -38,7 +38,9 @@ void CollectBodies(const ptree& element, std::set<std::string>* bodies) {
 class SensorReader {
  public:
   explicit SensorReader(const ptree& root)
-      : sites_(ReadMjcfSites(root)), geoms_(ReadMjcfGeomFrames(root)) {
+      : sites_(ReadMjcfSites(root)),
+        geoms_(ReadMjcfGeomFrames(root)),
+        inertials_(ReadMjcfInertialFrames(root)) {
     if (const auto world = root.get_child_optional("worldbody"))
       CollectBodies(*world, &bodies_);
   }
@@ -59,9 +61,8 @@ class SensorReader {
     if (!(kOnJoints.count(tag) || kOnTendons.count(tag) || frame ||
           kOnActuators.count(tag) || tag == "clock" || kOnSites.count(tag) ||
           kOnSubtrees.count(tag)) ||
-        (frame && !IsFrame(objtype)) || (!reftype.empty() && !IsFrame(reftype)) ||
-        (frame && IsMesh(objtype, attributes.get("objname", ""))) ||
-        IsMesh(reftype, attributes.get("refname", "")) ||
+        (frame && !Readable(objtype, attributes.get("objname", ""))) ||
+        (!reftype.empty() && !Readable(reftype, attributes.get("refname", ""))) ||
         (kOnSubtrees.count(tag) && attributes.get("body", "") == "world")) {
       unread->push_back(named);
       return std::nullopt;
@@ -100,22 +101,27 @@ class SensorReader {
     return value;
   }
 
-  static bool IsFrame(const std::string& type) {
-    return type == "site" || type == "xbody" || type == "geom";
-  }
-  // Whether `name` is a mesh geom, whose frame MuJoCo moves to the mesh's
-  // centroid and principal axes.
-  bool IsMesh(const std::string& type, const std::string& name) const {
-    const auto geom = geoms_.find(name);
-    return type == "geom" && geom != geoms_.end() && geom->second.type == "mesh";
+  // Whether the frame of object `name` of `type` (an objtype or reftype) is
+  // read: a site's, a body's, a geom's but a mesh's (whose frame MuJoCo moves
+  // to the mesh's centroid and principal axes), and a body's inertial frame
+  // where the file gives it with diaginertia (else MuJoCo finds the
+  // principal axes). A name not in the file counts as read: Frame refuses it.
+  bool Readable(const std::string& type, const std::string& name) const {
+    if (type == "site" || type == "xbody") return true;
+    if (type == "geom") {
+      const auto geom = geoms_.find(name);
+      return geom == geoms_.end() || geom->second.type != "mesh";
+    }
+    return type == "body" && (inertials_.count(name) || !bodies_.count(name));
   }
 
-  // The frame of a site, a geom, or a body (objtype or reftype xbody): the
-  // world's for "world".
+  // The frame of a site, a geom, a body's inertial frame (objtype body) or
+  // a body (xbody): the world's for "world".
   MjcfSite Frame(const std::string& type, const std::string& name,
                  const std::string& what) const {
     if (type == "site") return Find(sites_, "site", name, what);
     if (type == "geom") return Find(geoms_, "geom", name, what);
+    if (type == "body") return Find(inertials_, "body", name, what);
     return MjcfSite{.body = name == "world" ? "" : Body(name, what)};
   }
 
@@ -139,6 +145,7 @@ class SensorReader {
 
   std::map<std::string, MjcfSite> sites_;
   std::map<std::string, MjcfSite> geoms_;
+  std::map<std::string, MjcfSite> inertials_;
   std::set<std::string> bodies_;
 };
 

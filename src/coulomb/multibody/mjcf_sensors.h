@@ -16,14 +16,16 @@ namespace coulomb {
 //   actuatorfrc               an actuator's force (`actuator`)
 //   clock                     the simulation's time
 //   tendonpos, tendonvel      a fixed tendon's L, L̇ (`tendon`)
-//   framepos, framequat       a site's, a geom's or a body frame's position and
-//                             orientation (w x y z) in world (objtype site,
-//                             geom or xbody, `objname`; not a mesh geom)
+//   framepos, framequat       a site's, a geom's, a body frame's or a body's
+//                             inertial frame's position and orientation (w x
+//                             y z) in world (objtype site, geom, xbody or body,
+//                             `objname`; not a mesh geom, and a body's inertial
+//                             frame only where its <inertial> has diaginertia)
 //   framexaxis, frameyaxis, framezaxis  that frame's axes in world
 //   framelinvel, frameangvel  that frame's origin's velocity and its angular
 //                             velocity, in world
-//     (these seven relative to another site's, geom's or body's frame with
-//     reftype site, geom or xbody and `refname`)
+//     (these seven relative to another such frame with reftype site, geom,
+//     xbody or body and `refname`)
 //   framelinacc, frameangacc  that frame's origin's acceleration less gravity
 //                             and its angular acceleration, in world
 //   subtreecom, subtreelinvel, subtreeangmom  the centre of mass of a body and
@@ -53,8 +55,8 @@ struct MjcfSensor {
 
 // The sensors of the MJCF file at `path` that are read (`read`, in file
 // order), and each sensor that is not (`unread`: another kind, an objtype or
-// reftype body or camera, a mesh geom, a subtree of the world body), as
-// "'apos' (actuatorpos)". Throws
+// reftype camera, a mesh geom, a body's inertial frame MuJoCo finds, a
+// subtree of the world body), as "'com' (framepos)". Throws
 // std::runtime_error naming the sensor for a missing or unknown site, body
 // or object attribute, a reftype without a refname or the other way round,
 // a reftype on a sensor that takes none, or a cutoff that is not a number.

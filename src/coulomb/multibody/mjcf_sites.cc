@@ -90,6 +90,23 @@ void Collect(const ptree& element, const std::string& body, const std::string& t
   }
 }
 
+// The inertial frames of `element`'s bodies (and deeper) given by an
+// <inertial> with diaginertia.
+void CollectInertials(const ptree& element, std::map<std::string, MjcfSite>* found) {
+  static const ptree none;
+  for (const auto& [tag, child] : element) {
+    if (tag != "body") continue;
+    CollectInertials(child, found);
+    const std::string body = child.get("<xmlattr>.name", "");
+    const auto inertial = child.get_child_optional("inertial");
+    if (body.empty() || !inertial ||
+        !inertial->get_child("<xmlattr>", none).count("diaginertia"))
+      continue;
+    (*found)[body] = {body,
+                      MjcfElementPose(inertial->get_child("<xmlattr>"), "inertial")};
+  }
+}
+
 template <typename Read>
 std::map<std::string, MjcfSite> CollectAll(const ptree& root, const std::string& tag,
                                            const Read& read) {
@@ -107,6 +124,13 @@ std::map<std::string, MjcfSite> ReadMjcfSites(const ptree& root) {
 
 std::map<std::string, MjcfSite> ReadMjcfGeomFrames(const ptree& root) {
   return CollectAll(root, "geom", GeomFrame);
+}
+
+std::map<std::string, MjcfSite> ReadMjcfInertialFrames(const ptree& root) {
+  std::map<std::string, MjcfSite> found;
+  if (const auto world = root.get_child_optional("worldbody"))
+    CollectInertials(*world, &found);
+  return found;
 }
 
 std::map<std::string, MjcfSite> ReadMjcfSites(const std::string& path) {
