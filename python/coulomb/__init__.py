@@ -629,16 +629,19 @@ class Simulation:
         return self._engine.point_jacobian(body, _vector(point, 3, "point"))
 
     @_serialized
-    def cast_ray(self, origin: Any, direction: Any) -> float | None:
+    def cast_ray(self, origin: Any, direction: Any, exclude: str | None = None
+                 ) -> float | None:
         """The distance [m] from ``origin`` along ``direction`` (any nonzero
         length), in world, to the nearest geometry of the scene at the
-        current state, or None if the ray meets none (MuJoCo's ``mj_ray``).
-        A shape the ray starts inside is met where the ray leaves it; a
-        ground plane only from above."""
+        current state, or None if the ray meets none (MuJoCo's ``mj_ray``);
+        the geometries of body ``exclude`` (a free body, or a robot's link)
+        left out. A shape the ray starts inside is met where the ray leaves
+        it; a ground plane only from above."""
         direction = _vector(direction, 3, "direction")
         if not np.any(direction):
             raise ValueError("direction: must not be zero")
-        return self._engine.cast_ray(_vector(origin, 3, "origin"), direction)
+        return self._engine.cast_ray(_vector(origin, 3, "origin"), direction,
+                                     exclude or "")
 
     @_serialized
     def set_body_wrench(self, name: str, force: Any = (0.0, 0.0, 0.0),

@@ -2268,6 +2268,12 @@ def test_cast_ray_meets_the_nearest_geometry(tmp_path):
     assert sim.cast_ray([0.5, 0.0, -1.0], [0, 0, 1]) is None  # the floor, from below
     inside = sim.body_position("box")
     assert sim.cast_ray(inside, [1, 0, 0]) == pytest.approx(0.1, abs=1e-6)
+    # The box left out: the floor below it, nothing beside it.
+    assert sim.cast_ray(inside, [0, 0, -1], exclude="box") == pytest.approx(
+        inside[2], abs=1e-12)
+    assert sim.cast_ray(inside, [1, 0, 0], exclude="box") is None
+    with pytest.raises(KeyError, match="crate"):
+        sim.cast_ray(inside, [1, 0, 0], exclude="crate")
     with pytest.raises(ValueError, match="direction: must not be zero"):
         sim.cast_ray([0, 0, 1], [0, 0, 0])
     with pytest.raises(ValueError, match="origin: values must be finite"):

@@ -410,7 +410,12 @@ NB_MODULE(_coulomb, m) {
       .def("actuator_forces", &Simulation::ActuatorForces)
       .def("cast_ray",
            [](const Simulation& s, const Eigen::Vector3d& origin,
-              const Eigen::Vector3d& direction) { return s.CastRay(origin, direction); })
+              const Eigen::Vector3d& direction, const std::string& exclude) {
+             if (exclude.empty()) return s.CastRay(origin, direction);
+             BodyStateOrKeyError(s, exclude);  // an unknown name is a KeyError
+             const BodyIndex body = s.FindBody(exclude);
+             return s.CastRay(origin, direction, body.tree, body.body);
+           })
       .def("sensor_names", &Simulation::sensor_names)
       .def("sensor_readings", &Simulation::SensorReadings)
       .def("velocity_range", &Simulation::VelocityRange)
