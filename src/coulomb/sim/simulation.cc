@@ -732,23 +732,31 @@ Eigen::Matrix<double, 3, Eigen::Dynamic> Simulation::PointJacobian(
   return scene_.system.tree(index.tree).model.PointJacobian(index.body, p_W);
 }
 
-Eigen::VectorXd Simulation::JointEffortsByVelocity(int t) const {
-  Eigen::VectorXd efforts = Eigen::VectorXd::Zero(scene_.system.tree(t).v.size());
+void Simulation::VisitControllerEfforts(
+    int tree,
+    const std::function<void(const TimeStepper::ControllerConstraint&, double)>& visit)
+    const {
   const ContactProblem* problem = stepper_.last_problem();
-  if (problem == nullptr || !last_statistics_.converged) return efforts;
+  if (problem == nullptr || !last_statistics_.converged) return;
   const Eigen::VectorXd& impulses = stepper_.last_solution().impulses;
   for (const TimeStepper::ControllerConstraint& c :
        stepper_.last_controller_constraints()) {
-    if (c.tree != t) continue;
-    const double effort =
-        impulses[problem->constraint_offset(c.constraint)] / time_step();
-    if (c.tendon < 0) {
-      efforts[c.velocity] += effort;
-      continue;
-    }
-    for (const JointTerm& term : scene_.system.tree(t).tendons[c.tendon].terms)
-      efforts[term.velocity] += term.coefficient * effort;
+    if (c.tree == tree)
+      visit(c, impulses[problem->constraint_offset(c.constraint)] / time_step());
   }
+}
+
+Eigen::VectorXd Simulation::JointEffortsByVelocity(int t) const {
+  Eigen::VectorXd efforts = Eigen::VectorXd::Zero(scene_.system.tree(t).v.size());
+  VisitControllerEfforts(
+      t, [&](const TimeStepper::ControllerConstraint& c, double effort) {
+        if (c.tendon < 0) {
+          efforts[c.velocity] += effort;
+          return;
+        }
+        for (const JointTerm& term : scene_.system.tree(t).tendons[c.tendon].terms)
+          efforts[term.velocity] += term.coefficient * effort;
+      });
   return efforts;
 }
 

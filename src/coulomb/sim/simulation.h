@@ -397,6 +397,13 @@ class Simulation {
   // it converged), γ_W the impulse on B in world.
   void VisitLastContacts(const std::function<void(const ContactPoint&,
                                                   const Eigen::Vector3d&)>& visit) const;
+  // Calls visit(c, u) for each PD controller c of tree `tree` over the last
+  // step, u = γ/δt its effort (its joint's or its tendon's); none unless the
+  // last step converged.
+  void VisitControllerEfforts(
+      int tree,
+      const std::function<void(const TimeStepper::ControllerConstraint&, double)>& visit)
+      const;
   // ends_step: the sample ends a step, whose contacts are recorded with it.
   void Record(bool ends_step);
   // The geometry poses and last step's contacts, for the viewer.

@@ -35,19 +35,12 @@ Eigen::VectorXd Simulation::ActuatorForces(const std::string& tree) const {
   const std::vector<ActuatorControl>& actuators = scene_.system.tree(t).actuators;
   Eigen::VectorXd forces =
       Eigen::VectorXd::Zero(static_cast<Eigen::Index>(actuators.size()));
-  const ContactProblem* problem = stepper_.last_problem();
-  if (problem == nullptr || !last_statistics_.converged) return forces;
-  const Eigen::VectorXd& impulses = stepper_.last_solution().impulses;
-  for (const TimeStepper::ControllerConstraint& c :
-       stepper_.last_controller_constraints()) {
-    if (c.tree != t) continue;
-    for (size_t k = 0; k < actuators.size(); ++k) {
-      if (actuators[k].controller != c.controller) continue;
-      forces[static_cast<Eigen::Index>(k)] =
-          impulses[problem->constraint_offset(c.constraint)] / time_step() /
-          actuators[k].gear;
-    }
-  }
+  VisitControllerEfforts(
+      t, [&](const TimeStepper::ControllerConstraint& c, double effort) {
+        for (size_t k = 0; k < actuators.size(); ++k)
+          if (actuators[k].controller == c.controller)
+            forces[static_cast<Eigen::Index>(k)] = effort / actuators[k].gear;
+      });
   return forces;
 }
 
