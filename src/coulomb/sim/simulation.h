@@ -382,6 +382,12 @@ class Simulation {
   }
   // JointEfforts of tree `t` by velocity index (0 off the one-dof joints).
   Eigen::VectorXd JointEffortsByVelocity(int t) const;
+  // CastRay with the geometries at X_WG (CalcGeometryPoses), d_W a unit
+  // vector: a robot's rangefinders share one pass over the poses.
+  std::optional<double> CastRayAmong(const std::vector<Eigen::Isometry3d>& X_WG,
+                                     const Eigen::Vector3d& origin_W,
+                                     const Eigen::Vector3d& d_W, int exclude_tree,
+                                     int exclude_body) const;
   // Σ γ_n/δt of the last step's contacts on `sensor`'s body of tree `tree`
   // at points inside its volume (Sensor::kTouch).
   double TouchForce(int tree, const Sensor& sensor) const;

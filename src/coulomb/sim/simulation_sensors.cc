@@ -15,6 +15,7 @@ std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree)
   const MultibodySystem::Tree& owner = scene_.system.tree(t);
   const Eigen::VectorXd efforts = JointEffortsByVelocity(t);
   const Eigen::VectorXd actuator_forces = ActuatorForces(tree);
+  std::vector<Eigen::Isometry3d> X_WG;  // for the rangefinders, once
   std::vector<Eigen::VectorXd> readings;
   for (const Sensor& sensor : owner.sensors) {
     Eigen::VectorXd value = Eigen::VectorXd::Zero(sensor.dimension());
@@ -28,9 +29,11 @@ std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree)
       value[0] = time();
       value = ApplyCutoff(sensor, value);
     } else if (sensor.kind == Sensor::Kind::kRangefinder) {
+      if (X_WG.empty()) scene_.system.CalcGeometryPoses(&X_WG);
       const Eigen::Isometry3d X_WS = SensorFrame(sensor, owner.model);
-      value[0] = CastRay(X_WS.translation(), X_WS.linear().col(2), t, sensor.body)
-                     .value_or(-1.0);
+      value[0] =
+          CastRayAmong(X_WG, X_WS.translation(), X_WS.linear().col(2), t, sensor.body)
+              .value_or(-1.0);
       value = ApplyCutoff(sensor, value);
     } else if (sensor.kind == Sensor::Kind::kTouch) {
       value[0] = TouchForce(t, sensor);
@@ -52,10 +55,17 @@ std::optional<double> Simulation::CastRay(const Eigen::Vector3d& origin_W,
     throw std::invalid_argument(
         "a ray needs a finite origin and a finite, nonzero "
         "direction");
-  const Eigen::Vector3d d_W = direction_W.normalized();
-  const CollisionWorld& world = scene_.system.collision_world();
   std::vector<Eigen::Isometry3d> X_WG;
   scene_.system.CalcGeometryPoses(&X_WG);
+  return CastRayAmong(X_WG, origin_W, direction_W.normalized(), exclude_tree,
+                      exclude_body);
+}
+
+std::optional<double> Simulation::CastRayAmong(const std::vector<Eigen::Isometry3d>& X_WG,
+                                               const Eigen::Vector3d& origin_W,
+                                               const Eigen::Vector3d& d_W,
+                                               int exclude_tree, int exclude_body) const {
+  const CollisionWorld& world = scene_.system.collision_world();
   std::optional<double> nearest;
   for (int g = 0; g < world.num_geometries(); ++g) {
     if (exclude_tree >= 0 && world.OnBody(g, exclude_tree, exclude_body)) continue;
