@@ -550,7 +550,8 @@ class Simulation:
         x y z), axes and velocities, in world or relative to another frame;
         a subtree's centre of mass, its velocity and angular momentum; a
         gyro, a velocimeter in the site's frame; a rangefinder's distance
-        (−1 for none); the clock. Over the last step (0 before the first
+        (−1 for none); the clock; the scene's potential and kinetic energy.
+        Over the last step (0 before the first
         step): actuator forces, touch [N], frame accelerations, the
         accelerometer, force and torque. After MuJoCo's ``mj_step`` its
         sensordata describe the state before the step: compare with

@@ -2102,10 +2102,14 @@ def test_a_weld_between_two_links_makes_them_one_body(tmp_path, solver):
     assert np.max(np.abs(free.run(1.0).q[:, 1])) > 0.1
 
 
-def test_a_welds_relpose_is_refused(tmp_path):
-    text = double_pendulum(weld='<equality><weld body1="fore" relpose="0 0 0 1 0 0 0"/>'
-                           "</equality>")
-    with pytest.raises(ValueError, match="relpose is not read"):
+@pytest.mark.parametrize("attributes, what", [
+    ('relpose="0 0 0 1 0 0"', "relpose '0 0 0 1 0 0': expected 7 numbers"),
+    ('relpose="0 0 0 1 0 0 0 0"', "relpose '0 0 0 1 0 0 0 0': expected 7 numbers"),
+    ('relpose="0 0 0 1 0 0 x"', "relpose '0 0 0 1 0 0 x': not a number"),
+    ('anchor="0 0" relpose="0 0 0 1 0 0 0"', "anchor '0 0': expected 3 numbers")])
+def test_a_weld_with_a_bad_relpose_or_anchor_is_refused(tmp_path, attributes, what):
+    text = double_pendulum(weld=f'<equality><weld body1="fore" {attributes}/></equality>')
+    with pytest.raises(ValueError, match='<equality><weld body1="fore">: ' + re.escape(what)):
         load(tmp_path, text)
 
 

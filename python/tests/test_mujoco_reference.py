@@ -10,8 +10,8 @@ import pytest
 
 import coulomb
 from test_mjcf import (BLOCK_OBJ, DOWNHILL, FLOATING_ARM, FLOOR, GRIPPER_SERVO, HANGING_ARM,
-                       PENDULUM_MJCF, SENSED_ARM, TENDON_EQUALITY, TOUCH, ball_over, frictional_slope,
-                       gripper, several_bodies, tendon_equality_rest)
+                       PENDULUM_MJCF, SENSED_ARM, TENDON_EQUALITY, TOUCH, ball_over, double_pendulum,
+                       frictional_slope, gripper, several_bodies, tendon_equality_rest)
 
 mujoco = pytest.importorskip("mujoco")
 
@@ -349,6 +349,59 @@ def test_a_site_connect_holds_the_sites_together_as_mujocos(tmp_path):
     assert sim.q[0] == pytest.approx(data.qpos[0], abs=2e-4)
 
 
+def turned_about_y(angle):
+    """R_y(angle), a hinge's turn about its axis (0, 1, 0)."""
+    c, s = np.cos(angle), np.sin(angle)
+    return np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
+
+
+def relpose(p_AB, R_AB):
+    """MuJoCo's relpose text: the position, then the unit quaternion w x y z
+    of R_AB (a turn about y)."""
+    half = np.arctan2(R_AB[0, 2], R_AB[0, 0]) / 2
+    return " ".join(f"{x:.15g}" for x in [*p_AB, np.cos(half), 0.0, np.sin(half), 0.0])
+
+
+@pytest.mark.parametrize("body2", ["world", "fore"])
+def test_a_welds_relpose_holds_the_links_where_mujocos_does(tmp_path, body2):
+    # The double pendulum (drawn horizontal, qpos0 = 0) with a weld whose
+    # relpose (and anchor, a point of body2) asks for the elbow at 30°:
+    # the forearm welded to the world (the shoulder then at 10° too), or the
+    # upper arm to the forearm. MuJoCo holds body2's anchor at body1's point
+    # relpos and body2 turned from body1 by relpose's quaternion. Both
+    # engines hold the arm where the weld puts it, Coulomb's near-rigid weld
+    # within 2e-3 rad, MuJoCo's soft one within 1e-2 (it sags 8e-3 rad).
+    shoulder, elbow = np.radians(10), np.radians(30)
+    R_W_upper = turned_about_y(shoulder)
+    R_W_fore = R_W_upper @ turned_about_y(elbow)
+    p_W_fore = R_W_upper @ [0.5, 0.0, 0.0]
+    anchor = np.array([0.05, 0.0, 0.02])  # in body2
+    if body2 == "world":
+        body1, R_W1, p_W1, R_W2, p_W2 = "fore", R_W_fore, p_W_fore, np.eye(3), np.zeros(3)
+    else:
+        body1, R_W1, p_W1, R_W2, p_W2 = "upper", R_W_upper, np.zeros(3), R_W_fore, p_W_fore
+    relpos = R_W1.T @ (p_W2 + R_W2 @ anchor - p_W1)
+    weld = (f'<equality><weld body1="{body1}"'
+            + ("" if body2 == "world" else f' body2="{body2}"')
+            + ' anchor="{} {} {}"'.format(*anchor)
+            + f' relpose="{relpose(relpos, R_W1.T @ R_W2)}"/></equality>')
+    model, data, sim = both(tmp_path, double_pendulum(weld=weld))
+    assert sim.warnings == []
+    steps = int(2.0 / model.opt.timestep)
+    elbows = []
+    for _ in range(steps):
+        mujoco.mj_step(model, data)
+        elbows.append(data.qpos[1])
+    q = sim.run(2.0).q
+    np.testing.assert_allclose(elbows[steps // 2:], elbow, atol=1e-2)
+    np.testing.assert_allclose(q[len(q) // 2:, 1], elbow, atol=2e-3)
+    if body2 == "world":
+        assert data.qpos[0] == pytest.approx(shoulder, abs=1e-2)
+        assert sim.q[0] == pytest.approx(shoulder, abs=2e-3)
+    else:
+        assert np.ptp(q[:, 0]) > 0.5  # the shoulder swings, the elbow held
+
+
 def test_a_tendon_spring_rests_the_fingers_where_mujocos_does(tmp_path):
     # The tendon's spring at rest at its length with the joints at their
     # springref (not at their ref, qpos0), damped: both engines rest where
@@ -649,6 +702,25 @@ def test_subtree_and_relative_frame_sensors_read_what_mujocos_do(tmp_path):
     assert np.linalg.norm(ours["L"]) > 0.05 and np.linalg.norm(ours["link_L"]) > 0.01
 
 
+ENERGIES = '<e_potential name="U"/><e_kinetic name="T"/>\n  </sensor>'
+
+
+@pytest.mark.parametrize("springs", [False, True])
+def test_energy_sensors_read_what_mujocos_do(tmp_path, springs):
+    # The floating arm's energies over 50 steps; with springs on its joints
+    # (at rest at their springref, not at qpos0) at the keyframe only, where
+    # the two engines' states are the same (MuJoCo's springs are explicit
+    # forces, Coulomb's implicit in the solve).
+    text = FLOATING_ARM.replace("  </sensor>", ENERGIES)
+    if springs:
+        text = text.replace('axis="0 1 0.3"/>', 'axis="0 1 0.3" stiffness="3" springref="20"/>')
+        text = text.replace('axis="1 0 0.2"/>', 'axis="1 0 0.2" stiffness="40" '
+                            'springref="0.02"/>')
+    ours = sensors_over_steps(tmp_path, text, "moving", "floating arm",
+                              steps=1 if springs else 50)
+    assert ours["T"][0] > 0.1 and abs(ours["U"][0]) > 1.0
+
+
 def test_frame_accelerations_read_what_mujocos_do(tmp_path):
     # MuJoCo given the step's acceleration, as for the accelerometer; the
     # free base's load cell reads nothing (its free joint carries nothing),
@@ -670,6 +742,9 @@ RANGEFINDERS = """<mujoco model="probe">
     <geom type="box" size="0.1 0.2 0.3" pos="0 1 1" euler="0 0 30"/>
     <geom type="capsule" fromto="-1 -0.3 0.95 -1.1 0.3 1.05" size="0.1"/>
     <geom type="cylinder" size="0.3 0.1" pos="0 -1 1" euler="80 0 0"/>
+    <site name="sky" pos="0 0 3" euler="180 0 0"/><site name="over" pos="1 0 3" euler="180 0 0"/>
+    <body name="pebble" pos="-3 3 0.05"><freejoint/><geom type="sphere" size="0.05" mass="0.1"/>
+    </body>
     <body name="probe" pos="0 0 1">
       <freejoint/>
       <geom type="sphere" size="0.05" mass="1"/>
@@ -689,8 +764,10 @@ RANGEFINDERS = """<mujoco model="probe">
     <rangefinder site="south"/><rangefinder site="down"/><rangefinder site="up"/>
     <rangefinder site="slanted"/><rangefinder site="back"/>
     <rangefinder name="capped" site="east" cutoff="0.1"/>
+    <rangefinder name="sky" site="sky"/><rangefinder name="over" site="over"/>
   </sensor>
-  <keyframe><key name="turning" qpos="0 0 1 1 0 0 0 0.2" qvel="0 0 0 0.3 -0.2 1.5 -3"/>
+  <keyframe><key name="turning" qpos="-3 3 0.05 1 0 0 0 0 0 1 1 0 0 0 0.2"
+                 qvel="0 0 0 0 0 0 0 0 0 0.3 -0.2 1.5 -3"/>
   </keyframe>
 </mujoco>"""
 
@@ -698,9 +775,13 @@ RANGEFINDERS = """<mujoco model="probe">
 def test_rangefinders_read_what_mujocos_do(tmp_path):
     # At each of 50 steps, after mj_forward: every shape met where MuJoCo's
     # ray meets it, the sky −1, the probe's own sphere left out but met from
-    # its arm (and the arm met from the probe), the cutoff applied.
+    # its arm (and the arm met from the probe), the cutoff applied. A world
+    # site's ray leaves out the world's geoms, as MuJoCo's: from above, the
+    # probe is met, the world's sphere and plane are not (the pebble, the
+    # file's first body, is the robot that holds the world's geoms).
     ours = sensors_over_steps(tmp_path, RANGEFINDERS, "turning", "probe")
     assert ours["sensor5"][0] == -1.0 and ours["capped"][0] == 0.1
+    assert 1.5 < ours["sky"][0] < 2 and ours["over"][0] == -1.0
     assert all(0 < ours[f"sensor{k}"][0] < 2 for k in (0, 1, 2, 3, 4, 6, 7))
 
 

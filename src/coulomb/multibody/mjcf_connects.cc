@@ -1,6 +1,5 @@
 #include "coulomb/multibody/mjcf_connects.h"
 
-#include <iterator>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -31,9 +30,32 @@ MjcfConnect SiteConnect(const std::string& tag, const ptree& attributes,
     throw std::runtime_error("<equality><" + tag + "> holds two sites of the world");
   MjcfConnect connect{site_a.body, site_b.body, site_a.X_BS.translation(), tag == "weld"};
   connect.by_sites = true;
+  connect.frames_given = true;
   connect.X_AS1 = site_a.X_BS;
   connect.X_BS2 = site_b.X_BS;
   return connect;
+}
+
+// A weld given by bodies. With relpose's quaternion all zero (MuJoCo's
+// default relpose, "0 1 0 0 0 0 0"), body1 held where it is relative to
+// body2 at qpos0; otherwise as MuJoCo's weld: body2's point `anchor` (in
+// body2) held at body1's point relpos (relpose's position, in body1), and
+// body2 turned from body1 by relpose's quaternion (w x y z, normalized).
+MjcfConnect BodyWeld(const ptree& attributes, const std::string& body_a) {
+  const std::string weld_of = "<equality><weld body1=\"" + body_a + "\">: ";
+  const std::vector<double> relpose = ParseMjcfNumbers(
+      attributes.get("relpose", "0 1 0 0 0 0 0"), weld_of + "relpose", 7);
+  const std::vector<double> anchor =
+      ParseMjcfNumbers(attributes.get("anchor", "0 0 0"), weld_of + "anchor", 3);
+  MjcfConnect weld{body_a, attributes.get("body2", ""), Eigen::Vector3d::Zero(), true};
+  const Eigen::Quaterniond turn(relpose[3], relpose[4], relpose[5], relpose[6]);
+  if (turn.coeffs().isZero(0.0)) return weld;
+  weld.frames_given = true;
+  weld.anchor = Eigen::Vector3d(relpose.data());
+  weld.X_AS1.translation() = weld.anchor;
+  weld.X_AS1.linear() = turn.normalized().toRotationMatrix();
+  weld.X_BS2.translation() = Eigen::Vector3d(anchor.data());
+  return weld;
 }
 
 }  // namespace
@@ -56,19 +78,11 @@ std::vector<MjcfConnect> ReadMjcfConnects(const std::string& path) {
         continue;
       }
       if (body_a.empty()) continue;
-      MjcfConnect connect{body_a, attributes.get("body2", "")};
-      if (tag == "weld") {  // its pose at qpos0: relpose only as MuJoCo's default
-        std::istringstream numbers(attributes.get("relpose", "0 1 0 0 0 0 0"));
-        const std::vector<double> relpose{std::istream_iterator<double>(numbers), {}};
-        if (relpose != std::vector<double>{0, 1, 0, 0, 0, 0, 0}) {
-          throw std::runtime_error("<equality><weld body1=\"" + body_a +
-                                   "\">: relpose is not read (the weld holds the pose of "
-                                   "qpos0)");
-        }
-        connect.weld = true;
-        connects.push_back(connect);
+      if (tag == "weld") {
+        connects.push_back(BodyWeld(attributes, body_a));
         continue;
       }
+      MjcfConnect connect{body_a, attributes.get("body2", "")};
       std::istringstream in(attributes.get("anchor", ""));
       for (int i = 0; i < 3; ++i) in >> connect.anchor[i];
       std::string rest;

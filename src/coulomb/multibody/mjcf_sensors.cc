@@ -25,6 +25,8 @@ const std::set<std::string> kOnFrames{"framepos",    "framequat",   "framexaxis"
 const std::set<std::string> kOnSubtrees{"subtreecom", "subtreelinvel", "subtreeangmom"};
 const std::set<std::string> kOnSites{
     "gyro", "velocimeter", "touch", "accelerometer", "force", "torque", "rangefinder"};
+// Those on the whole model, on no object.
+const std::set<std::string> kOnModel{"clock", "e_potential", "e_kinetic"};
 
 // The names of the bodies of `element` and those in it.
 void CollectBodies(const ptree& element, std::set<std::string>* bodies) {
@@ -59,7 +61,7 @@ class SensorReader {
     if (attributes.count("reftype") != attributes.count("refname"))
       throw std::runtime_error(what + ": reftype and refname go together");
     if (!(kOnJoints.count(tag) || kOnTendons.count(tag) || frame ||
-          kOnActuators.count(tag) || tag == "clock" || kOnSites.count(tag) ||
+          kOnActuators.count(tag) || kOnModel.count(tag) || kOnSites.count(tag) ||
           kOnSubtrees.count(tag)) ||
         (frame && !Readable(objtype, attributes.get("objname", ""))) ||
         (!reftype.empty() && !Readable(reftype, attributes.get("refname", ""))) ||
@@ -84,7 +86,7 @@ class SensorReader {
     } else if (frame) {
       sensor.site = Frame(objtype, Required(attributes, "objname", what), what);
       sensor.object = sensor.site.body;
-    } else if (tag != "clock") {
+    } else if (!kOnModel.count(tag)) {
       sensor.site = Site(Required(attributes, "site", what), what);
       sensor.object = sensor.site.body;
     }

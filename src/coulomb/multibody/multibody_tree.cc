@@ -150,6 +150,11 @@ struct MultibodyTree::Impl {
 
   pinocchio::Model model;
   pinocchio::Data data;
+  // The sensors' workspace (PointAcceleration, ParentWrench): the kinematics
+  // at the state with given joint accelerations, apart from `data`, and the
+  // external forces on each joint.
+  pinocchio::Data query_data;
+  PINOCCHIO_ALIGNED_STD_VECTOR(pinocchio::Force) query_forces;
   std::vector<pinocchio::FrameIndex> body_frames;
   std::vector<std::string> body_names;
   Eigen::VectorXd q;
@@ -186,6 +191,8 @@ struct MultibodyTree::Impl {
 
   void Finish() {
     data = pinocchio::Data(model);
+    query_data = pinocchio::Data(model);
+    query_forces.assign(model.joints.size(), pinocchio::Force::Zero());
     joint_jacobian.setZero(6, model.nv);
     for (pinocchio::FrameIndex f = 0; f < model.frames.size(); ++f) {
       if (model.frames[f].type != pinocchio::BODY) continue;
@@ -772,7 +779,7 @@ void MultibodyTree::CalcAngularJacobian(
 std::pair<Eigen::Vector3d, Eigen::Vector3d> MultibodyTree::PointAcceleration(
     int body, const Eigen::Vector3d& p_W, const Eigen::VectorXd& a) const {
   Impl& m = SyncedImpl();
-  pinocchio::Data data(m.model);
+  pinocchio::Data& data = m.query_data;
   pinocchio::forwardKinematics(m.model, data, m.q, m.v, a);
   // In the joint's frame: a_p = a_o + α × r + ω × (v_o + ω × r), (v_o, ω)
   // and (a_o, α) the joint's spatial velocity and acceleration.
@@ -802,8 +809,7 @@ MultibodyTree::SubtreeMomentum MultibodyTree::Subtree(int body) const {
   Impl& m = SyncedImpl();
   const pinocchio::Frame& frame = m.model.frames[m.body_frames[body]];
   CheckCarriedByJoint(body);
-  pinocchio::Data data(m.model);
-  pinocchio::forwardKinematics(m.model, data, m.q, m.v);
+  const pinocchio::Data& data = m.data;  // the forward kinematics at (q, v)
   // Σ of each joint's inertia times its twist, both in world: the spatial
   // momentum (p, L_O) about the world's origin.
   pinocchio::Force momentum = pinocchio::Force::Zero();
@@ -851,11 +857,11 @@ std::pair<Eigen::Vector3d, Eigen::Vector3d> MultibodyTree::ParentWrench(
   Impl& m = SyncedImpl();
   const pinocchio::Frame& frame = m.model.frames[m.body_frames[body]];
   CheckCarriedByJoint(body);
-  pinocchio::Data data(m.model);
+  pinocchio::Data& data = m.query_data;
   pinocchio::forwardKinematics(m.model, data, m.q, m.v, a);
   // External forces as spatial forces about each joint's origin, in its frame.
-  PINOCCHIO_ALIGNED_STD_VECTOR(pinocchio::Force)
-  external(m.model.joints.size(), pinocchio::Force::Zero());
+  PINOCCHIO_ALIGNED_STD_VECTOR(pinocchio::Force)& external = m.query_forces;
+  std::fill(external.begin(), external.end(), pinocchio::Force::Zero());
   for (const PointForce& force : forces) {
     const pinocchio::JointIndex j = m.model.frames[m.body_frames[force.body]].parentJoint;
     external[j] +=

@@ -537,15 +537,23 @@ void MultibodySystem::CalcGeometryPoses(std::vector<Eigen::Isometry3d>* X_WG) co
   }
 }
 
-double MultibodySystem::MechanicalEnergy() const {
-  double energy = 0.0;
+MultibodySystem::Energies MultibodySystem::CalcEnergies() const {
+  Energies energies;
   for (const Tree& t : trees_) {
-    energy += t.model.KineticEnergy() + t.model.GravityPotentialEnergy() +
-              SpringPotentialEnergy(t.springs, t.q);
+    energies.kinetic += t.model.KineticEnergy();
+    energies.gravity += t.model.GravityPotentialEnergy();
+    energies.springs += SpringPotentialEnergy(t.springs, t.q);
     for (const GravityCompensation& c : t.gravity_compensations)
-      energy += c.mass * gravity_.dot(t.model.body_pose(c.body) * c.center);
+      energies.gravity_compensation +=
+          c.mass * gravity_.dot(t.model.body_pose(c.body) * c.center);
   }
-  return energy;
+  return energies;
+}
+
+double MultibodySystem::MechanicalEnergy() const {
+  const Energies energies = CalcEnergies();
+  return energies.kinetic + energies.gravity + energies.springs +
+         energies.gravity_compensation;
 }
 
 int MultibodySystem::num_velocities() const {

@@ -196,7 +196,17 @@ class MultibodySystem {
   void GatherTreeStates();
   // World poses of all geometries (after UpdateAllTrees).
   void CalcGeometryPoses(std::vector<Eigen::Isometry3d>* X_WG) const;
-  // Kinetic + gravitational + spring potential energy (after UpdateAllTrees) [J].
+  // The trees' energies (after UpdateAllTrees) [J]: kinetic ½ vᵀ M v,
+  // gravity's −Σ m g·c, the springs' (joints' and tendons'), and gravity
+  // compensation's Σ c_b m_b g·c_b (its force −c m g is conservative).
+  struct Energies {
+    double kinetic = 0.0;
+    double gravity = 0.0;
+    double springs = 0.0;
+    double gravity_compensation = 0.0;
+  };
+  Energies CalcEnergies() const;
+  // Their sum, conserved without dissipation [J].
   double MechanicalEnergy() const;
 
  private:

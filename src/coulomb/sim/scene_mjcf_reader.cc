@@ -178,12 +178,12 @@ void AddMjcfConnects(const SceneReader& r, const YAML::Node& node, const std::st
                                    (body_a < 0 ? connect.body_a : connect.body_b) + "'"
                              : " body1=\"" + connect.body_a + "\">") +
            ": a body of the robot is not named so");
-    // Body2's point and orientation that body1's meet: the sites', or
-    // where they are at qpos0.
+    // Body2's point and orientation that body1's meet: the given frames'
+    // (sites, a weld's relpose), or where they are at qpos0.
     const Eigen::Isometry3d X_WA = model.BodyPoseAt(q_reference, body_a);
     const Eigen::Isometry3d X_WB = body_b < 0 ? Eigen::Isometry3d::Identity()
                                               : model.BodyPoseAt(q_reference, body_b);
-    const Eigen::Isometry3d X_AB = connect.by_sites
+    const Eigen::Isometry3d X_AB = connect.frames_given
                                        ? connect.X_AS1 * connect.X_BS2.inverse()
                                        : X_WA.inverse() * X_WB;
     try {
@@ -230,6 +230,8 @@ Sensor ToSensor(const MjcfSensor& read) {
       {"actuatorpos", Sensor::Kind::kActuatorPosition},
       {"actuatorvel", Sensor::Kind::kActuatorVelocity},
       {"clock", Sensor::Kind::kClock},
+      {"e_potential", Sensor::Kind::kPotentialEnergy},
+      {"e_kinetic", Sensor::Kind::kKineticEnergy},
       {"framepos", Sensor::Kind::kFramePosition},
       {"framequat", Sensor::Kind::kFrameOrientation},
       {"framexaxis", Sensor::Kind::kFrameXAxis},

@@ -38,6 +38,10 @@ class MultibodyTree;
 //                                     to the nearest geometry, that of S's body aside
 //                                     (Simulation::CastRay), −1 for none
 //   kClock                            the simulation's time [s]
+//   kPotentialEnergy                  the scene's potential energy, gravity's and the
+//                                     springs' (MultibodySystem::Energies), as MuJoCo's
+//                                     (gravity compensation left out) [J]
+//   kKineticEnergy                    the scene's kinetic energy ½ vᵀ M v [J]
 //   kTouch                            Σ γ_n/δt over the last step's contacts on the
 //                                     body at points inside S's volume [N]
 //   kAccelerometer                    R_WSᵀ (a_S − g): S's acceleration over the last
@@ -79,6 +83,8 @@ struct Sensor {
     kSubtreeAngularMomentum,
     kRangefinder,
     kClock,
+    kPotentialEnergy,
+    kKineticEnergy,
     kTouch,
     kAccelerometer,  // those on the last step's dynamics last (on_dynamics)
     kFrameLinearAcceleration,

@@ -303,7 +303,9 @@ class Simulation {
   // nonzero length) to the nearest geometry of the scene at the current
   // state (RayDistance: a convex shape from inside is met where the ray
   // leaves it, a half-space from above only), leaving out those of body
-  // `exclude_body` of tree `exclude_tree` (−1: none); nullopt when the ray
+  // `exclude_body` of tree `exclude_tree` (−1: none; body −1: the world
+  // geoms of the robots' model files, MuJoCo's world body, as a rangefinder
+  // on a world site leaves them out); nullopt when the ray
   // meets none. Throws std::invalid_argument for a point or direction not
   // finite, or a zero direction.
   std::optional<double> CastRay(const Eigen::Vector3d& origin_W,
@@ -382,6 +384,8 @@ class Simulation {
   }
   // JointEfforts of tree `t` by velocity index (0 off the one-dof joints).
   Eigen::VectorXd JointEffortsByVelocity(int t) const;
+  // Whether CastRay(…, tree, body) leaves geometry `geometry` out.
+  bool LeftOutOfRay(int geometry, int tree, int body) const;
   // CastRay with the geometries at X_WG (CalcGeometryPoses), d_W a unit
   // vector: a robot's rangefinders share one pass over the poses.
   std::optional<double> CastRayAmong(const std::vector<Eigen::Isometry3d>& X_WG,

@@ -2,6 +2,9 @@
 // trees' state (sensors.h), forces from the last step's solution, and rays.
 #include "coulomb/sim/simulation.h"
 
+#include <algorithm>
+#include <optional>
+
 #include "coulomb/geometry/ray_cast.h"
 
 namespace coulomb {
@@ -13,20 +16,30 @@ std::vector<std::string> Simulation::sensor_names(const std::string& tree) const
 std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree) const {
   const int t = FindTree(tree);
   const MultibodySystem::Tree& owner = scene_.system.tree(t);
-  const Eigen::VectorXd efforts = JointEffortsByVelocity(t);
-  const Eigen::VectorXd actuator_forces = ActuatorForces(tree);
-  std::vector<Eigen::Isometry3d> X_WG;  // for the rangefinders, once
+  // What several sensors share, computed once, when the first needs it.
+  std::optional<Eigen::VectorXd> efforts, actuator_forces;
+  std::optional<MultibodySystem::Energies> energies;
+  std::vector<Eigen::Isometry3d> X_WG;  // for the rangefinders
   std::vector<Eigen::VectorXd> readings;
   for (const Sensor& sensor : owner.sensors) {
     Eigen::VectorXd value = Eigen::VectorXd::Zero(sensor.dimension());
     if (sensor.kind == Sensor::Kind::kJointActuatorForce) {
-      value[0] = efforts[sensor.terms[0].velocity];
+      if (!efforts) efforts = JointEffortsByVelocity(t);
+      value[0] = (*efforts)[sensor.terms[0].velocity];
       value = ApplyCutoff(sensor, value);
     } else if (sensor.kind == Sensor::Kind::kActuatorForce) {
-      value[0] = actuator_forces[sensor.actuator];
+      if (!actuator_forces) actuator_forces = ActuatorForces(tree);
+      value[0] = (*actuator_forces)[sensor.actuator];
       value = ApplyCutoff(sensor, value);
     } else if (sensor.kind == Sensor::Kind::kClock) {
       value[0] = time();
+      value = ApplyCutoff(sensor, value);
+    } else if (sensor.kind == Sensor::Kind::kPotentialEnergy ||
+               sensor.kind == Sensor::Kind::kKineticEnergy) {
+      if (!energies) energies = scene_.system.CalcEnergies();
+      value[0] = sensor.kind == Sensor::Kind::kKineticEnergy
+                     ? energies->kinetic
+                     : energies->gravity + energies->springs;
       value = ApplyCutoff(sensor, value);
     } else if (sensor.kind == Sensor::Kind::kRangefinder) {
       if (X_WG.empty()) scene_.system.CalcGeometryPoses(&X_WG);
@@ -68,13 +81,24 @@ std::optional<double> Simulation::CastRayAmong(const std::vector<Eigen::Isometry
   const CollisionWorld& world = scene_.system.collision_world();
   std::optional<double> nearest;
   for (int g = 0; g < world.num_geometries(); ++g) {
-    if (exclude_tree >= 0 && world.OnBody(g, exclude_tree, exclude_body)) continue;
+    if (LeftOutOfRay(g, exclude_tree, exclude_body)) continue;
     const Eigen::Isometry3d X_GW = X_WG[g].inverse();
     const std::optional<double> t =
         RayDistance(world.shape(g), X_GW * origin_W, X_GW.linear() * d_W);
     if (t && (!nearest || *t < *nearest)) nearest = t;
   }
   return nearest;
+}
+
+bool Simulation::LeftOutOfRay(int geometry, int tree, int body) const {
+  if (tree < 0) return false;
+  if (body >= 0) return scene_.system.collision_world().OnBody(geometry, tree, body);
+  // The world's geoms are read with the first robot of a multi-body file.
+  for (int t = 0; t < scene_.system.num_trees(); ++t) {
+    const std::vector<int>& world = scene_.system.tree(t).world_geometries;
+    if (std::find(world.begin(), world.end(), geometry) != world.end()) return true;
+  }
+  return false;
 }
 
 double Simulation::TouchForce(int tree, const Sensor& sensor) const {
