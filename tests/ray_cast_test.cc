@@ -4,6 +4,8 @@
 // outside aimed through the shape, from inside, and aimed away from it.
 #include "coulomb/geometry/ray_cast.h"
 
+#include <limits>
+
 #include <random>
 
 #include <gtest/gtest.h>
@@ -114,6 +116,20 @@ TEST(RayCastTest, AHalfSpaceIsMetFromAboveOnly) {
   EXPECT_FALSE(
       RayDistance(HalfSpace{}, Eigen::Vector3d(1, 2, 0.4), Eigen::Vector3d::UnitX())
           .has_value());
+}
+
+TEST(RayCastTest, AHalfSpacesRayExtentBoundsWhereRaysMeetIt) {
+  // The ray from (1, 2, 0.4) along (0.6, 0, −0.8) meets z = 0 at (1.3, 2).
+  const Eigen::Vector3d p(1, 2, 0.4), down(0.6, 0.0, -0.8);
+  const auto met = [&](double half_x, double half_y) {
+    return RayDistance(HalfSpace{Eigen::Vector2d(half_x, half_y)}, p, down).has_value();
+  };
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_TRUE(met(1.31, 2.01));
+  EXPECT_FALSE(met(1.29, 2.01));
+  EXPECT_FALSE(met(1.31, 1.99));
+  EXPECT_TRUE(met(inf, 2.01));
+  EXPECT_FALSE(met(inf, 1.99));
 }
 
 }  // namespace

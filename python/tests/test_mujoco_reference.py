@@ -785,6 +785,40 @@ def test_rangefinders_read_what_mujocos_do(tmp_path):
     assert all(0 < ours[f"sensor{k}"][0] < 2 for k in (0, 1, 2, 3, 4, 6, 7))
 
 
+# A probe gliding (no gravity) over a plane of half-sizes 1 × 0.5, turned
+# 30° about z, then past its edge: MuJoCo's rays meet a plane only within
+# its size (an axis of size 0 unbounded), while contacts see it whole.
+FINITE_PLANE = """<mujoco model="glide">
+  <option gravity="0 0 0"/>
+  <worldbody>
+    <geom type="plane" size="1 0.5 0.1" pos="0.2 0 0" euler="0 0 30"/>
+    <geom type="plane" size="0 0.6 0.1" pos="0 0 -0.5"/>
+    <body name="probe" pos="0.5 0.3 1">
+      <freejoint/>
+      <geom type="sphere" size="0.05" mass="1"/>
+      <site name="down" euler="180 0 0"/>
+    </body>
+  </worldbody>
+  <sensor><rangefinder name="down" site="down"/></sensor>
+  <keyframe><key name="gliding" qpos="0.5 0.3 1 1 0 0 0" qvel="2 0.5 0 0 0 0"/></keyframe>
+</mujoco>"""
+
+
+def test_a_rangefinder_meets_a_plane_within_its_size_as_mujocos(tmp_path):
+    # Over 0.8 s: the first plane (1 m below), then the second one's strip
+    # (1.5 m below, unbounded along x), then nothing.
+    model, data, sim = both(tmp_path, FINITE_PLANE)
+    sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe="gliding")
+    mujoco.mj_resetDataKeyframe(model, data, model.key("gliding").id)
+    readings = set()
+    for _ in range(400):
+        mujoco.mj_forward(model, data)
+        readings.add(round(float(assert_same_sensors(model, data, sim, "glide")["down"][0]), 6))
+        mujoco.mj_step(model, data)
+        sim.step()
+    assert readings == {1.0, 1.5, -1.0}
+
+
 # A ram on a vertical slide, pushed onto the floor by its motor: the slide
 # transmits the motor's push, which the floor's contact balances with the
 # ram's weight; the contact force counts on the ram's subtree.

@@ -141,9 +141,13 @@ struct RayVisitor {
   std::optional<double> operator()(const Cylinder& cylinder) const {
     return WithinCylinder(p, d, cylinder.radius, 0.5 * cylinder.length).FirstCrossing();
   }
-  std::optional<double> operator()(const HalfSpace&) const {
+  std::optional<double> operator()(const HalfSpace& half_space) const {
     if (p.z() < 0.0 || !(d.z() < 0.0)) return std::nullopt;
-    return -p.z() / d.z();
+    const double t = -p.z() / d.z();
+    const Eigen::Vector2d hit = (p + t * d).head<2>();
+    if ((hit.array().abs() > half_space.ray_half_extent.array()).any())
+      return std::nullopt;
+    return t;
   }
   std::optional<double> operator()(const ConvexMesh& mesh) const {
     return WithinHull(p, d, *mesh.hull).FirstCrossing();

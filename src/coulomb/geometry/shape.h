@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <limits>
 #include <memory>
 #include <string>
 #include <variant>
@@ -25,7 +26,13 @@ struct Cylinder {  // axis along z
   double radius = 0.0;
   double length = 0.0;
 };
-struct HalfSpace {};  // the region z ≤ 0 of G, outward normal +z
+// The region z ≤ 0 of G, outward normal +z. Contacts see all of it; rays
+// (RayDistance) meet its surface only within |x| ≤ ray_half_extent[0] and
+// |y| ≤ ray_half_extent[1] [m] (an MJCF plane's size, as MuJoCo's rays).
+struct HalfSpace {
+  Eigen::Vector2d ray_half_extent =
+      Eigen::Vector2d::Constant(std::numeric_limits<double>::infinity());
+};
 
 // A closed triangulated surface: vertices and triangles (vertex indices,
 // counter-clockwise seen from outside, so (b − a) × (c − a) points out), in G.

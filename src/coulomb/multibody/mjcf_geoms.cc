@@ -75,6 +75,20 @@ uint32_t Bitmask(const ptree& attributes, const std::string& attribute,
   return static_cast<uint32_t>(numbers[0]);
 }
 
+// A plane's half-sizes where rays meet it (its size's first two, ∞ for 0),
+// ∞ for a geom of another type.
+Eigen::Vector2d PlaneHalfSize(const ptree& attributes, const std::string& name) {
+  Eigen::Vector2d half_size =
+      Eigen::Vector2d::Constant(std::numeric_limits<double>::infinity());
+  if (attributes.get("type", "sphere") != "plane") return half_size;
+  std::vector<double> size =
+      ParseMjcfNumbers(attributes.get("size", ""), "geom '" + name + "': size");
+  size.resize(std::max<size_t>(size.size(), 2), 0.0);
+  for (int k = 0; k < 2; ++k)
+    if (size[k] > 0.0) half_size[k] = size[k];
+  return half_size;
+}
+
 // Walks <worldbody>, whose geoms have their classes' attributes written on
 // them (ReadMjcfRoot).
 class ContactReader {
@@ -94,7 +108,8 @@ class ContactReader {
           throw std::runtime_error("two geoms are named '" + name + "' (rename one)");
         contacts_[name] = {SlidingFriction(attributes, name),
                            {Bitmask(attributes, "contype", name),
-                            Bitmask(attributes, "conaffinity", name)}};
+                            Bitmask(attributes, "conaffinity", name)},
+                           PlaneHalfSize(attributes, name)};
       }
     }
   }

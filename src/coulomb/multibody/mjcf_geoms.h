@@ -1,6 +1,8 @@
 #pragma once
 
+#include <Eigen/Dense>
 #include <boost/property_tree/ptree.hpp>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -55,6 +57,10 @@ void CheckMjcfGeomSizes(const boost::property_tree::ptree& root);
 struct MjcfGeomContact {
   std::optional<double> friction;
   CollisionFilter filter;
+  // A plane's half-sizes along its x and y, where rays meet it (HalfSpace::
+  // ray_half_extent): its size's, ∞ along an axis whose size is 0.
+  Eigen::Vector2d plane_half_size =
+      Eigen::Vector2d::Constant(std::numeric_limits<double>::infinity());
 };
 
 // Those of every geom of the MJCF file at `path`, under its collision

@@ -272,13 +272,16 @@ struct MultibodyTree::Impl {
     }
   }
 
-  // Each geometry's friction and filter from `contacts`, by name.
+  // Each geometry's friction and filter, and a plane's extent for rays, from
+  // `contacts`, by name.
   void SetGeometryContacts(const std::map<std::string, MjcfGeomContact>& contacts) {
     const auto set = [&](auto& geometry) {
       const auto found = contacts.find(geometry.name);
       if (found == contacts.end()) return;
       geometry.friction = found->second.friction;
       geometry.filter = found->second.filter;
+      if (auto* plane = std::get_if<HalfSpace>(&geometry.shape))
+        plane->ray_half_extent = found->second.plane_half_size;
     };
     for (BodyGeometry& geometry : geometries) set(geometry);
     for (WorldGeometry& geometry : world_geometries) set(geometry);
