@@ -34,9 +34,17 @@ Scene RollScene(ContactSolverKind solver = ContactSolverKind::kSap) {
   scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(), material);
   scene.system.AddFreeBody("ball", Sphere{0.1}, 1.0, Pose(Eigen::Vector3d(0, 0, 0.1)),
                            Eigen::Vector3d(1.5, 0, 0), Eigen::Vector3d::Zero(), material);
-  scene.system.AddFreeBody("box", Box{Eigen::Vector3d(0.2, 0.3, 0.2)}, 2.0,
-                           Pose(Eigen::Vector3d(0.6, 0, 0.1)), Eigen::Vector3d::Zero(),
-                           Eigen::Vector3d::Zero(), material);
+  const int box = scene.system.AddFreeBody(
+      "box", Box{Eigen::Vector3d(0.2, 0.3, 0.2)}, 2.0, Pose(Eigen::Vector3d(0.6, 0, 0.1)),
+      Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(), material);
+  // Sensors of one and of three numbers: the file's /sensors/box.
+  Sensor clock, where;
+  clock.name = "clock";
+  clock.kind = Sensor::Kind::kClock;
+  where.name = "where";
+  where.kind = Sensor::Kind::kFramePosition;
+  scene.system.AddSensor(box, clock, "");
+  scene.system.AddSensor(box, where, "box");
   return scene;
 }
 
@@ -63,7 +71,8 @@ void ExpectSameFiles(const Hdf5File& a, const Hdf5File& b) {
   for (const char* dataset :
        {"/time", "/time_step", "/q", "/v", "/geometry/poses", "/bodies/ball/position",
         "/bodies/box/orientation", "/contacts/point", "/contacts/impulse",
-        "/contacts/depth", "/steps/time", "/steps/iterations", "/steps/energy"}) {
+        "/contacts/depth", "/steps/time", "/steps/iterations", "/steps/energy",
+        "/sensors/box/readings"}) {
     EXPECT_TRUE(a.ReadDoubles(dataset) == b.ReadDoubles(dataset)) << dataset;
   }
   EXPECT_EQ(a.ReadIntegers("/contacts/offsets"), b.ReadIntegers("/contacts/offsets"));
@@ -92,6 +101,36 @@ TEST_F(RunRecorderTest, IncrementalFileEqualsTheWholeRunWrittenAtOnce) {
   EXPECT_EQ(recorder.steps(), 100u);
   ExpectSameFiles(Open(whole), Open(incremental));
   EXPECT_TRUE(fs::exists(incremental / "stats.json"));
+}
+
+// A writer killed before the metadata of the sensor readings reached the
+// disk, every other per-sample dataset (contacts included) a sample ahead:
+// the readings bound the complete samples.
+TEST_F(RunRecorderTest, SensorReadingsShortOfASampleBoundTheCompleteSamples) {
+  const fs::path folder = Folder("killed_sensors");
+  {
+    Simulation simulation(RollScene());
+    RunRecorder recorder(folder.string(), &simulation, /*keep_in_memory=*/true);
+    simulation.RunFor(0.3);
+    recorder.Flush();
+    Hdf5File& file = recorder.file();
+    const std::vector<double> junk(280, 1.0);
+    for (const std::string dataset :
+         {"/time", "/q", "/v", "/geometry/poses", "/bodies/ball/position",
+          "/bodies/ball/orientation", "/bodies/ball/linear_velocity",
+          "/bodies/ball/angular_velocity", "/bodies/box/position",
+          "/bodies/box/orientation", "/bodies/box/linear_velocity",
+          "/bodies/box/angular_velocity"}) {
+      const std::vector<size_t> extent = file.Dimensions(dataset);
+      file.AppendRows(dataset, junk.data(), 1, extent.size() == 2 ? extent[1] : 0);
+    }
+    const long long last_offset = file.ReadIntegers("/contacts/offsets").back();
+    file.AppendIntegers("/contacts/offsets", &last_offset, 1);  // no contacts
+  }
+  const Hdf5File killed((folder / "trajectory.h5").string(), Hdf5File::Mode::kRead);
+  ASSERT_EQ(killed.Dimensions("/time")[0], 32u);
+  EXPECT_EQ(killed.Dimensions("/sensors/box/readings")[0], 31u);
+  EXPECT_EQ(FindCompleteRecord(killed).samples, 31u);
 }
 
 TEST_F(RunRecorderTest, FileOfAWriterKilledMidBatchIsCopiedUpToItsCompleteSamples) {
@@ -303,6 +342,36 @@ void ExpectResumedRunEndsLikeUninterrupted(ContactSolverKind solver, double tole
   const Hdf5File b((parts / "trajectory.h5").string(), Hdf5File::Mode::kRead);
   EXPECT_EQ(a.Dimensions("/q"), b.Dimensions("/q"));
   EXPECT_EQ(a.Dimensions("/steps/time"), b.Dimensions("/steps/time"));
+  EXPECT_EQ(a.Dimensions("/sensors/box/readings"), b.Dimensions("/sensors/box/readings"));
+  EXPECT_EQ(b.ReadStrings("/sensors/box/names"), b.ReadStrings("/sensors/box/names"));
+  const Eigen::VectorXd whole_readings = a.ReadDoubles("/sensors/box/readings");
+  const Eigen::VectorXd resumed_readings = b.ReadDoubles("/sensors/box/readings");
+  ASSERT_EQ(whole_readings.size(), resumed_readings.size());
+  EXPECT_LE((whole_readings - resumed_readings).cwiseAbs().maxCoeff(), tolerance);
+}
+
+// Each robot's sensors in the file: their names, the columns each reads of
+// a row of /sensors/ROBOT/readings, and one row per sample, as the run read
+// them (the clock is each sample's time).
+TEST_F(RunRecorderTest, SensorReadingsAreRecordedPerSample) {
+  const fs::path folder = Folder("sensors");
+  Simulation simulation(RollScene());
+  WriteRunOutput(folder.string(), simulation, simulation.RunFor(0.3));
+  const Hdf5File file = Open(folder);
+  EXPECT_EQ(file.ReadStrings("/sensors/box/names"),
+            (std::vector<std::string>{"clock", "where"}));
+  EXPECT_EQ(file.ReadIntegers("/sensors/box/columns"), (std::vector<long long>{0, 1, 4}));
+  EXPECT_FALSE(file.Exists("/sensors/ball"));  // no sensors
+  const std::vector<size_t> extent = file.Dimensions("/sensors/box/readings");
+  const Eigen::VectorXd time = file.ReadDoubles("/time");
+  ASSERT_EQ(extent, (std::vector<size_t>{static_cast<size_t>(time.size()), 4}));
+  const Trajectory& recorded = simulation.trajectory();
+  for (Eigen::Index s = 0; s < time.size(); ++s) {
+    const std::vector<double> row = file.ReadRows("/sensors/box/readings", s, 1);
+    EXPECT_EQ(row[0], time[s]);
+    const Eigen::Vector3d p(row[1], row[2], row[3]);
+    EXPECT_EQ(p, recorded.body_samples[1][s].head<3>()) << s;
+  }
 }
 
 TEST_F(RunRecorderTest, SapRunResumedAtARandomStepEndsWhereTheUninterruptedRunEnds) {

@@ -92,8 +92,8 @@ class Trajectory:
                 f"{s['momentum_error_max']:.2e}, penetration max {s['penetration_max']:.2e} m)")
 
     def save(self, path: str) -> None:
-        """Writes ``trajectory.h5`` in the format of ``coulomb run --out``
-        (which holds no sensor readings: keep ``sensors`` yourself)."""
+        """Writes ``trajectory.h5`` in the format of ``coulomb run --out``,
+        the sensors' readings included (``/sensors/ROBOT/readings``)."""
         with self._lock:  # the simulation's: it may be stepping in another thread
             self._simulation.save_trajectory(self._first, str(path))
 

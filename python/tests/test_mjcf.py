@@ -5,6 +5,7 @@ import math
 import pathlib
 import pickle
 import re
+import subprocess
 
 import numpy as np
 import pytest
@@ -2304,6 +2305,29 @@ def test_a_run_records_the_sensors_at_each_sample(tmp_path):
     assert sim.run(0.1, record=False).sensors["touch"]["sole"].shape == (0, 1)
     clone = pickle.loads(pickle.dumps(sim))  # nothing recorded yet
     assert clone.run(0.1, record=False).sensors["touch"]["sole"].shape == (0, 1)
+
+
+def test_the_run_file_holds_the_sensors_as_the_trajectory_does(tmp_path, coulomb_bin):
+    # `coulomb run --out` and Trajectory.save write each robot's readings
+    # (one row per sample, a sensor's columns named by /sensors/ROBOT/names
+    # and columns): those of the same run in Python, bit for bit.
+    h5py = pytest.importorskip("h5py")
+    path = tmp_path / "touch.xml"
+    path.write_text(TOUCH)
+    subprocess.run([coulomb_bin, "run", str(path), "--duration", "0.5", "--out",
+                    str(tmp_path / "cli")], check=True, capture_output=True)
+    trajectory = coulomb.Simulation.from_file(str(path)).run(0.5)
+    trajectory.save(tmp_path / "python.h5")
+    for file in (tmp_path / "cli" / "trajectory.h5", tmp_path / "python.h5"):
+        with h5py.File(file) as saved:
+            group = saved["/sensors/touch"]
+            names = [name.decode() for name in group["names"][:]]
+            columns, readings = group["columns"][:], group["readings"][:]
+            assert names == coulomb.Simulation.from_file(str(path)).sensor_names("touch")
+            assert readings.shape == (len(trajectory.time), columns[-1])
+            for k, name in enumerate(names):
+                np.testing.assert_array_equal(readings[:, columns[k]:columns[k + 1]],
+                                              trajectory.sensors["touch"][name], err_msg=name)
 
 
 def test_recorded_joint_sensors_follow_the_recorded_joints(tmp_path):

@@ -146,6 +146,31 @@ std::string BodyDataset(const std::string& body, const BodyField& field) {
   return "/bodies/" + body + "/" + field.name;
 }
 
+// A robot's sensor dataset: `readings` (T × its sensors' numbers, Trajectory::
+// sensor_samples), `names` and `columns` (offsets: sensor k reads columns
+// [columns[k], columns[k + 1]) of a row).
+std::string SensorDataset(const std::string& robot, const char* dataset) {
+  return "/sensors/" + robot + "/" + dataset;
+}
+
+// Each robot's sensor names and columns, and its readings dataset (no rows).
+void WriteSensorNames(Hdf5File* file, const Trajectory& trajectory) {
+  for (size_t t = 0; t < trajectory.sensors.size(); ++t) {
+    if (trajectory.sensors[t].empty()) continue;
+    const std::string& robot = trajectory.body_names[t];
+    std::vector<std::string> names;
+    std::vector<long long> columns{0};
+    for (const RecordedSensor& sensor : trajectory.sensors[t]) {
+      names.push_back(sensor.name);
+      columns.push_back(columns.back() + sensor.dimension);
+    }
+    file->WriteStrings(SensorDataset(robot, "names"), names);
+    file->WriteIntegers(SensorDataset(robot, "columns"), columns);
+    file->AppendRows(SensorDataset(robot, "readings"), nullptr, 0,
+                     static_cast<size_t>(columns.back()));
+  }
+}
+
 const char* const kContactDatasets[] = {"/contacts/geometry_a", "/contacts/geometry_b",
                                         "/contacts/point",      "/contacts/normal",
                                         "/contacts/impulse",    "/contacts/depth"};
@@ -160,9 +185,13 @@ CompleteRecord FindCompleteRecord(const Hdf5File& file) {
   complete.samples = rows("/time");
   for (const char* dataset : {"/q", "/v", "/geometry/poses"})
     complete.samples = std::min(complete.samples, rows(dataset));
-  for (const std::string& body : file.ReadStrings("/bodies/names"))
+  for (const std::string& body : file.ReadStrings("/bodies/names")) {
     for (const BodyField& field : kBodyFields)
       complete.samples = std::min(complete.samples, rows(BodyDataset(body, field)));
+    if (file.Exists(SensorDataset(body, "readings")))
+      complete.samples =
+          std::min(complete.samples, rows(SensorDataset(body, "readings")));
+  }
   const std::vector<long long> offsets = file.ReadIntegers("/contacts/offsets");
   if (offsets.empty()) file.Fail("/contacts/offsets", "is empty");
   complete.samples = std::min(complete.samples, offsets.size() - 1);
@@ -200,6 +229,7 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const Trajectory& tr
   file_.WriteStrings("/bodies/names", body_names_);
   file_.WriteDoubles("/time_step", Eigen::VectorXd::Constant(1, trajectory.time_step));
   WriteGeometries(&file_, trajectory.geometries);
+  WriteSensorNames(&file_, trajectory);
   const long long first_offset = 0;
   file_.AppendIntegers("/contacts/offsets", &first_offset, 1);
   // The samples so far: every growable dataset exists from the start.
@@ -240,9 +270,15 @@ void TrajectoryWriter::CopyCompleteSamples(const Hdf5File& recorded,
   for (const char* dataset : {"/time", "/q", "/v", "/geometry/poses"})
     file_.CopyRows(recorded, dataset, samples_);
   body_names_ = recorded.ReadStrings("/bodies/names");
-  for (const std::string& body : body_names_)
+  for (const std::string& body : body_names_) {
     for (const BodyField& field : kBodyFields)
       file_.CopyRows(recorded, BodyDataset(body, field), samples_);
+    // (A file written before sensors were recorded has none: they stay out.)
+    if (!recorded.Exists(SensorDataset(body, "readings"))) continue;
+    file_.CopyObject(recorded, SensorDataset(body, "names"));
+    file_.CopyObject(recorded, SensorDataset(body, "columns"));
+    file_.CopyRows(recorded, SensorDataset(body, "readings"), samples_);
+  }
   for (const StepField& field : kStepFields) {
     const std::string dataset = StepDataset(field);
     if (recorded.Exists(dataset)) {
@@ -285,6 +321,7 @@ void TrajectoryWriter::Append(const Trajectory& trajectory, size_t first,
     AppendVectors(&file_, "/q", trajectory.q, first, nq);
     AppendVectors(&file_, "/v", trajectory.v, first, nv);
     AppendVectors(&file_, "/geometry/poses", trajectory.geometry_poses, first, poses);
+    AppendSensors(trajectory, first);
     const long long first_contact = trajectory.contact_offsets[first];
     AppendContacts(&file_, trajectory.contacts, static_cast<size_t>(first_contact));
     std::vector<long long> offsets;
@@ -295,6 +332,15 @@ void TrajectoryWriter::Append(const Trajectory& trajectory, size_t first,
   }
   file_.AppendRows("/time", trajectory.time.data() + first, end - first, 0);
   samples_ += end - first;
+}
+
+void TrajectoryWriter::AppendSensors(const Trajectory& trajectory, size_t first) {
+  for (size_t t = 0; t < trajectory.sensors.size(); ++t) {
+    const std::string readings = SensorDataset(trajectory.body_names[t], "readings");
+    if (trajectory.sensors[t].empty() || !file_.Exists(readings)) continue;
+    AppendVectors(&file_, readings, trajectory.sensor_samples[t], first,
+                  file_.Dimensions(readings)[1]);
+  }
 }
 
 void VisitStepRecords(const Hdf5File& file,

@@ -74,6 +74,9 @@ class TrajectoryWriter {
   // Every dataset of `recorded`, its growing ones up to its `complete` samples
   // and steps.
   void CopyCompleteSamples(const Hdf5File& recorded, const CompleteRecord& complete);
+  // Samples [first, end) of each robot's sensor readings that the file
+  // records (one resumed from a file written before they were has none).
+  void AppendSensors(const Trajectory& trajectory, size_t first);
 
   Hdf5File file_;
   std::vector<std::string> body_names_;

@@ -75,6 +75,11 @@ Simulation::Simulation(Scene scene)
   }
   trajectory_.body_samples.resize(scene_.system.num_trees());
   trajectory_.sensor_samples.resize(scene_.system.num_trees());
+  for (int t = 0; t < scene_.system.num_trees(); ++t) {
+    trajectory_.sensors.emplace_back();
+    for (const Sensor& sensor : scene_.system.tree(t).sensors)
+      trajectory_.sensors.back().push_back({sensor.name, sensor.dimension()});
+  }
   const CollisionWorld& world = scene_.system.collision_world();
   for (int g = 0; g < world.num_geometries(); ++g) {
     trajectory_.geometries.push_back({world.shape(g), BodyName(g)});
@@ -123,6 +128,7 @@ Trajectory SamplesFrom(const Trajectory& all, size_t first) {
   Trajectory part;
   part.time_step = all.time_step;
   part.body_names = all.body_names;
+  part.sensors = all.sensors;
   part.geometries = all.geometries;
   part.time.assign(all.time.begin() + first, all.time.end());
   part.q.assign(all.q.begin() + first, all.q.end());

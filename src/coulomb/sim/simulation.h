@@ -41,6 +41,13 @@ struct RecordedGeometry {
   std::string body;
 };
 
+// A robot's sensor as recorded: its name and the number of numbers it reads
+// (Sensor::dimension), its columns in a row of Trajectory::sensor_samples.
+struct RecordedSensor {
+  std::string name;
+  int dimension = 1;
+};
+
 struct Trajectory {
   std::vector<double> time;
   double time_step = 0.0;  // δt [s] of the steps between samples
@@ -54,6 +61,8 @@ struct Trajectory {
   // (Simulation::SensorReadings) stacked in their order; no rows for a tree
   // without sensors.
   std::vector<std::vector<Eigen::VectorXd>> sensor_samples;
+  // Per tree, its sensors in the order of a row of sensor_samples.
+  std::vector<std::vector<RecordedSensor>> sensors;
   // What a viewer draws: the geometries, and per sample every geometry's world pose X_WG
   // as [x y z qw qx qy qz] (7 per geometry, CollisionWorld order).
   std::vector<Eigen::VectorXd> geometry_poses;
