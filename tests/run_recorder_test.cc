@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -66,6 +67,32 @@ class RunRecorderTest : public ::testing::Test {
   }
 };
 
+// One junk row appended to each per-sample dataset of the roll's file but
+// its sensor readings and contacts.
+void AppendJunkSample(Hdf5File* file) {
+  const std::vector<double> junk(280, 1.0);
+  for (const std::string dataset :
+       {"/time", "/q", "/v", "/geometry/poses", "/bodies/ball/position",
+        "/bodies/ball/orientation", "/bodies/ball/linear_velocity",
+        "/bodies/ball/angular_velocity", "/bodies/box/position",
+        "/bodies/box/orientation", "/bodies/box/linear_velocity",
+        "/bodies/box/angular_velocity"}) {
+    const std::vector<size_t> extent = file->Dimensions(dataset);
+    file->AppendRows(dataset, junk.data(), 1, extent.size() == 2 ? extent[1] : 0);
+  }
+}
+
+// The roll recorded for 0.3 s into `folder` and flushed; then `damage`
+// writes to the open file what a writer killed in its next flush might have.
+void RecordKilledRoll(const fs::path& folder,
+                      const std::function<void(Hdf5File&)>& damage) {
+  Simulation simulation(RollScene());
+  RunRecorder recorder(folder.string(), &simulation, /*keep_in_memory=*/true);
+  simulation.RunFor(0.3);
+  recorder.Flush();
+  damage(recorder.file());
+}
+
 // Every dataset a viewer or a resumed run reads, bitwise.
 void ExpectSameFiles(const Hdf5File& a, const Hdf5File& b) {
   for (const char* dataset :
@@ -108,25 +135,11 @@ TEST_F(RunRecorderTest, IncrementalFileEqualsTheWholeRunWrittenAtOnce) {
 // the readings bound the complete samples.
 TEST_F(RunRecorderTest, SensorReadingsShortOfASampleBoundTheCompleteSamples) {
   const fs::path folder = Folder("killed_sensors");
-  {
-    Simulation simulation(RollScene());
-    RunRecorder recorder(folder.string(), &simulation, /*keep_in_memory=*/true);
-    simulation.RunFor(0.3);
-    recorder.Flush();
-    Hdf5File& file = recorder.file();
-    const std::vector<double> junk(280, 1.0);
-    for (const std::string dataset :
-         {"/time", "/q", "/v", "/geometry/poses", "/bodies/ball/position",
-          "/bodies/ball/orientation", "/bodies/ball/linear_velocity",
-          "/bodies/ball/angular_velocity", "/bodies/box/position",
-          "/bodies/box/orientation", "/bodies/box/linear_velocity",
-          "/bodies/box/angular_velocity"}) {
-      const std::vector<size_t> extent = file.Dimensions(dataset);
-      file.AppendRows(dataset, junk.data(), 1, extent.size() == 2 ? extent[1] : 0);
-    }
+  RecordKilledRoll(folder, [](Hdf5File& file) {
+    AppendJunkSample(&file);
     const long long last_offset = file.ReadIntegers("/contacts/offsets").back();
     file.AppendIntegers("/contacts/offsets", &last_offset, 1);  // no contacts
-  }
+  });
   const Hdf5File killed((folder / "trajectory.h5").string(), Hdf5File::Mode::kRead);
   ASSERT_EQ(killed.Dimensions("/time")[0], 32u);
   EXPECT_EQ(killed.Dimensions("/sensors/box/readings")[0], 31u);
@@ -136,31 +149,18 @@ TEST_F(RunRecorderTest, SensorReadingsShortOfASampleBoundTheCompleteSamples) {
 TEST_F(RunRecorderTest, FileOfAWriterKilledMidBatchIsCopiedUpToItsCompleteSamples) {
   const fs::path folder = Folder("killed");
   const std::string path = (folder / "trajectory.h5").string();
-  {
-    Simulation simulation(RollScene());
-    RunRecorder recorder(folder.string(), &simulation, /*keep_in_memory=*/true);
-    simulation.RunFor(0.3);
-    recorder.Flush();
-    // A writer killed in a flush, HDF5 having written the metadata of every
-    // per-sample dataset but those of the contacts: one sample more
-    // everywhere, its contacts missing; and rows of a next batch in some.
-    Hdf5File& file = recorder.file();
+  // A writer killed in a flush, HDF5 having written the metadata of every
+  // per-sample dataset but those of the contacts: one sample more
+  // everywhere, its contacts missing; and rows of a next batch in some.
+  RecordKilledRoll(folder, [](Hdf5File& file) {
+    AppendJunkSample(&file);
     const std::vector<double> junk(280, 1.0);
-    for (const std::string dataset :
-         {"/time", "/q", "/v", "/geometry/poses", "/bodies/ball/position",
-          "/bodies/ball/orientation", "/bodies/ball/linear_velocity",
-          "/bodies/ball/angular_velocity", "/bodies/box/position",
-          "/bodies/box/orientation", "/bodies/box/linear_velocity",
-          "/bodies/box/angular_velocity"}) {
-      const std::vector<size_t> extent = file.Dimensions(dataset);
-      file.AppendRows(dataset, junk.data(), 1, extent.size() == 2 ? extent[1] : 0);
-    }
     file.AppendRows("/q", junk.data(), 2, 14);
     file.AppendRows("/contacts/depth", junk.data(), 5, 0);
     const long long offsets[2] = {1000, 2000};
     file.AppendIntegers("/contacts/offsets", offsets, 2);
     file.AppendRows("/steps/time", junk.data(), 3, 0);
-  }
+  });
   const Hdf5File killed(path, Hdf5File::Mode::kRead);
   ASSERT_EQ(killed.Dimensions("/time")[0], 32u);  // the junk is there
   TrajectoryWriter reopened(path, killed, FindCompleteRecord(killed));

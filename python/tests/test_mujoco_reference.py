@@ -680,10 +680,11 @@ FRAME_ACCELERATIONS = """
   </sensor>"""
 
 
-def sensors_over_steps(tmp_path, text, keyframe, tree, steps=50):
+def sensors_over_steps(tmp_path, text, keyframe, tree, steps=50, visit=None):
     """Both engines from `keyframe` of the file `text`: at it and after each
     of `steps` steps, every sensor of `tree` reads what MuJoCo's does
-    (assert_same_sensors). Coulomb's last readings."""
+    (assert_same_sensors), Coulomb's readings passed to `visit` if given.
+    Coulomb's last readings."""
     model, data, _ = both(tmp_path, text)
     sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe=keyframe)
     mujoco.mj_resetDataKeyframe(model, data, model.key(keyframe).id)
@@ -691,6 +692,8 @@ def sensors_over_steps(tmp_path, text, keyframe, tree, steps=50):
         mujoco.mj_forward(model, data)
         ours = assert_same_sensors(model, data, sim, tree)
         assert set(ours) == set(mujoco_sensors(model, data))
+        if visit is not None:
+            visit(ours)
         mujoco.mj_step(model, data)
         sim.step()
     return ours
@@ -807,15 +810,9 @@ FINITE_PLANE = """<mujoco model="glide">
 def test_a_rangefinder_meets_a_plane_within_its_size_as_mujocos(tmp_path):
     # Over 0.8 s: the first plane (1 m below), then the second one's strip
     # (1.5 m below, unbounded along x), then nothing.
-    model, data, sim = both(tmp_path, FINITE_PLANE)
-    sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe="gliding")
-    mujoco.mj_resetDataKeyframe(model, data, model.key("gliding").id)
     readings = set()
-    for _ in range(400):
-        mujoco.mj_forward(model, data)
-        readings.add(round(float(assert_same_sensors(model, data, sim, "glide")["down"][0]), 6))
-        mujoco.mj_step(model, data)
-        sim.step()
+    sensors_over_steps(tmp_path, FINITE_PLANE, "gliding", "glide", steps=400,
+                       visit=lambda ours: readings.add(round(float(ours["down"][0]), 6)))
     assert readings == {1.0, 1.5, -1.0}
 
 
