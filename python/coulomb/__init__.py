@@ -645,6 +645,20 @@ class Simulation:
                                      exclude or "")
 
     @_serialized
+    def cast_rays(self, origin: Any, directions: Any, exclude: str | None = None
+                  ) -> np.ndarray:
+        """``cast_ray`` from ``origin`` along each row of ``directions`` (N ×
+        3, each of any nonzero length), the scene's poses computed once: a
+        lidar's scan (MuJoCo's ``mj_multiRay``). The N distances [m], −1 where
+        a ray meets nothing."""
+        directions = np.asarray(directions, dtype=float)
+        if directions.ndim != 2 or directions.shape[1] != 3:
+            raise ValueError(f"directions: expected an N × 3 array, got shape "
+                             f"{directions.shape}")
+        return self._engine.cast_rays(_vector(origin, 3, "origin"), directions,
+                                      exclude or "")
+
+    @_serialized
     def set_body_wrench(self, name: str, force: Any = (0.0, 0.0, 0.0),
                         torque: Any = (0.0, 0.0, 0.0)) -> None:
         """A wrench on a free body or a robot's floating base at its frame's

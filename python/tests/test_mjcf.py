@@ -2285,6 +2285,34 @@ def test_cast_ray_meets_the_nearest_geometry(tmp_path):
         sim.cast_ray([0, float("nan"), 1], [0, 0, 1])
 
 
+def test_cast_rays_scans_as_cast_ray_casts_each(tmp_path):
+    # A scan of 200 directions (some meeting the box, the floor or nothing)
+    # from over the resting box, with and without the box left out: each
+    # distance cast_ray's, −1 for None.
+    path = tmp_path / "touch.xml"
+    path.write_text(TOUCH)
+    sim = coulomb.Simulation.from_file(str(path))
+    sim.run(0.5)
+    directions = np.random.default_rng(7).normal(size=(200, 3))
+    origin = sim.body_position("box") + [0.02, 0.01, 0.3]
+    for exclude in (None, "box"):
+        scan = sim.cast_rays(origin, directions, exclude=exclude)
+        each = [sim.cast_ray(origin, d, exclude=exclude) for d in directions]
+        np.testing.assert_array_equal(scan, [-1.0 if t is None else t for t in each])
+        assert 0 < np.count_nonzero(scan < 0) < len(scan)
+    assert sim.cast_rays(origin, np.zeros((0, 3))).shape == (0,)
+    with pytest.raises(ValueError, match="direction 1: a ray needs a finite, nonzero direction"):
+        sim.cast_rays(origin, [[0, 0, -1], [0, 0, 0]])
+    with pytest.raises(ValueError, match="direction 0: a ray needs a finite, nonzero direction"):
+        sim.cast_rays(origin, [[0, float("inf"), -1]])
+    with pytest.raises(ValueError, match="origin: values must be finite"):
+        sim.cast_rays([0, float("nan"), 1], [[0, 0, -1]])
+    with pytest.raises(ValueError, match=r"directions: expected an N × 3 array, got shape \(3,\)"):
+        sim.cast_rays(origin, [0, 0, -1])
+    with pytest.raises(KeyError, match="crate"):
+        sim.cast_rays(origin, directions, exclude="crate")
+
+
 def test_a_run_records_the_sensors_at_each_sample(tmp_path):
     # Each sample's readings are what sensor_data read then: the touch
     # sensors 0 at the start and m g once the box rests, the latest sample's

@@ -788,6 +788,26 @@ def test_rangefinders_read_what_mujocos_do(tmp_path):
     assert all(0 < ours[f"sensor{k}"][0] < 2 for k in (0, 1, 2, 3, 4, 6, 7))
 
 
+def test_a_scan_of_rays_meets_what_mujocos_multiray_does(tmp_path):
+    # From the turning probe of RANGEFINDERS at its keyframe, 500 directions
+    # over the sphere, the probe left out: the world's plane, sphere, box,
+    # capsule and cylinder, the arm and the pebble where mj_multiRay meets
+    # them (−1 for nothing in both).
+    model, data, _ = both(tmp_path, RANGEFINDERS)
+    sim = coulomb.Simulation.from_file(str(tmp_path / "model.xml"), keyframe="turning")
+    mujoco.mj_resetDataKeyframe(model, data, model.key("turning").id)
+    mujoco.mj_forward(model, data)
+    directions = np.random.default_rng(3).normal(size=(500, 3))
+    directions /= np.linalg.norm(directions, axis=1, keepdims=True)
+    origin = data.xpos[model.body("probe").id].copy()
+    geoms, theirs = np.zeros(500, dtype=np.int32), np.zeros(500)
+    mujoco.mj_multiRay(model, data, origin, directions.flatten(), None, 1,
+                       model.body("probe").id, geoms, theirs, None, 500, 1e9)
+    ours = sim.cast_rays(origin, directions, exclude="probe")
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-12)
+    assert len(set(geoms[geoms >= 0])) >= 6
+
+
 # A probe gliding (no gravity) over a plane of half-sizes 1 × 0.5, turned
 # 30° about z, then past its edge: MuJoCo's rays meet a plane only within
 # its size (an axis of size 0 unbounded), while contacts see it whole.

@@ -416,6 +416,15 @@ NB_MODULE(_coulomb, m) {
              const BodyIndex body = s.FindBody(exclude);
              return s.CastRay(origin, direction, body.tree, body.body);
            })
+      .def("cast_rays",
+           [](const Simulation& s, const Eigen::Vector3d& origin,
+              const Eigen::Matrix<double, Eigen::Dynamic, 3>& directions,
+              const std::string& exclude) {
+             if (exclude.empty()) return s.CastRays(origin, directions);
+             BodyStateOrKeyError(s, exclude);  // an unknown name is a KeyError
+             const BodyIndex body = s.FindBody(exclude);
+             return s.CastRays(origin, directions, body.tree, body.body);
+           })
       .def("sensor_names", &Simulation::sensor_names)
       .def("sensor_readings", &Simulation::SensorReadings)
       .def("velocity_range", &Simulation::VelocityRange)

@@ -320,6 +320,13 @@ class Simulation {
   std::optional<double> CastRay(const Eigen::Vector3d& origin_W,
                                 const Eigen::Vector3d& direction_W, int exclude_tree = -1,
                                 int exclude_body = -1) const;
+  // CastRay from origin_W along each row of directions_W (N × 3), the
+  // geometries' poses computed once (a lidar's scan, MuJoCo's mj_multiRay):
+  // the N distances [m], −1 where a ray meets nothing. Throws
+  // std::invalid_argument naming the first direction not finite or zero.
+  Eigen::VectorXd CastRays(const Eigen::Vector3d& origin_W,
+                           const Eigen::Matrix<double, Eigen::Dynamic, 3>& directions_W,
+                           int exclude_tree = -1, int exclude_body = -1) const;
   // Robot `tree`'s sensors (an MJCF file's <sensor>s: Sensor) by name, in
   // the file's order, and their readings at the current state (joint
   // actuator forces and touch over the last step: 0 before the first step and

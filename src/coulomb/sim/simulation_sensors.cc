@@ -61,17 +61,48 @@ std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree)
   return readings;
 }
 
+namespace {
+
+// Throw std::invalid_argument for a ray's origin that is not finite, or its
+// direction (named `what`) not finite or zero.
+void CheckRayOrigin(const Eigen::Vector3d& origin) {
+  if (!origin.allFinite()) throw std::invalid_argument("a ray needs a finite origin");
+}
+void CheckRayDirection(const Eigen::Vector3d& direction, const std::string& what) {
+  if (!direction.allFinite() || !(direction.norm() > 0.0))
+    throw std::invalid_argument(what + ": a ray needs a finite, nonzero direction");
+}
+
+}  // namespace
+
 std::optional<double> Simulation::CastRay(const Eigen::Vector3d& origin_W,
                                           const Eigen::Vector3d& direction_W,
                                           int exclude_tree, int exclude_body) const {
-  if (!origin_W.allFinite() || !direction_W.allFinite() || !(direction_W.norm() > 0.0))
-    throw std::invalid_argument(
-        "a ray needs a finite origin and a finite, nonzero "
-        "direction");
+  CheckRayOrigin(origin_W);
+  CheckRayDirection(direction_W, "direction");
   std::vector<Eigen::Isometry3d> X_WG;
   scene_.system.CalcGeometryPoses(&X_WG);
   return CastRayAmong(X_WG, origin_W, direction_W.normalized(), exclude_tree,
                       exclude_body);
+}
+
+Eigen::VectorXd Simulation::CastRays(
+    const Eigen::Vector3d& origin_W,
+    const Eigen::Matrix<double, Eigen::Dynamic, 3>& directions_W, int exclude_tree,
+    int exclude_body) const {
+  CheckRayOrigin(origin_W);
+  for (Eigen::Index k = 0; k < directions_W.rows(); ++k)
+    CheckRayDirection(directions_W.row(k).transpose(), "direction " + std::to_string(k));
+  std::vector<Eigen::Isometry3d> X_WG;
+  scene_.system.CalcGeometryPoses(&X_WG);
+  Eigen::VectorXd distances(directions_W.rows());
+  for (Eigen::Index k = 0; k < directions_W.rows(); ++k) {
+    const Eigen::Vector3d direction_W = directions_W.row(k).transpose();
+    distances[k] =
+        CastRayAmong(X_WG, origin_W, direction_W.normalized(), exclude_tree, exclude_body)
+            .value_or(-1.0);
+  }
+  return distances;
 }
 
 std::optional<double> Simulation::CastRayAmong(const std::vector<Eigen::Isometry3d>& X_WG,
