@@ -699,10 +699,27 @@ def sensors_over_steps(tmp_path, text, keyframe, tree, steps=50, visit=None):
     return ours
 
 
+WORLD_SUBTREE = ('<subtreecom name="all_com" body="world"/>'
+                 '<subtreelinvel name="all_v" body="world"/>'
+                 '<subtreeangmom name="all_L" body="world"/>\n  </sensor>')
+
+
 def test_subtree_and_relative_frame_sensors_read_what_mujocos_do(tmp_path):
-    # At a keyframe that moves every joint, and after each of 50 steps.
-    ours = sensors_over_steps(tmp_path, FLOATING_ARM, "moving", "floating arm")
+    # At a keyframe that moves every joint, and after each of 50 steps; the
+    # world's subtree is the whole arm.
+    ours = sensors_over_steps(tmp_path, FLOATING_ARM.replace("  </sensor>", WORLD_SUBTREE),
+                              "moving", "floating arm")
     assert np.linalg.norm(ours["L"]) > 0.05 and np.linalg.norm(ours["link_L"]) > 0.01
+    np.testing.assert_allclose(ours["all_L"], ours["L"], rtol=0, atol=1e-12)
+
+
+def test_the_worlds_subtree_sums_every_robot_as_mujocos(tmp_path):
+    # The pebble and the turning probe of RANGEFINDERS, two robots of the
+    # file, the pebble thrown: the world's subtree holds both.
+    text = RANGEFINDERS.replace("  </sensor>", WORLD_SUBTREE).replace(
+        'qvel="0 0 0 0 0 0 0 0 0 0.3 -0.2 1.5 -3"', 'qvel="1 -2 3 4 0 0 0 0 0 0.3 -0.2 1.5 -3"')
+    ours = sensors_over_steps(tmp_path, text, "turning", "probe")
+    assert np.linalg.norm(ours["all_v"]) > 0.01 and np.linalg.norm(ours["all_L"]) > 0.01
 
 
 ENERGIES = '<e_potential name="U"/><e_kinetic name="T"/>\n  </sensor>'

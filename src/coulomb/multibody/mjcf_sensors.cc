@@ -64,8 +64,7 @@ class SensorReader {
           kOnActuators.count(tag) || kOnModel.count(tag) || kOnSites.count(tag) ||
           kOnSubtrees.count(tag)) ||
         (frame && !Readable(objtype, attributes.get("objname", ""))) ||
-        (!reftype.empty() && !Readable(reftype, attributes.get("refname", ""))) ||
-        (kOnSubtrees.count(tag) && attributes.get("body", "") == "world")) {
+        (!reftype.empty() && !Readable(reftype, attributes.get("refname", "")))) {
       unread->push_back(named);
       return std::nullopt;
     }
@@ -82,7 +81,8 @@ class SensorReader {
     } else if (kOnActuators.count(tag)) {
       sensor.object = Required(attributes, "actuator", what);
     } else if (kOnSubtrees.count(tag)) {
-      sensor.object = Body(Required(attributes, "body", what), what);
+      const std::string body = Required(attributes, "body", what);
+      sensor.object = body == "world" ? "" : Body(body, what);  // "": every body
     } else if (frame) {
       sensor.site = Frame(objtype, Required(attributes, "objname", what), what);
       sensor.object = sensor.site.body;

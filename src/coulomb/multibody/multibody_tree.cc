@@ -810,22 +810,25 @@ void MultibodyTree::CheckCarriedByJoint(int body) const {
 
 MultibodyTree::SubtreeMomentum MultibodyTree::Subtree(int body) const {
   Impl& m = SyncedImpl();
-  const pinocchio::Frame& frame = m.model.frames[m.body_frames[body]];
-  CheckCarriedByJoint(body);
+  // Body −1: every joint's, not the universe's (links welded to the world).
+  if (body >= 0) CheckCarriedByJoint(body);
+  const pinocchio::JointIndex root =
+      body < 0 ? 0 : m.model.frames[m.body_frames[body]].parentJoint;
   const pinocchio::Data& data = m.data;  // the forward kinematics at (q, v)
   // Σ of each joint's inertia times its twist, both in world: the spatial
   // momentum (p, L_O) about the world's origin.
   pinocchio::Force momentum = pinocchio::Force::Zero();
   SubtreeMomentum subtree;
   Eigen::Vector3d first_moment = Eigen::Vector3d::Zero();
-  for (const pinocchio::JointIndex j : m.model.subtrees[frame.parentJoint]) {
+  for (const pinocchio::JointIndex j : m.model.subtrees[root]) {
+    if (j == 0) continue;
     const pinocchio::Inertia inertia_W = data.oMi[j].act(m.model.inertias[j]);
     momentum += inertia_W * data.oMi[j].act(data.v[j]);
     subtree.mass += inertia_W.mass();
     first_moment += inertia_W.mass() * inertia_W.lever();
   }
   if (!(subtree.mass > 0.0)) {
-    subtree.com_W = data.oMi[frame.parentJoint].translation();
+    subtree.com_W = data.oMi[root].translation();
     return subtree;
   }
   subtree.com_W = first_moment / subtree.mass;

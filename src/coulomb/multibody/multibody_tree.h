@@ -238,8 +238,10 @@ class MultibodyTree {
   // mass m [kg], centre of mass c_W [m], its velocity ċ_W = p/m [m/s] (p their
   // linear momentum) and their angular momentum about c, L_c = Σ (I_i ω_i +
   // m_i (c_i − c) × ċ_i) [kg·m²/s], in world. A massless subtree has c at
-  // the joint's origin and ċ = 0. Throws std::invalid_argument for a body
-  // welded to its parent link (CarriedByJoint).
+  // the joint's origin and ċ = 0. Body −1: every body a joint moves (those
+  // welded to the world left out). Throws
+  // std::invalid_argument for a body welded to its parent link
+  // (CarriedByJoint).
   struct SubtreeMomentum {
     double mass = 0.0;
     Eigen::Vector3d com_W = Eigen::Vector3d::Zero();

@@ -316,8 +316,10 @@ void MultibodySystem::AddSensor(int tree, Sensor sensor, const std::string& obje
   if (!reference.empty()) sensor.reference_body = FindSensorBody(tree, reference, at);
   const bool wrench =
       sensor.kind == Sensor::Kind::kForce || sensor.kind == Sensor::Kind::kTorque;
-  if ((wrench || sensor.on_subtree()) &&
-      (sensor.body < 0 || !trees_[tree].model.CarriedByJoint(sensor.body)))
+  // (A subtree of the world, body −1, is every tree's.)
+  if ((wrench && sensor.body < 0) ||
+      ((wrench || sensor.on_subtree()) && sensor.body >= 0 &&
+       !trees_[tree].model.CarriedByJoint(sensor.body)))
     throw std::invalid_argument(
         at +
         (wrench ? ": a force or torque sensor needs a site on a link"
@@ -554,6 +556,28 @@ double MultibodySystem::MechanicalEnergy() const {
   const Energies energies = CalcEnergies();
   return energies.kinetic + energies.gravity + energies.springs +
          energies.gravity_compensation;
+}
+
+MultibodyTree::SubtreeMomentum MultibodySystem::CalcMomentum() const {
+  std::vector<MultibodyTree::SubtreeMomentum> parts;
+  MultibodyTree::SubtreeMomentum all;
+  Eigen::Vector3d first_moment = Eigen::Vector3d::Zero();
+  Eigen::Vector3d momentum = Eigen::Vector3d::Zero();
+  for (const Tree& t : trees_) {
+    parts.push_back(t.model.Subtree(-1));
+    all.mass += parts.back().mass;
+    first_moment += parts.back().mass * parts.back().com_W;
+    momentum += parts.back().mass * parts.back().com_velocity_W;
+  }
+  if (!(all.mass > 0.0)) return all;
+  all.com_W = first_moment / all.mass;
+  all.com_velocity_W = momentum / all.mass;
+  for (const MultibodyTree::SubtreeMomentum& part : parts) {
+    all.angular_momentum_W +=
+        part.angular_momentum_W +
+        (part.com_W - all.com_W).cross(part.mass * part.com_velocity_W);
+  }
+  return all;
 }
 
 int MultibodySystem::num_velocities() const {

@@ -208,6 +208,10 @@ class MultibodySystem {
   Energies CalcEnergies() const;
   // Their sum, conserved without dissipation [J].
   double MechanicalEnergy() const;
+  // Every tree's bodies together (after UpdateAllTrees; MultibodyTree::
+  // Subtree of each whole tree): their mass, centre of mass c, its velocity
+  // and their angular momentum about c, Σ_t (L_t + (c_t − c) × m_t ċ_t).
+  MultibodyTree::SubtreeMomentum CalcMomentum() const;
 
  private:
   // Pairs of the robot's geometries (on `tree`, or its welded geometries of

@@ -104,20 +104,19 @@ Eigen::VectorXd ReadRelativeFrame(Sensor::Kind kind, const FrameMotion& S,
   }
 }
 
-// The subtree kinds' readings (sensors.h).
-Eigen::VectorXd ReadSubtree(const Sensor& sensor, const MultibodyTree& model) {
-  const MultibodyTree::SubtreeMomentum subtree = model.Subtree(sensor.body);
+}  // namespace
+
+Eigen::VectorXd ReadSubtreeSensor(const Sensor& sensor,
+                                  const MultibodyTree::SubtreeMomentum& subtree) {
   switch (sensor.kind) {
     case Sensor::Kind::kSubtreeCom:
-      return subtree.com_W;
+      return ApplyCutoff(sensor, subtree.com_W);
     case Sensor::Kind::kSubtreeLinearVelocity:
-      return subtree.com_velocity_W;
+      return ApplyCutoff(sensor, subtree.com_velocity_W);
     default:  // kSubtreeAngularMomentum
-      return subtree.angular_momentum_W;
+      return ApplyCutoff(sensor, subtree.angular_momentum_W);
   }
 }
-
-}  // namespace
 
 Eigen::Isometry3d SensorFrame(const Sensor& sensor, const MultibodyTree& model) {
   return sensor.body < 0 ? sensor.X_BS : model.body_pose(sensor.body) * sensor.X_BS;
@@ -143,7 +142,7 @@ Eigen::VectorXd ReadKinematicSensor(const Sensor& sensor, const MultibodyTree& m
     value[0] = CombinedVelocity(sensor.terms, v);
     return ApplyCutoff(sensor, value);
   }
-  if (sensor.on_subtree()) return ApplyCutoff(sensor, ReadSubtree(sensor, model));
+  if (sensor.on_subtree()) return ReadSubtreeSensor(sensor, model.Subtree(sensor.body));
   const FrameMotion S = MotionOf(sensor.body, sensor.X_BS, model);
   if (sensor.relative())
     return ApplyCutoff(

@@ -5,11 +5,10 @@
 
 #include <Eigen/Dense>
 
+#include "coulomb/multibody/multibody_tree.h"
 #include "coulomb/sim/joint_spring_damper.h"
 
 namespace coulomb {
-
-class MultibodyTree;
 
 // A sensor of a robot (an MJCF <sensor>: MjcfSensor), read at the current
 // state, in MuJoCo's units and frames:
@@ -33,7 +32,9 @@ class MultibodyTree;
 //                                     the centre of mass c_W of the bodies a joint
 //                                     carries with `body`, its velocity, and their
 //                                     angular momentum about c [kg·m²/s], in world
-//                                     (MultibodyTree::Subtree)
+//                                     (MultibodyTree::Subtree); body −1 (MuJoCo's
+//                                     world body): every body a joint moves, of
+//                                     every tree (MultibodySystem::CalcMomentum)
 //   kRangefinder                      the distance [m] along S's z axis from S's origin
 //                                     to the nearest geometry, that of S's body aside
 //                                     (Simulation::CastRay), −1 for none
@@ -140,6 +141,9 @@ struct Sensor {
 // actuators' efforts, the rangefinder, the clock, touch, the accelerations
 // or the forces, which Simulation reads) of `model`'s tree at its current
 // state (q, v), cutoff applied. Throws std::invalid_argument for another.
+// A subtree sensor's reading (its kind's part of `subtree`), cutoff applied.
+Eigen::VectorXd ReadSubtreeSensor(const Sensor& sensor,
+                                  const MultibodyTree::SubtreeMomentum& subtree);
 Eigen::VectorXd ReadKinematicSensor(const Sensor& sensor, const MultibodyTree& model,
                                     const Eigen::VectorXd& q, const Eigen::VectorXd& v);
 // `value` clamped by the sensor's cutoff.

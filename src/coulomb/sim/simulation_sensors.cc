@@ -19,7 +19,8 @@ std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree)
   // What several sensors share, computed once, when the first needs it.
   std::optional<Eigen::VectorXd> efforts, actuator_forces;
   std::optional<MultibodySystem::Energies> energies;
-  std::vector<Eigen::Isometry3d> X_WG;  // for the rangefinders
+  std::optional<MultibodyTree::SubtreeMomentum> momentum;  // the world's subtree
+  std::vector<Eigen::Isometry3d> X_WG;                     // for the rangefinders
   std::vector<Eigen::VectorXd> readings;
   for (const Sensor& sensor : owner.sensors) {
     Eigen::VectorXd value = Eigen::VectorXd::Zero(sensor.dimension());
@@ -51,6 +52,9 @@ std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree)
     } else if (sensor.kind == Sensor::Kind::kTouch) {
       value[0] = TouchForce(t, sensor);
       value = ApplyCutoff(sensor, value);
+    } else if (sensor.on_subtree() && sensor.body < 0) {
+      if (!momentum) momentum = scene_.system.CalcMomentum();
+      value = ReadSubtreeSensor(sensor, *momentum);
     } else if (sensor.on_dynamics()) {
       value = ApplyCutoff(sensor, ReadDynamicSensor(t, sensor));
     } else {
