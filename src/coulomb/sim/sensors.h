@@ -141,11 +141,11 @@ struct Sensor {
 // actuators' efforts, the rangefinder, the clock, touch, the accelerations
 // or the forces, which Simulation reads) of `model`'s tree at its current
 // state (q, v), cutoff applied. Throws std::invalid_argument for another.
+Eigen::VectorXd ReadKinematicSensor(const Sensor& sensor, const MultibodyTree& model,
+                                    const Eigen::VectorXd& q, const Eigen::VectorXd& v);
 // A subtree sensor's reading (its kind's part of `subtree`), cutoff applied.
 Eigen::VectorXd ReadSubtreeSensor(const Sensor& sensor,
                                   const MultibodyTree::SubtreeMomentum& subtree);
-Eigen::VectorXd ReadKinematicSensor(const Sensor& sensor, const MultibodyTree& model,
-                                    const Eigen::VectorXd& q, const Eigen::VectorXd& v);
 // `value` clamped by the sensor's cutoff.
 Eigen::VectorXd ApplyCutoff(const Sensor& sensor, Eigen::VectorXd value);
 // X_WS at the tree's current state.
