@@ -121,6 +121,14 @@ BodyState BodyStateOrKeyError(const Simulation& simulation, const std::string& n
   }
 }
 
+// The body a ray leaves out: none for "", else the body named `exclude`
+// (KeyError when there is none).
+BodyIndex ExcludedBody(const Simulation& simulation, const std::string& exclude) {
+  if (exclude.empty()) return BodyIndex{};
+  BodyStateOrKeyError(simulation, exclude);
+  return simulation.FindBody(exclude);
+}
+
 nb::dict ContactsDict(const Simulation& simulation) {
   const std::vector<Contact> contacts = simulation.contacts();
   const Eigen::Index n = static_cast<Eigen::Index>(contacts.size());
@@ -162,9 +170,9 @@ RowMatrix Rows(const std::vector<Eigen::VectorXd>& samples, size_t first) {
 }
 
 // The columns of a tree's stacked sensor readings.
-Eigen::Index SensorColumns(const std::vector<Sensor>& sensors) {
+Eigen::Index SensorColumns(const std::vector<RecordedSensor>& sensors) {
   Eigen::Index columns = 0;
-  for (const Sensor& sensor : sensors) columns += sensor.dimension();
+  for (const RecordedSensor& sensor : sensors) columns += sensor.dimension;
   return columns;
 }
 
@@ -188,16 +196,16 @@ nb::dict TrajectoryDict(const Simulation& simulation, size_t first) {
   nb::dict sensors;
   const MultibodySystem& system = simulation.scene().system;
   for (int tree = 0; tree < system.num_trees(); ++tree) {
-    const std::vector<Sensor>& tree_sensors = system.tree(tree).sensors;
+    const std::vector<RecordedSensor>& tree_sensors = t.sensors[tree];
     if (tree_sensors.empty()) continue;
     RowMatrix rows = Rows(t.sensor_samples[tree], first);
     if (rows.rows() == 0) rows.resize(0, SensorColumns(tree_sensors));  // none recorded
     nb::dict by_name;
     Eigen::Index column = 0;
-    for (const Sensor& sensor : tree_sensors) {
+    for (const RecordedSensor& sensor : tree_sensors) {
       by_name[nb::str(sensor.name.c_str())] =
-          RowMatrix(rows.middleCols(column, sensor.dimension()));
-      column += sensor.dimension();
+          RowMatrix(rows.middleCols(column, sensor.dimension));
+      column += sensor.dimension;
     }
     sensors[nb::str(system.tree(tree).name.c_str())] = by_name;
   }
@@ -411,18 +419,14 @@ NB_MODULE(_coulomb, m) {
       .def("cast_ray",
            [](const Simulation& s, const Eigen::Vector3d& origin,
               const Eigen::Vector3d& direction, const std::string& exclude) {
-             if (exclude.empty()) return s.CastRay(origin, direction);
-             BodyStateOrKeyError(s, exclude);  // an unknown name is a KeyError
-             const BodyIndex body = s.FindBody(exclude);
+             const BodyIndex body = ExcludedBody(s, exclude);
              return s.CastRay(origin, direction, body.tree, body.body);
            })
       .def("cast_rays",
            [](const Simulation& s, const Eigen::Vector3d& origin,
               const Eigen::Matrix<double, Eigen::Dynamic, 3>& directions,
               const std::string& exclude) {
-             if (exclude.empty()) return s.CastRays(origin, directions);
-             BodyStateOrKeyError(s, exclude);  // an unknown name is a KeyError
-             const BodyIndex body = s.FindBody(exclude);
+             const BodyIndex body = ExcludedBody(s, exclude);
              return s.CastRays(origin, directions, body.tree, body.body);
            })
       .def("sensor_names", &Simulation::sensor_names)
