@@ -118,6 +118,9 @@ viewer-screenshots: build browser-deps
 	$(BUILD_DIR)/coulomb run scenes/table.yaml --duration 1.5 --out $(BUILD_DIR)/runs/table
 	$(BUILD_DIR)/coulomb view $(BUILD_DIR)/runs/table --export $(BUILD_DIR)/runs/table.html
 	node viewer/test/screenshot.mjs file://$(abspath $(BUILD_DIR))/runs/table.html 60 docs/viewer_table.png
+	$(BUILD_DIR)/coulomb run scenes/parallel_gripper.xml --duration 0.5 --out $(BUILD_DIR)/runs/parallel_gripper
+	$(BUILD_DIR)/coulomb view $(BUILD_DIR)/runs/parallel_gripper --export $(BUILD_DIR)/runs/parallel_gripper.html
+	node viewer/test/screenshot.mjs file://$(abspath $(BUILD_DIR))/runs/parallel_gripper.html 200 docs/viewer_sensors.png sensors
 
 # The whole C++ suite under AddressSanitizer and UndefinedBehaviorSanitizer
 # (GCC; a separate build folder, no Python package; the allocation-counting

@@ -312,6 +312,39 @@ def test_a_replay_takes_its_time_step_from_the_file(tmp_path, coulomb_bin):
     assert re.search(r"trajectory\.h5.*/time_step.*positive", error) and "\n" not in error
 
 
+def test_a_replay_plots_the_sensors_the_script_recorded(tmp_path, coulomb_bin, scenes_dir):
+    # The page's sensor data, read back from trajectory.h5 by `coulomb view`,
+    # is the script's own trajectory.sensors; a damaged sensor record is a
+    # one-line error naming its dataset; a run without sensors has none.
+    h5py = pytest.importorskip("h5py")
+    sim = coulomb.Simulation.from_file(str(scenes_dir / "parallel_gripper.xml"))
+    trajectory = sim.run(0.2)
+    sim.save(tmp_path / "run")
+    [robot] = exported_meta(coulomb_bin, tmp_path / "run", tmp_path)["sensors"]
+    sensors = trajectory.sensors["gripper"]
+    assert robot["robot"] == "gripper" and robot["names"] == list(sensors)
+    assert robot["dimensions"] == [sensors[name].shape[1] for name in sensors] == [1, 1, 3]
+    readings = np.array(robot["readings"]).reshape(len(trajectory.time), 5)
+    np.testing.assert_array_equal(readings, np.hstack(list(sensors.values())))
+    path = tmp_path / "run" / "trajectory.h5"
+    for dataset, value, complaint in [("columns", [0, 1, 2, 6], r"readings.*expected \d+ × 6"),
+                                      ("columns", [0, 1, 1, 5], "increasing"),
+                                      ("columns", [1, 2, 3, 6], "0 and one offset per sensor")]:
+        with h5py.File(path, "a") as f:
+            kept = f["/sensors/gripper/columns"][:]
+            del f["/sensors/gripper/columns"]
+            f["/sensors/gripper/columns"] = value
+        error = exported_meta(coulomb_bin, tmp_path / "run", tmp_path)
+        assert re.search(r"trajectory\.h5.*/sensors/gripper/.*" + complaint, error), error
+        assert "\n" not in error
+        with h5py.File(path, "a") as f:
+            del f["/sensors/gripper/columns"]
+            f["/sensors/gripper/columns"] = kept
+    with h5py.File(path, "a") as f:
+        del f["/sensors"]
+    assert exported_meta(coulomb_bin, tmp_path / "run", tmp_path)["sensors"] == []
+
+
 def test_state_reads_follow_the_steps_and_are_copies():
     sim = coulomb.Simulation.from_builtin("sphere_on_ground")
     q0 = sim.q

@@ -44,7 +44,9 @@ function buildPage() {
   view.append(element("div", { id: "legend" }), element("div", { id: "status" }));
   const panel = element("div", { id: "panel" });
   panel.append(element("h2", {}, "Run"), element("div", { id: "summary" }),
-               element("h2", {}, "Solver statistics"), element("div", { id: "plots" }));
+               element("h2", {}, "Solver statistics"), element("div", { id: "plots" }),
+               element("h2", { id: "sensors-title", hidden: true }, "Sensors"),
+               element("div", { id: "sensor-plots" }));
   app.append(toolbar, view, panel);
 }
 
@@ -187,7 +189,9 @@ function followLive(source, player, cache) {
   const poll = async () => {
     const meta = await source.meta();
     const atEnd = player.following;
-    Object.assign(player.meta, { frames: meta.frames, time: meta.time, live: meta.live, stats: meta.stats });
+    Object.assign(player.meta, { frames: meta.frames, time: meta.time, live: meta.live, stats: meta.stats,
+                                 sensors: meta.sensors });
+    player.plots.update(player.meta);
     player.slider.max = meta.frames - 1;
     if (atEnd) player.seek(meta.frames - 1);
     if (meta.live) setTimeout(poll, 500);
@@ -204,7 +208,8 @@ async function start() {
   document.getElementById("summary").textContent = summaryText(meta);
   const cache = new ChunkCache(source, meta);
   const view = new SceneView(document.getElementById("view"), meta);
-  const plots = new Plots(document.getElementById("plots"), meta.stats);
+  const plots = new Plots(document.getElementById("plots"), document.getElementById("sensor-plots"), meta);
+  document.getElementById("sensors-title").hidden = plots.sensors.length === 0;
   const player = new Player(meta, cache, view, plots);
   plots.onSeek = (t) => player.seekTime(t);
   wireControls(player, view);
@@ -217,6 +222,7 @@ async function start() {
     meta, player, view, plots,
     frameCount: () => meta.frames,
     plotPointCounts: () => plots.pointCounts(),
+    sensorPlots: () => plots.sensorPlots(),
     setFrame: (frame) => player.seek(frame),
     ready: true,
   };

@@ -3,7 +3,7 @@
 // run exported as one HTML file opened from file://, and a live run of
 // `coulomb run --view`. Also the server's refusals (path traversal).
 //
-//   node viewer/test/viewer_test.mjs COULOMB_BINARY
+//   node viewer/test/viewer_test.mjs COULOMB_BINARY SOURCE_DIR
 // Exit 77 (ctest: skipped) when no Chromium is installed.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -180,6 +180,9 @@ async function checkLive(browser) {
   check(frames === 501 && frames > first.frames, `live: the page follows the run to its end (${frames} frames)`);
   const shown = await page.evaluate(() => window.coulombViewer.player.frame);
   check(shown === frames - 1, `live: the page shows the newest frame (${shown})`);
+  const points = await page.evaluate(() => window.coulombViewer.plotPointCounts());
+  check(points.length >= 4 && points.every((n) => n === frames - 1),
+        `live: the plots follow the run to its end (${points})`);
   check(page.errors.length === 0, `live: no console errors ${page.errors.join(" | ")}`);
 }
 
@@ -200,6 +203,46 @@ async function checkSdfShapes(browser) {
   check(viewer.errors.length === 0, `bolt_nut: no console errors ${viewer.errors.join(" | ")}`);
 }
 
+// The sensor charts of a page: per chart its title and [times, columns...].
+function sensorPlots(page) {
+  return page.evaluate(() => window.coulombViewer.sensorPlots());
+}
+
+// The gripper's sensors (two touch sensors, one force sensor): a chart each
+// with a point per frame and a series per number, the same in a page of the
+// recorded run (read from trajectory.h5) as in the page that followed the
+// same run live (taken from the simulation as it ran), and the touch
+// sensors read the fingers' grip: zero while open, positive once closed.
+async function checkSensors(browser) {
+  const model = join(process.argv[3], "scenes", "parallel_gripper.xml");
+  const args = ["run", model, "--duration", "0.5"];
+  const runDir = join(work, "gripper");
+  run([...args, "--out", runDir]);
+  const recorded = await openViewer(browser, await serve(["view", runDir, "--port", "0"]), "sensors");
+  const live = await openViewer(browser, await serve([...args, "--realtime", "--view", "--port", "0"]),
+                                "sensors live");
+  await live.waitForFunction(() => !window.coulombViewer.meta.live, null, { timeout: 120000 });
+  const frames = await recorded.evaluate(() => window.coulombViewer.frameCount());
+  const plots = await sensorPlots(recorded), livePlots = await sensorPlots(live);
+  const titles = plots.map((p) => p.title).join(", ");
+  check(titles === "gripper · left_touch, gripper · right_touch, gripper · wrist_force (3)",
+        `sensors: one chart per sensor (${titles})`);
+  check(plots.every((p, k) => p.data.length === (k < 2 ? 2 : 4) && p.data.every((s) => s.length === frames)),
+        `sensors: a series per number read, a point per frame (${frames})`);
+  check(JSON.stringify(plots) === JSON.stringify(livePlots),
+        "sensors: the recorded run's charts equal the live run's");
+  const meta = await recorded.evaluate(() => window.coulombViewer.meta.sensors[0]);
+  const force = [0, 1, 2].map((c) => Array.from({ length: frames }, (_, f) => meta.readings[5 * f + 2 + c]));
+  check(JSON.stringify(plots[2].data.slice(1)) === JSON.stringify(force),
+        "sensors: the force chart draws columns 3–5 of the readings");
+  const touch = plots[0].data[1];
+  check(touch.every((v) => v >= 0) && touch[0] === 0 && Math.max(...touch) > 1,
+        `sensors: touch is 0 at the start, then the grip (max ${Math.max(...touch).toFixed(2)} N)`);
+  const shown = await recorded.evaluate(() => !document.getElementById("sensors-title").hidden);
+  check(shown, "sensors: the panel has its Sensors section");
+  for (const page of [recorded, live]) check(page.errors.length === 0, `${page.label}: no console errors`);
+}
+
 async function main() {
   const runDir = join(work, "run");
   run(["run", "clutter", "--set", "bodies=8", "--duration", "1", "--out", runDir]);
@@ -218,6 +261,7 @@ async function main() {
     await checkPlayback(await openViewer(browser, pathToFileURL(replay).href, "exported"), steps);
     await checkLive(browser);
     await checkSdfShapes(browser);
+    await checkSensors(browser);
   } finally {
     await browser.close();
   }

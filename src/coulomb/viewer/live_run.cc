@@ -12,6 +12,12 @@ LiveRun::LiveRun(const Simulation& simulation) {
   const std::vector<Eigen::VectorXd>& poses = simulation.trajectory().geometry_poses;
   if (!poses.empty())
     meta_.first_poses.assign(poses.front().begin(), poses.front().end());
+  const Trajectory& trajectory = simulation.trajectory();
+  for (size_t t = 0; t < trajectory.sensors.size(); ++t) {
+    if (trajectory.sensors[t].empty()) continue;
+    meta_.sensors.push_back({trajectory.body_names[t], trajectory.sensors[t], {}});
+    sensor_trees_.push_back(t);
+  }
   Update(simulation);
   meta_.stats_json =
       RunStatisticsJson(simulation.scene(), simulation.Summary(), simulation.records())
@@ -34,6 +40,11 @@ void LiveRun::Update(const Simulation& simulation) {
       contacts_.push_back(static_cast<float>(contact.depth));
     }
     contact_offsets_.push_back(static_cast<uint32_t>(contacts_.size() / 10));
+    for (size_t k = 0; k < sensor_trees_.size(); ++k) {
+      const Eigen::VectorXd& readings = trajectory.sensor_samples[sensor_trees_[k]][s];
+      std::vector<double>& recorded = meta_.sensors[k].readings;
+      recorded.insert(recorded.end(), readings.begin(), readings.end());
+    }
   }
   if (since_stats_.Seconds() < kStatsPeriod) return;
   since_stats_.Restart();

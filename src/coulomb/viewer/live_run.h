@@ -33,6 +33,7 @@ class LiveRun : public ReplaySource {
   std::vector<float> poses_;
   std::vector<uint32_t> contact_offsets_{0};
   std::vector<float> contacts_;
+  std::vector<size_t> sensor_trees_;  // the tree of each of meta_.sensors
   // stats.json costs O(steps) to build: at most every kStatsPeriod seconds.
   static constexpr double kStatsPeriod = 0.25;
   Stopwatch since_stats_;

@@ -63,6 +63,21 @@ double SceneSize(const ReplayMeta& meta) {
   return box.isEmpty() ? 1.0 : std::max(box.diagonal().norm(), 0.1);
 }
 
+JsonObjectWriter SensorsJson(const ReplaySensors& robot) {
+  JsonObjectWriter json;
+  json.Add("robot", robot.robot);
+  std::vector<std::string> names;
+  std::vector<int> dimensions;
+  for (const RecordedSensor& sensor : robot.sensors) {
+    names.push_back(sensor.name);
+    dimensions.push_back(sensor.dimension);
+  }
+  json.Add("names", names);
+  json.Add("dimensions", dimensions);
+  json.Add("readings", robot.readings);
+  return json;
+}
+
 }  // namespace
 
 std::string EncodeChunk(const ReplayFrames& frames) {
@@ -98,6 +113,9 @@ std::string MetaJson(const ReplayMeta& meta) {
   }
   json.AddJson("first_positions", positions + "]");
   json.AddJson("stats", meta.stats_json);
+  std::vector<JsonObjectWriter> sensors;
+  for (const ReplaySensors& robot : meta.sensors) sensors.push_back(SensorsJson(robot));
+  json.Add("sensors", sensors);
   return json.str();
 }
 

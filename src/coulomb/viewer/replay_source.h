@@ -16,7 +16,8 @@ namespace coulomb {
 // Meta data: {name, frames, chunk_frames, live, time_step, scene_size,
 // time: [frame times], geometries: [{shape, body, size, radius, vertices,
 // triangles}], first_positions: [[x, y, z] per geometry], stats: the run's
-// stats.json}. Chunk format: viewer/src/data.js (a header, float32 poses,
+// stats.json, sensors: [{robot, names, dimensions, readings: frames ×
+// Σ dimensions, row-major}]}. Chunk format: viewer/src/data.js (a header, float32 poses,
 // uint32 contact offsets, float32 contact rows).
 class ReplaySource {
  public:
@@ -39,6 +40,15 @@ struct ReplayFrames {
 };
 std::string EncodeChunk(const ReplayFrames& frames);
 
+// A robot's sensors (Trajectory::sensors) and their readings at each frame
+// (Trajectory::sensor_samples): frames × the sensors' summed dimensions,
+// row-major.
+struct ReplaySensors {
+  std::string robot;
+  std::vector<RecordedSensor> sensors;
+  std::vector<double> readings;
+};
+
 // The meta data (see above); `stats_json` is the text of stats.json ("{}"
 // when there is none).
 struct ReplayMeta {
@@ -49,6 +59,7 @@ struct ReplayMeta {
   std::vector<RecordedGeometry> geometries;
   std::vector<double> first_poses;  // 7 per geometry
   std::string stats_json = "{}";
+  std::vector<ReplaySensors> sensors;  // robots without sensors left out
 };
 std::string MetaJson(const ReplayMeta& meta);
 
