@@ -275,7 +275,7 @@ TEST(SimulationApi, ASnapshotsBytesRestoreItExactlyAndBrokenOnesAreRefused) {
   std::string longer = bytes + "x";
   EXPECT_THROW(DecodeSnapshot(longer), std::invalid_argument);
   std::string huge_count = bytes;
-  const size_t num_trees_at = 4 + std::string_view("coulomb-snapshot-2").size() + 8;
+  const size_t num_trees_at = 4 + std::string_view("coulomb-snapshot-3").size() + 8;
   huge_count[num_trees_at + 3] = 0x7f;  // 2³⁰ trees and more
   try {
     DecodeSnapshot(huge_count);
@@ -317,6 +317,59 @@ TEST(SimulationApi, ASnapshotWithInvalidContentIsRefusedAndChangesNothing) {
   EXPECT_THROW(slider.Restore(moved), std::invalid_argument);
   EXPECT_THROW(slider.Restore(negative), std::invalid_argument);
   slider.Restore(slider.Snapshot());
+}
+
+// The ball 1 m up, welded to the world (BodyConnection "hold"): held at the
+// weld's frame T, which SetConnectionFrame moves (as a mocap body).
+Scene HeldBallScene(bool active) {
+  Scene scene = BallScene(1.0);
+  BodyConnection hold;
+  hold.body_a = 0;
+  hold.p_b = Eigen::Vector3d(0, 0, 1);
+  hold.weld = true;
+  hold.name = "hold";
+  hold.active = active;
+  scene.system.AddBodyConnection(0, hold);
+  return scene;
+}
+
+TEST(SimulationApi, AWeldToTheWorldHoldsItsBodyAtItsMovedFrameWhileActive) {
+  Simulation sim(HeldBallScene(true));
+  EXPECT_EQ(sim.connection_names("ball"), std::vector<std::string>{"hold"});
+  Eigen::Isometry3d X_WT = Eigen::Isometry3d::Identity();
+  X_WT.translation() = Eigen::Vector3d(0.1, -0.2, 0.3);
+  X_WT.linear() = Eigen::AngleAxisd(0.4, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+  sim.SetConnectionFrame("ball", "hold", X_WT);
+  for (int k = 0; k < 100; ++k) sim.Step();
+  const BodyState held = sim.body_state("ball");
+  // The point p_b of T, and T's orientation: near-rigid, within 1e-4.
+  EXPECT_LT((held.pose.translation() - X_WT * Eigen::Vector3d(0, 0, 1)).norm(), 1e-4);
+  EXPECT_LT(Eigen::AngleAxisd(held.pose.linear().transpose() * X_WT.linear()).angle(),
+            1e-4);
+  EXPECT_LT(held.linear_velocity.norm(), 1e-3);
+  sim.SetConnectionActive("ball", "hold", false);
+  EXPECT_FALSE(sim.ConnectionActive("ball", "hold"));
+  sim.Step();  // now falling freely: v = −g δt from rest, to the held rest's ~1e-3
+  EXPECT_NEAR(sim.body_state("ball").linear_velocity.z(), -kG * sim.time_step(), 1e-3);
+}
+
+TEST(SimulationApi, ConnectionChangesAreValidatedAndChangeNothingWhenRefused) {
+  Simulation sim(HeldBallScene(false));
+  EXPECT_THROW(sim.SetConnectionActive("ball", "grip", true), std::invalid_argument);
+  EXPECT_THROW(sim.connection_names("nobody"), std::invalid_argument);
+  Eigen::Isometry3d bad = Eigen::Isometry3d::Identity();
+  bad.linear().diagonal() << 1.0, 1.0, -1.0;  // a reflection
+  EXPECT_THROW(sim.SetConnectionFrame("ball", "hold", bad), std::invalid_argument);
+  bad.linear() = 2.0 * Eigen::Matrix3d::Identity();  // a scaling
+  EXPECT_THROW(sim.SetConnectionFrame("ball", "hold", bad), std::invalid_argument);
+  bad.linear().setIdentity();
+  bad.translation().x() = std::nan("");
+  EXPECT_THROW(sim.SetConnectionFrame("ball", "hold", bad), std::invalid_argument);
+  EXPECT_TRUE(
+      sim.ConnectionFrame("ball", "hold").isApprox(Eigen::Isometry3d::Identity()));
+  // Inactive from the start: the ball falls as the symplectic Euler recurrence.
+  sim.Step();
+  EXPECT_DOUBLE_EQ(sim.body_state("ball").linear_velocity.z(), -kG * sim.time_step());
 }
 
 TEST(SimulationApi, RecordsWhileRecordingAndNothingOtherwise) {

@@ -55,8 +55,10 @@ Scene RestingScene(Scheme scheme, ContactSolverKind solver) {
                                       .reference = "slide_a",
                                       .polynomial = {0.0, -1.0, 0.5, 0.0, 0.0}});
   const MultibodyTree& slider_model = scene.system.tree(pair).model;
-  scene.system.AddBodyConnection(
-      pair, {.body_a = slider_model.FindBody("a"), .body_b = slider_model.FindBody("b")});
+  BodyConnection connection;
+  connection.body_a = slider_model.FindBody("a");
+  connection.body_b = slider_model.FindBody("b");
+  scene.system.AddBodyConnection(pair, connection);
   scene.system.SetJointLimits(pair, "slide_a", 0.0, 1.0);
   return scene;
 }

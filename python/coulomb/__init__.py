@@ -586,6 +586,58 @@ class Simulation:
         self._check_tendon(robot, tendon)
         self._engine.set_joint_effort(robot, tendon, float(force))
 
+    def connection_names(self, robot: str) -> list[str]:
+        """The connects and welds of a robot or free body (an MJCF file's ``<equality>
+        <connect>`` and ``<weld>``), by name (``equality<k>`` for one without,
+        k its index among the file's equalities), in file order."""
+        self._check_tree(robot)
+        return self._engine.connection_names(robot)
+
+    def connection_active(self, robot: str, name: str) -> bool:
+        """Whether the connect or weld holds (MuJoCo's ``eq_active``)."""
+        self._check_connection(robot, name)
+        return self._engine.connection_active(robot, name)
+
+    @_serialized
+    def set_connection_active(self, robot: str, name: str, active: bool) -> None:
+        """Switches a connect or weld on or off (MuJoCo's ``eq_active``):
+        off, it holds nothing; on again, what it held before (a grasp made
+        and let go)."""
+        self._check_connection(robot, name)
+        self._engine.set_connection_active(robot, name, bool(active))
+
+    def connection_frame(self, robot: str, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """The frame T (position, quaternion w x y z) of the world that a
+        connect or weld to the world holds its body to: the identity at
+        load."""
+        self._check_connection(robot, name)
+        return self._engine.connection_frame(robot, name)
+
+    @_serialized
+    def set_connection_frame(self, robot: str, name: str, position,
+                             quaternion=(1.0, 0.0, 0.0, 0.0)) -> None:
+        """Moves the world frame T of a connect or weld to the world: its
+        body follows, held to T as the file held it to the world (MuJoCo's
+        weld to a mocap body whose ``mocap_pos``, ``mocap_quat`` are set).
+        With ``relpose="0 0 0 1 0 0 0"`` T is the body's target pose; the
+        quaternion is normalized, kept until changed."""
+        self._check_connection(robot, name)
+        position = np.asarray(position, dtype=float).reshape(-1)
+        quaternion = np.asarray(quaternion, dtype=float).reshape(-1)
+        if position.size != 3 or not np.all(np.isfinite(position)):
+            raise ValueError(f"{robot}: '{name}': position must be three finite numbers")
+        norm = np.linalg.norm(quaternion) if quaternion.size == 4 else 0.0
+        if not (np.isfinite(norm) and norm > 0.0):
+            raise ValueError(f"{robot}: '{name}': quaternion must be four finite numbers, "
+                             "not all zero (w, x, y, z)")
+        self._engine.set_connection_frame(robot, name, position, quaternion / norm)
+
+    def _check_connection(self, robot: str, name: str) -> None:
+        names = self.connection_names(robot)
+        if name not in names:
+            raise KeyError(f"{robot}: no connect or weld named '{name}' "
+                           f"(connections: {', '.join(names) or 'none'})")
+
     def _check_tendon(self, robot: str, tendon: str) -> None:
         tendons = self.tendon_names(robot)
         if tendon not in tendons:

@@ -2089,6 +2089,50 @@ def test_a_weld_to_the_world_holds_a_link_where_qpos0_puts_it(tmp_path):
     assert np.ptp(free.run(1.0).q[:, 0]) > 0.5
 
 
+def test_connections_are_named_switched_and_moved_through_the_api(tmp_path):
+    # Named as the file names them (equality<k> for one without a name, k
+    # its index among the file's equalities, joint equalities counted); a
+    # connection of two links has no frame to move; bad names, positions
+    # and quaternions are refused in one line; a snapshot (and a pickle)
+    # carries which connections hold and where their frames are, so that
+    # the restored simulation steps as the original, bit for bit.
+    welds = ('<equality><joint joint1="elbow"/><weld body1="upper" body2="fore"/>'
+             '<connect name="pin" body1="fore" anchor="0.5 0 0" active="false"/></equality>')
+    sim = load(tmp_path, double_pendulum(weld=welds), joints={"shoulder": 0.7})
+    assert sim.connection_names("r") == ["equality1", "pin"]
+    assert sim.connection_active("r", "equality1") and not sim.connection_active("r", "pin")
+    position, quaternion = sim.connection_frame("r", "pin")
+    np.testing.assert_array_equal(position, [0, 0, 0])
+    np.testing.assert_array_equal(quaternion, [1, 0, 0, 0])
+    with pytest.raises(KeyError, match="no connect or weld named 'grip'.*equality1, pin"):
+        sim.set_connection_active("r", "grip", True)
+    with pytest.raises(KeyError, match="no body or robot"):
+        sim.connection_names("nobody")
+    with pytest.raises(ValueError, match="holds two bodies of the robot"):
+        sim.set_connection_frame("r", "equality1", [0, 0, 0])
+    for position, quaternion, complaint in [([0, 0, np.nan], [1, 0, 0, 0], "position"),
+                                            ([0, 0], [1, 0, 0, 0], "position"),
+                                            ([0, 0, 0], [0, 0, 0, 0], "quaternion"),
+                                            ([0, 0, 0], [1, 0, np.inf, 0], "quaternion")]:
+        with pytest.raises(ValueError, match=complaint):
+            sim.set_connection_frame("r", "pin", position, quaternion)
+    sim.run(0.2, record=False)
+    sim.set_connection_active("r", "pin", True)
+    sim.set_connection_frame("r", "pin", [0.05, 0.02, 0.1], [0.9, 0.1, 0.0, 0.1])
+    snapshot = sim.snapshot()
+    ahead = sim.run(0.3).q
+    sim.set_connection_active("r", "pin", False)
+    sim.set_connection_frame("r", "pin", [0, 0, 0])
+    sim.restore(snapshot)
+    assert sim.connection_active("r", "pin")
+    np.testing.assert_array_equal(sim.run(0.3).q, ahead)
+    twin = load(tmp_path, double_pendulum(weld=welds), joints={"shoulder": 0.7})
+    twin.restore(pickle.loads(pickle.dumps(snapshot)))
+    np.testing.assert_array_equal(twin.run(0.3).q, ahead)
+    np.testing.assert_allclose(twin.connection_frame("r", "pin")[1],
+                               np.array([0.9, 0.1, 0.0, 0.1]) / np.linalg.norm([0.9, 0.1, 0, 0.1]))
+
+
 @pytest.mark.parametrize("solver", ["sap", "canal"])
 def test_a_weld_between_two_links_makes_them_one_body(tmp_path, solver):
     (tmp_path / "double.xml").write_text(

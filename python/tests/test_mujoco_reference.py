@@ -886,3 +886,120 @@ def test_a_force_sensor_counts_the_contacts_on_its_links(tmp_path):
     np.testing.assert_allclose(ours["sensor1"], [0.0, 0.0, 0.0], atol=1e-5)
     for name in ("sensor0", "sensor1"):
         np.testing.assert_allclose(ours[name], theirs[name], atol=1e-4, err_msg=name)
+
+
+def held_hand(weld, mocap=""):
+    """A free box, the hand, in a file whose weld (`weld`: its attributes)
+    holds it to the world, or in MuJoCo's form to a `mocap` body at the
+    world's origin."""
+    return f"""<mujoco model="hand">
+  <option timestep="0.002"/>
+  <worldbody>
+    {mocap}
+    <body name="hand" pos="{{pos}}" quat="{{quat}}">
+      <freejoint/>
+      <geom type="box" size="0.05 0.03 0.02" mass="1" contype="0" conaffinity="0"/>
+    </body>
+  </worldbody>
+  <equality><weld name="grab" body1="hand" {weld}/></equality>
+</mujoco>"""
+
+
+def hand_files(tmp_path, weld, pos, quat):
+    """The hand held by `weld` in Coulomb (to the world) and in MuJoCo (to a
+    mocap body there, its weld as stiff as its step allows)."""
+    fill = {"pos": " ".join(map(str, pos)), "quat": " ".join(map(str, quat))}
+    coulomb_file, mujoco_file = tmp_path / "coulomb.xml", tmp_path / "mujoco.xml"
+    coulomb_file.write_text(held_hand(weld).format(**fill))
+    mujoco_file.write_text(held_hand(weld + ' body2="target" solref="0.004 1"',
+                                     '<body name="target" mocap="true"/>').format(**fill))
+    model = mujoco.MjModel.from_xml_path(str(mujoco_file))
+    return model, mujoco.MjData(model), coulomb.Simulation.from_file(str(coulomb_file))
+
+
+def quaternion_about(axis, angle):
+    return np.array([np.cos(angle / 2), *(np.sin(angle / 2) * np.asarray(axis, float))])
+
+
+def rotation(quaternion):
+    w, x, y, z = quaternion / np.linalg.norm(quaternion)
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
+def turn_between(R_a, R_b):
+    """The angle [rad] of the turn from R_a to R_b."""
+    return np.arccos(np.clip((np.trace(R_a.T @ R_b) - 1) / 2, -1.0, 1.0))
+
+
+def test_a_weld_to_a_moved_frame_follows_it_as_mujocos_to_a_mocap_body(tmp_path):
+    # A weld with a relpose (body1's point relpos at the frame's origin, the
+    # frame turned from body1 by 20° about y) holds the hand to a frame T
+    # that moves on a loop and turns about z: Coulomb's set_connection_frame,
+    # MuJoCo's mocap_pos and mocap_quat, both set to T at the step's end
+    # before it. The hand keeps T = X_hand X_rel, Coulomb's near-rigid weld
+    # within 1 mm and 0.01 rad, MuJoCo's soft one within 1 cm and 0.05 rad,
+    # under gravity.
+    relpos, q_rel = np.array([0.05, 0.0, 0.02]), quaternion_about([0, 1, 0], np.radians(20))
+    R_rel = rotation(q_rel)
+    weld = ('relpose="{} {} {} {} {} {} {}"'.format(*relpos, *q_rel))
+    start = -R_rel.T @ relpos  # T at the world's frame at the start
+    model, data, sim = hand_files(tmp_path, weld, start, q_rel * [1, -1, -1, -1])
+    assert sim.connection_names("hand") == ["grab"] and sim.connection_active("hand", "grab")
+
+    def frame(t):
+        p = [0.2 * np.sin(np.pi * t), 0.1 * np.sin(2 * np.pi * t), 0.1 * (1 - np.cos(np.pi * t))]
+        return np.array(p), quaternion_about([0, 0, 1], 0.5 * np.sin(np.pi * t))
+
+    worst = {"coulomb": (0.0, 0.0), "mujoco": (0.0, 0.0)}
+    for k in range(1, int(1.5 / model.opt.timestep) + 1):
+        p_T, q_T = frame(k * model.opt.timestep)
+        sim.set_connection_frame("hand", "grab", p_T, q_T)
+        sim.step()
+        data.mocap_pos[0], data.mocap_quat[0] = p_T, q_T
+        mujoco.mj_step(model, data)
+        hands = {"coulomb": (sim.body_position("hand"), rotation(sim.body_orientation("hand"))),
+                 "mujoco": (data.body("hand").xpos, data.body("hand").xmat.reshape(3, 3))}
+        for engine, (p, R) in hands.items():
+            miss = (np.linalg.norm(p + R @ relpos - p_T), turn_between(R @ R_rel, rotation(q_T)))
+            worst[engine] = tuple(map(max, worst[engine], miss))
+    assert worst["coulomb"][0] < 1e-3 and worst["coulomb"][1] < 1e-2, worst
+    assert worst["mujoco"][0] < 1e-2 and worst["mujoco"][1] < 5e-2, worst
+    position, quaternion = sim.connection_frame("hand", "grab")
+    np.testing.assert_allclose(position, frame(1.5)[0], atol=1e-15)
+    np.testing.assert_allclose(quaternion, frame(1.5)[1], atol=1e-15)
+
+
+def test_a_weld_switched_on_and_off_holds_and_lets_go_as_mujocos(tmp_path):
+    # The hand, its weld off in the file (active="false"), falls freely for
+    # 0.2 s; switched on, it is pulled back to the frame (held 1 m up) and
+    # held; switched off at 0.6 s, it falls freely again. Free fall by the
+    # steps' own map (z'' = −g to round-off in the finite differences);
+    # held within 1 mm in Coulomb, 1 cm in MuJoCo; the engines then fall
+    # together from there.
+    model, data, sim = hand_files(tmp_path, 'active="false" relpose="0 0 0 1 0 0 0"',
+                                  [0, 0, 1], [1, 0, 0, 0])
+    assert not sim.connection_active("hand", "grab")
+    sim.set_connection_frame("hand", "grab", [0, 0, 1])
+    data.mocap_pos[0] = [0, 0, 1]
+    dt, g = model.opt.timestep, 9.81
+    heights = {"coulomb": [], "mujoco": []}
+    for k in range(1, int(0.8 / dt) + 1):
+        if k == int(0.2 / dt) or k == int(0.6 / dt):
+            on = k == int(0.2 / dt)
+            sim.set_connection_active("hand", "grab", on)
+            data.eq_active[0] = on
+        sim.step()
+        mujoco.mj_step(model, data)
+        heights["coulomb"].append(sim.body_position("hand")[2])
+        heights["mujoco"].append(data.body("hand").xpos[2])
+    for engine, z in heights.items():
+        z = np.array(z)
+        falling = [z[: int(0.2 / dt) - 1], z[int(0.6 / dt):]]
+        for part in falling:
+            np.testing.assert_allclose(np.diff(part, 2) / dt**2, -g, atol=1e-6, err_msg=engine)
+        held = z[int(0.5 / dt): int(0.6 / dt) - 1]
+        assert np.abs(held - 1.0).max() < (1e-3 if engine == "coulomb" else 1e-2), engine
+    assert np.abs(np.array(heights["coulomb"]) - heights["mujoco"])[-1] < 1e-2
+    assert not sim.connection_active("hand", "grab")

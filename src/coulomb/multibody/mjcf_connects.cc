@@ -1,6 +1,7 @@
 #include "coulomb/multibody/mjcf_connects.h"
 
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -28,7 +29,11 @@ MjcfConnect SiteConnect(const std::string& tag, const ptree& attributes,
   if (site_a.body.empty()) std::swap(site_a, site_b);
   if (site_a.body.empty())
     throw std::runtime_error("<equality><" + tag + "> holds two sites of the world");
-  MjcfConnect connect{site_a.body, site_b.body, site_a.X_BS.translation(), tag == "weld"};
+  MjcfConnect connect;
+  connect.body_a = site_a.body;
+  connect.body_b = site_b.body;
+  connect.anchor = site_a.X_BS.translation();
+  connect.weld = tag == "weld";
   connect.by_sites = true;
   connect.frames_given = true;
   connect.X_AS1 = site_a.X_BS;
@@ -47,7 +52,10 @@ MjcfConnect BodyWeld(const ptree& attributes, const std::string& body_a) {
       attributes.get("relpose", "0 1 0 0 0 0 0"), weld_of + "relpose", 7);
   const std::vector<double> anchor =
       ParseMjcfNumbers(attributes.get("anchor", "0 0 0"), weld_of + "anchor", 3);
-  MjcfConnect weld{body_a, attributes.get("body2", ""), Eigen::Vector3d::Zero(), true};
+  MjcfConnect weld;
+  weld.body_a = body_a;
+  weld.body_b = attributes.get("body2", "");
+  weld.weld = true;
   const Eigen::Quaterniond turn(relpose[3], relpose[4], relpose[5], relpose[6]);
   if (turn.coeffs().isZero(0.0)) return weld;
   weld.frames_given = true;
@@ -58,6 +66,28 @@ MjcfConnect BodyWeld(const ptree& attributes, const std::string& body_a) {
   return weld;
 }
 
+// A connect or weld by its attributes; none when it names neither body1
+// nor site1.
+std::optional<MjcfConnect> ReadConnect(const std::string& tag, const ptree& attributes,
+                                       const std::map<std::string, MjcfSite>& sites) {
+  const std::string body_a = attributes.get("body1", "");
+  if (body_a.empty() && attributes.count("site1"))
+    return SiteConnect(tag, attributes, sites);
+  if (body_a.empty()) return std::nullopt;
+  if (tag == "weld") return BodyWeld(attributes, body_a);
+  MjcfConnect connect;
+  connect.body_a = body_a;
+  connect.body_b = attributes.get("body2", "");
+  std::istringstream in(attributes.get("anchor", ""));
+  for (int i = 0; i < 3; ++i) in >> connect.anchor[i];
+  std::string rest;
+  if (in.fail() || (in >> rest) || !connect.anchor.allFinite()) {
+    throw std::runtime_error("<equality><connect body1=\"" + body_a +
+                             "\">: anchor must be three finite numbers");
+  }
+  return connect;
+}
+
 }  // namespace
 
 std::vector<MjcfConnect> ReadMjcfConnects(const std::string& path) {
@@ -65,32 +95,19 @@ std::vector<MjcfConnect> ReadMjcfConnects(const std::string& path) {
   const ptree none;
   const std::map<std::string, MjcfSite> sites = ReadMjcfSites(path);
   std::vector<MjcfConnect> connects;
+  int index = 0;  // among the file's equalities
   for (const auto& [section, content] : root) {
     if (section != "equality") continue;
     for (const auto& [tag, element] : content) {
+      if (tag.starts_with("<xml")) continue;  // <equality>'s attributes, comments
+      const int k = index++;
+      if (tag != "connect" && tag != "weld") continue;
       const auto& attributes = element.get_child("<xmlattr>", none);
-      const std::string body_a = attributes.get("body1", "");
-      if ((tag != "connect" && tag != "weld") ||
-          attributes.get("active", "true") == "false")
-        continue;
-      if (body_a.empty() && attributes.count("site1")) {
-        connects.push_back(SiteConnect(tag, attributes, sites));
-        continue;
-      }
-      if (body_a.empty()) continue;
-      if (tag == "weld") {
-        connects.push_back(BodyWeld(attributes, body_a));
-        continue;
-      }
-      MjcfConnect connect{body_a, attributes.get("body2", "")};
-      std::istringstream in(attributes.get("anchor", ""));
-      for (int i = 0; i < 3; ++i) in >> connect.anchor[i];
-      std::string rest;
-      if (in.fail() || (in >> rest) || !connect.anchor.allFinite()) {
-        throw std::runtime_error("<equality><connect body1=\"" + body_a +
-                                 "\">: anchor must be three finite numbers");
-      }
-      connects.push_back(connect);
+      std::optional<MjcfConnect> connect = ReadConnect(tag, attributes, sites);
+      if (!connect) continue;
+      connect->name = attributes.get("name", "equality" + std::to_string(k));
+      connect->active = attributes.get("active", "true") != "false";
+      connects.push_back(*connect);
     }
   }
   return connects;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <Eigen/Geometry>
 #include <string>
 #include <vector>
 
@@ -29,9 +30,11 @@ struct MjcfConnect {
   bool frames_given = false;
   Eigen::Isometry3d X_AS1 = Eigen::Isometry3d::Identity();
   Eigen::Isometry3d X_BS2 = Eigen::Isometry3d::Identity();
+  std::string name;  // its name, or equality<k>: k its index among the file's equalities
+  bool active = true;  // MuJoCo's active (eq_active0)
 };
 
-// The file's active connects and welds given by bodies or by sites.
+// The file's connects and welds given by bodies or by sites, active or not.
 // Throws std::runtime_error naming body1 for an anchor that is not three
 // finite numbers or a weld's relpose that is not seven, and naming a site
 // that the file lacks, or two sites of the world.

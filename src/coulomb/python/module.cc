@@ -415,6 +415,27 @@ NB_MODULE(_coulomb, m) {
       .def("tendon_lengths", &Simulation::TendonLengths)
       .def("actuator_names", &Simulation::actuator_names)
       .def("set_actuator_control", &Simulation::SetActuatorControl)
+      .def("connection_names", &Simulation::connection_names)
+      .def("connection_active", &Simulation::ConnectionActive)
+      .def("set_connection_active", &Simulation::SetConnectionActive)
+      .def("connection_frame",
+           [](const Simulation& s, const std::string& tree, const std::string& name) {
+             const Eigen::Isometry3d X_WT = s.ConnectionFrame(tree, name);
+             const Eigen::Quaterniond rotation(X_WT.linear());
+             return nb::make_tuple(
+                 Eigen::Vector3d(X_WT.translation()),
+                 Eigen::Vector4d(rotation.w(), rotation.x(), rotation.y(), rotation.z()));
+           })
+      .def("set_connection_frame",
+           [](Simulation& s, const std::string& tree, const std::string& name,
+              const Eigen::Vector3d& position, const Eigen::Vector4d& quaternion_wxyz) {
+             Eigen::Isometry3d X_WT = Eigen::Isometry3d::Identity();
+             X_WT.translation() = position;
+             X_WT.linear() = Eigen::Quaterniond(quaternion_wxyz[0], quaternion_wxyz[1],
+                                                quaternion_wxyz[2], quaternion_wxyz[3])
+                                 .toRotationMatrix();
+             s.SetConnectionFrame(tree, name, X_WT);
+           })
       .def("actuator_forces", &Simulation::ActuatorForces)
       .def("cast_ray",
            [](const Simulation& s, const Eigen::Vector3d& origin,

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <Eigen/Geometry>
 #include <array>
 #include <limits>
 #include <string>
@@ -140,6 +141,10 @@ struct GravityCompensation {
 // R_b (R_ab: b's frame in a's, or the world's orientation in a's when
 // body_b < 0), by three more rows on g = log(R_a R_ab R_bᵀ) with
 // J = J_ω,a − J_ω,b.
+// A connection to the world holds body a to a frame T of the world that
+// the user may move (X_WT, the identity at first): p_b and R_ab are then in
+// T, as MuJoCo's weld or connect to a mocap body whose pose is set. An
+// inactive connection holds nothing (MuJoCo's eq_active).
 struct BodyConnection {
   int body_a = 0;
   Eigen::Vector3d p_a = Eigen::Vector3d::Zero();  // [m]
@@ -147,6 +152,9 @@ struct BodyConnection {
   Eigen::Vector3d p_b = Eigen::Vector3d::Zero();  // [m]
   bool weld = false;
   Eigen::Matrix3d R_ab = Eigen::Matrix3d::Identity();
+  std::string name;  // the MJCF equality's name, or equality<k> (k: its index)
+  bool active = true;
+  Eigen::Isometry3d X_WT = Eigen::Isometry3d::Identity();  // body_b < 0 only
 };
 
 }  // namespace coulomb

@@ -212,6 +212,11 @@ void MultibodySystem::AddBodyConnection(int tree, const BodyConnection& connecti
                                 ": a connection needs two bodies of the tree (or one and "
                                 "the world) and finite points");
   }
+  for (const BodyConnection& other : trees_[tree].connections) {
+    if (!connection.name.empty() && other.name == connection.name)
+      throw std::invalid_argument(trees_[tree].name + ": two connections are named '" +
+                                  connection.name + "'");
+  }
   trees_[tree].connections.push_back(connection);
 }
 

@@ -192,7 +192,10 @@ void AddMjcfConnects(const SceneReader& r, const YAML::Node& node, const std::st
                                        .body_b = body_b,
                                        .p_b = X_AB.inverse() * connect.anchor,
                                        .weld = connect.weld,
-                                       .R_ab = X_AB.linear()});
+                                       .R_ab = X_AB.linear(),
+                                       .name = connect.name,
+                                       .active = connect.active,
+                                       .X_WT = Eigen::Isometry3d::Identity()});
     } catch (const std::invalid_argument& e) {
       fail(e.what());
     }

@@ -358,7 +358,10 @@ SimulationSnapshot Simulation::Snapshot() const {
                               .applied_force = tree.applied_force,
                               .applied_force_W = tree.applied_force_W,
                               .applied_torque_W = tree.applied_torque_W,
-                              .frictions = tree.frictions});
+                              .frictions = tree.frictions,
+                              .connections = {}});
+    for (const BodyConnection& connection : tree.connections)
+      snapshot.trees.back().connections.push_back({connection.active, connection.X_WT});
   }
   return snapshot;
 }
@@ -375,8 +378,11 @@ bool SnapshotTreeFits(const SimulationSnapshot::TreeState& saved,
       saved.v.size() != tree.v.size() ||
       saved.applied_force.size() != tree.applied_force.size() ||
       !saved.applied_force.allFinite() || !saved.applied_force_W.allFinite() ||
-      !saved.applied_torque_W.allFinite())
+      !saved.applied_torque_W.allFinite() ||
+      saved.connections.size() != tree.connections.size())
     return false;
+  for (const SimulationSnapshot::TreeState::Connection& connection : saved.connections)
+    if (!connection.X_WT.matrix().allFinite()) return false;
   for (const JointPdController& controller : saved.controllers) {
     try {
       ValidatePdControllerParameters(controller.gains);
@@ -455,6 +461,10 @@ void Simulation::Restore(const SimulationSnapshot& snapshot) {
     tree.frictions = saved.frictions;
     for (JointFriction& friction : tree.frictions)
       friction.tendon = FindFixedTendon(tree.tendons, friction.joint);
+    for (size_t c = 0; c < tree.connections.size(); ++c) {
+      tree.connections[c].active = saved.connections[c].active;
+      tree.connections[c].X_WT = saved.connections[c].X_WT;
+    }
   }
   scene_.system.set_time(snapshot.time);
   stepper_.SetImpulseWarmStart(snapshot.warm_start_contacts,

@@ -308,6 +308,23 @@ class Simulation {
   // MuJoCo's actuator_force: its controller's effort (JointEfforts) over its
   // gear [N or N·m]. All 0 before the first step and after a failed one.
   Eigen::VectorXd ActuatorForces(const std::string& tree) const;
+  // Robot `tree`'s connects and welds (an MJCF file's <equality><connect>
+  // and <weld>: BodyConnection) by name, in the file's order, and whether
+  // each holds (MuJoCo's eq_active; the file's `active` at load): switched
+  // off it holds nothing, switched on again what it held before.
+  std::vector<std::string> connection_names(const std::string& tree) const;
+  bool ConnectionActive(const std::string& tree, const std::string& name) const;
+  void SetConnectionActive(const std::string& tree, const std::string& name, bool active);
+  // The frame T of the world that a connection to the world holds body1 to
+  // (the identity at load): moved, body1 follows it, held as it was held
+  // to the world, now to T (MuJoCo's weld to a mocap body whose pose is
+  // set; with relpose="0 0 0 1 0 0 0" T is body1's target pose). Throws
+  // std::invalid_argument for an unknown tree or name, a connection of two
+  // bodies, or a pose that is not finite or not a rotation.
+  Eigen::Isometry3d ConnectionFrame(const std::string& tree,
+                                    const std::string& name) const;
+  void SetConnectionFrame(const std::string& tree, const std::string& name,
+                          const Eigen::Isometry3d& X_WT);
   // The distance [m] along the ray from origin_W in `direction_W` (any
   // nonzero length) to the nearest geometry of the scene at the current
   // state (RayDistance: a convex shape from inside is met where the ray
@@ -386,6 +403,11 @@ class Simulation {
 
  private:
   int FindTree(const std::string& name) const;
+  // Connection `name` of tree `tree` (std::invalid_argument listing its
+  // connections when there is none).
+  BodyConnection& FindConnection(const std::string& tree, const std::string& name);
+  const BodyConnection& FindConnection(const std::string& tree,
+                                       const std::string& name) const;
   // The PD controller on `joint` of `tree`, created with zero gains when
   // absent and create is set (a pure effort); null otherwise.
   JointPdController* FindController(const std::string& tree, const std::string& joint,

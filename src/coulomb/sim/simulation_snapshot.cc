@@ -11,7 +11,7 @@ namespace {
 static_assert(std::endian::native == std::endian::little,
               "snapshot bytes are written as this machine holds them: little-endian");
 
-constexpr std::string_view kTag = "coulomb-snapshot-2";
+constexpr std::string_view kTag = "coulomb-snapshot-3";
 
 class Writer {
  public:
@@ -128,6 +128,11 @@ void WriteTree(const SimulationSnapshot::TreeState& tree, Writer* out) {
     out->Int(f.velocity);
     out->Double(f.friction);
   }
+  out->Size(tree.connections.size());
+  for (const SimulationSnapshot::TreeState::Connection& c : tree.connections) {
+    out->Int(c.active ? 1 : 0);
+    for (int k = 0; k < 12; ++k) out->Double(c.X_WT.matrix()(k % 3, k / 3));
+  }
 }
 
 SimulationSnapshot::TreeState ReadTree(Reader* in) {
@@ -147,6 +152,12 @@ SimulationSnapshot::TreeState ReadTree(Reader* in) {
     f.joint = in->Text();
     f.velocity = in->Int();
     f.friction = in->Double();
+  }
+  // A connection takes 4 + 12·8 bytes.
+  tree.connections.resize(in->Size(100));
+  for (SimulationSnapshot::TreeState::Connection& c : tree.connections) {
+    c.active = in->Int() != 0;
+    for (int k = 0; k < 12; ++k) c.X_WT.matrix()(k % 3, k / 3) = in->Double();
   }
   return tree;
 }

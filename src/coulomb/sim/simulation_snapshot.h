@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <Eigen/Dense>
+#include <Eigen/Geometry>
 
 #include "coulomb/geometry/contact_point.h"
 #include "coulomb/sim/joint_actuation.h"
@@ -15,7 +16,8 @@ namespace coulomb {
 // (Simulation::Snapshot and Restore): restored, a simulation steps bit for
 // bit as it did from the moment the snapshot was taken, with any solver.
 // The clock, each tree's state and actuation (joint controllers, applied
-// forces and wrenches, joint friction), and the NCP solvers' warm start (the last step's
+// forces and wrenches, joint friction, its connections switched on or off
+// and their frames), and the NCP solvers' warm start (the last step's
 // contacts, sorted by geometry pair, and their impulses in their contact
 // frames; SAP starts from v). Not the recording, nor the scene: a snapshot
 // restores into any simulation of the same scene.
@@ -28,6 +30,13 @@ struct SimulationSnapshot {
     Eigen::Vector3d applied_force_W = Eigen::Vector3d::Zero();
     Eigen::Vector3d applied_torque_W = Eigen::Vector3d::Zero();
     std::vector<JointFriction> frictions;
+    // Per BodyConnection of the tree, in order: whether it holds, and its
+    // world frame T.
+    struct Connection {
+      bool active = true;
+      Eigen::Isometry3d X_WT = Eigen::Isometry3d::Identity();
+    };
+    std::vector<Connection> connections;
   };
   double time = 0.0;
   std::vector<TreeState> trees;

@@ -345,7 +345,7 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
           friction.friction, parameters_.contact.sigma);
     }
     for (const BodyConnection& connection : tree.connections)
-      AddBodyConnectionRows(system, t, connection);
+      if (connection.active) AddBodyConnectionRows(system, t, connection);
     AddCouplerRows(t, tree);
   }
 }
@@ -370,9 +370,8 @@ void TimeStepper::AddBodyConnectionRows(const MultibodySystem& system, int t,
   const MultibodyTree& model = system.tree(t).model;
   TreeWorkspace& w = workspaces_[t];
   const Eigen::Isometry3d X_WA = model.body_pose(connection.body_a);
-  const Eigen::Isometry3d X_WB = connection.body_b < 0
-                                     ? Eigen::Isometry3d::Identity()
-                                     : model.body_pose(connection.body_b);
+  const Eigen::Isometry3d X_WB =
+      connection.body_b < 0 ? connection.X_WT : model.body_pose(connection.body_b);
   const Eigen::Vector3d p_aW = X_WA * connection.p_a, p_bW = X_WB * connection.p_b;
   model.CalcPointJacobian(connection.body_a, p_aW, &w.connection_jacobian);
   if (connection.body_b >= 0) {
