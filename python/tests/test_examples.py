@@ -79,3 +79,15 @@ def test_grasp_and_lift_holds_the_box_by_stiction():
     touch = re.search(r"touch ([0-9.]+) / ([0-9.]+) N", held).groups()
     assert [float(t) for t in touch] == pytest.approx([5.0, 5.0], abs=0.01)
     assert re.search(r"weighs the box ([0-9.]+) g", result.stdout)
+
+
+def test_lead_by_weld_finds_the_arms_inverse_kinematics():
+    # The script exits 1 unless the led hand stays within 1 mm of its circle
+    # and the joints within 5 mrad of the closed-form inverse kinematics, and
+    # the arm falls once let go; its report says so.
+    result = run("lead_by_weld.py")
+    assert result.returncode == 0, result.stderr + result.stdout
+    hand, joints = re.search(r"hand within ([0-9.]+) mm of it, joints within ([0-9.]+) mrad",
+                             result.stdout).groups()
+    assert float(hand) < 1.0 and float(joints) < 5.0
+    assert float(re.search(r"the hand fell ([0-9.]+) mm", result.stdout).group(1)) > 100
