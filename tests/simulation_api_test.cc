@@ -367,6 +367,12 @@ TEST(SimulationApi, ConnectionChangesAreValidatedAndChangeNothingWhenRefused) {
   EXPECT_THROW(sim.SetConnectionFrame("ball", "hold", bad), std::invalid_argument);
   EXPECT_TRUE(
       sim.ConnectionFrame("ball", "hold").isApprox(Eigen::Isometry3d::Identity()));
+  // A snapshot's connections: as many as the tree's, each frame a rigid motion.
+  SimulationSnapshot scaled = sim.Snapshot(), missing = sim.Snapshot();
+  scaled.trees[0].connections[0].X_WT.linear() *= 2.0;
+  missing.trees[0].connections.clear();
+  for (const SimulationSnapshot* snapshot : {&scaled, &missing})
+    EXPECT_THROW(sim.Restore(*snapshot), std::invalid_argument);
   // Inactive from the start: the ball falls as the symplectic Euler recurrence.
   sim.Step();
   EXPECT_DOUBLE_EQ(sim.body_state("ball").linear_velocity.z(), -kG * sim.time_step());

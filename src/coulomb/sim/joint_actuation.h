@@ -157,4 +157,13 @@ struct BodyConnection {
   Eigen::Isometry3d X_WT = Eigen::Isometry3d::Identity();  // body_b < 0 only
 };
 
+// Whether X is a rigid motion a connection's frame T may take: finite, its
+// linear part a rotation (orthonormal to 1e-9, not a reflection).
+inline bool IsConnectionFrame(const Eigen::Isometry3d& X) {
+  const Eigen::Matrix3d R = X.linear();
+  return X.matrix().allFinite() &&
+         (R.transpose() * R).isApprox(Eigen::Matrix3d::Identity(), 1e-9) &&
+         R.determinant() > 0.0;
+}
+
 }  // namespace coulomb

@@ -382,7 +382,7 @@ bool SnapshotTreeFits(const SimulationSnapshot::TreeState& saved,
       saved.connections.size() != tree.connections.size())
     return false;
   for (const SimulationSnapshot::TreeState::Connection& connection : saved.connections)
-    if (!connection.X_WT.matrix().allFinite()) return false;
+    if (!IsConnectionFrame(connection.X_WT)) return false;
   for (const JointPdController& controller : saved.controllers) {
     try {
       ValidatePdControllerParameters(controller.gains);

@@ -26,7 +26,8 @@ BodyConnection& Simulation::FindConnection(const std::string& tree,
   return const_cast<BodyConnection&>(std::as_const(*this).FindConnection(tree, name));
 }
 
-bool Simulation::ConnectionActive(const std::string& tree, const std::string& name) const {
+bool Simulation::ConnectionActive(const std::string& tree,
+                                  const std::string& name) const {
   return FindConnection(tree, name).active;
 }
 
@@ -48,12 +49,9 @@ void Simulation::SetConnectionFrame(const std::string& tree, const std::string& 
                                 "' holds two bodies of the robot: only a connect or weld "
                                 "to the world has a frame to move");
   }
-  const Eigen::Matrix3d R = X_WT.linear();
-  if (!X_WT.matrix().allFinite() ||
-      !(R.transpose() * R).isApprox(Eigen::Matrix3d::Identity(), 1e-9) ||
-      R.determinant() < 0.0) {
-    throw std::invalid_argument(tree + ": '" + name +
-                                "': the frame must be finite, its orientation a rotation");
+  if (!IsConnectionFrame(X_WT)) {
+    throw std::invalid_argument(
+        tree + ": '" + name + "': the frame must be finite, its orientation a rotation");
   }
   connection.X_WT = X_WT;
 }
