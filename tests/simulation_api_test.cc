@@ -1,5 +1,6 @@
 // The public C++ API (coulomb/coulomb.h): stepping, state, bodies, contacts,
 // actuation and recording, checked against closed forms.
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -275,7 +276,7 @@ TEST(SimulationApi, ASnapshotsBytesRestoreItExactlyAndBrokenOnesAreRefused) {
   std::string longer = bytes + "x";
   EXPECT_THROW(DecodeSnapshot(longer), std::invalid_argument);
   std::string huge_count = bytes;
-  const size_t num_trees_at = 4 + std::string_view("coulomb-snapshot-3").size() + 8;
+  const size_t num_trees_at = 4 + std::string_view("coulomb-snapshot-4").size() + 8;
   huge_count[num_trees_at + 3] = 0x7f;  // 2³⁰ trees and more
   try {
     DecodeSnapshot(huge_count);
@@ -376,6 +377,62 @@ TEST(SimulationApi, ConnectionChangesAreValidatedAndChangeNothingWhenRefused) {
   // Inactive from the start: the ball falls as the symplectic Euler recurrence.
   sim.Step();
   EXPECT_DOUBLE_EQ(sim.body_state("ball").linear_velocity.z(), -kG * sim.time_step());
+}
+
+// The ball welded 0.5 m below a mocap body "hand" (added after the weld:
+// the weld takes its frame then), and a mocap shelf, its top at 0.7 m.
+Scene MocapScene() {
+  Scene scene = BallScene(1.0);
+  BodyConnection hold;
+  hold.body_a = 0;
+  hold.p_b = Eigen::Vector3d(0, 0, -0.5);
+  hold.weld = true;
+  hold.name = "hold";
+  hold.mocap = "hand";
+  scene.system.AddBodyConnection(0, hold);
+  scene.system.AddMocapBody("hand", Pose(Eigen::Vector3d(0, 0, 1.5)));
+  const int shelf = scene.system.AddMocapBody("shelf", Pose(Eigen::Vector3d(2, 0, 0.6)));
+  scene.system.AddGeometry(Box{Eigen::Vector3d(1.0, 1.0, 0.2)}, -1, shelf,
+                           Eigen::Isometry3d::Identity(), ContactMaterial{});
+  return scene;
+}
+
+TEST(SimulationApi, MocapBodiesCarryTheirGeometryAndTheWeldsThatNameThem) {
+  Simulation sim(MocapScene());
+  EXPECT_EQ(sim.mocap_names(), (std::vector<std::string>{"hand", "shelf"}));
+  EXPECT_TRUE(
+      sim.ConnectionFrame("ball", "hold").isApprox(Pose(Eigen::Vector3d(0, 0, 1.5))));
+  // The hand moved 2 m along x: the weld pulls the ball onto the shelf's
+  // column, 0.5 m below the hand; let go, it falls onto the shelf, which
+  // then lifts it.
+  sim.SetMocapPose("hand", Pose(Eigen::Vector3d(2, 0, 1.5)));
+  for (int k = 0; k < 100; ++k) sim.Step();
+  EXPECT_LT((sim.body_state("ball").pose.translation() - Eigen::Vector3d(2, 0, 1)).norm(),
+            1e-4);
+  sim.SetConnectionActive("ball", "hold", false);
+  for (int k = 0; k < 100; ++k) sim.Step();  // fallen onto the shelf's top, 0.7
+  EXPECT_NEAR(sim.body_state("ball").pose.translation().z(), 0.8, 2e-3);
+  const SimulationSnapshot resting = sim.Snapshot();
+  for (int k = 1; k <= 60; ++k) {  // raised 0.1 m, 1 cm a step, then held
+    sim.SetMocapPose("shelf", Pose(Eigen::Vector3d(2, 0, 0.6 + 0.01 * std::min(k, 10))));
+    sim.Step();
+  }
+  EXPECT_NEAR(sim.body_state("ball").pose.translation().z(), 0.9, 2e-3);
+  EXPECT_TRUE(sim.MocapPose("shelf").isApprox(Pose(Eigen::Vector3d(2, 0, 0.7))));
+  // Refused: an unknown name, a pose that is not a rigid motion, a
+  // snapshot without the scene's mocap bodies or with such a pose.
+  EXPECT_THROW(sim.SetMocapPose("ball", Pose(Eigen::Vector3d::Zero())),
+               std::invalid_argument);
+  Eigen::Isometry3d scaled = Pose(Eigen::Vector3d::Zero());
+  scaled.linear() *= 2.0;
+  EXPECT_THROW(sim.SetMocapPose("hand", scaled), std::invalid_argument);
+  SimulationSnapshot missing = resting, bad = resting;
+  missing.mocap_poses.pop_back();
+  bad.mocap_poses[1] = scaled;
+  for (const SimulationSnapshot* snapshot : {&missing, &bad})
+    EXPECT_THROW(sim.Restore(*snapshot), std::invalid_argument);
+  sim.Restore(resting);
+  EXPECT_TRUE(sim.MocapPose("shelf").isApprox(Pose(Eigen::Vector3d(2, 0, 0.6))));
 }
 
 TEST(SimulationApi, RecordsWhileRecordingAndNothingOtherwise) {

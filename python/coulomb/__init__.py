@@ -120,6 +120,20 @@ def _vector(values: Any, size: int, what: str) -> np.ndarray:
     return array
 
 
+def _pose_arrays(what: str, position: Any, quaternion: Any) -> tuple[np.ndarray, np.ndarray]:
+    """A pose given as a position and a quaternion (w, x, y, z), checked,
+    the quaternion normalized; ValueError naming `what` otherwise."""
+    position = np.asarray(position, dtype=float).reshape(-1)
+    quaternion = np.asarray(quaternion, dtype=float).reshape(-1)
+    if position.size != 3 or not np.all(np.isfinite(position)):
+        raise ValueError(f"{what}: position must be three finite numbers")
+    norm = np.linalg.norm(quaternion) if quaternion.size == 4 else 0.0
+    if not (np.isfinite(norm) and norm > 0.0):
+        raise ValueError(f"{what}: quaternion must be four finite numbers, "
+                         "not all zero (w, x, y, z)")
+    return position, quaternion / norm
+
+
 def _has_display() -> bool:
     """Whether a graphical browser can open here: without a display Python's
     webbrowser would run a text-mode browser in this terminal, and wait."""
@@ -609,7 +623,7 @@ class Simulation:
     def connection_frame(self, robot: str, name: str) -> tuple[np.ndarray, np.ndarray]:
         """The frame T (position, quaternion w x y z) of the world that a
         connect or weld to the world holds its body to: the identity at
-        load."""
+        load, or the pose of the mocap body it names."""
         self._check_connection(robot, name)
         return self._engine.connection_frame(robot, name)
 
@@ -622,15 +636,39 @@ class Simulation:
         With ``relpose="0 0 0 1 0 0 0"`` T is the body's target pose; the
         quaternion is normalized, kept until changed."""
         self._check_connection(robot, name)
-        position = np.asarray(position, dtype=float).reshape(-1)
-        quaternion = np.asarray(quaternion, dtype=float).reshape(-1)
-        if position.size != 3 or not np.all(np.isfinite(position)):
-            raise ValueError(f"{robot}: '{name}': position must be three finite numbers")
-        norm = np.linalg.norm(quaternion) if quaternion.size == 4 else 0.0
-        if not (np.isfinite(norm) and norm > 0.0):
-            raise ValueError(f"{robot}: '{name}': quaternion must be four finite numbers, "
-                             "not all zero (w, x, y, z)")
-        self._engine.set_connection_frame(robot, name, position, quaternion / norm)
+        self._engine.set_connection_frame(
+            robot, name, *_pose_arrays(f"{robot}: '{name}'", position, quaternion))
+
+    @property
+    def mocap_names(self) -> list[str]:
+        """The mocap bodies of the scene (an MJCF file's ``<body
+        mocap="true">``), by their bodies' names, in file order."""
+        return self._engine.mocap_names()
+
+    def mocap_pose(self, name: str) -> tuple[np.ndarray, np.ndarray]:
+        """A mocap body's pose (position, quaternion w x y z): where its file
+        puts it until set (MuJoCo's ``mocap_pos``, ``mocap_quat``)."""
+        self._check_mocap(name)
+        return self._engine.mocap_pose(name)
+
+    @_serialized
+    def set_mocap_pose(self, name: str, position,
+                       quaternion=(1.0, 0.0, 0.0, 0.0)) -> None:
+        """Moves a mocap body (MuJoCo's ``mocap_pos``, ``mocap_quat``): its
+        geoms are there from the next step on (not swept: their velocity is
+        zero, as MuJoCo's), and the connects and welds that name it hold their
+        bodies to its new frame. The quaternion is normalized, kept until
+        changed."""
+        self._check_mocap(name)
+        self._engine.set_mocap_pose(name,
+                                    *_pose_arrays(f"mocap body '{name}'", position,
+                                                  quaternion))
+
+    def _check_mocap(self, name: str) -> None:
+        names = self.mocap_names
+        if name not in names:
+            raise KeyError(f"no mocap body named '{name}' "
+                           f"(mocap bodies: {', '.join(names) or 'none'})")
 
     def _check_connection(self, robot: str, name: str) -> None:
         names = self.connection_names(robot)

@@ -2716,3 +2716,74 @@ def test_sensors_of_frames_not_read_are_a_warning(tmp_path):
     with pytest.warns(UserWarning, match=r"1 sensor is not read .*: 'rel' \(framepos\)$"):
         sim = coulomb.Simulation.from_file(str(path))
     assert sim.sensor_names("hanging arm") == ["all", "sensor2"]
+
+
+MOCAP_FILE = """<mujoco>
+  <worldbody>
+    <body name="target" mocap="true" pos="0 0 1" quat="0 0 0 1"/>
+    <body name="hand" pos="0.3 0 1">
+      <freejoint/>
+      <geom type="sphere" size="0.05" mass="1" contype="0" conaffinity="0"/>
+    </body>
+    <body name="plate" mocap="true" pos="1 0 0.2"><geom type="box" size="0.2 0.2 0.01"/></body>
+  </worldbody>
+  <equality><weld name="grab" body1="hand" body2="target"/>{more}</equality>
+</mujoco>"""
+
+
+def test_mocap_bodies_are_named_moved_and_kept_by_snapshots(tmp_path):
+    # A file's mocap bodies by name, where the file puts them until set; an
+    # unknown name, a bad position or quaternion refused in one line; the
+    # weld to one read without the warning a weld to another robot's body
+    # gets; a snapshot (and a pickle) carries the mocap bodies' poses, so
+    # that the restored simulation steps as the original, bit for bit.
+    path = tmp_path / "teleop.xml"
+    path.write_text(MOCAP_FILE.format(more='<connect body1="hand" body2="plate" anchor="0 0 0"/>'))
+    sim = coulomb.Simulation.from_file(str(path))
+    assert sim.mocap_names == ["target", "plate"]
+    assert sim.warnings == []
+    assert sim.connection_names("hand") == ["grab", "equality1"]
+    position, quaternion = sim.mocap_pose("target")
+    np.testing.assert_allclose(position, [0, 0, 1], atol=1e-15)
+    np.testing.assert_allclose(np.abs(quaternion), [0, 0, 0, 1], atol=1e-15)
+    np.testing.assert_allclose(sim.connection_frame("hand", "grab")[0], [0, 0, 1], atol=1e-15)
+    with pytest.raises(KeyError, match="no mocap body named 'hand'.*target, plate"):
+        sim.set_mocap_pose("hand", [0, 0, 0])
+    for position, quaternion, complaint in [([0, 0, np.nan], [1, 0, 0, 0], "position"),
+                                            ([0, 0, 0], [0, 0, 0, 0], "quaternion")]:
+        with pytest.raises(ValueError, match=f"mocap body 'target': {complaint}"):
+            sim.set_mocap_pose("target", position, quaternion)
+    sim.set_connection_active("hand", "equality1", False)
+    sim.run(0.1, record=False)
+    sim.set_mocap_pose("target", [0.1, 0.2, 1.1], [0.9, 0.1, 0.0, 0.1])
+    sim.set_mocap_pose("plate", [1, 0, 0.3])
+    snapshot = sim.snapshot()
+    ahead = sim.run(0.2).q
+    sim.set_mocap_pose("target", [0, 0, 0])
+    sim.set_mocap_pose("plate", [0, 0, 0])
+    sim.restore(snapshot)
+    np.testing.assert_array_equal(sim.mocap_pose("plate")[0], [1, 0, 0.3])
+    np.testing.assert_array_equal(sim.mocap_pose("target")[0], [0.1, 0.2, 1.1])
+    np.testing.assert_array_equal(sim.run(0.2).q, ahead)
+    twin = coulomb.Simulation.from_file(str(path))
+    twin.restore(pickle.loads(pickle.dumps(snapshot)))
+    np.testing.assert_array_equal(twin.run(0.2).q, ahead)
+    np.testing.assert_allclose(twin.connection_frame("hand", "grab")[0], [0.1, 0.2, 1.1],
+                               atol=1e-15)
+
+
+@pytest.mark.parametrize("change, complaint", [
+    (('pos="1 0 0.2"><geom', 'pos="1 0 0.2"><joint type="slide"/><geom'),
+     "mocap body 'plate' has a joint"),
+    (('<body name="plate" mocap="true" pos="1 0 0.2">',
+      '<body name="holder" pos="1 0 0.2"><body name="plate" mocap="true">'),
+     "body 'plate' has mocap=\"true\" but is not a child of <worldbody>")])
+def test_a_mocap_body_with_a_joint_or_below_another_body_is_refused(tmp_path, change,
+                                                                    complaint):
+    text = MOCAP_FILE.format(more="").replace(*change)
+    if "holder" in text:
+        text = text.replace("</body>\n  </worldbody>", "</body></body>\n  </worldbody>")
+    path = tmp_path / "teleop.xml"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=re.escape(complaint)):
+        coulomb.Simulation.from_file(str(path))

@@ -1003,3 +1003,133 @@ def test_a_weld_switched_on_and_off_holds_and_lets_go_as_mujocos(tmp_path):
         assert np.abs(held - 1.0).max() < (1e-3 if engine == "coulomb" else 1e-2), engine
     assert np.abs(np.array(heights["coulomb"]) - heights["mujoco"])[-1] < 1e-2
     assert not sim.connection_active("hand", "grab")
+
+
+def mocap_scene(equality, mocap_pose):
+    """MuJoCo's teleoperation form: a free hand held by `equality` to a
+    mocap body `target` at `mocap_pose` (its pos and quat attributes), and a
+    mocap paddle with a ball resting on it."""
+    return f"""<mujoco model="teleop">
+  <option timestep="0.002"/>
+  <worldbody>
+    <body name="target" mocap="true" {mocap_pose}/>
+    <body name="hand" pos="0.1 0.2 0.9" quat="0.9 0.1 0.3 0.2">
+      <freejoint/>
+      <geom type="box" size="0.05 0.03 0.02" mass="1" contype="0" conaffinity="0"/>
+    </body>
+    <body name="paddle" mocap="true" pos="1 0 0.5">
+      <geom type="box" size="0.2 0.2 0.01"/>
+    </body>
+    <body name="ball" pos="1 0 0.56">
+      <freejoint/>
+      <geom type="sphere" size="0.05" mass="0.2"/>
+    </body>
+  </worldbody>
+  <equality>{equality}</equality>
+</mujoco>"""
+
+
+def drive_mocaps(tmp_path, equality, mocap_pose, seconds):
+    """Both engines on mocap_scene, the target moved by a rigid motion D(t)
+    (a loop and a turn about z, from its file pose) and the paddle raised
+    0.1 m and slid 0.05 m along x: the hand's and the ball's poses at each
+    step, and D's final value applied to the file's poses."""
+    path = tmp_path / "teleop.xml"
+    path.write_text(mocap_scene(equality, mocap_pose))
+    model = mujoco.MjModel.from_xml_path(str(path))
+    data = mujoco.MjData(model)
+    sim = coulomb.Simulation.from_file(str(path))
+    assert sim.mocap_names == ["target", "paddle"]
+    p0, q0 = sim.mocap_pose("target")
+    np.testing.assert_allclose(p0, data.mocap_pos[0], atol=1e-12)
+    np.testing.assert_allclose(q0, data.mocap_quat[0], atol=1e-12)
+    R0 = rotation(q0)
+
+    def moved(t):  # D(t) X_WM0
+        R_D = rotation(quaternion_about([0, 0, 1], 0.5 * np.sin(np.pi * t)))
+        p_D = [0.2 * np.sin(np.pi * t), 0.1 * np.sin(2 * np.pi * t), 0.1 * (1 - np.cos(np.pi * t))]
+        position, R = R_D @ p0 + p_D, R_D @ R0
+        return position, quaternion_from(R), R_D, np.asarray(p_D)
+
+    hands, balls = {"coulomb": [], "mujoco": []}, {"coulomb": [], "mujoco": []}
+    dt = model.opt.timestep
+    for k in range(1, int(seconds / dt) + 1):
+        t = k * dt
+        p_T, q_T, _, _ = moved(t)
+        paddle = [1 + 0.05 * min(t, 1.0), 0, 0.5 + 0.1 * min(t, 1.0)]
+        sim.set_mocap_pose("target", p_T, q_T)
+        sim.set_mocap_pose("paddle", paddle)
+        sim.step()
+        data.mocap_pos[:] = [p_T, paddle]
+        data.mocap_quat[0] = q_T
+        mujoco.mj_step(model, data)
+        hands["coulomb"].append((sim.body_position("hand"), rotation(sim.body_orientation("hand"))))
+        hands["mujoco"].append((data.body("hand").xpos.copy(), data.body("hand").xmat.reshape(3, 3).copy()))
+        balls["coulomb"].append(sim.body_position("ball"))
+        balls["mujoco"].append(data.body("ball").xpos.copy())
+    return sim, hands, balls, moved(seconds)
+
+
+def quaternion_from(R):
+    """The unit quaternion (w, x, y, z) of rotation R (w ≥ 0)."""
+    w = np.sqrt(max(0.0, 1 + np.trace(R))) / 2
+    if w > 1e-3:
+        return np.array([w, (R[2, 1] - R[1, 2]) / (4 * w), (R[0, 2] - R[2, 0]) / (4 * w),
+                         (R[1, 0] - R[0, 1]) / (4 * w)])
+    quaternion = np.zeros(4)
+    mujoco.mju_mat2Quat(quaternion, R.reshape(-1))
+    return quaternion
+
+
+def test_a_hand_welded_to_a_mocap_body_follows_it_as_in_mujoco(tmp_path):
+    # MuJoCo's teleoperation file read as it is: the hand welded (no
+    # relpose: where it is at qpos0 relative to the target) to a mocap body
+    # placed and turned away from the origin, whose pose a script sets.
+    # Moved by a rigid motion D, the hand must be at D X_WH0: Coulomb within
+    # 1 mm and 0.01 rad, MuJoCo (weld solref 0.004 1) within 2 cm, 0.05 rad.
+    # The ball rides up on the paddle raised 0.1 m, resting on its top at
+    # the end within 1 mm in both engines; slid 0.05 m along x, the paddle
+    # does not drag it (a mocap body's geom has no velocity, its pose jumps
+    # each step: no friction acts along a surface that does not move), in
+    # both engines alike.
+    sim, hands, balls, final = drive_mocaps(
+        tmp_path, '<weld name="grab" body1="hand" body2="target" solref="0.004 1"/>',
+        'pos="0.3 -0.2 0.7" quat="0.8 0.2 -0.1 0.4"', 1.5)
+    assert sim.connection_names("hand") == ["grab"]
+    np.testing.assert_allclose(sim.connection_frame("hand", "grab")[0], final[0], atol=1e-15)
+    R_H0 = rotation(np.array([0.9, 0.1, 0.3, 0.2]))
+    p_H0 = np.array([0.1, 0.2, 0.9])
+    _, _, R_D, p_D = final
+    for engine, (tolerance, turn) in {"coulomb": (1e-3, 1e-2),
+                                      "mujoco": (2e-2, 5e-2)}.items():
+        p, R = hands[engine][-1]
+        assert np.linalg.norm(p - (R_D @ p_H0 + p_D)) < tolerance, engine
+        assert turn_between(R, R_D @ R_H0) < turn, engine
+        ball = balls[engine][-1]
+        np.testing.assert_allclose(ball[:2], [1.0, 0.0], atol=1e-3, err_msg=engine)
+        assert abs(ball[2] - (0.6 + 0.01 + 0.05)) < 1e-3, (engine, ball)
+    assert np.linalg.norm(balls["coulomb"][-1] - balls["mujoco"][-1]) < 1e-3
+
+
+def test_a_mocap_body_that_holds_a_point_of_the_hand_leads_it_as_in_mujoco(tmp_path):
+    # The equality the other way round (body1 the mocap body): a connect of
+    # the target's point `anchor` to the hand's point there at qpos0. Moved
+    # by D, that point of the hand is at D X_WM0 anchor: Coulomb within 1 mm
+    # at every step, MuJoCo within 1 cm.
+    anchor = np.array([0.05, 0.02, -0.03])
+    sim, hands, _, _ = drive_mocaps(
+        tmp_path, '<connect body1="target" body2="hand" anchor="{} {} {}" '
+        'solref="0.004 1"/>'.format(*anchor), 'pos="0.1 0.2 0.8"', 1.0)
+    p_M0 = np.array([0.1, 0.2, 0.8])
+    R_H0 = rotation(np.array([0.9, 0.1, 0.3, 0.2]))
+    point_on_hand = R_H0.T @ (p_M0 + anchor - np.array([0.1, 0.2, 0.9]))
+    dt = 0.002
+    for engine, tolerance in {"coulomb": 1e-3, "mujoco": 1e-2}.items():
+        worst = 0.0
+        for k, (p, R) in enumerate(hands[engine], start=1):
+            t = k * dt
+            R_D = rotation(quaternion_about([0, 0, 1], 0.5 * np.sin(np.pi * t)))
+            p_D = np.array([0.2 * np.sin(np.pi * t), 0.1 * np.sin(2 * np.pi * t),
+                            0.1 * (1 - np.cos(np.pi * t))])
+            worst = max(worst, np.linalg.norm(p + R @ point_on_hand - (R_D @ (p_M0 + anchor) + p_D)))
+        assert worst < tolerance, (engine, worst)

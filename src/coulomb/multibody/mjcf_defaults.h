@@ -20,6 +20,11 @@ namespace coulomb {
 // or naming what is wrong in it.
 boost::property_tree::ptree ReadMjcfRoot(const std::string& path);
 
+// Whether an MJCF <body> element has mocap="true" (MjcfMocapBody).
+inline bool IsMjcfMocapBody(const boost::property_tree::ptree& body) {
+  return body.get("<xmlattr>.mocap", "false") == "true";
+}
+
 // MJCF's default classes, resolved as MuJoCo resolves them for the elements
 // read here (joints, geoms, sites, tendons and actuators). The top <default> is class
 // "main"; a nested <default class="c"> starts from its parent's attribute values and

@@ -129,6 +129,21 @@ BodyIndex ExcludedBody(const Simulation& simulation, const std::string& exclude)
   return simulation.FindBody(exclude);
 }
 
+// A pose as Python sees one: (position, quaternion w x y z), and back (the
+// quaternion normalized by the caller).
+nb::tuple PoseTuple(const Eigen::Isometry3d& X) {
+  const Eigen::Quaterniond rotation(X.linear());
+  return nb::make_tuple(
+      Eigen::Vector3d(X.translation()),
+      Eigen::Vector4d(rotation.w(), rotation.x(), rotation.y(), rotation.z()));
+}
+Eigen::Isometry3d Pose(const Eigen::Vector3d& position, const Eigen::Vector4d& wxyz) {
+  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+  X.translation() = position;
+  X.linear() = Eigen::Quaterniond(wxyz[0], wxyz[1], wxyz[2], wxyz[3]).toRotationMatrix();
+  return X;
+}
+
 nb::dict ContactsDict(const Simulation& simulation) {
   const std::vector<Contact> contacts = simulation.contacts();
   const Eigen::Index n = static_cast<Eigen::Index>(contacts.size());
@@ -420,21 +435,22 @@ NB_MODULE(_coulomb, m) {
       .def("set_connection_active", &Simulation::SetConnectionActive)
       .def("connection_frame",
            [](const Simulation& s, const std::string& tree, const std::string& name) {
-             const Eigen::Isometry3d X_WT = s.ConnectionFrame(tree, name);
-             const Eigen::Quaterniond rotation(X_WT.linear());
-             return nb::make_tuple(
-                 Eigen::Vector3d(X_WT.translation()),
-                 Eigen::Vector4d(rotation.w(), rotation.x(), rotation.y(), rotation.z()));
+             return PoseTuple(s.ConnectionFrame(tree, name));
            })
       .def("set_connection_frame",
            [](Simulation& s, const std::string& tree, const std::string& name,
               const Eigen::Vector3d& position, const Eigen::Vector4d& quaternion_wxyz) {
-             Eigen::Isometry3d X_WT = Eigen::Isometry3d::Identity();
-             X_WT.translation() = position;
-             X_WT.linear() = Eigen::Quaterniond(quaternion_wxyz[0], quaternion_wxyz[1],
-                                                quaternion_wxyz[2], quaternion_wxyz[3])
-                                 .toRotationMatrix();
-             s.SetConnectionFrame(tree, name, X_WT);
+             s.SetConnectionFrame(tree, name, Pose(position, quaternion_wxyz));
+           })
+      .def("mocap_names", &Simulation::mocap_names)
+      .def("mocap_pose",
+           [](const Simulation& s, const std::string& name) {
+             return PoseTuple(s.MocapPose(name));
+           })
+      .def("set_mocap_pose",
+           [](Simulation& s, const std::string& name, const Eigen::Vector3d& position,
+              const Eigen::Vector4d& quaternion_wxyz) {
+             s.SetMocapPose(name, Pose(position, quaternion_wxyz));
            })
       .def("actuator_forces", &Simulation::ActuatorForces)
       .def("cast_ray",

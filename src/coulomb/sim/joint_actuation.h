@@ -143,8 +143,10 @@ struct GravityCompensation {
 // J = J_ω,a − J_ω,b.
 // A connection to the world holds body a to a frame T of the world that
 // the user may move (X_WT, the identity at first): p_b and R_ab are then in
-// T, as MuJoCo's weld or connect to a mocap body whose pose is set. An
-// inactive connection holds nothing (MuJoCo's eq_active).
+// T, as MuJoCo's weld or connect to a mocap body whose pose is set; with
+// `mocap` named, T is that mocap body's frame and follows it
+// (MultibodySystem::SetMocapPose). An inactive connection holds nothing
+// (MuJoCo's eq_active).
 struct BodyConnection {
   int body_a = 0;
   Eigen::Vector3d p_a = Eigen::Vector3d::Zero();  // [m]
@@ -155,6 +157,7 @@ struct BodyConnection {
   std::string name;  // the MJCF equality's name, or equality<k> (k: its index)
   bool active = true;
   Eigen::Isometry3d X_WT = Eigen::Isometry3d::Identity();  // body_b < 0 only
+  std::string mocap;  // body_b < 0: the mocap body T is the frame of ("": none)
 };
 
 // Whether X is a rigid motion a connection's frame T may take: finite, its

@@ -169,17 +169,23 @@ void MultibodySystem::ExcludeBodyPair(int tree, int body_a, int body_b) {
 }
 
 std::vector<int> MultibodySystem::AddFixedModel(MultibodyTree model,
-                                                const ContactMaterial& material) {
+                                                const ContactMaterial& material,
+                                                int world_body) {
   if (model.num_velocities() != 0) {
     throw std::invalid_argument("AddFixedModel: the model has " +
                                 std::to_string(model.num_velocities()) +
                                 " velocities; add a model that moves with AddRobot");
   }
+  if (world_body < 0 || world_body > static_cast<int>(kinematic_bodies_.size()))
+    throw std::invalid_argument("AddFixedModel: no world body " +
+                                std::to_string(world_body));
   model.SetState(Eigen::VectorXd(0), Eigen::VectorXd(0));  // its one configuration
+  const Eigen::Isometry3d X_BW = WorldBodyPose(world_body).inverse();
   std::vector<int> ids;
   for (const BodyGeometry& geometry : model.collision_geometries()) {
-    ids.push_back(AddFileGeometry(
-        geometry, -1, 0, model.body_pose(geometry.body) * geometry.X_BG, material));
+    ids.push_back(AddFileGeometry(geometry, -1, world_body,
+                                  X_BW * model.body_pose(geometry.body) * geometry.X_BG,
+                                  material));
   }
   for (const WorldGeometry& geometry : model.world_geometries())
     ids.push_back(AddFileGeometry(geometry, -1, 0, geometry.X_WG, material));
@@ -218,6 +224,11 @@ void MultibodySystem::AddBodyConnection(int tree, const BodyConnection& connecti
                                   connection.name + "'");
   }
   trees_[tree].connections.push_back(connection);
+  if (!connection.mocap.empty()) {
+    for (const auto& [name, body] : mocap_bodies_)
+      if (name == connection.mocap)
+        trees_[tree].connections.back().X_WT = WorldBodyPose(body);
+  }
 }
 
 void MultibodySystem::AddGravityCompensation(int tree,
@@ -466,6 +477,61 @@ int MultibodySystem::AddKinematicBody(const PrescribedMotion& motion) {
   ValidatePrescribedMotion(motion);
   kinematic_bodies_.push_back(motion);
   return static_cast<int>(kinematic_bodies_.size());
+}
+
+namespace {
+
+void CheckMocapPose(const std::string& name, const Eigen::Isometry3d& X_WB) {
+  if (!IsConnectionFrame(X_WB)) {
+    throw std::invalid_argument("mocap body '" + name +
+                                "': its pose must be finite, its orientation a rotation");
+  }
+}
+
+}  // namespace
+
+int MultibodySystem::AddMocapBody(const std::string& name,
+                                  const Eigen::Isometry3d& X_WB) {
+  for (const auto& [known, body] : mocap_bodies_)
+    if (known == name)
+      throw std::invalid_argument("two mocap bodies are named '" + name + "'");
+  CheckMocapPose(name, X_WB);
+  PrescribedMotion motion;
+  motion.X_WB0 = X_WB;
+  mocap_bodies_.emplace_back(name, AddKinematicBody(motion));
+  SetMocapPose(name, X_WB);  // the connections that name it
+  return mocap_bodies_.back().second;
+}
+
+std::vector<std::string> MultibodySystem::mocap_names() const {
+  std::vector<std::string> names;
+  for (const auto& [name, body] : mocap_bodies_) names.push_back(name);
+  return names;
+}
+
+int MultibodySystem::FindMocap(const std::string& name) const {
+  std::string names;
+  for (size_t k = 0; k < mocap_bodies_.size(); ++k) {
+    if (mocap_bodies_[k].first == name) return static_cast<int>(k);
+    names += (names.empty() ? "" : ", ") + mocap_bodies_[k].first;
+  }
+  throw std::invalid_argument("no mocap body named '" + name + "' (" +
+                              (names.empty() ? "the scene has none" : "it has " + names) +
+                              ")");
+}
+
+Eigen::Isometry3d MultibodySystem::MocapPose(const std::string& name) const {
+  return kinematic_bodies_[mocap_bodies_[FindMocap(name)].second - 1].X_WB0;
+}
+
+void MultibodySystem::SetMocapPose(const std::string& name,
+                                   const Eigen::Isometry3d& X_WB) {
+  const int mocap = FindMocap(name);
+  CheckMocapPose(name, X_WB);
+  kinematic_bodies_[mocap_bodies_[mocap].second - 1].X_WB0 = X_WB;
+  for (Tree& tree : trees_)
+    for (BodyConnection& connection : tree.connections)
+      if (connection.mocap == name) connection.X_WT = X_WB;
 }
 
 Eigen::Isometry3d MultibodySystem::WorldBodyPose(int body) const {

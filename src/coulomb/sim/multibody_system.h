@@ -90,7 +90,11 @@ class MultibodySystem {
   // welded to the world where the model places it, then its world
   // geometries. Returns their geometry ids. Throws std::invalid_argument if
   // the model has velocities.
-  std::vector<int> AddFixedModel(MultibodyTree model, const ContactMaterial& material);
+  // With `world_body` ≥ 1 (a kinematic or mocap body), the model's bodies'
+  // geometries ride on that body from where they are now; its world
+  // geometries stay static.
+  std::vector<int> AddFixedModel(MultibodyTree model, const ContactMaterial& material,
+                                 int world_body = 0);
   // Dry friction F [N·m or N] on a one-dof joint or a fixed tendon of a tree
   // (JointFriction), replacing any it had; F = 0 removes it. Throws
   // std::invalid_argument on a bad name, a negative or non-finite F.
@@ -132,6 +136,21 @@ class MultibodySystem {
   // A kinematic body of the world; returns its body index (≥ 1) for
   // AddGeometry(shape, −1, body, X_BG, material).
   int AddKinematicBody(const PrescribedMotion& motion);
+  // A mocap body (an MJCF <body mocap="true">): a kinematic body of the
+  // world at X_WB that stays where SetMocapPose puts it, its velocity zero
+  // (MuJoCo's mocap body: its pose jumps, it is not swept). The connections
+  // whose `mocap` names it hold to its frame from now on. Returns its body
+  // index for AddGeometry. Throws std::invalid_argument on a name used
+  // twice or X_WB not a rigid motion (IsConnectionFrame).
+  int AddMocapBody(const std::string& name, const Eigen::Isometry3d& X_WB);
+  // The mocap bodies' names, in the order they were added.
+  std::vector<std::string> mocap_names() const;
+  // A mocap body's pose, and its pose set: its geometries and the frames T
+  // of the connections that name it move there. Throw std::invalid_argument
+  // for an unknown name (listing the known ones) or, setting, a pose that is
+  // not a rigid motion.
+  Eigen::Isometry3d MocapPose(const std::string& name) const;
+  void SetMocapPose(const std::string& name, const Eigen::Isometry3d& X_WB);
   // Position limits of a one-dof joint, or length limits of a fixed tendon
   // (lower < upper, ±∞ allowed), replacing any it had. Throws
   // std::invalid_argument on a bad name or range.
@@ -236,6 +255,11 @@ class MultibodySystem {
   CollisionWorld collision_world_;
   std::vector<ContactMaterial> materials_;
   std::vector<PrescribedMotion> kinematic_bodies_;  // world body b ≥ 1 is [b − 1]
+  // The mocap bodies: {name, world body}; a mocap body's pose is its
+  // motion's X_WB0 (no drift, no oscillation).
+  std::vector<std::pair<std::string, int>> mocap_bodies_;
+  // The index in mocap_bodies_ of `name`, or throws as MocapPose says.
+  int FindMocap(const std::string& name) const;
   double time_ = 0.0;
 };
 

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "coulomb/multibody/mjcf_actuators.h"
-#include "coulomb/multibody/mjcf_connects.h"
 #include "coulomb/multibody/mjcf_contact_excludes.h"
 #include "coulomb/multibody/mjcf_gravity_compensation.h"
 #include "coulomb/multibody/mjcf_sensors.h"
@@ -160,15 +160,88 @@ void ExcludeMjcfBodyPairs(const SceneReader& r, const YAML::Node& node,
   }
 }
 
+const MjcfMocapBody* MjcfMocapLinks::Find(const std::string& name) const {
+  for (const MjcfMocapBody& body : bodies)
+    if (body.name == name) return &body;
+  return nullptr;
+}
+
+MjcfMocapLinks ReadMjcfMocapLinks(const SceneReader& r, const YAML::Node& node,
+                                  const std::string& key, const std::string& path) {
+  MjcfMocapLinks links;
+  links.bodies = ReadMjcf(r, node, key, path, ReadMjcfMocapBodies);
+  if (links.bodies.empty()) return links;
+  for (const MjcfConnect& connect : ReadMjcf(r, node, key, path, ReadMjcfConnects)) {
+    const bool a = links.Find(connect.body_a), b = links.Find(connect.body_b);
+    if (a != b && !connect.body_b.empty()) links.connects.push_back(connect);
+  }
+  return links;
+}
+
+namespace {
+
+// A connection of body a's point p_a held where it is in B's frame when A's
+// frame is X_AB in it: B a body of the tree, or the world (body_b < 0)
+// whose frame T is at X_WT, a mocap body's when `mocap` is named.
+BodyConnection HeldConnection(const MjcfConnect& connect, int body_a,
+                              const Eigen::Vector3d& p_a, int body_b,
+                              const Eigen::Isometry3d& X_AB, const std::string& mocap,
+                              const Eigen::Isometry3d& X_WT) {
+  return {.body_a = body_a,
+          .p_a = p_a,
+          .body_b = body_b,
+          .p_b = X_AB.inverse() * p_a,
+          .weld = connect.weld,
+          .R_ab = X_AB.linear(),
+          .name = connect.name,
+          .active = connect.active,
+          .X_WT = X_WT,
+          .mocap = mocap};
+}
+
+// Body2's frame in body1's as the connect holds them: the given frames'
+// (sites, a weld's relpose), or as they are at qpos0 (X_WA, X_WB).
+Eigen::Isometry3d HeldRelativePose(const MjcfConnect& connect,
+                                   const Eigen::Isometry3d& X_WA,
+                                   const Eigen::Isometry3d& X_WB) {
+  return connect.frames_given ? connect.X_AS1 * connect.X_BS2.inverse()
+                              : X_WA.inverse() * X_WB;
+}
+
+// The connect of the tree's body to a mocap body, held to the world frame T
+// that follows it; body1 the mocap body, the relation turned round to hold
+// the tree's body. Nothing when the tree's side is another robot's.
+std::optional<BodyConnection> MocapConnection(const MjcfConnect& connect,
+                                              const MjcfMocapLinks& mocaps,
+                                              const MultibodyTree& model,
+                                              const Eigen::VectorXd& q_reference) {
+  const MjcfMocapBody* first = mocaps.Find(connect.body_a);
+  const MjcfMocapBody& mocap = first ? *first : *mocaps.Find(connect.body_b);
+  const int body = model.FindBody(first ? connect.body_b : connect.body_a);
+  if (body < 0) return std::nullopt;
+  const Eigen::Isometry3d X_WR = model.BodyPoseAt(q_reference, body);
+  if (!first) {
+    return HeldConnection(connect, body, connect.anchor, -1,
+                          HeldRelativePose(connect, X_WR, mocap.X_WB), mocap.name,
+                          mocap.X_WB);
+  }
+  const Eigen::Isometry3d X_MR = HeldRelativePose(connect, mocap.X_WB, X_WR);
+  return HeldConnection(connect, body, X_MR.inverse() * connect.anchor, -1,
+                        X_MR.inverse(), mocap.name, mocap.X_WB);
+}
+
+}  // namespace
+
 // An MJCF file's connects of bodies as body connections, body2's point the
 // one that coincides with body1's anchor at `q_reference` (qpos0).
 void AddMjcfConnects(const SceneReader& r, const YAML::Node& node, const std::string& key,
                      const std::string& path, const Eigen::VectorXd& q_reference,
-                     int tree, MultibodySystem* system) {
+                     const MjcfMocapLinks& mocaps, int tree, MultibodySystem* system) {
   const auto fail = [&](const std::string& what) {
     r.Fail(node["mjcf"], key + ".mjcf", path + ": " + what);
   };
   const MultibodyTree& model = system->tree(tree).model;
+  std::vector<BodyConnection> connections;
   for (const MjcfConnect& connect : ReadMjcf(r, node, key, path, ReadMjcfConnects)) {
     const int body_a = model.FindBody(connect.body_a);
     const int body_b = connect.body_b.empty() ? -1 : model.FindBody(connect.body_b);
@@ -178,24 +251,19 @@ void AddMjcfConnects(const SceneReader& r, const YAML::Node& node, const std::st
                                    (body_a < 0 ? connect.body_a : connect.body_b) + "'"
                              : " body1=\"" + connect.body_a + "\">") +
            ": a body of the robot is not named so");
-    // Body2's point and orientation that body1's meet: the given frames'
-    // (sites, a weld's relpose), or where they are at qpos0.
-    const Eigen::Isometry3d X_WA = model.BodyPoseAt(q_reference, body_a);
     const Eigen::Isometry3d X_WB = body_b < 0 ? Eigen::Isometry3d::Identity()
                                               : model.BodyPoseAt(q_reference, body_b);
-    const Eigen::Isometry3d X_AB = connect.frames_given
-                                       ? connect.X_AS1 * connect.X_BS2.inverse()
-                                       : X_WA.inverse() * X_WB;
+    connections.push_back(HeldConnection(
+        connect, body_a, connect.anchor, body_b,
+        HeldRelativePose(connect, model.BodyPoseAt(q_reference, body_a), X_WB), "",
+        Eigen::Isometry3d::Identity()));
+  }
+  for (const MjcfConnect& connect : mocaps.connects)
+    if (auto held = MocapConnection(connect, mocaps, model, q_reference))
+      connections.push_back(*held);
+  for (const BodyConnection& connection : connections) {
     try {
-      system->AddBodyConnection(tree, {.body_a = body_a,
-                                       .p_a = connect.anchor,
-                                       .body_b = body_b,
-                                       .p_b = X_AB.inverse() * connect.anchor,
-                                       .weld = connect.weld,
-                                       .R_ab = X_AB.linear(),
-                                       .name = connect.name,
-                                       .active = connect.active,
-                                       .X_WT = Eigen::Isometry3d::Identity()});
+      system->AddBodyConnection(tree, connection);
     } catch (const std::invalid_argument& e) {
       fail(e.what());
     }

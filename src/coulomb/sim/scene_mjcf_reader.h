@@ -5,7 +5,9 @@
 
 #include <Eigen/Dense>
 
+#include "coulomb/multibody/mjcf_connects.h"
 #include "coulomb/multibody/mjcf_joints.h"
+#include "coulomb/multibody/mjcf_mocap_bodies.h"
 #include "coulomb/sim/scene_reader.h"
 
 namespace coulomb {
@@ -49,11 +51,26 @@ void ExcludeMjcfBodyPairs(const SceneReader& r, const YAML::Node& node,
                           const std::string& key, const std::string& path, int tree,
                           MultibodySystem* system);
 
+// An MJCF file's mocap bodies, and its connects and welds that hold a body
+// to one of them, read from the whole file (a body's share leaves them
+// out): each robot of the file takes those of its own bodies.
+struct MjcfMocapLinks {
+  std::vector<MjcfMocapBody> bodies;
+  std::vector<MjcfConnect> connects;  // one side a mocap body, the other not
+  // The mocap body `name`, or null.
+  const MjcfMocapBody* Find(const std::string& name) const;
+};
+MjcfMocapLinks ReadMjcfMocapLinks(const SceneReader& r, const YAML::Node& node,
+                                  const std::string& key, const std::string& path);
+
 // Connects of bodies as body connections, body2's point the one that
-// coincides with body1's anchor at `q_reference` (qpos0).
+// coincides with body1's anchor at `q_reference` (qpos0); and the robot's
+// connects to a mocap body as connections to the world whose frame T is
+// the mocap body's (BodyConnection::mocap), its point and orientation
+// those of the mocap body where the file puts it.
 void AddMjcfConnects(const SceneReader& r, const YAML::Node& node, const std::string& key,
                      const std::string& path, const Eigen::VectorXd& q_reference,
-                     int tree, MultibodySystem* system);
+                     const MjcfMocapLinks& mocaps, int tree, MultibodySystem* system);
 
 // Bodies' gravcomp as gravity compensations of the tree's links.
 void AddMjcfGravityCompensations(const SceneReader& r, const YAML::Node& node,

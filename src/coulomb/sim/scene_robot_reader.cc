@@ -244,9 +244,11 @@ bool ReadFloatingBase(const SceneReader& r, const YAML::Node& node,
 
 // A robot that cannot move (a fixed base and no moving joint: a table, a
 // shelf) becomes static geometry; it has no joints to set.
+// A mocap body (`world_body`: its body of the world) takes its geometry.
 void AddFixedRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
                    const std::string& path, MultibodyTree model,
-                   const ContactMaterial& material, MultibodySystem* system) {
+                   const ContactMaterial& material, int world_body,
+                   MultibodySystem* system) {
   for (const char* setting : {"joints", "limits", "controllers", "springs", "armature",
                               "joint_friction", "keyframe"}) {
     if (node[setting]) {
@@ -258,17 +260,34 @@ void AddFixedRobot(const SceneReader& r, const YAML::Node& node, const std::stri
   }
   const char* format = node["urdf"] ? "urdf" : "mjcf";
   try {  // its geometry is validated here
-    system->AddFixedModel(std::move(model), material);
+    system->AddFixedModel(std::move(model), material, world_body);
   } catch (const std::invalid_argument& e) {
     r.Fail(node[format], key + "." + format, path + ": " + e.what());
   }
 }
 
+// The mocap body of the robot's MJCF `body` (none: 0, the static world):
+// where its `pose` puts it, else where its file does.
+int AddMocapOf(const SceneReader& r, const YAML::Node& node, const std::string& key,
+               const MjcfMocapLinks& mocaps, const Eigen::Isometry3d& pose,
+               MultibodySystem* system) {
+  const MjcfMocapBody* mocap =
+      node["body"] ? mocaps.Find(r.String(node["body"], key + ".body")) : nullptr;
+  if (!mocap) return 0;
+  try {
+    return system->AddMocapBody(mocap->name, node["pose"] ? pose : mocap->X_WB);
+  } catch (const std::invalid_argument& e) {
+    r.Fail(node["body"], key + ".body", e.what());
+  }
+}
+
 // The robot of the file at `path` (the scene's file, or one body's share
-// of an MJCF file: MjcfBodyFile), as ReadRobot adds it.
+// of an MJCF file: MjcfBodyFile), as ReadRobot adds it; `mocaps` its
+// original file's (MjcfMocapLinks), none for a URDF.
 int AddRobotFromFile(const SceneReader& r, const YAML::Node& node, const std::string& key,
                      const ContactMaterial& defaults, const std::string& name,
-                     const std::string& path, Scene* scene) {
+                     const std::string& path, const MjcfMocapLinks& mocaps,
+                     Scene* scene) {
   const char* format = node["urdf"] ? "urdf" : "mjcf";
   const YAML::Node& file = node[format];
   const std::string file_key = key + "." + format;
@@ -289,7 +308,9 @@ int AddRobotFromFile(const SceneReader& r, const YAML::Node& node, const std::st
   // The robot's own friction replaces its file's geoms'.
   if (node["contact"] && node["contact"]["friction"]) model->DropGeometryFrictions();
   if (model->num_velocities() == 0) {
-    AddFixedRobot(r, node, key, path, std::move(*model), material, &scene->system);
+    const int world_body = AddMocapOf(r, node, key, mocaps, pose, &scene->system);
+    AddFixedRobot(r, node, key, path, std::move(*model), material, world_body,
+                  &scene->system);
     return world_geometries;
   }
   Eigen::VectorXd q = model->NeutralConfiguration();
@@ -333,7 +354,7 @@ int AddRobotFromFile(const SceneReader& r, const YAML::Node& node, const std::st
     }
   }
   if (node["mjcf"]) {
-    AddMjcfConnects(r, node, key, path, q_reference, tree, &scene->system);
+    AddMjcfConnects(r, node, key, path, q_reference, mocaps, tree, &scene->system);
     ExcludeMjcfBodyPairs(r, node, key, path, tree, &scene->system);
     AddMjcfGravityCompensations(r, node, key, path, tree, &scene->system);
     AddMjcfSensors(r, node, key, path, tree, scene);
@@ -366,7 +387,8 @@ int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& k
     r.Fail(node["name"], key + ".name", "duplicate name '" + name + "'");
   }
   const std::string path = r.ResolveFile(r.String(node[format], key + "." + format));
-  if (node["urdf"]) return AddRobotFromFile(r, node, key, defaults, name, path, scene);
+  if (node["urdf"])
+    return AddRobotFromFile(r, node, key, defaults, name, path, {}, scene);
   // An MJCF file is read through a copy (its includes expanded; with
   // `body:`, that body's share) whose name the messages replace with the
   // file's and the body's.
@@ -379,6 +401,7 @@ int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& k
     const char* setting = body ? "body" : "mjcf";
     r.Fail(node[setting], key + "." + setting, e.what());
   }
+  const MjcfMocapLinks mocaps = ReadMjcfMocapLinks(r, node, key, path);
   const std::string alias = path + (share->whole_file() ? "" : " (body '" + *body + "')");
   const auto named = [&](const std::string& text) {
     return ReplaceAll(text, share->path(), alias);
@@ -387,7 +410,7 @@ int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& k
   int world_geometries = 0;
   try {
     world_geometries =
-        AddRobotFromFile(r, node, key, defaults, name, share->path(), scene);
+        AddRobotFromFile(r, node, key, defaults, name, share->path(), mocaps, scene);
   } catch (const SceneFileError& e) {
     throw SceneFileError(named(e.what()));
   }

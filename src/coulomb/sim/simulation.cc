@@ -348,7 +348,7 @@ void Simulation::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
 
 SimulationSnapshot Simulation::Snapshot() const {
   SimulationSnapshot snapshot{
-      time(), {}, stepper_.warm_start_contacts(), stepper_.warm_start_impulses()};
+      time(), {}, stepper_.warm_start_contacts(), stepper_.warm_start_impulses(), {}};
   for (int t = 0; t < num_trees(); ++t) {
     const MultibodySystem::Tree& tree = scene_.system.tree(t);
     snapshot.trees.push_back({.name = tree.name,
@@ -363,6 +363,8 @@ SimulationSnapshot Simulation::Snapshot() const {
     for (const BodyConnection& connection : tree.connections)
       snapshot.trees.back().connections.push_back({connection.active, connection.X_WT});
   }
+  for (const std::string& mocap : scene_.system.mocap_names())
+    snapshot.mocap_poses.push_back(scene_.system.MocapPose(mocap));
   return snapshot;
 }
 
@@ -446,9 +448,19 @@ void Simulation::Restore(const SimulationSnapshot& snapshot) {
   }
   if (!WarmStartFits(snapshot.warm_start_contacts, snapshot.warm_start_impulses_C))
     throw std::invalid_argument("Restore: the snapshot's warm start is not valid");
+  const std::vector<std::string> mocaps = scene_.system.mocap_names();
+  if (snapshot.mocap_poses.size() != mocaps.size() ||
+      !std::all_of(snapshot.mocap_poses.begin(), snapshot.mocap_poses.end(),
+                   IsConnectionFrame)) {
+    throw std::invalid_argument(
+        "Restore: the snapshot's mocap bodies are not this scene's, or a pose of one is "
+        "not a rigid motion");
+  }
   CheckTime(snapshot.time);
   // Validates the state before anything changes.
   SetState(snapshot.StackedPositions(), snapshot.StackedVelocities());
+  for (size_t m = 0; m < mocaps.size(); ++m)
+    scene_.system.SetMocapPose(mocaps[m], snapshot.mocap_poses[m]);
   for (int t = 0; t < num_trees(); ++t) {
     const SimulationSnapshot::TreeState& saved = snapshot.trees[t];
     MultibodySystem::Tree& tree = scene_.system.tree(t);

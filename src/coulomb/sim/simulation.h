@@ -316,15 +316,25 @@ class Simulation {
   bool ConnectionActive(const std::string& tree, const std::string& name) const;
   void SetConnectionActive(const std::string& tree, const std::string& name, bool active);
   // The frame T of the world that a connection to the world holds body1 to
-  // (the identity at load): moved, body1 follows it, held as it was held
-  // to the world, now to T (MuJoCo's weld to a mocap body whose pose is
-  // set; with relpose="0 0 0 1 0 0 0" T is body1's target pose). Throws
+  // (the identity at load, or the mocap body's pose for a connect or weld
+  // to one): moved, body1 follows it, held as it was held to the world, now
+  // to T (MuJoCo's weld to a mocap body whose pose is set; with
+  // relpose="0 0 0 1 0 0 0" T is body1's target pose). Throws
   // std::invalid_argument for an unknown tree or name, a connection of two
   // bodies, or a pose that is not finite or not a rotation.
   Eigen::Isometry3d ConnectionFrame(const std::string& tree,
                                     const std::string& name) const;
   void SetConnectionFrame(const std::string& tree, const std::string& name,
                           const Eigen::Isometry3d& X_WT);
+  // The scene's mocap bodies (an MJCF file's <body mocap="true">) by name,
+  // and their poses: set, a mocap body's geometries are there from the next
+  // step on, not swept (their velocity is zero, as MuJoCo's), and the
+  // connects and welds that name it hold to its new frame. Throws
+  // std::invalid_argument for an unknown name or a pose that is not finite
+  // or not a rotation.
+  std::vector<std::string> mocap_names() const { return scene_.system.mocap_names(); }
+  Eigen::Isometry3d MocapPose(const std::string& name) const;
+  void SetMocapPose(const std::string& name, const Eigen::Isometry3d& X_WB);
   // The distance [m] along the ray from origin_W in `direction_W` (any
   // nonzero length) to the nearest geometry of the scene at the current
   // state (RayDistance: a convex shape from inside is met where the ray

@@ -1,5 +1,6 @@
 // Simulation's connects and welds (simulation.h): switched on and off, and
-// the world frame of one to the world moved (MuJoCo's eq_active and mocap).
+// the world frame of one to the world moved (MuJoCo's eq_active); and the
+// mocap bodies moved (MuJoCo's mocap_pos and mocap_quat).
 #include <stdexcept>
 
 #include "coulomb/sim/simulation.h"
@@ -54,6 +55,14 @@ void Simulation::SetConnectionFrame(const std::string& tree, const std::string& 
         tree + ": '" + name + "': the frame must be finite, its orientation a rotation");
   }
   connection.X_WT = X_WT;
+}
+
+Eigen::Isometry3d Simulation::MocapPose(const std::string& name) const {
+  return scene_.system.MocapPose(name);
+}
+
+void Simulation::SetMocapPose(const std::string& name, const Eigen::Isometry3d& X_WB) {
+  scene_.system.SetMocapPose(name, X_WB);
 }
 
 }  // namespace coulomb

@@ -11,7 +11,7 @@ namespace {
 static_assert(std::endian::native == std::endian::little,
               "snapshot bytes are written as this machine holds them: little-endian");
 
-constexpr std::string_view kTag = "coulomb-snapshot-3";
+constexpr std::string_view kTag = "coulomb-snapshot-4";
 
 class Writer {
  public:
@@ -27,6 +27,10 @@ class Writer {
     Raw(x.data(), sizeof(double) * static_cast<size_t>(x.size()));
   }
   void Vector3(const Eigen::Vector3d& x) { Raw(x.data(), 3 * sizeof(double)); }
+  // A rigid motion's 3 × 4 matrix, column by column.
+  void Pose(const Eigen::Isometry3d& X) {
+    for (int k = 0; k < 12; ++k) Double(X.matrix()(k % 3, k / 3));
+  }
   std::string Take() { return std::move(bytes_); }
 
  private:
@@ -72,6 +76,11 @@ class Reader {
     Eigen::Vector3d x;
     Raw(x.data(), 3 * sizeof(double));
     return x;
+  }
+  Eigen::Isometry3d Pose() {
+    Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
+    for (int k = 0; k < 12; ++k) X.matrix()(k % 3, k / 3) = Double();
+    return X;
   }
   bool AtEnd() const { return offset_ == bytes_.size(); }
   [[noreturn]] void Fail(const std::string& what) const {
@@ -131,7 +140,7 @@ void WriteTree(const SimulationSnapshot::TreeState& tree, Writer* out) {
   out->Size(tree.connections.size());
   for (const SimulationSnapshot::TreeState::Connection& c : tree.connections) {
     out->Int(c.active ? 1 : 0);
-    for (int k = 0; k < 12; ++k) out->Double(c.X_WT.matrix()(k % 3, k / 3));
+    out->Pose(c.X_WT);
   }
 }
 
@@ -157,7 +166,7 @@ SimulationSnapshot::TreeState ReadTree(Reader* in) {
   tree.connections.resize(in->Size(100));
   for (SimulationSnapshot::TreeState::Connection& c : tree.connections) {
     c.active = in->Int() != 0;
-    for (int k = 0; k < 12; ++k) c.X_WT.matrix()(k % 3, k / 3) = in->Double();
+    c.X_WT = in->Pose();
   }
   return tree;
 }
@@ -207,6 +216,8 @@ std::string EncodeSnapshot(const SimulationSnapshot& snapshot) {
   for (size_t i = 0; i < snapshot.warm_start_contacts.size(); ++i)
     WriteContact(snapshot.warm_start_contacts[i], snapshot.warm_start_impulses_C[i],
                  &out);
+  out.Size(snapshot.mocap_poses.size());
+  for (const Eigen::Isometry3d& X_WB : snapshot.mocap_poses) out.Pose(X_WB);
   return out.Take();
 }
 
@@ -237,6 +248,8 @@ SimulationSnapshot DecodeSnapshot(std::string_view bytes) {
     c.weight = in.Double();
     snapshot.warm_start_impulses_C[i] = in.Vector3();
   }
+  snapshot.mocap_poses.resize(in.Size(12 * 8));
+  for (Eigen::Isometry3d& X_WB : snapshot.mocap_poses) X_WB = in.Pose();
   if (!in.AtEnd()) in.Fail("bytes left over");
   return snapshot;
 }

@@ -17,10 +17,10 @@ namespace coulomb {
 // bit as it did from the moment the snapshot was taken, with any solver.
 // The clock, each tree's state and actuation (joint controllers, applied
 // forces and wrenches, joint friction, its connections switched on or off
-// and their frames), and the NCP solvers' warm start (the last step's
-// contacts, sorted by geometry pair, and their impulses in their contact
-// frames; SAP starts from v). Not the recording, nor the scene: a snapshot
-// restores into any simulation of the same scene.
+// and their frames), the mocap bodies' poses, and the NCP solvers' warm start (the last
+// step's contacts, sorted by geometry pair, and their impulses in their contact frames;
+// SAP starts from v). Not the recording, nor the scene: a snapshot restores into any
+// simulation of the same scene.
 struct SimulationSnapshot {
   struct TreeState {
     std::string name;
@@ -42,6 +42,7 @@ struct SimulationSnapshot {
   std::vector<TreeState> trees;
   std::vector<ContactPoint> warm_start_contacts;
   std::vector<Eigen::Vector3d> warm_start_impulses_C;
+  std::vector<Eigen::Isometry3d> mocap_poses;  // MultibodySystem::mocap_names' order
 
   // The trees' q (or v) stacked in tree order, as Simulation::q() and v().
   Eigen::VectorXd StackedPositions() const;
