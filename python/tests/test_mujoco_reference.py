@@ -1148,3 +1148,31 @@ def test_a_mocap_bodys_site_holds_the_hands_site_wherever_it_goes_as_in_mujoco(t
     for engine, tolerance in {"coulomb": 1e-3, "mujoco": 2e-2}.items():
         p, R = hands[engine][-1]
         assert np.linalg.norm(p + R @ [0, 0.03, 0] - grip) < tolerance, engine
+
+
+def test_a_keyframe_places_the_mocap_bodies_as_mujocos(tmp_path):
+    # <key mpos mquat>: each mocap body starts there (the weld to the
+    # target holds to it), as MuJoCo's mj_resetDataKeyframe puts them; the
+    # hand, its qpos from the key, starts held. mpos of the wrong size is
+    # refused at the keyframe.
+    hand_q = [0.4, 0.1, 1.1, 1, 0, 0, 0]
+    key = ('<keyframe><key name="held" qpos="{} 1 0 0.56 1 0 0 0" '
+           'mpos="0.4 0.1 1.0 1 0 0.5" mquat="0 0 0 1 1 0 0 0"/></keyframe>'.format(
+               " ".join(map(str, hand_q))))
+    path = tmp_path / "teleop.xml"
+    path.write_text(mocap_scene('<weld name="grab" body1="hand" body2="target"/>',
+                                'pos="0.1 0.2 0.8"').replace("</mujoco>", key + "</mujoco>"))
+    model = mujoco.MjModel.from_xml_path(str(path))
+    data = mujoco.MjData(model)
+    mujoco.mj_resetDataKeyframe(model, data, model.key("held").id)
+    sim = coulomb.Simulation.from_file(str(path), keyframe="held")
+    for m, name in enumerate(["target", "paddle"]):
+        position, quaternion = sim.mocap_pose(name)
+        np.testing.assert_allclose(position, data.mocap_pos[m], atol=1e-15)
+        np.testing.assert_allclose(np.abs(quaternion), np.abs(data.mocap_quat[m]), atol=1e-15)
+    np.testing.assert_allclose(sim.connection_frame("hand", "grab")[0], [0.4, 0.1, 1.0],
+                               atol=1e-15)
+    np.testing.assert_allclose(sim.body_position("hand"), hand_q[:3], atol=1e-15)
+    path.write_text(path.read_text().replace('mpos="0.4 0.1 1.0 1 0 0.5"', 'mpos="0.4 0.1 1.0"'))
+    with pytest.raises(ValueError, match="mpos has 3 numbers, expected 3 for each of the 2"):
+        coulomb.Simulation.from_file(str(path), keyframe="held")

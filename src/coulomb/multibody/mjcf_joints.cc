@@ -140,9 +140,12 @@ MjcfKeyframe ReadMjcfKeyframe(const std::string& path, const std::string& name) 
     for (const auto& [tag, key] : content) {
       if (tag != "key" || key.get("<xmlattr>.name", "") != name) continue;
       const std::string what = "keyframe '" + name + "': ";
-      return {name, ParseMjcfNumbers(key.get("<xmlattr>.qpos", ""), what + "qpos"),
+      return {name,
+              ParseMjcfNumbers(key.get("<xmlattr>.qpos", ""), what + "qpos"),
               ParseMjcfNumbers(key.get("<xmlattr>.ctrl", ""), what + "ctrl"),
-              ParseMjcfNumbers(key.get("<xmlattr>.qvel", ""), what + "qvel")};
+              ParseMjcfNumbers(key.get("<xmlattr>.qvel", ""), what + "qvel"),
+              ParseMjcfNumbers(key.get("<xmlattr>.mpos", ""), what + "mpos"),
+              ParseMjcfNumbers(key.get("<xmlattr>.mquat", ""), what + "mquat")};
     }
   }
   throw std::runtime_error("no keyframe named '" + name + "' in <keyframe>");

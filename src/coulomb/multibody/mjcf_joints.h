@@ -55,10 +55,12 @@ struct MjcfKeyframe {
   std::vector<double> qpos;
   std::vector<double> ctrl;
   std::vector<double> qvel;
+  std::vector<double> mpos, mquat;  // its mocap bodies' poses (empty: the file's)
 };
 
 // The file's keyframe named `name`. Throws std::runtime_error when there is
-// none of that name, or its qpos, qvel or ctrl are not finite numbers.
+// none of that name, or its qpos, qvel, ctrl, mpos or mquat are not finite
+// numbers.
 MjcfKeyframe ReadMjcfKeyframe(const std::string& path, const std::string& name);
 
 }  // namespace coulomb

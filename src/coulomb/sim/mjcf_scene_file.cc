@@ -7,6 +7,7 @@
 
 #include "coulomb/multibody/mjcf_body_file.h"
 #include "coulomb/multibody/mjcf_joints.h"
+#include "coulomb/multibody/mjcf_mocap_bodies.h"
 #include "coulomb/multibody/mjcf_options.h"
 #include "coulomb/sim/scene_file.h"
 
@@ -19,12 +20,15 @@ std::string MjcfSceneText(const std::string& path, const std::string& keyframe) 
     throw SceneFileError(path + ": file not found");
   MjcfOptions options;
   std::vector<std::string> bodies;
-  std::vector<bool> moves;  // whether each body has a joint
+  std::vector<bool> keyed;  // whether a keyframe places each body: it has a
+                            // joint, or is a mocap body
   try {
     options = ReadMjcfOptions(path);
     bodies = ReadMjcfTopLevelBodies(path);
     for (const MjcfElementJoints& element : ReadMjcfTopLevelJoints(path))
-      if (element.is_body) moves.push_back(!element.joints.empty());
+      if (element.is_body) keyed.push_back(!element.joints.empty());
+    for (const MjcfMocapBody& mocap : ReadMjcfMocapBodies(path))
+      keyed[std::find(bodies.begin(), bodies.end(), mocap.name) - bodies.begin()] = true;
     if (!keyframe.empty()) ReadMjcfKeyframe(path, keyframe);  // that it exists
   } catch (const std::exception& e) {
     throw SceneFileError(path + ": " + e.what());
@@ -68,7 +72,7 @@ std::string MjcfSceneText(const std::string& path, const std::string& keyframe) 
     out << YAML::Key << "mjcf" << YAML::Value << file.filename().string();
     if (!bodies[k].empty()) out << YAML::Key << "body" << YAML::Value << bodies[k];
     if (k > 0) out << YAML::Key << "world_geoms" << YAML::Value << false;
-    if (!keyframe.empty() && moves[k])
+    if (!keyframe.empty() && keyed[k])
       out << YAML::Key << "keyframe" << YAML::Value << keyframe;
     out << YAML::EndMap;
   }

@@ -19,9 +19,9 @@ bool IsMjcfFile(const std::string& path);
 // combines them (the larger of a pair's), and the scene defaults for the
 // rest (contact material, SAP; duration 1 s). With a `keyframe`, each
 // robot that moves starts at that <key> of the file (its share of the
-// key's qpos, qvel and ctrl), as MuJoCo's mj_resetDataKeyframe starts the
-// whole model. Throws SceneFileError naming the file when it is missing
-// or its <option> is invalid.
+// key's qpos, qvel and ctrl) and each mocap body at its mpos and mquat, as
+// MuJoCo's mj_resetDataKeyframe starts the whole model. Throws SceneFileError naming the
+// file when it is missing or its <option> is invalid.
 std::string MjcfSceneText(const std::string& path, const std::string& keyframe = "");
 
 }  // namespace coulomb

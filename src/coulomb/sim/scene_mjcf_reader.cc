@@ -166,11 +166,49 @@ const MjcfMocapBody* MjcfMocapLinks::Find(const std::string& name) const {
   return nullptr;
 }
 
+namespace {
+
+// The mocap bodies' start poses from the key's mpos and mquat (each given
+// for all of them, or not at all).
+void StartAtKeyframe(const SceneReader& r, const YAML::Node& node, const std::string& key,
+                     const std::string& path, MjcfMocapLinks* links) {
+  const std::string name = r.String(node["keyframe"], key + ".keyframe");
+  MjcfKeyframe keyframe;
+  try {
+    keyframe = ReadMjcfKeyframe(path, name);
+  } catch (const std::exception& e) {
+    r.Fail(node["keyframe"], key + ".keyframe", path + ": " + e.what());
+  }
+  const size_t n = links->bodies.size();
+  for (const auto& [values, per_body] :
+       {std::pair{&keyframe.mpos, size_t{3}}, std::pair{&keyframe.mquat, size_t{4}}}) {
+    if (!values->empty() && values->size() != per_body * n) {
+      r.Fail(node["keyframe"], key + ".keyframe",
+             path + ": keyframe '" + name + "': " + (per_body == 3 ? "mpos" : "mquat") +
+                 " has " + std::to_string(values->size()) + " numbers, expected " +
+                 std::to_string(per_body) + " for each of the " + std::to_string(n) +
+                 " mocap bodies");
+    }
+  }
+  for (size_t b = 0; b < n; ++b) {
+    if (!keyframe.mpos.empty())
+      links->start[b].translation() = Eigen::Vector3d(&keyframe.mpos[3 * b]);
+    const double* q = keyframe.mquat.data() + 4 * b;
+    if (!keyframe.mquat.empty() && Eigen::Vector4d(q).norm() > 0.0)
+      links->start[b].linear() =
+          Eigen::Quaterniond(q[0], q[1], q[2], q[3]).normalized().toRotationMatrix();
+  }
+}
+
+}  // namespace
+
 MjcfMocapLinks ReadMjcfMocapLinks(const SceneReader& r, const YAML::Node& node,
                                   const std::string& key, const std::string& path) {
   MjcfMocapLinks links;
   links.bodies = ReadMjcf(r, node, key, path, ReadMjcfMocapBodies);
   if (links.bodies.empty()) return links;
+  for (const MjcfMocapBody& body : links.bodies) links.start.push_back(body.X_WB);
+  if (node["keyframe"]) StartAtKeyframe(r, node, key, path, &links);
   for (const MjcfConnect& connect : ReadMjcf(r, node, key, path, ReadMjcfConnects)) {
     const bool a = links.Find(connect.body_a), b = links.Find(connect.body_b);
     if (a != b && !connect.body_b.empty()) links.connects.push_back(connect);

@@ -53,10 +53,13 @@ void ExcludeMjcfBodyPairs(const SceneReader& r, const YAML::Node& node,
 
 // An MJCF file's mocap bodies, and its connects and welds that hold a body
 // to one of them, read from the whole file (a body's share leaves them
-// out): each robot of the file takes those of its own bodies.
+// out): each robot of the file takes those of its own bodies. With the
+// robot's `keyframe`, each mocap body starts where the key's mpos and mquat
+// put it (as MuJoCo's mj_resetDataKeyframe), else where the file does.
 struct MjcfMocapLinks {
   std::vector<MjcfMocapBody> bodies;
-  std::vector<MjcfConnect> connects;  // one side a mocap body, the other not
+  std::vector<Eigen::Isometry3d> start;  // per body
+  std::vector<MjcfConnect> connects;     // one side a mocap body, the other not
   // The mocap body `name`, or null.
   const MjcfMocapBody* Find(const std::string& name) const;
 };

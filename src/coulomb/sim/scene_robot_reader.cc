@@ -249,13 +249,14 @@ void AddFixedRobot(const SceneReader& r, const YAML::Node& node, const std::stri
                    const std::string& path, MultibodyTree model,
                    const ContactMaterial& material, int world_body,
                    MultibodySystem* system) {
-  for (const char* setting : {"joints", "limits", "controllers", "springs", "armature",
-                              "joint_friction", "keyframe"}) {
-    if (node[setting]) {
+  for (const std::string setting : {"joints", "limits", "controllers", "springs",
+                                    "armature", "joint_friction", "keyframe"}) {
+    // A mocap body's keyframe places it (MjcfMocapLinks::start).
+    if (node[setting] && !(world_body > 0 && setting == "keyframe")) {
       r.Fail(node[setting], key + "." + setting,
              "the robot cannot move (a fixed base and no moving joint): it has no "
              "joints to set; remove '" +
-                 std::string(setting) + "'");
+                 setting + "'");
     }
   }
   const char* format = node["urdf"] ? "urdf" : "mjcf";
@@ -275,7 +276,8 @@ int AddMocapOf(const SceneReader& r, const YAML::Node& node, const std::string& 
       node["body"] ? mocaps.Find(r.String(node["body"], key + ".body")) : nullptr;
   if (!mocap) return 0;
   try {
-    return system->AddMocapBody(mocap->name, node["pose"] ? pose : mocap->X_WB);
+    return system->AddMocapBody(
+        mocap->name, node["pose"] ? pose : mocaps.start[mocap - mocaps.bodies.data()]);
   } catch (const std::invalid_argument& e) {
     r.Fail(node["body"], key + ".body", e.what());
   }
