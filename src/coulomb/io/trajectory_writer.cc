@@ -343,6 +343,37 @@ void TrajectoryWriter::AppendSensors(const Trajectory& trajectory, size_t first)
   }
 }
 
+std::vector<RobotSensorRecord> ReadRobotSensorRecords(const Hdf5File& file,
+                                                      size_t frames) {
+  std::vector<RobotSensorRecord> records;
+  if (!file.Exists("/bodies/names")) return records;
+  for (const std::string& robot : file.ReadStrings("/bodies/names")) {
+    const std::string names_at = SensorDataset(robot, "names"),
+                      columns_at = SensorDataset(robot, "columns"),
+                      readings_at = SensorDataset(robot, "readings");
+    if (!file.Exists(readings_at)) continue;
+    RobotSensorRecord record{robot, {}, {}};
+    const std::vector<std::string> names = file.ReadStrings(names_at);
+    const std::vector<long long> columns = file.ReadIntegers(columns_at);
+    if (columns.size() != names.size() + 1 || columns.front() != 0)
+      file.Fail(columns_at, "expected 0 and one offset per sensor name");
+    for (size_t k = 0; k < names.size(); ++k) {
+      const long long dimension = columns[k + 1] - columns[k];
+      if (dimension < 1) file.Fail(columns_at, "expected increasing offsets");
+      record.sensors.push_back({names[k], static_cast<int>(dimension)});
+    }
+    const std::vector<size_t> shape = file.Dimensions(readings_at);
+    if (shape.size() != 2 || shape[0] < frames ||
+        shape[1] != static_cast<size_t>(columns.back())) {
+      file.Fail(readings_at, "expected " + std::to_string(frames) + " × " +
+                                 std::to_string(columns.back()));
+    }
+    record.readings = file.ReadRows(readings_at, 0, frames);
+    records.push_back(std::move(record));
+  }
+  return records;
+}
+
 void VisitStepRecords(const Hdf5File& file,
                       const std::function<void(const StepRecord&)>& visit) {
   constexpr size_t kBlock = 4096;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "coulomb/io/hdf5_file.h"
+#include "coulomb/io/robot_sensor_record.h"
 #include "coulomb/sim/simulation.h"
 
 namespace coulomb {
@@ -101,5 +102,12 @@ struct LastSample {
   std::vector<RecordedContact> contacts;  // of the step that ended there
 };
 LastSample ReadLastSample(const Hdf5File& file, const CompleteRecord& complete);
+
+// Each robot's sensor record (/sensors/ROBOT: names, columns as offsets,
+// readings) for the first `frames` frames; robots without sensors left
+// out, and all of them in a file written before sensors were recorded.
+// Throws (Hdf5File::Fail) naming the dataset of a damaged record.
+std::vector<RobotSensorRecord> ReadRobotSensorRecords(const Hdf5File& file,
+                                                      size_t frames);
 
 }  // namespace coulomb

@@ -10,6 +10,7 @@
 
 #include "coulomb/io/hdf5_file.h"
 #include "coulomb/io/run_output.h"
+#include "coulomb/io/trajectory_writer.h"
 
 namespace coulomb {
 namespace {
@@ -43,37 +44,6 @@ std::string ReadText(const fs::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-// Each robot's recorded sensors (/sensors/ROBOT: names, columns as offsets,
-// readings frames × columns.back(); io/trajectory_writer.h). A file written
-// before sensors were recorded has none.
-std::vector<ReplaySensors> ReadSensors(const Hdf5File& file, size_t frames) {
-  std::vector<ReplaySensors> result;
-  if (!file.Exists("/bodies/names")) return result;
-  for (const std::string& robot : file.ReadStrings("/bodies/names")) {
-    const std::string group = "/sensors/" + robot + "/";
-    if (!file.Exists(group + "readings")) continue;
-    ReplaySensors sensors{robot, {}, {}};
-    const std::vector<std::string> names = file.ReadStrings(group + "names");
-    const std::vector<long long> columns = file.ReadIntegers(group + "columns");
-    if (columns.size() != names.size() + 1 || columns.front() != 0)
-      file.Fail(group + "columns", "expected 0 and one offset per sensor name");
-    for (size_t k = 0; k < names.size(); ++k) {
-      const long long dimension = columns[k + 1] - columns[k];
-      if (dimension < 1) file.Fail(group + "columns", "expected increasing offsets");
-      sensors.sensors.push_back({names[k], static_cast<int>(dimension)});
-    }
-    const std::vector<size_t> shape = file.Dimensions(group + "readings");
-    if (shape.size() != 2 || shape[0] < frames ||
-        shape[1] != static_cast<size_t>(columns.back())) {
-      file.Fail(group + "readings", "expected " + std::to_string(frames) + " × " +
-                                        std::to_string(columns.back()));
-    }
-    sensors.readings = file.ReadRows(group + "readings", 0, frames);
-    result.push_back(std::move(sensors));
-  }
-  return result;
 }
 
 }  // namespace
@@ -116,7 +86,7 @@ RecordedRun::RecordedRun(const std::string& directory) : directory_(directory) {
   if (frames_ > 0) meta.first_poses = file_->ReadRows("/geometry/poses", 0, 1);
   const fs::path stats = fs::path(directory) / "stats.json";
   if (fs::exists(stats)) meta.stats_json = ReadText(stats);
-  meta.sensors = ReadSensors(*file_, frames_);
+  meta.sensors = ReadRobotSensorRecords(*file_, frames_);
   meta_json_ = MetaJson(meta);
 }
 

@@ -63,7 +63,7 @@ double SceneSize(const ReplayMeta& meta) {
   return box.isEmpty() ? 1.0 : std::max(box.diagonal().norm(), 0.1);
 }
 
-JsonObjectWriter SensorsJson(const ReplaySensors& robot) {
+JsonObjectWriter SensorsJson(const RobotSensorRecord& robot) {
   JsonObjectWriter json;
   json.Add("robot", robot.robot);
   std::vector<std::string> names;
@@ -114,7 +114,8 @@ std::string MetaJson(const ReplayMeta& meta) {
   json.AddJson("first_positions", positions + "]");
   json.AddJson("stats", meta.stats_json);
   std::vector<JsonObjectWriter> sensors;
-  for (const ReplaySensors& robot : meta.sensors) sensors.push_back(SensorsJson(robot));
+  for (const RobotSensorRecord& robot : meta.sensors)
+    sensors.push_back(SensorsJson(robot));
   json.Add("sensors", sensors);
   return json.str();
 }

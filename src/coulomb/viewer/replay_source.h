@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "coulomb/io/robot_sensor_record.h"
 #include "coulomb/sim/simulation.h"
 
 namespace coulomb {
@@ -40,15 +41,6 @@ struct ReplayFrames {
 };
 std::string EncodeChunk(const ReplayFrames& frames);
 
-// A robot's sensors (Trajectory::sensors) and their readings at each frame
-// (Trajectory::sensor_samples): frames × the sensors' summed dimensions,
-// row-major.
-struct ReplaySensors {
-  std::string robot;
-  std::vector<RecordedSensor> sensors;
-  std::vector<double> readings;
-};
-
 // The meta data (see above); `stats_json` is the text of stats.json ("{}"
 // when there is none).
 struct ReplayMeta {
@@ -59,7 +51,7 @@ struct ReplayMeta {
   std::vector<RecordedGeometry> geometries;
   std::vector<double> first_poses;  // 7 per geometry
   std::string stats_json = "{}";
-  std::vector<ReplaySensors> sensors;  // robots without sensors left out
+  std::vector<RobotSensorRecord> sensors;  // robots without sensors left out
 };
 std::string MetaJson(const ReplayMeta& meta);
 
