@@ -605,19 +605,20 @@ def test_an_mjcf_scene_of_several_bodies_runs_each_where_the_file_puts_it(
     assert list(scratch.iterdir()) == []
     assert sim.body_names == ["lift", "cube", "ball"]  # the table and pedestal are fixed
     sim.run(1.5)
-    # The servo holds the lift: kp (0 − q) = m g.
-    assert sim.joint_positions("lift")[0] == pytest.approx(-2 * G / 400, rel=1e-3)
-    # The cube on the table top turned 90° (0.5 + 0.02 + 0.05), the ball on
-    # the mesh pedestal (0.2 + 0.1), each above where the file puts it.
-    np.testing.assert_allclose(sim.body_position("cube"), [1, 0, 0.57], atol=2e-3)
+    # The cube welded to the lift where the file puts them (2 m apart), as
+    # MuJoCo welds them: the servo holds both, kp (0 − q) = (m_lift +
+    # m_cube) g, the cube hanging 2 m from the lift, above the table. The
+    # ball on the mesh pedestal (0.2 + 0.1), above where the file puts it.
+    q = -(2 + 0.5) * G / 400
+    assert sim.joint_positions("lift")[0] == pytest.approx(q, rel=1e-3)
+    np.testing.assert_allclose(sim.body_position("cube"), [1, 0, 1 + q], atol=1e-4)
     np.testing.assert_allclose(sim.body_position("ball"), [0, 2, 0.3], atol=2e-3)
-    # What links the lift and the cube, said by each.
+    assert sim.connection_names("cube") == ["equality0"]
+    # The exclude of the lift and the cube is not read: said by each.
     name = str(tmp_path / "several.xml")
     linked = "{} (body '{}'): <{}> names '{}' of another body of the file: not read"
     assert sim.warnings == [
-        linked.format(name, "lift", "equality><weld", "cube"),
         linked.format(name, "lift", "contact><exclude", "cube"),
-        linked.format(name, "cube", "equality><weld", "lift"),
         linked.format(name, "cube", "contact><exclude", "lift"),
     ]
 
@@ -639,9 +640,9 @@ def test_a_keyframe_of_several_bodies_starts_each_at_its_share(tmp_path):
     np.testing.assert_allclose(linear, [1, 0, 0], atol=1e-12)
     np.testing.assert_allclose(angular, [0, 0, 2], atol=1e-12)
     # The servo's target is the key's ctrl: the lift settles at 0.3 less
-    # its sag m g / kp.
+    # its sag m g / kp, m its mass and the cube's welded to it.
     sim.run(2.0)
-    assert sim.joint_positions("lift")[0] == pytest.approx(0.3 - 2 * G / 400, rel=1e-3)
+    assert sim.joint_positions("lift")[0] == pytest.approx(0.3 - 2.5 * G / 400, rel=1e-3)
     with pytest.warns(UserWarning):
         entry = coulomb.Simulation.from_dict({
             "time_step": 0.01, "robots": [{"name": "c", "mjcf": str(path), "body": "cube",
@@ -2787,3 +2788,19 @@ def test_a_mocap_body_with_a_joint_or_below_another_body_is_refused(tmp_path, ch
     path.write_text(text)
     with pytest.raises(ValueError, match=re.escape(complaint)):
         coulomb.Simulation.from_file(str(path))
+
+
+def test_a_weld_to_a_body_that_does_not_move_is_said_not_read(tmp_path):
+    # The cube welded to the table, which is fixed geometry of the world
+    # here (no joint): a warning names the weld and the table; nothing holds
+    # the cube, which falls onto the table top (0.5 + 0.02 + 0.05).
+    path = several_bodies(tmp_path)
+    path.write_text(path.read_text().replace('<weld body1="cube" body2="lift"/>',
+                                             '<weld name="glue" body1="cube" body2="table"/>'))
+    with pytest.warns(UserWarning):
+        sim = coulomb.Simulation.from_file(str(path))
+    assert sim.connection_names("cube") == []
+    assert (f"{path}: <equality><weld> 'glue' holds body 'table', which is "
+            "no moving robot of the scene: not read") in sim.warnings
+    sim.run(1.0)
+    np.testing.assert_allclose(sim.body_position("cube"), [1, 0, 0.57], atol=2e-3)

@@ -148,19 +148,18 @@ ptree WorldbodyOf(const ptree& world, const std::string& body, bool keep_placeme
 // `section`'s elements that name only what `owned` holds, or a name no body
 // of the file has (`file`: all their names), for the readers to refuse;
 // those that name this body and another are noted (those of other bodies
-// alone are theirs), but for connects and welds to a mocap body (`mocaps`:
-// their names), which are read from the whole file (ReadMjcfMocapBodies).
+// alone are theirs), but for connects and welds, which the scene reads from
+// the whole file (a connection of two robots, or to a mocap body).
 ptree OwnedElements(const std::string& section, const ptree& elements,
                     const OwnedNames& owned, const OwnedNames& file,
-                    const OwnedNames& mocaps, std::vector<std::string>* left_out) {
+                    std::vector<std::string>* left_out) {
   ptree kept;
   for (const auto& [tag, element] : elements) {
     const std::string foreign = tag == "<xmlattr>" ? "" : owned.Foreign(element);
-    const bool to_mocap = section == "equality" && (tag == "connect" || tag == "weld") &&
-                          mocaps.Mentions(element);
+    const bool connection = section == "equality" && (tag == "connect" || tag == "weld");
     if (foreign.empty() || !file.Has(foreign)) {
       kept.push_back({tag, element});
-    } else if (owned.Mentions(element) && !to_mocap) {
+    } else if (owned.Mentions(element) && !connection) {
       left_out->push_back("<" + section + "><" + tag + "> names '" + foreign +
                           "' of another body of the file: not read");
     }
@@ -225,11 +224,10 @@ void AnchorMeshDirectory(const std::string& path, ptree* root) {
 ptree BodyShare(const std::string& path, const ptree& root, const std::string& body,
                 bool keep_placement, bool whole_file,
                 std::vector<std::string>* left_out) {
-  OwnedNames owned, file, mocaps;
+  OwnedNames owned, file;
   int found = 0;
   if (const auto world = root.get_child_optional("worldbody")) {
     for (const auto& [tag, child] : *world) {
-      if (tag == "body" && IsMjcfMocapBody(child)) mocaps.Collect(child);
       if (tag == "body" && child.get("<xmlattr>.name", "") == body) {
         owned.Collect(child);
         ++found;
@@ -260,8 +258,7 @@ ptree BodyShare(const std::string& path, const ptree& root, const std::string& b
       kept.push_back({section, OwnedTendons(content, owned, left_out)});
     } else if (section == "actuator" || section == "equality" || section == "contact" ||
                section == "sensor") {
-      kept.push_back(
-          {section, OwnedElements(section, content, owned, file, mocaps, left_out)});
+      kept.push_back({section, OwnedElements(section, content, owned, file, left_out)});
     } else if (section == "keyframe" && !whole_file) {
       kept.push_back({section, KeyframesOfBody(path, root, content, body,
                                                ActuatorsKept(root, owned))});

@@ -132,9 +132,11 @@ struct GravityCompensation {
   double mass = 0.0;                                 // m_c [kg]
 };
 
-// A point of a robot's link held at a point of another of its links, or of
-// the world (an MJCF <equality><connect>): p_a (in body a's frame) and p_b
-// (in body b's frame; in world when body_b < 0) coincide, held
+// A point of a robot's link held at a point of another of its links, of
+// another tree's body (tree_b ≥ 0: an MJCF file's connect between two
+// top-level bodies, a grasped object), or of the world (an MJCF
+// <equality><connect>): p_a (in body a's frame) and p_b (in body b's
+// frame; in world when body_b < 0) coincide, held
 // near-rigidly in the solve by one SapHolonomicConstraint per world axis on
 // g = p_a_W − p_b_W, with J = J_a(p_a_W) − J_b(p_b_W).
 // A weld (an MJCF <equality><weld>) holds the orientations too: R_a R_ab =
@@ -152,6 +154,7 @@ struct BodyConnection {
   Eigen::Vector3d p_a = Eigen::Vector3d::Zero();  // [m]
   int body_b = -1;
   Eigen::Vector3d p_b = Eigen::Vector3d::Zero();  // [m]
+  int tree_b = -1;  // body_b's tree when another tree's (−1: this tree's)
   bool weld = false;
   Eigen::Matrix3d R_ab = Eigen::Matrix3d::Identity();
   std::string name;  // the MJCF equality's name, or equality<k> (k: its index)

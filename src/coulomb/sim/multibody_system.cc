@@ -209,14 +209,19 @@ void MultibodySystem::SetJointFriction(int tree, const std::string& joint,
 
 void MultibodySystem::AddBodyConnection(int tree, const BodyConnection& connection) {
   CheckTreeIndex(tree);
-  const int num_bodies = trees_[tree].model.num_bodies();
-  const auto valid = [&](int body) { return body >= 0 && body < num_bodies; };
-  if (!valid(connection.body_a) || !(connection.body_b < 0 || valid(connection.body_b)) ||
-      connection.body_a == connection.body_b || !connection.p_a.allFinite() ||
-      !connection.p_b.allFinite()) {
-    throw std::invalid_argument(trees_[tree].name +
-                                ": a connection needs two bodies of the tree (or one and "
-                                "the world) and finite points");
+  const bool across = connection.tree_b >= 0;
+  const auto valid = [&](int t, int body) {
+    return t < num_trees() && body >= 0 && body < trees_[t].model.num_bodies();
+  };
+  if (!valid(tree, connection.body_a) ||
+      !(across ? valid(connection.tree_b, connection.body_b) && connection.tree_b != tree
+               : connection.body_b < 0 || valid(tree, connection.body_b)) ||
+      (!across && connection.body_a == connection.body_b) ||
+      !connection.p_a.allFinite() || !connection.p_b.allFinite()) {
+    throw std::invalid_argument(
+        trees_[tree].name +
+        ": a connection needs two bodies of the tree (or one and "
+        "the world, or one and another tree's) and finite points");
   }
   for (const BodyConnection& other : trees_[tree].connections) {
     if (!connection.name.empty() && other.name == connection.name)

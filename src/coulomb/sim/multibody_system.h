@@ -99,9 +99,10 @@ class MultibodySystem {
   // (JointFriction), replacing any it had; F = 0 removes it. Throws
   // std::invalid_argument on a bad name, a negative or non-finite F.
   void SetJointFriction(int tree, const std::string& joint, double friction);
-  // Holds a point of a tree's body at a point of another of its bodies, or
-  // of the world (BodyConnection). Throws std::invalid_argument on a bad
-  // body, the same body twice or a non-finite point.
+  // Holds a point of a tree's body at a point of another of its bodies, of
+  // another tree's body, or of the world (BodyConnection). Throws
+  // std::invalid_argument on a bad tree or body, the same body twice or a
+  // non-finite point.
   void AddBodyConnection(int tree, const BodyConnection& connection);
   // Gravity compensation of a body of a tree (GravityCompensation). Throws
   // std::invalid_argument for a bad body, or a centre or mass not finite.

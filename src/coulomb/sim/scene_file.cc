@@ -457,15 +457,17 @@ Scene ReadScene(const SceneReader& r, const YAML::Node& root) {
   }
   if (root["robots"]) {
     if (!root["robots"].IsSequence()) r.Fail(root["robots"], "robots", "expected a list");
+    std::vector<MjcfTreeSource> mjcf_sources;
     for (size_t k = 0; k < root["robots"].size(); ++k) {
       const int first = scene.system.collision_world().num_geometries();
       // The file's world geoms come last and are not the robot's.
       const int world_geometries =
           ReadRobot(r, root["robots"][k], "robots[" + std::to_string(k) + "]", defaults,
-                    &names, &scene);
+                    &names, &scene, &mjcf_sources);
       geometries[root["robots"][k]["name"].as<std::string>()] = {
           first, scene.system.collision_world().num_geometries() - world_geometries};
     }
+    AddMjcfTreeConnections(r, mjcf_sources, &scene);
   }
   if (root["exclude"]) ReadExclusions(r, root["exclude"], geometries, &scene.system);
   return scene;

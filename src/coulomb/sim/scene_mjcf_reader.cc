@@ -308,6 +308,70 @@ void AddMjcfConnects(const SceneReader& r, const YAML::Node& node, const std::st
   }
 }
 
+namespace {
+
+// The source whose tree has body `name` (and that body), or {null, −1}.
+std::pair<const MjcfTreeSource*, int> FindSourceBody(
+    const std::vector<const MjcfTreeSource*>& sources, const MultibodySystem& system,
+    const std::string& name) {
+  for (const MjcfTreeSource* source : sources) {
+    const int body = system.tree(source->tree).model.FindBody(name);
+    if (body >= 0) return {source, body};
+  }
+  return {nullptr, -1};
+}
+
+// The connects of `path` between two of its robots' trees (`sources`).
+void AddFileTreeConnections(const SceneReader& r, const std::string& path,
+                            const std::vector<const MjcfTreeSource*>& sources,
+                            Scene* scene) {
+  const MjcfTreeSource& first = *sources.front();
+  const std::vector<MjcfMocapBody> mocaps =
+      ReadMjcf(r, first.node, first.key, path, ReadMjcfMocapBodies);
+  const auto is_mocap = [&](const std::string& name) {
+    return std::any_of(mocaps.begin(), mocaps.end(),
+                       [&](const MjcfMocapBody& m) { return m.name == name; });
+  };
+  for (const MjcfConnect& connect :
+       ReadMjcf(r, first.node, first.key, path, ReadMjcfConnects)) {
+    if (connect.body_b.empty() || is_mocap(connect.body_a) || is_mocap(connect.body_b))
+      continue;  // to the world or a mocap body: read with the robot
+    const auto [a, body_a] = FindSourceBody(sources, scene->system, connect.body_a);
+    const auto [b, body_b] = FindSourceBody(sources, scene->system, connect.body_b);
+    if (a && b && a->tree == b->tree) continue;  // read with the robot
+    const std::string what = "<equality><" +
+                             std::string(connect.weld ? "weld" : "connect") + "> '" +
+                             connect.name + "'";
+    if (!a || !b) {
+      scene->warnings.push_back(r.KeyPrefix(first.key + ".mjcf") + path + ": " + what +
+                                " holds body '" + (a ? connect.body_b : connect.body_a) +
+                                "', which is no moving robot of the scene: not read");
+      continue;
+    }
+    const Eigen::Isometry3d X_AB = HeldRelativePose(
+        connect, scene->system.tree(a->tree).model.BodyPoseAt(a->q_reference, body_a),
+        scene->system.tree(b->tree).model.BodyPoseAt(b->q_reference, body_b));
+    BodyConnection connection = HeldConnection(connect, body_a, connect.anchor, body_b,
+                                               X_AB, "", Eigen::Isometry3d::Identity());
+    connection.tree_b = b->tree;
+    try {
+      scene->system.AddBodyConnection(a->tree, connection);
+    } catch (const std::invalid_argument& e) {
+      r.Fail(a->node["mjcf"], a->key + ".mjcf", path + ": " + what + ": " + e.what());
+    }
+  }
+}
+
+}  // namespace
+
+void AddMjcfTreeConnections(const SceneReader& r,
+                            const std::vector<MjcfTreeSource>& sources, Scene* scene) {
+  std::map<std::string, std::vector<const MjcfTreeSource*>> by_file;
+  for (const MjcfTreeSource& source : sources) by_file[source.path].push_back(&source);
+  for (const auto& [path, file_sources] : by_file)
+    AddFileTreeConnections(r, path, file_sources, scene);
+}
+
 void AddMjcfGravityCompensations(const SceneReader& r, const YAML::Node& node,
                                  const std::string& key, const std::string& path,
                                  int tree, MultibodySystem* system) {

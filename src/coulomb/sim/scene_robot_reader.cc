@@ -285,11 +285,12 @@ int AddMocapOf(const SceneReader& r, const YAML::Node& node, const std::string& 
 
 // The robot of the file at `path` (the scene's file, or one body's share
 // of an MJCF file: MjcfBodyFile), as ReadRobot adds it; `mocaps` its
-// original file's (MjcfMocapLinks), none for a URDF.
+// original file's (MjcfMocapLinks), none for a URDF. A moving robot's tree
+// and qpos0 go into *source (when given).
 int AddRobotFromFile(const SceneReader& r, const YAML::Node& node, const std::string& key,
                      const ContactMaterial& defaults, const std::string& name,
-                     const std::string& path, const MjcfMocapLinks& mocaps,
-                     Scene* scene) {
+                     const std::string& path, const MjcfMocapLinks& mocaps, Scene* scene,
+                     MjcfTreeSource* source) {
   const char* format = node["urdf"] ? "urdf" : "mjcf";
   const YAML::Node& file = node[format];
   const std::string file_key = key + "." + format;
@@ -347,6 +348,10 @@ int AddRobotFromFile(const SceneReader& r, const YAML::Node& node, const std::st
   } catch (const std::invalid_argument& e) {
     r.Fail(file, file_key, path + ": " + e.what());
   }
+  if (source) {
+    source->tree = tree;
+    source->q_reference = q_reference;
+  }
   AddFileJointElements(r, node, key, path, mjcf, tree, &scene->system);
   for (const JointCoupler& coupler : couplers) {
     try {
@@ -369,8 +374,8 @@ int AddRobotFromFile(const SceneReader& r, const YAML::Node& node, const std::st
 }  // namespace
 
 int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
-              const ContactMaterial& defaults, std::set<std::string>* names,
-              Scene* scene) {
+              const ContactMaterial& defaults, std::set<std::string>* names, Scene* scene,
+              std::vector<MjcfTreeSource>* sources) {
   r.CheckKeys(node, key,
               {"name", "urdf", "mjcf", "body", "base", "pose", "joints", "contact",
                "joint_limits", "limits", "controllers", "springs", "armature",
@@ -390,7 +395,7 @@ int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& k
   }
   const std::string path = r.ResolveFile(r.String(node[format], key + "." + format));
   if (node["urdf"])
-    return AddRobotFromFile(r, node, key, defaults, name, path, {}, scene);
+    return AddRobotFromFile(r, node, key, defaults, name, path, {}, scene, nullptr);
   // An MJCF file is read through a copy (its includes expanded; with
   // `body:`, that body's share) whose name the messages replace with the
   // file's and the body's.
@@ -410,9 +415,10 @@ int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& k
   };
   const size_t first_warning = scene->warnings.size();
   int world_geometries = 0;
+  MjcfTreeSource source{node, key, path, -1, {}};
   try {
-    world_geometries =
-        AddRobotFromFile(r, node, key, defaults, name, share->path(), mocaps, scene);
+    world_geometries = AddRobotFromFile(r, node, key, defaults, name, share->path(),
+                                        mocaps, scene, &source);
   } catch (const SceneFileError& e) {
     throw SceneFileError(named(e.what()));
   }
@@ -420,6 +426,7 @@ int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& k
     scene->warnings[w] = named(scene->warnings[w]);
   for (const std::string& note : share->left_out())
     scene->warnings.push_back(r.KeyPrefix(key + ".mjcf") + alias + ": " + note);
+  if (source.tree >= 0) sources->push_back(std::move(source));
   return world_geometries;
 }
 

@@ -368,43 +368,58 @@ void TimeStepper::AddCouplerRows(int t, const MultibodySystem::Tree& tree) {
 void TimeStepper::AddBodyConnectionRows(const MultibodySystem& system, int t,
                                         const BodyConnection& connection) {
   const MultibodyTree& model = system.tree(t).model;
+  // Body b: of this tree, of another, or the world's frame T (t_b = −1).
+  const int t_b = connection.body_b < 0   ? -1
+                  : connection.tree_b < 0 ? t
+                                          : connection.tree_b;
+  const MultibodyTree* model_b = t_b < 0 ? nullptr : &system.tree(t_b).model;
+  Eigen::Matrix<double, 3, Eigen::Dynamic>* jacobian_b =
+      t_b < 0 ? nullptr : &workspaces_[t_b].point_jacobian;
   TreeWorkspace& w = workspaces_[t];
   const Eigen::Isometry3d X_WA = model.body_pose(connection.body_a);
   const Eigen::Isometry3d X_WB =
-      connection.body_b < 0 ? connection.X_WT : model.body_pose(connection.body_b);
+      model_b ? model_b->body_pose(connection.body_b) : connection.X_WT;
   const Eigen::Vector3d p_aW = X_WA * connection.p_a, p_bW = X_WB * connection.p_b;
   model.CalcPointJacobian(connection.body_a, p_aW, &w.connection_jacobian);
-  if (connection.body_b >= 0) {
-    model.CalcPointJacobian(connection.body_b, p_bW, &w.point_jacobian);
-    w.connection_jacobian -= w.point_jacobian;
-  }
-  AddConnectionRows(t, p_aW - p_bW);
+  if (model_b) model_b->CalcPointJacobian(connection.body_b, p_bW, jacobian_b);
+  AddConnectionRows(t, t_b, p_aW - p_bW);
   if (!connection.weld) return;
   // g = log(R_a R_ab R_bᵀ), ġ = ω_a − ω_b for a small g.
   const Eigen::AngleAxisd error(X_WA.linear() * connection.R_ab *
                                 X_WB.linear().transpose());
   model.CalcAngularJacobian(connection.body_a, &w.connection_jacobian);
-  if (connection.body_b >= 0) {
-    model.CalcAngularJacobian(connection.body_b, &w.point_jacobian);
-    w.connection_jacobian -= w.point_jacobian;
-  }
-  AddConnectionRows(t, error.angle() * error.axis());
+  if (model_b) model_b->CalcAngularJacobian(connection.body_b, jacobian_b);
+  AddConnectionRows(t, t_b, error.angle() * error.axis());
 }
 
-void TimeStepper::AddConnectionRows(int t, const Eigen::Vector3d& g0) {
-  const Eigen::Matrix<double, 3, Eigen::Dynamic>& jacobian =
+void TimeStepper::AddConnectionRows(int t, int t_b, const Eigen::Vector3d& g0) {
+  Eigen::Matrix<double, 3, Eigen::Dynamic>& jacobian_a =
       workspaces_[t].connection_jacobian;
+  if (t_b == t) jacobian_a -= workspaces_[t].point_jacobian;
+  const Eigen::Matrix<double, 3, Eigen::Dynamic>* jacobian_b =
+      t_b >= 0 && t_b != t ? &workspaces_[t_b].point_jacobian : nullptr;
+  const auto squared_norm = [&](int axis) {
+    return jacobian_a.row(axis).squaredNorm() +
+           (jacobian_b ? jacobian_b->row(axis).squaredNorm() : 0.0);
+  };
   // An axis along which no velocity moves the points (a planar linkage's
   // normal) has no row: its gap cannot change.
-  const double largest = jacobian.rowwise().squaredNorm().maxCoeff();
+  const double largest = std::max({squared_norm(0), squared_norm(1), squared_norm(2)});
+  const int dofs_a = static_cast<int>(jacobian_a.cols());
   for (int axis = 0; axis < 3; ++axis) {  // one row per world axis
-    if (!(jacobian.row(axis).squaredNorm() > 1e-24 * largest)) continue;
+    if (!(squared_norm(axis) > 1e-24 * largest)) continue;
     ProblemConstraint& row = problem_.EmplaceConstraint(
-        JointSlotKind(kBodyConnectionSlot, static_cast<int>(jacobian.cols())));
-    row.jacobian.resize(1);
+        jacobian_b ? TreeConnectionSlotKind(dofs_a, static_cast<int>(jacobian_b->cols()))
+                   : JointSlotKind(kBodyConnectionSlot, dofs_a));
+    row.jacobian.resize(jacobian_b ? 2 : 1);
     row.jacobian[0].clique = t;
-    row.jacobian[0].matrix = jacobian.row(axis);
+    row.jacobian[0].matrix = jacobian_a.row(axis);
     row.jacobian[0].bodies.clear();
+    if (jacobian_b) {
+      row.jacobian[1].clique = t_b;
+      row.jacobian[1].matrix = -jacobian_b->row(axis);
+      row.jacobian[1].bodies.clear();
+    }
     row.bias.setZero(1);
     EmplaceConstraintPotential<SapHolonomicConstraint>(
         &row.potential, g0[axis], parameters_.contact.near_rigid_threshold);

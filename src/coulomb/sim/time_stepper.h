@@ -196,7 +196,7 @@ class TimeStepper {
     Eigen::LLT<Eigen::Matrix<double, 6, 6>> body_a_factor;
     Eigen::MatrixXd factored_a;
     Eigen::Matrix<double, 3, Eigen::Dynamic> point_jacobian;
-    Eigen::Matrix<double, 3, Eigen::Dynamic> connection_jacobian;  // J_a − J_b
+    Eigen::Matrix<double, 3, Eigen::Dynamic> connection_jacobian;  // J_a
     // SubADMM's per-body split: the dof tree and S at q0 (CliqueTree).
     std::vector<int> velocity_parents;
     Eigen::Matrix<double, 6, Eigen::Dynamic> motion;
@@ -237,7 +237,7 @@ class TimeStepper {
   // or two trees), so that the slot it gets has storage of its size.
   static constexpr int kJointLimitSlot = -1, kJointControllerSlot = -2,
                        kJointFrictionSlot = -3, kJointCouplerSlot = -4,
-                       kBodyConnectionSlot = -5;
+                       kBodyConnectionSlot = -5, kTreeConnectionSlot = -6;
   static int ContactSlotKind(int first_block_dofs, int second_block_dofs) {
     return first_block_dofs | second_block_dofs << 16;
   }
@@ -245,13 +245,18 @@ class TimeStepper {
   // its tree, the width of its Jacobian row, so that robots of different
   // sizes do not trade one slot's storage back and forth.
   static int JointSlotKind(int role, int tree_dofs) { return role - 8 * tree_dofs; }
+  // A connection of two trees' bodies: the dofs of both.
+  static int TreeConnectionSlotKind(int dofs_a, int dofs_b) {
+    return JointSlotKind(kTreeConnectionSlot, dofs_a | dofs_b << 12);
+  }
   // A BodyConnection's rows on tree t, at q0: three for the points (one per
   // world axis), three more for a weld's orientation.
   void AddBodyConnectionRows(const MultibodySystem& system, int t,
                              const BodyConnection& connection);
-  // The rows of workspaces_[t].connection_jacobian with gaps g0, but those
-  // no velocity moves.
-  void AddConnectionRows(int t, const Eigen::Vector3d& g0);
+  // The rows of J_a − J_b with gaps g0, but those no velocity moves: J_a
+  // workspaces_[t].connection_jacobian, J_b workspaces_[t_b].point_jacobian
+  // (t_b: body b's tree, t or another; −1: the world's frame T, J_b = 0).
+  void AddConnectionRows(int t, int t_b, const Eigen::Vector3d& g0);
   // One contact point's constraint, in a new slot of problem_ (at least one
   // side must be simulated).
   void AddContactConstraint(const MultibodySystem& system, const ContactPoint& contact);
