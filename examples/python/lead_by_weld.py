@@ -1,7 +1,7 @@
-"""A two-link arm led by its hand, as MuJoCo users lead one through a weld
-to a mocap body: the file connects the hand to the world
-(``<equality><connect name="lead">``), and the script moves the world frame
-that connection holds the hand to (``set_connection_frame``) around a
+"""A two-link arm led by its hand, as MuJoCo users lead one: the file
+connects the hand to a mocap body (``<body name="target" mocap="true">``,
+``<equality><connect name="lead" body2="target">``), and the script moves
+the mocap body (``set_mocap_pose``, MuJoCo's ``mocap_pos``) around a
 circle within the arm's reach. The near-rigid connection makes the solver
 find the joint angles itself: they are checked against the two-link arm's
 closed-form inverse kinematics. Then the connection is switched off
@@ -24,12 +24,13 @@ import coulomb
 
 UPPER, FORE = 0.4, 0.3  # link lengths [m]
 # The arm hangs from (0, 0, 1) by hinges about y; at qpos0 (straight along
-# x) its hand, the forearm's end, is at (0.7, 0, 1): the connection holds
-# that point of the forearm at the world's point there, then at wherever
-# the frame T carries it.
+# x) its hand, the forearm's end, is at (0.7, 0, 1), where the mocap body
+# starts: the connection holds that point of the forearm at the mocap
+# body's origin, wherever the script puts it.
 ARM = f"""<mujoco model="led_arm">
   <option timestep="0.002"/>
   <worldbody>
+    <body name="target" mocap="true" pos="{UPPER + FORE} 0 1"/>
     <body name="upper" pos="0 0 1">
       <joint name="shoulder" type="hinge" axis="0 1 0" damping="0.1"/>
       <geom type="capsule" fromto="0 0 0 {UPPER} 0 0" size="0.03" mass="2"/>
@@ -39,10 +40,9 @@ ARM = f"""<mujoco model="led_arm">
       </body>
     </body>
   </worldbody>
-  <equality><connect name="lead" body1="fore" anchor="{FORE} 0 0"/></equality>
+  <equality><connect name="lead" body1="fore" body2="target" anchor="{FORE} 0 0"/></equality>
 </mujoco>"""
 BASE = np.array([0.0, 0.0, 1.0])
-HAND_AT_QPOS0 = BASE + [UPPER + FORE, 0.0, 0.0]
 CENTER, RADIUS, PERIOD = BASE + [0.45, 0.0, -0.15], 0.15, 2.0  # the circle [m, s]
 
 
@@ -82,8 +82,7 @@ def main():
     steps = int(PERIOD / sim.time_step)
     for k in range(1, steps + 1):
         target = circle(k * sim.time_step)
-        # The frame T carries the world's point HAND_AT_QPOS0 to the target.
-        sim.set_connection_frame(arm, "lead", target - HAND_AT_QPOS0)
+        sim.set_mocap_pose("target", target)
         sim.step()
         q = sim.joint_positions(arm)
         worst_hand = max(worst_hand, np.linalg.norm(hand(q) - target))
