@@ -600,8 +600,7 @@ def test_an_mjcf_scene_of_several_bodies_runs_each_where_the_file_puts_it(
     scratch = tmp_path / "scratch"  # where the bodies' files go, and are gone from
     scratch.mkdir()
     monkeypatch.setenv("TMPDIR", str(scratch))
-    with pytest.warns(UserWarning):
-        sim = coulomb.Simulation.from_file(str(several_bodies(tmp_path)))
+    sim = coulomb.Simulation.from_file(str(several_bodies(tmp_path)))
     assert list(scratch.iterdir()) == []
     assert sim.body_names == ["lift", "cube", "ball"]  # the table and pedestal are fixed
     sim.run(1.5)
@@ -614,13 +613,7 @@ def test_an_mjcf_scene_of_several_bodies_runs_each_where_the_file_puts_it(
     np.testing.assert_allclose(sim.body_position("cube"), [1, 0, 1 + q], atol=1e-4)
     np.testing.assert_allclose(sim.body_position("ball"), [0, 2, 0.3], atol=2e-3)
     assert sim.connection_names("cube") == ["equality0"]
-    # The exclude of the lift and the cube is not read: said by each.
-    name = str(tmp_path / "several.xml")
-    linked = "{} (body '{}'): <{}> names '{}' of another body of the file: not read"
-    assert sim.warnings == [
-        linked.format(name, "lift", "contact><exclude", "cube"),
-        linked.format(name, "cube", "contact><exclude", "lift"),
-    ]
+    assert sim.warnings == []  # the weld and the exclude of two bodies read
 
 
 def test_a_keyframe_of_several_bodies_starts_each_at_its_share(tmp_path):
@@ -628,8 +621,7 @@ def test_a_keyframe_of_several_bodies_starts_each_at_its_share(tmp_path):
     # and the ball's (7), qvel 1 + 6 + 6, ctrl the lift's servo: each body
     # takes its own entries, run by itself or as one scene entry.
     path = several_bodies(tmp_path)
-    with pytest.warns(UserWarning):
-        sim = coulomb.Simulation.from_file(str(path), keyframe="raised")
+    sim = coulomb.Simulation.from_file(str(path), keyframe="raised")
     assert sim.joint_positions("lift") == pytest.approx([0.3], abs=1e-15)
     assert sim.joint_velocities("lift") == pytest.approx([0.5], abs=1e-15)
     np.testing.assert_allclose(sim.body_position("cube"), [1, 0, 0.8], atol=1e-12)
@@ -2800,7 +2792,34 @@ def test_a_weld_to_a_body_that_does_not_move_is_said_not_read(tmp_path):
     with pytest.warns(UserWarning):
         sim = coulomb.Simulation.from_file(str(path))
     assert sim.connection_names("cube") == []
-    assert (f"{path}: <equality><weld> 'glue' holds body 'table', which is "
-            "no moving robot of the scene: not read") in sim.warnings
+    assert (f"{path}: <equality><weld> 'glue': body 'table' is no moving robot of the "
+            "scene: not read") in sim.warnings
     sim.run(1.0)
     np.testing.assert_allclose(sim.body_position("cube"), [1, 0, 0.57], atol=2e-3)
+
+
+STACKED = """<mujoco>
+  <worldbody>
+    <geom type="plane" size="2 2 0.1"/>
+    <body name="lower" pos="0 0 0.1"><freejoint/><geom type="box" size="0.1 0.1 0.1"/></body>
+    <body name="upper" pos="0 0 0.35"><freejoint/><geom type="box" size="0.05 0.05 0.05"/></body>
+  </worldbody>
+  {exclude}
+</mujoco>"""
+
+
+@pytest.mark.parametrize("excluded", [False, True])
+def test_an_exclude_of_two_top_level_bodies_lets_them_pass_through(tmp_path, excluded):
+    # Two free boxes of one file, the small one dropped onto the large: it
+    # rests on it (0.2 + 0.05), or, its exclude read, falls through it onto
+    # the floor (0.05), as in MuJoCo.
+    path = tmp_path / "stacked.xml"
+    path.write_text(STACKED.format(
+        exclude='<contact><exclude body1="upper" body2="lower"/></contact>' if excluded
+        else ""))
+    sim = coulomb.Simulation.from_file(str(path))
+    assert sim.warnings == []
+    sim.run(1.0)
+    expected = 0.05 if excluded else 0.25
+    assert sim.body_position("upper")[2] == pytest.approx(expected, abs=2e-3)
+    assert sim.body_position("lower")[2] == pytest.approx(0.1, abs=2e-3)

@@ -148,15 +148,17 @@ ptree WorldbodyOf(const ptree& world, const std::string& body, bool keep_placeme
 // `section`'s elements that name only what `owned` holds, or a name no body
 // of the file has (`file`: all their names), for the readers to refuse;
 // those that name this body and another are noted (those of other bodies
-// alone are theirs), but for connects and welds, which the scene reads from
-// the whole file (a connection of two robots, or to a mocap body).
+// alone are theirs), but for connects, welds and excludes, which the scene
+// reads from the whole file (of two robots, or to a mocap body).
 ptree OwnedElements(const std::string& section, const ptree& elements,
                     const OwnedNames& owned, const OwnedNames& file,
                     std::vector<std::string>* left_out) {
   ptree kept;
   for (const auto& [tag, element] : elements) {
     const std::string foreign = tag == "<xmlattr>" ? "" : owned.Foreign(element);
-    const bool connection = section == "equality" && (tag == "connect" || tag == "weld");
+    const bool connection =
+        (section == "equality" && (tag == "connect" || tag == "weld")) ||
+        (section == "contact" && tag == "exclude");
     if (foreign.empty() || !file.Has(foreign)) {
       kept.push_back({tag, element});
     } else if (owned.Mentions(element) && !connection) {

@@ -149,22 +149,31 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
   return index;
 }
 
-void MultibodySystem::ExcludeBodyPair(int tree, int body_a, int body_b) {
-  CheckTreeIndex(tree);
-  std::vector<int> geometries_a, geometries_b;
-  const auto collect = [&](int geometry, int body) {
-    if (body == body_a) geometries_a.push_back(geometry);
-    if (body == body_b) geometries_b.push_back(geometry);
-  };
+std::vector<int> MultibodySystem::BodyGeometries(int tree, int body) const {
+  std::vector<int> geometries;
   for (int geometry = 0; geometry < collision_world_.num_geometries(); ++geometry) {
-    if (collision_world_.tree(geometry) == tree)
-      collect(geometry, collision_world_.body(geometry));
+    if (collision_world_.tree(geometry) == tree &&
+        collision_world_.body(geometry) == body)
+      geometries.push_back(geometry);
   }
-  for (const auto& [geometry, body] : trees_[tree].welded_geometries)
-    collect(geometry, body);
-  for (int geometry : trees_[tree].world_geometries) collect(geometry, -1);
-  for (int a : geometries_a)
-    for (int b : geometries_b)
+  for (const auto& [geometry, welded_to] : trees_[tree].welded_geometries)
+    if (welded_to == body) geometries.push_back(geometry);
+  if (body == -1) {
+    geometries.insert(geometries.end(), trees_[tree].world_geometries.begin(),
+                      trees_[tree].world_geometries.end());
+  }
+  return geometries;
+}
+
+void MultibodySystem::ExcludeBodyPair(int tree, int body_a, int body_b) {
+  ExcludeBodyPair(tree, body_a, tree, body_b);
+}
+
+void MultibodySystem::ExcludeBodyPair(int tree_a, int body_a, int tree_b, int body_b) {
+  CheckTreeIndex(tree_a);
+  CheckTreeIndex(tree_b);
+  for (int a : BodyGeometries(tree_a, body_a))
+    for (int b : BodyGeometries(tree_b, body_b))
       if (a != b) collision_world_.ExcludePair(a, b);
 }
 

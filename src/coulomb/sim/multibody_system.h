@@ -188,6 +188,9 @@ class MultibodySystem {
   // tree (an MJCF file's <contact><exclude>); body −1 stands for the tree's
   // world geometries (MuJoCo's body "world").
   void ExcludeBodyPair(int tree, int body_a, int body_b);
+  // The same for bodies of two trees (an MJCF file's exclude of two of its
+  // top-level bodies).
+  void ExcludeBodyPair(int tree_a, int body_a, int tree_b, int body_b);
 
   int num_trees() const { return static_cast<int>(trees_.size()); }
   int num_velocities() const;  // Σ over the trees
@@ -244,6 +247,9 @@ class MultibodySystem {
   int AddFileGeometry(const FileGeometry& geometry, int tree, int body,
                       const Eigen::Isometry3d& X_BG, const ContactMaterial& material);
   void CheckTreeIndex(int tree) const;  // throws if out of range
+  // The geometries of a tree's body (−1: the tree's world geometries), its
+  // links welded to the world's included.
+  std::vector<int> BodyGeometries(int tree, int body) const;
   // The terms of a tendon named `name`, or of that one-dof joint's q alone;
   // throws std::invalid_argument for neither.
   std::vector<JointTerm> TermsOf(int tree, const std::string& name) const;

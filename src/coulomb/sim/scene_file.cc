@@ -467,7 +467,7 @@ Scene ReadScene(const SceneReader& r, const YAML::Node& root) {
       geometries[root["robots"][k]["name"].as<std::string>()] = {
           first, scene.system.collision_world().num_geometries() - world_geometries};
     }
-    AddMjcfTreeConnections(r, mjcf_sources, &scene);
+    AddMjcfLinksBetweenRobots(r, mjcf_sources, &scene);
   }
   if (root["exclude"]) ReadExclusions(r, root["exclude"], geometries, &scene.system);
   return scene;

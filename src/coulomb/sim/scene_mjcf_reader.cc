@@ -321,10 +321,35 @@ std::pair<const MjcfTreeSource*, int> FindSourceBody(
   return {nullptr, -1};
 }
 
-// The connects of `path` between two of its robots' trees (`sources`).
-void AddFileTreeConnections(const SceneReader& r, const std::string& path,
-                            const std::vector<const MjcfTreeSource*>& sources,
-                            Scene* scene) {
+// Bodies `name_a` and `name_b` of `path` on two robots' trees, with their
+// sources; nothing when both are one robot's (read with it), and a warning
+// when one is no moving robot of the scene (`what`: the element).
+struct BodiesOfTwoRobots {
+  const MjcfTreeSource* a;
+  int body_a;
+  const MjcfTreeSource* b;
+  int body_b;
+};
+std::optional<BodiesOfTwoRobots> FindBodiesOfTwoRobots(
+    const SceneReader& r, const std::string& path,
+    const std::vector<const MjcfTreeSource*>& sources, const std::string& name_a,
+    const std::string& name_b, const std::string& what, Scene* scene) {
+  const auto [a, body_a] = FindSourceBody(sources, scene->system, name_a);
+  const auto [b, body_b] = FindSourceBody(sources, scene->system, name_b);
+  if (a && b && a->tree == b->tree) return std::nullopt;
+  if (!a || !b) {
+    scene->warnings.push_back(r.KeyPrefix(sources.front()->key + ".mjcf") + path + ": " +
+                              what + ": body '" + (a ? name_b : name_a) +
+                              "' is no moving robot of the scene: not read");
+    return std::nullopt;
+  }
+  return BodiesOfTwoRobots{a, body_a, b, body_b};
+}
+
+// The connects and welds of `path` between two of its robots' trees.
+void ConnectRobotsOfFile(const SceneReader& r, const std::string& path,
+                         const std::vector<const MjcfTreeSource*>& sources,
+                         Scene* scene) {
   const MjcfTreeSource& first = *sources.front();
   const std::vector<MjcfMocapBody> mocaps =
       ReadMjcf(r, first.node, first.key, path, ReadMjcfMocapBodies);
@@ -336,40 +361,60 @@ void AddFileTreeConnections(const SceneReader& r, const std::string& path,
        ReadMjcf(r, first.node, first.key, path, ReadMjcfConnects)) {
     if (connect.body_b.empty() || is_mocap(connect.body_a) || is_mocap(connect.body_b))
       continue;  // to the world or a mocap body: read with the robot
-    const auto [a, body_a] = FindSourceBody(sources, scene->system, connect.body_a);
-    const auto [b, body_b] = FindSourceBody(sources, scene->system, connect.body_b);
-    if (a && b && a->tree == b->tree) continue;  // read with the robot
     const std::string what = "<equality><" +
                              std::string(connect.weld ? "weld" : "connect") + "> '" +
                              connect.name + "'";
-    if (!a || !b) {
-      scene->warnings.push_back(r.KeyPrefix(first.key + ".mjcf") + path + ": " + what +
-                                " holds body '" + (a ? connect.body_b : connect.body_a) +
-                                "', which is no moving robot of the scene: not read");
-      continue;
-    }
-    const Eigen::Isometry3d X_AB = HeldRelativePose(
-        connect, scene->system.tree(a->tree).model.BodyPoseAt(a->q_reference, body_a),
-        scene->system.tree(b->tree).model.BodyPoseAt(b->q_reference, body_b));
-    BodyConnection connection = HeldConnection(connect, body_a, connect.anchor, body_b,
-                                               X_AB, "", Eigen::Isometry3d::Identity());
-    connection.tree_b = b->tree;
+    const std::optional<BodiesOfTwoRobots> bodies = FindBodiesOfTwoRobots(
+        r, path, sources, connect.body_a, connect.body_b, what, scene);
+    if (!bodies) continue;
+    const MultibodySystem& system = scene->system;
+    const Eigen::Isometry3d X_AB =
+        HeldRelativePose(connect,
+                         system.tree(bodies->a->tree)
+                             .model.BodyPoseAt(bodies->a->q_reference, bodies->body_a),
+                         system.tree(bodies->b->tree)
+                             .model.BodyPoseAt(bodies->b->q_reference, bodies->body_b));
+    BodyConnection connection =
+        HeldConnection(connect, bodies->body_a, connect.anchor, bodies->body_b, X_AB, "",
+                       Eigen::Isometry3d::Identity());
+    connection.tree_b = bodies->b->tree;
     try {
-      scene->system.AddBodyConnection(a->tree, connection);
+      scene->system.AddBodyConnection(bodies->a->tree, connection);
     } catch (const std::invalid_argument& e) {
-      r.Fail(a->node["mjcf"], a->key + ".mjcf", path + ": " + what + ": " + e.what());
+      r.Fail(bodies->a->node["mjcf"], bodies->a->key + ".mjcf",
+             path + ": " + what + ": " + e.what());
+    }
+  }
+}
+
+// The excludes of `path` of two of its robots' bodies.
+void ExcludeBodiesOfRobots(const SceneReader& r, const std::string& path,
+                           const std::vector<const MjcfTreeSource*>& sources,
+                           Scene* scene) {
+  const MjcfTreeSource& first = *sources.front();
+  for (const MjcfExcludedPair& pair :
+       ReadMjcf(r, first.node, first.key, path, ReadMjcfContactExcludes)) {
+    if (pair.body_a == "world" || pair.body_b == "world") continue;  // the robot's
+    const std::optional<BodiesOfTwoRobots> bodies = FindBodiesOfTwoRobots(
+        r, path, sources, pair.body_a, pair.body_b,
+        "<contact><exclude> of '" + pair.body_a + "' and '" + pair.body_b + "'", scene);
+    if (bodies) {
+      scene->system.ExcludeBodyPair(bodies->a->tree, bodies->body_a, bodies->b->tree,
+                                    bodies->body_b);
     }
   }
 }
 
 }  // namespace
 
-void AddMjcfTreeConnections(const SceneReader& r,
-                            const std::vector<MjcfTreeSource>& sources, Scene* scene) {
+void AddMjcfLinksBetweenRobots(const SceneReader& r,
+                               const std::vector<MjcfTreeSource>& sources, Scene* scene) {
   std::map<std::string, std::vector<const MjcfTreeSource*>> by_file;
   for (const MjcfTreeSource& source : sources) by_file[source.path].push_back(&source);
-  for (const auto& [path, file_sources] : by_file)
-    AddFileTreeConnections(r, path, file_sources, scene);
+  for (const auto& [path, file_sources] : by_file) {
+    ConnectRobotsOfFile(r, path, file_sources, scene);
+    ExcludeBodiesOfRobots(r, path, file_sources, scene);
+  }
 }
 
 void AddMjcfGravityCompensations(const SceneReader& r, const YAML::Node& node,

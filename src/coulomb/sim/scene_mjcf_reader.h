@@ -77,7 +77,7 @@ void AddMjcfConnects(const SceneReader& r, const YAML::Node& node, const std::st
 
 // A robot read from an MJCF file: its `robots` entry and key, the file (as
 // resolved), its tree, and MuJoCo's qpos0 of it; for the connects and welds
-// between the file's top-level bodies (AddMjcfTreeConnections).
+// between the file's top-level bodies (AddMjcfLinksBetweenRobots).
 struct MjcfTreeSource {
   YAML::Node node;
   std::string key;
@@ -89,11 +89,12 @@ struct MjcfTreeSource {
 // Each MJCF file's connects and welds between bodies of two of the scene's
 // robots (a body's share leaves them out: a grasped object, two parts
 // held together) as connections of body1's tree to body2's
-// (BodyConnection::tree_b), held as at qpos0; one that names a body of the
-// file that is no moving robot of the scene (a fixed one, or one the scene
+// (BodyConnection::tree_b), held as at qpos0, and its excludes of two
+// robots' bodies; one that names a body of the file that is no moving
+// robot of the scene (a fixed one, a mocap body's exclude, or one the scene
 // does not load) is a warning.
-void AddMjcfTreeConnections(const SceneReader& r,
-                            const std::vector<MjcfTreeSource>& sources, Scene* scene);
+void AddMjcfLinksBetweenRobots(const SceneReader& r,
+                               const std::vector<MjcfTreeSource>& sources, Scene* scene);
 
 // Bodies' gravcomp as gravity compensations of the tree's links.
 void AddMjcfGravityCompensations(const SceneReader& r, const YAML::Node& node,

@@ -15,7 +15,7 @@ namespace coulomb {
 // MJCF file's world geoms (a floor) as static geometry after its links'
 // unless `world_geoms: false`. Returns how many world geoms it added. A
 // moving robot of an MJCF file is listed in `sources`, for
-// AddMjcfTreeConnections once every robot is read.
+// AddMjcfLinksBetweenRobots once every robot is read.
 int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
               const ContactMaterial& defaults, std::set<std::string>* names, Scene* scene,
               std::vector<MjcfTreeSource>* sources);
