@@ -1030,6 +1030,14 @@ def mocap_scene(equality, mocap_pose):
 </mujoco>"""
 
 
+def rigid_motion(t):
+    """D(t) = (R_D, p_D) that drive_mocaps moves the target by: a loop and
+    a turn about z."""
+    R_D = rotation(quaternion_about([0, 0, 1], 0.5 * np.sin(np.pi * t)))
+    p_D = np.array([0.2 * np.sin(np.pi * t), 0.1 * np.sin(2 * np.pi * t), 0.1 * (1 - np.cos(np.pi * t))])
+    return R_D, p_D
+
+
 def drive_mocaps(tmp_path, equality, mocap_pose, seconds):
     """Both engines on mocap_scene, the target moved by a rigid motion D(t)
     (a loop and a turn about z, from its file pose) and the paddle raised
@@ -1047,10 +1055,8 @@ def drive_mocaps(tmp_path, equality, mocap_pose, seconds):
     R0 = rotation(q0)
 
     def moved(t):  # D(t) X_WM0
-        R_D = rotation(quaternion_about([0, 0, 1], 0.5 * np.sin(np.pi * t)))
-        p_D = [0.2 * np.sin(np.pi * t), 0.1 * np.sin(2 * np.pi * t), 0.1 * (1 - np.cos(np.pi * t))]
-        position, R = R_D @ p0 + p_D, R_D @ R0
-        return position, quaternion_from(R), R_D, np.asarray(p_D)
+        R_D, p_D = rigid_motion(t)
+        return R_D @ p0 + p_D, quaternion_from(R_D @ R0), R_D, p_D
 
     hands, balls = {"coulomb": [], "mujoco": []}, {"coulomb": [], "mujoco": []}
     dt = model.opt.timestep
@@ -1128,10 +1134,7 @@ def test_a_mocap_body_that_holds_a_point_of_the_hand_leads_it_as_in_mujoco(tmp_p
     for engine, tolerance in {"coulomb": 1e-3, "mujoco": 1e-2}.items():
         worst = 0.0
         for k, (p, R) in enumerate(hands[engine], start=1):
-            t = k * dt
-            R_D = rotation(quaternion_about([0, 0, 1], 0.5 * np.sin(np.pi * t)))
-            p_D = np.array([0.2 * np.sin(np.pi * t), 0.1 * np.sin(2 * np.pi * t),
-                            0.1 * (1 - np.cos(np.pi * t))])
+            R_D, p_D = rigid_motion(k * dt)
             worst = max(worst, np.linalg.norm(p + R @ point_on_hand - (R_D @ (p_M0 + anchor) + p_D)))
         assert worst < tolerance, (engine, worst)
 

@@ -238,11 +238,8 @@ void MultibodySystem::AddBodyConnection(int tree, const BodyConnection& connecti
                                   connection.name + "'");
   }
   trees_[tree].connections.push_back(connection);
-  if (!connection.mocap.empty()) {
-    for (const auto& [name, body] : mocap_bodies_)
-      if (name == connection.mocap)
-        trees_[tree].connections.back().X_WT = WorldBodyPose(body);
-  }
+  if (const int mocap = MocapIndex(connection.mocap); mocap >= 0)
+    trees_[tree].connections.back().X_WT = WorldBodyPose(mocap_bodies_[mocap].second);
 }
 
 void MultibodySystem::AddGravityCompensation(int tree,
@@ -506,9 +503,8 @@ void CheckMocapPose(const std::string& name, const Eigen::Isometry3d& X_WB) {
 
 int MultibodySystem::AddMocapBody(const std::string& name,
                                   const Eigen::Isometry3d& X_WB) {
-  for (const auto& [known, body] : mocap_bodies_)
-    if (known == name)
-      throw std::invalid_argument("two mocap bodies are named '" + name + "'");
+  if (MocapIndex(name) >= 0)
+    throw std::invalid_argument("two mocap bodies are named '" + name + "'");
   CheckMocapPose(name, X_WB);
   PrescribedMotion motion;
   motion.X_WB0 = X_WB;
@@ -523,12 +519,17 @@ std::vector<std::string> MultibodySystem::mocap_names() const {
   return names;
 }
 
-int MultibodySystem::FindMocap(const std::string& name) const {
-  std::string names;
-  for (size_t k = 0; k < mocap_bodies_.size(); ++k) {
+int MultibodySystem::MocapIndex(const std::string& name) const {
+  for (size_t k = 0; k < mocap_bodies_.size(); ++k)
     if (mocap_bodies_[k].first == name) return static_cast<int>(k);
-    names += (names.empty() ? "" : ", ") + mocap_bodies_[k].first;
-  }
+  return -1;
+}
+
+int MultibodySystem::FindMocap(const std::string& name) const {
+  if (const int mocap = MocapIndex(name); mocap >= 0) return mocap;
+  std::string names;
+  for (const auto& [known, body] : mocap_bodies_)
+    names += (names.empty() ? "" : ", ") + known;
   throw std::invalid_argument("no mocap body named '" + name + "' (" +
                               (names.empty() ? "the scene has none" : "it has " + names) +
                               ")");

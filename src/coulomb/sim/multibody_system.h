@@ -265,6 +265,8 @@ class MultibodySystem {
   // The mocap bodies: {name, world body}; a mocap body's pose is its
   // motion's X_WB0 (no drift, no oscillation).
   std::vector<std::pair<std::string, int>> mocap_bodies_;
+  // The index in mocap_bodies_ of `name`, or −1 for none.
+  int MocapIndex(const std::string& name) const;
   // The index in mocap_bodies_ of `name`, or throws as MocapPose says.
   int FindMocap(const std::string& name) const;
   double time_ = 0.0;
