@@ -2293,6 +2293,47 @@ def test_touch_sensors_sum_the_normal_forces_inside_their_sites(tmp_path):
     assert data["capped"][0] == 5.0
 
 
+# Touch sites on the world and on a link welded to it (the stand's shelf,
+# whose flap swings on a hinge): a ball on the floor, a cube on the shelf.
+WORLD_TOUCH = """<mujoco model="world touch">
+  <worldbody>
+    <geom name="floor" type="plane" size="2 2 0.1"/>
+    <site name="mat" type="box" pos="0 0 0" size="0.3 0.3 0.02"/>
+    <site name="away" type="box" pos="-1 0 0" size="0.3 0.3 0.02"/>
+    <site name="over_shelf" type="box" pos="1 1 0.32" size="0.21 0.21 0.02"/>
+    <body name="stand" pos="1 1 0.3">
+      <geom name="shelf" type="box" size="0.2 0.2 0.02"/>
+      <site name="shelf_top" type="box" pos="0 0 0.02" size="0.21 0.21 0.02"/>
+      <body name="flap" pos="0.5 0 0">
+        <joint type="hinge" axis="0 1 0"/>
+        <geom type="capsule" size="0.02" fromto="0 0 0 0.1 0 0" mass="0.1"/>
+      </body>
+    </body>
+    <body name="ball" pos="0 0 0.2"><freejoint/><geom type="sphere" size="0.1" mass="2"/></body>
+    <body name="cube" pos="1 1 0.45"><freejoint/><geom type="box" size="0.05 0.05 0.05" mass="0.5"/></body>
+  </worldbody>
+  <sensor><touch name="mat" site="mat"/><touch name="away" site="away"/>
+    <touch name="over_shelf" site="over_shelf"/><touch name="shelf" site="shelf_top"/></sensor>
+</mujoco>"""
+
+
+def test_touch_sensors_on_the_world_and_on_a_welded_link(tmp_path):
+    # A world site reads the contacts of the world's geometries inside it
+    # (the ball's weight on the floor, under every robot that lists it),
+    # not those of a link welded to the world (in MuJoCo a body of its own:
+    # the cube on the shelf is not the world's); the shelf's own site reads
+    # the cube's weight.
+    path = tmp_path / "touch.xml"
+    path.write_text(WORLD_TOUCH)
+    sim = coulomb.Simulation.from_file(str(path))
+    sim.run(1.5)
+    for robot in ("ball", "cube", "stand"):
+        data = sim.sensor_data(robot)
+        assert data["mat"][0] == pytest.approx(2 * G, rel=1e-5), robot
+        assert data["away"][0] == data["over_shelf"][0] == 0.0, robot
+    assert sim.sensor_data("stand")["shelf"][0] == pytest.approx(0.5 * G, rel=1e-5)
+
+
 def test_cast_ray_meets_the_nearest_geometry(tmp_path):
     # The box resting on the floor: a ray down from 1 m over it meets its top
     # face (0.1 m up, less its rest penetration), one beside it the floor, a

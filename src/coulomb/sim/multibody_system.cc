@@ -165,6 +165,16 @@ std::vector<int> MultibodySystem::BodyGeometries(int tree, int body) const {
   return geometries;
 }
 
+bool MultibodySystem::GeometryOnBody(int geometry, int tree, int body) const {
+  if (body >= 0 && collision_world_.OnBody(geometry, tree, body)) return true;
+  if (collision_world_.tree(geometry) >= 0 || collision_world_.body(geometry) != 0)
+    return false;  // on a moving or a kinematic body
+  for (int t = 0; t < num_trees(); ++t)
+    for (const auto& [welded, welded_to] : trees_[t].welded_geometries)
+      if (welded == geometry) return t == tree && welded_to == body;
+  return body < 0;
+}
+
 void MultibodySystem::ExcludeBodyPair(int tree, int body_a, int body_b) {
   ExcludeBodyPair(tree, body_a, tree, body_b);
 }

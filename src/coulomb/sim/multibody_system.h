@@ -191,6 +191,11 @@ class MultibodySystem {
   // The same for bodies of two trees (an MJCF file's exclude of two of its
   // top-level bodies).
   void ExcludeBodyPair(int tree_a, int body_a, int tree_b, int body_b);
+  // Whether `geometry` is on body `body` of tree `tree` (a link welded to
+  // the world included), or, for body −1, on the world itself: the world's
+  // geometries, of every file, but not the links welded to it (in MuJoCo
+  // those are bodies of their own).
+  bool GeometryOnBody(int geometry, int tree, int body) const;
 
   int num_trees() const { return static_cast<int>(trees_.size()); }
   int num_velocities() const;  // Σ over the trees

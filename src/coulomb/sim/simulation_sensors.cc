@@ -137,13 +137,12 @@ bool Simulation::LeftOutOfRay(int geometry, int tree, int body) const {
 }
 
 double Simulation::TouchForce(int tree, const Sensor& sensor) const {
-  const CollisionWorld& world = scene_.system.collision_world();
-  const Eigen::Isometry3d X_SW =
-      SensorFrame(sensor, scene_.system.tree(tree).model).inverse();
+  const MultibodySystem& system = scene_.system;
+  const Eigen::Isometry3d X_SW = SensorFrame(sensor, system.tree(tree).model).inverse();
   double force = 0.0;
   VisitLastContacts([&](const ContactPoint& point, const Eigen::Vector3d& gamma_W) {
-    if ((world.OnBody(point.geometry_a, tree, sensor.body) ||
-         world.OnBody(point.geometry_b, tree, sensor.body)) &&
+    if ((system.GeometryOnBody(point.geometry_a, tree, sensor.body) ||
+         system.GeometryOnBody(point.geometry_b, tree, sensor.body)) &&
         sensor.Contains(X_SW * point.p_W))
       force += std::abs(gamma_W.dot(point.normal_W)) / time_step();
   });
