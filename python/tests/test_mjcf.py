@@ -2294,16 +2294,23 @@ def test_touch_sensors_sum_the_normal_forces_inside_their_sites(tmp_path):
 
 
 # Touch sites on the world and on a link welded to it (the stand's shelf,
-# whose flap swings on a hinge): a ball on the floor, a cube on the shelf.
+# whose flap swings on a hinge): a ball on the floor, a cube on the shelf, a
+# crate on a table (a body without joints); rangefinders from inside the
+# shelf and from over the table, both looking down.
 WORLD_TOUCH = """<mujoco model="world touch">
   <worldbody>
     <geom name="floor" type="plane" size="2 2 0.1"/>
     <site name="mat" type="box" pos="0 0 0" size="0.3 0.3 0.02"/>
     <site name="away" type="box" pos="-1 0 0" size="0.3 0.3 0.02"/>
     <site name="over_shelf" type="box" pos="1 1 0.32" size="0.21 0.21 0.02"/>
+    <site name="over_table" type="box" pos="-1 1 0.22" size="0.21 0.21 0.02"/>
+    <site name="table_eye" pos="-0.85 1.15 1" zaxis="0 0 -1"/>
+    <body name="table" pos="-1 1 0.2"><geom type="box" size="0.2 0.2 0.02"/></body>
+    <body name="crate" pos="-1 1 0.35"><freejoint/><geom type="box" size="0.05 0.05 0.05" mass="1"/></body>
     <body name="stand" pos="1 1 0.3">
       <geom name="shelf" type="box" size="0.2 0.2 0.02"/>
       <site name="shelf_top" type="box" pos="0 0 0.02" size="0.21 0.21 0.02"/>
+      <site name="shelf_eye" zaxis="0 0 -1"/>
       <body name="flap" pos="0.5 0 0">
         <joint type="hinge" axis="0 1 0"/>
         <geom type="capsule" size="0.02" fromto="0 0 0 0.1 0 0" mass="0.1"/>
@@ -2313,25 +2320,33 @@ WORLD_TOUCH = """<mujoco model="world touch">
     <body name="cube" pos="1 1 0.45"><freejoint/><geom type="box" size="0.05 0.05 0.05" mass="0.5"/></body>
   </worldbody>
   <sensor><touch name="mat" site="mat"/><touch name="away" site="away"/>
-    <touch name="over_shelf" site="over_shelf"/><touch name="shelf" site="shelf_top"/></sensor>
+    <touch name="over_shelf" site="over_shelf"/><touch name="shelf" site="shelf_top"/>
+    <touch name="over_table" site="over_table"/>
+    <rangefinder name="table_eye" site="table_eye"/><rangefinder name="shelf_eye" site="shelf_eye"/>
+  </sensor>
 </mujoco>"""
 
 
 def test_touch_sensors_on_the_world_and_on_a_welded_link(tmp_path):
     # A world site reads the contacts of the world's geometries inside it
     # (the ball's weight on the floor, under every robot that lists it),
-    # not those of a link welded to the world (in MuJoCo a body of its own:
-    # the cube on the shelf is not the world's); the shelf's own site reads
-    # the cube's weight.
+    # not those of a link welded to the world or of a body without joints
+    # (in MuJoCo bodies of their own: the cube on the shelf and the crate on
+    # the table are not the world's); the shelf's own site reads the cube's
+    # weight. A ray from a site leaves out its body's geometries (the
+    # shelf's: it meets the floor 0.3 m down) and sees the table from the
+    # world's site (0.78 m down to its top). MuJoCo reads the same.
     path = tmp_path / "touch.xml"
     path.write_text(WORLD_TOUCH)
     sim = coulomb.Simulation.from_file(str(path))
     sim.run(1.5)
-    for robot in ("ball", "cube", "stand"):
+    for robot in ("ball", "cube", "crate", "stand"):
         data = sim.sensor_data(robot)
         assert data["mat"][0] == pytest.approx(2 * G, rel=1e-5), robot
-        assert data["away"][0] == data["over_shelf"][0] == 0.0, robot
+        assert data["away"][0] == data["over_shelf"][0] == data["over_table"][0] == 0.0
+        assert data["table_eye"][0] == pytest.approx(0.78, abs=1e-12), robot
     assert sim.sensor_data("stand")["shelf"][0] == pytest.approx(0.5 * G, rel=1e-5)
+    assert sim.sensor_data("stand")["shelf_eye"][0] == pytest.approx(0.3, abs=1e-12)
 
 
 def test_cast_ray_meets_the_nearest_geometry(tmp_path):

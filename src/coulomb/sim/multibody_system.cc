@@ -172,7 +172,9 @@ bool MultibodySystem::GeometryOnBody(int geometry, int tree, int body) const {
   for (int t = 0; t < num_trees(); ++t)
     for (const auto& [welded, welded_to] : trees_[t].welded_geometries)
       if (welded == geometry) return t == tree && welded_to == body;
-  return body < 0;
+  return body < 0 &&
+         std::find(fixed_model_geometries_.begin(), fixed_model_geometries_.end(),
+                   geometry) == fixed_model_geometries_.end();
 }
 
 void MultibodySystem::ExcludeBodyPair(int tree, int body_a, int body_b) {
@@ -205,6 +207,7 @@ std::vector<int> MultibodySystem::AddFixedModel(MultibodyTree model,
     ids.push_back(AddFileGeometry(geometry, -1, world_body,
                                   X_BW * model.body_pose(geometry.body) * geometry.X_BG,
                                   material));
+    if (world_body == 0) fixed_model_geometries_.push_back(ids.back());
   }
   for (const WorldGeometry& geometry : model.world_geometries())
     ids.push_back(AddFileGeometry(geometry, -1, 0, geometry.X_WG, material));

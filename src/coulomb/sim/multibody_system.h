@@ -193,8 +193,8 @@ class MultibodySystem {
   void ExcludeBodyPair(int tree_a, int body_a, int tree_b, int body_b);
   // Whether `geometry` is on body `body` of tree `tree` (a link welded to
   // the world included), or, for body −1, on the world itself: the world's
-  // geometries, of every file, but not the links welded to it (in MuJoCo
-  // those are bodies of their own).
+  // geometries, of every file, but not the links welded to it nor the
+  // fixed models' bodies (in MuJoCo those are bodies of their own).
   bool GeometryOnBody(int geometry, int tree, int body) const;
 
   int num_trees() const { return static_cast<int>(trees_.size()); }
@@ -267,6 +267,9 @@ class MultibodySystem {
   CollisionWorld collision_world_;
   std::vector<ContactMaterial> materials_;
   std::vector<PrescribedMotion> kinematic_bodies_;  // world body b ≥ 1 is [b − 1]
+  // The geometries of the fixed models' bodies on world body 0 (AddFixedModel:
+  // a table), which are bodies of their own in MuJoCo, not the world.
+  std::vector<int> fixed_model_geometries_;
   // The mocap bodies: {name, world body}; a mocap body's pose is its
   // motion's X_WB0 (no drift, no oscillation).
   std::vector<std::pair<std::string, int>> mocap_bodies_;

@@ -339,9 +339,9 @@ class Simulation {
   // nonzero length) to the nearest geometry of the scene at the current
   // state (RayDistance: a convex shape from inside is met where the ray
   // leaves it, a half-space from above only), leaving out those of body
-  // `exclude_body` of tree `exclude_tree` (−1: none; body −1: the world
-  // geoms of the robots' model files, MuJoCo's world body, as a rangefinder
-  // on a world site leaves them out); nullopt when the ray
+  // `exclude_body` of tree `exclude_tree` (−1: none; body −1: the world's
+  // geometries, MuJoCo's world body, as a rangefinder on a world site
+  // leaves them out: MultibodySystem::GeometryOnBody); nullopt when the ray
   // meets none. Throws std::invalid_argument for a point or direction not
   // finite, or a zero direction.
   std::optional<double> CastRay(const Eigen::Vector3d& origin_W,

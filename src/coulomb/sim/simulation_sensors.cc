@@ -2,7 +2,6 @@
 // trees' state (sensors.h), forces from the last step's solution, and rays.
 #include "coulomb/sim/simulation.h"
 
-#include <algorithm>
 #include <optional>
 
 #include "coulomb/geometry/ray_cast.h"
@@ -126,14 +125,7 @@ std::optional<double> Simulation::CastRayAmong(const std::vector<Eigen::Isometry
 }
 
 bool Simulation::LeftOutOfRay(int geometry, int tree, int body) const {
-  if (tree < 0) return false;
-  if (body >= 0) return scene_.system.collision_world().OnBody(geometry, tree, body);
-  // The world's geoms are read with the first robot of a multi-body file.
-  for (int t = 0; t < scene_.system.num_trees(); ++t) {
-    const std::vector<int>& world = scene_.system.tree(t).world_geometries;
-    if (std::find(world.begin(), world.end(), geometry) != world.end()) return true;
-  }
-  return false;
+  return tree >= 0 && scene_.system.GeometryOnBody(geometry, tree, body);
 }
 
 double Simulation::TouchForce(int tree, const Sensor& sensor) const {
