@@ -692,13 +692,15 @@ def test_an_mjcf_files_top_level_bodies_need_names_only_when_several(tmp_path):
 
 def test_a_scene_robot_takes_one_body_of_an_mjcf_file(tmp_path):
     # The table alone, posed by the scene (its file placement replaced), and
-    # a box of the scene landing on its top: 0.3 + 0.02 + 0.05.
+    # a box of the scene landing on its top: 0.3 + 0.02 + 0.05. The file's
+    # weld and exclude of two bodies the scene does not load are no warning.
     box = {"name": "box", "shape": {"box": {"size": [0.1, 0.1, 0.1]}}, "mass": 1.0,
            "pose": {"position": [0, 0, 1]}}
     sim = coulomb.Simulation.from_dict({
         "time_step": 0.01, "bodies": [box],
         "robots": [{"name": "t", "mjcf": str(several_bodies(tmp_path)), "body": "table",
                     "world_geoms": False, "pose": {"position": [0, 0, 0.3]}}]})
+    assert sim.warnings == []
     sim.run(1.0)
     assert sim.body_position("box")[2] == pytest.approx(0.37, abs=2e-3)
 
@@ -2879,3 +2881,24 @@ def test_an_exclude_of_two_top_level_bodies_lets_them_pass_through(tmp_path, exc
     expected = 0.05 if excluded else 0.25
     assert sim.body_position("upper")[2] == pytest.approx(expected, abs=2e-3)
     assert sim.body_position("lower")[2] == pytest.approx(0.1, abs=2e-3)
+
+
+@pytest.mark.parametrize("lower", ['<body name="lower"', '<body name="lower" mocap="true"'])
+@pytest.mark.parametrize("excluded", [False, True])
+def test_an_exclude_of_a_body_that_does_not_move_lets_a_moving_one_pass_through(
+        tmp_path, lower, excluded):
+    # The large box without its joint (a table: fixed geometry of the world)
+    # or a mocap body: the small box dropped onto it rests on it, or, their
+    # exclude read, falls through it onto the floor, as in MuJoCo; no warning.
+    path = tmp_path / "stacked.xml"
+    path.write_text(STACKED.format(
+        exclude='<contact><exclude body1="lower" body2="upper"/></contact>' if excluded
+        else "").replace('<body name="lower" pos="0 0 0.1"><freejoint/>',
+                         lower + ' pos="0 0 0.1">'))
+    sim = coulomb.Simulation.from_file(str(path))
+    assert sim.warnings == []
+    assert sim.body_names == ["upper"]
+    assert sim.mocap_names == (["lower"] if "mocap" in lower else [])
+    sim.run(1.0)
+    expected = 0.05 if excluded else 0.25
+    assert sim.body_position("upper")[2] == pytest.approx(expected, abs=2e-3)

@@ -189,6 +189,19 @@ void MultibodySystem::ExcludeBodyPair(int tree_a, int body_a, int tree_b, int bo
       if (a != b) collision_world_.ExcludePair(a, b);
 }
 
+void MultibodySystem::ExcludeBodyAndGeometries(int tree, int body,
+                                               const std::vector<int>& geometries) {
+  CheckTreeIndex(tree);
+  for (int b : geometries) {
+    if (b < 0 || b >= collision_world_.num_geometries())
+      throw std::invalid_argument("ExcludeBodyAndGeometries: no geometry " +
+                                  std::to_string(b));
+  }
+  for (int a : BodyGeometries(tree, body))
+    for (int b : geometries)
+      if (a != b) collision_world_.ExcludePair(a, b);
+}
+
 std::vector<int> MultibodySystem::AddFixedModel(MultibodyTree model,
                                                 const ContactMaterial& material,
                                                 int world_body) {

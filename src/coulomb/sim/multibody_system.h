@@ -191,6 +191,10 @@ class MultibodySystem {
   // The same for bodies of two trees (an MJCF file's exclude of two of its
   // top-level bodies).
   void ExcludeBodyPair(int tree_a, int body_a, int tree_b, int body_b);
+  // The same for a tree's body and the given geometries (a fixed model's
+  // body: AddFixedModel's ids). Throws std::invalid_argument for an id that
+  // is no geometry.
+  void ExcludeBodyAndGeometries(int tree, int body, const std::vector<int>& geometries);
   // Whether `geometry` is on body `body` of tree `tree` (a link welded to
   // the world included), or, for body −1, on the world itself: the world's
   // geometries, of every file, but not the links welded to it nor the

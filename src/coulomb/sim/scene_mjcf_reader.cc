@@ -315,15 +315,28 @@ std::pair<const MjcfTreeSource*, int> FindSourceBody(
     const std::vector<const MjcfTreeSource*>& sources, const MultibodySystem& system,
     const std::string& name) {
   for (const MjcfTreeSource* source : sources) {
-    const int body = system.tree(source->tree).model.FindBody(name);
+    const int body =
+        source->tree < 0 ? -1 : system.tree(source->tree).model.FindBody(name);
     if (body >= 0) return {source, body};
   }
   return {nullptr, -1};
 }
 
+// The geometries of body `name` of a robot of `sources` that does not move;
+// null for none.
+const std::vector<int>* FindFixedBody(const std::vector<const MjcfTreeSource*>& sources,
+                                      const std::string& name) {
+  for (const MjcfTreeSource* source : sources) {
+    const auto found = source->fixed_body_geometries.find(name);
+    if (found != source->fixed_body_geometries.end()) return &found->second;
+  }
+  return nullptr;
+}
+
 // Bodies `name_a` and `name_b` of `path` on two robots' trees, with their
-// sources; nothing when both are one robot's (read with it), and a warning
-// when one is no moving robot of the scene (`what`: the element).
+// sources; nothing when both are one robot's (read with it) or neither is a
+// moving robot's (the link is none of the scene's), and a warning when one
+// is no moving robot of the scene (`what`: the element).
 struct BodiesOfTwoRobots {
   const MjcfTreeSource* a;
   int body_a;
@@ -336,7 +349,7 @@ std::optional<BodiesOfTwoRobots> FindBodiesOfTwoRobots(
     const std::string& name_b, const std::string& what, Scene* scene) {
   const auto [a, body_a] = FindSourceBody(sources, scene->system, name_a);
   const auto [b, body_b] = FindSourceBody(sources, scene->system, name_b);
-  if (a && b && a->tree == b->tree) return std::nullopt;
+  if ((a && b && a->tree == b->tree) || (!a && !b)) return std::nullopt;
   if (!a || !b) {
     scene->warnings.push_back(r.KeyPrefix(sources.front()->key + ".mjcf") + path + ": " +
                               what + ": body '" + (a ? name_b : name_a) +
@@ -387,6 +400,19 @@ void ConnectRobotsOfFile(const SceneReader& r, const std::string& path,
   }
 }
 
+// Whether `fixed` is a body of a robot that does not move (a table, a mocap
+// body): then its contacts with `other`, when that is a moving robot's body,
+// are excluded (two bodies that do not move never meet).
+bool ExcludeFixedBody(const std::vector<const MjcfTreeSource*>& sources,
+                      const std::string& fixed, const std::string& other,
+                      MultibodySystem* system) {
+  const std::vector<int>* geometries = FindFixedBody(sources, fixed);
+  if (!geometries) return false;
+  const auto [source, body] = FindSourceBody(sources, *system, other);
+  if (source) system->ExcludeBodyAndGeometries(source->tree, body, *geometries);
+  return source || FindFixedBody(sources, other);
+}
+
 // The excludes of `path` of two of its robots' bodies.
 void ExcludeBodiesOfRobots(const SceneReader& r, const std::string& path,
                            const std::vector<const MjcfTreeSource*>& sources,
@@ -395,6 +421,9 @@ void ExcludeBodiesOfRobots(const SceneReader& r, const std::string& path,
   for (const MjcfExcludedPair& pair :
        ReadMjcf(r, first.node, first.key, path, ReadMjcfContactExcludes)) {
     if (pair.body_a == "world" || pair.body_b == "world") continue;  // the robot's
+    if (ExcludeFixedBody(sources, pair.body_a, pair.body_b, &scene->system) ||
+        ExcludeFixedBody(sources, pair.body_b, pair.body_a, &scene->system))
+      continue;
     const std::optional<BodiesOfTwoRobots> bodies = FindBodiesOfTwoRobots(
         r, path, sources, pair.body_a, pair.body_b,
         "<contact><exclude> of '" + pair.body_a + "' and '" + pair.body_b + "'", scene);

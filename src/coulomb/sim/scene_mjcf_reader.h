@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -77,22 +78,26 @@ void AddMjcfConnects(const SceneReader& r, const YAML::Node& node, const std::st
 
 // A robot read from an MJCF file: its `robots` entry and key, the file (as
 // resolved), its tree, and MuJoCo's qpos0 of it; for the connects and welds
-// between the file's top-level bodies (AddMjcfLinksBetweenRobots).
+// between the file's top-level bodies (AddMjcfLinksBetweenRobots). A robot
+// that does not move (a table, a mocap body) has tree −1 and its bodies'
+// geometries, by body name, for the excludes.
 struct MjcfTreeSource {
   YAML::Node node;
   std::string key;
   std::string path;
   int tree = -1;
   Eigen::VectorXd q_reference;
+  std::map<std::string, std::vector<int>> fixed_body_geometries;
 };
 
 // Each MJCF file's connects and welds between bodies of two of the scene's
 // robots (a body's share leaves them out: a grasped object, two parts
 // held together) as connections of body1's tree to body2's
 // (BodyConnection::tree_b), held as at qpos0, and its excludes of two
-// robots' bodies; one that names a body of the file that is no moving
-// robot of the scene (a fixed one, a mocap body's exclude, or one the scene
-// does not load) is a warning.
+// robots' bodies (one of them may not move: a table, a mocap body); a
+// connect or weld that names a body of the file that is no moving robot of
+// the scene (a fixed one, or one the scene does not load), or an exclude
+// naming one the scene does not load, is a warning.
 void AddMjcfLinksBetweenRobots(const SceneReader& r,
                                const std::vector<MjcfTreeSource>& sources, Scene* scene);
 

@@ -245,10 +245,11 @@ bool ReadFloatingBase(const SceneReader& r, const YAML::Node& node,
 // A robot that cannot move (a fixed base and no moving joint: a table, a
 // shelf) becomes static geometry; it has no joints to set.
 // A mocap body (`world_body`: its body of the world) takes its geometry.
-void AddFixedRobot(const SceneReader& r, const YAML::Node& node, const std::string& key,
-                   const std::string& path, MultibodyTree model,
-                   const ContactMaterial& material, int world_body,
-                   MultibodySystem* system) {
+// Its bodies' geometries, by body name.
+std::map<std::string, std::vector<int>> AddFixedRobot(
+    const SceneReader& r, const YAML::Node& node, const std::string& key,
+    const std::string& path, MultibodyTree model, const ContactMaterial& material,
+    int world_body, MultibodySystem* system) {
   for (const std::string setting : {"joints", "limits", "controllers", "springs",
                                     "armature", "joint_friction", "keyframe"}) {
     // A mocap body's keyframe places it (MjcfMocapLinks::start).
@@ -259,12 +260,19 @@ void AddFixedRobot(const SceneReader& r, const YAML::Node& node, const std::stri
                  setting + "'");
     }
   }
+  std::vector<std::string> bodies;  // of AddFixedModel's geometries, in its order
+  for (const BodyGeometry& geometry : model.collision_geometries())
+    bodies.push_back(model.body_name(geometry.body));
   const char* format = node["urdf"] ? "urdf" : "mjcf";
+  std::map<std::string, std::vector<int>> geometries;
   try {  // its geometry is validated here
-    system->AddFixedModel(std::move(model), material, world_body);
+    const std::vector<int> ids =
+        system->AddFixedModel(std::move(model), material, world_body);
+    for (size_t g = 0; g < bodies.size(); ++g) geometries[bodies[g]].push_back(ids[g]);
   } catch (const std::invalid_argument& e) {
     r.Fail(node[format], key + "." + format, path + ": " + e.what());
   }
+  return geometries;
 }
 
 // The mocap body of the robot's MJCF `body` (none: 0, the static world):
@@ -312,8 +320,9 @@ int AddRobotFromFile(const SceneReader& r, const YAML::Node& node, const std::st
   if (node["contact"] && node["contact"]["friction"]) model->DropGeometryFrictions();
   if (model->num_velocities() == 0) {
     const int world_body = AddMocapOf(r, node, key, mocaps, pose, &scene->system);
-    AddFixedRobot(r, node, key, path, std::move(*model), material, world_body,
-                  &scene->system);
+    auto geometries = AddFixedRobot(r, node, key, path, std::move(*model), material,
+                                    world_body, &scene->system);
+    if (source) source->fixed_body_geometries = std::move(geometries);
     return world_geometries;
   }
   Eigen::VectorXd q = model->NeutralConfiguration();
@@ -415,7 +424,7 @@ int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& k
   };
   const size_t first_warning = scene->warnings.size();
   int world_geometries = 0;
-  MjcfTreeSource source{node, key, path, -1, {}};
+  MjcfTreeSource source{node, key, path, -1, {}, {}};
   try {
     world_geometries = AddRobotFromFile(r, node, key, defaults, name, share->path(),
                                         mocaps, scene, &source);
@@ -426,7 +435,8 @@ int ReadRobot(const SceneReader& r, const YAML::Node& node, const std::string& k
     scene->warnings[w] = named(scene->warnings[w]);
   for (const std::string& note : share->left_out())
     scene->warnings.push_back(r.KeyPrefix(key + ".mjcf") + alias + ": " + note);
-  if (source.tree >= 0) sources->push_back(std::move(source));
+  if (source.tree >= 0 || !source.fixed_body_geometries.empty())
+    sources->push_back(std::move(source));
   return world_geometries;
 }
 
