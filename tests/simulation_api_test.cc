@@ -397,6 +397,24 @@ Scene MocapScene() {
   return scene;
 }
 
+TEST(SimulationApi, ABodyExcludedFromGeometriesFallsThroughThem) {
+  // The ball carried over the mocap shelf and let go: excluded from the
+  // shelf's box, it falls through it onto the ground (z = 0.1), not onto
+  // the shelf's top (0.8). Ids that are no geometry are refused.
+  Scene scene = MocapScene();
+  const int shelf_box = scene.system.collision_world().num_geometries() - 1;
+  EXPECT_THROW(scene.system.ExcludeBodyAndGeometries(0, 0, {-1}), std::invalid_argument);
+  EXPECT_THROW(scene.system.ExcludeBodyAndGeometries(0, 0, {shelf_box + 1}),
+               std::invalid_argument);
+  scene.system.ExcludeBodyAndGeometries(0, 0, {shelf_box});
+  Simulation sim(std::move(scene));
+  sim.SetMocapPose("hand", Pose(Eigen::Vector3d(2, 0, 1.5)));
+  for (int k = 0; k < 100; ++k) sim.Step();
+  sim.SetConnectionActive("ball", "hold", false);
+  for (int k = 0; k < 150; ++k) sim.Step();
+  EXPECT_NEAR(sim.body_state("ball").pose.translation().z(), 0.1, 2e-3);
+}
+
 TEST(SimulationApi, MocapBodiesCarryTheirGeometryAndTheWeldsThatNameThem) {
   Simulation sim(MocapScene());
   EXPECT_EQ(sim.mocap_names(), (std::vector<std::string>{"hand", "shelf"}));
