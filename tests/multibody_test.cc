@@ -1,5 +1,8 @@
 #include "coulomb/multibody/multibody_tree.h"
 
+#include "coulomb/multibody/mjcf_mocap_bodies.h"
+#include "coulomb/multibody/mjcf_root_cache.h"
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -408,6 +411,46 @@ TEST(MultibodyTree, AdjacencyIsParentAndChildOnly) {
   EXPECT_TRUE(chain.AreAdjacent(base, upper));
   EXPECT_TRUE(chain.AreAdjacent(lower, upper));
   EXPECT_FALSE(chain.AreAdjacent(base, lower));
+  std::filesystem::remove(path);
+}
+
+// The file with one mocap body at `position` (three numbers).
+void WriteMocapFile(const std::filesystem::path& path, const std::string& position) {
+  std::ofstream(path) << "<mujoco><worldbody><body name=\"m\" mocap=\"true\" pos=\""
+                      << position << "\"/></worldbody></mujoco>";
+}
+
+double MocapX(const std::filesystem::path& path) {
+  return ReadMjcfMocapBodies(path.string()).at(0).X_WB.translation().x();
+}
+
+// While a cache lives, a file whose time and size did not change is not read
+// again (rewritten to the same size, its time set back: the old reading),
+// and one whose size changed is (its time set back too); with no cache, or
+// in the next one, the file is read as it is whatever its time says.
+TEST(MjcfRootCache, ReadsAFileOnceWhileItLivesUnlessItChanged) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("mocap_cache_" + std::to_string(getpid()) + ".xml");
+  const auto rewrite = [&](const std::string& position,
+                           std::filesystem::file_time_type time) {
+    WriteMocapFile(path, position);
+    std::filesystem::last_write_time(path, time);
+  };
+  WriteMocapFile(path, "1 2 3");
+  const auto written = std::filesystem::last_write_time(path);
+  {
+    const MjcfRootCache cache;
+    EXPECT_EQ(MocapX(path), 1.0);
+    rewrite("4 5 6", written);
+    EXPECT_EQ(MocapX(path), 1.0);
+  }
+  EXPECT_EQ(MocapX(path), 4.0);
+  {
+    const MjcfRootCache cache;
+    EXPECT_EQ(MocapX(path), 4.0);
+    rewrite("17 8 9", written);
+    EXPECT_EQ(MocapX(path), 17.0);
+  }
   std::filesystem::remove(path);
 }
 

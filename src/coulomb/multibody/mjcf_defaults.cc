@@ -3,6 +3,7 @@
 #include <boost/property_tree/xml_parser.hpp>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -109,9 +110,17 @@ ptree MergeRepeatedSections(const ptree& root) {
   return merged;
 }
 
-}  // namespace
+// The files MjcfRootCache keeps on this thread, with the time and size
+// they were read at; cache_depth counts the live caches.
+struct ReadRoot {
+  std::filesystem::file_time_type time;
+  std::uintmax_t size;
+  ptree root;
+};
+thread_local int cache_depth = 0;
+thread_local std::map<std::string, ReadRoot> cached_roots;
 
-ptree ReadMjcfRoot(const std::string& path) {
+ptree ReadUncachedMjcfRoot(const std::string& path) {
   const ptree file = ReadXml(path);
   const auto root = file.get_child_optional("mujoco");
   if (!root) throw std::runtime_error(path + ": no <mujoco> element");
@@ -123,6 +132,29 @@ ptree ReadMjcfRoot(const std::string& path) {
   ConvertMjcfJointAnglesToRadians(&merged);
   WriteMjcfGeomInertias(path, &merged);
   return merged;
+}
+
+}  // namespace
+
+MjcfRootCache::MjcfRootCache() { ++cache_depth; }
+
+MjcfRootCache::~MjcfRootCache() {
+  if (--cache_depth == 0) cached_roots.clear();
+}
+
+ptree ReadMjcfRoot(const std::string& path) {
+  if (cache_depth == 0) return ReadUncachedMjcfRoot(path);
+  std::error_code error;
+  const auto time = std::filesystem::last_write_time(path, error);
+  const std::uintmax_t size = error ? 0 : std::filesystem::file_size(path, error);
+  if (error) return ReadUncachedMjcfRoot(path);  // which says what is wrong
+  const auto found = cached_roots.find(path);
+  if (found != cached_roots.end() && found->second.time == time &&
+      found->second.size == size)
+    return found->second.root;
+  ptree root = ReadUncachedMjcfRoot(path);
+  cached_roots[path] = {time, size, root};
+  return root;
 }
 
 std::vector<double> ParseMjcfNumbers(const std::string& text, const std::string& what) {

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "coulomb/multibody/mjcf_root_cache.h"
+
 namespace coulomb {
 
 // The root <mujoco> element of the MJCF file at `path` (Boost's property

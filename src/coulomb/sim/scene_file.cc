@@ -4,6 +4,7 @@
 #include "coulomb/geometry/revolved_shell.h"
 #include "coulomb/geometry/sampled_mesh_sdf.h"
 #include "coulomb/geometry/threaded_fasteners.h"
+#include "coulomb/multibody/mjcf_root_cache.h"
 #include "coulomb/sim/mjcf_scene_file.h"
 #include "coulomb/sim/scene_reader.h"
 #include "coulomb/sim/scene_robot_reader.h"
@@ -487,6 +488,7 @@ Scene LoadScene(const std::string& origin, Load&& load) {
     throw SceneFileError(origin + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
   const SceneReader reader(origin, !IsMjcfFile(origin));
+  const MjcfRootCache each_file_read_once;
   try {
     return ReadScene(reader, root);
   } catch (const YAML::Exception& e) {
@@ -497,7 +499,10 @@ Scene LoadScene(const std::string& origin, Load&& load) {
 }  // namespace
 
 Scene LoadSceneFile(const std::string& path, const std::string& keyframe) {
-  if (IsMjcfFile(path)) return LoadSceneText(MjcfSceneText(path, keyframe), path);
+  if (IsMjcfFile(path)) {
+    const MjcfRootCache each_file_read_once;  // by MjcfSceneText and the load
+    return LoadSceneText(MjcfSceneText(path, keyframe), path);
+  }
   if (!keyframe.empty())
     throw SceneFileError(path +
                          ": a keyframe is taken by an MJCF file run by itself; a "
