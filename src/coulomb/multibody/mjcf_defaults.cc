@@ -12,6 +12,7 @@
 #include "coulomb/multibody/mjcf_inertias.h"
 #include "coulomb/multibody/mjcf_joint_angles.h"
 #include "coulomb/multibody/mjcf_orientations.h"
+#include "coulomb/multibody/mjcf_root_cache.h"
 
 namespace coulomb {
 namespace {

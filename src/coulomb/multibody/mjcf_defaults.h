@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "coulomb/multibody/mjcf_root_cache.h"
-
 namespace coulomb {
 
 // The root <mujoco> element of the MJCF file at `path` (Boost's property

@@ -94,10 +94,10 @@ struct MjcfTreeSource {
 // robots (a body's share leaves them out: a grasped object, two parts
 // held together) as connections of body1's tree to body2's
 // (BodyConnection::tree_b), held as at qpos0, and its excludes of two
-// robots' bodies (one of them may not move: a table, a mocap body); a
-// connect or weld that names a body of the file that is no moving robot of
-// the scene (a fixed one, or one the scene does not load), or an exclude
-// naming one the scene does not load, is a warning.
+// robots' bodies (one of them may not move: a table, a mocap body). A
+// connect or weld of a body the scene moves to one that it does not move
+// or load, or an exclude of a body it loads and one it does not load, is a
+// warning; a link between two bodies it does not load is none of its own.
 void AddMjcfLinksBetweenRobots(const SceneReader& r,
                                const std::vector<MjcfTreeSource>& sources, Scene* scene);
 
