@@ -267,6 +267,46 @@ def test_an_mjcf_floor_left_out_or_excluded_holds_nothing(tmp_path, robot, conta
     assert sim.body_position("ball")[2] < 0.6 - 0.5 * G * 0.9**2  # falling freely
 
 
+def test_a_world_touch_site_of_a_scene_robots_file_reads_its_floors_contacts(tmp_path):
+    # The floor of a robot's file is the world's (MultibodySystem's
+    # kFileWorld role): a touch site of that file's <worldbody> around the
+    # floor reads the resting ball's weight, 1.5 g.
+    pad = '<site name="pad" type="box" size="1 1 0.05" pos="0 0 0.2"/>'
+    sensor = '<sensor><touch name="pad" site="pad"/></sensor>'
+    sim = load_alone(tmp_path, ball_over(FLOOR + pad, sensor),
+                     pose={"position": [0, 0, 0.31]})
+    sim.run(1.0)
+    assert sim.sensor_data("r")["pad"][0] == pytest.approx(1.5 * G, rel=1e-5)
+
+
+def test_a_link_welded_to_the_world_does_not_touch_a_link_it_overlaps_at_the_start(tmp_path):
+    # The base has no joint: welded to the world, its box is the world's
+    # geometry. The forearm's ball starts inside it and stays inside it as
+    # the arm swings about the base's centre (radius 0.15 < 0.2): the pair is
+    # left out as MuJoCo leaves out the parent–child pairs, so the arm swings
+    # freely, no contact, and no impulse ever throws it.
+    arm = """<mujoco model="arm">
+  <worldbody>
+    <body name="base" pos="0 0 1">
+      <geom type="box" size="0.2 0.2 0.2"/>
+      <body name="upper">
+        <joint type="hinge" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.02" mass="0.1"/>
+        <body name="fore" pos="0.1 0 0">
+          <joint type="hinge" axis="0 1 0"/>
+          <geom type="sphere" size="0.04" pos="0.05 0 0" mass="0.1"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>"""
+    sim = load_alone(tmp_path, arm)
+    for _ in range(30):
+        sim.step()
+        assert len(sim.contacts()["body_a"]) == 0
+    assert sim.q[0] > 0.1  # swung down about +y
+
+
 def test_an_mjcf_world_box_is_placed_by_its_pos_and_euler(tmp_path):
     # The table is long along y once turned 90° about z: the ball, 0.3 m
     # along y from its centre, lands on its top (0.4 + 0.1); unturned, the

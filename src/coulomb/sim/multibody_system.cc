@@ -73,8 +73,6 @@ int MultibodySystem::AddTree(const std::string& name, MultibodyTree model,
                     .gravity_compensations = {},
                     .sensors = {},
                     .actuators = {},
-                    .welded_geometries = {},
-                    .world_geometries = {},
                     .applied_force = {},
                     .applied_force_W = Eigen::Vector3d::Zero(),
                     .applied_torque_W = Eigen::Vector3d::Zero()});
@@ -122,7 +120,6 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
   // The geometry of links welded to the world (a fixed base's root) is the
   // world's: their contacts have no velocity of the robot to act on.
   std::vector<std::pair<int, int>> added;  // geometry id, body
-  std::vector<std::pair<int, int>>& welded = trees_[index].welded_geometries;
   for (const BodyGeometry& geometry : geometries) {
     const bool is_welded = tree.IsWeldedToWorld(geometry.body);
     const int id =
@@ -130,7 +127,9 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
             ? AddFileGeometry(geometry, -1, 0,
                               tree.body_pose(geometry.body) * geometry.X_BG, material)
             : AddFileGeometry(geometry, index, geometry.body, geometry.X_BG, material);
-    if (is_welded) welded.emplace_back(id, geometry.body);
+    if (is_welded)
+      SetStaticRole(
+          id, {.kind = StaticRole::kWeldedLink, .tree = index, .body = geometry.body});
     for (const auto& [other, body] : added) {
       if (tree.AreAdjacent(body, geometry.body)) collision_world_.ExcludePair(other, id);
     }
@@ -138,8 +137,8 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
   }
   ExcludeInitiallyOverlappingPairs(index);
   for (const WorldGeometry& geometry : tree.world_geometries())
-    trees_[index].world_geometries.push_back(
-        AddFileGeometry(geometry, -1, 0, geometry.X_WG, material));
+    SetStaticRole(AddFileGeometry(geometry, -1, 0, geometry.X_WG, material),
+                  {.kind = StaticRole::kFileWorld, .tree = index, .body = -1});
   for (const std::string& joint : tree.OneDofJointNames()) {
     const MultibodyTree::JointIndex limits = tree.FindOneDofJoint(joint);
     if (std::isfinite(limits.lower_limit) || std::isfinite(limits.upper_limit)) {
@@ -152,29 +151,31 @@ int MultibodySystem::AddRobot(const std::string& name, MultibodyTree model,
 std::vector<int> MultibodySystem::BodyGeometries(int tree, int body) const {
   std::vector<int> geometries;
   for (int geometry = 0; geometry < collision_world_.num_geometries(); ++geometry) {
-    if (collision_world_.tree(geometry) == tree &&
-        collision_world_.body(geometry) == body)
+    const StaticRole role = static_role(geometry);
+    if (body >= 0 ? GeometryOnBody(geometry, tree, body)
+                  : role.kind == StaticRole::kFileWorld && role.tree == tree)
       geometries.push_back(geometry);
-  }
-  for (const auto& [geometry, welded_to] : trees_[tree].welded_geometries)
-    if (welded_to == body) geometries.push_back(geometry);
-  if (body == -1) {
-    geometries.insert(geometries.end(), trees_[tree].world_geometries.begin(),
-                      trees_[tree].world_geometries.end());
   }
   return geometries;
 }
 
 bool MultibodySystem::GeometryOnBody(int geometry, int tree, int body) const {
-  if (body >= 0 && collision_world_.OnBody(geometry, tree, body)) return true;
-  if (collision_world_.tree(geometry) >= 0 || collision_world_.body(geometry) != 0)
-    return false;  // on a moving or a kinematic body
-  for (int t = 0; t < num_trees(); ++t)
-    for (const auto& [welded, welded_to] : trees_[t].welded_geometries)
-      if (welded == geometry) return t == tree && welded_to == body;
-  return body < 0 &&
-         std::find(fixed_model_geometries_.begin(), fixed_model_geometries_.end(),
-                   geometry) == fixed_model_geometries_.end();
+  const StaticRole role = static_role(geometry);
+  if (body >= 0) {
+    return collision_world_.OnBody(geometry, tree, body) ||
+           (role.kind == StaticRole::kWeldedLink && role.tree == tree &&
+            role.body == body);
+  }
+  const bool of_the_world =  // neither moving nor on a kinematic body
+      collision_world_.tree(geometry) < 0 && collision_world_.body(geometry) == 0;
+  return of_the_world &&
+         (role.kind == StaticRole::kWorld || role.kind == StaticRole::kFileWorld);
+}
+
+void MultibodySystem::SetStaticRole(int geometry, const StaticRole& role) {
+  if (static_cast<int>(static_roles_.size()) <= geometry)
+    static_roles_.resize(geometry + 1);
+  static_roles_[geometry] = role;
 }
 
 void MultibodySystem::ExcludeBodyPair(int tree, int body_a, int body_b) {
@@ -220,7 +221,7 @@ std::vector<int> MultibodySystem::AddFixedModel(MultibodyTree model,
     ids.push_back(AddFileGeometry(geometry, -1, world_body,
                                   X_BW * model.body_pose(geometry.body) * geometry.X_BG,
                                   material));
-    if (world_body == 0) fixed_model_geometries_.push_back(ids.back());
+    if (world_body == 0) SetStaticRole(ids.back(), {.kind = StaticRole::kFixedModel});
   }
   for (const WorldGeometry& geometry : model.world_geometries())
     ids.push_back(AddFileGeometry(geometry, -1, 0, geometry.X_WG, material));
@@ -467,11 +468,10 @@ void MultibodySystem::CheckTreeIndex(int tree) const {
 }
 
 void MultibodySystem::ExcludeInitiallyOverlappingPairs(int tree) {
-  const std::vector<std::pair<int, int>>& welded = trees_[tree].welded_geometries;
   const auto is_robots = [&](int geometry) {
+    const StaticRole role = static_role(geometry);
     return collision_world_.tree(geometry) == tree ||
-           std::any_of(welded.begin(), welded.end(),
-                       [geometry](const auto& entry) { return entry.first == geometry; });
+           (role.kind == StaticRole::kWeldedLink && role.tree == tree);
   };
   std::vector<Eigen::Isometry3d> poses;
   UpdateAllTrees();

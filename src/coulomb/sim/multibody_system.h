@@ -40,12 +40,6 @@ class MultibodySystem {
     std::vector<GravityCompensation> gravity_compensations;
     std::vector<Sensor> sensors;
     std::vector<ActuatorControl> actuators;
-    // The world's geometries that are links of this robot welded to the
-    // world (AddRobot), with their bodies: {geometry id, body}.
-    std::vector<std::pair<int, int>> welded_geometries;
-    // The world's geometries from the robot's MJCF <worldbody> geoms (a
-    // floor: MultibodyTree::world_geometries), added last by AddRobot.
-    std::vector<int> world_geometries;
     // A constant generalized force on v [N, N·m] (empty: none). For a free
     // body or floating base (v = [ṗ_WB in world, ω_B in body]) its first six
     // entries are a force in world and a torque in the body frame, which
@@ -256,9 +250,26 @@ class MultibodySystem {
   int AddFileGeometry(const FileGeometry& geometry, int tree, int body,
                       const Eigen::Isometry3d& X_BG, const ContactMaterial& material);
   void CheckTreeIndex(int tree) const;  // throws if out of range
-  // The geometries of a tree's body (−1: the tree's world geometries), its
-  // links welded to the world's included.
+  // The geometries of a tree's body, its links welded to the world's
+  // included; for body −1 the geometries of the tree's file's <worldbody>
+  // (what an MJCF exclude of body "world" names), not the world at large.
   std::vector<int> BodyGeometries(int tree, int body) const;
+  // Which body a geometry of the world (the collision world's tree −1, body
+  // 0) stands for: the world itself (its role's default), a link of `tree`
+  // welded to the world (`body`: the link), a geometry of `tree`'s file's
+  // <worldbody> (AddRobot), or a fixed model's body (AddFixedModel: a
+  // table), a body of its own in MuJoCo. One entry per geometry id, so that
+  // GeometryOnBody, asked per contact by touch sensors, looks it up in O(1).
+  struct StaticRole {
+    enum Kind { kWorld, kWeldedLink, kFileWorld, kFixedModel } kind = kWorld;
+    int tree = -1;
+    int body = -1;
+  };
+  StaticRole static_role(int geometry) const {
+    return geometry < static_cast<int>(static_roles_.size()) ? static_roles_[geometry]
+                                                             : StaticRole{};
+  }
+  void SetStaticRole(int geometry, const StaticRole& role);
   // The terms of a tendon named `name`, or of that one-dof joint's q alone;
   // throws std::invalid_argument for neither.
   std::vector<JointTerm> TermsOf(int tree, const std::string& name) const;
@@ -271,9 +282,7 @@ class MultibodySystem {
   CollisionWorld collision_world_;
   std::vector<ContactMaterial> materials_;
   std::vector<PrescribedMotion> kinematic_bodies_;  // world body b ≥ 1 is [b − 1]
-  // The geometries of the fixed models' bodies on world body 0 (AddFixedModel:
-  // a table), which are bodies of their own in MuJoCo, not the world.
-  std::vector<int> fixed_model_geometries_;
+  std::vector<StaticRole> static_roles_;            // by geometry id; absent: kWorld
   // The mocap bodies: {name, world body}; a mocap body's pose is its
   // motion's X_WB0 (no drift, no oscillation).
   std::vector<std::pair<std::string, int>> mocap_bodies_;
