@@ -297,8 +297,14 @@ struct MultibodyTree::Impl {
       throw std::runtime_error(path + ": " + object.name + ": " + e.what());
     }
     if (!shape) {
-      throw std::runtime_error(path + ": " + object.name +
-                               ": unsupported collision geometry");
+      const std::string what = dynamic_cast<const coal::Ellipsoid*>(object.geometry.get())
+                                   ? "an ellipsoid"
+                                   : "this shape";
+      throw std::runtime_error(
+          path + ": " + object.name + ": " + what +
+          " cannot collide (spheres, capsules, cylinders, boxes, planes and meshes can): "
+          "make it one of those, or keep it for its mass alone (MJCF contype=\"0\" "
+          "conaffinity=\"0\"; a URDF <visual>)");
     }
     return *shape;
   }
