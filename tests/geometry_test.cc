@@ -375,6 +375,16 @@ TEST(Shape, InertiaOfCapsuleCylinderAndSphereMatchSlicing) {
   EXPECT_NEAR(Volume(Capsule{r, l}),
               std::numbers::pi * r * r * l + 4.0 / 3.0 * std::numbers::pi * r * r * r,
               1e-15);
+  // A spheroid (semi-axes r, r, c): circles of radius r √(1 − z²/c²).
+  const double c = 0.25;
+  const Eigen::Vector3d spheroid = SlicedInertia(
+      [&](double z) { return r * std::sqrt(std::max(0.0, 1.0 - z * z / (c * c))); }, -c,
+      c);
+  EXPECT_TRUE(UnitDensityInertia(Ellipsoid{Eigen::Vector3d(r, r, c)})
+                  .diagonal()
+                  .isApprox(spheroid, 1e-6));
+  EXPECT_NEAR(Volume(Ellipsoid{Eigen::Vector3d(r, 0.2, c)}),
+              4.0 / 3.0 * std::numbers::pi * r * 0.2 * c, 1e-15);
 }
 
 TEST(Shape, RejectsNonPositiveDimensions) {

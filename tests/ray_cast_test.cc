@@ -48,6 +48,7 @@ std::vector<std::pair<Shape, double>> ShapesAndInnerRadii() {
           {Box{Eigen::Vector3d(0.4, 0.6, 0.2)}, 0.08},
           {Capsule{0.1, 0.5}, 0.04},
           {Cylinder{0.2, 0.3}, 0.1},
+          {Ellipsoid{Eigen::Vector3d(0.3, 0.15, 0.4)}, 0.07},
           {MakeConvexMesh(OctahedronPoints(), "octahedron"), 0.05}};
 }
 

@@ -134,6 +134,20 @@ TEST(SamplesFrom, KeepsEachSampleWithItsContacts) {
   EXPECT_THROW(SamplesFrom(all, all.time.size() + 1), std::invalid_argument);
 }
 
+// The geometries of a run of `scene` over 0.01 s, written and read back.
+std::vector<RecordedGeometry> RecordedGeometriesOf(Scene scene) {
+  const std::filesystem::path directory =
+      std::filesystem::temp_directory_path() /
+      ("coulomb_shape_output_test_" + std::to_string(::getpid()));
+  Simulation simulation(std::move(scene));
+  const SimulationSummary summary = simulation.RunFor(0.01);
+  WriteRunOutput(directory.string(), simulation, summary);
+  const Hdf5File file((directory / "trajectory.h5").string(), Hdf5File::Mode::kRead);
+  std::vector<RecordedGeometry> geometries = ReadTrajectoryGeometry(file);
+  std::filesystem::remove_all(directory);
+  return geometries;
+}
+
 // An SDF shape is written as its display surface and read back as that
 // surface (for the viewer), without a field.
 TEST(RunOutput, SdfShapesKeepTheirDisplaySurface) {
@@ -144,14 +158,7 @@ TEST(RunOutput, SdfShapesKeepTheirDisplaySurface) {
   scene.system.AddFreeBody("ball", Sphere{0.01}, 0.1, Pose(Eigen::Vector3d(0.2, 0, 0.1)),
                            Eigen::Vector3d::Zero(), Eigen::Vector3d::Zero(),
                            ContactMaterial{});
-  const std::filesystem::path directory =
-      std::filesystem::temp_directory_path() /
-      ("coulomb_sdf_output_test_" + std::to_string(::getpid()));
-  Simulation simulation(std::move(scene));
-  const SimulationSummary summary = simulation.RunFor(0.01);
-  WriteRunOutput(directory.string(), simulation, summary);
-  const Hdf5File file((directory / "trajectory.h5").string(), Hdf5File::Mode::kRead);
-  const std::vector<RecordedGeometry> geometries = ReadTrajectoryGeometry(file);
+  const std::vector<RecordedGeometry> geometries = RecordedGeometriesOf(std::move(scene));
   ASSERT_EQ(geometries.size(), 2u);
   const auto* read = std::get_if<SdfShape>(&geometries[0].shape);
   ASSERT_NE(read, nullptr);
@@ -160,7 +167,21 @@ TEST(RunOutput, SdfShapesKeepTheirDisplaySurface) {
   EXPECT_EQ(read->surface->vertices.size(), bolt.surface->vertices.size());
   EXPECT_EQ(read->surface->triangles, bolt.surface->triangles);
   EXPECT_NEAR(Volume(geometries[0].shape), Volume(bolt), 1e-12 * Volume(bolt));
-  std::filesystem::remove_all(directory);
+}
+
+// An ellipsoid is read back with its semi-axes (the last shape code).
+TEST(RunOutput, EllipsoidsKeepTheirSemiAxes) {
+  Scene scene;
+  scene.name = "egg";
+  const Eigen::Vector3d semi_axes(0.1, 0.05, 0.2);
+  scene.system.AddFreeBody("egg", Ellipsoid{semi_axes}, 1.0,
+                           Pose(Eigen::Vector3d(0, 0, 1)), Eigen::Vector3d::Zero(),
+                           Eigen::Vector3d::Zero(), ContactMaterial{});
+  const std::vector<RecordedGeometry> geometries = RecordedGeometriesOf(std::move(scene));
+  ASSERT_EQ(geometries.size(), 1u);
+  const auto* read = std::get_if<Ellipsoid>(&geometries[0].shape);
+  ASSERT_NE(read, nullptr);
+  EXPECT_EQ(read->semi_axes, semi_axes);
 }
 
 }  // namespace

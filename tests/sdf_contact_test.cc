@@ -7,7 +7,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <numbers>
 #include <random>
 
 #include "coulomb/geometry/collision_world.h"
@@ -47,6 +49,44 @@ TEST(ShapeSignedDistance, PrimitivesMatchTheirClosedForms) {
     EXPECT_NEAR(ShapeSignedDistance(Capsule{0.05, 0.2}, p, &gradient),
                 (p - axis).norm() - 0.05, 1e-15);
     EXPECT_NEAR(ShapeSignedDistance(HalfSpace{}, p, &gradient), p.z(), 0.0);
+  }
+}
+
+// An ellipsoid's distance: p − φ ∇φ lies on the surface with ∇φ its unit
+// normal there (the nearest point is a critical point), and |φ| is the
+// nearest of 640 000 points sampled on the surface, within their spacing —
+// inside and outside, on the shortest axis' plane (where the nearest points
+// leave it) and at the centre.
+TEST(ShapeSignedDistance, AnEllipsoidsIsTheDistanceToItsNearestSurfacePoint) {
+  const Eigen::Vector3d a(0.3, 0.15, 0.4);
+  std::vector<Eigen::Vector3d> surface;
+  constexpr int kSamples = 800;
+  for (int i = 0; i < kSamples; ++i) {
+    const double polar = std::numbers::pi * (i + 0.5) / kSamples;
+    for (int j = 0; j < kSamples; ++j) {
+      const double azimuth = 2.0 * std::numbers::pi * j / kSamples;
+      surface.push_back(a.cwiseProduct(
+          Eigen::Vector3d(std::sin(polar) * std::cos(azimuth),
+                          std::sin(polar) * std::sin(azimuth), std::cos(polar))));
+    }
+  }
+  std::mt19937 random(3);
+  std::uniform_real_distribution<double> coordinate(-0.6, 0.6);
+  std::vector<Eigen::Vector3d> points{
+      {0.1, 0.0, 0.2}, {0.05, 0.0, -0.1}, {0, 0, 0}, {0.5, 0.3, -0.2}, {0.0, 0.0, 0.39}};
+  for (int k = 0; k < 20; ++k)
+    points.push_back({coordinate(random), coordinate(random), coordinate(random)});
+  Eigen::Vector3d gradient;
+  for (const Eigen::Vector3d& p : points) {
+    const double phi = ShapeSignedDistance(Ellipsoid{a}, p, &gradient);
+    const Eigen::Vector3d x = p - phi * gradient;
+    EXPECT_NEAR(x.cwiseQuotient(a).squaredNorm(), 1.0, 1e-9) << p.transpose();
+    EXPECT_NEAR(gradient.dot(x.cwiseQuotient(a.cwiseAbs2()).normalized()), 1.0, 1e-9);
+    double sampled = std::numeric_limits<double>::infinity();
+    for (const Eigen::Vector3d& y : surface) sampled = std::min(sampled, (p - y).norm());
+    EXPECT_LE(std::abs(phi), sampled + 1e-12) << p.transpose();
+    EXPECT_GE(std::abs(phi), sampled - 2e-3) << p.transpose();
+    EXPECT_EQ(phi < 0.0, p.cwiseQuotient(a).squaredNorm() < 1.0) << p.transpose();
   }
 }
 

@@ -210,11 +210,6 @@ def test_a_robot_that_cannot_move_is_fixed_geometry(tmp_path):
     ("""<mujoco><default><geom size="0.1 0.1 0"/></default><worldbody><body name="b">
         <freejoint/><geom name="g" type="box"/><geom type="capsule" fromto="0 0 0 0 0 1"/>
         </body></worldbody></mujoco>""", "geom 'g': size 2 must be positive"),
-    # Shapes that cannot collide: the message says how to keep them.
-    ("""<mujoco><worldbody><body name="b"><freejoint/>
-        <geom name="egg" type="ellipsoid" size="0.1 0.05 0.2"/></body></worldbody></mujoco>""",
-     "egg: an ellipsoid cannot collide .*make it one of those, or keep it for its "
-     "mass alone \\(MJCF contype=\"0\" conaffinity=\"0\""),
 ])
 def test_mjcf_files_a_robot_cannot_be_are_refused_in_one_line(tmp_path, text, message):
     with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*" + message) as error:

@@ -1244,3 +1244,89 @@ def test_an_object_grasped_by_a_weld_to_the_hand_is_carried_and_let_go_as_in_muj
     ours, theirs = sim.body_position("object"), data.body("object").xpos
     np.testing.assert_allclose(ours, [0.3, 0, 0.04], atol=2e-3)
     np.testing.assert_allclose(ours, theirs, atol=5e-3)
+
+
+
+# Eggs (ellipsoids of semi-axes 0.1, 0.05, 0.2) set down on their flattest
+# side (the shortest semi-axis, the body's y, turned vertical): one on the
+# floor, one on a table (a box: a pair Coal's GJK solves), a light one on
+# top of the first, egg on egg. They rest where the closed form puts them
+# (centres at 0.05, the table top + 0.05, and 0.15 on the lower egg's top
+# point), as MuJoCo's do, whose soft contacts sink a fraction of a mm.
+EGGS = """<mujoco model="eggs">
+  <option timestep="0.005"/>
+  <worldbody>
+    <geom type="plane" size="3 3 0.1"/>
+    <geom name="table" type="box" size="0.3 0.3 0.1" pos="1 0 0.1"/>
+    <body name="floor_egg" pos="0 0 0.05" euler="90 0 0">
+      <freejoint/><geom type="ellipsoid" size="0.1 0.05 0.2" mass="1"/>
+    </body>
+    <body name="table_egg" pos="1 0 0.25" euler="90 30 0">
+      <freejoint/><geom type="ellipsoid" size="0.1 0.05 0.2" mass="1"/>
+    </body>
+    <body name="top_egg" pos="0 0 0.15" euler="90 90 0">
+      <freejoint/><geom type="ellipsoid" size="0.1 0.05 0.2" mass="0.2"/>
+    </body>
+  </worldbody>
+</mujoco>"""
+
+
+def test_ellipsoids_rest_on_their_flattest_side_as_in_mujoco(tmp_path):
+    model, data, sim = both(tmp_path, EGGS)
+    steps = 200  # 1 s
+    mujoco.mj_step(model, data, nstep=steps)
+    mujoco.mj_kinematics(model, data)
+    trajectory = sim.run(steps * sim.time_step)
+    assert trajectory.summary["momentum_error_max"] < 1e-6
+    for body, height in (("floor_egg", 0.05), ("table_egg", 0.25), ("top_egg", 0.15)):
+        position = sim.body_position(body)
+        assert position[2] == pytest.approx(height, abs=1e-4), body
+        # MuJoCo's soft contacts sink the top egg by ~1 mm (two in series),
+        # its soft stiction lets the lower egg creep by a few mm.
+        assert position[2] == pytest.approx(data.body(body).xpos[2], abs=1.5e-3), body
+        np.testing.assert_allclose(position, data.body(body).xpos, atol=5e-3, err_msg=body)
+        # Flat: the body's y-axis vertical to within a few mrad (the table
+        # egg rocks by about 1 mrad: Coal's GJK places its contact point on
+        # the curved surface to a fraction of a mm, and rocking without
+        # slip does not dissipate).
+        w, x, y, z = sim.body_orientation(body)
+        assert abs(2 * (y * z + w * x)) > np.cos(5e-3), body
+    assert len(sim.contacts()["body_a"]) == 3
+
+
+def test_a_tilted_egg_rocks_at_the_closed_form_frequency(tmp_path):
+    # The egg on its flattest side, tilted by θ0 = 0.05 rad in the plane of
+    # its semi-axes a = 0.1 and b = 0.05 (about its c-axis), released at
+    # rest, just touching: it rocks without slipping about the bottom point,
+    # whose radius of curvature is ρ = a²/b, so that for small θ the centre
+    # rises by (ρ − b) θ²/2 and ω² = m g (ρ − b) / (I_c + m b²), I_c =
+    # m (a² + b²)/5: a period of 0.366 s. Its energy never grows.
+    a, b, c, m, theta0 = 0.1, 0.05, 0.2, 1.0, 0.05
+    # Body y up (about x by 90°), then tilted about world y (the body's −z).
+    turn = np.array([[1, 0, 0], [0, 0, -1], [0, 1, 0]])
+    tilt = np.array([[np.cos(theta0), 0, np.sin(theta0)], [0, 1, 0],
+                     [-np.sin(theta0), 0, np.cos(theta0)]])
+    rotation = tilt @ turn
+    height = np.linalg.norm(np.diag([a, b, c]) @ rotation.T @ [0, 0, 1])
+    quaternion = np.empty(4)
+    mujoco.mju_mat2Quat(quaternion, rotation.flatten())
+    text = f"""<mujoco><option timestep="0.001"/><worldbody>
+      <geom type="plane" size="3 3 0.1"/>
+      <body name="egg" pos="0 0 {float(height)!r}" quat="{' '.join(repr(float(q)) for q in quaternion)}">
+        <freejoint/><geom type="ellipsoid" size="{a} {b} {c}" mass="{m}"/>
+      </body></worldbody></mujoco>"""
+    _, _, sim = both(tmp_path, text)
+    tilts, energies = [], []
+    for _ in range(1500):
+        trajectory = sim.run(sim.time_step)
+        w, x, y, z = sim.body_orientation("egg")
+        tilts.append(2 * (x * z - w * y))  # the body y-axis' world x: −sin θ
+        energies.append(trajectory.summary["energy_final"])
+    omega = np.sqrt(m * 9.81 * (a * a / b - b) / (m * (a * a + b * b) / 5 + m * b * b))
+    tilts = np.array(tilts)
+    crossings = np.flatnonzero((tilts[:-1] < 0) != (tilts[1:] < 0)) * sim.time_step
+    assert len(crossings) >= 7
+    period = 2 * np.mean(np.diff(crossings))
+    assert period == pytest.approx(2 * np.pi / omega, rel=0.02)
+    assert np.abs(tilts).max() == pytest.approx(np.sin(theta0), rel=0.05)
+    assert max(energies) <= energies[0] + 1e-3

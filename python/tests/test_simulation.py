@@ -221,6 +221,28 @@ def test_a_resting_sphere_carries_its_weight_at_the_near_rigid_depth():
     assert contacts["depth"][0] == pytest.approx(depth, rel=1e-3)
 
 
+def test_a_scene_files_ellipsoid_rests_on_its_shortest_semi_axis():
+    # The solid x²/a² + y²/b² + z²/c² ≤ 1 with c the shortest, upright: it
+    # rests with its centre at c, and weighs its mass (ρ 4/3 π a b c).
+    a, b, c, density = 0.2, 0.1, 0.05, 500.0
+    sim = coulomb.Simulation.from_dict({
+        "time_step": 0.01,
+        "bodies": [
+            {"name": "ground", "shape": {"halfspace": {}}, "fixed": True},
+            {"name": "egg", "shape": {"ellipsoid": {"semi_axes": [a, b, c]}},
+             "density": density, "pose": {"position": [0, 0, c + 0.01]}},
+        ],
+    })
+    sim.run(1.0)
+    assert sim.body_position("egg")[2] == pytest.approx(c, abs=1e-4)
+    mass = density * 4 / 3 * math.pi * a * b * c
+    assert sim.contacts()["impulse"][0][2] == pytest.approx(mass * G * 0.01, rel=1e-6)
+    with pytest.raises(ValueError, match=r"bodies\[0\]\.shape\.ellipsoid\.semi_axes: "
+                                         "must be positive"):
+        coulomb.Simulation.from_dict({"bodies": [
+            {"name": "b", "shape": {"ellipsoid": {"semi_axes": [0.1, 0, 0.2]}}, "mass": 1}]})
+
+
 def test_state_round_trips_and_bad_input_changes_nothing():
     sim = coulomb.Simulation.from_builtin("sphere_on_ground")
     q, v = sim.q, sim.v

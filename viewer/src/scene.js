@@ -33,6 +33,8 @@ function shapeGeometry(g, detail) {
   switch (g.shape) {
     case "sphere":
       return new THREE.SphereGeometry(a, segments(32), segments(16));
+    case "ellipsoid": // semi-axes a, b, c
+      return new THREE.SphereGeometry(1, segments(32), segments(16)).scale(a, b, c);
     case "box":
       return new THREE.BoxGeometry(a, b, c);
     case "capsule":

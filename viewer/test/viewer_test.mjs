@@ -6,7 +6,7 @@
 //   node viewer/test/viewer_test.mjs COULOMB_BINARY SOURCE_DIR
 // Exit 77 (ctest: skipped) when no Chromium is installed.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -186,21 +186,31 @@ async function checkLive(browser) {
   check(page.errors.length === 0, `live: no console errors ${page.errors.join(" | ")}`);
 }
 
-// SDF shapes (the threaded bolt, world geometry, and the nut) are drawn from
-// their display surfaces: hiding either changes the picture.
-async function checkSdfShapes(browser) {
-  const runDir = join(work, "bolt_nut");
-  run(["run", "bolt_nut", "--duration", "0.02", "--out", runDir]);
-  const page = join(work, "bolt_nut.html");
+// Each geometry of the run of `args` is drawn as `expected` says (its shape
+// names): hiding any one changes the picture.
+async function checkDrawnShapes(browser, name, args, expected) {
+  const runDir = join(work, name);
+  run(["run", ...args, "--out", runDir]);
+  const page = join(work, `${name}.html`);
   run(["view", runDir, "--export", page]);
-  const viewer = await openViewer(browser, pathToFileURL(page).href, "bolt_nut");
+  const viewer = await openViewer(browser, pathToFileURL(page).href, name);
   const shapes = await viewer.evaluate(() => window.coulombViewer.meta.geometries.map((g) => g.shape));
-  check(shapes.length === 2 && shapes.every((shape) => shape === "sdf"), `bolt_nut: two SDF shapes (${shapes})`);
+  check(shapes.join(" ") === expected.join(" "), `${name}: shapes ${shapes}`);
   for (let g = 0; g < shapes.length; ++g) {
     const pixels = await pixelsOf(viewer, g);
-    check(pixels > 200, `bolt_nut: geometry ${g} covers ${pixels} pixels`);
+    check(pixels > 200, `${name}: geometry ${g} (${shapes[g]}) covers ${pixels} pixels`);
   }
-  check(viewer.errors.length === 0, `bolt_nut: no console errors ${viewer.errors.join(" | ")}`);
+  check(viewer.errors.length === 0, `${name}: no console errors ${viewer.errors.join(" | ")}`);
+}
+
+// SDF shapes (the threaded bolt, world geometry, and the nut) are drawn from
+// their display surfaces; an ellipsoid as a sphere scaled by its semi-axes.
+async function checkShapes(browser) {
+  await checkDrawnShapes(browser, "bolt_nut", ["bolt_nut", "--duration", "0.02"], ["sdf", "sdf"]);
+  const egg = join(work, "egg.xml");
+  writeFileSync(egg, `<mujoco><worldbody><body name="egg" pos="0 0 1"><freejoint/>
+    <geom type="ellipsoid" size="0.1 0.05 0.2" mass="1"/></body></worldbody></mujoco>`);
+  await checkDrawnShapes(browser, "egg", [egg, "--duration", "0.02"], ["ellipsoid"]);
 }
 
 // The sensor charts of a page: per chart its title and [times, columns...].
@@ -260,7 +270,7 @@ async function main() {
     run(["view", runDir, "--export", replay]);
     await checkPlayback(await openViewer(browser, pathToFileURL(replay).href, "exported"), steps);
     await checkLive(browser);
-    await checkSdfShapes(browser);
+    await checkShapes(browser);
     await checkSensors(browser);
   } finally {
     await browser.close();

@@ -60,6 +60,9 @@ std::shared_ptr<coal::CollisionGeometry> MakeCoalShape(const Shape& shape) {
                  [](const HalfSpace&) -> std::shared_ptr<coal::CollisionGeometry> {
                    return std::make_shared<coal::Halfspace>(coal::Vec3s(0, 0, 1), 0.0);
                  },
+                 [](const Ellipsoid& e) -> std::shared_ptr<coal::CollisionGeometry> {
+                   return std::make_shared<coal::Ellipsoid>(e.semi_axes);
+                 },
                  [](const ConvexMesh& m) -> std::shared_ptr<coal::CollisionGeometry> {
                    return MakeCoalConvex(*m.hull);
                  },

@@ -141,6 +141,13 @@ struct RayVisitor {
   std::optional<double> operator()(const Cylinder& cylinder) const {
     return WithinCylinder(p, d, cylinder.radius, 0.5 * cylinder.length).FirstCrossing();
   }
+  std::optional<double> operator()(const Ellipsoid& ellipsoid) const {
+    // The unit ball in coordinates divided by the semi-axes; t unchanged.
+    const Eigen::Vector3d q = p.cwiseQuotient(ellipsoid.semi_axes);
+    const Eigen::Vector3d e = d.cwiseQuotient(ellipsoid.semi_axes);
+    return WithinQuadric(q.squaredNorm() - 1.0, 2.0 * q.dot(e), e.squaredNorm())
+        .FirstCrossing();
+  }
   std::optional<double> operator()(const HalfSpace& half_space) const {
     if (p.z() < 0.0 || !(d.z() < 0.0)) return std::nullopt;
     const double t = -p.z() / d.z();

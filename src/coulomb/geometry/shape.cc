@@ -109,7 +109,8 @@ std::string ShapeName(const Shape& shape) {
                  [](const Cylinder&) { return "cylinder"; },
                  [](const HalfSpace&) { return "halfspace"; },
                  [](const ConvexMesh&) { return "mesh"; },
-                 [](const SdfShape&) { return "sdf"; }},
+                 [](const SdfShape&) { return "sdf"; },
+                 [](const Ellipsoid&) { return "ellipsoid"; }},
       shape);
 }
 
@@ -135,7 +136,11 @@ void ValidateShape(const Shape& shape) {
                  },
                  [](const HalfSpace&) {},
                  [](const ConvexMesh& m) { ValidateConvexMesh(m); },
-                 [](const SdfShape& s) { ValidateSdfShape(s); }},
+                 [](const SdfShape& s) { ValidateSdfShape(s); },
+                 [](const Ellipsoid& e) {
+                   for (int k = 0; k < 3; ++k)
+                     RequirePositive(e.semi_axes[k], "ellipsoid semi-axis");
+                 }},
       shape);
 }
 
@@ -145,6 +150,7 @@ double BoundingRadius(const Shape& shape) {
                  [](const Box& b) { return 0.5 * b.size.norm(); },
                  [](const Capsule& c) { return c.radius + 0.5 * c.length; },
                  [](const Cylinder& c) { return std::hypot(c.radius, 0.5 * c.length); },
+                 [](const Ellipsoid& e) { return e.semi_axes.maxCoeff(); },
                  [](const HalfSpace&) { return std::numeric_limits<double>::infinity(); },
                  [&shape](const auto&) {
                    double radius = 0.0;
@@ -163,6 +169,7 @@ double Volume(const Shape& shape) {
                    return kPi * c.radius * c.radius * (c.length + 4.0 / 3.0 * c.radius);
                  },
                  [](const Cylinder& c) { return kPi * c.radius * c.radius * c.length; },
+                 [](const Ellipsoid& e) { return 4.0 / 3.0 * kPi * e.semi_axes.prod(); },
                  [](const HalfSpace&) { return std::numeric_limits<double>::infinity(); },
                  [&shape](const auto&) { return MeshVolume(*SurfaceMesh(shape)); }},
       shape);
@@ -200,6 +207,11 @@ Eigen::Matrix3d UnitDensityInertia(const Shape& shape) {
           },
           [](const Cylinder& c) -> Eigen::Vector3d {
             return CylinderInertia(c.radius, c.length);
+          },
+          [](const Ellipsoid& e) -> Eigen::Vector3d {  // V/5 (b² + c²), …
+            const Eigen::Vector3d s2 = e.semi_axes.cwiseAbs2();
+            return Volume(e) / 5.0 *
+                   Eigen::Vector3d(s2.y() + s2.z(), s2.x() + s2.z(), s2.x() + s2.y());
           },
           [](const HalfSpace&) -> Eigen::Vector3d {
             throw std::invalid_argument("a half-space has no finite inertia");

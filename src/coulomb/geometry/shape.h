@@ -26,6 +26,12 @@ struct Cylinder {  // axis along z
   double radius = 0.0;
   double length = 0.0;
 };
+// The solid (x/a)² + (y/b)² + (z/c)² ≤ 1, semi_axes = (a, b, c) [m] (an MJCF
+// ellipsoid's size). Last in Shape, so that recorded shape codes keep their
+// meaning.
+struct Ellipsoid {
+  Eigen::Vector3d semi_axes = Eigen::Vector3d::Zero();
+};
 // The region z ≤ 0 of G, outward normal +z. Contacts see all of it; rays
 // (RayDistance) meet its surface only within |x| ≤ ray_half_extent[0] and
 // |y| ≤ ray_half_extent[1] [m] (an MJCF plane's size, as MuJoCo's rays).
@@ -67,8 +73,8 @@ struct SdfShape {
   std::shared_ptr<const TriangleMesh> surface;  // closed, for display and mass
 };
 
-using Shape =
-    std::variant<Sphere, Box, Capsule, Cylinder, HalfSpace, ConvexMesh, SdfShape>;
+using Shape = std::variant<Sphere, Box, Capsule, Cylinder, HalfSpace, ConvexMesh,
+                           SdfShape, Ellipsoid>;
 
 std::string ShapeName(const Shape& shape);
 

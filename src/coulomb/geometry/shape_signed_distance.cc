@@ -55,6 +55,43 @@ double CylinderDistance(const Eigen::Vector3d& p, const Cylinder& cylinder,
   return phi;
 }
 
+// The exact signed distance to the ellipsoid Σ (x_k/a_k)² ≤ 1 and its
+// outward normal at the nearest surface point x. With the nearest point
+// x_k = a_k² p_k / (t + a_k²), t is the root of
+// F(t) = Σ (a_k p_k / (t + a_k²))² − 1, which decreases on (−min a_k², ∞):
+// t > 0 outside, t < 0 inside (the Lagrange condition p − x = t x/a²).
+// Bisection brackets it in (−min a_k², a_max ‖p‖], where F ≤ 0. Inside, on
+// the plane of the shortest axis, F may stay negative down to −min a_k²:
+// the nearest points then leave that plane, x on the surface by its
+// shortest-axis coordinate.
+double EllipsoidDistance(const Eigen::Vector3d& p, const Ellipsoid& ellipsoid,
+                         Eigen::Vector3d* gradient) {
+  const Eigen::Vector3d a2 = ellipsoid.semi_axes.cwiseAbs2();
+  Eigen::Index shortest = 0;
+  const double lowest = -a2.minCoeff(&shortest);
+  const auto nearest = [&](double t) {
+    return Eigen::Vector3d(a2.array() * p.array() / (a2.array() + t));
+  };
+  const auto excess = [&](double t) {
+    return nearest(t).cwiseQuotient(ellipsoid.semi_axes).squaredNorm() - 1.0;
+  };
+  double low = lowest, high = std::max(0.0, ellipsoid.semi_axes.maxCoeff() * p.norm());
+  for (int iteration = 0; iteration < 200 && low < high; ++iteration) {
+    const double middle = 0.5 * (low + high);
+    if (middle <= low || middle >= high) break;
+    (excess(middle) > 0.0 ? low : high) = middle;
+  }
+  Eigen::Vector3d x = nearest(high);
+  const double off_surface = -excess(high);
+  if (off_surface > 1e-12) {  // the degenerate case inside
+    x[shortest] = std::copysign(ellipsoid.semi_axes[shortest] * std::sqrt(off_surface),
+                                p[shortest]);
+  }
+  *gradient = x.cwiseQuotient(a2).normalized();
+  const double distance = (p - x).norm();
+  return high > 0.0 ? distance : -distance;
+}
+
 double PolytopeDistance(const ConvexHull& hull, const Eigen::Vector3d& p,
                         Eigen::Vector3d* gradient) {
   double phi = -std::numeric_limits<double>::infinity();
@@ -82,6 +119,7 @@ double ShapeSignedDistance(const Shape& shape, const Eigen::Vector3d& p_G,
             return SphereDistance(p_G - axis_point, c.radius, gradient);
           },
           [&](const Cylinder& c) { return CylinderDistance(p_G, c, gradient); },
+          [&](const Ellipsoid& e) { return EllipsoidDistance(p_G, e, gradient); },
           [&](const HalfSpace&) {
             *gradient = Eigen::Vector3d::UnitZ();
             return p_G.z();

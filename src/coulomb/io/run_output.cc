@@ -43,6 +43,8 @@ Shape MakeShape(long long code, const double* size) {
       return HalfSpace{};
     case 5:
       return ConvexMesh{};
+    case 7:
+      return Ellipsoid{Eigen::Vector3d(size[0], size[1], size[2])};
     default:
       return SdfShape{};
   }

@@ -69,6 +69,7 @@ Eigen::Vector3d ShapeSize(const Shape& shape) {
     size.head<2>() << capsule->radius, capsule->length;
   if (const auto* cylinder = std::get_if<Cylinder>(&shape))
     size.head<2>() << cylinder->radius, cylinder->length;
+  if (const auto* ellipsoid = std::get_if<Ellipsoid>(&shape)) size = ellipsoid->semi_axes;
   return size;
 }
 

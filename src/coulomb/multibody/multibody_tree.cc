@@ -82,6 +82,9 @@ std::optional<Shape> ToShape(const coal::CollisionGeometry& geometry,
     return Capsule{capsule->radius, 2.0 * capsule->halfLength};
   }
   if (dynamic_cast<const coal::Halfspace*>(&geometry)) return HalfSpace{};
+  if (const auto* ellipsoid = dynamic_cast<const coal::Ellipsoid*>(&geometry)) {
+    return Ellipsoid{ellipsoid->radii};
+  }
   return std::nullopt;
 }
 
@@ -297,14 +300,11 @@ struct MultibodyTree::Impl {
       throw std::runtime_error(path + ": " + object.name + ": " + e.what());
     }
     if (!shape) {
-      const std::string what = dynamic_cast<const coal::Ellipsoid*>(object.geometry.get())
-                                   ? "an ellipsoid"
-                                   : "this shape";
       throw std::runtime_error(
-          path + ": " + object.name + ": " + what +
-          " cannot collide (spheres, capsules, cylinders, boxes, planes and meshes can): "
-          "make it one of those, or keep it for its mass alone (MJCF contype=\"0\" "
-          "conaffinity=\"0\"; a URDF <visual>)");
+          path + ": " + object.name +
+          ": this shape cannot collide (spheres, capsules, cylinders, boxes, ellipsoids, "
+          "planes and meshes can): make it one of those, or keep it for its mass alone "
+          "(MJCF contype=\"0\" conaffinity=\"0\"; a URDF <visual>)");
     }
     return *shape;
   }

@@ -240,13 +240,13 @@ SdfShape ReadRevolvedShell(const SceneReader& r, const YAML::Node& spec,
 
 Shape ReadShape(const SceneReader& r, const YAML::Node& node, const std::string& key) {
   r.CheckKeys(node, key,
-              {"sphere", "box", "capsule", "cylinder", "halfspace", "mesh", "sdf_mesh",
-               "threaded_bolt", "threaded_nut", "revolved_shell"});
+              {"sphere", "box", "capsule", "cylinder", "ellipsoid", "halfspace", "mesh",
+               "sdf_mesh", "threaded_bolt", "threaded_nut", "revolved_shell"});
   if (node.size() != 1)
     r.Fail(
         node, key,
-        "give exactly one of sphere, box, capsule, cylinder, halfspace, mesh, sdf_mesh, "
-        "threaded_bolt, threaded_nut, revolved_shell");
+        "give exactly one of sphere, box, capsule, cylinder, ellipsoid, halfspace, mesh, "
+        "sdf_mesh, threaded_bolt, threaded_nut, revolved_shell");
   const std::string kind = node.begin()->first.as<std::string>();
   const YAML::Node spec = node.begin()->second;
   const std::string sub = key + "." + kind;
@@ -268,6 +268,14 @@ Shape ReadShape(const SceneReader& r, const YAML::Node& node, const std::string&
     if ((size.array() <= 0).any())
       r.Fail(spec["size"], sub + ".size", "must be positive");
     return Box{size};
+  }
+  if (kind == "ellipsoid") {
+    r.CheckKeys(spec, sub, {"semi_axes"});
+    if (!spec["semi_axes"]) r.Fail(spec, sub, "semi_axes is required");
+    const Eigen::Vector3d semi_axes = r.Vector3(spec["semi_axes"], sub + ".semi_axes");
+    if (!(semi_axes.array() > 0).all())
+      r.Fail(spec["semi_axes"], sub + ".semi_axes", "must be positive");
+    return Ellipsoid{semi_axes};
   }
   if (kind == "sphere") {
     r.CheckKeys(spec, sub, {"radius"});

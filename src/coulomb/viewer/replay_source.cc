@@ -28,6 +28,8 @@ JsonObjectWriter GeometryJson(const RecordedGeometry& geometry) {
     size = {capsule->radius, capsule->length, 0.0};
   if (const auto* cylinder = std::get_if<Cylinder>(&geometry.shape))
     size = {cylinder->radius, cylinder->length, 0.0};
+  if (const auto* ellipsoid = std::get_if<Ellipsoid>(&geometry.shape))
+    size.assign(ellipsoid->semi_axes.data(), ellipsoid->semi_axes.data() + 3);
   json.Add("size", size);
   const double radius = BoundingRadius(geometry.shape);
   json.Add("radius", std::isfinite(radius) ? radius : 0.0);
