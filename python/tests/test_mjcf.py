@@ -210,6 +210,11 @@ def test_a_robot_that_cannot_move_is_fixed_geometry(tmp_path):
     ("""<mujoco><default><geom size="0.1 0.1 0"/></default><worldbody><body name="b">
         <freejoint/><geom name="g" type="box"/><geom type="capsule" fromto="0 0 0 0 0 1"/>
         </body></worldbody></mujoco>""", "geom 'g': size 2 must be positive"),
+    # What Pinocchio's parser refuses: its message alone, on one line.
+    ("""<mujoco><asset><hfield name="h" nrow="3" ncol="3" size="1 1 0.1 0.1"/></asset>
+        <worldbody><geom type="hfield" hfield="h"/><body name="b"><freejoint/>
+        <geom type="sphere" size="0.1"/></body></worldbody></mujoco>""",
+     "cannot load MJCF: hfields are not supported yet$"),
 ])
 def test_mjcf_files_a_robot_cannot_be_are_refused_in_one_line(tmp_path, text, message):
     with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*" + message) as error:

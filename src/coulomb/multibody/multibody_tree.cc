@@ -5,11 +5,13 @@
 #include "coulomb/base/replace_all.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
 
 #include <coal/BVH/BVH_model.h>
 #include <coal/shape/geometric_shapes.h>
@@ -57,6 +59,20 @@ pinocchio::JointIndex AddFreeJoint(pinocchio::Model* model, const std::string& n
   const auto translation_frame = model->addJointFrame(translation, 0);
   model->addJointFrame(rotation, static_cast<int>(translation_frame));
   return rotation;
+}
+
+// What a parser's exception says, on one line: Pinocchio's errors give the
+// file, function and line of its own source before "message:" and the
+// message; only the message is the user's.
+std::string ParserMessage(const std::exception& e) {
+  std::string text = e.what();
+  constexpr std::string_view kMessage = "\nmessage:\n";
+  if (const size_t at = text.find(kMessage); at != std::string::npos)
+    text.erase(0, at + kMessage.size());
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.pop_back();
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
 }
 
 // Our shape for a Coal primitive, or the convex hull of a mesh's vertices
@@ -228,7 +244,8 @@ struct MultibodyTree::Impl {
       pinocchio::urdf::buildGeom(model, path, pinocchio::COLLISION, geometry_model,
                                  PackageDirectories(path));
     } catch (const std::exception& e) {
-      throw std::runtime_error(path + ": cannot load collision geometry: " + e.what());
+      throw std::runtime_error(path +
+                               ": cannot load collision geometry: " + ParserMessage(e));
     }
     AddCollisionGeometry(path, geometry_model);
   }
@@ -239,7 +256,8 @@ struct MultibodyTree::Impl {
     try {
       pinocchio::mjcf::buildGeom(model, path, pinocchio::COLLISION, geometry_model);
     } catch (const std::exception& e) {
-      throw std::runtime_error(path + ": cannot load collision geometry: " + e.what());
+      throw std::runtime_error(path +
+                               ": cannot load collision geometry: " + ParserMessage(e));
     }
     AddCollisionGeometry(path, geometry_model);
   }
@@ -467,7 +485,7 @@ MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_bas
     impl->LoadUrdfCollisionGeometry(path);
   } catch (const std::exception& e) {
     const std::string detail = CapturedStderr::FirstLine(urdfdom.Release());
-    throw std::runtime_error(path + ": cannot load URDF: " + e.what() +
+    throw std::runtime_error(path + ": cannot load URDF: " + ParserMessage(e) +
                              (detail.empty() ? "" : " (" + detail + ")"));
   }
   std::fputs(urdfdom.Release().c_str(), stderr);  // warnings of a model that loaded
@@ -496,7 +514,7 @@ MultibodyTree MultibodyTree::FromMjcf(const std::string& path, bool floating_bas
     impl->SetGeometryContacts(ReadMjcfGeomContacts(copy->path()));
   } catch (const std::exception& e) {
     const std::string detail = CapturedStderr::FirstLine(parser.Release());
-    throw std::runtime_error(named(path + ": cannot load MJCF: " + e.what() +
+    throw std::runtime_error(named(path + ": cannot load MJCF: " + ParserMessage(e) +
                                    (detail.empty() ? "" : " (" + detail + ")")));
   }
   std::fputs(named(parser.Release()).c_str(), stderr);
@@ -510,7 +528,7 @@ bool MultibodyTree::MjcfRootFloats(const std::string& path) {
   try {
     return RootBodyFloats(ReadMjcfRoot(path));
   } catch (const std::exception& e) {
-    throw std::runtime_error(path + ": cannot load MJCF: " + e.what());
+    throw std::runtime_error(path + ": cannot load MJCF: " + ParserMessage(e));
   }
 }
 
