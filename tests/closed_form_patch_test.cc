@@ -259,7 +259,8 @@ TEST(ClosedFormPatch, MatchesCoalOnDisjointBoxesWhoseClosestFeaturesAreOffTheAxe
   EXPECT_GT(off_axis, 100);
 }
 
-// Spheres with spheres, boxes and the ground, and boxes on the ground, in
+// Spheres with spheres, boxes and the ground, and boxes and ellipsoids on
+// the ground, in
 // both orders (the normal from the first geometry into the second), at
 // random poses from overlapping to just within the margin.
 TEST(ClosedFormPatch, MatchesCoalOnSpheresAndOnTheGround) {
@@ -274,7 +275,8 @@ TEST(ClosedFormPatch, MatchesCoalOnSpheresAndOnTheGround) {
   };
   for (const Pair& pair :
        {Pair{sphere, sphere, false}, Pair{sphere, box, false}, Pair{box, sphere, false},
-        Pair{HalfSpace{}, sphere, true}, Pair{HalfSpace{}, box, true}}) {
+        Pair{HalfSpace{}, sphere, true}, Pair{HalfSpace{}, box, true},
+        Pair{HalfSpace{}, Ellipsoid{Eigen::Vector3d(0.1, 0.05, 0.2)}, true}}) {
     TwoShapes shapes(pair.a, pair.b);
     int with_contacts = 0;
     for (int trial = 0; trial < 300; ++trial) {

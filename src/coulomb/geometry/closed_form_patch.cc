@@ -232,6 +232,21 @@ void HalfSpaceSpherePatch(const Eigen::Isometry3d& X_WH, const Eigen::Vector3d& 
   SinglePoint(center - height * n, n, height - radius, patch);
 }
 
+// The normal from the half-space into the ellipsoid E: z_H. E's point
+// furthest along −n is R_WE x with x = −A² u / ‖A u‖ (u = R_WEᵀ n, A the
+// semi-axes), at ‖A u‖ below its centre along n.
+void HalfSpaceEllipsoidPatch(const Eigen::Isometry3d& X_WH, const Ellipsoid& ellipsoid,
+                             const Eigen::Isometry3d& X_WE, ClosedFormPatch* patch) {
+  const Eigen::Vector3d n = X_WH.linear().col(2);
+  const Eigen::Vector3d Au =
+      ellipsoid.semi_axes.cwiseProduct(X_WE.linear().transpose() * n);
+  const double extent = Au.norm();
+  const Eigen::Vector3d lowest =
+      X_WE * Eigen::Vector3d(-ellipsoid.semi_axes.cwiseProduct(Au) / extent);
+  const double height = n.dot(lowest - X_WH.translation());
+  SinglePoint(lowest - height * n, n, height, patch);
+}
+
 // The normal from the half-space into the box: z_H; the points, the box's
 // support set along −n, moved along n onto the contact plane.
 bool HalfSpaceBoxPatch(const Eigen::Isometry3d& X_WH, const OrientedBox& box,
@@ -262,6 +277,10 @@ bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape&
   if (!std::holds_alternative<HalfSpace>(first)) return false;
   if (sphere) {
     HalfSpaceSpherePatch(X_WF, X_WS.translation(), sphere->radius, patch);
+    return true;
+  }
+  if (const auto* ellipsoid = std::get_if<Ellipsoid>(&second)) {
+    HalfSpaceEllipsoidPatch(X_WF, *ellipsoid, X_WS, patch);
     return true;
   }
   const auto* box = std::get_if<Box>(&second);

@@ -12,7 +12,8 @@ namespace coulomb {
 
 // The contact patch of two primitive shapes in closed form, without GJK/EPA:
 // the narrow phase of the pairs a clutter is made of (box, sphere,
-// half-space). The patch is the one Coal's contact patch describes: a unit
+// half-space; ellipsoids on the ground). The patch is the one Coal's
+// contact patch describes: a unit
 // normal n from A into B, the signed distance `depth` of the shapes along n
 // (negative when they overlap) and points on the contact plane, midway
 // between the shapes' extreme planes along n. CollisionWorld then measures
@@ -20,7 +21,9 @@ namespace coulomb {
 //
 // Sphere–sphere, sphere–box, sphere–half-space: one point, on the line
 // between the closest points (exact; a sphere's center inside a box leaves
-// through the box's nearest face). Box–half-space: n the half-space's
+// through the box's nearest face). Ellipsoid–half-space: one point, below
+// the ellipsoid's lowest point along the half-space's normal (exact).
+// Box–half-space: n the half-space's
 // normal, the points the box's support set along −n (below). Box–box, by
 // the separating axis theorem (box_separation.h): n is the axis of largest
 // separation s, an edge axis only when it beats the best face axis by
