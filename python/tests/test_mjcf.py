@@ -287,9 +287,10 @@ def test_a_world_touch_site_of_a_scene_robots_file_reads_its_floors_contacts(tmp
 def test_a_link_welded_to_the_world_does_not_touch_a_link_it_overlaps_at_the_start(tmp_path):
     # The base has no joint: welded to the world, its box is the world's
     # geometry. The forearm's ball starts inside it and stays inside it as
-    # the arm swings about the base's centre (radius 0.15 < 0.2): the pair is
-    # left out as MuJoCo leaves out the parent–child pairs, so the arm swings
-    # freely, no contact, and no impulse ever throws it.
+    # the arm swings about the base's centre (radius 0.15 < 0.2): links that
+    # overlap in the initial configuration never collide (robots.md,
+    # self-collision), a welded link's too, so the arm swings freely, no
+    # contact, and no impulse ever throws it.
     arm = """<mujoco model="arm">
   <worldbody>
     <body name="base" pos="0 0 1">

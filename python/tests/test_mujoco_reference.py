@@ -1246,13 +1246,12 @@ def test_an_object_grasped_by_a_weld_to_the_hand_is_carried_and_let_go_as_in_muj
     np.testing.assert_allclose(ours, theirs, atol=5e-3)
 
 
-
 # Eggs (ellipsoids of semi-axes 0.1, 0.05, 0.2) set down on their flattest
 # side (the shortest semi-axis, the body's y, turned vertical): one on the
 # floor, one on a table (a box: a pair Coal's GJK solves), a light one on
 # top of the first, egg on egg. They rest where the closed form puts them
 # (centres at 0.05, the table top + 0.05, and 0.15 on the lower egg's top
-# point), as MuJoCo's do, whose soft contacts sink a fraction of a mm.
+# point), as MuJoCo's do, whose soft contacts sink by up to a millimetre.
 EGGS = """<mujoco model="eggs">
   <option timestep="0.005"/>
   <worldbody>
@@ -1320,7 +1319,7 @@ def test_a_tilted_egg_rocks_at_the_closed_form_frequency(tmp_path):
     for _ in range(1500):
         trajectory = sim.run(sim.time_step)
         w, x, y, z = sim.body_orientation("egg")
-        tilts.append(2 * (x * z - w * y))  # the body y-axis' world x: −sin θ
+        tilts.append(2 * (x * z - w * y))  # the body x-axis' world z: −sin θ
         energies.append(trajectory.summary["energy_final"])
     omega = np.sqrt(m * 9.81 * (a * a / b - b) / (m * (a * a + b * b) / 5 + m * b * b))
     tilts = np.array(tilts)
