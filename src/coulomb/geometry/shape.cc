@@ -114,6 +114,18 @@ std::string ShapeName(const Shape& shape) {
       shape);
 }
 
+Eigen::Vector3d ShapeSize(const Shape& shape) {
+  Eigen::Vector3d size = Eigen::Vector3d::Zero();
+  if (const auto* sphere = std::get_if<Sphere>(&shape)) size.x() = sphere->radius;
+  if (const auto* box = std::get_if<Box>(&shape)) size = box->size;
+  if (const auto* capsule = std::get_if<Capsule>(&shape))
+    size.head<2>() << capsule->radius, capsule->length;
+  if (const auto* cylinder = std::get_if<Cylinder>(&shape))
+    size.head<2>() << cylinder->radius, cylinder->length;
+  if (const auto* ellipsoid = std::get_if<Ellipsoid>(&shape)) size = ellipsoid->semi_axes;
+  return size;
+}
+
 const TriangleMesh* SurfaceMesh(const Shape& shape) {
   if (const auto* mesh = std::get_if<ConvexMesh>(&shape)) return mesh->hull.get();
   if (const auto* sdf = std::get_if<SdfShape>(&shape)) return sdf->surface.get();

@@ -78,6 +78,11 @@ using Shape = std::variant<Sphere, Box, Capsule, Cylinder, HalfSpace, ConvexMesh
 
 std::string ShapeName(const Shape& shape);
 
+// A shape's size as three numbers [m], as recordings and the viewer carry
+// it: sphere (r, 0, 0); box edge lengths; capsule and cylinder (r, length,
+// 0); ellipsoid semi-axes; zeros for the others.
+Eigen::Vector3d ShapeSize(const Shape& shape);
+
 // The closed triangle surface of a mesh-like shape (a convex mesh's hull, an
 // SDF shape's display surface), nullptr for the primitives.
 const TriangleMesh* SurfaceMesh(const Shape& shape);

@@ -17,8 +17,8 @@ namespace coulomb {
 //   angular_velocity (T × 3, world frame); /q and /v (T × n_q, T × n_v);
 //   what a viewer draws (README, "Trajectory format"): /geometry/shape (G
 //   codes, named by /geometry/shape_names), size (G × 3: sphere r; box edge
-//   lengths; capsule and cylinder r, length), body (G names), the hulls of
-//   convex meshes (mesh_vertices V × 3, mesh_triangles, 3 vertex indices per
+//   lengths; capsule and cylinder r, length; ellipsoid semi-axes), body (G names), the
+//   hulls of convex meshes (mesh_vertices V × 3, mesh_triangles, 3 vertex indices per
 //   triangle counted from the geometry's first vertex, and per geometry their
 //   offsets mesh_vertex_offsets, mesh_triangle_offsets, G + 1 each), poses (T
 //   × 7G: x y z qw qx qy qz of each geometry in world); /contacts/offsets

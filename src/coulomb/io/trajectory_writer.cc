@@ -60,19 +60,6 @@ std::vector<std::string> ShapeNames() {
   return names;
 }
 
-// The size of a shape as three numbers (run_output.h).
-Eigen::Vector3d ShapeSize(const Shape& shape) {
-  Eigen::Vector3d size = Eigen::Vector3d::Zero();
-  if (const auto* sphere = std::get_if<Sphere>(&shape)) size.x() = sphere->radius;
-  if (const auto* box = std::get_if<Box>(&shape)) size = box->size;
-  if (const auto* capsule = std::get_if<Capsule>(&shape))
-    size.head<2>() << capsule->radius, capsule->length;
-  if (const auto* cylinder = std::get_if<Cylinder>(&shape))
-    size.head<2>() << cylinder->radius, cylinder->length;
-  if (const auto* ellipsoid = std::get_if<Ellipsoid>(&shape)) size = ellipsoid->semi_axes;
-  return size;
-}
-
 // Per geometry: shape code (its index in the Shape variant, named by
 // /geometry/shape_names), size, body, and the surfaces of convex meshes and
 // SDF shapes.

@@ -20,17 +20,8 @@ JsonObjectWriter GeometryJson(const RecordedGeometry& geometry) {
   JsonObjectWriter json;
   json.Add("shape", ShapeName(geometry.shape));
   json.Add("body", geometry.body);
-  std::vector<double> size(3, 0.0);
-  if (const auto* sphere = std::get_if<Sphere>(&geometry.shape)) size[0] = sphere->radius;
-  if (const auto* box = std::get_if<Box>(&geometry.shape))
-    size.assign(box->size.data(), box->size.data() + 3);
-  if (const auto* capsule = std::get_if<Capsule>(&geometry.shape))
-    size = {capsule->radius, capsule->length, 0.0};
-  if (const auto* cylinder = std::get_if<Cylinder>(&geometry.shape))
-    size = {cylinder->radius, cylinder->length, 0.0};
-  if (const auto* ellipsoid = std::get_if<Ellipsoid>(&geometry.shape))
-    size.assign(ellipsoid->semi_axes.data(), ellipsoid->semi_axes.data() + 3);
-  json.Add("size", size);
+  const Eigen::Vector3d size = ShapeSize(geometry.shape);
+  json.Add("size", std::vector<double>(size.data(), size.data() + 3));
   const double radius = BoundingRadius(geometry.shape);
   json.Add("radius", std::isfinite(radius) ? radius : 0.0);
   std::vector<double> vertices;
