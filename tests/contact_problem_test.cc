@@ -54,6 +54,25 @@ TEST(ContactProblem, DelassusEstimateOfARigidBodyUsesItsInverseMass) {
   EXPECT_NEAR(cone.rt(), 1e-3 * w, 1e-12 * w);
 }
 
+TEST(ContactProblem, DelassusEstimateOfATreeSolvesWithTheFactorOfItsMatrix) {
+  // A 14-dof clique (a legged robot's tree: the general path, through the
+  // Cholesky factor of A) with a full SPD A: W = J A⁻¹ Jᵀ against Eigen's
+  // dense inverse.
+  const int n = 14;
+  Eigen::MatrixXd a = Eigen::MatrixXd::Random(n, n);
+  a = a * a.transpose() + n * Eigen::MatrixXd::Identity(n, n);
+  const Eigen::MatrixXd j = Eigen::MatrixXd::Random(3, n);
+  ContactProblem problem(0.01);
+  problem.AddClique(a);
+  problem.SetFreeMotionVelocities(Eigen::VectorXd::Zero(n));
+  problem.AddConstraint({{0, j}}, Cone());
+  problem.Finalize();
+  const auto& cone =
+      dynamic_cast<const SapFrictionCone&>(*problem.constraint(0).potential);
+  const double w = (j * a.inverse() * j.transpose()).norm() / 3.0;
+  EXPECT_NEAR(cone.rt(), 1e-3 * w, 1e-12 * w);
+}
+
 TEST(ContactProblem, ComputesConstraintVelocitiesWithBias) {
   ContactProblem problem(0.01);
   problem.AddClique(Eigen::Matrix2d::Identity());

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "coulomb/math/body_block_kernels.h"
+#include "coulomb/math/dense_cholesky.h"
 #include "coulomb/math/small_block_products.h"
 
 namespace coulomb {
@@ -362,8 +363,8 @@ void ContactProblem::FactorCliqueMatrix(int clique) {
     if (positive_definite)
       body_a_inverses_[clique] = InverseFromCholesky(factor.matrixL().toDenseMatrix());
   } else {
-    a_factors_[clique].compute(cliques_[clique]);
-    positive_definite = a_factors_[clique].info() == Eigen::Success;
+    a_factors_[clique] = cliques_[clique];
+    positive_definite = CholeskyInPlace(&a_factors_[clique]);
   }
   if (!positive_definite) {
     throw std::invalid_argument("clique " + std::to_string(clique) +
@@ -390,8 +391,15 @@ void ContactProblem::AddDelassusTerm(const JacobianBlock& block,
   }
   // J A⁻¹ Jᵀ = (L⁻¹Jᵀ)ᵀ(L⁻¹Jᵀ) with A = L Lᵀ: one triangular solve, not two.
   a_inverse_jt = block.matrix.transpose();  // becomes L⁻¹Jᵀ
-  a_factors_[block.clique].matrixL().solveInPlace(a_inverse_jt);
-  delassus->noalias() += a_inverse_jt.transpose() * a_inverse_jt;
+  SolveLowerInPlace(a_factors_[block.clique], a_inverse_jt.data(),
+                    static_cast<int>(rows));
+  for (Eigen::Index a = 0; a < rows; ++a) {
+    for (Eigen::Index b = 0; b <= a; ++b) {
+      const double entry = a_inverse_jt.col(a).dot(a_inverse_jt.col(b));
+      (*delassus)(a, b) += entry;
+      if (b != a) (*delassus)(b, a) += entry;
+    }
+  }
 }
 
 void ContactProblem::PrepareConstraints() {

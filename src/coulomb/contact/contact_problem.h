@@ -242,7 +242,7 @@ class ContactProblem {
   // size, formed once) or else the Cholesky factor of A_t, and the A_t they
   // are of (if a_prepared_: validated); and A_t⁻¹ J_itᵀ.
   std::vector<Eigen::Matrix<double, 6, 6>> body_a_inverses_;
-  std::vector<Eigen::LLT<Eigen::MatrixXd>> a_factors_;
+  std::vector<Eigen::MatrixXd> a_factors_;  // L of A = L Lᵀ in the lower triangle
   std::vector<Eigen::MatrixXd> prepared_a_;
   std::vector<char> a_prepared_;
   std::vector<double> a_inverse_jt_;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "coulomb/math/body_block_kernels.h"
+#include "coulomb/math/dense_cholesky.h"
 #include "coulomb/math/small_block_products.h"
 
 namespace coulomb {
@@ -176,11 +177,7 @@ namespace {
 // L L ᵀ = H for the lower triangle of the n × n block at `data`, in place
 // (a pivot of another size than a body's). False if a pivot is not positive
 // (or not a number).
-bool FactorPivot(double* data, int n) {
-  Eigen::Map<Eigen::MatrixXd> a(data, n, n);
-  Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> pivot(a);  // in place
-  return pivot.info() == Eigen::Success;
-}
+bool FactorPivot(double* data, int n) { return CholeskyInPlace(data, n); }
 
 // X Lᵀ = H for X in place (X, H: rows × n; L: n × n lower, from FactorPivot).
 void SolveAgainstPivot(const double* pivot, int n, double* block, int rows) {

@@ -6,6 +6,7 @@
 #include "coulomb/contact/sap_holonomic_constraint.h"
 #include "coulomb/contact/sap_unilateral_constraint.h"
 #include "coulomb/math/contact_frame.h"
+#include "coulomb/math/dense_cholesky.h"
 
 #include <algorithm>
 #include <cmath>
@@ -155,10 +156,13 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
 void TimeStepper::SolveWithA(const Eigen::MatrixXd& a, TreeWorkspace* w) {
   const bool body = a.rows() == kBodyDofs;
   if (w->factored_a.rows() != a.rows() || w->factored_a != a) {
+    // A that is not positive definite leaves v* meaningless here and is
+    // refused by the contact problem (ContactProblem::Finalize).
     if (body) {
       w->body_a_factor.compute(a);
     } else {
-      w->a_factor.compute(a);
+      w->a_factor = a;
+      CholeskyInPlace(&w->a_factor);
     }
     w->factored_a = a;
   }
@@ -166,7 +170,8 @@ void TimeStepper::SolveWithA(const Eigen::MatrixXd& a, TreeWorkspace* w) {
     Eigen::Map<Eigen::Matrix<double, kBodyDofs, 1>> step(w->step.data());
     w->body_a_factor.solveInPlace(step);
   } else {
-    w->a_factor.solveInPlace(w->step);
+    SolveLowerInPlace(w->a_factor, w->step.data(), 1);
+    SolveLowerTransposeInPlace(w->a_factor, w->step.data());
   }
 }
 
@@ -255,9 +260,11 @@ double TimeStepper::AddBodyToContactBlock(const MultibodySystem& system, int geo
   } else {
     TreeWorkspace& w = workspaces_[tree];
     model.CalcPointJacobian(body, contact.p_W, &w.point_jacobian);
+    // Coefficient-based products: Eigen's blocked kernels would be set up
+    // for 3 rows.
     if (first_body) block->matrix.setZero(3, w.point_jacobian.cols());
-    block->matrix.noalias() += signed_rotation * w.point_jacobian;
-    normal_velocity = signed_rotation.row(2).dot(w.point_jacobian * v);
+    block->matrix.noalias() += signed_rotation.lazyProduct(w.point_jacobian);
+    normal_velocity = signed_rotation.row(2).lazyProduct(w.point_jacobian).dot(v);
   }
   if (!SplitsBodies()) return normal_velocity;
   const int dof = model.BodyVelocityIndex(body);

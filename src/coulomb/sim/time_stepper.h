@@ -192,7 +192,7 @@ class TimeStepper {
     // The factor of A and the A it is of (empty: none yet); a free body's A
     // = M is constant in its frame, and is factored once. A tree of six
     // velocities (a free body) uses the fixed-size factor.
-    Eigen::LLT<Eigen::MatrixXd> a_factor;
+    Eigen::MatrixXd a_factor;  // L of A = L Lᵀ (dense_cholesky.h)
     Eigen::LLT<Eigen::Matrix<double, 6, 6>> body_a_factor;
     Eigen::MatrixXd factored_a;
     Eigen::Matrix<double, 3, Eigen::Dynamic> point_jacobian;

@@ -1,0 +1,103 @@
+#include "coulomb/math/dense_cholesky.h"
+
+#include <limits>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "coulomb/math/small_block_products.h"
+
+namespace coulomb {
+namespace {
+
+// A random SPD matrix B Bᵀ + I of size n, its condition spread by B's scale.
+Eigen::MatrixXd RandomSpd(int n, std::mt19937* random) {
+  std::normal_distribution<double> normal;
+  Eigen::MatrixXd b(n, n);
+  for (double& entry : b.reshaped()) entry = normal(*random);
+  return b * b.transpose() + Eigen::MatrixXd::Identity(n, n);
+}
+
+Eigen::MatrixXd RandomMatrix(int rows, int cols, std::mt19937* random) {
+  std::normal_distribution<double> normal;
+  Eigen::MatrixXd m(rows, cols);
+  for (double& entry : m.reshaped()) entry = normal(*random);
+  return m;
+}
+
+// Sizes on both sides of the plain loops' bound.
+constexpr int kSizes[] = {1, 2, 3, 6, 7, 14, 31, kPlainLoopsMaxSize, kPlainLoopsMaxSize + 1,
+                          90};
+
+TEST(DenseCholesky, FactorTimesItsTransposeIsTheMatrixAndTheUpperTriangleIsKept) {
+  std::mt19937 random(3);
+  for (const int n : kSizes) {
+    const Eigen::MatrixXd a = RandomSpd(n, &random);
+    Eigen::MatrixXd factor = a;
+    factor.triangularView<Eigen::StrictlyUpper>().setConstant(7.0);
+    ASSERT_TRUE(CholeskyInPlace(&factor)) << n;
+    const Eigen::MatrixXd l = factor.triangularView<Eigen::Lower>();
+    EXPECT_LE((l * l.transpose() - a).norm(), 1e-13 * a.norm()) << n;
+    EXPECT_TRUE((l.diagonal().array() > 0.0).all()) << n;
+    for (int j = 1; j < n; ++j) {
+      for (int i = 0; i < j; ++i) ASSERT_EQ(factor(i, j), 7.0) << n;
+    }
+  }
+}
+
+TEST(DenseCholesky, SolvesWithTheFactorInvertTheMatrix) {
+  std::mt19937 random(5);
+  for (const int n : kSizes) {
+    const Eigen::MatrixXd a = RandomSpd(n, &random);
+    Eigen::MatrixXd l = a;
+    ASSERT_TRUE(CholeskyInPlace(&l));
+    // X = L⁻¹ B for three columns at once, then x = L⁻ᵀ (L⁻¹ b) = A⁻¹ b.
+    const Eigen::MatrixXd b = RandomMatrix(n, 3, &random);
+    Eigen::MatrixXd x = b;
+    SolveLowerInPlace(l, x.data(), 3);
+    EXPECT_LE((l.triangularView<Eigen::Lower>() * x - b).norm(), 1e-12 * b.norm()) << n;
+    for (int c = 0; c < 3; ++c) SolveLowerTransposeInPlace(l, x.col(c).data());
+    EXPECT_LE((a * x - b).norm(), 1e-11 * b.norm()) << n;
+  }
+}
+
+TEST(DenseCholesky, RefusesMatricesThatAreNotPositiveDefinite) {
+  std::mt19937 random(7);
+  for (const int n : kSizes) {
+    Eigen::MatrixXd a = RandomSpd(n, &random);
+    a(n - 1, n - 1) = -1.0;  // the last pivot: everything before it factors
+    EXPECT_FALSE(CholeskyInPlace(&a)) << n;
+    Eigen::MatrixXd nan = RandomSpd(n, &random);
+    nan(0, 0) = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_FALSE(CholeskyInPlace(&nan)) << n;
+    Eigen::MatrixXd infinite = RandomSpd(n, &random);
+    infinite(n / 2, n / 2) = std::numeric_limits<double>::infinity();
+    EXPECT_FALSE(CholeskyInPlace(&infinite)) << n;
+  }
+}
+
+// The few-row products (a constraint's rows on a tree) against Eigen's.
+TEST(SmallBlockProducts, FewRowBlocksMultiplyAsTheirMatrices) {
+  std::mt19937 random(11);
+  for (int rows = 1; rows <= 7; ++rows) {
+    for (const int cols : {1, 5, 6, 14, 40}) {
+      const Eigen::MatrixXd block = RandomMatrix(rows, cols, &random);
+      const Eigen::VectorXd x = RandomMatrix(cols, 1, &random);
+      const Eigen::VectorXd x_t = RandomMatrix(rows, 1, &random);
+      for (const double sign : {1.0, -1.0}) {
+        const Eigen::VectorXd y0 = RandomMatrix(rows, 1, &random);
+        Eigen::VectorXd y = y0;
+        AddBlockTimes(block.data(), rows, cols, x.data(), y.data(), sign);
+        EXPECT_LE((y - (y0 + sign * block * x)).norm(), 1e-13 * (1 + y.norm()));
+        const Eigen::VectorXd z0 = RandomMatrix(cols, 1, &random);
+        Eigen::VectorXd z = z0;
+        AddBlockTransposeTimes(block.data(), rows, cols, x_t.data(), z.data(), sign);
+        EXPECT_LE((z - (z0 + sign * block.transpose() * x_t)).norm(),
+                  1e-13 * (1 + z.norm()));
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace coulomb
