@@ -26,8 +26,8 @@ Eigen::MatrixXd RandomMatrix(int rows, int cols, std::mt19937* random) {
 }
 
 // Sizes on both sides of the plain loops' bound.
-constexpr int kSizes[] = {1, 2, 3, 6, 7, 14, 31, kPlainLoopsMaxSize, kPlainLoopsMaxSize + 1,
-                          90};
+constexpr int kSizes[] = {
+    1, 2, 3, 6, 7, 14, 31, kPlainLoopsMaxSize, kPlainLoopsMaxSize + 1, 90};
 
 TEST(DenseCholesky, FactorTimesItsTransposeIsTheMatrixAndTheUpperTriangleIsKept) {
   std::mt19937 random(3);
