@@ -73,6 +73,79 @@ TEST(ContactProblem, DelassusEstimateOfATreeSolvesWithTheFactorOfItsMatrix) {
   EXPECT_NEAR(cone.rt(), 1e-3 * w, 1e-12 * w);
 }
 
+// A problem of one 7-dof clique A = 4 I with one contact, its Jacobian J.
+ContactProblem OneCliqueProblem(const Eigen::MatrixXd& j) {
+  ContactProblem problem(0.01);
+  problem.EmplaceClique(7) = 4.0 * Eigen::MatrixXd::Identity(7, 7);
+  problem.mutable_v_star() = Eigen::VectorXd::Zero(7);
+  ProblemConstraint& contact = problem.EmplaceConstraint(0);
+  contact.jacobian = {{0, j}};
+  contact.bias = Eigen::Vector3d::Zero();
+  contact.potential = Cone();
+  return problem;
+}
+
+double ConeRt(const ContactProblem& problem) {
+  return dynamic_cast<const SapFrictionCone&>(*problem.constraint(0).potential).rt();
+}
+
+TEST(ContactProblem, DelassusEstimateUsesTheFactorOfAGivenByTheBuilder) {
+  const Eigen::MatrixXd j = Eigen::MatrixXd::Random(3, 7);
+  const double w_of_a = (j * j.transpose() / 4.0).norm() / 3.0;  // W = J (4 I)⁻¹ Jᵀ
+  ContactProblem factored_here = OneCliqueProblem(j);
+  factored_here.Finalize();
+  EXPECT_NEAR(ConeRt(factored_here), 1e-3 * w_of_a, 1e-12 * w_of_a);
+  // The factor given is used as it is (the builder vouches for it): L = 2 I
+  // is A's, L = I would be that of A = I, whose W is four times larger.
+  for (const double scale : {2.0, 1.0}) {
+    ContactProblem given = OneCliqueProblem(j);
+    given.EmplaceCliqueFactor(0) = scale * Eigen::MatrixXd::Identity(7, 7);
+    given.Finalize();
+    const double w = w_of_a * 4.0 / (scale * scale);
+    EXPECT_NEAR(ConeRt(given), 1e-3 * w, 1e-12 * w) << scale;
+  }
+  // Rebuilt in place with the same A, factored here, then given a factor,
+  // then without one again: the factor given is not kept for that build.
+  ContactProblem rebuilt = OneCliqueProblem(j);
+  for (const bool give : {false, true, false}) {
+    rebuilt.Clear();
+    rebuilt.EmplaceClique(7) = 4.0 * Eigen::MatrixXd::Identity(7, 7);
+    rebuilt.mutable_v_star() = Eigen::VectorXd::Zero(7);
+    ProblemConstraint& contact = rebuilt.EmplaceConstraint(0);
+    contact.jacobian = {{0, j}};
+    contact.bias = Eigen::Vector3d::Zero();
+    contact.potential = Cone();
+    if (give) rebuilt.EmplaceCliqueFactor(0) = Eigen::MatrixXd::Identity(7, 7);
+    rebuilt.Finalize();
+    const double w = give ? 4.0 * w_of_a : w_of_a;
+    EXPECT_NEAR(ConeRt(rebuilt), 1e-3 * w, 1e-12 * w) << give;
+  }
+}
+
+TEST(ContactProblem, FactorOfAGivenWithTheWrongSizeOrANonPositivePivotIsRefused) {
+  const Eigen::MatrixXd j = Eigen::MatrixXd::Random(3, 7);
+  const auto message = [&](const Eigen::MatrixXd& factor) -> std::string {
+    ContactProblem problem = OneCliqueProblem(j);
+    problem.EmplaceCliqueFactor(0) = factor;
+    try {
+      problem.Finalize();
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(message(Eigen::MatrixXd::Identity(6, 6)),
+            "clique 0: the factor of A given is 6×6, expected 7×7");
+  Eigen::MatrixXd failed = 2.0 * Eigen::MatrixXd::Identity(7, 7);
+  failed(4, 4) = -0.5;  // where a factorization of an indefinite A stops
+  EXPECT_NE(message(failed).find("clique 0: A is not positive definite"),
+            std::string::npos);
+  failed(4, 4) = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NE(message(failed).find("clique 0: A is not positive definite"),
+            std::string::npos);
+  EXPECT_THROW(OneCliqueProblem(j).EmplaceCliqueFactor(1), std::invalid_argument);
+}
+
 TEST(ContactProblem, ComputesConstraintVelocitiesWithBias) {
   ContactProblem problem(0.01);
   problem.AddClique(Eigen::Matrix2d::Identity());

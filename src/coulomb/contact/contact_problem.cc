@@ -85,6 +85,7 @@ int ContactProblem::AddClique(Eigen::MatrixXd a) {
     --num_cliques_;
     clique_offsets_.pop_back();
     has_tree_.pop_back();
+    has_factor_.pop_back();
     num_dofs_ -= size;
     throw;
   }
@@ -145,9 +146,22 @@ Eigen::MatrixXd& ContactProblem::EmplaceClique(int size) {
   }
   clique_offsets_.push_back(num_dofs_);
   has_tree_.push_back(false);
+  has_factor_.push_back(false);
   num_dofs_ += size;
   finalized_ = false;
   return cliques_[index];
+}
+
+Eigen::MatrixXd& ContactProblem::EmplaceCliqueFactor(int clique) {
+  if (clique < 0 || clique >= num_cliques()) {
+    throw std::invalid_argument("factor of clique " + std::to_string(clique) +
+                                ", which does not exist");
+  }
+  if (static_cast<int>(a_factors_.size()) < num_cliques())
+    a_factors_.resize(num_cliques());
+  has_factor_[clique] = true;
+  finalized_ = false;
+  return a_factors_[clique];
 }
 
 CliqueTree& ContactProblem::EmplaceCliqueTree(int clique) {
@@ -196,6 +210,7 @@ void ContactProblem::Clear() {
   num_constraints_ = 0;
   clique_offsets_.clear();
   has_tree_.clear();
+  has_factor_.clear();
   constraint_offsets_.clear();
   num_dofs_ = 0;
   num_constraint_equations_ = 0;
@@ -331,25 +346,32 @@ void ContactProblem::ListConstraintRecords() {
 }
 
 void ContactProblem::PrepareCliques() {
-  if (static_cast<int>(a_factors_.size()) < num_cliques()) {
-    a_factors_.resize(num_cliques());
+  if (static_cast<int>(a_prepared_.size()) < num_cliques()) {
+    if (static_cast<int>(a_factors_.size()) < num_cliques())
+      a_factors_.resize(num_cliques());
     body_a_inverses_.resize(num_cliques());
     prepared_a_.resize(num_cliques());
     a_prepared_.resize(num_cliques(), 0);
   }
   for (int clique = 0; clique < num_cliques(); ++clique) {
+    const bool given = has_factor_[clique];
+    if (given) CheckSuppliedFactor(clique);
     // A free body's A = M is constant in its body frame: most steps find
-    // the matrix they validated and factored last time, bit for bit.
+    // the matrix they validated and factored last time, bit for bit. A
+    // factor given by the builder is validated with A each time and is not
+    // kept for the next build, which may give none.
     const Eigen::MatrixXd& a = cliques_[clique];
     Eigen::MatrixXd& prepared = prepared_a_[clique];
-    if (!a_prepared_[clique] || prepared.rows() != a.rows() ||
+    if (given || !a_prepared_[clique] || prepared.rows() != a.rows() ||
         prepared.cols() != a.cols() ||
         std::memcmp(prepared.data(), a.data(), sizeof(double) * a.size()) != 0) {
       a_prepared_[clique] = 0;  // until A passes
       ValidateClique(clique);
       FactorCliqueMatrix(clique);
-      prepared = a;
-      a_prepared_[clique] = 1;
+      if (!given) {
+        prepared = a;
+        a_prepared_[clique] = 1;
+      }
     }
     ValidateCliqueTree(clique);
   }
@@ -362,6 +384,8 @@ void ContactProblem::FactorCliqueMatrix(int clique) {
     positive_definite = factor.info() == Eigen::Success;
     if (positive_definite)
       body_a_inverses_[clique] = InverseFromCholesky(factor.matrixL().toDenseMatrix());
+  } else if (has_factor_[clique]) {
+    positive_definite = true;  // (CheckSuppliedFactor)
   } else {
     a_factors_[clique] = cliques_[clique];
     positive_definite = CholeskyInPlace(&a_factors_[clique]);
@@ -369,6 +393,23 @@ void ContactProblem::FactorCliqueMatrix(int clique) {
   if (!positive_definite) {
     throw std::invalid_argument("clique " + std::to_string(clique) +
                                 ": A is not positive definite");
+  }
+}
+
+void ContactProblem::CheckSuppliedFactor(int clique) const {
+  const Eigen::MatrixXd& l = a_factors_[clique];
+  const int size = clique_size(clique);
+  const std::string name = "clique " + std::to_string(clique);
+  if (l.rows() != size || l.cols() != size) {
+    throw std::invalid_argument(name + ": the factor of A given is " +
+                                std::to_string(l.rows()) + "×" +
+                                std::to_string(l.cols()) + ", expected " +
+                                std::to_string(size) + "×" + std::to_string(size));
+  }
+  if (!(l.diagonal().array() > 0.0).all() || !l.diagonal().allFinite()) {
+    throw std::invalid_argument(name +
+                                ": A is not positive definite (the factor of A "
+                                "given has a pivot that is not positive)");
   }
 }
 

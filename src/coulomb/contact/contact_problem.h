@@ -91,6 +91,15 @@ class ContactProblem {
   void Clear();
   // A_t of a new clique, size × size, to be filled by the caller.
   Eigen::MatrixXd& EmplaceClique(int size);
+  // Optional, for a clique of this build whose A_t the caller has factored
+  // already (a tree's free motion solves with it): storage for L, A_t = L Lᵀ
+  // in its lower triangle (dense_cholesky.h), to be filled by the caller,
+  // who vouches for it. Finalize then forms the clique's Delassus estimates
+  // with it instead of factoring A_t again, after checking that L is
+  // size × size with a positive, finite diagonal (a factorization that
+  // failed leaves a pivot that is not). Cliques of six dofs do not use it
+  // (their A_t⁻¹ is formed once, in fixed size).
+  Eigen::MatrixXd& EmplaceCliqueFactor(int clique);
   Eigen::VectorXd& mutable_v_star() { return v_star_; }
   // The kinematic structure of a clique (optional; see CliqueTree), to be
   // filled by the caller; validated with A by Finalize.
@@ -204,6 +213,7 @@ class ContactProblem {
   void ListConstraintRecords();
   void MultiplyClique(int clique, const double* x, double* y) const;
   void ValidateClique(int index) const;  // A alone
+  void CheckSuppliedFactor(int clique) const;
   void ValidateCliqueTree(int index) const;
   void ValidateConstraint(int index) const;
   // Each constraint validated, given its row offset and prepared (its
@@ -221,6 +231,7 @@ class ContactProblem {
   std::vector<int> clique_offsets_;
   std::vector<CliqueTree> trees_;  // per clique (storage), given where has_tree_
   std::vector<char> has_tree_;
+  std::vector<char> has_factor_;            // per clique: L given by EmplaceCliqueFactor
   mutable std::vector<int> ancestor_mark_;  // CheckCliqueTree's workspace
   int num_dofs_ = 0;
   Eigen::VectorXd v_star_;

@@ -565,6 +565,9 @@ bool TimeStepper::AssembleProblem(MultibodySystem* system, const Theta& theta,
       stats->failure = "free motion of " + tree.name + " did not converge";
       return false;
     }
+    // The free motion's factor of A (SolveWithA) serves the Delassus
+    // estimates too.
+    if (size != kBodyDofs) problem_.EmplaceCliqueFactor(t) = workspaces_[t].a_factor;
     v_guess_.segment(offset, size) = tree.v;
     offset += size;
   }
