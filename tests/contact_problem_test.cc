@@ -36,57 +36,45 @@ TEST(ContactProblem, DelassusEstimateSumsOverTheTouchedCliques) {
   EXPECT_DOUBLE_EQ(cone.rt(), 1e-3 * w);
 }
 
-TEST(ContactProblem, DelassusEstimateOfARigidBodyUsesItsInverseMass) {
-  // A 6-dof clique (a free body: the fixed-size inverse path) with a full
-  // SPD A and a contact's 3 × 6 Jacobian: W = J A⁻¹ Jᵀ, checked against
-  // Eigen's dense inverse.
-  Eigen::Matrix<double, 6, 6> a = Eigen::Matrix<double, 6, 6>::Random();
-  a = a * a.transpose() + 6.0 * Eigen::Matrix<double, 6, 6>::Identity();
-  const Eigen::MatrixXd j = Eigen::MatrixXd::Random(3, 6);
-  ContactProblem problem(0.01);
-  problem.AddClique(a);
-  problem.SetFreeMotionVelocities(Eigen::VectorXd::Zero(6));
-  problem.AddConstraint({{0, j}}, Cone());
-  problem.Finalize();
-  const auto& cone =
-      dynamic_cast<const SapFrictionCone&>(*problem.constraint(0).potential);
-  const double w = (j * a.inverse() * j.transpose()).norm() / 3.0;
-  EXPECT_NEAR(cone.rt(), 1e-3 * w, 1e-12 * w);
+double ConeRt(const ContactProblem& problem) {
+  return dynamic_cast<const SapFrictionCone&>(*problem.constraint(0).potential).rt();
 }
 
-TEST(ContactProblem, DelassusEstimateOfATreeSolvesWithTheFactorOfItsMatrix) {
-  // A 14-dof clique (a legged robot's tree: the general path, through the
-  // Cholesky factor of A) with a full SPD A: W = J A⁻¹ Jᵀ against Eigen's
-  // dense inverse.
-  const int n = 14;
-  Eigen::MatrixXd a = Eigen::MatrixXd::Random(n, n);
-  a = a * a.transpose() + n * Eigen::MatrixXd::Identity(n, n);
-  const Eigen::MatrixXd j = Eigen::MatrixXd::Random(3, n);
-  ContactProblem problem(0.01);
-  problem.AddClique(a);
-  problem.SetFreeMotionVelocities(Eigen::VectorXd::Zero(n));
-  problem.AddConstraint({{0, j}}, Cone());
-  problem.Finalize();
-  const auto& cone =
-      dynamic_cast<const SapFrictionCone&>(*problem.constraint(0).potential);
-  const double w = (j * a.inverse() * j.transpose()).norm() / 3.0;
-  EXPECT_NEAR(cone.rt(), 1e-3 * w, 1e-12 * w);
+TEST(ContactProblem, DelassusEstimateOfACliqueIsJTimesTheInverseOfAItsTranspose) {
+  // A full SPD A and a contact's 3 × n Jacobian: W = J A⁻¹ Jᵀ against
+  // Eigen's dense inverse, for a free body (6 dofs: A⁻¹ in fixed size), a
+  // legged robot's tree (14: through the Cholesky factor of A in plain
+  // loops) and a larger tree (70: Eigen's blocked factorization).
+  for (const int n : {6, 14, 70}) {
+    Eigen::MatrixXd a = Eigen::MatrixXd::Random(n, n);
+    a = a * a.transpose() + n * Eigen::MatrixXd::Identity(n, n);
+    const Eigen::MatrixXd j = Eigen::MatrixXd::Random(3, n);
+    ContactProblem problem(0.01);
+    problem.AddClique(a);
+    problem.SetFreeMotionVelocities(Eigen::VectorXd::Zero(n));
+    problem.AddConstraint({{0, j}}, Cone());
+    problem.Finalize();
+    const double w = (j * a.inverse() * j.transpose()).norm() / 3.0;
+    EXPECT_NEAR(ConeRt(problem), 1e-3 * w, 1e-12 * w) << n;
+  }
 }
 
-// A problem of one 7-dof clique A = 4 I with one contact, its Jacobian J.
-ContactProblem OneCliqueProblem(const Eigen::MatrixXd& j) {
-  ContactProblem problem(0.01);
-  problem.EmplaceClique(7) = 4.0 * Eigen::MatrixXd::Identity(7, 7);
-  problem.mutable_v_star() = Eigen::VectorXd::Zero(7);
-  ProblemConstraint& contact = problem.EmplaceConstraint(0);
+// A problem of one 7-dof clique A = 4 I with one contact, its Jacobian J,
+// built in place (cleared first).
+void BuildOneCliqueProblem(const Eigen::MatrixXd& j, ContactProblem* problem) {
+  problem->Clear();
+  problem->EmplaceClique(7) = 4.0 * Eigen::MatrixXd::Identity(7, 7);
+  problem->mutable_v_star() = Eigen::VectorXd::Zero(7);
+  ProblemConstraint& contact = problem->EmplaceConstraint(0);
   contact.jacobian = {{0, j}};
   contact.bias = Eigen::Vector3d::Zero();
   contact.potential = Cone();
-  return problem;
 }
 
-double ConeRt(const ContactProblem& problem) {
-  return dynamic_cast<const SapFrictionCone&>(*problem.constraint(0).potential).rt();
+ContactProblem OneCliqueProblem(const Eigen::MatrixXd& j) {
+  ContactProblem problem(0.01);
+  BuildOneCliqueProblem(j, &problem);
+  return problem;
 }
 
 TEST(ContactProblem, DelassusEstimateUsesTheFactorOfAGivenByTheBuilder) {
@@ -108,13 +96,7 @@ TEST(ContactProblem, DelassusEstimateUsesTheFactorOfAGivenByTheBuilder) {
   // then without one again: the factor given is not kept for that build.
   ContactProblem rebuilt = OneCliqueProblem(j);
   for (const bool give : {false, true, false}) {
-    rebuilt.Clear();
-    rebuilt.EmplaceClique(7) = 4.0 * Eigen::MatrixXd::Identity(7, 7);
-    rebuilt.mutable_v_star() = Eigen::VectorXd::Zero(7);
-    ProblemConstraint& contact = rebuilt.EmplaceConstraint(0);
-    contact.jacobian = {{0, j}};
-    contact.bias = Eigen::Vector3d::Zero();
-    contact.potential = Cone();
+    BuildOneCliqueProblem(j, &rebuilt);
     if (give) rebuilt.EmplaceCliqueFactor(0) = Eigen::MatrixXd::Identity(7, 7);
     rebuilt.Finalize();
     const double w = give ? 4.0 * w_of_a : w_of_a;
