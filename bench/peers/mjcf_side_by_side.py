@@ -7,8 +7,8 @@ fastest round. MuJoCo runs its Newton solver with elliptic friction cones at
 tolerance 1e-8, as `make bench-peers` runs it (the file's other options
 kept), all its steps in one call; Coulomb runs SAP at ε_r = 1e-6, every step certified. Printed per
 engine: ms per step, solver iterations per step, contacts at most, and
-where the file's first free body ends (the two runs should agree to a few
-millimetres: both are the same physics with different contact models).
+where the file's first free body ends (the same physics with different
+contact and friction models: expect millimetres to centimetres apart).
 
     make bench-mjcf [MJCF=scenes/four_legged_walker.xml]
     PYTHONPATH=build/python .venv/bin/python bench/peers/mjcf_side_by_side.py FILE
