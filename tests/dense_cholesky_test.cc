@@ -5,24 +5,15 @@
 
 #include <gtest/gtest.h>
 
-#include "coulomb/math/small_block_products.h"
+#include "test_support.h"
 
 namespace coulomb {
 namespace {
 
 // A random SPD matrix B Bᵀ + I of size n, its condition spread by B's scale.
 Eigen::MatrixXd RandomSpd(int n, std::mt19937* random) {
-  std::normal_distribution<double> normal;
-  Eigen::MatrixXd b(n, n);
-  for (double& entry : b.reshaped()) entry = normal(*random);
+  const Eigen::MatrixXd b = testing::NormalMatrix(n, n, random);
   return b * b.transpose() + Eigen::MatrixXd::Identity(n, n);
-}
-
-Eigen::MatrixXd RandomMatrix(int rows, int cols, std::mt19937* random) {
-  std::normal_distribution<double> normal;
-  Eigen::MatrixXd m(rows, cols);
-  for (double& entry : m.reshaped()) entry = normal(*random);
-  return m;
 }
 
 // Sizes on both sides of the plain loops' bound.
@@ -52,7 +43,7 @@ TEST(DenseCholesky, SolvesWithTheFactorInvertTheMatrix) {
     Eigen::MatrixXd l = a;
     ASSERT_TRUE(CholeskyInPlace(&l));
     // X = L⁻¹ B for three columns at once, then x = L⁻ᵀ (L⁻¹ b) = A⁻¹ b.
-    const Eigen::MatrixXd b = RandomMatrix(n, 3, &random);
+    const Eigen::MatrixXd b = testing::NormalMatrix(n, 3, &random);
     Eigen::MatrixXd x = b;
     SolveLowerInPlace(l, x.data(), 3);
     EXPECT_LE((l.triangularView<Eigen::Lower>() * x - b).norm(), 1e-12 * b.norm()) << n;
@@ -73,29 +64,6 @@ TEST(DenseCholesky, RefusesMatricesThatAreNotPositiveDefinite) {
     Eigen::MatrixXd infinite = RandomSpd(n, &random);
     infinite(n / 2, n / 2) = std::numeric_limits<double>::infinity();
     EXPECT_FALSE(CholeskyInPlace(&infinite)) << n;
-  }
-}
-
-// The few-row products (a constraint's rows on a tree) against Eigen's.
-TEST(SmallBlockProducts, FewRowBlocksMultiplyAsTheirMatrices) {
-  std::mt19937 random(11);
-  for (int rows = 1; rows <= 7; ++rows) {
-    for (const int cols : {1, 5, 6, 14, 40}) {
-      const Eigen::MatrixXd block = RandomMatrix(rows, cols, &random);
-      const Eigen::VectorXd x = RandomMatrix(cols, 1, &random);
-      const Eigen::VectorXd x_t = RandomMatrix(rows, 1, &random);
-      for (const double sign : {1.0, -1.0}) {
-        const Eigen::VectorXd y0 = RandomMatrix(rows, 1, &random);
-        Eigen::VectorXd y = y0;
-        AddBlockTimes(block.data(), rows, cols, x.data(), y.data(), sign);
-        EXPECT_LE((y - (y0 + sign * block * x)).norm(), 1e-13 * (1 + y.norm()));
-        const Eigen::VectorXd z0 = RandomMatrix(cols, 1, &random);
-        Eigen::VectorXd z = z0;
-        AddBlockTransposeTimes(block.data(), rows, cols, x_t.data(), z.data(), sign);
-        EXPECT_LE((z - (z0 + sign * block.transpose() * x_t)).norm(),
-                  1e-13 * (1 + z.norm()));
-      }
-    }
   }
 }
 

@@ -6,6 +6,13 @@
 
 namespace coulomb::testing {
 
+Eigen::MatrixXd NormalMatrix(int rows, int cols, std::mt19937* random) {
+  std::normal_distribution<double> normal;
+  Eigen::MatrixXd m(rows, cols);
+  for (double& entry : m.reshaped()) entry = normal(*random);
+  return m;
+}
+
 Eigen::VectorXd NumericalGradient(const std::function<double(const Eigen::VectorXd&)>& f,
                                   const Eigen::VectorXd& x, double h) {
   Eigen::VectorXd gradient(x.size());

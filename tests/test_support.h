@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <random>
 #include <string>
 
 #include <Eigen/Dense>
@@ -10,6 +11,9 @@
 #include "coulomb/contact/sap_friction_cone.h"
 
 namespace coulomb::testing {
+
+// A rows × cols matrix of standard normal entries from `random`.
+Eigen::MatrixXd NormalMatrix(int rows, int cols, std::mt19937* random);
 
 // Central differences (error O(h²)) of a scalar / vector function of x.
 Eigen::VectorXd NumericalGradient(const std::function<double(const Eigen::VectorXd&)>& f,

@@ -399,15 +399,16 @@ void ContactProblem::FactorCliqueMatrix(int clique) {
 void ContactProblem::CheckSuppliedFactor(int clique) const {
   const Eigen::MatrixXd& l = a_factors_[clique];
   const int size = clique_size(clique);
-  const std::string name = "clique " + std::to_string(clique);
+  // (The message is formed only when it is thrown: this runs every step.)
+  const auto name = [clique] { return "clique " + std::to_string(clique); };
   if (l.rows() != size || l.cols() != size) {
-    throw std::invalid_argument(name + ": the factor of A given is " +
+    throw std::invalid_argument(name() + ": the factor of A given is " +
                                 std::to_string(l.rows()) + "×" +
                                 std::to_string(l.cols()) + ", expected " +
                                 std::to_string(size) + "×" + std::to_string(size));
   }
   if (!(l.diagonal().array() > 0.0).all() || !l.diagonal().allFinite()) {
-    throw std::invalid_argument(name +
+    throw std::invalid_argument(name() +
                                 ": A is not positive definite (the factor of A "
                                 "given has a pivot that is not positive)");
   }
