@@ -9,7 +9,6 @@
 namespace coulomb {
 namespace {
 
-
 // The few-row products (a constraint's rows on a tree) against Eigen's.
 TEST(SmallBlockProducts, FewRowBlocksMultiplyAsTheirMatrices) {
   std::mt19937 random(11);
