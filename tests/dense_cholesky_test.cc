@@ -42,13 +42,17 @@ TEST(DenseCholesky, SolvesWithTheFactorInvertTheMatrix) {
     const Eigen::MatrixXd a = RandomSpd(n, &random);
     Eigen::MatrixXd l = a;
     ASSERT_TRUE(CholeskyInPlace(&l));
-    // X = L⁻¹ B for three columns at once, then x = L⁻ᵀ (L⁻¹ b) = A⁻¹ b.
-    const Eigen::MatrixXd b = testing::NormalMatrix(n, 3, &random);
-    Eigen::MatrixXd x = b;
-    SolveLowerInPlace(l, x.data(), 3);
-    EXPECT_LE((l.triangularView<Eigen::Lower>() * x - b).norm(), 1e-12 * b.norm()) << n;
-    for (int c = 0; c < 3; ++c) SolveLowerTransposeInPlace(l, x.col(c).data());
-    EXPECT_LE((a * x - b).norm(), 1e-11 * b.norm()) << n;
+    // X = L⁻¹ B for several columns at once (taken three, two or one at a
+    // time), then x = L⁻ᵀ (L⁻¹ b) = A⁻¹ b.
+    for (const int columns : {1, 2, 3, 4, 5, 7}) {
+      const Eigen::MatrixXd b = testing::NormalMatrix(n, columns, &random);
+      Eigen::MatrixXd x = b;
+      SolveLowerInPlace(l, x.data(), columns);
+      EXPECT_LE((l.triangularView<Eigen::Lower>() * x - b).norm(), 1e-12 * b.norm())
+          << n << " × " << columns;
+      for (int c = 0; c < columns; ++c) SolveLowerTransposeInPlace(l, x.col(c).data());
+      EXPECT_LE((a * x - b).norm(), 1e-11 * b.norm()) << n << " × " << columns;
+    }
   }
 }
 

@@ -4,6 +4,29 @@
 #include <cstddef>
 
 namespace coulomb {
+namespace {
+
+// X ← L⁻¹ X for `Width` columns of X at x (n entries each, contiguous), by
+// columns of L: x_k is final once the columns before k are subtracted. Each
+// entry of L is loaded once for all the columns (a contact's three rows
+// take one pass over L, not three).
+template <int Width>
+void SolveLowerColumns(const double* l, Eigen::Index n, double* x) {
+  for (Eigen::Index k = 0; k < n; ++k) {
+    const double* l_k = l + k * n;
+    double x_k[Width];
+    for (int c = 0; c < Width; ++c) {
+      x[c * n + k] /= l_k[k];
+      x_k[c] = x[c * n + k];
+    }
+    for (Eigen::Index i = k + 1; i < n; ++i) {
+      const double l_ik = l_k[i];
+      for (int c = 0; c < Width; ++c) x[c * n + i] -= l_ik * x_k[c];
+    }
+  }
+}
+
+}  // namespace
 
 bool CholeskyInPlace(double* a, int n) {
   if (n > kPlainLoopsMaxSize) {
@@ -13,10 +36,20 @@ bool CholeskyInPlace(double* a, int n) {
     // diagonal.)
     return factor.info() == Eigen::Success && matrix.diagonal().allFinite();
   }
-  // Left-looking: column j of L from A's column j less the columns before it.
+  // Left-looking: column j of L from A's column j less the columns before it,
+  // two at a time (column j loaded and stored once per pair; the same
+  // subtractions in the same order as one at a time).
   for (int j = 0; j < n; ++j) {
     double* column_j = a + static_cast<ptrdiff_t>(j) * n;
-    for (int k = 0; k < j; ++k) {
+    int k = 0;
+    for (; k + 1 < j; k += 2) {
+      const double* column_k = a + static_cast<ptrdiff_t>(k) * n;
+      const double* column_k1 = column_k + n;
+      const double l_jk = column_k[j], l_jk1 = column_k1[j];
+      for (int i = j; i < n; ++i)
+        column_j[i] = (column_j[i] - column_k[i] * l_jk) - column_k1[i] * l_jk1;
+    }
+    if (k < j) {
       const double* column_k = a + static_cast<ptrdiff_t>(k) * n;
       const double l_jk = column_k[j];
       for (int i = j; i < n; ++i) column_j[i] -= column_k[i] * l_jk;
@@ -36,16 +69,10 @@ void SolveLowerInPlace(const Eigen::MatrixXd& l, double* x, int columns) {
     l.triangularView<Eigen::Lower>().solveInPlace(x_matrix);
     return;
   }
-  // By columns of L: x_k is final once the columns before k are subtracted.
-  for (Eigen::Index k = 0; k < n; ++k) {
-    const double* l_k = l.data() + k * n;
-    for (int c = 0; c < columns; ++c) {
-      double* x_c = x + c * n;
-      x_c[k] /= l_k[k];
-      const double x_k = x_c[k];
-      for (Eigen::Index i = k + 1; i < n; ++i) x_c[i] -= l_k[i] * x_k;
-    }
-  }
+  int done = 0;
+  for (; columns - done >= 3; done += 3) SolveLowerColumns<3>(l.data(), n, x + done * n);
+  if (columns - done == 2) SolveLowerColumns<2>(l.data(), n, x + done * n);
+  if (columns - done == 1) SolveLowerColumns<1>(l.data(), n, x + done * n);
 }
 
 void SolveLowerTransposeInPlace(const Eigen::MatrixXd& l, double* x) {
