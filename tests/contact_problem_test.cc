@@ -298,6 +298,39 @@ TEST(ContactProblem, RejectsBadInputNamingWhatIsWrong) {
   EXPECT_THROW(problem.Finalize(), std::invalid_argument);  // v* not set
 }
 
+// A clique's A: a non-finite entry anywhere, or an asymmetry anywhere beyond
+// round-off, is refused with what is wrong; a symmetric A is accepted.
+TEST(ContactProblem, RefusesEveryNonFiniteOrAsymmetricEntryOfA) {
+  const auto message = [](const Eigen::MatrixXd& a) -> std::string {
+    try {
+      ContactProblem(0.01).AddClique(a);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  const int n = 5;
+  const Eigen::MatrixXd spd =
+      4.0 * Eigen::MatrixXd::Identity(n, n) + Eigen::MatrixXd::Constant(n, n, 0.5);
+  EXPECT_EQ(message(spd), "accepted");
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j) {
+      for (const double bad : {std::numeric_limits<double>::quiet_NaN(),
+                               std::numeric_limits<double>::infinity()}) {
+        Eigen::MatrixXd a = spd;
+        a(i, j) = bad;
+        EXPECT_NE(message(a).find("non-finite entries"), std::string::npos) << i << j;
+      }
+      if (i == j) continue;
+      Eigen::MatrixXd a = spd;
+      a(i, j) += 1e-6;
+      EXPECT_NE(message(a).find("not symmetric"), std::string::npos) << i << j;
+      a(i, j) = spd(i, j) * (1.0 + 1e-14);  // round-off
+      EXPECT_EQ(message(a), "accepted") << i << j;
+    }
+  }
+}
+
 // Every non-finite entry of a Jacobian block or bias is refused, wherever it
 // is; finite entries are accepted however large.
 TEST(ContactProblem, RejectsNonFiniteJacobiansAndBiasesAndAcceptsLargeOnes) {

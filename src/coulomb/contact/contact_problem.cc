@@ -183,9 +183,24 @@ void ContactProblem::ValidateClique(int index) const {
                                 std::to_string(a.rows()) + "×" +
                                 std::to_string(a.cols()));
   }
-  if (!a.allFinite()) throw std::invalid_argument(name() + ": A has non-finite entries");
-  const double asymmetry = (a - a.transpose()).norm();
-  if (asymmetry > 1e-10 * a.norm()) {
+  // One pass over the pairs (i, j), (j, i): ‖A‖² and ‖A − Aᵀ‖², both
+  // finite exactly when every entry is (short of an overflow of the squares,
+  // which the entry check below then tells apart).
+  const Eigen::Index n = a.rows();
+  double norm_squared = 0.0, asymmetry_squared = 0.0;
+  for (Eigen::Index j = 0; j < n; ++j) {
+    const double* column = a.data() + j * n;
+    norm_squared += column[j] * column[j];
+    for (Eigen::Index i = j + 1; i < n; ++i) {
+      const double lower = column[i], upper = a.data()[i * n + j];
+      norm_squared += lower * lower + upper * upper;
+      asymmetry_squared += 2.0 * (lower - upper) * (lower - upper);
+    }
+  }
+  if (!std::isfinite(norm_squared + asymmetry_squared) && !a.allFinite())
+    throw std::invalid_argument(name() + ": A has non-finite entries");
+  const double asymmetry = std::sqrt(asymmetry_squared);
+  if (asymmetry > 1e-10 * std::sqrt(norm_squared)) {
     throw std::invalid_argument(
         name() + ": A is not symmetric (‖A − Aᵀ‖ = " + std::to_string(asymmetry) + ")");
   }
