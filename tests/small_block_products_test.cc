@@ -1,5 +1,6 @@
 #include "coulomb/math/small_block_products.h"
 
+#include <cmath>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -27,6 +28,29 @@ TEST(SmallBlockProducts, FewRowBlocksMultiplyAsTheirMatrices) {
         AddBlockTransposeTimes(block.data(), rows, cols, x_t.data(), z.data(), sign);
         EXPECT_LE((z - (z0 + sign * block.transpose() * x_t)).norm(),
                   1e-13 * (1 + z.norm()));
+      }
+    }
+  }
+}
+
+// The lower triangle of T + Jᵀ X against Eigen's product, for odd and even
+// sizes and no rows at all; the strict upper triangle is left alone.
+TEST(SmallBlockProducts, LowerTransposeProductIsTheLowerTriangleOfTheProduct) {
+  std::mt19937 random(13);
+  for (const int rows : {0, 1, 3, 12, 25}) {
+    for (const int n : {1, 2, 3, 6, 7, 14, 15}) {
+      const Eigen::MatrixXd j = testing::NormalMatrix(rows, n, &random);
+      const Eigen::MatrixXd x = testing::NormalMatrix(rows, n, &random);
+      const Eigen::MatrixXd t0 = testing::NormalMatrix(n, n, &random);
+      Eigen::MatrixXd t = t0;
+      AddLowerTransposeProduct(j.data(), x.data(), rows, n, t.data());
+      const Eigen::MatrixXd expected = t0 + j.transpose() * x;
+      for (int b = 0; b < n; ++b) {
+        for (int a = 0; a < n; ++a) {
+          const double want = a >= b ? expected(a, b) : t0(a, b);
+          EXPECT_NEAR(t(a, b), want, 1e-13 * (1.0 + std::abs(want)))
+              << rows << " rows, n = " << n << ", entry " << a << ", " << b;
+        }
       }
     }
   }

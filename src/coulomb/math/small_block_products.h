@@ -122,6 +122,55 @@ COULOMB_ALWAYS_INLINE void AddBlockTransposeTimes(const Eigen::MatrixXd& block,
                          static_cast<int>(block.cols()), x, y);
 }
 
+// The lower triangle (the diagonal included) of T += Jᵀ X, for J and X
+// rows × n and T n × n, all column-major and contiguous: the Hessian's
+// diagonal block of a tree, Jᵀ(GJ) over the rows of its constraints. Entry
+// (a, b) is the dot product of columns a of J and b of X; they are taken
+// two by two (a 2 × 2 tile of T per pass over the rows: four products for
+// four loads), where Eigen's triangular GEMM packs both operands first,
+// which costs more than the product at a few dozen dofs.
+inline void AddLowerTransposeProduct(const double* j, const double* x, int rows, int n,
+                                     double* target) {
+  const auto column = [rows](const double* matrix, int c) {
+    return matrix + static_cast<ptrdiff_t>(c) * rows;
+  };
+  const auto dot = [rows](const double* u, const double* v) {
+    double sum = 0.0;
+    for (int r = 0; r < rows; ++r) sum += u[r] * v[r];
+    return sum;
+  };
+  for (int b = 0; b < n; b += 2) {
+    const double* x_b = column(x, b);
+    if (b + 1 == n) {  // the last column of an odd n: its diagonal entry
+      target[static_cast<ptrdiff_t>(b) * n + b] += dot(column(j, b), x_b);
+      break;
+    }
+    const double* x_b1 = column(x, b + 1);
+    double* t_b = target + static_cast<ptrdiff_t>(b) * n;
+    double* t_b1 = t_b + n;
+    for (int a = b; a < n; a += 2) {
+      const double* j_a = column(j, a);
+      if (a + 1 == n) {
+        t_b[a] += dot(j_a, x_b);
+        t_b1[a] += dot(j_a, x_b1);
+        break;
+      }
+      const double* j_a1 = column(j, a + 1);
+      double s00 = 0.0, s10 = 0.0, s01 = 0.0, s11 = 0.0;
+      for (int r = 0; r < rows; ++r) {
+        s00 += j_a[r] * x_b[r];
+        s10 += j_a1[r] * x_b[r];
+        s01 += j_a[r] * x_b1[r];
+        s11 += j_a1[r] * x_b1[r];
+      }
+      t_b[a] += s00;
+      t_b[a + 1] += s10;
+      t_b1[a + 1] += s11;
+      if (a > b) t_b1[a] += s01;  // (b, b + 1) lies above the diagonal
+    }
+  }
+}
+
 }  // namespace coulomb
 
 #undef COULOMB_ALWAYS_INLINE

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "coulomb/math/small_block_products.h"
+
 namespace coulomb {
 namespace {
 
@@ -212,9 +214,9 @@ void BlockSparseHessianFactorization::AddDiagonalBlock(const ContactProblem& pro
   const Eigen::Map<const Eigen::MatrixXd> gj = stacked_hessian_times_jacobian(s);
   AddCliqueMatrices(problem, s, diagonal);
   if (j.cols() != kBodyDofs) {
-    // A_s + Jᵀ(GJ), the lower triangle only (Eigen's triangular product:
-    // half the work of the full one).
-    AddTransposeProduct(diagonal, Target::kDiagonal, j, gj);
+    // A_s + Jᵀ(GJ), the lower triangle only: half the work of the whole.
+    AddLowerTransposeProduct(j.data(), gj.data(), static_cast<int>(j.rows()),
+                             static_cast<int>(j.cols()), diagonal.data());
     return;
   }
   // Jᵀ(GJ) = Σ_i J_iᵀ (GJ)_i over the constraints i on the supernode, those
