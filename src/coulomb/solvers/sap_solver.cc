@@ -187,6 +187,12 @@ bool SapSolver::SelectInitialWorkingSet(const ContactProblem& problem) {
   grown_set_.reserve(problem.num_constraints());
   joining_.reserve(problem.num_constraints());
   problem.CalcConstraintVelocities(guess_, &guess_v_c_);
+  // Without a constraint between two cliques there is no coupling for the
+  // set to leave out (a robot on the ground): no need to sort them.
+  bool couples_cliques = false;
+  for (int index = 0; index < problem.num_constraints() && !couples_cliques; ++index)
+    couples_cliques = problem.constraint(index).jacobian.size() > 1;
+  if (!couples_cliques) return false;
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const ConstraintVector v_c = guess_v_c_.segment(problem.constraint_offset(index),
                                                     problem.constraint_size(index));
