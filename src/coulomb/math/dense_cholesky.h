@@ -13,10 +13,11 @@ namespace coulomb {
 // kPlainLoopsMaxSize rows the factorization and the solves are plain loops
 // over columns, whose cost is their n³/6 (n²/2 per right-hand side)
 // multiply–adds and the loops' overhead: at 14 rows (callgrind, a 14-dof
-// robot) a solve with a contact's three rows takes half the instructions of
-// Eigen's blocked triangular solve, and the factorization as many as
-// Eigen's LLT (about 4 900). Larger matrices go through Eigen's blocked
-// kernels.
+// robot) a solve with a contact's three rows, taken in one pass over L,
+// costs about 2 100 instructions, under half of Eigen's blocked triangular
+// solve, and the factorization, two columns subtracted at a time, about
+// 4 650, fewer than Eigen's LLT (about 4 900). Larger matrices go through
+// Eigen's blocked kernels.
 inline constexpr int kPlainLoopsMaxSize = 64;
 
 // The n × n matrix at `a` (column-major, contiguous). False if a pivot is
