@@ -292,5 +292,39 @@ TEST(ClosedFormPatch, MatchesCoalOnSpheresAndOnTheGround) {
   }
 }
 
+// A capsule on the ground, lying nearly flat (both ends' caps touch: two
+// points) or tilted (one), resting 5 mm into the ground to 5 mm above it,
+// and in any orientation: the closed form against Coal's patch.
+TEST(ClosedFormPatch, MatchesCoalOnCapsulesOnTheGround) {
+  RandomDraws draw(17);
+  TwoShapes shapes(HalfSpace{}, Capsule{0.035, 0.3});
+  int two_points = 0, one_point = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const Eigen::Isometry3d X_WA =
+        Pose(Eigen::Vector3d::Zero(), Eigen::Matrix3d::Identity());
+    // The axis along x turned about z, then tilted by up to 0.2 rad (half
+    // the trials) or any orientation.
+    Eigen::Matrix3d R_WB;
+    if (trial % 2 == 0) {
+      const double tilt_scale = draw.Unit(),
+                   tilt = 0.2 * tilt_scale * std::abs(tilt_scale);
+      const double turn = M_PI * draw.Unit();
+      R_WB = Eigen::AngleAxisd(turn, Eigen::Vector3d::UnitZ()) *
+             Eigen::AngleAxisd(0.5 * M_PI + tilt, Eigen::Vector3d::UnitY());
+    } else {
+      R_WB = draw.Rotation();
+    }
+    const double lowest_end = std::abs(R_WB(2, 2)) * 0.15;
+    const double height = 0.035 + lowest_end + 0.005 * draw.Unit();
+    const double x = draw.Unit(), y = draw.Unit();
+    const Eigen::Isometry3d X_WB = Pose(Eigen::Vector3d(x, y, height), R_WB);
+    const size_t points = shapes.ExpectAsCoal(X_WA, X_WB, trial);
+    two_points += points == 2;
+    one_point += points == 1;
+  }
+  EXPECT_GT(two_points, 20);
+  EXPECT_GT(one_point, 100);
+}
+
 }  // namespace
 }  // namespace coulomb

@@ -1,5 +1,7 @@
 #include "coulomb/geometry/closed_form_patch.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -264,6 +266,33 @@ bool HalfSpaceBoxPatch(const Eigen::Isometry3d& X_WH, const OrientedBox& box,
   return true;
 }
 
+// The normal from the half-space into the capsule C: z_H. The points: the
+// capsule's support set along −n, the lowest point of each end's cap whose
+// centre lies within `tolerance` of the lowest centre along n (both ends: a
+// capsule lying flat touches along its length, as a box's face does),
+// moved along n onto the contact plane.
+void HalfSpaceCapsulePatch(const Eigen::Isometry3d& X_WH, const Capsule& capsule,
+                           const Eigen::Isometry3d& X_WC, double tolerance,
+                           ClosedFormPatch* patch) {
+  const Eigen::Vector3d n = X_WH.linear().col(2);
+  const Eigen::Vector3d half_axis = 0.5 * capsule.length * X_WC.linear().col(2);
+  const std::array<Eigen::Vector3d, 2> ends = {X_WC.translation() + half_axis,
+                                               X_WC.translation() - half_axis};
+  const std::array<double, 2> heights = {n.dot(ends[0] - X_WH.translation()),
+                                         n.dot(ends[1] - X_WH.translation())};
+  const double lowest = std::min(heights[0], heights[1]);
+  patch->normal_W = n;
+  patch->depth = lowest - capsule.radius;
+  patch->num_points = 0;
+  for (int k = 0; k < 2; ++k) {
+    if (heights[k] - lowest > tolerance) continue;
+    // The cap's lowest point is radius below the centre; the contact plane
+    // lies depth/2 above the half-space's surface.
+    patch->points_W[patch->num_points++] =
+        ends[k] - (heights[k] - 0.5 * patch->depth) * n;
+  }
+}
+
 // The pairs of two different kinds, the normal from `first` into `second`.
 bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape& second,
                  const Eigen::Isometry3d& X_WS, double tolerance,
@@ -281,6 +310,10 @@ bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape&
   }
   if (const auto* ellipsoid = std::get_if<Ellipsoid>(&second)) {
     HalfSpaceEllipsoidPatch(X_WF, *ellipsoid, X_WS, patch);
+    return true;
+  }
+  if (const auto* capsule = std::get_if<Capsule>(&second)) {
+    HalfSpaceCapsulePatch(X_WF, *capsule, X_WS, tolerance, patch);
     return true;
   }
   const auto* box = std::get_if<Box>(&second);

@@ -12,7 +12,7 @@ namespace coulomb {
 
 // The contact patch of two primitive shapes in closed form, without GJK/EPA:
 // the narrow phase of the pairs a clutter is made of (box, sphere,
-// half-space; ellipsoids on the ground). The patch is the one Coal's
+// half-space; ellipsoids and capsules on the ground). The patch is the one Coal's
 // contact patch describes: a unit
 // normal n from A into B, the signed distance `depth` of the shapes along n
 // (negative when they overlap) and points on the contact plane, midway
@@ -23,6 +23,9 @@ namespace coulomb {
 // between the closest points (exact; a sphere's center inside a box leaves
 // through the box's nearest face). Ellipsoid–half-space: one point, below
 // the ellipsoid's lowest point along the half-space's normal (exact).
+// Capsule–half-space (a robot's limbs on the ground): the lowest point of
+// each end cap whose centre lies within `tolerance` of the lowest along the
+// normal (two points for a capsule lying flat, as Coal's patch gives).
 // Box–half-space: n the half-space's
 // normal, the points the box's support set along −n (below). Box–box, by
 // the separating axis theorem (box_separation.h): n is the axis of largest

@@ -37,7 +37,8 @@ struct GeometryMotion {
 // Flat contacts give their full manifold: Coal's contact patch (a polygon)
 // turned into its vertices, each a contact point with the patch's φ, so that
 // boxes rest on four corners instead of rocking on one. Pairs of boxes,
-// spheres and half-spaces get the same patch in closed form
+// spheres and half-spaces, and ellipsoids and capsules on a half-space, get
+// the same patch in closed form
 // (closed_form_patch.h), Coal where it does not apply. A pair with an SDF
 // shape (threaded fasteners, sampled meshes) is handled by sdf_collision.h
 // instead of Coal, its contacts clustered to at most max_sdf_contacts().
