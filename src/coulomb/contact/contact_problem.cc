@@ -450,12 +450,11 @@ void ContactProblem::AddDelassusTerm(const JacobianBlock& block,
   a_inverse_jt = block.matrix.transpose();  // becomes L⁻¹Jᵀ
   SolveLowerInPlace(a_factors_[block.clique], a_inverse_jt.data(),
                     static_cast<int>(rows));
-  for (Eigen::Index a = 0; a < rows; ++a) {
-    for (Eigen::Index b = 0; b <= a; ++b) {
-      const double entry = a_inverse_jt.col(a).dot(a_inverse_jt.col(b));
-      (*delassus)(a, b) += entry;
-      if (b != a) (*delassus)(b, a) += entry;
-    }
+  AddLowerTransposeProduct(a_inverse_jt.data(), a_inverse_jt.data(),
+                           static_cast<int>(size), static_cast<int>(rows),
+                           delassus->data());
+  for (Eigen::Index a = 1; a < rows; ++a) {  // the upper triangle mirrors the lower
+    for (Eigen::Index b = 0; b < a; ++b) (*delassus)(b, a) = (*delassus)(a, b);
   }
 }
 
