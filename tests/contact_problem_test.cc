@@ -104,6 +104,45 @@ TEST(ContactProblem, DelassusEstimateUsesTheFactorOfAGivenByTheBuilder) {
   }
 }
 
+TEST(ContactProblem, DelassusEstimateUsesATreeFactorOfAGivenByTheBuilder) {
+  // A floating base (a chain of 6 dofs) with two legs of 2 dofs each, A with
+  // that branch pattern, and a contact on the second leg's foot (J zero on
+  // the first leg): W = J A⁻¹ Jᵀ from A = Lᵀ L against Eigen's inverse.
+  const std::vector<int> parent = {-1, 0, 1, 2, 3, 4, 5, 6, 5, 8};
+  const int n = static_cast<int>(parent.size());
+  Eigen::MatrixXd a = 0.5 * Eigen::MatrixXd::Identity(n, n);
+  for (const int foot : {7, 9}) {  // Σ bᵀb over rows b on a foot's chain
+    for (int row = 0; row < 3; ++row) {
+      Eigen::VectorXd b = Eigen::VectorXd::Zero(n);
+      for (int k = foot; k >= 0; k = parent[k]) b(k) = std::sin(1.0 + row + 2.0 * k);
+      a += b * b.transpose();
+    }
+  }
+  Eigen::MatrixXd j = Eigen::MatrixXd::Random(3, n);
+  j.col(6).setZero();
+  j.col(7).setZero();
+  ContactProblem problem(0.01);
+  problem.AddClique(a);
+  problem.SetFreeMotionVelocities(Eigen::VectorXd::Zero(n));
+  problem.AddConstraint({{0, j}}, Cone());
+  TreeCholesky& factor = problem.EmplaceCliqueTreeFactor(0);
+  factor.SetParents(parent);
+  factor.mutable_matrix() = a;
+  ASSERT_TRUE(factor.Factor());
+  problem.Finalize();
+  const double w = (j * a.inverse() * j.transpose()).norm() / 3.0;
+  EXPECT_NEAR(ConeRt(problem), 1e-3 * w, 1e-12 * w);
+  // A tree factor of another size is refused, as a dense one is.
+  problem.EmplaceCliqueTreeFactor(0).SetParents({-1, 0});
+  try {
+    problem.Finalize();
+    ADD_FAILURE() << "a 2-dof tree factor for a 10-dof clique was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "clique 0: the tree factor of A given has 2 parents, expected 10");
+  }
+}
+
 TEST(ContactProblem, FactorOfAGivenWithTheWrongSizeOrANonPositivePivotIsRefused) {
   const Eigen::MatrixXd j = Eigen::MatrixXd::Random(3, 7);
   const auto message = [&](const Eigen::MatrixXd& factor) -> std::string {

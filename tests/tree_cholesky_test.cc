@@ -68,6 +68,33 @@ TEST(TreeCholesky, SolvesLikeDenseCholeskyWithoutReadingOffPatternEntries) {
   }
 }
 
+TEST(TreeCholesky, HalfSolvesGiveTheInverseQuadraticFormAndKeepABranchsSupport) {
+  // X ← L⁻ᵀ X on three columns, each nonzero on one dof's chain to its root
+  // (a contact's Jacobian rows on a tree): (L⁻ᵀX)ᵀ(L⁻ᵀX) = Xᵀ H⁻¹ X against
+  // Eigen's dense inverse, and L⁻ᵀX still zero off that chain.
+  for (unsigned seed = 1; seed <= 10; ++seed) {
+    const RandomTreeMatrix h = MakeRandomTreeMatrix(4 + static_cast<int>(seed) * 2, seed);
+    const int n = static_cast<int>(h.parent.size());
+    TreeCholesky factorization(h.parent);
+    factorization.mutable_matrix() = h.dense;
+    ASSERT_TRUE(factorization.Factor());
+    const int dof = n - 1 - static_cast<int>(seed) % 3;
+    Eigen::MatrixXd x = Eigen::MatrixXd::Zero(n, 3);
+    for (int k = dof; k >= 0; k = h.parent[k]) {
+      x.row(k) << 1.0 + k, -0.5 * k, 2.0 - 0.1 * k;
+    }
+    Eigen::MatrixXd y = x;
+    factorization.SolveFactorTransposeInPlace(y.data(), 3);
+    const Eigen::Matrix3d expected = x.transpose() * h.dense.inverse() * x;
+    EXPECT_LT((y.transpose() * y - expected).norm(), 1e-11 * expected.norm()) << seed;
+    for (int k = 0; k < n; ++k) {
+      if (!IsAncestorOrSelf(h.parent, k, dof)) {
+        EXPECT_EQ(y.row(k).norm(), 0.0) << k;
+      }
+    }
+  }
+}
+
 TEST(TreeCholesky, ReportsMatricesThatAreNotPositiveDefinite) {
   TreeCholesky factorization({-1, 0, 1});
   factorization.mutable_matrix() << 1, 0, 0, 2, 1, 0, 0, 0, 1;  // H_10 = 2 > √(H_00 H_11)

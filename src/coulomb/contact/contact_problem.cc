@@ -85,7 +85,7 @@ int ContactProblem::AddClique(Eigen::MatrixXd a) {
     --num_cliques_;
     clique_offsets_.pop_back();
     has_tree_.pop_back();
-    has_factor_.pop_back();
+    given_factor_.pop_back();
     num_dofs_ -= size;
     throw;
   }
@@ -146,7 +146,7 @@ Eigen::MatrixXd& ContactProblem::EmplaceClique(int size) {
   }
   clique_offsets_.push_back(num_dofs_);
   has_tree_.push_back(false);
-  has_factor_.push_back(false);
+  given_factor_.push_back(GivenFactor::kNone);
   num_dofs_ += size;
   finalized_ = false;
   return cliques_[index];
@@ -159,9 +159,21 @@ Eigen::MatrixXd& ContactProblem::EmplaceCliqueFactor(int clique) {
   }
   if (static_cast<int>(a_factors_.size()) < num_cliques())
     a_factors_.resize(num_cliques());
-  has_factor_[clique] = true;
+  given_factor_[clique] = GivenFactor::kDense;
   finalized_ = false;
   return a_factors_[clique];
+}
+
+TreeCholesky& ContactProblem::EmplaceCliqueTreeFactor(int clique) {
+  if (clique < 0 || clique >= num_cliques()) {
+    throw std::invalid_argument("tree factor of clique " + std::to_string(clique) +
+                                ", which does not exist");
+  }
+  if (static_cast<int>(tree_factors_.size()) < num_cliques())
+    tree_factors_.resize(num_cliques());
+  given_factor_[clique] = GivenFactor::kTree;
+  finalized_ = false;
+  return tree_factors_[clique];
 }
 
 CliqueTree& ContactProblem::EmplaceCliqueTree(int clique) {
@@ -225,7 +237,7 @@ void ContactProblem::Clear() {
   num_constraints_ = 0;
   clique_offsets_.clear();
   has_tree_.clear();
-  has_factor_.clear();
+  given_factor_.clear();
   constraint_offsets_.clear();
   num_dofs_ = 0;
   num_constraint_equations_ = 0;
@@ -369,7 +381,7 @@ void ContactProblem::PrepareCliques() {
     a_prepared_.resize(num_cliques(), 0);
   }
   for (int clique = 0; clique < num_cliques(); ++clique) {
-    const bool given = has_factor_[clique];
+    const bool given = given_factor_[clique] != GivenFactor::kNone;
     if (given) CheckSuppliedFactor(clique);
     // A free body's A = M is constant in its body frame: most steps find
     // the matrix they validated and factored last time, bit for bit. A
@@ -399,7 +411,7 @@ void ContactProblem::FactorCliqueMatrix(int clique) {
     positive_definite = factor.info() == Eigen::Success;
     if (positive_definite)
       body_a_inverses_[clique] = InverseFromCholesky(factor.matrixL().toDenseMatrix());
-  } else if (has_factor_[clique]) {
+  } else if (given_factor_[clique] != GivenFactor::kNone) {
     positive_definite = true;  // (CheckSuppliedFactor)
   } else {
     a_factors_[clique] = cliques_[clique];
@@ -412,10 +424,18 @@ void ContactProblem::FactorCliqueMatrix(int clique) {
 }
 
 void ContactProblem::CheckSuppliedFactor(int clique) const {
-  const Eigen::MatrixXd& l = a_factors_[clique];
+  const Eigen::MatrixXd& l = given_factor_[clique] == GivenFactor::kTree
+                                 ? tree_factors_[clique].factor()
+                                 : a_factors_[clique];
   const int size = clique_size(clique);
   // (The message is formed only when it is thrown: this runs every step.)
   const auto name = [clique] { return "clique " + std::to_string(clique); };
+  if (given_factor_[clique] == GivenFactor::kTree &&
+      tree_factors_[clique].size() != size) {
+    throw std::invalid_argument(name() + ": the tree factor of A given has " +
+                                std::to_string(tree_factors_[clique].size()) +
+                                " parents, expected " + std::to_string(size));
+  }
   if (l.rows() != size || l.cols() != size) {
     throw std::invalid_argument(name() + ": the factor of A given is " +
                                 std::to_string(l.rows()) + "×" +
@@ -446,10 +466,16 @@ void ContactProblem::AddDelassusTerm(const JacobianBlock& block,
     delassus->noalias() += block.matrix * a_inverse_jt;
     return;
   }
-  // J A⁻¹ Jᵀ = (L⁻¹Jᵀ)ᵀ(L⁻¹Jᵀ) with A = L Lᵀ: one triangular solve, not two.
-  a_inverse_jt = block.matrix.transpose();  // becomes L⁻¹Jᵀ
-  SolveLowerInPlace(a_factors_[block.clique], a_inverse_jt.data(),
-                    static_cast<int>(rows));
+  // J A⁻¹ Jᵀ = XᵀX with X = L⁻¹Jᵀ (A = L Lᵀ) or L⁻ᵀJᵀ (A = Lᵀ L): one
+  // triangular solve, not two.
+  a_inverse_jt = block.matrix.transpose();  // becomes X
+  if (given_factor_[block.clique] == GivenFactor::kTree) {
+    tree_factors_[block.clique].SolveFactorTransposeInPlace(a_inverse_jt.data(),
+                                                            static_cast<int>(rows));
+  } else {
+    SolveLowerInPlace(a_factors_[block.clique], a_inverse_jt.data(),
+                      static_cast<int>(rows));
+  }
   AddLowerTransposeProduct(a_inverse_jt.data(), a_inverse_jt.data(),
                            static_cast<int>(size), static_cast<int>(rows),
                            delassus->data());

@@ -11,6 +11,7 @@
 #include "coulomb/contact/convex_constraint.h"
 #include "coulomb/math/body_block_kernels.h"
 #include "coulomb/math/reusable_dense.h"
+#include "coulomb/math/tree_cholesky.h"
 
 namespace coulomb {
 
@@ -100,6 +101,11 @@ class ContactProblem {
   // failed leaves a pivot that is not). Cliques of six dofs do not use it
   // (their A_t⁻¹ is formed once, in fixed size).
   Eigen::MatrixXd& EmplaceCliqueFactor(int clique);
+  // The same for a clique whose dofs form a tree (a multibody tree's, the
+  // parents of TreeCholesky): A_t = Lᵀ L factored without fill-in, to be
+  // filled (parents and Factor()) by the caller. A contact's Delassus
+  // estimate then solves along the branch its Jacobian touches only.
+  TreeCholesky& EmplaceCliqueTreeFactor(int clique);
   Eigen::VectorXd& mutable_v_star() { return v_star_; }
   // The kinematic structure of a clique (optional; see CliqueTree), to be
   // filled by the caller; validated with A by Finalize.
@@ -231,7 +237,10 @@ class ContactProblem {
   std::vector<int> clique_offsets_;
   std::vector<CliqueTree> trees_;  // per clique (storage), given where has_tree_
   std::vector<char> has_tree_;
-  std::vector<char> has_factor_;            // per clique: L given by EmplaceCliqueFactor
+  // Per clique, the factor of A_t its builder gave: none, L Lᵀ
+  // (EmplaceCliqueFactor) or Lᵀ L (EmplaceCliqueTreeFactor).
+  enum class GivenFactor : char { kNone, kDense, kTree };
+  std::vector<GivenFactor> given_factor_;
   mutable std::vector<int> ancestor_mark_;  // CheckCliqueTree's workspace
   int num_dofs_ = 0;
   Eigen::VectorXd v_star_;
@@ -254,6 +263,7 @@ class ContactProblem {
   // are of (if a_prepared_: validated); and A_t⁻¹ J_itᵀ.
   std::vector<Eigen::Matrix<double, 6, 6>> body_a_inverses_;
   std::vector<Eigen::MatrixXd> a_factors_;  // L of A = L Lᵀ in the lower triangle
+  std::vector<TreeCholesky> tree_factors_;  // given A = Lᵀ L (GivenFactor::kTree)
   std::vector<Eigen::MatrixXd> prepared_a_;
   std::vector<char> a_prepared_;
   std::vector<double> a_inverse_jt_;

@@ -1,6 +1,7 @@
 #include "coulomb/math/tree_cholesky.h"
 
 #include <cmath>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -36,12 +37,27 @@ bool TreeCholesky::Factor() {
   return true;
 }
 
+void TreeCholesky::SolveFactorTransposeInPlace(double* x, int columns) const {
+  // Lᵀ y = x from the leaves up: y_k = x_k / L_kk, then k's ancestors lose
+  // L_ki y_k.
+  const int n = size();
+  const int* parent = parent_.data();
+  const double* l = matrix_.data();  // column-major: L_ki at l[k + i n]
+  for (int c = 0; c < columns; ++c) {
+    double* column = x + static_cast<ptrdiff_t>(c) * n;
+    for (int k = n - 1; k >= 0; --k) {
+      if (column[k] == 0.0) continue;
+      const double y_k = column[k] / l[k + static_cast<ptrdiff_t>(k) * n];
+      column[k] = y_k;
+      for (int i = parent[k]; i >= 0; i = parent[i])
+        column[i] -= l[k + static_cast<ptrdiff_t>(i) * n] * y_k;
+    }
+  }
+}
+
 void TreeCholesky::SolveInPlace(Eigen::Ref<Eigen::VectorXd> x) const {
   // Lᵀ y = x from the leaves up, then L x = y from the roots down.
-  for (int k = size() - 1; k >= 0; --k) {
-    x(k) /= matrix_(k, k);
-    for (int i = parent_[k]; i >= 0; i = parent_[i]) x(i) -= matrix_(k, i) * x(k);
-  }
+  SolveFactorTransposeInPlace(x.data(), 1);
   for (int k = 0; k < size(); ++k) {
     for (int i = parent_[k]; i >= 0; i = parent_[i]) x(k) -= matrix_(k, i) * x(i);
     x(k) /= matrix_(k, k);

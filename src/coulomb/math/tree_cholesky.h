@@ -33,6 +33,14 @@ class TreeCholesky {
   bool Factor();
   // x ← H⁻¹ x (after a successful Factor()).
   void SolveInPlace(Eigen::Ref<Eigen::VectorXd> x) const;
+  // X ← L⁻ᵀ X for the `columns` columns of X (size × columns, column-major),
+  // the first half of a solve: H⁻¹ = L⁻¹ L⁻ᵀ, so (L⁻ᵀX)ᵀ(L⁻ᵀX) = Xᵀ H⁻¹ X.
+  // A column nonzero only on a dof and its ancestors stays so, and its
+  // zeros cost a test each.
+  void SolveFactorTransposeInPlace(double* x, int columns) const;
+  // L in the lower triangle (after Factor()); its diagonal is positive
+  // unless Factor() failed.
+  const Eigen::MatrixXd& factor() const { return matrix_; }
 
  private:
   std::vector<int> parent_;

@@ -15,6 +15,28 @@
 namespace coulomb {
 namespace {
 constexpr int kBodyDofs = 6;  // a free rigid body's velocities
+
+// True when each spring's dofs lie on one chain of the dof tree (parent[k]
+// < k): its linearization, c cᵀ over its terms, then adds only entries (k,
+// l) with k an ancestor of l or l of k, and A keeps the branch pattern
+// TreeCholesky factors. A fixed tendon across two legs does not.
+bool SpringsKeepBranchPattern(const std::vector<JointSpringDamper>& springs,
+                              const std::vector<int>& parent) {
+  const auto on_one_chain = [&parent](int k, int l) {
+    if (k < l) std::swap(k, l);
+    while (k > l) k = parent[k];  // up from the later dof (−1 at a root)
+    return k == l;
+  };
+  for (const JointSpringDamper& spring : springs) {
+    for (size_t i = 0; i < spring.terms.size(); ++i) {
+      for (size_t j = i + 1; j < spring.terms.size(); ++j) {
+        if (!on_one_chain(spring.terms[i].velocity, spring.terms[j].velocity))
+          return false;
+      }
+    }
+  }
+  return true;
+}
 }  // namespace
 
 TimeStepper::TimeStepper(const TimeStepperParameters& parameters)
@@ -104,6 +126,11 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
     *converged = true;
     return 1;
   }
+  const int size = static_cast<int>(tree->v.size());
+  if (static_cast<int>(w->velocity_parents.size()) != size)
+    w->velocity_parents = tree->model.VelocityParents();
+  if (w->tree_a_factor.size() != size) w->tree_a_factor.SetParents(w->velocity_parents);
+  w->factors_by_tree = SpringsKeepBranchPattern(tree->springs, w->velocity_parents);
   const double dt = parameters_.time_step;
   w->q0 = tree->q;
   w->v0 = tree->v;
@@ -155,20 +182,28 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
 
 void TimeStepper::SolveWithA(const Eigen::MatrixXd& a, TreeWorkspace* w) {
   const bool body = a.rows() == kBodyDofs;
-  if (w->factored_a.rows() != a.rows() || w->factored_a != a) {
+  const bool by_tree = !body && w->factors_by_tree;
+  if (w->factored_a.rows() != a.rows() || w->factored_by_tree != by_tree ||
+      w->factored_a != a) {
     // A that is not positive definite leaves v* meaningless here and is
     // refused by the contact problem (ContactProblem::Finalize).
     if (body) {
       w->body_a_factor.compute(a);
+    } else if (by_tree) {
+      w->tree_a_factor.mutable_matrix() = a;
+      w->tree_a_factor.Factor();
     } else {
       w->a_factor = a;
       CholeskyInPlace(&w->a_factor);
     }
     w->factored_a = a;
+    w->factored_by_tree = by_tree;
   }
   if (body) {
     Eigen::Map<Eigen::Matrix<double, kBodyDofs, 1>> step(w->step.data());
     w->body_a_factor.solveInPlace(step);
+  } else if (by_tree) {
+    w->tree_a_factor.SolveInPlace(w->step);
   } else {
     SolveLowerInPlace(w->a_factor, w->step.data(), 1);
     SolveLowerTransposeInPlace(w->a_factor, w->step.data());
@@ -567,7 +602,11 @@ bool TimeStepper::AssembleProblem(MultibodySystem* system, const Theta& theta,
     }
     // The free motion's factor of A (SolveWithA) serves the Delassus
     // estimates too.
-    if (size != kBodyDofs) problem_.EmplaceCliqueFactor(t) = workspaces_[t].a_factor;
+    if (size != kBodyDofs && workspaces_[t].factors_by_tree) {
+      problem_.EmplaceCliqueTreeFactor(t) = workspaces_[t].tree_a_factor;
+    } else if (size != kBodyDofs) {
+      problem_.EmplaceCliqueFactor(t) = workspaces_[t].a_factor;
+    }
     v_guess_.segment(offset, size) = tree.v;
     offset += size;
   }

@@ -11,6 +11,7 @@
 
 #include "coulomb/base/named_enum.h"
 #include "coulomb/contact/contact_problem.h"
+#include "coulomb/math/tree_cholesky.h"
 #include "coulomb/sim/contact_model.h"
 #include "coulomb/sim/multibody_system.h"
 #include "coulomb/solvers/contact_solver.h"
@@ -191,13 +192,20 @@ class TimeStepper {
     Eigen::VectorXd q0, v0, v_theta_vq, v_theta, q_theta, force, velocity_change, step;
     // The factor of A and the A it is of (empty: none yet); a free body's A
     // = M is constant in its frame, and is factored once. A tree of six
-    // velocities (a free body) uses the fixed-size factor.
+    // velocities (a free body) uses the fixed-size factor; a larger tree
+    // A = Lᵀ L along its dof tree (TreeCholesky, no fill-in), unless a
+    // spring couples dofs of two branches (factors_by_tree false), then
+    // the dense A = L Lᵀ.
     Eigen::MatrixXd a_factor;  // L of A = L Lᵀ (dense_cholesky.h)
+    TreeCholesky tree_a_factor;
+    bool factors_by_tree = false;
     Eigen::LLT<Eigen::Matrix<double, 6, 6>> body_a_factor;
     Eigen::MatrixXd factored_a;
+    bool factored_by_tree = false;  // which factor holds factored_a's
     Eigen::Matrix<double, 3, Eigen::Dynamic> point_jacobian;
     Eigen::Matrix<double, 3, Eigen::Dynamic> connection_jacobian;  // J_a
-    // SubADMM's per-body split: the dof tree and S at q0 (CliqueTree).
+    // The dof tree (MultibodyTree::VelocityParents), and SubADMM's per-body
+    // split: S at q0 (CliqueTree).
     std::vector<int> velocity_parents;
     Eigen::Matrix<double, 6, Eigen::Dynamic> motion;
   };
