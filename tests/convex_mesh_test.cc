@@ -4,11 +4,15 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <random>
 
 #include <gtest/gtest.h>
 
+#include "coulomb/geometry/box_separation.h"
 #include "coulomb/geometry/collision_world.h"
 
 namespace coulomb {
@@ -138,6 +142,91 @@ TEST(ConvexMesh, BoxMeshOnGroundRestsOnItsFourCornersLikeTheBox) {
     EXPECT_NEAR(c.phi, (tilted * corner).z(), 1e-9);
     EXPECT_TRUE(c.normal_W.isApprox(Eigen::Vector3d::UnitZ(), 1e-9));
   }
+}
+
+// An octagonal rod from its frame's origin along +x (a link hanging from
+// its joint): its hull's box is larger than the hull at the box's edges.
+std::vector<Eigen::Vector3d> RodPoints(double length, double radius) {
+  std::vector<Eigen::Vector3d> points;
+  for (int k = 0; k < 8; ++k) {
+    const double angle = (k + 0.5) * M_PI / 4.0;
+    for (const double x : {0.0, length}) {
+      points.emplace_back(x, radius * std::cos(angle), radius * std::sin(angle));
+    }
+  }
+  return points;
+}
+
+// −(the depth of p inside the hull): max over its face planes of n·p − d,
+// negative exactly when p is inside.
+double FacePlaneGap(const ConvexHull& hull, const Eigen::Vector3d& p) {
+  double gap = -std::numeric_limits<double>::infinity();
+  for (size_t f = 0; f < hull.face_normals.size(); ++f) {
+    gap = std::max(gap, hull.face_normals[f].dot(p) - hull.face_offsets[f]);
+  }
+  return gap;
+}
+
+TEST(ConvexMesh, MeshPairsApartByTheirBoxesAreDroppedWithoutMissingAContact) {
+  // Two rods posed at random about a common joint, as a robot's links: the
+  // broad phase drops a pair whose hulls' boxes are apart beyond the
+  // margin. Wherever the rods are surely within the margin (a vertex of one
+  // inside the other, or two vertices within it), the pair has a contact.
+  const ConvexMesh rod = MakeConvexMesh(RodPoints(0.4, 0.04), "rod");
+  const ConvexHull& hull = *rod.hull;
+  CollisionWorld world;
+  world.AddGeometry(rod, 0, 0, Eigen::Isometry3d::Identity());
+  world.AddGeometry(rod, 1, 0, Eigen::Isometry3d::Identity());
+  const double margin = 1e-3;
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  int surely_touching = 0, spheres_meet_boxes_apart = 0;
+  std::vector<ContactPoint> contacts;
+  for (int sample = 0; sample < 2000; ++sample) {
+    Eigen::Isometry3d X_WB = Eigen::Isometry3d::Identity();
+    X_WB.linear() = Eigen::Quaterniond(uniform(random), uniform(random), uniform(random),
+                                       uniform(random))
+                        .normalized()
+                        .toRotationMatrix();
+    X_WB.translation() =
+        0.12 * Eigen::Vector3d(uniform(random), uniform(random), uniform(random));
+    world.ComputeContacts({Eigen::Isometry3d::Identity(), X_WB}, margin, &contacts);
+    bool sure = false;
+    for (const Eigen::Vector3d& v : hull.vertices) {
+      sure = sure || FacePlaneGap(hull, X_WB * v) < 0.0 ||
+             FacePlaneGap(hull, X_WB.inverse() * v) < 0.0;
+      for (const Eigen::Vector3d& u : hull.vertices)
+        sure = sure || (X_WB * v - u).norm() < margin;
+    }
+    surely_touching += sure;
+    if (sure) {
+      double inside_a = 1e9, inside_b = 1e9, vv = 1e9;
+      for (const Eigen::Vector3d& v : hull.vertices) {
+        inside_a = std::min(inside_a, FacePlaneGap(hull, X_WB * v));
+        inside_b = std::min(inside_b, FacePlaneGap(hull, X_WB.inverse() * v));
+        for (const Eigen::Vector3d& u : hull.vertices)
+          vv = std::min(vv, (X_WB * v - u).norm());
+      }
+      EXPECT_FALSE(contacts.empty())
+          << "sample " << sample << " " << inside_a << " " << inside_b << " " << vv
+          << " p " << X_WB.translation().transpose() << " R "
+          << Eigen::Quaterniond(X_WB.linear()).coeffs().transpose();
+    }
+    // The case the boxes decide: spheres about the rods' origins within
+    // reach (radius ‖(0.4, 0.04, 0.04)‖), the boxes apart by a face axis of
+    // either (a lower bound on their separation).
+    const Eigen::Vector3d half(0.2, 0.04 * std::cos(M_PI / 8), 0.04 * std::cos(M_PI / 8));
+    Eigen::Isometry3d box_a = Eigen::Isometry3d::Identity(), box_b = X_WB;
+    box_a.translation() = Eigen::Vector3d(0.2, 0, 0);
+    box_b.translation() = X_WB * Eigen::Vector3d(0.2, 0, 0);
+    const bool boxes_apart = BoxSeparationLowerBound(box_a, half, box_b, half) > margin;
+    if (boxes_apart) {
+      ++spheres_meet_boxes_apart;
+      EXPECT_TRUE(contacts.empty()) << "sample " << sample;
+    }
+  }
+  EXPECT_GT(surely_touching, 200);
+  EXPECT_GT(spheres_meet_boxes_apart, 200);
 }
 
 }  // namespace

@@ -214,6 +214,7 @@ struct CollisionWorld::Impl {
     double bounding_radius;        // BoundingRadius(our_shape)
     int tree, body;
     bool box, half_space;
+    bool mesh;  // a convex mesh, with its hull's box in hull_boxes
     // A box whose thickness is less than its bounding radius (a wall, a
     // plank): its bounding sphere reaches far beyond it, and the broad phase
     // tests the box itself against the other geometry's sphere
@@ -221,6 +222,13 @@ struct CollisionWorld::Impl {
     bool thin_box;
   };
   std::vector<BroadPhaseGeometry> broad_phase;
+  // A convex mesh's box in its frame G, around its hull's vertices: centre
+  // and half extents (per geometry; read where broad_phase[g].mesh).
+  struct HullBox {
+    Eigen::Vector3d center_G = Eigen::Vector3d::Zero();
+    Eigen::Vector3d half_extents = Eigen::Vector3d::Zero();
+  };
+  std::vector<HullBox> hull_boxes;
   std::set<std::pair<int, int>> excluded;
   // By geometry; read only once some filter is not the default.
   std::vector<CollisionFilter> filters;
@@ -298,7 +306,8 @@ struct CollisionWorld::Impl {
           BoxApartFromBall(a, b, X_WG, pair_margin) ||
           BoxApartFromBall(b, a, X_WG, pair_margin) ||
           SweptApart(a, b, X_WG, motion, margin) ||
-          BoxesApart(a, b, X_WG, pair_margin, &separation)) {
+          BoxesApart(a, b, X_WG, pair_margin, &separation) ||
+          HullBoxesApart(a, b, X_WG, pair_margin)) {
         continue;
       }
       candidates.emplace_back(a, b);
@@ -479,7 +488,12 @@ struct CollisionWorld::Impl {
   // The gap cannot be deeper than the pair's overlap along the normal (the
   // patch's depth): a deeper one comes from a line that leaves through a far
   // face near an edge (seen: 0.14 m between two resting boxes that touch by
-  // their sides), and the patch's depth is kept instead.
+  // their sides). Nor can it be wider than the patch's depth by more than
+  // twice the patch's tolerance (the patch's points come from the support
+  // sets of A and of B, each within the tolerance of its extreme plane): a
+  // wider one comes from a line that misses a polytope's faces (seen: +17
+  // mm for two link hulls 26 mm into each other, which lost their
+  // contact). Either way the patch's depth is kept.
   static void RefineAlongNormal(const SurfaceAlongNormal& surface_a,
                                 const SurfaceAlongNormal& surface_b,
                                 ContactPoint* contact) {
@@ -488,7 +502,9 @@ struct CollisionWorld::Impl {
     const double crossing_b = surface_b.CrossingAt(p);
     if (std::isnan(crossing_a) || std::isnan(crossing_b)) return;
     const double gap = crossing_b - crossing_a;
-    if (gap < contact->phi - kPatchTolerance) return;
+    if (!(gap >= contact->phi - kPatchTolerance &&
+          gap <= contact->phi + 2 * kPatchTolerance))
+      return;
     contact->phi = gap;
     contact->p_W = p + 0.5 * (crossing_a + crossing_b) * contact->normal_W;
   }
@@ -543,6 +559,28 @@ struct CollisionWorld::Impl {
     return separation->separation > margin;
   }
 
+  // A pair with a convex mesh whose boxes (a mesh's hull box, a box itself)
+  // are more than `margin` apart on a separating axis: no contact, without
+  // Coal's GJK. A robot's links, whose bounding spheres overlap about their
+  // joints, are mostly told apart here.
+  bool HullBoxesApart(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
+                      double margin) const {
+    const BroadPhaseGeometry& ga = broad_phase[a];
+    const BroadPhaseGeometry& gb = broad_phase[b];
+    if (!(ga.mesh || gb.mesh) || !(ga.mesh || ga.box) || !(gb.mesh || gb.box))
+      return false;
+    const auto box_of = [&](int g, Eigen::Isometry3d* X_WO) {
+      *X_WO = X_WG[g];
+      if (!broad_phase[g].mesh) return broad_phase[g].half_extents;
+      X_WO->translation() += X_WG[g].linear() * hull_boxes[g].center_G;
+      return hull_boxes[g].half_extents;
+    };
+    Eigen::Isometry3d X_WA, X_WB;
+    const Eigen::Vector3d half_a = box_of(a, &X_WA);
+    const Eigen::Vector3d half_b = box_of(b, &X_WB);
+    return BoxSeparationLowerBound(X_WA, half_a, X_WB, half_b, margin) > margin;
+  }
+
   // The closed-form patch of a pair of primitives (closed_form_patch.h),
   // unless switched off; false where it does not apply (Coal then). Two
   // boxes use the broad phase's separating axis.
@@ -586,8 +624,15 @@ int CollisionWorld::AddGeometry(const Shape& shape, int tree, int body,
        .body = body,
        .box = box != nullptr,
        .half_space = std::holds_alternative<HalfSpace>(shape),
+       .mesh = std::holds_alternative<ConvexMesh>(shape),
        .thin_box = box != nullptr && box->size.minCoeff() < BoundingRadius(shape)});
   owners_.push_back({.tree = tree, .body = body});
+  impl_->hull_boxes.emplace_back();
+  if (const auto* mesh = std::get_if<ConvexMesh>(&shape)) {
+    Eigen::AlignedBox3d extent;
+    for (const Eigen::Vector3d& vertex : mesh->hull->vertices) extent.extend(vertex);
+    impl_->hull_boxes.back() = {extent.center(), 0.5 * extent.sizes()};
+  }
   impl_->filters.emplace_back();
   return num_geometries() - 1;
 }
