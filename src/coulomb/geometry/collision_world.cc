@@ -5,6 +5,7 @@
 #include "coulomb/geometry/segment_distance.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -140,19 +141,33 @@ double CapsuleCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n,
 // n_f·n ≥ ½ of (d_f − n_f·p)/(n_f·n), t_enter = max over faces with
 // n_f·n ≤ −½. Faces nearly along the line are left out: patch points sit on
 // the rim of the contact face, and a round-off step outside a steep side
-// face would move its crossing by (offset / slope).
-double PolytopeCrossing(const ConvexHull& hull, const Eigen::Vector3d& p,
-                        const Eigen::Vector3d& n, bool leaving) {
+// face would move its crossing by (offset / slope). The faces are found
+// once per patch (FacesFacing), whose points share n, and crossed per point.
+struct FacingFace {
+  int face;
+  double slope;  // n_f · n
+};
+
+void FacesFacing(const ConvexHull& hull, const Eigen::Vector3d& n, bool leaving,
+                 std::vector<FacingFace>* faces) {
   const double side = leaving ? 1.0 : -1.0;
-  double crossing = side * std::numeric_limits<double>::infinity();
+  faces->clear();
   for (size_t f = 0; f < hull.face_normals.size(); ++f) {
-    const Eigen::Vector3d& normal = hull.face_normals[f];
-    const double slope = normal.dot(n);
-    if (side * slope < 0.5) continue;
-    const double t = (hull.face_offsets[f] - normal.dot(p)) / slope;
+    const double slope = hull.face_normals[f].dot(n);
+    if (side * slope >= 0.5) faces->push_back({static_cast<int>(f), slope});
+  }
+}
+
+double PolytopeCrossing(const ConvexHull& hull, const std::vector<FacingFace>& faces,
+                        const Eigen::Vector3d& p, bool leaving) {
+  if (faces.empty()) return kMisses;
+  double crossing = (leaving ? 1.0 : -1.0) * std::numeric_limits<double>::infinity();
+  for (const FacingFace& facing : faces) {
+    const double t =
+        (hull.face_offsets[facing.face] - hull.face_normals[facing.face].dot(p)) /
+        facing.slope;
     crossing = leaving ? std::min(crossing, t) : std::max(crossing, t);
   }
-  if (std::isinf(crossing)) return kMisses;
   return crossing;
 }
 
@@ -166,13 +181,13 @@ double AxisPlaneCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n, int
 }
 
 // Where the line p + t n (G frame) crosses the surface of a shape other than
-// a box or a half-space (those: CollisionWorld::Impl::SurfaceOf, a plane for
-// a whole patch): leaving it (`leaving`, the side facing along n) or
-// entering it. For a sphere, the exact crossing. A cylinder uses its cap
-// plane for flat contacts (like a box face, stable at the patch's corners,
-// where a ray through a corner would graze edges) and its side surface
-// otherwise; a capsule, the union of its side and end spheres. kMisses when
-// the line misses the shape (the patch depth is kept).
+// a box, a half-space (those: CollisionWorld::Impl::SurfaceOf, a plane for
+// a whole patch) or a convex mesh (PolytopeCrossing): leaving it (`leaving`, the side
+// facing along n) or entering it. For a sphere, the exact crossing. A cylinder uses its
+// cap plane for flat contacts (like a box face, stable at the patch's corners, where a
+// ray through a corner would graze edges) and its side surface otherwise; a capsule, the
+// union of its side and end spheres. kMisses when the line misses the shape (the patch
+// depth is kept).
 double SurfaceCrossing(const Shape& shape, const Eigen::Vector3d& p,
                        const Eigen::Vector3d& n, bool leaving) {
   const double side = leaving ? 1.0 : -1.0;
@@ -190,9 +205,6 @@ double SurfaceCrossing(const Shape& shape, const Eigen::Vector3d& p,
   }
   if (const auto* capsule = std::get_if<Capsule>(&shape)) {
     return CapsuleCrossing(p, n, *capsule, side);
-  }
-  if (const auto* mesh = std::get_if<ConvexMesh>(&shape)) {
-    return PolytopeCrossing(*mesh->hull, p, n, leaving);
   }
   return kMisses;
 }
@@ -229,6 +241,8 @@ struct CollisionWorld::Impl {
     Eigen::Vector3d half_extents = Eigen::Vector3d::Zero();
   };
   std::vector<HullBox> hull_boxes;
+  // The faces of a patch's mesh surfaces (SurfaceOf), entering and leaving.
+  mutable std::array<std::vector<FacingFace>, 2> facing_faces;
   std::set<std::pair<int, int>> excluded;
   // By geometry; read only once some filter is not the default.
   std::vector<CollisionFilter> filters;
@@ -430,8 +444,9 @@ struct CollisionWorld::Impl {
   // plane, exact on face contacts and stable at the patch's corners, where a
   // ray through a corner would graze edges. That plane is the same for every
   // point of the patch: the world plane u · x = c, crossed at
-  // t = (c − u · p)/(u · n), a dot product per point. Other shapes are
-  // crossed point by point in their frame (SurfaceCrossing).
+  // t = (c − u · p)/(u · n), a dot product per point. A convex mesh is
+  // crossed point by point through the faces that face n (PolytopeCrossing),
+  // other shapes in closed form (SurfaceCrossing), in their frame.
   struct SurfaceAlongNormal {
     const Shape* shape = nullptr;  // null: the plane u · x = c
     const Eigen::Isometry3d* X_WG = nullptr;
@@ -440,6 +455,9 @@ struct CollisionWorld::Impl {
     Eigen::Vector3d u = Eigen::Vector3d::Zero();
     double c = 0.0;
     double inverse_slope = kMisses;  // 1/(u · n); NaN: the line runs along the plane
+    // A convex mesh: its hull and the faces its crossings take (FacesFacing).
+    const ConvexHull* hull = nullptr;
+    const std::vector<FacingFace>* faces = nullptr;
 
     double CrossingAt(const Eigen::Vector3d& p_W) const {
       if (shape == nullptr) return (c - u.dot(p_W)) * inverse_slope;
@@ -447,6 +465,7 @@ struct CollisionWorld::Impl {
       // temporary.
       const Eigen::Vector3d p_G =
           X_WG->linear().transpose() * (p_W - X_WG->translation());
+      if (hull != nullptr) return PolytopeCrossing(*hull, *faces, p_G, leaving);
       return SurfaceCrossing(*shape, p_G, n_G, leaving);
     }
   };
@@ -474,6 +493,11 @@ struct CollisionWorld::Impl {
       offset = (side * n_G[axis] >= 0 ? 1.0 : -1.0) * record.half_extents[axis];
     } else if (!record.half_space) {  // a half-space: its top face z = 0
       surface.shape = &geometries[g].our_shape;
+      if (const auto* mesh = std::get_if<ConvexMesh>(surface.shape)) {
+        surface.hull = mesh->hull.get();
+        surface.faces = &facing_faces[leaving];
+        FacesFacing(*surface.hull, n_G, leaving, &facing_faces[leaving]);
+      }
       return surface;
     }
     surface.u = X_WG.linear().col(axis);
