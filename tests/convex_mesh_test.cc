@@ -229,5 +229,49 @@ TEST(ConvexMesh, MeshPairsApartByTheirBoxesAreDroppedWithoutMissingAContact) {
   EXPECT_GT(spheres_meet_boxes_apart, 200);
 }
 
+TEST(ConvexMesh, ContactsOfAPairQueriedStepAfterStepMatchThoseOfAFreshQuery) {
+  // Coal's GJK starts from the pair's last ray while the pair was apart: a
+  // rod swinging into another and out again, 5 mm deep at the middle, gets
+  // the contacts a world that never saw the pair gives, step by step.
+  const ConvexMesh rod = MakeConvexMesh(RodPoints(0.4, 0.04), "rod");
+  CollisionWorld stepped;
+  stepped.AddGeometry(rod, 0, 0, Eigen::Isometry3d::Identity());
+  stepped.AddGeometry(rod, 1, 0, Eigen::Isometry3d::Identity());
+  const double margin = 0.01;
+  std::vector<ContactPoint> contacts, fresh_contacts;
+  int compared = 0, apart = 0;
+  double deepest = 0.0, widest = 0.0;
+  for (int step = 0; step <= 200; ++step) {
+    const double s = step / 200.0;
+    Eigen::Isometry3d X_WB = Eigen::Isometry3d::Identity();
+    // Crossed rods, B above A (their flat sides 2 × 0.04 cos(π/8) m apart
+    // when their axes are 0.0739 m apart): beyond the margin at either end
+    // (where GJK's ray is kept), 5 mm into each other at s = ½.
+    X_WB.linear() =
+        Eigen::AngleAxisd(0.8 + 0.4 * s, Eigen::Vector3d(0.05, 0.1, 1).normalized())
+            .toRotationMatrix();
+    X_WB.translation() = Eigen::Vector3d(0.1, -0.05, 0.104 - 0.14 * s * (1 - s));
+    stepped.ComputeContacts({Eigen::Isometry3d::Identity(), X_WB}, margin, &contacts);
+    CollisionWorld fresh;
+    fresh.AddGeometry(rod, 0, 0, Eigen::Isometry3d::Identity());
+    fresh.AddGeometry(rod, 1, 0, Eigen::Isometry3d::Identity());
+    fresh.ComputeContacts({Eigen::Isometry3d::Identity(), X_WB}, margin, &fresh_contacts);
+    ASSERT_EQ(contacts.size(), fresh_contacts.size()) << "step " << step;
+    apart += contacts.empty();
+    for (size_t k = 0; k < contacts.size(); ++k) {
+      EXPECT_NEAR(contacts[k].phi, fresh_contacts[k].phi, 1e-9) << "step " << step;
+      EXPECT_LT((contacts[k].normal_W - fresh_contacts[k].normal_W).norm(), 1e-9)
+          << "step " << step;
+      deepest = std::min(deepest, contacts[k].phi);
+      widest = std::max(widest, contacts[k].phi);
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 100);
+  EXPECT_GT(apart, 20);
+  EXPECT_LT(deepest, -3e-3);  // the rods overlapped (EPA's case)
+  EXPECT_GT(widest, 1e-3);    // and were apart within the margin (GJK's)
+}
+
 }  // namespace
 }  // namespace coulomb

@@ -249,11 +249,20 @@ struct CollisionWorld::Impl {
   bool any_filter = false;
   // Coal's narrow phase for one pair, kept from query to query: its GJK/EPA
   // workspace is then allocated once (coal::collide builds one per call).
+  // With it, the pair's last GJK ray and support vertices when the pair was
+  // apart, which start the next query's GJK near where the last one ended
+  // (the poses change little from step to step): fewer GJK iterations. A
+  // pair that collided starts from Coal's default guess: a ray from a
+  // penetration left EPA's normal off by more than 1e-3 in a test against
+  // the closed-form box patches.
   struct PairQuery {
     PairQuery(const coal::CollisionGeometry* a, const coal::CollisionGeometry* b)
         : collide(a, b), patch(a, b) {}
     coal::ComputeCollision collide;
     coal::ComputeContactPatch patch;
+    bool has_guess = false;
+    coal::Vec3s gjk_guess = coal::Vec3s::UnitX();
+    coal::support_func_guess_t support_guess = coal::support_func_guess_t::Zero();
   };
   mutable std::unordered_map<std::int64_t, std::unique_ptr<PairQuery>> pair_queries;
   mutable coal::CollisionResult collision_result;
@@ -752,8 +761,16 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
     const coal::Transform3s pose_a = ToCoal(X_WG[a]);
     const coal::Transform3s pose_b = ToCoal(X_WG[b]);
     Impl::PairQuery& query = impl_->Query(a, b);
+    request.gjk_initial_guess = query.has_guess ? coal::GJKInitialGuess::CachedGuess
+                                                : coal::GJKInitialGuess::DefaultGuess;
+    request.cached_gjk_guess = query.gjk_guess;
+    request.cached_support_func_guess = query.support_guess;
     result.clear();
     query.collide(pose_a, pose_b, request, result);
+    query.has_guess =
+        !result.isCollision() && result.cached_gjk_guess.squaredNorm() > 0.0;
+    query.gjk_guess = result.cached_gjk_guess;
+    query.support_guess = result.cached_support_func_guess;
     if (!result.isCollision()) continue;
     patches.set(patch_request);
     query.patch(pose_a, pose_b, result, patch_request, patches);
