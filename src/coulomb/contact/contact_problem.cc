@@ -152,28 +152,35 @@ Eigen::MatrixXd& ContactProblem::EmplaceClique(int size) {
   return cliques_[index];
 }
 
-Eigen::MatrixXd& ContactProblem::EmplaceCliqueFactor(int clique) {
-  if (clique < 0 || clique >= num_cliques()) {
-    throw std::invalid_argument("factor of clique " + std::to_string(clique) +
-                                ", which does not exist");
+namespace {
+
+// factors[clique] of a problem with num_cliques cliques, grown to hold it;
+// throws std::invalid_argument naming `what` if there is no such clique.
+template <typename Factor>
+Factor& FactorSlot(std::vector<Factor>* factors, int clique, int num_cliques,
+                   const char* what) {
+  if (clique < 0 || clique >= num_cliques) {
+    throw std::invalid_argument(std::string(what) + " of clique " +
+                                std::to_string(clique) + ", which does not exist");
   }
-  if (static_cast<int>(a_factors_.size()) < num_cliques())
-    a_factors_.resize(num_cliques());
+  if (static_cast<int>(factors->size()) < num_cliques) factors->resize(num_cliques);
+  return (*factors)[clique];
+}
+
+}  // namespace
+
+Eigen::MatrixXd& ContactProblem::EmplaceCliqueFactor(int clique) {
+  Eigen::MatrixXd& factor = FactorSlot(&a_factors_, clique, num_cliques(), "factor");
   given_factor_[clique] = GivenFactor::kDense;
   finalized_ = false;
-  return a_factors_[clique];
+  return factor;
 }
 
 TreeCholesky& ContactProblem::EmplaceCliqueTreeFactor(int clique) {
-  if (clique < 0 || clique >= num_cliques()) {
-    throw std::invalid_argument("tree factor of clique " + std::to_string(clique) +
-                                ", which does not exist");
-  }
-  if (static_cast<int>(tree_factors_.size()) < num_cliques())
-    tree_factors_.resize(num_cliques());
+  TreeCholesky& factor = FactorSlot(&tree_factors_, clique, num_cliques(), "tree factor");
   given_factor_[clique] = GivenFactor::kTree;
   finalized_ = false;
-  return tree_factors_[clique];
+  return factor;
 }
 
 CliqueTree& ContactProblem::EmplaceCliqueTree(int clique) {
