@@ -602,10 +602,13 @@ bool TimeStepper::AssembleProblem(MultibodySystem* system, const Theta& theta,
     }
     // The free motion's factor of A (SolveWithA) serves the Delassus
     // estimates too.
-    if (size != kBodyDofs && workspaces_[t].factors_by_tree) {
-      problem_.EmplaceCliqueTreeFactor(t) = workspaces_[t].tree_a_factor;
-    } else if (size != kBodyDofs) {
-      problem_.EmplaceCliqueFactor(t) = workspaces_[t].a_factor;
+    if (size != kBodyDofs) {
+      const TreeWorkspace& w = workspaces_[t];
+      if (w.factors_by_tree) {
+        problem_.EmplaceCliqueTreeFactor(t) = w.tree_a_factor;
+      } else {
+        problem_.EmplaceCliqueFactor(t) = w.a_factor;
+      }
     }
     v_guess_.segment(offset, size) = tree.v;
     offset += size;
