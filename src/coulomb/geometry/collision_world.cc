@@ -2,6 +2,7 @@
 #include "coulomb/geometry/collision_world.h"
 #include "coulomb/geometry/box_separation.h"
 #include "coulomb/geometry/closed_form_patch.h"
+#include "coulomb/geometry/polytope_crossing.h"
 #include "coulomb/geometry/segment_distance.h"
 
 #include <algorithm>
@@ -136,41 +137,6 @@ double CapsuleCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n,
   return best;
 }
 
-// Where the line p + t n leaves (or enters) the polytope {x : n_f·x ≤ d_f}
-// through its faces within 60° of ±n: t_exit = min over faces with
-// n_f·n ≥ ½ of (d_f − n_f·p)/(n_f·n), t_enter = max over faces with
-// n_f·n ≤ −½. Faces nearly along the line are left out: patch points sit on
-// the rim of the contact face, and a round-off step outside a steep side
-// face would move its crossing by (offset / slope). The faces are found
-// once per patch (FacesFacing), whose points share n, and crossed per point.
-struct FacingFace {
-  int face;
-  double slope;  // n_f · n
-};
-
-void FacesFacing(const ConvexHull& hull, const Eigen::Vector3d& n, bool leaving,
-                 std::vector<FacingFace>* faces) {
-  const double side = leaving ? 1.0 : -1.0;
-  faces->clear();
-  for (size_t f = 0; f < hull.face_normals.size(); ++f) {
-    const double slope = hull.face_normals[f].dot(n);
-    if (side * slope >= 0.5) faces->push_back({static_cast<int>(f), slope});
-  }
-}
-
-double PolytopeCrossing(const ConvexHull& hull, const std::vector<FacingFace>& faces,
-                        const Eigen::Vector3d& p, bool leaving) {
-  if (faces.empty()) return kMisses;
-  double crossing = (leaving ? 1.0 : -1.0) * std::numeric_limits<double>::infinity();
-  for (const FacingFace& facing : faces) {
-    const double t =
-        (hull.face_offsets[facing.face] - hull.face_normals[facing.face].dot(p)) /
-        facing.slope;
-    crossing = leaving ? std::min(crossing, t) : std::max(crossing, t);
-  }
-  return crossing;
-}
-
 // Where the line p + t n crosses the plane x_axis = offset (in the frame of
 // p and n): t = (offset − p_axis) / n_axis, kMisses when the line runs
 // along the plane.
@@ -182,12 +148,12 @@ double AxisPlaneCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n, int
 
 // Where the line p + t n (G frame) crosses the surface of a shape other than
 // a box, a half-space (those: CollisionWorld::Impl::SurfaceOf, a plane for
-// a whole patch) or a convex mesh (PolytopeCrossing): leaving it (`leaving`, the side
-// facing along n) or entering it. For a sphere, the exact crossing. A cylinder uses its
-// cap plane for flat contacts (like a box face, stable at the patch's corners, where a
-// ray through a corner would graze edges) and its side surface otherwise; a capsule, the
-// union of its side and end spheres. kMisses when the line misses the shape (the patch
-// depth is kept).
+// a whole patch) or a convex mesh (PatchPolytopeCrossing): leaving it (`leaving`, the
+// side facing along n) or entering it. For a sphere, the exact crossing. A cylinder uses
+// its cap plane for flat contacts (like a box face, stable at the patch's corners, where
+// a ray through a corner would graze edges) and its side surface otherwise; a capsule,
+// the union of its side and end spheres. kMisses when the line misses the shape (the
+// patch depth is kept).
 double SurfaceCrossing(const Shape& shape, const Eigen::Vector3d& p,
                        const Eigen::Vector3d& n, bool leaving) {
   const double side = leaving ? 1.0 : -1.0;
@@ -241,8 +207,11 @@ struct CollisionWorld::Impl {
     Eigen::Vector3d half_extents = Eigen::Vector3d::Zero();
   };
   std::vector<HullBox> hull_boxes;
-  // The faces of a patch's mesh surfaces (SurfaceOf), entering and leaving.
-  mutable std::array<std::vector<FacingFace>, 2> facing_faces;
+  // A patch's mesh surfaces (SurfaceOf), entering and leaving, and per
+  // geometry the triangle of its hull its last crossing went through, where
+  // the next patch's walk starts.
+  mutable std::array<PatchPolytopeCrossing, 2> polytope_crossings;
+  mutable std::vector<int> walk_start_face;
   std::set<std::pair<int, int>> excluded;
   // By geometry; read only once some filter is not the default.
   std::vector<CollisionFilter> filters;
@@ -454,8 +423,9 @@ struct CollisionWorld::Impl {
   // ray through a corner would graze edges. That plane is the same for every
   // point of the patch: the world plane u · x = c, crossed at
   // t = (c − u · p)/(u · n), a dot product per point. A convex mesh is
-  // crossed point by point through the faces that face n (PolytopeCrossing),
-  // other shapes in closed form (SurfaceCrossing), in their frame.
+  // crossed point by point through the faces the patch's lines can cross
+  // (PatchPolytopeCrossing), other shapes in closed form (SurfaceCrossing),
+  // in their frame.
   struct SurfaceAlongNormal {
     const Shape* shape = nullptr;  // null: the plane u · x = c
     const Eigen::Isometry3d* X_WG = nullptr;
@@ -464,9 +434,9 @@ struct CollisionWorld::Impl {
     Eigen::Vector3d u = Eigen::Vector3d::Zero();
     double c = 0.0;
     double inverse_slope = kMisses;  // 1/(u · n); NaN: the line runs along the plane
-    // A convex mesh: its hull and the faces its crossings take (FacesFacing).
-    const ConvexHull* hull = nullptr;
-    const std::vector<FacingFace>* faces = nullptr;
+    // A convex mesh: its crossings, walked over its hull (its geometry g).
+    PatchPolytopeCrossing* polytope = nullptr;
+    int g = -1;
 
     double CrossingAt(const Eigen::Vector3d& p_W) const {
       if (shape == nullptr) return (c - u.dot(p_W)) * inverse_slope;
@@ -474,7 +444,7 @@ struct CollisionWorld::Impl {
       // temporary.
       const Eigen::Vector3d p_G =
           X_WG->linear().transpose() * (p_W - X_WG->translation());
-      if (hull != nullptr) return PolytopeCrossing(*hull, *faces, p_G, leaving);
+      if (polytope != nullptr) return polytope->At(p_G);
       return SurfaceCrossing(*shape, p_G, n_G, leaving);
     }
   };
@@ -503,9 +473,10 @@ struct CollisionWorld::Impl {
     } else if (!record.half_space) {  // a half-space: its top face z = 0
       surface.shape = &geometries[g].our_shape;
       if (const auto* mesh = std::get_if<ConvexMesh>(surface.shape)) {
-        surface.hull = mesh->hull.get();
-        surface.faces = &facing_faces[leaving];
-        FacesFacing(*surface.hull, n_G, leaving, &facing_faces[leaving]);
+        PatchPolytopeCrossing& polytope = polytope_crossings[leaving];
+        polytope.Prepare(*mesh->hull, n_G, leaving, walk_start_face[g]);
+        surface.polytope = &polytope;
+        surface.g = g;
       }
       return surface;
     }
@@ -661,6 +632,7 @@ int CollisionWorld::AddGeometry(const Shape& shape, int tree, int body,
        .thin_box = box != nullptr && box->size.minCoeff() < BoundingRadius(shape)});
   owners_.push_back({.tree = tree, .body = body});
   impl_->hull_boxes.emplace_back();
+  impl_->walk_start_face.push_back(0);
   if (const auto* mesh = std::get_if<ConvexMesh>(&shape)) {
     Eigen::AlignedBox3d extent;
     for (const Eigen::Vector3d& vertex : mesh->hull->vertices) extent.extend(vertex);
@@ -747,6 +719,10 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
         ContactPoint contact{a, b, point_W(i), normal_W, depth};
         Impl::RefineAlongNormal(surface_a, surface_b, &contact);
         if (contact.phi < pair_margin) contacts->push_back(contact);
+      }
+      for (const Impl::SurfaceAlongNormal* surface : {&surface_a, &surface_b}) {
+        if (surface->polytope != nullptr)
+          impl_->walk_start_face[surface->g] = surface->polytope->face();
       }
     };
     ClosedFormPatch& closed_form = impl_->closed_form_patch;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include <coal/BVH/BVH_model.h>
 #include <coal/mesh_loader/loader.h>
@@ -64,6 +65,38 @@ std::string CoalMessage(const std::exception& error) {
   return text;
 }
 
+// The triangle across each edge of each triangle (ConvexHull::neighbors):
+// the two triangles that hold an edge, found by sorting the edges by their
+// corners. Left empty where an edge is not held by exactly two triangles.
+std::vector<std::array<int, 3>> TriangleNeighbors(
+    const std::vector<std::array<int, 3>>& triangles) {
+  struct Edge {
+    std::pair<int, int> corners;  // lower index first
+    int triangle, k;
+  };
+  std::vector<Edge> edges;
+  edges.reserve(3 * triangles.size());
+  for (size_t f = 0; f < triangles.size(); ++f) {
+    for (int k = 0; k < 3; ++k) {
+      const int from = triangles[f][k], to = triangles[f][(k + 1) % 3];
+      edges.push_back({std::minmax(from, to), static_cast<int>(f), k});
+    }
+  }
+  std::sort(edges.begin(), edges.end(),
+            [](const Edge& a, const Edge& b) { return a.corners < b.corners; });
+  std::vector<std::array<int, 3>> neighbors(triangles.size(), {-1, -1, -1});
+  for (size_t e = 0; e + 1 < edges.size(); e += 2) {
+    const Edge &a = edges[e], &b = edges[e + 1];
+    const bool shared_by_two =
+        a.corners == b.corners &&
+        (e + 2 == edges.size() || edges[e + 2].corners != a.corners);
+    if (!shared_by_two) return {};
+    neighbors[a.triangle][a.k] = b.triangle;
+    neighbors[b.triangle][b.k] = a.triangle;
+  }
+  return neighbors;
+}
+
 }  // namespace
 
 ConvexMesh MakeConvexMesh(const std::vector<Eigen::Vector3d>& points,
@@ -107,6 +140,7 @@ ConvexMesh MakeConvexMesh(const std::vector<Eigen::Vector3d>& points,
     hull->face_normals.push_back(normal);
     hull->face_offsets.push_back(normal.dot(a));
   }
+  hull->neighbors = TriangleNeighbors(hull->triangles);
   ConvexMesh mesh{name, std::move(hull)};
   ValidateShape(mesh);
   return mesh;

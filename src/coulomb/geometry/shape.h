@@ -53,6 +53,10 @@ struct ConvexHull : TriangleMesh {
   // query's per-point depth reads them for every contact point.
   std::vector<Eigen::Vector3d> face_normals;
   std::vector<double> face_offsets;
+  // Per triangle, the triangle across its edge k, from its corner k to
+  // corner k + 1 (mod 3): the contact query's walks over the surface
+  // (PatchPolytopeCrossing). Empty for a hull read back from a recording.
+  std::vector<std::array<int, 3>> neighbors;
 };
 // The convex hull of a mesh's vertices (convex_mesh.h loads them), in the
 // mesh file's frame; its centroid need not be G's origin. Copies share the
