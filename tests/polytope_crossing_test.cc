@@ -41,7 +41,8 @@ TEST(PatchPolytopeCrossing, EqualsTheCrossingOverEveryFaceAtEachPointOfThePatch)
   std::mt19937 random(11);
   std::vector<Eigen::Vector3d> points;
   for (int k = 0; k < 300; ++k)
-    points.push_back(RandomUnitVector(&random).cwiseProduct(Eigen::Vector3d(0.1, 0.06, 0.04)));
+    points.push_back(
+        RandomUnitVector(&random).cwiseProduct(Eigen::Vector3d(0.1, 0.06, 0.04)));
   const ConvexMesh mesh = MakeConvexMesh(points, "ellipsoid");
   const ConvexHull& hull = *mesh.hull;
   ASSERT_GT(hull.triangles.size(), 500u);
@@ -55,7 +56,8 @@ TEST(PatchPolytopeCrossing, EqualsTheCrossingOverEveryFaceAtEachPointOfThePatch)
     const Eigen::Vector3d center = 0.02 * uniform(random) * RandomUnitVector(&random);
     crossing.Prepare(hull, n, leaving, start_face);
     for (int i = 0; i < 8; ++i) {
-      const Eigen::Vector3d p = center + 0.02 * uniform(random) * RandomUnitVector(&random);
+      const Eigen::Vector3d p =
+          center + 0.02 * uniform(random) * RandomUnitVector(&random);
       const double expected = CrossingOverAllFaces(hull, n, leaving, p);
       EXPECT_NEAR(crossing.At(p), expected, 1e-14 * (1.0 + std::abs(expected)))
           << "patch " << patch << " point " << i;

@@ -26,7 +26,8 @@ int EdgeBeyond(const ConvexHull& hull, int face, const Eigen::Vector3d& x) {
     const Eigen::Vector3d edge = hull.vertices[corner[(k + 1) % 3]] - from;
     // > 0 beyond the edge's line: edge × n_f points out of the triangle.
     const double beyond = edge.cross(hull.face_normals[face]).dot(x - from);
-    if (beyond > 0.0 && beyond * beyond > kEdgeTolerance * kEdgeTolerance * edge.squaredNorm())
+    if (beyond > 0.0 &&
+        beyond * beyond > kEdgeTolerance * kEdgeTolerance * edge.squaredNorm())
       return k;
   }
   return -1;
@@ -79,7 +80,8 @@ bool PatchPolytopeCrossing::ClimbToFacingFace() {
 
 double PatchPolytopeCrossing::Walk(const Eigen::Vector3d& p) {
   const ConvexHull& hull = *hull_;
-  if (hull.neighbors.size() != hull.triangles.size() || hull.triangles.empty()) return kMisses;
+  if (hull.neighbors.size() != hull.triangles.size() || hull.triangles.empty())
+    return kMisses;
   int face = face_;
   for (int step = 0; step < kMaxWalkSteps; ++step) {
     const Eigen::Vector3d& normal = hull.face_normals[face];
