@@ -42,8 +42,8 @@ void PatchPolytopeCrossing::Prepare(const ConvexHull& hull, const Eigen::Vector3
   side_ = leaving ? 1.0 : -1.0;
   const int num_faces = static_cast<int>(hull.face_normals.size());
   face_ = start_face >= 0 && start_face < num_faces ? start_face : 0;
-  if (hull.neighbors.size() == hull.triangles.size() && !ClimbToFacingFace())
-    face_ = MostFacingFace();
+  walkable_ = !hull.neighbors.empty() && hull.neighbors.size() == hull.triangles.size();
+  if (walkable_ && !ClimbToFacingFace()) face_ = MostFacingFace();
 }
 
 double PatchPolytopeCrossing::At(const Eigen::Vector3d& p) {
@@ -79,9 +79,8 @@ bool PatchPolytopeCrossing::ClimbToFacingFace() {
 }
 
 double PatchPolytopeCrossing::Walk(const Eigen::Vector3d& p) {
+  if (!walkable_) return kMisses;
   const ConvexHull& hull = *hull_;
-  if (hull.neighbors.size() != hull.triangles.size() || hull.triangles.empty())
-    return kMisses;
   int face = face_;
   for (int step = 0; step < kMaxWalkSteps; ++step) {
     const Eigen::Vector3d& normal = hull.face_normals[face];

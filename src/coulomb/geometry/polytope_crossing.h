@@ -24,11 +24,12 @@ namespace coulomb {
 // Otherwise x lies beyond an edge of f, so outside the half-space of the
 // triangle g across that edge (the two planes meet on the edge's line, and
 // f lies inside g's half-space): if side · s_g > 0, t_g is below t_f
-// leaving (above it entering), and the walk moves to g; t changes strictly
-// monotonically, so the walk visits no triangle twice. Each point's walk
-// starts from the last point's triangle, a few triangles away on a patch;
-// a patch's first from a triangle facing the line (climbed to from the last
-// patch's triangle, else the most facing of all).
+// leaving (above it entering), and the walk moves to g; t never grows
+// (shrinks), and strictly unless g is coplanar with f. A walk that circles
+// among coplanar triangles ends after 256 steps in the pass below. Each
+// point's walk starts from the last point's triangle, a few triangles away
+// on a patch; a patch's first from a triangle facing the line (climbed to
+// from the last patch's triangle, else the most facing of all).
 // Where the walk cannot finish (the line misses the polytope, the crossing
 // is through a steep face, round-off at an edge, a hull without triangle
 // neighbours), the crossing is the minimum (maximum) over every face.
@@ -65,6 +66,7 @@ class PatchPolytopeCrossing {
   Eigen::Vector3d n_ = Eigen::Vector3d::UnitZ();
   double side_ = 1.0;
   int face_ = 0;
+  bool walkable_ = false;  // the hull has its triangles' neighbours
   long num_passes_ = 0;
 };
 
