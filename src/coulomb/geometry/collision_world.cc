@@ -93,9 +93,7 @@ constexpr double kBroadPhaseSlack = 2e-3;  // [m]
 constexpr int kSweepsWithoutSlack = 8;
 
 // The crossings below return the parameter t of a point p + t n on the
-// line, or kMisses (NaN) when the line misses the surface (a double, which
-// stays in a register: an std::optional<double> is returned through memory).
-constexpr double kMisses = std::numeric_limits<double>::quiet_NaN();
+// line, or kLineMisses (polytope_crossing.h) when the line misses the surface.
 
 // Where the line p + t n crosses a sphere of `radius` at the origin: the exit
 // (side = +1) or entry (side = −1) parameter t.
@@ -103,7 +101,7 @@ double SphereCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n, double
                       double side) {
   const double b = p.dot(n);
   const double discriminant = b * b - (p.squaredNorm() - radius * radius);
-  if (discriminant < 0) return kMisses;
+  if (discriminant < 0) return kLineMisses;
   return -b + side * std::sqrt(discriminant);
 }
 
@@ -112,10 +110,10 @@ double SideCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n, double r
                     double side) {
   const Eigen::Vector2d p_xy = p.head<2>(), n_xy = n.head<2>();
   const double a = n_xy.squaredNorm();
-  if (a < 1e-24) return kMisses;
+  if (a < 1e-24) return kLineMisses;
   const double b = p_xy.dot(n_xy) / a;
   const double discriminant = b * b - (p_xy.squaredNorm() - radius * radius) / a;
-  if (discriminant < 0) return kMisses;
+  if (discriminant < 0) return kLineMisses;
   return -b + side * std::sqrt(discriminant);
 }
 
@@ -123,7 +121,7 @@ double SideCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n, double r
 // exit from the union is the last exit of its parts, the entry the first.
 double CapsuleCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n,
                        const Capsule& capsule, double side) {
-  double best = kMisses;
+  double best = kLineMisses;
   const auto consider = [&](double t) {
     if (!std::isnan(t) && (std::isnan(best) || side * (t - best) > 0)) best = t;
   };
@@ -138,11 +136,11 @@ double CapsuleCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n,
 }
 
 // Where the line p + t n crosses the plane x_axis = offset (in the frame of
-// p and n): t = (offset − p_axis) / n_axis, kMisses when the line runs
+// p and n): t = (offset − p_axis) / n_axis, kLineMisses when the line runs
 // along the plane.
 double AxisPlaneCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n, int axis,
                          double offset) {
-  if (std::abs(n[axis]) < 1e-12) return kMisses;
+  if (std::abs(n[axis]) < 1e-12) return kLineMisses;
   return (offset - p[axis]) / n[axis];
 }
 
@@ -152,7 +150,7 @@ double AxisPlaneCrossing(const Eigen::Vector3d& p, const Eigen::Vector3d& n, int
 // side facing along n) or entering it. For a sphere, the exact crossing. A cylinder uses
 // its cap plane for flat contacts (like a box face, stable at the patch's corners, where
 // a ray through a corner would graze edges) and its side surface otherwise; a capsule,
-// the union of its side and end spheres. kMisses when the line misses the shape (the
+// the union of its side and end spheres. kLineMisses when the line misses the shape (the
 // patch depth is kept).
 double SurfaceCrossing(const Shape& shape, const Eigen::Vector3d& p,
                        const Eigen::Vector3d& n, bool leaving) {
@@ -172,7 +170,7 @@ double SurfaceCrossing(const Shape& shape, const Eigen::Vector3d& p,
   if (const auto* capsule = std::get_if<Capsule>(&shape)) {
     return CapsuleCrossing(p, n, *capsule, side);
   }
-  return kMisses;
+  return kLineMisses;
 }
 
 }  // namespace
@@ -433,7 +431,7 @@ struct CollisionWorld::Impl {
     bool leaving = false;
     Eigen::Vector3d u = Eigen::Vector3d::Zero();
     double c = 0.0;
-    double inverse_slope = kMisses;  // 1/(u · n); NaN: the line runs along the plane
+    double inverse_slope = kLineMisses;  // 1/(u · n); NaN: the line runs along the plane
     // A convex mesh: its crossings, walked over its hull (its geometry g).
     PatchPolytopeCrossing* polytope = nullptr;
     int g = -1;

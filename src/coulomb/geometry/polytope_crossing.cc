@@ -2,13 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace coulomb {
 
 namespace {
 
-constexpr double kMisses = std::numeric_limits<double>::quiet_NaN();
 // A point of a triangle's plane within this of an edge's line counts as in
 // the triangle [m]: across the edge the crossing differs by round-off times
 // the dihedral's slope, and the walk does not step back and forth.
@@ -79,28 +77,28 @@ bool PatchPolytopeCrossing::ClimbToFacingFace() {
 }
 
 double PatchPolytopeCrossing::Walk(const Eigen::Vector3d& p) {
-  if (!walkable_) return kMisses;
+  if (!walkable_) return kLineMisses;
   const ConvexHull& hull = *hull_;
   int face = face_;
   for (int step = 0; step < kMaxWalkSteps; ++step) {
     const Eigen::Vector3d& normal = hull.face_normals[face];
     const double slope = normal.dot(n_);
-    if (side_ * slope <= 0.0) return kMisses;  // the line misses the polytope
+    if (side_ * slope <= 0.0) return kLineMisses;  // the line misses the polytope
     const double t = (hull.face_offsets[face] - normal.dot(p)) / slope;
     const int across = EdgeBeyond(hull, face, p + t * n_);
     if (across < 0) {
-      if (side_ * slope < 0.5) return kMisses;
+      if (side_ * slope < 0.5) return kLineMisses;
       face_ = face;
       return t;
     }
     face = hull.neighbors[face][across];
   }
-  return kMisses;
+  return kLineMisses;
 }
 
 double PatchPolytopeCrossing::OverAllFaces(const Eigen::Vector3d& p) {
   const ConvexHull& hull = *hull_;
-  double crossing = kMisses;
+  double crossing = kLineMisses;
   for (size_t f = 0; f < hull.face_normals.size(); ++f) {
     const Eigen::Vector3d& normal = hull.face_normals[f];
     const double slope = normal.dot(n_);

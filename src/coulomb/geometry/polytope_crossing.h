@@ -1,10 +1,17 @@
 #pragma once
 
+#include <limits>
+
 #include <Eigen/Dense>
 
 #include "coulomb/geometry/shape.h"
 
 namespace coulomb {
+
+// The parameter t of a line's crossing when the line misses the surface
+// (NaN: a double stays in a register, an std::optional<double> is returned
+// through memory).
+inline constexpr double kLineMisses = std::numeric_limits<double>::quiet_NaN();
 
 // Where the lines p + t n of one contact patch (n shared by its points)
 // leave, or enter, a convex polytope {x : n_f·x ≤ d_f} (a convex mesh's
