@@ -303,6 +303,34 @@ TEST(SapSolver, ConvergesQuadraticallyNearTheSolution) {
   EXPECT_GT(best_exponent, 1.8) << "iterations " << stats.iterations;
 }
 
+// Two islands: one body with contacts, which takes n Newton iterations, and
+// a body without any, started off its free motion, which one Newton step
+// solves and which is then set aside: (n + 1) / 2 iterations per clique.
+TEST(SapSolver, CountsTheCliquesEachNewtonIterationMoved) {
+  RandomContactProblemOptions options;
+  options.num_bodies = 2;
+  options.num_contacts = 6;
+  options.two_body_fraction = 0.0;
+  options.seed = 3;
+  const ContactProblem both = MakeRandomContactProblem(options);
+  std::vector<int> on_first;
+  for (int i = 0; i < both.num_constraints(); ++i) {
+    if (both.constraint(i).jacobian[0].clique == 0) on_first.push_back(i);
+  }
+  ASSERT_FALSE(on_first.empty());
+  ContactProblem problem(options.time_step);
+  problem.ResetToSubproblem(both, on_first);
+  ASSERT_EQ(problem.num_cliques(), 2);
+  Eigen::VectorXd guess = problem.v_star();
+  guess.segment(problem.clique_offset(1), problem.clique_size(1)).array() += 1.0;
+  SapSolver solver(Tight());
+  SapSolution solution;
+  const SapSolverStatistics stats = solver.Solve(problem, guess, &solution);
+  ASSERT_TRUE(stats.converged()) << ToString(stats.status);
+  ASSERT_GE(stats.iterations, 3);
+  EXPECT_EQ(stats.clique_updates, stats.iterations + 1);
+}
+
 TEST(SapSolver, ProblemWithoutConstraintsReturnsFreeMotion) {
   ContactProblem problem(0.01);
   problem.AddClique(Eigen::Matrix2d::Identity() * 3.0);

@@ -393,6 +393,41 @@ TEST(Simulation, StepsReportSapsWorkingSetRoundsAndTheSummaryTheirMeans) {
   EXPECT_EQ(run(false), 0);
 }
 
+// A tree's Newton iterations: with one tree every iteration moves it (the
+// count is the step's); in a pile, islands set aside once converged go
+// through fewer than the slowest island, and the summary holds their mean.
+TEST(Simulation, StepsReportTheNewtonIterationsPerTree) {
+  Scene ball = MakeBuiltinScene("sphere_on_ground", {});
+  ball.duration = 1.0;
+  Simulation one_tree(std::move(ball));
+  EXPECT_EQ(one_tree.Run().failed_steps, 0);
+  int moving_steps = 0;
+  for (const StepRecord& record : one_tree.records()) {
+    EXPECT_EQ(record.statistics.tree_iterations, record.statistics.iterations)
+        << "t = " << record.time;
+    moving_steps += record.statistics.iterations > 0;
+  }
+  EXPECT_GT(moving_steps, 0);
+
+  Scene pile = MakeBuiltinScene("clutter", {{"bodies", "40"}, {"walls", "false"}});
+  pile.duration = 1.0;
+  Simulation simulation(std::move(pile));
+  const SimulationSummary summary = simulation.Run();
+  EXPECT_EQ(summary.failed_steps, 0) << summary.failure;
+  double sum = 0.0;
+  int steps_with_islands_set_aside = 0;
+  for (const StepRecord& record : simulation.records()) {
+    const StepStatistics& stats = record.statistics;
+    // Every iteration moves a tree at least.
+    EXPECT_GE(stats.tree_iterations, stats.iterations / 40.0) << "t = " << record.time;
+    EXPECT_LE(stats.tree_iterations, stats.iterations) << "t = " << record.time;
+    steps_with_islands_set_aside += stats.tree_iterations < stats.iterations;
+    sum += stats.tree_iterations;
+  }
+  EXPECT_GT(steps_with_islands_set_aside, 0);
+  EXPECT_NEAR(summary.tree_iterations_mean, sum / summary.steps, 1e-12);
+}
+
 TEST(Simulation, ClutterSpreadsAnyNumberOfBodiesOverItsFourColumns) {
   const Scene scene = MakeBuiltinScene("clutter", {{"bodies", "10"}});
   EXPECT_EQ(scene.system.num_trees(), 10);

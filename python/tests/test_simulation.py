@@ -132,7 +132,8 @@ def test_step_stats_are_the_per_step_records_of_the_command_line(tmp_path, coulo
                    check=True, capture_output=True)
     per_step = json.loads((tmp_path / "stats.json").read_text())["per_step"]
     sim = coulomb.Simulation.from_builtin("clutter", bodies=20, walls=False)
-    fields = ["iterations", "line_search_iterations", "islands", "working_set_rounds"]
+    fields = ["iterations", "line_search_iterations", "islands", "working_set_rounds",
+              "tree_iterations"]
     for record in per_step:
         stats = sim.step()
         assert [getattr(stats, f) for f in fields] == [record[f] for f in fields]

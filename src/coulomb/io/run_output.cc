@@ -126,6 +126,7 @@ JsonObjectWriter RunSummaryJson(const Scene& scene, const SimulationSummary& s) 
   json.Add("iterations_max", s.iterations_max);
   json.Add("line_search_iterations_mean", s.line_search_iterations_mean);
   json.Add("working_set_rounds_mean", s.working_set_rounds_mean);
+  json.Add("tree_iterations_mean", s.tree_iterations_mean);
   json.Add("momentum_error_max", s.momentum_error_max);
   json.Add("ncp_residual_max", s.ncp_residual_max);
   json.Add("failed_steps", s.failed_steps);
@@ -155,6 +156,7 @@ JsonObjectWriter StepJson(const StepRecord& record) {
   step.Add("line_search_iterations", record.statistics.line_search_iterations);
   step.Add("islands", record.statistics.islands);
   step.Add("working_set_rounds", record.statistics.working_set_rounds);
+  step.Add("tree_iterations", record.statistics.tree_iterations);
   step.Add("momentum_error", record.statistics.momentum_error);
   step.Add("complementarity_error", record.statistics.complementarity_error);
   step.Add("ncp_residual", record.statistics.ncp_residual);

@@ -309,6 +309,10 @@ NB_MODULE(_coulomb, m) {
               "SAP: islands (cliques joined by constraints with an impulse)")
       .def_ro("working_set_rounds", &StepStatistics::working_set_rounds,
               "SAP: working-set sub-problems solved (0: the whole problem at once)")
+      .def_ro("tree_iterations", &StepStatistics::tree_iterations,
+              "SAP: the Newton iterations each tree (robot or free body) went "
+              "through, averaged over the trees; `iterations` is the slowest "
+              "island's")
       .def_ro("momentum_error", &StepStatistics::momentum_error, "SAP's e_m")
       .def_ro("complementarity_error", &StepStatistics::complementarity_error,
               "SAP's e_μ")

@@ -45,6 +45,7 @@ void StepSummary::Add(const StepRecord& record) {
   iterations_sum_ += stats.iterations;
   line_search_iterations_sum_ += stats.line_search_iterations;
   working_set_rounds_sum_ += stats.working_set_rounds;
+  tree_iterations_sum_ += stats.tree_iterations;
   summary_.iterations_max = std::max(summary_.iterations_max, stats.iterations);
   summary_.energy_final = record.energy;
 }
@@ -59,6 +60,7 @@ SimulationSummary StepSummary::Finish(std::optional<double> wall_time_s) const {
   summary.iterations_mean = mean(iterations_sum_);
   summary.line_search_iterations_mean = mean(line_search_iterations_sum_);
   summary.working_set_rounds_mean = mean(working_set_rounds_sum_);
+  summary.tree_iterations_mean = mean(tree_iterations_sum_);
   summary.realtime_factor =
       summary.wall_time_s > 0 ? summary.sim_time / summary.wall_time_s : 0.0;
   return summary;

@@ -88,6 +88,8 @@ struct SimulationSummary {
   // (StepStatistics), over the converged steps as iterations_mean.
   double line_search_iterations_mean = 0.0;
   double working_set_rounds_mean = 0.0;
+  // SAP's Newton iterations per tree and step (StepStatistics::tree_iterations).
+  double tree_iterations_mean = 0.0;
   double momentum_error_max = 0.0;  // SAP's e_m
   double ncp_residual_max = 0.0;    // CANAL, SubADMM, PGS
   int failed_steps = 0;
@@ -127,6 +129,7 @@ class StepSummary {
   double iterations_sum_ = 0.0;
   double line_search_iterations_sum_ = 0.0;
   double working_set_rounds_sum_ = 0.0;
+  double tree_iterations_sum_ = 0.0;
   SimulationSummary summary_;
 };
 

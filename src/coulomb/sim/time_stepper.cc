@@ -691,6 +691,7 @@ bool TimeStepper::SolveContact(StepStatistics* stats) {
   stats->ncp_residual = solve.ncp_residual;
   stats->symbolic_analysis = solve.symbolic_analysis;
   stats->line_search_iterations = solve.line_search_iterations;
+  stats->tree_iterations = solve.clique_iterations;
   stats->islands = solve.num_islands;
   stats->working_set_rounds = solve.working_set_rounds;
   if (SolvesNcp()) RememberImpulses();

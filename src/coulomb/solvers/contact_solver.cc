@@ -30,6 +30,10 @@ class SapContactSolver final : public ContactSolver {
     stats.status = sap.status;
     stats.iterations = sap.iterations;
     stats.line_search_iterations = sap.line_search_iterations;
+    stats.clique_iterations =
+        problem.num_cliques() > 0
+            ? static_cast<double>(sap.clique_updates) / problem.num_cliques()
+            : 0.0;
     stats.momentum_error = sap.momentum_error;
     stats.complementarity_error = sap.complementarity_error;
     stats.cost = sap.cost;

@@ -69,6 +69,10 @@ struct ContactSolverStatistics {
   int inner_solves = 0;            // CANAL: inner solves (one per outer iteration)
   int inner_failures = 0;          // CANAL: inner solves that missed their tolerance
   int line_search_iterations = 0;  // SAP
+  // SAP: the Newton iterations each clique went through, averaged over the
+  // cliques (SapSolverStatistics::clique_updates); at most `iterations`, the
+  // slowest island's.
+  double clique_iterations = 0.0;
   // SAP: e_m (SAP eq. 32) and e_μ (eq. 33). The NCP solvers return
   // v = v* + A⁻¹Jᵀλ, which balances momentum exactly: e_m = 0.
   double momentum_error = 0.0;

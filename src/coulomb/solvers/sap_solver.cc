@@ -161,10 +161,12 @@ SapSolverStatistics SapSolver::Solve(const ContactProblem& problem,
     // v_c at guess_ that the choice of a working set computed.
     const int iterations = stats.iterations, rounds = stats.working_set_rounds,
               joins = stats.island_joins;
+    const std::int64_t clique_updates = stats.clique_updates;
     std::vector<SapIterationRecord> history = std::move(stats.history);
     stats = SolveFrom(problem, guess_, parameters_.working_set ? &guess_v_c_ : nullptr,
                       parameters_.max_iterations, solution, &history);
     stats.iterations += iterations;
+    stats.clique_updates += clique_updates;
     stats.working_set_rounds = rounds;
     stats.island_joins += joins;
     stats.history = std::move(history);
@@ -309,6 +311,7 @@ void SapSolver::AccumulateRound(const SapSolverStatistics& round,
                                 SapSolverStatistics* total) const {
   total->status = round.status;
   total->iterations += round.iterations;
+  total->clique_updates += round.clique_updates;
   total->line_search_iterations += round.line_search_iterations;
   total->cost = round.cost;
   total->momentum_error = round.momentum_error;
@@ -417,6 +420,7 @@ SapSolverStatistics SapSolver::SolveFrom(const ContactProblem& problem,
       break;
     }
     ++stats.iterations;
+    stats.clique_updates += static_cast<std::int64_t>(active_cliques_.size());
     // Islands set aside have not moved since their last check: only the
     // constraints on a clique that stepped can have engaged.
     if (whole_problem_ != nullptr &&

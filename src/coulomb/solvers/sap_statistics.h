@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,11 @@ struct SapIterationRecord {
 struct SapSolverStatistics {
   SolverStatus status = SolverStatus::kMaxIterationsReached;
   int iterations = 0;  // Newton updates performed
+  // Σ over the Newton updates of the cliques each one moved: every clique
+  // while one island is iterated, fewer once islands converge and are set
+  // aside. Over the problem's cliques, the iterations a clique went through
+  // on average (≤ iterations, which counts those of the slowest island).
+  std::int64_t clique_updates = 0;
   int line_search_iterations = 0;
   std::vector<SapIterationRecord> history;
   double cost = 0.0;                   // ℓ_p at the returned v
