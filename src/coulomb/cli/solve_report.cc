@@ -52,6 +52,7 @@ void AddSolverStatistics(const ContactSolverStatistics& s, JsonObjectWriter* jso
   json->Add("contact_residual", s.primal_residual);
   json->Add("cost", s.cost);
   json->Add("num_islands", s.num_islands);
+  json->Add("clique_iterations", s.clique_iterations);
   json->Add("wall_time_s", s.total_time_s);
   json->Add("factorization_time_s", s.factorization_time_s);
 }
