@@ -109,11 +109,11 @@ struct StepStatistics {
   // rounds (sub-problems solved; 0 when the whole problem was solved at once).
   int line_search_iterations = 0;
   int islands = 0;
+  int working_set_rounds = 0;
   // SAP: the Newton iterations each tree (a robot or a free body) went
   // through, averaged over the trees: `iterations` counts the slowest
   // island's, while islands that converge sooner are set aside.
   double tree_iterations = 0.0;
-  int working_set_rounds = 0;
   double max_penetration = 0.0;   // max(−φ0, 0) [m]
   double mean_penetration = 0.0;  // mean of −φ0 over overlapping contacts [m]
   int free_motion_iterations = 0;
