@@ -261,6 +261,9 @@ assert all(float(r[2]) > 0 and 0 <= float(r[3]) <= 100 for r in rows), rows"
 check "bench clutter exits 0" test "$code" -eq 0
 check "bench clutter prints a row per size and wall setting" \
   test "$(grep -c '^|  *10 |' "$work/out")" -eq 2
+check "bench clutter's Newton iterations per tree are at most the slowest island's" python3 -c "
+rows = [l.split('|') for l in open('$work/out') if l.startswith('|  ')]
+assert len(rows) == 2 and all(0 < float(r[6]) <= float(r[4]) for r in rows), rows"
 
 for scene in "$scenes"/*.yaml; do
   "$coulomb" run "$scene" --json >"$work/out"; code=$?
