@@ -9,6 +9,7 @@
 #include "coulomb/contact/dense_problem_matrices.h"
 #include "coulomb/fclib/fclib_contact_problem.h"
 #include "coulomb/fclib/fclib_problem.h"
+#include "coulomb/fclib/fclib_solve.h"
 #include "coulomb/fclib/natural_map_residual.h"
 #include "coulomb/fclib/skew_refinement.h"
 #include "coulomb/io/hdf5_file.h"
@@ -228,9 +229,8 @@ bool ForEachFclibFile(const std::function<void(const fs::path&, const FclibProbl
 }
 
 // A local problem whose W has a skew part of 1e-3 (as Capsules-i125-1213
-// does): CANAL on the symmetric part misses the stored problem's solution by
-// about the asymmetry; the refinement on the skew part reaches 1e-9 of it.
-TEST(SkewRefinement, SolvesTheStoredProblemWhenWIsAsymmetric) {
+// does), four contacts closing at 1 m/s (FCLIB order [n, t1, t2]).
+FclibProblem SkewedLocalProblem() {
   const int num_contacts = 4, size = 3 * num_contacts;
   std::srand(7);
   const Eigen::MatrixXd root = Eigen::MatrixXd::Random(size, size);
@@ -246,9 +246,15 @@ TEST(SkewRefinement, SolvesTheStoredProblemWhenWIsAsymmetric) {
   fclib.mu = Eigen::VectorXd::Constant(num_contacts, 0.3);
   fclib.w_matrix = w.sparseView();
   fclib.q = Eigen::VectorXd::Zero(size);
-  for (int i = 0; i < num_contacts; ++i) {
-    fclib.q.segment<3>(3 * i) << -1.0, 0.2 * (i - 1.5), 0.1;  // [n, t1, t2]: closing
-  }
+  for (int i = 0; i < num_contacts; ++i)
+    fclib.q.segment<3>(3 * i) << -1.0, 0.2 * (i - 1.5), 0.1;
+  return fclib;
+}
+
+// CANAL on the symmetric part misses the stored problem's solution by about
+// the asymmetry; the refinement on the skew part reaches 1e-9 of it.
+TEST(SkewRefinement, SolvesTheStoredProblemWhenWIsAsymmetric) {
+  const FclibProblem fclib = SkewedLocalProblem();
   const FclibContactProblem mapped = BuildFclibContactProblem(fclib);
   ASSERT_GT(mapped.w_relative_asymmetry, 1e-4);
   double first_pass = -1.0;
@@ -273,6 +279,38 @@ TEST(SkewRefinement, SolvesTheStoredProblemWhenWIsAsymmetric) {
   EXPECT_LE(refined.residual.error, 1e-11);
   std::printf("skew refinement: first pass %.1e, %d passes, %.1e\n", first_pass,
               refined.passes, refined.residual.error);
+}
+
+// Only the solvers of the rigid NCP refine: SAP and the dual solvers solve a
+// regularized problem, whose rigid residual no pass would bring down.
+TEST(SkewRefinement, OnlyTheRigidNcpSolversRefine) {
+  const FclibProblem fclib = SkewedLocalProblem();
+  const FclibContactProblem mapped = BuildFclibContactProblem(fclib);
+  ContactSolverOptions options;
+  options.ncp.tolerance = 1e-10;
+  for (const ContactSolverKind kind :
+       {ContactSolverKind::kSap, ContactSolverKind::kDual, ContactSolverKind::kDualCcp,
+        ContactSolverKind::kCanal, ContactSolverKind::kPgs}) {
+    options.kind = kind;
+    const FclibRun run = SolveFclibProblem(fclib, mapped, options);
+    const bool rigid =
+        kind == ContactSolverKind::kCanal || kind == ContactSolverKind::kPgs;
+    EXPECT_EQ(run.skew_passes > 1, rigid) << ToString(kind);
+    EXPECT_EQ(run.residual.error <= 1e-10, rigid) << ToString(kind);
+  }
+}
+
+// J Jᵀ of a mapped local problem in FCLIB's contact order [n, t1, t2].
+Eigen::MatrixXd FclibOrderDelassus(const ContactProblem& problem) {
+  Eigen::MatrixXd j;
+  AssembleDenseJacobian(problem, &j);
+  const Eigen::MatrixXd ours = j * j.transpose();
+  Eigen::MatrixXd rows(ours.rows(), ours.cols()), fclib(ours.rows(), ours.cols());
+  for (Eigen::Index c = 0; c < ours.cols(); ++c)
+    rows.col(c) = ToFclibContactOrder(ours.col(c));
+  for (Eigen::Index r = 0; r < ours.rows(); ++r)
+    fclib.row(r) = ToFclibContactOrder(rows.row(r).transpose()).transpose();
+  return fclib;
 }
 
 // Every real FCLIB file loads, SAP converges to ε_r = 1e-10, and the mapping
@@ -320,9 +358,18 @@ TEST(FclibFiles, SapConvergesOnEveryFileAndSatisfiesFclibsEquations) {
       const Eigen::VectorXd u = fclib.h_matrix.transpose() * v + fclib.w;
       EXPECT_LT((u - u_sap).norm(), 1e-10 * (1.0 + u.norm()));
     } else {
-      // W r + q, with the symmetric part of W the mapping used.
-      const Eigen::SparseMatrix<double> w_transpose = fclib.w_matrix.transpose();
-      const Eigen::VectorXd u = 0.5 * (fclib.w_matrix * r + w_transpose * r) + fclib.q;
+      // W r + q with the mapping's W = J Jᵀ, which must be the stored W's
+      // symmetric part to within the factor's accuracy.
+      const Eigen::MatrixXd w_model = FclibOrderDelassus(mapped.problem);
+      const Eigen::MatrixXd w_stored = Eigen::MatrixXd(fclib.w_matrix);
+      const double model_error =
+          (w_model - 0.5 * (w_stored + w_stored.transpose())).cwiseAbs().maxCoeff() /
+          w_stored.cwiseAbs().maxCoeff();
+      EXPECT_LT(model_error, 1e-5);
+      // What the refinement lags is what J Jᵀ leaves out of the stored W.
+      EXPECT_LT((w_stored - w_model - mapped.lagged_w).cwiseAbs().maxCoeff(),
+                1e-12 * w_stored.cwiseAbs().maxCoeff());
+      const Eigen::VectorXd u = w_model * r + fclib.q;
       EXPECT_LT((u - u_sap).norm(), 1e-8 * (1.0 + u.norm()));
     }
     // (SAP solves the regularized problem: its rigid residual is reported,
@@ -372,7 +419,7 @@ TEST(FclibFiles, CanalReachesTheRigidSolutionOnEveryFile) {
     // The residual PGS reports (through the mapped problem, v = v* + A⁻¹Jᵀλ)
     // is the one computed from the file's own matrices, where the mapping
     // is exact (symmetric W).
-    if (!HasSkewPart(mapped.w_relative_asymmetry)) {
+    if (!ModelMissesW(mapped.w_model_error)) {
       EXPECT_NEAR(pgs_stats.residual, pgs_residual.error,
                   1e-6 * pgs_residual.error + 1e-12)
           << file.filename();

@@ -71,6 +71,10 @@ JsonObjectWriter FclibRunJson(const std::string& name, const FclibProblem& fclib
   json.Add("num_dofs", run.num_dofs);
   json.Add("num_contacts", fclib.num_contacts);
   json.Add("w_relative_asymmetry", run.w_relative_asymmetry);
+  if (fclib.kind == FclibProblem::Kind::kLocal) {
+    json.Add("w_factor", run.sparse_factor ? "block-sparse" : "dense");
+    json.Add("w_model_error", run.w_model_error);
+  }
   json.Add("history", HistoryJson(run.statistics));
   return json;
 }
@@ -81,6 +85,8 @@ void PrintFclibRunSummary(const std::string& name, const FclibProblem& fclib,
   const std::string solver = ToString(s.solver);
   std::printf("%s (%s, %d dofs, %d contacts", name.c_str(), FclibKindName(fclib).c_str(),
               run.num_dofs, fclib.num_contacts);
+  if (fclib.kind == FclibProblem::Kind::kLocal)
+    std::printf(", W = J Jᵀ with J %s", run.sparse_factor ? "block-sparse" : "dense");
   if (IsSap(s)) std::printf(", %d islands", s.num_islands);
   std::printf(")\n  %s ", solver.c_str());
   if (s.converged()) {
@@ -104,16 +110,16 @@ void PrintFclibRunSummary(const std::string& name, const FclibProblem& fclib,
       std::printf(")");
     }
     if (run.skew_passes > 1)
-      std::printf(" in %d passes refining on W's skew part", run.skew_passes);
+      std::printf(" in %d passes refining on W − J Jᵀ", run.skew_passes);
     std::printf(", tolerance %.1e\n", options.ncp.tolerance);
   }
   std::printf("  FCLIB natural-map residual = %.3e (÷ max(‖q‖,‖r‖,‖u‖) = %.3e)\n",
               run.residual.error, run.residual.normalization);
-  if (IsSap(s) && HasSkewPart(run.w_relative_asymmetry)) {
+  if (IsSap(s) && ModelMissesW(run.w_model_error)) {
     std::printf(
-        "  note: W is asymmetric (max |W − Wᵀ| / max |W| = %.1e); SAP used its "
-        "symmetric part, the residual uses W as stored\n",
-        run.w_relative_asymmetry);
+        "  note: SAP solved W = J Jᵀ, which misses the stored W by %.1e of max |W| "
+        "(max |W − Wᵀ| / max |W| = %.1e); the residual uses W as stored\n",
+        run.w_model_error, run.w_relative_asymmetry);
   }
   std::printf("  wall time %.3f ms", 1e3 * s.total_time_s);
   if (s.factorization_time_s > 0.0) {

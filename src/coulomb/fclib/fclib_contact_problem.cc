@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "coulomb/fclib/delassus_factor.h"
 #include "coulomb/math/block_sparsity_pattern.h"
 
 namespace coulomb {
@@ -40,8 +41,25 @@ void Finalize(const FclibProblem& fclib, ContactProblem* problem) {
   }
 }
 
+// W − J Jᵀ in FCLIB's order, what the contact problem leaves out of the
+// stored W: its skew part, and what the factor misses.
+Eigen::MatrixXd LaggedPartOfW(const Eigen::MatrixXd& w, const DelassusFactor& factor) {
+  std::vector<int> clique_offset(factor.clique_sizes.size() + 1, 0);
+  for (size_t c = 0; c < factor.clique_sizes.size(); ++c)
+    clique_offset[c + 1] = clique_offset[c] + factor.clique_sizes[c];
+  Eigen::MatrixXd j = Eigen::MatrixXd::Zero(w.rows(), clique_offset.back());
+  for (size_t contact = 0; contact < factor.contact_jacobians.size(); ++contact) {
+    for (const JacobianBlock& block : factor.contact_jacobians[contact]) {
+      j.block(3 * static_cast<Eigen::Index>(contact), clique_offset[block.clique], 3,
+              block.matrix.cols()) = block.matrix;
+    }
+  }
+  Eigen::MatrixXd lagged = w;
+  lagged.noalias() -= j * j.transpose();
+  return lagged;
+}
+
 FclibContactProblem BuildLocal(const FclibProblem& fclib, const SapContactParameters& p) {
-  const int size = 3 * fclib.num_contacts;
   const Eigen::MatrixXd w = Eigen::MatrixXd(fclib.w_matrix);
   const double scale = std::max(w.cwiseAbs().maxCoeff(), 1e-300);
   const double relative_asymmetry = (w - w.transpose()).cwiseAbs().maxCoeff() / scale;
@@ -50,30 +68,27 @@ FclibContactProblem BuildLocal(const FclibProblem& fclib, const SapContactParame
                              ": /fclib_local/W is not symmetric (max |W − Wᵀ| / " +
                              "max |W| = " + std::to_string(relative_asymmetry) + ")");
   }
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(0.5 * (w + w.transpose()));
-  if (eigen.eigenvalues().minCoeff() < -1e-9 * scale) {
-    throw std::runtime_error(fclib.path +
-                             ": /fclib_local/W is not positive semidefinite");
+  const DelassusFactor factor =
+      ChooseDelassusFactor(0.5 * (w + w.transpose()), fclib.path);
+  FclibContactProblem mapped{.problem = ContactProblem(1.0),
+                             .w_relative_asymmetry = relative_asymmetry,
+                             .sparse_factor = factor.sparse};
+  mapped.lagged_w = LaggedPartOfW(w, factor);
+  mapped.w_model_error = mapped.lagged_w.cwiseAbs().maxCoeff() / scale;
+  int num_dofs = 0;
+  for (int size : factor.clique_sizes) {
+    mapped.problem.AddClique(Eigen::MatrixXd::Identity(size, size));
+    num_dofs += size;
   }
-  // Eigenvalues come sorted ascending; those at round-off level (W is often
-  // singular: more contact rows than body dofs) are dropped, so J is
-  // 3nc × rank and the clique has `rank` dofs: the same J Jᵀ = W, a smaller H.
-  const Eigen::VectorXd& eigenvalues = eigen.eigenvalues();
-  const double cutoff =
-      size * std::numeric_limits<double>::epsilon() * eigenvalues.maxCoeff();
-  const int rank = static_cast<int>((eigenvalues.array() > cutoff).count());
-  if (rank == 0) throw std::runtime_error(fclib.path + ": /fclib_local/W is zero");
-  const Eigen::MatrixXd factor = eigen.eigenvectors().rightCols(rank) *
-                                 eigenvalues.tail(rank).cwiseSqrt().asDiagonal();
-
-  FclibContactProblem mapped{ContactProblem(1.0), {}, relative_asymmetry};
-  mapped.problem.AddClique(Eigen::MatrixXd::Identity(rank, rank));
-  mapped.problem.SetFreeMotionVelocities(Eigen::VectorXd::Zero(rank));
+  mapped.problem.SetFreeMotionVelocities(Eigen::VectorXd::Zero(num_dofs));
   for (int contact = 0; contact < fclib.num_contacts; ++contact) {
-    JacobianBlock block{0, Eigen::MatrixXd(3, rank)};
-    for (int c = 0; c < 3; ++c) block.matrix.row(OurRow(c)) = factor.row(3 * contact + c);
     std::vector<JacobianBlock> jacobian;
-    jacobian.push_back(std::move(block));
+    for (const JacobianBlock& fclib_rows : factor.contact_jacobians[contact]) {
+      JacobianBlock block{fclib_rows.clique,
+                          Eigen::MatrixXd(3, fclib_rows.matrix.cols())};
+      for (int c = 0; c < 3; ++c) block.matrix.row(OurRow(c)) = fclib_rows.matrix.row(c);
+      jacobian.push_back(std::move(block));
+    }
     mapped.problem.AddConstraint(
         std::move(jacobian),
         MakeCone(p, fclib.mu[contact], -ContactSegment(fclib.q, contact)));
@@ -191,7 +206,7 @@ void AddGlobalCliques(const FclibProblem& fclib, FclibContactProblem* mapped,
 
 FclibContactProblem BuildGlobal(const FclibProblem& fclib,
                                 const SapContactParameters& p) {
-  FclibContactProblem mapped{ContactProblem(1.0), {}, 0.0};
+  FclibContactProblem mapped{.problem = ContactProblem(1.0)};
   std::vector<int> clique_of_dof, local_index;
   AddGlobalCliques(fclib, &mapped, &clique_of_dof, &local_index);
   const Eigen::SparseMatrix<double, Eigen::ColMajor> h = fclib.h_matrix;
@@ -226,8 +241,11 @@ FclibContactProblem WithLocalFreeVelocity(const FclibContactProblem& mapped,
                                           const FclibProblem& fclib,
                                           const Eigen::VectorXd& q,
                                           const SapContactParameters& parameters) {
-  FclibContactProblem shifted{
-      ContactProblem(mapped.problem.time_step()), {}, mapped.w_relative_asymmetry};
+  FclibContactProblem shifted{.problem = ContactProblem(mapped.problem.time_step()),
+                              .w_relative_asymmetry = mapped.w_relative_asymmetry,
+                              .sparse_factor = mapped.sparse_factor,
+                              .lagged_w = mapped.lagged_w,
+                              .w_model_error = mapped.w_model_error};
   shifted.problem.ResetCliquesFrom(mapped.problem);
   for (int contact = 0; contact < fclib.num_contacts; ++contact) {
     ProblemConstraint& slot = shifted.problem.EmplaceConstraint();

@@ -16,19 +16,25 @@ namespace coulomb {
 //   those acted on by the same contacts merged (a diagonal M: one per body);
 //   v* = M⁻¹ f; J = Hᵀ with each contact's rows reordered from FCLIB's
 //   [n, t1, t2] to our [t1, t2, n]; v̂_c = −w (reordered).
-// * local: a single clique with A = I, J = V Λ^½ from the eigendecomposition
-//   W = V Λ Vᵀ (so J Jᵀ = W even for singular W; eigenvalues at round-off
-//   level are dropped, so the clique has rank(W) dofs), v* = 0, v̂_c = −q. If W is
-//   slightly asymmetric, its symmetric part is used (and the asymmetry kept).
+// * local: A = I and J a factor of W's symmetric part, J Jᵀ ≈ W_s
+//   (delassus_factor.h: J = V Λ^½ over rank W, one dense clique, or, when W's
+//   Cholesky factor is sparse, that factor with up to 3 dofs per contact),
+//   v* = 0, v̂_c = −q. What J Jᵀ leaves out of the stored W (its skew part,
+//   and what the factor misses) is kept for the refinement (skew_refinement.h).
 // Then v_c − v̂_c = u (FCLIB's contact velocity), A(v − v*) = Jᵀγ is
 // M v = H r + f with r = γ reordered, and γ ∈ F is r ∈ K_μ.
 // Contact parameters: k = +∞ (near-rigid), β and σ from `parameters`.
 struct FclibContactProblem {
   ContactProblem problem;
   // Global problems: our dof k is FCLIB's dof fclib_dof[k].
-  std::vector<int> fclib_dof;
+  std::vector<int> fclib_dof{};
   // Local problems: max |W − Wᵀ| / max |W| of the file (0 when symmetric).
   double w_relative_asymmetry = 0.0;
+  // Local problems: whether J is the block-sparse factor (else the dense one).
+  bool sparse_factor = false;
+  // Local problems: W − J Jᵀ (FCLIB order) and max |W − J Jᵀ| / max |W|.
+  Eigen::MatrixXd lagged_w{};
+  double w_model_error = 0.0;
 };
 
 // δt does not enter the near-rigid regularization (k = +∞); the problem
@@ -39,7 +45,7 @@ FclibContactProblem BuildFclibContactProblem(const FclibProblem& fclib,
 
 // A mapped local problem with the free velocity q replaced (FCLIB order):
 // the same clique and Jacobians (no new factorization of W), cones with
-// v̂ = −q. For the skew refinement of asymmetric W (skew_refinement.h).
+// v̂ = −q. For the refinement on W − J Jᵀ (skew_refinement.h).
 FclibContactProblem WithLocalFreeVelocity(const FclibContactProblem& mapped,
                                           const FclibProblem& fclib,
                                           const Eigen::VectorXd& q,

@@ -23,6 +23,13 @@ void Accumulate(ContactSolverStatistics pass, ContactSolverStatistics* total) {
   *total = std::move(pass);
 }
 
+// SAP and the dual solvers solve a regularized problem (the dual of SAP's,
+// or the CCP): refining on W − J Jᵀ cannot bring the rigid residual down.
+bool SolvesTheRigidNcp(ContactSolverKind kind) {
+  return kind != ContactSolverKind::kSap && kind != ContactSolverKind::kDual &&
+         kind != ContactSolverKind::kDualCcp;
+}
+
 }  // namespace
 
 FclibRun SolveFclibProblem(const FclibProblem& fclib, const FclibContactProblem& mapped,
@@ -30,10 +37,12 @@ FclibRun SolveFclibProblem(const FclibProblem& fclib, const FclibContactProblem&
   FclibRun run;
   run.num_dofs = mapped.problem.num_dofs();
   run.w_relative_asymmetry = mapped.w_relative_asymmetry;
+  run.sparse_factor = mapped.sparse_factor;
+  run.w_model_error = mapped.w_model_error;
   const std::unique_ptr<ContactSolver> solver =
       MakeContactSolver(options, SolverUse::kSingleProblem);
   ContactSolution solution;
-  if (options.kind == ContactSolverKind::kSap) {
+  if (!SolvesTheRigidNcp(options.kind)) {
     run.statistics =
         solver->Solve(mapped.problem, Eigen::VectorXd(), Eigen::VectorXd(), &solution);
     run.r = ToFclibContactOrder(solution.impulses);

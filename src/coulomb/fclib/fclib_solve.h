@@ -15,9 +15,10 @@ namespace coulomb {
 // report needs: the solver's statistics, the FCLIB-order solution (r, u and,
 // for global problems, v) and its natural-map residual computed from the
 // file's own matrices (independent of the solver's).
-// SAP solves the regularized near-rigid problem of the mapping (with the
-// symmetric part of an asymmetric W). The NCP solvers solve the rigid problem
-// and refine local problems with an asymmetric W on its skew part
+// SAP (and the dual solvers, of SAP's dual or the CCP) solve the regularized
+// near-rigid problem of the mapping (with W = J Jᵀ, a factor of W's symmetric
+// part), in one pass. The NCP solvers solve the rigid problem
+// and refine local problems on what J Jᵀ misses of W
 // (SolveWithSkewRefinement, at most kMaxSkewRefinementPasses passes; the
 // statistics sum the passes).
 struct FclibRun {
@@ -26,8 +27,11 @@ struct FclibRun {
   Eigen::VectorXd u;  // contact velocities u(r), FCLIB order
   Eigen::VectorXd v;  // generalized velocities, FCLIB dof order (global only)
   NaturalMapResidual residual;
-  int num_dofs = 0;                   // of the mapped contact problem
-  double w_relative_asymmetry = 0.0;  // see FclibContactProblem
+  int num_dofs = 0;  // of the mapped contact problem
+  // See FclibContactProblem.
+  double w_relative_asymmetry = 0.0;
+  bool sparse_factor = false;
+  double w_model_error = 0.0;
   int skew_passes = 1;
 };
 inline constexpr int kMaxSkewRefinementPasses = 10;

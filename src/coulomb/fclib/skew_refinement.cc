@@ -11,13 +11,11 @@ SkewRefinement SolveWithSkewRefinement(const FclibProblem& fclib,
   result.r = ToFclibContactOrder(lambda);
   result.residual = CalcNaturalMapResidual(fclib, result.r);
   result.passes = 1;
-  const bool asymmetric =
-      fclib.kind == FclibProblem::Kind::kLocal && mapped.w_relative_asymmetry > 0.0;
-  if (!asymmetric) return result;
-  const Eigen::SparseMatrix<double> skew =
-      0.5 * (fclib.w_matrix - Eigen::SparseMatrix<double>(fclib.w_matrix.transpose()));
+  const bool lags_part_of_w =
+      fclib.kind == FclibProblem::Kind::kLocal && mapped.w_model_error > 0.0;
+  if (!lags_part_of_w) return result;
   while (result.residual.error > tolerance && result.passes < max_passes) {
-    const Eigen::VectorXd shifted_q = fclib.q + skew * result.r;
+    const Eigen::VectorXd shifted_q = fclib.q + mapped.lagged_w * result.r;
     lambda = solve(WithLocalFreeVelocity(mapped, fclib, shifted_q), lambda);
     result.r = ToFclibContactOrder(lambda);
     result.residual = CalcNaturalMapResidual(fclib, result.r);

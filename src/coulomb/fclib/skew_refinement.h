@@ -10,29 +10,33 @@
 
 namespace coulomb {
 
-// Exact solutions of FCLIB local problems whose W is slightly asymmetric
-// (Capsules-i125-1213: max |W − Wᵀ| = 1.3e-3 max |W|, from the simulator
-// that wrote it). The contact problem carries the symmetric part W_s (SAP and
-// the NCP solvers need W = J Jᵀ); the skew part W_a = ½(W − Wᵀ) is moved into
+// Exact solutions of FCLIB local problems whose contact problem carries
+// another W than the stored one. The contact problem's W is J Jᵀ
+// (fclib_contact_problem.h): a factor of W's symmetric part, since SAP and
+// the NCP solvers need W = J Jᵀ. It misses the stored W by W_l = W − J Jᵀ
+// (FclibContactProblem::lagged_w): W's skew part where the file's W is
+// asymmetric (Capsules-i125-1213: max |W − Wᵀ| = 1.3e-3 max |W|, from the
+// simulator that wrote it), and what a block-sparse factor leaves out with
+// its dropped pivots (about 1e-6 of max |W| on Capsules). W_l is moved into
 // the free velocity and lagged:
-//   pass k: solve the NCP of (W_s, q^k), q^k = q + W_a r^{k−1}, warm-started
-//   from r^{k−1} (r^{−1} = 0),
+//   pass k: solve the NCP of (J Jᵀ, q^k), q^k = q + W_l r^{k−1},
+//   warm-started from r^{k−1} (r^{−1} = 0),
 // until the natural-map residual of the stored (W, q) ≤ tolerance. A fixed
-// point solves the stored problem exactly: W_s r + q + W_a r = W r + q. Each
-// pass is a contraction with factor about ‖W_a‖ / (the cone-restricted
-// smallest eigenvalue of W_s); on Capsules the residual goes 2.5e-5 →
-// 4.1e-8 → 9.1e-11 in two passes. Symmetric and global problems take one pass.
+// point solves the stored problem exactly: J Jᵀ r + q + W_l r = W r + q. Each
+// pass is a contraction with factor about ‖W_l‖ / (the cone-restricted
+// smallest eigenvalue of J Jᵀ); on Capsules the residual goes 2.5e-5 →
+// 4.1e-8 → 9.1e-11 in two passes. Global problems take one pass.
 //
-// W's skew part is more than round-off when max |W − Wᵀ| / max |W| exceeds
-// kRoundoffRelativeAsymmetry (local_problem_test.hdf5: 1.6e-16, the writer's
-// own arithmetic): SAP's symmetric W then differs from the stored one. The
-// refinement also passes again on a W asymmetric at round-off when the
-// solver stopped short of the tolerance: the pass restarts it from its last
-// iterate (SubADMM reaches 1e-9 on local_problem_test in three passes of
-// 10 000 iterations, not in one of 30 000).
-inline constexpr double kRoundoffRelativeAsymmetry = 1e-12;
-inline bool HasSkewPart(double w_relative_asymmetry) {
-  return w_relative_asymmetry > kRoundoffRelativeAsymmetry;
+// J Jᵀ differs from W beyond round-off when max |W − J Jᵀ| / max |W| exceeds
+// kRoundoffModelError (local_problem_test.hdf5: below 1e-15, the writer's
+// and the factor's own arithmetic). The refinement also passes again on a W
+// missed at round-off when the solver stopped short of the tolerance: the
+// pass restarts it from its last iterate (SubADMM reaches 1e-9 on
+// local_problem_test in three passes of 10 000 iterations, not in one of
+// 30 000).
+inline constexpr double kRoundoffModelError = 1e-12;
+inline bool ModelMissesW(double w_model_error) {
+  return w_model_error > kRoundoffModelError;
 }
 
 struct SkewRefinement {
