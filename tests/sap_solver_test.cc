@@ -474,6 +474,37 @@ TEST(SapSolver, SupernodesOutOfTheDofOrderGiveTheSameSolution) {
 // merge into them); the answer is bitwise the one of a fresh solver. A
 // constraint whose clique tuple was the only one of its kind changes the
 // coupling: the analysis is redone.
+// A solver reused on the very problem it solved last (same revision: its
+// Jacobians are not reloaded) solves it again from v* as a fresh one does:
+// nothing it kept from the last solve (factors of islands set aside, the
+// matrix kept for refactorizations) stands in for the new solve's.
+TEST(SapSolver, SolvesTheSameProblemAgainAsAFreshSolverDoes) {
+  for (const int bodies : {12, 30, 100}) {
+    for (unsigned seed = 1; seed <= 5; ++seed) {
+      RandomContactProblemOptions options;
+      options.num_bodies = bodies;
+      options.num_contacts = 2 * bodies;
+      options.seed = seed;
+      const ContactProblem problem = MakeRandomContactProblem(options);
+      SapSolver fresh(Tight()), reused(Tight());
+      SapSolution fresh_solution, reused_solution;
+      const SapSolverStatistics expected =
+          fresh.Solve(problem, Eigen::VectorXd(), &fresh_solution);
+      ASSERT_TRUE(expected.converged());
+      for (int repetition = 0; repetition < 3; ++repetition) {
+        const SapSolverStatistics stats =
+            reused.Solve(problem, Eigen::VectorXd(), &reused_solution);
+        ASSERT_TRUE(stats.converged())
+            << bodies << " bodies, seed " << seed << ", repetition " << repetition << ": "
+            << ToString(stats.status);
+        EXPECT_EQ(stats.iterations, expected.iterations);
+        EXPECT_LT((reused_solution.v - fresh_solution.v).norm(),
+                  1e-12 * (1.0 + fresh_solution.v.norm()));
+      }
+    }
+  }
+}
+
 TEST(SapSolver, KeepsTheSymbolicFactorizationWhileTheCouplingIsUnchanged) {
   for (unsigned seed = 1; seed <= 4; ++seed) {
     RandomContactProblemOptions options;

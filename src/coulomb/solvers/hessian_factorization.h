@@ -28,9 +28,11 @@ class HessianFactorization {
   virtual ~HessianFactorization() = default;
 
   // Copies the problem's Jacobian blocks into the stacked per-supernode
-  // storage. Call once per problem (values), before Factor: J does not
-  // change between the Newton iterations of one solve. Nothing to copy when
-  // the problem is the one loaded last, unchanged (the same revision).
+  // storage. Call once per solve, before Factor: J does not change between
+  // the Newton iterations of one solve. Nothing to copy when the problem is
+  // the one loaded last, unchanged (the same revision); the factor of the
+  // last solve is then kept for the next Factor to update, unless that solve
+  // left supernodes set aside (their factors are of its islands).
   void LoadJacobians(const ContactProblem& problem);
   // Assembles and factors H for the loaded J. Returns false if H is not
   // numerically SPD. When every G_i equals the last successful Factor's (same
