@@ -831,16 +831,30 @@ def test_an_effort_turns_a_joint_its_way(tmp_path):
     assert sim.v[0] < 0
 
 
-def test_solve_gives_the_residuals_of_the_command_line(fclib_dir, coulomb_bin):
-    files = sorted(fclib_dir.glob("*.hdf5"), key=lambda path: path.stat().st_size)[:3]
-    for path in files:
+def test_solve_gives_what_the_command_line_reports(fclib_dir, coulomb_bin):
+    # Every file, SAP and CANAL: the fields the JSON of `coulomb solve` has,
+    # counts equal and measures to round-off (a separate solve each).
+    counts = ("iterations", "inner_iterations", "line_search_iterations", "num_islands",
+              "skew_passes", "num_dofs", "num_contacts")
+    measures = ("ncp_residual", "momentum_error", "complementarity_error",
+                "clique_iterations")
+    for path in sorted(fclib_dir.glob("*.hdf5")):
         for solver in ("sap", "canal"):
             result = coulomb.solve(str(path), solver=solver)
             cli = json.loads(subprocess.run(
                 [coulomb_bin, "solve", str(path), "--solver", solver, "--json"],
                 capture_output=True, text=True).stdout)
-            assert result.ncp_residual == pytest.approx(cli["ncp_residual"], rel=1e-9, abs=1e-15)
-            assert result.iterations == cli["iterations"]
+            for field in ("solver", "status", "converged", "kind") + counts:
+                assert getattr(result, field) == cli[field], (path.name, solver, field)
+            for field in measures:
+                assert getattr(result, field) == pytest.approx(
+                    cli[field], rel=1e-9, abs=1e-15), (path.name, solver, field)
+            if cli["kind"] == "local":
+                assert result.w_factor == cli["w_factor"]
+                assert result.w_model_error == pytest.approx(cli["w_model_error"], rel=1e-12)
+            else:
+                assert result.w_factor == "" and "w_factor" not in cli
+            assert 0.0 <= result.factorization_time_s <= result.wall_time_s
             assert result.r.shape == (3 * cli["num_contacts"],)
 
 

@@ -234,13 +234,46 @@ void SaveTrajectory(const Simulation& simulation, size_t first, const std::strin
   WriteTrajectory(path, part);
 }
 
+// One FCLIB solve as Python sees it: the fields of `coulomb solve --json`.
 struct SolveResult {
   bool converged = false;
-  std::string solver, status;
-  int iterations = 0;
-  double ncp_residual = 0.0, momentum_error = 0.0, wall_time_s = 0.0;
+  std::string solver, status, kind, w_factor;
+  int iterations = 0, inner_iterations = 0, line_search_iterations = 0, num_islands = 0;
+  int skew_passes = 1, num_dofs = 0, num_contacts = 0;
+  double ncp_residual = 0.0, momentum_error = 0.0, complementarity_error = 0.0;
+  double clique_iterations = 0.0, w_model_error = 0.0;
+  double wall_time_s = 0.0, factorization_time_s = 0.0;
   Eigen::VectorXd r, u, v;
 };
+
+SolveResult ToSolveResult(const FclibProblem& fclib, FclibRun run) {
+  const ContactSolverStatistics& s = run.statistics;
+  const bool local = fclib.kind == FclibProblem::Kind::kLocal;
+  SolveResult result;
+  result.converged = s.converged();
+  result.solver = ToString(s.solver);
+  result.status = ToString(s.status);
+  result.kind = local ? "local" : "global";
+  result.w_factor = !local ? "" : run.sparse_factor ? "block-sparse" : "dense";
+  result.iterations = s.iterations;
+  result.inner_iterations = s.inner_iterations;
+  result.line_search_iterations = s.line_search_iterations;
+  result.num_islands = s.num_islands;
+  result.skew_passes = run.skew_passes;
+  result.num_dofs = run.num_dofs;
+  result.num_contacts = fclib.num_contacts;
+  result.ncp_residual = run.residual.error;
+  result.momentum_error = s.momentum_error;
+  result.complementarity_error = s.complementarity_error;
+  result.clique_iterations = s.clique_iterations;
+  result.w_model_error = local ? run.w_model_error : 0.0;
+  result.wall_time_s = s.total_time_s;
+  result.factorization_time_s = s.factorization_time_s;
+  result.r = std::move(run.r);
+  result.u = std::move(run.u);
+  result.v = std::move(run.v);
+  return result;
+}
 
 SolveResult SolveFclibFile(const std::string& path, const std::string& solver,
                            std::optional<double> rel_tol,
@@ -256,17 +289,8 @@ SolveResult SolveFclibFile(const std::string& path, const std::string& solver,
     options.sap.max_iterations = options.ncp.max_iterations = *max_iterations;
   ValidateContactSolverOptions(options);
   const FclibProblem fclib = ReadFclibProblem(path);
-  const FclibRun run = SolveFclibProblem(fclib, BuildFclibContactProblem(fclib), options);
-  return {run.statistics.converged(),
-          ToString(run.statistics.solver),
-          ToString(run.statistics.status),
-          run.statistics.iterations,
-          run.residual.error,
-          run.statistics.momentum_error,
-          run.statistics.total_time_s,
-          run.r,
-          run.u,
-          run.v};
+  return ToSolveResult(
+      fclib, SolveFclibProblem(fclib, BuildFclibContactProblem(fclib), options));
 }
 
 }  // namespace
@@ -540,17 +564,38 @@ NB_MODULE(_coulomb, m) {
           "simulation"_a)
       .def("close", &LiveViewer::Stop, nb::call_guard<nb::gil_scoped_release>());
 
-  nb::class_<SolveResult>(m, "SolveResult",
-                          "One FCLIB problem solved: convergence, iterations, the FCLIB "
-                          "natural-map residual, and r, u (3 per contact, normal first) "
-                          "and v (global problems).")
+  nb::class_<SolveResult>(
+      m, "SolveResult",
+      "One FCLIB problem solved, with the fields of `coulomb solve --json`: convergence, "
+      "iterations (SAP: line searches, islands and Newton iterations per clique; the NCP "
+      "solvers: inner iterations and refinement passes), accuracy (the FCLIB "
+      "natural-map residual; SAP's e_m and e_μ), the mapping (kind, dofs, a local "
+      "problem's factor of W and how far J Jᵀ is from W), times, and r, u (3 per "
+      "contact, normal first) and v (global problems).")
       .def_ro("converged", &SolveResult::converged)
       .def_ro("solver", &SolveResult::solver)
       .def_ro("status", &SolveResult::status)
+      .def_ro("kind", &SolveResult::kind, "'local' or 'global'")
       .def_ro("iterations", &SolveResult::iterations)
+      .def_ro("inner_iterations", &SolveResult::inner_iterations,
+              "CANAL: inner Newton iterations, summed")
+      .def_ro("line_search_iterations", &SolveResult::line_search_iterations, "SAP")
+      .def_ro("num_islands", &SolveResult::num_islands, "SAP")
+      .def_ro("clique_iterations", &SolveResult::clique_iterations,
+              "SAP: Newton iterations per clique (islands converge apart)")
+      .def_ro("skew_passes", &SolveResult::skew_passes,
+              "passes of the refinement on W − J Jᵀ (local problems, NCP solvers)")
+      .def_ro("num_dofs", &SolveResult::num_dofs, "of the mapped contact problem")
+      .def_ro("num_contacts", &SolveResult::num_contacts)
       .def_ro("ncp_residual", &SolveResult::ncp_residual)
-      .def_ro("momentum_error", &SolveResult::momentum_error)
+      .def_ro("momentum_error", &SolveResult::momentum_error, "SAP's e_m")
+      .def_ro("complementarity_error", &SolveResult::complementarity_error, "SAP's e_μ")
+      .def_ro("w_factor", &SolveResult::w_factor,
+              "local problems: 'dense' or 'block-sparse' J with W = J Jᵀ; '' for global")
+      .def_ro("w_model_error", &SolveResult::w_model_error,
+              "local problems: max |W − J Jᵀ| / max |W|")
       .def_ro("wall_time_s", &SolveResult::wall_time_s)
+      .def_ro("factorization_time_s", &SolveResult::factorization_time_s)
       .def_ro("r", &SolveResult::r)
       .def_ro("u", &SolveResult::u)
       .def_ro("v", &SolveResult::v)
