@@ -71,13 +71,13 @@ void EliminateContact(const std::vector<int>& rows, const std::string& where,
 DelassusFactor FactorInOrder(const Eigen::MatrixXd& w,
                              const BlockElimination& elimination,
                              const std::string& where) {
-  if (!(w.cwiseAbs().maxCoeff() > 0.0))
-    throw std::runtime_error(where + ": /fclib_local/W is zero");
+  const double max_entry = w.cwiseAbs().maxCoeff();
+  if (!(max_entry > 0.0)) throw std::runtime_error(where + ": /fclib_local/W is zero");
   DelassusFactor factor;
   factor.sparse = true;
   factor.contact_jacobians.resize(NumContacts(w));
   Eigen::MatrixXd schur = w;
-  schur.diagonal().array() += kDiagonalShift * w.cwiseAbs().maxCoeff();
+  schur.diagonal().array() += kDiagonalShift * max_entry;
   std::vector<int> rows;
   Eigen::MatrixXd columns;
   for (int contact : elimination.order) {

@@ -18,7 +18,7 @@ namespace coulomb {
 //   [n, t1, t2] to our [t1, t2, n]; v̂_c = −w (reordered).
 // * local: A = I and J a factor of W's symmetric part, J Jᵀ ≈ W_s
 //   (delassus_factor.h: J = V Λ^½ over rank W, one dense clique, or, when W's
-//   Cholesky factor is sparse, that factor with up to 3 dofs per contact),
+//   Cholesky factor is sparse, that factor with 3 dofs per contact),
 //   v* = 0, v̂_c = −q. What J Jᵀ leaves out of the stored W (its skew part,
 //   and what the factor misses) is kept for the refinement (skew_refinement.h).
 // Then v_c − v̂_c = u (FCLIB's contact velocity), A(v − v*) = Jᵀγ is
