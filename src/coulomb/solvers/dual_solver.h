@@ -40,10 +40,11 @@ class DualSolver {
   // equations (a 1500 × 1500 W is 18 MB) and at most kDenseCostRatio × as
   // many entries as the operator reads per product (J, Jᵀ, the clique
   // factors, 6 n_v): the dense product streams its entries, the operator's
-  // small blocks and triangular solves cost ~10× more per entry (break-even
-  // 8–16 on the FCLIB files, docs/dual_solver.md).
+  // small blocks and triangular solves cost 2.7–6.6× more per entry on the
+  // FCLIB files (docs/dual_solver.md: the dense W 2.7× faster at 1.0 times
+  // the operator's entries, the operator 1.3× faster at 8.6 times).
   static constexpr int kDenseMaxEquations = 1500;
-  static constexpr double kDenseCostRatio = 10.0;
+  static constexpr double kDenseCostRatio = 4.0;
   DualSolver(const NcpSolverParameters& parameters, bool regularized);
 
   // lambda_guess: empty for λ = 0. Throws std::invalid_argument for a
