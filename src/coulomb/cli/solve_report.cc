@@ -72,7 +72,7 @@ JsonObjectWriter FclibRunJson(const std::string& name, const FclibProblem& fclib
   json.Add("num_contacts", fclib.num_contacts);
   json.Add("w_relative_asymmetry", run.w_relative_asymmetry);
   if (fclib.kind == FclibProblem::Kind::kLocal) {
-    json.Add("w_factor", run.sparse_factor ? "block-sparse" : "dense");
+    json.Add("w_factor", run.w_factor);
     json.Add("w_model_error", run.w_model_error);
   }
   json.Add("history", HistoryJson(run.statistics));
@@ -86,7 +86,7 @@ void PrintFclibRunSummary(const std::string& name, const FclibProblem& fclib,
   std::printf("%s (%s, %d dofs, %d contacts", name.c_str(), FclibKindName(fclib).c_str(),
               run.num_dofs, fclib.num_contacts);
   if (fclib.kind == FclibProblem::Kind::kLocal)
-    std::printf(", W = J Jᵀ with J %s", run.sparse_factor ? "block-sparse" : "dense");
+    std::printf(", W = J Jᵀ with J %s", run.w_factor.c_str());
   if (IsSap(s)) std::printf(", %d islands", s.num_islands);
   std::printf(")\n  %s ", solver.c_str());
   if (s.converged()) {

@@ -244,7 +244,6 @@ FclibContactProblem WithLocalFreeVelocity(const FclibContactProblem& mapped,
   FclibContactProblem shifted{.problem = ContactProblem(mapped.problem.time_step()),
                               .w_relative_asymmetry = mapped.w_relative_asymmetry,
                               .sparse_factor = mapped.sparse_factor,
-                              .lagged_w = mapped.lagged_w,
                               .w_model_error = mapped.w_model_error};
   shifted.problem.ResetCliquesFrom(mapped.problem);
   for (int contact = 0; contact < fclib.num_contacts; ++contact) {

@@ -45,7 +45,8 @@ FclibContactProblem BuildFclibContactProblem(const FclibProblem& fclib,
 
 // A mapped local problem with the free velocity q replaced (FCLIB order):
 // the same clique and Jacobians (no new factorization of W), cones with
-// v̂ = −q. For the refinement on W − J Jᵀ (skew_refinement.h).
+// v̂ = −q. For the refinement on W − J Jᵀ (skew_refinement.h), which reads
+// lagged_w from `mapped`: the shifted problem leaves it empty.
 FclibContactProblem WithLocalFreeVelocity(const FclibContactProblem& mapped,
                                           const FclibProblem& fclib,
                                           const Eigen::VectorXd& q,

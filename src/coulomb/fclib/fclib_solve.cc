@@ -37,7 +37,8 @@ FclibRun SolveFclibProblem(const FclibProblem& fclib, const FclibContactProblem&
   FclibRun run;
   run.num_dofs = mapped.problem.num_dofs();
   run.w_relative_asymmetry = mapped.w_relative_asymmetry;
-  run.sparse_factor = mapped.sparse_factor;
+  if (fclib.kind == FclibProblem::Kind::kLocal)
+    run.w_factor = mapped.sparse_factor ? "block-sparse" : "dense";
   run.w_model_error = mapped.w_model_error;
   const std::unique_ptr<ContactSolver> solver =
       MakeContactSolver(options, SolverUse::kSingleProblem);

@@ -30,7 +30,7 @@ struct FclibRun {
   int num_dofs = 0;  // of the mapped contact problem
   // See FclibContactProblem.
   double w_relative_asymmetry = 0.0;
-  bool sparse_factor = false;
+  std::string w_factor;  // local problems: "dense" or "block-sparse"; else ""
   double w_model_error = 0.0;
   int skew_passes = 1;
 };

@@ -254,7 +254,7 @@ SolveResult ToSolveResult(const FclibProblem& fclib, FclibRun run) {
   result.solver = ToString(s.solver);
   result.status = ToString(s.status);
   result.kind = local ? "local" : "global";
-  result.w_factor = !local ? "" : run.sparse_factor ? "block-sparse" : "dense";
+  result.w_factor = run.w_factor;
   result.iterations = s.iterations;
   result.inner_iterations = s.inner_iterations;
   result.line_search_iterations = s.line_search_iterations;

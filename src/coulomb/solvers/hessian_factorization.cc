@@ -92,12 +92,13 @@ void HessianFactorization::LoadJacobians(const ContactProblem& problem) {
   // the last one kept a factor (and a kept H) that may couple it to
   // supernodes of another island now, through constraints the new solve
   // compares as unchanged or as zero. Its factors are then not kept.
-  const bool any_aside = std::find(active_supernodes_.begin(), active_supernodes_.end(),
-                                   0) != active_supernodes_.end();
-  const bool same_problem = problem.revision() == loaded_revision_;
-  if (same_problem && !any_aside) return;
+  if (problem.revision() == loaded_revision_) {
+    const bool any_aside = std::find(active_supernodes_.begin(), active_supernodes_.end(),
+                                     0) != active_supernodes_.end();
+    if (any_aside) ++values_version_;
+    return;
+  }
   ++values_version_;
-  if (same_problem) return;
   loaded_revision_ = problem.revision();
   for (int index = 0; index < problem.num_constraints(); ++index) {
     const auto& blocks = problem.constraint(index).jacobian;
