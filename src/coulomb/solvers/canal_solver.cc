@@ -86,6 +86,8 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
   const ContactProblem& data = ncp.problem();
   const double initial_penalty = InitialPenalty(ncp);
   double penalty = initial_penalty;
+  relax_de_saxce_ = false;
+  de_saxce_.resize(ncp.num_contacts());
   if (parameters_.inner_solver == CanalInnerSolver::kCascadedNewton) {
     RebuildInnerProblem(ncp, penalty);
   } else {
@@ -150,9 +152,11 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
     // Grow β when the NCP residual stalls. (Judging by the primal residual
     // ‖Δλ‖/β instead lets β run away: a larger β shrinks it by itself, and
     // an ill-conditioned inner problem then caps the accuracy.)
+    const double max_penalty = initial_penalty * parameters_.max_penalty_growth;
+    if (penalty >= max_penalty && stats.residual > previous_residual)
+      relax_de_saxce_ = true;
     if (stats.residual > parameters_.stall_ratio * previous_residual) {
-      penalty = std::min(penalty * parameters_.penalty_growth,
-                         initial_penalty * parameters_.max_penalty_growth);
+      penalty = std::min(penalty * parameters_.penalty_growth, max_penalty);
     }
     previous_residual = stats.residual;
   }
@@ -177,7 +181,10 @@ CanalSolver::InnerStep CanalSolver::SolveCascadedInnerProblem(const ContactNcp& 
     const int offset = data.constraint_offset(i);
     Eigen::Vector3d shift =
         ncp.offsets().segment<3>(offset) - outer.lambda.segment<3>(offset) / penalty;
-    shift(2) += ncp.friction(i) * slack_.segment<2>(offset).norm();  // De Saxcé
+    const double de_saxce = ncp.friction(i) * slack_.segment<2>(offset).norm();
+    const double omega = relax_de_saxce_ ? parameters_.de_saxce_relaxation : 1.0;
+    de_saxce_[i] = first ? de_saxce : (1.0 - omega) * de_saxce_[i] + omega * de_saxce;
+    shift(2) += de_saxce_[i];
     cones_[i]->set_penalty(penalty);
     cones_[i]->set_shift(shift);
   }

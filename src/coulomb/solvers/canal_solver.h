@@ -27,9 +27,11 @@ namespace coulomb {
 // iterations). β starts at penalty_scale / mean_i(trace(W_ii)/3) and grows
 // by penalty_growth (up to max_penalty_growth) whenever the natural-map
 // residual fell by less than stall_ratio; the primal residual ‖J v − z‖ =
-// ‖λ^k − λ^{k−1}‖/β is reported. Stops when the natural-map residual at
-// v = v* + A⁻¹Jᵀλ (exact dynamics) ≤ tolerance; otherwise, at the iteration
-// limit, returns the iterate with the lowest residual (the outer iterates are
+// ‖λ^k − λ^{k−1}‖/β is reported. Once β is at its cap and the residual
+// rises, d_i is relaxed, d_i,n ← (1 − ω) d_i,n + ω μ_i ‖z_i,t‖
+// (NcpSolverParameters::de_saxce_relaxation), against cycles of the shift. Stops when the
+// natural-map residual at v = v* + A⁻¹Jᵀλ (exact dynamics) ≤ tolerance; otherwise, at the
+// iteration limit, returns the iterate with the lowest residual (the outer iterates are
 // not monotone, and in simulation, with a budget of 20, the last one could be
 // the worst). One outer iteration from λ = 0 is a soft convex model.
 //
@@ -92,6 +94,10 @@ class CanalSolver {
   Eigen::VectorXd scaled_v_;
   ReusableVector slack_, multiplier_change_;  // z, λ^k − λ^{k−1}
   std::vector<double> a_inverse_jt_;          // InitialPenalty's L_t⁻¹ J_itᵀ
+  // The De Saxcé terms d_i,n of the last inner problem, and whether they
+  // are relaxed (β at its cap and the residual rose).
+  std::vector<double> de_saxce_;
+  bool relax_de_saxce_ = false;
 };
 
 }  // namespace coulomb

@@ -230,6 +230,10 @@ void ValidateContactSolverOptions(const ContactSolverOptions& options) {
     throw std::invalid_argument("--delassus " + ToString(options.ncp.delassus) +
                                 " applies to --solver dual or dual-ccp only");
   }
+  if (!(options.ncp.de_saxce_relaxation > 0.0 &&
+        options.ncp.de_saxce_relaxation <= 1.0)) {
+    throw std::invalid_argument("CANAL de_saxce_relaxation: must be in (0, 1]");
+  }
   if (options.ncp.inner_max_iterations < 1) {
     throw std::invalid_argument("CANAL inner iterations: must be ≥ 1");
   }
