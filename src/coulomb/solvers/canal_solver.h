@@ -29,11 +29,12 @@ namespace coulomb {
 // residual fell by less than stall_ratio; the primal residual ‖J v − z‖ =
 // ‖λ^k − λ^{k−1}‖/β is reported. Once β is at its cap and the residual
 // rises, d_i is relaxed, d_i,n ← (1 − ω) d_i,n + ω μ_i ‖z_i,t‖
-// (NcpSolverParameters::de_saxce_relaxation), against cycles of the shift. Stops when the
-// natural-map residual at v = v* + A⁻¹Jᵀλ (exact dynamics) ≤ tolerance; otherwise, at the
-// iteration limit, returns the iterate with the lowest residual (the outer iterates are
-// not monotone, and in simulation, with a budget of 20, the last one could be
-// the worst). One outer iteration from λ = 0 is a soft convex model.
+// (NcpSolverParameters::de_saxce_relaxation), against cycles of the shift.
+// Stops when the natural-map residual at v = v* + A⁻¹Jᵀλ (exact dynamics)
+// ≤ tolerance; otherwise, at the iteration limit, returns the iterate with
+// the lowest residual (the outer iterates are not monotone, and in
+// simulation, with a budget of 20, the last one could be the worst). One
+// outer iteration from λ = 0 is a soft convex model.
 //
 // NcpSolverParameters::inner_solver replaces the cascade by AL §VII-D1's
 // baselines, a dogleg or damped semismooth Newton method on the strict
