@@ -30,7 +30,7 @@ FUZZ_DIR ?= build-fuzz
 SECONDS ?= 60
 RUNS ?=
 FUZZ_SEED ?= 0
-.PHONY: fuzz fuzz-configure deps node-deps browser-deps venv build test test-kill-resume run fclib bench bench-clutter bench-collapse bench-irr bench-ncp bench-python bench-mjcf bench-peers bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure test-tsan-core tsan-configure plots siconos format format-check clean
+.PHONY: fuzz fuzz-configure deps node-deps browser-deps venv build test test-kill-resume run fclib bench bench-clutter bench-collapse bench-irr bench-ncp bench-python bench-mjcf bench-peers bench-lookahead bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure test-tsan-core tsan-configure plots siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
 define apt_install
@@ -240,6 +240,13 @@ bench-mjcf: build
 # (bench/collapse_phases.py; docs/peers.md holds one run; about a minute).
 bench-collapse: build
 	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/collapse_phases.py
+
+# Speed against depth in the collapsing piles: Coulomb's look-ahead swept beside
+# MuJoCo's step (bench/peers/penetration_tradeoff.py); rewrites
+# docs/lookahead.md and docs/peers_penetration_tradeoff.png (about 5 minutes).
+bench-lookahead: build
+	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/peers/penetration_tradeoff.py \
+	  --write-docs
 
 # Coulomb beside MuJoCo and Drake (pip, binary wheels, pinned; Drake installed
 # only for this target) on the same scenes in one run; rewrites docs/peers.md and
