@@ -485,8 +485,8 @@ TEST(CanalSolver, StopsWhenItsInnerSolveOverflows) {
 
 // With β at its cap the plain De Saxcé update can cycle: on random problems
 // whose W is regular (3 n_c ≤ n_v), drawn as `coulomb bench random` draws
-// them, the relaxed update (ω = 0.7) leaves at most 70 % as many unsolved
-// as ω = 1 (59 % when this test was written),
+// them, the relaxed update (ω = 0.4) leaves at most 60 % as many unsolved
+// as ω = 1 (45 % when this test was written),
 // and every solve it reports converged meets the tolerance at the impulses
 // it returns.
 TEST(CanalSolver, RelaxedDeSaxceTermSolvesProblemsWhereThePlainUpdateStalls) {
@@ -529,7 +529,7 @@ TEST(CanalSolver, RelaxedDeSaxceTermSolvesProblemsWhereThePlainUpdateStalls) {
   std::printf("%d problems with W regular: %d unsolved with ω = 1, %d with ω = %g\n",
               problems, plain_failures, relaxed_failures, relaxed.de_saxce_relaxation);
   EXPECT_GT(problems, 500);
-  EXPECT_LE(relaxed_failures, 0.7 * plain_failures);
+  EXPECT_LE(relaxed_failures, 0.6 * plain_failures);
 }
 
 // Warm start (time stepping passes the previous step's impulses): started

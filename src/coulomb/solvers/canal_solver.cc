@@ -153,8 +153,8 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
     // ‖Δλ‖/β instead lets β run away: a larger β shrinks it by itself, and
     // an ill-conditioned inner problem then caps the accuracy.)
     const double max_penalty = initial_penalty * parameters_.max_penalty_growth;
-    if (penalty >= max_penalty && stats.residual > previous_residual)
-      relax_de_saxce_ = true;
+    relax_de_saxce_ = penalty >= max_penalty &&
+                      stats.residual > kRelaxationStallRatio * previous_residual;
     if (stats.residual > parameters_.stall_ratio * previous_residual) {
       penalty = std::min(penalty * parameters_.penalty_growth, max_penalty);
     }

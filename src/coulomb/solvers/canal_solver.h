@@ -27,8 +27,9 @@ namespace coulomb {
 // iterations). β starts at penalty_scale / mean_i(trace(W_ii)/3) and grows
 // by penalty_growth (up to max_penalty_growth) whenever the natural-map
 // residual fell by less than stall_ratio; the primal residual ‖J v − z‖ =
-// ‖λ^k − λ^{k−1}‖/β is reported. Once β is at its cap and the residual
-// rises, d_i is relaxed, d_i,n ← (1 − ω) d_i,n + ω μ_i ‖z_i,t‖
+// ‖λ^k − λ^{k−1}‖/β is reported. After an outer iteration at β's cap whose
+// residual fell by less than 5 % (kRelaxationStallRatio), the next d_i is
+// relaxed, d_i,n ← (1 − ω) d_i,n + ω μ_i ‖z_i,t‖
 // (NcpSolverParameters::de_saxce_relaxation), against cycles of the shift.
 // Stops when the natural-map residual at v = v* + A⁻¹Jᵀλ (exact dynamics)
 // ≤ tolerance; otherwise, at the iteration limit, returns the iterate with
@@ -46,6 +47,9 @@ class CanalSolver {
   // budget per simulation step (MakeContactSolver with SolverUse::kTimeStepping).
   static constexpr int kMaxIterations = 100;
   static constexpr int kStepBudget = 20;
+  // At β's cap, an outer iteration whose residual fell by less than this
+  // factor relaxes the next De Saxcé term.
+  static constexpr double kRelaxationStallRatio = 0.95;
   explicit CanalSolver(const NcpSolverParameters& parameters = {});
 
   // v_guess: empty for v*. lambda_guess: the initial multipliers (e.g. the
@@ -95,8 +99,8 @@ class CanalSolver {
   Eigen::VectorXd scaled_v_;
   ReusableVector slack_, multiplier_change_;  // z, λ^k − λ^{k−1}
   std::vector<double> a_inverse_jt_;          // InitialPenalty's L_t⁻¹ J_itᵀ
-  // The De Saxcé terms d_i,n of the last inner problem, and whether they
-  // are relaxed (β at its cap and the residual rose).
+  // The De Saxcé terms d_i,n of the last inner problem, and whether the
+  // next ones are relaxed (β at its cap and the residual stalled).
   std::vector<double> de_saxce_;
   bool relax_de_saxce_ = false;
 };

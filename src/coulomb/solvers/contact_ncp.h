@@ -245,14 +245,15 @@ struct NcpSolverParameters {
   double penalty_growth = 10.0;
   double stall_ratio = 0.5;
   double max_penalty_growth = 1e6;
-  // CANAL: once β is at its cap and the residual rose from one outer
-  // iteration to the next, the De Saxcé term is relaxed for the rest of the
-  // solve, s_i ← (1 − ω) s_i + ω μ_i ‖z_i,t‖ with ω = de_saxce_relaxation:
-  // the plain update (ω = 1) can cycle there. On `coulomb bench random
-  // --count 2000` ω = 0.7 cut CANAL's failures from 661 to 512 (those with
-  // W regular from 151 to 82); the FCLIB files converge either way, Spheres
-  // in 69 outer iterations instead of 53 (docs/reliability.md).
-  double de_saxce_relaxation = 0.7;
+  // CANAL: after an outer iteration at β's cap whose residual fell by less
+  // than 5 %, the next De Saxcé term is relaxed,
+  // s_i ← (1 − ω) s_i + ω μ_i ‖z_i,t‖ with ω = de_saxce_relaxation: the plain
+  // update (ω = 1) can cycle there. On `coulomb bench random --count 2000`
+  // ω = 0.4 cut CANAL's failures from 661 to 462 (those with W regular from
+  // 151 to 68), and with `--seed 2` from 687 to 497 (160 to 79); the FCLIB
+  // files take the same outer iterations as with ω = 1, but for one more on
+  // Capsules and one more on spheres-in-a-box (docs/reliability.md).
+  double de_saxce_relaxation = 0.4;
   // SAP's ε_r for the inner problem: 0.1 × the outer residual, within
   // [inner_rel_tolerance, 1e-6].
   double inner_rel_tolerance = 1e-13;
