@@ -1,6 +1,7 @@
 #include "coulomb/solvers/contact_solver.h"
 
 #include <stdexcept>
+#include <utility>
 
 #include "coulomb/math/thread_pool.h"
 #include "coulomb/solvers/canal_solver.h"
@@ -170,11 +171,14 @@ class SubAdmmContactSolver final : public NcpContactSolver {
   SubAdmmSolver solver_;
 };
 
-class PgsContactSolver final : public NcpContactSolver {
- public:
-  PgsContactSolver(const NcpSolverParameters& parameters, SolverUse use)
-      : NcpContactSolver(use), solver_(ForUse(parameters, use, PgsSolver::kStepBudget)) {}
-  ContactSolverKind kind() const override { return ContactSolverKind::kPgs; }
+// A solver started from impulses alone (PGS and the dual solvers iterate on
+// λ; the velocity guess is not theirs to use).
+template <typename Solver>
+class ImpulseStartedContactSolver : public NcpContactSolver {
+ protected:
+  template <typename... SolverArguments>
+  explicit ImpulseStartedContactSolver(SolverUse use, SolverArguments&&... arguments)
+      : NcpContactSolver(use), solver_(std::forward<SolverArguments>(arguments)...) {}
 
  private:
   NcpSolverStatistics SolveNcp(const ContactNcp& ncp,
@@ -183,29 +187,30 @@ class PgsContactSolver final : public NcpContactSolver {
                                NcpSolution* solution) override {
     return solver_.Solve(ncp, lambda_guess, solution);
   }
-  PgsSolver solver_;
+  Solver solver_;
 };
 
-class DualContactSolver final : public NcpContactSolver {
+class PgsContactSolver final : public ImpulseStartedContactSolver<PgsSolver> {
+ public:
+  PgsContactSolver(const NcpSolverParameters& parameters, SolverUse use)
+      : ImpulseStartedContactSolver(use,
+                                    ForUse(parameters, use, PgsSolver::kStepBudget)) {}
+  ContactSolverKind kind() const override { return ContactSolverKind::kPgs; }
+};
+
+class DualContactSolver final : public ImpulseStartedContactSolver<DualSolver> {
  public:
   DualContactSolver(const NcpSolverParameters& parameters, SolverUse use,
                     bool regularized)
-      : NcpContactSolver(use),
-        regularized_(regularized),
-        solver_(ForUse(parameters, use, DualSolver::kStepBudget), regularized) {}
+      : ImpulseStartedContactSolver(use, ForUse(parameters, use, DualSolver::kStepBudget),
+                                    regularized),
+        regularized_(regularized) {}
   ContactSolverKind kind() const override {
     return regularized_ ? ContactSolverKind::kDual : ContactSolverKind::kDualCcp;
   }
 
  private:
-  NcpSolverStatistics SolveNcp(const ContactNcp& ncp,
-                               Eigen::Ref<const Eigen::VectorXd> /*v_guess*/,
-                               Eigen::Ref<const Eigen::VectorXd> lambda_guess,
-                               NcpSolution* solution) override {
-    return solver_.Solve(ncp, lambda_guess, solution);
-  }
   bool regularized_;
-  DualSolver solver_;
 };
 
 }  // namespace
