@@ -165,9 +165,10 @@ NcpSolverStatistics SolveWith(int solver, const ContactNcp& ncp, NcpSolution* so
     case 1:
       return PgsSolver().Solve(ncp, Eigen::VectorXd(), solution);
     case 2:
-      return SubAdmmSolver().Solve(ncp, solution);
+      return SubAdmmSolver().Solve(ncp, Eigen::VectorXd(), solution);
     default:
-      return SubAdmmSolver({}, 1, AdmmSplitting::kWholeSystem).Solve(ncp, solution);
+      return SubAdmmSolver({}, 1, AdmmSplitting::kWholeSystem)
+          .Solve(ncp, Eigen::VectorXd(), solution);
   }
 }
 
@@ -250,7 +251,8 @@ TEST(NcpSolvers, CanalSubAdmmAndPgsReturnTheExactSingleContactSolution) {
     const NcpSolverStatistics canal_stats =
         CanalSolver().Solve(ncp, Eigen::VectorXd(), &canal);
     const NcpSolverStatistics pgs_stats = PgsSolver().Solve(ncp, Eigen::VectorXd(), &pgs);
-    const NcpSolverStatistics subadmm_stats = SubAdmmSolver().Solve(ncp, &subadmm);
+    const NcpSolverStatistics subadmm_stats =
+        SubAdmmSolver().Solve(ncp, Eigen::VectorXd(), &subadmm);
     for (const auto& [stats, solution] :
          {std::pair{canal_stats, canal}, {pgs_stats, pgs}, {subadmm_stats, subadmm}}) {
       EXPECT_TRUE(stats.converged) << c.name << " " << stats.solver;
@@ -312,9 +314,9 @@ TEST(SubAdmmSolver, ResultsAreIdenticalForAnyThreadCount) {
   NcpSolverParameters parameters;
   parameters.max_iterations = 200;
   NcpSolution one, two, three;
-  SubAdmmSolver(parameters, 1).Solve(ncp, &one);
-  SubAdmmSolver(parameters, 2).Solve(ncp, &two);
-  SubAdmmSolver(parameters, 3).Solve(ncp, &three);
+  SubAdmmSolver(parameters, 1).Solve(ncp, Eigen::VectorXd(), &one);
+  SubAdmmSolver(parameters, 2).Solve(ncp, Eigen::VectorXd(), &two);
+  SubAdmmSolver(parameters, 3).Solve(ncp, Eigen::VectorXd(), &three);
   EXPECT_EQ(one.v, two.v);
   EXPECT_EQ(one.lambda, two.lambda);
   EXPECT_EQ(one.lambda, three.lambda);
@@ -358,9 +360,10 @@ TEST(SubAdmmSolver, BodySplitReachesTheNcpSolutionOfAContactInsideOneTree) {
   parameters.tolerance = 1e-10;
   const NcpSolverStatistics split_stats =
       SubAdmmSolver(parameters, 1, AdmmSplitting::kSubsystemsAndBodies)
-          .Solve(ncp, &split);
+          .Solve(ncp, Eigen::VectorXd(), &split);
   const NcpSolverStatistics no_body_stats =
-      SubAdmmSolver(parameters, 1, AdmmSplitting::kSubsystems).Solve(ncp, &no_body);
+      SubAdmmSolver(parameters, 1, AdmmSplitting::kSubsystems)
+          .Solve(ncp, Eigen::VectorXd(), &no_body);
   EXPECT_TRUE(split_stats.converged) << split_stats.residual;
   EXPECT_TRUE(no_body_stats.converged) << no_body_stats.residual;
   // The self-contact pushes (without it the test would not test the split).
@@ -415,8 +418,8 @@ TEST(SubAdmmSolver, BodySplitAcrossTreesConvergesIndependentlyOfTheThreadCount) 
   NcpSolution one, two;
   NcpSolverParameters parameters;
   parameters.tolerance = 1e-9;
-  EXPECT_TRUE(SubAdmmSolver(parameters, 1).Solve(ncp, &one).converged);
-  SubAdmmSolver(parameters, 2).Solve(ncp, &two);
+  EXPECT_TRUE(SubAdmmSolver(parameters, 1).Solve(ncp, Eigen::VectorXd(), &one).converged);
+  SubAdmmSolver(parameters, 2).Solve(ncp, Eigen::VectorXd(), &two);
   EXPECT_EQ(one.lambda, two.lambda);
   EXPECT_EQ(one.v, two.v);
 }
@@ -561,9 +564,10 @@ TEST(NcpSolvers, WarmStartFromTheSolutionConvergesAtOnce) {
   EXPECT_LT((warm.lambda - exact.lambda).norm(), 1e-6 * exact.lambda.norm());
 
   NcpSolution cold_admm, warm_admm;
-  const NcpSolverStatistics cold = SubAdmmSolver(parameters).Solve(ncp, &cold_admm);
+  const NcpSolverStatistics cold =
+      SubAdmmSolver(parameters).Solve(ncp, Eigen::VectorXd(), &cold_admm);
   const NcpSolverStatistics hot =
-      SubAdmmSolver(parameters).Solve(ncp, &warm_admm, exact.lambda);
+      SubAdmmSolver(parameters).Solve(ncp, exact.lambda, &warm_admm);
   ASSERT_TRUE(cold.converged) << cold.status;
   EXPECT_TRUE(hot.converged) << hot.status;
   std::printf("SubADMM iterations: %d from 0, %d from the solution\n", cold.iterations,

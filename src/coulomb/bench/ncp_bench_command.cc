@@ -331,8 +331,8 @@ int RunNcpBenchCommand(const std::vector<std::string>& arguments) {
     canal.penalty_scale = options.penalty_scale;
     canal.penalty_growth = options.penalty_growth;
     results[0].push_back(CanalSolver(canal).Solve(ncp, Eigen::VectorXd(), &solution));
-    results[1].push_back(
-        SubAdmmSolver(parameters, options.threads).Solve(ncp, &solution));
+    results[1].push_back(SubAdmmSolver(parameters, options.threads)
+                             .Solve(ncp, Eigen::VectorXd(), &solution));
     results[2].push_back(PgsSolver(parameters).Solve(ncp, Eigen::VectorXd(), &solution));
     SapSolver sap;
     SapSolution sap_solution;

@@ -141,38 +141,8 @@ class CanalContactSolver final : public NcpContactSolver {
   CanalSolver solver_;
 };
 
-class SubAdmmContactSolver final : public NcpContactSolver {
- public:
-  SubAdmmContactSolver(const ContactSolverOptions& options, SolverUse use)
-      : NcpContactSolver(use),
-        kind_(options.kind),
-        solver_(ForUse(options.ncp, use, SubAdmmSolver::kStepBudget), options.threads,
-                Splitting(options.kind)) {}
-  ContactSolverKind kind() const override { return kind_; }
-
- private:
-  static AdmmSplitting Splitting(ContactSolverKind kind) {
-    switch (kind) {
-      case ContactSolverKind::kSubAdmmNoBody:
-        return AdmmSplitting::kSubsystems;
-      case ContactSolverKind::kAdmm:
-        return AdmmSplitting::kWholeSystem;
-      default:
-        return AdmmSplitting::kSubsystemsAndBodies;
-    }
-  }
-  NcpSolverStatistics SolveNcp(const ContactNcp& ncp,
-                               Eigen::Ref<const Eigen::VectorXd> /*v_guess*/,
-                               Eigen::Ref<const Eigen::VectorXd> lambda_guess,
-                               NcpSolution* solution) override {
-    return solver_.Solve(ncp, solution, lambda_guess);
-  }
-  ContactSolverKind kind_;
-  SubAdmmSolver solver_;
-};
-
-// A solver started from impulses alone (PGS and the dual solvers iterate on
-// λ; the velocity guess is not theirs to use).
+// A solver started from impulses alone (PGS, SubADMM and the dual solvers
+// iterate on λ; the velocity guess is not theirs to use).
 template <typename Solver>
 class ImpulseStartedContactSolver : public NcpContactSolver {
  protected:
@@ -188,6 +158,29 @@ class ImpulseStartedContactSolver : public NcpContactSolver {
     return solver_.Solve(ncp, lambda_guess, solution);
   }
   Solver solver_;
+};
+
+class SubAdmmContactSolver final : public ImpulseStartedContactSolver<SubAdmmSolver> {
+ public:
+  SubAdmmContactSolver(const ContactSolverOptions& options, SolverUse use)
+      : ImpulseStartedContactSolver(use,
+                                    ForUse(options.ncp, use, SubAdmmSolver::kStepBudget),
+                                    options.threads, Splitting(options.kind)),
+        kind_(options.kind) {}
+  ContactSolverKind kind() const override { return kind_; }
+
+ private:
+  static AdmmSplitting Splitting(ContactSolverKind kind) {
+    switch (kind) {
+      case ContactSolverKind::kSubAdmmNoBody:
+        return AdmmSplitting::kSubsystems;
+      case ContactSolverKind::kAdmm:
+        return AdmmSplitting::kWholeSystem;
+      default:
+        return AdmmSplitting::kSubsystemsAndBodies;
+    }
+  }
+  ContactSolverKind kind_;
 };
 
 class PgsContactSolver final : public ImpulseStartedContactSolver<PgsSolver> {

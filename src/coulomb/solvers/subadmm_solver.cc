@@ -258,8 +258,9 @@ NcpSolverStatistics SubAdmmSolver::FactorizationFailed(const Stopwatch& stopwatc
   return stats;
 }
 
-NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp, NcpSolution* solution,
-                                         Eigen::Ref<const Eigen::VectorXd> lambda_guess) {
+NcpSolverStatistics SubAdmmSolver::Solve(const ContactNcp& ncp,
+                                         Eigen::Ref<const Eigen::VectorXd> lambda_guess,
+                                         NcpSolution* solution) {
   const Stopwatch stopwatch;
   const ContactProblem& problem = ncp.problem();
   NcpSolverStatistics stats;

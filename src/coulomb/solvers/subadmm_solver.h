@@ -61,9 +61,9 @@ class SubAdmmSolver {
   // lambda_guess: initial impulses (e.g. the previous step's; empty for 0):
   // u_l = −λ_i and z_l = J_l v(λ) on every link, v(λ) = v* + A⁻¹Jᵀλ.
   // A solver object may be reused: its storage is kept between solves.
-  NcpSolverStatistics Solve(
-      const ContactNcp& ncp, NcpSolution* solution,
-      Eigen::Ref<const Eigen::VectorXd> lambda_guess = Eigen::VectorXd());
+  NcpSolverStatistics Solve(const ContactNcp& ncp,
+                            Eigen::Ref<const Eigen::VectorXd> lambda_guess,
+                            NcpSolution* solution);
 
  private:
   struct Subsystem {
