@@ -30,7 +30,7 @@ FUZZ_DIR ?= build-fuzz
 SECONDS ?= 60
 RUNS ?=
 FUZZ_SEED ?= 0
-.PHONY: fuzz fuzz-configure deps node-deps browser-deps venv build test test-kill-resume run fclib bench bench-clutter bench-collapse bench-irr bench-ncp bench-python bench-mjcf bench-peers bench-lookahead bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure test-tsan-core tsan-configure plots siconos format format-check clean
+.PHONY: fuzz fuzz-configure deps node-deps browser-deps venv build test test-kill-resume run fclib bench bench-clutter bench-collapse bench-irr bench-ncp bench-python bench-mjcf bench-peers bench-stiff-peers bench-lookahead bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure test-tsan-core tsan-configure plots siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
 define apt_install
@@ -277,6 +277,18 @@ else
 	$(MAKE) --no-print-directory $(DRAKE_VENV)/installed.stamp
 	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/peers/run_peers.py --write-docs \
 	  --results $(BUILD_DIR)/bench-peers.json --drake-python $(abspath $(DRAKE_VENV))/bin/python
+endif
+
+# Lagged and Similar from 1e5 to 1e14 N/m in Coulomb and Drake side by side
+# (bench/peers/stiff_sweep.py; rewrites docs/stiff_contact_drake.md and its
+# plot; about 5 minutes). Needs Drake's venv, made as for bench-peers.
+bench-stiff-peers: build
+ifeq ($(DRAKE_BASE_PYTHON),)
+	@echo "bench-stiff-peers: no Python 3.12 or 3.13 here (DRAKE_BASE_PYTHON=...): Drake cannot be installed"; exit 1
+else
+	$(MAKE) --no-print-directory $(DRAKE_VENV)/installed.stamp
+	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/peers/stiff_sweep.py --write-docs \
+	  --drake-python $(abspath $(DRAKE_VENV))/bin/python
 endif
 
 # The single-step benchmark's plots (docs/ncp_single_step_*.png).

@@ -506,30 +506,32 @@ def run_sphere(drake_python):
                None, d)
 
 
-def run_irrotational(drake_python):
+def run_irrotational(drake_python, stiffnesses=IRR_STIFFNESSES, duration=IRR_DURATION):
     """The Lagged and Similar models (IRR) on the 40-body walled clutter in
-    both engines, per-geometry stiffness IRR_STIFFNESSES, Hunt & Crossley
-    dissipation 10 s/m: where each runs, how fast, and when it fails."""
-    case = Case("clutter", WALLED, 40, True, 4, IRR_DURATION)
+    both engines, per-geometry stiffness `stiffnesses`, Hunt & Crossley
+    dissipation 10 s/m, for `duration`: where each runs, how fast, and when
+    it fails."""
+    case = Case("clutter", WALLED, 40, True, 4, duration)
     rows = []
     for model in ("lagged", "similar"):
-        for stiffness in IRR_STIFFNESSES:
+        for stiffness in stiffnesses:
             sim = coulomb.Simulation.from_builtin("clutter", bodies=40, walls=True,
                                                   stiffness=stiffness, model=model)
             try:
-                c = run_coulomb(sim, IRR_DURATION)
+                c = run_coulomb(sim, duration)
                 c["failed_at"] = None
             except coulomb.SolverError:
                 c = dict(failed_at=sim.time)
-            d = run_drake(drake_python, "clutter", IRR_DURATION, case, model, stiffness)
-            rows.append(dict(model=model, stiffness=stiffness, coulomb=c, drake=d))
+            d = run_drake(drake_python, "clutter", duration, case, model, stiffness)
+            rows.append(dict(model=model, stiffness=stiffness, duration=duration, coulomb=c,
+                             drake=d))
             print(format_irr_row(rows[-1]), flush=True)
     return rows
 
 
-def outcome(result):
+def outcome(result, duration):
     if result["failed_at"] is None:
-        return f"ran {IRR_DURATION:g} s"
+        return f"ran {duration:g} s"
     return f"failed at t = {result['failed_at']:.2f} s"
 
 
@@ -543,7 +545,9 @@ def format_irr_row(r):
     accuracy = (f"{c['iterations']:.2f} / {c['error']:.1e}" if c["failed_at"] is None else "—")
     end = (f"{1e3 * c['penetration_end']:.4f}" if c["failed_at"] is None else "—") + \
         (f" / {1e3 * d['penetration_end']:.4f}" if d["failed_at"] is None else " / —")
-    return (f"| {r['model']} | {r['stiffness']:.0e} | {outcome(c)} | {outcome(d)} "
+    duration = r.get("duration", IRR_DURATION)  # runs saved before rows held it
+    return (f"| {r['model']} | {r['stiffness']:.0e} | {outcome(c, duration)} "
+            f"| {outcome(d, duration)} "
             f"| {coulomb_ms} | {drake_ms} | {ratio} | {accuracy} | {end} |")
 
 
