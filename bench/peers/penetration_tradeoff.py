@@ -22,9 +22,7 @@ docs/peers_penetration_tradeoff.png.
 """
 
 import argparse
-import datetime
 import os
-import platform
 import time
 
 import coulomb
@@ -194,15 +192,8 @@ def plot(measured, path):
 
 def write_docs(tables, measured):
     plot(measured, os.path.join(run_peers.DOCS, "peers_penetration_tradeoff.png"))
-    with open(os.path.join(run_peers.DOCS, "lookahead.md.in")) as template:
-        text = template.read()
-    machine = (f"{platform.machine()}, {os.cpu_count()} cores, Python "
-               f"{platform.python_version()}, mujoco {mujoco.__version__}")
-    text = text.replace("@DATE@", datetime.date.today().isoformat())
-    text = text.replace("@MACHINE@", machine)
-    text = text.replace("@TABLES@", "\n\n".join(tables))
-    with open(os.path.join(run_peers.DOCS, "lookahead.md"), "w") as out:
-        out.write(text)
+    run_peers.write_page("lookahead.md", f"mujoco {mujoco.__version__}",
+                         dict(TABLES="\n\n".join(tables)))
 
 
 def main():

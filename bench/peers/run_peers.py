@@ -773,6 +773,20 @@ def write_docs(results, main_table, stiff_table):
         out.write(text)
 
 
+def write_page(name, engines, fields):
+    """docs/NAME from docs/NAME.in: @DATE@ today, @MACHINE@ this machine and
+    `engines` (their versions), and each @KEY@ of `fields` its text."""
+    with open(os.path.join(DOCS, name + ".in")) as template:
+        text = template.read()
+    machine = (f"{platform.machine()}, {os.cpu_count()} cores, Python "
+               f"{platform.python_version()}, {engines}")
+    fields = dict(fields, DATE=datetime.date.today().isoformat(), MACHINE=machine)
+    for key, value in fields.items():
+        text = text.replace(f"@{key}@", value)
+    with open(os.path.join(DOCS, name), "w") as out:
+        out.write(text)
+
+
 def drake_version(drake_python):
     """Drake's version, asked of its own Python; exits if it cannot import it."""
     done = subprocess.run([drake_python, "-c", "import importlib.metadata as m, platform; "

@@ -15,9 +15,7 @@ step its solver could not take; its time per step is then left out.
 """
 
 import argparse
-import datetime
 import os
-import platform
 import sys
 
 import matplotlib
@@ -105,16 +103,8 @@ def plot(rows, path):
 
 def write_docs(rows, text_table, drake):
     plot(rows, os.path.join(run_peers.DOCS, "stiff_contact_drake.png"))
-    with open(os.path.join(run_peers.DOCS, "stiff_contact_drake.md.in")) as template:
-        text = template.read()
-    machine = (f"{platform.machine()}, {os.cpu_count()} cores, Python "
-               f"{platform.python_version()}, {drake}")
-    text = text.replace("@DATE@", datetime.date.today().isoformat())
-    text = text.replace("@MACHINE@", machine)
-    text = text.replace("@TABLE@", text_table)
-    text = text.replace("@READING@", reading(rows))
-    with open(os.path.join(run_peers.DOCS, "stiff_contact_drake.md"), "w") as out:
-        out.write(text)
+    run_peers.write_page("stiff_contact_drake.md", drake,
+                         dict(TABLE=text_table, READING=reading(rows)))
 
 
 def main():

@@ -56,3 +56,13 @@ def test_a_failed_run_keeps_its_failure_time_and_no_time_per_step():
 def test_the_sweep_spans_soft_to_rigid():
     assert stiff_sweep.STIFFNESSES[0] == 1e5 and stiff_sweep.STIFFNESSES[-1] == 1e14
     assert len(stiff_sweep.STIFFNESSES) == 10 and stiff_sweep.DURATION == 10.0
+
+
+def test_the_page_is_its_template_with_every_field_filled(tmp_path, monkeypatch):
+    monkeypatch.setattr(run_peers, "DOCS", str(tmp_path))
+    (tmp_path / "page.md.in").write_text("Run of @DATE@ on @MACHINE@.\n\n@READING@\n@TABLE@\n")
+    run_peers.write_page("page.md", "drake 1.58.0", dict(TABLE="| a |", READING="Read."))
+    text = (tmp_path / "page.md").read_text()
+    assert "@" not in text
+    assert "drake 1.58.0" in text and "cores, Python" in text
+    assert text.endswith("Read.\n| a |\n")
