@@ -16,7 +16,6 @@ step its solver could not take; its time per step is then left out.
 
 import argparse
 import os
-import sys
 
 import matplotlib
 
@@ -116,6 +115,8 @@ def main():
     parser.add_argument("--write-docs", action="store_true",
                         help="write docs/stiff_contact_drake.md and its plot")
     args = parser.parse_args()
+    if args.write_docs and args.quick:  # before minutes of runs, not after
+        parser.error("--write-docs takes the whole sweep, not --quick")
     drake = run_peers.drake_version(args.drake_python)
     stiffnesses, duration = ((1e6, 1e12), 0.5) if args.quick else (STIFFNESSES, DURATION)
     print(run_peers.table(run_peers.IRR_HEADER, []), flush=True)
@@ -124,8 +125,6 @@ def main():
                                  [run_peers.format_irr_row(r) for r in rows])
     print(reading(rows))
     if args.write_docs:
-        if args.quick:
-            sys.exit("--write-docs takes the whole sweep, not --quick")
         write_docs(rows, text_table, drake)
 
 
