@@ -213,6 +213,16 @@ for solver in subadmm subadmm-nobody admm; do
 import json, sys; r = json.load(open('$work/out'))
 assert r['solver'] == '$solver' and r['ncp_residual_max'] < 1e-6, r"
 done
+"$coulomb" solve --example --solver canal --max-iterations 2 --json >"$work/out"; code=$?
+check "solve: CANAL cut off after 2 iterations exits 1 and runs no fallback" python3 -c "
+import json; r = json.load(open('$work/out'))
+assert $code == 1 and not r['converged'] and r['fallback_iterations'] == 0, r"
+"$coulomb" solve --example --solver canal --max-iterations 2 --fallback-iterations 10000 \
+  --json >"$work/out"; code=$?
+check "solve --fallback-iterations: ADMM goes on from CANAL's best to the tolerance" python3 -c "
+import json; r = json.load(open('$work/out'))
+assert $code == 0 and r['converged'] and r['fallback_iterations'] > 0, r
+assert r['iterations'] == 2 and r['ncp_residual'] <= 1e-9, r"
 fclib="${COULOMB_FCLIB_DIR:-}/Box_Stacks-i0122-82-5.hdf5"
 if [ -f "$fclib" ]; then
   "$coulomb" solve "$fclib" --solver canal --json >"$work/out"; code=$?

@@ -835,7 +835,7 @@ def test_solve_gives_what_the_command_line_reports(fclib_dir, coulomb_bin):
     # Every file, SAP and CANAL: the fields the JSON of `coulomb solve` has,
     # counts equal and measures to round-off (a separate solve each).
     counts = ("iterations", "inner_iterations", "line_search_iterations", "num_islands",
-              "skew_passes", "num_dofs", "num_contacts")
+              "skew_passes", "num_dofs", "num_contacts", "fallback_iterations")
     measures = ("ncp_residual", "momentum_error", "complementarity_error",
                 "clique_iterations")
     for path in sorted(fclib_dir.glob("*.hdf5")):
@@ -880,6 +880,29 @@ def test_solve_passes_the_inner_solver_and_delassus_form_like_the_command_line(
     for bad in (0, 100000):  # a clear error, not minutes spent starting threads
         with pytest.raises(ValueError, match="threads: must be from 1 to 256"):
             coulomb.solve(str(path), solver="subadmm", threads=bad)
+
+
+def test_solve_lets_admm_go_on_where_canal_ends_unsolved_like_the_command_line(
+        fclib_dir, coulomb_bin):
+    # CANAL cut off after one outer iteration leaves Box_Stacks unsolved; with
+    # the fallback, ADMM goes on from its best impulses to the tolerance.
+    path = fclib_dir / "Box_Stacks-i0122-82-5.hdf5"
+    alone = coulomb.solve(str(path), solver="canal", max_iterations=1)
+    assert not alone.converged and alone.fallback_iterations == 0
+    result = coulomb.solve(str(path), solver="canal", max_iterations=1,
+                           fallback_iterations=10000)
+    cli = json.loads(subprocess.run(
+        [coulomb_bin, "solve", str(path), "--solver", "canal", "--max-iterations", "1",
+         "--fallback-iterations", "10000", "--json"],
+        capture_output=True, text=True).stdout)
+    assert result.converged and result.ncp_residual <= 1e-9
+    assert result.iterations == 1 and result.fallback_iterations > 0
+    assert result.fallback_iterations == cli["fallback_iterations"]
+    assert result.ncp_residual == pytest.approx(cli["ncp_residual"], rel=1e-9)
+    with pytest.raises(ValueError, match="fallback_iterations: must be ≥ 0"):
+        coulomb.solve(str(path), solver="canal", fallback_iterations=-1)
+    with pytest.raises(ValueError, match="applies to --solver canal only"):
+        coulomb.solve(str(path), solver="pgs", fallback_iterations=100)
 
 
 def test_a_thread_count_out_of_bounds_is_refused_before_any_thread_starts():

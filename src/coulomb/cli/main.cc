@@ -28,12 +28,14 @@ struct CommandHelp {
 constexpr CommandHelp kCommands[] = {
     {"solve",
      "  solve PROBLEM.hdf5 [--solver sap|canal|subadmm|pgs|dual|dual-ccp] [--threads N]\n"
-     "        [--rel-tol X] [--canal-inner newton|dogleg|ssn]\n"
+     "        [--rel-tol X] [--canal-inner newton|dogleg|ssn] [--fallback-iterations N]\n"
      "        [--delassus auto|dense|operator]\n"
      "        [--max-iterations N]\n"
      "        [--linear-solver dense|sparse] [--line-search exact|backtracking]\n"
      "        [--output SOLUTION.hdf5] [--json]\n"
-     "                 solve one FCLIB problem (default solver: SAP)\n"
+     "                 solve one FCLIB problem (default solver: SAP);\n"
+     "                 --fallback-iterations N: where CANAL ends unsolved, ADMM goes\n"
+     "                 on from its best impulses for up to N iterations (0: none)\n"
      "  solve DIRECTORY [options]   solve every .hdf5 in DIRECTORY, print a table\n"
      "  solve --example [options]   solve a built-in random problem\n"},
     {"run",

@@ -33,6 +33,8 @@ SolveOptions ParseSolveOptions(const std::vector<std::string>& list) {
       options.solver.ncp.delassus = arguments.EnumValue<DelassusForm>(flag);
     } else if (flag == "--canal-inner") {
       options.solver.ncp.inner_solver = arguments.EnumValue<CanalInnerSolver>(flag);
+    } else if (flag == "--fallback-iterations") {
+      options.solver.ncp.fallback_iterations = arguments.IntValueAtLeast(flag, 0);
     } else if (flag == "--threads") {
       options.solver.threads =
           arguments.IntValueInRange(flag, 1, ThreadPool::kMaxThreads);
@@ -135,6 +137,7 @@ int SolveExample(const SolveOptions& options) {
   PrintSolveTableHeader();
   PrintSolveTableRow(name, "random", problem.num_dofs(), problem.num_constraints(), s,
                      residual);
+  PrintSolveTableFootnote(options.solver);
   return s.converged() ? 0 : 1;
 }
 

@@ -46,6 +46,7 @@ void AddSolverStatistics(const ContactSolverStatistics& s, JsonObjectWriter* jso
   json->Add("inner_iterations", s.inner_iterations);
   json->Add("inner_solves", s.inner_solves);
   json->Add("inner_failures", s.inner_failures);
+  json->Add("fallback_iterations", s.fallback_iterations);
   json->Add("line_search_iterations", s.line_search_iterations);
   json->Add("momentum_error", s.momentum_error);
   json->Add("complementarity_error", s.complementarity_error);
@@ -111,7 +112,14 @@ void PrintFclibRunSummary(const std::string& name, const FclibProblem& fclib,
     }
     if (run.skew_passes > 1)
       std::printf(" in %d passes refining on W − J Jᵀ", run.skew_passes);
+    if (s.fallback_iterations > 0)
+      std::printf(", then %d ADMM iterations from CANAL's best", s.fallback_iterations);
     std::printf(", tolerance %.1e\n", options.ncp.tolerance);
+    if (!s.converged() && s.solver == ContactSolverKind::kCanal &&
+        options.ncp.fallback_iterations == 0)
+      std::printf(
+          "  hint: --fallback-iterations 10000 lets ADMM go on from CANAL's best "
+          "impulses, which solves most problems CANAL stalls on\n");
   }
   std::printf("  FCLIB natural-map residual = %.3e (÷ max(‖q‖,‖r‖,‖u‖) = %.3e)\n",
               run.residual.error, run.residual.normalization);
@@ -164,12 +172,19 @@ void PrintSolveTableRow(const std::string& name, const std::string& kind, int do
 
 void PrintSolveTableFootnote(const ContactSolverOptions& options) {
   std::printf(
-      "ncp_resid: FCLIB natural-map residual ÷ max(‖q‖,‖r‖,‖u‖), from the file's "
+      "ncp_resid: FCLIB natural-map residual ÷ max(‖q‖,‖r‖,‖u‖), from the problem's "
       "matrices");
   if (options.kind == ContactSolverKind::kSap) {
     std::printf(
         "; SAP solves the regularized problem, so it is reported, not driven to "
         "zero");
+  }
+  if (options.kind == ContactSolverKind::kCanal) {
+    std::printf(options.ncp.fallback_iterations > 0
+                    ? "; iters are CANAL's own, after which ADMM went on where it "
+                      "ended unsolved (--json: fallback_iterations)"
+                    : "; where CANAL ends unsolved, --fallback-iterations 10000 lets "
+                      "ADMM go on from its best impulses");
   }
   std::printf(".\n");
 }

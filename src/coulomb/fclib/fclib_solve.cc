@@ -16,6 +16,7 @@ void Accumulate(ContactSolverStatistics pass, ContactSolverStatistics* total) {
   pass.inner_iterations += total->inner_iterations;
   pass.inner_solves += total->inner_solves;
   pass.inner_failures += total->inner_failures;
+  pass.fallback_iterations += total->fallback_iterations;
   pass.total_time_s += total->total_time_s;
   std::vector<NcpIterationRecord> history = std::move(total->ncp_history);
   history.insert(history.end(), pass.ncp_history.begin(), pass.ncp_history.end());

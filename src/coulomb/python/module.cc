@@ -239,7 +239,7 @@ struct SolveResult {
   bool converged = false;
   std::string solver, status, kind, w_factor;
   int iterations = 0, inner_iterations = 0, line_search_iterations = 0, num_islands = 0;
-  int skew_passes = 1, num_dofs = 0, num_contacts = 0;
+  int skew_passes = 1, num_dofs = 0, num_contacts = 0, fallback_iterations = 0;
   double ncp_residual = 0.0, momentum_error = 0.0, complementarity_error = 0.0;
   double clique_iterations = 0.0, w_model_error = 0.0;
   double wall_time_s = 0.0, factorization_time_s = 0.0;
@@ -260,6 +260,7 @@ SolveResult ToSolveResult(const FclibProblem& fclib, FclibRun run) {
   result.line_search_iterations = s.line_search_iterations;
   result.num_islands = s.num_islands;
   result.skew_passes = run.skew_passes;
+  result.fallback_iterations = s.fallback_iterations;
   result.num_dofs = run.num_dofs;
   result.num_contacts = fclib.num_contacts;
   result.ncp_residual = run.residual.error;
@@ -278,12 +279,14 @@ SolveResult ToSolveResult(const FclibProblem& fclib, FclibRun run) {
 SolveResult SolveFclibFile(const std::string& path, const std::string& solver,
                            std::optional<double> rel_tol,
                            std::optional<int> max_iterations, int threads,
-                           const std::string& canal_inner, const std::string& delassus) {
+                           const std::string& canal_inner, const std::string& delassus,
+                           int fallback_iterations) {
   ContactSolverOptions options;
   options.kind = ParseEnum<ContactSolverKind>(solver);
   options.threads = threads;
   options.ncp.inner_solver = ParseEnum<CanalInnerSolver>(canal_inner);
   options.ncp.delassus = ParseEnum<DelassusForm>(delassus);
+  options.ncp.fallback_iterations = fallback_iterations;
   if (rel_tol) options.sap.rel_tolerance = options.ncp.tolerance = *rel_tol;
   if (max_iterations)
     options.sap.max_iterations = options.ncp.max_iterations = *max_iterations;
@@ -585,6 +588,8 @@ NB_MODULE(_coulomb, m) {
               "SAP: Newton iterations per clique (islands converge apart)")
       .def_ro("skew_passes", &SolveResult::skew_passes,
               "passes of the refinement on W − J Jᵀ (local problems, NCP solvers)")
+      .def_ro("fallback_iterations", &SolveResult::fallback_iterations,
+              "CANAL: iterations of the ADMM fallback (0: none ran)")
       .def_ro("num_dofs", &SolveResult::num_dofs, "of the mapped contact problem")
       .def_ro("num_contacts", &SolveResult::num_contacts)
       .def_ro("ncp_residual", &SolveResult::ncp_residual)
@@ -609,9 +614,12 @@ NB_MODULE(_coulomb, m) {
       });
   m.def("solve", &SolveFclibFile, "path"_a, "solver"_a = "sap", "rel_tol"_a = nb::none(),
         "max_iterations"_a = nb::none(), "threads"_a = 1, "canal_inner"_a = "newton",
-        "delassus"_a = "auto", nb::call_guard<nb::gil_scoped_release>(),
+        "delassus"_a = "auto", "fallback_iterations"_a = 0,
+        nb::call_guard<nb::gil_scoped_release>(),
         "Solves one FCLIB problem file with SAP, CANAL, SubADMM (and its No Body / No "
         "Sub variants), PGS or the dual solvers. canal_inner: CANAL's inner solver "
         "(newton, or the AL paper's dogleg / ssn baselines); delassus: how the dual "
-        "solvers apply W (auto, dense, operator).");
+        "solvers apply W (auto, dense, operator); fallback_iterations: where CANAL "
+        "ends unsolved, ADMM goes on from its best impulses for up to this many "
+        "iterations (0: none).");
 }

@@ -160,14 +160,38 @@ NcpSolverStatistics CanalSolver::Solve(const ContactNcp& ncp,
     }
     previous_residual = stats.residual;
   }
-  if (best_residual_ < stats.residual) {  // the outer iterates are not monotone
+  FinishWithBestOrFallback(ncp, solution, &stats);
+  stats.total_time_s = stopwatch.Seconds();
+  return stats;
+}
+
+void CanalSolver::FinishWithBestOrFallback(const ContactNcp& ncp, NcpSolution* solution,
+                                           NcpSolverStatistics* stats) {
+  const bool fall_back = !stats->converged &&
+                         stats->status == SolverStatus::kMaxIterationsReached &&
+                         parameters_.fallback_iterations > 0;
+  if (fall_back) {
+    NcpSolverParameters admm;
+    admm.tolerance = parameters_.tolerance;
+    admm.max_iterations = parameters_.fallback_iterations;
+    admm.keep_history = false;
+    if (!fallback_) fallback_.emplace(admm, 1, AdmmSplitting::kWholeSystem);
+    const NcpSolverStatistics continued = fallback_->Solve(ncp, best_.lambda, solution);
+    stats->fallback_iterations = continued.iterations;
+    if (continued.residual < best_residual_) {
+      stats->converged = continued.converged;
+      stats->status = continued.status;
+      stats->residual = continued.residual;
+      return;
+    }
+  }
+  if (best_residual_ < stats->residual ||
+      fall_back) {  // the outer iterates are not monotone
     solution->lambda = best_.lambda;
     solution->v = best_.v;
     solution->u = best_.u;
-    stats.residual = best_residual_;
+    stats->residual = best_residual_;
   }
-  stats.total_time_s = stopwatch.Seconds();
-  return stats;
 }
 
 CanalSolver::InnerStep CanalSolver::SolveCascadedInnerProblem(const ContactNcp& ncp,

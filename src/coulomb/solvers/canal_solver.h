@@ -10,6 +10,7 @@
 #include "coulomb/solvers/sap_solver.h"
 #include "coulomb/solvers/semismooth_inner_solver.h"
 #include "coulomb/solvers/strict_al_surrogate.h"
+#include "coulomb/solvers/subadmm_solver.h"
 
 namespace coulomb {
 
@@ -36,6 +37,11 @@ namespace coulomb {
 // the lowest residual (the outer iterates are not monotone, and in
 // simulation, with a budget of 20, the last one could be the worst). One
 // outer iteration from λ = 0 is a soft convex model.
+//
+// With NcpSolverParameters::fallback_iterations > 0, a solve that ends
+// unsolved hands its best impulses to plain ADMM (SubAdmmSolver over the
+// whole system), which goes on from there (docs/reliability.md: the
+// random problems CANAL stalls on mostly have a solution ADMM reaches).
 //
 // NcpSolverParameters::inner_solver replaces the cascade by AL §VII-D1's
 // baselines, a dogleg or damped semismooth Newton method on the strict
@@ -85,6 +91,10 @@ class CanalSolver {
   // The iterate with the lowest natural-map residual so far (first: the
   // starting point), which Solve returns when the last one is worse.
   void KeepIfBest(const NcpSolution& iterate, double residual, bool first);
+  // Returns the best iterate in `solution`, after ADMM has gone on from it
+  // when the fallback is on and the tolerance was not met.
+  void FinishWithBestOrFallback(const ContactNcp& ncp, NcpSolution* solution,
+                                NcpSolverStatistics* stats);
 
   NcpSolverParameters parameters_;
   SapSolver inner_solver_;
@@ -103,6 +113,7 @@ class CanalSolver {
   // next ones are relaxed (β at its cap and the residual stalled).
   std::vector<double> de_saxce_;
   bool relax_de_saxce_ = false;
+  std::optional<SubAdmmSolver> fallback_;  // made on its first use
 };
 
 }  // namespace coulomb

@@ -175,8 +175,11 @@ struct NcpSolverStatistics {
   int inner_iterations = 0;  // CANAL: total Newton iterations
   int inner_solves = 0;      // CANAL: inner solves (one per outer iteration)
   int inner_failures = 0;    // CANAL: inner solves that missed their tolerance
-  double residual = 0.0;     // final natural-map residual
-  double dual_gap = 0.0;     // dual solver (regularized): SAP's ℓ_p(v) + f(λ)
+  // CANAL: iterations of the ADMM fallback (NcpSolverParameters::
+  // fallback_iterations) run after its own ended unsolved; 0 if none ran.
+  int fallback_iterations = 0;
+  double residual = 0.0;  // final natural-map residual
+  double dual_gap = 0.0;  // dual solver (regularized): SAP's ℓ_p(v) + f(λ)
   std::vector<NcpIterationRecord> history;
   double total_time_s = 0.0;
 };
@@ -262,6 +265,14 @@ struct NcpSolverParameters {
   // round-off). An inner solve that reaches it counts as a failure.
   CanalInnerSolver inner_solver = CanalInnerSolver::kCascadedNewton;
   int inner_max_iterations = 25;
+  // CANAL, single problems: when its outer iterations end without meeting the
+  // tolerance, plain ADMM (SubAdmmSolver, AdmmSplitting::kWholeSystem, whose
+  // β follows the primal and dual residuals) goes on from CANAL's best
+  // impulses for up to this many iterations, and the better of the two ends
+  // is returned (0: none, CANAL as AL §V states it). Most problems CANAL
+  // leaves unsolved have a solution ADMM reaches (docs/reliability.md). A
+  // simulation step ignores it (its budget ends the step, not a failure).
+  int fallback_iterations = 0;
   // Dual solver: how W is applied.
   DelassusForm delassus = DelassusForm::kAuto;
 };

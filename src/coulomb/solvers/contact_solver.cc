@@ -92,6 +92,7 @@ class NcpContactSolver : public ContactSolver {
     stats.inner_iterations = ncp.inner_iterations;
     stats.inner_solves = ncp.inner_solves;
     stats.inner_failures = ncp.inner_failures;
+    stats.fallback_iterations = ncp.fallback_iterations;
     stats.ncp_residual = ncp.residual;
     stats.dual_gap = ncp.dual_gap;
     stats.primal_residual =
@@ -108,6 +109,7 @@ class NcpContactSolver : public ContactSolver {
     if (use == SolverUse::kTimeStepping) {
       parameters.keep_history = false;  // a step allocates nothing
       if (parameters.max_iterations <= 0) parameters.max_iterations = step_budget;
+      parameters.fallback_iterations = 0;
     }
     return parameters;
   }
@@ -231,6 +233,12 @@ void ValidateContactSolverOptions(const ContactSolverOptions& options) {
   if (!(options.ncp.de_saxce_relaxation > 0.0 &&
         options.ncp.de_saxce_relaxation <= 1.0)) {
     throw std::invalid_argument("CANAL de_saxce_relaxation: must be in (0, 1]");
+  }
+  if (options.ncp.fallback_iterations < 0) {
+    throw std::invalid_argument("fallback_iterations: must be ≥ 0 (0: none)");
+  }
+  if (options.ncp.fallback_iterations > 0 && options.kind != ContactSolverKind::kCanal) {
+    throw std::invalid_argument("--fallback-iterations applies to --solver canal only");
   }
   if (options.ncp.inner_max_iterations < 1) {
     throw std::invalid_argument("CANAL inner iterations: must be ≥ 1");

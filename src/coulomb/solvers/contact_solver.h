@@ -68,6 +68,7 @@ struct ContactSolverStatistics {
   int inner_iterations = 0;        // CANAL: Newton iterations of its inner solves
   int inner_solves = 0;            // CANAL: inner solves (one per outer iteration)
   int inner_failures = 0;          // CANAL: inner solves that missed their tolerance
+  int fallback_iterations = 0;     // CANAL: its ADMM fallback's iterations
   int line_search_iterations = 0;  // SAP
   // SAP: the Newton iterations each clique went through, averaged over the
   // cliques (SapSolverStatistics::clique_updates); at most `iterations`, the
