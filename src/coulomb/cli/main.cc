@@ -27,7 +27,8 @@ struct CommandHelp {
 };
 constexpr CommandHelp kCommands[] = {
     {"solve",
-     "  solve PROBLEM.hdf5 [--solver sap|canal|subadmm|pgs|dual|dual-ccp] [--threads N]\n"
+     "  solve PROBLEM.hdf5 [--solver sap|canal|subadmm|subadmm-nobody|admm|pgs|\n"
+     "        dual|dual-ccp] [--threads N]\n"
      "        [--rel-tol X] [--canal-inner newton|dogleg|ssn] [--fallback-iterations N]\n"
      "        [--delassus auto|dense|operator]\n"
      "        [--max-iterations N]\n"
