@@ -229,6 +229,14 @@ if [ -f "$fclib" ]; then
   check "solve --solver canal exits 0" test "$code" -eq 0
   check "solve --solver canal reaches the rigid solution" python3 -c "
 import json; r = json.load(open('$work/out')); assert r['ncp_residual'] < 1e-8, r"
+  "$coulomb" solve "$fclib" --solver canal --max-iterations 1 >"$work/out"; code=$?
+  check "solve: CANAL cut off says so and how to go on" \
+    grep -q "hint: --fallback-iterations" "$work/out"
+  "$coulomb" solve "$fclib" --solver canal --max-iterations 1 --fallback-iterations 10000 \
+    >"$work/out"; code=$?
+  check "solve --fallback-iterations says CANAL ended unsolved and ADMM converged" \
+    grep -q "canal ended unsolved after 1 iterations.*then ADMM from its best converged" \
+    "$work/out"
   for inner in dogleg ssn; do
     "$coulomb" solve "$fclib" --solver canal --canal-inner $inner --json >"$work/out"; code=$?
     check "solve --canal-inner $inner exits 0" test "$code" -eq 0

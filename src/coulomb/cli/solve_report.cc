@@ -90,7 +90,9 @@ void PrintFclibRunSummary(const std::string& name, const FclibProblem& fclib,
     std::printf(", W = J Jᵀ with J %s", run.w_factor.c_str());
   if (IsSap(s)) std::printf(", %d islands", s.num_islands);
   std::printf(")\n  %s ", solver.c_str());
-  if (s.converged()) {
+  if (s.fallback_iterations > 0) {
+    std::printf("ended unsolved after %d iterations", s.iterations);
+  } else if (s.converged()) {
     std::printf("converged in %d iterations", s.iterations);
   } else {
     std::printf("did NOT converge: %s after %d iterations", ToString(s.status).c_str(),
@@ -113,7 +115,9 @@ void PrintFclibRunSummary(const std::string& name, const FclibProblem& fclib,
     if (run.skew_passes > 1)
       std::printf(" in %d passes refining on W − J Jᵀ", run.skew_passes);
     if (s.fallback_iterations > 0)
-      std::printf(", then %d ADMM iterations from CANAL's best", s.fallback_iterations);
+      std::printf("; then ADMM from its best %s after %d iterations",
+                  s.converged() ? "converged" : "did NOT converge",
+                  s.fallback_iterations);
     std::printf(", tolerance %.1e\n", options.ncp.tolerance);
     if (!s.converged() && s.solver == ContactSolverKind::kCanal &&
         options.ncp.fallback_iterations == 0)
