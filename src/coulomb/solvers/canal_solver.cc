@@ -185,8 +185,8 @@ void CanalSolver::FinishWithBestOrFallback(const ContactNcp& ncp, NcpSolution* s
       return;
     }
   }
-  if (best_residual_ < stats->residual ||
-      fall_back) {  // the outer iterates are not monotone
+  // The outer iterates are not monotone; ADMM's end, if worse, is dropped.
+  if (best_residual_ < stats->residual || fall_back) {
     solution->lambda = best_.lambda;
     solution->v = best_.v;
     solution->u = best_.u;
