@@ -570,9 +570,8 @@ double NaturalMapResidualByProjection(const ContactNcp& ncp,
 // Where CANAL ends unsolved, ADMM from its best impulses solves most of the
 // problems (82 % of those of `coulomb bench random --count 500`, 74 % of
 // these 300 when this test was written; at least 60 % here), each at the
-// tolerance by the
-// residual computed here; where CANAL converges the fallback does not run
-// and the result is CANAL's, bit for bit.
+// tolerance by the residual computed here; where CANAL converges the
+// fallback does not run and the result is CANAL's, bit for bit.
 TEST(CanalSolver, AdmmFallbackSolvesMostProblemsCanalLeavesUnsolved) {
   NcpSolverParameters bare, fallback;
   bare.keep_history = fallback.keep_history = false;
