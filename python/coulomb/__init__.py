@@ -218,6 +218,7 @@ class Simulation:
         # step): copying them is the cheapest read of q and v.
         self._q_view, self._v_view = engine.q_view, engine.v_view
         self._viewer: Viewer | None = None
+        self._warnings: list[str] = []  # set by _create: the start's warnings
 
     @_serialized
     def __repr__(self) -> str:
@@ -267,17 +268,21 @@ class Simulation:
     def _create(cls, *recipe: Any) -> "Simulation":
         kind, source, options, text, overrides = recipe
         engine = _Simulation.create(kind, source, options, text, _overrides(overrides))
-        for warning in engine.warnings:
+        sim = cls(engine, recipe)
+        sim._warnings = engine.start_warnings()
+        for warning in sim._warnings:
             warnings.warn(warning, UserWarning, stacklevel=3)
-        return cls(engine, recipe)
+        return sim
 
     @property
     def warnings(self) -> list[str]:
-        """What the scene's files hold that is not simulated, one line each
-        (an MJCF file's equality constraints, tendons, explicit contact
-        pairs); each was also issued as a ``UserWarning`` when the
-        simulation was built."""
-        return list(self._engine.warnings)
+        """What was likely wrong when the simulation was built, one line
+        each, as ``coulomb run`` prints it: what the scene's files hold that
+        is not simulated (an MJCF file's equality constraints, tendons,
+        explicit contact pairs), a time step in which bodies can pass
+        through each other, bodies starting inside each other by more than
+        1 mm. Each was also issued as a ``UserWarning`` then."""
+        return list(self._warnings)
 
     @_serialized
     def __reduce__(self) -> tuple:

@@ -1723,8 +1723,8 @@ def test_what_an_mjcf_file_holds_that_is_not_simulated_is_a_warning(tmp_path):
                                 '<default><default class="spin"><geom condim="4"/></default>'
                                 '<default class="stop"><tendon armature="0.2"/></default>'
                                 "</default><worldbody>")
-    with pytest.warns(UserWarning) as caught:
-        sim = load(tmp_path, text)
+    with pytest.warns(UserWarning) as caught:  # hung above the ground: no overlap
+        sim = load(tmp_path, text, pose={"position": [0, 0, 1]})
     expected = [
         "1 <equality> constraint (flex) is not read: the robot moves without it",
         "3 <tendon> elements (fixed with armature, spatial) are not read: the robot moves "

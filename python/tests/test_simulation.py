@@ -7,6 +7,7 @@ import multiprocessing
 import pickle
 import re
 import threading
+import warnings
 import urllib.error
 import urllib.request
 import subprocess
@@ -244,6 +245,39 @@ def test_a_scene_files_ellipsoid_rests_on_its_shortest_semi_axis():
             {"name": "b", "shape": {"ellipsoid": {"semi_axes": [0.1, 0, 0.2]}}, "mass": 1}]})
 
 
+def ball_over_ground(dt=0.01, height=0.2, speed=0.0):
+    return {"time_step": dt, "bodies": [
+        {"name": "ground", "shape": {"halfspace": {}}, "fixed": True},
+        {"name": "ball", "shape": {"sphere": {"radius": 0.1}}, "mass": 1.0,
+         "pose": {"position": [0, 0, height]}, "velocity": {"linear": [0, 0, -speed]}},
+    ]}
+
+
+def start_warnings(scene):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sim = coulomb.Simulation.from_dict(scene)
+    issued = [str(w.message) for w in caught if issubclass(w.category, UserWarning)]
+    assert issued == sim.warnings
+    return sim.warnings
+
+
+def test_a_dangerous_start_is_warned_of_as_the_command_line_does():
+    assert start_warnings(ball_over_ground()) == []
+    # A fall of ½ g δt² = 0.123 m in one step of 0.158 s passes the radius
+    # 0.1 m; the δt that keeps it within is √(2 r / g) = 0.143 s.
+    fall = start_warnings(ball_over_ground(dt=0.158))
+    assert len(fall) == 1
+    assert re.search(r"falls 0\.122 m in one step of 0\.158 s.*0\.1 m.*δt ≤ 0\.14 s", fall[0])
+    assert re.search(r"starts at 20 m/s and moves 0\.2 m",
+                     start_warnings(ball_over_ground(speed=20))[0])
+    overlap = start_warnings(ball_over_ground(height=0.095))
+    assert len(overlap) == 1
+    assert re.search(r"1 contact points overlap by more than 1 mm at the start "
+                     r"\(deepest: (ground|world) and ball, 5 mm\)", overlap[0])
+    assert start_warnings(ball_over_ground(height=0.0995)) == []  # 0.5 mm is allowed
+
+
 def test_state_round_trips_and_bad_input_changes_nothing():
     sim = coulomb.Simulation.from_builtin("sphere_on_ground")
     q, v = sim.q, sim.v
@@ -340,7 +374,7 @@ def test_a_replay_plots_the_sensors_the_script_recorded(tmp_path, coulomb_bin, s
     # is the script's own trajectory.sensors; a damaged sensor record is a
     # one-line error naming its dataset; a run without sensors has none.
     h5py = pytest.importorskip("h5py")
-    sim = coulomb.Simulation.from_file(str(scenes_dir / "parallel_gripper.xml"))
+    sim = coulomb.Simulation.from_file(str(scenes_dir / "parallel_gripper.xml"), keyframe="open")
     trajectory = sim.run(0.2)
     sim.save(tmp_path / "run")
     [robot] = exported_meta(coulomb_bin, tmp_path / "run", tmp_path)["sensors"]

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -24,7 +23,6 @@
 #include "coulomb/math/thread_pool.h"
 #include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/sim/mjcf_scene_file.h"
-#include "coulomb/sim/scene_checks.h"
 #include "coulomb/sim/scene_file.h"
 #include "coulomb/sim/simulation.h"
 #include "coulomb/viewer/live_viewer.h"
@@ -238,22 +236,6 @@ void PrintSummary(const Scene& scene, const SimulationSummary& s) {
   if (!s.failure.empty()) std::printf("  FAILED at %s\n", s.failure.c_str());
 }
 
-// One line on stderr when bodies start inside each other (more than 1 mm).
-void WarnOfOverlaps(Simulation* simulation) {
-  constexpr double kDepth = 1e-3;
-  const std::vector<Contact> overlaps = simulation->Overlaps(kDepth);
-  if (overlaps.empty()) return;
-  const Contact& deepest = *std::max_element(
-      overlaps.begin(), overlaps.end(),
-      [](const Contact& a, const Contact& b) { return a.depth < b.depth; });
-  std::fprintf(
-      stderr,
-      "coulomb run: warning: %zu contact points overlap by more than %g mm at the "
-      "start (deepest: %s and %s, %.3g mm); allowed: contact pushes them apart\n",
-      overlaps.size(), 1e3 * kDepth, deepest.body_a.c_str(), deepest.body_b.c_str(),
-      1e3 * deepest.depth);
-}
-
 // SIGINT and SIGTERM during a run: the run stops after its current step,
 // keeps and writes everything so far (the summary says "interrupted") and
 // the command exits 128 + the signal's number. A second signal ends the
@@ -419,13 +401,8 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
                               ? RemainingDuration(simulation, *recorder, options.out_dir)
                               : simulation.scene().duration;
   if (!setup.resumed) {
-    for (const std::string& warning :
-         TimeStepWarnings(simulation.scene().system, simulation.time_step())) {
+    for (const std::string& warning : simulation.StartWarnings())
       std::fprintf(stderr, "coulomb run: warning: %s\n", warning.c_str());
-    }
-    for (const std::string& warning : simulation.scene().warnings)
-      std::fprintf(stderr, "coulomb run: warning: %s\n", warning.c_str());
-    WarnOfOverlaps(&simulation);
   }
   std::unique_ptr<RunViewer> viewer;
   if (options.view) viewer = std::make_unique<RunViewer>(simulation, options.server);

@@ -416,7 +416,7 @@ NB_MODULE(_coulomb, m) {
       .def_prop_ro("last_statistics", &Simulation::last_statistics, nb::rv_policy::copy)
       .def_prop_ro("time", &Simulation::time)
       .def_prop_ro("scene_name", [](const Simulation& s) { return s.scene().name; })
-      .def_prop_ro("warnings", [](const Simulation& s) { return s.scene().warnings; })
+      .def("start_warnings", &Simulation::StartWarnings)
       .def_prop_ro("time_step", &Simulation::time_step)
       .def_prop_ro(
           "q_view", [](const Simulation& s) { return View(s.q()); },

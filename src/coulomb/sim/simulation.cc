@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -571,6 +572,24 @@ std::vector<Contact> Simulation::Overlaps(double depth) {
     }
   }
   return overlaps;
+}
+
+std::vector<std::string> Simulation::StartWarnings() {
+  std::vector<std::string> warnings = scene_.warnings;
+  for (std::string& warning : TimeStepWarnings(scene_.system, time_step()))
+    warnings.push_back(std::move(warning));
+  const std::vector<Contact> overlaps = Overlaps(kWarnedOverlap);
+  if (overlaps.empty()) return warnings;
+  const Contact& deepest = *std::max_element(
+      overlaps.begin(), overlaps.end(),
+      [](const Contact& a, const Contact& b) { return a.depth < b.depth; });
+  std::ostringstream text;
+  text << overlaps.size() << " contact points overlap by more than "
+       << 1e3 * kWarnedOverlap << " mm at the start (deepest: " << deepest.body_a
+       << " and " << deepest.body_b << ", " << std::setprecision(3) << 1e3 * deepest.depth
+       << " mm); allowed: contact pushes them apart";
+  warnings.push_back(text.str());
+  return warnings;
 }
 
 std::vector<Contact> Simulation::contacts() const {

@@ -260,6 +260,13 @@ class Simulation {
   // `depth` [m] (no impulses): bodies placed inside each other. Allowed
   // (contact pushes them apart) but worth a warning.
   std::vector<Contact> Overlaps(double depth);
+  // What is legal but likely wrong in the scene at the current state, one
+  // sentence each: the scene files' unread parts (Scene::warnings), a time
+  // step in which bodies can pass through each other (TimeStepWarnings) and
+  // bodies overlapping by more than kWarnedOverlap. `coulomb run` prints
+  // them and Python issues them as UserWarnings before the first step.
+  static constexpr double kWarnedOverlap = 1e-3;  // [m]
+  std::vector<std::string> StartWarnings();
 
   // Actuation of one-dof joints of robot `tree` (by name), or of its fixed
   // tendons (by name: the effort a force along the tendon, the target its
