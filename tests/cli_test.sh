@@ -434,4 +434,25 @@ check "a keyframe the file lacks exits 2" test "$code" -eq 2
 check "naming the file and the key" grep -q \
   "^coulomb run: $work/keyed_arm.xml: no keyframe named 'lowered'" "$work/err"
 
+
+# --fclib-out writes every N-th step's contact problem (with contacts) as an
+# FCLIB file that coulomb solve reads; a robot driven by a servo (a PD
+# controller's soft law) has no FCLIB form: one warning, the run goes on.
+"$coulomb" run clutter --set bodies=8 --duration 0.2 --fclib-out "$work/fclib_steps" \
+  --fclib-every 5 >/dev/null; code=$?
+check "a run with --fclib-out exits 0" test "$code" -eq 0
+check "it writes every 5th step that has contacts, named by step" test \
+  "$(ls "$work/fclib_steps" | tail -2 | tr '\n' ' ')" = \
+  "clutter-step000015.hdf5 clutter-step000020.hdf5 "
+"$coulomb" solve "$work/fclib_steps" --solver canal >"$work/out"; code=$?
+check "coulomb solve solves them all" test "$code" -eq 0
+check "to the rigid NCP's tolerance" test "$(grep -c " global .* yes " "$work/out")" -eq \
+  "$(ls "$work/fclib_steps" | wc -l)"
+"$coulomb" run "$scenes/parallel_gripper.xml" --keyframe open --duration 0.01 \
+  --fclib-out "$work/fclib_gripper" >/dev/null 2>"$work/err"; code=$?
+check "a run whose steps FCLIB cannot hold exits 0" test "$code" -eq 0
+check "with one warning naming the step and why" grep -q \
+  "^coulomb run: warning: --fclib-out: step 1: .*PD controller's soft law: FCLIB has no such constraint" \
+  "$work/err"
+check "and writes nothing" test -z "$(ls "$work/fclib_gripper")"
 checks_summary

@@ -1,54 +1,38 @@
 #include "fclib_writer.h"
 
-#include <vector>
-
-#include "coulomb/io/hdf5_file.h"
+#include "coulomb/fclib/fclib_problem.h"
+#include "coulomb/fclib/fclib_writer.h"
 
 namespace coulomb {
 namespace {
 
-// A sparse matrix in FCLIB triplet form (i = row, p = column).
-void WriteTriplets(Hdf5File* file, const std::string& group,
-                   const Eigen::MatrixXd& matrix) {
-  std::vector<long long> rows, cols;
-  std::vector<double> values;
-  for (int c = 0; c < matrix.cols(); ++c) {
-    for (int r = 0; r < matrix.rows(); ++r) {
-      if (matrix(r, c) == 0.0) continue;
-      rows.push_back(r);
-      cols.push_back(c);
-      values.push_back(matrix(r, c));
-    }
-  }
-  const long long nz = static_cast<long long>(values.size());
-  file->WriteIntegers(group + "/m", {matrix.rows()});
-  file->WriteIntegers(group + "/n", {matrix.cols()});
-  file->WriteIntegers(group + "/nz", {nz});
-  file->WriteIntegers(group + "/nzmax", {nz});
-  file->WriteIntegers(group + "/i", rows);
-  file->WriteIntegers(group + "/p", cols);
-  file->WriteDoubles(group + "/x", Eigen::Map<const Eigen::VectorXd>(values.data(), nz));
+FclibProblem WithFriction(FclibProblem::Kind kind, const Eigen::VectorXd& mu) {
+  FclibProblem problem;
+  problem.kind = kind;
+  problem.num_contacts = static_cast<int>(mu.size());
+  problem.mu = mu;
+  return problem;
 }
 
 }  // namespace
 
 void WriteFclibLocalProblem(const std::string& path, const Eigen::MatrixXd& w,
                             const Eigen::VectorXd& q, const Eigen::VectorXd& mu) {
-  Hdf5File file(path, Hdf5File::Mode::kCreate);
-  WriteTriplets(&file, "/fclib_local/W", w);
-  file.WriteDoubles("/fclib_local/vectors/q", q);
-  file.WriteDoubles("/fclib_local/vectors/mu", mu);
+  FclibProblem problem = WithFriction(FclibProblem::Kind::kLocal, mu);
+  problem.w_matrix = w.sparseView();
+  problem.q = q;
+  WriteFclibProblem(problem, path);
 }
 
 void WriteFclibGlobalProblem(const std::string& path, const Eigen::MatrixXd& m,
                              const Eigen::MatrixXd& h, const Eigen::VectorXd& f,
                              const Eigen::VectorXd& w, const Eigen::VectorXd& mu) {
-  Hdf5File file(path, Hdf5File::Mode::kCreate);
-  WriteTriplets(&file, "/fclib_global/M", m);
-  WriteTriplets(&file, "/fclib_global/H", h);
-  file.WriteDoubles("/fclib_global/vectors/f", f);
-  file.WriteDoubles("/fclib_global/vectors/w", w);
-  file.WriteDoubles("/fclib_global/vectors/mu", mu);
+  FclibProblem problem = WithFriction(FclibProblem::Kind::kGlobal, mu);
+  problem.m_matrix = m.sparseView();
+  problem.h_matrix = h.sparseView();
+  problem.f = f;
+  problem.w = w;
+  WriteFclibProblem(problem, path);
 }
 
 }  // namespace coulomb

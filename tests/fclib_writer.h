@@ -6,8 +6,9 @@
 
 namespace coulomb {
 
-// Writes FCLIB problem files for tests (the format's datasets, matrices in
-// triplet form): a local problem (W, q, μ) or a global one (M, H, f, w, μ).
+// Writes FCLIB problem files for tests from dense matrices, through the
+// library's WriteFclibProblem: a local problem (W, q, μ) or a global one
+// (M, H, f, w, μ).
 // Vectors in FCLIB order [n, t1, t2] per contact.
 void WriteFclibLocalProblem(const std::string& path, const Eigen::MatrixXd& w,
                             const Eigen::VectorXd& q, const Eigen::VectorXd& mu);

@@ -463,6 +463,19 @@ class Simulation:
         return self._engine.contacts()
 
     @_serialized
+    def export_fclib(self, path: str | os.PathLike) -> None:
+        """Writes the last step's contact problem to ``path`` as an FCLIB
+        global problem (HDF5; ``coulomb solve PATH`` and Siconos read it):
+        the step's rigid Signorini–Coulomb NCP, M v = H r + f and u = Hᵀv + w
+        with r in the friction cones and De Saxcé's complementarity, M the
+        step's dynamics matrix, f = M v* its free-motion momentum and w the
+        contacts' position feedback (docs/ncp_solvers.md). Raises
+        ``ValueError`` before the first step, after a step without contacts
+        and for constraints FCLIB has no form for (a PD controller, a weld).
+        The file appears whole or not at all."""
+        self._engine.export_fclib(os.fspath(path))
+
+    @_serialized
     def contact_wrench(self, body: str) -> tuple[np.ndarray, np.ndarray]:
         """(force [N], torque [N·m]) the last step's contacts exerted on a
         body or robot link, averaged over the step (impulse / time_step),

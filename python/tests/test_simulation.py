@@ -278,6 +278,52 @@ def test_a_dangerous_start_is_warned_of_as_the_command_line_does():
     assert start_warnings(ball_over_ground(height=0.0995)) == []  # 0.5 mm is allowed
 
 
+def fclib_matrix(group):
+    """An FCLIB triplet matrix (i = row, p = column) as a dense array."""
+    matrix = np.zeros((int(group["m"][0]), int(group["n"][0])))
+    np.add.at(matrix, (group["i"][:], group["p"][:]), group["x"][:])
+    return matrix
+
+
+def test_a_steps_fclib_export_carries_the_boxs_weight_and_coulombs_law(tmp_path, coulomb_bin):
+    # The box slides at 1 m/s on the ground (μ = 0.5). The first step's rigid
+    # NCP, written as FCLIB and solved by `coulomb solve`, must hold its mass
+    # and inertia (m = 1 kg, box 0.2 × 0.2 × 0.1 m: I = m (b² + c²)/12), the
+    # free-motion momentum f = M v*, and at its solution slide every contact
+    # at |r_t| = μ r_n while the normal impulses carry the weight m g δt
+    # (SAP's own step kicks the box up instead: its gliding, docs/math.md §3.5).
+    h5py = pytest.importorskip("h5py")
+    m, mu, dt = 1.0, 0.5, 1e-3
+    sim = coulomb.Simulation.from_dict(sliding_box(mu=mu, dt=dt))
+    with pytest.raises(ValueError, match="no step yet"):
+        sim.export_fclib(tmp_path / "none.hdf5")
+    sim.step()
+    sim.export_fclib(tmp_path / "step.hdf5")
+    with h5py.File(tmp_path / "step.hdf5") as file:
+        problem = file["fclib_global"]
+        mass = fclib_matrix(problem["M"])
+        f = problem["vectors/f"][:]
+        mus = problem["vectors/mu"][:]
+        assert problem["info/title"][()] == b"scene dict"
+    inertia = [m * (0.2**2 + 0.1**2) / 12] * 2 + [m * (0.2**2 + 0.2**2) / 12]
+    np.testing.assert_allclose(sorted(np.diag(mass)), sorted([m] * 3 + inertia), rtol=1e-12)
+    assert np.count_nonzero(mass - np.diag(np.diag(mass))) == 0
+    np.testing.assert_allclose(mus, mu)
+    v_star = np.linalg.solve(mass, f)  # the box sliding, gravity applied for δt
+    np.testing.assert_allclose(sorted(v_star), sorted([0, 0, 0, 0, -G * dt, 1]), atol=1e-12)
+    out = subprocess.run([coulomb_bin, "solve", tmp_path / "step.hdf5", "--solver", "canal",
+                          "--output", tmp_path / "solution.hdf5", "--json"],
+                         capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout)["ncp_residual"] <= 1e-9
+    with h5py.File(tmp_path / "solution.hdf5") as file:
+        r = file["solution/r"][:].reshape(-1, 3)  # [n, t1, t2] per contact
+    pushing = r[:, 0] > 1e-9 * r[:, 0].max()
+    np.testing.assert_allclose(np.linalg.norm(r[pushing, 1:], axis=1), mu * r[pushing, 0],
+                               rtol=1e-6)
+    # Touching (φ0 = 0): no position feedback; to the solve's natural-map 1e-9.
+    assert r[:, 0].sum() == pytest.approx(m * G * dt, rel=1e-6)
+
+
 def test_state_round_trips_and_bad_input_changes_nothing():
     sim = coulomb.Simulation.from_builtin("sphere_on_ground")
     q, v = sim.q, sim.v

@@ -11,6 +11,7 @@
 
 #include "coulomb/contact/contact_problem.h"  // the contact problem
 #include "coulomb/fclib/fclib_solve.h"        // FCLIB problems and their solve
+#include "coulomb/io/fclib_step_export.h"     // a step's contact problem as FCLIB
 #include "coulomb/io/run_output.h"            // trajectory.h5, stats.json
 #include "coulomb/scenes/builtin_scenes.h"    // the papers' scenes
 #include "coulomb/sim/scene_file.h"           // YAML scene files

@@ -49,6 +49,7 @@ constexpr CommandHelp kCommands[] = {
      "      [--canal-inner newton|dogleg|ssn] [--cold-start] [--sigma X] [--lookahead "
      "S]\n"
      "      [--keyframe NAME] [--set key=value]... [--out DIR] [--json]\n"
+     "      [--fclib-out DIR [--fclib-every N]]\n"
      "      [--view [--port P] [--host H]] [--realtime]\n"
      "  run --resume DIR [--json]\n"
      "                 simulate a scene file or a built-in scene (default: clutter);\n"
@@ -65,6 +66,9 @@ constexpr CommandHelp kCommands[] = {
      "                 --lookahead S sweeps each body S seconds ahead for speculative\n"
      "                 contacts (default δt + the largest SAP τ_d, where the contact\n"
      "                 models engage; 0: contacts within the margin only);\n"
+     "                 --fclib-out DIR writes every N-th step's contact problem (the\n"
+     "                 rigid Signorini-Coulomb NCP, default N = 1) as an FCLIB file,\n"
+     "                 DIR/SCENE-stepNNNNNN.hdf5, for coulomb solve DIR or Siconos;\n"
      "                 --threads N (1 to 256) runs the solver on N threads (SubADMM's\n"
      "                 trees; SAP's islands while they hold 1000 constraints or\n"
      "                 more), the trajectory the same for any N\n"},

@@ -17,6 +17,7 @@
 #include "coulomb/base/stopwatch.h"
 #include "coulomb/cli/arguments.h"
 #include "coulomb/cli/view_command.h"
+#include "coulomb/io/fclib_step_export.h"
 #include "coulomb/io/hdf5_file.h"
 #include "coulomb/io/run_output.h"
 #include "coulomb/io/run_recorder.h"
@@ -45,6 +46,8 @@ struct RunOptions {
   std::optional<CanalInnerSolver> canal_inner;  // CANAL: the ablation's inner solvers
   bool cold_start = false;  // NCP solvers: no warm start from the previous step
   std::string out_dir;
+  std::string fclib_dir;  // --fclib-out: the steps' contact problems as FCLIB files
+  int fclib_every = 1;
   std::string resume_dir;  // --resume: continue the run recorded there
   bool json = false;
   bool view = false;      // serve the viewer on the run while it is computed
@@ -95,6 +98,10 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
       options.scene_options[setting.substr(0, equals)] = setting.substr(equals + 1);
     } else if (flag == "--out") {
       options.out_dir = arguments.Value(flag);
+    } else if (flag == "--fclib-out") {
+      options.fclib_dir = arguments.Value(flag);
+    } else if (flag == "--fclib-every") {
+      options.fclib_every = arguments.IntValueInRange(flag, 1, 1'000'000'000);
     } else if (flag == "--resume") {
       options.resume_dir = arguments.Value(flag);
     } else if (flag == "--json") {
@@ -123,6 +130,8 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
         "--keyframe applies to an MJCF file run by itself (MODEL.xml); a "
         "YAML scene names a robot's keyframe in its entry");
   }
+  if (options.fclib_every != 1 && options.fclib_dir.empty())
+    throw UsageError("--fclib-every applies with --fclib-out DIR");
   if (options.view && options.json)
     throw UsageError("--view and --json exclude each other");
   const size_t resume_arguments = 2 + (options.json ? 1 : 0);
@@ -406,12 +415,16 @@ int RunRunCommand(const std::vector<std::string>& arguments) {
   }
   std::unique_ptr<RunViewer> viewer;
   if (options.view) viewer = std::make_unique<RunViewer>(simulation, options.server);
+  std::optional<FclibStepExport> fclib_export;
+  if (!options.fclib_dir.empty())
+    fclib_export.emplace(options.fclib_dir, options.fclib_every, simulation.scene().name);
   SimulationSummary summary;
   try {
     const RunProgress progress(options, simulation, viewer.get());
     const InterruptibleRun interruptible_run(&simulation);
     summary = simulation.RunFor(duration, [&](double fraction) {
       if (recorder) recorder->AfterStep();
+      if (fclib_export) fclib_export->AfterStep(simulation);
       progress(fraction);
     });
     if (recorder) summary = recorder->Finish(summary);

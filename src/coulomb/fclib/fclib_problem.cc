@@ -149,6 +149,8 @@ FclibProblem ReadFclibProblem(const std::string& path) {
   }
   if (file.Exists(root + "/info/title"))
     problem.title = file.ReadString(root + "/info/title");
+  if (file.Exists(root + "/info/description"))
+    problem.description = file.ReadString(root + "/info/description");
   if (global) {
     problem.kind = FclibProblem::Kind::kGlobal;
     ReadGlobal(file, &problem);

@@ -17,7 +17,8 @@ struct FclibProblem {
   enum class Kind { kLocal, kGlobal };
 
   std::string path;
-  std::string title;
+  std::string title;        // info/title, if the file has one
+  std::string description;  // info/description, if the file has one
   Kind kind = Kind::kLocal;
   int num_contacts = 0;
   Eigen::VectorXd mu;  // one per contact, ≥ 0

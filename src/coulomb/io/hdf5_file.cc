@@ -235,6 +235,22 @@ void Hdf5File::WriteIntegers(const std::string& dataset,
   Write(dataset, H5T_STD_I64LE, H5T_NATIVE_LLONG, {values.size()}, values.data());
 }
 
+void Hdf5File::WriteString(const std::string& dataset, const std::string& value) {
+  const Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(type.get(), std::max<size_t>(value.size(), 1));  // HDF5 refuses size 0
+  const Handle link_properties(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
+  H5Pset_create_intermediate_group(link_properties.get(), 1);
+  const Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  const Handle id(H5Dcreate2(file_, dataset.c_str(), type.get(), space.get(),
+                             link_properties.get(), H5P_DEFAULT, H5P_DEFAULT),
+                  H5Dclose);
+  const std::string padded = value.empty() ? std::string(1, '\0') : value;
+  if (id.get() < 0 ||
+      H5Dwrite(id.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, padded.data()) < 0) {
+    Fail(dataset, "cannot be written");
+  }
+}
+
 void Hdf5File::WriteStrings(const std::string& dataset,
                             const std::vector<std::string>& values) {
   const Handle type(H5Tcopy(H5T_C_S1), H5Tclose);

@@ -453,6 +453,13 @@ NB_MODULE(_coulomb, m) {
                  state.linear_velocity, state.angular_velocity);
            })
       .def("contacts", &ContactsDict)
+      .def(
+          "export_fclib",
+          [](const Simulation& s, const std::string& path) {
+            std::optional<ContactNcp> ncp;
+            WriteLastStepFclib(s, path, &ncp);
+          },
+          "path"_a)
       .def("joint_names", &Simulation::joint_names)
       .def("joint_positions", &Simulation::JointPositions)
       .def("joint_velocities", &Simulation::JointVelocities)

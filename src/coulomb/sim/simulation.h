@@ -245,6 +245,11 @@ class Simulation {
   // The contact points of the last step and their impulses (empty before
   // the first step).
   std::vector<Contact> contacts() const;
+  // The contact problem the last step solved (SAP §IV-D: its cliques, v*,
+  // constraints and their potentials), valid until the next step; null
+  // before the first step. Its rigid NCP is what an FCLIB export writes
+  // (fclib/fclib_writer.h).
+  const ContactProblem* last_contact_problem() const { return stepper_.last_problem(); }
   // What the last step's contacts exerted on one body (a tree's first body
   // or a robot link, by name), averaged over the step (impulse / δt): the
   // net force [N] and its torque [N·m], both in world, the torque about
