@@ -11,13 +11,12 @@
 
 #include "coulomb/contact/pd_controller_constraint.h"
 #include "coulomb/contact/random_contact_problem.h"
-#include "coulomb/contact/sap_friction_cone.h"
-#include "coulomb/contact/sap_unilateral_constraint.h"
 #include "coulomb/fclib/fclib_contact_problem.h"
 #include "coulomb/fclib/fclib_problem.h"
 #include "coulomb/fclib/fclib_writer.h"
 #include "coulomb/fclib/natural_map_residual.h"
 #include "coulomb/solvers/contact_ncp.h"
+#include "test_support.h"
 
 namespace coulomb {
 namespace {
@@ -56,8 +55,7 @@ void ExpectSameNcp(const ContactNcp& ncp, const FclibProblem& file, unsigned see
     const Eigen::VectorXd r = ToFclibContactOrder(lambda);
     const NaturalMapResidual residual = CalcNaturalMapResidual(file, r);
     EXPECT_LE((residual.u - ToFclibContactOrder(u)).norm(), 1e-10 * (1.0 + u.norm()));
-    EXPECT_NEAR(residual.error, ncp.NaturalMapResidual(lambda, u),
-                1e-9 * residual.error);
+    EXPECT_NEAR(residual.error, ncp.NaturalMapResidual(lambda, u), 1e-9 * residual.error);
   }
 }
 
@@ -80,20 +78,7 @@ TEST(FclibExport, RandomProblemsAreTheSameNcpInTheFile) {
 // A joint limit enters as the NCP pads it, a frictionless contact whose
 // tangential columns of H are zero; the slider's M is its 2 kg.
 TEST(FclibExport, AJointLimitIsAFrictionlessContact) {
-  ContactProblem problem(0.01);
-  problem.AddClique(Eigen::MatrixXd::Constant(1, 1, 2.0));
-  problem.AddClique(Eigen::MatrixXd::Identity(3, 3));
-  Eigen::VectorXd v_star(4);
-  v_star << -1.0, 0.3, 0.0, -0.5;
-  problem.SetFreeMotionVelocities(v_star);
-  SapContactParameters contact;
-  contact.friction = 0.5;
-  problem.AddConstraint({{1, Eigen::MatrixXd::Identity(3, 3)}},
-                        std::make_unique<SapFrictionCone>(contact, Eigen::Vector3d::Zero()));
-  problem.AddConstraint({{0, Eigen::MatrixXd::Ones(1, 1)}},
-                        std::make_unique<SapUnilateralConstraint>(
-                            SapUnilateralConstraint::Parameters{}, 0.0));
-  problem.Finalize();
+  const ContactProblem problem = testing::MakeSliderAtLimitBesideContact();
   const ContactNcp ncp(problem);
   const FclibProblem file = WrittenAndReadBack(ncp, "limit");
   EXPECT_EQ(file.mu[1], 0.0);
@@ -109,10 +94,10 @@ TEST(FclibExport, SoftLawsAndEmptyProblemsAreRefused) {
   ContactProblem problem(0.01);
   problem.AddClique(Eigen::MatrixXd::Constant(1, 1, 2.0));
   problem.SetFreeMotionVelocities(Eigen::VectorXd::Ones(1));
-  problem.AddConstraint({{0, Eigen::MatrixXd::Ones(1, 1)}},
-                        std::make_unique<PdControllerConstraint>(
-                            PdControllerConstraint::Parameters{.derivative_gain = 10.0},
-                            0.0));
+  problem.AddConstraint(
+      {{0, Eigen::MatrixXd::Ones(1, 1)}},
+      std::make_unique<PdControllerConstraint>(
+          PdControllerConstraint::Parameters{.derivative_gain = 10.0}, 0.0));
   problem.Finalize();
   const ContactNcp ncp(problem);
   try {

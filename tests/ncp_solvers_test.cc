@@ -14,7 +14,6 @@
 #include "coulomb/contact/pd_controller_constraint.h"
 #include "coulomb/contact/random_contact_problem.h"
 #include "coulomb/contact/sap_friction_cone.h"
-#include "coulomb/contact/sap_unilateral_constraint.h"
 #include "coulomb/solvers/canal_solver.h"
 #include "coulomb/solvers/contact_solver.h"
 #include "coulomb/solvers/pgs_solver.h"
@@ -684,21 +683,7 @@ TEST(NcpSolvers, WarmStartFromTheSolutionConvergesAtOnce) {
 // frictional contact on another body: the limit stops it exactly (λ = m v),
 // and the impulses map back to the problem's one-row constraint.
 TEST(NcpSolvers, HardUnilateralLimitStopsTheSliderExactly) {
-  ContactProblem problem(0.01);
-  problem.AddClique(Eigen::MatrixXd::Constant(1, 1, 2.0));
-  problem.AddClique(Eigen::MatrixXd::Identity(3, 3));
-  Eigen::VectorXd v_star(4);
-  v_star << -1.0, 0.3, 0.0, -0.5;
-  problem.SetFreeMotionVelocities(v_star);
-  SapContactParameters contact;
-  contact.friction = 0.5;
-  problem.AddConstraint(
-      {{1, Eigen::MatrixXd::Identity(3, 3)}},
-      std::make_unique<SapFrictionCone>(contact, Eigen::Vector3d::Zero()));
-  problem.AddConstraint({{0, Eigen::MatrixXd::Ones(1, 1)}},
-                        std::make_unique<SapUnilateralConstraint>(
-                            SapUnilateralConstraint::Parameters{}, 0.0));
-  problem.Finalize();
+  const ContactProblem problem = testing::MakeSliderAtLimitBesideContact();
   const ContactNcp ncp(problem);
   EXPECT_EQ(ncp.num_contacts(), 2);
   EXPECT_EQ(ncp.friction(1), 0.0);

@@ -1,5 +1,7 @@
 #include "test_support.h"
 
+#include "coulomb/contact/sap_unilateral_constraint.h"
+
 #include <fstream>
 #include <random>
 #include <stdexcept>
@@ -118,6 +120,25 @@ DenseSapProblem MakeDenseSapProblem(const ContactProblem& problem) {
   }
   dense.v_star = problem.v_star();
   return dense;
+}
+
+ContactProblem MakeSliderAtLimitBesideContact() {
+  ContactProblem problem(0.01);
+  problem.AddClique(Eigen::MatrixXd::Constant(1, 1, 2.0));
+  problem.AddClique(Eigen::MatrixXd::Identity(3, 3));
+  Eigen::VectorXd v_star(4);
+  v_star << -1.0, 0.3, 0.0, -0.5;
+  problem.SetFreeMotionVelocities(v_star);
+  SapContactParameters contact;
+  contact.friction = 0.5;
+  problem.AddConstraint(
+      {{1, Eigen::MatrixXd::Identity(3, 3)}},
+      std::make_unique<SapFrictionCone>(contact, Eigen::Vector3d::Zero()));
+  problem.AddConstraint({{0, Eigen::MatrixXd::Ones(1, 1)}},
+                        std::make_unique<SapUnilateralConstraint>(
+                            SapUnilateralConstraint::Parameters{}, 0.0));
+  problem.Finalize();
+  return problem;
 }
 
 Eigen::Vector3d ProjectOntoCone(const Eigen::Vector3d& x, double mu) {

@@ -35,6 +35,12 @@ struct DenseSapProblem {
 };
 DenseSapProblem MakeDenseSapProblem(const ContactProblem& problem);
 
+// A 2 kg slider (clique 0, one dof) pushed into its joint limit (v* = −1
+// m/s, gap 0) next to a unit point mass (clique 1) on a frictional contact
+// (μ = 0.5, v* = (0.3, 0, −0.5) in the contact frame): a finalized problem
+// with one hard unilateral limit and one SAP cone.
+ContactProblem MakeSliderAtLimitBesideContact();
+
 // Euclidean projection onto {‖x_t‖ ≤ μ x_n}, our order [t1, t2, n].
 Eigen::Vector3d ProjectOntoCone(const Eigen::Vector3d& x, double mu);
 
