@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -15,7 +16,10 @@
 #include "coulomb/fclib/fclib_problem.h"
 #include "coulomb/fclib/fclib_writer.h"
 #include "coulomb/fclib/natural_map_residual.h"
+#include "coulomb/io/fclib_step_export.h"
+#include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/solvers/contact_ncp.h"
+#include "robot_scenes.h"
 #include "test_support.h"
 
 namespace coulomb {
@@ -88,6 +92,40 @@ TEST(FclibExport, AJointLimitIsAFrictionlessContact) {
   EXPECT_EQ(h.middleCols(4, 2).norm(), 0.0);
   EXPECT_EQ(file.f[0], 2.0 * -1.0);  // f = A v*
   ExpectSameNcp(ncp, file, 7);
+}
+
+// A simulation's steps: the limp quadruped's trees (A = M + δt D of each
+// leg's joints, joint limits) as it lands, and the clutter's pile. Before
+// the first step and after a step without contacts there is nothing to
+// write.
+TEST(FclibExport, ASimulationsStepsAreTheStepsNcp) {
+  std::string why;
+  std::optional<Scene> quadruped = testing::TryQuadrupedDrop(&why);
+  if (!quadruped) GTEST_SKIP() << why;
+  Scene clutter = MakeBuiltinScene("clutter", {{"bodies", "20"}});
+  for (Scene* scene : {&*quadruped, &clutter}) {
+    Simulation simulation(std::move(*scene));
+    std::optional<ContactNcp> ncp;
+    const std::string path = TemporaryPath(simulation.scene().name).string();
+    EXPECT_THROW(WriteLastStepFclib(simulation, path, &ncp), std::invalid_argument);
+    int exported = 0;
+    while (simulation.time() < 0.6) {
+      simulation.Step();
+      const ContactProblem* problem = simulation.last_contact_problem();
+      if (problem->num_constraints() == 0) {
+        EXPECT_THROW(WriteLastStepFclib(simulation, path, &ncp), std::invalid_argument);
+        continue;
+      }
+      if (++exported % 10 != 0) continue;
+      WriteLastStepFclib(simulation, path, &ncp);
+      const FclibProblem file = ReadFclibProblem(path);
+      fs::remove(path);
+      EXPECT_EQ(file.title, simulation.scene().name);
+      EXPECT_EQ(file.num_dofs(), problem->num_dofs());
+      ExpectSameNcp(ContactNcp(*problem), file, exported);
+    }
+    EXPECT_GE(exported, 10) << simulation.scene().name;
+  }
 }
 
 TEST(FclibExport, SoftLawsAndEmptyProblemsAreRefused) {
