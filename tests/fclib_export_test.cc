@@ -154,14 +154,19 @@ TEST(FclibExport, SoftLawsAndEmptyProblemsAreRefused) {
 }
 
 // A file that cannot be written leaves nothing behind, not even its
-// temporary.
+// temporary, and the error names the file asked for.
 TEST(FclibExport, AFailedWriteLeavesNoFile) {
   const fs::path directory = TemporaryPath("missing_directory");
   const fs::path path = directory / "problem.hdf5";
   const ContactProblem problem = MakeRandomContactProblem({});
   const ContactNcp ncp(problem);  // keeps a pointer to the problem
-  EXPECT_THROW(WriteFclibProblem(FclibGlobalProblemOf(ncp, "", ""), path.string()),
-               std::runtime_error);
+  try {
+    WriteFclibProblem(FclibGlobalProblemOf(ncp, "", ""), path.string());
+    ADD_FAILURE() << "wrote into a missing directory";
+  } catch (const std::runtime_error& error) {
+    EXPECT_EQ(std::string(error.what()).rfind(path.string() + ": ", 0), 0u)
+        << error.what();
+  }
   EXPECT_FALSE(fs::exists(directory));
 }
 

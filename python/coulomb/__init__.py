@@ -471,8 +471,9 @@ class Simulation:
         step's dynamics matrix, f = M v* its free-motion momentum and w the
         contacts' position feedback (docs/ncp_solvers.md). Raises
         ``ValueError`` before the first step, after a step without contacts
-        and for constraints FCLIB has no form for (a PD controller, a weld).
-        The file appears whole or not at all."""
+        and for constraints FCLIB has no form for (a PD controller, a weld),
+        ``RuntimeError`` naming the file when it cannot be written. The file
+        appears whole or not at all."""
         self._engine.export_fclib(os.fspath(path))
 
     @_serialized

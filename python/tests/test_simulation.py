@@ -298,6 +298,9 @@ def test_a_steps_fclib_export_carries_the_boxs_weight_and_coulombs_law(tmp_path,
     with pytest.raises(ValueError, match="no step yet"):
         sim.export_fclib(tmp_path / "none.hdf5")
     sim.step()
+    with pytest.raises(RuntimeError, match=r"missing/step\.hdf5: cannot"):
+        sim.export_fclib(tmp_path / "missing" / "step.hdf5")
+    assert not (tmp_path / "missing").exists()
     sim.export_fclib(tmp_path / "step.hdf5")
     with h5py.File(tmp_path / "step.hdf5") as file:
         problem = file["fclib_global"]

@@ -92,10 +92,12 @@ void WriteFclibProblem(const FclibProblem& problem, const std::string& path) {
     WriteContents(problem, &file);
     file.Flush();
     file.Rename(path);
-  } catch (...) {
+  } catch (const std::exception& error) {
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);
-    throw;
+    std::string reason = error.what();  // named by the temporary: name `path`
+    if (reason.starts_with(temporary)) reason.erase(0, temporary.size());
+    throw std::runtime_error(path + reason);
   }
 }
 
