@@ -455,4 +455,14 @@ check "with one warning naming the step and why" grep -q \
   "^coulomb run: warning: --fclib-out: step 1: .*PD controller's soft law: FCLIB has no such constraint" \
   "$work/err"
 check "and writes nothing" test -z "$(ls "$work/fclib_gripper")"
+
+# A time step bodies fall through the floor in: warned of at the start and
+# after the run, which goes on.
+"$coulomb" run clutter --set bodies=4 --dt 10 --duration 20 >/dev/null 2>"$work/err"; code=$?
+check "a run with a 10 s step exits 0" test "$code" -eq 0
+check "it warns of the step before the run" grep -q \
+  "^coulomb run: warning: a body falls 491 m in one step of 10 s" "$work/err"
+check "and of the bodies passing through each other after it" grep -q \
+  "^coulomb run: warning: bodies sank [0-9.e+]* m into each other, deeper than the largest body's radius" \
+  "$work/err"
 checks_summary

@@ -323,16 +323,23 @@ class Simulation:
         """Steps for ``duration`` seconds and returns what was recorded from the
         current state on. ``record=False`` keeps no samples while stepping (as
         ``recording = False`` for the run): the Trajectory's arrays are empty,
-        its ``summary`` covers every step. Raises SolverError at a failed step."""
+        its ``summary`` covers every step. Raises SolverError at a failed step;
+        issues a ``UserWarning`` when bodies sank deeper than the largest of
+        them (they passed through each other: δt too long), as ``coulomb
+        run`` warns."""
         was_recording = self._engine.recording
         recorded = bool(record) and was_recording
         self._engine.recording = recorded
         try:
-            summary = json.loads(self._engine.run(float(duration), self._live_viewer()))
+            summary_json, run_warnings = self._engine.run(float(duration),
+                                                          self._live_viewer())
         finally:
             self._engine.recording = was_recording
+        summary = json.loads(summary_json)
         if summary.get("failure"):
             raise SolverError(self._engine.last_statistics)
+        for warning in run_warnings:
+            warnings.warn(warning, UserWarning, stacklevel=3)
         # The run's samples are the last: the state it started from (recorded
         # before its first step if set since the last sample), then each step.
         first = (self._engine.num_samples - summary["steps"] - 1 if recorded

@@ -278,6 +278,21 @@ def test_a_dangerous_start_is_warned_of_as_the_command_line_does():
     assert start_warnings(ball_over_ground(height=0.0995)) == []  # 0.5 mm is allowed
 
 
+def test_a_run_whose_bodies_pass_through_each_other_is_warned_of():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a run of a sound scene warns of nothing
+        coulomb.Simulation.from_dict(ball_over_ground()).run(0.5)
+    with pytest.warns(UserWarning, match="contacts may be missed"):
+        sim = coulomb.Simulation.from_builtin("clutter", bodies=4, time_step=10)
+    with pytest.warns(UserWarning) as caught:
+        trajectory = sim.run(20)
+    sunk = trajectory.summary["penetration_max"]
+    assert sunk > 100  # 10 s steps: the bodies fall through the floor
+    [warning] = [str(w.message) for w in caught]
+    assert re.search(rf"bodies sank {sunk:.3g} m into each other, deeper than the largest "
+                     r"body's radius \(0\.\d+ m\): they passed through each other", warning)
+
+
 def fclib_matrix(group):
     """An FCLIB triplet matrix (i = row, p = column) as a dense array."""
     matrix = np.zeros((int(group["m"][0]), int(group["n"][0])))

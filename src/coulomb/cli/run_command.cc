@@ -372,6 +372,8 @@ int Report(const RunOptions& options, const Simulation& simulation,
   } else {
     PrintSummary(simulation.scene(), summary);
   }
+  for (const std::string& warning : simulation.RunWarnings(summary))
+    std::fprintf(stderr, "coulomb run: warning: %s\n", warning.c_str());
   if (!summary.failure.empty()) {
     std::fprintf(stderr, "coulomb run: %s: %s\n", simulation.scene().name.c_str(),
                  summary.failure.c_str());

@@ -408,9 +408,11 @@ NB_MODULE(_coulomb, m) {
                 if (viewer) viewer->live().Update(simulation);
               });
             }
-            return SummaryJson(simulation.scene(), summary);
+            return std::make_pair(SummaryJson(simulation.scene(), summary),
+                                  simulation.RunWarnings(summary));
           },
-          "duration"_a, "viewer"_a = nb::none())
+          "duration"_a, "viewer"_a = nb::none(),
+          "(the run's summary as JSON, its warnings: Simulation::RunWarnings)")
       .def("whole_summary",
            [](const Simulation& s) { return SummaryJson(s.scene(), s.Summary()); })
       .def_prop_ro("last_statistics", &Simulation::last_statistics, nb::rv_policy::copy)

@@ -96,4 +96,17 @@ std::vector<std::string> TimeStepWarnings(const MultibodySystem& system,
   return warnings;
 }
 
+std::vector<std::string> PenetrationWarnings(const MultibodySystem& system,
+                                             double penetration_max) {
+  double largest = 0.0;
+  for (const Ball& ball : SimulatedBalls(system))
+    largest = std::max(largest, ball.radius);
+  if (largest == 0.0 || !(penetration_max > largest)) return {};
+  return {
+      Format("bodies sank %.3g m into each other, deeper than the largest body's "
+             "radius (%.3g m): they passed through each other; a shorter time step "
+             "(or stiffer contact) resolves it",
+             penetration_max, largest, 0)};
+}
+
 }  // namespace coulomb

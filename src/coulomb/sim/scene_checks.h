@@ -28,4 +28,12 @@ void CheckNoCrowd(const MultibodySystem& system);
 std::vector<std::string> TimeStepWarnings(const MultibodySystem& system,
                                           double time_step);
 
+// A run whose deepest penetration [m] (SimulationSummary::penetration_max)
+// exceeds the largest bounding radius of a simulated geometry: bodies passed
+// into or through each other, which no contact model does at a resolved
+// time step (a fall or a speed too fast for δt, a load far too heavy for the
+// contact's stiffness). One sentence, or none.
+std::vector<std::string> PenetrationWarnings(const MultibodySystem& system,
+                                             double penetration_max);
+
 }  // namespace coulomb

@@ -592,6 +592,10 @@ std::vector<std::string> Simulation::StartWarnings() {
   return warnings;
 }
 
+std::vector<std::string> Simulation::RunWarnings(const SimulationSummary& summary) const {
+  return PenetrationWarnings(scene_.system, summary.penetration_max);
+}
+
 std::vector<Contact> Simulation::contacts() const {
   std::vector<Contact> contacts;
   VisitLastContacts([&](const ContactPoint& point, const Eigen::Vector3d& gamma_W) {

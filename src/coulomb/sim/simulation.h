@@ -272,6 +272,11 @@ class Simulation {
   // them and Python issues them as UserWarnings before the first step.
   static constexpr double kWarnedOverlap = 1e-3;  // [m]
   std::vector<std::string> StartWarnings();
+  // What a run's summary says went wrong without failing a step: bodies
+  // that sank deeper than the largest of them (PenetrationWarnings). One
+  // sentence each; `coulomb run` prints them and Python issues them as
+  // UserWarnings after a run.
+  std::vector<std::string> RunWarnings(const SimulationSummary& summary) const;
 
   // Actuation of one-dof joints of robot `tree` (by name), or of its fixed
   // tendons (by name: the effort a force along the tendon, the target its
