@@ -33,6 +33,16 @@ def test_friction_sweep_matches_coulomb_and_writes_its_plot(tmp_path):
             assert abs(float(line.split("(")[1].split(",")[1].split("%")[0])) < 2.0, line
 
 
+def test_a_simulation_step_goes_to_fclib_and_canal_solves_it(tmp_path):
+    result = run("step_to_fclib.py", tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "step.hdf5").stat().st_size > 1000
+    rows = {line[:24].strip(): line[24:].split() for line in result.stdout.splitlines()[2:]}
+    assert set(rows) == {"canal", "canal, then ADMM", "subadmm", "pgs"}
+    assert rows["canal, then ADMM"][0] == "True"
+    assert float(rows["canal, then ADMM"][2]) <= 1e-9
+
+
 def test_fclib_solvers_print_every_solver(fclib_dir):
     result = run("fclib_solvers.py", fclib_dir / "Box_Stacks-i0122-82-5.hdf5")
     assert result.returncode == 0, result.stderr

@@ -5,6 +5,7 @@
 // key, unknown names → KeyError.
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,7 @@
 #include <nanobind/eigen/dense.h>
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/filesystem.h>
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
@@ -276,7 +278,7 @@ SolveResult ToSolveResult(const FclibProblem& fclib, FclibRun run) {
   return result;
 }
 
-SolveResult SolveFclibFile(const std::string& path, const std::string& solver,
+SolveResult SolveFclibFile(const std::filesystem::path& path, const std::string& solver,
                            std::optional<double> rel_tol,
                            std::optional<int> max_iterations, int threads,
                            const std::string& canal_inner, const std::string& delassus,
@@ -291,7 +293,7 @@ SolveResult SolveFclibFile(const std::string& path, const std::string& solver,
   if (max_iterations)
     options.sap.max_iterations = options.ncp.max_iterations = *max_iterations;
   ValidateContactSolverOptions(options);
-  const FclibProblem fclib = ReadFclibProblem(path);
+  const FclibProblem fclib = ReadFclibProblem(path.string());
   return ToSolveResult(
       fclib, SolveFclibProblem(fclib, BuildFclibContactProblem(fclib), options));
 }
