@@ -95,9 +95,11 @@ void WriteFclibProblem(const FclibProblem& problem, const std::string& path) {
   } catch (const std::exception& error) {
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);
-    std::string reason = error.what();  // named by the temporary: name `path`
-    if (reason.starts_with(temporary)) reason.erase(0, temporary.size());
-    throw std::runtime_error(path + reason);
+    // Hdf5File names the temporary ("TEMPORARY: what"): name `path` instead.
+    const std::string reason = error.what();
+    throw std::runtime_error(path + (reason.starts_with(temporary + ": ")
+                                         ? reason.substr(temporary.size())
+                                         : ": " + reason));
   }
 }
 
