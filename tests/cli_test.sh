@@ -79,6 +79,15 @@ check "--output with a directory exits 2" test "$code" -eq 2
 "$coulomb" solve "$problems" --solver canal >"$work/out"; code=$?
 check "directory mode runs the requested solver" grep -q "^canal on the FCLIB problems" "$work/out"
 check "directory mode lists both files" test "$(grep -c "^[a-z]*\.hdf5 " "$work/out")" -eq 2
+check "directory mode adds them up" grep -q \
+  "^$(grep -c "^[a-z]*\.hdf5 .* yes " "$work/out") of 2 converged; ncp_resid median .*, worst .*; .* s of solves in all" \
+  "$work/out"
+mkdir -p "$work/with_broken" && cp "$problems"/*.hdf5 "$work/with_broken/" && echo junk >"$work/with_broken/broken.hdf5"
+"$coulomb" solve "$work/with_broken" --solver canal >"$work/out"; code=$?
+check "a directory with an unreadable file exits 2" test "$code" -eq 2
+check "the file's row says why" grep -q "^broken\.hdf5 .*unreadable or unsolved: .*not an HDF5 file" "$work/out"
+check "and the others are still solved" test "$(grep -c "^[a-z]*\.hdf5 .* global\|^[a-z]*\.hdf5 .* local" "$work/out")" -eq 2
+check "the totals count it" grep -q "of 2 converged, 1 unreadable or unsolved" "$work/out"
 "$coulomb" solve --example --solver pgs --json >"$work/out"; code=$?
 check "--example honours --solver and --json" python3 -c "
 import json; r = json.load(open('$work/out')); assert r['solver'] == 'pgs', r"

@@ -100,16 +100,29 @@ int SolveDirectory(const SolveOptions& options) {
   if (files.empty()) throw std::runtime_error(options.input + ": no .hdf5 files");
   PrintSolveTableTitle(options.input, options.solver);
   PrintSolveTableHeader();
-  bool all_converged = true;
+  SolveTableTotals totals;
   for (const auto& file : files) {
-    const FclibProblem fclib = ReadFclibProblem(file.string());
-    const FclibContactProblem mapped = BuildFclibContactProblem(fclib);
-    const FclibRun run = SolveFclibProblem(fclib, mapped, options.solver);
-    PrintSolveTableRow(file.filename().string(), FclibKindName(fclib), run.num_dofs,
-                       fclib.num_contacts, run.statistics, run.residual.error);
-    all_converged = all_converged && run.statistics.converged();
+    try {  // a bad file gets its row; the others are still solved
+      const FclibProblem fclib = ReadFclibProblem(file.string());
+      const FclibContactProblem mapped = BuildFclibContactProblem(fclib);
+      const FclibRun run = SolveFclibProblem(fclib, mapped, options.solver);
+      PrintSolveTableRow(file.filename().string(), FclibKindName(fclib), run.num_dofs,
+                         fclib.num_contacts, run.statistics, run.residual.error);
+      totals.converged += run.statistics.converged() ? 1 : 0;
+      totals.residuals.push_back(run.residual.error);
+      totals.time_s += run.statistics.total_time_s;
+    } catch (const std::exception& error) {
+      PrintSolveTableError(file.filename().string(), error.what());
+      ++totals.unreadable;
+    }
+    std::fflush(stdout);  // each row as its solve ends: the table is the progress
   }
+  const int unreadable = totals.unreadable;
+  const bool all_converged =
+      totals.converged == static_cast<int>(totals.residuals.size());
+  PrintSolveTableTotals(std::move(totals));
   PrintSolveTableFootnote(options.solver);
+  if (unreadable > 0) return 2;  // bad input, as for one file
   return all_converged ? 0 : 1;
 }
 

@@ -174,6 +174,23 @@ void PrintSolveTableRow(const std::string& name, const std::string& kind, int do
               1e3 * s.total_time_s);
 }
 
+void PrintSolveTableError(const std::string& name, const std::string& what) {
+  std::printf("%-42s unreadable or unsolved: %s\n", name.c_str(), what.c_str());
+}
+
+void PrintSolveTableTotals(SolveTableTotals totals) {
+  const size_t solved = totals.residuals.size();
+  std::printf("%d of %zu converged", totals.converged, solved);
+  if (totals.unreadable > 0)
+    std::printf(", %d unreadable or unsolved", totals.unreadable);
+  if (solved > 0) {
+    std::sort(totals.residuals.begin(), totals.residuals.end());
+    std::printf("; ncp_resid median %.2e, worst %.2e", totals.residuals[(solved - 1) / 2],
+                totals.residuals.back());
+  }
+  std::printf("; %.3f s of solves in all\n", totals.time_s);
+}
+
 void PrintSolveTableFootnote(const ContactSolverOptions& options) {
   std::printf(
       "ncp_resid: FCLIB natural-map residual ÷ max(‖q‖,‖r‖,‖u‖), from the problem's "

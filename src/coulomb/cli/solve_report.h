@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "coulomb/fclib/fclib_solve.h"
 #include "coulomb/io/json_writer.h"
@@ -29,6 +30,19 @@ void PrintSolveTableRow(const std::string& name, const std::string& kind, int do
                         int contacts, const ContactSolverStatistics& s,
                         double ncp_residual);
 void PrintSolveTableFootnote(const ContactSolverOptions& options);
+// A file of a directory that could not be read or solved: its row says why.
+void PrintSolveTableError(const std::string& name, const std::string& what);
+
+// What a directory's table adds up to: how many of its files converged, how
+// many could not be read, the median and worst natural-map residuals of those
+// solved, and the solves' total time.
+struct SolveTableTotals {
+  int converged = 0;
+  int unreadable = 0;
+  std::vector<double> residuals;  // one per file solved
+  double time_s = 0.0;
+};
+void PrintSolveTableTotals(SolveTableTotals totals);
 
 // The natural-map residual of the problem's NCP (FCLIB normalization) at the
 // solution's impulses, with v = v* + A⁻¹Jᵀλ: one measure for every solver.
