@@ -37,7 +37,8 @@ constexpr CommandHelp kCommands[] = {
      "                 solve one FCLIB problem (default solver: SAP);\n"
      "                 --fallback-iterations N: where CANAL ends unsolved, ADMM goes\n"
      "                 on from its best impulses for up to N iterations (0: none)\n"
-     "  solve DIRECTORY [options]   solve every .hdf5 in DIRECTORY, print a table\n"
+     "  solve DIRECTORY [options]   solve every .hdf5 in DIRECTORY, print a table and\n"
+     "                 its totals (a file that cannot be read gets its row; exit 2)\n"
      "  solve --example [options]   solve a built-in random problem\n"},
     {"run",
      "  run [SCENE.yaml | MODEL.xml | BUILTIN] [--dt S] [--duration S] [--scheme NAME] "
