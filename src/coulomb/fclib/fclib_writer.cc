@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "coulomb/fclib/fclib_contact_problem.h"
 #include "coulomb/io/hdf5_file.h"
 
 namespace coulomb {
@@ -53,7 +54,8 @@ void WriteContents(const FclibProblem& problem, Hdf5File* file) {
   }
 }
 
-// Row k of a contact in our order [t1, t2, n] is row kFclibRow[k] of FCLIB's [n, t1, t2].
+// Row k of a contact in our order [t1, t2, n] is row kFclibRow[k] of FCLIB's
+// [n, t1, t2] (ToFclibContactOrder, for H's columns).
 constexpr int kFclibRow[3] = {1, 2, 0};
 
 void AppendCliqueMatrices(const ContactProblem& problem, Triplets* m) {
@@ -134,11 +136,7 @@ FclibProblem FclibGlobalProblemOf(const ContactNcp& ncp, std::string title,
   fclib.h_matrix.resize(n, 3 * nc);
   fclib.h_matrix.setFromTriplets(h.begin(), h.end());
   fclib.f = fclib.m_matrix * problem.v_star();
-  fclib.w.resize(3 * nc);
-  for (int i = 0; i < nc; ++i) {
-    for (int row = 0; row < 3; ++row)
-      fclib.w[3 * i + kFclibRow[row]] = offset_and_bias[3 * i + row];
-  }
+  fclib.w = ToFclibContactOrder(offset_and_bias);
   return fclib;
 }
 
