@@ -116,7 +116,7 @@ for bad in "--dt -1" "--dt 0" "--duration 0" "--threads 0" "--threads 100000" \
            "--solver nope" "--model nope" \
            "--scheme nope" "--set bodies=x" "--set nokey=1" "--rel-tol 0" "--sigma 0" \
            "--sigma -1" "--sigma nan" "--lookahead -1" "--lookahead nan" "--lookahead" \
-           "nosuchscene"; do
+           "--max-iterations 0" "--max-iterations x" "nosuchscene"; do
   "$coulomb" run $bad --duration 0.01 >/dev/null 2>"$work/err"; code=$?
   check "run $bad exits 2" test "$code" -eq 2
   check "run $bad says why in one line" test "$(wc -l <"$work/err")" -eq 1
@@ -196,7 +196,7 @@ check "unknown scene option exits 2" test "$code" -eq 2
 "$coulomb" run box_slide --scheme leapfrog >/dev/null 2>"$work/err"; code=$?
 check "unknown scheme exits 2" test "$code" -eq 2
 
-"$coulomb" run box_slide --rel-tol 1e-6 --max-iterations 1 >/dev/null 2>"$work/err"; code=$?
+"$coulomb" run box_slide --rel-tol 1e-6 --no-such-option 1 >/dev/null 2>"$work/err"; code=$?
 check "unknown run option exits 2" test "$code" -eq 2
 
 for model in sap lagged regularized_lagged similar; do
@@ -474,4 +474,22 @@ check "it warns of the step before the run" grep -q \
 check "and of the bodies passing through each other after it" grep -q \
   "^coulomb run: warning: bodies sank [0-9.e+]* m into each other, deeper than the largest body's radius" \
   "$work/err"
+
+# An NCP solver's steps accepted at its budget above its tolerance: each
+# flagged in the step records, counted in stats.json, warned of after the
+# run with the budget (CANAL's 2 outer iterations leave the landing unsolved).
+"$coulomb" run clutter --set bodies=8 --duration 0.3 --solver canal --max-iterations 2 \
+  --out "$work/budget" >/dev/null 2>"$work/err"; code=$?
+check "a run whose NCP steps end at the budget exits 0" test "$code" -eq 0
+check "stats.json counts the steps flagged ended_at_budget, and the run warns of them" \
+  python3 -c "
+import json, re
+stats = json.load(open('$work/budget/stats.json'))
+flagged = sum(step['ended_at_budget'] for step in stats['per_step'])
+unsolved = sum(step['ncp_residual'] > 1e-8 for step in stats['per_step'])
+assert stats['budget_ended_steps'] == flagged == unsolved > 0, (stats['budget_ended_steps'], flagged, unsolved)
+warning = open('$work/err').read()
+assert re.match(rf'coulomb run: warning: {flagged} of {stats[\"steps\"]} steps ended canal\'s budget '
+                r'of 2 iterations above its tolerance', warning), warning
+"
 checks_summary

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -156,6 +157,58 @@ TEST(RigidContact, WarmStartFromThePreviousImpulsesMakesRestingContactAccurate) 
       warm.residual, cold.residual, warm.iterations, cold.iterations);
   EXPECT_LT(warm.residual, 1e-5);
   EXPECT_LT(warm.iterations, 0.5 * cold.iterations);
+}
+
+// 8 clutter bodies landing for 1 s under CANAL with `budget` outer
+// iterations per step: the run's summary, its warnings and, per step,
+// whether the solver's own residual is above its tolerance (independently of
+// the ended_at_budget flag under test).
+struct BudgetRun {
+  SimulationSummary summary;
+  std::vector<std::string> warnings;
+  int steps_above_tolerance = 0;
+  int flags_disagreeing = 0;  // ended_at_budget ≠ (residual > tolerance)
+};
+BudgetRun RunClutterWithBudget(ContactSolverKind solver, int budget) {
+  Scene scene = MakeBuiltinScene("clutter", {{"bodies", "8"}});
+  scene.parameters.solver.kind = solver;
+  scene.parameters.solver.ncp.max_iterations = budget;
+  scene.duration = 1.0;
+  const double tolerance = scene.parameters.solver.ncp.tolerance;
+  BudgetRun run;
+  Simulation simulation(std::move(scene));
+  run.summary = simulation.Run({}, [&](const TimeStepper&, const StepRecord& record) {
+    const bool above = record.statistics.ncp_residual > tolerance;
+    run.steps_above_tolerance += above;
+    run.flags_disagreeing += above != record.statistics.ended_at_budget;
+  });
+  run.warnings = simulation.RunWarnings(run.summary);
+  return run;
+}
+
+TEST(RigidContact, StepsAcceptedAtTheBudgetUnsolvedAreCountedAndWarnedOf) {
+  // Two outer iterations leave most landing steps unsolved: each is flagged,
+  // counted, and the run warns with the count and the budget.
+  const BudgetRun short_budget = RunClutterWithBudget(ContactSolverKind::kCanal, 2);
+  ASSERT_EQ(short_budget.summary.failed_steps, 0) << short_budget.summary.failure;
+  EXPECT_GT(short_budget.steps_above_tolerance, 10);
+  EXPECT_EQ(short_budget.flags_disagreeing, 0);
+  EXPECT_EQ(short_budget.summary.budget_ended_steps, short_budget.steps_above_tolerance);
+  ASSERT_EQ(short_budget.warnings.size(), 1u);
+  const std::string expected =
+      std::to_string(short_budget.steps_above_tolerance) + " of " +
+      std::to_string(short_budget.summary.steps) +
+      " steps ended canal's budget of 2 iterations above its tolerance";
+  EXPECT_EQ(short_budget.warnings[0].rfind(expected, 0), 0u) << short_budget.warnings[0];
+  // With room to converge, fewer steps end unsolved, and the flag still
+  // says which; SAP has no budget (a step it does not solve fails).
+  const BudgetRun long_budget = RunClutterWithBudget(ContactSolverKind::kCanal, 200);
+  EXPECT_LT(long_budget.steps_above_tolerance, short_budget.steps_above_tolerance);
+  EXPECT_EQ(long_budget.flags_disagreeing, 0);
+  EXPECT_EQ(long_budget.summary.budget_ended_steps, long_budget.steps_above_tolerance);
+  const BudgetRun sap = RunClutterWithBudget(ContactSolverKind::kSap, 2);
+  EXPECT_EQ(sap.summary.budget_ended_steps, 0);
+  EXPECT_TRUE(sap.warnings.empty());
 }
 
 // The dish pile (a 5 kg pot on three 0.1 kg cylinders): SAP's near-rigid

@@ -48,7 +48,8 @@ __all__ = ["Simulation", "StepStats", "SolverError", "Trajectory", "Viewer", "So
            "solve"]
 
 _OVERRIDES = (
-    "time_step", "scheme", "model", "solver", "rel_tol", "sigma", "lookahead", "threads")
+    "time_step", "scheme", "model", "solver", "rel_tol", "sigma", "lookahead", "threads",
+    "max_iterations")
 
 
 class SolverError(RuntimeError):
@@ -195,7 +196,10 @@ class Simulation:
     ``lookahead`` (how far ahead [s] each body is swept for speculative
     contacts; default δt + the largest SAP τ_d, where the contact models
     engage a closing gap; 0 finds contacts within the margin only, faster
-    but fast bodies then meet overlapping) and ``threads``. Then ``step()``
+    but fast bodies then meet overlapping), ``threads`` and
+    ``max_iterations`` (SAP's Newton iterations before a step fails; an NCP
+    solver's budget per step, at which the step is accepted unsolved, its
+    ``StepStats.ended_at_budget`` set, and a run warns). Then ``step()``
     or ``run(duration)``, read the state (``time``, ``q``, ``v``,
     ``body_position`` ...) and the last step's ``contacts()`` (and their
     ``contact_wrench`` on one body), actuate
@@ -325,8 +329,9 @@ class Simulation:
         ``recording = False`` for the run): the Trajectory's arrays are empty,
         its ``summary`` covers every step. Raises SolverError at a failed step;
         issues a ``UserWarning`` when bodies sank deeper than the largest of
-        them (they passed through each other: δt too long), as ``coulomb
-        run`` warns."""
+        them (they passed through each other: δt too long) and when an NCP
+        solver accepted steps at its budget unsolved (``max_iterations``), as
+        ``coulomb run`` warns."""
         was_recording = self._engine.recording
         recorded = bool(record) and was_recording
         self._engine.recording = recorded

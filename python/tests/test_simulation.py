@@ -293,6 +293,33 @@ def test_a_run_whose_bodies_pass_through_each_other_is_warned_of():
                      r"body's radius \(0\.\d+ m\): they passed through each other", warning)
 
 
+def test_ncp_steps_accepted_at_the_budget_are_flagged_and_warned_of():
+    # CANAL with 2 outer iterations per step leaves the landing clutter
+    # unsolved: a step is flagged exactly when it used the whole budget and
+    # its residual is above the tolerance; a run counts them and warns.
+    sim = coulomb.Simulation.from_builtin("clutter", bodies=8, solver="canal",
+                                          max_iterations=2)
+    steps = [sim.step() for _ in range(30)]
+    flagged = [s.ended_at_budget for s in steps]
+    assert sum(flagged) > 10
+    assert all(s.iterations == 2 and s.ncp_residual > 1e-8
+               for s, f in zip(steps, flagged) if f)
+    assert all(s.ncp_residual <= 1e-8 for s, f in zip(steps, flagged) if not f)
+    with pytest.warns(UserWarning) as caught:
+        trajectory = sim.run(0.3)
+    count = trajectory.summary["budget_ended_steps"]
+    assert count > 0
+    [warning] = [str(w.message) for w in caught]
+    assert warning.startswith(f"{count} of 30 steps ended canal's budget of 2 iterations")
+    # SAP has no budget: the same scene runs without the warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        summary = coulomb.Simulation.from_builtin("clutter", bodies=8).run(0.3).summary
+    assert summary["budget_ended_steps"] == 0
+    with pytest.raises(ValueError, match="max_iterations must be positive"):
+        coulomb.Simulation.from_builtin("clutter", bodies=8, max_iterations=0)
+
+
 def fclib_matrix(group):
     """An FCLIB triplet matrix (i = row, p = column) as a dense array."""
     matrix = np.zeros((int(group["m"][0]), int(group["n"][0])))

@@ -43,6 +43,8 @@ struct RunOptions {
   std::optional<ContactModel> model;
   std::optional<ContactSolverKind> solver;
   std::optional<int> threads;
+  // SAP's Newton iterations before a step fails; an NCP solver's step budget.
+  std::optional<int> max_iterations;
   std::optional<CanalInnerSolver> canal_inner;  // CANAL: the ablation's inner solvers
   bool cold_start = false;  // NCP solvers: no warm start from the previous step
   std::string out_dir;
@@ -83,6 +85,8 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
       options.model = arguments.EnumValue<ContactModel>(flag);
     } else if (flag == "--rel-tol") {
       options.rel_tolerance = arguments.FractionValue(flag);
+    } else if (flag == "--max-iterations") {
+      options.max_iterations = arguments.IntValueAtLeast(flag, 1);
     } else if (flag == "--sigma") {
       options.sigma = arguments.PositiveValue(flag);
     } else if (flag == "--lookahead") {
@@ -196,7 +200,14 @@ Scene PrepareScene(const RunOptions& options, const std::string& scene_text) {
   if (options.threads) parameters.solver.threads = *options.threads;
   if (options.canal_inner) parameters.solver.ncp.inner_solver = *options.canal_inner;
   if (options.cold_start) parameters.ncp_warm_start = false;
-  if (options.rel_tolerance) parameters.solver.sap.rel_tolerance = *options.rel_tolerance;
+  if (options.rel_tolerance) {
+    parameters.solver.sap.rel_tolerance = *options.rel_tolerance;
+    parameters.solver.ncp.tolerance = *options.rel_tolerance;
+  }
+  if (options.max_iterations) {
+    parameters.solver.sap.max_iterations = *options.max_iterations;
+    parameters.solver.ncp.max_iterations = *options.max_iterations;
+  }
   if (options.sigma) parameters.contact.sigma = *options.sigma;
   if (options.lookahead) parameters.contact_lookahead = *options.lookahead;
   try {
@@ -222,9 +233,12 @@ void PrintSummary(const Scene& scene, const SimulationSummary& s) {
         s.iterations_mean, s.iterations_max, s.tree_iterations_mean,
         s.momentum_error_max);
   } else {
-    std::printf("  %s iterations mean %.2f, max %d; max NCP residual %.2e\n",
-                ToString(scene.parameters.solver.kind).c_str(), s.iterations_mean,
-                s.iterations_max, s.ncp_residual_max);
+    std::printf(
+        "  %s iterations mean %.2f, max %d; max NCP residual %.2e; %d steps ended at "
+        "the budget of %d iterations unsolved\n",
+        ToString(scene.parameters.solver.kind).c_str(), s.iterations_mean,
+        s.iterations_max, s.ncp_residual_max, s.budget_ended_steps,
+        NcpStepBudget(scene.parameters.solver));
   }
   std::printf("  contacts max %d, penetration max %.3e m; energy %.6g J → %.6g J\n",
               s.contacts_max, s.penetration_max, s.energy_initial, s.energy_final);

@@ -131,6 +131,7 @@ JsonObjectWriter RunSummaryJson(const Scene& scene, const SimulationSummary& s) 
   json.Add("ncp_residual_max", s.ncp_residual_max);
   json.Add("failed_steps", s.failed_steps);
   json.Add("roundoff_steps", s.roundoff_steps);
+  json.Add("budget_ended_steps", s.budget_ended_steps);
   json.Add("symbolic_analysis_steps", s.symbolic_analysis_steps);
   json.Add("penetration_max", s.penetration_max);
   json.Add("contacts_max", s.contacts_max);
@@ -163,6 +164,7 @@ JsonObjectWriter StepJson(const StepRecord& record) {
   step.Add("contacts", record.statistics.num_contacts);
   step.Add("near_rigid_contacts", record.statistics.near_rigid_contacts);
   step.Add("converged_at_roundoff", record.statistics.converged_at_roundoff);
+  step.Add("ended_at_budget", record.statistics.ended_at_budget);
   step.Add("penetration_max", record.statistics.max_penetration);
   step.Add("energy", record.energy);
   step.Add("wall_time_s", record.statistics.wall_time_s);

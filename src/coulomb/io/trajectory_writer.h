@@ -19,8 +19,9 @@ namespace coulomb {
 //
 // Per step, /steps holds the StepRecord: time, converged, iterations,
 // momentum_error, complementarity_error, ncp_residual, contacts,
-// near_rigid_contacts, converged_at_roundoff, penetration_max, energy,
-// wall_time_s and its split geometry_time_s, assembly_time_s, solve_time_s
+// near_rigid_contacts, converged_at_roundoff, ended_at_budget, penetration_max,
+// energy, wall_time_s and its split geometry_time_s, assembly_time_s,
+// solve_time_s
 // (one row per step, failed steps included).
 // What a resumed run needs to rebuild the scene (/run/arguments: the command
 // line that started it; /run/scene_text: the scene file's text).

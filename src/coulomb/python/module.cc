@@ -53,7 +53,7 @@ using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::R
 struct Overrides {
   std::optional<double> time_step, rel_tol, sigma, lookahead;
   std::optional<std::string> scheme, model, solver;
-  std::optional<int> threads;
+  std::optional<int> threads, max_iterations;
 };
 
 Scene Override(Scene scene, const Overrides& overrides) {
@@ -69,6 +69,10 @@ Scene Override(Scene scene, const Overrides& overrides) {
     parameters.solver.ncp.tolerance = *overrides.rel_tol;
   }
   if (overrides.threads) parameters.solver.threads = *overrides.threads;
+  if (overrides.max_iterations) {  // SAP's limit, an NCP solver's budget per step
+    parameters.solver.sap.max_iterations = *overrides.max_iterations;
+    parameters.solver.ncp.max_iterations = *overrides.max_iterations;
+  }
   if (overrides.sigma) {
     if (!std::isfinite(*overrides.sigma) || !(*overrides.sigma > 0.0)) {
       std::ostringstream message;
@@ -321,7 +325,8 @@ NB_MODULE(_coulomb, m) {
       .def_rw("scheme", &Overrides::scheme)
       .def_rw("model", &Overrides::model)
       .def_rw("solver", &Overrides::solver)
-      .def_rw("threads", &Overrides::threads);
+      .def_rw("threads", &Overrides::threads)
+      .def_rw("max_iterations", &Overrides::max_iterations);
 
   nb::class_<StepStatistics>(
       m, "StepStats",
@@ -352,6 +357,9 @@ NB_MODULE(_coulomb, m) {
               "contacts stiffer than the step resolves, made near-rigid")
       .def_ro("converged_at_roundoff", &StepStatistics::converged_at_roundoff,
               "SAP accepted the step at the round-off floor (e_m ≤ 100 ε_r)")
+      .def_ro("ended_at_budget", &StepStatistics::ended_at_budget,
+              "an NCP solver accepted the step at its iteration budget, above its "
+              "tolerance (ncp_residual says how far)")
       .def_ro("max_penetration", &StepStatistics::max_penetration, "[m]")
       .def_ro("wall_time_s", &StepStatistics::wall_time_s)
       .def_ro("geometry_time_s", &StepStatistics::geometry_time_s,

@@ -123,15 +123,18 @@ void ReadSolver(const SceneReader& r, const YAML::Node& node, Scene* scene) {
   r.CheckKeys(node, "solver",
               {"rel_tolerance", "max_iterations", "line_search", "linear_solver"});
   SapSolverParameters& sap = scene->parameters.solver.sap;
+  NcpSolverParameters& ncp = scene->parameters.solver.ncp;  // --solver canal, …
   if (node["rel_tolerance"]) {
     sap.rel_tolerance = r.Positive(node["rel_tolerance"], "solver.rel_tolerance");
     if (sap.rel_tolerance >= 1.0)
       r.Fail(node["rel_tolerance"], "solver.rel_tolerance", "must be < 1");
+    ncp.tolerance = sap.rel_tolerance;
   }
   if (node["max_iterations"]) {
     sap.max_iterations = r.Integer(node["max_iterations"], "solver.max_iterations");
     if (sap.max_iterations <= 0)
       r.Fail(node["max_iterations"], "solver.max_iterations", "must be positive");
+    ncp.max_iterations = sap.max_iterations;  // the budget per step
   }
   try {
     if (node["line_search"]) {

@@ -29,6 +29,7 @@ void StepSummary::Add(const StepRecord& record) {
   summary_.near_rigid_contacts_max =
       std::max(summary_.near_rigid_contacts_max, stats.near_rigid_contacts);
   summary_.roundoff_steps += stats.converged_at_roundoff;
+  summary_.budget_ended_steps += stats.ended_at_budget;
   summary_.symbolic_analysis_steps += stats.symbolic_analysis;
   summary_.wall_time_s += stats.wall_time_s;
   summary_.step_time_s += stats.wall_time_s;
@@ -592,8 +593,33 @@ std::vector<std::string> Simulation::StartWarnings() {
   return warnings;
 }
 
+namespace {
+
+// The steps an NCP solver accepted at its budget unsolved, in one sentence
+// that says how to solve them (none when there are none).
+std::vector<std::string> BudgetWarnings(const ContactSolverOptions& solver,
+                                        const SimulationSummary& summary) {
+  if (summary.budget_ended_steps == 0) return {};
+  std::ostringstream text;
+  text << std::setprecision(2) << summary.budget_ended_steps << " of " << summary.steps
+       << " steps ended " << ToString(solver.kind) << "'s budget of "
+       << NcpStepBudget(solver) << " iterations above its tolerance "
+       << solver.ncp.tolerance << " (natural-map residual up to "
+       << summary.ncp_residual_max
+       << "): their impulses are not the rigid solution; raise the budget "
+          "(coulomb run --max-iterations N, the scene's solver.max_iterations, "
+          "Python's max_iterations=N) or use --solver sap";
+  return {text.str()};
+}
+
+}  // namespace
+
 std::vector<std::string> Simulation::RunWarnings(const SimulationSummary& summary) const {
-  return PenetrationWarnings(scene_.system, summary.penetration_max);
+  std::vector<std::string> warnings =
+      PenetrationWarnings(scene_.system, summary.penetration_max);
+  for (std::string& warning : BudgetWarnings(scene_.parameters.solver, summary))
+    warnings.push_back(std::move(warning));
+  return warnings;
 }
 
 std::vector<Contact> Simulation::contacts() const {

@@ -94,6 +94,9 @@ struct SimulationSummary {
   double ncp_residual_max = 0.0;    // CANAL, SubADMM, PGS
   int failed_steps = 0;
   int roundoff_steps = 0;  // SAP steps accepted at the round-off floor
+  // NCP solvers' steps accepted at their budget, unsolved
+  // (StepStatistics::ended_at_budget; ncp_residual_max bounds how far).
+  int budget_ended_steps = 0;
   // SAP steps that redid the symbolic factorization (the clique coupling
   // changed; contact points coming and going between bodies already in
   // contact do not count).
@@ -273,7 +276,9 @@ class Simulation {
   static constexpr double kWarnedOverlap = 1e-3;  // [m]
   std::vector<std::string> StartWarnings();
   // What a run's summary says went wrong without failing a step: bodies
-  // that sank deeper than the largest of them (PenetrationWarnings). One
+  // that sank deeper than the largest of them (PenetrationWarnings), and an
+  // NCP solver's steps accepted at its budget unsolved
+  // (SimulationSummary::budget_ended_steps). One
   // sentence each; `coulomb run` prints them and Python issues them as
   // UserWarnings after a run.
   std::vector<std::string> RunWarnings(const SimulationSummary& summary) const;

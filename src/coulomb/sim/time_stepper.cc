@@ -699,6 +699,8 @@ bool TimeStepper::SolveContact(StepStatistics* stats) {
   // residual says how far from the rigid solution the step is).
   const bool usable = SolvesNcp() ? UsableResult(solve.status) : Accepted(solve.status);
   stats->converged_at_roundoff = solve.status == SolverStatus::kConvergedAtRoundoff;
+  stats->ended_at_budget =
+      SolvesNcp() && solve.status == SolverStatus::kMaxIterationsReached;
   for (int i = 0; i < problem_.num_constraints(); ++i) {
     stats->near_rigid_contacts += problem_.constraint(i).potential->near_rigid();
   }

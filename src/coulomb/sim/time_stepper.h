@@ -100,6 +100,11 @@ struct StepStatistics {
   int near_rigid_contacts = 0;
   // SAP accepted the step at the round-off floor (kConvergedAtRoundoff).
   bool converged_at_roundoff = false;
+  // An NCP solver (CANAL, SubADMM, PGS, …) ended the step at its iteration
+  // budget above its tolerance (NcpStepBudget): the step is accepted, as the
+  // AL paper's time stepping does (AL §VII-C), but its impulses are not the
+  // rigid solution; ncp_residual says how far they are from it.
+  bool ended_at_budget = false;
   // SAP redid the symbolic factorization: the clique coupling changed.
   bool symbolic_analysis = false;
   // SAP's Newton solve (0 for the other solvers): its line-search

@@ -103,12 +103,15 @@ class NcpContactSolver : public ContactSolver {
   }
 
  protected:
-  // Budget for `use` when the options leave max_iterations at 0.
+  // The kind's step budget for `use` when the options leave max_iterations at 0.
   static NcpSolverParameters ForUse(NcpSolverParameters parameters, SolverUse use,
-                                    int step_budget) {
+                                    ContactSolverKind kind) {
     if (use == SolverUse::kTimeStepping) {
       parameters.keep_history = false;  // a step allocates nothing
-      if (parameters.max_iterations <= 0) parameters.max_iterations = step_budget;
+      ContactSolverOptions options;
+      options.kind = kind;
+      options.ncp = parameters;
+      parameters.max_iterations = NcpStepBudget(options);
       parameters.fallback_iterations = 0;
     }
     return parameters;
@@ -130,7 +133,7 @@ class CanalContactSolver final : public NcpContactSolver {
  public:
   CanalContactSolver(const NcpSolverParameters& parameters, SolverUse use)
       : NcpContactSolver(use),
-        solver_(ForUse(parameters, use, CanalSolver::kStepBudget)) {}
+        solver_(ForUse(parameters, use, ContactSolverKind::kCanal)) {}
   ContactSolverKind kind() const override { return ContactSolverKind::kCanal; }
 
  private:
@@ -166,7 +169,7 @@ class SubAdmmContactSolver final : public ImpulseStartedContactSolver<SubAdmmSol
  public:
   SubAdmmContactSolver(const ContactSolverOptions& options, SolverUse use)
       : ImpulseStartedContactSolver(use,
-                                    ForUse(options.ncp, use, SubAdmmSolver::kStepBudget),
+                                    ForUse(options.ncp, use, options.kind),
                                     options.threads, Splitting(options.kind)),
         kind_(options.kind) {}
   ContactSolverKind kind() const override { return kind_; }
@@ -189,7 +192,7 @@ class PgsContactSolver final : public ImpulseStartedContactSolver<PgsSolver> {
  public:
   PgsContactSolver(const NcpSolverParameters& parameters, SolverUse use)
       : ImpulseStartedContactSolver(use,
-                                    ForUse(parameters, use, PgsSolver::kStepBudget)) {}
+                                    ForUse(parameters, use, ContactSolverKind::kPgs)) {}
   ContactSolverKind kind() const override { return ContactSolverKind::kPgs; }
 };
 
@@ -197,7 +200,7 @@ class DualContactSolver final : public ImpulseStartedContactSolver<DualSolver> {
  public:
   DualContactSolver(const NcpSolverParameters& parameters, SolverUse use,
                     bool regularized)
-      : ImpulseStartedContactSolver(use, ForUse(parameters, use, DualSolver::kStepBudget),
+      : ImpulseStartedContactSolver(use, ForUse(parameters, use, ContactSolverKind::kDual),
                                     regularized),
         regularized_(regularized) {}
   ContactSolverKind kind() const override {
@@ -265,6 +268,27 @@ std::unique_ptr<ContactSolver> MakeContactSolver(const ContactSolverOptions& opt
           options.ncp, use, options.kind == ContactSolverKind::kDual);
   }
   throw std::logic_error("unhandled contact solver kind");
+}
+
+int NcpStepBudget(const ContactSolverOptions& options) {
+  if (options.kind == ContactSolverKind::kSap) return 0;
+  if (options.ncp.max_iterations > 0) return options.ncp.max_iterations;
+  switch (options.kind) {
+    case ContactSolverKind::kCanal:
+      return CanalSolver::kStepBudget;
+    case ContactSolverKind::kSubAdmm:
+    case ContactSolverKind::kSubAdmmNoBody:
+    case ContactSolverKind::kAdmm:
+      return SubAdmmSolver::kStepBudget;
+    case ContactSolverKind::kPgs:
+      return PgsSolver::kStepBudget;
+    case ContactSolverKind::kDual:
+    case ContactSolverKind::kDualCcp:
+      return DualSolver::kStepBudget;
+    case ContactSolverKind::kSap:
+      break;
+  }
+  return 0;
 }
 
 }  // namespace coulomb

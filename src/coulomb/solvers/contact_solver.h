@@ -151,4 +151,11 @@ class ContactSolver {
 std::unique_ptr<ContactSolver> MakeContactSolver(const ContactSolverOptions& options,
                                                  SolverUse use);
 
+// The iterations an NCP solver may take in one simulation step
+// (SolverUse::kTimeStepping): options.ncp.max_iterations, or when that is 0
+// the solver's own budget (CanalSolver::kStepBudget, …). A step that ends
+// there above the tolerance is accepted, not solved (AL §VII-C). 0 for SAP,
+// which has no budget: a step it does not converge fails.
+int NcpStepBudget(const ContactSolverOptions& options);
+
 }  // namespace coulomb
