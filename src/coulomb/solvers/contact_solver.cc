@@ -168,8 +168,7 @@ class ImpulseStartedContactSolver : public NcpContactSolver {
 class SubAdmmContactSolver final : public ImpulseStartedContactSolver<SubAdmmSolver> {
  public:
   SubAdmmContactSolver(const ContactSolverOptions& options, SolverUse use)
-      : ImpulseStartedContactSolver(use,
-                                    ForUse(options.ncp, use, options.kind),
+      : ImpulseStartedContactSolver(use, ForUse(options.ncp, use, options.kind),
                                     options.threads, Splitting(options.kind)),
         kind_(options.kind) {}
   ContactSolverKind kind() const override { return kind_; }
@@ -200,8 +199,8 @@ class DualContactSolver final : public ImpulseStartedContactSolver<DualSolver> {
  public:
   DualContactSolver(const NcpSolverParameters& parameters, SolverUse use,
                     bool regularized)
-      : ImpulseStartedContactSolver(use, ForUse(parameters, use, ContactSolverKind::kDual),
-                                    regularized),
+      : ImpulseStartedContactSolver(
+            use, ForUse(parameters, use, ContactSolverKind::kDual), regularized),
         regularized_(regularized) {}
   ContactSolverKind kind() const override {
     return regularized_ ? ContactSolverKind::kDual : ContactSolverKind::kDualCcp;
