@@ -14,6 +14,7 @@
 
 #include "coulomb/geometry/box_separation.h"
 #include "coulomb/geometry/collision_world.h"
+#include "coulomb/geometry/height_field.h"
 
 namespace coulomb {
 namespace {
@@ -271,6 +272,63 @@ TEST(ConvexMesh, ContactsOfAPairQueriedStepAfterStepMatchThoseOfAFreshQuery) {
   EXPECT_GT(apart, 20);
   EXPECT_LT(deepest, -3e-3);  // the rods overlapped (EPA's case)
   EXPECT_GT(widest, 1e-3);    // and were apart within the margin (GJK's)
+}
+
+// A height field sampled from a plane z = a + b x + c y: its prisms fill the
+// solid between the plane and z = −base exactly (a planar surface is its own
+// triangulation), whose volume is 4 h_x h_y (a + base) over the rectangle
+// |x| ≤ h_x, |y| ≤ h_y and whose first moments are b ∫x² dA and c ∫y² dA.
+// Rows run along y, columns along x.
+TEST(HeightField, PrismsFillTheSolidUnderTheSurface) {
+  const double a = 0.3, b = 0.05, c = -0.08, base = 0.2;
+  HeightField field;
+  field.rows = 3;
+  field.cols = 4;
+  field.half_size = Eigen::Vector2d(1.5, 1.0);
+  field.base_depth = base;
+  for (int r = 0; r < field.rows; ++r) {
+    for (int col = 0; col < field.cols; ++col) {
+      const double x = (2.0 * col / (field.cols - 1) - 1.0) * field.half_size.x();
+      const double y = (2.0 * r / (field.rows - 1) - 1.0) * field.half_size.y();
+      field.heights.push_back(a + b * x + c * y);
+    }
+  }
+  const std::vector<HeightFieldPrism> prisms = HeightFieldPrisms(field, "terrain");
+  ASSERT_EQ(prisms.size(), 2u * 2 * 3);
+  double volume = 0.0;
+  Eigen::Vector3d moment = Eigen::Vector3d::Zero();
+  for (const HeightFieldPrism& prism : prisms) {
+    const UnitDensityMass solid = UnitDensityMassProperties(prism.mesh);
+    volume += solid.volume;
+    moment += solid.volume * (prism.offset + solid.centroid);
+    // Each prism's own frame is about its middle: its bounding sphere is its.
+    EXPECT_LT(BoundingRadius(prism.mesh), 1.2) << "a prism bounded as the whole field";
+  }
+  const double hx = field.half_size.x(), hy = field.half_size.y(), area = 4 * hx * hy;
+  EXPECT_NEAR(volume, area * (a + base), 1e-12);
+  EXPECT_NEAR(moment.x(), b * (2 * hx * hx * hx / 3) * (2 * hy), 1e-12);
+  EXPECT_NEAR(moment.y(), c * (2 * hy * hy * hy / 3) * (2 * hx), 1e-12);
+}
+
+TEST(HeightField, ABadGridIsRefusedNamingIt) {
+  HeightField field;
+  field.rows = 2;
+  field.cols = 2;
+  field.half_size = Eigen::Vector2d(1, 1);
+  field.base_depth = 0.1;
+  field.heights = {0, 0, 0};
+  EXPECT_THROW(
+      {
+        try {
+          HeightFieldPrisms(field, "geom 't'");
+        } catch (const std::invalid_argument& e) {
+          EXPECT_STREQ(e.what(), "geom 't': 3 heights for a grid of 2 × 2");
+          throw;
+        }
+      },
+      std::invalid_argument);
+  field.heights = {0, 0, 0, -0.1};  // at the base: no volume under it
+  EXPECT_THROW(HeightFieldPrisms(field, "geom 't'"), std::invalid_argument);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "coulomb/fclib/fclib_writer.h"
 #include "coulomb/fclib/natural_map_residual.h"
 #include "coulomb/io/fclib_step_export.h"
+#include "coulomb/io/hdf5_file.h"
 #include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/solvers/contact_ncp.h"
 #include "robot_scenes.h"
@@ -168,6 +169,28 @@ TEST(FclibExport, AFailedWriteLeavesNoFile) {
         << error.what();
   }
   EXPECT_FALSE(fs::exists(directory));
+}
+
+// FCLIB's integers are 32-bit: a value beyond that range is refused with the
+// dataset named, not wrapped round.
+TEST(FclibExport, IntegersBeyond32BitsAreRefused) {
+  const fs::path path = TemporaryPath("int32.hdf5");
+  {
+    Hdf5File file(path.string(), Hdf5File::Mode::kCreate);
+    file.WriteInt32s("/fits", {-2147483648LL, 2147483647LL});
+    EXPECT_EQ(file.ReadIntegers("/fits"),
+              (std::vector<long long>{-2147483648LL, 2147483647LL}));
+    try {
+      file.WriteInt32s("/too_large", {1, 2147483648LL});
+      ADD_FAILURE() << "wrote 2^31 as a 32-bit integer";
+    } catch (const std::runtime_error& error) {
+      EXPECT_NE(std::string(error.what())
+                    .find("/too_large: 2147483648 does not fit a 32-bit integer"),
+                std::string::npos)
+          << error.what();
+    }
+  }
+  fs::remove(path);
 }
 
 }  // namespace

@@ -148,6 +148,12 @@ def test_a_robot_that_cannot_move_is_fixed_geometry(tmp_path):
     assert sim.body_position("box")[2] == pytest.approx(0.5 + 0.1 + 0.05, abs=1e-3)
 
 
+def hfield_file(asset, world_geom='<geom name="t" type="hfield" hfield="h"/>', body_geom=""):
+    return f"""<mujoco><asset>{asset}</asset><worldbody>{world_geom}
+        <body name="b"><freejoint/><geom type="sphere" size="0.1"/>{body_geom}</body>
+        </worldbody></mujoco>"""
+
+
 @pytest.mark.parametrize("text, message", [
     ("""<mujoco><worldbody><body name="b"><joint name="s" type="slide" axis="0 0 1"/>
         <geom type="box" size="0.1 0.1 0.1" mass="1"/>
@@ -210,11 +216,24 @@ def test_a_robot_that_cannot_move_is_fixed_geometry(tmp_path):
     ("""<mujoco><default><geom size="0.1 0.1 0"/></default><worldbody><body name="b">
         <freejoint/><geom name="g" type="box"/><geom type="capsule" fromto="0 0 0 0 0 1"/>
         </body></worldbody></mujoco>""", "geom 'g': size 2 must be positive"),
-    # What Pinocchio's parser refuses: its message alone, on one line.
-    ("""<mujoco><asset><hfield name="h" nrow="3" ncol="3" size="1 1 0.1 0.1"/></asset>
-        <worldbody><geom type="hfield" hfield="h"/><body name="b"><freejoint/>
-        <geom type="sphere" size="0.1"/></body></worldbody></mujoco>""",
-     "cannot load MJCF: hfields are not supported yet$"),
+    # Height fields: MuJoCo's are the world's; the asset must exist and fit.
+    (hfield_file('<hfield name="h" nrow="3" ncol="3" size="1 1 0.1 0.1"/>',
+                 body_geom='<geom name="t" type="hfield" hfield="h"/>'),
+     "geom 't': an hfield geom of body 'b' .*make it a geom of <worldbody>"),
+    (hfield_file('<hfield name="h" nrow="3" ncol="3" size="1 1 0.1 0.1"/>',
+                 world_geom='<geom name="t" type="hfield" hfield="nope"/>'),
+     "geom 't': no <hfield> asset named 'nope'"),
+    (hfield_file('<hfield name="h" nrow="2" ncol="3" size="1 1 0.1 0.1" elevation="1 2 3"/>'),
+     "hfield 'h': elevation has 3 numbers for nrow × ncol = 6"),
+    (hfield_file('<hfield name="h" file="terrain.png" size="1 1 0.1 0.1"/>'),
+     "hfield 'h': PNG height fields are not read; give its elevations in MuJoCo's binary "
+     "form"),
+    (hfield_file('<hfield name="h" file="missing.bin" size="1 1 0.1 0.1"/>'),
+     "missing.bin: file not found"),
+    (hfield_file('<hfield name="h" nrow="3" ncol="3" size="1 1 0.1 0"/>'),
+     "geom 't': the base depth must be positive"),
+    (hfield_file('<hfield name="h" nrow="1" ncol="3" size="1 1 0.1 0.1"/>'),
+     "geom 't': a height field needs at least 2 rows and 2 columns, got 1 × 3"),
 ])
 def test_mjcf_files_a_robot_cannot_be_are_refused_in_one_line(tmp_path, text, message):
     with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*" + message) as error:
@@ -311,6 +330,43 @@ def test_a_link_welded_to_the_world_does_not_touch_a_link_it_overlaps_at_the_sta
         sim.step()
         assert len(sim.contacts()["body_a"]) == 0
     assert sim.q[0] > 0.1  # swung down about +y
+
+
+# MuJoCo's height field, a union of triangular prisms down to its base:
+# elevations normalized to [0, 1] and scaled by size's third number, the
+# elevation attribute's first row along +y (an image's top). A 1 × 1 m
+# plateau at 0.3 m (x < −0.5, y > 0.5) and flat ground elsewhere; the field
+# sits at z = 0.2. A ball dropped over the plateau's middle rests on it,
+# one dropped over the far corner rests on the ground, each at the surface's
+# height plus its radius (0.1).
+TERRAIN = """<hfield name="terrain" nrow="4" ncol="4" size="1.5 1.5 0.3 0.1"
+  elevation="5 5 2 2  5 5 2 2  2 2 2 2  2 2 2 2"/>"""
+TERRAIN_GEOM = '<geom name="ground" type="hfield" hfield="terrain" pos="0 0 0.2"/>'
+
+
+@pytest.mark.parametrize("x, y, height", [(-1.0, 1.0, 0.3), (1.0, -1.0, 0.0)])
+def test_a_ball_rests_on_an_mjcf_height_field_at_its_elevation(tmp_path, x, y, height):
+    sim = load_alone(tmp_path, ball_over(TERRAIN_GEOM, f"<asset>{TERRAIN}</asset>"),
+                     pose={"position": [x, y, 0.8]})
+    trajectory = sim.run(1.0)
+    np.testing.assert_allclose(sim.body_position("ball"), [x, y, 0.2 + height + 0.1],
+                               atol=2e-3)
+    assert np.abs(sim.v).max() < 1e-3
+    assert trajectory.summary["momentum_error_max"] < 1e-6
+    assert set(sim.contacts()["body_a"]) | set(sim.contacts()["body_b"]) == {"r", "world"}
+
+
+def test_a_binary_mjcf_height_field_is_read_row_0_first(tmp_path):
+    # The binary form (int32 nrow, int32 ncol, float32 data) stores its rows
+    # from −y: the same plateau as TERRAIN, its rows given the other way.
+    rows = np.array([[2, 2, 2, 2], [2, 2, 2, 2], [5, 5, 2, 2], [5, 5, 2, 2]], np.float32)
+    (tmp_path / "terrain.bin").write_bytes(np.array([4, 4], np.int32).tobytes()
+                                           + rows.tobytes())
+    asset = '<hfield name="terrain" file="terrain.bin" size="1.5 1.5 0.3 0.1"/>'
+    sim = load_alone(tmp_path, ball_over(TERRAIN_GEOM, f"<asset>{asset}</asset>"),
+                     pose={"position": [-1.0, 1.0, 0.8]})
+    sim.run(1.0)
+    np.testing.assert_allclose(sim.body_position("ball"), [-1.0, 1.0, 0.6], atol=2e-3)
 
 
 def test_an_mjcf_world_box_is_placed_by_its_pos_and_euler(tmp_path):

@@ -10,7 +10,8 @@ import pytest
 
 import coulomb
 from test_mjcf import (BLOCK_OBJ, DOWNHILL, FLOATING_ARM, FLOOR, GRIPPER_SERVO, HANGING_ARM,
-                       PENDULUM_MJCF, SENSED_ARM, TENDON_EQUALITY, TOUCH, ball_over, double_pendulum,
+                       PENDULUM_MJCF, SENSED_ARM, TENDON_EQUALITY, TERRAIN, TERRAIN_GEOM, TOUCH,
+                       ball_over, double_pendulum,
                        frictional_slope, gripper, several_bodies, tendon_equality_rest)
 
 mujoco = pytest.importorskip("mujoco")
@@ -1329,3 +1330,18 @@ def test_a_tilted_egg_rocks_at_the_closed_form_frequency(tmp_path):
     assert period == pytest.approx(2 * np.pi / omega, rel=0.02)
     assert np.abs(tilts).max() == pytest.approx(np.sin(theta0), rel=0.05)
     assert max(energies) <= energies[0] + 1e-3
+
+
+@pytest.mark.parametrize("x, y", [(-1.0, 1.0), (1.0, -1.0)])
+def test_a_ball_comes_to_rest_on_a_height_field_where_mujocos_does(tmp_path, x, y):
+    # The same file in both engines: the ball dropped over the plateau and
+    # over the flat ground rests where MuJoCo's does, to MuJoCo's soft
+    # contact's sinking (its default solref) and Coulomb's near-rigid one's.
+    text = ball_over(TERRAIN_GEOM, f"<asset>{TERRAIN}</asset>").replace(
+        'pos="0 0 3"', f'pos="{x} {y} 0.8"')
+    model, data, sim = both(tmp_path, text)
+    while data.time < 2.0 - 1e-9:
+        mujoco.mj_step(model, data)
+    sim.run(2.0)
+    np.testing.assert_allclose(sim.body_position("ball"), data.qpos[:3], atol=3e-3)
+

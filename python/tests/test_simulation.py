@@ -350,6 +350,10 @@ def test_a_steps_fclib_export_carries_the_boxs_weight_and_coulombs_law(tmp_path,
         f = problem["vectors/f"][:]
         mus = problem["vectors/mu"][:]
         assert problem["info/title"][()] == b"scene dict"
+        # Integers as the collection's files store them (Box_Stacks et al.).
+        integers = ["spacedim"] + [f"{matrix}/{key}" for matrix in ("M", "H")
+                                   for key in ("m", "n", "nz", "nzmax", "i", "p")]
+        assert {str(problem[name].dtype) for name in integers} == {"int32"}
     inertia = [m * (0.2**2 + 0.1**2) / 12] * 2 + [m * (0.2**2 + 0.2**2) / 12]
     np.testing.assert_allclose(sorted(np.diag(mass)), sorted([m] * 3 + inertia), rtol=1e-12)
     assert np.count_nonzero(mass - np.diag(np.diag(mass))) == 0

@@ -26,19 +26,19 @@ void WriteTriplets(Hdf5File* file, const std::string& group,
     }
   }
   const auto nz = static_cast<long long>(values.size());
-  file->WriteIntegers(group + "/m", {matrix.rows()});
-  file->WriteIntegers(group + "/n", {matrix.cols()});
-  file->WriteIntegers(group + "/nz", {nz});
-  file->WriteIntegers(group + "/nzmax", {nz});
-  file->WriteIntegers(group + "/i", rows);
-  file->WriteIntegers(group + "/p", cols);
+  file->WriteInt32s(group + "/m", {matrix.rows()});
+  file->WriteInt32s(group + "/n", {matrix.cols()});
+  file->WriteInt32s(group + "/nz", {nz});
+  file->WriteInt32s(group + "/nzmax", {nz});
+  file->WriteInt32s(group + "/i", rows);
+  file->WriteInt32s(group + "/p", cols);
   file->WriteDoubles(group + "/x", Eigen::Map<const Eigen::VectorXd>(values.data(), nz));
 }
 
 void WriteContents(const FclibProblem& problem, Hdf5File* file) {
   const bool global = problem.kind == FclibProblem::Kind::kGlobal;
   const std::string root = global ? "/fclib_global" : "/fclib_local";
-  file->WriteIntegers(root + "/spacedim", {3});
+  file->WriteInt32s(root + "/spacedim", {3});
   file->WriteString(root + "/info/title", problem.title);
   file->WriteString(root + "/info/description", problem.description);
   file->WriteString(root + "/info/math_info", "");

@@ -255,6 +255,7 @@ struct CollisionWorld::Impl {
   mutable std::vector<Eigen::AlignedBox3d> bounds;  // per geometry, BoundsOf
   mutable std::vector<double> radii;    // bounding radius + allowance, per geometry
   mutable std::vector<double> reaches;  // per geometry, GeometryMotion::reach()
+  mutable std::vector<char> fixed;      // per geometry, whether it is static
   // The last sweep's pairs (Sweep), and each geometry's pose and
   // allowance at that sweep.
   struct SweptPose {
@@ -329,12 +330,14 @@ struct CollisionWorld::Impl {
              double slack) const {
     bounds.resize(geometries.size());
     radii.resize(geometries.size());
+    fixed.resize(geometries.size());
     for (size_t g = 0; g < geometries.size(); ++g) {
       const double allowance = reaches[g] + slack;
       bounds[g] = BoundsOf(g, X_WG[g], allowance);
       radii[g] = broad_phase[g].bounding_radius + allowance;
+      fixed[g] = broad_phase[g].tree < 0;
     }
-    sweep_and_prune.FindCandidatePairs(bounds, radii, margin, &swept_pairs);
+    sweep_and_prune.FindCandidatePairs(bounds, radii, margin, &swept_pairs, fixed);
     swept_with_slack = slack > 0.0;
     // Without slack the poses are not kept: SweptPairsHold is not asked
     // before the next sweep with slack.

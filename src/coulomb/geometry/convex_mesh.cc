@@ -118,16 +118,26 @@ ConvexMesh MakeConvexMesh(const std::vector<Eigen::Vector3d>& points,
   const auto* triangulated =
       dynamic_cast<const coal::Convex<coal::Triangle>*>(convex.get());
   if (!triangulated) throw std::invalid_argument("mesh '" + name + "': no convex hull");
+  std::vector<std::array<int, 3>> triangles;
+  for (unsigned int k = 0; k < triangulated->num_polygons; ++k) {
+    const coal::Triangle& t = (*triangulated->polygons)[k];
+    triangles.push_back(
+        {static_cast<int>(t[0]), static_cast<int>(t[1]), static_cast<int>(t[2])});
+  }
+  return MakeConvexPolytope({triangulated->points->begin(),
+                             triangulated->points->begin() + triangulated->num_points},
+                            triangles, name);
+}
+
+ConvexMesh MakeConvexPolytope(std::vector<Eigen::Vector3d> vertices,
+                              const std::vector<std::array<int, 3>>& triangles,
+                              const std::string& name) {
   auto hull = std::make_shared<ConvexHull>();
-  hull->vertices.assign(triangulated->points->begin(),
-                        triangulated->points->begin() + triangulated->num_points);
+  hull->vertices = std::move(vertices);
   Eigen::Vector3d interior = Eigen::Vector3d::Zero();
   for (const Eigen::Vector3d& v : hull->vertices) interior += v;
   interior /= std::max<size_t>(1, hull->vertices.size());
-  for (unsigned int k = 0; k < triangulated->num_polygons; ++k) {
-    const coal::Triangle& t = (*triangulated->polygons)[k];
-    std::array<int, 3> triangle = {static_cast<int>(t[0]), static_cast<int>(t[1]),
-                                   static_cast<int>(t[2])};
+  for (std::array<int, 3> triangle : triangles) {
     const Eigen::Vector3d &a = hull->vertices[triangle[0]],
                           &b = hull->vertices[triangle[1]],
                           &c = hull->vertices[triangle[2]];

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,14 @@ namespace coulomb {
 // Throws std::invalid_argument naming `name` if the points span no volume.
 ConvexMesh MakeConvexMesh(const std::vector<Eigen::Vector3d>& points,
                           const std::string& name);
+
+// A convex polytope from its boundary, given as its vertices and a closed
+// triangulation of them (each triangle turned outward here, from the
+// vertices' mean), without a hull computation: for polytopes whose faces are
+// known (a height field's prisms). The triangles must bound a convex solid.
+ConvexMesh MakeConvexPolytope(std::vector<Eigen::Vector3d> vertices,
+                              const std::vector<std::array<int, 3>>& triangles,
+                              const std::string& name);
 
 // Loads a mesh file (STL, OBJ, DAE, … through Coal's Assimp loader), scales
 // its vertices per axis and takes their hull. Throws std::runtime_error

@@ -76,9 +76,19 @@ void SweepAndPrune::SweepStrip(std::span<const int> entries, int strip,
                                const std::vector<Eigen::AlignedBox3d>& boxes,
                                const std::vector<double>& radii, double margin) {
   const size_t end = entries.size();
+  // A fixed box's window is walked over the boxes that are not fixed only:
+  // next_moving_[l] is the first such entry at or after l (end if none), so
+  // a terrain's thousands of fixed prisms cost a pass, not their windows.
+  next_moving_.resize(end + 1);
+  next_moving_[end] = end;
+  for (size_t l = end; l-- > 0;)
+    next_moving_[l] = !fixed_.empty() && fixed_[entries[l]] ? next_moving_[l + 1] : l;
   for (size_t k = 0; k < end; ++k) {
     const int i = entries[k];
-    for (size_t l = k + 1; l < end && lower_[entries[l]] <= upper_[i]; ++l) {
+    const bool i_fixed = !fixed_.empty() && fixed_[i];
+    const auto next = [&](size_t l) { return i_fixed ? next_moving_[l] : l; };
+    for (size_t l = next(k + 1); l < end && lower_[entries[l]] <= upper_[i];
+         l = next(l + 1)) {
       // Overlapping on the sweep axis only is common (a row of bodies along
       // another axis): keep the pair if the boxes meet on every axis and the
       // spheres meet, in the one strip that reports it.
@@ -108,8 +118,10 @@ void SweepAndPrune::SortByLowerEnd() {
 
 void SweepAndPrune::FindCandidatePairs(const std::vector<Eigen::AlignedBox3d>& boxes,
                                        const std::vector<double>& radii, double margin,
-                                       std::vector<std::pair<int, int>>* pairs) {
+                                       std::vector<std::pair<int, int>>* pairs,
+                                       std::span<const char> fixed) {
   pairs->clear();
+  fixed_ = fixed;
   const int n = static_cast<int>(boxes.size());
   if (static_cast<int>(lower_.size()) != n) {  // a new set of boxes
     lower_.assign(n, 0.0);
@@ -145,9 +157,11 @@ void SweepAndPrune::FindCandidatePairs(const std::vector<Eigen::AlignedBox3d>& b
   // An unbounded box meets every bounded one and the unbounded after it.
   for (size_t k = 0; k < unbounded_.size(); ++k) {
     const int u = unbounded_[k];
-    for (const int i : order_) found_.emplace_back(std::min(i, u), std::max(i, u));
+    for (const int i : order_)
+      if (!BothFixed(i, u)) found_.emplace_back(std::min(i, u), std::max(i, u));
     for (size_t m = k + 1; m < unbounded_.size(); ++m)
-      found_.emplace_back(std::min(u, unbounded_[m]), std::max(u, unbounded_[m]));
+      if (!BothFixed(u, unbounded_[m]))
+        found_.emplace_back(std::min(u, unbounded_[m]), std::max(u, unbounded_[m]));
   }
   SortPairs(n, pairs);
 }

@@ -40,10 +40,14 @@ class SweepAndPrune {
   // within margin [m] of each other on every axis (no gap wider than
   // margin) and whose spheres (centre boxes[i].center(), radius radii[i])
   // are within margin, sorted by (i, j). A pair of geometries within margin
-  // of each other passes both tests: they are conservative.
+  // of each other passes both tests: they are conservative. `fixed` (empty,
+  // or one flag per box): pairs of two fixed boxes are not reported, as
+  // fixed geometry never collides with fixed geometry (a terrain's
+  // thousands of adjacent prisms, a floor and walls).
   void FindCandidatePairs(const std::vector<Eigen::AlignedBox3d>& boxes,
                           const std::vector<double>& radii, double margin,
-                          std::vector<std::pair<int, int>>* pairs);
+                          std::vector<std::pair<int, int>>* pairs,
+                          std::span<const char> fixed = {});
 
  private:
   // The axes along which centers_ spread most and next most.
@@ -68,6 +72,11 @@ class SweepAndPrune {
   void CountingSort(int n, const std::vector<std::pair<int, int>>& from,
                     std::vector<std::pair<int, int>>* to, Key&& key);
 
+  // Whether both boxes are fixed (FindCandidatePairs' `fixed`).
+  bool BothFixed(int i, int j) const { return !fixed_.empty() && fixed_[i] && fixed_[j]; }
+
+  std::span<const char> fixed_;           // this call's
+  std::vector<size_t> next_moving_;       // SweepStrip's, per entry
   std::vector<int> order_;                // bounded boxes by increasing lower end
   std::vector<int> unbounded_;            // boxes with an infinite corner
   std::vector<Eigen::Vector3d> centers_;  // the boxes' centres, by index

@@ -1,7 +1,9 @@
 #include "coulomb/io/hdf5_file.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 namespace coulomb {
@@ -233,6 +235,16 @@ void Hdf5File::WriteMatrix(const std::string& dataset,
 void Hdf5File::WriteIntegers(const std::string& dataset,
                              const std::vector<long long>& values) {
   Write(dataset, H5T_STD_I64LE, H5T_NATIVE_LLONG, {values.size()}, values.data());
+}
+
+void Hdf5File::WriteInt32s(const std::string& dataset,
+                           const std::vector<long long>& values) {
+  for (const long long value : values) {
+    if (value < std::numeric_limits<int32_t>::min() ||
+        value > std::numeric_limits<int32_t>::max())
+      Fail(dataset, std::to_string(value) + " does not fit a 32-bit integer");
+  }
+  Write(dataset, H5T_STD_I32LE, H5T_NATIVE_LLONG, {values.size()}, values.data());
 }
 
 void Hdf5File::WriteString(const std::string& dataset, const std::string& value) {

@@ -50,6 +50,9 @@ class Hdf5File {
   // Creates the intermediate groups as needed.
   void WriteDoubles(const std::string& dataset, const Eigen::VectorXd& values);
   void WriteIntegers(const std::string& dataset, const std::vector<long long>& values);
+  // Stored as 32-bit integers, as FCLIB's files hold theirs; throws
+  // std::runtime_error naming the dataset for a value that does not fit.
+  void WriteInt32s(const std::string& dataset, const std::vector<long long>& values);
   // A scalar fixed-length string (as FCLIB's files hold their info texts).
   void WriteString(const std::string& dataset, const std::string& value);
   // A 1-D dataset of variable-length UTF-8 strings.

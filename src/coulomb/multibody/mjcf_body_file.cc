@@ -308,7 +308,8 @@ std::vector<std::string> ReadMjcfTopLevelBodies(const std::string& path) {
 }
 
 MjcfBodyFile::MjcfBodyFile(const std::string& path,
-                           const std::optional<std::string>& body, bool keep_placement) {
+                           const std::optional<std::string>& body, bool keep_placement,
+                           bool take_height_fields) {
   if (!std::filesystem::is_regular_file(path))
     throw std::runtime_error(path + ": MJCF file not found");
   const ptree root = ReadMjcfRoot(path);
@@ -319,6 +320,7 @@ MjcfBodyFile::MjcfBodyFile(const std::string& path,
   AnchorMeshDirectory(path, &kept);
   if (const auto world = kept.get_child_optional("worldbody"))
     NameUnnamedBodiesAndGeoms(&*world);
+  if (take_height_fields) height_fields_ = TakeMjcfHeightFields(path, &kept);
   path_ = WriteTemporary(path, kept);
 }
 

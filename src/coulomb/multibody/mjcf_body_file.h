@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "coulomb/multibody/mjcf_height_fields.h"
+
 namespace coulomb {
 
 // The names of the bodies directly under an MJCF file's <worldbody>, in file
@@ -23,7 +25,9 @@ std::vector<std::string> ReadMjcfTopLevelBodies(const std::string& path);
 // names another body is left out and listed in `left_out` (a scene warning), as is the
 // <keyframe> of a file of several bodies, whose qpos spans all of them. Bodies and geoms
 // without a name are given one (NameUnnamedBodiesAndGeoms); the rest is ReadMjcfRoot's
-// form.
+// form. With `take_height_fields`, the copy leaves out the file's height
+// fields, which Pinocchio's parser does not read, and holds them in
+// height_fields() (TakeMjcfHeightFields), for the copy Pinocchio reads.
 //
 // With `keep_placement`, a body without a joint of its own (a table, a
 // robot's fixed base) stays where the file puts it, nested in a massless
@@ -35,7 +39,7 @@ class MjcfBodyFile {
   // Throws std::runtime_error naming the file when it cannot be read or
   // written, or when `body` is not a top-level body of it.
   MjcfBodyFile(const std::string& path, const std::optional<std::string>& body,
-               bool keep_placement);
+               bool keep_placement, bool take_height_fields = false);
   ~MjcfBodyFile();
   MjcfBodyFile(const MjcfBodyFile&) = delete;
   MjcfBodyFile& operator=(const MjcfBodyFile&) = delete;
@@ -44,9 +48,11 @@ class MjcfBodyFile {
   const std::vector<std::string>& left_out() const { return left_out_; }
   // Whether this is the whole file (no body named, or the only one).
   bool whole_file() const { return whole_file_; }
+  const std::vector<MjcfHeightFieldGeom>& height_fields() const { return height_fields_; }
 
  private:
   std::string path_;
+  std::vector<MjcfHeightFieldGeom> height_fields_;
   std::vector<std::string> left_out_;
   bool whole_file_ = false;
 };

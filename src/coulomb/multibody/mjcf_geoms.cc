@@ -106,10 +106,7 @@ class ContactReader {
             MjcfGeomName(attributes.get("name", ""), body_name, geom_index++);
         if (!names_.insert(name).second)
           throw std::runtime_error("two geoms are named '" + name + "' (rename one)");
-        contacts_[name] = {SlidingFriction(attributes, name),
-                           {Bitmask(attributes, "contype", name),
-                            Bitmask(attributes, "conaffinity", name)},
-                           PlaneHalfSize(attributes, name)};
+        contacts_[name] = ReadMjcfGeomContact(attributes, name);
       }
     }
   }
@@ -204,6 +201,13 @@ void NameUnnamedBodiesAndGeoms(ptree* worldbody) {
   CollectNames(*worldbody, &taken);
   int next_body_id = 1;
   NameUnnamed(worldbody, "universe", &next_body_id, &taken);
+}
+
+MjcfGeomContact ReadMjcfGeomContact(const ptree& attributes, const std::string& name) {
+  return {
+      SlidingFriction(attributes, name),
+      {Bitmask(attributes, "contype", name), Bitmask(attributes, "conaffinity", name)},
+      PlaneHalfSize(attributes, name)};
 }
 
 std::map<std::string, MjcfGeomContact> ReadMjcfGeomContacts(const std::string& path) {

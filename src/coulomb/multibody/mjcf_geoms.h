@@ -63,6 +63,11 @@ struct MjcfGeomContact {
       Eigen::Vector2d::Constant(std::numeric_limits<double>::infinity());
 };
 
+// One geom's, from its attributes (its classes resolved); `name` for errors,
+// which are ReadMjcfGeomContacts'.
+MjcfGeomContact ReadMjcfGeomContact(const boost::property_tree::ptree& attributes,
+                                    const std::string& name);
+
 // Those of every geom of the MJCF file at `path`, under its collision
 // object's name (MjcfGeomName). Throws std::runtime_error naming the geom
 // for a friction that is not one to three finite numbers ≥ 0, a contype or

@@ -293,6 +293,19 @@ struct MultibodyTree::Impl {
     }
   }
 
+  // Each height field as the union of its prisms (HeightFieldPrisms), world
+  // geometries that carry the geom's name and contact attributes.
+  void AddHeightFields(const std::vector<MjcfHeightFieldGeom>& height_fields) {
+    for (const MjcfHeightFieldGeom& geom : height_fields) {
+      for (HeightFieldPrism& prism :
+           HeightFieldPrisms(geom.field, "geom '" + geom.name + "'")) {
+        world_geometries.push_back(
+            {geom.name, X_W_file * geom.X_FG * Eigen::Translation3d(prism.offset),
+             std::move(prism.mesh), geom.contact.friction, geom.contact.filter});
+      }
+    }
+  }
+
   // Each geometry's friction and filter, and a plane's extent for rays, from
   // `contacts`, by name.
   void SetGeometryContacts(const std::map<std::string, MjcfGeomContact>& contacts) {
@@ -505,13 +518,14 @@ MultibodyTree MultibodyTree::FromMjcf(const std::string& path, bool floating_bas
   };
   CapturedStderr parser;  // Pinocchio's MJCF parser may print what it skips
   try {
-    copy.emplace(path, std::nullopt, false);
+    copy.emplace(path, std::nullopt, false, /*take_height_fields=*/true);
     MjcfRobot robot = MjcfRobotModel(copy->path());
     impl->model = std::move(robot.model);
     impl->mjcf_root_pose = robot.X_W_root;
     impl->Place(floating_base, X_WB);
     impl->LoadMjcfCollisionGeometry(copy->path());
     impl->SetGeometryContacts(ReadMjcfGeomContacts(copy->path()));
+    impl->AddHeightFields(copy->height_fields());
   } catch (const std::exception& e) {
     const std::string detail = CapturedStderr::FirstLine(parser.Release());
     throw std::runtime_error(named(path + ": cannot load MJCF: " + ParserMessage(e) +
