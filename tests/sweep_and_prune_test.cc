@@ -73,5 +73,42 @@ TEST(SweepAndPrune, FindsExactlyTheClosePairsWhileBoxesMove) {
   EXPECT_LT(most, all_pairs / 4);
 }
 
+// A terrain's prisms: a grid of fixed boxes touching their neighbours, a
+// fixed half-space under them and a few moving boxes among them. Fixed pairs
+// are left out, and every other close pair is found, whether the moving box
+// comes before or after the fixed one in the sweep.
+TEST(SweepAndPrune, LeavesOutPairsOfFixedBoxesOnly) {
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> position(-1.0, 1.0);
+  std::vector<Eigen::AlignedBox3d> boxes;
+  std::vector<double> radii;
+  std::vector<char> fixed;
+  const auto add = [&](const Eigen::Vector3d& center, const Eigen::Vector3d& half,
+                       bool is_fixed) {
+    boxes.emplace_back(center - half, center + half);
+    radii.push_back(half.norm());
+    fixed.push_back(is_fixed);
+  };
+  for (int r = 0; r < 20; ++r)
+    for (int c = 0; c < 20; ++c)
+      add({-1.0 + 0.1 * c, -1.0 + 0.1 * r, 0.0}, {0.05, 0.05, 0.1}, true);
+  add(Eigen::Vector3d::Zero(),
+      Eigen::Vector3d::Constant(std::numeric_limits<double>::infinity()), true);
+  for (int k = 0; k < 12; ++k)
+    add({position(random), position(random), 0.15}, {0.07, 0.04, 0.06}, false);
+  std::vector<std::pair<int, int>> expected;
+  for (const auto& [i, j] : ClosePairs(boxes, radii, 0.01))
+    if (!(fixed[i] && fixed[j])) expected.emplace_back(i, j);
+  SweepAndPrune broad_phase;
+  std::vector<std::pair<int, int>> candidates;
+  broad_phase.FindCandidatePairs(boxes, radii, 0.01, &candidates, fixed);
+  EXPECT_EQ(candidates, expected);
+  EXPECT_GT(expected.size(), 12u * 4);  // each moving box meets several prisms
+  // Without the flags the fixed pairs come back: the grid's neighbours.
+  broad_phase.FindCandidatePairs(boxes, radii, 0.01, &candidates);
+  EXPECT_EQ(candidates, ClosePairs(boxes, radii, 0.01));
+  EXPECT_GT(candidates.size(), expected.size() + 400);
+}
+
 }  // namespace
 }  // namespace coulomb

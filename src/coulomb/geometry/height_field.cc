@@ -12,8 +12,9 @@ namespace {
 // A triangular prism's boundary: corners 0–2 on top, 3–5 below them; the
 // top, the bottom, and each side's two triangles (MakeConvexPolytope turns
 // them outward).
-const std::vector<std::array<int, 3>> kPrismFaces{
-    {0, 1, 2}, {3, 4, 5}, {0, 1, 4}, {0, 4, 3}, {1, 2, 5}, {1, 5, 4}, {2, 0, 3}, {2, 3, 5}};
+const std::vector<std::array<int, 3>> kPrismFaces{{0, 1, 2}, {3, 4, 5}, {0, 1, 4},
+                                                  {0, 4, 3}, {1, 2, 5}, {1, 5, 4},
+                                                  {2, 0, 3}, {2, 3, 5}};
 
 void Check(const HeightField& field, const std::string& name) {
   const auto fail = [&](const std::string& what) {
@@ -60,7 +61,8 @@ std::vector<HeightFieldPrism> HeightFieldPrisms(const HeightField& field,
         for (const Eigen::Vector3d& p : corners) bounds.extend(p);
         const Eigen::Vector3d offset = bounds.center();
         for (Eigen::Vector3d& p : corners) p -= offset;
-        prisms.push_back({offset, MakeConvexPolytope(std::move(corners), kPrismFaces, name)});
+        prisms.push_back(
+            {offset, MakeConvexPolytope(std::move(corners), kPrismFaces, name)});
       }
     }
   }

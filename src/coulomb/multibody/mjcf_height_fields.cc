@@ -51,12 +51,14 @@ std::vector<double> RawElevations(const ptree& asset, const std::string& what,
     std::string extension = std::filesystem::path(*file).extension().string();
     std::transform(extension.begin(), extension.end(), extension.begin(), ::tolower);
     if (extension == ".png")
-      throw std::runtime_error(what + ": PNG height fields are not read; give its "
-                                      "elevations in MuJoCo's binary form (int32 nrow, "
-                                      "int32 ncol, float32 data) or as elevation=\"…\"");
+      throw std::runtime_error(what +
+                               ": PNG height fields are not read; give its "
+                               "elevations in MuJoCo's binary form (int32 nrow, "
+                               "int32 ncol, float32 data) or as elevation=\"…\"");
     return ReadBinaryElevations((asset_folder / *file).string(), rows, cols);
   }
-  const std::size_t count = static_cast<std::size_t>(std::max(*rows, 0)) * std::max(*cols, 0);
+  const std::size_t count =
+      static_cast<std::size_t>(std::max(*rows, 0)) * std::max(*cols, 0);
   const auto text = asset.get_optional<std::string>("elevation");
   if (!text) return std::vector<double>(count, 0.0);
   const std::vector<double> given = ParseMjcfNumbers(*text, what + ": elevation");
@@ -75,7 +77,8 @@ HeightField ReadHeightField(const ptree& asset, const std::string& what,
   HeightField field;
   std::vector<double> heights =
       RawElevations(asset, what, asset_folder, &field.rows, &field.cols);
-  const std::vector<double> size = MjcfAttributeNumbers(asset, "size", "hfield", {0, 0, 0, 0});
+  const std::vector<double> size =
+      MjcfAttributeNumbers(asset, "size", "hfield", {0, 0, 0, 0});
   if (!(size[2] >= 0.0))
     throw std::runtime_error(what + ": size's elevation scale must be ≥ 0");
   const auto [low, high] = std::minmax_element(heights.begin(), heights.end());
@@ -155,8 +158,8 @@ std::vector<MjcfHeightFieldGeom> TakeMjcfHeightFields(const std::string& path,
     const auto asset = assets.find(asset_name);
     if (asset == assets.end())
       throw std::runtime_error(what + ": no <hfield> asset named '" + asset_name + "'");
-    geom.field = ReadHeightField(asset->second,
-                                 path + ": hfield '" + asset_name + "'", folder);
+    geom.field =
+        ReadHeightField(asset->second, path + ": hfield '" + asset_name + "'", folder);
     geom.X_FG = MjcfElementPose(attributes, "geom");
     geom.contact = ReadMjcfGeomContact(attributes, geom.name);
     geoms.push_back(std::move(geom));
