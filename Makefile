@@ -121,6 +121,9 @@ viewer-screenshots: build browser-deps
 	$(BUILD_DIR)/coulomb run scenes/parallel_gripper.xml --duration 0.5 --out $(BUILD_DIR)/runs/parallel_gripper
 	$(BUILD_DIR)/coulomb view $(BUILD_DIR)/runs/parallel_gripper --export $(BUILD_DIR)/runs/parallel_gripper.html
 	node viewer/test/screenshot.mjs file://$(abspath $(BUILD_DIR))/runs/parallel_gripper.html 200 docs/viewer_sensors.png sensors
+	$(BUILD_DIR)/coulomb run scenes/terrain.xml --duration 3 --out $(BUILD_DIR)/runs/terrain
+	$(BUILD_DIR)/coulomb view $(BUILD_DIR)/runs/terrain --export $(BUILD_DIR)/runs/terrain.html
+	node viewer/test/screenshot.mjs file://$(abspath $(BUILD_DIR))/runs/terrain.html 600 docs/viewer_terrain.png
 
 # The whole C++ suite under AddressSanitizer and UndefinedBehaviorSanitizer
 # (GCC; a separate build folder, no Python package; the allocation-counting
