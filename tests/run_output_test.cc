@@ -64,15 +64,19 @@ TEST_F(RunOutputTest, GeometryPosesFollowTheBodies) {
   EXPECT_EQ(names[shapes[2]], "mesh");
   EXPECT_EQ(file_->ReadRows("/geometry/size", 1, 1)[0], 0.1);
 
+  // The ground never moves: its pose is written once, the bodies' per sample.
+  EXPECT_EQ(file_->ReadIntegers("/geometry/moving"), (std::vector<long long>{1, 2}));
+  EXPECT_EQ(file_->ReadRows("/geometry/first_poses", 0, 1),
+            (std::vector<double>{0, 0, 0, 1, 0, 0, 0}));
   const size_t samples = file_->Dimensions("/time")[0];
-  ASSERT_EQ(file_->Dimensions("/geometry/poses"), (std::vector<size_t>{samples, 3 * 7}));
+  ASSERT_EQ(file_->Dimensions("/geometry/poses"), (std::vector<size_t>{samples, 2 * 7}));
   const Eigen::VectorXd ball = file_->ReadDoubles("/bodies/ball/position");
   const Eigen::VectorXd orientation = file_->ReadDoubles("/bodies/ball/orientation");
   for (size_t s = 0; s < samples; s += 10) {
     const std::vector<double> pose = file_->ReadRows("/geometry/poses", s, 1);
-    for (int k = 0; k < 3; ++k) EXPECT_EQ(pose[7 + k], ball(3 * s + k));  // G = B
+    for (int k = 0; k < 3; ++k) EXPECT_EQ(pose[k], ball(3 * s + k));  // G = B
     for (int k = 0; k < 4; ++k)  // the same rotation, up to the quaternion's sign
-      EXPECT_NEAR(std::abs(pose[10 + k]), std::abs(orientation(4 * s + k)), 1e-12);
+      EXPECT_NEAR(std::abs(pose[3 + k]), std::abs(orientation(4 * s + k)), 1e-12);
   }
 }
 
@@ -131,6 +135,14 @@ TEST(SamplesFrom, KeepsEachSampleWithItsContacts) {
     }
   }
   EXPECT_EQ(part.geometry_poses.front(), all.geometry_poses[first]);
+  // Every geometry's pose at a sample: the ground's kept once, the ball's
+  // and the tetrahedron's of the sample, in a part as in the whole.
+  const Eigen::VectorXd poses = GeometryPosesAt(part, 0);
+  ASSERT_EQ(poses.size(), 3 * 7);
+  EXPECT_EQ(Eigen::VectorXd(poses.head<7>()),
+            (Eigen::VectorXd(7) << 0, 0, 0, 1, 0, 0, 0).finished());
+  EXPECT_EQ(Eigen::VectorXd(poses.tail<14>()), all.geometry_poses[first]);
+  EXPECT_EQ(poses.segment<3>(7), all.body_samples[0][first].head<3>());
   EXPECT_THROW(SamplesFrom(all, all.time.size() + 1), std::invalid_argument);
 }
 

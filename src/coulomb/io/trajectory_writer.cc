@@ -63,9 +63,11 @@ std::vector<std::string> ShapeNames() {
 }
 
 // Per geometry: shape code (its index in the Shape variant, named by
-// /geometry/shape_names), size, body, and the surfaces of convex meshes and
-// SDF shapes.
-void WriteGeometries(Hdf5File* file, const std::vector<RecordedGeometry>& geometries) {
+// /geometry/shape_names), size, body, the surfaces of convex meshes and SDF
+// shapes, its first pose, and which move (Trajectory::moving_geometries,
+// whose poses /geometry/poses holds per sample).
+void WriteGeometries(Hdf5File* file, const Trajectory& trajectory) {
+  const std::vector<RecordedGeometry>& geometries = trajectory.geometries;
   std::vector<long long> codes, vertex_offsets{0}, triangles, triangle_offsets{0};
   std::vector<double> sizes, vertices;
   std::vector<std::string> bodies;
@@ -91,6 +93,12 @@ void WriteGeometries(Hdf5File* file, const std::vector<RecordedGeometry>& geomet
   file->WriteIntegers("/geometry/mesh_vertex_offsets", vertex_offsets);
   file->WriteIntegers("/geometry/mesh_triangles", triangles);
   file->WriteIntegers("/geometry/mesh_triangle_offsets", triangle_offsets);
+  file->WriteMatrix("/geometry/first_poses",
+                    {trajectory.first_poses.data(),
+                     trajectory.first_poses.data() + trajectory.first_poses.size()},
+                    geometries.size(), 7);
+  file->WriteIntegers("/geometry/moving", {trajectory.moving_geometries.begin(),
+                                           trajectory.moving_geometries.end()});
 }
 
 // Rows [first, end) of `rows` appended to a growable matrix of `cols`.
@@ -218,7 +226,7 @@ TrajectoryWriter::TrajectoryWriter(const std::string& path, const Trajectory& tr
     file_.WriteStrings("/run/scene_text", {description.scene_text});
   file_.WriteStrings("/bodies/names", body_names_);
   file_.WriteDoubles("/time_step", Eigen::VectorXd::Constant(1, trajectory.time_step));
-  WriteGeometries(&file_, trajectory.geometries);
+  WriteGeometries(&file_, trajectory);
   WriteSensorNames(&file_, trajectory);
   const long long first_offset = 0;
   file_.AppendIntegers("/contacts/offsets", &first_offset, 1);
@@ -306,7 +314,7 @@ void TrajectoryWriter::Append(const Trajectory& trajectory, size_t first,
   }
   const size_t nq = end > first ? trajectory.q[first].size() : 0;
   const size_t nv = end > first ? trajectory.v[first].size() : 0;
-  const size_t poses = 7 * trajectory.geometries.size();
+  const size_t poses = 7 * trajectory.moving_geometries.size();
   if (end > first) {
     AppendVectors(&file_, "/q", trajectory.q, first, nq);
     AppendVectors(&file_, "/v", trajectory.v, first, nv);

@@ -87,6 +87,12 @@ Simulation::Simulation(Scene scene)
   const CollisionWorld& world = scene_.system.collision_world();
   for (int g = 0; g < world.num_geometries(); ++g) {
     trajectory_.geometries.push_back({world.shape(g), BodyName(g)});
+    if (world.tree(g) >= 0 || world.body(g) != 0)  // body 0 of the world: fixed
+      trajectory_.moving_geometries.push_back(g);
+  }
+  if (trajectory_.moving_geometries.empty()) {
+    for (int g = 0; g < world.num_geometries(); ++g)
+      trajectory_.moving_geometries.push_back(g);
   }
   scene_.system.GatherTreeStates();
   scene_.system.UpdateAllTrees();
@@ -127,6 +133,19 @@ void Simulation::RestoreImpulseWarmStart(const std::vector<RecordedContact>& con
   stepper_.SetImpulseWarmStart(std::move(points), std::move(impulses_C));
 }
 
+void PutMovingPoses(const std::vector<int>& moving, const double* moving_poses,
+                    double* poses) {
+  for (size_t m = 0; m < moving.size(); ++m)
+    std::copy_n(moving_poses + 7 * m, 7, poses + 7 * moving[m]);
+}
+
+Eigen::VectorXd GeometryPosesAt(const Trajectory& trajectory, size_t sample) {
+  Eigen::VectorXd poses = trajectory.first_poses;
+  PutMovingPoses(trajectory.moving_geometries,
+                 trajectory.geometry_poses.at(sample).data(), poses.data());
+  return poses;
+}
+
 Trajectory SamplesFrom(const Trajectory& all, size_t first) {
   if (first > all.time.size()) throw std::invalid_argument("no such trajectory sample");
   Trajectory part;
@@ -134,6 +153,8 @@ Trajectory SamplesFrom(const Trajectory& all, size_t first) {
   part.body_names = all.body_names;
   part.sensors = all.sensors;
   part.geometries = all.geometries;
+  part.first_poses = all.first_poses;
+  part.moving_geometries = all.moving_geometries;
   part.time.assign(all.time.begin() + first, all.time.end());
   part.q.assign(all.q.begin() + first, all.q.end());
   part.v.assign(all.v.begin() + first, all.v.end());
@@ -196,12 +217,20 @@ void Simulation::RecordSensors() {
 void Simulation::RecordGeometry(bool ends_step) {
   std::vector<Eigen::Isometry3d> X_WG;
   scene_.system.CalcGeometryPoses(&X_WG);
-  Eigen::VectorXd& poses = trajectory_.geometry_poses.emplace_back(7 * X_WG.size());
-  for (size_t g = 0; g < X_WG.size(); ++g) {
+  const auto pose = [&](int g) {
     const Eigen::Quaterniond rotation(X_WG[g].linear());
-    poses.segment<7>(7 * g) << X_WG[g].translation(), rotation.w(), rotation.x(),
-        rotation.y(), rotation.z();
+    Eigen::Matrix<double, 7, 1> row;
+    row << X_WG[g].translation(), rotation.w(), rotation.x(), rotation.y(), rotation.z();
+    return row;
+  };
+  if (trajectory_.first_poses.size() == 0) {
+    trajectory_.first_poses.resize(7 * X_WG.size());
+    for (size_t g = 0; g < X_WG.size(); ++g)
+      trajectory_.first_poses.segment<7>(7 * g) = pose(static_cast<int>(g));
   }
+  const std::vector<int>& moving = trajectory_.moving_geometries;
+  Eigen::VectorXd& poses = trajectory_.geometry_poses.emplace_back(7 * moving.size());
+  for (size_t m = 0; m < moving.size(); ++m) poses.segment<7>(7 * m) = pose(moving[m]);
   if (ends_step) {
     VisitLastContacts([&](const ContactPoint& point, const Eigen::Vector3d& gamma_W) {
       trajectory_.contacts.push_back({point.geometry_a, point.geometry_b, point.p_W,

@@ -63,8 +63,15 @@ struct Trajectory {
   std::vector<std::vector<Eigen::VectorXd>> sensor_samples;
   // Per tree, its sensors in the order of a row of sensor_samples.
   std::vector<std::vector<RecordedSensor>> sensors;
-  // What a viewer draws: the geometries, and per sample every geometry's world pose X_WG
-  // as [x y z qw qx qy qz] (7 per geometry, CollisionWorld order).
+  // What a viewer draws: the geometries (below) and their world poses X_WG
+  // as [x y z qw qx qy qz] (7 per geometry, CollisionWorld order). A
+  // geometry of the world itself never moves (a floor, a height field's
+  // thousands of prisms): its pose is kept once, in first_poses (every
+  // geometry's as the simulation was built). Per sample, geometry_poses
+  // holds those of moving_geometries (all the others, in order; every
+  // geometry if none moves). GeometryPosesAt puts them together.
+  Eigen::VectorXd first_poses;
+  std::vector<int> moving_geometries;
   std::vector<Eigen::VectorXd> geometry_poses;
   // Per sample s, the contacts of the step that ended there:
   // contacts[contact_offsets[s], contact_offsets[s + 1]) (none for sample 0).
@@ -75,6 +82,13 @@ struct Trajectory {
 
 // The samples of `trajectory` from `first` on (contacts included).
 Trajectory SamplesFrom(const Trajectory& trajectory, size_t first);
+
+// Every geometry's pose (7 each) into `poses` (which holds first_poses):
+// those of `moving` replaced by `moving_poses` (7 per moving geometry).
+void PutMovingPoses(const std::vector<int>& moving, const double* moving_poses,
+                    double* poses);
+// Every geometry's pose at `sample` of `trajectory` (7 each).
+Eigen::VectorXd GeometryPosesAt(const Trajectory& trajectory, size_t sample);
 
 // Statistics of a run (Simulation::Run) or of every step so far.
 struct SimulationSummary {

@@ -9,10 +9,11 @@ LiveRun::LiveRun(const Simulation& simulation) {
   meta_.live = true;
   meta_.time_step = simulation.time_step();
   meta_.geometries = simulation.trajectory().geometries;
-  const std::vector<Eigen::VectorXd>& poses = simulation.trajectory().geometry_poses;
-  if (!poses.empty())
-    meta_.first_poses.assign(poses.front().begin(), poses.front().end());
   const Trajectory& trajectory = simulation.trajectory();
+  if (!trajectory.geometry_poses.empty()) {
+    const Eigen::VectorXd first = GeometryPosesAt(trajectory, 0);
+    meta_.first_poses.assign(first.begin(), first.end());
+  }
   for (size_t t = 0; t < trajectory.sensors.size(); ++t) {
     if (trajectory.sensors[t].empty()) continue;
     meta_.sensors.push_back({trajectory.body_names[t], trajectory.sensors[t], {}});
@@ -29,7 +30,7 @@ void LiveRun::Update(const Simulation& simulation) {
   const std::lock_guard<std::mutex> lock(mutex_);
   for (size_t s = meta_.time.size(); s < trajectory.time.size(); ++s) {
     meta_.time.push_back(trajectory.time[s]);
-    const Eigen::VectorXd& poses = trajectory.geometry_poses[s];
+    const Eigen::VectorXd poses = GeometryPosesAt(trajectory, s);
     poses_.insert(poses_.end(), poses.begin(), poses.end());
     for (long long c = trajectory.contact_offsets[s];
          c < trajectory.contact_offsets[s + 1]; ++c) {

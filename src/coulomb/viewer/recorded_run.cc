@@ -72,18 +72,18 @@ RecordedRun::RecordedRun(const std::string& directory) : directory_(directory) {
   meta.geometries = ReadTrajectoryGeometry(*file_);
   frames_ = meta.time.size();
   geometries_ = static_cast<int>(meta.geometries.size());
+  ReadFixedPoses();
   const std::vector<size_t> poses = file_->Dimensions("/geometry/poses");
-  if (poses.size() != 2 || poses[0] != frames_ ||
-      poses[1] != 7 * meta.geometries.size()) {
+  if (poses.size() != 2 || poses[0] != frames_ || poses[1] != 7 * moving_.size()) {
     file_->Fail("/geometry/poses", "expected " + std::to_string(frames_) + " × " +
-                                       std::to_string(7 * meta.geometries.size()));
+                                       std::to_string(7 * moving_.size()));
   }
   contact_offsets_ = file_->ReadIntegers("/contacts/offsets");
   if (contact_offsets_.size() != frames_ + 1) {
     file_->Fail("/contacts/offsets",
                 "expected " + std::to_string(frames_ + 1) + " entries");
   }
-  if (frames_ > 0) meta.first_poses = file_->ReadRows("/geometry/poses", 0, 1);
+  if (frames_ > 0) meta.first_poses = PosesOfFrames(0, 1);
   const fs::path stats = fs::path(directory) / "stats.json";
   if (fs::exists(stats)) meta.stats_json = ReadText(stats);
   meta.sensors = ReadRobotSensorRecords(*file_, frames_);
@@ -91,6 +91,33 @@ RecordedRun::RecordedRun(const std::string& directory) : directory_(directory) {
 }
 
 RecordedRun::~RecordedRun() = default;
+
+void RecordedRun::ReadFixedPoses() {
+  const size_t count = static_cast<size_t>(geometries_);
+  if (!file_->Exists("/geometry/moving")) {  // written before: every geometry
+    first_poses_.assign(7 * count, 0.0);
+    for (int g = 0; g < geometries_; ++g) moving_.push_back(g);
+    return;
+  }
+  first_poses_ = file_->ReadRows("/geometry/first_poses", 0, count);
+  for (const long long g : file_->ReadIntegers("/geometry/moving")) {
+    if (g < 0 || g >= geometries_)
+      file_->Fail("/geometry/moving", "geometry " + std::to_string(g) + " out of range");
+    moving_.push_back(static_cast<int>(g));
+  }
+}
+
+std::vector<double> RecordedRun::PosesOfFrames(size_t first, size_t count) const {
+  const std::vector<double> moving = file_->ReadRows("/geometry/poses", first, count);
+  std::vector<double> poses;
+  poses.reserve(count * first_poses_.size());
+  for (size_t f = 0; f < count; ++f) {
+    const size_t at = poses.size();
+    poses.insert(poses.end(), first_poses_.begin(), first_poses_.end());
+    PutMovingPoses(moving_, moving.data() + 7 * moving_.size() * f, poses.data() + at);
+  }
+  return poses;
+}
 
 std::optional<std::string> RecordedRun::Chunk(int index) const {
   const size_t first = static_cast<size_t>(index) * kChunkFrames;
@@ -102,7 +129,7 @@ std::optional<std::string> RecordedRun::Chunk(int index) const {
   for (size_t f = first; f <= first + count; ++f)
     frames.offsets.push_back(static_cast<uint32_t>(contact_offsets_[f] - begin));
   const std::lock_guard<std::mutex> lock(mutex_);
-  frames.poses = ToFloat(file_->ReadRows("/geometry/poses", first, count));
+  frames.poses = ToFloat(PosesOfFrames(first, count));
   const size_t rows = static_cast<size_t>(end - begin);
   const std::vector<double> point = file_->ReadRows("/contacts/point", begin, rows);
   const std::vector<double> normal = file_->ReadRows("/contacts/normal", begin, rows);

@@ -30,8 +30,16 @@ class RecordedRun : public ReplaySource {
   std::string directory_;
   std::unique_ptr<Hdf5File> file_;
   mutable std::mutex mutex_;  // HDF5 is not thread-safe
+  // first_poses_ and moving_ from /geometry/first_poses and /geometry/moving
+  // (Trajectory's); a file without them records every geometry per frame.
+  void ReadFixedPoses();
+  // Every geometry's pose (7 each) at frames [first, first + count).
+  std::vector<double> PosesOfFrames(size_t first, size_t count) const;
+
   size_t frames_ = 0;
   int geometries_ = 0;
+  std::vector<double> first_poses_;
+  std::vector<int> moving_;
   std::vector<long long> contact_offsets_;
   std::string meta_json_;
 };
