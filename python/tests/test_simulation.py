@@ -6,6 +6,7 @@ import math
 import multiprocessing
 import pickle
 import re
+import shutil
 import threading
 import warnings
 import urllib.error
@@ -124,6 +125,37 @@ def test_run_gives_the_trajectory_of_the_command_line(tmp_path, coulomb_bin, sce
         # what the viewer draws, so that `coulomb view` plays a Python run
         np.testing.assert_allclose(saved["/geometry/poses"][:], cli["/geometry/poses"][:],
                                    rtol=0, atol=1e-12)
+
+
+def test_fixed_geometry_is_recorded_once_and_viewed_as_if_recorded_per_sample(
+        tmp_path, coulomb_bin):
+    # The walled clutter: its ground and walls are the world's and never
+    # move. They are written once (/geometry/first_poses), the boxes per
+    # sample (/geometry/moving). Rewriting the file with every geometry per
+    # sample (the layout before) must give the viewer the very same run.
+    h5py = pytest.importorskip("h5py")
+    runs = {name: tmp_path / name / "run" for name in ("compact", "per_sample")}
+    subprocess.run([coulomb_bin, "run", "clutter", "--set", "bodies=4", "--duration", "0.3",
+                    "--out", runs["compact"]], check=True, capture_output=True)
+    shutil.copytree(runs["compact"], runs["per_sample"])  # the same run's files
+    with h5py.File(runs["per_sample"] / "trajectory.h5", "r+") as file:
+        bodies = file["geometry/body"][:].astype(str)
+        moving = file["geometry/moving"][:]
+        assert list(moving) == [g for g, body in enumerate(bodies) if body != "world"]
+        assert 0 < len(moving) < len(bodies)
+        first = file["geometry/first_poses"][:]
+        poses = np.tile(first.reshape(-1), (file["time"].shape[0], 1))
+        for k, g in enumerate(moving):
+            poses[:, 7 * g:7 * g + 7] = file["geometry/poses"][:, 7 * k:7 * k + 7]
+        for dataset in ("geometry/poses", "geometry/moving", "geometry/first_poses"):
+            del file[dataset]
+        file["geometry/poses"] = poses
+    pages = []
+    for name, run in runs.items():
+        subprocess.run([coulomb_bin, "view", "run", "--export", "page.html"],
+                       cwd=run.parent, check=True, capture_output=True)
+        pages.append((run.parent / "page.html").read_bytes())
+    assert pages[0] == pages[1]
 
 
 def test_step_stats_are_the_per_step_records_of_the_command_line(tmp_path, coulomb_bin):
