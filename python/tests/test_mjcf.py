@@ -234,6 +234,8 @@ def hfield_file(asset, world_geom='<geom name="t" type="hfield" hfield="h"/>', b
      "geom 't': the base depth must be positive"),
     (hfield_file('<hfield name="h" nrow="1" ncol="3" size="1 1 0.1 0.1"/>'),
      "geom 't': a height field needs at least 2 rows and 2 columns, got 1 × 3"),
+    (hfield_file('<hfield name="h" nrow="100000" ncol="100000" size="1 1 0.1 0.1"/>'),
+     r"hfield 'h': 100000 × 100000 elevations; at most 1048576 \(1024 × 1024\) are read"),
 ])
 def test_mjcf_files_a_robot_cannot_be_are_refused_in_one_line(tmp_path, text, message):
     with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*" + message) as error:

@@ -15,6 +15,16 @@ namespace {
 
 using boost::property_tree::ptree;
 
+// The largest grid read, 1024 × 1024 points: 2 million prisms, about 2 GB.
+constexpr long long kMaxHeightFieldPoints = 1024LL * 1024;
+
+void CheckGridSize(long long rows, long long cols, const std::string& what) {
+  if (rows * cols > kMaxHeightFieldPoints)
+    throw std::runtime_error(what + ": " + std::to_string(rows) + " × " +
+                             std::to_string(cols) +
+                             " elevations; at most 1048576 (1024 × 1024) are read");
+}
+
 // An element's attributes (none: empty).
 ptree AttributesOf(const ptree& element) {
   const auto attributes = element.get_child_optional("<xmlattr>");
@@ -33,6 +43,7 @@ std::vector<double> ReadBinaryElevations(const std::string& file, int* rows, int
     throw std::runtime_error(file +
                              ": not a MuJoCo binary height field (int32 nrow, int32 "
                              "ncol, float32 data[nrow × ncol])");
+  CheckGridSize(size[0], size[1], file);
   std::vector<float> data(static_cast<size_t>(size[0]) * size[1]);
   in.read(reinterpret_cast<char*>(data.data()),
           static_cast<std::streamsize>(data.size() * sizeof(float)));
@@ -57,6 +68,7 @@ std::vector<double> RawElevations(const ptree& asset, const std::string& what,
                                "int32 ncol, float32 data) or as elevation=\"…\"");
     return ReadBinaryElevations((asset_folder / *file).string(), rows, cols);
   }
+  CheckGridSize(std::max(*rows, 0), std::max(*cols, 0), what);
   const std::size_t count =
       static_cast<std::size_t>(std::max(*rows, 0)) * std::max(*cols, 0);
   const auto text = asset.get_optional<std::string>("elevation");
