@@ -127,6 +127,37 @@ def test_run_gives_the_trajectory_of_the_command_line(tmp_path, coulomb_bin, sce
                                    rtol=0, atol=1e-12)
 
 
+def terrain_scene(heights, ball_position):
+    return {"time_step": 0.01, "bodies": [
+        {"name": "terrain", "fixed": True, "pose": {"position": [0, 0, 0.1]},
+         "shape": {"heightfield": {"size": [3, 2], "base": 0.2, "heights": heights}}},
+        {"name": "ball", "shape": {"sphere": {"radius": 0.1}}, "mass": 1,
+         "pose": {"position": ball_position}}]}
+
+
+def test_a_ball_rests_on_a_scene_heightfield_at_its_height():
+    # Rows from −y, columns from −x: a 0.5 m plateau over the cell x < −0.5,
+    # y > 0 of a 3 × 2 m grid of 4 × 3 points, at z = 0.1 + 0.5.
+    heights = [[0, 0, 0, 0], [0.5, 0.5, 0, 0], [0.5, 0.5, 0, 0]]
+    for (x, y), top in [((-1.0, 0.5), 0.5), ((1.0, -0.5), 0.0)]:
+        sim = coulomb.Simulation.from_dict(terrain_scene(heights, [x, y, 1.0]))
+        trajectory = sim.run(1.5)
+        np.testing.assert_allclose(sim.body_position("ball"), [x, y, 0.1 + top + 0.1],
+                                   atol=2e-3)
+        assert trajectory.summary["momentum_error_max"] < 1e-6
+
+
+@pytest.mark.parametrize("heights, message", [
+    ([[0, 0], [0, 0, 0]], r"heights\[1\]: expected 2 heights, as the first row"),
+    ([[0, 0]], "expected a list of at least 2 rows of heights"),
+    ([[0, 0], [0, "x"]], r"heights\[1\]\[1\]: expected a number"),
+    ([[0, 0], [0, -1]], "a height must be finite and above the base"),
+])
+def test_a_bad_scene_heightfield_is_refused_naming_the_key(heights, message):
+    with pytest.raises(ValueError, match=r"bodies\[0\]\.shape\.heightfield.*" + message):
+        coulomb.Simulation.from_dict(terrain_scene(heights, [0, 0, 1]))
+
+
 def test_fixed_geometry_is_recorded_once_and_viewed_as_if_recorded_per_sample(
         tmp_path, coulomb_bin):
     # The walled clutter: its ground and walls are the world's and never

@@ -1,6 +1,7 @@
 #include "coulomb/sim/scene_file.h"
 
 #include "coulomb/geometry/convex_mesh.h"
+#include "coulomb/geometry/height_field.h"
 #include "coulomb/geometry/revolved_shell.h"
 #include "coulomb/geometry/sampled_mesh_sdf.h"
 #include "coulomb/geometry/threaded_fasteners.h"
@@ -343,6 +344,54 @@ Eigen::Matrix3d ReadInertia(const SceneReader& r, const YAML::Node& node,
   return inertia;
 }
 
+// shape: {heightfield: {size: [lx, ly], base: d, heights: [[...], ...]}} of
+// a fixed body: terrain, the heights [m] on a grid spanning lx × ly about the
+// body's origin, rows from −y to +y, each from −x to +x, over a base down to
+// z = −d; added as its prisms (HeightFieldPrisms), each a static geometry.
+void ReadHeightFieldBody(const SceneReader& r, const YAML::Node& node,
+                         const std::string& key, const ContactMaterial& material,
+                         Scene* scene) {
+  const YAML::Node spec = node["shape"]["heightfield"];
+  const std::string sub = key + ".shape.heightfield";
+  if (node["shape"].size() != 1) r.Fail(node["shape"], key + ".shape", "give one shape");
+  r.CheckKeys(spec, sub, {"size", "base", "heights"});
+  if (!(node["fixed"] && r.Boolean(node["fixed"], key + ".fixed")) || node["motion"])
+    r.Fail(node, key, "a heightfield is terrain: it must be fixed: true");
+  for (const char* dynamic_key : {"mass", "density", "inertia", "velocity"})
+    if (node[dynamic_key])
+      r.Fail(node[dynamic_key], key + "." + dynamic_key, "not allowed on a heightfield");
+  for (const char* required : {"size", "base", "heights"})
+    if (!spec[required]) r.Fail(spec, sub, std::string(required) + " is required");
+  HeightField field;
+  const Eigen::Vector2d size = r.Vector<2>(spec["size"], sub + ".size");
+  field.half_size = 0.5 * size;
+  field.base_depth = r.Positive(spec["base"], sub + ".base");
+  const YAML::Node heights = spec["heights"];
+  if (!heights.IsSequence() || heights.size() < 2 || !heights[0].IsSequence())
+    r.Fail(heights, sub + ".heights", "expected a list of at least 2 rows of heights");
+  field.rows = static_cast<int>(heights.size());
+  field.cols = static_cast<int>(heights[0].size());
+  for (int row = 0; row < field.rows; ++row) {
+    const std::string row_key = sub + ".heights[" + std::to_string(row) + "]";
+    if (!heights[row].IsSequence() || static_cast<int>(heights[row].size()) != field.cols)
+      r.Fail(heights[row], row_key,
+             "expected " + std::to_string(field.cols) + " heights, as the first row");
+    for (int col = 0; col < field.cols; ++col)
+      field.heights.push_back(
+          r.Number(heights[row][col], row_key + "[" + std::to_string(col) + "]"));
+  }
+  const Eigen::Isometry3d pose = node["pose"] ? ReadPose(r, node["pose"], key + ".pose")
+                                              : Eigen::Isometry3d::Identity();
+  try {
+    for (HeightFieldPrism& prism : HeightFieldPrisms(field, sub)) {
+      scene->system.AddStaticGeometry(
+          std::move(prism.mesh), pose * Eigen::Translation3d(prism.offset), material);
+    }
+  } catch (const std::invalid_argument& e) {
+    r.Fail(spec, sub, std::string(e.what()).substr(sub.size() + 2));
+  }
+}
+
 void ReadBody(const SceneReader& r, const YAML::Node& node, const std::string& key,
               const ContactMaterial& defaults, std::set<std::string>* names,
               Scene* scene) {
@@ -354,6 +403,11 @@ void ReadBody(const SceneReader& r, const YAML::Node& node, const std::string& k
   if (!names->insert(name).second)
     r.Fail(node["name"], key + ".name", "duplicate name '" + name + "'");
   if (!node["shape"]) r.Fail(node, key, "shape is required");
+  if (node["shape"].IsMap() && node["shape"]["heightfield"]) {
+    ReadHeightFieldBody(r, node, key, ReadContactOverrides(r, node, key, defaults),
+                        scene);
+    return;
+  }
   const Shape shape = ReadShape(r, node["shape"], key + ".shape");
   const Eigen::Isometry3d pose = node["pose"] ? ReadPose(r, node["pose"], key + ".pose")
                                               : Eigen::Isometry3d::Identity();
