@@ -371,6 +371,22 @@ def test_a_binary_mjcf_height_field_is_read_row_0_first(tmp_path):
     np.testing.assert_allclose(sim.body_position("ball"), [-1.0, 1.0, 0.6], atol=2e-3)
 
 
+def test_a_files_height_field_comes_once_for_all_its_bodies(tmp_path):
+    # Two top-level bodies, each a robot of the scene: the terrain's 18
+    # prisms (2 × 3 × 3 cells) are the world's once, as its other world geoms.
+    h5py = pytest.importorskip("h5py")
+    balls = "".join(f'<body name="b{k}" pos="{k - 0.5} 0 1"><freejoint/>'
+                    f'<geom type="sphere" size="0.1"/></body>' for k in range(2))
+    path = tmp_path / "two.xml"
+    path.write_text(f"<mujoco><asset>{TERRAIN}</asset><worldbody>{TERRAIN_GEOM}"
+                    f"{balls}</worldbody></mujoco>")
+    sim = coulomb.Simulation.from_file(str(path))
+    sim.run(0.05).save(tmp_path / "run.h5")
+    with h5py.File(tmp_path / "run.h5") as file:
+        bodies = list(file["geometry/body"][:].astype(str))
+    assert bodies.count("world") == 2 * 3 * 3 and len(bodies) == 18 + 2
+
+
 def test_an_mjcf_world_box_is_placed_by_its_pos_and_euler(tmp_path):
     # The table is long along y once turned 90° about z: the ball, 0.3 m
     # along y from its centre, lands on its top (0.4 + 0.1); unturned, the

@@ -104,7 +104,7 @@ HeightField ReadHeightField(const ptree& asset, const std::string& what,
   return field;
 }
 
-// The <hfield> assets by name, and the folder their files are found in.
+// The <hfield> assets (their attributes) by name, taken out of `root`.
 std::map<std::string, ptree> TakeAssets(ptree* root) {
   std::map<std::string, ptree> assets;
   for (auto& [section, content] : *root) {

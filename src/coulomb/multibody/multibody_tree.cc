@@ -506,7 +506,8 @@ MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_bas
 }
 
 MultibodyTree MultibodyTree::FromMjcf(const std::string& path, bool floating_base,
-                                      const Eigen::Isometry3d& X_WB) {
+                                      const Eigen::Isometry3d& X_WB,
+                                      bool with_world_geometries) {
   if (!std::filesystem::is_regular_file(path)) {
     throw std::runtime_error(path + ": MJCF file not found");
   }
@@ -525,7 +526,11 @@ MultibodyTree MultibodyTree::FromMjcf(const std::string& path, bool floating_bas
     impl->Place(floating_base, X_WB);
     impl->LoadMjcfCollisionGeometry(copy->path());
     impl->SetGeometryContacts(ReadMjcfGeomContacts(copy->path()));
-    impl->AddHeightFields(copy->height_fields());
+    if (with_world_geometries) {
+      impl->AddHeightFields(copy->height_fields());
+    } else {
+      impl->world_geometries.clear();
+    }
   } catch (const std::exception& e) {
     const std::string detail = CapturedStderr::FirstLine(parser.Release());
     throw std::runtime_error(named(path + ": cannot load MJCF: " + ParserMessage(e) +

@@ -102,8 +102,10 @@ class MultibodyTree {
   // A <freejoint/> of the root body is dropped, and that body placed at the
   // origin: floating_base and X_WB say where the robot is, as for a URDF
   // (mjcf_root_pose: where the file puts it).
-  // The geoms of <worldbody> itself (a floor) are world_geometries(). Other
-  // free joints, and planes on links, are refused with std::runtime_error
+  // The geoms of <worldbody> itself (a floor; a height field as its
+  // triangular prisms, HeightFieldPrisms) are world_geometries(), unless
+  // `with_world_geometries` is false (a second robot of the same file).
+  // Other free joints, and planes on links, are refused with std::runtime_error
   // naming the file. Joint armature is kept (Pinocchio's
   // CRBA adds it to M) and damping readable (joint_damping); actuators are
   // read by ReadMjcfActuators (mjcf_actuators.h), springs by
@@ -116,7 +118,8 @@ class MultibodyTree {
   // and geoms without a name given one).
   static MultibodyTree FromMjcf(
       const std::string& path, bool floating_base,
-      const Eigen::Isometry3d& X_WB = Eigen::Isometry3d::Identity());
+      const Eigen::Isometry3d& X_WB = Eigen::Isometry3d::Identity(),
+      bool with_world_geometries = true);
   // Whether the MJCF file's robot floats in MuJoCo: its root body has a
   // free joint (<freejoint/>, or a <joint> of type free, the type perhaps
   // from a default class). Otherwise its joints hang it from the world.

@@ -305,15 +305,17 @@ int AddRobotFromFile(const SceneReader& r, const YAML::Node& node, const std::st
   const bool floating = ReadFloatingBase(r, node, key, file_key, path);
   const Eigen::Isometry3d pose = node["pose"] ? ReadPose(r, node["pose"], key + ".pose")
                                               : Eigen::Isometry3d::Identity();
+  const bool world_geoms =
+      !node["world_geoms"] || r.Boolean(node["world_geoms"], key + ".world_geoms");
   std::optional<MultibodyTree> model;
   try {
-    model.emplace(node["urdf"] ? MultibodyTree::FromUrdf(path, floating, pose)
-                               : MultibodyTree::FromMjcf(path, floating, pose));
+    model.emplace(node["urdf"]
+                      ? MultibodyTree::FromUrdf(path, floating, pose)
+                      : MultibodyTree::FromMjcf(path, floating, pose, world_geoms));
   } catch (const std::exception& e) {
     r.Fail(file, file_key, e.what());
   }
-  if (node["world_geoms"] && !r.Boolean(node["world_geoms"], key + ".world_geoms"))
-    model->DropWorldGeometries();
+  if (!world_geoms) model->DropWorldGeometries();
   const int world_geometries = static_cast<int>(model->world_geometries().size());
   const ContactMaterial material = ReadContactOverrides(r, node, key, defaults);
   // The robot's own friction replaces its file's geoms'.
