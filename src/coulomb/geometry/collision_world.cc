@@ -255,7 +255,9 @@ struct CollisionWorld::Impl {
   mutable std::vector<Eigen::AlignedBox3d> bounds;  // per geometry, BoundsOf
   mutable std::vector<double> radii;    // bounding radius + allowance, per geometry
   mutable std::vector<double> reaches;  // per geometry, GeometryMotion::reach()
-  mutable std::vector<char> fixed;      // per geometry, whether it is static
+  // Per geometry, whether it is on no tree (static, or a kinematic body's):
+  // the sweep leaves out pairs of two such, as Skip does.
+  mutable std::vector<char> fixed;
   // The last sweep's pairs (Sweep), and each geometry's pose and
   // allowance at that sweep.
   struct SweptPose {
