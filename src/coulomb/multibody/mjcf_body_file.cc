@@ -13,6 +13,7 @@
 
 #include "coulomb/multibody/mjcf_defaults.h"
 #include "coulomb/multibody/mjcf_geoms.h"
+#include "coulomb/multibody/mjcf_height_fields.h"
 #include "coulomb/multibody/mjcf_keyframe_share.h"
 
 namespace coulomb {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "coulomb/multibody/mjcf_height_fields.h"
+#include "coulomb/multibody/mjcf_height_field_geom.h"
 
 namespace coulomb {
 

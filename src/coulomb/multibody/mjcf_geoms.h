@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "coulomb/geometry/collision_filter.h"
+#include "coulomb/multibody/mjcf_geom_contact.h"
 
 namespace coulomb {
 
@@ -47,21 +47,6 @@ void ResolveMjcfGeomAndSiteClasses(boost::property_tree::ptree* root);
 // the radius alone with fromto), absent ones counting 0, as MuJoCo refuses
 // them. On the <mujoco> element `root`, its classes resolved.
 void CheckMjcfGeomSizes(const boost::property_tree::ptree& root);
-
-// A geom's contact attributes, each from the geom or its class
-// (ResolveMjcfGeomAndSiteClasses):
-// * friction: the sliding friction μ, if the geom sets `friction`; a geom
-//   that sets none takes the scene's contact material (μ = 1 by default,
-//   MuJoCo's default too);
-// * filter: its contype and conaffinity (1 and 1 by default).
-struct MjcfGeomContact {
-  std::optional<double> friction;
-  CollisionFilter filter;
-  // A plane's half-sizes along its x and y, where rays meet it (HalfSpace::
-  // ray_half_extent): its size's, ∞ along an axis whose size is 0.
-  Eigen::Vector2d plane_half_size =
-      Eigen::Vector2d::Constant(std::numeric_limits<double>::infinity());
-};
 
 // One geom's, from its attributes (its classes resolved); `name` for errors,
 // which are ReadMjcfGeomContacts'.

@@ -9,6 +9,7 @@
 
 #include "coulomb/multibody/mjcf_defaults.h"
 #include "coulomb/multibody/mjcf_frames.h"
+#include "coulomb/multibody/mjcf_geoms.h"
 
 namespace coulomb {
 namespace {
