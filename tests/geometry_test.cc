@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "coulomb/geometry/collision_world.h"
+#include "coulomb/geometry/height_field.h"
 #include "coulomb/geometry/shape.h"
 
 namespace coulomb {
@@ -338,6 +339,110 @@ TEST(CollisionWorld, KeptSweepReportsWhatAFreshSweepReports) {
   // miss the new ones.
   EXPECT_GT(frames_with_new_pairs, 100);
   EXPECT_GT(most_pairs, 10u);
+}
+
+// The world's own geometry (tree −1, body 0) is filed once in the broad
+// phase's tree of static boxes; a kinematic body's (tree −1, body 1) is swept
+// at every step like a moving one. The same scene built both ways, a
+// terrain's prisms, bricks, a wall, a ball and a half-space under moving
+// boxes, balls and capsules that drift, turn and reach ahead frame after
+// frame, must give the same contacts, bit for bit.
+TEST(CollisionWorld, StaticGeometryInItsTreeMeetsWhatTheSweepMeets) {
+  HeightField field{
+      .rows = 7, .cols = 7, .heights = {}, .half_size = {0.6, 0.6}, .base_depth = 0.1};
+  for (int k = 0; k < 49; ++k) field.heights.push_back(0.05 * std::sin(1.7 * k));
+  const std::vector<HeightFieldPrism> prisms = HeightFieldPrisms(field, "test field");
+  const int num_moving = 30;
+  const auto build = [&](int static_body) {
+    CollisionWorld world;
+    world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());
+    for (const HeightFieldPrism& prism : prisms)
+      world.AddGeometry(prism.mesh, -1, static_body, Eigen::Isometry3d::Identity());
+    for (int k = 0; k < 12; ++k)
+      world.AddGeometry(Box{{0.1, 0.05, 0.04}}, -1, static_body,
+                        Eigen::Isometry3d::Identity());
+    world.AddGeometry(Box{{0.02, 1.4, 0.3}}, -1, static_body,
+                      Eigen::Isometry3d::Identity());
+    // Balls, whose broad-phase test is exact (sphere against sphere): the
+    // slack of a kept sweep decides which pairs with them are found.
+    for (int k = 0; k < 25; ++k)
+      world.AddGeometry(Sphere{0.08}, -1, static_body, Eigen::Isometry3d::Identity());
+    for (int i = 0; i < num_moving; ++i) {
+      if (i % 3 == 0)
+        world.AddGeometry(Box{{0.08, 0.06, 0.05}}, i, 0, Eigen::Isometry3d::Identity());
+      if (i % 3 == 1)
+        world.AddGeometry(Sphere{0.05}, i, 0, Eigen::Isometry3d::Identity());
+      if (i % 3 == 2)
+        world.AddGeometry(Capsule{0.03, 0.1}, i, 0, Eigen::Isometry3d::Identity());
+    }
+    return world;
+  };
+  CollisionWorld filed = build(0), swept = build(1);
+  const int num_static = static_cast<int>(prisms.size()) + 38;
+  std::mt19937 random(3);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const auto random_vector = [&] {
+    return Eigen::Vector3d{unit(random), unit(random), unit(random)};  // braces: in order
+  };
+  std::vector<Eigen::Isometry3d> X_WG(1 + num_static + num_moving,
+                                      Eigen::Isometry3d::Identity());
+  for (size_t k = 0; k < prisms.size(); ++k) X_WG[1 + k].translation() = prisms[k].offset;
+  for (int k = 0; k < 12; ++k) {  // bricks on the terrain
+    Eigen::Isometry3d& X = X_WG[1 + prisms.size() + k];
+    X.translation() = Eigen::Vector3d(0.5 * unit(random), 0.5 * unit(random), 0.08);
+    X.linear() = Eigen::AngleAxisd(3.0 * unit(random), Eigen::Vector3d::UnitZ()).matrix();
+  }
+  X_WG[prisms.size() + 13].translation() = Eigen::Vector3d(-0.62, 0.0, 0.1);  // the wall
+  for (int k = 0; k < 25; ++k)  // the balls, over the terrain
+    X_WG[prisms.size() + 14 + k].translation() =
+        Eigen::Vector3d(-0.5 + 0.25 * (k % 5), -0.5 + 0.25 * (k / 5), 0.12);
+  std::vector<GeometryMotion> motion(X_WG.size());
+  std::vector<Eigen::Vector3d> drift(X_WG.size());
+  for (int g = num_static + 1; g < static_cast<int>(X_WG.size()); ++g) {
+    X_WG[g].translation() = Eigen::Vector3d(0.6 * unit(random), 0.6 * unit(random), 0.12);
+    X_WG[g].linear() =
+        Eigen::AngleAxisd(3.0 * unit(random), random_vector().normalized()).matrix();
+    drift[g] = 2e-3 * random_vector();
+    const int i = g - num_static - 1;
+    if (i % 3 == 1) {  // a ball, 2.5–3.5 mm over a static one, sinking onto it
+      X_WG[g].translation() = X_WG[prisms.size() + 14 + i % 25].translation() +
+                              Eigen::Vector3d(0.0, 0.0, 0.13 + 2.5e-3 + 1e-4 * i);
+      drift[g] = Eigen::Vector3d(0.0, 0.0, -2e-3);
+    }
+  }
+  std::vector<ContactPoint> from_filed, from_swept;
+  std::set<std::pair<int, int>> static_pairs;
+  for (int frame = 0; frame < 300; ++frame) {
+    // Slow phases, in which a sweep is kept for several frames (its slack
+    // finds pairs before they come within the margin), and fast ones.
+    const bool slow = frame / 30 % 2 == 0;
+    for (int g = num_static + 1; g < static_cast<int>(X_WG.size()); ++g) {
+      X_WG[g].translation() +=
+          (frame / 60 % 2 == 0 ? 1.0 : -1.0) * (slow ? 0.1 : 1.0) * drift[g];
+      X_WG[g].linear() = (Eigen::AngleAxisd(slow ? 1e-4 : 5e-3, drift[g].normalized()) *
+                          X_WG[g].linear())
+                             .eval();
+      motion[g].translation =
+          slow ? Eigen::Vector3d::Zero() : Eigen::Vector3d((frame % 7) * drift[g]);
+      motion[g].turn = slow ? 0.0 : 1e-3 * (frame % 5);
+    }
+    filed.ComputeContacts(X_WG, 2e-3, &from_filed, motion);
+    swept.ComputeContacts(X_WG, 2e-3, &from_swept, motion);
+    ASSERT_EQ(from_filed.size(), from_swept.size()) << "frame " << frame;
+    for (size_t k = 0; k < from_filed.size(); ++k) {
+      const ContactPoint& a = from_filed[k];
+      const ContactPoint& b = from_swept[k];
+      ASSERT_EQ(std::pair(a.geometry_a, a.geometry_b),
+                std::pair(b.geometry_a, b.geometry_b))
+          << "frame " << frame;
+      ASSERT_EQ(a.p_W, b.p_W);
+      ASSERT_EQ(a.phi, b.phi);
+      if (a.geometry_a > 0 && a.geometry_a <= num_static)
+        static_pairs.emplace(a.geometry_a, a.geometry_b);
+    }
+  }
+  // The moving geometries met many of the static ones, prisms and the rest.
+  EXPECT_GT(static_pairs.size(), 30u);
 }
 
 // Inertia of a solid of revolution about z by slicing into discs: an

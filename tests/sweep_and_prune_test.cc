@@ -1,4 +1,5 @@
 #include "coulomb/geometry/sweep_and_prune.h"
+#include "coulomb/geometry/static_box_tree.h"
 
 #include <algorithm>
 #include <cmath>
@@ -108,6 +109,60 @@ TEST(SweepAndPrune, LeavesOutPairsOfFixedBoxesOnly) {
   broad_phase.FindCandidatePairs(boxes, radii, 0.01, &candidates);
   EXPECT_EQ(candidates, ClosePairs(boxes, radii, 0.01));
   EXPECT_GT(candidates.size(), expected.size() + 400);
+}
+
+// The static boxes near a query box, found in the tree, are exactly those
+// the brute-force test finds, for boxes of very different sizes (grains,
+// bricks, walls across the region, one box holding all others), spheres
+// smaller than their boxes, queries inside and outside the region, and
+// margins of 0 and 1 cm.
+TEST(StaticBoxTree, FindsExactlyTheBoxesNearAQuery) {
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> position(-1.0, 1.0), unit(0.0, 1.0);
+  std::vector<Eigen::AlignedBox3d> boxes;
+  std::vector<double> radii;
+  std::vector<int> ids;
+  for (int k = 0; k < 700; ++k) {
+    const Eigen::Vector3d center(position(random), position(random), position(random));
+    Eigen::Vector3d half = Eigen::Vector3d::Constant(k % 2 == 0 ? 0.002 : 0.05);
+    if (k % 50 == 7) half = {1.2, 0.01, 0.4};  // a wall
+    if (k == 300) half = Eigen::Vector3d::Constant(2.0);
+    half =
+        half.cwiseProduct(Eigen::Vector3d(0.5 + unit(random), 0.5 + unit(random), 1.0));
+    boxes.emplace_back(center - half, center + half);
+    radii.push_back(k % 3 == 0 ? half.minCoeff() : half.norm());
+    ids.push_back(1000 + 3 * k);
+  }
+  StaticBoxTree tree;
+  tree.Build(boxes, radii, ids);
+  ASSERT_EQ(tree.size(), 700);
+  size_t most = 0;
+  for (int q = 0; q < 80; ++q) {
+    const Eigen::Vector3d center =
+        1.3 * Eigen::Vector3d(position(random), position(random), position(random));
+    const Eigen::Vector3d half = Eigen::Vector3d::Constant(0.01 + 0.2 * unit(random));
+    const Eigen::AlignedBox3d query(center - half, center + half);
+    const double radius = q % 2 == 0 ? half.norm() : half.minCoeff();
+    for (const double margin : {0.0, 0.01}) {
+      std::vector<int> found;
+      tree.ForEachNear(query, radius, margin, [&](int id) { found.push_back(id); });
+      std::sort(found.begin(), found.end());
+      std::vector<int> expected;
+      for (size_t k = 0; k < boxes.size(); ++k) {
+        if (!ClosePairs({boxes[k], query}, {radii[k], radius}, margin).empty())
+          expected.push_back(ids[k]);
+      }
+      ASSERT_EQ(found, expected) << "query " << q << ", margin " << margin;
+      most = std::max(most, found.size());
+    }
+  }
+  EXPECT_GT(most, 5u);  // the queries do meet boxes
+  // An empty tree finds nothing.
+  tree.Build({}, {}, {});
+  int visits = 0;
+  tree.ForEachNear(Eigen::AlignedBox3d(Eigen::Vector3d::Zero(), Eigen::Vector3d::Ones()),
+                   1.0, 0.1, [&](int) { ++visits; });
+  EXPECT_EQ(visits, 0);
 }
 
 }  // namespace

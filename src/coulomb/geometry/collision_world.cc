@@ -21,6 +21,7 @@
 #include <coal/shape/geometric_shapes.h>
 
 #include "coulomb/geometry/sdf_collision.h"
+#include "coulomb/geometry/static_box_tree.h"
 #include "coulomb/geometry/sweep_and_prune.h"
 
 namespace coulomb {
@@ -250,14 +251,25 @@ struct CollisionWorld::Impl {
     return *query;
   }
 
-  // Broad-phase state and buffers, reused from query to query.
+  // Broad-phase state and buffers, reused from query to query. The static
+  // geometries with finite bounds (IsStatic: a terrain's prisms, walls) are
+  // in static_tree, built at the first query after geometries were added;
+  // the others (swept_geometries, by increasing index) are swept at every
+  // sweep, and each swept geometry on a tree asks static_tree for the static
+  // ones near it.
+  mutable StaticBoxTree static_tree;
+  mutable std::vector<int> swept_geometries;
+  mutable size_t split_geometries = std::numeric_limits<size_t>::max();  // at the split
   mutable SweepAndPrune sweep_and_prune;
-  mutable std::vector<Eigen::AlignedBox3d> bounds;  // per geometry, BoundsOf
-  mutable std::vector<double> radii;    // bounding radius + allowance, per geometry
-  mutable std::vector<double> reaches;  // per geometry, GeometryMotion::reach()
-  // Per geometry, whether it is on no tree (static, or a kinematic body's):
-  // the sweep leaves out pairs of two such, as Skip does.
+  // Per swept geometry (by its place in swept_geometries): its box
+  // (BoundsOf), its bounding radius + allowance, and whether it is on no
+  // tree (a half-space of the world, a kinematic body's geometry), as the
+  // sweep leaves out pairs of two such, as Skip does.
+  mutable std::vector<Eigen::AlignedBox3d> bounds;
+  mutable std::vector<double> radii;
   mutable std::vector<char> fixed;
+  mutable std::vector<std::pair<int, int>> sweep_pairs;  // places in swept_geometries
+  mutable std::vector<double> reaches;  // per geometry, GeometryMotion::reach()
   // The last sweep's pairs (Sweep), and each geometry's pose and
   // allowance at that sweep.
   struct SweptPose {
@@ -286,8 +298,8 @@ struct CollisionWorld::Impl {
   const std::vector<std::pair<int, int>>& CandidatePairs(
       const std::vector<Eigen::Isometry3d>& X_WG, double margin,
       const std::vector<GeometryMotion>& motion) const {
-    reaches.resize(geometries.size());
-    for (size_t g = 0; g < geometries.size(); ++g)
+    SplitGeometries(X_WG);
+    for (const int g : swept_geometries)
       reaches[g] = motion.empty() ? 0.0 : motion[g].reach();
     UpdateSweptPairs(X_WG, margin);
     candidates.clear();
@@ -330,26 +342,78 @@ struct CollisionWorld::Impl {
   // plus `slack`, its allowance, into swept_pairs.
   void Sweep(const std::vector<Eigen::Isometry3d>& X_WG, double margin,
              double slack) const {
-    bounds.resize(geometries.size());
-    radii.resize(geometries.size());
-    fixed.resize(geometries.size());
-    for (size_t g = 0; g < geometries.size(); ++g) {
+    const size_t num_swept = swept_geometries.size();
+    bounds.resize(num_swept);
+    radii.resize(num_swept);
+    fixed.resize(num_swept);
+    for (size_t k = 0; k < num_swept; ++k) {
+      const int g = swept_geometries[k];
       const double allowance = reaches[g] + slack;
-      bounds[g] = BoundsOf(g, X_WG[g], allowance);
-      radii[g] = broad_phase[g].bounding_radius + allowance;
-      fixed[g] = broad_phase[g].tree < 0;
+      bounds[k] = BoundsOf(g, X_WG[g], allowance);
+      radii[k] = broad_phase[g].bounding_radius + allowance;
+      fixed[k] = broad_phase[g].tree < 0;
     }
-    sweep_and_prune.FindCandidatePairs(bounds, radii, margin, &swept_pairs, fixed);
+    sweep_and_prune.FindCandidatePairs(bounds, radii, margin, &sweep_pairs, fixed);
+    swept_pairs.clear();
+    for (const auto& [i, j] : sweep_pairs)  // increasing places: increasing indices
+      swept_pairs.emplace_back(swept_geometries[i], swept_geometries[j]);
+    AddStaticPairs(margin);
     swept_with_slack = slack > 0.0;
     // Without slack the poses are not kept: SweptPairsHold is not asked
     // before the next sweep with slack.
     swept_margin = swept_with_slack ? margin : std::numeric_limits<double>::quiet_NaN();
     if (swept_with_slack) {
       swept_poses.resize(geometries.size());
-      for (size_t g = 0; g < geometries.size(); ++g)
+      for (const int g : swept_geometries)
         swept_poses[g] = {X_WG[g].translation(), X_WG[g].linear(), reaches[g] + slack};
     }
     swept_pairs_reused = false;
+  }
+
+  // Whether geometry g is the world's own (tree −1, body 0): it never moves.
+  bool IsStatic(size_t g) const {
+    return broad_phase[g].tree < 0 && broad_phase[g].body == 0;
+  }
+
+  // static_tree and swept_geometries for the present geometries (nothing
+  // to do unless geometries were added since the last split), the static
+  // ones at their poses X_WG and without reach (reaches 0).
+  void SplitGeometries(const std::vector<Eigen::Isometry3d>& X_WG) const {
+    if (split_geometries == geometries.size()) return;
+    split_geometries = geometries.size();
+    reaches.assign(geometries.size(), 0.0);
+    swept_poses.clear();  // no sweep to keep
+    swept_geometries.clear();
+    std::vector<Eigen::AlignedBox3d> static_boxes;
+    std::vector<double> static_radii;
+    std::vector<int> static_ids;
+    for (size_t g = 0; g < geometries.size(); ++g) {
+      if (IsStatic(g) && !broad_phase[g].half_space) {
+        static_boxes.push_back(BoundsOf(g, X_WG[g], 0.0));
+        static_radii.push_back(broad_phase[g].bounding_radius);
+        static_ids.push_back(static_cast<int>(g));
+      } else {
+        swept_geometries.push_back(static_cast<int>(g));
+      }
+    }
+    static_tree.Build(static_boxes, static_radii, static_ids);
+  }
+
+  // Appends to swept_pairs, sorted again, the pairs of a swept geometry on a
+  // tree and a static one that the sweep would have found, but for the
+  // static one's slack: a geometry that does not move needs none for the
+  // pairs to hold (SweptPairsHold).
+  void AddStaticPairs(double margin) const {
+    const size_t swept_only = swept_pairs.size();
+    for (size_t k = 0; k < swept_geometries.size(); ++k) {
+      const int g = swept_geometries[k];
+      if (broad_phase[g].tree < 0) continue;  // fixed: meets no static geometry
+      static_tree.ForEachNear(bounds[k], radii[k], margin, [&](int s) {
+        swept_pairs.emplace_back(std::min(g, s), std::max(g, s));
+      });
+    }
+    if (swept_pairs.size() > swept_only)
+      std::sort(swept_pairs.begin(), swept_pairs.end());
   }
 
   // True when the last sweep's pairs hold every pair a sweep at these poses
@@ -362,7 +426,7 @@ struct CollisionWorld::Impl {
   // then. The bound is kept 1e-9 m short of the allowance against rounding.
   bool SweptPairsHold(const std::vector<Eigen::Isometry3d>& X_WG, double margin) const {
     if (swept_poses.size() != geometries.size() || margin != swept_margin) return false;
-    for (size_t g = 0; g < geometries.size(); ++g) {
+    for (const int g : swept_geometries) {  // static geometries do not move
       const BroadPhaseGeometry& geometry = broad_phase[g];
       if (geometry.half_space) continue;  // paired with every geometry
       const SweptPose& swept = swept_poses[g];

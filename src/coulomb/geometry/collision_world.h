@@ -30,8 +30,12 @@ struct GeometryMotion {
 // (narrow phase by Coal; Coal stays inside collision_world.cc).
 //
 // Each geometry belongs to a body `body` of tree `tree` (tree −1: the world,
-// static) and sits at X_BG in that body's frame. Pairs on the same body, on
-// two static bodies, excluded explicitly, or whose CollisionFilters do not
+// body 0 its own, static; bodies from 1 the kinematic ones) and sits at X_BG
+// in that body's frame. A static geometry (tree −1, body 0) never moves: the
+// broad phase files it by its pose at the first query after geometries were
+// added, in a tree of static boxes (static_box_tree.h), and takes its motion
+// as none; a geometry that moves belongs to a tree or a kinematic body. Pairs on the same
+// body, on two static bodies, excluded explicitly, or whose CollisionFilters do not
 // collide are never tested. Contacts are
 // reported while φ < margin, so approaching bodies are seen one step ahead.
 // Flat contacts give their full manifold: Coal's contact patch (a polygon)

@@ -606,8 +606,13 @@ int MultibodySystem::AddGeometry(const Shape& shape, int tree, int body,
                                 std::to_string(tree) + ", body " + std::to_string(body) +
                                 ")");
   }
+  const int id = collision_world_.AddGeometry(shape, tree, body, X_BG);
   materials_.push_back(material);
-  return collision_world_.AddGeometry(shape, tree, body, X_BG);
+  if (tree >= 0 || body > 0) moving_geometries_.push_back(id);
+  if (std::find(dissipation_time_scales_.begin(), dissipation_time_scales_.end(),
+                material.dissipation_time_scale) == dissipation_time_scales_.end())
+    dissipation_time_scales_.push_back(material.dissipation_time_scale);
+  return id;
 }
 
 void MultibodySystem::GatherTreeStates() {
@@ -631,24 +636,35 @@ void MultibodySystem::UpdateAllTrees() {
 
 void MultibodySystem::CalcGeometryPoses(std::vector<Eigen::Isometry3d>* X_WG) const {
   X_WG->resize(collision_world_.num_geometries());
-  for (int g = 0; g < collision_world_.num_geometries(); ++g) {
-    const int t = collision_world_.tree(g);
-    const Eigen::Isometry3d& X_BG = collision_world_.pose_in_body(g);
-    if (t >= 0 && trees_[t].model.free_body_mass() != nullptr) {
-      // X_WB X_BG from the free body's R_WB and p_W, without forming X_WB.
-      const MultibodyTree& model = trees_[t].model;
-      Eigen::Isometry3d& pose = (*X_WG)[g];
-      pose.linear().noalias() = model.free_body_rotation() * X_BG.linear();
-      pose.translation().noalias() = model.free_body_rotation() * X_BG.translation();
-      pose.translation() += model.free_body_position();
-      pose.makeAffine();
-      continue;
-    }
-    const int body = collision_world_.body(g);
-    const Eigen::Isometry3d X_WB =
-        t < 0 ? WorldBodyPose(body) : trees_[t].model.body_pose(body);
-    (*X_WG)[g] = X_WB * X_BG;
+  for (int g = 0; g < collision_world_.num_geometries(); ++g)
+    (*X_WG)[g] = GeometryPose(g);
+}
+
+void MultibodySystem::UpdateGeometryPoses(std::vector<Eigen::Isometry3d>* X_WG) const {
+  if (static_cast<int>(X_WG->size()) != collision_world_.num_geometries()) {
+    CalcGeometryPoses(X_WG);
+    return;
   }
+  for (const int g : moving_geometries_) (*X_WG)[g] = GeometryPose(g);
+}
+
+Eigen::Isometry3d MultibodySystem::GeometryPose(int g) const {
+  const int t = collision_world_.tree(g);
+  const Eigen::Isometry3d& X_BG = collision_world_.pose_in_body(g);
+  if (t >= 0 && trees_[t].model.free_body_mass() != nullptr) {
+    // X_WB X_BG from the free body's R_WB and p_W, without forming X_WB.
+    const MultibodyTree& model = trees_[t].model;
+    Eigen::Isometry3d pose;
+    pose.linear().noalias() = model.free_body_rotation() * X_BG.linear();
+    pose.translation().noalias() = model.free_body_rotation() * X_BG.translation();
+    pose.translation() += model.free_body_position();
+    pose.makeAffine();
+    return pose;
+  }
+  const int body = collision_world_.body(g);
+  const Eigen::Isometry3d X_WB =
+      t < 0 ? WorldBodyPose(body) : trees_[t].model.body_pose(body);
+  return X_WB * X_BG;
 }
 
 MultibodySystem::Energies MultibodySystem::CalcEnergies() const {

@@ -222,6 +222,20 @@ class MultibodySystem {
   void GatherTreeStates();
   // World poses of all geometries (after UpdateAllTrees).
   void CalcGeometryPoses(std::vector<Eigen::Isometry3d>* X_WG) const;
+  // The same into a vector this system's CalcGeometryPoses or
+  // UpdateGeometryPoses filled before, rewriting only the poses of the
+  // geometries that may move (moving_geometries()): the world's own ones
+  // stay where they are, which a terrain of thousands of prisms spares at
+  // every step. A vector of another size is filled whole.
+  void UpdateGeometryPoses(std::vector<Eigen::Isometry3d>* X_WG) const;
+  // The geometries not on the world's own body (on a tree or a kinematic
+  // body), by increasing index.
+  const std::vector<int>& moving_geometries() const { return moving_geometries_; }
+  // The geometries' distinct dissipation time scales τ_d
+  // (ContactMaterial::dissipation_time_scale, −1 where unset).
+  const std::vector<double>& dissipation_time_scales() const {
+    return dissipation_time_scales_;
+  }
   // The trees' energies (after UpdateAllTrees) [J]: kinetic ½ vᵀ M v,
   // gravity's −Σ m g·c, the springs' (joints' and tendons'), and gravity
   // compensation's Σ c_b m_b g·c_b (its force −c m g is conservative).
@@ -281,6 +295,10 @@ class MultibodySystem {
   std::vector<Tree> trees_;
   CollisionWorld collision_world_;
   std::vector<ContactMaterial> materials_;
+  std::vector<int> moving_geometries_;
+  std::vector<double> dissipation_time_scales_;
+  // World pose of geometry g (after UpdateAllTrees).
+  Eigen::Isometry3d GeometryPose(int g) const;
   std::vector<PrescribedMotion> kinematic_bodies_;  // world body b ≥ 1 is [b − 1]
   std::vector<StaticRole> static_roles_;            // by geometry id; absent: kWorld
   // The mocap bodies: {name, world body}; a mocap body's pose is its

@@ -471,11 +471,10 @@ void TimeStepper::AddConnectionRows(int t, int t_b, const Eigen::Vector3d& g0) {
 double TimeStepper::LargestDissipationTimeScale(const MultibodySystem& system) const {
   // A pair's τ_d is the larger of its two (CombineContactMaterials).
   double largest = 0.0;
-  for (int g = 0; g < system.collision_world().num_geometries(); ++g) {
-    largest = std::max(
-        largest, SapDissipationTimeScaleOrDefault(
-                     system.material(g).dissipation_time_scale,
-                     parameters_.contact.near_rigid_threshold, parameters_.time_step));
+  for (const double time_scale : system.dissipation_time_scales()) {
+    largest = std::max(largest, SapDissipationTimeScaleOrDefault(
+                                    time_scale, parameters_.contact.near_rigid_threshold,
+                                    parameters_.time_step));
   }
   return largest;
 }
@@ -497,8 +496,11 @@ void TimeStepper::CalcGeometryMotion(const MultibodySystem& system) {
       parameters_.contact_lookahead
           ? *parameters_.contact_lookahead
           : parameters_.time_step + LargestDissipationTimeScale(system);
-  geometry_motion_.resize(world.num_geometries());
-  for (int g = 0; g < world.num_geometries(); ++g) {
+  // The world's own geometries do not move: their motion stays none.
+  if (static_cast<int>(geometry_motion_.size()) != world.num_geometries())
+    geometry_motion_.assign(world.num_geometries(), GeometryMotion{});
+  largest_reach_ = 0.0;
+  for (const int g : system.moving_geometries()) {
     const int tree = world.tree(g), body = world.body(g);
     GeometryMotion& motion = geometry_motion_[g];
     motion = GeometryMotion{};
@@ -514,19 +516,17 @@ void TimeStepper::CalcGeometryMotion(const MultibodySystem& system) {
       motion.translation =
           horizon * system.WorldBodyVelocity(body, parameters_.time_step);
     }
+    largest_reach_ = std::max(largest_reach_, motion.reach());
   }
 }
 
 double TimeStepper::LargestContactMargin() const {
-  double reach = 0.0;
-  for (const GeometryMotion& motion : geometry_motion_)
-    reach = std::max(reach, motion.reach());
-  return parameters_.contact_margin + reach;
+  return parameters_.contact_margin + largest_reach_;
 }
 
 void TimeStepper::QueryContacts(const MultibodySystem& system,
                                 std::vector<ContactPoint>* contacts) {
-  system.CalcGeometryPoses(&geometry_poses_);
+  system.UpdateGeometryPoses(&geometry_poses_);
   CalcGeometryMotion(system);
   system.collision_world().ComputeContacts(geometry_poses_, parameters_.contact_margin,
                                            contacts, geometry_motion_);

@@ -335,6 +335,7 @@ class TimeStepper {
   ReusableVector lambda_guess_;
   std::vector<Eigen::Isometry3d> geometry_poses_;
   std::vector<GeometryMotion> geometry_motion_;  // of CalcGeometryMotion
+  double largest_reach_ = 0.0;                   // its largest reach()
   // geometry_motion_ at the system's state: the look-ahead h (by default
   // δt + max τ_d) times each geometry's velocity.
   void CalcGeometryMotion(const MultibodySystem& system);
