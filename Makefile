@@ -30,7 +30,7 @@ FUZZ_DIR ?= build-fuzz
 SECONDS ?= 60
 RUNS ?=
 FUZZ_SEED ?= 0
-.PHONY: fuzz fuzz-configure deps node-deps browser-deps venv build test test-kill-resume run fclib bench bench-clutter bench-collapse bench-irr bench-ncp bench-python bench-mjcf bench-peers bench-stiff-peers bench-lookahead bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure test-tsan-core tsan-configure plots siconos format format-check clean
+.PHONY: fuzz fuzz-configure deps node-deps browser-deps venv build test test-kill-resume run fclib bench bench-clutter bench-collapse bench-irr bench-ncp bench-python bench-mjcf bench-terrain bench-peers bench-stiff-peers bench-lookahead bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure test-tsan-core tsan-configure plots siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
 define apt_install
@@ -238,6 +238,11 @@ bench-python: build
 MJCF ?= scenes/four_legged_walker.xml
 bench-mjcf: build
 	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/peers/mjcf_side_by_side.py $(MJCF)
+
+# 40 boxes on height fields of 32² to 192² elevations, in Coulomb and in
+# MuJoCo (bench/peers/terrain_sizes.py; about two minutes).
+bench-terrain: build
+	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/peers/terrain_sizes.py
 
 # The 320-body collapse phase by phase, with and without speculative contacts
 # (bench/collapse_phases.py; docs/peers.md holds one run; about a minute).

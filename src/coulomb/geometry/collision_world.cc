@@ -252,14 +252,14 @@ struct CollisionWorld::Impl {
   }
 
   // Broad-phase state and buffers, reused from query to query. The static
-  // geometries with finite bounds (IsStatic: a terrain's prisms, walls) are
-  // in static_tree, built at the first query after geometries were added;
-  // the others (swept_geometries, by increasing index) are swept at every
-  // sweep, and each swept geometry on a tree asks static_tree for the static
-  // ones near it.
+  // geometries with finite bounds (IsStatic: a terrain's prisms, walls;
+  // static_geometries) are in static_tree, built at the first query after
+  // one was added; the others (swept_geometries) are swept at every sweep,
+  // and each swept geometry on a tree asks static_tree for the static ones
+  // near it. Both lists by increasing index, filled by AddGeometry.
   mutable StaticBoxTree static_tree;
-  mutable std::vector<int> swept_geometries;
-  mutable size_t split_geometries = std::numeric_limits<size_t>::max();  // at the split
+  mutable bool static_tree_stale = false;
+  std::vector<int> static_geometries, swept_geometries;
   mutable SweepAndPrune sweep_and_prune;
   // Per swept geometry (by its place in swept_geometries): its box
   // (BoundsOf), its bounding radius + allowance, and whether it is on no
@@ -269,7 +269,8 @@ struct CollisionWorld::Impl {
   mutable std::vector<double> radii;
   mutable std::vector<char> fixed;
   mutable std::vector<std::pair<int, int>> sweep_pairs;  // places in swept_geometries
-  mutable std::vector<double> reaches;  // per geometry, GeometryMotion::reach()
+  // Per geometry, GeometryMotion::reach() (the static ones keep 0).
+  mutable std::vector<double> reaches;
   // The last sweep's pairs (Sweep), and each geometry's pose and
   // allowance at that sweep.
   struct SweptPose {
@@ -298,7 +299,7 @@ struct CollisionWorld::Impl {
   const std::vector<std::pair<int, int>>& CandidatePairs(
       const std::vector<Eigen::Isometry3d>& X_WG, double margin,
       const std::vector<GeometryMotion>& motion) const {
-    SplitGeometries(X_WG);
+    if (static_tree_stale) BuildStaticTree(X_WG);
     for (const int g : swept_geometries)
       reaches[g] = motion.empty() ? 0.0 : motion[g].reach();
     UpdateSweptPairs(X_WG, margin);
@@ -375,28 +376,16 @@ struct CollisionWorld::Impl {
     return broad_phase[g].tree < 0 && broad_phase[g].body == 0;
   }
 
-  // static_tree and swept_geometries for the present geometries (nothing
-  // to do unless geometries were added since the last split), the static
-  // ones at their poses X_WG and without reach (reaches 0).
-  void SplitGeometries(const std::vector<Eigen::Isometry3d>& X_WG) const {
-    if (split_geometries == geometries.size()) return;
-    split_geometries = geometries.size();
-    reaches.assign(geometries.size(), 0.0);
-    swept_poses.clear();  // no sweep to keep
-    swept_geometries.clear();
-    std::vector<Eigen::AlignedBox3d> static_boxes;
-    std::vector<double> static_radii;
-    std::vector<int> static_ids;
-    for (size_t g = 0; g < geometries.size(); ++g) {
-      if (IsStatic(g) && !broad_phase[g].half_space) {
-        static_boxes.push_back(BoundsOf(g, X_WG[g], 0.0));
-        static_radii.push_back(broad_phase[g].bounding_radius);
-        static_ids.push_back(static_cast<int>(g));
-      } else {
-        swept_geometries.push_back(static_cast<int>(g));
-      }
+  // static_tree over static_geometries at their poses X_WG, without reach.
+  void BuildStaticTree(const std::vector<Eigen::Isometry3d>& X_WG) const {
+    std::vector<Eigen::AlignedBox3d> boxes;
+    std::vector<double> radii_of_static;
+    for (const int g : static_geometries) {
+      boxes.push_back(BoundsOf(g, X_WG[g], 0.0));
+      radii_of_static.push_back(broad_phase[g].bounding_radius);
     }
-    static_tree.Build(static_boxes, static_radii, static_ids);
+    static_tree.Build(boxes, radii_of_static, static_geometries);
+    static_tree_stale = false;
   }
 
   // Appends to swept_pairs, sorted again, the pairs of a swept geometry on a
@@ -706,7 +695,15 @@ int CollisionWorld::AddGeometry(const Shape& shape, int tree, int body,
     impl_->hull_boxes.back() = {extent.center(), 0.5 * extent.sizes()};
   }
   impl_->filters.emplace_back();
-  return num_geometries() - 1;
+  const int id = num_geometries() - 1;
+  impl_->reaches.push_back(0.0);
+  if (impl_->IsStatic(id) && !impl_->broad_phase[id].half_space) {
+    impl_->static_geometries.push_back(id);
+    impl_->static_tree_stale = true;
+  } else {
+    impl_->swept_geometries.push_back(id);
+  }
+  return id;
 }
 
 void CollisionWorld::SetCollisionFilter(int geometry, const CollisionFilter& filter) {

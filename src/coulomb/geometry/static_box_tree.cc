@@ -11,7 +11,8 @@ void StaticBoxTree::Build(const std::vector<Eigen::AlignedBox3d>& boxes,
     throw std::invalid_argument("StaticBoxTree: one radius and one id per box expected");
   entries_.clear();
   nodes_.clear();
-  for (size_t k = 0; k < boxes.size(); ++k) entries_.push_back({boxes[k], radii[k], ids[k]});
+  for (size_t k = 0; k < boxes.size(); ++k)
+    entries_.push_back({boxes[k], radii[k], ids[k]});
   if (entries_.empty()) return;
   // A binary tree with leaves of at least one entry has fewer than 2n nodes.
   nodes_.reserve(2 * entries_.size());

@@ -25,8 +25,8 @@ namespace coulomb {
 class StaticBoxTree {
  public:
   // Replaces the tree by one over boxes[k] (finite), radii[k], ids[k].
-  void Build(const std::vector<Eigen::AlignedBox3d>& boxes, const std::vector<double>& radii,
-             const std::vector<int>& ids);
+  void Build(const std::vector<Eigen::AlignedBox3d>& boxes,
+             const std::vector<double>& radii, const std::vector<int>& ids);
 
   int size() const { return static_cast<int>(entries_.size()); }
 
@@ -37,7 +37,8 @@ class StaticBoxTree {
   void ForEachNear(const Eigen::AlignedBox3d& box, double radius, double margin,
                    Visit&& visit) const {
     if (nodes_.empty()) return;
-    const Eigen::AlignedBox3d grown(box.min().array() - margin, box.max().array() + margin);
+    const Eigen::AlignedBox3d grown(box.min().array() - margin,
+                                    box.max().array() + margin);
     const Eigen::Vector3d center = box.center();
     std::array<int, kMaxDepth> pending;
     int num_pending = 0;
