@@ -16,7 +16,7 @@ PIP_PYTHON_PACKAGES := nanobind==3.1.0 scikit-build-core==1.1.2 numpy==2.2.6 pyt
 # Robot models (URDF + meshes); data only, so without its Python dependencies.
 PIP_DATA_PACKAGES := example-robot-data==6.0.0
 FCLIB_DIR ?= $(abspath ../shared/fclib)
-APT_PACKAGES := cmake ninja-build g++ make libeigen3-dev libhdf5-dev libgtest-dev libyaml-cpp-dev \
+APT_PACKAGES := cmake ninja-build g++ make libeigen3-dev libhdf5-dev zlib1g-dev libgtest-dev libyaml-cpp-dev \
   clang-format libcpp-httplib-dev pkg-config
 # The viewer's page is bundled with Node.js (npm ci in viewer/); its tests
 # drive Debian's Chromium (they skip where it cannot be installed).

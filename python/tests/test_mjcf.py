@@ -226,8 +226,7 @@ def hfield_file(asset, world_geom='<geom name="t" type="hfield" hfield="h"/>', b
     (hfield_file('<hfield name="h" nrow="2" ncol="3" size="1 1 0.1 0.1" elevation="1 2 3"/>'),
      "hfield 'h': elevation has 3 numbers for nrow × ncol = 6"),
     (hfield_file('<hfield name="h" file="terrain.png" size="1 1 0.1 0.1"/>'),
-     "hfield 'h': PNG height fields are not read; give its elevations in MuJoCo's binary "
-     "form"),
+     "terrain.png: file not found"),
     (hfield_file('<hfield name="h" file="missing.bin" size="1 1 0.1 0.1"/>'),
      "missing.bin: file not found"),
     (hfield_file('<hfield name="h" nrow="3" ncol="3" size="1 1 0.1 0"/>'),
@@ -369,6 +368,63 @@ def test_a_binary_mjcf_height_field_is_read_row_0_first(tmp_path):
                      pose={"position": [-1.0, 1.0, 0.8]})
     sim.run(1.0)
     np.testing.assert_allclose(sim.body_position("ball"), [-1.0, 1.0, 0.6], atol=2e-3)
+
+
+def write_png(path, pixels, color_type, bit_depth):
+    """A PNG file of `pixels` (rows from the image's top; samples last),
+    unfiltered: the PNG specification's chunks, zlib's stream, CRCs."""
+    import struct
+    import zlib
+    dtype = ">u2" if bit_depth == 16 else "u1"
+    raw = b"".join(b"\0" + np.asarray(row).astype(dtype).tobytes() for row in pixels)
+
+    def chunk(kind, data):
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data)))
+    header = struct.pack(">IIBBBBB", pixels.shape[1], pixels.shape[0], bit_depth,
+                         color_type, 0, 0, 0)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+                     + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+# TERRAIN's plateau as images (its top row along +y), in the kinds of PNG
+# MuJoCo reads: gray, 16-bit gray (its high byte), color (its red), gray
+# with alpha; each normalized to [0, 1] as any height field.
+PLATEAU = np.array([[5, 5, 2, 2], [5, 5, 2, 2], [2, 2, 2, 2], [2, 2, 2, 2]]) * 40
+PNG_KINDS = {
+    "gray": (PLATEAU, 0, 8),
+    "gray16": (PLATEAU * 256 + 77, 0, 16),
+    "rgb": (np.stack([PLATEAU, 255 - PLATEAU, PLATEAU // 2], axis=-1), 2, 8),
+    "gray_alpha": (np.stack([PLATEAU, np.full_like(PLATEAU, 9)], axis=-1), 4, 8),
+}
+
+
+@pytest.mark.parametrize("kind", PNG_KINDS)
+def test_a_png_mjcf_height_field_is_read_top_row_along_plus_y(tmp_path, kind):
+    pixels, color_type, bit_depth = PNG_KINDS[kind]
+    write_png(tmp_path / "terrain.png", pixels, color_type, bit_depth)
+    asset = '<hfield name="terrain" file="terrain.png" size="1.5 1.5 0.3 0.1"/>'
+    for x, y, height in [(-1.0, 1.0, 0.3), (1.0, -1.0, 0.0)]:
+        sim = load_alone(tmp_path, ball_over(TERRAIN_GEOM, f"<asset>{asset}</asset>"),
+                         pose={"position": [x, y, 0.8]})
+        sim.run(1.0)
+        np.testing.assert_allclose(sim.body_position("ball"), [x, y, 0.2 + height + 0.1],
+                                   atol=2e-3)
+
+
+@pytest.mark.parametrize("corrupt, message", [
+    (False, r"palette PNG not read; save it as grayscale"),
+    (True, r"corrupt PNG \(a chunk's CRC does not match\)"),
+])
+def test_a_png_that_is_not_read_is_refused_naming_the_file(tmp_path, corrupt, message):
+    write_png(tmp_path / "terrain.png", PLATEAU, 3, 8)  # palette indices
+    if corrupt:
+        data = bytearray((tmp_path / "terrain.png").read_bytes())
+        data[25] = 0  # IHDR's color type, its CRC left as it was
+        (tmp_path / "terrain.png").write_bytes(bytes(data))
+    asset = '<hfield name="terrain" file="terrain.png" size="1.5 1.5 0.3 0.1"/>'
+    with pytest.raises(ValueError, match=r"terrain\.png: " + message):
+        load_alone(tmp_path, ball_over(TERRAIN_GEOM, f"<asset>{asset}</asset>"))
 
 
 def test_a_files_height_field_comes_once_for_all_its_bodies(tmp_path):

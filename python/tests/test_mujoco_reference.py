@@ -10,8 +10,8 @@ import pytest
 
 import coulomb
 from test_mjcf import (BLOCK_OBJ, DOWNHILL, FLOATING_ARM, FLOOR, GRIPPER_SERVO, HANGING_ARM,
-                       PENDULUM_MJCF, SENSED_ARM, TENDON_EQUALITY, TERRAIN, TERRAIN_GEOM, TOUCH,
-                       ball_over, double_pendulum,
+                       PENDULUM_MJCF, PNG_KINDS, SENSED_ARM, TENDON_EQUALITY, TERRAIN,
+                       TERRAIN_GEOM, TOUCH, ball_over, double_pendulum, write_png,
                        frictional_slope, gripper, several_bodies, tendon_equality_rest)
 
 mujoco = pytest.importorskip("mujoco")
@@ -1345,3 +1345,22 @@ def test_a_ball_comes_to_rest_on_a_height_field_where_mujocos_does(tmp_path, x, 
     sim.run(2.0)
     np.testing.assert_allclose(sim.body_position("ball"), data.qpos[:3], atol=3e-3)
 
+
+
+@pytest.mark.parametrize("kind", PNG_KINDS)
+def test_a_png_height_field_has_mujocos_elevations(tmp_path, kind):
+    # MuJoCo reads the PNG itself (hfield_data, its row 0 along −y); the
+    # ball dropped over its plateau rests where Coulomb's reading of the
+    # same file puts it, and MuJoCo's elevations are the plateau's.
+    pixels, color_type, bit_depth = PNG_KINDS[kind]
+    write_png(tmp_path / "terrain.png", pixels, color_type, bit_depth)
+    asset = '<hfield name="terrain" file="terrain.png" size="1.5 1.5 0.3 0.1"/>'
+    text = ball_over(TERRAIN_GEOM, f"<asset>{asset}</asset>").replace(
+        'pos="0 0 3"', 'pos="-1.0 1.0 0.8"')
+    model, data, sim = both(tmp_path, text)
+    plateau = np.array([[0, 0, 0, 0], [0, 0, 0, 0], [1, 1, 0, 0], [1, 1, 0, 0]])
+    np.testing.assert_allclose(model.hfield_data.reshape(4, 4), plateau, atol=1e-6)
+    while data.time < 2.0 - 1e-9:
+        mujoco.mj_step(model, data)
+    sim.run(2.0)
+    np.testing.assert_allclose(sim.body_position("ball"), data.qpos[:3], atol=3e-3)

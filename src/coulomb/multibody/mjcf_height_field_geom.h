@@ -14,8 +14,9 @@ namespace coulomb {
 // contact attributes. MuJoCo's hfield asset: size = (half_x, half_y,
 // elevation_z, base_z); elevations from `elevation` (nrow × ncol numbers,
 // its first row at y = +half_y, as an image's top) or a binary `file`
-// (int32 nrow, int32 ncol, float32 data, its first row at y = −half_y; found
-// as meshes are, through meshdir), or zero; each normalized to [0, 1]
+// (int32 nrow, int32 ncol, float32 data, its first row at y = −half_y) or a
+// PNG `file` (ReadPngGray's values, its top row at y = +half_y), files found
+// as meshes are, through meshdir; or zero; each normalized to [0, 1]
 // ((e − min)/(max − min), all 0 when they are equal) and scaled by
 // elevation_z.
 struct MjcfHeightFieldGeom {

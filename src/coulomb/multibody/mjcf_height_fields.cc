@@ -10,6 +10,7 @@
 #include "coulomb/multibody/mjcf_defaults.h"
 #include "coulomb/multibody/mjcf_frames.h"
 #include "coulomb/multibody/mjcf_geoms.h"
+#include "coulomb/multibody/png_gray.h"
 
 namespace coulomb {
 namespace {
@@ -53,6 +54,21 @@ std::vector<double> ReadBinaryElevations(const std::string& file, int* rows, int
   return {data.begin(), data.end()};
 }
 
+// The raw elevations of a PNG hfield file (PngGray's values), row 0 at
+// y = −half_y: the image's top row is y = +half_y, as MuJoCo reads it.
+std::vector<double> PngElevations(const std::string& file, int* rows, int* cols) {
+  const PngGray image = ReadPngGray(file, kMaxHeightFieldPoints);
+  *rows = image.height;
+  *cols = image.width;
+  std::vector<double> elevations;
+  elevations.reserve(image.values.size());
+  for (int r = image.height - 1; r >= 0; --r) {
+    const auto row = image.values.begin() + static_cast<long>(r) * image.width;
+    elevations.insert(elevations.end(), row, row + image.width);
+  }
+  return elevations;
+}
+
 // The raw elevations of an <hfield> asset, row 0 at y = −half_y.
 std::vector<double> RawElevations(const ptree& asset, const std::string& what,
                                   const std::filesystem::path& asset_folder, int* rows,
@@ -63,10 +79,7 @@ std::vector<double> RawElevations(const ptree& asset, const std::string& what,
     std::string extension = std::filesystem::path(*file).extension().string();
     std::transform(extension.begin(), extension.end(), extension.begin(), ::tolower);
     if (extension == ".png")
-      throw std::runtime_error(what +
-                               ": PNG height fields are not read; give its "
-                               "elevations in MuJoCo's binary form (int32 nrow, "
-                               "int32 ncol, float32 data) or as elevation=\"…\"");
+      return PngElevations((asset_folder / *file).string(), rows, cols);
     return ReadBinaryElevations((asset_folder / *file).string(), rows, cols);
   }
   CheckGridSize(std::max(*rows, 0), std::max(*cols, 0), what);

@@ -13,9 +13,8 @@ namespace coulomb {
 // ReadMjcfRoot leaves it, its geoms named), which Pinocchio's parser does
 // not read, and returns the geoms. Throws std::runtime_error naming the
 // geom or asset (`path` the file) for an hfield geom on a body (MuJoCo's
-// are the world's), one naming no asset, a PNG file (not read: convert it
-// to the binary form), an unreadable file, or a size or count that does not
-// fit.
+// are the world's), one naming no asset, a PNG file of a kind not read
+// (ReadPngGray), an unreadable file, or a size or count that does not fit.
 std::vector<MjcfHeightFieldGeom> TakeMjcfHeightFields(const std::string& path,
                                                       boost::property_tree::ptree* root);
 
