@@ -165,7 +165,7 @@ fuzz-configure: deps venv
 	  -DCOULOMB_ROBOT_DATA_DIR="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)/share/example-robot-data/robots"
 
 fuzz: fuzz-configure
-	cmake --build $(FUZZ_DIR) -j 2 --target scene_fuzzer fclib_fuzzer urdf_fuzzer mjcf_fuzzer snapshot_fuzzer
+	cmake --build $(FUZZ_DIR) -j 2 --target scene_fuzzer fclib_fuzzer urdf_fuzzer mjcf_fuzzer png_fuzzer snapshot_fuzzer
 	bash tests/fuzz/run_fuzzers.sh $(FUZZ_DIR) $(SECONDS) "$(RUNS)" $(FUZZ_SEED)
 
 test-sanitize: sanitize-configure

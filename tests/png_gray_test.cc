@@ -111,20 +111,22 @@ TEST(PngGray, ReadsEveryFilterBitDepthAndColorTypeAsMujocoDoes) {
   struct Kind {
     int bit_depth, color_type, channels;
   };
-  const Kind kinds[] = {{8, 0, 1}, {16, 0, 1}, {1, 0, 1}, {2, 0, 1}, {4, 0, 1},
-                        {8, 2, 3}, {16, 2, 3}, {8, 4, 2}, {16, 4, 2}, {8, 6, 4}, {16, 6, 4}};
+  const Kind kinds[] = {{8, 0, 1},  {16, 0, 1}, {1, 0, 1},  {2, 0, 1},
+                        {4, 0, 1},  {8, 2, 3},  {16, 2, 3}, {8, 4, 2},
+                        {16, 4, 2}, {8, 6, 4},  {16, 6, 4}};
   unsigned seed = 1;
   for (const Kind& kind : kinds) {
     for (int pattern = 0; pattern < 2; ++pattern) {
-    std::vector<uint8_t> expected;
-    const PngImage image =
-        RandomImage(13, 11, kind.bit_depth, kind.color_type, kind.channels, &expected, ++seed);
-    const std::string path = Write(Encode(image), "coulomb_png_gray_test.png");
-    const PngGray read = ReadPngGray(path, 1000);
-    EXPECT_EQ(read.width, 13);
-    EXPECT_EQ(read.height, 11);
-    EXPECT_EQ(read.values, expected) << "bit depth " << kind.bit_depth << ", color type "
-                                     << kind.color_type << ", seed " << seed;
+      std::vector<uint8_t> expected;
+      const PngImage image = RandomImage(13, 11, kind.bit_depth, kind.color_type,
+                                         kind.channels, &expected, ++seed);
+      const std::string path = Write(Encode(image), "coulomb_png_gray_test.png");
+      const PngGray read = ReadPngGray(path, 1000);
+      EXPECT_EQ(read.width, 13);
+      EXPECT_EQ(read.height, 11);
+      EXPECT_EQ(read.values, expected)
+          << "bit depth " << kind.bit_depth << ", color type " << kind.color_type
+          << ", seed " << seed;
     }
   }
 }

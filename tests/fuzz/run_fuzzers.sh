@@ -21,7 +21,7 @@ export ASAN_SYMBOLIZER_PATH="$symbolizer" ASAN_OPTIONS=detect_leaks=1 \
   UBSAN_OPTIONS=print_stacktrace=1 LSAN_OPTIONS="suppressions=$source_dir/lsan_suppressions.txt"
 failed=0
 printf '%-8s %12s %10s %8s %s\n' harness executions "exec/s" edges result
-for name in scene fclib urdf mjcf snapshot; do
+for name in scene fclib urdf mjcf png snapshot; do
   corpus="$build/fuzz-corpus/$name"  # grows from run to run
   findings="$build/fuzz-findings/$name"
   log="$build/fuzz-$name.log"

@@ -41,8 +41,10 @@ int ChannelsOf(int color_type, int bit_depth) {
   }
 }
 
-Header ReadHeader(const unsigned char* data, std::uint32_t length, const std::string& path) {
-  if (length != 13) throw std::runtime_error(path + ": corrupt PNG (IHDR of the wrong size)");
+Header ReadHeader(const unsigned char* data, std::uint32_t length,
+                  const std::string& path) {
+  if (length != 13)
+    throw std::runtime_error(path + ": corrupt PNG (IHDR of the wrong size)");
   Header header;
   header.width = BigEndian32(data);
   header.height = BigEndian32(data + 4);
@@ -51,7 +53,8 @@ Header ReadHeader(const unsigned char* data, std::uint32_t length, const std::st
   if (header.color_type == 3)
     throw std::runtime_error(path + ": palette PNG not read; save it as grayscale");
   if (data[12] != 0)
-    throw std::runtime_error(path + ": interlaced PNG not read; save it without interlacing");
+    throw std::runtime_error(path +
+                             ": interlaced PNG not read; save it without interlacing");
   header.channels = ChannelsOf(header.color_type, header.bit_depth);
   if (header.channels == 0 || data[10] != 0 || data[11] != 0 || header.width == 0 ||
       header.height == 0)
@@ -133,14 +136,16 @@ PngGray ReadPngGray(const std::string& path, long long max_pixels) {
   for (size_t at = 8; !ended;) {
     if (file.size() - at < 12) throw std::runtime_error(path + ": truncated PNG");
     const std::uint32_t length = BigEndian32(&file[at]);
-    if (length > file.size() - at - 12) throw std::runtime_error(path + ": truncated PNG");
+    if (length > file.size() - at - 12)
+      throw std::runtime_error(path + ": truncated PNG");
     const unsigned char* type = &file[at + 4];
     const unsigned char* data = type + 4;
     const uLong crc = crc32(0L, type, length + 4);
     if (crc != BigEndian32(data + length))
       throw std::runtime_error(path + ": corrupt PNG (a chunk's CRC does not match)");
     const std::string name(type, type + 4);
-    if (at == 8 && name != "IHDR") throw std::runtime_error(path + ": corrupt PNG (no IHDR)");
+    if (at == 8 && name != "IHDR")
+      throw std::runtime_error(path + ": corrupt PNG (no IHDR)");
     if (name == "IHDR") header = ReadHeader(data, length, path);
     if (name == "IDAT") compressed.insert(compressed.end(), data, data + length);
     ended = name == "IEND";
@@ -150,8 +155,8 @@ PngGray ReadPngGray(const std::string& path, long long max_pixels) {
     throw std::runtime_error(path + ": " + std::to_string(header.height) + " × " +
                              std::to_string(header.width) + " pixels; at most " +
                              std::to_string(max_pixels) + " are read");
-  const size_t stride = (static_cast<size_t>(header.width) * header.channels *
-                             header.bit_depth + 7) / 8;
+  const size_t stride =
+      (static_cast<size_t>(header.width) * header.channels * header.bit_depth + 7) / 8;
   std::vector<unsigned char> bytes(header.height * (stride + 1));
   uLongf inflated = bytes.size();
   if (uncompress(bytes.data(), &inflated, compressed.data(), compressed.size()) != Z_OK ||
