@@ -1,5 +1,6 @@
 """Physics through the Python API, against closed forms and the CLI."""
 
+import base64
 import concurrent.futures
 import json
 import math
@@ -158,12 +159,37 @@ def test_a_bad_scene_heightfield_is_refused_naming_the_key(heights, message):
         coulomb.Simulation.from_dict(terrain_scene(heights, [0, 0, 1]))
 
 
-def test_fixed_geometry_is_recorded_once_and_viewed_as_if_recorded_per_sample(
+def exported_frames(page):
+    """What an exported viewer page (`coulomb view DIR --export`) draws, decoded
+    independently of the page's script (chunk format: viewer/src/data.js): its
+    meta data, every geometry's pose per frame (frames × geometries × 7, float32,
+    a fixed one at its first pose) and the contact rows (float32, 10 each)."""
+    text = page.read_text()
+    meta = json.loads(re.search(r'id="coulomb-meta">(.*?)</script>', text, re.S).group(1))
+    first = np.array(meta["first_poses"], dtype=np.float32)
+    poses, contacts = [], []
+    for encoded in re.findall(r'id="coulomb-chunk-\d+">(.*?)</script>', text, re.S):
+        data = base64.b64decode(encoded)
+        _, count, moving, rows = np.frombuffer(data, "<u4", 4)
+        assert moving == len(meta["moving"])
+        offset = 16
+        frames = np.tile(first, (count, 1, 1))
+        frames[:, meta["moving"]] = np.frombuffer(
+            data, "<f4", count * moving * 7, offset).reshape(count, moving, 7)
+        offset += 4 * (count * moving * 7 + count + 1)
+        poses.append(frames)
+        contacts.append(np.frombuffer(data, "<f4", rows * 10, offset))
+        assert len(data) == offset + 40 * rows
+    return meta, np.concatenate(poses), np.concatenate(contacts)
+
+
+def test_fixed_geometry_is_recorded_and_exported_once_and_drawn_as_if_per_sample(
         tmp_path, coulomb_bin):
     # The walled clutter: its ground and walls are the world's and never
     # move. They are written once (/geometry/first_poses), the boxes per
     # sample (/geometry/moving). Rewriting the file with every geometry per
-    # sample (the layout before) must give the viewer the very same run.
+    # sample (the layout before) must give the viewer the very same run; the
+    # exported page carries the fixed poses once too, so it is smaller.
     h5py = pytest.importorskip("h5py")
     runs = {name: tmp_path / name / "run" for name in ("compact", "per_sample")}
     subprocess.run([coulomb_bin, "run", "clutter", "--set", "bodies=4", "--duration", "0.3",
@@ -181,12 +207,19 @@ def test_fixed_geometry_is_recorded_once_and_viewed_as_if_recorded_per_sample(
         for dataset in ("geometry/poses", "geometry/moving", "geometry/first_poses"):
             del file[dataset]
         file["geometry/poses"] = poses
-    pages = []
+    pages = {}
     for name, run in runs.items():
         subprocess.run([coulomb_bin, "view", "run", "--export", "page.html"],
                        cwd=run.parent, check=True, capture_output=True)
-        pages.append((run.parent / "page.html").read_bytes())
-    assert pages[0] == pages[1]
+        pages[name] = run.parent / "page.html"
+    compact, per_sample = exported_frames(pages["compact"]), exported_frames(pages["per_sample"])
+    assert compact[0]["moving"] == list(moving)
+    assert per_sample[0]["moving"] == list(range(len(bodies)))
+    assert compact[1].shape == (per_sample[0]["frames"], len(bodies), 7)
+    assert np.array_equal(compact[1], per_sample[1])
+    assert np.array_equal(compact[2], per_sample[2]) and len(compact[2]) > 0
+    fixed_bytes = 28 * (len(bodies) - len(moving)) * compact[0]["frames"]
+    assert pages["per_sample"].stat().st_size - pages["compact"].stat().st_size > fixed_bytes
 
 
 def test_step_stats_are_the_per_step_records_of_the_command_line(tmp_path, coulomb_bin):

@@ -1,10 +1,10 @@
 // Where a replay's data comes from, and the binary chunk format.
 //
-// A replay is `meta` (JSON: frames, chunk_frames, time, geometries, stats;
-// written by src/coulomb/viewer/replay.cc) and chunks of `chunk_frames`
-// frames each, binary little-endian:
-//   uint32 first, count, geometries G, contacts N
-//   float32 poses[count][G][7]        x y z qw qx qy qz of each geometry
+// A replay is `meta` (JSON: frames, chunk_frames, time, geometries,
+// first_poses, moving, stats; written by src/coulomb/viewer/replay_source.cc)
+// and chunks of `chunk_frames` frames each, binary little-endian:
+//   uint32 first, count, moving M, contacts N
+//   float32 poses[count][M][7]        x y z qw qx qy qz of each of meta.moving
 //   uint32  offsets[count + 1]        frame f's contacts: [offsets[f], offsets[f+1])
 //   float32 contacts[N][10]           point (3), normal (3), impulse (3), depth
 // Served by `coulomb view` (replay/meta.json, replay/chunk/I) or inlined in
@@ -12,14 +12,14 @@
 
 export function parseChunk(buffer) {
   const header = new Uint32Array(buffer, 0, 4);
-  const [first, count, geometries, contacts] = header;
+  const [first, count, moving, contacts] = header;
   let offset = 16;
-  const poses = new Float32Array(buffer, offset, count * geometries * 7);
+  const poses = new Float32Array(buffer, offset, count * moving * 7);
   offset += poses.byteLength;
   const offsets = new Uint32Array(buffer, offset, count + 1);
   offset += offsets.byteLength;
   const rows = new Float32Array(buffer, offset, contacts * 10);
-  return { first, count, geometries, poses, offsets, contacts: rows };
+  return { first, count, moving, poses, offsets, contacts: rows };
 }
 
 function base64ToBuffer(text) {
@@ -63,7 +63,7 @@ export class ChunkCache {
   constructor(source, meta, budget = 64e6) {
     this.source = source;
     this.meta = meta;
-    const chunkBytes = 28 * meta.chunk_frames * Math.max(1, meta.geometries.length);
+    const chunkBytes = 28 * meta.chunk_frames * Math.max(1, meta.moving.length);
     this.capacity = Math.max(4, Math.floor(budget / chunkBytes));
     this.chunks = new Map(); // index → parsed chunk
     this.pending = new Map(); // index → promise

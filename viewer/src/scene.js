@@ -51,6 +51,17 @@ function shapeGeometry(g, detail) {
   }
 }
 
+const position = new THREE.Vector3(), rotation = new THREE.Quaternion();
+const unit = new THREE.Vector3(1, 1, 1);
+
+// Places `object` at pose p = [x, y, z, qw, qx, qy, qz] (X_WG).
+function setPose(object, p) {
+  position.set(p[0], p[1], p[2]);
+  rotation.set(p[4], p[5], p[6], p[3]).normalize();
+  object.matrix.compose(position, rotation, unit);
+  object.matrixWorldNeedsUpdate = true;
+}
+
 export class SceneView {
   constructor(container, meta) {
     this.meta = meta;
@@ -100,6 +111,7 @@ export class SceneView {
       const object = new THREE.Mesh(shapeGeometry(g, detail), material);
       object.userData.static = isStatic;
       object.matrixAutoUpdate = false;
+      setPose(object, this.meta.first_poses[this.objects.length]); // kept unless it moves
       const axes = new THREE.AxesHelper(Math.max(0.05, 1.5 * g.radius));
       axes.visible = false;
       object.add(axes);
@@ -137,7 +149,7 @@ export class SceneView {
   // geometry when nothing moves).
   frameCamera() {
     const all = this.meta.geometries
-      .map((g, i) => ({ g, p: this.meta.first_positions[i] }))
+      .map((g, i) => ({ g, p: this.meta.first_poses[i] }))
       .filter(({ g }) => g.shape !== "halfspace");
     const moving = all.filter(({ g }) => g.body !== "world");
     const box = new THREE.Box3();
@@ -164,18 +176,13 @@ export class SceneView {
     this.render();
   }
 
-  // Poses and contacts of frame `frame` (in chunk `chunk`).
+  // Poses and contacts of frame `frame` (in chunk `chunk`): the chunk
+  // carries the poses of the moving geometries (meta.moving) only.
   show(chunk, frame) {
     const local = frame - chunk.first;
-    const G = chunk.geometries;
-    const position = new THREE.Vector3(), rotation = new THREE.Quaternion();
-    const unit = new THREE.Vector3(1, 1, 1);
-    for (let g = 0; g < G; ++g) {
-      const p = chunk.poses.subarray((local * G + g) * 7, (local * G + g + 1) * 7);
-      position.set(p[0], p[1], p[2]);
-      rotation.set(p[4], p[5], p[6], p[3]).normalize();
-      this.objects[g].matrix.compose(position, rotation, unit);
-      this.objects[g].matrixWorldNeedsUpdate = true;
+    const M = chunk.moving;
+    for (let m = 0; m < M; ++m) {
+      setPose(this.objects[this.meta.moving[m]], chunk.poses.subarray((local * M + m) * 7, (local * M + m + 1) * 7));
     }
     this.showContacts(chunk, local);
     this.render();

@@ -213,6 +213,44 @@ async function checkShapes(browser) {
   await checkDrawnShapes(browser, "egg", [egg, "--duration", "0.02"], ["ellipsoid"]);
 }
 
+// A geometry of the world is drawn at its pose from the model at every
+// frame, though the chunks carry the moving geometries' poses only: a ledge
+// shifted and turned 30° about z beside a falling ball.
+async function checkFixedPoses(browser) {
+  const model = join(work, "ledge.xml");
+  writeFileSync(model, `<mujoco><worldbody>
+    <geom name="ledge" type="box" size="0.3 0.1 0.05" pos="0.6 -0.2 0.1" euler="0 0 30"/>
+    <body name="ball" pos="0 0 0.5"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body>
+    </worldbody></mujoco>`);
+  const runDir = join(work, "ledge");
+  run(["run", model, "--duration", "0.3", "--out", runDir]);
+  const file = join(work, "ledge.html");
+  run(["view", runDir, "--export", file]);
+  const chunk = readFileSync(file, "utf8").match(/id="coulomb-chunk-0">([^<]*)</)[1];
+  const header = new Uint32Array(new Uint8Array(Buffer.from(chunk, "base64")).buffer, 0, 4);
+  check(header[2] === 1, `fixed poses: a chunk carries the poses of 1 of 2 geometries (${header[2]})`);
+  const page = await openViewer(browser, pathToFileURL(file).href, "fixed poses");
+  const bodies = await page.evaluate(() => window.coulombViewer.meta.geometries.map((g) => g.body));
+  const [ledge, ball] = [bodies.indexOf("world"), bodies.findIndex((b) => b !== "world")];
+  check(ledge >= 0 && ball >= 0 && bodies.length === 2, `fixed poses: the ledge and the ball (${bodies})`);
+  const matrixAt = (frame, g) => page.evaluate(([f, i]) => {
+    window.coulombViewer.setFrame(f);
+    return Array.from(window.coulombViewer.view.objects[i].matrix.elements);
+  }, [frame, g]);
+  const frames = await page.evaluate(() => window.coulombViewer.frameCount());
+  const c = Math.cos(Math.PI / 6), s = Math.sin(Math.PI / 6);
+  const expected = [c, s, 0, 0, -s, c, 0, 0, 0, 0, 1, 0, 0.6, -0.2, 0.1, 1]; // column-major
+  for (const frame of [0, frames - 1]) {
+    const m = await matrixAt(frame, ledge);
+    const error = Math.max(...m.map((v, k) => Math.abs(v - expected[k])));
+    check(error < 1e-6, `fixed poses: the ledge at frame ${frame} is where the model puts it (${error.toExponential(1)})`);
+  }
+  const [start, end] = [await matrixAt(0, ball), await matrixAt(frames - 1, ball)];
+  const fall = start[14] - end[14], expectedFall = 0.5 * 9.81 * 0.3 * 0.3;
+  check(Math.abs(fall - expectedFall) < 0.05, `fixed poses: the ball falls ${fall.toFixed(3)} m (g t²/2 = ${expectedFall.toFixed(3)})`);
+  check(page.errors.length === 0, `fixed poses: no console errors ${page.errors.join(" | ")}`);
+}
+
 // The sensor charts of a page: per chart its title and [times, columns...].
 function sensorPlots(page) {
   return page.evaluate(() => window.coulombViewer.sensorPlots());
@@ -271,6 +309,7 @@ async function main() {
     await checkPlayback(await openViewer(browser, pathToFileURL(replay).href, "exported"), steps);
     await checkLive(browser);
     await checkShapes(browser);
+    await checkFixedPoses(browser);
     await checkSensors(browser);
   } finally {
     await browser.close();

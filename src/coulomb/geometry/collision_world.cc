@@ -252,7 +252,7 @@ struct CollisionWorld::Impl {
   }
 
   // Broad-phase state and buffers, reused from query to query. The static
-  // geometries with finite bounds (IsStatic: a terrain's prisms, walls;
+  // geometries with finite bounds (is_fixed: a terrain's prisms, walls;
   // static_geometries) are in static_tree, built at the first query after
   // one was added; the others (swept_geometries) are swept at every sweep,
   // and each swept geometry on a tree asks static_tree for the static ones
@@ -369,11 +369,6 @@ struct CollisionWorld::Impl {
         swept_poses[g] = {X_WG[g].translation(), X_WG[g].linear(), reaches[g] + slack};
     }
     swept_pairs_reused = false;
-  }
-
-  // Whether geometry g is the world's own (tree −1, body 0): it never moves.
-  bool IsStatic(size_t g) const {
-    return broad_phase[g].tree < 0 && broad_phase[g].body == 0;
   }
 
   // static_tree over static_geometries at their poses X_WG, without reach.
@@ -697,7 +692,7 @@ int CollisionWorld::AddGeometry(const Shape& shape, int tree, int body,
   impl_->filters.emplace_back();
   const int id = num_geometries() - 1;
   impl_->reaches.push_back(0.0);
-  if (impl_->IsStatic(id) && !impl_->broad_phase[id].half_space) {
+  if (is_fixed(id) && !impl_->broad_phase[id].half_space) {
     impl_->static_geometries.push_back(id);
     impl_->static_tree_stale = true;
   } else {

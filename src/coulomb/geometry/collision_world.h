@@ -66,6 +66,12 @@ class CollisionWorld {
   // Inline: asked for each contact's two geometries at every step.
   int tree(int geometry) const { return owners_[geometry].tree; }
   int body(int geometry) const { return owners_[geometry].body; }
+  // Whether `geometry` is the world's own (tree −1, body 0): it never moves
+  // (the contract of the broad phase's tree of fixed geometry). A kinematic
+  // body's geometry (tree −1, body > 0) moves.
+  bool is_fixed(int geometry) const {
+    return owners_[geometry].tree < 0 && owners_[geometry].body == 0;
+  }
   // Whether `geometry` is on body `body` of tree `tree`.
   bool OnBody(int geometry, int tree, int body) const {
     return owners_[geometry].tree == tree && owners_[geometry].body == body;

@@ -608,7 +608,7 @@ int MultibodySystem::AddGeometry(const Shape& shape, int tree, int body,
   }
   const int id = collision_world_.AddGeometry(shape, tree, body, X_BG);
   materials_.push_back(material);
-  if (tree >= 0 || body > 0) moving_geometries_.push_back(id);
+  if (!collision_world_.is_fixed(id)) moving_geometries_.push_back(id);
   if (std::find(dissipation_time_scales_.begin(), dissipation_time_scales_.end(),
                 material.dissipation_time_scale) == dissipation_time_scales_.end())
     dissipation_time_scales_.push_back(material.dissipation_time_scale);

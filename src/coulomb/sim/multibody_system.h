@@ -290,6 +290,8 @@ class MultibodySystem {
   // The index of tree `tree`'s body `name`; throws std::invalid_argument
   // after `at` (the sensor) for none.
   int FindSensorBody(int tree, const std::string& name, const std::string& at) const;
+  // World pose of geometry g (after UpdateAllTrees).
+  Eigen::Isometry3d GeometryPose(int g) const;
 
   Eigen::Vector3d gravity_;
   std::vector<Tree> trees_;
@@ -297,8 +299,6 @@ class MultibodySystem {
   std::vector<ContactMaterial> materials_;
   std::vector<int> moving_geometries_;
   std::vector<double> dissipation_time_scales_;
-  // World pose of geometry g (after UpdateAllTrees).
-  Eigen::Isometry3d GeometryPose(int g) const;
   std::vector<PrescribedMotion> kinematic_bodies_;  // world body b ≥ 1 is [b − 1]
   std::vector<StaticRole> static_roles_;            // by geometry id; absent: kWorld
   // The mocap bodies: {name, world body}; a mocap body's pose is its

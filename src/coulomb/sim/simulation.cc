@@ -85,11 +85,9 @@ Simulation::Simulation(Scene scene)
       trajectory_.sensors.back().push_back({sensor.name, sensor.dimension()});
   }
   const CollisionWorld& world = scene_.system.collision_world();
-  for (int g = 0; g < world.num_geometries(); ++g) {
+  for (int g = 0; g < world.num_geometries(); ++g)
     trajectory_.geometries.push_back({world.shape(g), BodyName(g)});
-    if (world.tree(g) >= 0 || world.body(g) != 0)  // body 0 of the world: fixed
-      trajectory_.moving_geometries.push_back(g);
-  }
+  trajectory_.moving_geometries = scene_.system.moving_geometries();
   if (trajectory_.moving_geometries.empty()) {
     for (int g = 0; g < world.num_geometries(); ++g)
       trajectory_.moving_geometries.push_back(g);

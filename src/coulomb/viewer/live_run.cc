@@ -10,10 +10,8 @@ LiveRun::LiveRun(const Simulation& simulation) {
   meta_.time_step = simulation.time_step();
   meta_.geometries = simulation.trajectory().geometries;
   const Trajectory& trajectory = simulation.trajectory();
-  if (!trajectory.geometry_poses.empty()) {
-    const Eigen::VectorXd first = GeometryPosesAt(trajectory, 0);
-    meta_.first_poses.assign(first.begin(), first.end());
-  }
+  meta_.first_poses.assign(trajectory.first_poses.begin(), trajectory.first_poses.end());
+  meta_.moving = trajectory.moving_geometries;
   for (size_t t = 0; t < trajectory.sensors.size(); ++t) {
     if (trajectory.sensors[t].empty()) continue;
     meta_.sensors.push_back({trajectory.body_names[t], trajectory.sensors[t], {}});
@@ -30,8 +28,8 @@ void LiveRun::Update(const Simulation& simulation) {
   const std::lock_guard<std::mutex> lock(mutex_);
   for (size_t s = meta_.time.size(); s < trajectory.time.size(); ++s) {
     meta_.time.push_back(trajectory.time[s]);
-    const Eigen::VectorXd poses = GeometryPosesAt(trajectory, s);
-    poses_.insert(poses_.end(), poses.begin(), poses.end());
+    const Eigen::VectorXd& moving_poses = trajectory.geometry_poses[s];
+    poses_.insert(poses_.end(), moving_poses.begin(), moving_poses.end());
     for (long long c = trajectory.contact_offsets[s];
          c < trajectory.contact_offsets[s + 1]; ++c) {
       const RecordedContact& contact = trajectory.contacts[c];
@@ -73,10 +71,10 @@ std::optional<std::string> LiveRun::Chunk(int index) const {
   const size_t frames = meta_.time.size();
   if (index < 0 || first >= frames) return std::nullopt;
   const size_t count = std::min<size_t>(kChunkFrames, frames - first);
-  const int geometries = static_cast<int>(meta_.geometries.size());
+  const int moving = static_cast<int>(meta_.moving.size());
   ReplayFrames chunk{
-      static_cast<int>(first), static_cast<int>(count), geometries, {}, {}, {}};
-  const size_t pose_size = 7 * static_cast<size_t>(geometries);
+      static_cast<int>(first), static_cast<int>(count), moving, {}, {}, {}};
+  const size_t pose_size = 7 * static_cast<size_t>(moving);
   chunk.poses.assign(poses_.begin() + first * pose_size,
                      poses_.begin() + (first + count) * pose_size);
   const uint32_t begin = contact_offsets_[first], end = contact_offsets_[first + count];

@@ -83,7 +83,8 @@ RecordedRun::RecordedRun(const std::string& directory) : directory_(directory) {
     file_->Fail("/contacts/offsets",
                 "expected " + std::to_string(frames_ + 1) + " entries");
   }
-  if (frames_ > 0) meta.first_poses = PosesOfFrames(0, 1);
+  meta.first_poses = first_poses_;
+  meta.moving = moving_;
   const fs::path stats = fs::path(directory) / "stats.json";
   if (fs::exists(stats)) meta.stats_json = ReadText(stats);
   meta.sensors = ReadRobotSensorRecords(*file_, frames_);
@@ -95,41 +96,35 @@ RecordedRun::~RecordedRun() = default;
 void RecordedRun::ReadFixedPoses() {
   const size_t count = static_cast<size_t>(geometries_);
   if (!file_->Exists("/geometry/moving")) {  // written before: every geometry
-    first_poses_.assign(7 * count, 0.0);
     for (int g = 0; g < geometries_; ++g) moving_.push_back(g);
+    first_poses_ = frames_ > 0 ? file_->ReadRows("/geometry/poses", 0, 1)
+                               : std::vector<double>(7 * count, 0.0);
     return;
   }
   first_poses_ = file_->ReadRows("/geometry/first_poses", 0, count);
   for (const long long g : file_->ReadIntegers("/geometry/moving")) {
-    if (g < 0 || g >= geometries_)
-      file_->Fail("/geometry/moving", "geometry " + std::to_string(g) + " out of range");
+    if (g < 0 || g >= geometries_ || (!moving_.empty() && g <= moving_.back()))
+      file_->Fail("/geometry/moving",
+                  "geometry " + std::to_string(g) + " out of range or out of order");
     moving_.push_back(static_cast<int>(g));
   }
-}
-
-std::vector<double> RecordedRun::PosesOfFrames(size_t first, size_t count) const {
-  const std::vector<double> moving = file_->ReadRows("/geometry/poses", first, count);
-  std::vector<double> poses;
-  poses.reserve(count * first_poses_.size());
-  for (size_t f = 0; f < count; ++f) {
-    const size_t at = poses.size();
-    poses.insert(poses.end(), first_poses_.begin(), first_poses_.end());
-    PutMovingPoses(moving_, moving.data() + 7 * moving_.size() * f, poses.data() + at);
-  }
-  return poses;
 }
 
 std::optional<std::string> RecordedRun::Chunk(int index) const {
   const size_t first = static_cast<size_t>(index) * kChunkFrames;
   if (index < 0 || first >= frames_) return std::nullopt;
   const size_t count = std::min<size_t>(kChunkFrames, frames_ - first);
-  ReplayFrames frames{
-      static_cast<int>(first), static_cast<int>(count), geometries_, {}, {}, {}};
+  ReplayFrames frames{static_cast<int>(first),
+                      static_cast<int>(count),
+                      static_cast<int>(moving_.size()),
+                      {},
+                      {},
+                      {}};
   const long long begin = contact_offsets_[first], end = contact_offsets_[first + count];
   for (size_t f = first; f <= first + count; ++f)
     frames.offsets.push_back(static_cast<uint32_t>(contact_offsets_[f] - begin));
   const std::lock_guard<std::mutex> lock(mutex_);
-  frames.poses = ToFloat(PosesOfFrames(first, count));
+  frames.poses = ToFloat(file_->ReadRows("/geometry/poses", first, count));
   const size_t rows = static_cast<size_t>(end - begin);
   const std::vector<double> point = file_->ReadRows("/contacts/point", begin, rows);
   const std::vector<double> normal = file_->ReadRows("/contacts/normal", begin, rows);

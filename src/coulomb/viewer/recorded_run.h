@@ -33,8 +33,6 @@ class RecordedRun : public ReplaySource {
   // first_poses_ and moving_ from /geometry/first_poses and /geometry/moving
   // (Trajectory's); a file without them records every geometry per frame.
   void ReadFixedPoses();
-  // Every geometry's pose (7 each) at frames [first, first + count).
-  std::vector<double> PosesOfFrames(size_t first, size_t count) const;
 
   size_t frames_ = 0;
   int geometries_ = 0;

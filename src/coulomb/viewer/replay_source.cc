@@ -76,7 +76,7 @@ JsonObjectWriter SensorsJson(const RobotSensorRecord& robot) {
 std::string EncodeChunk(const ReplayFrames& frames) {
   const uint32_t header[4] = {static_cast<uint32_t>(frames.first),
                               static_cast<uint32_t>(frames.count),
-                              static_cast<uint32_t>(frames.geometries),
+                              static_cast<uint32_t>(frames.moving),
                               static_cast<uint32_t>(frames.contacts.size() / 10)};
   std::string bytes(reinterpret_cast<const char*>(header), sizeof(header));
   Append(&bytes, frames.poses);
@@ -98,13 +98,14 @@ std::string MetaJson(const ReplayMeta& meta) {
   for (const RecordedGeometry& geometry : meta.geometries)
     geometries.push_back(GeometryJson(geometry));
   json.Add("geometries", geometries);
-  std::string positions = "[";
+  std::string poses = "[";
   for (size_t g = 0; g < meta.geometries.size(); ++g) {
-    const double* p = &meta.first_poses[7 * g];
-    positions +=
-        (g > 0 ? "," : "") + JsonObjectWriter::Array(std::vector<double>(p, p + 3));
+    const double* pose = &meta.first_poses[7 * g];
+    poses +=
+        (g > 0 ? "," : "") + JsonObjectWriter::Array(std::vector<double>(pose, pose + 7));
   }
-  json.AddJson("first_positions", positions + "]");
+  json.AddJson("first_poses", poses + "]");
+  json.Add("moving", meta.moving);
   json.AddJson("stats", meta.stats_json);
   std::vector<JsonObjectWriter> sensors;
   for (const RobotSensorRecord& robot : meta.sensors)

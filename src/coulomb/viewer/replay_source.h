@@ -16,9 +16,13 @@ namespace coulomb {
 //
 // Meta data: {name, frames, chunk_frames, live, time_step, scene_size,
 // time: [frame times], geometries: [{shape, body, size, radius, vertices,
-// triangles}], first_positions: [[x, y, z] per geometry], stats: the run's
-// stats.json, sensors: [{robot, names, dimensions, readings: frames ×
-// Σ dimensions, row-major}]}. Chunk format: viewer/src/data.js (a header, float32 poses,
+// triangles}], first_poses: [[x, y, z, qw, qx, qy, qz] per geometry],
+// moving: [the geometries whose poses the chunks carry, ascending], stats:
+// the run's stats.json, sensors: [{robot, names, dimensions, readings:
+// frames × Σ dimensions, row-major}]}. A geometry not in `moving` stays at
+// its first pose (a floor, a wall, a height field's prisms), so that a
+// frame costs 28 bytes per moving geometry only. Chunk format:
+// viewer/src/data.js (a header, float32 poses of the moving geometries,
 // uint32 contact offsets, float32 contact rows).
 class ReplaySource {
  public:
@@ -34,8 +38,8 @@ class ReplaySource {
 struct ReplayFrames {
   int first = 0;
   int count = 0;
-  int geometries = 0;
-  std::vector<float> poses;       // count × geometries × 7
+  int moving = 0;                 // geometries with a pose per frame
+  std::vector<float> poses;       // count × moving × 7
   std::vector<uint32_t> offsets;  // count + 1, from 0
   std::vector<float> contacts;    // 10 per contact: point, normal, impulse, depth
 };
@@ -50,6 +54,7 @@ struct ReplayMeta {
   std::vector<double> time;
   std::vector<RecordedGeometry> geometries;
   std::vector<double> first_poses;  // 7 per geometry
+  std::vector<int> moving;          // ascending geometry indices
   std::string stats_json = "{}";
   std::vector<RobotSensorRecord> sensors;  // robots without sensors left out
 };
