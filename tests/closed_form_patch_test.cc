@@ -8,6 +8,7 @@
 
 #include "coulomb/geometry/box_separation.h"
 #include "coulomb/geometry/collision_world.h"
+#include "coulomb/geometry/convex_mesh.h"
 #include "coulomb/geometry/shape_signed_distance.h"
 
 namespace coulomb {
@@ -290,6 +291,71 @@ TEST(ClosedFormPatch, MatchesCoalOnSpheresAndOnTheGround) {
     }
     EXPECT_GT(with_contacts, 50);
   }
+}
+
+// A height field's prism (a tilted triangle extruded down to a flat base)
+// and a tetrahedron, with a sphere in both orders, at random poses from the
+// sphere's center inside the polytope to just within the margin: the closed
+// form (a pass over the faces) against Coal's GJK/EPA. A hull of more than
+// kMaxClosedFormHullFaces triangles is left to Coal.
+TEST(ClosedFormPatch, MatchesCoalOnSpheresAndConvexPolytopes) {
+  RandomDraws draw(23);
+  const Shape prism = MakeConvexPolytope({{0, 0, 0.12},
+                                          {0.2, 0, 0.05},
+                                          {0, 0.2, 0.09},
+                                          {0, 0, -0.1},
+                                          {0.2, 0, -0.1},
+                                          {0, 0.2, -0.1}},
+                                         {{0, 1, 2},
+                                          {3, 5, 4},
+                                          {0, 3, 1},
+                                          {1, 3, 4},
+                                          {1, 4, 2},
+                                          {2, 4, 5},
+                                          {2, 5, 0},
+                                          {0, 5, 3}},
+                                         "prism");
+  const Shape tetrahedron = MakeConvexMesh(
+      {{0.1, 0, 0}, {-0.05, 0.09, 0}, {-0.05, -0.09, 0}, {0, 0, 0.15}}, "tetrahedron");
+  const Shape sphere = Sphere{0.04};
+  for (const Shape& polytope : {prism, tetrahedron}) {
+    const std::vector<Eigen::Vector3d>& vertices =
+        std::get<ConvexMesh>(polytope).hull->vertices;
+    Eigen::Vector3d middle = Eigen::Vector3d::Zero();
+    for (const Eigen::Vector3d& vertex : vertices) middle += vertex / vertices.size();
+    for (const bool sphere_first : {false, true}) {
+      TwoShapes shapes(sphere_first ? sphere : polytope,
+                       sphere_first ? polytope : sphere);
+      ClosedFormPatch patch;
+      int with_contacts = 0, center_inside = 0;
+      for (int trial = 0; trial < 400; ++trial) {
+        const Eigen::Isometry3d X_WP = Pose(draw.Point(0.5), draw.Rotation());
+        const Eigen::Vector3d center = X_WP * (middle + draw.Point(0.12));
+        const Eigen::Isometry3d X_WS = Pose(center, draw.Rotation());
+        const Eigen::Isometry3d& X_WA = sphere_first ? X_WS : X_WP;
+        const Eigen::Isometry3d& X_WB = sphere_first ? X_WP : X_WS;
+        ASSERT_TRUE(CalcClosedFormPatch(sphere_first ? sphere : polytope, X_WA,
+                                        sphere_first ? polytope : sphere, X_WB, 1e-6,
+                                        &patch));
+        Eigen::Vector3d gradient;
+        center_inside +=
+            ShapeSignedDistance(polytope, X_WP.inverse() * center, &gradient) < 0.0;
+        with_contacts += shapes.ExpectAsCoal(X_WA, X_WB, trial) > 0;
+      }
+      EXPECT_GT(with_contacts, 100);
+      EXPECT_GT(center_inside, 10);
+    }
+  }
+  std::vector<Eigen::Vector3d> many_faces;  // a 12-gon prism: 40 triangles
+  for (int k = 0; k < 12; ++k) {
+    for (const double z : {-0.05, 0.05})
+      many_faces.emplace_back(0.1 * std::cos(k * M_PI / 6), 0.1 * std::sin(k * M_PI / 6),
+                              z);
+  }
+  ClosedFormPatch patch;
+  EXPECT_FALSE(CalcClosedFormPatch(MakeConvexMesh(many_faces, "12-gon"),
+                                   Eigen::Isometry3d::Identity(), sphere,
+                                   Eigen::Isometry3d::Identity(), 1e-6, &patch));
 }
 
 // A capsule on the ground, lying nearly flat (both ends' caps touch: two

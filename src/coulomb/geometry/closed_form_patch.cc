@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "coulomb/geometry/box_distance.h"
+#include "coulomb/geometry/triangle_distance.h"
 #include "coulomb/math/contact_frame.h"
 
 namespace coulomb {
@@ -226,6 +227,49 @@ void BoxSpherePatch(const OrientedBox& box, const Eigen::Vector3d& center, doubl
               patch);
 }
 
+// The normal from the convex polytope P (a hull of at most
+// kMaxClosedFormHullFaces triangles, in its frame) into the sphere. With the
+// center c outside, from P's closest point: it lies on a triangle whose
+// plane has c on its outer side (at a vertex or an edge, c − q is a
+// nonnegative combination of the normals of the faces there, so at least
+// one of them faces c), so the least distance to those triangles is the
+// distance to P. With c inside (or on the surface), out of the face plane
+// nearest c: c's signed distance to P is then the largest n_f·c − d_f.
+void PolytopeSpherePatch(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
+                         const Eigen::Vector3d& center, double radius,
+                         ClosedFormPatch* patch) {
+  const Eigen::Vector3d c = X_WP.inverse() * center;
+  double highest = -std::numeric_limits<double>::infinity();
+  int highest_face = 0;
+  double least_squared = std::numeric_limits<double>::infinity();
+  Eigen::Vector3d closest = c;
+  for (size_t f = 0; f < hull.triangles.size(); ++f) {
+    const double height = hull.face_normals[f].dot(c) - hull.face_offsets[f];
+    if (height > highest) {
+      highest = height;
+      highest_face = static_cast<int>(f);
+    }
+    if (height <= 0.0) continue;
+    const std::array<int, 3>& t = hull.triangles[f];
+    const Eigen::Vector3d q = ClosestPointOnTriangle(
+        c, hull.vertices[t[0]], hull.vertices[t[1]], hull.vertices[t[2]]);
+    const double squared = (c - q).squaredNorm();
+    if (squared < least_squared) {
+      least_squared = squared;
+      closest = q;
+    }
+  }
+  const double distance = std::sqrt(least_squared);
+  if (highest > 0.0 && distance > 0.0) {
+    SinglePoint(X_WP * closest, X_WP.linear() * ((c - closest) / distance),
+                distance - radius, patch);
+    return;
+  }
+  const Eigen::Vector3d& n = hull.face_normals[highest_face];
+  SinglePoint(X_WP * Eigen::Vector3d(c - highest * n), X_WP.linear() * n,
+              highest - radius, patch);
+}
+
 // The normal from the half-space (z ≤ 0 of H) into the sphere: z_H.
 void HalfSpaceSpherePatch(const Eigen::Isometry3d& X_WH, const Eigen::Vector3d& center,
                           double radius, ClosedFormPatch* patch) {
@@ -301,6 +345,11 @@ bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape&
   if (const auto* box = std::get_if<Box>(&first); box && sphere) {
     BoxSpherePatch(MakeOrientedBox(*box, X_WF), X_WS.translation(), sphere->radius,
                    patch);
+    return true;
+  }
+  if (const auto* mesh = std::get_if<ConvexMesh>(&first);
+      mesh && sphere && mesh->hull->triangles.size() <= kMaxClosedFormHullFaces) {
+    PolytopeSpherePatch(*mesh->hull, X_WF, X_WS.translation(), sphere->radius, patch);
     return true;
   }
   if (!std::holds_alternative<HalfSpace>(first)) return false;

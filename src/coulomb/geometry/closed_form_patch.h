@@ -21,7 +21,11 @@ namespace coulomb {
 //
 // Sphere–sphere, sphere–box, sphere–half-space: one point, on the line
 // between the closest points (exact; a sphere's center inside a box leaves
-// through the box's nearest face). Ellipsoid–half-space: one point, below
+// through the box's nearest face). Sphere–convex polytope (a convex mesh of
+// at most kMaxClosedFormHullFaces triangles: a height field's prisms, small
+// hulls): one point, likewise (exact; a center inside leaves through the
+// nearest face plane; larger hulls are left to GJK, whose support search
+// does not visit every face). Ellipsoid–half-space: one point, below
 // the ellipsoid's lowest point along the half-space's normal (exact).
 // Capsule–half-space (a robot's limbs on the ground): the lowest point of
 // each end cap whose centre lies within `tolerance` of the lowest along the
@@ -49,6 +53,10 @@ namespace coulomb {
 // not cover, where the caller uses a general narrow phase: overlapping boxes
 // whose deepest features are two edges not crossing inside both, or whose
 // face clip is empty, and a box smaller than the tolerance.
+// The largest convex mesh, in triangles, whose contact with a sphere is
+// found in closed form (a pass over its faces).
+inline constexpr size_t kMaxClosedFormHullFaces = 32;
+
 struct ClosedFormPatch {
   // A face axis wins against an edge axis within this separation [m].
   static constexpr double kEdgeAxisBias = 1e-6;
