@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -54,17 +55,29 @@ double Deepest(const std::vector<ContactPoint>& points) {
   return phi;
 }
 
-// How far apart two boxes are along the unit n (from A to B): B's least
+// The greatest height along the unit n of a box's or a convex mesh's
+// points; NaN for other shapes.
+double ExtentAlong(const Shape& shape, const Eigen::Isometry3d& X_WS,
+                   const Eigen::Vector3d& n) {
+  if (const Box* box = std::get_if<Box>(&shape)) {
+    return n.dot(X_WS.translation()) +
+           0.5 * (X_WS.linear().transpose() * n).cwiseAbs().dot(box->size);
+  }
+  const ConvexMesh* mesh = std::get_if<ConvexMesh>(&shape);
+  if (mesh == nullptr) return NAN;
+  double greatest = -INFINITY;
+  for (const Eigen::Vector3d& vertex : mesh->hull->vertices)
+    greatest = std::max(greatest, n.dot(X_WS * vertex));
+  return greatest;
+}
+
+// How far apart two shapes are along the unit n (from A to B): B's least
 // extent along n minus A's greatest, negative where they overlap along n.
 // Every direction bounds the pair's distance from below (its deepest
 // penetration from above), and the best direction attains it.
-double SeparationAlong(const Box& a, const Eigen::Isometry3d& X_WA, const Box& b,
+double SeparationAlong(const Shape& a, const Eigen::Isometry3d& X_WA, const Shape& b,
                        const Eigen::Isometry3d& X_WB, const Eigen::Vector3d& n) {
-  const auto half_extent = [&n](const Box& box, const Eigen::Isometry3d& X) {
-    return 0.5 * (X.linear().transpose() * n).cwiseAbs().dot(box.size);
-  };
-  return n.dot(X_WB.translation() - X_WA.translation()) - half_extent(a, X_WA) -
-         half_extent(b, X_WB);
+  return -ExtentAlong(b, X_WB, -n) - ExtentAlong(a, X_WA, n);
 }
 
 // Two shapes (A on a body or the world, B on a body), their contacts by the
@@ -115,20 +128,19 @@ class TwoShapes {
   }
 
  private:
-  // The same normal to 1e-3, except for two boxes whose normals tie: the
-  // closed form takes a face axis unless an edge axis separates the boxes
-  // better by more than kEdgeAxisBias, so its normal may separate them less
-  // well than Coal's by up to that much (no more: Coal's direction cannot
-  // beat the best axis), and Coal's direction may then be another axis's.
+  // The same normal to 1e-3, except for two polytopes (boxes, convex
+  // meshes) whose normals tie: the closed form takes a face axis unless an
+  // edge axis separates the shapes better by more than kEdgeAxisBias, so its
+  // normal may separate them less well than Coal's by up to that much (no
+  // more: Coal's direction cannot beat the best axis), and Coal's direction
+  // may then be another axis's.
   void ExpectSameNormal(const Eigen::Isometry3d& X_WA, const Eigen::Isometry3d& X_WB,
                         int trial) const {
     const Eigen::Vector3d& closed_form = closed_form_points_[0].normal_W;
     const Eigen::Vector3d& coal = coal_points_[0].normal_W;
-    const Box* box_a = std::get_if<Box>(&shape_a_);
-    const Box* box_b = std::get_if<Box>(&shape_b_);
-    if (box_a != nullptr && box_b != nullptr) {
-      const double shortfall = SeparationAlong(*box_a, X_WA, *box_b, X_WB, coal) -
-                               SeparationAlong(*box_a, X_WA, *box_b, X_WB, closed_form);
+    const double shortfall = SeparationAlong(shape_a_, X_WA, shape_b_, X_WB, coal) -
+                             SeparationAlong(shape_a_, X_WA, shape_b_, X_WB, closed_form);
+    if (!std::isnan(shortfall)) {
       const double allowed = ClosedFormPatch::kEdgeAxisBias + kRoundoff;
       EXPECT_LT(shortfall, allowed) << "trial " << trial;
       if (std::abs(shortfall) < allowed) return;  // a tie: either normal is right
@@ -293,36 +305,46 @@ TEST(ClosedFormPatch, MatchesCoalOnSpheresAndOnTheGround) {
   }
 }
 
-// A height field's prism (a tilted triangle extruded down to a flat base)
-// and a tetrahedron, with a sphere in both orders, at random poses from the
+// A height field's prism (a tilted triangle extruded down to a flat base:
+// 8 triangles, its side faces split in two) and a tetrahedron.
+Shape Prism() {
+  return MakeConvexPolytope({{0, 0, 0.12},
+                             {0.2, 0, 0.05},
+                             {0, 0.2, 0.09},
+                             {0, 0, -0.1},
+                             {0.2, 0, -0.1},
+                             {0, 0.2, -0.1}},
+                            {{0, 1, 2},
+                             {3, 5, 4},
+                             {0, 3, 1},
+                             {1, 3, 4},
+                             {1, 4, 2},
+                             {2, 4, 5},
+                             {2, 5, 0},
+                             {0, 5, 3}},
+                            "prism");
+}
+Shape Tetrahedron() {
+  return MakeConvexMesh({{0.1, 0, 0}, {-0.05, 0.09, 0}, {-0.05, -0.09, 0}, {0, 0, 0.15}},
+                        "tetrahedron");
+}
+Eigen::Vector3d MiddleOf(const Shape& polytope) {
+  const std::vector<Eigen::Vector3d>& vertices =
+      std::get<ConvexMesh>(polytope).hull->vertices;
+  Eigen::Vector3d middle = Eigen::Vector3d::Zero();
+  for (const Eigen::Vector3d& vertex : vertices) middle += vertex / vertices.size();
+  return middle;
+}
+
+// The two polytopes with a sphere in both orders, at random poses from the
 // sphere's center inside the polytope to just within the margin: the closed
 // form (a pass over the faces) against Coal's GJK/EPA. A hull of more than
-// kMaxClosedFormHullFaces triangles is left to Coal.
+// kMaxSmallHullFaces triangles is left to Coal.
 TEST(ClosedFormPatch, MatchesCoalOnSpheresAndConvexPolytopes) {
   RandomDraws draw(23);
-  const Shape prism = MakeConvexPolytope({{0, 0, 0.12},
-                                          {0.2, 0, 0.05},
-                                          {0, 0.2, 0.09},
-                                          {0, 0, -0.1},
-                                          {0.2, 0, -0.1},
-                                          {0, 0.2, -0.1}},
-                                         {{0, 1, 2},
-                                          {3, 5, 4},
-                                          {0, 3, 1},
-                                          {1, 3, 4},
-                                          {1, 4, 2},
-                                          {2, 4, 5},
-                                          {2, 5, 0},
-                                          {0, 5, 3}},
-                                         "prism");
-  const Shape tetrahedron = MakeConvexMesh(
-      {{0.1, 0, 0}, {-0.05, 0.09, 0}, {-0.05, -0.09, 0}, {0, 0, 0.15}}, "tetrahedron");
   const Shape sphere = Sphere{0.04};
-  for (const Shape& polytope : {prism, tetrahedron}) {
-    const std::vector<Eigen::Vector3d>& vertices =
-        std::get<ConvexMesh>(polytope).hull->vertices;
-    Eigen::Vector3d middle = Eigen::Vector3d::Zero();
-    for (const Eigen::Vector3d& vertex : vertices) middle += vertex / vertices.size();
+  for (const Shape& polytope : {Prism(), Tetrahedron()}) {
+    const Eigen::Vector3d middle = MiddleOf(polytope);
     for (const bool sphere_first : {false, true}) {
       TwoShapes shapes(sphere_first ? sphere : polytope,
                        sphere_first ? polytope : sphere);
@@ -356,6 +378,76 @@ TEST(ClosedFormPatch, MatchesCoalOnSpheresAndConvexPolytopes) {
   EXPECT_FALSE(CalcClosedFormPatch(MakeConvexMesh(many_faces, "12-gon"),
                                    Eigen::Isometry3d::Identity(), sphere,
                                    Eigen::Isometry3d::Identity(), 1e-6, &patch));
+}
+
+// A box and the two polytopes in both orders, at random poses from the
+// box's center inside the polytope to just within the margin: the closed
+// form (separating axes, support sets clipped on the contact plane) against
+// Coal's GJK/EPA and patch, wherever it applies; it must apply to most of
+// the pairs in contact (at random orientations: a vertex on a face, two
+// crossing edges; faces resting on faces below).
+TEST(ClosedFormPatch, MatchesCoalOnBoxesAndConvexPolytopes) {
+  RandomDraws draw(29);
+  const Shape box = Box{Eigen::Vector3d(0.1, 0.08, 0.06)};
+  for (const Shape& polytope : {Prism(), Tetrahedron()}) {
+    const Eigen::Vector3d middle = MiddleOf(polytope);
+    for (const bool box_first : {false, true}) {
+      TwoShapes shapes(box_first ? box : polytope, box_first ? polytope : box);
+      int with_contacts = 0, closed_form = 0;
+      for (int trial = 0; trial < 500; ++trial) {
+        const Eigen::Isometry3d X_WP = Pose(draw.Point(0.5), draw.Rotation());
+        const Eigen::Isometry3d X_WX =
+            Pose(X_WP * Eigen::Vector3d(middle + draw.Point(0.15)), draw.Rotation());
+        const Eigen::Isometry3d& X_WA = box_first ? X_WX : X_WP;
+        const Eigen::Isometry3d& X_WB = box_first ? X_WP : X_WX;
+        const size_t num_points = shapes.ExpectAsCoal(X_WA, X_WB, trial);
+        if (num_points == 0) continue;
+        ++with_contacts;
+        ClosedFormPatch patch;
+        if (!CalcClosedFormPatch(box_first ? box : polytope, X_WA,
+                                 box_first ? polytope : box, X_WB, 1e-6, &patch))
+          continue;
+        ++closed_form;
+        EXPECT_EQ(patch.num_points, 1) << "trial " << trial;
+      }
+      std::printf("%d of %d pairs in contact in closed form\n", closed_form,
+                  with_contacts);
+      EXPECT_GT(with_contacts, 150);
+      EXPECT_GT(closed_form, 0.8 * with_contacts);
+    }
+  }
+}
+
+// A box resting on the prism's tilted top face, turned about its normal,
+// overhanging its rim in some trials: a face patch, as Coal's.
+TEST(ClosedFormPatch, MatchesCoalOnABoxRestingOnAPrism) {
+  RandomDraws draw(31);
+  const Shape prism = Prism();
+  const Box box{Eigen::Vector3d(0.06, 0.05, 0.04)};
+  const ConvexHull& hull = *std::get<ConvexMesh>(prism).hull;
+  const Eigen::Vector3d& top_normal = hull.face_normals[0];  // triangle {0, 1, 2}
+  const Eigen::Vector3d top_middle =
+      (hull.vertices[0] + hull.vertices[1] + hull.vertices[2]) / 3.0;
+  const Eigen::Matrix3d R_PT =
+      Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), top_normal)
+          .toRotationMatrix();
+  TwoShapes shapes(prism, box);
+  int face_patches = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const Eigen::Isometry3d X_WP = Pose(draw.Point(0.5), draw.Rotation());
+    const double turn = M_PI * draw.Unit(), x = 0.04 * draw.Unit(),
+                 y = 0.04 * draw.Unit();
+    const double gap = 0.005 * draw.Unit();
+    const Eigen::Vector3d p_PB =
+        top_middle + R_PT * Eigen::Vector3d(x, y, 0.5 * box.size.z() + gap);
+    const Eigen::Matrix3d R_PB =
+        R_PT * Eigen::AngleAxisd(turn, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    const Eigen::Isometry3d X_WB = X_WP * Pose(p_PB, R_PB);
+    ClosedFormPatch patch;
+    ASSERT_TRUE(CalcClosedFormPatch(prism, X_WP, box, X_WB, 1e-6, &patch));
+    face_patches += shapes.ExpectAsCoal(X_WP, X_WB, trial) > 1 && patch.num_points > 1;
+  }
+  EXPECT_GT(face_patches, 180);
 }
 
 // A capsule on the ground, lying nearly flat (both ends' caps touch: two

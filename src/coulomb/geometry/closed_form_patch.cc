@@ -70,9 +70,9 @@ double Cross2(const Eigen::Vector2d& u, const Eigen::Vector2d& v) {
   return u.x() * v.y() - u.y() * v.x();
 }
 
-// Sutherland–Hodgman: *subject clipped to the convex polygon `clip` (3 or 4
+// Sutherland–Hodgman: *subject clipped to the convex polygon `clip` (3 to 8
 // vertices in order, either orientation). Each clipping line adds at most
-// one vertex: 4 + 4 ≤ 16.
+// one vertex: 8 + 8 ≤ 16.
 void ClipToConvex(const Polygon2& clip, Polygon2* subject) {
   const double orientation =
       Cross2(clip.points[1] - clip.points[0], clip.points[2] - clip.points[1]) >= 0.0
@@ -122,12 +122,11 @@ bool EdgeCrossing(const Eigen::Vector3d& p0, const Eigen::Vector3d& p1,
 }
 
 // The patch of two support sets on the contact plane with normal n, midway
-// between their extreme planes: a face (3 or 4 vertices, A's if both are)
-// clips the other set. False when the clip is empty or leaves more points
-// than the patch holds.
-bool ClipOnContactPlane(const Eigen::Vector3d& n, const std::array<Eigen::Vector3d, 4>& a,
-                        int size_a, const std::array<Eigen::Vector3d, 4>& b, int size_b,
-                        ClosedFormPatch* patch) {
+// between their extreme planes (through a[0] and b[0], the sets' extreme
+// vertices): a face (3 to 8 vertices, A's if both are) clips the other set. False when
+// the clip is empty or leaves more points than the patch holds.
+bool ClipOnContactPlane(const Eigen::Vector3d& n, const Eigen::Vector3d* a, int size_a,
+                        const Eigen::Vector3d* b, int size_b, ClosedFormPatch* patch) {
   const Eigen::Matrix3d frame = ContactFrame(n);
   const Eigen::Vector3d t1 = frame.col(0), t2 = frame.col(1);
   const Eigen::Vector3d origin = a[0] + 0.5 * n.dot(b[0] - a[0]) * n;
@@ -155,6 +154,21 @@ bool ClipOnContactPlane(const Eigen::Vector3d& n, const std::array<Eigen::Vector
   return patch->num_points > 0;
 }
 
+// The patch of A's support set along n and B's along −n (each a point, a
+// segment or a convex polygon in order, its extreme vertex first): a face
+// clips the other set, two edges give their crossing; false in the cases
+// the general narrow phase decides.
+bool PatchOfSupportSets(const Eigen::Vector3d& n, const Eigen::Vector3d* a, int size_a,
+                        const Eigen::Vector3d* b, int size_b, ClosedFormPatch* patch) {
+  if (size_a >= 3 || size_b >= 3)
+    return ClipOnContactPlane(n, a, size_a, b, size_b, patch);
+  if (size_a != 2 || size_b != 2 ||
+      !EdgeCrossing(a[0], a[1], b[0], b[1], &patch->points_W[0]))
+    return false;
+  patch->num_points = 1;
+  return true;
+}
+
 // Boxes A and B: the patch on their best separating axis (see the header).
 bool BoxBoxPatch(const OrientedBox& a, const OrientedBox& b,
                  const BoxSeparation& separation, double tolerance,
@@ -166,21 +180,100 @@ bool BoxBoxPatch(const OrientedBox& a, const OrientedBox& b,
   const int size_a = SupportSet(a, n, tolerance, &support_a);
   const int size_b = SupportSet(b, -n, tolerance, &support_b);
   if (size_a == 0 || size_b == 0) return false;
-  if (size_a >= 3 || size_b >= 3)
-    return ClipOnContactPlane(n, support_a, size_a, support_b, size_b, patch);
-  // No face: two edges cross, or the general narrow phase decides.
-  if (size_a != 2 || size_b != 2 ||
-      !EdgeCrossing(support_a[0], support_a[1], support_b[0], support_b[1],
-                    &patch->points_W[0])) {
-    return false;
+  return PatchOfSupportSets(n, support_a.data(), size_a, support_b.data(), size_b, patch);
+}
+
+double Cross2(const Eigen::Vector2d& origin, const Eigen::Vector2d& u,
+              const Eigen::Vector2d& v) {
+  return Cross2(u - origin, v - origin);
+}
+
+// The vertices of the posed polytope within `tolerance` [m] of its least
+// height along n, in order around their convex hull in the plane normal to
+// n (repeated and collinear ones dropped: a vertex, an edge or a face), the
+// lowest first; 0 when more than 8 lie there (a fine hull's face, left to
+// the general narrow phase). The hull in the plane: Andrew's monotone chain.
+int PolytopeSupportSet(const PosedPolytope& polytope, const Eigen::Vector3d& n,
+                       double tolerance, std::array<Eigen::Vector3d, 8>* support) {
+  double least = std::numeric_limits<double>::infinity();
+  for (int k = 0; k < polytope.num_vertices; ++k)
+    least = std::min(least, n.dot(polytope.vertices_W[k]));
+  const Eigen::Matrix3d frame = ContactFrame(n);
+  std::array<int, 8> near;  // vertex indices, then sorted by their plane coordinates
+  std::array<Eigen::Vector2d, kMaxSmallHullVertices> in_plane;
+  int num_near = 0;
+  for (int k = 0; k < polytope.num_vertices; ++k) {
+    const Eigen::Vector3d& v = polytope.vertices_W[k];
+    if (n.dot(v) > least + tolerance) continue;
+    in_plane[k] = Eigen::Vector2d(frame.col(0).dot(v), frame.col(1).dot(v));
+    bool repeated = false;
+    for (int i = 0; i < num_near && !repeated; ++i)
+      repeated =
+          (in_plane[near[i]] - in_plane[k]).squaredNorm() < kSamePoint * kSamePoint;
+    if (repeated) continue;
+    if (num_near == static_cast<int>(near.size())) return 0;
+    near[num_near++] = k;
   }
-  patch->num_points = 1;
-  return true;
+  const auto before = [&](int i, int j) {
+    return in_plane[i].x() < in_plane[j].x() ||
+           (in_plane[i].x() == in_plane[j].x() && in_plane[i].y() < in_plane[j].y());
+  };
+  for (int i = 1; i < num_near; ++i) {  // insertion sort: at most 8
+    for (int j = i; j > 0 && before(near[j], near[j - 1]); --j)
+      std::swap(near[j], near[j - 1]);
+  }
+  // Each turn of the chain strictly to the left (a sine above 1e-12).
+  if (num_near == 0) return 0;  // a NaN normal
+  std::array<int, 17> chain{};
+  int size = 0;
+  const auto turns_left = [&](int o, int u, int v) {
+    const Eigen::Vector2d &p_o = in_plane[o], &p_u = in_plane[u], &p_v = in_plane[v];
+    return Cross2(p_o, p_u, p_v) > 1e-12 * (p_u - p_o).norm() * (p_v - p_o).norm();
+  };
+  for (int i = 0; i < num_near; ++i) {  // the lower chain, left to right
+    while (size >= 2 && !turns_left(chain[size - 2], chain[size - 1], near[i])) --size;
+    chain[size++] = near[i];
+  }
+  for (int i = num_near - 2, floor = size + 1; i >= 0; --i) {  // the upper, back
+    while (size >= floor && !turns_left(chain[size - 2], chain[size - 1], near[i]))
+      --size;
+    chain[size++] = near[i];
+  }
+  size = std::max(size - 1, 1);  // the leftmost vertex closed the chain
+  int lowest = 0;
+  for (int i = 1; i < size; ++i) {
+    if (n.dot(polytope.vertices_W[chain[i]]) < n.dot(polytope.vertices_W[chain[lowest]]))
+      lowest = i;
+  }
+  for (int i = 0; i < size; ++i)
+    (*support)[i] = polytope.vertices_W[chain[(lowest + i) % size]];
+  return size;
 }
 
 OrientedBox MakeOrientedBox(const Box& box, const Eigen::Isometry3d& X_WG) {
   return {X_WG.translation(), X_WG.linear(), 0.5 * box.size};
 }
+
+}  // namespace
+
+// Box A and a small convex polytope P: the patch on their best separating
+// axis, from the support sets as for two boxes.
+bool CalcBoxPolytopePatch(const Box& box, const Eigen::Isometry3d& X_WA,
+                          const PosedPolytope& polytope, const BoxSeparation& separation,
+                          double tolerance, ClosedFormPatch* patch) {
+  const OrientedBox oriented = MakeOrientedBox(box, X_WA);
+  const Eigen::Vector3d& n = separation.axis_W;
+  patch->normal_W = n;
+  patch->depth = separation.separation;
+  std::array<Eigen::Vector3d, 4> support_a;
+  std::array<Eigen::Vector3d, 8> support_b;
+  const int size_a = SupportSet(oriented, n, tolerance, &support_a);
+  const int size_b = PolytopeSupportSet(polytope, n, tolerance, &support_b);
+  if (size_a == 0 || size_b == 0) return false;
+  return PatchOfSupportSets(n, support_a.data(), size_a, support_b.data(), size_b, patch);
+}
+
+namespace {
 
 // A patch of one point, midway between on_a (on A's surface) and the point
 // `depth` further along the normal (on B's).
@@ -228,7 +321,7 @@ void BoxSpherePatch(const OrientedBox& box, const Eigen::Vector3d& center, doubl
 }
 
 // The normal from the convex polytope P (a hull of at most
-// kMaxClosedFormHullFaces triangles, in its frame) into the sphere. With the
+// kMaxSmallHullFaces triangles, in its frame) into the sphere. With the
 // center c outside, from P's closest point: it lies on a triangle whose
 // plane has c on its outer side (at a vertex or an edge, c − q is a
 // nonnegative combination of the normals of the faces there, so at least
@@ -348,9 +441,19 @@ bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape&
     return true;
   }
   if (const auto* mesh = std::get_if<ConvexMesh>(&first);
-      mesh && sphere && mesh->hull->triangles.size() <= kMaxClosedFormHullFaces) {
+      mesh && sphere && mesh->hull->triangles.size() <= kMaxSmallHullFaces) {
     PolytopeSpherePatch(*mesh->hull, X_WF, X_WS.translation(), sphere->radius, patch);
     return true;
+  }
+  if (const auto* polytope = std::get_if<ConvexMesh>(&second);
+      polytope && std::holds_alternative<Box>(first)) {
+    PosedPolytope posed;
+    if (!PosePolytope(*polytope->hull, X_WS, &posed)) return false;
+    const Box& box = std::get<Box>(first);
+    return CalcBoxPolytopePatch(box, X_WF, posed,
+                                BoxPolytopeSeparatingAxis(X_WF, 0.5 * box.size, posed,
+                                                          ClosedFormPatch::kEdgeAxisBias),
+                                tolerance, patch);
   }
   if (!std::holds_alternative<HalfSpace>(first)) return false;
   if (sphere) {

@@ -6,6 +6,7 @@
 #include <Eigen/Geometry>
 
 #include "coulomb/geometry/box_separation.h"
+#include "coulomb/geometry/polytope_separation.h"
 #include "coulomb/geometry/shape.h"
 
 namespace coulomb {
@@ -22,7 +23,7 @@ namespace coulomb {
 // Sphere–sphere, sphere–box, sphere–half-space: one point, on the line
 // between the closest points (exact; a sphere's center inside a box leaves
 // through the box's nearest face). Sphere–convex polytope (a convex mesh of
-// at most kMaxClosedFormHullFaces triangles: a height field's prisms, small
+// at most kMaxSmallHullFaces triangles: a height field's prisms, small
 // hulls): one point, likewise (exact; a center inside leaves through the
 // nearest face plane; larger hulls are left to GJK, whose support search
 // does not visit every face). Ellipsoid–half-space: one point, below
@@ -53,9 +54,6 @@ namespace coulomb {
 // not cover, where the caller uses a general narrow phase: overlapping boxes
 // whose deepest features are two edges not crossing inside both, or whose
 // face clip is empty, and a box smaller than the tolerance.
-// The largest convex mesh, in triangles, whose contact with a sphere is
-// found in closed form (a pass over its faces).
-inline constexpr size_t kMaxClosedFormHullFaces = 32;
 
 struct ClosedFormPatch {
   // A face axis wins against an edge axis within this separation [m].
@@ -77,5 +75,13 @@ bool CalcClosedFormPatch(const Shape& shape_a, const Eigen::Isometry3d& X_WA,
 bool CalcBoxBoxPatch(const Box& box_a, const Eigen::Isometry3d& X_WA, const Box& box_b,
                      const Eigen::Isometry3d& X_WB, const BoxSeparation& separation,
                      double tolerance, ClosedFormPatch* patch);
+
+// A box A and a small convex polytope (polytope_separation.h) with their
+// separating axis already known (BoxPolytopeSeparatingAxis with
+// kEdgeAxisBias, complete), as the broad phase leaves it: the normal from
+// the box into the polytope.
+bool CalcBoxPolytopePatch(const Box& box, const Eigen::Isometry3d& X_WA,
+                          const PosedPolytope& polytope, const BoxSeparation& separation,
+                          double tolerance, ClosedFormPatch* patch);
 
 }  // namespace coulomb

@@ -8,6 +8,7 @@ namespace coulomb {
 // Detection §5.1.5: by the Voronoi regions of its vertices, edges and face).
 // A sampled mesh's distance field, a sphere against a convex polytope.
 Eigen::Vector3d ClosestPointOnTriangle(const Eigen::Vector3d& p, const Eigen::Vector3d& a,
-                                       const Eigen::Vector3d& b, const Eigen::Vector3d& c);
+                                       const Eigen::Vector3d& b,
+                                       const Eigen::Vector3d& c);
 
 }  // namespace coulomb

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <array>
+#include <limits>
+
+#include <Eigen/Dense>
+#include <Eigen/Geometry>
+
+#include "coulomb/geometry/box_separation.h"
+#include "coulomb/geometry/shape.h"
+
+namespace coulomb {
+
+// The vertices of a small convex polytope P (a hull of at most
+// kMaxSmallHullFaces triangles, e.g. a height field's prism: 8) posed in W.
+// A closed triangulated convex surface has V = F/2 + 2 vertices.
+inline constexpr size_t kMaxSmallHullFaces = 32;
+inline constexpr size_t kMaxSmallHullVertices = kMaxSmallHullFaces / 2 + 2;
+struct PosedPolytope {
+  const ConvexHull* hull = nullptr;
+  Eigen::Matrix3d R_WP = Eigen::Matrix3d::Identity();
+  std::array<Eigen::Vector3d, kMaxSmallHullVertices> vertices_W;
+  int num_vertices = 0;
+};
+// False (and *posed untouched) for a hull with more than kMaxSmallHullFaces
+// triangles.
+bool PosePolytope(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
+                  PosedPolytope* posed);
+
+// The separating axis theorem for a box A (half extents h, pose X_WA) and a
+// convex polytope P. On a unit axis L the separation of their projections is
+//   s(L) = min_v L·v − (L·c_A + Σ_i h_i |L·a_i|)   (v over P's vertices),
+// taken on both orientations ±L of each candidate: A's three face normals,
+// P's face normals, and the cross products a_i × e of A's edges with P's
+// edges e (each edge of the triangulation once, the diagonals of a
+// polygonal face among them: an extra axis never beats the best one).
+// As for two boxes (box_separation.h), every s(L) is a lower bound on the
+// distance, the largest is exact when the closest features are a face and
+// anything or two crossing edges, and minus the penetration depth when the
+// shapes overlap. An edge axis is taken only when it beats the best face
+// axis by more than `edge_axis_bias` [m]. The axis points from A into P.
+// With `stop_above`, the first axis whose separation exceeds it is returned
+// at once (the broad phase's test against the margin).
+BoxSeparation BoxPolytopeSeparatingAxis(
+    const Eigen::Isometry3d& X_WA, const Eigen::Vector3d& half_extents_a,
+    const PosedPolytope& polytope, double edge_axis_bias,
+    double stop_above = std::numeric_limits<double>::infinity());
+
+}  // namespace coulomb
