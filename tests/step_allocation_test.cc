@@ -10,6 +10,7 @@
 
 #include "allocation_counter.h"
 #include "coulomb/geometry/collision_world.h"
+#include "coulomb/geometry/height_field.h"
 #include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/sim/simulation.h"
 #include "coulomb/sim/time_stepper.h"
@@ -282,6 +283,50 @@ TEST(StepAllocation, BoxesCornerToCornerQueryWithoutAllocating) {
   ASSERT_EQ(contacts.size(), 1u);
   EXPECT_NEAR(contacts[0].phi, gap, 1e-12);
   EXPECT_TRUE(contacts[0].normal_W.isApprox(Eigen::Vector3d::Ones().normalized(), 1e-12));
+}
+
+// A box and a ball resting on a sloped height field (4 × 4 elevations, 18
+// prisms): box–prism and sphere–prism patches in closed form, where Coal's
+// GJK and contact patch would allocate.
+TEST(StepAllocation, ABoxAndABallOnAHeightFieldQueryWithoutAllocating) {
+  if (!testing::AllocationCountingEnabled())
+    GTEST_SKIP() << "AddressSanitizer owns malloc";
+  HeightField field;
+  field.rows = field.cols = 4;
+  field.half_size = Eigen::Vector2d(0.3, 0.3);
+  field.base_depth = 0.1;
+  for (int r = 0; r < 4; ++r) {
+    for (int c = 0; c < 4; ++c) field.heights.push_back(0.02 * c + 0.01 * r);
+  }
+  CollisionWorld world;
+  for (const HeightFieldPrism& prism : HeightFieldPrisms(field, "slope")) {
+    world.AddGeometry(prism.mesh, -1, 0,
+                      Eigen::Isometry3d(Eigen::Translation3d(prism.offset)));
+  }
+  world.AddGeometry(Box{Eigen::Vector3d(0.12, 0.1, 0.08)}, 0, 0,
+                    Eigen::Isometry3d::Identity());
+  world.AddGeometry(Sphere{0.05}, 1, 0, Eigen::Isometry3d::Identity());
+  std::vector<Eigen::Isometry3d> X_WG(world.num_geometries(),
+                                      Eigen::Isometry3d::Identity());
+  const int box = world.num_geometries() - 2, ball = box + 1;
+  // The surface z = 0.02 c + 0.01 r at x = (c − 1.5) 0.2, y = (r − 1.5) 0.2.
+  const auto surface = [](double x, double y) {
+    return 0.02 * (x / 0.2 + 1.5) + 0.01 * (y / 0.2 + 1.5);
+  };
+  X_WG[box].translation() = Eigen::Vector3d(-0.1, -0.1, surface(-0.1, -0.1) + 0.037);
+  X_WG[ball].translation() = Eigen::Vector3d(0.15, 0.1, surface(0.15, 0.1) + 0.051);
+  std::vector<ContactPoint> contacts;
+  world.ComputeContacts(X_WG, 0.01, &contacts);  // sizes the buffers
+  const long before = testing::AllocationCount();
+  world.ComputeContacts(X_WG, 0.01, &contacts);
+  EXPECT_EQ(testing::AllocationCount() - before, 0);
+  int box_contacts = 0, ball_contacts = 0;
+  for (const ContactPoint& contact : contacts) {
+    box_contacts += contact.geometry_a == box || contact.geometry_b == box;
+    ball_contacts += contact.geometry_a == ball || contact.geometry_b == ball;
+  }
+  EXPECT_GE(box_contacts, 3);
+  EXPECT_GE(ball_contacts, 1);
 }
 
 }  // namespace

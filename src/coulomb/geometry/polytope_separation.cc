@@ -42,7 +42,7 @@ AxisSeparation SeparationOnBothSides(const Eigen::Isometry3d& X_WA,
   const double center = axis.dot(X_WA.translation());
   const double radius = half_extents_a.dot((X_WA.linear().transpose() * axis).cwiseAbs());
   const double length = axis.norm();
-  const double along = least - (center + radius);     // P beyond A along +axis
+  const double along = least - (center + radius);       // P beyond A along +axis
   const double against = (center - radius) - greatest;  // P beyond A along −axis
   if (along >= against) return {along / length, axis / length};
   return {against / length, -axis / length};
