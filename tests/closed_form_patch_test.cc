@@ -11,6 +11,7 @@
 #include "coulomb/geometry/collision_world.h"
 #include "coulomb/geometry/convex_mesh.h"
 #include "coulomb/geometry/shape_signed_distance.h"
+#include "test_polytopes.h"
 
 namespace coulomb {
 namespace {
@@ -368,14 +369,8 @@ TEST(ClosedFormPatch, MatchesCoalOnSpheresAndConvexPolytopes) {
       EXPECT_GT(center_inside, 10);
     }
   }
-  std::vector<Eigen::Vector3d> many_faces;  // a 12-gon prism: 40 triangles
-  for (int k = 0; k < 12; ++k) {
-    for (const double z : {-0.05, 0.05})
-      many_faces.emplace_back(0.1 * std::cos(k * M_PI / 6), 0.1 * std::sin(k * M_PI / 6),
-                              z);
-  }
   ClosedFormPatch patch;
-  EXPECT_FALSE(CalcClosedFormPatch(MakeConvexMesh(many_faces, "12-gon"),
+  EXPECT_FALSE(CalcClosedFormPatch(testing::TwelveGonPrism(),
                                    Eigen::Isometry3d::Identity(), sphere,
                                    Eigen::Isometry3d::Identity(), 1e-6, &patch));
 }

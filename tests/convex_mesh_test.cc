@@ -15,6 +15,7 @@
 #include "coulomb/geometry/box_separation.h"
 #include "coulomb/geometry/collision_world.h"
 #include "coulomb/geometry/height_field.h"
+#include "test_polytopes.h"
 
 namespace coulomb {
 namespace {
@@ -85,6 +86,37 @@ TEST(ConvexMesh, HullOfATetrahedronMatchesItsClosedForm) {
   EXPECT_EQ(unit.volume, Volume(mesh));  // a body's mass / volume as a scene's density
   EXPECT_TRUE(unit.centroid.isApprox(c, 1e-12));
   EXPECT_TRUE(unit.inertia.isApprox(expected, 1e-12));
+}
+
+// The candidate separating axes of a small hull (polytope_separation.h):
+// a cube's hull (12 triangles) has 6 face normals and 3 edge directions
+// (its faces' diagonals are no edges); a height field's prism (a tilted top
+// over a flat base, 8 triangles) 5 normals and 7 directions (its three
+// vertical edges are parallel); a hull of more than kMaxSmallHullFaces
+// triangles none.
+TEST(ConvexMesh, SmallHullsKnowTheirDistinctFaceNormalsAndEdgeDirections) {
+  const ConvexMesh cube_mesh =
+      MakeConvexMesh(testing::BoxCorners(Eigen::Vector3d(0.1, 0.2, 0.3)), "cube");
+  const ConvexHull& cube = *cube_mesh.hull;
+  ASSERT_EQ(cube.triangles.size(), 12u);
+  EXPECT_EQ(cube.distinct_normals.size(), 6u);
+  ASSERT_EQ(cube.edge_directions.size(), 3u);
+  for (const Eigen::Vector3d& direction : cube.edge_directions)
+    EXPECT_NEAR(direction.cwiseAbs().maxCoeff(), 1.0, 1e-12);  // along an axis
+  HeightField field;
+  field.rows = field.cols = 2;
+  field.heights = {0.0, 0.1, 0.05, 0.2};
+  field.half_size = Eigen::Vector2d(0.5, 0.5);
+  field.base_depth = 0.1;
+  const std::vector<HeightFieldPrism> prisms = HeightFieldPrisms(field, "ramp");
+  const ConvexHull& prism = *prisms[0].mesh.hull;
+  ASSERT_EQ(prism.triangles.size(), 8u);
+  EXPECT_EQ(prism.distinct_normals.size(), 5u);
+  EXPECT_EQ(prism.edge_directions.size(), 7u);
+  const ConvexMesh large_mesh = testing::TwelveGonPrism();
+  const ConvexHull& large = *large_mesh.hull;
+  EXPECT_TRUE(large.distinct_normals.empty());
+  EXPECT_TRUE(large.edge_directions.empty());
 }
 
 TEST(ConvexMesh, MassPropertiesOfAPrimitiveAreAboutItsOrigin) {

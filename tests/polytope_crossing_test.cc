@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "coulomb/geometry/convex_mesh.h"
+#include "test_polytopes.h"
 
 namespace coulomb {
 namespace {
@@ -74,10 +75,8 @@ TEST(PatchPolytopeCrossing, EqualsTheCrossingOverEveryFaceAtEachPointOfThePatch)
 TEST(PatchPolytopeCrossing, ALineMissingTheHullGetsThePassOverEveryFace) {
   // A line beside the box [−0.1, 0.1]³, along z: no triangle's plane is
   // met within it, and the crossing is that of the top face's plane.
-  std::vector<Eigen::Vector3d> corners;
-  for (int k = 0; k < 8; ++k)
-    corners.emplace_back(k & 1 ? 0.1 : -0.1, k & 2 ? 0.1 : -0.1, k & 4 ? 0.1 : -0.1);
-  const ConvexMesh box = MakeConvexMesh(corners, "box");
+  const ConvexMesh box =
+      MakeConvexMesh(testing::BoxCorners(Eigen::Vector3d::Constant(0.1)), "box");
   const Eigen::Vector3d n = Eigen::Vector3d::UnitZ();
   const Eigen::Vector3d beside(0.3, 0.0, 0.05);
   PatchPolytopeCrossing crossing;
@@ -102,10 +101,8 @@ TEST(PatchPolytopeCrossing, ALineMissingTheHullGetsThePassOverEveryFace) {
 TEST(PatchPolytopeCrossing, EachTrianglesNeighboursShareItsEdges) {
   // The box's 12 triangles: across each edge lies a triangle that holds
   // the same two corners, in the opposite order (outward orientation).
-  std::vector<Eigen::Vector3d> corners;
-  for (int k = 0; k < 8; ++k)
-    corners.emplace_back(k & 1 ? 1.0 : -1.0, k & 2 ? 1.0 : -1.0, k & 4 ? 1.0 : -1.0);
-  const ConvexMesh box = MakeConvexMesh(corners, "box");
+  const ConvexMesh box =
+      MakeConvexMesh(testing::BoxCorners(Eigen::Vector3d::Ones()), "box");
   const ConvexHull& hull = *box.hull;
   ASSERT_EQ(hull.neighbors.size(), 12u);
   for (size_t f = 0; f < 12; ++f) {

@@ -1,5 +1,6 @@
 // A Coal adapter (with collision_world.cc): mesh loading and Qhull.
 #include "coulomb/geometry/convex_mesh.h"
+#include "coulomb/geometry/polytope_separation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -151,6 +152,7 @@ ConvexMesh MakeConvexPolytope(std::vector<Eigen::Vector3d> vertices,
     hull->face_offsets.push_back(normal.dot(a));
   }
   hull->neighbors = TriangleNeighbors(hull->triangles);
+  FillSeparatingDirections(hull.get());
   ConvexMesh mesh{name, std::move(hull)};
   ValidateShape(mesh);
   return mesh;

@@ -22,8 +22,14 @@ struct PosedPolytope {
   std::array<Eigen::Vector3d, kMaxSmallHullVertices> vertices_W;
   int num_vertices = 0;
 };
+// Fills a small hull's distinct_normals and edge_directions (shape.h; left
+// empty for a hull of more than kMaxSmallHullFaces triangles). Directions
+// within 1e-9 of parallel are one; an edge between coplanar triangles (a
+// diagonal of a polygonal face) is no edge.
+void FillSeparatingDirections(ConvexHull* hull);
+
 // False (and *posed untouched) for a hull with more than kMaxSmallHullFaces
-// triangles.
+// triangles or without its separating directions.
 bool PosePolytope(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
                   PosedPolytope* posed);
 
@@ -31,9 +37,8 @@ bool PosePolytope(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
 // convex polytope P. On a unit axis L the separation of their projections is
 //   s(L) = min_v L·v − (L·c_A + Σ_i h_i |L·a_i|)   (v over P's vertices),
 // taken on both orientations ±L of each candidate: A's three face normals,
-// P's face normals, and the cross products a_i × e of A's edges with P's
-// edges e (each edge of the triangulation once, the diagonals of a
-// polygonal face among them: an extra axis never beats the best one).
+// P's distinct face normals, and the cross products a_i × e of A's edges
+// with P's distinct edge directions e.
 // As for two boxes (box_separation.h), every s(L) is a lower bound on the
 // distance, the largest is exact when the closest features are a face and
 // anything or two crossing edges, and minus the penetration depth when the

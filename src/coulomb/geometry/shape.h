@@ -57,6 +57,12 @@ struct ConvexHull : TriangleMesh {
   // corner k + 1 (mod 3): the contact query's walks over the surface
   // (PatchPolytopeCrossing). Empty for a hull read back from a recording.
   std::vector<std::array<int, 3>> neighbors;
+  // Its distinct face normals and the distinct directions (unit, up to
+  // sign) of its edges between faces that are not coplanar: the candidate
+  // separating axes of polytope_separation.h. Empty for a hull read back
+  // from a recording.
+  std::vector<Eigen::Vector3d> distinct_normals;
+  std::vector<Eigen::Vector3d> edge_directions;
 };
 // The convex hull of a mesh's vertices (convex_mesh.h loads them), in the
 // mesh file's frame; its centroid need not be G's origin. Copies share the
