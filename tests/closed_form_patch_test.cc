@@ -56,13 +56,20 @@ double Deepest(const std::vector<ContactPoint>& points) {
   return phi;
 }
 
-// The greatest height along the unit n of a box's or a convex mesh's
-// points; NaN for other shapes.
+// The greatest height along the unit n of a shape's points (a box, sphere,
+// capsule or convex mesh); NaN for other shapes.
 double ExtentAlong(const Shape& shape, const Eigen::Isometry3d& X_WS,
                    const Eigen::Vector3d& n) {
   if (const Box* box = std::get_if<Box>(&shape)) {
     return n.dot(X_WS.translation()) +
            0.5 * (X_WS.linear().transpose() * n).cwiseAbs().dot(box->size);
+  }
+  if (const Sphere* sphere = std::get_if<Sphere>(&shape))
+    return n.dot(X_WS.translation()) + sphere->radius;
+  if (const Capsule* capsule = std::get_if<Capsule>(&shape)) {
+    return n.dot(X_WS.translation()) +
+           0.5 * capsule->length * std::abs(n.dot(X_WS.linear().col(2))) +
+           capsule->radius;
   }
   const ConvexMesh* mesh = std::get_if<ConvexMesh>(&shape);
   if (mesh == nullptr) return NAN;
@@ -114,15 +121,16 @@ class TwoShapes {
     if (closed_form_points_.empty() || coal_points_.empty()) return 0;
     ExpectSameNormal(X_WA, X_WB, trial);
     if (closed_form_points_.size() == 1) {
-      ExpectOnBothSurfaces(closed_form_points_[0], X_WA, X_WB, trial);
-      EXPECT_GT(closed_form_points_[0].phi, Deepest(coal_points_) - 1e-4)
-          << "trial " << trial;
+      const ContactPoint& point = closed_form_points_[0];
+      ExpectOnBothSurfaces(point, X_WA, X_WB, trial);
+      ExpectNoBetterDirection(point, X_WA, X_WB, trial);
       return 1;
     }
     EXPECT_EQ(closed_form_points_.size(), coal_points_.size()) << "trial " << trial;
     for (const ContactPoint& point : closed_form_points_) {
       const ContactPoint& match = Nearest(point.p_W, coal_points_);
-      EXPECT_LT((point.p_W - match.p_W).norm(), 2e-4) << "trial " << trial;
+      EXPECT_LT((point.p_W - match.p_W).norm(), PatchPointTolerance())
+          << "trial " << trial;
       EXPECT_NEAR(point.phi, match.phi, 2e-4) << "trial " << trial;
     }
     return closed_form_points_.size();
@@ -149,6 +157,41 @@ class TwoShapes {
     EXPECT_LT((closed_form - coal).norm(), 1e-3) << "trial " << trial;
   }
   static constexpr double kRoundoff = 1e-12;  // [m], in a separation of boxes of ~0.1 m
+
+  // How far a face patch's points may lie from Coal's: 2e-4 m (above), and
+  // for a capsule lying along a face, tilted by up to the patch tolerance
+  // (1 mm) over its length, the distance between the two ends of its support
+  // strip: the closed form takes each cap's extreme point, Coal the extreme
+  // line of the cylinder, r × tilt apart.
+  double PatchPointTolerance() const {
+    double tolerance = 2e-4;
+    for (const Shape* shape : {&shape_a_, &shape_b_}) {
+      if (const Capsule* capsule = std::get_if<Capsule>(shape))
+        tolerance += capsule->radius * 1e-3 / capsule->length;
+    }
+    return tolerance;
+  }
+
+  // A single point's φ is the shapes' separation along its own normal, and
+  // no less than along Coal's (every direction bounds the signed distance
+  // from below, and the closed form's attains it), where the separation is
+  // computable (ExtentAlong); else no deeper than Coal's φ, to 1e-4 m.
+  // (Coal's EPA, a polytope inside the Minkowski difference, may report an
+  // overlap of curved shapes up to a millimetre shallower than along its
+  // own normal.)
+  void ExpectNoBetterDirection(const ContactPoint& point, const Eigen::Isometry3d& X_WA,
+                               const Eigen::Isometry3d& X_WB, int trial) const {
+    const double along_own =
+        SeparationAlong(shape_a_, X_WA, shape_b_, X_WB, point.normal_W);
+    if (std::isnan(along_own)) {
+      EXPECT_GT(point.phi, Deepest(coal_points_) - 1e-4) << "trial " << trial;
+      return;
+    }
+    EXPECT_NEAR(point.phi, along_own, 1e-9) << "trial " << trial;
+    const double along_coal =
+        SeparationAlong(shape_a_, X_WA, shape_b_, X_WB, coal_points_[0].normal_W);
+    EXPECT_GT(point.phi, along_coal - 1e-9) << "trial " << trial;
+  }
 
   void ExpectOnBothSurfaces(const ContactPoint& point, const Eigen::Isometry3d& X_WA,
                             const Eigen::Isometry3d& X_WB, int trial) const {
@@ -375,50 +418,72 @@ TEST(ClosedFormPatch, MatchesCoalOnSpheresAndConvexPolytopes) {
                                    Eigen::Isometry3d::Identity(), 1e-6, &patch));
 }
 
-// A box and the two polytopes in both orders, at random poses from the
-// box's center inside the polytope to just within the margin: the closed
-// form (separating axes, support sets clipped on the contact plane) against
-// Coal's GJK/EPA and patch, wherever it applies; it must apply to most of
-// the pairs in contact (at random orientations: a vertex on a face, two
-// crossing edges; faces resting on faces below).
-TEST(ClosedFormPatch, MatchesCoalOnBoxesAndConvexPolytopes) {
-  RandomDraws draw(29);
-  const Shape box = Box{Eigen::Vector3d(0.1, 0.08, 0.06)};
+// A shape (a box, a capsule) and the two polytopes in both orders, at
+// random poses from the shape's center inside the polytope to just within
+// the margin: the closed form (separating axes, support sets clipped on the
+// contact plane) against Coal's GJK/EPA and patch, wherever it applies; it
+// must apply to most of the pairs in contact (at random orientations: a
+// vertex on a face, two crossing edges; faces resting on faces below).
+void ExpectAsCoalAroundPolytopes(const Shape& shape, unsigned seed) {
+  RandomDraws draw(seed);
   for (const Shape& polytope : {Prism(), Tetrahedron()}) {
     const Eigen::Vector3d middle = MiddleOf(polytope);
-    for (const bool box_first : {false, true}) {
-      TwoShapes shapes(box_first ? box : polytope, box_first ? polytope : box);
+    for (const bool shape_first : {false, true}) {
+      TwoShapes shapes(shape_first ? shape : polytope, shape_first ? polytope : shape);
       int with_contacts = 0, closed_form = 0;
       for (int trial = 0; trial < 500; ++trial) {
         const Eigen::Isometry3d X_WP = Pose(draw.Point(0.5), draw.Rotation());
         const Eigen::Isometry3d X_WX =
             Pose(X_WP * Eigen::Vector3d(middle + draw.Point(0.15)), draw.Rotation());
-        const Eigen::Isometry3d& X_WA = box_first ? X_WX : X_WP;
-        const Eigen::Isometry3d& X_WB = box_first ? X_WP : X_WX;
+        const Eigen::Isometry3d& X_WA = shape_first ? X_WX : X_WP;
+        const Eigen::Isometry3d& X_WB = shape_first ? X_WP : X_WX;
         const size_t num_points = shapes.ExpectAsCoal(X_WA, X_WB, trial);
         if (num_points == 0) continue;
         ++with_contacts;
         ClosedFormPatch patch;
-        if (!CalcClosedFormPatch(box_first ? box : polytope, X_WA,
-                                 box_first ? polytope : box, X_WB, 1e-6, &patch))
+        if (!CalcClosedFormPatch(shape_first ? shape : polytope, X_WA,
+                                 shape_first ? polytope : shape, X_WB, 1e-6, &patch))
           continue;
         ++closed_form;
-        EXPECT_EQ(patch.num_points, 1) << "trial " << trial;
+        ASSERT_EQ(patch.num_points, 1) << "trial " << trial;
+        // The point midway between the surfaces along the normal.
+        Eigen::Vector3d gradient;
+        const Eigen::Vector3d half_gap = 0.5 * patch.depth * patch.normal_W;
+        const Shape& a = shape_first ? shape : polytope;
+        const Shape& b = shape_first ? polytope : shape;
+        EXPECT_NEAR(ShapeSignedDistance(
+                        a, X_WA.inverse() * (patch.points_W[0] - half_gap), &gradient),
+                    0.0, 1e-9)
+            << "trial " << trial;
+        EXPECT_NEAR(ShapeSignedDistance(
+                        b, X_WB.inverse() * (patch.points_W[0] + half_gap), &gradient),
+                    0.0, 1e-9)
+            << "trial " << trial;
       }
-      std::printf("%d of %d pairs in contact in closed form\n", closed_form,
-                  with_contacts);
-      EXPECT_GT(with_contacts, 150);
+      std::printf("%s: %d of %d pairs in contact in closed form\n",
+                  ShapeName(shape).c_str(), closed_form, with_contacts);
+      EXPECT_GT(with_contacts, 120);
       EXPECT_GT(closed_form, 0.8 * with_contacts);
     }
   }
 }
 
-// A box resting on the prism's tilted top face, turned about its normal,
-// overhanging its rim in some trials: a face patch, as Coal's.
-TEST(ClosedFormPatch, MatchesCoalOnABoxRestingOnAPrism) {
-  RandomDraws draw(31);
+TEST(ClosedFormPatch, MatchesCoalOnBoxesAndConvexPolytopes) {
+  ExpectAsCoalAroundPolytopes(Box{Eigen::Vector3d(0.1, 0.08, 0.06)}, 29);
+}
+
+TEST(ClosedFormPatch, MatchesCoalOnCapsulesAndConvexPolytopes) {
+  ExpectAsCoalAroundPolytopes(Capsule{.radius = 0.03, .length = 0.1}, 37);
+}
+
+// A box, or a capsule lying on its side, resting on the prism's tilted top
+// face, turned about its normal, 5 mm into it to 5 mm above it, overhanging
+// its rim in some trials: a face patch (a capsule's two cap points), as
+// Coal's.
+void ExpectRestingOnThePrismAsCoal(const Shape& shape, double half_height,
+                                   const Eigen::Matrix3d& R_TS, unsigned seed) {
+  RandomDraws draw(seed);
   const Shape prism = Prism();
-  const Box box{Eigen::Vector3d(0.06, 0.05, 0.04)};
   const ConvexHull& hull = *std::get<ConvexMesh>(prism).hull;
   const Eigen::Vector3d& top_normal = hull.face_normals[0];  // triangle {0, 1, 2}
   const Eigen::Vector3d top_middle =
@@ -426,23 +491,35 @@ TEST(ClosedFormPatch, MatchesCoalOnABoxRestingOnAPrism) {
   const Eigen::Matrix3d R_PT =
       Eigen::Quaterniond::FromTwoVectors(Eigen::Vector3d::UnitZ(), top_normal)
           .toRotationMatrix();
-  TwoShapes shapes(prism, box);
+  TwoShapes shapes(prism, shape);
   int face_patches = 0;
   for (int trial = 0; trial < 200; ++trial) {
     const Eigen::Isometry3d X_WP = Pose(draw.Point(0.5), draw.Rotation());
     const double turn = M_PI * draw.Unit(), x = 0.04 * draw.Unit(),
                  y = 0.04 * draw.Unit();
     const double gap = 0.005 * draw.Unit();
-    const Eigen::Vector3d p_PB =
-        top_middle + R_PT * Eigen::Vector3d(x, y, 0.5 * box.size.z() + gap);
-    const Eigen::Matrix3d R_PB =
-        R_PT * Eigen::AngleAxisd(turn, Eigen::Vector3d::UnitZ()).toRotationMatrix();
-    const Eigen::Isometry3d X_WB = X_WP * Pose(p_PB, R_PB);
+    const Eigen::Vector3d p_PS =
+        top_middle + R_PT * Eigen::Vector3d(x, y, half_height + gap);
+    const Eigen::Matrix3d R_PS =
+        R_PT * Eigen::AngleAxisd(turn, Eigen::Vector3d::UnitZ()).toRotationMatrix() *
+        R_TS;
+    const Eigen::Isometry3d X_WS = X_WP * Pose(p_PS, R_PS);
     ClosedFormPatch patch;
-    ASSERT_TRUE(CalcClosedFormPatch(prism, X_WP, box, X_WB, 1e-6, &patch));
-    face_patches += shapes.ExpectAsCoal(X_WP, X_WB, trial) > 1 && patch.num_points > 1;
+    ASSERT_TRUE(CalcClosedFormPatch(prism, X_WP, shape, X_WS, 1e-6, &patch));
+    face_patches += shapes.ExpectAsCoal(X_WP, X_WS, trial) > 1 && patch.num_points > 1;
   }
-  EXPECT_GT(face_patches, 180);
+  EXPECT_GT(face_patches, 170);
+}
+
+TEST(ClosedFormPatch, MatchesCoalOnABoxRestingOnAPrism) {
+  ExpectRestingOnThePrismAsCoal(Box{Eigen::Vector3d(0.06, 0.05, 0.04)}, 0.02,
+                                Eigen::Matrix3d::Identity(), 31);
+}
+
+TEST(ClosedFormPatch, MatchesCoalOnACapsuleLyingOnAPrism) {
+  ExpectRestingOnThePrismAsCoal(
+      Capsule{.radius = 0.02, .length = 0.05}, 0.02,
+      Eigen::AngleAxisd(M_PI / 2, Eigen::Vector3d::UnitX()).toRotationMatrix(), 41);
 }
 
 // A capsule on the ground, lying nearly flat (both ends' caps touch: two

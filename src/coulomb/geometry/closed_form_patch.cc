@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "coulomb/geometry/box_distance.h"
+#include "coulomb/geometry/segment_distance.h"
 #include "coulomb/geometry/triangle_distance.h"
 #include "coulomb/math/contact_frame.h"
 
@@ -285,6 +286,101 @@ void SinglePoint(const Eigen::Vector3d& on_a, const Eigen::Vector3d& normal, dou
   patch->points_W[0] = on_a + 0.5 * depth * normal;
 }
 
+// The closest points of a segment and a convex polytope that it does not
+// meet, and their distance: the least over the triangles whose plane has an
+// end of the segment on its outer side (the closest point of P lies on
+// such a face) of the segment–triangle distance, which, the two not
+// crossing, is between an end and the triangle or the segment and an edge.
+struct SegmentPolytopeClosest {
+  Eigen::Vector3d on_segment, on_polytope;
+  double distance = std::numeric_limits<double>::infinity();
+};
+SegmentPolytopeClosest ClosestPointsOfSegmentAndPolytope(
+    const std::array<Eigen::Vector3d, 2>& ends, const PosedPolytope& polytope) {
+  const ConvexHull& hull = *polytope.hull;
+  SegmentPolytopeClosest closest;
+  const auto consider = [&](const Eigen::Vector3d& on_segment,
+                            const Eigen::Vector3d& on_polytope) {
+    const double distance = (on_segment - on_polytope).norm();
+    if (distance < closest.distance) closest = {on_segment, on_polytope, distance};
+  };
+  const Eigen::Vector3d along = ends[1] - ends[0];
+  for (size_t f = 0; f < hull.triangles.size(); ++f) {
+    const std::array<int, 3>& t = hull.triangles[f];
+    const std::array<Eigen::Vector3d, 3> corners = {
+        polytope.vertices_W[t[0]], polytope.vertices_W[t[1]], polytope.vertices_W[t[2]]};
+    const Eigen::Vector3d normal = polytope.R_WP * hull.face_normals[f];
+    if (std::max(normal.dot(ends[0] - corners[0]), normal.dot(ends[1] - corners[0])) <=
+        0.0)
+      continue;
+    for (const Eigen::Vector3d& end : ends)
+      consider(end, ClosestPointOnTriangle(end, corners[0], corners[1], corners[2]));
+    for (int k = 0; k < 3; ++k) {
+      const Eigen::Vector3d edge = corners[(k + 1) % 3] - corners[k];
+      const Eigen::Vector2d su =
+          SegmentClosestParameters(ends[0], along, corners[k], edge);
+      consider(ends[0] + su(0) * along, corners[k] + su(1) * edge);
+    }
+  }
+  return closest;
+}
+
+// The capsule's support set along n (its end caps' extreme points within
+// `tolerance` of the extreme, the extreme first) and P's along −n: their
+// patch, as for two boxes.
+bool CapsuleSupportPatch(const std::array<Eigen::Vector3d, 2>& ends, double radius,
+                         const PosedPolytope& polytope, const Eigen::Vector3d& n,
+                         double tolerance, ClosedFormPatch* patch) {
+  const double rise = n.dot(ends[0] - ends[1]);  // of end 0 over end 1 along n
+  std::array<Eigen::Vector3d, 2> support_a;
+  int size_a = 0;
+  for (int k = 0; k < 2; ++k) {
+    if ((k == 0 ? -rise : rise) <= tolerance) support_a[size_a++] = ends[k] + radius * n;
+  }
+  if (size_a == 2 && rise < 0.0) std::swap(support_a[0], support_a[1]);  // extreme first
+  std::array<Eigen::Vector3d, 8> support_b;
+  const int size_b = PolytopeSupportSet(polytope, n, tolerance, &support_b);
+  return size_b > 0 &&
+         PatchOfSupportSets(n, support_a.data(), size_a, support_b.data(), size_b, patch);
+}
+
+}  // namespace
+
+// Capsule C and a small convex polytope P, the normal from C into P. Where
+// C's core segment clears P (its separating axes find a positive
+// separation), the normal joins the closest points, depth = their distance
+// − radius, and the patch is the support sets' (a capsule lying along a
+// face: two points), else one point between the closest points. Where the
+// segment meets P, the best separating axis (exact: the faces of
+// P ⊕ (−segment) are P's faces and the parallelograms of the segment and
+// P's edges) and its support sets; false where they give no patch.
+
+bool CalcCapsulePolytopePatch(const Capsule& capsule, const Eigen::Isometry3d& X_WC,
+                              const PosedPolytope& polytope,
+                              const BoxSeparation& separation, double tolerance,
+                              ClosedFormPatch* patch) {
+  const Eigen::Vector3d half_axis = 0.5 * capsule.length * X_WC.linear().col(2);
+  const std::array<Eigen::Vector3d, 2> ends = {X_WC.translation() + half_axis,
+                                               X_WC.translation() - half_axis};
+  if (!(separation.separation > 0.0)) {
+    patch->normal_W = separation.axis_W;
+    patch->depth = separation.separation - capsule.radius;
+    return CapsuleSupportPatch(ends, capsule.radius, polytope, separation.axis_W,
+                               tolerance, patch);
+  }
+  const SegmentPolytopeClosest closest =
+      ClosestPointsOfSegmentAndPolytope(ends, polytope);
+  if (!(closest.distance > 0.0)) return false;  // touching to round-off: no normal
+  const Eigen::Vector3d n = (closest.on_polytope - closest.on_segment) / closest.distance;
+  patch->normal_W = n;
+  patch->depth = closest.distance - capsule.radius;
+  if (!CapsuleSupportPatch(ends, capsule.radius, polytope, n, tolerance, patch))
+    SinglePoint(closest.on_segment + capsule.radius * n, n, patch->depth, patch);
+  return true;
+}
+
+namespace {
+
 void SphereSpherePatch(const Eigen::Vector3d& center_a, double radius_a,
                        const Eigen::Vector3d& center_b, double radius_b,
                        ClosedFormPatch* patch) {
@@ -454,6 +550,17 @@ bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape&
                                 BoxPolytopeSeparatingAxis(X_WF, 0.5 * box.size, posed,
                                                           ClosedFormPatch::kEdgeAxisBias),
                                 tolerance, patch);
+  }
+  if (const auto* polytope = std::get_if<ConvexMesh>(&second);
+      polytope && std::holds_alternative<Capsule>(first)) {
+    PosedPolytope posed;
+    if (!PosePolytope(*polytope->hull, X_WS, &posed)) return false;
+    const Capsule& capsule = std::get<Capsule>(first);
+    return CalcCapsulePolytopePatch(
+        capsule, X_WF, posed,
+        BoxPolytopeSeparatingAxis(X_WF, CapsuleCoreHalfExtents(capsule), posed,
+                                  ClosedFormPatch::kEdgeAxisBias),
+        tolerance, patch);
   }
   if (!std::holds_alternative<HalfSpace>(first)) return false;
   if (sphere) {

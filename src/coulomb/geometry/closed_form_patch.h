@@ -13,7 +13,8 @@ namespace coulomb {
 
 // The contact patch of two primitive shapes in closed form, without GJK/EPA:
 // the narrow phase of the pairs a clutter is made of (box, sphere,
-// half-space; ellipsoids and capsules on the ground). The patch is the one Coal's
+// half-space; ellipsoids and capsules on the ground; boxes, spheres and
+// capsules on a height field). The patch is the one Coal's
 // contact patch describes: a unit
 // normal n from A into B, the signed distance `depth` of the shapes along n
 // (negative when they overlap) and points on the contact plane, midway
@@ -50,10 +51,26 @@ namespace coulomb {
 // one point, midway between their closest points (box_distance.h), the
 // normal along them and their distance as depth.
 //
+// Box–small convex polytope (polytope_separation.h: a height field's prism):
+// as two boxes, over the box's face normals, the polytope's distinct face
+// normals and the cross products of their edge directions; the polytope's
+// support set is its vertices within `tolerance` of its extreme plane, in
+// order around their hull on the contact plane. Capsule–small convex
+// polytope: while the capsule's core segment clears the polytope, the
+// normal joins their closest points (exact: the least segment–triangle
+// distance over the faces the segment lies outside of), depth = distance −
+// radius, the points the support sets' (a capsule along a face: two) or
+// one between the closest points; where the segment meets the polytope,
+// the segment's separating axes (the segment a box of half extents
+// (0, 0, length/2): exact, the faces of the Minkowski difference being the
+// polytope's faces and the parallelograms of the segment and its edges).
+//
 // Returns false for other pairs, and for the box–box cases the above does
 // not cover, where the caller uses a general narrow phase: overlapping boxes
 // whose deepest features are two edges not crossing inside both, or whose
-// face clip is empty, and a box smaller than the tolerance.
+// face clip is empty, and a box smaller than the tolerance; likewise for a
+// box or an overlapping capsule with a polytope, and for a box and a
+// polytope apart whose closest features lie on no separating axis.
 
 struct ClosedFormPatch {
   // A face axis wins against an edge axis within this separation [m].
@@ -83,5 +100,20 @@ bool CalcBoxBoxPatch(const Box& box_a, const Eigen::Isometry3d& X_WA, const Box&
 bool CalcBoxPolytopePatch(const Box& box, const Eigen::Isometry3d& X_WA,
                           const PosedPolytope& polytope, const BoxSeparation& separation,
                           double tolerance, ClosedFormPatch* patch);
+
+// A capsule's core segment as a box in its frame (half extents (0, 0,
+// length/2)), for the separating axes of polytope_separation.h.
+inline Eigen::Vector3d CapsuleCoreHalfExtents(const Capsule& capsule) {
+  return Eigen::Vector3d(0.0, 0.0, 0.5 * capsule.length);
+}
+
+// A capsule and a small convex polytope with their core segment's
+// separating axis already known (BoxPolytopeSeparatingAxis of
+// CapsuleCoreHalfExtents with kEdgeAxisBias, complete): the normal from the
+// capsule into the polytope.
+bool CalcCapsulePolytopePatch(const Capsule& capsule, const Eigen::Isometry3d& X_WC,
+                              const PosedPolytope& polytope,
+                              const BoxSeparation& separation, double tolerance,
+                              ClosedFormPatch* patch);
 
 }  // namespace coulomb

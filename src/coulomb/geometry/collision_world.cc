@@ -314,7 +314,7 @@ struct CollisionWorld::Impl {
           SweptApart(a, b, X_WG, motion, margin) ||
           BoxesApart(a, b, X_WG, pair_margin, &separation) ||
           HullBoxesApart(a, b, X_WG, pair_margin) ||
-          BoxApartFromPolytope(a, b, X_WG, pair_margin, &separation)) {
+          ApartFromSmallPolytope(a, b, X_WG, pair_margin, &separation)) {
         continue;
       }
       candidates.emplace_back(a, b);
@@ -637,40 +637,48 @@ struct CollisionWorld::Impl {
     return BoxSeparationLowerBound(X_WA, half_a, X_WB, half_b, margin) > margin;
   }
 
-  // Of a pair of a box and a small convex polytope (a height field's
-  // prism, polytope_separation.h), the box and the polytope (both −1 for
-  // other pairs), and the polytope posed.
-  std::pair<int, int> BoxAndSmallPolytope(int a, int b,
-                                          const std::vector<Eigen::Isometry3d>& X_WG,
-                                          PosedPolytope* posed) const {
-    for (const auto& [box, polytope] : {std::pair{a, b}, std::pair{b, a}}) {
-      if (broad_phase[box].box && broad_phase[polytope].mesh &&
+  // Of a pair of a box or a capsule and a small convex polytope (a height
+  // field's prism, polytope_separation.h), the box or capsule and the
+  // polytope (both −1 for other pairs), and the polytope posed.
+  std::pair<int, int> SmallPolytopePair(int a, int b,
+                                        const std::vector<Eigen::Isometry3d>& X_WG,
+                                        PosedPolytope* posed) const {
+    for (const auto& [other, polytope] : {std::pair{a, b}, std::pair{b, a}}) {
+      const Shape& shape = geometries[other].our_shape;
+      if ((std::holds_alternative<Box>(shape) ||
+           std::holds_alternative<Capsule>(shape)) &&
+          broad_phase[polytope].mesh &&
           PosePolytope(*std::get<ConvexMesh>(geometries[polytope].our_shape).hull,
                        X_WG[polytope], posed)) {
-        return {box, polytope};
+        return {other, polytope};
       }
     }
     return {-1, -1};
   }
 
-  // A box and a small convex polytope more than `margin` apart on a
-  // separating axis: no contact, without Coal's GJK. A kept pair's best
-  // axis (from the box into the polytope) goes to `separation`, for the
-  // closed-form patch.
-  bool BoxApartFromPolytope(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
-                            double margin, BoxSeparation* separation) const {
+  // A box or a capsule more than `margin` apart from a small convex
+  // polytope on a separating axis (of the capsule's core segment, then more
+  // than margin + radius): no contact, without Coal's GJK. A kept pair's best
+  // axis (from the box or capsule into the polytope) goes to `separation`,
+  // for the closed-form patch.
+  bool ApartFromSmallPolytope(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
+                              double margin, BoxSeparation* separation) const {
     PosedPolytope posed;
-    const int box = BoxAndSmallPolytope(a, b, X_WG, &posed).first;
-    if (box < 0) return false;
-    *separation =
-        BoxPolytopeSeparatingAxis(X_WG[box], broad_phase[box].half_extents, posed,
-                                  ClosedFormPatch::kEdgeAxisBias, margin);
-    return separation->separation > margin;
+    const int other = SmallPolytopePair(a, b, X_WG, &posed).first;
+    if (other < 0) return false;
+    const auto* capsule = std::get_if<Capsule>(&geometries[other].our_shape);
+    const double reach = margin + (capsule ? capsule->radius : 0.0);
+    *separation = BoxPolytopeSeparatingAxis(
+        X_WG[other],
+        capsule ? CapsuleCoreHalfExtents(*capsule) : broad_phase[other].half_extents,
+        posed, ClosedFormPatch::kEdgeAxisBias, reach);
+    return separation->separation > reach;
   }
 
   // The closed-form patch of a pair of primitives (closed_form_patch.h),
   // unless switched off; false where it does not apply (Coal then). Two
-  // boxes, a box and a small polytope use the broad phase's separating axis.
+  // boxes, a box or a capsule and a small polytope use the broad phase's
+  // separating axis.
   bool ClosedFormPatchOf(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
                          const BoxSeparation& separation, ClosedFormPatch* patch) const {
     if (!closed_form_patches) return false;
@@ -681,13 +689,16 @@ struct CollisionWorld::Impl {
                              kPatchTolerance, patch);
     }
     PosedPolytope posed;
-    if (const int box = BoxAndSmallPolytope(a, b, X_WG, &posed).first; box >= 0) {
-      if (!CalcBoxPolytopePatch(std::get<Box>(geometries[box].our_shape), X_WG[box],
-                                posed, separation, kPatchTolerance, patch)) {
-        return false;
-      }
-      if (box == b) patch->normal_W = -patch->normal_W;  // from A into B
-      return true;
+    if (const int other = SmallPolytopePair(a, b, X_WG, &posed).first; other >= 0) {
+      const Shape& shape = geometries[other].our_shape;
+      const bool found =
+          std::holds_alternative<Box>(shape)
+              ? CalcBoxPolytopePatch(std::get<Box>(shape), X_WG[other], posed, separation,
+                                     kPatchTolerance, patch)
+              : CalcCapsulePolytopePatch(std::get<Capsule>(shape), X_WG[other], posed,
+                                         separation, kPatchTolerance, patch);
+      if (found && other == b) patch->normal_W = -patch->normal_W;  // from A into B
+      return found;
     }
     return CalcClosedFormPatch(geometries[a].our_shape, X_WG[a], geometries[b].our_shape,
                                X_WG[b], kPatchTolerance, patch);
