@@ -108,6 +108,7 @@ SimulationSummary SummarizeRecords(const std::vector<StepRecord>& records,
 
 void Simulation::DiscardRecording() {
   Trajectory& t = trajectory_;
+  num_discarded_samples_ += t.time.size();
   t.time.clear();
   for (auto& samples : t.body_samples) samples.clear();
   for (auto& samples : t.sensor_samples) samples.clear();

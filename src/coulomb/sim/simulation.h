@@ -433,6 +433,9 @@ class Simulation {
   // state counts as recorded (the writer's last sample, or the state a run
   // is resumed from).
   void DiscardRecording();
+  // How many samples DiscardRecording has dropped in all: trajectory()'s
+  // sample s is the run's sample num_discarded_samples() + s.
+  size_t num_discarded_samples() const { return num_discarded_samples_; }
   // The NCP solvers' warm start from the contacts a recording holds for the
   // last step (a resumed run; SAP needs none: it starts from v).
   void RestoreImpulseWarmStart(const std::vector<RecordedContact>& contacts);
@@ -517,6 +520,7 @@ class Simulation {
   // Whether the last sample recorded is the current state (no step,
   // SetState or set_time since): resuming recording then adds none.
   bool state_recorded_ = false;
+  size_t num_discarded_samples_ = 0;
   double initial_energy_ = 0.0;
   std::vector<StepRecord> records_;
   Trajectory trajectory_;

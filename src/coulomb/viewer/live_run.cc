@@ -26,7 +26,12 @@ LiveRun::LiveRun(const Simulation& simulation) {
 void LiveRun::Update(const Simulation& simulation) {
   const Trajectory& trajectory = simulation.trajectory();
   const std::lock_guard<std::mutex> lock(mutex_);
-  for (size_t s = meta_.time.size(); s < trajectory.time.size(); ++s) {
+  // Samples the simulation discarded before this call took them are lost
+  // to the page (it shows each frame's time).
+  const size_t discarded = simulation.num_discarded_samples();
+  const size_t first = next_sample_ > discarded ? next_sample_ - discarded : 0;
+  next_sample_ = discarded + trajectory.time.size();
+  for (size_t s = first; s < trajectory.time.size(); ++s) {
     meta_.time.push_back(trajectory.time[s]);
     const Eigen::VectorXd& moving_poses = trajectory.geometry_poses[s];
     poses_.insert(poses_.end(), moving_poses.begin(), moving_poses.end());

@@ -19,7 +19,9 @@ class LiveRun : public ReplaySource {
   explicit LiveRun(const Simulation& simulation);
 
   // Takes the samples the simulation recorded since the last call (and the
-  // statistics, every kStatsPeriod).
+  // statistics, every kStatsPeriod). Samples it recorded and discarded
+  // (Simulation::DiscardRecording) between two calls are lost to the page;
+  // the frames after them still come.
   void Update(const Simulation& simulation);
   // The run is over: the page becomes a replay of what was recorded.
   void Finish(const Simulation& simulation, const SimulationSummary& summary);
@@ -34,6 +36,9 @@ class LiveRun : public ReplaySource {
   std::vector<uint32_t> contact_offsets_{0};
   std::vector<float> contacts_;
   std::vector<size_t> sensor_trees_;  // the tree of each of meta_.sensors
+  // The run's next sample to take (counting those the simulation discarded,
+  // Simulation::num_discarded_samples).
+  size_t next_sample_ = 0;
   // stats.json costs O(steps) to build: at most every kStatsPeriod seconds.
   static constexpr double kStatsPeriod = 0.25;
   Stopwatch since_stats_;
