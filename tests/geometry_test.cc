@@ -113,6 +113,43 @@ TEST(CollisionWorld, BoxOnGroundRestsOnItsFourCorners) {
   EXPECT_NEAR(centroid.x(), 1.0, 1e-9);
 }
 
+// A box resting flat on a flat height field, over the corner of four cells
+// (eight prisms, each giving its patch): the points where two prisms' patches
+// share an edge count once, and the patches together still hold the box's
+// four bottom corners, each once.
+TEST(CollisionWorld, ABoxOnAHeightFieldTouchesEachPointOnce) {
+  HeightField field{
+      .rows = 4, .cols = 4, .heights = {}, .half_size = {0.3, 0.3}, .base_depth = 0.1};
+  field.heights.assign(16, 0.0);
+  CollisionWorld world;
+  std::vector<Eigen::Isometry3d> X_WG;
+  for (const HeightFieldPrism& prism : HeightFieldPrisms(field, "flat")) {
+    X_WG.emplace_back(Eigen::Translation3d(prism.offset));
+    world.AddGeometry(prism.mesh, -1, 0, X_WG.back());
+  }
+  world.AddGeometry(Box{{0.1, 0.1, 0.04}}, 0, 0, Eigen::Isometry3d::Identity());
+  // Centred over the grid point (0.1, 0.1), 0.5 mm into the surface.
+  X_WG.emplace_back(Eigen::Translation3d(0.1, 0.1, 0.0195));
+  std::vector<ContactPoint> contacts;
+  world.ComputeContacts(X_WG, 0.01, &contacts);
+  std::set<int> prisms_touched;
+  for (size_t i = 0; i < contacts.size(); ++i) {
+    prisms_touched.insert(contacts[i].geometry_a);
+    EXPECT_NEAR(contacts[i].phi, -0.0005, 1e-12);
+    for (size_t j = 0; j < i; ++j)
+      EXPECT_GT((contacts[i].p_W - contacts[j].p_W).norm(), 1e-9) << i << ", " << j;
+  }
+  EXPECT_GE(prisms_touched.size(), 4u);
+  for (const double x : {0.05, 0.15}) {
+    for (const double y : {0.05, 0.15}) {
+      int at_corner = 0;
+      for (const ContactPoint& contact : contacts)
+        at_corner += (contact.p_W.head<2>() - Eigen::Vector2d(x, y)).norm() < 1e-9;
+      EXPECT_EQ(at_corner, 1) << x << ", " << y;
+    }
+  }
+}
+
 TEST(CollisionWorld, StackedBoxesTouchOverTheirOverlap) {
   CollisionWorld world;
   world.AddGeometry(Box{{0.2, 0.2, 0.2}}, 0, 0, Eigen::Isometry3d::Identity());

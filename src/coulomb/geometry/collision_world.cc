@@ -13,6 +13,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 
 #include <coal/collision.h>
@@ -85,6 +86,9 @@ constexpr size_t kCurvedPatchSamples = 8;
 // shapes within it form the manifold. Larger values would pull in points of
 // neighbouring faces, whose distance the face-plane refinement gets wrong.
 constexpr double kPatchTolerance = 1e-3;
+// Two contacts of a tree's body with the world's geometry whose points and
+// normals agree to this [m, and in the normal's components] are one.
+constexpr double kRepeatedContact = 1e-9;
 
 // How far each geometry may move, beyond its reach, before the broad phase
 // sweeps again (CandidatePairs): a resting scene sweeps once in many steps,
@@ -236,6 +240,9 @@ struct CollisionWorld::Impl {
   mutable coal::CollisionResult collision_result;
   mutable coal::ContactPatchResult patch_result;
   mutable ClosedFormPatch closed_form_patch;
+  // DropRepeatedWorldContacts' buffers, kept from step to step.
+  std::vector<int> world_contact_order;
+  std::vector<char> repeated_contact;
   bool closed_form_patches = true;
   // Pairs with an SDF shape.
   mutable SdfCollision sdf_collision;
@@ -874,6 +881,62 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
           });
     }
   }
+  DropRepeatedWorldContacts(contacts);
+}
+
+void CollisionWorld::DropRepeatedWorldContacts(
+    std::vector<ContactPoint>* contacts) const {
+  // The contacts of a body of a tree with the world's geometry (its own or
+  // a kinematic body's), by the two bodies, then along x: repeats lie next
+  // to each other.
+  const auto of_the_world = [&](int g) { return owners_[g].tree < 0; };
+  std::vector<int>& order = impl_->world_contact_order;
+  order.clear();
+  for (int i = 0; i < static_cast<int>(contacts->size()); ++i) {
+    const ContactPoint& c = (*contacts)[i];
+    if (of_the_world(c.geometry_a) != of_the_world(c.geometry_b)) order.push_back(i);
+  }
+  if (order.size() < 2) return;
+  // The world's body, then the tree's: (world body, tree, body).
+  const auto bodies = [&](int i) {
+    const ContactPoint& c = (*contacts)[i];
+    const bool world_first = of_the_world(c.geometry_a);
+    const Owner& world = owners_[world_first ? c.geometry_a : c.geometry_b];
+    const Owner& moving = owners_[world_first ? c.geometry_b : c.geometry_a];
+    return std::tuple{world.body, moving.tree, moving.body};
+  };
+  // The normal from the world into the tree's body.
+  const auto normal_from_world = [&](int i) {
+    const ContactPoint& c = (*contacts)[i];
+    return Eigen::Vector3d(of_the_world(c.geometry_a) ? c.normal_W : -c.normal_W);
+  };
+  std::sort(order.begin(), order.end(), [&](int i, int j) {
+    const auto bodies_i = bodies(i), bodies_j = bodies(j);
+    if (bodies_i != bodies_j) return bodies_i < bodies_j;
+    const double x_i = (*contacts)[i].p_W.x(), x_j = (*contacts)[j].p_W.x();
+    return x_i < x_j || (x_i == x_j && i < j);
+  });
+  std::vector<char>& repeated = impl_->repeated_contact;
+  repeated.assign(contacts->size(), 0);
+  for (size_t k = 0; k < order.size(); ++k) {
+    const int i = order[k];
+    for (size_t l = k + 1; l < order.size(); ++l) {
+      const int j = order[l];
+      if (bodies(j) != bodies(i) ||
+          (*contacts)[j].p_W.x() - (*contacts)[i].p_W.x() > kRepeatedContact) {
+        break;
+      }
+      if (((*contacts)[j].p_W - (*contacts)[i].p_W).norm() <= kRepeatedContact &&
+          (normal_from_world(j) - normal_from_world(i)).norm() <= kRepeatedContact) {
+        repeated[std::max(i, j)] = 1;  // the later one
+      }
+    }
+  }
+  int kept = 0;
+  for (int i = 0; i < static_cast<int>(contacts->size()); ++i) {
+    if (!repeated[i]) (*contacts)[kept++] = (*contacts)[i];
+  }
+  contacts->resize(kept);
 }
 
 }  // namespace coulomb

@@ -102,6 +102,13 @@ class CollisionWorld {
   double bounding_radius(int geometry) const;
 
  private:
+  // Drops the contacts of a tree's body with the world's geometry (its own
+  // or a kinematic body's) that repeat an earlier one: the same two bodies,
+  // point and normal (to 1e-9). Two geometries of the world that share a
+  // face's edge (a height field's prisms under a box's face) give their
+  // shared points twice; a point of the world's surface is one contact.
+  void DropRepeatedWorldContacts(std::vector<ContactPoint>* contacts) const;
+
   struct Owner {
     int tree;
     int body;
