@@ -215,6 +215,7 @@ int PolytopeSupportSet(const PosedPolytope& polytope, const Eigen::Vector3d& n,
     if (num_near == static_cast<int>(near.size())) return 0;
     near[num_near++] = k;
   }
+  if (num_near == 0) return 0;  // a NaN normal
   const auto before = [&](int i, int j) {
     return in_plane[i].x() < in_plane[j].x() ||
            (in_plane[i].x() == in_plane[j].x() && in_plane[i].y() < in_plane[j].y());
@@ -224,7 +225,6 @@ int PolytopeSupportSet(const PosedPolytope& polytope, const Eigen::Vector3d& n,
       std::swap(near[j], near[j - 1]);
   }
   // Each turn of the chain strictly to the left (a sine above 1e-12).
-  if (num_near == 0) return 0;  // a NaN normal
   std::array<int, 17> chain{};
   int size = 0;
   const auto turns_left = [&](int o, int u, int v) {
@@ -254,27 +254,6 @@ int PolytopeSupportSet(const PosedPolytope& polytope, const Eigen::Vector3d& n,
 OrientedBox MakeOrientedBox(const Box& box, const Eigen::Isometry3d& X_WG) {
   return {X_WG.translation(), X_WG.linear(), 0.5 * box.size};
 }
-
-}  // namespace
-
-// Box A and a small convex polytope P: the patch on their best separating
-// axis, from the support sets as for two boxes.
-bool CalcBoxPolytopePatch(const Box& box, const Eigen::Isometry3d& X_WA,
-                          const PosedPolytope& polytope, const BoxSeparation& separation,
-                          double tolerance, ClosedFormPatch* patch) {
-  const OrientedBox oriented = MakeOrientedBox(box, X_WA);
-  const Eigen::Vector3d& n = separation.axis_W;
-  patch->normal_W = n;
-  patch->depth = separation.separation;
-  std::array<Eigen::Vector3d, 4> support_a;
-  std::array<Eigen::Vector3d, 8> support_b;
-  const int size_a = SupportSet(oriented, n, tolerance, &support_a);
-  const int size_b = PolytopeSupportSet(polytope, n, tolerance, &support_b);
-  if (size_a == 0 || size_b == 0) return false;
-  return PatchOfSupportSets(n, support_a.data(), size_a, support_b.data(), size_b, patch);
-}
-
-namespace {
 
 // A patch of one point, midway between on_a (on A's surface) and the point
 // `depth` further along the normal (on B's).
@@ -343,43 +322,6 @@ bool CapsuleSupportPatch(const std::array<Eigen::Vector3d, 2>& ends, double radi
   return size_b > 0 &&
          PatchOfSupportSets(n, support_a.data(), size_a, support_b.data(), size_b, patch);
 }
-
-}  // namespace
-
-// Capsule C and a small convex polytope P, the normal from C into P. Where
-// C's core segment clears P (its separating axes find a positive
-// separation), the normal joins the closest points, depth = their distance
-// − radius, and the patch is the support sets' (a capsule lying along a
-// face: two points), else one point between the closest points. Where the
-// segment meets P, the best separating axis (exact: the faces of
-// P ⊕ (−segment) are P's faces and the parallelograms of the segment and
-// P's edges) and its support sets; false where they give no patch.
-
-bool CalcCapsulePolytopePatch(const Capsule& capsule, const Eigen::Isometry3d& X_WC,
-                              const PosedPolytope& polytope,
-                              const BoxSeparation& separation, double tolerance,
-                              ClosedFormPatch* patch) {
-  const Eigen::Vector3d half_axis = 0.5 * capsule.length * X_WC.linear().col(2);
-  const std::array<Eigen::Vector3d, 2> ends = {X_WC.translation() + half_axis,
-                                               X_WC.translation() - half_axis};
-  if (!(separation.separation > 0.0)) {
-    patch->normal_W = separation.axis_W;
-    patch->depth = separation.separation - capsule.radius;
-    return CapsuleSupportPatch(ends, capsule.radius, polytope, separation.axis_W,
-                               tolerance, patch);
-  }
-  const SegmentPolytopeClosest closest =
-      ClosestPointsOfSegmentAndPolytope(ends, polytope);
-  if (!(closest.distance > 0.0)) return false;  // touching to round-off: no normal
-  const Eigen::Vector3d n = (closest.on_polytope - closest.on_segment) / closest.distance;
-  patch->normal_W = n;
-  patch->depth = closest.distance - capsule.radius;
-  if (!CapsuleSupportPatch(ends, capsule.radius, polytope, n, tolerance, patch))
-    SinglePoint(closest.on_segment + capsule.radius * n, n, patch->depth, patch);
-  return true;
-}
-
-namespace {
 
 void SphereSpherePatch(const Eigen::Vector3d& center_a, double radius_a,
                        const Eigen::Vector3d& center_b, double radius_b,
@@ -595,6 +537,55 @@ bool CalcBoxBoxPatch(const Box& box_a, const Eigen::Isometry3d& X_WA, const Box&
   if (!(closest.distance > 0.0)) return false;  // touching to round-off: no normal
   SinglePoint(closest.on_a, (closest.on_b - closest.on_a) / closest.distance,
               closest.distance, patch);
+  return true;
+}
+
+// Box A and a small convex polytope P: the patch on their best separating
+// axis, from the support sets as for two boxes.
+bool CalcBoxPolytopePatch(const Box& box, const Eigen::Isometry3d& X_WA,
+                          const PosedPolytope& polytope, const BoxSeparation& separation,
+                          double tolerance, ClosedFormPatch* patch) {
+  const OrientedBox oriented = MakeOrientedBox(box, X_WA);
+  const Eigen::Vector3d& n = separation.axis_W;
+  patch->normal_W = n;
+  patch->depth = separation.separation;
+  std::array<Eigen::Vector3d, 4> support_a;
+  std::array<Eigen::Vector3d, 8> support_b;
+  const int size_a = SupportSet(oriented, n, tolerance, &support_a);
+  const int size_b = PolytopeSupportSet(polytope, n, tolerance, &support_b);
+  if (size_a == 0 || size_b == 0) return false;
+  return PatchOfSupportSets(n, support_a.data(), size_a, support_b.data(), size_b, patch);
+}
+
+// Capsule C and a small convex polytope P, the normal from C into P. Where
+// C's core segment clears P (its separating axes find a positive
+// separation), the normal joins the closest points, depth = their distance
+// − radius, and the patch is the support sets' (a capsule lying along a
+// face: two points), else one point between the closest points. Where the
+// segment meets P, the best separating axis (exact: the faces of
+// P ⊕ (−segment) are P's faces and the parallelograms of the segment and
+// P's edges) and its support sets; false where they give no patch.
+bool CalcCapsulePolytopePatch(const Capsule& capsule, const Eigen::Isometry3d& X_WC,
+                              const PosedPolytope& polytope,
+                              const BoxSeparation& separation, double tolerance,
+                              ClosedFormPatch* patch) {
+  const Eigen::Vector3d half_axis = 0.5 * capsule.length * X_WC.linear().col(2);
+  const std::array<Eigen::Vector3d, 2> ends = {X_WC.translation() + half_axis,
+                                               X_WC.translation() - half_axis};
+  if (!(separation.separation > 0.0)) {
+    patch->normal_W = separation.axis_W;
+    patch->depth = separation.separation - capsule.radius;
+    return CapsuleSupportPatch(ends, capsule.radius, polytope, separation.axis_W,
+                               tolerance, patch);
+  }
+  const SegmentPolytopeClosest closest =
+      ClosestPointsOfSegmentAndPolytope(ends, polytope);
+  if (!(closest.distance > 0.0)) return false;  // touching to round-off: no normal
+  const Eigen::Vector3d n = (closest.on_polytope - closest.on_segment) / closest.distance;
+  patch->normal_W = n;
+  patch->depth = closest.distance - capsule.radius;
+  if (!CapsuleSupportPatch(ends, capsule.radius, polytope, n, tolerance, patch))
+    SinglePoint(closest.on_segment + capsule.radius * n, n, patch->depth, patch);
   return true;
 }
 
