@@ -96,6 +96,9 @@ constexpr double kRepeatedContact = 1e-9;
 constexpr double kBroadPhaseSlack = 2e-3;  // [m]
 // Sweeps without slack after one whose slack went unused (UpdateSweptPairs).
 constexpr int kSweepsWithoutSlack = 8;
+// Kept off a pair's separating-axis gap when it is remembered (apart_limits),
+// against the rounding of the odometers' sums [m].
+constexpr double kOdometerRounding = 1e-9;
 
 // The crossings below return the parameter t of a point p + t n on the
 // line, or kLineMisses (polytope_crossing.h) when the line misses the surface.
@@ -287,6 +290,15 @@ struct CollisionWorld::Impl {
   };
   mutable std::vector<SweptPose> swept_poses;
   mutable std::vector<std::pair<int, int>> swept_pairs;
+  // Per swept pair: apart while the two geometries' odometers plus its
+  // margin stay below this sum (−∞: not known to be apart); per geometry,
+  // how far its points have travelled at most (UpdateOdometers), and per
+  // swept geometry its pose at the last query.
+  mutable std::vector<double> apart_limits;
+  mutable std::vector<std::pair<int, int>> last_swept_pairs;  // the sweep before
+  mutable std::vector<double> last_apart_limits;
+  mutable std::vector<double> odometers;
+  mutable std::vector<Eigen::Isometry3d> odometer_poses;
   mutable double swept_margin = std::numeric_limits<double>::quiet_NaN();
   mutable bool swept_with_slack = false;
   mutable bool swept_pairs_reused = false;  // by a later step
@@ -301,27 +313,35 @@ struct CollisionWorld::Impl {
   // (SweptPairsHold: by the last sweep's, while it holds), then a half-space
   // against the other's bounding sphere (FarFromHalfSpace; the sweep pairs a
   // half-space with everything), a thin box against the other's bounding
-  // sphere, the swept-sphere test and, for two boxes, the separating-axis
-  // bound.
+  // sphere, the swept-sphere test and the separating axes of boxes and small
+  // polytopes (SeparatingAxisGap), whose gap, once it exceeds the pair's
+  // margin, keeps the pair apart until the two geometries have travelled it
+  // (apart_limits).
   const std::vector<std::pair<int, int>>& CandidatePairs(
       const std::vector<Eigen::Isometry3d>& X_WG, double margin,
       const std::vector<GeometryMotion>& motion) const {
     if (static_tree_stale) BuildStaticTree(X_WG);
     for (const int g : swept_geometries)
       reaches[g] = motion.empty() ? 0.0 : motion[g].reach();
+    UpdateOdometers(X_WG);
     UpdateSweptPairs(X_WG, margin);
     candidates.clear();
     candidate_separations.clear();
-    for (const auto& [a, b] : swept_pairs) {
+    for (size_t k = 0; k < swept_pairs.size(); ++k) {
+      const auto [a, b] = swept_pairs[k];
       const double pair_margin = PairMargin(margin, a, b);
-      BoxSeparation separation;
-      if (Skip(a, b) || FarFromHalfSpace(a, b, X_WG, pair_margin) ||
+      const double travelled = odometers[a] + odometers[b];
+      if (Skip(a, b) || travelled + pair_margin < apart_limits[k] ||
+          FarFromHalfSpace(a, b, X_WG, pair_margin) ||
           BoxApartFromBall(a, b, X_WG, pair_margin) ||
           BoxApartFromBall(b, a, X_WG, pair_margin) ||
-          SweptApart(a, b, X_WG, motion, margin) ||
-          BoxesApart(a, b, X_WG, pair_margin, &separation) ||
-          HullBoxesApart(a, b, X_WG, pair_margin) ||
-          ApartFromSmallPolytope(a, b, X_WG, pair_margin, &separation)) {
+          SweptApart(a, b, X_WG, motion, margin)) {
+        continue;
+      }
+      BoxSeparation separation;
+      const double gap = SeparatingAxisGap(a, b, X_WG, pair_margin, &separation);
+      if (gap > pair_margin) {
+        apart_limits[k] = gap + travelled - kOdometerRounding;
         continue;
       }
       candidates.emplace_back(a, b);
@@ -330,6 +350,50 @@ struct CollisionWorld::Impl {
     return candidates;
   }
 
+  // Adds to each swept geometry's odometer how far any of its points moved
+  // since the last query, at most |p − p₀| + ‖R − R₀‖_F r (r its bounding
+  // radius about its origin: ‖(R − R₀) x‖ ≤ ‖R − R₀‖_F ‖x‖). Two geometries
+  // a gap d apart are then at least d − (travelled since) apart: a pair
+  // whose separating-axis gap exceeded its margin stays apart, untested,
+  // while the sum of its odometers grows by less than that excess. (A
+  // half-space is paired by FarFromHalfSpace, never by a gap; its odometer
+  // counts its translation alone.)
+  void UpdateOdometers(const std::vector<Eigen::Isometry3d>& X_WG) const {
+    odometers.resize(geometries.size(), 0.0);
+    // Geometries added since the last query start where they are.
+    for (size_t k = odometer_poses.size(); k < swept_geometries.size(); ++k)
+      odometer_poses.push_back(X_WG[swept_geometries[k]]);
+    for (size_t k = 0; k < swept_geometries.size(); ++k) {
+      const int g = swept_geometries[k];
+      Eigen::Isometry3d& last = odometer_poses[k];
+      double moved = (X_WG[g].translation() - last.translation()).norm();
+      if (!broad_phase[g].half_space)
+        moved +=
+            (X_WG[g].linear() - last.linear()).norm() * broad_phase[g].bounding_radius;
+      odometers[g] += moved;
+      last = X_WG[g];
+    }
+  }
+
+  // A lower bound on the distance between a and b from separating axes: two
+  // boxes', a box's or a convex mesh's box against a convex mesh's box
+  // (HullBoxesApart), a box or a capsule against a small polytope
+  // (ApartFromSmallPolytope); −∞ where none applies. Each stops at the first
+  // axis beyond `margin`; a pair it does not drop has its best axis in
+  // `separation` (two boxes, a small polytope), for the closed-form patch.
+  double SeparatingAxisGap(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
+                           double margin, BoxSeparation* separation) const {
+    const BroadPhaseGeometry& ga = broad_phase[a];
+    const BroadPhaseGeometry& gb = broad_phase[b];
+    if (ga.box && gb.box) {
+      *separation = BoxSeparatingAxis(X_WG[a], ga.half_extents, X_WG[b], gb.half_extents,
+                                      ClosedFormPatch::kEdgeAxisBias, margin);
+      return separation->separation;
+    }
+    const double hull_gap = HullBoxesGap(a, b, X_WG, margin);
+    if (hull_gap > margin) return hull_gap;
+    return std::max(hull_gap, SmallPolytopeGap(a, b, X_WG, margin, separation));
+  }
   // swept_pairs for these poses: the last sweep's while they hold, a new
   // sweep otherwise. A sweep whose slack went unused (the next step swept
   // again: bodies in flight) pauses the slack for kSweepsWithoutSlack
@@ -363,10 +427,13 @@ struct CollisionWorld::Impl {
       fixed[k] = broad_phase[g].tree < 0;
     }
     sweep_and_prune.FindCandidatePairs(bounds, radii, margin, &sweep_pairs, fixed);
+    swept_pairs.swap(last_swept_pairs);
+    apart_limits.swap(last_apart_limits);
     swept_pairs.clear();
     for (const auto& [i, j] : sweep_pairs)  // increasing places: increasing indices
       swept_pairs.emplace_back(swept_geometries[i], swept_geometries[j]);
     AddStaticPairs(margin);
+    CarryApartLimits();
     swept_with_slack = slack > 0.0;
     // Without slack the poses are not kept: SweptPairsHold is not asked
     // before the next sweep with slack.
@@ -377,6 +444,20 @@ struct CollisionWorld::Impl {
         swept_poses[g] = {X_WG[g].translation(), X_WG[g].linear(), reaches[g] + slack};
     }
     swept_pairs_reused = false;
+  }
+
+  // apart_limits for the new swept_pairs: a pair the last sweep had too
+  // keeps its limit (the odometers do not start again), a new one has none.
+  // Both lists are sorted.
+  void CarryApartLimits() const {
+    apart_limits.assign(swept_pairs.size(), -std::numeric_limits<double>::infinity());
+    size_t last = 0;
+    for (size_t k = 0; k < swept_pairs.size(); ++k) {
+      while (last < last_swept_pairs.size() && last_swept_pairs[last] < swept_pairs[k])
+        ++last;
+      if (last < last_swept_pairs.size() && last_swept_pairs[last] == swept_pairs[k])
+        apart_limits[k] = last_apart_limits[last];
+    }
   }
 
   // static_tree over static_geometries at their poses X_WG, without reach.
@@ -608,30 +689,17 @@ struct CollisionWorld::Impl {
     return outside.squaredNorm() > reach * reach;
   }
 
-  // A box–box pair whose separating-axis bound exceeds the margin: no
-  // contact, without Coal's GJK (which a pair of boxes reaches often, their
-  // bounding spheres being loose). A kept pair's best axis goes to
-  // `separation`, for the closed-form patch.
-  bool BoxesApart(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG, double margin,
-                  BoxSeparation* separation) const {
-    const BroadPhaseGeometry& ga = broad_phase[a];
-    const BroadPhaseGeometry& gb = broad_phase[b];
-    if (!ga.box || !gb.box) return false;
-    *separation = BoxSeparatingAxis(X_WG[a], ga.half_extents, X_WG[b], gb.half_extents,
-                                    ClosedFormPatch::kEdgeAxisBias, margin);
-    return separation->separation > margin;
-  }
-
-  // A pair with a convex mesh whose boxes (a mesh's hull box, a box itself)
-  // are more than `margin` apart on a separating axis: no contact, without
-  // Coal's GJK. A robot's links, whose bounding spheres overlap about their
-  // joints, are mostly told apart here.
-  bool HullBoxesApart(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
+  // A lower bound on the distance of a pair with a convex mesh, from a
+  // separating axis of their boxes (a mesh's hull box, a box itself),
+  // stopped at the first beyond `margin`; −∞ for other pairs. A robot's
+  // links, whose bounding spheres overlap about their joints, are mostly
+  // told apart here.
+  double HullBoxesGap(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
                       double margin) const {
     const BroadPhaseGeometry& ga = broad_phase[a];
     const BroadPhaseGeometry& gb = broad_phase[b];
     if (!(ga.mesh || gb.mesh) || !(ga.mesh || ga.box) || !(gb.mesh || gb.box))
-      return false;
+      return -std::numeric_limits<double>::infinity();
     const auto box_of = [&](int g, Eigen::Isometry3d* X_WO) {
       *X_WO = X_WG[g];
       if (!broad_phase[g].mesh) return broad_phase[g].half_extents;
@@ -641,7 +709,7 @@ struct CollisionWorld::Impl {
     Eigen::Isometry3d X_WA, X_WB;
     const Eigen::Vector3d half_a = box_of(a, &X_WA);
     const Eigen::Vector3d half_b = box_of(b, &X_WB);
-    return BoxSeparationLowerBound(X_WA, half_a, X_WB, half_b, margin) > margin;
+    return BoxSeparationLowerBound(X_WA, half_a, X_WB, half_b, margin);
   }
 
   // Of a pair of a box or a capsule and a small convex polytope (a height
@@ -663,23 +731,24 @@ struct CollisionWorld::Impl {
     return {-1, -1};
   }
 
-  // A box or a capsule more than `margin` apart from a small convex
-  // polytope on a separating axis (of the capsule's core segment, then more
-  // than margin + radius): no contact, without Coal's GJK. A kept pair's best
-  // axis (from the box or capsule into the polytope) goes to `separation`,
-  // for the closed-form patch.
-  bool ApartFromSmallPolytope(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
-                              double margin, BoxSeparation* separation) const {
+  // A lower bound on the distance of a box or a capsule from a small convex
+  // polytope, from their separating axes (a capsule's core segment's, less
+  // its radius), stopped at the first beyond `margin`; −∞ for other pairs. A
+  // pair not dropped has its best axis (from the box or capsule into the
+  // polytope, of the core for a capsule) in `separation`, for the
+  // closed-form patch.
+  double SmallPolytopeGap(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
+                          double margin, BoxSeparation* separation) const {
     PosedPolytope posed;
     const int other = SmallPolytopePair(a, b, X_WG, &posed).first;
-    if (other < 0) return false;
+    if (other < 0) return -std::numeric_limits<double>::infinity();
     const auto* capsule = std::get_if<Capsule>(&geometries[other].our_shape);
-    const double reach = margin + (capsule ? capsule->radius : 0.0);
+    const double radius = capsule ? capsule->radius : 0.0;
     *separation = BoxPolytopeSeparatingAxis(
         X_WG[other],
         capsule ? CapsuleCoreHalfExtents(*capsule) : broad_phase[other].half_extents,
-        posed, ClosedFormPatch::kEdgeAxisBias, reach);
-    return separation->separation > reach;
+        posed, ClosedFormPatch::kEdgeAxisBias, margin + radius);
+    return separation->separation - radius;
   }
 
   // The closed-form patch of a pair of primitives (closed_form_patch.h),
