@@ -113,6 +113,21 @@ TEST(ConvexMesh, SmallHullsKnowTheirDistinctFaceNormalsAndEdgeDirections) {
   ASSERT_EQ(prism.triangles.size(), 8u);
   EXPECT_EQ(prism.distinct_normals.size(), 5u);
   EXPECT_EQ(prism.edge_directions.size(), 7u);
+  // Each normal's extents over the vertices: the greatest is the offset of
+  // a face with that normal, the least reached at some vertex.
+  ASSERT_EQ(prism.distinct_normal_extents.size(), 5u);
+  for (size_t f = 0; f < 5; ++f) {
+    const Eigen::Vector3d& normal = prism.distinct_normals[f];
+    double face_offset = std::numeric_limits<double>::quiet_NaN(), least = 1e300;
+    for (size_t t = 0; t < prism.triangles.size(); ++t) {
+      if ((prism.face_normals[t] - normal).norm() < 1e-9)
+        face_offset = prism.face_offsets[t];
+    }
+    for (const Eigen::Vector3d& vertex : prism.vertices)
+      least = std::min(least, normal.dot(vertex));
+    EXPECT_NEAR(prism.distinct_normal_extents[f].y(), face_offset, 1e-12) << f;
+    EXPECT_EQ(prism.distinct_normal_extents[f].x(), least) << f;
+  }
   const ConvexMesh large_mesh = testing::TwelveGonPrism();
   const ConvexHull& large = *large_mesh.hull;
   EXPECT_TRUE(large.distinct_normals.empty());

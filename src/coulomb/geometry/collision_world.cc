@@ -96,7 +96,7 @@ constexpr double kRepeatedContact = 1e-9;
 constexpr double kBroadPhaseSlack = 2e-3;  // [m]
 // Sweeps without slack after one whose slack went unused (UpdateSweptPairs).
 constexpr int kSweepsWithoutSlack = 8;
-// Kept off a pair's separating-axis gap when it is remembered (apart_limits),
+// Kept off a pair's separating-axis gap when it is remembered (pair_histories),
 // against the rounding of the odometers' sums [m].
 constexpr double kOdometerRounding = 1e-9;
 
@@ -290,13 +290,19 @@ struct CollisionWorld::Impl {
   };
   mutable std::vector<SweptPose> swept_poses;
   mutable std::vector<std::pair<int, int>> swept_pairs;
-  // Per swept pair: apart while the two geometries' odometers plus its
-  // margin stay below this sum (−∞: not known to be apart); per geometry,
+  // Per swept pair, what the last queries found: apart while the two
+  // geometries' odometers plus its margin stay below `apart_limit` (−∞: not
+  // known to be apart), and whether the last query kept it (a candidate:
+  // its hull boxes' test is then skipped, SeparatingAxisGap). Per geometry,
   // how far its points have travelled at most (UpdateOdometers), and per
   // swept geometry its pose at the last query.
-  mutable std::vector<double> apart_limits;
+  struct PairHistory {
+    double apart_limit = -std::numeric_limits<double>::infinity();
+    bool kept = false;
+  };
+  mutable std::vector<PairHistory> pair_histories;
   mutable std::vector<std::pair<int, int>> last_swept_pairs;  // the sweep before
-  mutable std::vector<double> last_apart_limits;
+  mutable std::vector<PairHistory> last_pair_histories;
   mutable std::vector<double> odometers;
   mutable std::vector<Eigen::Isometry3d> odometer_poses;
   mutable double swept_margin = std::numeric_limits<double>::quiet_NaN();
@@ -316,7 +322,7 @@ struct CollisionWorld::Impl {
   // sphere, the swept-sphere test and the separating axes of boxes and small
   // polytopes (SeparatingAxisGap), whose gap, once it exceeds the pair's
   // margin, keeps the pair apart until the two geometries have travelled it
-  // (apart_limits).
+  // (pair_histories).
   const std::vector<std::pair<int, int>>& CandidatePairs(
       const std::vector<Eigen::Isometry3d>& X_WG, double margin,
       const std::vector<GeometryMotion>& motion) const {
@@ -331,7 +337,8 @@ struct CollisionWorld::Impl {
       const auto [a, b] = swept_pairs[k];
       const double pair_margin = PairMargin(margin, a, b);
       const double travelled = odometers[a] + odometers[b];
-      if (Skip(a, b) || travelled + pair_margin < apart_limits[k] ||
+      PairHistory& history = pair_histories[k];
+      if (Skip(a, b) || travelled + pair_margin < history.apart_limit ||
           FarFromHalfSpace(a, b, X_WG, pair_margin) ||
           BoxApartFromBall(a, b, X_WG, pair_margin) ||
           BoxApartFromBall(b, a, X_WG, pair_margin) ||
@@ -339,9 +346,11 @@ struct CollisionWorld::Impl {
         continue;
       }
       BoxSeparation separation;
-      const double gap = SeparatingAxisGap(a, b, X_WG, pair_margin, &separation);
-      if (gap > pair_margin) {
-        apart_limits[k] = gap + travelled - kOdometerRounding;
+      const double gap =
+          SeparatingAxisGap(a, b, X_WG, pair_margin, history.kept, &separation);
+      history.kept = !(gap > pair_margin);
+      if (!history.kept) {
+        history.apart_limit = gap + travelled - kOdometerRounding;
         continue;
       }
       candidates.emplace_back(a, b);
@@ -378,11 +387,13 @@ struct CollisionWorld::Impl {
   // A lower bound on the distance between a and b from separating axes: two
   // boxes', a box's or a convex mesh's box against a convex mesh's box
   // (HullBoxesApart), a box or a capsule against a small polytope
-  // (ApartFromSmallPolytope); −∞ where none applies. Each stops at the first
+  // (SmallPolytopeGap; `was_kept`, a pair likely to be kept again, skips the
+  // hull boxes' test first); −∞ where none applies. Each stops at the first
   // axis beyond `margin`; a pair it does not drop has its best axis in
   // `separation` (two boxes, a small polytope), for the closed-form patch.
   double SeparatingAxisGap(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
-                           double margin, BoxSeparation* separation) const {
+                           double margin, bool was_kept,
+                           BoxSeparation* separation) const {
     const BroadPhaseGeometry& ga = broad_phase[a];
     const BroadPhaseGeometry& gb = broad_phase[b];
     if (ga.box && gb.box) {
@@ -390,7 +401,8 @@ struct CollisionWorld::Impl {
                                       ClosedFormPatch::kEdgeAxisBias, margin);
       return separation->separation;
     }
-    const double hull_gap = HullBoxesGap(a, b, X_WG, margin);
+    const double hull_gap = was_kept ? -std::numeric_limits<double>::infinity()
+                                     : HullBoxesGap(a, b, X_WG, margin);
     if (hull_gap > margin) return hull_gap;
     return std::max(hull_gap, SmallPolytopeGap(a, b, X_WG, margin, separation));
   }
@@ -428,12 +440,12 @@ struct CollisionWorld::Impl {
     }
     sweep_and_prune.FindCandidatePairs(bounds, radii, margin, &sweep_pairs, fixed);
     swept_pairs.swap(last_swept_pairs);
-    apart_limits.swap(last_apart_limits);
+    pair_histories.swap(last_pair_histories);
     swept_pairs.clear();
     for (const auto& [i, j] : sweep_pairs)  // increasing places: increasing indices
       swept_pairs.emplace_back(swept_geometries[i], swept_geometries[j]);
     AddStaticPairs(margin);
-    CarryApartLimits();
+    CarryPairHistories();
     swept_with_slack = slack > 0.0;
     // Without slack the poses are not kept: SweptPairsHold is not asked
     // before the next sweep with slack.
@@ -446,17 +458,17 @@ struct CollisionWorld::Impl {
     swept_pairs_reused = false;
   }
 
-  // apart_limits for the new swept_pairs: a pair the last sweep had too
-  // keeps its limit (the odometers do not start again), a new one has none.
-  // Both lists are sorted.
-  void CarryApartLimits() const {
-    apart_limits.assign(swept_pairs.size(), -std::numeric_limits<double>::infinity());
+  // pair_histories for the new swept_pairs: a pair the last sweep had too
+  // keeps its history (the odometers do not start again), a new one has
+  // none. Both lists are sorted.
+  void CarryPairHistories() const {
+    pair_histories.assign(swept_pairs.size(), PairHistory{});
     size_t last = 0;
     for (size_t k = 0; k < swept_pairs.size(); ++k) {
       while (last < last_swept_pairs.size() && last_swept_pairs[last] < swept_pairs[k])
         ++last;
       if (last < last_swept_pairs.size() && last_swept_pairs[last] == swept_pairs[k])
-        apart_limits[k] = last_apart_limits[last];
+        pair_histories[k] = last_pair_histories[last];
     }
   }
 

@@ -19,10 +19,12 @@ inline constexpr size_t kMaxSmallHullVertices = kMaxSmallHullFaces / 2 + 2;
 struct PosedPolytope {
   const ConvexHull* hull = nullptr;
   Eigen::Matrix3d R_WP = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d p_WP = Eigen::Vector3d::Zero();
   std::array<Eigen::Vector3d, kMaxSmallHullVertices> vertices_W;
   int num_vertices = 0;
 };
-// Fills a small hull's distinct_normals and edge_directions (shape.h; left
+// Fills a small hull's distinct_normals (with their extents) and
+// edge_directions (shape.h; left
 // empty for a hull of more than kMaxSmallHullFaces triangles). Directions
 // within 1e-9 of parallel are one; an edge between coplanar triangles (a
 // diagonal of a polygonal face) is no edge.
@@ -45,7 +47,9 @@ bool PosePolytope(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
 // shapes overlap. An edge axis is taken only when it beats the best face
 // axis by more than `edge_axis_bias` [m]. The axis points from A into P.
 // With `stop_above`, the first axis whose separation exceeds it is returned
-// at once (the broad phase's test against the margin).
+// at once (the broad phase's test against the margin). The axes are taken
+// in P's frame, where P's vertices and directions are the hull's own and
+// the extents of P along its own face normals are known beforehand.
 BoxSeparation BoxPolytopeSeparatingAxis(
     const Eigen::Isometry3d& X_WA, const Eigen::Vector3d& half_extents_a,
     const PosedPolytope& polytope, double edge_axis_bias,

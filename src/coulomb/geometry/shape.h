@@ -63,6 +63,8 @@ struct ConvexHull : TriangleMesh {
   // from a recording.
   std::vector<Eigen::Vector3d> distinct_normals;
   std::vector<Eigen::Vector3d> edge_directions;
+  // Per distinct normal n, the least and greatest n·v over the vertices.
+  std::vector<Eigen::Vector2d> distinct_normal_extents;
 };
 // The convex hull of a mesh's vertices (convex_mesh.h loads them), in the
 // mesh file's frame; its centroid need not be G's origin. Copies share the
