@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <compare>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -181,6 +182,16 @@ double SurfaceCrossing(const Shape& shape, const Eigen::Vector3d& p,
   return kLineMisses;
 }
 
+// A contact of a tree's body with the world's geometry, in the order that
+// puts repeats next to each other: by the two bodies (the world's body, the
+// tree, the tree's body), then along x, then by its place in the contacts.
+struct WorldContactKey {
+  std::tuple<int, int, int> bodies;
+  double x;
+  int index;
+  auto operator<=>(const WorldContactKey&) const = default;
+};
+
 }  // namespace
 
 struct CollisionWorld::Impl {
@@ -244,7 +255,7 @@ struct CollisionWorld::Impl {
   mutable coal::ContactPatchResult patch_result;
   mutable ClosedFormPatch closed_form_patch;
   // DropRepeatedWorldContacts' buffers, kept from step to step.
-  std::vector<int> world_contact_order;
+  std::vector<WorldContactKey> world_contact_order;
   std::vector<char> repeated_contact;
   bool closed_form_patches = true;
   // Pairs with an SDF shape.
@@ -302,6 +313,8 @@ struct CollisionWorld::Impl {
   };
   mutable std::vector<PairHistory> pair_histories;
   mutable std::vector<std::pair<int, int>> last_swept_pairs;  // the sweep before
+  mutable IndexPairSorter pair_sorter;  // AddStaticPairs', into sorted_pairs
+  mutable std::vector<std::pair<int, int>> sorted_pairs;
   mutable std::vector<PairHistory> last_pair_histories;
   mutable std::vector<double> odometers;
   mutable std::vector<Eigen::Isometry3d> odometer_poses;
@@ -497,8 +510,10 @@ struct CollisionWorld::Impl {
         swept_pairs.emplace_back(std::min(g, s), std::max(g, s));
       });
     }
-    if (swept_pairs.size() > swept_only)
-      std::sort(swept_pairs.begin(), swept_pairs.end());
+    if (swept_pairs.size() > swept_only) {
+      pair_sorter.Sort(static_cast<int>(geometries.size()), swept_pairs, &sorted_pairs);
+      swept_pairs.swap(sorted_pairs);
+    }
   }
 
   // True when the last sweep's pairs hold every pair a sweep at these poses
@@ -726,17 +741,19 @@ struct CollisionWorld::Impl {
 
   // Of a pair of a box or a capsule and a small convex polytope (a height
   // field's prism, polytope_separation.h), the box or capsule and the
-  // polytope (both −1 for other pairs), and the polytope posed.
+  // polytope (both −1 for other pairs), and the polytope placed (its
+  // vertices posed too with `pose_vertices`).
   std::pair<int, int> SmallPolytopePair(int a, int b,
                                         const std::vector<Eigen::Isometry3d>& X_WG,
-                                        PosedPolytope* posed) const {
+                                        bool pose_vertices, PosedPolytope* posed) const {
     for (const auto& [other, polytope] : {std::pair{a, b}, std::pair{b, a}}) {
       const Shape& shape = geometries[other].our_shape;
       if ((std::holds_alternative<Box>(shape) ||
            std::holds_alternative<Capsule>(shape)) &&
           broad_phase[polytope].mesh &&
-          PosePolytope(*std::get<ConvexMesh>(geometries[polytope].our_shape).hull,
-                       X_WG[polytope], posed)) {
+          (pose_vertices ? PosePolytope : PlacePolytope)(
+              *std::get<ConvexMesh>(geometries[polytope].our_shape).hull, X_WG[polytope],
+              posed)) {
         return {other, polytope};
       }
     }
@@ -752,7 +769,8 @@ struct CollisionWorld::Impl {
   double SmallPolytopeGap(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
                           double margin, BoxSeparation* separation) const {
     PosedPolytope posed;
-    const int other = SmallPolytopePair(a, b, X_WG, &posed).first;
+    const int other =
+        SmallPolytopePair(a, b, X_WG, /*pose_vertices=*/false, &posed).first;
     if (other < 0) return -std::numeric_limits<double>::infinity();
     const auto* capsule = std::get_if<Capsule>(&geometries[other].our_shape);
     const double radius = capsule ? capsule->radius : 0.0;
@@ -777,7 +795,9 @@ struct CollisionWorld::Impl {
                              kPatchTolerance, patch);
     }
     PosedPolytope posed;
-    if (const int other = SmallPolytopePair(a, b, X_WG, &posed).first; other >= 0) {
+    if (const int other =
+            SmallPolytopePair(a, b, X_WG, /*pose_vertices=*/true, &posed).first;
+        other >= 0) {
       const Shape& shape = geometries[other].our_shape;
       const bool found =
           std::holds_alternative<Box>(shape)
@@ -968,45 +988,35 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
 void CollisionWorld::DropRepeatedWorldContacts(
     std::vector<ContactPoint>* contacts) const {
   // The contacts of a body of a tree with the world's geometry (its own or
-  // a kinematic body's), by the two bodies, then along x: repeats lie next
-  // to each other.
+  // a kinematic body's), by the two bodies (the world's body, then the
+  // tree's), then along x: repeats lie next to each other.
   const auto of_the_world = [&](int g) { return owners_[g].tree < 0; };
-  std::vector<int>& order = impl_->world_contact_order;
+  std::vector<WorldContactKey>& order = impl_->world_contact_order;
   order.clear();
   for (int i = 0; i < static_cast<int>(contacts->size()); ++i) {
     const ContactPoint& c = (*contacts)[i];
-    if (of_the_world(c.geometry_a) != of_the_world(c.geometry_b)) order.push_back(i);
-  }
-  if (order.size() < 2) return;
-  // The world's body, then the tree's: (world body, tree, body).
-  const auto bodies = [&](int i) {
-    const ContactPoint& c = (*contacts)[i];
     const bool world_first = of_the_world(c.geometry_a);
+    if (world_first == of_the_world(c.geometry_b)) continue;
     const Owner& world = owners_[world_first ? c.geometry_a : c.geometry_b];
     const Owner& moving = owners_[world_first ? c.geometry_b : c.geometry_a];
-    return std::tuple{world.body, moving.tree, moving.body};
-  };
+    order.push_back({{world.body, moving.tree, moving.body}, c.p_W.x(), i});
+  }
+  if (order.size() < 2) return;
+  std::sort(order.begin(), order.end());
   // The normal from the world into the tree's body.
   const auto normal_from_world = [&](int i) {
     const ContactPoint& c = (*contacts)[i];
     return Eigen::Vector3d(of_the_world(c.geometry_a) ? c.normal_W : -c.normal_W);
   };
-  std::sort(order.begin(), order.end(), [&](int i, int j) {
-    const auto bodies_i = bodies(i), bodies_j = bodies(j);
-    if (bodies_i != bodies_j) return bodies_i < bodies_j;
-    const double x_i = (*contacts)[i].p_W.x(), x_j = (*contacts)[j].p_W.x();
-    return x_i < x_j || (x_i == x_j && i < j);
-  });
   std::vector<char>& repeated = impl_->repeated_contact;
   repeated.assign(contacts->size(), 0);
   for (size_t k = 0; k < order.size(); ++k) {
-    const int i = order[k];
+    const int i = order[k].index;
     for (size_t l = k + 1; l < order.size(); ++l) {
-      const int j = order[l];
-      if (bodies(j) != bodies(i) ||
-          (*contacts)[j].p_W.x() - (*contacts)[i].p_W.x() > kRepeatedContact) {
+      const int j = order[l].index;
+      if (order[l].bodies != order[k].bodies ||
+          order[l].x - order[k].x > kRepeatedContact)
         break;
-      }
       if (((*contacts)[j].p_W - (*contacts)[i].p_W).norm() <= kRepeatedContact &&
           (normal_from_world(j) - normal_from_world(i)).norm() <= kRepeatedContact) {
         repeated[std::max(i, j)] = 1;  // the later one

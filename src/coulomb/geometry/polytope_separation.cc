@@ -45,8 +45,8 @@ void FillSeparatingDirections(ConvexHull* hull) {
   }
 }
 
-bool PosePolytope(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
-                  PosedPolytope* posed) {
+bool PlacePolytope(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
+                   PosedPolytope* posed) {
   if (hull.triangles.size() > kMaxSmallHullFaces ||
       hull.vertices.size() > kMaxSmallHullVertices || hull.distinct_normals.empty()) {
     return false;
@@ -55,6 +55,12 @@ bool PosePolytope(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
   posed->R_WP = X_WP.linear();
   posed->p_WP = X_WP.translation();
   posed->num_vertices = static_cast<int>(hull.vertices.size());
+  return true;
+}
+
+bool PosePolytope(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
+                  PosedPolytope* posed) {
+  if (!PlacePolytope(hull, X_WP, posed)) return false;
   for (int k = 0; k < posed->num_vertices; ++k)
     posed->vertices_W[k] = X_WP * hull.vertices[k];
   return true;

@@ -34,6 +34,10 @@ void FillSeparatingDirections(ConvexHull* hull);
 // triangles or without its separating directions.
 bool PosePolytope(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
                   PosedPolytope* posed);
+// The same without posing the vertices (vertices_W left as they were): all
+// that BoxPolytopeSeparatingAxis reads.
+bool PlacePolytope(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
+                   PosedPolytope* posed);
 
 // The separating axis theorem for a box A (half extents h, pose X_WA) and a
 // convex polytope P. On a unit axis L the separation of their projections is

@@ -163,21 +163,20 @@ void SweepAndPrune::FindCandidatePairs(const std::vector<Eigen::AlignedBox3d>& b
       if (!BothFixed(u, unbounded_[m]))
         found_.emplace_back(std::min(u, unbounded_[m]), std::max(u, unbounded_[m]));
   }
-  SortPairs(n, pairs);
+  pair_sorter_.Sort(n, found_, pairs);  // each pair is found once
 }
 
-void SweepAndPrune::SortPairs(int n, std::vector<std::pair<int, int>>* pairs) {
-  // Two stable counting sorts (linear): by the second index into by_second_,
-  // then by the first into *pairs, which leaves them sorted by (i, j).
-  by_second_.resize(found_.size());
-  pairs->resize(found_.size());
-  CountingSort(n, found_, &by_second_, [](const auto& pair) { return pair.second; });
-  CountingSort(n, by_second_, pairs, [](const auto& pair) { return pair.first; });
+void IndexPairSorter::Sort(int n, const std::vector<std::pair<int, int>>& from,
+                           std::vector<std::pair<int, int>>* to) {
+  by_second_.resize(from.size());
+  to->resize(from.size());
+  CountingSort(n, from, &by_second_, [](const auto& pair) { return pair.second; });
+  CountingSort(n, by_second_, to, [](const auto& pair) { return pair.first; });
 }
 
 template <typename Key>
-void SweepAndPrune::CountingSort(int n, const std::vector<std::pair<int, int>>& from,
-                                 std::vector<std::pair<int, int>>* to, Key&& key) {
+void IndexPairSorter::CountingSort(int n, const std::vector<std::pair<int, int>>& from,
+                                   std::vector<std::pair<int, int>>* to, Key&& key) {
   bucket_start_.assign(n + 1, 0);
   for (const auto& pair : from) ++bucket_start_[key(pair) + 1];
   for (int i = 0; i < n; ++i) bucket_start_[i + 1] += bucket_start_[i];

@@ -9,6 +9,25 @@
 
 namespace coulomb {
 
+// Sorts pairs of indices in [0, n) by (first, second) in O(n + pairs): two
+// stable counting sorts, by the second index, then by the first. Its
+// workspace is kept from call to call.
+class IndexPairSorter {
+ public:
+  // `from` sorted into *to (resized to it).
+  void Sort(int n, const std::vector<std::pair<int, int>>& from,
+            std::vector<std::pair<int, int>>* to);
+
+ private:
+  // `from` into *to (of its size) by key(pair) in [0, n), stable.
+  template <typename Key>
+  void CountingSort(int n, const std::vector<std::pair<int, int>>& from,
+                    std::vector<std::pair<int, int>>* to, Key&& key);
+
+  std::vector<std::pair<int, int>> by_second_;
+  std::vector<int> bucket_start_;
+};
+
 // Broad phase over axis-aligned boxes and bounding spheres by sweep and
 // prune in strips. Every box is the interval [lower_i, upper_i] on the axis
 // along which the box centres spread most (the sweep axis), and covers the
@@ -65,12 +84,6 @@ class SweepAndPrune {
                   const std::vector<double>& radii, double margin);
 
   static constexpr double kMinStrips = 4.0;
-  // found_ sorted by (i, j) into *pairs (each pair is found once).
-  void SortPairs(int n, std::vector<std::pair<int, int>>* pairs);
-  // `from` into *to (of its size) by key(pair) in [0, n), stable.
-  template <typename Key>
-  void CountingSort(int n, const std::vector<std::pair<int, int>>& from,
-                    std::vector<std::pair<int, int>>* to, Key&& key);
 
   // Whether both boxes are fixed (FindCandidatePairs' `fixed`).
   bool BothFixed(int i, int j) const { return !fixed_.empty() && fixed_[i] && fixed_[j]; }
@@ -85,9 +98,9 @@ class SweepAndPrune {
   // Strip k holds strip_entries_[strip_start_[k] .. strip_start_[k + 1]);
   // box i covers the strips first_strip_[i] to last_strip_[i].
   std::vector<int> first_strip_, last_strip_, strip_start_, strip_entries_;
-  std::vector<std::pair<int, int>> found_;      // pairs in sweep order
-  std::vector<std::pair<int, int>> by_second_;  // SortPairs' workspace
-  std::vector<int> bucket_start_;
+  std::vector<std::pair<int, int>> found_;  // pairs in sweep order
+  IndexPairSorter pair_sorter_;             // found_ sorted by (i, j)
+  std::vector<int> bucket_start_;           // the strips' counting sort
 };
 
 }  // namespace coulomb
