@@ -4,12 +4,14 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <vector>
 
 #include "coulomb/geometry/box_separation.h"
 #include "coulomb/geometry/collision_world.h"
 #include "coulomb/geometry/convex_mesh.h"
+#include "coulomb/geometry/polytope_separation.h"
 #include "coulomb/geometry/shape_signed_distance.h"
 #include "test_polytopes.h"
 
@@ -509,6 +511,71 @@ void ExpectRestingOnThePrismAsCoal(const Shape& shape, double half_height,
     face_patches += shapes.ExpectAsCoal(X_WP, X_WS, trial) > 1 && patch.num_points > 1;
   }
   EXPECT_GT(face_patches, 170);
+}
+
+// A box's separating axes with the prism, remembered from move to move
+// (BoxPolytopeAxisMemory), against a test without memory at every pose:
+// the same axis and separation bit for bit wherever the test does not stop
+// early at the margin, and the same side of the margin where it does. The
+// box starts about the prism's top, touching it within a few millimetres
+// (or, without the stop, up to 30 cm above it), in any orientation (edge
+// axes win too), and drifts steadily in 40 moves
+// of 1 µm to 1 cm and 1 µrad to 10 mrad each: the memory must serve many
+// moves and give way on others.
+TEST(BoxPolytopeSeparatingAxis, ARememberedWinnerIsTheFullTestsBitForBit) {
+  RandomDraws draw(53);
+  const Shape prism = Prism();
+  const ConvexHull& hull = *std::get<ConvexMesh>(prism).hull;
+  const Eigen::Vector3d top_middle =
+      (hull.vertices[0] + hull.vertices[1] + hull.vertices[2]) / 3.0;
+  const Eigen::Vector3d half_extents(0.03, 0.025, 0.02);
+  constexpr double kBias = ClosedFormPatch::kEdgeAxisBias;
+  int moves = 0, remembered = 0, edge_winners = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const Eigen::Isometry3d X_WP = Pose(draw.Point(0.5), draw.Rotation());
+    PosedPolytope posed;
+    ASSERT_TRUE(PosePolytope(hull, X_WP, &posed));
+    const Eigen::Vector3d lateral = draw.Point(0.05);
+    // A third of the trials starts up to 30 cm apart and tests every axis
+    // (no stop at the margin).
+    const bool far = trial % 3 == 2;
+    const double stop_above = far ? std::numeric_limits<double>::infinity() : kMargin;
+    const double height = far ? 0.18 + 0.12 * draw.Unit() : 0.035 + 0.01 * draw.Unit();
+    Eigen::Isometry3d X_WA =
+        X_WP *
+        Pose(top_middle + lateral + height * hull.face_normals[0], draw.Rotation());
+    // A steady drift and turn, so that the box crosses from one winning
+    // axis to the next.
+    const double step = std::pow(10.0, -4.0 + 2.0 * draw.Unit());  // 1 µm to 1 cm
+    // Half the trials turn the box in place: its axes' turning alone moves
+    // the separations then.
+    const Eigen::Vector3d drift = trial % 2 == 0 ? Eigen::Vector3d(step * draw.Point(1.0))
+                                                 : Eigen::Vector3d::Zero();
+    const Eigen::Vector3d axis = draw.Point(1.0).normalized();
+    const double turn = step * draw.Unit();
+    BoxPolytopeAxisMemory memory;
+    for (int move = 0; move < 40; ++move, ++moves) {
+      X_WA = Pose(X_WA.translation() + drift,
+                  Eigen::AngleAxisd(turn, axis).toRotationMatrix() * X_WA.linear());
+      const BoxSeparation fresh =
+          BoxPolytopeSeparatingAxis(X_WA, half_extents, posed, kBias, stop_above);
+      const BoxPolytopeAxisMemory before = memory;
+      const BoxSeparation kept = BoxPolytopeSeparatingAxis(X_WA, half_extents, posed,
+                                                           kBias, stop_above, &memory);
+      if (fresh.separation <= stop_above) {
+        ASSERT_EQ(kept.separation, fresh.separation) << trial << ", " << move;
+        ASSERT_EQ(kept.axis_W, fresh.axis_W) << trial << ", " << move;
+      } else {
+        ASSERT_GT(kept.separation, kMargin) << trial << ", " << move;
+      }
+      const bool served = before.valid && memory.R_PA == before.R_PA;  // left untouched
+      remembered += served;
+      edge_winners += served && !before.winner_is_face;
+    }
+  }
+  EXPECT_GT(remembered, moves / 4);
+  EXPECT_LT(remembered, moves * 3 / 4);
+  EXPECT_GT(edge_winners, 0);
 }
 
 TEST(ClosedFormPatch, MatchesCoalOnABoxRestingOnAPrism) {

@@ -312,6 +312,10 @@ struct CollisionWorld::Impl {
     bool kept = false;
   };
   mutable std::vector<PairHistory> pair_histories;
+  // Per swept pair of a box or capsule and a small polytope, its last
+  // separating-axis test's winner (BoxPolytopeAxisMemory); a vector of its
+  // own, as most pairs never reach that test.
+  mutable std::vector<BoxPolytopeAxisMemory> axis_memories, last_axis_memories;
   mutable std::vector<std::pair<int, int>> last_swept_pairs;  // the sweep before
   mutable IndexPairSorter pair_sorter;  // AddStaticPairs', into sorted_pairs
   mutable std::vector<std::pair<int, int>> sorted_pairs;
@@ -359,8 +363,8 @@ struct CollisionWorld::Impl {
         continue;
       }
       BoxSeparation separation;
-      const double gap =
-          SeparatingAxisGap(a, b, X_WG, pair_margin, history.kept, &separation);
+      const double gap = SeparatingAxisGap(a, b, X_WG, pair_margin, history.kept,
+                                           &axis_memories[k], &separation);
       history.kept = !(gap > pair_margin);
       if (!history.kept) {
         history.apart_limit = gap + travelled - kOdometerRounding;
@@ -400,12 +404,13 @@ struct CollisionWorld::Impl {
   // A lower bound on the distance between a and b from separating axes: two
   // boxes', a box's or a convex mesh's box against a convex mesh's box
   // (HullBoxesApart), a box or a capsule against a small polytope
-  // (SmallPolytopeGap; `was_kept`, a pair likely to be kept again, skips the
-  // hull boxes' test first); −∞ where none applies. Each stops at the first
-  // axis beyond `margin`; a pair it does not drop has its best axis in
-  // `separation` (two boxes, a small polytope), for the closed-form patch.
+  // (SmallPolytopeGap, with the pair's `memory`; `was_kept`, a pair likely
+  // to be kept again, skips the hull boxes' test first); −∞ where none
+  // applies. Each stops at the first axis beyond `margin`; a pair it does
+  // not drop has its best axis in `separation` (two boxes, a small
+  // polytope), for the closed-form patch.
   double SeparatingAxisGap(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
-                           double margin, bool was_kept,
+                           double margin, bool was_kept, BoxPolytopeAxisMemory* memory,
                            BoxSeparation* separation) const {
     const BroadPhaseGeometry& ga = broad_phase[a];
     const BroadPhaseGeometry& gb = broad_phase[b];
@@ -417,7 +422,7 @@ struct CollisionWorld::Impl {
     const double hull_gap = was_kept ? -std::numeric_limits<double>::infinity()
                                      : HullBoxesGap(a, b, X_WG, margin);
     if (hull_gap > margin) return hull_gap;
-    return std::max(hull_gap, SmallPolytopeGap(a, b, X_WG, margin, separation));
+    return std::max(hull_gap, SmallPolytopeGap(a, b, X_WG, margin, memory, separation));
   }
   // swept_pairs for these poses: the last sweep's while they hold, a new
   // sweep otherwise. A sweep whose slack went unused (the next step swept
@@ -454,6 +459,7 @@ struct CollisionWorld::Impl {
     sweep_and_prune.FindCandidatePairs(bounds, radii, margin, &sweep_pairs, fixed);
     swept_pairs.swap(last_swept_pairs);
     pair_histories.swap(last_pair_histories);
+    axis_memories.swap(last_axis_memories);
     swept_pairs.clear();
     for (const auto& [i, j] : sweep_pairs)  // increasing places: increasing indices
       swept_pairs.emplace_back(swept_geometries[i], swept_geometries[j]);
@@ -471,17 +477,20 @@ struct CollisionWorld::Impl {
     swept_pairs_reused = false;
   }
 
-  // pair_histories for the new swept_pairs: a pair the last sweep had too
-  // keeps its history (the odometers do not start again), a new one has
-  // none. Both lists are sorted.
+  // pair_histories and axis_memories for the new swept_pairs: a pair the
+  // last sweep had too keeps them (the odometers do not start again), a new
+  // one has none. Both lists are sorted.
   void CarryPairHistories() const {
     pair_histories.assign(swept_pairs.size(), PairHistory{});
+    axis_memories.assign(swept_pairs.size(), BoxPolytopeAxisMemory{});
     size_t last = 0;
     for (size_t k = 0; k < swept_pairs.size(); ++k) {
       while (last < last_swept_pairs.size() && last_swept_pairs[last] < swept_pairs[k])
         ++last;
-      if (last < last_swept_pairs.size() && last_swept_pairs[last] == swept_pairs[k])
+      if (last < last_swept_pairs.size() && last_swept_pairs[last] == swept_pairs[k]) {
         pair_histories[k] = last_pair_histories[last];
+        axis_memories[k] = last_axis_memories[last];
+      }
     }
   }
 
@@ -767,7 +776,8 @@ struct CollisionWorld::Impl {
   // polytope, of the core for a capsule) in `separation`, for the
   // closed-form patch.
   double SmallPolytopeGap(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
-                          double margin, BoxSeparation* separation) const {
+                          double margin, BoxPolytopeAxisMemory* memory,
+                          BoxSeparation* separation) const {
     PosedPolytope posed;
     const int other =
         SmallPolytopePair(a, b, X_WG, /*pose_vertices=*/false, &posed).first;
@@ -777,7 +787,7 @@ struct CollisionWorld::Impl {
     *separation = BoxPolytopeSeparatingAxis(
         X_WG[other],
         capsule ? CapsuleCoreHalfExtents(*capsule) : broad_phase[other].half_extents,
-        posed, ClosedFormPatch::kEdgeAxisBias, margin + radius);
+        posed, ClosedFormPatch::kEdgeAxisBias, margin + radius, memory);
     return separation->separation - radius;
   }
 

@@ -68,19 +68,17 @@ bool PosePolytope(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
 
 namespace {
 
-// Box A seen from the polytope's frame P, where a candidate axis L costs
-// its projections alone: the box's centre c and radius Σ h_i |L·a_i| (a_i
-// its axes, the columns of R_PA), and L·v over P's own vertices. These are
+// P's vertices in its own frame, where the axes are taken (CandidateAxes),
 // kept coordinate by coordinate, their number made even with a copy of the
 // last (which changes no extreme), for two vertices per instruction.
-struct BoxInPolytopeFrame {
+struct PolytopeVertices {
   static_assert(kMaxSmallHullVertices % 2 == 0);
   std::array<double, kMaxSmallHullVertices> x, y, z;  // P's vertices
   int num_vertices = 0;                               // even
 };
 
 // The least and greatest L·v over P's vertices (L in P's frame).
-Eigen::Vector2d VertexExtents(const BoxInPolytopeFrame& vertices,
+Eigen::Vector2d VertexExtents(const PolytopeVertices& vertices,
                               const Eigen::Vector3d& axis_P) {
   using Two = Eigen::Array2d;
   using Load = Eigen::Map<const Two>;
@@ -97,72 +95,198 @@ Eigen::Vector2d VertexExtents(const BoxInPolytopeFrame& vertices,
   return {least.minCoeff(), greatest.maxCoeff()};
 }
 
+// One candidate axis: the separation along it and its unit direction (in
+// P's frame) from A into P.
+struct AxisSeparation {
+  double separation;
+  Eigen::Vector3d unit_axis_P;
+};
+
+// The candidate axes of box A and polytope P, in P's frame, by index: A's
+// face normals a_i (0–2), P's distinct face normals (3 to 3 + F − 1), then
+// a_i × e for P's edge directions e (3 + F + 3e + i).
+class CandidateAxes {
+ public:
+  CandidateAxes(const Eigen::Matrix3d& R_PA, const Eigen::Vector3d& center,
+                const Eigen::Vector3d& half_extents, const PosedPolytope& polytope)
+      : R_PA_(R_PA), center_(center), h_(half_extents), hull_(*polytope.hull) {
+    vertices_.num_vertices = polytope.num_vertices + polytope.num_vertices % 2;
+    for (int k = 0; k < vertices_.num_vertices; ++k) {
+      const Eigen::Vector3d& vertex =
+          hull_.vertices[std::min(k, polytope.num_vertices - 1)];
+      vertices_.x[k] = vertex.x();
+      vertices_.y[k] = vertex.y();
+      vertices_.z[k] = vertex.z();
+    }
+  }
+
+  int num_faces() const { return 3 + static_cast<int>(hull_.distinct_normals.size()); }
+  int num_axes() const {
+    return num_faces() + 3 * static_cast<int>(hull_.edge_directions.size());
+  }
+
+  // Axis `index`: the better of ±L, P beyond A along +L by least − L·c −
+  // radius, along −L by L·c − radius − greatest (per unit length of L), and
+  // the unit axis from A into P. False for a_i × e with a_i ∥ e (below
+  // BoxSeparation::kParallelEdges); `length` is |L|.
+  bool Evaluate(int index, AxisSeparation* result, double* length) const {
+    Eigen::Vector3d axis_P;
+    Eigen::Vector2d extents;
+    double radius;
+    *length = 1.0;
+    if (index < 3) {
+      axis_P = R_PA_.col(index);
+      extents = VertexExtents(vertices_, axis_P);
+      radius = h_[index];
+    } else if (index < num_faces()) {
+      axis_P = hull_.distinct_normals[index - 3];
+      extents = hull_.distinct_normal_extents[index - 3];
+      radius = h_.dot((R_PA_.transpose() * axis_P).cwiseAbs());
+    } else {
+      // a_i × e: its components on the box's axes are 0 on a_i and ∓ e's
+      // on the other two, so its radius is h_j |e·a_k| + h_k |e·a_j|.
+      const int e = (index - num_faces()) / 3, i = (index - num_faces()) % 3;
+      const int j = (i + 1) % 3, k = (i + 2) % 3;
+      const Eigen::Vector3d& edge = hull_.edge_directions[e];
+      axis_P = R_PA_.col(i).cross(edge);
+      *length = axis_P.norm();
+      if (*length < BoxSeparation::kParallelEdges) return false;
+      extents = VertexExtents(vertices_, axis_P);
+      radius = h_[j] * std::abs(R_PA_.col(k).dot(edge)) +
+               h_[k] * std::abs(R_PA_.col(j).dot(edge));
+    }
+    const double on_center = axis_P.dot(center_);
+    const double along = extents.x() - on_center - radius;
+    const double against = on_center - radius - extents.y();
+    result->separation = std::max(along, against) / *length;
+    result->unit_axis_P =
+        (along >= against ? axis_P : Eigen::Vector3d(-axis_P)) / *length;
+    return true;
+  }
+
+  // The farthest a vertex of P lies from A's centre.
+  double VertexReach() const {
+    double reach = 0.0;
+    for (const Eigen::Vector3d& vertex : hull_.vertices)
+      reach = std::max(reach, (vertex - center_).norm());
+    return reach;
+  }
+
+ private:
+  const Eigen::Matrix3d& R_PA_;
+  const Eigen::Vector3d& center_;
+  const Eigen::Vector3d& h_;
+  const ConvexHull& hull_;
+  PolytopeVertices vertices_;
+};
+
+// The best and second best separations over a run of candidates, the
+// best's index (the first of equals) and axis.
+struct RunningBest {
+  double best = -std::numeric_limits<double>::infinity();
+  double second = -std::numeric_limits<double>::infinity();
+  int index = -1;
+  Eigen::Vector3d unit_axis_P = Eigen::Vector3d::UnitZ();
+
+  void Add(int candidate, const AxisSeparation& axis) {
+    if (axis.separation > best) {
+      second = best;
+      best = axis.separation;
+      index = candidate;
+      unit_axis_P = axis.unit_axis_P;
+    } else {
+      second = std::max(second, axis.separation);
+    }
+  }
+};
+
+// Whether the winner of the last full test, whose separation is now
+// `separation`, still wins: no other axis can have gained more than the
+// bound on how far any axis's separation moved since (relative pose R_PA,
+// c against the memory's).
+bool WinnerHolds(const BoxPolytopeAxisMemory& memory, const Eigen::Matrix3d& R_PA,
+                 const Eigen::Vector3d& center, double box_radius, double separation,
+                 double edge_axis_bias) {
+  // A point of A moves by at most δ + θ |h| in P's frame; an axis turns by
+  // at most θ (A's face normals), 0 (P's), 2θ/|a_i × e| (an edge axis, a
+  // normalized cross product); projected from A's centre, points within
+  // `lever` of it move by at most the turn times the lever.
+  const double theta = (R_PA - memory.R_PA).norm();
+  const double rounding =
+      BoxPolytopeAxisMemory::kRounding * (1.0 + center.norm() + memory.lever);
+  const double bound = (center - memory.center).norm() + theta * box_radius +
+                       theta * memory.turn_per_rotation * memory.lever + rounding;
+  const double rival_face = memory.rival_face + bound;
+  const double rival_edge = memory.rival_edge + bound;
+  if (memory.winner_is_face) {
+    return separation > rival_face &&
+           rival_edge < std::max(separation, separation + edge_axis_bias);
+  }
+  return separation > rival_edge &&
+         separation > std::max(rival_face, rival_face + edge_axis_bias);
+}
+
 }  // namespace
 
 BoxSeparation BoxPolytopeSeparatingAxis(const Eigen::Isometry3d& X_WA,
                                         const Eigen::Vector3d& half_extents_a,
                                         const PosedPolytope& polytope,
-                                        double edge_axis_bias, double stop_above) {
-  const ConvexHull& hull = *polytope.hull;
-  BoxInPolytopeFrame vertices;
-  vertices.num_vertices = polytope.num_vertices + polytope.num_vertices % 2;
-  for (int k = 0; k < vertices.num_vertices; ++k) {
-    const Eigen::Vector3d& vertex = hull.vertices[std::min(k, polytope.num_vertices - 1)];
-    vertices.x[k] = vertex.x();
-    vertices.y[k] = vertex.y();
-    vertices.z[k] = vertex.z();
-  }
+                                        double edge_axis_bias, double stop_above,
+                                        BoxPolytopeAxisMemory* memory) {
   const Eigen::Matrix3d R_PA = polytope.R_WP.transpose() * X_WA.linear();
   const Eigen::Vector3d center =
       polytope.R_WP.transpose() * (X_WA.translation() - polytope.p_WP);
-  const Eigen::Vector3d& h = half_extents_a;
-  // Axis L (length `length`, P's extents along it, the box's radius): the
-  // better of ±L, P beyond A along +L by least − L·c − radius, along −L by
-  // L·c − radius − greatest, if it beats `threshold` (in metres, per unit
-  // length) and the best so far.
-  double best_separation = -std::numeric_limits<double>::infinity();
-  Eigen::Vector3d best_axis_P = Eigen::Vector3d::UnitZ();
-  const auto consider = [&](const Eigen::Vector3d& axis_P, double length,
-                            const Eigen::Vector2d& extents, double radius,
-                            double threshold) {
-    const double on_center = axis_P.dot(center);
-    const double along = extents.x() - on_center - radius;
-    const double against = on_center - radius - extents.y();
-    const double separation = std::max(along, against) / length;
-    if (separation <= std::max(best_separation, threshold)) return;
-    best_separation = separation;
-    best_axis_P = (along >= against ? axis_P : Eigen::Vector3d(-axis_P)) / length;
+  const CandidateAxes axes(R_PA, center, half_extents_a, polytope);
+  const double box_radius = half_extents_a.norm();
+  AxisSeparation axis;
+  double length;
+  BoxSeparation best;
+  if (memory != nullptr && memory->valid && memory->hull == polytope.hull &&
+      axes.Evaluate(memory->winner, &axis, &length) &&
+      WinnerHolds(*memory, R_PA, center, box_radius, axis.separation, edge_axis_bias)) {
+    best.separation = axis.separation;
+    best.axis_W = polytope.R_WP * axis.unit_axis_P;
+    return best;
+  }
+  // Every axis, faces first, until the best so far exceeds stop_above.
+  RunningBest faces, edges;
+  const auto chosen = [&]() -> const RunningBest& {
+    return edges.best > std::max(faces.best, faces.best + edge_axis_bias) ? edges : faces;
   };
-  constexpr double kAny = -std::numeric_limits<double>::infinity();
-  for (int i = 0; i < 3 && best_separation <= stop_above; ++i) {  // A's face normals
-    const Eigen::Vector3d axis_P = R_PA.col(i);
-    consider(axis_P, 1.0, VertexExtents(vertices, axis_P), h[i], kAny);
-  }
-  for (size_t f = 0; f < hull.distinct_normals.size() && best_separation <= stop_above;
-       ++f) {
-    const Eigen::Vector3d& normal = hull.distinct_normals[f];
-    consider(normal, 1.0, hull.distinct_normal_extents[f],
-             h.dot((R_PA.transpose() * normal).cwiseAbs()), kAny);
-  }
-  // a_i × e: its components on the box's axes are 0 on a_i and ∓ e's
-  // components on the other two, so its radius is h_j |e·a_k| + h_k |e·a_j|.
-  const double threshold = best_separation + edge_axis_bias;
-  for (size_t e = 0; e < hull.edge_directions.size() && best_separation <= stop_above;
-       ++e) {
-    const Eigen::Vector3d& edge = hull.edge_directions[e];
-    const Eigen::Vector3d edge_A = (R_PA.transpose() * edge).cwiseAbs();
-    for (int i = 0; i < 3; ++i) {
-      const int j = (i + 1) % 3, k = (i + 2) % 3;
-      const Eigen::Vector3d axis_P = R_PA.col(i).cross(edge);
-      const double length = axis_P.norm();
-      if (length < BoxSeparation::kParallelEdges) continue;
-      consider(axis_P, length, VertexExtents(vertices, axis_P),
-               h[j] * edge_A[k] + h[k] * edge_A[j], threshold);
+  double shortest_edge_axis = std::numeric_limits<double>::infinity();
+  bool certifiable = true;  // every axis taken, none parallel
+  for (int index = 0; index < axes.num_axes(); ++index) {
+    if (chosen().best > stop_above) {
+      certifiable = false;
+      break;
+    }
+    if (!axes.Evaluate(index, &axis, &length)) {
+      certifiable = false;
+      continue;
+    }
+    if (index < axes.num_faces()) {
+      faces.Add(index, axis);
+    } else {
+      edges.Add(index, axis);
+      shortest_edge_axis = std::min(shortest_edge_axis, length);
     }
   }
-  BoxSeparation best;
-  best.separation = best_separation;
-  best.axis_W = polytope.R_WP * best_axis_P;
+  const RunningBest& winner = chosen();
+  best.separation = winner.best;
+  best.axis_W = polytope.R_WP * winner.unit_axis_P;
+  if (memory != nullptr) {
+    const bool winner_is_face = &winner == &faces;
+    *memory = {.valid = certifiable && winner.index >= 0,
+               .hull = polytope.hull,
+               .winner = winner.index,
+               .winner_is_face = winner_is_face,
+               .R_PA = R_PA,
+               .center = center,
+               .rival_face = winner_is_face ? faces.second : faces.best,
+               .rival_edge = winner_is_face ? edges.best : edges.second,
+               .lever = axes.VertexReach() + box_radius,
+               .turn_per_rotation = std::max(1.0, 2.0 / shortest_edge_axis)};
+  }
   return best;
 }
 

@@ -54,9 +54,37 @@ bool PlacePolytope(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
 // at once (the broad phase's test against the margin). The axes are taken
 // in P's frame, where P's vertices and directions are the hull's own and
 // the extents of P along its own face normals are known beforehand.
+//
+// With a `memory` (one per pair, kept from query to query), a test that
+// took every axis leaves there its winner, the best separations of the
+// axes that could displace it, and the relative pose. The next test then
+// takes the winner's axis alone while no other can have overtaken it: from
+// the last pose, a point of A has moved by at most δ + θ |h| in P's frame
+// (δ, θ the changes of A's centre and of R_PA, Frobenius), and an axis has
+// turned by at most θ (A's face normals), 0 (P's) or 2θ / |a_i × e| (an
+// edge axis), which moves a projection by at most the turn times the
+// distance from A's centre; the winner must beat each rival by more than
+// its separation's bound. The result is the full test's, bit for bit.
+struct BoxPolytopeAxisMemory {
+  // Per metre of the coordinates, for the round-off of the separations.
+  static constexpr double kRounding = 1e-12;
+  bool valid = false;
+  const ConvexHull* hull = nullptr;  // P's, whose axes `winner` counts
+  int winner = -1;  // the axis's index: A's faces, P's normals, edge axes
+  bool winner_is_face = false;
+  Eigen::Matrix3d R_PA = Eigen::Matrix3d::Identity();
+  Eigen::Vector3d center = Eigen::Vector3d::Zero();  // A's centre in P
+  // The best separations of the other face axes and of the other edge
+  // axes (all face axes for an edge winner, all edge axes for a face one).
+  double rival_face = 0.0, rival_edge = 0.0;
+  double lever =
+      0.0;  // the farthest a vertex of P or a point of A lies from A's centre [m]
+  double turn_per_rotation = 1.0;  // max(1, 2 / the shortest edge axis's |a_i × e|)
+};
 BoxSeparation BoxPolytopeSeparatingAxis(
     const Eigen::Isometry3d& X_WA, const Eigen::Vector3d& half_extents_a,
     const PosedPolytope& polytope, double edge_axis_bias,
-    double stop_above = std::numeric_limits<double>::infinity());
+    double stop_above = std::numeric_limits<double>::infinity(),
+    BoxPolytopeAxisMemory* memory = nullptr);
 
 }  // namespace coulomb
