@@ -303,25 +303,27 @@ struct CollisionWorld::Impl {
   mutable std::vector<std::pair<int, int>> swept_pairs;
   // Per swept pair, what the last queries found: apart while the two
   // geometries' odometers plus its margin stay below `apart_limit` (−∞: not
-  // known to be apart), and whether the last query kept it (a candidate:
-  // its hull boxes' test is then skipped, SeparatingAxisGap). Per geometry,
-  // how far its points have travelled at most (UpdateOdometers), and per
-  // swept geometry its pose at the last query.
+  // known to be apart); whether the last query kept it (a candidate: its
+  // hull boxes' test is then skipped, SeparatingAxisGap); and for a box or
+  // capsule with a small polytope, where its separating axes' winner is
+  // kept in axis_memories (−1: none yet; few pairs reach that test).
   struct PairHistory {
     double apart_limit = -std::numeric_limits<double>::infinity();
     bool kept = false;
+    int axis_memory = -1;
   };
   mutable std::vector<PairHistory> pair_histories;
-  // Per swept pair of a box or capsule and a small polytope, its last
-  // separating-axis test's winner (BoxPolytopeAxisMemory); a vector of its
-  // own, as most pairs never reach that test.
-  mutable std::vector<BoxPolytopeAxisMemory> axis_memories, last_axis_memories;
-  mutable std::vector<std::pair<int, int>> last_swept_pairs;  // the sweep before
-  mutable IndexPairSorter pair_sorter;  // AddStaticPairs', into sorted_pairs
-  mutable std::vector<std::pair<int, int>> sorted_pairs;
+  mutable std::vector<BoxPolytopeAxisMemory> axis_memories;
+  // The sweep before's pairs, histories and memories (CarryPairHistories).
+  mutable std::vector<std::pair<int, int>> last_swept_pairs;
   mutable std::vector<PairHistory> last_pair_histories;
+  mutable std::vector<BoxPolytopeAxisMemory> last_axis_memories;
+  // Per geometry, how far its points have travelled at most
+  // (UpdateOdometers), and per swept geometry its pose at the last query.
   mutable std::vector<double> odometers;
   mutable std::vector<Eigen::Isometry3d> odometer_poses;
+  mutable IndexPairSorter pair_sorter;  // AddStaticPairs', into sorted_pairs
+  mutable std::vector<std::pair<int, int>> sorted_pairs;
   mutable double swept_margin = std::numeric_limits<double>::quiet_NaN();
   mutable bool swept_with_slack = false;
   mutable bool swept_pairs_reused = false;  // by a later step
@@ -363,8 +365,8 @@ struct CollisionWorld::Impl {
         continue;
       }
       BoxSeparation separation;
-      const double gap = SeparatingAxisGap(a, b, X_WG, pair_margin, history.kept,
-                                           &axis_memories[k], &separation);
+      const double gap =
+          SeparatingAxisGap(a, b, X_WG, pair_margin, &history, &separation);
       history.kept = !(gap > pair_margin);
       if (!history.kept) {
         history.apart_limit = gap + travelled - kOdometerRounding;
@@ -403,14 +405,14 @@ struct CollisionWorld::Impl {
 
   // A lower bound on the distance between a and b from separating axes: two
   // boxes', a box's or a convex mesh's box against a convex mesh's box
-  // (HullBoxesApart), a box or a capsule against a small polytope
-  // (SmallPolytopeGap, with the pair's `memory`; `was_kept`, a pair likely
-  // to be kept again, skips the hull boxes' test first); −∞ where none
-  // applies. Each stops at the first axis beyond `margin`; a pair it does
-  // not drop has its best axis in `separation` (two boxes, a small
+  // (HullBoxesGap), a box or a capsule against a small polytope
+  // (SmallPolytopeGap, with the pair's axis memory; a pair the last query
+  // kept, likely to be kept again, skips the hull boxes' test first); −∞
+  // where none applies. Each stops at the first axis beyond `margin`; a pair
+  // it does not drop has its best axis in `separation` (two boxes, a small
   // polytope), for the closed-form patch.
   double SeparatingAxisGap(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
-                           double margin, bool was_kept, BoxPolytopeAxisMemory* memory,
+                           double margin, PairHistory* history,
                            BoxSeparation* separation) const {
     const BroadPhaseGeometry& ga = broad_phase[a];
     const BroadPhaseGeometry& gb = broad_phase[b];
@@ -419,11 +421,12 @@ struct CollisionWorld::Impl {
                                       ClosedFormPatch::kEdgeAxisBias, margin);
       return separation->separation;
     }
-    const double hull_gap = was_kept ? -std::numeric_limits<double>::infinity()
-                                     : HullBoxesGap(a, b, X_WG, margin);
+    const double hull_gap = history->kept ? -std::numeric_limits<double>::infinity()
+                                          : HullBoxesGap(a, b, X_WG, margin);
     if (hull_gap > margin) return hull_gap;
-    return std::max(hull_gap, SmallPolytopeGap(a, b, X_WG, margin, memory, separation));
+    return std::max(hull_gap, SmallPolytopeGap(a, b, X_WG, margin, history, separation));
   }
+
   // swept_pairs for these poses: the last sweep's while they hold, a new
   // sweep otherwise. A sweep whose slack went unused (the next step swept
   // again: bodies in flight) pauses the slack for kSweepsWithoutSlack
@@ -479,17 +482,22 @@ struct CollisionWorld::Impl {
 
   // pair_histories and axis_memories for the new swept_pairs: a pair the
   // last sweep had too keeps them (the odometers do not start again), a new
-  // one has none. Both lists are sorted.
+  // one has none; the memories of pairs no longer swept are dropped. Both
+  // lists of pairs are sorted.
   void CarryPairHistories() const {
     pair_histories.assign(swept_pairs.size(), PairHistory{});
-    axis_memories.assign(swept_pairs.size(), BoxPolytopeAxisMemory{});
+    axis_memories.clear();
     size_t last = 0;
     for (size_t k = 0; k < swept_pairs.size(); ++k) {
       while (last < last_swept_pairs.size() && last_swept_pairs[last] < swept_pairs[k])
         ++last;
-      if (last < last_swept_pairs.size() && last_swept_pairs[last] == swept_pairs[k]) {
-        pair_histories[k] = last_pair_histories[last];
-        axis_memories[k] = last_axis_memories[last];
+      if (last == last_swept_pairs.size() || last_swept_pairs[last] != swept_pairs[k])
+        continue;
+      PairHistory& history = pair_histories[k];
+      history = last_pair_histories[last];
+      if (history.axis_memory >= 0) {
+        axis_memories.push_back(last_axis_memories[history.axis_memory]);
+        history.axis_memory = static_cast<int>(axis_memories.size()) - 1;
       }
     }
   }
@@ -774,20 +782,26 @@ struct CollisionWorld::Impl {
   // its radius), stopped at the first beyond `margin`; −∞ for other pairs. A
   // pair not dropped has its best axis (from the box or capsule into the
   // polytope, of the core for a capsule) in `separation`, for the
-  // closed-form patch.
+  // closed-form patch. The axes' winner is kept for the pair's next test
+  // (its history's axis memory).
   double SmallPolytopeGap(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
-                          double margin, BoxPolytopeAxisMemory* memory,
+                          double margin, PairHistory* history,
                           BoxSeparation* separation) const {
     PosedPolytope posed;
     const int other =
         SmallPolytopePair(a, b, X_WG, /*pose_vertices=*/false, &posed).first;
     if (other < 0) return -std::numeric_limits<double>::infinity();
+    if (history->axis_memory < 0) {
+      history->axis_memory = static_cast<int>(axis_memories.size());
+      axis_memories.emplace_back();
+    }
     const auto* capsule = std::get_if<Capsule>(&geometries[other].our_shape);
     const double radius = capsule ? capsule->radius : 0.0;
     *separation = BoxPolytopeSeparatingAxis(
         X_WG[other],
         capsule ? CapsuleCoreHalfExtents(*capsule) : broad_phase[other].half_extents,
-        posed, ClosedFormPatch::kEdgeAxisBias, margin + radius, memory);
+        posed, ClosedFormPatch::kEdgeAxisBias, margin + radius,
+        &axis_memories[history->axis_memory]);
     return separation->separation - radius;
   }
 
