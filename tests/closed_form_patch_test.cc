@@ -578,6 +578,99 @@ TEST(BoxPolytopeSeparatingAxis, ARememberedWinnerIsTheFullTestsBitForBit) {
   EXPECT_GT(edge_winners, 0);
 }
 
+// The support function of each symmetric shape against the greatest n·x
+// over points spread on its surface (SymmetricSupport): never below them,
+// and within 1e-3 of the best for 20 000 of them.
+TEST(PolytopeFaceGap, SymmetricSupportIsTheGreatestExtentOfTheSurface) {
+  RandomDraws draw(61);
+  const std::vector<Shape> shapes = {Sphere{0.04}, Box{Eigen::Vector3d(0.1, 0.06, 0.02)},
+                                     Capsule{0.03, 0.08}, Cylinder{0.05, 0.03},
+                                     Ellipsoid{Eigen::Vector3d(0.07, 0.03, 0.05)}};
+  // A point on the surface from a direction u (unit) and a parameter t.
+  const auto surface_point = [](const Shape& shape, const Eigen::Vector3d& u, double t) {
+    if (const auto* sphere = std::get_if<Sphere>(&shape))
+      return Eigen::Vector3d(sphere->radius * u);
+    if (const auto* box = std::get_if<Box>(&shape))
+      return Eigen::Vector3d(0.5 * box->size.cwiseProduct(u.array().sign().matrix()));
+    if (const auto* capsule = std::get_if<Capsule>(&shape)) {
+      const double end = t < 0 ? -0.5 : 0.5;
+      return Eigen::Vector3d(capsule->radius * u +
+                             Eigen::Vector3d(0, 0, end * capsule->length));
+    }
+    if (const auto* cylinder = std::get_if<Cylinder>(&shape)) {
+      const Eigen::Vector2d rim = u.head<2>().normalized() * cylinder->radius;
+      return Eigen::Vector3d(rim.x(), rim.y(),
+                             0.5 * cylinder->length * (t < 0 ? -1.0 : 1.0));
+    }
+    return Eigen::Vector3d(std::get<Ellipsoid>(shape).semi_axes.cwiseProduct(u));
+  };
+  for (const Shape& shape : shapes) {
+    for (int trial = 0; trial < 20; ++trial) {
+      const Eigen::Vector3d n = draw.Point(1.0).normalized();
+      const double support = SymmetricSupport(shape, n);
+      double greatest = -INFINITY;
+      for (int k = 0; k < 20000; ++k) {
+        const Eigen::Vector3d u = draw.Point(1.0).normalized();
+        const double t = draw.Unit();
+        greatest = std::max(greatest, n.dot(surface_point(shape, u, t)));
+      }
+      EXPECT_LE(greatest, support + 1e-12) << ShapeName(shape) << " " << trial;
+      EXPECT_GT(greatest, support - 1e-3) << ShapeName(shape) << " " << trial;
+    }
+  }
+  EXPECT_TRUE(std::isnan(SymmetricSupport(Prism(), Eigen::Vector3d::UnitZ())));
+}
+
+// PolytopeFaceGap bounds the distance of a sphere, a cylinder or an
+// ellipsoid from the prism and the tetrahedron from below: never above
+// Coal's GJK distance (at random poses where the shapes are at least 1 mm
+// apart, through a world without the closed forms and a margin of 1 m, so
+// that no gap drops the pair; to Coal's tolerance: its GJK reports a
+// cylinder's distance up to 4e-7 m short), and equal to the distance of a
+// sphere above the middle of the prism's top face.
+TEST(PolytopeFaceGap, NeverExceedsTheDistance) {
+  constexpr double kGjkTolerance = 1e-6;
+  RandomDraws draw(67);
+  const std::vector<Shape> shapes = {Sphere{0.04}, Cylinder{0.05, 0.03},
+                                     Ellipsoid{Eigen::Vector3d(0.07, 0.03, 0.05)}};
+  int separated = 0, tight = 0;
+  for (const Shape& polytope : {Prism(), Tetrahedron()}) {
+    const ConvexHull& hull = *std::get<ConvexMesh>(polytope).hull;
+    for (const Shape& shape : shapes) {
+      CollisionWorld world;
+      world.AddGeometry(polytope, 0, 0, Eigen::Isometry3d::Identity());
+      world.AddGeometry(shape, 1, 0, Eigen::Isometry3d::Identity());
+      world.set_closed_form_patches(false);
+      std::vector<ContactPoint> contacts;
+      for (int trial = 0; trial < 200; ++trial) {
+        const Eigen::Isometry3d X_WP = Pose(draw.Point(0.3), draw.Rotation());
+        const Eigen::Isometry3d X_WS =
+            Pose(X_WP * MiddleOf(polytope) + draw.Point(0.25), draw.Rotation());
+        PosedPolytope placed;
+        ASSERT_TRUE(PlacePolytope(hull, X_WP, &placed));
+        const double gap = PolytopeFaceGap(shape, X_WS, placed);
+        world.ComputeContacts({X_WP, X_WS}, 1.0, &contacts);
+        if (contacts.empty() || Deepest(contacts) < 1e-3) continue;
+        ++separated;
+        EXPECT_LE(gap, Deepest(contacts) + kGjkTolerance)
+            << ShapeName(shape) << " " << trial;
+        tight += gap > Deepest(contacts) - 1e-6;
+      }
+    }
+  }
+  EXPECT_GT(separated, 300);
+  EXPECT_GT(tight, 10);  // a face's plane is often the closest feature
+  const Shape prism_shape = Prism();
+  const ConvexHull& prism = *std::get<ConvexMesh>(prism_shape).hull;
+  const Eigen::Vector3d top_middle =
+      (prism.vertices[0] + prism.vertices[1] + prism.vertices[2]) / 3.0;
+  PosedPolytope placed;
+  ASSERT_TRUE(PlacePolytope(prism, Eigen::Isometry3d::Identity(), &placed));
+  const Eigen::Isometry3d X_WS =
+      Pose(top_middle + 0.07 * prism.face_normals[0], Eigen::Matrix3d::Identity());
+  EXPECT_NEAR(PolytopeFaceGap(Sphere{0.04}, X_WS, placed), 0.03, 1e-12);
+}
+
 TEST(ClosedFormPatch, MatchesCoalOnABoxRestingOnAPrism) {
   ExpectRestingOnThePrismAsCoal(Box{Eigen::Vector3d(0.06, 0.05, 0.04)}, 0.02,
                                 Eigen::Matrix3d::Identity(), 31);

@@ -424,7 +424,26 @@ struct CollisionWorld::Impl {
     const double hull_gap = history->kept ? -std::numeric_limits<double>::infinity()
                                           : HullBoxesGap(a, b, X_WG, margin);
     if (hull_gap > margin) return hull_gap;
-    return std::max(hull_gap, SmallPolytopeGap(a, b, X_WG, margin, history, separation));
+    const double polytope_gap = SmallPolytopeGap(a, b, X_WG, margin, history, separation);
+    if (polytope_gap > -std::numeric_limits<double>::infinity())
+      return std::max(hull_gap, polytope_gap);
+    return std::max(hull_gap, PolytopeFacesGap(a, b, X_WG, margin));
+  }
+
+  // A lower bound on the distance of a sphere, cylinder or ellipsoid from a
+  // small polytope, over the polytope's face normals (PolytopeFaceGap);
+  // −∞ for other pairs.
+  double PolytopeFacesGap(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
+                          double margin) const {
+    for (const auto& [other, polytope] : {std::pair{a, b}, std::pair{b, a}}) {
+      PosedPolytope placed;
+      if (broad_phase[polytope].mesh && !broad_phase[other].mesh &&
+          PlacePolytope(*std::get<ConvexMesh>(geometries[polytope].our_shape).hull,
+                        X_WG[polytope], &placed)) {
+        return PolytopeFaceGap(geometries[other].our_shape, X_WG[other], placed, margin);
+      }
+    }
+    return -std::numeric_limits<double>::infinity();
   }
 
   // swept_pairs for these poses: the last sweep's while they hold, a new

@@ -290,4 +290,39 @@ BoxSeparation BoxPolytopeSeparatingAxis(const Eigen::Isometry3d& X_WA,
   return best;
 }
 
+double SymmetricSupport(const Shape& shape, const Eigen::Vector3d& n_G) {
+  const double axial = std::abs(n_G.z());
+  if (const auto* sphere = std::get_if<Sphere>(&shape)) return sphere->radius;
+  if (const auto* box = std::get_if<Box>(&shape))
+    return 0.5 * box->size.dot(n_G.cwiseAbs());
+  if (const auto* capsule = std::get_if<Capsule>(&shape))
+    return capsule->radius + 0.5 * capsule->length * axial;
+  if (const auto* cylinder = std::get_if<Cylinder>(&shape)) {
+    return cylinder->radius * std::sqrt(std::max(0.0, 1.0 - axial * axial)) +
+           0.5 * cylinder->length * axial;
+  }
+  if (const auto* ellipsoid = std::get_if<Ellipsoid>(&shape))
+    return ellipsoid->semi_axes.cwiseProduct(n_G).norm();
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+double PolytopeFaceGap(const Shape& shape, const Eigen::Isometry3d& X_WG,
+                       const PosedPolytope& polytope, double stop_above) {
+  const ConvexHull& hull = *polytope.hull;
+  const Eigen::Matrix3d R_GP = X_WG.linear().transpose() * polytope.R_WP;
+  const Eigen::Vector3d center =
+      polytope.R_WP.transpose() * (X_WG.translation() - polytope.p_WP);
+  double gap = -std::numeric_limits<double>::infinity();
+  for (size_t f = 0; f < hull.distinct_normals.size() && gap <= stop_above; ++f) {
+    const Eigen::Vector3d& normal = hull.distinct_normals[f];
+    const double support = SymmetricSupport(shape, R_GP * normal);
+    if (std::isnan(support)) return -std::numeric_limits<double>::infinity();
+    const double on_center = normal.dot(center);
+    const Eigen::Vector2d& extents = hull.distinct_normal_extents[f];
+    gap = std::max({gap, on_center - support - extents.y(),  // beyond P along n
+                    extents.x() - on_center - support});     // along −n
+  }
+  return gap;
+}
+
 }  // namespace coulomb

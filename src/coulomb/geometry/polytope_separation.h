@@ -87,4 +87,21 @@ BoxSeparation BoxPolytopeSeparatingAxis(
     double stop_above = std::numeric_limits<double>::infinity(),
     BoxPolytopeAxisMemory* memory = nullptr);
 
+// The support function h(n) = max n·x over a centrally symmetric convex
+// shape centred at its frame's origin, along a unit n_G in that frame: a
+// sphere r, a box Σ h_i |n_i|, a capsule r + (L/2)|n_z|, a cylinder
+// r √(1 − n_z²) + (L/2)|n_z|, an ellipsoid ‖diag(a) n‖. NaN for the other
+// shapes (a convex mesh, a half-space, an SDF).
+double SymmetricSupport(const Shape& shape, const Eigen::Vector3d& n_G);
+
+// A lower bound on the distance between such a shape (pose X_WG) and a
+// small polytope P: the largest separation over ±n for P's distinct face
+// normals n (unit, in P's frame), n·c − h(R_GP n) − max_v n·v beyond P
+// along n and min_v n·v − n·c − h along −n, c the shape's centre in P's
+// frame; stopped at the first beyond `stop_above`. −∞ for a shape without
+// a symmetric support.
+double PolytopeFaceGap(const Shape& shape, const Eigen::Isometry3d& X_WG,
+                       const PosedPolytope& polytope,
+                       double stop_above = std::numeric_limits<double>::infinity());
+
 }  // namespace coulomb
