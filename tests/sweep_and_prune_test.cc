@@ -116,6 +116,28 @@ TEST(SweepAndPrune, LeavesOutPairsOfFixedBoxesOnly) {
 // bricks, walls across the region, one box holding all others), spheres
 // smaller than their boxes, queries inside and outside the region, and
 // margins of 0 and 1 cm.
+// The counting sorts order pairs as std::sort does, repeated pairs and
+// empty lists included, and the sorter keeps working when reused for lists
+// of other lengths and ranges.
+TEST(IndexPairSorter, SortsAsStdSortDoes) {
+  std::mt19937 random(7);
+  IndexPairSorter sorter;
+  std::vector<std::pair<int, int>> sorted;
+  for (const int n : {1, 5, 300, 20, 8000}) {
+    for (const size_t count : {size_t{0}, size_t{1}, size_t{50}, size_t{3000}}) {
+      std::uniform_int_distribution<int> index(0, n - 1);
+      std::vector<std::pair<int, int>> pairs;
+      for (size_t k = 0; k < count; ++k) {
+        const int i = index(random);
+        pairs.emplace_back(i, index(random));
+      }
+      sorter.Sort(n, pairs, &sorted);
+      std::sort(pairs.begin(), pairs.end());
+      EXPECT_EQ(sorted, pairs) << n << " " << count;
+    }
+  }
+}
+
 TEST(StaticBoxTree, FindsExactlyTheBoxesNearAQuery) {
   std::mt19937 random(5);
   std::uniform_real_distribution<double> position(-1.0, 1.0), unit(0.0, 1.0);
