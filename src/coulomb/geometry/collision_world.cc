@@ -427,14 +427,15 @@ struct CollisionWorld::Impl {
     const double polytope_gap = SmallPolytopeGap(a, b, X_WG, margin, history, separation);
     if (polytope_gap > -std::numeric_limits<double>::infinity())
       return std::max(hull_gap, polytope_gap);
-    return std::max(hull_gap, PolytopeFacesGap(a, b, X_WG, margin));
+    return std::max(hull_gap, SymmetricShapePolytopeGap(a, b, X_WG, margin));
   }
 
   // A lower bound on the distance of a sphere, cylinder or ellipsoid from a
   // small polytope, over the polytope's face normals (PolytopeFaceGap);
   // −∞ for other pairs.
-  double PolytopeFacesGap(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
-                          double margin) const {
+  double SymmetricShapePolytopeGap(int a, int b,
+                                   const std::vector<Eigen::Isometry3d>& X_WG,
+                                   double margin) const {
     for (const auto& [other, polytope] : {std::pair{a, b}, std::pair{b, a}}) {
       PosedPolytope placed;
       if (broad_phase[polytope].mesh && !broad_phase[other].mesh &&
