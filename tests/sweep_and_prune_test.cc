@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -139,6 +140,8 @@ TEST(IndexPairSorter, SortsAsStdSortDoes) {
   }
 }
 
+// The tree finds what the sweep's pair test finds, each entry at one fixed
+// place, reported by increasing place.
 TEST(StaticBoxTree, FindsExactlyTheBoxesNearAQuery) {
   std::mt19937 random(5);
   std::uniform_real_distribution<double> position(-1.0, 1.0), unit(0.0, 1.0);
@@ -160,6 +163,7 @@ TEST(StaticBoxTree, FindsExactlyTheBoxesNearAQuery) {
   tree.Build(boxes, radii, ids);
   ASSERT_EQ(tree.size(), 700);
   size_t most = 0;
+  std::map<int, int> place_of_id;  // as the queries report it
   for (int q = 0; q < 80; ++q) {
     const Eigen::Vector3d center =
         1.3 * Eigen::Vector3d(position(random), position(random), position(random));
@@ -168,7 +172,15 @@ TEST(StaticBoxTree, FindsExactlyTheBoxesNearAQuery) {
     const double radius = q % 2 == 0 ? half.norm() : half.minCoeff();
     for (const double margin : {0.0, 0.01}) {
       std::vector<int> found;
-      tree.ForEachNear(query, radius, margin, [&](int id) { found.push_back(id); });
+      int last_place = -1;
+      tree.ForEachNear(query, radius, margin, [&](int id, int place) {
+        found.push_back(id);
+        ASSERT_GT(place, last_place) << "query " << q;  // by increasing place
+        ASSERT_LT(place, tree.size());
+        last_place = place;
+        const auto [known, inserted] = place_of_id.emplace(id, place);
+        ASSERT_EQ(known->second, place) << "entry " << id << " changed its place";
+      });
       std::sort(found.begin(), found.end());
       std::vector<int> expected;
       for (size_t k = 0; k < boxes.size(); ++k) {
@@ -184,7 +196,7 @@ TEST(StaticBoxTree, FindsExactlyTheBoxesNearAQuery) {
   tree.Build({}, {}, {});
   int visits = 0;
   tree.ForEachNear(Eigen::AlignedBox3d(Eigen::Vector3d::Zero(), Eigen::Vector3d::Ones()),
-                   1.0, 0.1, [&](int) { ++visits; });
+                   1.0, 0.1, [&](int, int) { ++visits; });
   EXPECT_EQ(visits, 0);
 }
 

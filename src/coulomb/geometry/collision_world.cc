@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -301,6 +302,11 @@ struct CollisionWorld::Impl {
   };
   mutable std::vector<SweptPose> swept_poses;
   mutable std::vector<std::pair<int, int>> swept_pairs;
+  // Per swept pair, its rank, increasing along swept_pairs: those of the
+  // sweep, sorted, first, by a · 2³¹ + b; then those of a geometry g on a
+  // tree and a static one (AddStaticPairs), by 2⁶² + g · 2³¹ + the static
+  // one's place in static_tree.
+  mutable std::vector<std::uint64_t> swept_pair_ranks;
   // Per swept pair, what the last queries found: apart while the two
   // geometries' odometers plus its margin stay below `apart_limit` (−∞: not
   // known to be apart); whether the last query kept it (a candidate: its
@@ -316,14 +322,13 @@ struct CollisionWorld::Impl {
   mutable std::vector<BoxPolytopeAxisMemory> axis_memories;
   // The sweep before's pairs, histories and memories (CarryPairHistories).
   mutable std::vector<std::pair<int, int>> last_swept_pairs;
+  mutable std::vector<std::uint64_t> last_swept_pair_ranks;
   mutable std::vector<PairHistory> last_pair_histories;
   mutable std::vector<BoxPolytopeAxisMemory> last_axis_memories;
   // Per geometry, how far its points have travelled at most
   // (UpdateOdometers), and per swept geometry its pose at the last query.
   mutable std::vector<double> odometers;
   mutable std::vector<Eigen::Isometry3d> odometer_poses;
-  mutable IndexPairSorter pair_sorter;  // AddStaticPairs', into sorted_pairs
-  mutable std::vector<std::pair<int, int>> sorted_pairs;
   mutable double swept_margin = std::numeric_limits<double>::quiet_NaN();
   mutable bool swept_with_slack = false;
   mutable bool swept_pairs_reused = false;  // by a later step
@@ -332,6 +337,10 @@ struct CollisionWorld::Impl {
   // Per kept candidate: the separating axis of a box–box pair (complete:
   // the pair was not dropped), for the narrow phase.
   mutable std::vector<BoxSeparation> candidate_separations;
+  // SortCandidates' buffers.
+  mutable std::vector<int> candidate_order;
+  mutable std::vector<std::pair<int, int>> sorted_candidates;
+  mutable std::vector<BoxSeparation> sorted_separations;
 
   // Pairs that may be within margin, by (a, b): sweep and prune on
   // axis-aligned boxes and bounding spheres grown by each geometry's reach
@@ -375,7 +384,27 @@ struct CollisionWorld::Impl {
       candidates.emplace_back(a, b);
       candidate_separations.push_back(separation);
     }
+    SortCandidates();
     return candidates;
+  }
+
+  // candidates (and candidate_separations with them) by increasing pair, the
+  // order of the contacts (the time stepper matches them to the last step's
+  // by pair): swept_pairs lists the pairs with a static geometry last.
+  void SortCandidates() const {
+    if (std::is_sorted(candidates.begin(), candidates.end())) return;
+    candidate_order.resize(candidates.size());
+    std::iota(candidate_order.begin(), candidate_order.end(), 0);
+    std::sort(candidate_order.begin(), candidate_order.end(),
+              [&](int i, int j) { return candidates[i] < candidates[j]; });
+    sorted_candidates.clear();
+    sorted_separations.clear();
+    for (const int i : candidate_order) {
+      sorted_candidates.push_back(candidates[i]);
+      sorted_separations.push_back(candidate_separations[i]);
+    }
+    candidates.swap(sorted_candidates);
+    candidate_separations.swap(sorted_separations);
   }
 
   // Adds to each swept geometry's odometer how far any of its points moved
@@ -481,11 +510,17 @@ struct CollisionWorld::Impl {
     }
     sweep_and_prune.FindCandidatePairs(bounds, radii, margin, &sweep_pairs, fixed);
     swept_pairs.swap(last_swept_pairs);
+    swept_pair_ranks.swap(last_swept_pair_ranks);
     pair_histories.swap(last_pair_histories);
     axis_memories.swap(last_axis_memories);
     swept_pairs.clear();
-    for (const auto& [i, j] : sweep_pairs)  // increasing places: increasing indices
-      swept_pairs.emplace_back(swept_geometries[i], swept_geometries[j]);
+    swept_pair_ranks.clear();
+    for (const auto& [i, j] : sweep_pairs) {  // increasing places: increasing indices
+      const int a = swept_geometries[i], b = swept_geometries[j];
+      swept_pairs.emplace_back(a, b);
+      swept_pair_ranks.push_back(std::uint64_t{static_cast<std::uint32_t>(a)} << 31 |
+                                 static_cast<std::uint32_t>(b));
+    }
     AddStaticPairs(margin);
     CarryPairHistories();
     swept_with_slack = slack > 0.0;
@@ -503,15 +538,16 @@ struct CollisionWorld::Impl {
   // pair_histories and axis_memories for the new swept_pairs: a pair the
   // last sweep had too keeps them (the odometers do not start again), a new
   // one has none; the memories of pairs no longer swept are dropped. Both
-  // lists of pairs are sorted.
+  // lists of pairs are by increasing rank (swept_pair_ranks).
   void CarryPairHistories() const {
     pair_histories.assign(swept_pairs.size(), PairHistory{});
     axis_memories.clear();
     size_t last = 0;
     for (size_t k = 0; k < swept_pairs.size(); ++k) {
-      while (last < last_swept_pairs.size() && last_swept_pairs[last] < swept_pairs[k])
+      const std::uint64_t rank = swept_pair_ranks[k];
+      while (last < last_swept_pair_ranks.size() && last_swept_pair_ranks[last] < rank)
         ++last;
-      if (last == last_swept_pairs.size() || last_swept_pairs[last] != swept_pairs[k])
+      if (last == last_swept_pair_ranks.size() || last_swept_pair_ranks[last] != rank)
         continue;
       PairHistory& history = pair_histories[k];
       history = last_pair_histories[last];
@@ -534,22 +570,21 @@ struct CollisionWorld::Impl {
     static_tree_stale = false;
   }
 
-  // Appends to swept_pairs, sorted again, the pairs of a swept geometry on a
-  // tree and a static one that the sweep would have found, but for the
+  // Appends to swept_pairs, with their ranks, the pairs of a swept geometry
+  // on a tree and a static one that the sweep would have found, but for the
   // static one's slack: a geometry that does not move needs none for the
   // pairs to hold (SweptPairsHold).
   void AddStaticPairs(double margin) const {
-    const size_t swept_only = swept_pairs.size();
+    constexpr std::uint64_t kStaticPairs = std::uint64_t{1} << 62;
     for (size_t k = 0; k < swept_geometries.size(); ++k) {
       const int g = swept_geometries[k];
       if (broad_phase[g].tree < 0) continue;  // fixed: meets no static geometry
-      static_tree.ForEachNear(bounds[k], radii[k], margin, [&](int s) {
+      const std::uint64_t of_g =
+          kStaticPairs | std::uint64_t{static_cast<std::uint32_t>(g)} << 31;
+      static_tree.ForEachNear(bounds[k], radii[k], margin, [&](int s, int place) {
         swept_pairs.emplace_back(std::min(g, s), std::max(g, s));
+        swept_pair_ranks.push_back(of_g | static_cast<std::uint32_t>(place));
       });
-    }
-    if (swept_pairs.size() > swept_only) {
-      pair_sorter.Sort(static_cast<int>(geometries.size()), swept_pairs, &sorted_pairs);
-      swept_pairs.swap(sorted_pairs);
     }
   }
 

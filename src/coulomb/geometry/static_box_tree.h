@@ -30,9 +30,10 @@ class StaticBoxTree {
 
   int size() const { return static_cast<int>(entries_.size()); }
 
-  // Calls visit(id) for each entry within `margin` of `box` on every axis
-  // whose sphere is within `margin` of the sphere about box.center() of
-  // radius `radius`, in no particular order.
+  // Calls visit(id, place) for each entry within `margin` of `box` on every
+  // axis whose sphere is within `margin` of the sphere about box.center() of
+  // radius `radius`, by increasing place: the entry's fixed rank in the
+  // tree, in [0, size()), so the same entries always come in the same order.
   template <typename Visit>
   void ForEachNear(const Eigen::AlignedBox3d& box, double radius, double margin,
                    Visit&& visit) const {
@@ -46,9 +47,9 @@ class StaticBoxTree {
     while (num_pending > 0) {
       const Node& node = nodes_[pending[--num_pending]];
       if (!node.bounds.intersects(grown)) continue;
-      if (node.count == 0) {
-        pending[num_pending++] = node.first;  // the two children
+      if (node.count == 0) {  // the two children, the first on top
         pending[num_pending++] = node.first + 1;
+        pending[num_pending++] = node.first;
         continue;
       }
       for (int k = node.first; k < node.first + node.count; ++k) {
@@ -56,7 +57,7 @@ class StaticBoxTree {
         const double reach = radius + entry.radius + margin;
         if (entry.box.intersects(grown) &&
             (entry.box.center() - center).squaredNorm() <= reach * reach) {
-          visit(entry.id);
+          visit(entry.id, k);
         }
       }
     }
@@ -70,8 +71,9 @@ class StaticBoxTree {
     double radius;
     int id;
   };
-  // A leaf holds entries_[first, first + count); an inner node (count 0)
-  // has its children at nodes_[first] and nodes_[first + 1].
+  // A leaf holds entries_[first, first + count) (their places); an inner
+  // node (count 0) has its children at nodes_[first] and nodes_[first + 1],
+  // the first over the entries before the second's.
   struct Node {
     Eigen::AlignedBox3d bounds;
     int first = 0;
