@@ -117,10 +117,9 @@ TEST(SweepAndPrune, LeavesOutPairsOfFixedBoxesOnly) {
 // bricks, walls across the region, one box holding all others), spheres
 // smaller than their boxes, queries inside and outside the region, and
 // margins of 0 and 1 cm.
-// The sorter orders pairs as std::sort does, repeated pairs and empty lists
-// included, both by its counting sorts (many pairs for their range: 3000
-// in [0, 300)) and by its key sort (few: 50 in [0, 8000)), and keeps
-// working when reused for lists of other lengths and ranges.
+// The counting sorts order pairs as std::sort does, repeated pairs and
+// empty lists included, and the sorter keeps working when reused for lists
+// of other lengths and ranges.
 TEST(IndexPairSorter, SortsAsStdSortDoes) {
   std::mt19937 random(7);
   IndexPairSorter sorter;

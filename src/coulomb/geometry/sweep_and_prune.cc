@@ -168,28 +168,10 @@ void SweepAndPrune::FindCandidatePairs(const std::vector<Eigen::AlignedBox3d>& b
 
 void IndexPairSorter::Sort(int n, const std::vector<std::pair<int, int>>& from,
                            std::vector<std::pair<int, int>>* to) {
-  to->resize(from.size());
-  const double count = static_cast<double>(from.size());
-  if (count * std::log2(count + 1.0) < 2.0 * n) {
-    KeySort(from, to);
-    return;
-  }
   by_second_.resize(from.size());
+  to->resize(from.size());
   CountingSort(n, from, &by_second_, [](const auto& pair) { return pair.second; });
   CountingSort(n, by_second_, to, [](const auto& pair) { return pair.first; });
-}
-
-void IndexPairSorter::KeySort(const std::vector<std::pair<int, int>>& from,
-                              std::vector<std::pair<int, int>>* to) {
-  keys_.resize(from.size());
-  for (size_t k = 0; k < from.size(); ++k) {
-    keys_[k] = static_cast<std::uint64_t>(from[k].first) << 32 |
-               static_cast<std::uint32_t>(from[k].second);
-  }
-  std::sort(keys_.begin(), keys_.end());
-  for (size_t k = 0; k < keys_.size(); ++k)
-    (*to)[k] = {static_cast<int>(keys_[k] >> 32),
-                static_cast<int>(keys_[k] & 0xffffffffu)};
 }
 
 template <typename Key>

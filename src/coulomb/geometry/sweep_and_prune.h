@@ -1,6 +1,5 @@
 #pragma once
 
-#include <cstdint>
 #include <span>
 #include <utility>
 #include <vector>
@@ -10,12 +9,9 @@
 
 namespace coulomb {
 
-// Sorts pairs of indices in [0, n) by (first, second): in O(n + pairs) by
-// two stable counting sorts, by the second index, then by the first, or,
-// when the pairs are so few that n dominates (p log₂ p < 2n: a broad phase's
-// few pairs among a height field's thousands of prisms), by std::sort on
-// keys first · 2³² + second, in O(p log p) whatever n. Its workspace is kept
-// from call to call.
+// Sorts pairs of indices in [0, n) by (first, second) in O(n + pairs): two
+// stable counting sorts, by the second index, then by the first. Its
+// workspace is kept from call to call.
 class IndexPairSorter {
  public:
   // `from` sorted into *to (resized to it).
@@ -28,13 +24,8 @@ class IndexPairSorter {
   void CountingSort(int n, const std::vector<std::pair<int, int>>& from,
                     std::vector<std::pair<int, int>>* to, Key&& key);
 
-  // `from` into *to (of its size) by std::sort on packed keys.
-  void KeySort(const std::vector<std::pair<int, int>>& from,
-               std::vector<std::pair<int, int>>* to);
-
   std::vector<std::pair<int, int>> by_second_;
   std::vector<int> bucket_start_;
-  std::vector<std::uint64_t> keys_;
 };
 
 // Broad phase over axis-aligned boxes and bounding spheres by sweep and
