@@ -214,7 +214,7 @@ struct CollisionWorld::Impl {
     // A box whose thickness is less than its bounding radius (a wall, a
     // plank): its bounding sphere reaches far beyond it, and the broad phase
     // tests the box itself against the other geometry's sphere
-    // (BoxApartFromBall).
+    // (ThinBoxBallGap).
     bool thin_box;
   };
   std::vector<BroadPhaseGeometry> broad_phase;
@@ -347,9 +347,10 @@ struct CollisionWorld::Impl {
   // (SweptPairsHold: by the last sweep's, while it holds), then a half-space
   // against the other's bounding sphere (FarFromHalfSpace; the sweep pairs a
   // half-space with everything), a thin box against the other's bounding
-  // sphere, the swept-sphere test and the separating axes of boxes and small
-  // polytopes (SeparatingAxisGap), whose gap, once it exceeds the pair's
-  // margin, keeps the pair apart until the two geometries have travelled it
+  // sphere (ThinBoxBallGap), the swept-sphere test and the separating axes of
+  // boxes and small polytopes (SeparatingAxisGap). A gap of the thin box's
+  // test or of the separating axes, once it exceeds the pair's margin, keeps
+  // the pair apart until the two geometries have travelled it
   // (pair_histories).
   const std::vector<std::pair<int, int>>& CandidatePairs(
       const std::vector<Eigen::Isometry3d>& X_WG, double margin,
@@ -367,12 +368,16 @@ struct CollisionWorld::Impl {
       const double travelled = odometers[a] + odometers[b];
       PairHistory& history = pair_histories[k];
       if (Skip(a, b) || travelled + pair_margin < history.apart_limit ||
-          FarFromHalfSpace(a, b, X_WG, pair_margin) ||
-          BoxApartFromBall(a, b, X_WG, pair_margin) ||
-          BoxApartFromBall(b, a, X_WG, pair_margin) ||
-          SweptApart(a, b, X_WG, motion, margin)) {
+          FarFromHalfSpace(a, b, X_WG, pair_margin)) {
         continue;
       }
+      const double ball_gap =
+          std::max(ThinBoxBallGap(a, b, X_WG), ThinBoxBallGap(b, a, X_WG));
+      if (ball_gap > pair_margin) {
+        history.apart_limit = ball_gap + travelled - kOdometerRounding;
+        continue;
+      }
+      if (SweptApart(a, b, X_WG, motion, margin)) continue;
       BoxSeparation separation;
       const double gap =
           SeparatingAxisGap(a, b, X_WG, pair_margin, &history, &separation);
@@ -769,23 +774,24 @@ struct CollisionWorld::Impl {
     return height - other.bounding_radius > margin;
   }
 
-  // True when geometry `other`, inside its bounding sphere (centre c,
-  // radius r), stays more than `margin` from the thin box `box`: the
-  // distance from c to the box, ‖max(|R_WBᵀ (c − p_WB)| − h, 0)‖, exceeds
-  // r + margin. A wall's bounding sphere reaches most of the arena; its box
-  // does not. (For a cube the spheres' test drops nearly as many pairs.)
-  bool BoxApartFromBall(int box, int other, const std::vector<Eigen::Isometry3d>& X_WG,
-                        double margin) const {
+  // A lower bound on the distance from the thin box `box` to geometry
+  // `other`, inside its bounding sphere (centre c, radius r): the distance
+  // from c to the box, ‖max(|R_WBᵀ (c − p_WB)| − h, 0)‖, less r; −∞ unless
+  // `box` is a thin box and `other` bounded. A wall's bounding sphere reaches
+  // most of the arena; its box does not. (For a cube the spheres' test drops
+  // nearly as many pairs.)
+  double ThinBoxBallGap(int box, int other,
+                        const std::vector<Eigen::Isometry3d>& X_WG) const {
     const BroadPhaseGeometry& g_box = broad_phase[box];
     const BroadPhaseGeometry& g_other = broad_phase[other];
-    if (!g_box.thin_box || !std::isfinite(g_other.bounding_radius)) return false;
+    if (!g_box.thin_box || !std::isfinite(g_other.bounding_radius))
+      return -std::numeric_limits<double>::infinity();
     const Eigen::Isometry3d& X_WB = X_WG[box];
     const Eigen::Vector3d center_B =
         X_WB.linear().transpose() * (X_WG[other].translation() - X_WB.translation());
     const Eigen::Vector3d outside =
         (center_B.cwiseAbs() - g_box.half_extents).cwiseMax(0.0);
-    const double reach = g_other.bounding_radius + margin;
-    return outside.squaredNorm() > reach * reach;
+    return outside.norm() - g_other.bounding_radius;
   }
 
   // A lower bound on the distance of a pair with a convex mesh, from a
