@@ -318,6 +318,19 @@ struct CollisionWorld::Impl {
     bool kept = false;
     int axis_memory = -1;
   };
+  // Per swept geometry on a tree (by place in swept_geometries), its last
+  // query of static_tree: the pose and allowance it was made at (its reach
+  // then + kBroadPhaseSlack), the margin, and where its finds, (static id,
+  // place), lie in static_finds. They hold while the geometry stays within
+  // that allowance (Within), whatever the others do; the previous sweep's
+  // finds are in last_static_finds.
+  struct StaticQuery {
+    SweptPose pose;
+    double margin = std::numeric_limits<double>::quiet_NaN();  // NaN: none
+    int first = 0, count = 0;
+  };
+  mutable std::vector<StaticQuery> static_queries;
+  mutable std::vector<std::pair<int, int>> static_finds, last_static_finds;
   mutable std::vector<PairHistory> pair_histories;
   mutable std::vector<BoxPolytopeAxisMemory> axis_memories;
   // The sweep before's pairs, histories and memories (CarryPairHistories).
@@ -526,7 +539,7 @@ struct CollisionWorld::Impl {
       swept_pair_ranks.push_back(std::uint64_t{static_cast<std::uint32_t>(a)} << 31 |
                                  static_cast<std::uint32_t>(b));
     }
-    AddStaticPairs(margin);
+    AddStaticPairs(X_WG, margin);
     CarryPairHistories();
     swept_with_slack = slack > 0.0;
     // Without slack the poses are not kept: SweptPairsHold is not asked
@@ -572,24 +585,45 @@ struct CollisionWorld::Impl {
       radii_of_static.push_back(broad_phase[g].bounding_radius);
     }
     static_tree.Build(boxes, radii_of_static, static_geometries);
+    static_queries.clear();  // the places have changed
     static_tree_stale = false;
   }
 
   // Appends to swept_pairs, with their ranks, the pairs of a swept geometry
   // on a tree and a static one that the sweep would have found, but for the
   // static one's slack: a geometry that does not move needs none for the
-  // pairs to hold (SweptPairsHold).
-  void AddStaticPairs(double margin) const {
+  // pairs to hold (SweptPairsHold). A geometry still within the allowance of
+  // its last query of static_tree keeps what that query found.
+  void AddStaticPairs(const std::vector<Eigen::Isometry3d>& X_WG, double margin) const {
     constexpr std::uint64_t kStaticPairs = std::uint64_t{1} << 62;
+    static_queries.resize(swept_geometries.size());
+    static_finds.swap(last_static_finds);
+    static_finds.clear();
     for (size_t k = 0; k < swept_geometries.size(); ++k) {
       const int g = swept_geometries[k];
       if (broad_phase[g].tree < 0) continue;  // fixed: meets no static geometry
+      StaticQuery& query = static_queries[k];
+      const int first = static_cast<int>(static_finds.size());
+      if (query.margin == margin && Within(g, X_WG[g], query.pose)) {
+        static_finds.insert(static_finds.end(), last_static_finds.begin() + query.first,
+                            last_static_finds.begin() + query.first + query.count);
+      } else {
+        const double allowance = reaches[g] + kBroadPhaseSlack;
+        query.pose = {X_WG[g].translation(), X_WG[g].linear(), allowance};
+        query.margin = margin;
+        static_tree.ForEachNear(
+            BoundsOf(g, X_WG[g], allowance), broad_phase[g].bounding_radius + allowance,
+            margin, [&](int s, int place) { static_finds.emplace_back(s, place); });
+      }
+      query.first = first;
+      query.count = static_cast<int>(static_finds.size()) - first;
       const std::uint64_t of_g =
           kStaticPairs | std::uint64_t{static_cast<std::uint32_t>(g)} << 31;
-      static_tree.ForEachNear(bounds[k], radii[k], margin, [&](int s, int place) {
+      for (int f = first; f < first + query.count; ++f) {
+        const auto [s, place] = static_finds[f];
         swept_pairs.emplace_back(std::min(g, s), std::max(g, s));
         swept_pair_ranks.push_back(of_g | static_cast<std::uint32_t>(place));
-      });
+      }
     }
   }
 
@@ -602,19 +636,31 @@ struct CollisionWorld::Impl {
   // the sweep would find now (boxes and spheres within margin) was found
   // then. The bound is kept 1e-9 m short of the allowance against rounding.
   bool SweptPairsHold(const std::vector<Eigen::Isometry3d>& X_WG, double margin) const {
-    if (swept_poses.size() != geometries.size() || margin != swept_margin) return false;
-    for (const int g : swept_geometries) {  // static geometries do not move
-      const BroadPhaseGeometry& geometry = broad_phase[g];
-      if (geometry.half_space) continue;  // paired with every geometry
-      const SweptPose& swept = swept_poses[g];
-      double moved = (X_WG[g].translation() - swept.translation).norm() + reaches[g];
-      if (geometry.box) {
-        // bounding_radius = ½‖size‖ = ‖h‖ bit for bit (halving is exact)
-        moved += (X_WG[g].linear() - swept.rotation).norm() * geometry.bounding_radius;
-      }
-      if (!(moved <= swept.allowance - 1e-9)) return false;  // NaN too
+    if (swept_poses.size() != geometries.size() || margin != swept_margin ||
+        static_queries.size() != swept_geometries.size()) {
+      return false;
+    }
+    for (size_t k = 0; k < swept_geometries.size(); ++k) {
+      const int g = swept_geometries[k];        // static geometries do not move
+      if (broad_phase[g].half_space) continue;  // paired with every geometry
+      if (!Within(g, X_WG[g], swept_poses[g])) return false;
+      // Its static pairs may come from an earlier query (AddStaticPairs).
+      if (broad_phase[g].tree >= 0 && !Within(g, X_WG[g], static_queries[k].pose))
+        return false;
     }
     return true;
+  }
+
+  // Whether geometry g at X_WG, grown by its reach, stays within its box
+  // and sphere at `swept`, grown by that one's allowance (SweptPairsHold).
+  bool Within(int g, const Eigen::Isometry3d& X_WG, const SweptPose& swept) const {
+    const BroadPhaseGeometry& geometry = broad_phase[g];
+    double moved = (X_WG.translation() - swept.translation).norm() + reaches[g];
+    if (geometry.box) {
+      // bounding_radius = ½‖size‖ = ‖h‖ bit for bit (halving is exact)
+      moved += (X_WG.linear() - swept.rotation).norm() * geometry.bounding_radius;
+    }
+    return moved <= swept.allowance - 1e-9;  // false for NaN too
   }
 
   // The axis-aligned box around geometry g at pose X_WG, grown by `reach`: a
