@@ -294,11 +294,12 @@ struct CollisionWorld::Impl {
   // Per geometry, GeometryMotion::reach() (the static ones keep 0).
   mutable std::vector<double> reaches;
   // The last sweep's pairs (Sweep), and each geometry's pose and
-  // allowance at that sweep.
+  // allowance at that sweep. One never set allows nothing (Within is false).
   struct SweptPose {
-    Eigen::Vector3d translation;
-    Eigen::Matrix3d rotation;
-    double allowance;  // its reach then + the sweep's slack [m]
+    Eigen::Vector3d translation = Eigen::Vector3d::Zero();
+    Eigen::Matrix3d rotation = Eigen::Matrix3d::Identity();
+    // Its reach then + the sweep's slack [m].
+    double allowance = -std::numeric_limits<double>::infinity();
   };
   mutable std::vector<SweptPose> swept_poses;
   mutable std::vector<std::pair<int, int>> swept_pairs;
@@ -652,7 +653,8 @@ struct CollisionWorld::Impl {
   }
 
   // Whether geometry g at X_WG, grown by its reach, stays within its box
-  // and sphere at `swept`, grown by that one's allowance (SweptPairsHold).
+  // and sphere at `swept`, grown by that one's allowance (SweptPairsHold);
+  // false for a pose never set (allowance −∞) and for NaN.
   bool Within(int g, const Eigen::Isometry3d& X_WG, const SweptPose& swept) const {
     const BroadPhaseGeometry& geometry = broad_phase[g];
     double moved = (X_WG.translation() - swept.translation).norm() + reaches[g];
@@ -660,7 +662,7 @@ struct CollisionWorld::Impl {
       // bounding_radius = ½‖size‖ = ‖h‖ bit for bit (halving is exact)
       moved += (X_WG.linear() - swept.rotation).norm() * geometry.bounding_radius;
     }
-    return moved <= swept.allowance - 1e-9;  // false for NaN too
+    return moved <= swept.allowance - 1e-9;
   }
 
   // The axis-aligned box around geometry g at pose X_WG, grown by `reach`: a
