@@ -68,55 +68,46 @@ bool PosePolytope(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
 
 namespace {
 
-// P's vertices in its own frame, where the axes are taken (CandidateAxes),
-// kept coordinate by coordinate, their number made even with a copy of the
-// last (which changes no extreme), for two vertices per instruction.
-struct PolytopeVertices {
+// P's vertices less A's centre c, in A's frame: x = R_PAᵀ (v − c), stored
+// coordinate by coordinate (x_i = a_i · (v − c)), their number made even
+// with a copy of the last (which changes no extreme), for two vertices per
+// instruction. On A's face axis a_i the vertices project to x_i; on an edge
+// axis L = a_i × e (e^A = R_PAᵀ e), L · (v − c) = (e^A × x)_i =
+// e^A_j x_k − e^A_k x_j, (i, j, k) cyclic: two products per vertex.
+struct BoxFrameVertices {
   static_assert(kMaxSmallHullVertices % 2 == 0);
-  std::array<double, kMaxSmallHullVertices> x, y, z;  // P's vertices
-  int num_vertices = 0;                               // even
+  std::array<std::array<double, kMaxSmallHullVertices>, 3> x;
+  int num_vertices = 0;  // even
 };
 
-// The least and greatest L·v over P's vertices (L in P's frame).
-Eigen::Vector2d VertexExtents(const PolytopeVertices& vertices,
-                              const Eigen::Vector3d& axis_P) {
-  using Two = Eigen::Array2d;
-  using Load = Eigen::Map<const Two>;
-  Two least = Two::Constant(std::numeric_limits<double>::infinity());
-  Two greatest = -least;
-  const Two along_x = Two::Constant(axis_P.x()), along_y = Two::Constant(axis_P.y()),
-            along_z = Two::Constant(axis_P.z());
-  for (int k = 0; k < vertices.num_vertices; k += 2) {
-    const Two height = along_x * Load(&vertices.x[k]) + along_y * Load(&vertices.y[k]) +
-                       along_z * Load(&vertices.z[k]);
-    least = least.min(height);
-    greatest = greatest.max(height);
-  }
-  return {least.minCoeff(), greatest.maxCoeff()};
+// a_i · d for A's axis a_i = R_PA.col(i), summed in one fixed order, so
+// that a single axis (a remembered winner) is the full test's bit for bit.
+double AlongBoxAxis(const Eigen::Matrix3d& R_PA, int i, const Eigen::Vector3d& d) {
+  return R_PA(0, i) * d.x() + R_PA(1, i) * d.y() + R_PA(2, i) * d.z();
 }
 
-// One candidate axis: the separation along it and its unit direction (in
-// P's frame) from A into P.
+// One candidate axis: the separation along it, and which way it points from
+// A into P (+1: along the candidate's L, −1: against it).
 struct AxisSeparation {
   double separation;
-  Eigen::Vector3d unit_axis_P;
+  double sign;
 };
 
 // The candidate axes of box A and polytope P, in P's frame, by index: A's
 // face normals a_i (0–2), P's distinct face normals (3 to 3 + F − 1), then
-// a_i × e for P's edge directions e (3 + F + 3e + i).
+// a_i × e for P's edge directions e (3 + F + 3e + i). A's and the edge axes
+// are measured on P's vertices in A's frame (BoxFrameVertices), P's own on
+// the extents its hull keeps.
 class CandidateAxes {
  public:
   CandidateAxes(const Eigen::Matrix3d& R_PA, const Eigen::Vector3d& center,
                 const Eigen::Vector3d& half_extents, const PosedPolytope& polytope)
       : R_PA_(R_PA), center_(center), h_(half_extents), hull_(*polytope.hull) {
     vertices_.num_vertices = polytope.num_vertices + polytope.num_vertices % 2;
-    for (int k = 0; k < vertices_.num_vertices; ++k) {
-      const Eigen::Vector3d& vertex =
-          hull_.vertices[std::min(k, polytope.num_vertices - 1)];
-      vertices_.x[k] = vertex.x();
-      vertices_.y[k] = vertex.y();
-      vertices_.z[k] = vertex.z();
+    for (int n = 0; n < vertices_.num_vertices; ++n) {
+      const Eigen::Vector3d d =
+          hull_.vertices[std::min(n, polytope.num_vertices - 1)] - center_;
+      for (int i = 0; i < 3; ++i) vertices_.x[i][n] = AlongBoxAxis(R_PA_, i, d);
     }
   }
 
@@ -126,42 +117,67 @@ class CandidateAxes {
   }
 
   // Axis `index`: the better of ±L, P beyond A along +L by least − L·c −
-  // radius, along −L by L·c − radius − greatest (per unit length of L), and
-  // the unit axis from A into P. False for a_i × e with a_i ∥ e (below
-  // BoxSeparation::kParallelEdges); `length` is |L|.
+  // radius, along −L by L·c − radius − greatest (per unit length of L; the
+  // extents of A's and the edge axes are taken from c already). False for
+  // a_i × e with a_i ∥ e (below BoxSeparation::kParallelEdges); `length` is
+  // |L|. One axis alone, as the full test's batches (EvaluateBoxFaces,
+  // EvaluateEdge) give it, bit for bit.
   bool Evaluate(int index, AxisSeparation* result, double* length) const {
-    Eigen::Vector3d axis_P;
-    Eigen::Vector2d extents;
-    double radius;
     *length = 1.0;
     if (index < 3) {
+      *result = Separation(ExtentsOf<1>({1.0}, {index}, {0.0}, {index})[0], 0.0,
+                           h_[index], 1.0);
+      return true;
+    }
+    if (index < num_faces()) {
+      const Eigen::Vector3d& normal = hull_.distinct_normals[index - 3];
+      *result = Separation(hull_.distinct_normal_extents[index - 3], normal.dot(center_),
+                           h_.dot((R_PA_.transpose() * normal).cwiseAbs()), 1.0);
+      return true;
+    }
+    const auto [e, i] = EdgeAxis(index);
+    const int j = (i + 1) % 3, k = (i + 2) % 3;
+    const Eigen::Vector3d& edge = hull_.edge_directions[e];
+    const Eigen::Vector3d e_A(AlongBoxAxis(R_PA_, 0, edge), AlongBoxAxis(R_PA_, 1, edge),
+                              AlongBoxAxis(R_PA_, 2, edge));
+    *length = EdgeAxisLength(e_A, i);
+    if (*length < BoxSeparation::kParallelEdges) return false;
+    *result = Separation(ExtentsOf<1>({e_A[j]}, {k}, {e_A[k]}, {j})[0], 0.0,
+                         EdgeAxisRadius(e_A, i), *length);
+    return true;
+  }
+
+  // Axis `index` as Evaluate gives it, for indices taken in increasing
+  // order from 0 (the full test): A's three face axes, and each edge
+  // direction's three axes, are measured in one pass over the vertices.
+  bool EvaluateInOrder(int index, AxisSeparation* result, double* length) const {
+    if (index >= 3 && index < num_faces()) return Evaluate(index, result, length);
+    const int i = index < 3 ? index : EdgeAxis(index).second;
+    if (i == 0) {
+      if (index < 3) {
+        EvaluateBoxFaces();
+      } else {
+        EvaluateEdge(EdgeAxis(index).first);
+      }
+    }
+    *result = batch_[i];
+    *length = batch_lengths_[i];
+    return !batch_parallel_[i];
+  }
+
+  // The unit axis from A into P (in P's frame) of candidate `index`, whose
+  // Evaluate gave `sign` and `length`.
+  Eigen::Vector3d UnitAxis(int index, double sign, double length) const {
+    Eigen::Vector3d axis_P;
+    if (index < 3) {
       axis_P = R_PA_.col(index);
-      extents = VertexExtents(vertices_, axis_P);
-      radius = h_[index];
     } else if (index < num_faces()) {
       axis_P = hull_.distinct_normals[index - 3];
-      extents = hull_.distinct_normal_extents[index - 3];
-      radius = h_.dot((R_PA_.transpose() * axis_P).cwiseAbs());
     } else {
-      // a_i × e: its components on the box's axes are 0 on a_i and ∓ e's
-      // on the other two, so its radius is h_j |e·a_k| + h_k |e·a_j|.
-      const int e = (index - num_faces()) / 3, i = (index - num_faces()) % 3;
-      const int j = (i + 1) % 3, k = (i + 2) % 3;
-      const Eigen::Vector3d& edge = hull_.edge_directions[e];
-      axis_P = R_PA_.col(i).cross(edge);
-      *length = axis_P.norm();
-      if (*length < BoxSeparation::kParallelEdges) return false;
-      extents = VertexExtents(vertices_, axis_P);
-      radius = h_[j] * std::abs(R_PA_.col(k).dot(edge)) +
-               h_[k] * std::abs(R_PA_.col(j).dot(edge));
+      const auto [e, i] = EdgeAxis(index);
+      axis_P = R_PA_.col(i).cross(hull_.edge_directions[e]);
     }
-    const double on_center = axis_P.dot(center_);
-    const double along = extents.x() - on_center - radius;
-    const double against = on_center - radius - extents.y();
-    result->separation = std::max(along, against) / *length;
-    result->unit_axis_P =
-        (along >= against ? axis_P : Eigen::Vector3d(-axis_P)) / *length;
-    return true;
+    return sign * axis_P / length;
   }
 
   // The farthest a vertex of P lies from A's centre.
@@ -173,27 +189,115 @@ class CandidateAxes {
   }
 
  private:
+  // An edge axis's edge direction e and A's axis i.
+  std::pair<int, int> EdgeAxis(int index) const {
+    return {(index - num_faces()) / 3, (index - num_faces()) % 3};
+  }
+
+  // A's three face axes (indices 0–2) into the batch, as Evaluate gives them.
+  void EvaluateBoxFaces() const {
+    const std::array<Eigen::Vector2d, 3> extents =
+        ExtentsOf<3>({1.0, 1.0, 1.0}, {0, 1, 2}, {0.0, 0.0, 0.0}, {0, 1, 2});
+    for (int i = 0; i < 3; ++i) {
+      batch_[i] = Separation(extents[i], 0.0, h_[i], 1.0);
+      batch_lengths_[i] = 1.0;
+      batch_parallel_[i] = false;
+    }
+  }
+
+  // The three axes a_i × e of P's edge direction e (indices 3 + F + 3e + i)
+  // into the batch, as Evaluate gives them; parallel where Evaluate would
+  // return false.
+  void EvaluateEdge(int e) const {
+    const Eigen::Vector3d& edge = hull_.edge_directions[e];
+    const Eigen::Vector3d e_A(AlongBoxAxis(R_PA_, 0, edge), AlongBoxAxis(R_PA_, 1, edge),
+                              AlongBoxAxis(R_PA_, 2, edge));
+    // Component i is e_j x_k − e_k x_j, (i, j, k) cyclic.
+    const std::array<Eigen::Vector2d, 3> extents = ExtentsOf<3>(
+        {e_A[1], e_A[2], e_A[0]}, {2, 0, 1}, {e_A[2], e_A[0], e_A[1]}, {1, 2, 0});
+    for (int i = 0; i < 3; ++i) {
+      batch_lengths_[i] = EdgeAxisLength(e_A, i);
+      batch_parallel_[i] = batch_lengths_[i] < BoxSeparation::kParallelEdges;
+      batch_[i] = Separation(extents[i], 0.0, EdgeAxisRadius(e_A, i), batch_lengths_[i]);
+    }
+  }
+
+  // |a_i × e| = √(e_j² + e_k²) and the box's radius along a_i × e,
+  // h_j |e_k| + h_k |e_j| (its components on A's axes are 0 on a_i and ∓ e's
+  // on the other two), e^A = R_PAᵀ e.
+  static double EdgeAxisLength(const Eigen::Vector3d& e_A, int i) {
+    const int j = (i + 1) % 3, k = (i + 2) % 3;
+    return std::sqrt(e_A[j] * e_A[j] + e_A[k] * e_A[k]);
+  }
+  double EdgeAxisRadius(const Eigen::Vector3d& e_A, int i) const {
+    const int j = (i + 1) % 3, k = (i + 2) % 3;
+    return h_[j] * std::abs(e_A[k]) + h_[k] * std::abs(e_A[j]);
+  }
+
+  // The better side of an axis from P's extents along L, L·c and A's radius.
+  static AxisSeparation Separation(const Eigen::Vector2d& extents, double on_center,
+                                   double radius, double length) {
+    const double along = extents.x() - on_center - radius;
+    const double against = on_center - radius - extents.y();
+    return {std::max(along, against) / length, along >= against ? 1.0 : -1.0};
+  }
+
+  // The least and greatest of u_c x_(j_c) − w_c x_(k_c) over P's vertices
+  // for each of N combinations c of their coordinates, in one pass (w_c =
+  // 0, j_c = k_c: of x_j alone). Each combination is computed alike for any
+  // N, so that one axis alone is its batch's bit for bit.
+  template <size_t N>
+  std::array<Eigen::Vector2d, N> ExtentsOf(const std::array<double, N>& u,
+                                           const std::array<int, N>& j,
+                                           const std::array<double, N>& w,
+                                           const std::array<int, N>& k) const {
+    using Two = Eigen::Array2d;
+    using Load = Eigen::Map<const Two>;
+    std::array<Two, N> least, greatest;
+    least.fill(Two::Constant(std::numeric_limits<double>::infinity()));
+    greatest.fill(Two::Constant(-std::numeric_limits<double>::infinity()));
+    for (int n = 0; n < vertices_.num_vertices; n += 2) {
+      for (size_t c = 0; c < N; ++c) {
+        const Two height =
+            u[c] * Load(&vertices_.x[j[c]][n]) - w[c] * Load(&vertices_.x[k[c]][n]);
+        least[c] = least[c].min(height);
+        greatest[c] = greatest[c].max(height);
+      }
+    }
+    std::array<Eigen::Vector2d, N> extents;
+    for (size_t c = 0; c < N; ++c)
+      extents[c] = {least[c].minCoeff(), greatest[c].maxCoeff()};
+    return extents;
+  }
+
   const Eigen::Matrix3d& R_PA_;
   const Eigen::Vector3d& center_;
   const Eigen::Vector3d& h_;
   const ConvexHull& hull_;
-  PolytopeVertices vertices_;
+  BoxFrameVertices vertices_;
+  // EvaluateInOrder's last three axes (A's faces, or one edge direction's).
+  mutable std::array<AxisSeparation, 3> batch_;
+  mutable std::array<double, 3> batch_lengths_;
+  mutable std::array<bool, 3> batch_parallel_;
 };
 
 // The best and second best separations over a run of candidates, the
-// best's index (the first of equals) and axis.
+// best's index (the first of equals), the side it points to and its length
+// (for CandidateAxes::UnitAxis).
 struct RunningBest {
   double best = -std::numeric_limits<double>::infinity();
   double second = -std::numeric_limits<double>::infinity();
   int index = -1;
-  Eigen::Vector3d unit_axis_P = Eigen::Vector3d::UnitZ();
+  double sign = 1.0;
+  double length = 1.0;
 
-  void Add(int candidate, const AxisSeparation& axis) {
+  void Add(int candidate, const AxisSeparation& axis, double axis_length) {
     if (axis.separation > best) {
       second = best;
       best = axis.separation;
       index = candidate;
-      unit_axis_P = axis.unit_axis_P;
+      sign = axis.sign;
+      length = axis_length;
     } else {
       second = std::max(second, axis.separation);
     }
@@ -245,7 +349,7 @@ BoxSeparation BoxPolytopeSeparatingAxis(const Eigen::Isometry3d& X_WA,
       axes.Evaluate(memory->winner, &axis, &length) &&
       WinnerHolds(*memory, R_PA, center, box_radius, axis.separation, edge_axis_bias)) {
     best.separation = axis.separation;
-    best.axis_W = polytope.R_WP * axis.unit_axis_P;
+    best.axis_W = polytope.R_WP * axes.UnitAxis(memory->winner, axis.sign, length);
     return best;
   }
   // Every axis, faces first, until the best so far exceeds stop_above.
@@ -260,20 +364,23 @@ BoxSeparation BoxPolytopeSeparatingAxis(const Eigen::Isometry3d& X_WA,
       certifiable = false;
       break;
     }
-    if (!axes.Evaluate(index, &axis, &length)) {
+    if (!axes.EvaluateInOrder(index, &axis, &length)) {
       certifiable = false;
       continue;
     }
     if (index < axes.num_faces()) {
-      faces.Add(index, axis);
+      faces.Add(index, axis, length);
     } else {
-      edges.Add(index, axis);
+      edges.Add(index, axis, length);
       shortest_edge_axis = std::min(shortest_edge_axis, length);
     }
   }
   const RunningBest& winner = chosen();
   best.separation = winner.best;
-  best.axis_W = polytope.R_WP * winner.unit_axis_P;
+  best.axis_W =
+      polytope.R_WP * (winner.index >= 0
+                           ? axes.UnitAxis(winner.index, winner.sign, winner.length)
+                           : Eigen::Vector3d::UnitZ());
   if (memory != nullptr) {
     const bool winner_is_face = &winner == &faces;
     *memory = {.valid = certifiable && winner.index >= 0,

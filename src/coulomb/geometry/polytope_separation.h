@@ -51,9 +51,10 @@ bool PlacePolytope(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
 // shapes overlap. An edge axis is taken only when it beats the best face
 // axis by more than `edge_axis_bias` [m]. The axis points from A into P.
 // With `stop_above`, the first axis whose separation exceeds it is returned
-// at once (the broad phase's test against the margin). The axes are taken
-// in P's frame, where P's vertices and directions are the hull's own and
-// the extents of P along its own face normals are known beforehand.
+// at once (the broad phase's test against the margin). P's own face
+// normals are measured on the extents its hull keeps; A's face normals and
+// the edge axes on P's vertices taken into A's frame once per test, where
+// a_i · (v − c) is a coordinate and (a_i × e) · (v − c) two products.
 //
 // With a `memory` (one per pair, kept from query to query), a test that
 // took every axis leaves there its winner, the best separations of the
