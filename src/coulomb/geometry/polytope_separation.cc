@@ -150,7 +150,7 @@ class CandidateAxes {
   // Axis `index` as Evaluate gives it, for indices taken in increasing
   // order from 0 (the full test): A's three face axes, and each edge
   // direction's three axes, are measured in one pass over the vertices.
-  bool EvaluateInOrder(int index, AxisSeparation* result, double* length) const {
+  bool EvaluateInOrder(int index, AxisSeparation* result, double* length) {
     if (index >= 3 && index < num_faces()) return Evaluate(index, result, length);
     const int i = index < 3 ? index : EdgeAxis(index).second;
     if (i == 0) {
@@ -195,7 +195,7 @@ class CandidateAxes {
   }
 
   // A's three face axes (indices 0–2) into the batch, as Evaluate gives them.
-  void EvaluateBoxFaces() const {
+  void EvaluateBoxFaces() {
     const std::array<Eigen::Vector2d, 3> extents =
         ExtentsOf<3>({1.0, 1.0, 1.0}, {0, 1, 2}, {0.0, 0.0, 0.0}, {0, 1, 2});
     for (int i = 0; i < 3; ++i) {
@@ -208,7 +208,7 @@ class CandidateAxes {
   // The three axes a_i × e of P's edge direction e (indices 3 + F + 3e + i)
   // into the batch, as Evaluate gives them; parallel where Evaluate would
   // return false.
-  void EvaluateEdge(int e) const {
+  void EvaluateEdge(int e) {
     const Eigen::Vector3d& edge = hull_.edge_directions[e];
     const Eigen::Vector3d e_A(AlongBoxAxis(R_PA_, 0, edge), AlongBoxAxis(R_PA_, 1, edge),
                               AlongBoxAxis(R_PA_, 2, edge));
@@ -276,9 +276,9 @@ class CandidateAxes {
   const ConvexHull& hull_;
   BoxFrameVertices vertices_;
   // EvaluateInOrder's last three axes (A's faces, or one edge direction's).
-  mutable std::array<AxisSeparation, 3> batch_;
-  mutable std::array<double, 3> batch_lengths_;
-  mutable std::array<bool, 3> batch_parallel_;
+  std::array<AxisSeparation, 3> batch_{};
+  std::array<double, 3> batch_lengths_{};
+  std::array<bool, 3> batch_parallel_{};
 };
 
 // The best and second best separations over a run of candidates, the
@@ -340,7 +340,7 @@ BoxSeparation BoxPolytopeSeparatingAxis(const Eigen::Isometry3d& X_WA,
   const Eigen::Matrix3d R_PA = polytope.R_WP.transpose() * X_WA.linear();
   const Eigen::Vector3d center =
       polytope.R_WP.transpose() * (X_WA.translation() - polytope.p_WP);
-  const CandidateAxes axes(R_PA, center, half_extents_a, polytope);
+  CandidateAxes axes(R_PA, center, half_extents_a, polytope);
   const double box_radius = half_extents_a.norm();
   AxisSeparation axis;
   double length;
