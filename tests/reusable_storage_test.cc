@@ -1,11 +1,12 @@
-// ReusableDense (vectors and matrices), ReusableLists and PackedMatrices: the values they
-// hold behave as a VectorXd, a vector of vectors and separate matrices would, and their
-// storage stays where it was when they shrink and grow back.
+// ReusableDense (vectors and matrices), ReusableLists, PackedMatrices and SampleRows: the
+// values they hold behave as a VectorXd, a vector of vectors and separate matrices would,
+// and their storage stays where it was when they shrink and grow back.
 #include <gtest/gtest.h>
 
 #include "coulomb/math/packed_matrices.h"
 #include "coulomb/math/reusable_dense.h"
 #include "coulomb/math/reusable_lists.h"
+#include "coulomb/math/sample_rows.h"
 
 namespace coulomb {
 namespace {
@@ -109,6 +110,39 @@ TEST(PackedMatrices, HoldsSeparateMatricesInStorageThatDoesNotMove) {
   matrices.LayOut({4, 2}, {2, 2});  // 12 values: within the 16 it had
   EXPECT_EQ(matrices[0].data(), storage);
   EXPECT_EQ(matrices[1].data(), storage + 8);
+}
+
+TEST(SampleRows, HoldsRowsOfOneWidthEndToEnd) {
+  SampleRows rows;
+  EXPECT_TRUE(rows.empty());
+  EXPECT_EQ(rows.width(), 0);
+  for (int s = 0; s < 5; ++s) rows.Append(3) = Eigen::Vector3d(s, 10 + s, 20 + s);
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows.width(), 3);
+  EXPECT_EQ(rows[2], Eigen::Vector3d(2, 12, 22));
+  EXPECT_EQ(rows.back(), Eigen::Vector3d(4, 14, 24));
+  EXPECT_EQ(rows.data()[3 * 4 + 1], 14.0);  // row-major: row 4, column 1
+  EXPECT_THROW(rows.Append(2), std::invalid_argument);
+  EXPECT_EQ(rows.size(), 5u);  // the refused row was not added
+  EXPECT_THROW(rows.at(5), std::out_of_range);
+  const SampleRows tail = rows.From(3);
+  ASSERT_EQ(tail.size(), 2u);
+  EXPECT_EQ(tail[0], rows[3]);
+  EXPECT_EQ(tail[1], rows[4]);
+  EXPECT_EQ(rows.From(9).size(), 0u);
+  EXPECT_EQ(rows.From(9).width(), 3);  // no rows, but still their width
+}
+
+TEST(SampleRows, ClearingKeepsTheStorageForTheNextRows) {
+  SampleRows rows;
+  for (int s = 0; s < 100; ++s) rows.Append(7).setConstant(s);
+  const double* storage = rows.data();
+  rows.clear();
+  EXPECT_TRUE(rows.empty());
+  EXPECT_EQ(rows.width(), 0);
+  for (int s = 0; s < 50; ++s) rows.Append(14).setConstant(-s);  // a new width is fine
+  EXPECT_EQ(rows.data(), storage);
+  EXPECT_EQ(rows[49], Eigen::VectorXd::Constant(14, -49.0));
 }
 
 }  // namespace

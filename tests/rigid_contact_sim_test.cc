@@ -234,7 +234,7 @@ TEST(DishPile, StaysAtRestWithoutGainingEnergyUnderSapAndCanal) {
 // only its own subsystem's or constraint's data): 16 clutter bodies for
 // 0.5 s give the same trajectory, bit for bit, on 1, 2 and 4 threads.
 TEST(RigidContact, SubAdmmTrajectoriesAreTheSameOnAnyNumberOfThreads) {
-  std::vector<Eigen::VectorXd> reference;
+  SampleRows reference;
   for (int threads : {1, 2, 4}) {
     Scene scene = MakeBuiltinScene("clutter", {{"bodies", "16"}});
     scene.parameters.solver.kind = ContactSolverKind::kSubAdmm;
@@ -243,7 +243,7 @@ TEST(RigidContact, SubAdmmTrajectoriesAreTheSameOnAnyNumberOfThreads) {
     Simulation simulation(std::move(scene));
     const SimulationSummary summary = simulation.Run();
     ASSERT_EQ(summary.failed_steps, 0) << summary.failure;
-    const std::vector<Eigen::VectorXd>& q = simulation.trajectory().q;
+    const SampleRows& q = simulation.trajectory().q;
     if (reference.empty()) {
       reference = q;
       continue;

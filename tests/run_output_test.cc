@@ -134,7 +134,7 @@ TEST(SamplesFrom, KeepsEachSampleWithItsContacts) {
                 all.contacts[all.contact_offsets[first + s]].point);
     }
   }
-  EXPECT_EQ(part.geometry_poses.front(), all.geometry_poses[first]);
+  EXPECT_EQ(part.geometry_poses[0], all.geometry_poses[first]);
   // Every geometry's pose at a sample: the ground's kept once, the ball's
   // and the tetrahedron's of the sample, in a part as in the whole.
   const Eigen::VectorXd poses = GeometryPosesAt(part, 0);

@@ -145,6 +145,32 @@ TEST(StepAllocation, AnUnrecordedRunAllocatesNothingPerStep) {
   EXPECT_EQ(ten, one) << "nine more steps allocated " << ten - one << " times";
 }
 
+// A recorded run (Simulation's default) keeps every sample, so its record
+// grows: but by buffer, not by sample. Each of its arrays (time, q, v, the
+// geometries' poses, the contacts, the sensors' rows, every tree's body
+// samples, the step records) grows geometrically, so a thousand steps
+// allocate a few times per array, about log2 of the growth, where one
+// allocation per sample and array would be thousands.
+TEST(StepAllocation, ARecordedRunAllocatesByBufferNotBySample) {
+  if (!testing::AllocationCountingEnabled())
+    GTEST_SKIP() << "AddressSanitizer owns malloc";
+  Simulation simulation(RestingScene(Scheme::kSymplecticEuler, ContactSolverKind::kSap));
+  ASSERT_TRUE(simulation.recording());
+  const double dt = simulation.time_step();
+  ASSERT_FALSE(simulation.RunFor(4.0).interrupted);  // at rest: the pattern seen
+  const int trees = simulation.num_trees();
+  const long before = testing::AllocationCount();
+  const int steps = 1000;
+  const SimulationSummary summary = simulation.RunFor(steps * dt);
+  const long allocations = testing::AllocationCount() - before;
+  EXPECT_EQ(summary.steps, steps);
+  EXPECT_EQ(summary.failed_steps, 0);
+  // 100 samples grown to 1 100: at most ⌈log2 11⌉ + 1 = 5 growths for each
+  // of the trees' body samples and of a dozen other arrays.
+  EXPECT_LE(allocations, 5 * (trees + 12))
+      << steps << " recorded steps allocated " << allocations << " times";
+}
+
 // Every tree's q and v, and the time: where a run is replayed from.
 struct SystemState {
   std::vector<Eigen::VectorXd> q, v;

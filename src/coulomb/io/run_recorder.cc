@@ -63,8 +63,8 @@ double BatchBytes(const Trajectory& trajectory, size_t first_sample, size_t new_
   const size_t samples = trajectory.time.size() - first_sample;
   size_t numbers = 0;
   if (samples > 0) {
-    numbers += samples * (1 + trajectory.q.back().size() + trajectory.v.back().size() +
-                          trajectory.geometry_poses.back().size() +
+    numbers += samples * (1 + trajectory.q.width() + trajectory.v.width() +
+                          trajectory.geometry_poses.width() +
                           13 * trajectory.body_samples.size() + 1);
     numbers +=
         11 * (trajectory.contacts.size() - trajectory.contact_offsets[first_sample]);

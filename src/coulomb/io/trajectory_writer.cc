@@ -102,16 +102,12 @@ void WriteGeometries(Hdf5File* file, const Trajectory& trajectory) {
 }
 
 // Rows [first, end) of `rows` appended to a growable matrix of `cols`.
-void AppendVectors(Hdf5File* file, const std::string& dataset,
-                   const std::vector<Eigen::VectorXd>& rows, size_t first, size_t cols) {
-  std::vector<double> values;
-  values.reserve((rows.size() - first) * cols);
-  for (size_t s = first; s < rows.size(); ++s) {
-    if (static_cast<size_t>(rows[s].size()) != cols)
-      file->Fail(dataset, "rows of different lengths");
-    values.insert(values.end(), rows[s].begin(), rows[s].end());
-  }
-  file->AppendRows(dataset, values.data(), rows.size() - first, cols);
+void AppendVectors(Hdf5File* file, const std::string& dataset, const SampleRows& rows,
+                   size_t first, size_t cols) {
+  if (static_cast<size_t>(rows.width()) != cols)
+    file->Fail(dataset, "rows of " + std::to_string(rows.width()) + " numbers, not " +
+                            std::to_string(cols));
+  file->AppendRows(dataset, rows.data() + first * cols, rows.size() - first, cols);
 }
 
 void AppendContacts(Hdf5File* file, const std::vector<RecordedContact>& contacts,
@@ -312,8 +308,7 @@ void TrajectoryWriter::Append(const Trajectory& trajectory, size_t first,
                        field.count);
     }
   }
-  const size_t nq = end > first ? trajectory.q[first].size() : 0;
-  const size_t nv = end > first ? trajectory.v[first].size() : 0;
+  const size_t nq = trajectory.q.width(), nv = trajectory.v.width();
   const size_t poses = 7 * trajectory.moving_geometries.size();
   if (end > first) {
     AppendVectors(&file_, "/q", trajectory.q, first, nq);

@@ -181,12 +181,17 @@ std::string SummaryJson(const Scene& scene, const SimulationSummary& summary) {
   return RunSummaryJson(scene, summary).str();
 }
 
-// Rows [first, end) of per-sample vectors as a T × n array.
-RowMatrix Rows(const std::vector<Eigen::VectorXd>& samples, size_t first) {
+// Rows [first, end) of a recorded quantity as a T × n array.
+RowMatrix Rows(const SampleRows& samples, size_t first) {
   const Eigen::Index rows = static_cast<Eigen::Index>(samples.size() - first);
-  // No rows from `first` on: the columns of the last sample (an empty run).
-  RowMatrix result(rows, samples.empty() ? 0 : samples.back().size());
-  for (Eigen::Index r = 0; r < rows; ++r) result.row(r) = samples[first + r].transpose();
+  const Eigen::Index width = samples.width();
+  return Eigen::Map<const RowMatrix>(samples.data() + first * width, rows, width);
+}
+
+// Rows [first, end) of a tree's body samples as a T × 13 array.
+RowMatrix Rows(const std::vector<Eigen::Matrix<double, 13, 1>>& samples, size_t first) {
+  RowMatrix result(static_cast<Eigen::Index>(samples.size() - first), 13);
+  for (Eigen::Index r = 0; r < result.rows(); ++r) result.row(r) = samples[first + r];
   return result;
 }
 
@@ -210,8 +215,7 @@ nb::dict TrajectoryDict(const Simulation& simulation, size_t first) {
   result["v"] = Rows(t.v, first);
   nb::dict bodies;
   for (size_t b = 0; b < t.body_names.size(); ++b) {
-    std::vector<Eigen::VectorXd> rows(t.body_samples[b].begin(), t.body_samples[b].end());
-    bodies[nb::str(t.body_names[b].c_str())] = Rows(rows, first);
+    bodies[nb::str(t.body_names[b].c_str())] = Rows(t.body_samples[b], first);
   }
   result["bodies"] = bodies;
   nb::dict sensors;

@@ -155,15 +155,13 @@ Trajectory SamplesFrom(const Trajectory& all, size_t first) {
   part.first_poses = all.first_poses;
   part.moving_geometries = all.moving_geometries;
   part.time.assign(all.time.begin() + first, all.time.end());
-  part.q.assign(all.q.begin() + first, all.q.end());
-  part.v.assign(all.v.begin() + first, all.v.end());
+  part.q = all.q.From(first);
+  part.v = all.v.From(first);
   for (const auto& samples : all.body_samples)
     part.body_samples.emplace_back(samples.begin() + first, samples.end());
-  for (const auto& samples : all.sensor_samples)
-    part.sensor_samples.emplace_back(samples.begin() + (samples.empty() ? 0 : first),
-                                     samples.end());
-  part.geometry_poses.assign(all.geometry_poses.begin() + first,
-                             all.geometry_poses.end());
+  for (const SampleRows& samples : all.sensor_samples)
+    part.sensor_samples.push_back(samples.From(first));
+  part.geometry_poses = all.geometry_poses.From(first);
   const long long first_contact = all.contact_offsets[first];
   part.contacts.assign(all.contacts.begin() + first_contact, all.contacts.end());
   part.contact_offsets.clear();
@@ -191,8 +189,8 @@ void Simulation::Record(bool ends_step) {
         rotation.z(), state.linear_velocity, state.angular_velocity;
     trajectory_.body_samples[t].push_back(sample);
   }
-  trajectory_.q.push_back(q());
-  trajectory_.v.push_back(v());
+  trajectory_.q.Append(q().size()) = q();
+  trajectory_.v.Append(v().size()) = v();
   RecordSensors();
   RecordGeometry(ends_step);
 }
@@ -204,7 +202,7 @@ void Simulation::RecordSensors() {
     const std::vector<Eigen::VectorXd> readings = SensorReadings(tree.name);
     Eigen::Index size = 0;
     for (const Eigen::VectorXd& reading : readings) size += reading.size();
-    Eigen::VectorXd& row = trajectory_.sensor_samples[t].emplace_back(size);
+    Eigen::Map<Eigen::VectorXd> row = trajectory_.sensor_samples[t].Append(size);
     Eigen::Index at = 0;
     for (const Eigen::VectorXd& reading : readings) {
       row.segment(at, reading.size()) = reading;
@@ -214,7 +212,7 @@ void Simulation::RecordSensors() {
 }
 
 void Simulation::RecordGeometry(bool ends_step) {
-  std::vector<Eigen::Isometry3d> X_WG;
+  std::vector<Eigen::Isometry3d>& X_WG = recorded_geometry_poses_;
   scene_.system.CalcGeometryPoses(&X_WG);
   const auto pose = [&](int g) {
     const Eigen::Quaterniond rotation(X_WG[g].linear());
@@ -228,7 +226,8 @@ void Simulation::RecordGeometry(bool ends_step) {
       trajectory_.first_poses.segment<7>(7 * g) = pose(static_cast<int>(g));
   }
   const std::vector<int>& moving = trajectory_.moving_geometries;
-  Eigen::VectorXd& poses = trajectory_.geometry_poses.emplace_back(7 * moving.size());
+  Eigen::Map<Eigen::VectorXd> poses =
+      trajectory_.geometry_poses.Append(7 * static_cast<Eigen::Index>(moving.size()));
   for (size_t m = 0; m < moving.size(); ++m) poses.segment<7>(7 * m) = pose(moving[m]);
   if (ends_step) {
     VisitLastContacts([&](const ContactPoint& point, const Eigen::Vector3d& gamma_W) {
@@ -581,7 +580,7 @@ void Simulation::VisitLastContacts(
   const ContactProblem* problem = stepper_.last_problem();
   if (problem == nullptr || !last_statistics_.converged) return;
   const std::vector<ContactPoint>& points = stepper_.last_contacts();
-  const Eigen::VectorXd& impulses = stepper_.last_solution().impulses;
+  const ReusableVector& impulses = stepper_.last_solution().impulses;
   for (size_t i = 0; i < points.size(); ++i) {
     const Eigen::Vector3d gamma_C =
         impulses.segment<3>(problem->constraint_offset(static_cast<int>(i)));
@@ -845,7 +844,7 @@ void Simulation::VisitControllerEfforts(
     const {
   const ContactProblem* problem = stepper_.last_problem();
   if (problem == nullptr || !last_statistics_.converged) return;
-  const Eigen::VectorXd& impulses = stepper_.last_solution().impulses;
+  const ReusableVector& impulses = stepper_.last_solution().impulses;
   for (const TimeStepper::ControllerConstraint& c :
        stepper_.last_controller_constraints()) {
     if (c.tree == tree)

@@ -10,6 +10,7 @@
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
 
+#include "coulomb/math/sample_rows.h"
 #include "coulomb/sim/scene.h"
 #include "coulomb/sim/simulation_snapshot.h"
 #include "coulomb/sim/time_stepper.h"
@@ -55,12 +56,12 @@ struct Trajectory {
   // Per body, one row per sample: position (3), orientation w, x, y, z (4),
   // world linear velocity (3), world angular velocity (3).
   std::vector<std::vector<Eigen::Matrix<double, 13, 1>>> body_samples;
-  std::vector<Eigen::VectorXd> q;  // all trees' q, stacked, per sample
-  std::vector<Eigen::VectorXd> v;
+  SampleRows q;  // all trees' q, stacked, a row per sample
+  SampleRows v;
   // Per tree, one row per sample: its sensors' readings
   // (Simulation::SensorReadings) stacked in their order; no rows for a tree
   // without sensors.
-  std::vector<std::vector<Eigen::VectorXd>> sensor_samples;
+  std::vector<SampleRows> sensor_samples;
   // Per tree, its sensors in the order of a row of sensor_samples.
   std::vector<std::vector<RecordedSensor>> sensors;
   // What a viewer draws: the geometries (below) and their world poses X_WG
@@ -72,7 +73,7 @@ struct Trajectory {
   // geometry if none moves). GeometryPosesAt puts them together.
   Eigen::VectorXd first_poses;
   std::vector<int> moving_geometries;
-  std::vector<Eigen::VectorXd> geometry_poses;
+  SampleRows geometry_poses;
   // Per sample s, the contacts of the step that ended there:
   // contacts[contact_offsets[s], contact_offsets[s + 1]) (none for sample 0).
   std::vector<long long> contact_offsets{0};
@@ -524,6 +525,7 @@ class Simulation {
   double initial_energy_ = 0.0;
   std::vector<StepRecord> records_;
   Trajectory trajectory_;
+  std::vector<Eigen::Isometry3d> recorded_geometry_poses_;  // RecordGeometry's X_WG
   mutable Eigen::VectorXd stacked_q_, stacked_v_;
   // q() at the start of the last step: where its contacts were found
   // (ContactWrench's lever arms).

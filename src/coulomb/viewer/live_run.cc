@@ -33,7 +33,7 @@ void LiveRun::Update(const Simulation& simulation) {
   next_sample_ = discarded + trajectory.time.size();
   for (size_t s = first; s < trajectory.time.size(); ++s) {
     meta_.time.push_back(trajectory.time[s]);
-    const Eigen::VectorXd& moving_poses = trajectory.geometry_poses[s];
+    const Eigen::Map<const Eigen::VectorXd> moving_poses = trajectory.geometry_poses[s];
     poses_.insert(poses_.end(), moving_poses.begin(), moving_poses.end());
     for (long long c = trajectory.contact_offsets[s];
          c < trajectory.contact_offsets[s + 1]; ++c) {
@@ -45,7 +45,8 @@ void LiveRun::Update(const Simulation& simulation) {
     }
     contact_offsets_.push_back(static_cast<uint32_t>(contacts_.size() / 10));
     for (size_t k = 0; k < sensor_trees_.size(); ++k) {
-      const Eigen::VectorXd& readings = trajectory.sensor_samples[sensor_trees_[k]][s];
+      const Eigen::Map<const Eigen::VectorXd> readings =
+          trajectory.sensor_samples[sensor_trees_[k]][s];
       std::vector<double>& recorded = meta_.sensors[k].readings;
       recorded.insert(recorded.end(), readings.begin(), readings.end());
     }
