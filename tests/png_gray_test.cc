@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -152,6 +153,11 @@ TEST(PngGray, RefusesFilesItCannotReadNamingThem) {
   corrupt[40] = static_cast<char>(corrupt[40] ^ 1);  // inside the first IDAT
   refused(corrupt, "corrupt PNG (a chunk's CRC does not match)");
   refused(good, "4 × 6 pixels; at most 20 are read", 20);
+  PngImage huge = image;  // a header's sides are written as uint32_t
+  huge.width = huge.height = std::numeric_limits<int>::max();  // PNG's largest: 2^31 − 1
+  refused(Encode(huge), "2147483647 × 2147483647 pixels; at most 1000 are read");
+  huge.width = huge.height = -1;  // 2^32 − 1, beyond PNG's limit
+  refused(Encode(huge), "corrupt PNG (bad IHDR)");
   PngImage palette = image;
   palette.color_type = 3;
   refused(Encode(palette), "palette PNG not read; save it as grayscale");

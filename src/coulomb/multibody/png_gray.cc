@@ -12,6 +12,10 @@ namespace coulomb {
 namespace {
 
 constexpr unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+// The largest width or height a PNG may declare (PNG specification, IHDR:
+// "zero is an invalid value", at most 2^31 − 1), so that their product fits
+// a long long.
+constexpr std::uint32_t kMaxSide = 0x7fffffff;
 
 std::uint32_t BigEndian32(const unsigned char* bytes) {
   return (std::uint32_t{bytes[0]} << 24) | (std::uint32_t{bytes[1]} << 16) |
@@ -57,7 +61,7 @@ Header ReadHeader(const unsigned char* data, std::uint32_t length,
                              ": interlaced PNG not read; save it without interlacing");
   header.channels = ChannelsOf(header.color_type, header.bit_depth);
   if (header.channels == 0 || data[10] != 0 || data[11] != 0 || header.width == 0 ||
-      header.height == 0)
+      header.height == 0 || header.width > kMaxSide || header.height > kMaxSide)
     throw std::runtime_error(path + ": corrupt PNG (bad IHDR)");
   return header;
 }
