@@ -229,6 +229,10 @@ def hfield_file(asset, world_geom='<geom name="t" type="hfield" hfield="h"/>', b
      "terrain.png: file not found"),
     (hfield_file('<hfield name="h" file="missing.bin" size="1 1 0.1 0.1"/>'),
      "missing.bin: file not found"),
+    (hfield_file('<hfield name="h" file="short.bin" size="1 1 0.1 0.1"/>'),
+     r"short.bin: not a MuJoCo binary height field \(int32 nrow"),
+    (hfield_file('<hfield name="h" file="huge.bin" size="1 1 0.1 0.1"/>'),
+     r"huge.bin: not a MuJoCo binary height field \(int32 nrow"),
     (hfield_file('<hfield name="h" nrow="3" ncol="3" size="1 1 0.1 0"/>'),
      "geom 't': the base depth must be positive"),
     (hfield_file('<hfield name="h" nrow="1" ncol="3" size="1 1 0.1 0.1"/>'),
@@ -237,6 +241,11 @@ def hfield_file(asset, world_geom='<geom name="t" type="hfield" hfield="h"/>', b
      r"hfield 'h': 100000 × 100000 elevations; at most 1048576 \(1024 × 1024\) are read"),
 ])
 def test_mjcf_files_a_robot_cannot_be_are_refused_in_one_line(tmp_path, text, message):
+    # The binary height fields two cases name: 3 × 3 floats less one, and
+    # sides of 2^31 − 1 (their byte count would overflow a 64-bit integer).
+    (tmp_path / "short.bin").write_bytes(np.array([3, 3], np.int32).tobytes() + bytes(32))
+    (tmp_path / "huge.bin").write_bytes(np.array([2**31 - 1] * 2, np.int32).tobytes()
+                                        + bytes(8))
     with pytest.raises(ValueError, match=r"robots\[0\]\.mjcf: .*" + message) as error:
         load(tmp_path, text)
     assert "\n" not in str(error.value)

@@ -40,8 +40,10 @@ std::vector<double> ReadBinaryElevations(const std::string& file, int* rows, int
   int32_t size[2] = {0, 0};
   in.read(reinterpret_cast<char*>(size), sizeof(size));
   const auto bytes = static_cast<long long>(std::filesystem::file_size(file));
-  if (!in || size[0] < 1 || size[1] < 1 ||
-      bytes != 4LL * (2 + static_cast<long long>(size[0]) * size[1]))
+  // nrow · ncol < 2^62; the file's float count is compared, not its byte
+  // count, which for sides near 2^31 would overflow a long long.
+  if (!in || size[0] < 1 || size[1] < 1 || bytes % 4 != 0 ||
+      bytes / 4 - 2 != static_cast<long long>(size[0]) * size[1])
     throw std::runtime_error(file +
                              ": not a MuJoCo binary height field (int32 nrow, int32 "
                              "ncol, float32 data[nrow × ncol])");
