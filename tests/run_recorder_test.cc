@@ -403,6 +403,25 @@ TEST_F(RunRecorderTest, RunStoppedBeforeItsFirstFlushResumesFromItsStart) {
   ExpectSameFiles(Open(stopped), Open(whole));
 }
 
+// The writer appends a run's q, v, poses and sensor rows in their own
+// width: the file refuses rows of another width than its dataset's columns,
+// naming the dataset, and leaves the dataset as it was.
+TEST_F(RunRecorderTest, RowsOfAnotherWidthThanTheFilesAreRefusedNamingTheDataset) {
+  RecordKilledRoll(Folder("width"), [](Hdf5File& file) {
+    const std::vector<size_t> before = file.Dimensions("/q");
+    const std::vector<double> row(before[1] + 1, 0.0);
+    try {
+      file.AppendRows("/q", row.data(), 1, row.size());
+      ADD_FAILURE() << "a row of " << row.size() << " numbers appended to /q";
+    } catch (const std::runtime_error& error) {
+      EXPECT_NE(std::string(error.what()).find("/q"), std::string::npos) << error.what();
+      EXPECT_NE(std::string(error.what()).find("another shape"), std::string::npos)
+          << error.what();
+    }
+    EXPECT_EQ(file.Dimensions("/q"), before);
+  });
+}
+
 TEST_F(RunRecorderTest, ResumingAnotherScenesRunIsRefused) {
   const fs::path folder = Folder("other");
   {

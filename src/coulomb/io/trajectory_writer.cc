@@ -101,12 +101,11 @@ void WriteGeometries(Hdf5File* file, const Trajectory& trajectory) {
                                            trajectory.moving_geometries.end()});
 }
 
-// Rows [first, end) of `rows` appended to a growable matrix of `cols`.
+// Rows [first, end) of `rows` appended to the growable matrix `dataset`
+// (Hdf5File::AppendRows refuses rows of another width than its columns).
 void AppendVectors(Hdf5File* file, const std::string& dataset, const SampleRows& rows,
-                   size_t first, size_t cols) {
-  if (static_cast<size_t>(rows.width()) != cols)
-    file->Fail(dataset, "rows of " + std::to_string(rows.width()) + " numbers, not " +
-                            std::to_string(cols));
+                   size_t first) {
+  const auto cols = static_cast<size_t>(rows.width());
   file->AppendRows(dataset, rows.data() + first * cols, rows.size() - first, cols);
 }
 
@@ -308,12 +307,12 @@ void TrajectoryWriter::Append(const Trajectory& trajectory, size_t first,
                        field.count);
     }
   }
-  const size_t nq = trajectory.q.width(), nv = trajectory.v.width();
-  const size_t poses = 7 * trajectory.moving_geometries.size();
   if (end > first) {
-    AppendVectors(&file_, "/q", trajectory.q, first, nq);
-    AppendVectors(&file_, "/v", trajectory.v, first, nv);
-    AppendVectors(&file_, "/geometry/poses", trajectory.geometry_poses, first, poses);
+    for (const auto& [dataset, rows] :
+         {std::pair<const char*, const SampleRows*>{"/q", &trajectory.q},
+          {"/v", &trajectory.v},
+          {"/geometry/poses", &trajectory.geometry_poses}})
+      AppendVectors(&file_, dataset, *rows, first);
     AppendSensors(trajectory, first);
     const long long first_contact = trajectory.contact_offsets[first];
     AppendContacts(&file_, trajectory.contacts, static_cast<size_t>(first_contact));
@@ -331,8 +330,7 @@ void TrajectoryWriter::AppendSensors(const Trajectory& trajectory, size_t first)
   for (size_t t = 0; t < trajectory.sensors.size(); ++t) {
     const std::string readings = SensorDataset(trajectory.body_names[t], "readings");
     if (trajectory.sensors[t].empty() || !file_.Exists(readings)) continue;
-    AppendVectors(&file_, readings, trajectory.sensor_samples[t], first,
-                  file_.Dimensions(readings)[1]);
+    AppendVectors(&file_, readings, trajectory.sensor_samples[t], first);
   }
 }
 
