@@ -147,14 +147,38 @@ TEST(StepAllocation, AnUnrecordedRunAllocatesNothingPerStep) {
 
 // A recorded run (Simulation's default) keeps every sample, so its record
 // grows: but by buffer, not by sample. Each of its arrays (time, q, v, the
-// geometries' poses, the contacts, the sensors' rows, every tree's body
+// geometries' poses, the contacts, the pendulum's sensors' rows, every tree's body
 // samples, the step records) grows geometrically, so a thousand steps
 // allocate a few times per array, about log2 of the growth, where one
 // allocation per sample and array would be thousands.
+// The pendulum's sensors that read its state alone (a joint's coordinate
+// and rate, a frame's position, orientation and velocities, a gyro, the
+// clock), recorded with every sample.
+void AddStateSensors(Scene* scene) {
+  int tree = 0;
+  while (scene->system.tree(tree).name != "pendulum") ++tree;
+  const auto add = [&](const char* name, Sensor::Kind kind, const char* object) {
+    Sensor sensor;
+    sensor.name = name;
+    sensor.kind = kind;
+    scene->system.AddSensor(tree, sensor, object);
+  };
+  add("angle", Sensor::Kind::kJointPosition, "hinge");
+  add("rate", Sensor::Kind::kJointVelocity, "hinge");
+  add("where", Sensor::Kind::kFramePosition, "bob");
+  add("attitude", Sensor::Kind::kFrameOrientation, "bob");
+  add("speed", Sensor::Kind::kFrameLinearVelocity, "bob");
+  add("gyro", Sensor::Kind::kGyro, "bob");
+  add("clock", Sensor::Kind::kClock, "");
+}
+
 TEST(StepAllocation, ARecordedRunAllocatesByBufferNotBySample) {
   if (!testing::AllocationCountingEnabled())
     GTEST_SKIP() << "AddressSanitizer owns malloc";
-  Simulation simulation(RestingScene(Scheme::kSymplecticEuler, ContactSolverKind::kSap));
+  Scene scene = RestingScene(Scheme::kSymplecticEuler, ContactSolverKind::kSap);
+  AddStateSensors(&scene);
+  Simulation simulation(std::move(scene));
+  ASSERT_EQ(simulation.sensor_names("pendulum").size(), 7u);
   ASSERT_TRUE(simulation.recording());
   const double dt = simulation.time_step();
   ASSERT_FALSE(simulation.RunFor(4.0).interrupted);  // at rest: the pattern seen

@@ -78,8 +78,8 @@ FrameMotion MotionOf(int body, const Eigen::Isometry3d& X_BF,
 }
 
 // The frame kinds' readings of S relative to R (sensors.h).
-Eigen::VectorXd ReadRelativeFrame(Sensor::Kind kind, const FrameMotion& S,
-                                  const FrameMotion& R) {
+SensorValue ReadRelativeFrame(Sensor::Kind kind, const FrameMotion& S,
+                              const FrameMotion& R) {
   using Kind = Sensor::Kind;
   const Eigen::Matrix3d R_RW = R.X_WF.linear().transpose();
   const Eigen::Vector3d offset_W = S.X_WF.translation() - R.X_WF.translation();
@@ -106,8 +106,8 @@ Eigen::VectorXd ReadRelativeFrame(Sensor::Kind kind, const FrameMotion& S,
 
 }  // namespace
 
-Eigen::VectorXd ReadSubtreeSensor(const Sensor& sensor,
-                                  const MultibodyTree::SubtreeMomentum& subtree) {
+SensorValue ReadSubtreeSensor(const Sensor& sensor,
+                              const MultibodyTree::SubtreeMomentum& subtree) {
   switch (sensor.kind) {
     case Sensor::Kind::kSubtreeCom:
       return ApplyCutoff(sensor, subtree.com_W);
@@ -122,16 +122,16 @@ Eigen::Isometry3d SensorFrame(const Sensor& sensor, const MultibodyTree& model) 
   return sensor.body < 0 ? sensor.X_BS : model.body_pose(sensor.body) * sensor.X_BS;
 }
 
-Eigen::VectorXd ApplyCutoff(const Sensor& sensor, Eigen::VectorXd value) {
+SensorValue ApplyCutoff(const Sensor& sensor, SensorValue value) {
   if (sensor.cutoff <= 0.0) return value;
   const double lower = sensor.kind == Sensor::Kind::kTouch ? 0.0 : -sensor.cutoff;
   return value.cwiseMax(lower).cwiseMin(sensor.cutoff);
 }
 
-Eigen::VectorXd ReadKinematicSensor(const Sensor& sensor, const MultibodyTree& model,
-                                    const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
+SensorValue ReadKinematicSensor(const Sensor& sensor, const MultibodyTree& model,
+                                const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   using Kind = Sensor::Kind;
-  Eigen::VectorXd value(sensor.dimension());
+  SensorValue value(sensor.dimension());
   if (sensor.kind == Kind::kJointPosition || sensor.kind == Kind::kTendonLength ||
       sensor.kind == Kind::kActuatorPosition) {
     value[0] = CombinedPosition(sensor.terms, q);

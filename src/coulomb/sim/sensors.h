@@ -136,18 +136,22 @@ struct Sensor {
   bool Contains(const Eigen::Vector3d& p_S) const;
 };
 
+// A sensor's reading: Sensor::dimension() numbers, at most 4 (a
+// quaternion), held in place so that reading a sensor allocates nothing.
+using SensorValue = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 4, 1>;
+
 // The reading of a kinematic sensor (a joint's, a tendon's or an actuator's
 // coordinate, a frame's, a subtree's, a gyro or a velocimeter: not the
 // actuators' efforts, the rangefinder, the clock, touch, the accelerations
 // or the forces, which Simulation reads) of `model`'s tree at its current
 // state (q, v), cutoff applied. Throws std::invalid_argument for another.
-Eigen::VectorXd ReadKinematicSensor(const Sensor& sensor, const MultibodyTree& model,
-                                    const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+SensorValue ReadKinematicSensor(const Sensor& sensor, const MultibodyTree& model,
+                                const Eigen::VectorXd& q, const Eigen::VectorXd& v);
 // A subtree sensor's reading (its kind's part of `subtree`), cutoff applied.
-Eigen::VectorXd ReadSubtreeSensor(const Sensor& sensor,
-                                  const MultibodyTree::SubtreeMomentum& subtree);
+SensorValue ReadSubtreeSensor(const Sensor& sensor,
+                              const MultibodyTree::SubtreeMomentum& subtree);
 // `value` clamped by the sensor's cutoff.
-Eigen::VectorXd ApplyCutoff(const Sensor& sensor, Eigen::VectorXd value);
+SensorValue ApplyCutoff(const Sensor& sensor, SensorValue value);
 // X_WS at the tree's current state.
 Eigen::Isometry3d SensorFrame(const Sensor& sensor, const MultibodyTree& model);
 

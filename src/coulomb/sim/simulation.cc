@@ -195,22 +195,6 @@ void Simulation::Record(bool ends_step) {
   RecordGeometry(ends_step);
 }
 
-void Simulation::RecordSensors() {
-  for (int t = 0; t < scene_.system.num_trees(); ++t) {
-    const MultibodySystem::Tree& tree = scene_.system.tree(t);
-    if (tree.sensors.empty()) continue;
-    const std::vector<Eigen::VectorXd> readings = SensorReadings(tree.name);
-    Eigen::Index size = 0;
-    for (const Eigen::VectorXd& reading : readings) size += reading.size();
-    Eigen::Map<Eigen::VectorXd> row = trajectory_.sensor_samples[t].Append(size);
-    Eigen::Index at = 0;
-    for (const Eigen::VectorXd& reading : readings) {
-      row.segment(at, reading.size()) = reading;
-      at += reading.size();
-    }
-  }
-}
-
 void Simulation::RecordGeometry(bool ends_step) {
   std::vector<Eigen::Isometry3d>& X_WG = recorded_geometry_poses_;
   scene_.system.CalcGeometryPoses(&X_WG);

@@ -493,7 +493,10 @@ class Simulation {
   std::vector<MultibodyTree::PointForce> LastStepContactForces(int tree) const;
   // A sensor's reading that needs them (an accelerometer, a frame's
   // acceleration, a force, a torque).
-  Eigen::VectorXd ReadDynamicSensor(int tree, const Sensor& sensor) const;
+  SensorValue ReadDynamicSensor(int tree, const Sensor& sensor) const;
+  // Tree t's sensor readings (SensorReadings) stacked in their order into
+  // `readings`, as many numbers as their dimensions sum to.
+  void StackSensorReadings(int t, Eigen::Ref<Eigen::VectorXd> readings) const;
   // Calls visit(point, γ_W) for each contact of the last step (none unless
   // it converged), γ_W the impulse on B in world.
   void VisitLastContacts(const std::function<void(const ContactPoint&,

@@ -12,23 +12,55 @@ std::vector<std::string> Simulation::sensor_names(const std::string& tree) const
   return NamesOf(scene_.system.tree(FindTree(tree)).sensors);
 }
 
+namespace {
+
+// The numbers of a row of `tree`'s sensor readings stacked.
+Eigen::Index StackedSize(const MultibodySystem::Tree& tree) {
+  Eigen::Index size = 0;
+  for (const Sensor& sensor : tree.sensors) size += sensor.dimension();
+  return size;
+}
+
+}  // namespace
+
 std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree) const {
   const int t = FindTree(tree);
+  const MultibodySystem::Tree& owner = scene_.system.tree(t);
+  Eigen::VectorXd stacked(StackedSize(owner));
+  StackSensorReadings(t, stacked);
+  std::vector<Eigen::VectorXd> readings;
+  Eigen::Index at = 0;
+  for (const Sensor& sensor : owner.sensors) {
+    readings.emplace_back(stacked.segment(at, sensor.dimension()));
+    at += sensor.dimension();
+  }
+  return readings;
+}
+
+void Simulation::RecordSensors() {
+  for (int t = 0; t < scene_.system.num_trees(); ++t) {
+    const MultibodySystem::Tree& tree = scene_.system.tree(t);
+    if (!tree.sensors.empty())
+      StackSensorReadings(t, trajectory_.sensor_samples[t].Append(StackedSize(tree)));
+  }
+}
+
+void Simulation::StackSensorReadings(int t, Eigen::Ref<Eigen::VectorXd> readings) const {
   const MultibodySystem::Tree& owner = scene_.system.tree(t);
   // What several sensors share, computed once, when the first needs it.
   std::optional<Eigen::VectorXd> efforts, actuator_forces;
   std::optional<MultibodySystem::Energies> energies;
   std::optional<MultibodyTree::SubtreeMomentum> momentum;  // the world's subtree
   std::vector<Eigen::Isometry3d> X_WG;                     // for the rangefinders
-  std::vector<Eigen::VectorXd> readings;
+  Eigen::Index at = 0;
   for (const Sensor& sensor : owner.sensors) {
-    Eigen::VectorXd value = Eigen::VectorXd::Zero(sensor.dimension());
+    SensorValue value = SensorValue::Zero(sensor.dimension());
     if (sensor.kind == Sensor::Kind::kJointActuatorForce) {
       if (!efforts) efforts = JointEffortsByVelocity(t);
       value[0] = (*efforts)[sensor.terms[0].velocity];
       value = ApplyCutoff(sensor, value);
     } else if (sensor.kind == Sensor::Kind::kActuatorForce) {
-      if (!actuator_forces) actuator_forces = ActuatorForces(tree);
+      if (!actuator_forces) actuator_forces = ActuatorForces(owner.name);
       value[0] = (*actuator_forces)[sensor.actuator];
       value = ApplyCutoff(sensor, value);
     } else if (sensor.kind == Sensor::Kind::kClock) {
@@ -59,9 +91,9 @@ std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree)
     } else {
       value = ReadKinematicSensor(sensor, owner.model, owner.q, owner.v);
     }
-    readings.push_back(std::move(value));
+    readings.segment(at, value.size()) = value;
+    at += value.size();
   }
-  return readings;
 }
 
 namespace {
@@ -164,7 +196,7 @@ std::vector<MultibodyTree::PointForce> Simulation::LastStepContactForces(int tre
   return forces;
 }
 
-Eigen::VectorXd Simulation::ReadDynamicSensor(int tree, const Sensor& sensor) const {
+SensorValue Simulation::ReadDynamicSensor(int tree, const Sensor& sensor) const {
   const MultibodyTree& model = scene_.system.tree(tree).model;
   const Eigen::Isometry3d X_WS = SensorFrame(sensor, model);
   const Eigen::Matrix3d R_SW = X_WS.linear().transpose();
