@@ -151,7 +151,7 @@ sanitize-configure: deps venv
 # libFuzzer harnesses (tests/fuzz/, docs/reliability.md) built with Debian's
 # clang 19 under ASan + UBSan in build-fuzz/ and run SECONDS each (default 60),
 # or RUNS executions each (the campaign of docs/reliability.md: RUNS=1000000;
-# CI: RUNS=5000 FUZZ_SEED=1, repeatable). Findings land in build-fuzz/fuzz-findings/.
+# CI: RUNS=5000 FUZZ_SEED=1, a fixed budget). Findings land in build-fuzz/fuzz-findings/.
 FUZZ_APT_PACKAGES := clang-19 libclang-rt-19-dev libomp-19-dev llvm-19
 FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
   -fno-sanitize=enum,vptr -fno-omit-frame-pointer -DEIGEN_MALLOC_ALREADY_ALIGNED=1

@@ -7,7 +7,9 @@
 # Usage: run_fuzzers.sh BUILD_DIR SECONDS [RUNS [SEED]]
 #   RUNS: stop each harness after RUNS executions instead (SECONDS then only
 #   bounds a hang); SEED: libFuzzer's random seed (default: a new one each
-#   run). RUNS and SEED together make a run repeatable (CI).
+#   run). RUNS and SEED together fix a run's budget and first choices (CI);
+#   its path still differs a little from run to run (the coverage libFuzzer
+#   sees depends on timing and addresses), so a run can meet a new input.
 set -u
 build="$1"
 seconds="$2"
