@@ -145,12 +145,6 @@ TEST(StepAllocation, AnUnrecordedRunAllocatesNothingPerStep) {
   EXPECT_EQ(ten, one) << "nine more steps allocated " << ten - one << " times";
 }
 
-// A recorded run (Simulation's default) keeps every sample, so its record
-// grows: but by buffer, not by sample. Each of its arrays (time, q, v, the
-// geometries' poses, the contacts, the pendulum's sensors' rows, every tree's body
-// samples, the step records) grows geometrically, so a thousand steps
-// allocate a few times per array, about log2 of the growth, where one
-// allocation per sample and array would be thousands.
 // The pendulum's sensors that read its state alone (a joint's coordinate
 // and rate, a frame's position, orientation and velocities, a gyro, the
 // clock), recorded with every sample.
@@ -172,6 +166,12 @@ void AddStateSensors(Scene* scene) {
   add("clock", Sensor::Kind::kClock, "");
 }
 
+// A recorded run (Simulation's default) keeps every sample, so its record
+// grows: but by buffer, not by sample. Each of its arrays (time, q, v, the
+// geometries' poses, the contacts, the pendulum's sensors' rows, every tree's body
+// samples, the step records) grows geometrically, so a thousand steps
+// allocate a few times per array, about log2 of the growth, where one
+// allocation per sample and array would be thousands.
 TEST(StepAllocation, ARecordedRunAllocatesByBufferNotBySample) {
   if (!testing::AllocationCountingEnabled())
     GTEST_SKIP() << "AddressSanitizer owns malloc";

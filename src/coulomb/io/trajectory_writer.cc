@@ -308,11 +308,9 @@ void TrajectoryWriter::Append(const Trajectory& trajectory, size_t first,
     }
   }
   if (end > first) {
-    for (const auto& [dataset, rows] :
-         {std::pair<const char*, const SampleRows*>{"/q", &trajectory.q},
-          {"/v", &trajectory.v},
-          {"/geometry/poses", &trajectory.geometry_poses}})
-      AppendVectors(&file_, dataset, *rows, first);
+    AppendVectors(&file_, "/q", trajectory.q, first);
+    AppendVectors(&file_, "/v", trajectory.v, first);
+    AppendVectors(&file_, "/geometry/poses", trajectory.geometry_poses, first);
     AppendSensors(trajectory, first);
     const long long first_contact = trajectory.contact_offsets[first];
     AppendContacts(&file_, trajectory.contacts, static_cast<size_t>(first_contact));

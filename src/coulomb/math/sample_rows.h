@@ -14,8 +14,8 @@ namespace coulomb {
 // samples × width row-major array without a copy.
 class SampleRows {
  public:
-  // A new row of `width` numbers, its values unset, to be filled at once
-  // (the next Append may move it). The first row sets the width; a row of
+  // A new row of `width` numbers, zero, to be filled at once (the next
+  // Append may move it). The first row sets the width; a row of
   // another width after it is an error (std::invalid_argument).
   Eigen::Map<Eigen::VectorXd> Append(Eigen::Index width);
 
