@@ -145,25 +145,76 @@ TEST(StepAllocation, AnUnrecordedRunAllocatesNothingPerStep) {
   EXPECT_EQ(ten, one) << "nine more steps allocated " << ten - one << " times";
 }
 
-// The pendulum's sensors that read its state alone (a joint's coordinate
-// and rate, a frame's position, orientation and velocities, a gyro, the
-// clock), recorded with every sample.
-void AddStateSensors(Scene* scene) {
+// A control loop that names what it drives (a controller's target and a
+// body's wrench set before every step, recording off) allocates nothing per
+// step: finding a tree or a body by name builds no message for a name that
+// is there. The pendulum comes after the eight clutter bodies, so its
+// lookup passes them all.
+TEST(StepAllocation, AControlLoopByNameAllocatesNothingPerStep) {
+  if (!testing::AllocationCountingEnabled())
+    GTEST_SKIP() << "AddressSanitizer owns malloc";
+  Simulation simulation(RestingScene(Scheme::kSymplecticEuler, ContactSolverKind::kSap));
+  simulation.set_recording(false);
+  const std::string pendulum = "pendulum", hinge = "hinge", body = "body_1_1";
+  ASSERT_GT(simulation.VelocityRange(pendulum).first, 0);
+  ASSERT_FALSE(simulation.RunFor(4.0).interrupted);  // at rest: the pattern seen
+  const auto allocations = [&](int steps) {
+    const long before = testing::AllocationCount();
+    for (int k = 0; k < steps; ++k) {
+      simulation.SetJointPdTarget(pendulum, hinge, -0.2 - 1e-4 * k);
+      simulation.SetBodyWrench(body, Eigen::Vector3d(0.0, 0.0, 0.1 * k),
+                               Eigen::Vector3d::Zero());
+      EXPECT_TRUE(simulation.Step().converged);
+    }
+    return testing::AllocationCount() - before;
+  };
+  allocations(1);
+  const long one = allocations(1), ten = allocations(10);
+  EXPECT_EQ(ten, one) << "nine more steps allocated " << ten - one << " times";
+}
+
+// Eighteen sensors on the pendulum, recorded with every sample: seven that
+// read its state alone (a joint's coordinate and rate, a frame's position,
+// orientation and velocities, a gyro, the clock), and eleven that read what
+// several sensors share or the last step's solution (the controller's
+// effort, the scene's energies and momentum, a ray, the contacts: touch and
+// the link's wrench, and the last step's accelerations).
+void AddPendulumSensors(Scene* scene) {
+  struct Added {
+    const char* name;
+    Sensor::Kind kind;
+    const char* object;
+  };
+  using Kind = Sensor::Kind;
+  const Added sensors[] = {
+      {"angle", Kind::kJointPosition, "hinge"},
+      {"rate", Kind::kJointVelocity, "hinge"},
+      {"where", Kind::kFramePosition, "bob"},
+      {"attitude", Kind::kFrameOrientation, "bob"},
+      {"speed", Kind::kFrameLinearVelocity, "bob"},
+      {"gyro", Kind::kGyro, "bob"},
+      {"clock", Kind::kClock, ""},
+      {"effort", Kind::kJointActuatorForce, "hinge"},
+      {"potential", Kind::kPotentialEnergy, ""},
+      {"kinetic", Kind::kKineticEnergy, ""},
+      {"centre", Kind::kSubtreeCom, ""},
+      {"momentum", Kind::kSubtreeAngularMomentum, "bob"},
+      {"range", Kind::kRangefinder, "bob"},
+      {"touch", Kind::kTouch, "bob"},
+      {"imu", Kind::kAccelerometer, "bob"},
+      {"spin_up", Kind::kFrameAngularAcceleration, "bob"},
+      {"force", Kind::kForce, "bob"},
+      {"torque", Kind::kTorque, "bob"},
+  };
   int tree = 0;
   while (scene->system.tree(tree).name != "pendulum") ++tree;
-  const auto add = [&](const char* name, Sensor::Kind kind, const char* object) {
+  for (const Added& added : sensors) {
     Sensor sensor;
-    sensor.name = name;
-    sensor.kind = kind;
-    scene->system.AddSensor(tree, sensor, object);
-  };
-  add("angle", Sensor::Kind::kJointPosition, "hinge");
-  add("rate", Sensor::Kind::kJointVelocity, "hinge");
-  add("where", Sensor::Kind::kFramePosition, "bob");
-  add("attitude", Sensor::Kind::kFrameOrientation, "bob");
-  add("speed", Sensor::Kind::kFrameLinearVelocity, "bob");
-  add("gyro", Sensor::Kind::kGyro, "bob");
-  add("clock", Sensor::Kind::kClock, "");
+    sensor.name = added.name;
+    sensor.kind = added.kind;
+    sensor.size = Eigen::Vector3d::Constant(1.0);  // touch: a sphere of 1 m about the bob
+    scene->system.AddSensor(tree, sensor, added.object);
+  }
 }
 
 // A recorded run (Simulation's default) keeps every sample, so its record
@@ -176,9 +227,9 @@ TEST(StepAllocation, ARecordedRunAllocatesByBufferNotBySample) {
   if (!testing::AllocationCountingEnabled())
     GTEST_SKIP() << "AddressSanitizer owns malloc";
   Scene scene = RestingScene(Scheme::kSymplecticEuler, ContactSolverKind::kSap);
-  AddStateSensors(&scene);
+  AddPendulumSensors(&scene);
   Simulation simulation(std::move(scene));
-  ASSERT_EQ(simulation.sensor_names("pendulum").size(), 7u);
+  ASSERT_EQ(simulation.sensor_names("pendulum").size(), 18u);
   ASSERT_TRUE(simulation.recording());
   const double dt = simulation.time_step();
   ASSERT_FALSE(simulation.RunFor(4.0).interrupted);  // at rest: the pattern seen

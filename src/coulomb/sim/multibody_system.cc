@@ -687,24 +687,25 @@ double MultibodySystem::MechanicalEnergy() const {
 }
 
 MultibodyTree::SubtreeMomentum MultibodySystem::CalcMomentum() const {
-  std::vector<MultibodyTree::SubtreeMomentum> parts;
+  // In one pass over the trees (no list of their parts): their mass, first
+  // moment Σ m_i c_i, momentum p = Σ m_i ċ_i and angular momentum about the
+  // world's origin L_O = Σ (L_i + c_i × m_i ċ_i); then L_c = L_O − c × p.
   MultibodyTree::SubtreeMomentum all;
   Eigen::Vector3d first_moment = Eigen::Vector3d::Zero();
   Eigen::Vector3d momentum = Eigen::Vector3d::Zero();
+  Eigen::Vector3d angular_momentum_O = Eigen::Vector3d::Zero();
   for (const Tree& t : trees_) {
-    parts.push_back(t.model.Subtree(-1));
-    all.mass += parts.back().mass;
-    first_moment += parts.back().mass * parts.back().com_W;
-    momentum += parts.back().mass * parts.back().com_velocity_W;
+    const MultibodyTree::SubtreeMomentum part = t.model.Subtree(-1);
+    const Eigen::Vector3d part_momentum = part.mass * part.com_velocity_W;
+    all.mass += part.mass;
+    first_moment += part.mass * part.com_W;
+    momentum += part_momentum;
+    angular_momentum_O += part.angular_momentum_W + part.com_W.cross(part_momentum);
   }
   if (!(all.mass > 0.0)) return all;
   all.com_W = first_moment / all.mass;
   all.com_velocity_W = momentum / all.mass;
-  for (const MultibodyTree::SubtreeMomentum& part : parts) {
-    all.angular_momentum_W +=
-        part.angular_momentum_W +
-        (part.com_W - all.com_W).cross(part.mass * part.com_velocity_W);
-  }
+  all.angular_momentum_W = angular_momentum_O - all.com_W.cross(momentum);
   return all;
 }
 

@@ -519,11 +519,14 @@ const std::string& Simulation::tree_name(int tree) const {
 }
 
 int Simulation::FindTree(const std::string& name) const {
-  std::string names;
   for (int t = 0; t < num_trees(); ++t) {
     if (scene_.system.tree(t).name == name) return t;
-    names += (t > 0 ? ", " : "") + scene_.system.tree(t).name;
   }
+  // Not found: the names, for the message (built only now, so that a lookup
+  // allocates nothing).
+  std::string names;
+  for (int t = 0; t < num_trees(); ++t)
+    names += (t > 0 ? ", " : "") + scene_.system.tree(t).name;
   throw std::invalid_argument("no body or robot named '" + name + "' (the scene has " +
                               (names.empty() ? std::string("none") : names) + ")");
 }
@@ -559,17 +562,10 @@ std::string Simulation::BodyName(int geometry) const {
   return body == 0 ? owner.name : owner.model.body_name(body);
 }
 
-void Simulation::VisitLastContacts(
-    const std::function<void(const ContactPoint&, const Eigen::Vector3d&)>& visit) const {
-  const ContactProblem* problem = stepper_.last_problem();
-  if (problem == nullptr || !last_statistics_.converged) return;
-  const std::vector<ContactPoint>& points = stepper_.last_contacts();
-  const ReusableVector& impulses = stepper_.last_solution().impulses;
-  for (size_t i = 0; i < points.size(); ++i) {
-    const Eigen::Vector3d gamma_C =
-        impulses.segment<3>(problem->constraint_offset(static_cast<int>(i)));
-    visit(points[i], ContactFrame(points[i].normal_W) * gamma_C);
-  }
+Eigen::Vector3d Simulation::LastContactImpulse(size_t i) const {
+  const Eigen::Vector3d gamma_C = stepper_.last_solution().impulses.segment<3>(
+      stepper_.last_problem()->constraint_offset(static_cast<int>(i)));
+  return ContactFrame(stepper_.last_contacts()[i].normal_W) * gamma_C;
 }
 
 std::vector<Contact> Simulation::Overlaps(double depth) {
@@ -800,7 +796,10 @@ Simulation::Wrench Simulation::ContactWrench(const std::string& body) const {
 }
 
 std::pair<int, int> Simulation::VelocityRange(const std::string& tree) const {
-  const int t = FindTree(tree);
+  return VelocityRangeOfTree(FindTree(tree));
+}
+
+std::pair<int, int> Simulation::VelocityRangeOfTree(int t) const {
   int first = 0;
   for (int k = 0; k < t; ++k) first += scene_.system.tree(k).model.num_velocities();
   return {first, scene_.system.tree(t).model.num_velocities()};
@@ -822,38 +821,31 @@ Eigen::Matrix<double, 3, Eigen::Dynamic> Simulation::PointJacobian(
   return scene_.system.tree(index.tree).model.PointJacobian(index.body, p_W);
 }
 
-void Simulation::VisitControllerEfforts(
-    int tree,
-    const std::function<void(const TimeStepper::ControllerConstraint&, double)>& visit)
-    const {
-  const ContactProblem* problem = stepper_.last_problem();
-  if (problem == nullptr || !last_statistics_.converged) return;
-  const ReusableVector& impulses = stepper_.last_solution().impulses;
-  for (const TimeStepper::ControllerConstraint& c :
-       stepper_.last_controller_constraints()) {
-    if (c.tree == tree)
-      visit(c, impulses[problem->constraint_offset(c.constraint)] / time_step());
-  }
+double Simulation::LastControllerEffort(
+    const TimeStepper::ControllerConstraint& c) const {
+  return stepper_.last_solution()
+             .impulses[stepper_.last_problem()->constraint_offset(c.constraint)] /
+         time_step();
 }
 
-Eigen::VectorXd Simulation::JointEffortsByVelocity(int t) const {
-  Eigen::VectorXd efforts = Eigen::VectorXd::Zero(scene_.system.tree(t).v.size());
+void Simulation::CalcJointEffortsByVelocity(int t, Eigen::VectorXd* efforts) const {
+  efforts->setZero(scene_.system.tree(t).v.size());
   VisitControllerEfforts(
       t, [&](const TimeStepper::ControllerConstraint& c, double effort) {
         if (c.tendon < 0) {
-          efforts[c.velocity] += effort;
+          (*efforts)[c.velocity] += effort;
           return;
         }
         for (const JointTerm& term : scene_.system.tree(t).tendons[c.tendon].terms)
-          efforts[term.velocity] += term.coefficient * effort;
+          (*efforts)[term.velocity] += term.coefficient * effort;
       });
-  return efforts;
 }
 
 Eigen::VectorXd Simulation::JointEfforts(const std::string& tree) const {
   const int t = FindTree(tree);
   const MultibodyTree& model = scene_.system.tree(t).model;
-  const Eigen::VectorXd by_velocity = JointEffortsByVelocity(t);
+  Eigen::VectorXd by_velocity;
+  CalcJointEffortsByVelocity(t, &by_velocity);
   const std::vector<std::string> names = model.OneDofJointNames();
   Eigen::VectorXd efforts(static_cast<Eigen::Index>(names.size()));
   for (size_t k = 0; k < names.size(); ++k)

@@ -456,6 +456,8 @@ class Simulation {
 
  private:
   int FindTree(const std::string& name) const;
+  // VelocityRange of tree `t`.
+  std::pair<int, int> VelocityRangeOfTree(int t) const;
   // Connection `name` of tree `tree` (std::invalid_argument listing its
   // connections when there is none).
   BodyConnection& FindConnection(const std::string& tree, const std::string& name);
@@ -473,8 +475,11 @@ class Simulation {
     for (const Named& element : elements) names.push_back(element.name);
     return names;
   }
-  // JointEfforts of tree `t` by velocity index (0 off the one-dof joints).
-  Eigen::VectorXd JointEffortsByVelocity(int t) const;
+  // JointEfforts of tree `t` by velocity index (0 off the one-dof joints),
+  // and ActuatorForces of tree `t`, written into `efforts` and `forces`
+  // (resized; no allocation once they have the size).
+  void CalcJointEffortsByVelocity(int t, Eigen::VectorXd* efforts) const;
+  void CalcActuatorForces(int t, Eigen::VectorXd* forces) const;
   // Whether CastRay(…, tree, body) leaves geometry `geometry` out.
   bool LeftOutOfRay(int geometry, int tree, int body) const;
   // CastRay with the geometries at X_WG (CalcGeometryPoses), d_W a unit
@@ -487,27 +492,54 @@ class Simulation {
   // at points inside its volume (Sensor::kTouch).
   double TouchForce(int tree, const Sensor& sensor) const;
   // Tree `tree`'s joint accelerations over the last step, (v − v_start)/δt,
-  // and the last step's contact forces on its bodies (γ/δt at each point);
-  // zero and none before a step, after a failed one and after SetState.
-  Eigen::VectorXd LastStepAccelerations(int tree) const;
-  std::vector<MultibodyTree::PointForce> LastStepContactForces(int tree) const;
-  // A sensor's reading that needs them (an accelerometer, a frame's
-  // acceleration, a force, a torque).
-  SensorValue ReadDynamicSensor(int tree, const Sensor& sensor) const;
+  // and the last step's contact forces on its bodies (γ/δt at each point),
+  // written into `a` and `forces`: zero and none before a step, after a
+  // failed one and after SetState.
+  void CalcLastStepAccelerations(int tree, Eigen::VectorXd* a) const;
+  void CalcLastStepContactForces(int tree,
+                                 std::vector<MultibodyTree::PointForce>* forces) const;
+  // What a tree's sensors share, each computed once per reading when the
+  // first sensor needs it, in buffers kept from one reading to the next (a
+  // recorded run's: reading its sensors then allocates nothing).
+  struct SensorScratch {
+    Eigen::VectorXd efforts, actuator_forces, accelerations;
+    std::vector<Eigen::Isometry3d> X_WG;  // for the rangefinders
+    std::vector<MultibodyTree::PointForce> contact_forces;
+  };
+  // A sensor's reading that needs the last step's accelerations `a` and, for
+  // a force or a torque, its contact forces on the tree (an accelerometer,
+  // a frame's acceleration, a force, a torque).
+  SensorValue ReadDynamicSensor(
+      int tree, const Sensor& sensor, const Eigen::VectorXd& a,
+      const std::vector<MultibodyTree::PointForce>& forces) const;
   // Tree t's sensor readings (SensorReadings) stacked in their order into
   // `readings`, as many numbers as their dimensions sum to.
-  void StackSensorReadings(int t, Eigen::Ref<Eigen::VectorXd> readings) const;
+  void StackSensorReadings(int t, SensorScratch* scratch,
+                           Eigen::Ref<Eigen::VectorXd> readings) const;
   // Calls visit(point, γ_W) for each contact of the last step (none unless
-  // it converged), γ_W the impulse on B in world.
-  void VisitLastContacts(const std::function<void(const ContactPoint&,
-                                                  const Eigen::Vector3d&)>& visit) const;
+  // it converged), γ_W the impulse on B in world. (A template, so that a
+  // visitor's captures are not copied to the heap.)
+  template <typename Visit>
+  void VisitLastContacts(Visit&& visit) const {
+    if (stepper_.last_problem() == nullptr || !last_statistics_.converged) return;
+    const std::vector<ContactPoint>& points = stepper_.last_contacts();
+    for (size_t i = 0; i < points.size(); ++i) visit(points[i], LastContactImpulse(i));
+  }
+  // The impulse γ_W [N·s] on B of the last step's contact i, in world.
+  Eigen::Vector3d LastContactImpulse(size_t i) const;
   // Calls visit(c, u) for each PD controller c of tree `tree` over the last
   // step, u = γ/δt its effort (its joint's or its tendon's); none unless the
   // last step converged.
-  void VisitControllerEfforts(
-      int tree,
-      const std::function<void(const TimeStepper::ControllerConstraint&, double)>& visit)
-      const;
+  template <typename Visit>
+  void VisitControllerEfforts(int tree, Visit&& visit) const {
+    if (stepper_.last_problem() == nullptr || !last_statistics_.converged) return;
+    for (const TimeStepper::ControllerConstraint& c :
+         stepper_.last_controller_constraints()) {
+      if (c.tree == tree) visit(c, LastControllerEffort(c));
+    }
+  }
+  // Controller constraint c's effort u = γ/δt over the last step.
+  double LastControllerEffort(const TimeStepper::ControllerConstraint& c) const;
   // ends_step: the sample ends a step, whose contacts are recorded with it.
   void Record(bool ends_step);
   // The geometry poses and last step's contacts, for the viewer.
@@ -529,6 +561,7 @@ class Simulation {
   std::vector<StepRecord> records_;
   Trajectory trajectory_;
   std::vector<Eigen::Isometry3d> recorded_geometry_poses_;  // RecordGeometry's X_WG
+  SensorScratch recorded_sensor_scratch_;                   // RecordSensors'
   mutable Eigen::VectorXd stacked_q_, stacked_v_;
   // q() at the start of the last step: where its contacts were found
   // (ContactWrench's lever arms).

@@ -31,17 +31,20 @@ void Simulation::SetActuatorControl(const std::string& tree, const std::string& 
 }
 
 Eigen::VectorXd Simulation::ActuatorForces(const std::string& tree) const {
-  const int t = FindTree(tree);
+  Eigen::VectorXd forces;
+  CalcActuatorForces(FindTree(tree), &forces);
+  return forces;
+}
+
+void Simulation::CalcActuatorForces(int t, Eigen::VectorXd* forces) const {
   const std::vector<ActuatorControl>& actuators = scene_.system.tree(t).actuators;
-  Eigen::VectorXd forces =
-      Eigen::VectorXd::Zero(static_cast<Eigen::Index>(actuators.size()));
+  forces->setZero(static_cast<Eigen::Index>(actuators.size()));
   VisitControllerEfforts(
       t, [&](const TimeStepper::ControllerConstraint& c, double effort) {
         for (size_t k = 0; k < actuators.size(); ++k)
           if (actuators[k].controller == c.controller)
-            forces[static_cast<Eigen::Index>(k)] = effort / actuators[k].gear;
+            (*forces)[static_cast<Eigen::Index>(k)] = effort / actuators[k].gear;
       });
-  return forces;
 }
 
 }  // namespace coulomb

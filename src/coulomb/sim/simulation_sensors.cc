@@ -3,6 +3,7 @@
 #include "coulomb/sim/simulation.h"
 
 #include <optional>
+#include <utility>
 
 #include "coulomb/geometry/ray_cast.h"
 
@@ -27,7 +28,8 @@ std::vector<Eigen::VectorXd> Simulation::SensorReadings(const std::string& tree)
   const int t = FindTree(tree);
   const MultibodySystem::Tree& owner = scene_.system.tree(t);
   Eigen::VectorXd stacked(StackedSize(owner));
-  StackSensorReadings(t, stacked);
+  SensorScratch scratch;
+  StackSensorReadings(t, &scratch, stacked);
   std::vector<Eigen::VectorXd> readings;
   Eigen::Index at = 0;
   for (const Sensor& sensor : owner.sensors) {
@@ -41,27 +43,32 @@ void Simulation::RecordSensors() {
   for (int t = 0; t < scene_.system.num_trees(); ++t) {
     const MultibodySystem::Tree& tree = scene_.system.tree(t);
     if (!tree.sensors.empty())
-      StackSensorReadings(t, trajectory_.sensor_samples[t].Append(StackedSize(tree)));
+      StackSensorReadings(t, &recorded_sensor_scratch_,
+                          trajectory_.sensor_samples[t].Append(StackedSize(tree)));
   }
 }
 
-void Simulation::StackSensorReadings(int t, Eigen::Ref<Eigen::VectorXd> readings) const {
+void Simulation::StackSensorReadings(int t, SensorScratch* scratch,
+                                     Eigen::Ref<Eigen::VectorXd> readings) const {
   const MultibodySystem::Tree& owner = scene_.system.tree(t);
-  // What several sensors share, computed once, when the first needs it.
-  std::optional<Eigen::VectorXd> efforts, actuator_forces;
+  // What several sensors share, computed once, when the first needs it (in
+  // `scratch` or here).
+  bool have_efforts = false, have_actuator_forces = false, have_poses = false,
+       have_dynamics = false;
   std::optional<MultibodySystem::Energies> energies;
   std::optional<MultibodyTree::SubtreeMomentum> momentum;  // the world's subtree
-  std::vector<Eigen::Isometry3d> X_WG;                     // for the rangefinders
   Eigen::Index at = 0;
   for (const Sensor& sensor : owner.sensors) {
     SensorValue value = SensorValue::Zero(sensor.dimension());
     if (sensor.kind == Sensor::Kind::kJointActuatorForce) {
-      if (!efforts) efforts = JointEffortsByVelocity(t);
-      value[0] = (*efforts)[sensor.terms[0].velocity];
+      if (!std::exchange(have_efforts, true))
+        CalcJointEffortsByVelocity(t, &scratch->efforts);
+      value[0] = scratch->efforts[sensor.terms[0].velocity];
       value = ApplyCutoff(sensor, value);
     } else if (sensor.kind == Sensor::Kind::kActuatorForce) {
-      if (!actuator_forces) actuator_forces = ActuatorForces(owner.name);
-      value[0] = (*actuator_forces)[sensor.actuator];
+      if (!std::exchange(have_actuator_forces, true))
+        CalcActuatorForces(t, &scratch->actuator_forces);
+      value[0] = scratch->actuator_forces[sensor.actuator];
       value = ApplyCutoff(sensor, value);
     } else if (sensor.kind == Sensor::Kind::kClock) {
       value[0] = time();
@@ -74,11 +81,12 @@ void Simulation::StackSensorReadings(int t, Eigen::Ref<Eigen::VectorXd> readings
                      : energies->gravity + energies->springs;
       value = ApplyCutoff(sensor, value);
     } else if (sensor.kind == Sensor::Kind::kRangefinder) {
-      if (X_WG.empty()) scene_.system.CalcGeometryPoses(&X_WG);
+      if (!std::exchange(have_poses, true))
+        scene_.system.CalcGeometryPoses(&scratch->X_WG);
       const Eigen::Isometry3d X_WS = SensorFrame(sensor, owner.model);
-      value[0] =
-          CastRayAmong(X_WG, X_WS.translation(), X_WS.linear().col(2), t, sensor.body)
-              .value_or(-1.0);
+      value[0] = CastRayAmong(scratch->X_WG, X_WS.translation(), X_WS.linear().col(2), t,
+                              sensor.body)
+                     .value_or(-1.0);
       value = ApplyCutoff(sensor, value);
     } else if (sensor.kind == Sensor::Kind::kTouch) {
       value[0] = TouchForce(t, sensor);
@@ -87,7 +95,12 @@ void Simulation::StackSensorReadings(int t, Eigen::Ref<Eigen::VectorXd> readings
       if (!momentum) momentum = scene_.system.CalcMomentum();
       value = ReadSubtreeSensor(sensor, *momentum);
     } else if (sensor.on_dynamics()) {
-      value = ApplyCutoff(sensor, ReadDynamicSensor(t, sensor));
+      if (!std::exchange(have_dynamics, true)) {
+        CalcLastStepAccelerations(t, &scratch->accelerations);
+        CalcLastStepContactForces(t, &scratch->contact_forces);
+      }
+      value = ApplyCutoff(sensor, ReadDynamicSensor(t, sensor, scratch->accelerations,
+                                                    scratch->contact_forces));
     } else {
       value = ReadKinematicSensor(sensor, owner.model, owner.q, owner.v);
     }
@@ -173,34 +186,38 @@ double Simulation::TouchForce(int tree, const Sensor& sensor) const {
   return force;
 }
 
-Eigen::VectorXd Simulation::LastStepAccelerations(int tree) const {
+void Simulation::CalcLastStepAccelerations(int tree, Eigen::VectorXd* a) const {
   const MultibodySystem::Tree& owner = scene_.system.tree(tree);
-  if (step_start_v_.size() != v().size() || !last_statistics_.converged)
-    return Eigen::VectorXd::Zero(owner.v.size());
-  const auto [first, count] = VelocityRange(owner.name);
-  return (owner.v - step_start_v_.segment(first, count)) / time_step();
+  if (step_start_v_.size() != v().size() || !last_statistics_.converged) {
+    a->setZero(owner.v.size());
+    return;
+  }
+  const auto [first, count] = VelocityRangeOfTree(tree);
+  *a = (owner.v - step_start_v_.segment(first, count)) / time_step();
 }
 
-std::vector<MultibodyTree::PointForce> Simulation::LastStepContactForces(int tree) const {
+void Simulation::CalcLastStepContactForces(
+    int tree, std::vector<MultibodyTree::PointForce>* forces) const {
   const CollisionWorld& world = scene_.system.collision_world();
-  std::vector<MultibodyTree::PointForce> forces;
-  if (step_start_v_.size() != v().size()) return forces;
+  forces->clear();
+  if (step_start_v_.size() != v().size()) return;
   VisitLastContacts([&](const ContactPoint& point, const Eigen::Vector3d& gamma_W) {
     // γ acts on B, −γ on A.
     for (const auto& [geometry, sign] :
          {std::pair{point.geometry_b, 1.0}, std::pair{point.geometry_a, -1.0}}) {
       if (world.tree(geometry) == tree)
-        forces.push_back({world.body(geometry), point.p_W, sign * gamma_W / time_step()});
+        forces->push_back(
+            {world.body(geometry), point.p_W, sign * gamma_W / time_step()});
     }
   });
-  return forces;
 }
 
-SensorValue Simulation::ReadDynamicSensor(int tree, const Sensor& sensor) const {
+SensorValue Simulation::ReadDynamicSensor(
+    int tree, const Sensor& sensor, const Eigen::VectorXd& a,
+    const std::vector<MultibodyTree::PointForce>& forces) const {
   const MultibodyTree& model = scene_.system.tree(tree).model;
   const Eigen::Isometry3d X_WS = SensorFrame(sensor, model);
   const Eigen::Matrix3d R_SW = X_WS.linear().transpose();
-  const Eigen::VectorXd a = LastStepAccelerations(tree);
   if (sensor.kind != Sensor::Kind::kForce && sensor.kind != Sensor::Kind::kTorque) {
     const auto [alpha_W, a_S] =
         sensor.body < 0
@@ -212,7 +229,7 @@ SensorValue Simulation::ReadDynamicSensor(int tree, const Sensor& sensor) const 
                                                        : proper_W;
   }
   const auto [force, torque] =
-      model.ParentWrench(sensor.body, a, LastStepContactForces(tree), X_WS.translation());
+      model.ParentWrench(sensor.body, a, forces, X_WS.translation());
   return R_SW * (sensor.kind == Sensor::Kind::kForce ? force : torque);
 }
 
