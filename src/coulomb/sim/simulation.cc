@@ -197,7 +197,7 @@ void Simulation::Record(bool ends_step) {
 
 void Simulation::RecordGeometry(bool ends_step) {
   std::vector<Eigen::Isometry3d>& X_WG = recorded_geometry_poses_;
-  scene_.system.CalcGeometryPoses(&X_WG);
+  scene_.system.UpdateGeometryPoses(&X_WG);  // the fixed ones kept from the first sample
   const auto pose = [&](int g) {
     const Eigen::Quaterniond rotation(X_WG[g].linear());
     Eigen::Matrix<double, 7, 1> row;
