@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <random>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -10,6 +11,8 @@
 #include <gtest/gtest.h>
 
 #include "coulomb/coulomb.h"
+#include "coulomb/geometry/ray_cast.h"
+#include "test_polytopes.h"
 
 namespace coulomb {
 namespace {
@@ -639,6 +642,85 @@ TEST(SimulationApi, StepsReportSapsIslandsAndLineSearches) {
     EXPECT_EQ(stats.working_set_rounds, n == 0 ? 2 : 0) << "step " << n;
   }
   EXPECT_GT(line_searches, 0);
+}
+
+// The nearest crossing of the ray from o along d (normalized, as CastRay
+// does) among all of the scene's geometries, each tested on its own
+// (RayDistance), those of tree `tree`'s body `body` left out (tree −1: none):
+// what CastRay must find, without the bounding spheres it culls with.
+std::optional<double> EveryGeometrysNearestCrossing(const Simulation& sim,
+                                                    const Eigen::Vector3d& o,
+                                                    const Eigen::Vector3d& d, int tree,
+                                                    int body) {
+  const CollisionWorld& world = sim.scene().system.collision_world();
+  std::vector<Eigen::Isometry3d> X_WG;
+  sim.scene().system.CalcGeometryPoses(&X_WG);
+  std::optional<double> nearest;
+  for (int g = 0; g < world.num_geometries(); ++g) {
+    if (tree >= 0 && world.OnBody(g, tree, body)) continue;
+    const Eigen::Isometry3d X_GW = X_WG[g].inverse();
+    const std::optional<double> t =
+        RayDistance(world.shape(g), X_GW * o, X_GW.linear() * d.normalized());
+    if (t && (!nearest || *t < *nearest)) nearest = t;
+  }
+  return nearest;
+}
+
+// Rays cast into a pile of every convex shape kind (the clutter's boxes and
+// balls, with a capsule, a cylinder, an ellipsoid and a convex mesh landed
+// on them, inside walls on the ground), from points around and inside the
+// bodies along random directions, meet what testing every geometry on its
+// own meets, to the bit: CastRay's and CastRays' bounding-sphere culling
+// leaves out no geometry that a ray meets first.
+TEST(SimulationApi, CastRaysMeetWhatTestingEveryGeometryMeets) {
+  Scene scene = MakeBuiltinScene("clutter", {{"bodies", "40"}});
+  const Shape shapes[] = {Capsule{0.05, 0.2}, Cylinder{0.08, 0.1},
+                          Ellipsoid{Eigen::Vector3d(0.1, 0.06, 0.04)},
+                          testing::TwelveGonPrism()};
+  for (int k = 0; k < 4; ++k) {
+    scene.system.AddFreeBody("odd" + std::to_string(k), shapes[k], 0.5,
+                             Pose(Eigen::Vector3d(-0.15 + 0.1 * k, 0.05, 1.2 + 0.15 * k)),
+                             Eigen::Vector3d::Zero(), Eigen::Vector3d(1, 2, 3),
+                             ContactMaterial{});
+  }
+  Simulation sim(std::move(scene));
+  ASSERT_FALSE(sim.RunFor(1.5).interrupted);
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  const auto point = [&] {
+    return Eigen::Vector3d(unit(random), unit(random), 0.6 + 0.6 * unit(random));
+  };
+  int met = 0, missed = 0;
+  for (int ray = 0; ray < 3000; ++ray) {
+    // Half from a body's centre (that body left out, as a rangefinder's), half anywhere.
+    const int tree = ray % 2 == 0 ? ray / 2 % sim.num_trees() : -1;
+    const Eigen::Vector3d o =
+        tree >= 0 ? sim.scene().system.tree(tree).model.body_pose(0).translation()
+                  : point();
+    Eigen::Vector3d d = point() - o;
+    if (!(d.norm() > 1e-3)) continue;
+    d.normalize();
+    const std::optional<double> expected =
+        EveryGeometrysNearestCrossing(sim, o, d, tree, 0);
+    EXPECT_EQ(sim.CastRay(o, d, tree, 0), expected) << "ray " << ray;
+    expected ? ++met : ++missed;
+  }
+  // Both kinds of answer occur (the walls and ground leave some rays unmet:
+  // those going up and out).
+  EXPECT_GT(met, 1000);
+  EXPECT_GT(missed, 100);
+  // A scan: the same, −1 where nothing is met.
+  const Eigen::Vector3d o(0.0, 0.0, 0.9);
+  Eigen::Matrix<double, Eigen::Dynamic, 3> directions(500, 3);
+  for (int k = 0; k < 500; ++k)
+    directions.row(k) = (point() - o).normalized().transpose();
+  const Eigen::VectorXd scan = sim.CastRays(o, directions);
+  for (int k = 0; k < 500; ++k) {
+    EXPECT_EQ(scan[k],
+              EveryGeometrysNearestCrossing(sim, o, directions.row(k).transpose(), -1, 0)
+                  .value_or(-1.0))
+        << "direction " << k;
+  }
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // trees' state (sensors.h), forces from the last step's solution, and rays.
 #include "coulomb/sim/simulation.h"
 
+#include <cmath>
 #include <optional>
 #include <utility>
 
@@ -153,6 +154,27 @@ Eigen::VectorXd Simulation::CastRays(
   return distances;
 }
 
+namespace {
+
+// Whether the ray o + t d (d a unit vector, t ≥ 0) can meet a shape that
+// the sphere of radius r about c holds, nearer than `nearest`: its line
+// passes within r of c, and enters the sphere neither behind o nor beyond
+// `nearest` (the shape's crossing lies within the sphere's chord). r is
+// widened by a relative 1e-9 so that rounding never culls a grazing ray.
+bool RayMayMeetSphere(const Eigen::Vector3d& c, double r, const Eigen::Vector3d& o,
+                      const Eigen::Vector3d& d, const std::optional<double>& nearest) {
+  if (!std::isfinite(r)) return true;  // a half-space
+  const double reach = r + 1e-9 * (1.0 + r);
+  const Eigen::Vector3d w = c - o;
+  const double along = w.dot(d);  // t of the line's closest approach to c
+  const double off_squared = (w - along * d).squaredNorm();
+  if (off_squared > reach * reach) return false;
+  const double half_chord = std::sqrt(reach * reach - off_squared);
+  return along + half_chord >= 0.0 && (!nearest || along - half_chord <= *nearest);
+}
+
+}  // namespace
+
 std::optional<double> Simulation::CastRayAmong(const std::vector<Eigen::Isometry3d>& X_WG,
                                                const Eigen::Vector3d& origin_W,
                                                const Eigen::Vector3d& d_W,
@@ -160,7 +182,10 @@ std::optional<double> Simulation::CastRayAmong(const std::vector<Eigen::Isometry
   const CollisionWorld& world = scene_.system.collision_world();
   std::optional<double> nearest;
   for (int g = 0; g < world.num_geometries(); ++g) {
-    if (LeftOutOfRay(g, exclude_tree, exclude_body)) continue;
+    if (LeftOutOfRay(g, exclude_tree, exclude_body) ||
+        !RayMayMeetSphere(X_WG[g].translation(), world.bounding_radius(g), origin_W, d_W,
+                          nearest))
+      continue;
     const Eigen::Isometry3d X_GW = X_WG[g].inverse();
     const std::optional<double> t =
         RayDistance(world.shape(g), X_GW * origin_W, X_GW.linear() * d_W);
