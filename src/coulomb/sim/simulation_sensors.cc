@@ -96,7 +96,7 @@ void Simulation::StackSensorReadings(int t, SensorScratch* scratch,
       if (!momentum) momentum = scene_.system.CalcMomentum();
       value = ReadSubtreeSensor(sensor, *momentum);
     } else if (sensor.on_dynamics()) {
-      if (!std::exchange(have_dynamics, true)) {
+      if (!std::exchange(have_dynamics, true)) {  // (the forces for a force or torque)
         CalcLastStepAccelerations(t, &scratch->accelerations);
         CalcLastStepContactForces(t, &scratch->contact_forces);
       }
