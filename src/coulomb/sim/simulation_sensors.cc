@@ -82,8 +82,8 @@ void Simulation::StackSensorReadings(int t, SensorScratch* scratch,
                      : energies->gravity + energies->springs;
       value = ApplyCutoff(sensor, value);
     } else if (sensor.kind == Sensor::Kind::kRangefinder) {
-      if (!std::exchange(have_poses, true))
-        scene_.system.CalcGeometryPoses(&scratch->X_WG);
+      if (!std::exchange(have_poses, true))  // the world's own kept from the last reading
+        scene_.system.UpdateGeometryPoses(&scratch->X_WG);
       const Eigen::Isometry3d X_WS = SensorFrame(sensor, owner.model);
       value[0] = CastRayAmong(scratch->X_WG, X_WS.translation(), X_WS.linear().col(2), t,
                               sensor.body)
