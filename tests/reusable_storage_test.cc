@@ -1,4 +1,5 @@
-// ReusableDense (vectors and matrices), ReusableLists, PackedMatrices and SampleRows: the
+// ReusableDense (vectors and matrices), ReusableLists, PackedMatrices, SampleRows and
+// SegmentedArray: the
 // values they hold behave as a VectorXd, a vector of vectors and separate matrices would,
 // and their storage stays where it was when they shrink and grow back.
 #include <gtest/gtest.h>
@@ -7,6 +8,7 @@
 #include "coulomb/math/reusable_dense.h"
 #include "coulomb/math/reusable_lists.h"
 #include "coulomb/math/sample_rows.h"
+#include "coulomb/math/segmented_array.h"
 
 namespace coulomb {
 namespace {
@@ -143,6 +145,74 @@ TEST(SampleRows, ClearingKeepsTheStorageForTheNextRows) {
   for (int s = 0; s < 50; ++s) rows.Append(14).setConstant(-s);  // a new width is fine
   EXPECT_EQ(rows.data(), storage);
   EXPECT_EQ(rows[49], Eigen::VectorXd::Constant(14, -49.0));
+}
+
+TEST(SampleRows, GrowingKeepsEveryRowAndCopiesAreIndependent) {
+  SampleRows rows;
+  for (int s = 0; s < 20000; ++s)
+    rows.Append(5).setLinSpaced(s, s + 4);  // grows ~10 times
+  ASSERT_EQ(rows.size(), 20000u);
+  for (int s = 0; s < 20000; s += 997) {
+    EXPECT_EQ(rows[s], Eigen::VectorXd::LinSpaced(5, s, s + 4)) << s;
+  }
+  SampleRows copy = rows;
+  copy.Append(5).setConstant(-1.0);
+  EXPECT_EQ(rows.size(), 20000u);
+  EXPECT_NE(copy.data(), rows.data());
+  EXPECT_EQ(copy[123], rows[123]);
+  const double* storage = copy.data();
+  const SampleRows moved = std::move(copy);
+  EXPECT_EQ(moved.data(), storage);  // the buffer is handed over, not copied
+  EXPECT_EQ(moved.size(), 20001u);
+  EXPECT_TRUE(copy.empty());  // NOLINT(bugprone-use-after-move): moved-from is empty
+  copy = moved;               // and usable again
+  EXPECT_EQ(copy.back(), Eigen::VectorXd::Constant(5, -1.0));
+}
+
+// An element with a count of the live ones, to see SegmentedArray construct
+// and destroy each exactly once.
+struct Counted {
+  static inline int live = 0;
+  explicit Counted(int v) : value(v) { ++live; }
+  Counted(const Counted& other) : value(other.value) { ++live; }
+  Counted& operator=(const Counted&) = default;
+  ~Counted() { --live; }
+  int value;
+};
+
+TEST(SegmentedArray, AppendingNeverMovesAnElement) {
+  SegmentedArray<Counted> array;
+  std::vector<const Counted*> addresses;
+  const int n = 64 * 63 + 5;  // into the seventh segment
+  for (int i = 0; i < n; ++i) {
+    array.push_back(Counted(i));
+    addresses.push_back(&array[i]);
+  }
+  ASSERT_EQ(array.size(), static_cast<size_t>(n));
+  EXPECT_EQ(Counted::live, n);
+  for (int i = 0; i < n; ++i) {
+    ASSERT_EQ(array[i].value, i);
+    ASSERT_EQ(&array[i], addresses[i]) << i;  // where it was written
+  }
+  // Segment k holds 64 · 2^k elements: 0–63, 64–191, 192–447, … contiguously.
+  EXPECT_EQ(&array[63] + 1, addresses[63] + 1);
+  EXPECT_EQ(&array[64 + 127], &array[64] + 127);
+  EXPECT_EQ(&array[192 + 255], &array[192] + 255);
+  {
+    const SegmentedArray<Counted> copy = array;
+    EXPECT_EQ(Counted::live, 2 * n);
+    EXPECT_EQ(copy[n - 1].value, n - 1);
+    EXPECT_NE(&copy[0], &array[0]);
+  }
+  EXPECT_EQ(Counted::live, n);
+  array.clear();
+  EXPECT_TRUE(array.empty());
+  EXPECT_EQ(Counted::live, 0);
+  array.push_back(Counted(7));
+  EXPECT_EQ(&array[0], addresses[0]);  // the segments were kept
+  SegmentedArray<Counted> moved = std::move(array);
+  EXPECT_EQ(&moved[0], addresses[0]);
+  EXPECT_EQ(Counted::live, 1);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Counts heap allocations per time step (allocation_counter.h: every
 // malloc, calloc and realloc of this test executable): nothing allocates
 // inside the step loop once the contact pattern has been seen.
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -244,6 +245,45 @@ TEST(StepAllocation, ARecordedRunAllocatesByBufferNotBySample) {
   // of the trees' body samples and of a dozen other arrays.
   EXPECT_LE(allocations, 5 * (trees + 12))
       << steps << " recorded steps allocated " << allocations << " times";
+}
+
+// The bytes a simulation's recording holds: samples, contacts, step records.
+double RecordedBytes(const Simulation& simulation) {
+  const Trajectory& t = simulation.trajectory();
+  const auto bytes = [](const SampleRows& rows) {
+    return 8.0 * static_cast<double>(rows.size()) * static_cast<double>(rows.width());
+  };
+  double total = bytes(t.q) + bytes(t.v) + bytes(t.geometry_poses);
+  for (const SampleRows& rows : t.body_samples) total += bytes(rows);
+  for (const SampleRows& rows : t.sensor_samples) total += bytes(rows);
+  total += 8.0 * static_cast<double>(t.time.size() + t.contact_offsets.size());
+  total += static_cast<double>(t.contacts.size() * sizeof(RecordedContact));
+  return total + static_cast<double>(simulation.records().size() * sizeof(StepRecord));
+}
+
+long MinorPageFaults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+// A long recorded run's fresh memory is its recording, and each fresh page
+// costs a page fault when first touched. Grown as a std::vector grows (a new
+// buffer twice as large, the old one copied into it and freed), a recording
+// touches about twice its size in pages; grown in place (SampleRows's
+// realloc, SegmentedArray's segments), about its size.
+TEST(StepAllocation, ARecordedRunTouchesEachPageOfItsRecordingAboutOnce) {
+  Simulation simulation(MakeBuiltinScene("clutter", {{"bodies", "40"}}));
+  ASSERT_FALSE(simulation.RunFor(1.0).interrupted);
+  const double bytes_before = RecordedBytes(simulation);
+  const long faults_before = MinorPageFaults();
+  const SimulationSummary summary = simulation.RunFor(30.0);
+  const double pages = static_cast<double>(MinorPageFaults() - faults_before);
+  const double recorded_pages = (RecordedBytes(simulation) - bytes_before) / 4096.0;
+  EXPECT_EQ(summary.failed_steps, 0);
+  ASSERT_GT(recorded_pages, 10000.0);  // so that what else touches a page does not count
+  EXPECT_LE(pages, 1.25 * recorded_pages)
+      << "the run touched " << pages << " fresh pages to record " << recorded_pages;
 }
 
 // Every tree's q and v, and the time: where a run is replayed from.

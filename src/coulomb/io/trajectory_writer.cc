@@ -109,7 +109,7 @@ void AppendVectors(Hdf5File* file, const std::string& dataset, const SampleRows&
   file->AppendRows(dataset, rows.data() + first * cols, rows.size() - first, cols);
 }
 
-void AppendContacts(Hdf5File* file, const std::vector<RecordedContact>& contacts,
+void AppendContacts(Hdf5File* file, const SegmentedArray<RecordedContact>& contacts,
                     size_t first) {
   std::vector<long long> geometry_a, geometry_b;
   std::vector<double> points, normals, impulses, depths;

@@ -1,7 +1,8 @@
 #pragma once
 
 #include <cstddef>
-#include <vector>
+#include <cstdlib>
+#include <memory>
 
 #include <Eigen/Core>
 
@@ -12,8 +13,22 @@ namespace coulomb {
 // a row allocates only when the buffer grows (geometrically), where a vector
 // of Eigen::VectorXd would allocate once per sample; the rows read out as a
 // samples × width row-major array without a copy.
+//
+// The buffer grows by realloc, not as a std::vector does (a new buffer, the
+// old one copied into it and freed). A long recording is most of a run's
+// fresh memory, and a fresh page costs its first touch (a page fault, about
+// 1.5 µs here): where the C library maps large blocks (glibc: above its mmap
+// threshold, growing them by mremap), growth moves the pages instead of
+// copying them, so each page of the recording is touched once, not about
+// twice.
 class SampleRows {
  public:
+  SampleRows() = default;
+  SampleRows(const SampleRows& other);
+  SampleRows(SampleRows&& other) noexcept;
+  SampleRows& operator=(SampleRows other) noexcept;
+  ~SampleRows() = default;
+
   // A new row of `width` numbers, zero, to be filled at once (the next
   // Append may move it). The first row sets the width; a row of
   // another width after it is an error (std::invalid_argument).
@@ -30,7 +45,7 @@ class SampleRows {
   // Row s, checked (std::out_of_range past the last row).
   Eigen::Map<const Eigen::VectorXd> at(size_t s) const;
   Eigen::Map<const Eigen::VectorXd> back() const { return (*this)[rows_ - 1]; }
-  const double* data() const { return values_.data(); }
+  const double* data() const { return values_.get(); }
 
   // The rows from `first` on (none if first ≥ size()), of the same width.
   SampleRows From(size_t first) const;
@@ -38,9 +53,17 @@ class SampleRows {
   void clear();
 
  private:
+  struct Free {
+    void operator()(double* values) const { std::free(values); }
+  };
+  // Room for at least `values` numbers, the rows kept (std::bad_alloc if not).
+  void Reserve(size_t values);
+  size_t num_values() const { return rows_ * static_cast<size_t>(width_); }
+
   size_t rows_ = 0;
   Eigen::Index width_ = 0;
-  std::vector<double> values_;
+  size_t capacity_ = 0;  // numbers the buffer holds room for
+  std::unique_ptr<double[], Free> values_;
 };
 
 }  // namespace coulomb

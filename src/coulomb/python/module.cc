@@ -181,18 +181,14 @@ std::string SummaryJson(const Scene& scene, const SimulationSummary& summary) {
   return RunSummaryJson(scene, summary).str();
 }
 
-// Rows [first, end) of a recorded quantity as a T × n array.
-RowMatrix Rows(const SampleRows& samples, size_t first) {
+// Rows [first, end) of a recorded quantity as a T × n array; n is
+// `columns_if_empty` when nothing was recorded (a 0 × n array).
+RowMatrix Rows(const SampleRows& samples, size_t first,
+               Eigen::Index columns_if_empty = 0) {
   const Eigen::Index rows = static_cast<Eigen::Index>(samples.size() - first);
+  if (samples.empty()) return RowMatrix(0, columns_if_empty);
   const Eigen::Index width = samples.width();
   return Eigen::Map<const RowMatrix>(samples.data() + first * width, rows, width);
-}
-
-// Rows [first, end) of a tree's body samples as a T × 13 array.
-RowMatrix Rows(const std::vector<Eigen::Matrix<double, 13, 1>>& samples, size_t first) {
-  RowMatrix result(static_cast<Eigen::Index>(samples.size() - first), 13);
-  for (Eigen::Index r = 0; r < result.rows(); ++r) result.row(r) = samples[first + r];
-  return result;
 }
 
 // The columns of a tree's stacked sensor readings.
@@ -215,7 +211,7 @@ nb::dict TrajectoryDict(const Simulation& simulation, size_t first) {
   result["v"] = Rows(t.v, first);
   nb::dict bodies;
   for (size_t b = 0; b < t.body_names.size(); ++b) {
-    bodies[nb::str(t.body_names[b].c_str())] = Rows(t.body_samples[b], first);
+    bodies[nb::str(t.body_names[b].c_str())] = Rows(t.body_samples[b], first, 13);
   }
   result["bodies"] = bodies;
   nb::dict sensors;
@@ -223,8 +219,8 @@ nb::dict TrajectoryDict(const Simulation& simulation, size_t first) {
   for (int tree = 0; tree < system.num_trees(); ++tree) {
     const std::vector<RecordedSensor>& tree_sensors = t.sensors[tree];
     if (tree_sensors.empty()) continue;
-    RowMatrix rows = Rows(t.sensor_samples[tree], first);
-    if (rows.rows() == 0) rows.resize(0, SensorColumns(tree_sensors));  // none recorded
+    const RowMatrix rows =
+        Rows(t.sensor_samples[tree], first, SensorColumns(tree_sensors));
     nb::dict by_name;
     Eigen::Index column = 0;
     for (const RecordedSensor& sensor : tree_sensors) {

@@ -157,13 +157,14 @@ Trajectory SamplesFrom(const Trajectory& all, size_t first) {
   part.time.assign(all.time.begin() + first, all.time.end());
   part.q = all.q.From(first);
   part.v = all.v.From(first);
-  for (const auto& samples : all.body_samples)
-    part.body_samples.emplace_back(samples.begin() + first, samples.end());
+  for (const SampleRows& samples : all.body_samples)
+    part.body_samples.push_back(samples.From(first));
   for (const SampleRows& samples : all.sensor_samples)
     part.sensor_samples.push_back(samples.From(first));
   part.geometry_poses = all.geometry_poses.From(first);
   const long long first_contact = all.contact_offsets[first];
-  part.contacts.assign(all.contacts.begin() + first_contact, all.contacts.end());
+  for (size_t c = static_cast<size_t>(first_contact); c < all.contacts.size(); ++c)
+    part.contacts.push_back(all.contacts[c]);
   part.contact_offsets.clear();
   for (size_t s = first; s < all.contact_offsets.size(); ++s) {
     part.contact_offsets.push_back(all.contact_offsets[s] - first_contact);
@@ -184,10 +185,9 @@ void Simulation::Record(bool ends_step) {
   for (int t = 0; t < system.num_trees(); ++t) {
     const BodyState state = body_state(BodyIndex{t, 0});
     const Eigen::Quaterniond rotation(state.pose.linear());
-    Eigen::Matrix<double, 13, 1> sample;
-    sample << state.pose.translation(), rotation.w(), rotation.x(), rotation.y(),
-        rotation.z(), state.linear_velocity, state.angular_velocity;
-    trajectory_.body_samples[t].push_back(sample);
+    trajectory_.body_samples[t].Append(13) << state.pose.translation(), rotation.w(),
+        rotation.x(), rotation.y(), rotation.z(), state.linear_velocity,
+        state.angular_velocity;
   }
   trajectory_.q.Append(q().size()) = q();
   trajectory_.v.Append(v().size()) = v();

@@ -11,6 +11,7 @@
 #include <Eigen/Geometry>
 
 #include "coulomb/math/sample_rows.h"
+#include "coulomb/math/segmented_array.h"
 #include "coulomb/sim/scene.h"
 #include "coulomb/sim/simulation_snapshot.h"
 #include "coulomb/sim/time_stepper.h"
@@ -55,7 +56,7 @@ struct Trajectory {
   std::vector<std::string> body_names;
   // Per body, one row per sample: position (3), orientation w, x, y, z (4),
   // world linear velocity (3), world angular velocity (3).
-  std::vector<std::vector<Eigen::Matrix<double, 13, 1>>> body_samples;
+  std::vector<SampleRows> body_samples;
   SampleRows q;  // all trees' q, stacked, a row per sample
   SampleRows v;
   // Per tree, one row per sample: its sensors' readings
@@ -77,7 +78,7 @@ struct Trajectory {
   // Per sample s, the contacts of the step that ended there:
   // contacts[contact_offsets[s], contact_offsets[s + 1]) (none for sample 0).
   std::vector<long long> contact_offsets{0};
-  std::vector<RecordedContact> contacts;
+  SegmentedArray<RecordedContact> contacts;
   std::vector<RecordedGeometry> geometries;
 };
 
