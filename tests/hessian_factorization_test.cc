@@ -253,5 +253,44 @@ TEST(HessianFactorization, FollowsIslandsSetAsideAndTakenBackIn) {
   }
 }
 
+// A contact between an island aside and an active one (open: G_i = 0) adds
+// nothing to the active island's H, whichever of its bodies comes first, even
+// when it carried an impulse in the problem before (its G J rows then hold
+// what that problem put there, with its Jacobians). A simulation's step
+// failed on a pivot that was not positive definite when those rows were
+// taken in with the new Jacobians.
+TEST(HessianFactorization, AContactBetweenAnIslandAsideAndAnActiveOneAddsNothing) {
+  for (const bool aside_first : {false, true}) {
+    SCOPED_TRACE(aside_first ? "island {0, 1, 2} aside" : "island {3, 4} aside");
+    // TwoIslands with a last clique of 3 dofs (a robot's): not only contacts
+    // on free bodies, so H is assembled from the stacked G J rows.
+    RandomProblem setup(13, {6, 6, 6, 6, 3}, {{0}, {0, 1}, {1, 2}, {2, 3}, {3}, {3, 4}});
+    const ContactProblem& problem = setup.problem();
+    std::unique_ptr<HessianFactorization> factorization =
+        MakeHessianFactorization(LinearSolverType::kSparse, problem);
+    std::vector<ConstraintMatrix> hessians;
+    for (int i = 0; i < setup.num_contacts(); ++i)
+      hessians.push_back(setup.RandomHessian());
+    factorization->LoadJacobians(problem);
+    ASSERT_TRUE(factorization->Factor(problem, hessians));  // contact 3 engaged
+    setup.NewJacobians();
+    factorization->LoadJacobians(problem);
+    hessians[3] = setup.RandomHessian(/*open=*/true);
+    const std::vector<char> active =
+        aside_first ? std::vector<char>{0, 0, 0, 1, 1} : std::vector<char>{1, 1, 1, 0, 0};
+    factorization->SetActiveCliques(active);
+    ASSERT_TRUE(factorization->Factor(problem, hessians));
+    const Eigen::VectorXd rhs = Eigen::VectorXd::LinSpaced(problem.num_dofs(), -1, 2);
+    Eigen::VectorXd x = rhs;
+    factorization->Solve(x);
+    const Eigen::VectorXd expected = setup.DenseSolve(hessians, rhs);
+    const int split = problem.clique_offset(3);
+    const auto solved = [&](const Eigen::VectorXd& v) -> Eigen::VectorXd {
+      return aside_first ? v.tail(v.size() - split) : v.head(split);
+    };
+    EXPECT_LT((solved(x) - solved(expected)).norm(), 1e-12 * solved(expected).norm());
+  }
+}
+
 }  // namespace
 }  // namespace coulomb

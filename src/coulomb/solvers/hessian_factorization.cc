@@ -70,9 +70,6 @@ void HessianFactorization::LayOutConstraintRows(const ContactProblem& problem) {
     }
   }
   zero_hessian_.assign(problem.num_constraints(), 0);
-  first_supernode_.resize(problem.num_constraints());
-  for (int index = 0; index < problem.num_constraints(); ++index)
-    first_supernode_[index] = partition_.supernodes_of_constraint[index].front();
   ListActiveConstraints();
   block_places_.Reset(problem.num_constraints());
   for (int index = 0; index < problem.num_constraints(); ++index) {
@@ -208,10 +205,11 @@ void HessianFactorization::DropInactiveConstraints() {
 
 void HessianFactorization::ListActiveConstraints() {
   // Room for every constraint: CountChangedHessians lists without allocating.
-  active_constraints_.reserve(first_supernode_.size());
-  changed_list_.reserve(first_supernode_.size());
+  const int num_constraints = static_cast<int>(zero_hessian_.size());
+  active_constraints_.reserve(num_constraints);
+  changed_list_.reserve(num_constraints);
   active_constraints_.clear();
-  for (int index = 0; index < static_cast<int>(first_supernode_.size()); ++index) {
+  for (int index = 0; index < num_constraints; ++index) {
     if (constraint_active(index)) active_constraints_.push_back(index);
   }
 }

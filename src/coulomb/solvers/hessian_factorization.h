@@ -178,7 +178,7 @@ class HessianFactorization {
   void LayOutConstraintRows(const ContactProblem& problem);
   // Everything but the partition sized for it, and the rows laid out.
   void LayOutPartition(const ContactProblem& problem);
-  // active_constraints_ from first_supernode_ and active_supernodes_ (when
+  // active_constraints_ from active_supernodes_ (when
   // the rows are laid out and when a supernode is taken back in; setting
   // supernodes aside shrinks the list in place).
   void ListActiveConstraints();
@@ -199,10 +199,16 @@ class HessianFactorization {
   std::vector<StackedRows> constraint_rows_;
   std::vector<int> next_constraint_row_;  // LayOutConstraintRows' workspace
   std::vector<char> zero_hessian_;        // per constraint
-  // Per constraint, the first supernode it touches: whether it is active.
-  std::vector<int> first_supernode_;
+  // Whether a constraint touches an active supernode. One between an island
+  // set aside and an active one is active: its G_i is zero (SetActiveCliques'
+  // islands), and its rows on the active supernode must say so (its G J
+  // rows and zero_hessian_ updated), not hold what an earlier problem put
+  // there.
   bool constraint_active(int constraint) const {
-    return active_supernodes_[first_supernode_[constraint]];
+    for (int supernode : partition_.supernodes_of_constraint[constraint]) {
+      if (active_supernodes_[supernode]) return true;
+    }
+    return false;
   }
   mutable Eigen::VectorXd permuted_;  // Solve() workspace
   bool skips_inactive_;
@@ -222,8 +228,8 @@ class HessianFactorization {
   std::uint64_t factored_active_version_ = 0;
   int num_changed_hessians_ = -1;
   std::vector<int> changed_list_;  // the constraints whose G_i changed
-  // The constraints on active supernodes, increasing (from first_supernode_
-  // and active_supernodes_); the loops over constraints run over these.
+  // The constraints on active supernodes (constraint_active), increasing;
+  // the loops over constraints run over these.
   std::vector<int> active_constraints_;
   std::vector<double> factored_hessians_;  // the G_i's entries, one after the other
   // Per constraint, where its G_i starts; then where the last one ends.
