@@ -1,14 +1,24 @@
 """What the Python layer costs: sim.step() called from a Python loop against
 the same steps run inside C++ (sim.run), for the 8- and 40-body clutter, and
-reading sim.q / sim.v for about 1000 dofs. Prints the figures of this run
-(targets: ≤ 2 µs added per step, ≤ 1 µs per state read).
+reading sim.q / sim.v for about 1000 dofs (targets: ≤ 2 µs added per step,
+≤ 1 µs per state read). Then a control loop beside MuJoCo's Python bindings
+on the same MJCF file (scenes/four_legged_walker.xml, 8 hinge joints on a
+floating base): what each call of the loop costs in each engine, and the
+loop itself, joint positions and velocities read, a PD law in numpy, the
+efforts set and a step taken. Prints the figures of this run.
 
     PYTHONPATH=build/python .venv/bin/python bench/python_overhead.py
 """
 
 import time
 
+import mujoco
+import numpy as np
+
 import coulomb
+
+WALKER = "scenes/four_legged_walker.xml"
+KP, KD = 40.0, 1.0  # [N·m/rad], [N·m·s/rad]: holds the walker's legs near 0
 
 STEPS = 300
 
@@ -37,6 +47,102 @@ def seconds_per_read(sim, attribute, repetitions=20000):
     return (time.perf_counter() - start) / repetitions
 
 
+def seconds_per_call(call, repetitions=20000):
+    start = time.perf_counter()
+    for _ in range(repetitions):
+        call()
+    return (time.perf_counter() - start) / repetitions
+
+
+class CoulombLoop:
+    """The walker in Coulomb, driven through the Python API."""
+
+    def __init__(self):
+        self.sim = coulomb.Simulation.from_file(WALKER)
+        self.sim.recording = False
+        self.robot = self.sim.robot_names[0]
+
+    def calls(self):
+        sim, robot, u = self.sim, self.robot, np.zeros(8)
+        return {
+            "joint positions": lambda: sim.joint_positions(robot),
+            "joint velocities": lambda: sim.joint_velocities(robot),
+            "base position": lambda: sim.body_position(robot),
+            "every body's position": sim.body_positions,
+            "set joint efforts": lambda: sim.set_joint_efforts(robot, u),
+            "step": sim.step,
+        }
+
+    def control_step(self):
+        sim, robot = self.sim, self.robot
+        q, v = sim.joint_positions(robot), sim.joint_velocities(robot)
+        sim.set_joint_efforts(robot, -KP * q - KD * v)
+        sim.step()
+
+
+class MujocoLoop:
+    """The same file in MuJoCo, driven as its Python users drive it: views
+    of qpos, qvel and xpos, efforts through qfrc_applied."""
+
+    def __init__(self):
+        self.model = mujoco.MjModel.from_xml_path(WALKER)
+        self.data = mujoco.MjData(self.model)
+
+    def calls(self):
+        model, data, u = self.model, self.data, np.zeros(8)
+
+        def set_efforts():
+            data.qfrc_applied[6:] = u
+
+        return {
+            "joint positions": lambda: data.qpos[7:].copy(),
+            "joint velocities": lambda: data.qvel[6:].copy(),
+            "base position": lambda: data.xpos[1].copy(),
+            "every body's position": lambda: data.xpos.copy(),
+            "set joint efforts": set_efforts,
+            "step": lambda: mujoco.mj_step(model, data),
+        }
+
+    def control_step(self):
+        data = self.data
+        q, v = data.qpos[7:], data.qvel[6:]
+        data.qfrc_applied[6:] = -KP * q - KD * v
+        mujoco.mj_step(self.model, data)
+
+
+def control_loop_figures(rounds=3, steps=400):
+    """Per call and per loop step [s], each engine's fastest of `rounds`
+    alternating rounds."""
+    best = {}
+    for _ in range(rounds):
+        for engine in (CoulombLoop, MujocoLoop):
+            loop = engine()
+            for name, call in loop.calls().items():
+                cost = seconds_per_call(call, repetitions=steps if name == "step" else 20000)
+                key = (engine.__name__, name)
+                best[key] = min(best.get(key, cost), cost)
+            loop = engine()  # from the start again: the same steps for both loops
+            cost = seconds_per_call(loop.control_step, repetitions=steps)
+            key = (engine.__name__, "control loop step")
+            best[key] = min(best.get(key, cost), cost)
+    return best
+
+
+def print_control_loop():
+    best = control_loop_figures()
+    print(f"\ncontrol loop on {WALKER} (δt = 5 ms), µs per call, the fastest of 3 "
+          "alternating rounds:")
+    print("| call | Coulomb [µs] | MuJoCo [µs] | Coulomb / MuJoCo |")
+    print("|---|---|---|---|")
+    names = list(CoulombLoop().calls()) + ["control loop step"]
+    for name in names:
+        c, m = best[("CoulombLoop", name)], best[("MujocoLoop", name)]
+        print(f"| {name} | {1e6 * c:.2f} | {1e6 * m:.2f} | {c / m:.2f} |")
+    for engine in ("CoulombLoop", "MujocoLoop"):
+        added = best[(engine, "control loop step")] - best[(engine, "step")]
+        print(f"{engine[:-4]}: the loop adds {1e6 * added:.1f} µs to a step")
+
+
 def main():
     print("| clutter bodies | C++ loop [µs/step] | Python loop [µs/step] | difference [µs] |")
     print("|---|---|---|---|")
@@ -51,6 +157,7 @@ def main():
           f"sim.v {1e6 * seconds_per_read(sim, 'v'):.2f} µs")
     print("(the recording of the trajectory is on in both loops; "
           "step() also builds its StepStats)")
+    print_control_loop()
 
 
 if __name__ == "__main__":

@@ -121,6 +121,24 @@ def _vector(values: Any, size: int, what: str) -> np.ndarray:
     return array
 
 
+def _shaped(values: Any, size: int, what: str) -> np.ndarray:
+    """values as `size` numbers (ValueError naming `what` otherwise), for
+    the engine calls that check finiteness themselves."""
+    array = np.asarray(values, dtype=np.float64)
+    if array.shape != (size,):
+        raise ValueError(f"{what}: expected shape ({size},), got {array.shape}")
+    return array
+
+
+def _numbers(values: Any, what: str) -> np.ndarray:
+    """values as a sequence of numbers, one per joint or actuator: the
+    engine checks their count and finiteness and names the joints."""
+    array = np.asarray(values, dtype=np.float64)
+    if array.ndim != 1:
+        raise ValueError(f"{what}: expected a sequence of numbers, got shape {array.shape}")
+    return array
+
+
 def _pose_arrays(what: str, position: Any, quaternion: Any) -> tuple[np.ndarray, np.ndarray]:
     """A pose given as a position and a quaternion (w, x, y, z), checked,
     the quaternion normalized; ValueError naming `what` otherwise."""
@@ -223,6 +241,11 @@ class Simulation:
         self._q_view, self._v_view = engine.q_view, engine.v_view
         self._viewer: Viewer | None = None
         self._warnings: list[str] = []  # set by _create: the start's warnings
+        # A built scene's trees and robots are fixed: named once here, so that
+        # a control loop's calls do not list them again.
+        self._tree_names = tuple(engine.tree_names)
+        self._robot_names = tuple(n for n in self._tree_names if engine.joint_names(n))
+        self._robots = frozenset(self._robot_names)
 
     @_serialized
     def __repr__(self) -> str:
@@ -448,23 +471,41 @@ class Simulation:
     @property
     def body_names(self) -> list[str]:
         """The free bodies and robots, in state order."""
-        return self._engine.tree_names
+        return list(self._tree_names)
 
     @_serialized
     def body_position(self, name: str) -> np.ndarray:
         """Position [m] of a body (or robot link) in world."""
-        return self._engine.body_state(name)[0]
+        return self._engine.body_position(name)
 
     @_serialized
     def body_orientation(self, name: str) -> np.ndarray:
         """Orientation as a unit quaternion (w, x, y, z)."""
-        return self._engine.body_state(name)[1]
+        return self._engine.body_orientation(name)
 
     @_serialized
     def body_velocity(self, name: str) -> tuple[np.ndarray, np.ndarray]:
         """(linear [m/s], angular [rad/s]) velocity in world."""
-        state = self._engine.body_state(name)
-        return state[2], state[3]
+        return self._engine.body_velocity(name)
+
+    @_serialized
+    def body_positions(self) -> np.ndarray:
+        """Every body's position [m] in world in one call (MuJoCo's
+        ``xpos``): an N × 3 array, row k for ``body_names[k]`` (a robot's
+        row is its base's)."""
+        return self._engine.body_positions()
+
+    @_serialized
+    def body_orientations(self) -> np.ndarray:
+        """Every body's orientation, N × 4 unit quaternions (w, x, y, z) in
+        ``body_names`` order."""
+        return self._engine.body_orientations()
+
+    @_serialized
+    def body_velocities(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every body's (linear [m/s], angular [rad/s]) velocity in world:
+        two N × 3 arrays in ``body_names`` order."""
+        return self._engine.body_velocities()
 
     @_serialized
     def contacts(self) -> dict[str, Any]:
@@ -501,7 +542,7 @@ class Simulation:
     @property
     def robot_names(self) -> list[str]:
         """Trees with one-dof joints (URDF robots)."""
-        return [n for n in self._engine.tree_names if self._engine.joint_names(n)]
+        return list(self._robot_names)
 
     def joint_names(self, robot: str) -> list[str]:
         """The actuated (one-dof) joints of a robot, in effort order."""
@@ -559,16 +600,11 @@ class Simulation:
         × ctrl (its other target, velocity or position, 0), clamped into its
         ``ctrlrange`` as MuJoCo clamps ctrl. Kept until changed."""
         self._check_robot(robot)
-        names = self._engine.actuator_names(robot)
-        if isinstance(ctrl, Mapping):
-            controls = dict(ctrl)
-        else:
-            values = np.asarray(ctrl, dtype=float).reshape(-1)
-            if values.size != len(names):
-                raise ValueError(f"{robot}: ctrl has {values.size} values, the robot "
-                                 f"{len(names)} actuators ({', '.join(names)})")
-            controls = dict(zip(names, values))
-        for name, value in controls.items():
+        if not isinstance(ctrl, Mapping):
+            self._engine.set_actuator_controls(
+                robot, np.asarray(ctrl, dtype=np.float64).reshape(-1))
+            return
+        for name, value in dict(ctrl).items():
             self._engine.set_actuator_control(robot, name, float(value))
 
     @_serialized
@@ -759,11 +795,8 @@ class Simulation:
         the geometries of body ``exclude`` (a free body, or a robot's link)
         left out. A shape the ray starts inside is met where the ray leaves
         it; a ground plane only from above."""
-        direction = _vector(direction, 3, "direction")
-        if not np.any(direction):
-            raise ValueError("direction: must not be zero")
-        return self._engine.cast_ray(_vector(origin, 3, "origin"), direction,
-                                     exclude or "")
+        return self._engine.cast_ray(_shaped(origin, 3, "origin"),
+                                     _shaped(direction, 3, "direction"), exclude or "")
 
     @_serialized
     def cast_rays(self, origin: Any, directions: Any, exclude: str | None = None
@@ -776,7 +809,7 @@ class Simulation:
         if directions.ndim != 2 or directions.shape[1] != 3:
             raise ValueError(f"directions: expected an N × 3 array, got shape "
                              f"{directions.shape}")
-        return self._engine.cast_rays(_vector(origin, 3, "origin"), directions,
+        return self._engine.cast_rays(_shaped(origin, 3, "origin"), directions,
                                       exclude or "")
 
     @_serialized
@@ -785,31 +818,25 @@ class Simulation:
         """A wrench on a free body or a robot's floating base at its frame's
         origin (a free body's centroid): force [N] and torque [N·m] in world,
         held fixed in world until changed (zeros remove it)."""
-        self._engine.set_body_wrench(name, _vector(force, 3, "force"),
-                                     _vector(torque, 3, "torque"))
+        self._engine.set_body_wrench(name, _shaped(force, 3, "force"),
+                                     _shaped(torque, 3, "torque"))
 
     @_serialized
     def set_joint_efforts(self, robot: str, u: Any) -> None:
         """Efforts [N·m or N] on the robot's joints, kept until changed."""
-        joints = self.joint_names(robot)
-        u = _vector(u, len(joints), "u")
-        for joint, effort in zip(joints, u):
-            self._engine.set_joint_effort(robot, joint, float(effort))
+        self._check_robot(robot)
+        self._engine.set_joint_efforts(robot, _numbers(u, "u"))
 
     @_serialized
     def set_pd_targets(self, robot: str, positions: Any, velocities: Any = None) -> None:
         """Targets of the robot's PD controllers (one per joint, in
         ``joint_names`` order); every joint needs PD gains (the scene's
         ``controllers``)."""
-        joints = self.joint_names(robot)
-        positions = _vector(positions, len(joints), "positions")
-        velocities = (np.zeros(len(joints)) if velocities is None
-                      else _vector(velocities, len(joints), "velocities"))
-        missing = [j for j in joints if not self._engine.has_pd_gains(robot, j)]
-        if missing:
-            raise ValueError(f"{robot}: joints without PD gains: {', '.join(missing)}")
-        for joint, q_d, v_d in zip(joints, positions, velocities):
-            self._engine.set_pd_target(robot, joint, float(q_d), float(v_d))
+        self._check_robot(robot)
+        positions = _numbers(positions, "positions")
+        velocities = (np.zeros_like(positions) if velocities is None
+                      else _numbers(velocities, "velocities"))
+        self._engine.set_pd_targets(robot, positions, velocities)
 
     @_serialized
     def set_pd_gains(self, robot: str, kp: Any, kd: Any,
@@ -867,7 +894,7 @@ class Simulation:
         return array
 
     def _check_robot(self, robot: str) -> None:
-        if robot not in self.robot_names:
+        if robot not in self._robots:
             robots = ", ".join(self.robot_names) or "none: the scene has no robots"
             raise KeyError(f"no robot named '{robot}' (robots: {robots})")
 

@@ -2559,9 +2559,9 @@ def test_cast_ray_meets_the_nearest_geometry(tmp_path):
     assert sim.cast_ray(inside, [1, 0, 0], exclude="box") is None
     with pytest.raises(KeyError, match="crate"):
         sim.cast_ray(inside, [1, 0, 0], exclude="crate")
-    with pytest.raises(ValueError, match="direction: must not be zero"):
+    with pytest.raises(ValueError, match="direction: a ray needs a finite, nonzero direction"):
         sim.cast_ray([0, 0, 1], [0, 0, 0])
-    with pytest.raises(ValueError, match="origin: values must be finite"):
+    with pytest.raises(ValueError, match="origin: a ray needs a finite origin"):
         sim.cast_ray([0, float("nan"), 1], [0, 0, 1])
 
 
@@ -2585,7 +2585,7 @@ def test_cast_rays_scans_as_cast_ray_casts_each(tmp_path):
         sim.cast_rays(origin, [[0, 0, -1], [0, 0, 0]])
     with pytest.raises(ValueError, match="direction 0: a ray needs a finite, nonzero direction"):
         sim.cast_rays(origin, [[0, float("inf"), -1]])
-    with pytest.raises(ValueError, match="origin: values must be finite"):
+    with pytest.raises(ValueError, match="origin: a ray needs a finite origin"):
         sim.cast_rays([0, float("nan"), 1], [[0, 0, -1]])
     with pytest.raises(ValueError, match=r"directions: expected an N × 3 array, got shape \(3,\)"):
         sim.cast_rays(origin, [0, 0, -1])
@@ -2765,7 +2765,8 @@ def test_set_ctrl_moves_a_servos_target_as_its_control(tmp_path):
 @pytest.mark.parametrize("ctrl, error, message", [
     ([1, 2], ValueError, r"ctrl has 2 values, the robot 1 actuators \(grip\)"),
     ({"pinch": 1}, ValueError, "no actuator named 'pinch'"),
-    ([float("nan")], ValueError, "control must be finite"),
+    ([float("nan")], ValueError, "gripper: ctrl for grip must be finite"),
+    ({"grip": float("nan")}, ValueError, "grip: control must be finite"),
 ])
 def test_bad_controls_are_refused(tmp_path, ctrl, error, message):
     sim = run_alone(tmp_path, gripper(ctrl="0"))

@@ -757,6 +757,64 @@ def test_a_constant_effort_is_the_effort_applied(tmp_path):
     assert sim.joint_efforts("pendulum")[0] == pytest.approx(2.5, rel=1e-12)
 
 
+def test_a_robots_efforts_are_checked_whole_before_any_is_set():
+    # set_joint_efforts sets all twelve joints in one call: a count other
+    # than twelve, or a last value that is not finite, is refused before the
+    # first joint's effort changes (the efforts applied at the next step
+    # are still the last ones accepted).
+    sim = coulomb.Simulation.from_dict({
+        "bodies": [{"name": "ground", "shape": {"halfspace": {}}, "fixed": True}],
+        "robots": [{"name": "a1", "urdf": "example-robot-data/a1_description/urdf/a1.urdf",
+                    "base": "floating", "pose": {"position": [0, 0, 0.5]}}]})
+    accepted = np.linspace(-1.0, 1.0, 12)
+    sim.set_joint_efforts("a1", accepted)
+    sim.step()
+    np.testing.assert_allclose(sim.joint_efforts("a1"), accepted, rtol=1e-12)
+    with pytest.raises(ValueError, match=r"a1: efforts has 11 values, the robot 12 "
+                                         r"joints \(FL_hip_joint, FL_thigh_joint, "):
+        sim.set_joint_efforts("a1", np.ones(11))
+    with pytest.raises(ValueError, match="a1: efforts for RR_calf_joint must be finite"):
+        sim.set_joint_efforts("a1", np.append(np.ones(11), math.nan))
+    with pytest.raises(ValueError, match="u: expected a sequence of numbers"):
+        sim.set_joint_efforts("a1", np.ones((12, 1)))
+    with pytest.raises(KeyError, match="nobody"):
+        sim.set_joint_efforts("nobody", np.ones(12))
+    sim.step()
+    np.testing.assert_allclose(sim.joint_efforts("a1"), accepted, rtol=1e-12)
+
+
+def test_every_bodys_state_in_one_call_is_each_bodys_and_the_steps(tmp_path):
+    # A ball in flight (no ground) beside a fixed pendulum: a row per
+    # body_names entry, each the single read's, the pendulum's its base's;
+    # the ball's rows follow the symplectic Euler step in free fall,
+    # v⁺ = v + g δt and p⁺ = p + δt v⁺.
+    (tmp_path / "pendulum.urdf").write_text(PENDULUM)
+    sim = coulomb.Simulation.from_dict({
+        "time_step": 0.01,
+        "bodies": [{"name": "ball", "shape": {"sphere": {"radius": 0.1}}, "mass": 3.0,
+                    "pose": {"position": [3, 0, 1], "rpy": [0.3, 0.2, 0.1]},
+                    "velocity": {"linear": [1, 2, 3], "angular": [4, -5, 6]}}],
+        "robots": [{"name": "pendulum", "urdf": str(tmp_path / "pendulum.urdf"),
+                    "base": "fixed", "pose": {"position": [0, 0, 1]},
+                    "joints": {"hinge": 0.7}}]})
+    before, (linear_before, _) = sim.body_positions(), sim.body_velocities()
+    sim.step()
+    positions, orientations = sim.body_positions(), sim.body_orientations()
+    linear, angular = sim.body_velocities()
+    assert sim.body_names == ["ball", "pendulum"]
+    assert positions.shape == linear.shape == angular.shape == (2, 3)
+    assert orientations.shape == (2, 4)
+    for k, name in enumerate(sim.body_names):
+        np.testing.assert_array_equal(positions[k], sim.body_position(name))
+        np.testing.assert_array_equal(orientations[k], sim.body_orientation(name))
+        np.testing.assert_array_equal(linear[k], sim.body_velocity(name)[0])
+        np.testing.assert_array_equal(angular[k], sim.body_velocity(name)[1])
+    np.testing.assert_allclose(positions[1], [0, 0, 1], atol=1e-15)
+    np.testing.assert_allclose(linear[0], linear_before[0] + [0, 0, -G * 0.01], rtol=1e-12)
+    np.testing.assert_allclose(positions[0], before[0] + 0.01 * linear[0], rtol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(orientations, axis=1), 1.0, rtol=1e-12)
+
+
 def test_mass_matrix_and_point_jacobian_are_the_closed_forms(tmp_path):
     # A spinning ball (v = [ṗ_W, ω_B]) before a pendulum at q = 0.7 whose bob
     # (2 kg, I_yy = 0.1 kg·m² about its centre) hangs 0.5 m below the hinge.

@@ -649,6 +649,20 @@ std::vector<std::string> MultibodyTree::OneDofJointNames() const {
   return names;
 }
 
+Eigen::VectorXd MultibodyTree::OneDofJointEntries(const Eigen::VectorXd& x,
+                                                  bool velocities) const {
+  const pinocchio::Model& model = impl_->model;
+  Eigen::VectorXd entries(model.njoints);
+  Eigen::Index count = 0;
+  for (pinocchio::JointIndex joint = 1; joint < model.joints.size(); ++joint) {
+    const auto& j = model.joints[joint];
+    if (j.nq() == 1 && j.nv() == 1)
+      entries[count++] = x[velocities ? j.idx_v() : j.idx_q()];
+  }
+  entries.conservativeResize(count);
+  return entries;
+}
+
 const std::vector<BodyGeometry>& MultibodyTree::collision_geometries() const {
   return impl_->geometries;
 }

@@ -176,6 +176,9 @@ class MultibodyTree {
   JointRange FindJoint(const std::string& name) const;
   // Names of all one-dof joints, in model order.
   std::vector<std::string> OneDofJointNames() const;
+  // The entries of a state vector x (q, or v when `velocities`) at the
+  // one-dof joints, in OneDofJointNames' order, without naming them.
+  Eigen::VectorXd OneDofJointEntries(const Eigen::VectorXd& x, bool velocities) const;
   // Armature (reflected rotor inertia) I_a ≥ 0 of a one-dof joint
   // [kg·m² or kg]: M gains I_a on the joint's diagonal entry, so a motor
   // spinning with the joint adds ½ I_a v² to the kinetic energy. Throws

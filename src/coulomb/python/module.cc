@@ -127,6 +127,23 @@ BodyState BodyStateOrKeyError(const Simulation& simulation, const std::string& n
   }
 }
 
+// A pose's rotation as the unit quaternion (w, x, y, z).
+Eigen::Vector4d QuaternionWxyz(const Eigen::Isometry3d& pose) {
+  const Eigen::Quaterniond rotation(pose.linear());
+  return {rotation.w(), rotation.x(), rotation.y(), rotation.z()};
+}
+
+// One row per tree (body_names' order), `row` of its first body's state.
+template <int kColumns, typename Row>
+Eigen::Matrix<double, Eigen::Dynamic, kColumns, Eigen::RowMajor> EveryTreeRows(
+    const Simulation& simulation, Row row) {
+  Eigen::Matrix<double, Eigen::Dynamic, kColumns, Eigen::RowMajor> rows(
+      simulation.num_trees(), kColumns);
+  for (int t = 0; t < simulation.num_trees(); ++t)
+    rows.row(t) = row(simulation.body_state(BodyIndex{t, 0})).transpose();
+  return rows;
+}
+
 // The body a ray leaves out: none for "", else the body named `exclude`
 // (KeyError when there is none).
 BodyIndex ExcludedBody(const Simulation& simulation, const std::string& exclude) {
@@ -455,14 +472,37 @@ NB_MODULE(_coulomb, m) {
                        names.push_back(s.tree_name(t));
                      return names;
                    })
-      .def("body_state",
+      .def("body_position",
+           [](const Simulation& s, const std::string& name) {
+             return Eigen::Vector3d(BodyStateOrKeyError(s, name).pose.translation());
+           })
+      .def("body_orientation",
+           [](const Simulation& s, const std::string& name) {
+             return QuaternionWxyz(BodyStateOrKeyError(s, name).pose);
+           })
+      .def("body_velocity",
            [](const Simulation& s, const std::string& name) {
              const BodyState state = BodyStateOrKeyError(s, name);
-             const Eigen::Quaterniond rotation(state.pose.linear());
+             return nb::make_tuple(state.linear_velocity, state.angular_velocity);
+           })
+      .def("body_positions",
+           [](const Simulation& s) {
+             return EveryTreeRows<3>(s, [](const BodyState& state) {
+               return Eigen::Vector3d(state.pose.translation());
+             });
+           })
+      .def("body_orientations",
+           [](const Simulation& s) {
+             return EveryTreeRows<4>(
+                 s, [](const BodyState& state) { return QuaternionWxyz(state.pose); });
+           })
+      .def("body_velocities",
+           [](const Simulation& s) {
              return nb::make_tuple(
-                 Eigen::Vector3d(state.pose.translation()),
-                 Eigen::Vector4d(rotation.w(), rotation.x(), rotation.y(), rotation.z()),
-                 state.linear_velocity, state.angular_velocity);
+                 EveryTreeRows<3>(
+                     s, [](const BodyState& state) { return state.linear_velocity; }),
+                 EveryTreeRows<3>(
+                     s, [](const BodyState& state) { return state.angular_velocity; }));
            })
       .def("contacts", &ContactsDict)
       .def(
@@ -480,6 +520,7 @@ NB_MODULE(_coulomb, m) {
       .def("tendon_lengths", &Simulation::TendonLengths)
       .def("actuator_names", &Simulation::actuator_names)
       .def("set_actuator_control", &Simulation::SetActuatorControl)
+      .def("set_actuator_controls", &Simulation::SetActuatorControls)
       .def("connection_names", &Simulation::connection_names)
       .def("connection_active", &Simulation::ConnectionActive)
       .def("set_connection_active", &Simulation::SetConnectionActive)
@@ -549,6 +590,8 @@ NB_MODULE(_coulomb, m) {
              s.SetBodyWrench(name, force, torque);
            })
       .def("set_joint_effort", &Simulation::SetJointEffort)
+      .def("set_joint_efforts", &Simulation::SetJointEfforts)
+      .def("set_pd_targets", &Simulation::SetJointPdTargets)
       .def("set_pd_target", &Simulation::SetJointPdTarget)
       .def("set_pd_gains", &Simulation::SetJointPdGains)
       .def("set_joint_friction", &Simulation::SetJointFriction)

@@ -659,6 +659,65 @@ void Simulation::SetJointEffort(const std::string& tree, const std::string& join
   FindController(tree, joint, /*create=*/true)->gains.feedforward = effort;
 }
 
+namespace {
+
+std::string JoinedNames(const std::vector<std::string>& names) {
+  std::string joined;
+  for (const std::string& name : names) joined += (joined.empty() ? "" : ", ") + name;
+  return joined;
+}
+
+}  // namespace
+
+void Simulation::CheckOnePerName(const std::string& tree, const char* what,
+                                 const Eigen::VectorXd& values,
+                                 const std::vector<std::string>& names,
+                                 const char* kind) {
+  if (values.size() != static_cast<Eigen::Index>(names.size())) {
+    throw std::invalid_argument(tree + ": " + what + " has " +
+                                std::to_string(values.size()) + " values, the robot " +
+                                std::to_string(names.size()) + " " + kind + " (" +
+                                JoinedNames(names) + ")");
+  }
+  for (Eigen::Index k = 0; k < values.size(); ++k) {
+    if (!std::isfinite(values[k]))
+      throw std::invalid_argument(tree + ": " + what + " for " + names[k] +
+                                  " must be finite");
+  }
+}
+
+void Simulation::SetJointEfforts(const std::string& tree,
+                                 const Eigen::VectorXd& efforts) {
+  const std::vector<std::string> joints = joint_names(tree);
+  CheckOnePerName(tree, "efforts", efforts, joints, "joints");
+  for (size_t k = 0; k < joints.size(); ++k)
+    SetJointEffort(tree, joints[k], efforts[static_cast<Eigen::Index>(k)]);
+}
+
+void Simulation::SetJointPdTargets(const std::string& tree,
+                                   const Eigen::VectorXd& positions,
+                                   const Eigen::VectorXd& velocities) {
+  const std::vector<std::string> joints = joint_names(tree);
+  CheckOnePerName(tree, "positions", positions, joints, "joints");
+  CheckOnePerName(tree, "velocities", velocities, joints, "joints");
+  std::vector<std::string> without_gains;
+  for (const std::string& joint : joints) {
+    const JointPdController* controller = FindController(tree, joint, /*create=*/false);
+    if (controller == nullptr || (controller->gains.proportional_gain == 0 &&
+                                  controller->gains.derivative_gain == 0))
+      without_gains.push_back(joint);
+  }
+  if (!without_gains.empty()) {
+    throw std::invalid_argument(
+        tree + ": joints without PD gains: " + JoinedNames(without_gains) +
+        " (set them with SetJointPdGains or the scene's controllers)");
+  }
+  for (size_t k = 0; k < joints.size(); ++k) {
+    const auto index = static_cast<Eigen::Index>(k);
+    SetJointPdTarget(tree, joints[k], positions[index], velocities[index]);
+  }
+}
+
 void Simulation::SetBodyWrench(const std::string& body, const Eigen::Vector3d& force_W,
                                const Eigen::Vector3d& torque_W) {
   const BodyIndex index = FindBody(body);
@@ -732,28 +791,14 @@ std::vector<std::string> Simulation::joint_names(const std::string& tree) const 
   return scene_.system.tree(FindTree(tree)).model.OneDofJointNames();
 }
 
-namespace {
-
-// A tree's q entries (or v entries) at its one-dof joints, in model order.
-Eigen::VectorXd OneDofJointEntries(const MultibodySystem::Tree& tree, bool velocities) {
-  const std::vector<std::string> names = tree.model.OneDofJointNames();
-  Eigen::VectorXd entries(static_cast<Eigen::Index>(names.size()));
-  for (size_t k = 0; k < names.size(); ++k) {
-    const MultibodyTree::JointIndex joint = tree.model.FindOneDofJoint(names[k]);
-    entries[static_cast<Eigen::Index>(k)] =
-        velocities ? tree.v[joint.velocity] : tree.q[joint.position];
-  }
-  return entries;
-}
-
-}  // namespace
-
 Eigen::VectorXd Simulation::JointPositions(const std::string& tree) const {
-  return OneDofJointEntries(scene_.system.tree(FindTree(tree)), /*velocities=*/false);
+  const MultibodySystem::Tree& owner = scene_.system.tree(FindTree(tree));
+  return owner.model.OneDofJointEntries(owner.q, /*velocities=*/false);
 }
 
 Eigen::VectorXd Simulation::JointVelocities(const std::string& tree) const {
-  return OneDofJointEntries(scene_.system.tree(FindTree(tree)), /*velocities=*/true);
+  const MultibodySystem::Tree& owner = scene_.system.tree(FindTree(tree));
+  return owner.model.OneDofJointEntries(owner.v, /*velocities=*/true);
 }
 
 std::vector<std::string> Simulation::tendon_names(const std::string& tree) const {

@@ -312,6 +312,14 @@ class Simulation {
   void SetJointPdGains(const std::string& tree, const std::string& joint,
                        double proportional, double derivative,
                        double effort_limit = std::numeric_limits<double>::infinity());
+  // SetJointEffort and SetJointPdTarget for every one-dof joint of robot
+  // `tree` at once, in joint_names' order (a control loop's one call per
+  // step). Checked whole before anything is set: a count other than the
+  // joints', a value not finite, or (targets) joints without PD gains throw
+  // std::invalid_argument naming them, and nothing changes.
+  void SetJointEfforts(const std::string& tree, const Eigen::VectorXd& efforts);
+  void SetJointPdTargets(const std::string& tree, const Eigen::VectorXd& positions,
+                         const Eigen::VectorXd& velocities);
   // Dry friction F [N·m or N] of a one-dof joint (JointFriction: the joint
   // sticks while the other torques on it stay below F), replacing what the
   // scene or the file gave it; 0 removes it. Throws std::invalid_argument on
@@ -345,6 +353,9 @@ class Simulation {
   std::vector<std::string> actuator_names(const std::string& tree) const;
   void SetActuatorControl(const std::string& tree, const std::string& actuator,
                           double control);
+  // SetActuatorControl for every actuator of robot `tree`, in
+  // actuator_names' order, checked whole first as SetJointEfforts is.
+  void SetActuatorControls(const std::string& tree, const Eigen::VectorXd& controls);
   // Each actuator's force over the last step, in actuator_names' order, as
   // MuJoCo's actuator_force: its controller's effort (JointEfforts) over its
   // gear [N or N·m]. All 0 before the first step and after a failed one.
@@ -464,6 +475,11 @@ class Simulation {
   BodyConnection& FindConnection(const std::string& tree, const std::string& name);
   const BodyConnection& FindConnection(const std::string& tree,
                                        const std::string& name) const;
+  // Throws std::invalid_argument unless `values` (named `what`) holds one
+  // finite number per name of `names` (robot `tree`'s `kind`: "joints").
+  static void CheckOnePerName(const std::string& tree, const char* what,
+                              const Eigen::VectorXd& values,
+                              const std::vector<std::string>& names, const char* kind);
   // The PD controller on `joint` of `tree`, created with zero gains when
   // absent and create is set (a pure effort); null otherwise.
   JointPdController* FindController(const std::string& tree, const std::string& joint,

@@ -30,6 +30,14 @@ void Simulation::SetActuatorControl(const std::string& tree, const std::string& 
   throw std::invalid_argument(tree + ": no actuator named '" + actuator + "'");
 }
 
+void Simulation::SetActuatorControls(const std::string& tree,
+                                     const Eigen::VectorXd& controls) {
+  const std::vector<std::string> actuators = actuator_names(tree);
+  CheckOnePerName(tree, "ctrl", controls, actuators, "actuators");
+  for (size_t k = 0; k < actuators.size(); ++k)
+    SetActuatorControl(tree, actuators[k], controls[static_cast<Eigen::Index>(k)]);
+}
+
 Eigen::VectorXd Simulation::ActuatorForces(const std::string& tree) const {
   Eigen::VectorXd forces;
   CalcActuatorForces(FindTree(tree), &forces);

@@ -115,7 +115,8 @@ namespace {
 // Throw std::invalid_argument for a ray's origin that is not finite, or its
 // direction (named `what`) not finite or zero.
 void CheckRayOrigin(const Eigen::Vector3d& origin) {
-  if (!origin.allFinite()) throw std::invalid_argument("a ray needs a finite origin");
+  if (!origin.allFinite())
+    throw std::invalid_argument("origin: a ray needs a finite origin");
 }
 void CheckRayDirection(const Eigen::Vector3d& direction, const std::string& what) {
   if (!direction.allFinite() || !(direction.norm() > 0.0))
