@@ -112,21 +112,20 @@ def _option_text(value: Any) -> str:
     return str(value)
 
 
-def _vector(values: Any, size: int, what: str) -> np.ndarray:
-    array = np.asarray(values, dtype=np.float64)
-    if array.shape != (size,):
-        raise ValueError(f"{what}: expected shape ({size},), got {array.shape}")
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{what}: values must be finite")
-    return array
-
-
 def _shaped(values: Any, size: int, what: str) -> np.ndarray:
     """values as `size` numbers (ValueError naming `what` otherwise), for
     the engine calls that check finiteness themselves."""
     array = np.asarray(values, dtype=np.float64)
     if array.shape != (size,):
         raise ValueError(f"{what}: expected shape ({size},), got {array.shape}")
+    return array
+
+
+def _vector(values: Any, size: int, what: str) -> np.ndarray:
+    """_shaped, and finite (ValueError naming `what` otherwise)."""
+    array = _shaped(values, size, what)
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{what}: values must be finite")
     return array
 
 
