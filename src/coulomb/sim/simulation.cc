@@ -661,6 +661,12 @@ void Simulation::SetJointEffort(const std::string& tree, const std::string& join
 
 namespace {
 
+// Whether `controller` (null: none) has a PD law: a gain that is not zero.
+bool HasPdGains(const JointPdController* controller) {
+  return controller != nullptr && (controller->gains.proportional_gain != 0 ||
+                                   controller->gains.derivative_gain != 0);
+}
+
 std::string JoinedNames(const std::vector<std::string>& names) {
   std::string joined;
   for (const std::string& name : names) joined += (joined.empty() ? "" : ", ") + name;
@@ -703,9 +709,7 @@ void Simulation::SetJointPdTargets(const std::string& tree,
   std::vector<std::string> without_gains;
   for (const std::string& joint : joints) {
     const JointPdController* controller = FindController(tree, joint, /*create=*/false);
-    if (controller == nullptr || (controller->gains.proportional_gain == 0 &&
-                                  controller->gains.derivative_gain == 0))
-      without_gains.push_back(joint);
+    if (!HasPdGains(controller)) without_gains.push_back(joint);
   }
   if (!without_gains.empty()) {
     throw std::invalid_argument(
@@ -738,8 +742,7 @@ void Simulation::SetJointPdTarget(const std::string& tree, const std::string& jo
     throw std::invalid_argument(joint + ": PD target must be finite");
   }
   JointPdController* controller = FindController(tree, joint, /*create=*/false);
-  if (controller == nullptr || (controller->gains.proportional_gain == 0 &&
-                                controller->gains.derivative_gain == 0)) {
+  if (!HasPdGains(controller)) {
     throw std::invalid_argument(tree + ": joint '" + joint +
                                 "' has no PD gains (set them with SetJointPdGains or the "
                                 "scene's controllers)");
