@@ -597,14 +597,17 @@ class Simulation:
         ``actuator_names`` order, or a mapping of some of them by name. A
         motor applies gear × ctrl; a servo targets its target per control
         × ctrl (its other target, velocity or position, 0), clamped into its
-        ``ctrlrange`` as MuJoCo clamps ctrl. Kept until changed."""
+        ``ctrlrange`` as MuJoCo clamps ctrl. Kept until changed. Checked
+        whole first: a wrong count, an unknown name or a control not finite
+        raises ``ValueError`` and sets none."""
         self._check_robot(robot)
         if not isinstance(ctrl, Mapping):
             self._engine.set_actuator_controls(
                 robot, np.asarray(ctrl, dtype=np.float64).reshape(-1))
             return
-        for name, value in dict(ctrl).items():
-            self._engine.set_actuator_control(robot, name, float(value))
+        entries = dict(ctrl)
+        self._engine.set_actuator_controls_by_name(
+            robot, list(entries), np.array([float(v) for v in entries.values()]))
 
     @_serialized
     def actuator_forces(self, robot: str) -> np.ndarray:

@@ -2776,6 +2776,31 @@ def test_bad_controls_are_refused(tmp_path, ctrl, error, message):
         sim.set_ctrl("hand", [1])
 
 
+def test_a_mapping_of_controls_is_checked_whole_before_any_is_set(tmp_path):
+    # A cart on two slides, a motor on each (gear 1): a mapping whose later
+    # entry is bad leaves the earlier one unset, so both motors still push
+    # nothing; a good mapping sets its own actuator and leaves the other.
+    path = tmp_path / "cart.xml"
+    path.write_text("""<mujoco><option gravity="0 0 0"/><worldbody>
+      <body name="cart" pos="0 0 1"><joint name="x" type="slide" axis="1 0 0"/>
+        <body name="top"><joint name="y" type="slide" axis="0 1 0"/>
+          <geom type="box" size="0.1 0.1 0.1" mass="1"/></body></body></worldbody>
+      <actuator><motor name="push_x" joint="x"/><motor name="push_y" joint="y"/>
+      </actuator></mujoco>""")
+    sim = coulomb.Simulation.from_file(str(path))
+    assert sim.actuator_names("cart") == ["push_x", "push_y"]
+    for bad, message in (({"push_x": 1.0, "pinch": 2.0}, "cart: no actuator named 'pinch'"),
+                         ({"push_x": 1.0, "push_y": float("nan")},
+                          "push_y: control must be finite")):
+        with pytest.raises(ValueError, match=message):
+            sim.set_ctrl("cart", bad)
+        sim.step()
+        assert sim.actuator_forces("cart") == pytest.approx([0.0, 0.0], abs=1e-12)
+    sim.set_ctrl("cart", {"push_y": 2.0})
+    sim.step()
+    assert sim.actuator_forces("cart") == pytest.approx([0.0, 2.0], abs=1e-12)
+
+
 def test_set_ctrl_sets_a_velocity_servos_target_velocity(tmp_path):
     # A cart on a level slide, nothing but its velocity servo along it: it
     # reaches the control's speed, then the clamped one (ctrlrange 0.5).

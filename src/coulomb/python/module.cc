@@ -519,8 +519,12 @@ NB_MODULE(_coulomb, m) {
       .def("tendon_names", &Simulation::tendon_names)
       .def("tendon_lengths", &Simulation::TendonLengths)
       .def("actuator_names", &Simulation::actuator_names)
-      .def("set_actuator_control", &Simulation::SetActuatorControl)
-      .def("set_actuator_controls", &Simulation::SetActuatorControls)
+      .def("set_actuator_controls",
+           nb::overload_cast<const std::string&, const Eigen::VectorXd&>(
+               &Simulation::SetActuatorControls))
+      .def("set_actuator_controls_by_name",
+           nb::overload_cast<const std::string&, const std::vector<std::string>&,
+                             const Eigen::VectorXd&>(&Simulation::SetActuatorControls))
       .def("connection_names", &Simulation::connection_names)
       .def("connection_active", &Simulation::ConnectionActive)
       .def("set_connection_active", &Simulation::SetConnectionActive)

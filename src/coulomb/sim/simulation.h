@@ -356,6 +356,13 @@ class Simulation {
   // SetActuatorControl for every actuator of robot `tree`, in
   // actuator_names' order, checked whole first as SetJointEfforts is.
   void SetActuatorControls(const std::string& tree, const Eigen::VectorXd& controls);
+  // The controls of some of robot `tree`'s actuators, by name (controls[k]
+  // for actuators[k]; the others keep theirs), checked whole first: an
+  // unknown name or a control not finite throws std::invalid_argument and
+  // sets none.
+  void SetActuatorControls(const std::string& tree,
+                           const std::vector<std::string>& actuators,
+                           const Eigen::VectorXd& controls);
   // Each actuator's force over the last step, in actuator_names' order, as
   // MuJoCo's actuator_force: its controller's effort (JointEfforts) over its
   // gear [N or N·m]. All 0 before the first step and after a failed one.
