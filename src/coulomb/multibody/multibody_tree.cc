@@ -16,7 +16,6 @@
 #include <coal/BVH/BVH_model.h>
 #include <coal/shape/geometric_shapes.h>
 #include <boost/property_tree/ptree.hpp>
-#include <pinocchio/algorithm/center-of-mass.hpp>
 #include <pinocchio/algorithm/crba.hpp>
 #include <pinocchio/algorithm/energy.hpp>
 #include <pinocchio/algorithm/frames.hpp>
@@ -747,15 +746,21 @@ void MultibodyTree::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v)
   m.q = q;
   m.v = v;
   m.state_current = true;
-  pinocchio::forwardKinematics(m.model, m.data, q, v);
-  pinocchio::updateFramePlacements(m.model, m.data);
   // A model that cannot move has its poses only: Pinocchio's dynamics would
   // take blocks of its empty matrices (undefined behaviour).
-  if (m.model.nv == 0) return;
-  pinocchio::computeJointJacobians(m.model, m.data, q);
+  if (m.model.nv == 0) {
+    pinocchio::forwardKinematics(m.model, m.data, q);
+    pinocchio::updateFramePlacements(m.model, m.data);
+    return;
+  }
+  // CRBA in the world convention computes the joints' world poses oMi and
+  // their motion subspaces J in world along with M; the nonlinear effects
+  // their velocities v (in each joint's frame). Together they are what
+  // forward kinematics and computeJointJacobians would compute again.
   pinocchio::crba(m.model, m.data, q, pinocchio::Convention::WORLD);
   m.mass_matrix = m.data.M.selfadjointView<Eigen::Upper>();
   pinocchio::nonLinearEffects(m.model, m.data, q, v);
+  pinocchio::updateFramePlacements(m.model, m.data);
 }
 
 const Eigen::MatrixXd& MultibodyTree::mass_matrix() const { return impl_->mass_matrix; }
@@ -1011,10 +1016,17 @@ double MultibodyTree::KineticEnergy() const {
 double MultibodyTree::GravityPotentialEnergy() const {
   // A free body's COM is its translation (SetFreeBodyState): no kinematics.
   if (single_free_body_) return -body_.weight.dot(body_.q.head<3>());
-  Impl& m = *impl_;
-  const Eigen::Vector3d com = pinocchio::centerOfMass(m.model, m.data, m.q, false);
-  const double mass = pinocchio::computeTotalMass(m.model);
-  return -mass * m.model.gravity.linear().dot(com);
+  // −Σ m_i gᵀ c_i over the joints' bodies, c_i their centres of mass in
+  // world from SetState's poses oMi (no kinematics again).
+  const Impl& m = *impl_;
+  double energy = 0.0;
+  for (pinocchio::JointIndex j = 1;
+       j < static_cast<pinocchio::JointIndex>(m.model.njoints); ++j) {
+    const pinocchio::Inertia& inertia = m.model.inertias[j];
+    energy -=
+        inertia.mass() * m.model.gravity.linear().dot(m.data.oMi[j].act(inertia.lever()));
+  }
+  return energy;
 }
 
 Eigen::VectorXd MultibodyTree::Integrate(const Eigen::VectorXd& q,
