@@ -288,6 +288,22 @@ double KineticEnergyFromPoses(MultibodyTree* chain, const Eigen::VectorXd& q,
   return energy;
 }
 
+TEST(MultibodyTree, UrdfChainGravityEnergyIsEachLinksWeightAtItsCentreOfMass) {
+  // −Σ m gᵀ c over the links, each centre c = X_WB c_B from the link's own
+  // pose, at a tilted gravity so that every component of c counts.
+  MultibodyTree chain = LoadChain();
+  const Eigen::Vector3d gravity(1.3, -2.1, -9.4);
+  chain.SetGravity(gravity);
+  Eigen::VectorXd q(3);
+  q << 0.4, 0.25, -0.7;
+  chain.SetState(q, Eigen::VectorXd::Zero(3));
+  double expected = 0.0;
+  for (const ChainLink& link : ChainLinks())
+    expected -=
+        link.mass * gravity.dot(chain.body_pose(chain.FindBody(link.name)) * link.com);
+  EXPECT_NEAR(chain.GravityPotentialEnergy(), expected, 1e-12);
+}
+
 TEST(MultibodyTree, UrdfChainMassMatrixMatchesTheKineticEnergyOfItsLinks) {
   MultibodyTree chain = LoadChain();
   ASSERT_EQ(chain.num_velocities(), 3);
