@@ -196,8 +196,14 @@ def _serialized(method: Callable) -> Callable:
 
     @functools.wraps(method)
     def serialized(self: "Simulation", *args: Any, **kwargs: Any) -> Any:
-        with self._lock:
+        # acquire/release rather than ``with``: the context manager's exit
+        # call costs about 0.1 µs on every state read of a control loop.
+        lock = self._lock
+        lock.acquire()
+        try:
             return method(self, *args, **kwargs)
+        finally:
+            lock.release()
 
     return serialized
 
