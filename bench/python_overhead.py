@@ -5,7 +5,9 @@ reading sim.q / sim.v for about 1000 dofs (targets: ≤ 2 µs added per step,
 on the same MJCF file (scenes/four_legged_walker.xml, 8 hinge joints on a
 floating base): what each call of the loop costs in each engine, and the
 loop itself, joint positions and velocities read, a PD law in numpy, the
-efforts set and a step taken. Prints the figures of this run.
+efforts set and a step taken; in Coulomb once with the joints read as
+copies (joint_positions) and once through views of the state (q_view,
+as MuJoCo's users read qpos). Prints the figures of this run.
 
     PYTHONPATH=build/python .venv/bin/python bench/python_overhead.py
 """
@@ -18,6 +20,7 @@ import numpy as np
 import coulomb
 
 WALKER = "scenes/four_legged_walker.xml"
+CONTROL_LOOPS = ("control loop step", "control loop step, views")
 KP, KD = 40.0, 1.0  # [N·m/rad], [N·m·s/rad]: holds the walker's legs near 0
 
 STEPS = 300
@@ -61,11 +64,13 @@ class CoulombLoop:
         self.sim = coulomb.Simulation.from_file(WALKER)
         self.sim.recording = False
         self.robot = self.sim.robot_names[0]
+        self.joints_q, self.joints_v = self.sim.joint_slices(self.robot)
 
     def calls(self):
-        sim, robot, u = self.sim, self.robot, np.zeros(8)
+        sim, robot, u, joints_q = self.sim, self.robot, np.zeros(8), self.joints_q
         return {
             "joint positions": lambda: sim.joint_positions(robot),
+            "joint positions, a view": lambda: sim.q_view[joints_q],
             "joint velocities": lambda: sim.joint_velocities(robot),
             "base position": lambda: sim.body_position(robot),
             "every body's position": sim.body_positions,
@@ -73,11 +78,20 @@ class CoulombLoop:
             "step": sim.step,
         }
 
-    def control_step(self):
+    def control_steps(self):
         sim, robot = self.sim, self.robot
-        q, v = sim.joint_positions(robot), sim.joint_velocities(robot)
-        sim.set_joint_efforts(robot, -KP * q - KD * v)
-        sim.step()
+
+        def with_copies():
+            q, v = sim.joint_positions(robot), sim.joint_velocities(robot)
+            sim.set_joint_efforts(robot, -KP * q - KD * v)
+            sim.step()
+
+        def with_views():
+            q, v = sim.q_view[self.joints_q], sim.v_view[self.joints_v]
+            sim.set_joint_efforts(robot, -KP * q - KD * v)
+            sim.step()
+
+        return {"control loop step": with_copies, "control loop step, views": with_views}
 
 
 class MujocoLoop:
@@ -96,6 +110,7 @@ class MujocoLoop:
 
         return {
             "joint positions": lambda: data.qpos[7:].copy(),
+            "joint positions, a view": lambda: data.qpos[7:],
             "joint velocities": lambda: data.qvel[6:].copy(),
             "base position": lambda: data.xpos[1].copy(),
             "every body's position": lambda: data.xpos.copy(),
@@ -103,11 +118,15 @@ class MujocoLoop:
             "step": lambda: mujoco.mj_step(model, data),
         }
 
-    def control_step(self):
-        data = self.data
-        q, v = data.qpos[7:], data.qvel[6:]
-        data.qfrc_applied[6:] = -KP * q - KD * v
-        mujoco.mj_step(self.model, data)
+    def control_steps(self):
+        model, data = self.model, self.data
+
+        def with_views():
+            q, v = data.qpos[7:], data.qvel[6:]
+            data.qfrc_applied[6:] = -KP * q - KD * v
+            mujoco.mj_step(model, data)
+
+        return {"control loop step": with_views, "control loop step, views": with_views}
 
 
 def control_loop_figures(rounds=3, steps=400):
@@ -121,10 +140,11 @@ def control_loop_figures(rounds=3, steps=400):
                 cost = seconds_per_call(call, repetitions=steps if name == "step" else 20000)
                 key = (engine.__name__, name)
                 best[key] = min(best.get(key, cost), cost)
-            loop = engine()  # from the start again: the same steps for both loops
-            cost = seconds_per_call(loop.control_step, repetitions=steps)
-            key = (engine.__name__, "control loop step")
-            best[key] = min(best.get(key, cost), cost)
+            for name in CONTROL_LOOPS:
+                loop = engine()  # from the start again: the same steps for every loop
+                cost = seconds_per_call(loop.control_steps()[name], repetitions=steps)
+                key = (engine.__name__, name)
+                best[key] = min(best.get(key, cost), cost)
     return best
 
 
@@ -134,13 +154,14 @@ def print_control_loop():
           "alternating rounds:")
     print("| call | Coulomb [µs] | MuJoCo [µs] | Coulomb / MuJoCo |")
     print("|---|---|---|---|")
-    names = list(CoulombLoop().calls()) + ["control loop step"]
+    names = list(CoulombLoop().calls()) + list(CONTROL_LOOPS)
     for name in names:
         c, m = best[("CoulombLoop", name)], best[("MujocoLoop", name)]
         print(f"| {name} | {1e6 * c:.2f} | {1e6 * m:.2f} | {c / m:.2f} |")
-    for engine in ("CoulombLoop", "MujocoLoop"):
-        added = best[(engine, "control loop step")] - best[(engine, "step")]
-        print(f"{engine[:-4]}: the loop adds {1e6 * added:.1f} µs to a step")
+    for name in CONTROL_LOOPS:
+        for engine in ("CoulombLoop", "MujocoLoop"):
+            added = best[(engine, name)] - best[(engine, "step")]
+            print(f"{engine[:-4]}, {name}: {1e6 * added:.1f} µs more than a step")
 
 
 def main():

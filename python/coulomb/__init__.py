@@ -444,6 +444,21 @@ class Simulation:
         """Generalized velocities (a copy)."""
         return self._v_view.copy()
 
+    @property
+    def q_view(self) -> np.ndarray:
+        """``q`` without a copy, as MuJoCo's ``qpos``: a read-only view of the
+        engine's own state, the same array for the simulation's life, current
+        after every step and ``set_state``. Slice it with ``position_slice``
+        and ``joint_slices``; read it between calls, not while another
+        thread steps (``q`` copies it under the lock)."""
+        return self._q_view
+
+    @property
+    def v_view(self) -> np.ndarray:
+        """``v`` without a copy, as ``q_view`` is ``q``'s (MuJoCo's
+        ``qvel``); slice it with ``velocity_slice`` and ``joint_slices``."""
+        return self._v_view
+
     @_serialized
     def set_state(self, q: Any, v: Any, time: float | None = None) -> None:
         """Sets q, v (and the time); quaternions are normalized. The state
@@ -769,6 +784,22 @@ class Simulation:
         self._check_tree(name)
         first, count = self._engine.velocity_range(name)
         return slice(first, first + count)
+
+    def position_slice(self, name: str) -> slice:
+        """Where a free body's or robot's positions sit in ``q``."""
+        self._check_tree(name)
+        first, count = self._engine.position_range(name)
+        return slice(first, first + count)
+
+    def joint_slices(self, robot: str) -> tuple[slice, slice]:
+        """Where a robot's one-dof joints sit in ``q`` and ``v``, in
+        ``joint_names`` order: ``sim.q_view[qs]`` reads its joint positions
+        without a copy, as ``joint_positions`` does with one. ValueError for
+        a robot whose joints are not consecutive there (a ball joint between
+        them)."""
+        self._check_robot(robot)
+        first_q, first_v, count = self._engine.consecutive_joint_entries(robot)
+        return slice(first_q, first_q + count), slice(first_v, first_v + count)
 
     @_serialized
     def mass_matrix(self, name: str) -> np.ndarray:

@@ -2801,6 +2801,52 @@ def test_a_mapping_of_controls_is_checked_whole_before_any_is_set(tmp_path):
     assert sim.actuator_forces("cart") == pytest.approx([0.0, 2.0], abs=1e-12)
 
 
+ARM_AND_WRIST = """<mujoco><worldbody><geom type="plane" size="5 5 0.1"/>
+  <body name="ball" pos="2 0 1"><freejoint/><geom type="sphere" size="0.1" mass="1"/></body>
+  <body name="arm" pos="0 0 1"><freejoint/><geom type="box" size="0.1 0.1 0.1" mass="2"/>
+    <body name="upper" pos="0.2 0 0"><joint name="shoulder" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03" mass="0.5"/>
+      <body name="lower" pos="0.3 0 0"><joint name="elbow" type="hinge" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03" mass="0.5"/></body></body></body>
+  <body name="wrist" pos="0 2 1"><geom type="box" size="0.05 0.05 0.05" mass="1"/>
+    <body name="a" pos="0.1 0 0"><joint name="h1" type="hinge" axis="0 0 1"/>
+      <geom type="sphere" size="0.03" mass="0.2"/>
+      <body name="b" pos="0.1 0 0"><joint name="turn" type="ball"/>
+        <geom type="sphere" size="0.03" mass="0.2"/>
+        <body name="c" pos="0.1 0 0"><joint name="h2" type="hinge" axis="0 0 1"/>
+          <geom type="sphere" size="0.03" mass="0.2"/></body></body></body></body>
+</worldbody></mujoco>"""
+
+
+def test_views_of_the_state_read_each_robots_joints_without_a_copy(tmp_path):
+    # A free ball, an arm on a floating base (7 + 2 positions, 6 + 2
+    # velocities) and a wrist whose ball joint sits between its hinges: the
+    # slices tile q and v in body_names order, the arm's joints follow its
+    # base, and the views follow the steps (the arm folds as it falls).
+    path = tmp_path / "arm.xml"
+    path.write_text(ARM_AND_WRIST)
+    sim = coulomb.Simulation.from_file(str(path))
+    assert [sim.position_slice(n) for n in sim.body_names] == [
+        slice(0, 7), slice(7, 16), slice(16, 22)]
+    assert [sim.velocity_slice(n) for n in sim.body_names] == [
+        slice(0, 6), slice(6, 14), slice(14, 19)]
+    qs, vs = sim.joint_slices("arm")
+    assert (qs, vs) == (slice(14, 16), slice(12, 14))
+    joints_q, joints_v = sim.q_view[qs], sim.v_view[vs]
+    for _ in range(20):
+        sim.step()
+    np.testing.assert_array_equal(joints_q, sim.joint_positions("arm"))
+    np.testing.assert_array_equal(joints_v, sim.joint_velocities("arm"))
+    np.testing.assert_array_equal(sim.q_view, sim.q)
+    assert np.all(joints_v != 0)
+    with pytest.raises(ValueError, match="read-only"):
+        sim.q_view[0] = 1.0
+    with pytest.raises(ValueError, match="wrist: its one-dof joints are not consecutive"):
+        sim.joint_slices("wrist")
+    with pytest.raises(KeyError, match="no robot named 'ball'"):
+        sim.joint_slices("ball")
+
+
 def test_set_ctrl_sets_a_velocity_servos_target_velocity(tmp_path):
     # A cart on a level slide, nothing but its velocity servo along it: it
     # reaches the control's speed, then the clamped one (ctrlrange 0.5).

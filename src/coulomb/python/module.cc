@@ -19,6 +19,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include "coulomb/coulomb.h"
@@ -595,6 +596,13 @@ NB_MODULE(_coulomb, m) {
       .def("sensor_names", &Simulation::sensor_names)
       .def("sensor_readings", &Simulation::SensorReadings)
       .def("velocity_range", &Simulation::VelocityRange)
+      .def("position_range", &Simulation::PositionRange)
+      .def("consecutive_joint_entries",
+           [](const Simulation& s, const std::string& robot) {
+             const Simulation::JointEntries entries = s.ConsecutiveJointEntries(robot);
+             return std::make_tuple(entries.first_position, entries.first_velocity,
+                                    entries.count);
+           })
       .def("contact_wrench",
            [](const Simulation& s, const std::string& body) {
              BodyStateOrKeyError(s, body);  // an unknown name is a KeyError

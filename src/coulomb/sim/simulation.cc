@@ -853,6 +853,50 @@ std::pair<int, int> Simulation::VelocityRangeOfTree(int t) const {
   return {first, scene_.system.tree(t).model.num_velocities()};
 }
 
+std::pair<int, int> Simulation::PositionRange(const std::string& tree) const {
+  const int t = FindTree(tree);
+  int first = 0;
+  for (int k = 0; k < t; ++k) first += scene_.system.tree(k).model.num_positions();
+  return {first, scene_.system.tree(t).model.num_positions()};
+}
+
+namespace {
+
+// The indices of `model`'s one-dof joints' entries in its q (or v), in
+// joint_names' order: the entries of 0, 1, 2, … read as a state.
+Eigen::VectorXd OneDofJointIndices(const MultibodyTree& model, bool velocities) {
+  const int size = velocities ? model.num_velocities() : model.num_positions();
+  return model.OneDofJointEntries(Eigen::VectorXd::LinSpaced(size, 0, size - 1),
+                                  velocities);
+}
+
+bool AreConsecutive(const Eigen::VectorXd& indices) {
+  for (Eigen::Index k = 1; k < indices.size(); ++k)
+    if (indices[k] != indices[0] + static_cast<double>(k)) return false;
+  return true;
+}
+
+}  // namespace
+
+Simulation::JointEntries Simulation::ConsecutiveJointEntries(
+    const std::string& tree) const {
+  const MultibodyTree& model = scene_.system.tree(FindTree(tree)).model;
+  const Eigen::VectorXd positions = OneDofJointIndices(model, false);
+  const Eigen::VectorXd velocities = OneDofJointIndices(model, true);
+  if (positions.size() == 0)
+    throw std::invalid_argument(tree +
+                                ": has no one-dof joints (a free body, or a ball)");
+  if (!AreConsecutive(positions) || !AreConsecutive(velocities)) {
+    throw std::invalid_argument(
+        tree +
+        ": its one-dof joints are not consecutive in q and v (a joint "
+        "of more dofs sits between them): read joint_positions");
+  }
+  return {PositionRange(tree).first + static_cast<int>(positions[0]),
+          VelocityRange(tree).first + static_cast<int>(velocities[0]),
+          static_cast<int>(positions.size())};
+}
+
 Eigen::MatrixXd Simulation::MassMatrix(const std::string& tree) const {
   return scene_.system.tree(FindTree(tree))
       .model.mass_matrix();  // a free body's: constant

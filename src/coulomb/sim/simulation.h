@@ -429,6 +429,17 @@ class Simulation {
   // And the bias forces h(q, v) of M v̇ = τ − h (Coriolis, gyroscopic and
   // gravity: τ = h holds the tree's velocities still).
   std::pair<int, int> VelocityRange(const std::string& tree) const;
+  // Where tree `tree`'s positions sit in q(): {first, count}.
+  std::pair<int, int> PositionRange(const std::string& tree) const;
+  // Where robot `tree`'s one-dof joints sit in q() and v(), in joint_names'
+  // order, when they are consecutive in both (every joint but a floating
+  // base has one dof); std::invalid_argument naming the robot otherwise.
+  struct JointEntries {
+    int first_position = 0;  // in q()
+    int first_velocity = 0;  // in v()
+    int count = 0;
+  };
+  JointEntries ConsecutiveJointEntries(const std::string& tree) const;
   Eigen::MatrixXd MassMatrix(const std::string& tree) const;
   Eigen::VectorXd BiasForces(const std::string& tree) const;
   Eigen::Matrix<double, 3, Eigen::Dynamic> PointJacobian(
