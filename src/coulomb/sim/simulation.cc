@@ -77,6 +77,8 @@ Simulation::Simulation(Scene scene)
   for (int t = 0; t < scene_.system.num_trees(); ++t) {
     trajectory_.body_names.push_back(scene_.system.tree(t).name);
   }
+  for (int t = 0; t < scene_.system.num_trees(); ++t)
+    joint_names_.push_back(scene_.system.tree(t).model.OneDofJointNames());
   trajectory_.body_samples.resize(scene_.system.num_trees());
   trajectory_.sensor_samples.resize(scene_.system.num_trees());
   for (int t = 0; t < scene_.system.num_trees(); ++t) {
@@ -641,14 +643,20 @@ std::vector<Contact> Simulation::contacts() const {
 JointPdController* Simulation::FindController(const std::string& tree_name,
                                               const std::string& joint, bool create) {
   const int tree = FindTree(tree_name);
-  MultibodySystem::Tree& owner = scene_.system.tree(tree);
+  const MultibodySystem::Tree& owner = scene_.system.tree(tree);
   if (FindFixedTendon(owner.tendons, joint) < 0)
     owner.model.FindOneDofJoint(joint);  // throws for an unknown joint
+  return ControllerOf(tree, joint, create);
+}
+
+JointPdController* Simulation::ControllerOf(int t, const std::string& joint,
+                                            bool create) {
+  MultibodySystem::Tree& owner = scene_.system.tree(t);
   for (JointPdController& controller : owner.controllers) {
     if (controller.joint == joint) return &controller;
   }
   if (!create) return nullptr;
-  scene_.system.AddJointPdController(tree, joint, {});
+  scene_.system.AddJointPdController(t, joint, {});
   return &owner.controllers.back();
 }
 
@@ -694,22 +702,26 @@ void Simulation::CheckOnePerName(const std::string& tree, const char* what,
 
 void Simulation::SetJointEfforts(const std::string& tree,
                                  const Eigen::VectorXd& efforts) {
-  const std::vector<std::string> joints = joint_names(tree);
+  const int t = FindTree(tree);
+  const std::vector<std::string>& joints = joint_names_[static_cast<size_t>(t)];
   CheckOnePerName(tree, "efforts", efforts, joints, "joints");
-  for (size_t k = 0; k < joints.size(); ++k)
-    SetJointEffort(tree, joints[k], efforts[static_cast<Eigen::Index>(k)]);
+  for (size_t k = 0; k < joints.size(); ++k) {
+    ControllerOf(t, joints[k], /*create=*/true)->gains.feedforward =
+        efforts[static_cast<Eigen::Index>(k)];
+  }
 }
 
 void Simulation::SetJointPdTargets(const std::string& tree,
                                    const Eigen::VectorXd& positions,
                                    const Eigen::VectorXd& velocities) {
-  const std::vector<std::string> joints = joint_names(tree);
+  const int t = FindTree(tree);
+  const std::vector<std::string>& joints = joint_names_[static_cast<size_t>(t)];
   CheckOnePerName(tree, "positions", positions, joints, "joints");
   CheckOnePerName(tree, "velocities", velocities, joints, "joints");
   std::vector<std::string> without_gains;
   for (const std::string& joint : joints) {
-    const JointPdController* controller = FindController(tree, joint, /*create=*/false);
-    if (!HasPdGains(controller)) without_gains.push_back(joint);
+    if (!HasPdGains(ControllerOf(t, joint, /*create=*/false)))
+      without_gains.push_back(joint);
   }
   if (!without_gains.empty()) {
     throw std::invalid_argument(
@@ -791,7 +803,7 @@ void Simulation::SetJointPdGains(const std::string& tree, const std::string& joi
 }
 
 std::vector<std::string> Simulation::joint_names(const std::string& tree) const {
-  return scene_.system.tree(FindTree(tree)).model.OneDofJointNames();
+  return joint_names_[static_cast<size_t>(FindTree(tree))];
 }
 
 Eigen::VectorXd Simulation::JointPositions(const std::string& tree) const {

@@ -502,6 +502,9 @@ class Simulation {
   // absent and create is set (a pure effort); null otherwise.
   JointPdController* FindController(const std::string& tree, const std::string& joint,
                                     bool create);
+  // FindController for a joint known to be tree t's (one of joint_names_[t]):
+  // no check of the name.
+  JointPdController* ControllerOf(int t, const std::string& joint, bool create);
   std::string BodyName(int geometry) const;
   // The names of a tree's named elements (its sensors, its actuators).
   template <typename Named>
@@ -598,6 +601,9 @@ class Simulation {
   std::vector<Eigen::Isometry3d> recorded_geometry_poses_;  // RecordGeometry's X_WG
   SensorScratch recorded_sensor_scratch_;                   // RecordSensors'
   mutable Eigen::VectorXd stacked_q_, stacked_v_;
+  // Each tree's one-dof joints (joint_names), named once: a built scene's
+  // joints never change, and a control loop sets them every step.
+  std::vector<std::vector<std::string>> joint_names_;
   // q() at the start of the last step: where its contacts were found
   // (ContactWrench's lever arms).
   Eigen::VectorXd step_start_q_;
