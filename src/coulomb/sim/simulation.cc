@@ -860,16 +860,18 @@ std::pair<int, int> Simulation::VelocityRange(const std::string& tree) const {
 }
 
 std::pair<int, int> Simulation::VelocityRangeOfTree(int t) const {
-  int first = 0;
-  for (int k = 0; k < t; ++k) first += scene_.system.tree(k).model.num_velocities();
-  return {first, scene_.system.tree(t).model.num_velocities()};
+  return RangeOfTree(t, &MultibodyTree::num_velocities);
 }
 
 std::pair<int, int> Simulation::PositionRange(const std::string& tree) const {
-  const int t = FindTree(tree);
+  return RangeOfTree(FindTree(tree), &MultibodyTree::num_positions);
+}
+
+std::pair<int, int> Simulation::RangeOfTree(int t,
+                                            int (MultibodyTree::*size)() const) const {
   int first = 0;
-  for (int k = 0; k < t; ++k) first += scene_.system.tree(k).model.num_positions();
-  return {first, scene_.system.tree(t).model.num_positions()};
+  for (int k = 0; k < t; ++k) first += (scene_.system.tree(k).model.*size)();
+  return {first, (scene_.system.tree(t).model.*size)()};
 }
 
 namespace {

@@ -488,6 +488,9 @@ class Simulation {
   int FindTree(const std::string& name) const;
   // VelocityRange of tree `t`.
   std::pair<int, int> VelocityRangeOfTree(int t) const;
+  // {first, count} of tree t's entries in the stacked vector whose trees'
+  // sizes `size` gives (num_positions: q(), num_velocities: v()).
+  std::pair<int, int> RangeOfTree(int t, int (MultibodyTree::*size)() const) const;
   // Connection `name` of tree `tree` (std::invalid_argument listing its
   // connections when there is none).
   BodyConnection& FindConnection(const std::string& tree, const std::string& name);
