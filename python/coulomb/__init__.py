@@ -678,9 +678,6 @@ class Simulation:
         if name not in names:
             raise KeyError(f"{robot}: no joint or tendon named '{name}' "
                            f"(joints and tendons: {', '.join(names)})")
-        if not self._engine.has_pd_gains(robot, name):
-            raise ValueError(f"{robot}: '{name}' has no PD gains (an MJCF actuator on it, "
-                             f"the scene's controllers, or set_pd_gains)")
         self._engine.set_pd_target(robot, name, float(position), float(velocity))
 
     @_serialized

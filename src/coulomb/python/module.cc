@@ -617,15 +617,6 @@ NB_MODULE(_coulomb, m) {
             BodyStateOrKeyError(s, body);  // an unknown name is a KeyError
             return Owned(Eigen::MatrixXd(s.PointJacobian(body, point)));
           })
-      .def("has_pd_gains",
-           [](const Simulation& s, const std::string& tree, const std::string& joint) {
-             for (const JointPdController& c :
-                  s.scene().system.tree(s.FindBody(tree).tree).controllers) {
-               if (c.joint == joint)
-                 return c.gains.proportional_gain > 0 || c.gains.derivative_gain > 0;
-             }
-             return false;
-           })
       .def("set_body_wrench",
            [](Simulation& s, const std::string& name, const Eigen::Vector3d& force,
               const Eigen::Vector3d& torque) {

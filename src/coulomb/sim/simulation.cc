@@ -755,9 +755,9 @@ void Simulation::SetJointPdTarget(const std::string& tree, const std::string& jo
   }
   JointPdController* controller = FindController(tree, joint, /*create=*/false);
   if (!HasPdGains(controller)) {
-    throw std::invalid_argument(tree + ": joint '" + joint +
-                                "' has no PD gains (set them with SetJointPdGains or the "
-                                "scene's controllers)");
+    throw std::invalid_argument(tree + ": '" + joint +
+                                "' has no PD gains (an MJCF actuator on it, the scene's "
+                                "controllers, or SetJointPdGains)");
   }
   for (const JointTargetRange& range : scene_.system.tree(FindTree(tree)).target_ranges) {
     if (range.joint != joint) continue;
