@@ -594,7 +594,13 @@ NB_MODULE(_coulomb, m) {
              return s.CastRays(origin, directions, body.tree, body.body);
            })
       .def("sensor_names", &Simulation::sensor_names)
-      .def("sensor_readings", &Simulation::SensorReadings)
+      .def("sensor_readings",
+           [](const Simulation& s, const std::string& name) {
+             nb::list readings;
+             for (Eigen::VectorXd& reading : s.SensorReadings(name))
+               readings.append(Owned(std::move(reading)));
+             return readings;
+           })
       .def("velocity_range", &Simulation::VelocityRange)
       .def("position_range", &Simulation::PositionRange)
       .def("consecutive_joint_entries",
