@@ -185,10 +185,8 @@ BodyIndex ExcludedBody(const Simulation& simulation, const std::string& exclude)
 // A pose as Python sees one: (position, quaternion w x y z), and back (the
 // quaternion normalized by the caller).
 nb::tuple PoseTuple(const Eigen::Isometry3d& X) {
-  const Eigen::Quaterniond rotation(X.linear());
-  return nb::make_tuple(
-      Eigen::Vector3d(X.translation()),
-      Eigen::Vector4d(rotation.w(), rotation.x(), rotation.y(), rotation.z()));
+  return nb::make_tuple(Owned(Eigen::Vector3d(X.translation())),
+                        Owned(QuaternionWxyz(X)));
 }
 Eigen::Isometry3d Pose(const Eigen::Vector3d& position, const Eigen::Vector4d& wxyz) {
   Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
@@ -591,7 +589,7 @@ NB_MODULE(_coulomb, m) {
               const Eigen::Matrix<double, Eigen::Dynamic, 3>& directions,
               const std::string& exclude) {
              const BodyIndex body = ExcludedBody(s, exclude);
-             return s.CastRays(origin, directions, body.tree, body.body);
+             return Owned(s.CastRays(origin, directions, body.tree, body.body));
            })
       .def("sensor_names", &Simulation::sensor_names)
       .def("sensor_readings",
