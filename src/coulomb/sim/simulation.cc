@@ -669,6 +669,10 @@ void Simulation::SetJointEffort(const std::string& tree, const std::string& join
 
 namespace {
 
+// Where a joint's PD gains come from, for the errors of a target set without them.
+constexpr const char* kPdGainsHint =
+    "an MJCF actuator on it, the scene's controllers, or SetJointPdGains";
+
 // Whether `controller` (null: none) has a PD law: a gain that is not zero.
 bool HasPdGains(const JointPdController* controller) {
   return controller != nullptr && (controller->gains.proportional_gain != 0 ||
@@ -724,13 +728,13 @@ void Simulation::SetJointPdTargets(const std::string& tree,
       without_gains.push_back(joint);
   }
   if (!without_gains.empty()) {
-    throw std::invalid_argument(
-        tree + ": joints without PD gains: " + JoinedNames(without_gains) +
-        " (set them with SetJointPdGains or the scene's controllers)");
+    throw std::invalid_argument(tree + ": joints without PD gains: " +
+                                JoinedNames(without_gains) + " (" + kPdGainsHint + ")");
   }
   for (size_t k = 0; k < joints.size(); ++k) {
     const auto index = static_cast<Eigen::Index>(k);
-    SetJointPdTarget(tree, joints[k], positions[index], velocities[index]);
+    ApplyPdTarget(t, joints[k], positions[index], velocities[index],
+                  ControllerOf(t, joints[k], /*create=*/false));
   }
 }
 
@@ -755,11 +759,15 @@ void Simulation::SetJointPdTarget(const std::string& tree, const std::string& jo
   }
   JointPdController* controller = FindController(tree, joint, /*create=*/false);
   if (!HasPdGains(controller)) {
-    throw std::invalid_argument(tree + ": '" + joint +
-                                "' has no PD gains (an MJCF actuator on it, the scene's "
-                                "controllers, or SetJointPdGains)");
+    throw std::invalid_argument(tree + ": '" + joint + "' has no PD gains (" +
+                                kPdGainsHint + ")");
   }
-  for (const JointTargetRange& range : scene_.system.tree(FindTree(tree)).target_ranges) {
+  ApplyPdTarget(FindTree(tree), joint, position, velocity, controller);
+}
+
+void Simulation::ApplyPdTarget(int t, const std::string& joint, double position,
+                               double velocity, JointPdController* controller) {
+  for (const JointTargetRange& range : scene_.system.tree(t).target_ranges) {
     if (range.joint != joint) continue;
     double& bounded = range.bounds_velocity ? velocity : position;
     bounded = std::clamp(bounded, range.lower, range.upper);

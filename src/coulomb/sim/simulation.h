@@ -508,6 +508,10 @@ class Simulation {
   // FindController for a joint known to be tree t's (one of joint_names_[t]):
   // no check of the name.
   JointPdController* ControllerOf(int t, const std::string& joint, bool create);
+  // A checked target of tree t's `controller` on `joint`, clamped into its
+  // servo's range (JointTargetRange) and set.
+  void ApplyPdTarget(int t, const std::string& joint, double position, double velocity,
+                     JointPdController* controller);
   std::string BodyName(int geometry) const;
   // The names of a tree's named elements (its sensors, its actuators).
   template <typename Named>
