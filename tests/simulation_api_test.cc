@@ -120,6 +120,26 @@ TEST(SimulationApi, AJointEffortAcceleratesAsNewtonSays) {
   EXPECT_NEAR(sim.q()(0), 2.0 * dt * dt * 10 * 11 / 2.0, 1e-12);
 }
 
+// An effort without PD gains is a force in the free motion, not a
+// constraint of the contact problem: clamped to the controller's effort
+// limit, it accelerates the joint at u_max/m and reads back as u_max. With
+// a damping gain the controller is implicit again: one constraint row.
+TEST(SimulationApi, AnEffortAloneIsAForceClampedToItsLimitNotAConstraint) {
+  Simulation sim(PlanarScene());
+  sim.SetJointPdGains("slider", "x", 0.0, 0.0, /*effort_limit=*/4.5);
+  sim.SetJointEffort("slider", "x", 6.0);  // clamped to 4.5 N on 3 kg: 1.5 m/s²
+  const double dt = sim.time_step();
+  for (int n = 0; n < 10; ++n) ASSERT_TRUE(sim.Step().converged);
+  EXPECT_NEAR(sim.v()(0), 10 * 1.5 * dt, 1e-12);
+  EXPECT_NEAR(sim.JointEfforts("slider")(0), 4.5, 1e-12);  // joints x, z, theta
+  EXPECT_EQ(sim.last_contact_problem()->num_constraints(), 0);
+
+  sim.SetJointPdGains("slider", "x", 0.0, 2.0, 4.5);  // u = clamp(6 − 2 v, ±4.5)
+  ASSERT_TRUE(sim.Step().converged);
+  EXPECT_EQ(sim.last_contact_problem()->num_constraints(), 1);
+  EXPECT_NEAR(sim.JointEfforts("slider")(0), 4.5, 1e-12);  // 6 − 2 v > 4.5 still
+}
+
 TEST(SimulationApi, AWorldWrenchOnAFreeBodyAcceleratesItAsNewtonAndEulerSay) {
   // A 2 kg ball (I = 2/5 m r² = 0.008 kg·m², isotropic: no gyroscopic
   // torque) without gravity, turned arbitrarily at the start: a world force

@@ -937,6 +937,7 @@ Eigen::Matrix<double, 3, Eigen::Dynamic> Simulation::PointJacobian(
 
 double Simulation::LastControllerEffort(
     const TimeStepper::ControllerConstraint& c) const {
+  if (c.constraint < 0) return c.constant_effort;
   return stepper_.last_solution()
              .impulses[stepper_.last_problem()->constraint_offset(c.constraint)] /
          time_step();

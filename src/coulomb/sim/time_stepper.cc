@@ -37,6 +37,31 @@ bool SpringsKeepBranchPattern(const std::vector<JointSpringDamper>& springs,
   }
   return true;
 }
+
+// The terms of what a controller or a friction acts on: its joint's own
+// (`own`), or its tendon's.
+std::span<const JointTerm> ActedOn(const MultibodySystem::Tree& tree, int tendon,
+                                   const JointTerm& own) {
+  return tendon < 0 ? std::span<const JointTerm>(&own, 1)
+                    : std::span<const JointTerm>(tree.tendons[tendon].terms);
+}
+
+// A controller without gains (Kp = Kd = 0: an effort alone, as a motor's)
+// applies u = clamp(u_ff, ±u_max) whatever the velocity. Its potential,
+// −δt u v (PdControllerConstraint), is linear in v: the same step as the
+// generalized force u on the joint (or c_k u on each joint k of its
+// tendon) in the free motion, since ½‖v − v*‖²_A − δt uᵀ v differs from
+// ½‖v − (v* + δt A⁻¹ u)‖²_A by a constant. Applied so, it adds no
+// constraint to the problem.
+bool AppliesConstantEffort(const JointPdController& controller) {
+  return controller.gains.proportional_gain == 0.0 &&
+         controller.gains.derivative_gain == 0.0;
+}
+
+double ConstantEffort(const JointPdController& controller) {
+  const double limit = controller.gains.effort_limit;
+  return std::clamp(controller.gains.feedforward, -limit, limit);
+}
 }  // namespace
 
 TimeStepper::TimeStepper(const TimeStepperParameters& parameters)
@@ -86,6 +111,17 @@ void TimeStepper::AddAppliedForces(const MultibodySystem::Tree& tree,
   const Eigen::Quaterniond q_WB(tree.q[6], tree.q[3], tree.q[4], tree.q[5]);
   force.head<3>() += tree.applied_force_W;
   force.segment<3>(3) += q_WB.normalized().conjugate() * tree.applied_torque_W;
+}
+
+void TimeStepper::AddConstantEfforts(const MultibodySystem::Tree& tree,
+                                     Eigen::Ref<Eigen::VectorXd> force) {
+  for (const JointPdController& controller : tree.controllers) {
+    if (!AppliesConstantEffort(controller)) continue;
+    const double effort = ConstantEffort(controller);
+    const JointTerm joint{controller.position, controller.velocity, 1.0};
+    for (const JointTerm& term : ActedOn(tree, controller.tendon, joint))
+      force[term.velocity] += term.coefficient * effort;
+  }
 }
 
 void TimeStepper::AddGravityCompensation(const MultibodySystem::Tree& tree,
@@ -155,6 +191,7 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
       AddSpringDamperForces(tree->springs, w->q_theta, w->v_theta, &w->force);
     }
     AddAppliedForces(*tree, w->force);
+    AddConstantEfforts(*tree, w->force);
     AddGravityCompensation(*tree, w);
     // −m(v*) = δt k − M (v* − v0), δt k alone at the first iteration (v* = v0).
     w->step = dt * w->force;
@@ -309,18 +346,6 @@ double TimeStepper::AddBodyToContactBlock(const MultibodySystem& system, int geo
   return normal_velocity;
 }
 
-namespace {
-
-// The terms of what a controller or a friction acts on: its joint's own
-// (`own`), or its tendon's.
-std::span<const JointTerm> ActedOn(const MultibodySystem::Tree& tree, int tendon,
-                                   const JointTerm& own) {
-  return tendon < 0 ? std::span<const JointTerm>(&own, 1)
-                    : std::span<const JointTerm>(tree.tendons[tendon].terms);
-}
-
-}  // namespace
-
 ProblemConstraint& TimeStepper::AddJointRow(int t, int num_velocities,
                                             std::span<const JointTerm> terms, double sign,
                                             int kind) {
@@ -369,6 +394,12 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
       AddLimitRows(t, tree, tendon.terms, tendon.lower, tendon.upper);
     for (size_t k = 0; k < tree.controllers.size(); ++k) {
       const JointPdController& controller = tree.controllers[k];
+      if (AppliesConstantEffort(controller)) {  // in the free motion (AddConstantEfforts)
+        controller_constraints_.push_back({t, controller.velocity, -1, controller.tendon,
+                                           static_cast<int>(k),
+                                           ConstantEffort(controller)});
+        continue;
+      }
       const JointTerm joint{controller.position, controller.velocity, 1.0};
       const std::span<const JointTerm> terms = ActedOn(tree, controller.tendon, joint);
       EmplaceConstraintPotential<PdControllerConstraint>(

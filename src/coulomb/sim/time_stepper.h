@@ -166,11 +166,14 @@ class TimeStepper {
   const std::vector<ContactPoint>& last_contacts() const { return constraint_contacts_; }
   // The PD controllers of the last step: the joint velocity each acted on
   // (or its tendon) and its constraint, whose impulse is the impulse u δt
-  // the controller applied (on a tendon, along it: joint k takes c_k u δt).
+  // the controller applied (on a tendon, along it: joint k takes c_k u δt);
+  // a controller without gains has no constraint (−1): its constant effort
+  // u went into the free motion (AddConstantEfforts).
   struct ControllerConstraint {
     int tree = -1, velocity = -1, constraint = -1;
-    int tendon = -1;      // the controller's tendon in its tree, −1 on a joint
-    int controller = -1;  // its index in the tree's controllers
+    int tendon = -1;               // the controller's tendon in its tree, −1 on a joint
+    int controller = -1;           // its index in the tree's controllers
+    double constant_effort = 0.0;  // u [N·m or N] when constraint is −1
   };
   const std::vector<ControllerConstraint>& last_controller_constraints() const {
     return controller_constraints_;
@@ -224,6 +227,10 @@ class TimeStepper {
   // (Tree::applied_force_W, _torque_W) to its generalized force.
   static void AddAppliedForces(const MultibodySystem::Tree& tree,
                                Eigen::Ref<Eigen::VectorXd> force);
+  // Adds the efforts of the tree's controllers without gains (a motor's
+  // effort, constant over the step) to its generalized force.
+  static void AddConstantEfforts(const MultibodySystem::Tree& tree,
+                                 Eigen::Ref<Eigen::VectorXd> force);
   // Adds the tree's gravity compensations (GravityCompensation) at its
   // kinematics' state to w->force.
   static void AddGravityCompensation(const MultibodySystem::Tree& tree, TreeWorkspace* w);
