@@ -2,6 +2,7 @@
 // actuation and recording, checked against closed forms.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <random>
 #include <string>
@@ -138,6 +139,32 @@ TEST(SimulationApi, AnEffortAloneIsAForceClampedToItsLimitNotAConstraint) {
   ASSERT_TRUE(sim.Step().converged);
   EXPECT_EQ(sim.last_contact_problem()->num_constraints(), 1);
   EXPECT_NEAR(sim.JointEfforts("slider")(0), 4.5, 1e-12);  // 6 − 2 v > 4.5 still
+}
+
+// A PD controller without effort limit is folded into the free motion (no
+// constraint) and steps as its law, implicit at the step's end, says:
+//   m (v⁺ − v) = δt (Kp (q_d − q − δt v⁺) − Kd v⁺),  q⁺ = q + δt v⁺,
+// the effort read back that law at v⁺. With a limit that never binds it
+// is a constraint again, on the same trajectory.
+TEST(SimulationApi, AnUnlimitedPdControllerStepsAsItsImplicitLaw) {
+  constexpr double kMass = 3.0, kKp = 40.0, kKd = 2.0, kTarget = 0.5;
+  for (const double limit : {std::numeric_limits<double>::infinity(), 1e6}) {
+    Simulation sim(PlanarScene());
+    sim.SetJointPdGains("slider", "x", kKp, kKd, limit);
+    sim.SetJointPdTarget("slider", "x", kTarget);
+    const double dt = sim.time_step();
+    double q = 0.0, v = 0.0, effort = 0.0;
+    for (int n = 0; n < 30; ++n) {
+      ASSERT_TRUE(sim.Step().converged);
+      v = (v + dt / kMass * kKp * (kTarget - q)) / (1.0 + dt / kMass * (kKp * dt + kKd));
+      effort = kKp * (kTarget - q - dt * v) - kKd * v;
+      q += dt * v;
+    }
+    EXPECT_NEAR(sim.q()(0), q, 1e-12) << "effort limit " << limit;
+    EXPECT_NEAR(sim.v()(0), v, 1e-12) << "effort limit " << limit;
+    EXPECT_NEAR(sim.JointEfforts("slider")(0), effort, 1e-9) << "effort limit " << limit;
+    EXPECT_EQ(sim.last_contact_problem()->num_constraints(), std::isinf(limit) ? 0 : 1);
+  }
 }
 
 TEST(SimulationApi, AWorldWrenchOnAFreeBodyAcceleratesItAsNewtonAndEulerSay) {

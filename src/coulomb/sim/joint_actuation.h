@@ -49,9 +49,10 @@ inline int FindFixedTendon(const std::vector<FixedTendon>& tendons,
 // A PD controller with effort limit on a one-dof joint or a fixed tendon,
 // implicit in the solve through PdControllerConstraint (on the tendon, its q
 // and v are the tendon's L and L̇, its effort the force along it). Kp = Kd =
-// 0 with a feedforward is a constant effort: a generalized force of the
-// free motion, the same step without a constraint (TimeStepper's
-// AddConstantEfforts).
+// 0 with a feedforward is a constant effort. A controller whose effort is
+// affine in v over the step (a constant effort, or a PD controller on a
+// joint without effort limit) folds into the free motion instead: the same
+// step without a constraint (TimeStepper's AddAffineEfforts).
 struct JointPdController {
   std::string joint;  // the joint's name, or the tendon's
   int position = -1;  // the joint's, −1 on a tendon

@@ -937,7 +937,12 @@ Eigen::Matrix<double, 3, Eigen::Dynamic> Simulation::PointJacobian(
 
 double Simulation::LastControllerEffort(
     const TimeStepper::ControllerConstraint& c) const {
-  if (c.constraint < 0) return c.constant_effort;
+  if (c.constraint < 0) {  // folded into the free motion: u at the step's end velocity
+    if (c.tendon >= 0) return c.law.Effort(0.0);  // (a constant effort alone)
+    return c.law.Effort(
+        stepper_.last_solution()
+            .v[stepper_.last_problem()->clique_offset(c.tree) + c.velocity]);
+  }
   return stepper_.last_solution()
              .impulses[stepper_.last_problem()->constraint_offset(c.constraint)] /
          time_step();

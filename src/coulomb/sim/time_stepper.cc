@@ -46,21 +46,27 @@ std::span<const JointTerm> ActedOn(const MultibodySystem::Tree& tree, int tendon
                     : std::span<const JointTerm>(tree.tendons[tendon].terms);
 }
 
-// A controller without gains (Kp = Kd = 0: an effort alone, as a motor's)
-// applies u = clamp(u_ff, ±u_max) whatever the velocity. Its potential,
-// −δt u v (PdControllerConstraint), is linear in v: the same step as the
-// generalized force u on the joint (or c_k u on each joint k of its
-// tendon) in the free motion, since ½‖v − v*‖²_A − δt uᵀ v differs from
-// ½‖v − (v* + δt A⁻¹ u)‖²_A by a constant. Applied so, it adds no
-// constraint to the problem.
-bool AppliesConstantEffort(const JointPdController& controller) {
-  return controller.gains.proportional_gain == 0.0 &&
-         controller.gains.derivative_gain == 0.0;
-}
-
-double ConstantEffort(const JointPdController& controller) {
-  const double limit = controller.gains.effort_limit;
-  return std::clamp(controller.gains.feedforward, -limit, limit);
+// The law of a controller whose effort is affine in its joint's velocity v
+// over the step, u(v) = a − b v (PdControllerConstraint's a and b, at q0):
+// one without gains (an effort alone, a motor's: b = 0, u = clamp(u_ff,
+// ±u_max)), or a PD controller on a joint without an effort limit. Its
+// potential, −δt u v or (δt/2b)(a − b v)², is linear or quadratic in v, so
+// ½‖v − v*‖²_A plus it is ½‖v − v*'‖²_A' up to a constant, with A' = A +
+// δt b e eᵀ and v*' the free motion with u(v) among its forces: the same
+// step with no constraint in the problem (TimeStepper::AddAffineEfforts).
+// Empty for the others: a PD controller on a tendon (its c cᵀ could join
+// the tree's branches in A), or one whose effort limit can bind.
+std::optional<PdControllerConstraint> AffineEffortLaw(const JointPdController& controller,
+                                                      const Eigen::VectorXd& q0,
+                                                      double time_step) {
+  const PdControllerConstraint::Parameters& gains = controller.gains;
+  const bool gainless = gains.proportional_gain == 0.0 && gains.derivative_gain == 0.0;
+  if (!gainless && (controller.tendon >= 0 || std::isfinite(gains.effort_limit)))
+    return std::nullopt;
+  const double position0 = controller.tendon < 0 ? q0[controller.position] : 0.0;
+  std::optional<PdControllerConstraint> law(std::in_place, gains, position0);
+  law->Prepare(ConstraintMatrix(), time_step);
+  return law;
 }
 }  // namespace
 
@@ -113,14 +119,23 @@ void TimeStepper::AddAppliedForces(const MultibodySystem::Tree& tree,
   force.segment<3>(3) += q_WB.normalized().conjugate() * tree.applied_torque_W;
 }
 
-void TimeStepper::AddConstantEfforts(const MultibodySystem::Tree& tree,
-                                     Eigen::Ref<Eigen::VectorXd> force) {
+void TimeStepper::AddAffineEfforts(const MultibodySystem::Tree& tree,
+                                   Eigen::Ref<const Eigen::VectorXd> v,
+                                   Eigen::Ref<Eigen::VectorXd> force,
+                                   Eigen::MatrixXd* a) const {
+  const double dt = parameters_.time_step;
   for (const JointPdController& controller : tree.controllers) {
-    if (!AppliesConstantEffort(controller)) continue;
-    const double effort = ConstantEffort(controller);
+    const std::optional<PdControllerConstraint> law =
+        AffineEffortLaw(controller, tree.q, dt);
+    if (!law) continue;
     const JointTerm joint{controller.position, controller.velocity, 1.0};
+    const double effort =
+        law->Actuation(controller.tendon < 0 ? v[controller.velocity] : 0.0);
     for (const JointTerm& term : ActedOn(tree, controller.tendon, joint))
       force[term.velocity] += term.coefficient * effort;
+    // −∂(δt u)/∂v = δt b on the joint's diagonal (b = 0 on a tendon).
+    if (controller.tendon < 0)
+      (*a)(controller.velocity, controller.velocity) += dt * law->slope();
   }
 }
 
@@ -191,21 +206,22 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
       AddSpringDamperForces(tree->springs, w->q_theta, w->v_theta, &w->force);
     }
     AddAppliedForces(*tree, w->force);
-    AddConstantEfforts(*tree, w->force);
     AddGravityCompensation(*tree, w);
+    // Newton with the SPD linearization A = M + δt² θ θvq K + δt θ D (the
+    // ∂M/∂q and ∂h/∂v terms are left out), and δt b for the controllers
+    // folded in: exact in one step for explicit schemes, where q^θ = q0 and
+    // v^θ = v0 do not depend on v.
+    *a = tree->model.mass_matrix();
+    const double damping_theta = parameters_.implicit_joint_damping ? 1.0 : theta.theta;
+    AddSpringDamperLinearization(tree->springs, dt * dt * theta.theta * theta.theta_vq,
+                                 dt * damping_theta, a);
+    AddAffineEfforts(*tree, v_star, w->force, a);
     // −m(v*) = δt k − M (v* − v0), δt k alone at the first iteration (v* = v0).
     w->step = dt * w->force;
     if (iteration > 1) {
       w->velocity_change = v_star - w->v0;
       w->step.noalias() -= tree->model.mass_matrix() * w->velocity_change;
     }
-    // Newton with the SPD linearization A = M + δt² θ θvq K + δt θ D (the
-    // ∂M/∂q and ∂h/∂v terms are left out): exact in one step for explicit
-    // schemes, where q^θ = q0 and v^θ = v0 do not depend on v.
-    *a = tree->model.mass_matrix();
-    const double damping_theta = parameters_.implicit_joint_damping ? 1.0 : theta.theta;
-    AddSpringDamperLinearization(tree->springs, dt * dt * theta.theta * theta.theta_vq,
-                                 dt * damping_theta, a);
     SolveWithA(*a, w);
     v_star += w->step;
     if (theta.theta == 0.0) return iteration;
@@ -394,10 +410,15 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
       AddLimitRows(t, tree, tendon.terms, tendon.lower, tendon.upper);
     for (size_t k = 0; k < tree.controllers.size(); ++k) {
       const JointPdController& controller = tree.controllers[k];
-      if (AppliesConstantEffort(controller)) {  // in the free motion (AddConstantEfforts)
-        controller_constraints_.push_back({t, controller.velocity, -1, controller.tendon,
-                                           static_cast<int>(k),
-                                           ConstantEffort(controller)});
+      if (const std::optional<PdControllerConstraint> law =
+              AffineEffortLaw(controller, tree.q, parameters_.time_step)) {
+        // in the free motion (AddAffineEfforts)
+        controller_constraints_.push_back(
+            {.tree = t,
+             .velocity = controller.velocity,
+             .tendon = controller.tendon,
+             .controller = static_cast<int>(k),
+             .law = {law->offset(), law->slope(), law->effort_limit()}});
         continue;
       }
       const JointTerm joint{controller.position, controller.velocity, 1.0};
@@ -405,9 +426,12 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
       EmplaceConstraintPotential<PdControllerConstraint>(
           &AddJointRow(t, nv, terms, 1.0, kJointControllerSlot).potential,
           controller.gains, CombinedPosition(terms, tree.q));
-      controller_constraints_.push_back({t, controller.velocity,
-                                         problem_.num_constraints() - 1,
-                                         controller.tendon, static_cast<int>(k)});
+      controller_constraints_.push_back({.tree = t,
+                                         .velocity = controller.velocity,
+                                         .constraint = problem_.num_constraints() - 1,
+                                         .tendon = controller.tendon,
+                                         .controller = static_cast<int>(k),
+                                         .law = {}});
     }
     for (const JointFriction& friction : tree.frictions) {
       const JointTerm joint{-1, friction.velocity, 1.0};

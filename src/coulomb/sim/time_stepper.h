@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <optional>
@@ -167,13 +168,21 @@ class TimeStepper {
   // The PD controllers of the last step: the joint velocity each acted on
   // (or its tendon) and its constraint, whose impulse is the impulse u δt
   // the controller applied (on a tendon, along it: joint k takes c_k u δt);
-  // a controller without gains has no constraint (−1): its constant effort
-  // u went into the free motion (AddConstantEfforts).
+  // a controller whose effort is affine in v over the step has no
+  // constraint (−1): its law went into the free motion (AddAffineEfforts),
+  // and its effort is u(v) at the step's end velocity.
   struct ControllerConstraint {
+    // u(v) = clamp(offset − slope v, ±limit) [N·m or N] (PdControllerConstraint)
+    struct AffineLaw {
+      double offset = 0.0, slope = 0.0, limit = 0.0;
+      double Effort(double v) const {
+        return std::clamp(offset - slope * v, -limit, limit);
+      }
+    };
     int tree = -1, velocity = -1, constraint = -1;
-    int tendon = -1;               // the controller's tendon in its tree, −1 on a joint
-    int controller = -1;           // its index in the tree's controllers
-    double constant_effort = 0.0;  // u [N·m or N] when constraint is −1
+    int tendon = -1;      // the controller's tendon in its tree, −1 on a joint
+    int controller = -1;  // its index in the tree's controllers
+    AffineLaw law;        // when constraint is −1
   };
   const std::vector<ControllerConstraint>& last_controller_constraints() const {
     return controller_constraints_;
@@ -227,10 +236,12 @@ class TimeStepper {
   // (Tree::applied_force_W, _torque_W) to its generalized force.
   static void AddAppliedForces(const MultibodySystem::Tree& tree,
                                Eigen::Ref<Eigen::VectorXd> force);
-  // Adds the efforts of the tree's controllers without gains (a motor's
-  // effort, constant over the step) to its generalized force.
-  static void AddConstantEfforts(const MultibodySystem::Tree& tree,
-                                 Eigen::Ref<Eigen::VectorXd> force);
+  // Adds the efforts at velocity v of the tree's controllers whose effort is
+  // affine in v over the step (a motor's, a PD controller's without effort
+  // limit) to its generalized force, and their δt b to A.
+  void AddAffineEfforts(const MultibodySystem::Tree& tree,
+                        Eigen::Ref<const Eigen::VectorXd> v,
+                        Eigen::Ref<Eigen::VectorXd> force, Eigen::MatrixXd* a) const;
   // Adds the tree's gravity compensations (GravityCompensation) at its
   // kinematics' state to w->force.
   static void AddGravityCompensation(const MultibodySystem::Tree& tree, TreeWorkspace* w);
