@@ -938,8 +938,8 @@ Eigen::Matrix<double, 3, Eigen::Dynamic> Simulation::PointJacobian(
 double Simulation::LastControllerEffort(
     const TimeStepper::ControllerConstraint& c) const {
   if (c.constraint < 0) {  // folded into the free motion: u at the step's end velocity
-    if (c.tendon >= 0) return c.law.Effort(0.0);  // (a constant effort alone)
-    return c.law.Effort(
+    if (c.tendon >= 0) return c.law->Actuation(0.0);  // (a constant effort alone)
+    return c.law->Actuation(
         stepper_.last_solution()
             .v[stepper_.last_problem()->clique_offset(c.tree) + c.velocity]);
   }

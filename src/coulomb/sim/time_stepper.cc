@@ -119,23 +119,18 @@ void TimeStepper::AddAppliedForces(const MultibodySystem::Tree& tree,
   force.segment<3>(3) += q_WB.normalized().conjugate() * tree.applied_torque_W;
 }
 
-void TimeStepper::AddAffineEfforts(const MultibodySystem::Tree& tree,
+void TimeStepper::AddAffineEfforts(int t, const MultibodySystem::Tree& tree,
                                    Eigen::Ref<const Eigen::VectorXd> v,
                                    Eigen::Ref<Eigen::VectorXd> force,
                                    Eigen::MatrixXd* a) const {
-  const double dt = parameters_.time_step;
-  for (const JointPdController& controller : tree.controllers) {
-    const std::optional<PdControllerConstraint> law =
-        AffineEffortLaw(controller, tree.q, dt);
-    if (!law) continue;
-    const JointTerm joint{controller.position, controller.velocity, 1.0};
-    const double effort =
-        law->Actuation(controller.tendon < 0 ? v[controller.velocity] : 0.0);
-    for (const JointTerm& term : ActedOn(tree, controller.tendon, joint))
+  for (const ControllerConstraint& c : controller_constraints_) {
+    if (c.tree != t || !c.law) continue;
+    const JointTerm joint{-1, c.velocity, 1.0};
+    const double effort = c.law->Actuation(c.tendon < 0 ? v[c.velocity] : 0.0);
+    for (const JointTerm& term : ActedOn(tree, c.tendon, joint))
       force[term.velocity] += term.coefficient * effort;
     // −∂(δt u)/∂v = δt b on the joint's diagonal (b = 0 on a tendon).
-    if (controller.tendon < 0)
-      (*a)(controller.velocity, controller.velocity) += dt * law->slope();
+    if (c.tendon < 0) (*a)(c.velocity, c.velocity) += c.law->time_step() * c.law->slope();
   }
 }
 
@@ -166,7 +161,7 @@ void TimeStepper::SolveFreeBodyMotion(const MultibodySystem::Tree& tree,
   a->bottomRightCorner<3, 3>() = body.inertia;
 }
 
-int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta,
+int TimeStepper::SolveFreeMotion(int t, MultibodySystem::Tree* tree, const Theta& theta,
                                  TreeWorkspace* w, Eigen::Ref<Eigen::VectorXd> v_star,
                                  Eigen::MatrixXd* a, bool* converged) const {
   const MultibodyTree::FreeBodyMass* body = tree->model.free_body_mass();
@@ -215,7 +210,7 @@ int TimeStepper::SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta
     const double damping_theta = parameters_.implicit_joint_damping ? 1.0 : theta.theta;
     AddSpringDamperLinearization(tree->springs, dt * dt * theta.theta * theta.theta_vq,
                                  dt * damping_theta, a);
-    AddAffineEfforts(*tree, v_star, w->force, a);
+    AddAffineEfforts(t, *tree, v_star, w->force, a);
     // −m(v*) = δt k − M (v* − v0), δt k alone at the first iteration (v* = v0).
     w->step = dt * w->force;
     if (iteration > 1) {
@@ -410,15 +405,14 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
       AddLimitRows(t, tree, tendon.terms, tendon.lower, tendon.upper);
     for (size_t k = 0; k < tree.controllers.size(); ++k) {
       const JointPdController& controller = tree.controllers[k];
-      if (const std::optional<PdControllerConstraint> law =
+      if (std::optional<PdControllerConstraint> law =
               AffineEffortLaw(controller, tree.q, parameters_.time_step)) {
         // in the free motion (AddAffineEfforts)
-        controller_constraints_.push_back(
-            {.tree = t,
-             .velocity = controller.velocity,
-             .tendon = controller.tendon,
-             .controller = static_cast<int>(k),
-             .law = {law->offset(), law->slope(), law->effort_limit()}});
+        controller_constraints_.push_back({.tree = t,
+                                           .velocity = controller.velocity,
+                                           .tendon = controller.tendon,
+                                           .controller = static_cast<int>(k),
+                                           .law = std::move(law)});
         continue;
       }
       const JointTerm joint{controller.position, controller.velocity, 1.0};
@@ -431,7 +425,7 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
                                          .constraint = problem_.num_constraints() - 1,
                                          .tendon = controller.tendon,
                                          .controller = static_cast<int>(k),
-                                         .law = {}});
+                                         .law = std::nullopt});
     }
     for (const JointFriction& friction : tree.frictions) {
       const JointTerm joint{-1, friction.velocity, 1.0};
@@ -649,7 +643,7 @@ bool TimeStepper::AssembleProblem(MultibodySystem* system, const Theta& theta,
     }
     stats->free_motion_iterations =
         std::max(stats->free_motion_iterations,
-                 SolveFreeMotion(&tree, theta, &workspaces_[t],
+                 SolveFreeMotion(t, &tree, theta, &workspaces_[t],
                                  v_star.segment(offset, size), &a, &converged));
     if (!converged) {
       stats->failure = "free motion of " + tree.name + " did not converge";

@@ -12,6 +12,7 @@
 
 #include "coulomb/base/named_enum.h"
 #include "coulomb/contact/contact_problem.h"
+#include "coulomb/contact/pd_controller_constraint.h"
 #include "coulomb/math/tree_cholesky.h"
 #include "coulomb/sim/contact_model.h"
 #include "coulomb/sim/multibody_system.h"
@@ -172,17 +173,11 @@ class TimeStepper {
   // constraint (−1): its law went into the free motion (AddAffineEfforts),
   // and its effort is u(v) at the step's end velocity.
   struct ControllerConstraint {
-    // u(v) = clamp(offset − slope v, ±limit) [N·m or N] (PdControllerConstraint)
-    struct AffineLaw {
-      double offset = 0.0, slope = 0.0, limit = 0.0;
-      double Effort(double v) const {
-        return std::clamp(offset - slope * v, -limit, limit);
-      }
-    };
     int tree = -1, velocity = -1, constraint = -1;
     int tendon = -1;      // the controller's tendon in its tree, −1 on a joint
     int controller = -1;  // its index in the tree's controllers
-    AffineLaw law;        // when constraint is −1
+    // When constraint is −1: its law, prepared at q0 (u(v) = Actuation(v)).
+    std::optional<PdControllerConstraint> law;
   };
   const std::vector<ControllerConstraint>& last_controller_constraints() const {
     return controller_constraints_;
@@ -236,10 +231,11 @@ class TimeStepper {
   // (Tree::applied_force_W, _torque_W) to its generalized force.
   static void AddAppliedForces(const MultibodySystem::Tree& tree,
                                Eigen::Ref<Eigen::VectorXd> force);
-  // Adds the efforts at velocity v of the tree's controllers whose effort is
+  // Adds the efforts at velocity v of tree t's controllers whose effort is
   // affine in v over the step (a motor's, a PD controller's without effort
-  // limit) to its generalized force, and their δt b to A.
-  void AddAffineEfforts(const MultibodySystem::Tree& tree,
+  // limit; their laws recorded by AddJointConstraints) to its generalized
+  // force, and their δt b to A.
+  void AddAffineEfforts(int t, const MultibodySystem::Tree& tree,
                         Eigen::Ref<const Eigen::VectorXd> v,
                         Eigen::Ref<Eigen::VectorXd> force, Eigen::MatrixXd* a) const;
   // Adds the tree's gravity compensations (GravityCompensation) at its
@@ -254,7 +250,7 @@ class TimeStepper {
   static void SolveWithA(const Eigen::MatrixXd& a, TreeWorkspace* w);
   // v* (into v_star) and the contact problem's A for one tree; returns the
   // iterations.
-  int SolveFreeMotion(MultibodySystem::Tree* tree, const Theta& theta,
+  int SolveFreeMotion(int t, MultibodySystem::Tree* tree, const Theta& theta,
                       TreeWorkspace* workspace, Eigen::Ref<Eigen::VectorXd> v_star,
                       Eigen::MatrixXd* a, bool* converged) const;
   // Step phases; those returning bool return false with stats->failure set
