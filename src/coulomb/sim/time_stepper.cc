@@ -46,27 +46,38 @@ std::span<const JointTerm> ActedOn(const MultibodySystem::Tree& tree, int tendon
                     : std::span<const JointTerm>(tree.tendons[tendon].terms);
 }
 
-// The law of a controller whose effort is affine in its joint's velocity v
-// over the step, u(v) = a − b v (PdControllerConstraint's a and b, at q0):
-// one without gains (an effort alone, a motor's: b = 0, u = clamp(u_ff,
-// ±u_max)), or a PD controller on a joint without an effort limit. Its
-// potential, −δt u v or (δt/2b)(a − b v)², is linear or quadratic in v, so
-// ½‖v − v*‖²_A plus it is ½‖v − v*'‖²_A' up to a constant, with A' = A +
-// δt b e eᵀ and v*' the free motion with u(v) among its forces: the same
-// step with no constraint in the problem (TimeStepper::AddAffineEfforts).
-// Empty for the others: a PD controller on a tendon (its c cᵀ could join
-// the tree's branches in A), or one whose effort limit can bind.
+// The law of a controller whose effort is taken as affine in its joint's
+// velocity v over the step, u(v) = a − b v (PdControllerConstraint's a and
+// b, at q0): one without gains (an effort alone, a motor's: b = 0, u =
+// clamp(u_ff, ±u_max)), or a PD controller on a joint not marked as
+// saturating (`saturating`: its effort limit bound at the last step, or in
+// this step's first solve). Its potential, −δt u v or (δt/2b)(a − b v)², is
+// linear or quadratic in v, so ½‖v − v*‖²_A plus it is ½‖v − v*'‖²_A' up to
+// a constant, with A' = A + δt b e eᵀ and v*' the free motion with u(v)
+// among its forces: the same step with no constraint in the problem
+// (TimeStepper::AddAffineEfforts). With an effort limit u_max the clamped
+// potential (δt/b) Φ(a − b v) equals the quadratic one, gradient included,
+// wherever |a − b v| ≤ u_max: a solution of the folded step at which the
+// limit holds solves the clamped step too (both costs convex), which
+// TimeStepper::FoldedLimitsHold checks after the solve. Empty for the
+// others: a PD controller on a tendon (its c cᵀ could join the tree's
+// branches in A), or one marked as saturating.
 std::optional<PdControllerConstraint> AffineEffortLaw(const JointPdController& controller,
                                                       const Eigen::VectorXd& q0,
-                                                      double time_step) {
+                                                      double time_step, bool saturating) {
   const PdControllerConstraint::Parameters& gains = controller.gains;
   const bool gainless = gains.proportional_gain == 0.0 && gains.derivative_gain == 0.0;
-  if (!gainless && (controller.tendon >= 0 || std::isfinite(gains.effort_limit)))
-    return std::nullopt;
+  if (!gainless && (controller.tendon >= 0 || saturating)) return std::nullopt;
   const double position0 = controller.tendon < 0 ? q0[controller.position] : 0.0;
   std::optional<PdControllerConstraint> law(std::in_place, gains, position0);
   law->Prepare(ConstraintMatrix(), time_step);
   return law;
+}
+
+// A folded law's effort at v: a − b v, its limit checked after the solve
+// (FoldedLimitsHold), or an effort alone's constant clamp(u_ff, ±u_max).
+double FoldedEffort(const PdControllerConstraint& law, double v) {
+  return law.slope() == 0.0 ? law.Actuation(0.0) : law.offset() - law.slope() * v;
 }
 }  // namespace
 
@@ -126,7 +137,7 @@ void TimeStepper::AddAffineEfforts(int t, const MultibodySystem::Tree& tree,
   for (const ControllerConstraint& c : controller_constraints_) {
     if (c.tree != t || !c.law) continue;
     const JointTerm joint{-1, c.velocity, 1.0};
-    const double effort = c.law->Actuation(c.tendon < 0 ? v[c.velocity] : 0.0);
+    const double effort = FoldedEffort(*c.law, c.tendon < 0 ? v[c.velocity] : 0.0);
     for (const JointTerm& term : ActedOn(tree, c.tendon, joint))
       force[term.velocity] += term.coefficient * effort;
     // −∂(δt u)/∂v = δt b on the joint's diagonal (b = 0 on a tendon).
@@ -394,8 +405,12 @@ void TimeStepper::AddLimitRows(int t, const MultibodySystem::Tree& tree,
 
 void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
   controller_constraints_.clear();
+  saturating_controllers_.resize(system.num_trees());
   for (int t = 0; t < system.num_trees(); ++t) {
     const MultibodySystem::Tree& tree = system.tree(t);
+    std::vector<char>& saturating = saturating_controllers_[t];
+    if (saturating.size() != tree.controllers.size())
+      saturating.assign(tree.controllers.size(), 0);
     const int nv = static_cast<int>(tree.v.size());
     for (const JointLimit& limit : tree.limits) {
       const JointTerm joint{limit.position, limit.velocity, 1.0};
@@ -406,7 +421,7 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
     for (size_t k = 0; k < tree.controllers.size(); ++k) {
       const JointPdController& controller = tree.controllers[k];
       if (std::optional<PdControllerConstraint> law =
-              AffineEffortLaw(controller, tree.q, parameters_.time_step)) {
+              AffineEffortLaw(controller, tree.q, parameters_.time_step, saturating[k])) {
         // in the free motion (AddAffineEfforts)
         controller_constraints_.push_back({.tree = t,
                                            .velocity = controller.velocity,
@@ -750,6 +765,7 @@ bool TimeStepper::SolveContact(StepStatistics* stats) {
   stats->converged_at_roundoff = solve.status == SolverStatus::kConvergedAtRoundoff;
   stats->ended_at_budget =
       SolvesNcp() && solve.status == SolverStatus::kMaxIterationsReached;
+  stats->near_rigid_contacts = 0;  // (of this solve: a step may solve again)
   for (int i = 0; i < problem_.num_constraints(); ++i) {
     stats->near_rigid_contacts += problem_.constraint(i).potential->near_rigid();
   }
@@ -761,6 +777,39 @@ bool TimeStepper::SolveContact(StepStatistics* stats) {
     stats->failure += " (e_m = " + std::to_string(solve.momentum_error) + ")";
   }
   return false;
+}
+
+bool TimeStepper::EffortWithinLimit(const ControllerConstraint& c) const {
+  const PdControllerConstraint& law =
+      c.law ? *c.law
+            : static_cast<const PdControllerConstraint&>(
+                  *problem_.constraint(c.constraint).potential);
+  const double v = solution_.v[problem_.clique_offset(c.tree) + c.velocity];
+  return std::abs(law.offset() - law.slope() * v) <= law.effort_limit();
+}
+
+bool TimeStepper::FoldedLimitsHold() {
+  // (Skipped: the efforts alone, whose law is a clamped constant, and the
+  // controllers on tendons, always constraints.)
+  const auto has_gains = [](const ControllerConstraint& c) {
+    return c.tendon < 0 && (!c.law || c.law->slope() > 0.0);
+  };
+  bool hold = true;
+  for (const ControllerConstraint& c : controller_constraints_) {
+    if (!c.law || !has_gains(c) || EffortWithinLimit(c)) continue;
+    saturating_controllers_[c.tree][c.controller] = 1;
+    hold = false;
+  }
+  if (!hold) return false;
+  // The step stands: a controller stepped as a constraint folds again at the
+  // next step once its effort is inside its limit. (Marks change only here
+  // and above, one way within a step, so the step is solved at most once
+  // more per controller.)
+  for (const ControllerConstraint& c : controller_constraints_) {
+    if (!c.law && has_gains(c))
+      saturating_controllers_[c.tree][c.controller] = !EffortWithinLimit(c);
+  }
+  return true;
 }
 
 void TimeStepper::UpdatePositions(MultibodySystem* system, const Theta& theta) {
@@ -791,14 +840,17 @@ StepStatistics TimeStepper::Step(MultibodySystem* system) {
   ComputeContacts(system, &stats);
   stats.geometry_time_s = step_stopwatch.Seconds();
 
-  Stopwatch phase;
   const Theta theta = SchemeTheta();
-  if (!AssembleProblem(system, theta, &stats)) return stats;
-  stats.assembly_time_s = phase.Seconds();
-
-  phase.Restart();
-  if (!SolveContact(&stats)) return stats;
-  stats.solve_time_s = phase.Seconds();
+  // Again with the controllers whose folded effort crossed its limit as
+  // constraints (FoldedLimitsHold marks them): at most once per controller.
+  do {
+    Stopwatch phase;
+    if (!AssembleProblem(system, theta, &stats)) return stats;
+    stats.assembly_time_s += phase.Seconds();
+    phase.Restart();
+    if (!SolveContact(&stats)) return stats;
+    stats.solve_time_s += phase.Seconds();
+  } while (!FoldedLimitsHold());
 
   UpdatePositions(system, theta);
   system->set_time(system->time() + parameters_.time_step);

@@ -320,6 +320,13 @@ class TimeStepper {
                     std::span<const JointTerm> terms, double lower, double upper);
   // Near-rigid rows holding each coupled joint at m q_reference + c.
   void AddCouplerRows(int t, const MultibodySystem::Tree& tree);
+  // Whether every folded PD controller's effort a − b v at the solution lies
+  // within its limit (AffineEffortLaw); marks those beyond it, and the
+  // constraints' controllers whose effort is at their limit, as saturating
+  // (stepped as constraints), the others as not.
+  bool FoldedLimitsHold();
+  // |a − b v| ≤ u_max for a joint PD controller's law at the solution's v.
+  bool EffortWithinLimit(const ControllerConstraint& c) const;
   // q = q0 ⊕ δt (θvq v + (1 − θvq) v0), v = the solution, per tree.
   void UpdatePositions(MultibodySystem* system, const Theta& theta);
 
@@ -344,6 +351,9 @@ class TimeStepper {
   std::vector<ContactPoint> contacts_;
   std::vector<ContactPoint> constraint_contacts_;  // contacts_ that became constraints
   std::vector<ControllerConstraint> controller_constraints_;
+  // Per tree and controller: 1 to step it as a constraint (its effort limit
+  // bound), 0 to fold it into the free motion (AffineEffortLaw).
+  std::vector<std::vector<char>> saturating_controllers_;
   std::vector<ContactPoint> previous_contacts_;     // with their impulses, by pair
   std::vector<Eigen::Vector3d> previous_impulses_;  // in their contact frames
   ReusableVector lambda_guess_;
