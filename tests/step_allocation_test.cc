@@ -376,6 +376,36 @@ TEST(StepAllocation, AReplayedRunAllocatesNothingWhileItsContactPatternChanges) 
   }
 }
 
+// A step solved twice: the pendulum's controller, folded into the free
+// motion while its effort limit held, finds it crossed (its effort of
+// 10 N·m pressing the hinge on its limit, against a limit lowered to 5),
+// and the step is solved again with the controller as a constraint. Both
+// patterns were seen before (the limit at 5, then at 20).
+TEST(StepAllocation, AStepSolvedAgainForAControllerAtItsLimitAllocatesNothing) {
+  if (!testing::AllocationCountingEnabled())
+    GTEST_SKIP() << "AddressSanitizer owns malloc";
+  Scene scene = RestingScene(Scheme::kSymplecticEuler, ContactSolverKind::kSap);
+  int pendulum = 0;
+  while (scene.system.tree(pendulum).name != "pendulum") ++pendulum;
+  double& limit = scene.system.tree(pendulum).controllers[0].gains.effort_limit;
+  TimeStepper stepper(scene.parameters);
+  const auto pendulum_controller = [&] {
+    for (const TimeStepper::ControllerConstraint& c :
+         stepper.last_controller_constraints())
+      if (c.tree == pendulum) return c;
+    return TimeStepper::ControllerConstraint{};
+  };
+  for (const double warm_up_limit : {5.0, 20.0}) {
+    limit = warm_up_limit;
+    for (int n = 0; n < 50; ++n) ASSERT_TRUE(stepper.Step(&scene.system).converged);
+  }
+  ASSERT_EQ(pendulum_controller().constraint, -1);  // folded
+  limit = 5.0;
+  const auto [step, query] = StepAndQueryAllocations(&stepper, &scene);
+  EXPECT_GE(pendulum_controller().constraint, 0);  // solved again as a constraint
+  EXPECT_EQ(step, 0) << "the step allocated " << step << " times, the query " << query;
+}
+
 // A floating-base robot (the A1 quadruped of example-robot-data) standing
 // after its drop: its free joint is a translation and a spherical joint in
 // series, so Pinocchio's algorithms allocate nothing either.
