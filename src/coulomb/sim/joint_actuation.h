@@ -49,10 +49,10 @@ inline int FindFixedTendon(const std::vector<FixedTendon>& tendons,
 // A PD controller with effort limit on a one-dof joint or a fixed tendon,
 // implicit in the solve through PdControllerConstraint (on the tendon, its q
 // and v are the tendon's L and L̇, its effort the force along it). Kp = Kd =
-// 0 with a feedforward is a constant effort. A controller whose effort is
-// affine in v over the step (a constant effort, or a PD controller on a
-// joint without effort limit) folds into the free motion instead: the same
-// step without a constraint (TimeStepper's AddAffineEfforts).
+// 0 with a feedforward is a constant effort. A constant effort, and a PD
+// controller on a joint while its effort limit holds, fold into the free
+// motion instead: the same step without a constraint (TimeStepper's
+// AddAffineEfforts and FoldedLimitsHold).
 struct JointPdController {
   std::string joint;  // the joint's name, or the tendon's
   int position = -1;  // the joint's, −1 on a tendon

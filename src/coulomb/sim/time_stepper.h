@@ -169,9 +169,9 @@ class TimeStepper {
   // The PD controllers of the last step: the joint velocity each acted on
   // (or its tendon) and its constraint, whose impulse is the impulse u δt
   // the controller applied (on a tendon, along it: joint k takes c_k u δt);
-  // a controller whose effort is affine in v over the step has no
-  // constraint (−1): its law went into the free motion (AddAffineEfforts),
-  // and its effort is u(v) at the step's end velocity.
+  // a controller folded into the free motion (AffineEffortLaw: an effort
+  // alone, or a PD controller on a joint whose limit held) has no
+  // constraint (−1), and its effort is u(v) at the step's end velocity.
   struct ControllerConstraint {
     int tree = -1, velocity = -1, constraint = -1;
     int tendon = -1;      // the controller's tendon in its tree, −1 on a joint
