@@ -145,10 +145,13 @@ TEST(SimulationApi, AnEffortAloneIsAForceClampedToItsLimitNotAConstraint) {
 //   m (v⁺ − v) = δt u,  u = clamp(Kp (q_d − q − δt v⁺) − Kd v⁺, ±u_max),
 // q⁺ = q + δt v⁺, the effort read back that u. The law is monotone in v⁺:
 // v⁺ is the unclamped root when its u lies within the limit, else
-// v + δt u_max sign(u)/m. While the limit holds the controller is folded
-// into the free motion (no constraint); a step at which it binds is solved
-// with the controller as a constraint, and the next steps too until its
-// effort is back inside the limit.
+// v + δt u_max sign(u)/m. A step is solved with the controller folded into
+// the free motion (no constraint) when its effort holds the limit, unless
+// the effort at the step's start velocity, y0 = Kp (q_d − q) − (Kp δt + Kd)
+// v, did not (then it is a constraint, and whether the limit binds is the
+// solve's). Alone on a joint its implicit effort is smaller than y0, so y0
+// predicts every step at which the limit binds (the next test has the
+// steps a first, folded solve finds).
 TEST(SimulationApi, APdControllerStepsAsItsImplicitLawFoldedWhileItsLimitHolds) {
   constexpr double kMass = 3.0, kKp = 40.0, kKd = 2.0, kTarget = 0.5;
   for (const double limit : {std::numeric_limits<double>::infinity(), 12.0}) {
@@ -157,9 +160,10 @@ TEST(SimulationApi, APdControllerStepsAsItsImplicitLawFoldedWhileItsLimitHolds) 
     sim.SetJointPdTarget("slider", "x", kTarget);
     const double dt = sim.time_step();
     double q = 0.0, v = 0.0;
-    int saturated_steps = 0, folded_steps = 0, last_saturated = -10;
+    int saturated_steps = 0, folded_steps = 0;
     for (int n = 0; n < 80; ++n) {
       ASSERT_TRUE(sim.Step().converged);
+      const double start_effort = kKp * (kTarget - q) - (kKp * dt + kKd) * v;
       const double v_unclamped =
           (v + dt / kMass * kKp * (kTarget - q)) / (1.0 + dt / kMass * (kKp * dt + kKd));
       double effort = kKp * (kTarget - q - dt * v_unclamped) - kKd * v_unclamped;
@@ -171,21 +175,77 @@ TEST(SimulationApi, APdControllerStepsAsItsImplicitLawFoldedWhileItsLimitHolds) 
       EXPECT_NEAR(sim.v()(0), v, 1e-12) << "step " << n << ", effort limit " << limit;
       EXPECT_NEAR(sim.JointEfforts("slider")(0), effort, 1e-9)
           << "step " << n << ", effort limit " << limit;
+      const bool predicted = std::abs(start_effort) > limit;
       const int constraints = sim.last_contact_problem()->num_constraints();
+      EXPECT_EQ(constraints, saturated || predicted ? 1 : 0)
+          << "step " << n << ", effort limit " << limit;
+      saturated_steps += saturated;
       folded_steps += constraints == 0;
-      if (saturated) {
-        ++saturated_steps;
-        last_saturated = n;
-        EXPECT_EQ(constraints, 1) << "step " << n;
-      } else if (n > last_saturated + 1) {
-        EXPECT_EQ(constraints, 0) << "step " << n << ", effort limit " << limit;
-      }
     }
     // The limit of 12 N binds at the start (Kp q_d = 20 N) and as the
     // lightly damped slider swings back, and holds in between.
     EXPECT_EQ(saturated_steps > 0, std::isfinite(limit));
     EXPECT_GT(folded_steps, 40) << "effort limit " << limit;
   }
+}
+
+// The slider driven by its PD controller (target 0.8 m, 12 N at most) into
+// its upper limit at 0.3 m: the step at which the limit stops it starts
+// with the effort inside the limit (y0 = Kp (q_d − q) − b v, the damping
+// term large at speed) and ends outside it (v⁺ ≈ 0), so the folded solve
+// crosses the limit and the step is solved again with the controller as a
+// constraint. Every step balances momentum with the effort read back and
+// the limit's impulse, m (v⁺ − v) = δt u + (Jᵀγ)_x, u within ±12 N: a
+// step left with its folded effort beyond the limit would not (δt (y − u)
+// apart).
+TEST(SimulationApi, AStepWhoseFoldedEffortCrossesItsLimitIsSolvedAgain) {
+  constexpr double kMass = 3.0, kKp = 40.0, kKd = 20.0, kTarget = 0.8, kLimit = 12.0;
+  Scene scene = PlanarScene();
+  scene.system.SetJointLimits(0, "x", -1.0, 0.3);
+  Simulation sim(std::move(scene));
+  sim.SetJointPdGains("slider", "x", kKp, kKd, kLimit);
+  sim.SetJointPdTarget("slider", "x", kTarget);
+  const double dt = sim.time_step();
+  int found_by_solve = 0, folded = 0;
+  for (int n = 0; n < 100; ++n) {
+    const double q = sim.q()(0), v = sim.v()(0);
+    const double start_effort = kKp * (kTarget - q) - (kKp * dt + kKd) * v;
+    ASSERT_TRUE(sim.Step().converged);
+    const ContactProblem& problem = *sim.last_contact_problem();
+    Eigen::VectorXd generalized = Eigen::VectorXd::Zero(problem.num_dofs());
+    problem.AddJacobianTransposeTimes(sim.stepper().last_solution().impulses,
+                                      &generalized);
+    const double effort = sim.JointEfforts("slider")(0);
+    const bool is_constraint =
+        sim.stepper().last_controller_constraints()[0].constraint >= 0;
+    // Jᵀγ holds the controller's impulse δt u when it is a constraint.
+    const double controller_in_v_star = is_constraint ? 0.0 : dt * effort;
+    EXPECT_NEAR(kMass * (sim.v()(0) - v), controller_in_v_star + generalized(0), 1e-6)
+        << "step " << n;
+    EXPECT_LE(std::abs(effort), kLimit + 1e-9) << "step " << n;
+    found_by_solve += is_constraint && std::abs(start_effort) <= kLimit;
+    folded += !is_constraint;
+  }
+  EXPECT_NEAR(sim.q()(0), 0.3, 2e-3);  // held at its limit
+  EXPECT_GT(found_by_solve, 0);
+  EXPECT_GT(folded, 0);
+
+  // Whether a controller folds is decided from the step's start alone: a
+  // run restored from a snapshot takes the same steps, to the bit, even
+  // from the step after a saturated one (the target now 0.55: 10 N at the
+  // limit), then back through saturation.
+  sim.SetJointPdTarget("slider", "x", 0.55);
+  const SimulationSnapshot snapshot = sim.Snapshot();
+  for (int n = 0; n < 5; ++n) ASSERT_TRUE(sim.Step().converged);
+  sim.SetJointPdTarget("slider", "x", -0.5);
+  for (int n = 0; n < 60; ++n) ASSERT_TRUE(sim.Step().converged);
+  const Eigen::VectorXd q_ahead = sim.q(), v_ahead = sim.v();
+  sim.Restore(snapshot);
+  for (int n = 0; n < 5; ++n) ASSERT_TRUE(sim.Step().converged);
+  sim.SetJointPdTarget("slider", "x", -0.5);
+  for (int n = 0; n < 60; ++n) ASSERT_TRUE(sim.Step().converged);
+  EXPECT_EQ(sim.q(), q_ahead);
+  EXPECT_EQ(sim.v(), v_ahead);
 }
 
 TEST(SimulationApi, AWorldWrenchOnAFreeBodyAcceleratesItAsNewtonAndEulerSay) {

@@ -376,18 +376,21 @@ TEST(StepAllocation, AReplayedRunAllocatesNothingWhileItsContactPatternChanges) 
   }
 }
 
-// A step solved twice: the pendulum's controller, folded into the free
-// motion while its effort limit held, finds it crossed (its effort of
-// 10 N·m pressing the hinge on its limit, against a limit lowered to 5),
-// and the step is solved again with the controller as a constraint. Both
-// patterns were seen before (the limit at 5, then at 20).
+// A step solved twice: the pendulum, swung at 1.5 rad/s into the hinge's
+// limit that it rests on, starts the step with its controller's effort
+// inside a limit of 5 N·m (a − b v0 = −10 + 5.5 · 1.5 N·m) and so folded
+// into the free motion; the limit stops it, the effort at the solution
+// (−10 N·m) crosses the limit, and the step is solved again with the
+// controller as a constraint. Both patterns were seen before (the limit at
+// 5, then at 20).
 TEST(StepAllocation, AStepSolvedAgainForAControllerAtItsLimitAllocatesNothing) {
   if (!testing::AllocationCountingEnabled())
     GTEST_SKIP() << "AddressSanitizer owns malloc";
   Scene scene = RestingScene(Scheme::kSymplecticEuler, ContactSolverKind::kSap);
   int pendulum = 0;
   while (scene.system.tree(pendulum).name != "pendulum") ++pendulum;
-  double& limit = scene.system.tree(pendulum).controllers[0].gains.effort_limit;
+  MultibodySystem::Tree& tree = scene.system.tree(pendulum);
+  double& limit = tree.controllers[0].gains.effort_limit;
   TimeStepper stepper(scene.parameters);
   const auto pendulum_controller = [&] {
     for (const TimeStepper::ControllerConstraint& c :
@@ -401,6 +404,7 @@ TEST(StepAllocation, AStepSolvedAgainForAControllerAtItsLimitAllocatesNothing) {
   }
   ASSERT_EQ(pendulum_controller().constraint, -1);  // folded
   limit = 5.0;
+  tree.v[0] = -1.5;  // into the lower limit
   const auto [step, query] = StepAndQueryAllocations(&stepper, &scene);
   EXPECT_GE(pendulum_controller().constraint, 0);  // solved again as a constraint
   EXPECT_EQ(step, 0) << "the step allocated " << step << " times, the query " << query;

@@ -49,28 +49,34 @@ std::span<const JointTerm> ActedOn(const MultibodySystem::Tree& tree, int tendon
 // The law of a controller whose effort is taken as affine in its joint's
 // velocity v over the step, u(v) = a − b v (PdControllerConstraint's a and
 // b, at q0): one without gains (an effort alone, a motor's: b = 0, u =
-// clamp(u_ff, ±u_max)), or a PD controller on a joint not marked as
-// saturating (`saturating`: its effort limit bound at the last step, or in
-// this step's first solve). Its potential, −δt u v or (δt/2b)(a − b v)², is
-// linear or quadratic in v, so ½‖v − v*‖²_A plus it is ½‖v − v*'‖²_A' up to
-// a constant, with A' = A + δt b e eᵀ and v*' the free motion with u(v)
-// among its forces: the same step with no constraint in the problem
-// (TimeStepper::AddAffineEfforts). With an effort limit u_max the clamped
-// potential (δt/b) Φ(a − b v) equals the quadratic one, gradient included,
-// wherever |a − b v| ≤ u_max: a solution of the folded step at which the
-// limit holds solves the clamped step too (both costs convex), which
-// TimeStepper::FoldedLimitsHold checks after the solve. Empty for the
-// others: a PD controller on a tendon (its c cᵀ could join the tree's
-// branches in A), or one marked as saturating.
+// clamp(u_ff, ±u_max)), or a PD controller on a joint whose effort at the
+// step's start velocity, a − b v0, lies within its limit and whose folded
+// effort did not cross it in a solve of this step (`crossed`). Its
+// potential, −δt u v or (δt/2b)(a − b v)², is linear or quadratic in v, so
+// ½‖v − v*‖²_A plus it is ½‖v − v*'‖²_A' up to a constant, with A' = A + δt
+// b e eᵀ and v*' the free motion with u(v) among its forces: the same step
+// with no constraint in the problem (TimeStepper::AddAffineEfforts). With an
+// effort limit u_max the clamped potential (δt/b) Φ(a − b v) equals the
+// quadratic one, gradient included, wherever |a − b v| ≤ u_max: a solution
+// of the folded step at which the limit holds solves the clamped step too
+// (both costs convex), which TimeStepper::FoldedLimitsHold checks after the
+// solve. Empty for the others: a PD controller on a tendon (its c cᵀ could
+// join the tree's branches in A), or one whose limit binds or is predicted
+// to. (The prediction reads the step's start only, so that a run resumed
+// from a snapshot takes the same steps.)
 std::optional<PdControllerConstraint> AffineEffortLaw(const JointPdController& controller,
                                                       const Eigen::VectorXd& q0,
-                                                      double time_step, bool saturating) {
+                                                      const Eigen::VectorXd& v0,
+                                                      double time_step, bool crossed) {
   const PdControllerConstraint::Parameters& gains = controller.gains;
   const bool gainless = gains.proportional_gain == 0.0 && gains.derivative_gain == 0.0;
-  if (!gainless && (controller.tendon >= 0 || saturating)) return std::nullopt;
+  if (!gainless && (controller.tendon >= 0 || crossed)) return std::nullopt;
   const double position0 = controller.tendon < 0 ? q0[controller.position] : 0.0;
   std::optional<PdControllerConstraint> law(std::in_place, gains, position0);
   law->Prepare(ConstraintMatrix(), time_step);
+  if (!gainless && std::abs(law->offset() - law->slope() * v0[controller.velocity]) >
+                       gains.effort_limit)
+    return std::nullopt;
   return law;
 }
 
@@ -405,12 +411,8 @@ void TimeStepper::AddLimitRows(int t, const MultibodySystem::Tree& tree,
 
 void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
   controller_constraints_.clear();
-  saturating_controllers_.resize(system.num_trees());
   for (int t = 0; t < system.num_trees(); ++t) {
     const MultibodySystem::Tree& tree = system.tree(t);
-    std::vector<char>& saturating = saturating_controllers_[t];
-    if (saturating.size() != tree.controllers.size())
-      saturating.assign(tree.controllers.size(), 0);
     const int nv = static_cast<int>(tree.v.size());
     for (const JointLimit& limit : tree.limits) {
       const JointTerm joint{limit.position, limit.velocity, 1.0};
@@ -420,8 +422,8 @@ void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
       AddLimitRows(t, tree, tendon.terms, tendon.lower, tendon.upper);
     for (size_t k = 0; k < tree.controllers.size(); ++k) {
       const JointPdController& controller = tree.controllers[k];
-      if (std::optional<PdControllerConstraint> law =
-              AffineEffortLaw(controller, tree.q, parameters_.time_step, saturating[k])) {
+      if (std::optional<PdControllerConstraint> law = AffineEffortLaw(
+              controller, tree.q, tree.v, parameters_.time_step, crossed_limits_[t][k])) {
         // in the free motion (AddAffineEfforts)
         controller_constraints_.push_back({.tree = t,
                                            .velocity = controller.velocity,
@@ -780,36 +782,25 @@ bool TimeStepper::SolveContact(StepStatistics* stats) {
 }
 
 bool TimeStepper::EffortWithinLimit(const ControllerConstraint& c) const {
-  const PdControllerConstraint& law =
-      c.law ? *c.law
-            : static_cast<const PdControllerConstraint&>(
-                  *problem_.constraint(c.constraint).potential);
   const double v = solution_.v[problem_.clique_offset(c.tree) + c.velocity];
-  return std::abs(law.offset() - law.slope() * v) <= law.effort_limit();
+  return std::abs(c.law->offset() - c.law->slope() * v) <= c.law->effort_limit();
+}
+
+void TimeStepper::ClearCrossedLimits(const MultibodySystem& system) {
+  crossed_limits_.resize(system.num_trees());
+  for (int t = 0; t < system.num_trees(); ++t)
+    crossed_limits_[t].assign(system.tree(t).controllers.size(), 0);
 }
 
 bool TimeStepper::FoldedLimitsHold() {
-  // (Skipped: the efforts alone, whose law is a clamped constant, and the
-  // controllers on tendons, always constraints.)
-  const auto has_gains = [](const ControllerConstraint& c) {
-    return c.tendon < 0 && (!c.law || c.law->slope() > 0.0);
-  };
   bool hold = true;
   for (const ControllerConstraint& c : controller_constraints_) {
-    if (!c.law || !has_gains(c) || EffortWithinLimit(c)) continue;
-    saturating_controllers_[c.tree][c.controller] = 1;
+    // (An effort alone's law is a clamped constant.)
+    if (!c.law || c.law->slope() == 0.0 || EffortWithinLimit(c)) continue;
+    crossed_limits_[c.tree][c.controller] = 1;
     hold = false;
   }
-  if (!hold) return false;
-  // The step stands: a controller stepped as a constraint folds again at the
-  // next step once its effort is inside its limit. (Marks change only here
-  // and above, one way within a step, so the step is solved at most once
-  // more per controller.)
-  for (const ControllerConstraint& c : controller_constraints_) {
-    if (!c.law && has_gains(c))
-      saturating_controllers_[c.tree][c.controller] = !EffortWithinLimit(c);
-  }
-  return true;
+  return hold;
 }
 
 void TimeStepper::UpdatePositions(MultibodySystem* system, const Theta& theta) {
@@ -842,7 +833,9 @@ StepStatistics TimeStepper::Step(MultibodySystem* system) {
 
   const Theta theta = SchemeTheta();
   // Again with the controllers whose folded effort crossed its limit as
-  // constraints (FoldedLimitsHold marks them): at most once per controller.
+  // constraints (FoldedLimitsHold marks them, and a mark stays for the
+  // step): at most once more per controller.
+  ClearCrossedLimits(*system);
   do {
     Stopwatch phase;
     if (!AssembleProblem(system, theta, &stats)) return stats;

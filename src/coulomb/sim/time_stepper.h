@@ -321,11 +321,11 @@ class TimeStepper {
   // Near-rigid rows holding each coupled joint at m q_reference + c.
   void AddCouplerRows(int t, const MultibodySystem::Tree& tree);
   // Whether every folded PD controller's effort a − b v at the solution lies
-  // within its limit (AffineEffortLaw); marks those beyond it, and the
-  // constraints' controllers whose effort is at their limit, as saturating
-  // (stepped as constraints), the others as not.
+  // within its limit (AffineEffortLaw); marks those beyond it in
+  // crossed_limits_, which ClearCrossedLimits clears at the step's start.
   bool FoldedLimitsHold();
-  // |a − b v| ≤ u_max for a joint PD controller's law at the solution's v.
+  void ClearCrossedLimits(const MultibodySystem& system);
+  // |a − b v| ≤ u_max for a folded controller's law at the solution's v.
   bool EffortWithinLimit(const ControllerConstraint& c) const;
   // q = q0 ⊕ δt (θvq v + (1 − θvq) v0), v = the solution, per tree.
   void UpdatePositions(MultibodySystem* system, const Theta& theta);
@@ -351,9 +351,9 @@ class TimeStepper {
   std::vector<ContactPoint> contacts_;
   std::vector<ContactPoint> constraint_contacts_;  // contacts_ that became constraints
   std::vector<ControllerConstraint> controller_constraints_;
-  // Per tree and controller: 1 to step it as a constraint (its effort limit
-  // bound), 0 to fold it into the free motion (AffineEffortLaw).
-  std::vector<std::vector<char>> saturating_controllers_;
+  // Per tree and controller: 1 once its folded effort crossed its limit in
+  // a solve of this step (it is then a constraint of the step's next solve).
+  std::vector<std::vector<char>> crossed_limits_;
   std::vector<ContactPoint> previous_contacts_;     // with their impulses, by pair
   std::vector<Eigen::Vector3d> previous_impulses_;  // in their contact frames
   ReusableVector lambda_guess_;
