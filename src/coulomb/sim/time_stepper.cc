@@ -140,8 +140,9 @@ void TimeStepper::AddAffineEfforts(int t, const MultibodySystem::Tree& tree,
                                    Eigen::Ref<const Eigen::VectorXd> v,
                                    Eigen::Ref<Eigen::VectorXd> force,
                                    Eigen::MatrixXd* a) const {
-  for (const ControllerConstraint& c : controller_constraints_) {
-    if (c.tree != t || !c.law) continue;
+  for (size_t k = 0; k < tree.controllers.size(); ++k) {
+    const ControllerConstraint& c = controller_constraints_[controllers_begin_[t] + k];
+    if (!c.law) continue;
     const JointTerm joint{-1, c.velocity, 1.0};
     const double effort = FoldedEffort(*c.law, c.tendon < 0 ? v[c.velocity] : 0.0);
     for (const JointTerm& term : ActedOn(tree, c.tendon, joint))
@@ -411,8 +412,10 @@ void TimeStepper::AddLimitRows(int t, const MultibodySystem::Tree& tree,
 
 void TimeStepper::AddJointConstraints(const MultibodySystem& system) {
   controller_constraints_.clear();
+  controllers_begin_.resize(system.num_trees());
   for (int t = 0; t < system.num_trees(); ++t) {
     const MultibodySystem::Tree& tree = system.tree(t);
+    controllers_begin_[t] = controller_constraints_.size();
     const int nv = static_cast<int>(tree.v.size());
     for (const JointLimit& limit : tree.limits) {
       const JointTerm joint{limit.position, limit.velocity, 1.0};

@@ -231,10 +231,10 @@ class TimeStepper {
   // (Tree::applied_force_W, _torque_W) to its generalized force.
   static void AddAppliedForces(const MultibodySystem::Tree& tree,
                                Eigen::Ref<Eigen::VectorXd> force);
-  // Adds the efforts at velocity v of tree t's controllers whose effort is
-  // affine in v over the step (a motor's, a PD controller's without effort
-  // limit; their laws recorded by AddJointConstraints) to its generalized
-  // force, and their δt b to A.
+  // Adds the efforts at velocity v of tree t's controllers folded into the
+  // free motion (their laws recorded by AddJointConstraints: an effort
+  // alone, a PD controller on a joint while its limit holds) to its
+  // generalized force, and their δt b to A.
   void AddAffineEfforts(int t, const MultibodySystem::Tree& tree,
                         Eigen::Ref<const Eigen::VectorXd> v,
                         Eigen::Ref<Eigen::VectorXd> force, Eigen::MatrixXd* a) const;
@@ -351,6 +351,9 @@ class TimeStepper {
   std::vector<ContactPoint> contacts_;
   std::vector<ContactPoint> constraint_contacts_;  // contacts_ that became constraints
   std::vector<ControllerConstraint> controller_constraints_;
+  // Where each tree's controllers start in controller_constraints_ (one
+  // entry per controller, in the tree's order).
+  std::vector<size_t> controllers_begin_;
   // Per tree and controller: 1 once its folded effort crossed its limit in
   // a solve of this step (it is then a constraint of the step's next solve).
   std::vector<std::vector<char>> crossed_limits_;
