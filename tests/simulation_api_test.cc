@@ -197,7 +197,9 @@ TEST(SimulationApi, APdControllerStepsAsItsImplicitLawFoldedWhileItsLimitHolds) 
 // constraint. Every step balances momentum with the effort read back and
 // the limit's impulse, m (v⁺ − v) = δt u + (Jᵀγ)_x, u within ±12 N: a
 // step left with its folded effort beyond the limit would not (δt (y − u)
-// apart).
+// apart). The step solved again reports both solves: its iterations are
+// those of its first, folded solve (the same step with the limit lifted)
+// and of its second (its last problem solved anew).
 TEST(SimulationApi, AStepWhoseFoldedEffortCrossesItsLimitIsSolvedAgain) {
   constexpr double kMass = 3.0, kKp = 40.0, kKd = 20.0, kTarget = 0.8, kLimit = 12.0;
   Scene scene = PlanarScene();
@@ -210,7 +212,9 @@ TEST(SimulationApi, AStepWhoseFoldedEffortCrossesItsLimitIsSolvedAgain) {
   for (int n = 0; n < 100; ++n) {
     const double q = sim.q()(0), v = sim.v()(0);
     const double start_effort = kKp * (kTarget - q) - (kKp * dt + kKd) * v;
-    ASSERT_TRUE(sim.Step().converged);
+    const SimulationSnapshot before = sim.Snapshot();
+    const StepStatistics stats = sim.Step();
+    ASSERT_TRUE(stats.converged);
     const ContactProblem& problem = *sim.last_contact_problem();
     Eigen::VectorXd generalized = Eigen::VectorXd::Zero(problem.num_dofs());
     problem.AddJacobianTransposeTimes(sim.stepper().last_solution().impulses,
@@ -223,12 +227,42 @@ TEST(SimulationApi, AStepWhoseFoldedEffortCrossesItsLimitIsSolvedAgain) {
     EXPECT_NEAR(kMass * (sim.v()(0) - v), controller_in_v_star + generalized(0), 1e-6)
         << "step " << n;
     EXPECT_LE(std::abs(effort), kLimit + 1e-9) << "step " << n;
-    found_by_solve += is_constraint && std::abs(start_effort) <= kLimit;
+    const bool solved_again = is_constraint && std::abs(start_effort) <= kLimit;
+    EXPECT_EQ(stats.contact_solves, solved_again ? 2 : 1) << "step " << n;
+    if (solved_again) {
+      // The second solve alone: the problem the step ended with, from the
+      // step's warm start (its start velocities); the first: the same step
+      // with the limit lifted (it folds, and no limit is crossed).
+      ContactSolution second;
+      const int second_iterations =
+          MakeContactSolver(sim.scene().parameters.solver, SolverUse::kTimeStepping)
+              ->Solve(problem, before.StackedVelocities(), Eigen::VectorXd(), &second)
+              .iterations;
+      const SimulationSnapshot after = sim.Snapshot();
+      sim.Restore(before);
+      sim.SetJointPdGains("slider", "x", kKp, kKd,
+                          std::numeric_limits<double>::infinity());
+      const StepStatistics folded_solve = sim.Step();
+      EXPECT_EQ(folded_solve.contact_solves, 1);
+      EXPECT_EQ(stats.iterations, folded_solve.iterations + second_iterations)
+          << "step " << n;
+      sim.Restore(after);  // the limit of 12 N again (a snapshot holds the gains)
+    }
+    found_by_solve += solved_again;
     folded += !is_constraint;
   }
   EXPECT_NEAR(sim.q()(0), 0.3, 2e-3);  // held at its limit
   EXPECT_GT(found_by_solve, 0);
   EXPECT_GT(folded, 0);
+  // A run of the same 100 steps counts those steps in its summary.
+  Scene same = PlanarScene();
+  same.system.SetJointLimits(0, "x", -1.0, 0.3);
+  Simulation run(std::move(same));
+  run.SetJointPdGains("slider", "x", kKp, kKd, kLimit);
+  run.SetJointPdTarget("slider", "x", kTarget);
+  const SimulationSummary summary = run.RunFor(100 * dt);
+  EXPECT_EQ(summary.steps, 100);
+  EXPECT_EQ(summary.steps_solved_again, found_by_solve);
 
   // Whether a controller folds is decided from the step's start alone: a
   // run restored from a snapshot takes the same steps, to the bit, even

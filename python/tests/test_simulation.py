@@ -230,7 +230,7 @@ def test_step_stats_are_the_per_step_records_of_the_command_line(tmp_path, coulo
     per_step = json.loads((tmp_path / "stats.json").read_text())["per_step"]
     sim = coulomb.Simulation.from_builtin("clutter", bodies=20, walls=False)
     fields = ["iterations", "line_search_iterations", "islands", "working_set_rounds",
-              "tree_iterations"]
+              "tree_iterations", "contact_solves"]
     for record in per_step:
         stats = sim.step()
         assert [getattr(stats, f) for f in fields] == [record[f] for f in fields]

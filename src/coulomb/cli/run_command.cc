@@ -256,6 +256,12 @@ void PrintSummary(const Scene& scene, const SimulationSummary& s) {
         "round-off %d (docs/stiff_contact.md)\n",
         s.near_rigid_contacts_max, s.roundoff_steps);
   }
+  if (s.steps_solved_again > 0) {
+    std::printf(
+        "  steps solved again %d (a PD controller folded into the free motion crossed "
+        "its effort limit; their iterations count both solves)\n",
+        s.steps_solved_again);
+  }
   if (!s.failure.empty()) std::printf("  FAILED at %s\n", s.failure.c_str());
 }
 

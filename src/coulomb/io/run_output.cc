@@ -133,6 +133,7 @@ JsonObjectWriter RunSummaryJson(const Scene& scene, const SimulationSummary& s) 
   json.Add("roundoff_steps", s.roundoff_steps);
   json.Add("budget_ended_steps", s.budget_ended_steps);
   json.Add("symbolic_analysis_steps", s.symbolic_analysis_steps);
+  json.Add("steps_solved_again", s.steps_solved_again);
   json.Add("penetration_max", s.penetration_max);
   json.Add("contacts_max", s.contacts_max);
   json.Add("near_rigid_contacts_max", s.near_rigid_contacts_max);
@@ -158,6 +159,7 @@ JsonObjectWriter StepJson(const StepRecord& record) {
   step.Add("islands", record.statistics.islands);
   step.Add("working_set_rounds", record.statistics.working_set_rounds);
   step.Add("tree_iterations", record.statistics.tree_iterations);
+  step.Add("contact_solves", record.statistics.contact_solves);
   step.Add("momentum_error", record.statistics.momentum_error);
   step.Add("complementarity_error", record.statistics.complementarity_error);
   step.Add("ncp_residual", record.statistics.ncp_residual);

@@ -37,6 +37,7 @@ const StepField kStepFields[] = {
     COULOMB_STEP_FIELD("islands", statistics.islands),
     COULOMB_STEP_FIELD("working_set_rounds", statistics.working_set_rounds),
     COULOMB_STEP_FIELD("tree_iterations", statistics.tree_iterations),
+    COULOMB_STEP_FIELD("contact_solves", statistics.contact_solves),
     COULOMB_STEP_FIELD("momentum_error", statistics.momentum_error),
     COULOMB_STEP_FIELD("complementarity_error", statistics.complementarity_error),
     COULOMB_STEP_FIELD("ncp_residual", statistics.ncp_residual),

@@ -392,6 +392,10 @@ NB_MODULE(_coulomb, m) {
               "SAP: the Newton iterations each tree (robot or free body) went "
               "through, averaged over the trees; `iterations` is the slowest "
               "island's")
+      .def_ro("contact_solves", &StepStatistics::contact_solves,
+              "contact problems solved in the step: 1, and one more each time a PD "
+              "controller folded into the free motion crossed its effort limit (the "
+              "iteration counts add over them)")
       .def_ro("momentum_error", &StepStatistics::momentum_error, "SAP's e_m")
       .def_ro("complementarity_error", &StepStatistics::complementarity_error,
               "SAP's e_μ")

@@ -31,6 +31,7 @@ void StepSummary::Add(const StepRecord& record) {
   summary_.roundoff_steps += stats.converged_at_roundoff;
   summary_.budget_ended_steps += stats.ended_at_budget;
   summary_.symbolic_analysis_steps += stats.symbolic_analysis;
+  summary_.steps_solved_again += stats.contact_solves > 1;
   summary_.wall_time_s += stats.wall_time_s;
   summary_.step_time_s += stats.wall_time_s;
   summary_.geometry_time_s += stats.geometry_time_s;

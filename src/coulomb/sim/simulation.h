@@ -117,6 +117,10 @@ struct SimulationSummary {
   // changed; contact points coming and going between bodies already in
   // contact do not count).
   int symbolic_analysis_steps = 0;
+  // Steps whose contact problem was solved more than once
+  // (StepStatistics::contact_solves > 1: a folded PD controller crossed its
+  // effort limit); their iterations count every solve.
+  int steps_solved_again = 0;
   double penetration_max = 0.0;
   int contacts_max = 0;
   int near_rigid_contacts_max = 0;  // contacts made near-rigid in one step

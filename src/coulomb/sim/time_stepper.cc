@@ -754,15 +754,17 @@ bool TimeStepper::SolveContact(StepStatistics* stats) {
     stats->failure = std::string(ToString(parameters_.solver.kind)) + ": " + error.what();
     return false;
   }
-  stats->iterations = solve.iterations;
+  // (Counts add over the step's solves: a step may solve again.)
+  ++stats->contact_solves;
+  stats->iterations += solve.iterations;
+  stats->line_search_iterations += solve.line_search_iterations;
+  stats->tree_iterations += solve.clique_iterations;
+  stats->working_set_rounds += solve.working_set_rounds;
+  stats->symbolic_analysis |= solve.symbolic_analysis;
   stats->momentum_error = solve.momentum_error;
   stats->complementarity_error = solve.complementarity_error;
   stats->ncp_residual = solve.ncp_residual;
-  stats->symbolic_analysis = solve.symbolic_analysis;
-  stats->line_search_iterations = solve.line_search_iterations;
-  stats->tree_iterations = solve.clique_iterations;
   stats->islands = solve.num_islands;
-  stats->working_set_rounds = solve.working_set_rounds;
   if (SolvesNcp()) RememberImpulses();
   // SAP must converge; an NCP solver's fixed budget may end unconverged (the
   // residual says how far from the rigid solution the step is).

@@ -121,6 +121,12 @@ struct StepStatistics {
   // through, averaged over the trees: `iterations` counts the slowest
   // island's, while islands that converge sooner are set aside.
   double tree_iterations = 0.0;
+  // Contact problems solved in the step: 1, and one more each time a PD
+  // controller folded into the free motion crossed its effort limit
+  // (TimeStepper::FoldedLimitsHold). The iteration counts above and the
+  // working-set rounds add over the solves; the errors, islands and
+  // near-rigid contacts are the last solve's, the one the step takes.
+  int contact_solves = 0;
   double max_penetration = 0.0;   // max(−φ0, 0) [m]
   double mean_penetration = 0.0;  // mean of −φ0 over overlapping contacts [m]
   int free_motion_iterations = 0;
