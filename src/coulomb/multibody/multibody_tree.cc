@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -178,7 +179,24 @@ struct MultibodyTree::Impl {
   Eigen::VectorXd q;
   Eigen::VectorXd v;
   Eigen::MatrixXd mass_matrix;
-  pinocchio::Data::Matrix6x joint_jacobian;  // CalcPointJacobian's workspace
+  // The Jacobian of one joint at `data`'s state (LOCAL_WORLD_ALIGNED: the
+  // joint origin's velocity and ω, in world axes), and which joint it is
+  // (kNoJoint: none yet): a link's contacts come one after another, and each
+  // reads it (JointJacobian).
+  static constexpr pinocchio::JointIndex kNoJoint =
+      std::numeric_limits<pinocchio::JointIndex>::max();
+  pinocchio::Data::Matrix6x joint_jacobian;
+  pinocchio::JointIndex jacobian_joint = kNoJoint;
+
+  const pinocchio::Data::Matrix6x& JointJacobian(pinocchio::JointIndex joint) {
+    if (joint != jacobian_joint) {
+      joint_jacobian.setZero();
+      pinocchio::getJointJacobian(model, data, joint, pinocchio::LOCAL_WORLD_ALIGNED,
+                                  joint_jacobian);
+      jacobian_joint = joint;
+    }
+    return joint_jacobian;
+  }
   std::vector<BodyGeometry> geometries;
   std::vector<WorldGeometry> world_geometries;
   // Where the file's world frame sits in the scene's (Place).
@@ -212,6 +230,7 @@ struct MultibodyTree::Impl {
     query_data = pinocchio::Data(model);
     query_forces.assign(model.joints.size(), pinocchio::Force::Zero());
     joint_jacobian.setZero(6, model.nv);
+    jacobian_joint = kNoJoint;
     for (pinocchio::FrameIndex f = 0; f < model.frames.size(); ++f) {
       if (model.frames[f].type != pinocchio::BODY) continue;
       body_frames.push_back(f);
@@ -746,6 +765,7 @@ void MultibodyTree::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v)
   m.q = q;
   m.v = v;
   m.state_current = true;
+  m.jacobian_joint = Impl::kNoJoint;  // of the state before
   // A model that cannot move has its poses only: Pinocchio's dynamics would
   // take blocks of its empty matrices (undefined behaviour).
   if (m.model.nv == 0) {
@@ -818,11 +838,9 @@ void MultibodyTree::CalcPointJacobian(
   // v_P = v_O + ω × (p − o) = (J_v − [p − o]× J_ω) v.
   const pinocchio::JointIndex joint = m.model.frames[m.body_frames[body]].parentJoint;
   const Eigen::Matrix3d r_cross = CrossMatrix(p_W - m.data.oMi[joint].translation());
-  m.joint_jacobian.setZero();
-  pinocchio::getJointJacobian(m.model, m.data, joint, pinocchio::LOCAL_WORLD_ALIGNED,
-                              m.joint_jacobian);
-  jacobian->noalias() = m.joint_jacobian.topRows<3>();
-  jacobian->noalias() -= r_cross * m.joint_jacobian.bottomRows<3>();
+  const pinocchio::Data::Matrix6x& joint_jacobian = m.JointJacobian(joint);
+  jacobian->noalias() = joint_jacobian.topRows<3>();
+  jacobian->noalias() -= r_cross * joint_jacobian.bottomRows<3>();
 }
 
 void MultibodyTree::CalcAngularJacobian(
@@ -835,10 +853,7 @@ void MultibodyTree::CalcAngularJacobian(
   }
   Impl& m = *impl_;
   const pinocchio::JointIndex joint = m.model.frames[m.body_frames[body]].parentJoint;
-  m.joint_jacobian.setZero();
-  pinocchio::getJointJacobian(m.model, m.data, joint, pinocchio::LOCAL_WORLD_ALIGNED,
-                              m.joint_jacobian);
-  jacobian->noalias() = m.joint_jacobian.bottomRows<3>();
+  jacobian->noalias() = m.JointJacobian(joint).bottomRows<3>();
 }
 
 std::pair<Eigen::Vector3d, Eigen::Vector3d> MultibodyTree::PointAcceleration(
