@@ -210,7 +210,10 @@ struct CollisionWorld::Impl {
     double bounding_radius;        // BoundingRadius(our_shape)
     int tree, body;
     bool box, half_space;
-    bool mesh;  // a convex mesh, with its hull's box in hull_boxes
+    bool mesh;  // a convex mesh
+    // A convex mesh, cylinder, capsule or ellipsoid: a box around it in
+    // hull_boxes, which HullBoxesGap tests before any narrow phase.
+    bool in_hull_box;
     // A box whose thickness is less than its bounding radius (a wall, a
     // plank): its bounding sphere reaches far beyond it, and the broad phase
     // tests the box itself against the other geometry's sphere
@@ -218,13 +221,34 @@ struct CollisionWorld::Impl {
     bool thin_box;
   };
   std::vector<BroadPhaseGeometry> broad_phase;
-  // A convex mesh's box in its frame G, around its hull's vertices: centre
-  // and half extents (per geometry; read where broad_phase[g].mesh).
+  // A box around a geometry in its frame G, centre and half extents: a
+  // convex mesh's around its hull's vertices, a cylinder's, capsule's or
+  // ellipsoid's the smallest (per geometry; read where
+  // broad_phase[g].in_hull_box).
   struct HullBox {
     Eigen::Vector3d center_G = Eigen::Vector3d::Zero();
     Eigen::Vector3d half_extents = Eigen::Vector3d::Zero();
   };
   std::vector<HullBox> hull_boxes;
+  // The hull box of a convex mesh, cylinder, capsule or ellipsoid (each with
+  // its axis along z); zero half extents for other shapes.
+  static HullBox HullBoxOf(const Shape& shape) {
+    if (const auto* mesh = std::get_if<ConvexMesh>(&shape)) {
+      Eigen::AlignedBox3d extent;
+      for (const Eigen::Vector3d& vertex : mesh->hull->vertices) extent.extend(vertex);
+      return {extent.center(), 0.5 * extent.sizes()};
+    }
+    HullBox centred;
+    if (const auto* cylinder = std::get_if<Cylinder>(&shape)) {
+      centred.half_extents = {cylinder->radius, cylinder->radius, 0.5 * cylinder->length};
+    } else if (const auto* capsule = std::get_if<Capsule>(&shape)) {
+      centred.half_extents = {capsule->radius, capsule->radius,
+                              0.5 * capsule->length + capsule->radius};
+    } else if (const auto* ellipsoid = std::get_if<Ellipsoid>(&shape)) {
+      centred.half_extents = ellipsoid->semi_axes;
+    }
+    return centred;
+  }
   // A patch's mesh surfaces (SurfaceOf), entering and leaving, and per
   // geometry the triangle of its hull its last crossing went through, where
   // the next patch's walk starts.
@@ -454,11 +478,12 @@ struct CollisionWorld::Impl {
   // A lower bound on the distance between a and b from separating axes: two
   // boxes', a box's or a convex mesh's box against a convex mesh's box
   // (HullBoxesGap), a box or a capsule against a small polytope
-  // (SmallPolytopeGap, with the pair's axis memory; a pair the last query
-  // kept, likely to be kept again, skips the hull boxes' test first); −∞
-  // where none applies. Each stops at the first axis beyond `margin`; a pair
-  // it does not drop has its best axis in `separation` (two boxes, a small
-  // polytope), for the closed-form patch.
+  // (SmallPolytopeGap, with the pair's axis memory), a symmetric shape
+  // against a small polytope (SymmetricShapePolytopeGap); −∞ where none
+  // applies. A pair the last query kept, likely to be kept again, takes the
+  // hull boxes' test only where no polytope test applies. Each stops at the first axis
+  // beyond `margin`; a pair it does not drop has its best axis in `separation` (two
+  // boxes, a small polytope), for the closed-form patch.
   double SeparatingAxisGap(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
                            double margin, PairHistory* history,
                            BoxSeparation* separation) const {
@@ -469,13 +494,14 @@ struct CollisionWorld::Impl {
                                       ClosedFormPatch::kEdgeAxisBias, margin);
       return separation->separation;
     }
-    const double hull_gap = history->kept ? -std::numeric_limits<double>::infinity()
-                                          : HullBoxesGap(a, b, X_WG, margin);
+    constexpr double kNone = -std::numeric_limits<double>::infinity();
+    const double hull_gap = history->kept ? kNone : HullBoxesGap(a, b, X_WG, margin);
     if (hull_gap > margin) return hull_gap;
-    const double polytope_gap = SmallPolytopeGap(a, b, X_WG, margin, history, separation);
-    if (polytope_gap > -std::numeric_limits<double>::infinity())
-      return std::max(hull_gap, polytope_gap);
-    return std::max(hull_gap, SymmetricShapePolytopeGap(a, b, X_WG, margin));
+    double polytope_gap = SmallPolytopeGap(a, b, X_WG, margin, history, separation);
+    if (polytope_gap == kNone)
+      polytope_gap = SymmetricShapePolytopeGap(a, b, X_WG, margin);
+    if (polytope_gap == kNone && history->kept) return HullBoxesGap(a, b, X_WG, margin);
+    return std::max(hull_gap, polytope_gap);
   }
 
   // A lower bound on the distance of a sphere, cylinder or ellipsoid from a
@@ -842,20 +868,21 @@ struct CollisionWorld::Impl {
     return outside.norm() - g_other.bounding_radius;
   }
 
-  // A lower bound on the distance of a pair with a convex mesh, from a
-  // separating axis of their boxes (a mesh's hull box, a box itself),
-  // stopped at the first beyond `margin`; −∞ for other pairs. A robot's
-  // links, whose bounding spheres overlap about their joints, are mostly
-  // told apart here.
+  // A lower bound on the distance of a pair of boxes or geometries in a hull
+  // box (a convex mesh, cylinder, capsule or ellipsoid), from a separating
+  // axis of their boxes, stopped at the first beyond `margin`; −∞ for other
+  // pairs (two boxes are SeparatingAxisGap's own). Each box encloses its
+  // geometry, so the bound holds for the geometries. A robot's links, whose
+  // bounding spheres overlap about their joints, are mostly told apart here.
   double HullBoxesGap(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
                       double margin) const {
     const BroadPhaseGeometry& ga = broad_phase[a];
     const BroadPhaseGeometry& gb = broad_phase[b];
-    if (!(ga.mesh || gb.mesh) || !(ga.mesh || ga.box) || !(gb.mesh || gb.box))
+    if (!(ga.in_hull_box || ga.box) || !(gb.in_hull_box || gb.box))
       return -std::numeric_limits<double>::infinity();
     const auto box_of = [&](int g, Eigen::Isometry3d* X_WO) {
       *X_WO = X_WG[g];
-      if (!broad_phase[g].mesh) return broad_phase[g].half_extents;
+      if (!broad_phase[g].in_hull_box) return broad_phase[g].half_extents;
       X_WO->translation() += X_WG[g].linear() * hull_boxes[g].center_G;
       return hull_boxes[g].half_extents;
     };
@@ -973,15 +1000,12 @@ int CollisionWorld::AddGeometry(const Shape& shape, int tree, int body,
        .box = box != nullptr,
        .half_space = std::holds_alternative<HalfSpace>(shape),
        .mesh = std::holds_alternative<ConvexMesh>(shape),
+       .in_hull_box = false,
        .thin_box = box != nullptr && box->size.minCoeff() < BoundingRadius(shape)});
   owners_.push_back({.tree = tree, .body = body});
-  impl_->hull_boxes.emplace_back();
+  impl_->hull_boxes.push_back(Impl::HullBoxOf(shape));
+  impl_->broad_phase.back().in_hull_box = impl_->hull_boxes.back().half_extents.any();
   impl_->walk_start_face.push_back(0);
-  if (const auto* mesh = std::get_if<ConvexMesh>(&shape)) {
-    Eigen::AlignedBox3d extent;
-    for (const Eigen::Vector3d& vertex : mesh->hull->vertices) extent.extend(vertex);
-    impl_->hull_boxes.back() = {extent.center(), 0.5 * extent.sizes()};
-  }
   impl_->filters.emplace_back();
   const int id = num_geometries() - 1;
   impl_->reaches.push_back(0.0);
@@ -1027,6 +1051,9 @@ void CollisionWorld::set_closed_form_patches(bool enabled) {
   impl_->closed_form_patches = enabled;
 }
 
+int CollisionWorld::num_candidate_pairs() const {
+  return static_cast<int>(impl_->candidates.size());
+}
 double CollisionWorld::bounding_radius(int geometry) const {
   return impl_->broad_phase[geometry].bounding_radius;
 }

@@ -89,6 +89,10 @@ class CollisionWorld {
   void ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG, double margin,
                        std::vector<ContactPoint>* contacts,
                        const std::vector<GeometryMotion>& motion = {}) const;
+  // The pairs of geometries the last ComputeContacts passed to its narrow
+  // phase: those its broad phase (bounding spheres, boxes, separating axes)
+  // could not tell apart beyond the margin.
+  int num_candidate_pairs() const;
   // Contacts kept per SDF pair after clustering (≥ 1; throws otherwise).
   void set_max_sdf_contacts(int max_contacts);
   int max_sdf_contacts() const;
