@@ -16,6 +16,7 @@
 #include "coulomb/geometry/collision_world.h"
 #include "coulomb/geometry/height_field.h"
 #include "test_polytopes.h"
+#include "test_support.h"
 
 namespace coulomb {
 namespace {
@@ -227,17 +228,10 @@ TEST(ConvexMesh, MeshPairsApartByTheirBoxesAreDroppedWithoutMissingAContact) {
   world.AddGeometry(rod, 1, 0, Eigen::Isometry3d::Identity());
   const double margin = 1e-3;
   std::mt19937 random(7);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   int surely_touching = 0, spheres_meet_boxes_apart = 0;
   std::vector<ContactPoint> contacts;
   for (int sample = 0; sample < 2000; ++sample) {
-    Eigen::Isometry3d X_WB = Eigen::Isometry3d::Identity();
-    X_WB.linear() = Eigen::Quaterniond(uniform(random), uniform(random), uniform(random),
-                                       uniform(random))
-                        .normalized()
-                        .toRotationMatrix();
-    X_WB.translation() =
-        0.12 * Eigen::Vector3d(uniform(random), uniform(random), uniform(random));
+    const Eigen::Isometry3d X_WB = testing::RandomPose(0.12, &random);
     world.ComputeContacts({Eigen::Isometry3d::Identity(), X_WB}, margin, &contacts);
     bool sure = false;
     for (const Eigen::Vector3d& v : hull.vertices) {

@@ -2,7 +2,6 @@
 // of them whose enclosing boxes are apart beyond the margin never reaches the
 // narrow phase, and a pair that overlaps always has a contact.
 
-#include <gtest/gtest.h>
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -11,8 +10,12 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
+
 #include "coulomb/geometry/collision_world.h"
 #include "coulomb/geometry/shape.h"
+#include "test_support.h"
 
 namespace coulomb {
 namespace {
@@ -97,13 +100,7 @@ TEST_P(HullBoxPairs, ArePrunedByTheirBoxesWithoutMissingAContact) {
   int overlapping = 0, spheres_meet_boxes_apart = 0;
   std::vector<ContactPoint> contacts;
   for (int sample = 0; sample < 2000; ++sample) {
-    Eigen::Isometry3d X_WB = Eigen::Isometry3d::Identity();
-    X_WB.linear() = Eigen::Quaterniond(uniform(random), uniform(random), uniform(random),
-                                       uniform(random))
-                        .normalized()
-                        .toRotationMatrix();
-    X_WB.translation() =
-        0.5 * reach * Eigen::Vector3d(uniform(random), uniform(random), uniform(random));
+    const Eigen::Isometry3d X_WB = testing::RandomPose(0.5 * reach, &random);
     world.ComputeContacts({Eigen::Isometry3d::Identity(), X_WB}, margin, &contacts);
     bool overlap = false;
     for (int point = 0; point < 400 && !overlap; ++point) {

@@ -15,6 +15,17 @@ Eigen::MatrixXd NormalMatrix(int rows, int cols, std::mt19937* random) {
   return m;
 }
 
+Eigen::Isometry3d RandomPose(double max_offset, std::mt19937* random) {
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  const double w = uniform(*random), x = uniform(*random), y = uniform(*random),
+               z = uniform(*random);
+  pose.linear() = Eigen::Quaterniond(w, x, y, z).normalized().toRotationMatrix();
+  const double px = uniform(*random), py = uniform(*random), pz = uniform(*random);
+  pose.translation() = max_offset * Eigen::Vector3d(px, py, pz);
+  return pose;
+}
+
 Eigen::VectorXd NumericalGradient(const std::function<double(const Eigen::VectorXd&)>& f,
                                   const Eigen::VectorXd& x, double h) {
   Eigen::VectorXd gradient(x.size());

@@ -15,6 +15,10 @@ namespace coulomb::testing {
 // A rows × cols matrix of standard normal entries from `random`.
 Eigen::MatrixXd NormalMatrix(int rows, int cols, std::mt19937* random);
 
+// A pose whose rotation is a random unit quaternion's and whose translation
+// has coordinates uniform in [−max_offset, max_offset] [m].
+Eigen::Isometry3d RandomPose(double max_offset, std::mt19937* random);
+
 // Central differences (error O(h²)) of a scalar / vector function of x.
 Eigen::VectorXd NumericalGradient(const std::function<double(const Eigen::VectorXd&)>& f,
                                   const Eigen::VectorXd& x, double h);
