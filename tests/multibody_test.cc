@@ -396,6 +396,43 @@ TEST(MultibodyTree, RejectsMissingUrdfAndBadMass) {
                std::invalid_argument);
 }
 
+// A URDF link's mesh becomes the convex hull of the file's vertices times
+// the mesh's scale: every corner of a scaled cube, and nothing else.
+TEST(MultibodyTree, AUrdfMeshIsTheHullOfItsScaledVertices) {
+  const std::string stem =
+      (std::filesystem::temp_directory_path() / ("mesh_link_" + std::to_string(getpid())))
+          .string();
+  const Eigen::Vector3d scale(0.2, 0.4, 0.6);
+  {
+    std::ofstream obj(stem + ".obj");
+    for (int corner = 0; corner < 8; ++corner) {
+      obj << "v " << (corner & 1 ? 0.5 : -0.5) << " " << (corner & 2 ? 0.5 : -0.5) << " "
+          << (corner & 4 ? 0.5 : -0.5) << "\n";
+    }
+    // The cube's faces, two triangles each (1-based corners).
+    for (const char* face : {"1 3 4", "1 4 2", "5 6 8", "5 8 7", "1 2 6", "1 6 5",
+                             "3 7 8", "3 8 4", "1 5 7", "1 7 3", "2 4 8", "2 8 6"}) {
+      obj << "f " << face << "\n";
+    }
+    std::ofstream urdf(stem + ".urdf");
+    urdf << "<robot name=\"r\"><link name=\"part\"><inertial><mass value=\"1\"/>"
+         << "<inertia ixx=\"0.1\" ixy=\"0\" ixz=\"0\" iyy=\"0.1\" iyz=\"0\" izz=\"0.1\"/>"
+         << "</inertial><collision><geometry><mesh filename=\"" << stem
+         << ".obj\" scale=\"" << scale.transpose()
+         << "\"/></geometry></collision></link></robot>";
+  }
+  const MultibodyTree tree = MultibodyTree::FromUrdf(stem + ".urdf", true);
+  std::filesystem::remove(stem + ".obj");
+  std::filesystem::remove(stem + ".urdf");
+  ASSERT_EQ(tree.collision_geometries().size(), 1u);
+  const auto* mesh = std::get_if<ConvexMesh>(&tree.collision_geometries()[0].shape);
+  ASSERT_NE(mesh, nullptr);
+  ASSERT_EQ(mesh->hull->vertices.size(), 8u);
+  for (const Eigen::Vector3d& vertex : mesh->hull->vertices) {
+    EXPECT_LT((vertex.cwiseAbs() - 0.5 * scale).norm(), 1e-12) << vertex.transpose();
+  }
+}
+
 }  // namespace
 }  // namespace coulomb
 

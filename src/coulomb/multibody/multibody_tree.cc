@@ -15,6 +15,8 @@
 #include <string_view>
 
 #include <coal/BVH/BVH_model.h>
+#include <coal/mesh_loader/assimp.h>
+#include <coal/mesh_loader/loader.h>
 #include <coal/shape/geometric_shapes.h>
 #include <boost/property_tree/ptree.hpp>
 #include <pinocchio/algorithm/crba.hpp>
@@ -74,6 +76,26 @@ std::string ParserMessage(const std::exception& e) {
   std::replace(text.begin(), text.end(), '\n', ' ');
   return text;
 }
+
+// A mesh file's vertices, scaled, as a Coal BVHModel whose tree is never
+// built: a mesh becomes the convex hull of its vertices (ToShape reads
+// nothing else), so the tree of oriented boxes Coal's own loader builds (most
+// of the time a robot of meshes took to load) would be thrown away.
+class MeshVerticesLoader final : public coal::MeshLoader {
+ public:
+  coal::BVHModelPtr_t load(const std::string& filename,
+                           const coal::Vec3s& scale) override {
+    coal::internal::Loader file;
+    file.load(filename);
+    coal::internal::TriangleAndVertices mesh;
+    coal::internal::buildMesh(scale, file.scene, 0, mesh);
+    auto model = std::make_shared<coal::BVHModel<coal::AABB>>();
+    model->num_vertices = static_cast<unsigned>(mesh.vertices_.size());
+    model->vertices =
+        std::make_shared<std::vector<coal::Vec3s>>(std::move(mesh.vertices_));
+    return model;
+  }
+};
 
 // Our shape for a Coal primitive, or the convex hull of a mesh's vertices
 // (already scaled by the loader); nullopt for other types.
@@ -260,7 +282,8 @@ struct MultibodyTree::Impl {
     pinocchio::GeometryModel geometry_model;
     try {
       pinocchio::urdf::buildGeom(model, path, pinocchio::COLLISION, geometry_model,
-                                 PackageDirectories(path));
+                                 PackageDirectories(path),
+                                 std::make_shared<MeshVerticesLoader>());
     } catch (const std::exception& e) {
       throw std::runtime_error(path +
                                ": cannot load collision geometry: " + ParserMessage(e));
@@ -272,7 +295,8 @@ struct MultibodyTree::Impl {
   void LoadMjcfCollisionGeometry(const std::string& path) {
     pinocchio::GeometryModel geometry_model;
     try {
-      pinocchio::mjcf::buildGeom(model, path, pinocchio::COLLISION, geometry_model);
+      pinocchio::mjcf::buildGeom(model, path, pinocchio::COLLISION, geometry_model,
+                                 std::make_shared<MeshVerticesLoader>());
     } catch (const std::exception& e) {
       throw std::runtime_error(path +
                                ": cannot load collision geometry: " + ParserMessage(e));
