@@ -10,7 +10,7 @@
 #include <utility>
 
 #include <coal/BVH/BVH_model.h>
-#include <coal/mesh_loader/loader.h>
+#include <coal/mesh_loader/assimp.h>
 #include <coal/shape/convex.h>
 
 namespace coulomb {
@@ -158,37 +158,30 @@ ConvexMesh MakeConvexPolytope(std::vector<Eigen::Vector3d> vertices,
   return mesh;
 }
 
-namespace {
-
-coal::BVHModelPtr_t LoadModel(const std::string& file, const Eigen::Vector3d& scale) {
+// Read through Coal's Assimp reader (the files and post-processing its own
+// loader takes), without the tree of bounding volumes its loader builds:
+// neither a hull nor a sampled field reads it.
+TriangleMesh LoadTriangleMesh(const std::string& file, const Eigen::Vector3d& scale) {
   if (!(scale.array() > 0.0).all() || !scale.allFinite()) {
     throw std::invalid_argument(file + ": mesh scale must be positive");
   }
   if (!std::filesystem::is_regular_file(file)) {
     throw std::runtime_error(file + ": no such mesh file");
   }
-  coal::BVHModelPtr_t model;
+  coal::internal::TriangleAndVertices read;
   try {
-    model = coal::MeshLoader().load(file, scale);
+    coal::internal::Loader scene;
+    scene.load(file);
+    coal::internal::buildMesh(scale, scene.scene, 0, read);
   } catch (const std::exception& e) {
     throw std::runtime_error(file + ": cannot read the mesh: " + CoalMessage(e));
   }
-  if (!model || !model->vertices || model->num_vertices < 4) {
+  if (read.vertices_.size() < 4) {
     throw std::runtime_error(file + ": the mesh has fewer than 4 vertices");
   }
-  return model;
-}
-
-}  // namespace
-
-TriangleMesh LoadTriangleMesh(const std::string& file, const Eigen::Vector3d& scale) {
-  const coal::BVHModelPtr_t model = LoadModel(file, scale);
   TriangleMesh mesh;
-  mesh.vertices.assign(model->vertices->begin(),
-                       model->vertices->begin() + model->num_vertices);
-  if (!model->tri_indices) return mesh;
-  for (unsigned int k = 0; k < model->num_tris; ++k) {
-    const coal::Triangle& t = (*model->tri_indices)[k];
+  mesh.vertices.assign(read.vertices_.begin(), read.vertices_.end());
+  for (const coal::Triangle& t : read.triangles_) {
     mesh.triangles.push_back(
         {static_cast<int>(t[0]), static_cast<int>(t[1]), static_cast<int>(t[2])});
   }
@@ -196,10 +189,7 @@ TriangleMesh LoadTriangleMesh(const std::string& file, const Eigen::Vector3d& sc
 }
 
 ConvexMesh LoadConvexMesh(const std::string& file, const Eigen::Vector3d& scale) {
-  const coal::BVHModelPtr_t model = LoadModel(file, scale);
-  const std::vector<Eigen::Vector3d> points(
-      model->vertices->begin(), model->vertices->begin() + model->num_vertices);
-  return MakeConvexMesh(points, file);
+  return MakeConvexMesh(LoadTriangleMesh(file, scale).vertices, file);
 }
 
 }  // namespace coulomb

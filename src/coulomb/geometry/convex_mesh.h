@@ -26,7 +26,7 @@ ConvexMesh MakeConvexPolytope(std::vector<Eigen::Vector3d> vertices,
                               const std::vector<std::array<int, 3>>& triangles,
                               const std::string& name);
 
-// Loads a mesh file (STL, OBJ, DAE, … through Coal's Assimp loader), scales
+// Loads a mesh file (STL, OBJ, DAE, … through Coal's Assimp reader), scales
 // its vertices per axis and takes their hull. Throws std::runtime_error
 // naming the file if it is missing or unreadable, std::invalid_argument if
 // the scale is not positive or the hull is flat.

@@ -15,7 +15,6 @@
 #include <string_view>
 
 #include <coal/BVH/BVH_model.h>
-#include <coal/mesh_loader/assimp.h>
 #include <coal/mesh_loader/loader.h>
 #include <coal/shape/geometric_shapes.h>
 #include <boost/property_tree/ptree.hpp>
@@ -77,22 +76,20 @@ std::string ParserMessage(const std::exception& e) {
   return text;
 }
 
-// A mesh file's vertices, scaled, as a Coal BVHModel whose tree is never
-// built: a mesh becomes the convex hull of its vertices (ToShape reads
-// nothing else), so the tree of oriented boxes Coal's own loader builds (most
-// of the time a robot of meshes took to load) would be thrown away.
+// A mesh file's vertices, scaled (LoadTriangleMesh), as a Coal BVHModel
+// whose tree is never built: a mesh becomes the convex hull of its vertices
+// (ToShape reads nothing else), so the tree of oriented boxes Coal's own
+// loader builds (most of the time a robot of meshes took to load) would be
+// thrown away.
 class MeshVerticesLoader final : public coal::MeshLoader {
  public:
   coal::BVHModelPtr_t load(const std::string& filename,
                            const coal::Vec3s& scale) override {
-    coal::internal::Loader file;
-    file.load(filename);
-    coal::internal::TriangleAndVertices mesh;
-    coal::internal::buildMesh(scale, file.scene, 0, mesh);
+    TriangleMesh mesh = LoadTriangleMesh(filename, scale);
     auto model = std::make_shared<coal::BVHModel<coal::AABB>>();
-    model->num_vertices = static_cast<unsigned>(mesh.vertices_.size());
+    model->num_vertices = static_cast<unsigned>(mesh.vertices.size());
     model->vertices =
-        std::make_shared<std::vector<coal::Vec3s>>(std::move(mesh.vertices_));
+        std::make_shared<std::vector<coal::Vec3s>>(std::move(mesh.vertices));
     return model;
   }
 };
