@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "coulomb/geometry/box_distance.h"
+#include "test_support.h"
 
 namespace coulomb {
 namespace {
@@ -35,19 +36,6 @@ double DistanceBetweenBoxes(const Eigen::Isometry3d& X_A, const Eigen::Vector3d&
   return (p_A - p_B).norm();
 }
 
-// Braced initializers below: their entries are drawn in order, which a
-// call's arguments are not (every compiler draws the same samples).
-Eigen::Isometry3d RandomPose(std::mt19937* random, double spread) {
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  Eigen::Isometry3d X = Eigen::Isometry3d::Identity();
-  X.linear() =
-      Eigen::Quaterniond{unit(*random), unit(*random), unit(*random), unit(*random)}
-          .normalized()
-          .toRotationMatrix();
-  X.translation() = spread * Eigen::Vector3d{unit(*random), unit(*random), unit(*random)};
-  return X;
-}
-
 // Two boxes of half extents 0.05–0.3 m at random poses within 0.5 m.
 struct BoxPair {
   Eigen::Vector3d h_A, h_B;
@@ -59,8 +47,8 @@ BoxPair RandomBoxPair(std::mt19937* random) {
   BoxPair pair;
   pair.h_A = Eigen::Vector3d{size(*random), size(*random), size(*random)};
   pair.h_B = Eigen::Vector3d{size(*random), size(*random), size(*random)};
-  pair.X_A = RandomPose(random, 0.5);
-  pair.X_B = RandomPose(random, 0.5);
+  pair.X_A = testing::RandomPose(0.5, random);
+  pair.X_B = testing::RandomPose(0.5, random);
   return pair;
 }
 

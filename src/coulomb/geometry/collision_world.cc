@@ -476,8 +476,8 @@ struct CollisionWorld::Impl {
   }
 
   // A lower bound on the distance between a and b from separating axes: two
-  // boxes', a box's or a convex mesh's box against a convex mesh's box
-  // (HullBoxesGap), a box or a capsule against a small polytope
+  // boxes', or the boxes around any two of boxes, convex meshes, cylinders,
+  // capsules and ellipsoids (HullBoxesGap), a box or a capsule against a small polytope
   // (SmallPolytopeGap, with the pair's axis memory), a symmetric shape
   // against a small polytope (SymmetricShapePolytopeGap); −∞ where none
   // applies. A pair the last query kept, likely to be kept again, takes the
@@ -992,6 +992,7 @@ int CollisionWorld::AddGeometry(const Shape& shape, int tree, int body,
   ValidateShape(shape);
   impl_->geometries.push_back({shape, MakeCoalShape(shape), X_BG});
   const auto* box = std::get_if<Box>(&shape);
+  const Impl::HullBox hull_box = Impl::HullBoxOf(shape);
   impl_->broad_phase.push_back(
       {.half_extents = box ? Eigen::Vector3d(0.5 * box->size) : Eigen::Vector3d::Zero(),
        .bounding_radius = BoundingRadius(shape),
@@ -1000,11 +1001,10 @@ int CollisionWorld::AddGeometry(const Shape& shape, int tree, int body,
        .box = box != nullptr,
        .half_space = std::holds_alternative<HalfSpace>(shape),
        .mesh = std::holds_alternative<ConvexMesh>(shape),
-       .in_hull_box = false,
+       .in_hull_box = hull_box.half_extents.any(),
        .thin_box = box != nullptr && box->size.minCoeff() < BoundingRadius(shape)});
   owners_.push_back({.tree = tree, .body = body});
-  impl_->hull_boxes.push_back(Impl::HullBoxOf(shape));
-  impl_->broad_phase.back().in_hull_box = impl_->hull_boxes.back().half_extents.any();
+  impl_->hull_boxes.push_back(hull_box);
   impl_->walk_start_face.push_back(0);
   impl_->filters.emplace_back();
   const int id = num_geometries() - 1;
