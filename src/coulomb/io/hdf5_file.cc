@@ -65,6 +65,7 @@ Hdf5File::Hdf5File(const std::string& path, Mode mode) : path_(path) {
 }
 
 Hdf5File::~Hdf5File() {
+  for (const auto& [name, dataset] : growing_) H5Dclose(dataset.id);
   if (file_ >= 0) H5Fclose(file_);
 }
 
@@ -291,8 +292,24 @@ void Hdf5File::Write(const std::string& dataset, hid_t file_type, hid_t memory_t
   }
 }
 
-hid_t Hdf5File::OpenGrowable(const std::string& dataset, hid_t file_type, size_t cols) {
-  if (Exists(dataset)) return OpenDataset(dataset);
+Hdf5File::GrowingDataset& Hdf5File::Growing(const std::string& dataset, hid_t file_type,
+                                            size_t cols) {
+  const auto known = growing_.find(dataset);
+  if (known != growing_.end()) {
+    if (known->second.cols != cols)
+      Fail(dataset, "has another shape than the rows appended");
+    return known->second;
+  }
+  if (Exists(dataset)) {
+    const std::vector<size_t> extent = Dimensions(dataset);
+    if ((cols == 0 && extent.size() != 1) ||
+        (cols > 0 && (extent.size() != 2 || extent[1] != cols))) {
+      Fail(dataset, "has another shape than the rows appended");
+    }
+    const hid_t id = H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT);
+    if (id < 0) Fail(dataset, "is not a dataset");
+    return growing_[dataset] = {.id = id, .rows = extent[0], .cols = cols};
+  }
   const int rank = cols == 0 ? 1 : 2;
   const hsize_t empty[2] = {0, cols}, unlimited[2] = {H5S_UNLIMITED, cols};
   // Chunks of about 2 K numbers (16 kB, at most 256 rows): a file holds
@@ -308,26 +325,22 @@ hid_t Hdf5File::OpenGrowable(const std::string& dataset, hid_t file_type, size_t
   const hid_t id = H5Dcreate2(file_, dataset.c_str(), file_type, space.get(),
                               link_properties.get(), properties.get(), H5P_DEFAULT);
   if (id < 0) Fail(dataset, "cannot be created");
-  return id;
+  return growing_[dataset] = {.id = id, .rows = 0, .cols = cols};
 }
 
 void Hdf5File::Append(const std::string& dataset, hid_t file_type, hid_t memory_type,
                       const void* data, size_t rows, size_t cols) {
-  const Handle id(OpenGrowable(dataset, file_type, cols), H5Dclose);
-  const std::vector<size_t> extent = Dimensions(dataset);
-  if ((cols == 0 && extent.size() != 1) ||
-      (cols > 0 && (extent.size() != 2 || extent[1] != cols))) {
-    Fail(dataset, "has another shape than the rows appended");
-  }
+  GrowingDataset& growing = Growing(dataset, file_type, cols);
   if (rows == 0) return;
   const int rank = cols == 0 ? 1 : 2;
-  const hsize_t start[2] = {extent[0], 0}, size[2] = {rows, cols};
-  const hsize_t grown[2] = {extent[0] + rows, cols};
-  if (H5Dset_extent(id.get(), grown) < 0) Fail(dataset, "cannot grow");
-  const Handle file_space(H5Dget_space(id.get()), H5Sclose);
+  const hsize_t start[2] = {growing.rows, 0}, size[2] = {rows, cols};
+  const hsize_t grown[2] = {growing.rows + rows, cols};
+  if (H5Dset_extent(growing.id, grown) < 0) Fail(dataset, "cannot grow");
+  growing.rows += rows;  // the extent on file, whether or not the write succeeds
+  const Handle file_space(H5Dget_space(growing.id), H5Sclose);
   H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, size, nullptr);
   const Handle memory_space(H5Screate_simple(rank, size, nullptr), H5Sclose);
-  if (H5Dwrite(id.get(), memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT,
+  if (H5Dwrite(growing.id, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT,
                data) < 0) {
     Fail(dataset, "cannot be written (is the disk full?)");
   }

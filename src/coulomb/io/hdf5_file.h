@@ -3,6 +3,7 @@
 #include <hdf5.h>
 
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -28,7 +29,11 @@ class Hdf5File {
   Hdf5File(const Hdf5File&) = delete;
   Hdf5File& operator=(const Hdf5File&) = delete;
   Hdf5File(Hdf5File&& other) noexcept
-      : path_(std::move(other.path_)), file_(std::exchange(other.file_, -1)) {}
+      : path_(std::move(other.path_)),
+        file_(std::exchange(other.file_, -1)),
+        growing_(std::move(other.growing_)) {
+    other.growing_.clear();
+  }
   Hdf5File& operator=(Hdf5File&&) = delete;
 
   const std::string& path() const { return path_; }
@@ -92,13 +97,24 @@ class Hdf5File {
   long long NumElements(hid_t dataset_id, const std::string& dataset) const;
   void Write(const std::string& dataset, hid_t file_type, hid_t memory_type,
              const std::vector<hsize_t>& dimensions, const void* data);
-  // The growable dataset, created when missing with `cols` columns (0: rank 1).
-  hid_t OpenGrowable(const std::string& dataset, hid_t file_type, size_t cols);
+  // A growable dataset this file appends to: kept open, with its extent,
+  // from the first append to the file's close, so that an append neither
+  // looks its path up nor reads its extent (a run appends to four datasets
+  // per body at every flush).
+  struct GrowingDataset {
+    hid_t id;
+    hsize_t rows;
+    size_t cols;  // 0: a vector
+  };
+  // The growable dataset, opened, or created when missing with `cols`
+  // columns (0: rank 1); throws if it exists with another shape.
+  GrowingDataset& Growing(const std::string& dataset, hid_t file_type, size_t cols);
   void Append(const std::string& dataset, hid_t file_type, hid_t memory_type,
               const void* data, size_t rows, size_t cols);
 
   std::string path_;
   hid_t file_ = -1;
+  std::unordered_map<std::string, GrowingDataset> growing_;
 };
 
 }  // namespace coulomb
