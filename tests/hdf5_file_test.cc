@@ -39,15 +39,14 @@ void ExpectFileHolds(const std::string& path,
 }
 
 TEST(Hdf5File, RowsAppendedInAnyOrderAreReadBackAfterEveryFlush) {
-  const fs::path folder =
-      fs::temp_directory_path() / ("coulomb_hdf5_file_test_" + std::to_string(::getpid()));
+  const fs::path folder = fs::temp_directory_path() /
+                          ("coulomb_hdf5_file_test_" + std::to_string(::getpid()));
   fs::create_directories(folder);
   const std::string path = (folder / "growing.h5").string();
-  std::map<std::string, ExpectedRows> expected = {
-      {"/bodies/a/position", {3, {}}},
-      {"/bodies/b/position", {3, {}}},
-      {"/bodies/b/velocity", {6, {}}},
-      {"/time", {0, {}}}};
+  std::map<std::string, ExpectedRows> expected = {{"/bodies/a/position", {3, {}}},
+                                                  {"/bodies/b/position", {3, {}}},
+                                                  {"/bodies/b/velocity", {6, {}}},
+                                                  {"/time", {0, {}}}};
   std::mt19937 random(7);
   std::uniform_int_distribution<int> row_count(0, 9);
   std::uniform_real_distribution<double> value(-1.0, 1.0);
@@ -73,7 +72,8 @@ TEST(Hdf5File, RowsAppendedInAnyOrderAreReadBackAfterEveryFlush) {
       writer.Flush();
       ExpectFileHolds(path, expected);  // read while the writer holds it open
     }
-    EXPECT_THROW(writer.AppendRows("/bodies/a/position", nullptr, 0, 4), std::runtime_error);
+    EXPECT_THROW(writer.AppendRows("/bodies/a/position", nullptr, 0, 4),
+                 std::runtime_error);
   }
   ExpectFileHolds(path, expected);
   for (const auto& [dataset, rows] : expected) EXPECT_GT(rows.rows(), 20u) << dataset;

@@ -222,6 +222,17 @@ struct MultibodyTree::Impl {
   Eigen::Isometry3d X_W_file = Eigen::Isometry3d::Identity();
   Eigen::Isometry3d mjcf_root_pose = Eigen::Isometry3d::Identity();
 
+  // The world poses (data.oMf) of the bodies' frames from the joints' (oMi):
+  // the only frames whose poses are read (body_pose). Pinocchio's
+  // updateFramePlacements would place every frame (joints, fixed joints,
+  // an MJCF file's sites and geoms), most of a walker's.
+  void UpdateBodyFramePlacements() {
+    for (const pinocchio::FrameIndex f : body_frames) {
+      const pinocchio::Frame& frame = model.frames[f];
+      data.oMf[f] = data.oMi[frame.parentJoint] * frame.placement;
+    }
+  }
+
   // Fills what Pinocchio's forward kinematics would from `body` (joint and
   // frame placements, joint velocities in their own frames, h), and q, v.
   // The joint Jacobians (data.J) are left to CalcMotionSubspaces.
@@ -236,10 +247,7 @@ struct MultibodyTree::Impl {
     data.v[kTranslation] = pinocchio::Motion(pdot_W, Eigen::Vector3d::Zero());
     data.v[kRotation] =
         pinocchio::Motion(body.R_WB.transpose() * pdot_W, body.v.tail<3>());
-    for (pinocchio::FrameIndex f = 1; f < model.frames.size(); ++f) {
-      const pinocchio::Frame& frame = model.frames[f];
-      data.oMf[f] = data.oMi[frame.parentJoint] * frame.placement;
-    }
+    UpdateBodyFramePlacements();
     data.nle = body.nonlinear_effects;
     body.data_synced = true;
   }
@@ -791,7 +799,7 @@ void MultibodyTree::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v)
   // take blocks of its empty matrices (undefined behaviour).
   if (m.model.nv == 0) {
     pinocchio::forwardKinematics(m.model, m.data, q);
-    pinocchio::updateFramePlacements(m.model, m.data);
+    m.UpdateBodyFramePlacements();
     return;
   }
   // CRBA in the world convention computes the joints' world poses oMi and
@@ -801,7 +809,7 @@ void MultibodyTree::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v)
   pinocchio::crba(m.model, m.data, q, pinocchio::Convention::WORLD);
   m.mass_matrix = m.data.M.selfadjointView<Eigen::Upper>();
   pinocchio::nonLinearEffects(m.model, m.data, q, v);
-  pinocchio::updateFramePlacements(m.model, m.data);
+  m.UpdateBodyFramePlacements();
 }
 
 const Eigen::MatrixXd& MultibodyTree::mass_matrix() const { return impl_->mass_matrix; }
