@@ -326,6 +326,40 @@ TEST(MultibodyTree, UrdfChainMassMatrixMatchesTheKineticEnergyOfItsLinks) {
   }
 }
 
+// Lagrange's equations at zero acceleration: with q̇ = v (revolute and
+// prismatic joints), h(q, v) = Ṁ v − ∂/∂q (½ vᵀ M v) + ∂V/∂q, each term
+// from central differences of the mass matrix and of the gravity energy
+// (both checked against the links' own poses above), at a tilted gravity.
+TEST(MultibodyTree, UrdfChainNonlinearEffectsAreLagrangesEquations) {
+  MultibodyTree chain = LoadChain();
+  chain.SetGravity(Eigen::Vector3d(1.3, -2.1, -9.4));
+  Eigen::VectorXd q(3), v(3);
+  q << 0.4, 0.25, -0.7;
+  v << 1.7, -0.9, 2.3;
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(3);
+  const auto mass_matrix = [&](const Eigen::VectorXd& at) -> Eigen::MatrixXd {
+    chain.SetState(at, zero);
+    return chain.mass_matrix();
+  };
+  const auto gravity_energy = [&](const Eigen::VectorXd& at) {
+    chain.SetState(at, zero);
+    return chain.GravityPotentialEnergy();
+  };
+  const double h = 1e-6;
+  Eigen::VectorXd expected =
+      (mass_matrix(q + h * v) - mass_matrix(q - h * v)) / (2 * h) * v;
+  for (int k = 0; k < 3; ++k) {
+    const Eigen::VectorXd dq = h * Eigen::VectorXd::Unit(3, k);
+    const double kinetic_plus = 0.5 * v.dot(mass_matrix(q + dq) * v);
+    const double kinetic_minus = 0.5 * v.dot(mass_matrix(q - dq) * v);
+    expected[k] += -(kinetic_plus - kinetic_minus) / (2 * h) +
+                   (gravity_energy(q + dq) - gravity_energy(q - dq)) / (2 * h);
+  }
+  chain.SetState(q, v);
+  for (int k = 0; k < 3; ++k)
+    EXPECT_NEAR(chain.nonlinear_effects()[k], expected[k], 1e-6) << "h[" << k << "]";
+}
+
 TEST(MultibodyTree, UrdfChainPointJacobianMatchesFiniteDifferences) {
   MultibodyTree chain = LoadChain();
   Eigen::VectorXd q(3);

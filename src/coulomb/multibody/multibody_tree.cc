@@ -5,6 +5,7 @@
 #include "coulomb/base/replace_all.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -222,6 +223,63 @@ struct MultibodyTree::Impl {
   Eigen::Isometry3d X_W_file = Eigen::Isometry3d::Identity();
   Eigen::Isometry3d mjcf_root_pose = Eigen::Isometry3d::Identity();
 
+  // Whether every joint's motion subspace S is fixed in the joint's frame,
+  // with no bias acceleration (revolute, prismatic, spherical, translation,
+  // free-flyer joints): then WorldNonlinearEffects applies (set by Finish).
+  bool constant_motion_subspaces = false;
+
+  static bool HasConstantMotionSubspace(const std::string& joint_type) {
+    static const std::array<const char*, 15> kTypes = {
+        "JointModelRX",        "JointModelRY",
+        "JointModelRZ",        "JointModelRevoluteUnaligned",
+        "JointModelRUBX",      "JointModelRUBY",
+        "JointModelRUBZ",      "JointModelRevoluteUnboundedUnaligned",
+        "JointModelPX",        "JointModelPY",
+        "JointModelPZ",        "JointModelPrismaticUnaligned",
+        "JointModelSpherical", "JointModelTranslation",
+        "JointModelFreeFlyer"};
+    return std::find(kTypes.begin(), kTypes.end(), joint_type) != kTypes.end();
+  }
+
+  // h(q, v) = C(q, v) v + g(q), the joint efforts that hold the tree at zero
+  // acceleration: Newton–Euler in world coordinates (Featherstone, Rigid Body
+  // Dynamics Algorithms, §5.3, with the base's acceleration a₀ = −g), on what
+  // the world-convention CRBA left in `data`: each joint's world pose oMi and
+  // world motion subspace J_i. For joint i with parent λ and u_i = J_i v_i:
+  //   v_i = v_λ + u_i,   a_i = a_λ + v_i × u_i   (S fixed in the joint frame:
+  //   d/dt J_i = v_i × J_i),   f_i = I_i a_i + v_i ×* (I_i v_i),
+  // then from the leaves, h_i = J_iᵀ f_i and f_λ += f_i. Spatial vectors are
+  // Pinocchio's (linear, angular) about the world origin. Also fills data.v
+  // (each joint's velocity in its own frame), as nonLinearEffects does.
+  void WorldNonlinearEffects(const Eigen::VectorXd& velocities) {
+    data.ov[0].setZero();
+    data.oa[0] = -model.gravity;
+    for (pinocchio::JointIndex i = 1; i < model.joints.size(); ++i) {
+      const pinocchio::JointIndex parent = model.parents[i];
+      const int first = model.idx_vs[i], count = model.nvs[i];
+      // (A one-dof joint, most of a robot's, without a general product.)
+      const pinocchio::Motion joint_motion(
+          count == 1 ? Eigen::Matrix<double, 6, 1>(data.J.col(first) * velocities[first])
+                     : Eigen::Matrix<double, 6, 1>(data.J.middleCols(first, count) *
+                                                   velocities.segment(first, count)));
+      data.ov[i] = data.ov[parent] + joint_motion;
+      data.oa[i] = data.oa[parent] + data.ov[i].cross(joint_motion);
+      const pinocchio::Inertia inertia = data.oMi[i].act(model.inertias[i]);
+      data.of[i] = inertia * data.oa[i] + data.ov[i].cross(inertia * data.ov[i]);
+      data.v[i] = data.oMi[i].actInv(data.ov[i]);
+    }
+    for (pinocchio::JointIndex i = model.joints.size() - 1; i > 0; --i) {
+      const int first = model.idx_vs[i], count = model.nvs[i];
+      if (count == 1) {
+        data.nle[first] = data.J.col(first).dot(data.of[i].toVector());
+      } else {
+        data.nle.segment(first, count).noalias() =
+            data.J.middleCols(first, count).transpose() * data.of[i].toVector();
+      }
+      data.of[model.parents[i]] += data.of[i];
+    }
+  }
+
   // The world poses (data.oMf) of the bodies' frames from the joints' (oMi):
   // the only frames whose poses are read (body_pose). Pinocchio's
   // updateFramePlacements would place every frame (joints, fixed joints,
@@ -265,6 +323,9 @@ struct MultibodyTree::Impl {
     }
     q = pinocchio::neutral(model);
     v = Eigen::VectorXd::Zero(model.nv);
+    constant_motion_subspaces = true;
+    for (pinocchio::JointIndex i = 1; i < model.joints.size(); ++i)
+      constant_motion_subspaces &= HasConstantMotionSubspace(model.joints[i].shortname());
   }
 
   // Moves everything attached to the world (joints and frames whose parent is
@@ -808,7 +869,11 @@ void MultibodyTree::SetState(const Eigen::VectorXd& q, const Eigen::VectorXd& v)
   // forward kinematics and computeJointJacobians would compute again.
   pinocchio::crba(m.model, m.data, q, pinocchio::Convention::WORLD);
   m.mass_matrix = m.data.M.selfadjointView<Eigen::Upper>();
-  pinocchio::nonLinearEffects(m.model, m.data, q, v);
+  if (m.constant_motion_subspaces) {
+    m.WorldNonlinearEffects(v);
+  } else {
+    pinocchio::nonLinearEffects(m.model, m.data, q, v);
+  }
   m.UpdateBodyFramePlacements();
 }
 
