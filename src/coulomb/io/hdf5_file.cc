@@ -66,6 +66,8 @@ Hdf5File::Hdf5File(const std::string& path, Mode mode) : path_(path) {
 
 Hdf5File::~Hdf5File() {
   for (const auto& [name, dataset] : growing_) H5Dclose(dataset.id);
+  for (const auto& [cols, properties] : chunked_layouts_) H5Pclose(properties);
+  CloseGroups();
   if (file_ >= 0) H5Fclose(file_);
 }
 
@@ -300,30 +302,24 @@ Hdf5File::GrowingDataset& Hdf5File::Growing(const std::string& dataset, hid_t fi
       Fail(dataset, "has another shape than the rows appended");
     return known->second;
   }
-  if (Exists(dataset)) {
+  const size_t slash = dataset.rfind('/');
+  const hid_t parent = Group(slash == std::string::npos ? "" : dataset.substr(0, slash));
+  const char* name = dataset.c_str() + (slash == std::string::npos ? 0 : slash + 1);
+  if (H5Lexists(parent, name, H5P_DEFAULT) > 0) {
     const std::vector<size_t> extent = Dimensions(dataset);
     if ((cols == 0 && extent.size() != 1) ||
         (cols > 0 && (extent.size() != 2 || extent[1] != cols))) {
       Fail(dataset, "has another shape than the rows appended");
     }
-    const hid_t id = H5Dopen2(file_, dataset.c_str(), H5P_DEFAULT);
+    const hid_t id = H5Dopen2(parent, name, H5P_DEFAULT);
     if (id < 0) Fail(dataset, "is not a dataset");
     return growing_[dataset] = {.id = id, .rows = extent[0], .cols = cols};
   }
   const int rank = cols == 0 ? 1 : 2;
   const hsize_t empty[2] = {0, cols}, unlimited[2] = {H5S_UNLIMITED, cols};
-  // Chunks of about 2 K numbers (16 kB, at most 256 rows): a file holds
-  // hundreds of growing datasets (four per body), each with a chunk in use.
-  const hsize_t chunk_rows =
-      std::clamp<hsize_t>(2048 / std::max<size_t>(cols, 1), 1, 256);
-  const hsize_t chunk[2] = {chunk_rows, std::max<hsize_t>(cols, 1)};
   const Handle space(H5Screate_simple(rank, empty, unlimited), H5Sclose);
-  const Handle properties(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
-  H5Pset_chunk(properties.get(), rank, chunk);
-  const Handle link_properties(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
-  H5Pset_create_intermediate_group(link_properties.get(), 1);
-  const hid_t id = H5Dcreate2(file_, dataset.c_str(), file_type, space.get(),
-                              link_properties.get(), properties.get(), H5P_DEFAULT);
+  const hid_t id = H5Dcreate2(parent, name, file_type, space.get(), H5P_DEFAULT,
+                              ChunkedLayout(cols), H5P_DEFAULT);
   if (id < 0) Fail(dataset, "cannot be created");
   return growing_[dataset] = {.id = id, .rows = 0, .cols = cols};
 }
@@ -402,7 +398,42 @@ void Hdf5File::Rename(const std::string& path) {
   path_ = path;
 }
 
+hid_t Hdf5File::Group(const std::string& group_path) {
+  if (group_path.empty() || group_path == "/") return file_;
+  const auto known = groups_.find(group_path);
+  if (known != groups_.end()) return known->second;
+  const size_t slash = group_path.rfind('/');
+  const hid_t parent =
+      Group(slash == std::string::npos ? "" : group_path.substr(0, slash));
+  const char* name = group_path.c_str() + (slash == std::string::npos ? 0 : slash + 1);
+  const bool exists = H5Lexists(parent, name, H5P_DEFAULT) > 0;
+  const hid_t id = exists
+                       ? H5Gopen2(parent, name, H5P_DEFAULT)
+                       : H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (id < 0) Fail(group_path, exists ? "is not a group" : "cannot be created");
+  return groups_[group_path] = id;
+}
+
+hid_t Hdf5File::ChunkedLayout(size_t cols) {
+  hid_t& properties = chunked_layouts_[cols];
+  if (properties > 0) return properties;
+  // Chunks of about 2 K numbers (16 kB, at most 256 rows): a file holds
+  // hundreds of growing datasets (four per body), each with a chunk in use.
+  const hsize_t chunk_rows =
+      std::clamp<hsize_t>(2048 / std::max<size_t>(cols, 1), 1, 256);
+  const hsize_t chunk[2] = {chunk_rows, std::max<hsize_t>(cols, 1)};
+  properties = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_chunk(properties, cols == 0 ? 1 : 2, chunk);
+  return properties;
+}
+
+void Hdf5File::CloseGroups() {
+  for (const auto& [name, id] : groups_) H5Gclose(id);
+  groups_.clear();
+}
+
 void Hdf5File::StartSingleWriter() {
+  CloseGroups();  // (HDF5 would reopen every open object)
   if (H5Fstart_swmr_write(file_) < 0) Fail("/", "cannot start single-writer mode");
 }
 

@@ -31,8 +31,12 @@ class Hdf5File {
   Hdf5File(Hdf5File&& other) noexcept
       : path_(std::move(other.path_)),
         file_(std::exchange(other.file_, -1)),
-        growing_(std::move(other.growing_)) {
+        growing_(std::move(other.growing_)),
+        groups_(std::move(other.groups_)),
+        chunked_layouts_(std::move(other.chunked_layouts_)) {
     other.growing_.clear();
+    other.groups_.clear();
+    other.chunked_layouts_.clear();
   }
   Hdf5File& operator=(Hdf5File&&) = delete;
 
@@ -111,10 +115,22 @@ class Hdf5File {
   GrowingDataset& Growing(const std::string& dataset, hid_t file_type, size_t cols);
   void Append(const std::string& dataset, hid_t file_type, hid_t memory_type,
               const void* data, size_t rows, size_t cols);
+  // The group at `group_path` ("" or "/": the root), opened or created with
+  // its missing parents, and kept open in groups_ until the file enters
+  // single-writer mode or closes: a growing dataset is created in its
+  // parent by name, not by a path looked up from the root (a run's file
+  // holds a group per body under /bodies).
+  hid_t Group(const std::string& group_path);
+  void CloseGroups();
+  // The creation properties of a growing dataset of `cols` columns (its
+  // chunks), made once per width.
+  hid_t ChunkedLayout(size_t cols);
 
   std::string path_;
   hid_t file_ = -1;
   std::unordered_map<std::string, GrowingDataset> growing_;
+  std::unordered_map<std::string, hid_t> groups_;
+  std::unordered_map<size_t, hid_t> chunked_layouts_;
 };
 
 }  // namespace coulomb
