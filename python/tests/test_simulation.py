@@ -8,6 +8,7 @@ import multiprocessing
 import pickle
 import re
 import shutil
+import inspect
 import threading
 import warnings
 import urllib.error
@@ -1271,3 +1272,42 @@ def test_every_scene_file_loads_and_steps(scenes_dir):
         sim = coulomb.Simulation.from_file(path)
         for _ in range(20):
             assert sim.step().converged, path.name
+
+
+def test_arrays_read_are_fresh_float64_copies_in_numpys_layout():
+    # Every array a read returns is the caller's own: changing it changes
+    # neither the engine nor the next read; a matrix comes row by row.
+    sim = coulomb.Simulation.from_builtin("clutter", bodies=8)
+    sim.run(0.1, record=False)
+    name = sim.body_names[3]
+    first = sim.body_position(name)
+    assert first.dtype == np.float64 and first.shape == (3,)
+    assert first.flags.c_contiguous and first.flags.writeable and first.flags.owndata
+    expected = first.copy()
+    first[:] = 99.0
+    np.testing.assert_array_equal(sim.body_position(name), expected)
+    positions = sim.body_positions()
+    assert positions.shape == (len(sim.body_names), 3) and positions.flags.c_contiguous
+    for k, body in enumerate(sim.body_names):
+        np.testing.assert_array_equal(positions[k], sim.body_position(body))
+    wxyz = sim.body_orientation(name)
+    assert wxyz.shape == (4,) and abs(np.linalg.norm(wxyz) - 1.0) < 1e-12
+
+
+def test_serialized_methods_keep_their_parameters_names_and_defaults(tmp_path):
+    # The lock's wrapper passes a call on as made: by keyword, with the
+    # method's defaults, and help() shows the method's own signature.
+    sim = pendulum(tmp_path, {"hinge": {"kp": 200.0, "kd": 20.0, "target": 0.5}})
+    signature = inspect.signature(coulomb.Simulation.set_pd_targets)
+    assert list(signature.parameters) == ["self", "robot", "positions", "velocities"]
+    assert signature.parameters["velocities"].default is None
+    sim.set_pd_targets(robot="pendulum", positions=[0.25])  # velocities: its default
+    by_position = pendulum(tmp_path, {"hinge": {"kp": 200.0, "kd": 20.0, "target": 0.5}})
+    by_position.set_pd_targets("pendulum", [0.25], [0.0])
+    sim.run(0.2, record=False)
+    by_position.run(0.2, record=False)
+    np.testing.assert_array_equal(sim.q, by_position.q)
+    np.testing.assert_array_equal(sim.joint_positions(robot="pendulum"),
+                                  by_position.joint_positions("pendulum"))
+    with pytest.raises(TypeError):
+        sim.joint_positions(name="pendulum")  # not its parameter's name

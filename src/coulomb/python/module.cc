@@ -49,24 +49,45 @@ ReadOnlyVector View(const Eigen::VectorXd& x) {
 
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-// An Eigen result handed to numpy as the array's own memory: moved to the
-// heap and freed with the array. nanobind's Eigen caster copies a result
-// under 1 KB through numpy's copy(), about 0.7 µs a call, as long as the
-// rest of a state read; this is a move and an allocation.
-using OwnedArray = nb::ndarray<nb::numpy, double>;
+// A float64 numpy array (the type named in the stubs; results only).
+inline bool IsNumpyArray(PyObject* object) { return PyObject_CheckBuffer(object) != 0; }
+class NumpyArray : public nb::object {
+  NB_OBJECT_DEFAULT(NumpyArray, object, "numpy.typing.NDArray[numpy.float64]",
+                    IsNumpyArray)
+};
+
+// numpy.empty, looked up once (the module lives as long as the process).
+PyObject* NumpyEmpty() {
+  static PyObject* const empty =
+      nb::object(nb::module_::import_("numpy").attr("empty")).release().ptr();
+  return empty;
+}
+
+// An Eigen result copied into a new numpy array: numpy.empty(shape) filled
+// through the buffer protocol. nanobind's export of an ndarray goes through
+// numpy.asarray (about 0.35 µs a call, as long as the rest of a state read);
+// this is one call of numpy.empty and a copy.
 template <typename Matrix>
-OwnedArray Owned(Matrix value) {
-  auto* owned = new Matrix(std::move(value));
-  const nb::capsule owner(owned,
-                          [](void* p) noexcept { delete static_cast<Matrix*>(p); });
+NumpyArray Owned(const Matrix& value) {
+  nb::object shape;
   if constexpr (Matrix::IsVectorAtCompileTime) {
-    return OwnedArray(owned->data(), {static_cast<size_t>(owned->size())}, owner);
+    shape = nb::int_(value.size());
   } else {
-    return OwnedArray(
-        owned->data(),
-        {static_cast<size_t>(owned->rows()), static_cast<size_t>(owned->cols())}, owner,
-        {owned->rowStride(), owned->colStride()});
+    shape = nb::make_tuple(value.rows(), value.cols());
   }
+  PyObject* arguments[] = {nullptr, shape.ptr()};
+  NumpyArray array = nb::steal<NumpyArray>(PyObject_Vectorcall(
+      NumpyEmpty(), arguments + 1, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, nullptr));
+  if (!array.is_valid()) throw nb::python_error();
+  Py_buffer buffer;
+  if (PyObject_GetBuffer(array.ptr(), &buffer, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) != 0)
+    throw nb::python_error();
+  // numpy's row-major storage: Eigen's row-major copy of the value.
+  Eigen::Map<Eigen::Matrix<double, Matrix::RowsAtCompileTime, Matrix::ColsAtCompileTime,
+                           Matrix::IsVectorAtCompileTime ? 0 : Eigen::RowMajor>>(
+      static_cast<double*>(buffer.buf), value.rows(), value.cols()) = value;
+  PyBuffer_Release(&buffer);
+  return array;
 }
 
 // A Simulation method of one name (a robot's, a body's) whose Eigen result
