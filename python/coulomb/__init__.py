@@ -213,7 +213,7 @@ def _serialized(method: Callable) -> Callable:
                   "    finally:\n"
                   "        lock.release()\n")
         namespace: dict[str, Any] = {"_method": method}
-        exec(source, namespace)  # noqa: S102 (the names are the method's own)
+        exec(source, namespace)  # (the names are the method's own parameters)
         serialized = namespace["serialized"]
         serialized.__defaults__ = method.__defaults__
         return functools.wraps(method)(serialized)
