@@ -1292,6 +1292,18 @@ def test_arrays_read_are_fresh_float64_copies_in_numpys_layout():
         np.testing.assert_array_equal(positions[k], sim.body_position(body))
     wxyz = sim.body_orientation(name)
     assert wxyz.shape == (4,) and abs(np.linalg.norm(wxyz) - 1.0) < 1e-12
+    # The contacts' rows, one per contact: the impulses on a body, summed
+    # by its name, are its contact wrench's force times δt.
+    sim.run(1.0, record=False)
+    contacts = sim.contacts()
+    n = len(contacts["depth"])
+    assert n > 0 and contacts["impulse"].shape == (n, 3)
+    on_b = np.array(contacts["body_b"]) == name
+    on_a = np.array(contacts["body_a"]) == name
+    impulse = contacts["impulse"][on_b].sum(axis=0) - contacts["impulse"][on_a].sum(axis=0)
+    np.testing.assert_allclose(impulse / sim.time_step, sim.contact_wrench(name)[0],
+                               rtol=1e-12, atol=1e-9)
+    assert np.linalg.norm(impulse) > 0.0
 
 
 def test_serialized_methods_keep_their_parameters_names_and_defaults(tmp_path):

@@ -234,10 +234,10 @@ nb::dict ContactsDict(const Simulation& simulation) {
   nb::dict result;
   result["body_a"] = body_a;
   result["body_b"] = body_b;
-  result["point"] = point;
-  result["normal"] = normal;
-  result["depth"] = depth;
-  result["impulse"] = impulse;
+  result["point"] = Owned(point);
+  result["normal"] = Owned(normal);
+  result["depth"] = Owned(depth);
+  result["impulse"] = Owned(impulse);
   return result;
 }
 
