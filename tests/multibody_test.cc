@@ -186,6 +186,41 @@ TEST(MultibodyTree, IntegrationKeepsTheQuaternionUnit) {
   EXPECT_NEAR(q.tail<4>().norm(), 1.0, 1e-12);
 }
 
+// An MJCF file's loose body whose centre of mass lies at its free joint is
+// stepped in FreeBody's closed form (its mass properties those of its geom:
+// a 2 kg box, I = m/12 (b² + c²) ...); with its centre of mass off the joint
+// it keeps the tree's general dynamics.
+TEST(MultibodyTree, AnMjcfLooseBodyAtItsCentreOfMassTakesTheFreeBodyForm) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("loose_" + std::to_string(getpid()) + ".xml");
+  for (const std::string offset : {"0", "0.01"}) {
+    {
+      std::ofstream mjcf(path);
+      mjcf << "<mujoco><worldbody><body name=\"rock\" pos=\"0 0 1\"><freejoint/>"
+           << "<geom type=\"box\" size=\"0.1 0.2 0.3\" mass=\"2\" pos=\"" << offset
+           << " 0 0\"/></body></worldbody></mujoco>";
+    }
+    const MultibodyTree tree = MultibodyTree::FromMjcf(path.string(), true);
+    if (offset != "0") {
+      EXPECT_EQ(tree.free_body_mass(), nullptr);
+      continue;
+    }
+    ASSERT_NE(tree.free_body_mass(), nullptr);
+    const Eigen::Vector3d inertia =
+        2.0 / 12.0 *
+        Eigen::Vector3d(0.4 * 0.4 + 0.6 * 0.6, 0.2 * 0.2 + 0.6 * 0.6,
+                        0.2 * 0.2 + 0.4 * 0.4);
+    EXPECT_DOUBLE_EQ(tree.free_body_mass()->mass, 2.0);
+    EXPECT_TRUE(tree.free_body_mass()->inertia.isApprox(
+        Eigen::Matrix3d(inertia.asDiagonal()), 1e-12));
+    Eigen::Matrix<double, 6, 1> diagonal;
+    diagonal << 2.0, 2.0, 2.0, inertia;
+    EXPECT_TRUE(
+        tree.mass_matrix().isApprox(Eigen::MatrixXd(diagonal.asDiagonal()), 1e-12));
+  }
+  std::filesystem::remove(path);
+}
+
 TEST(MultibodyTree, PendulumFromUrdfHasTheTextbookInertia) {
   // A rod-free pendulum: a link with mass m = 2 at 0.5 m below a revolute
   // joint about y, own inertia I_yy = 0.1: M = I_yy + m l² = 0.6.

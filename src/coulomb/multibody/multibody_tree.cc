@@ -581,15 +581,40 @@ MultibodyTree MultibodyTree::FreeBody(const std::string& name, double mass,
                      static_cast<int>(model.getFrameId(name + "_joint")));
   impl->free_base = true;
   impl->Finish();
-  impl->mass_matrix.setZero(6, 6);
-  impl->mass_matrix.topLeftCorner<3, 3>() = mass * Eigen::Matrix3d::Identity();
-  impl->mass_matrix.bottomRightCorner<3, 3>() = inertia_about_com;
   MultibodyTree tree(std::move(impl));
-  tree.single_free_body_ = true;
-  tree.body_.mass = {mass, inertia_about_com, inertia_about_com.inverse()};
-  tree.body_.weight = mass * tree.impl_->model.gravity.linear();
-  tree.body_.q = tree.impl_->q;
+  tree.SetFreeBodyForm(mass, inertia_about_com);
   return tree;
+}
+
+void MultibodyTree::SetFreeBodyForm(double mass,
+                                    const Eigen::Matrix3d& inertia_about_com) {
+  Impl& m = *impl_;
+  m.mass_matrix.setZero(6, 6);
+  m.mass_matrix.topLeftCorner<3, 3>() = mass * Eigen::Matrix3d::Identity();
+  m.mass_matrix.bottomRightCorner<3, 3>() = inertia_about_com;
+  single_free_body_ = true;
+  body_.mass = {mass, inertia_about_com, inertia_about_com.inverse()};
+  body_.weight = mass * m.model.gravity.linear();
+  body_.q = m.q;
+  body_.state_current = false;
+}
+
+void MultibodyTree::UseFreeBodyFormIfOneBody() {
+  Impl& m = *impl_;
+  const pinocchio::Model& model = m.model;
+  // AddFreeJoint's two joints, the body on the second, at its origin.
+  constexpr pinocchio::JointIndex kRotation = 2;
+  if (!m.free_base || model.njoints != 3 || m.body_frames.size() != 1 ||
+      model.joints[1].shortname() != "JointModelTranslation" ||
+      model.joints[kRotation].shortname() != "JointModelSpherical")
+    return;
+  const pinocchio::Frame& body = model.frames[m.body_frames[0]];
+  const pinocchio::Inertia& inertia = model.inertias[kRotation];
+  if (body.parentJoint != kRotation || !body.placement.isIdentity(0.0) ||
+      model.inertias[1].mass() != 0.0 || !(inertia.mass() > 0.0) ||
+      !inertia.lever().isZero(0.0) || !model.armature.isZero(0.0))
+    return;
+  SetFreeBodyForm(inertia.mass(), inertia.inertia().matrix());
 }
 
 MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_base,
@@ -645,7 +670,9 @@ MultibodyTree MultibodyTree::FromMjcf(const std::string& path, bool floating_bas
                                    (detail.empty() ? "" : " (" + detail + ")")));
   }
   std::fputs(named(parser.Release()).c_str(), stderr);
-  return MultibodyTree(std::move(impl));
+  MultibodyTree tree(std::move(impl));
+  tree.UseFreeBodyFormIfOneBody();
+  return tree;
 }
 
 bool MultibodyTree::MjcfRootFloats(const std::string& path) {

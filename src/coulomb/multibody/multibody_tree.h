@@ -359,6 +359,14 @@ class MultibodyTree {
     mutable bool data_synced = false;
   };
   explicit MultibodyTree(std::unique_ptr<Impl> impl);
+  // Makes a floating tree that is one body on the free joint, its centre of
+  // mass at the joint and its frame the joint's, with no armature (an MJCF
+  // file's loose body), a tree of FreeBody's kind: the same q, v and model,
+  // stepped in closed form.
+  void UseFreeBodyFormIfOneBody();
+  // The closed form of a FreeBody tree (FreeBodyState), with these mass
+  // properties (those of its model).
+  void SetFreeBodyForm(double mass, const Eigen::Matrix3d& inertia_about_com);
   void SetFreeBodyState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
   // BodyLinearVelocity and BodyAngularVelocity of a tree not made by FreeBody.
   Eigen::Vector3d KinematicsLinearVelocity(int body) const;
