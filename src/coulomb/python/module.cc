@@ -82,10 +82,15 @@ NumpyArray Owned(const Matrix& value) {
   Py_buffer buffer;
   if (PyObject_GetBuffer(array.ptr(), &buffer, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) != 0)
     throw nb::python_error();
-  // numpy's row-major storage: Eigen's row-major copy of the value.
-  Eigen::Map<Eigen::Matrix<double, Matrix::RowsAtCompileTime, Matrix::ColsAtCompileTime,
-                           Matrix::IsVectorAtCompileTime ? 0 : Eigen::RowMajor>>(
-      static_cast<double*>(buffer.buf), value.rows(), value.cols()) = value;
+  // numpy's row-major storage: a vector's entries in order, a matrix row
+  // after row.
+  double* const data = static_cast<double*>(buffer.buf);
+  if constexpr (Matrix::IsVectorAtCompileTime) {
+    Eigen::Map<Eigen::VectorXd>(data, value.size()) = value;
+  } else {
+    Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(
+        data, value.rows(), value.cols()) = value;
+  }
   PyBuffer_Release(&buffer);
   return array;
 }
