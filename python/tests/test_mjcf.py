@@ -3163,15 +3163,11 @@ def test_an_exclude_of_a_body_that_does_not_move_lets_a_moving_one_pass_through(
     assert sim.body_position("upper")[2] == pytest.approx(expected, abs=2e-3)
 
 
-SPINNING_ROCK = """<mujoco>
-  <option timestep="0.002"/>
-  <worldbody>
-    <body name="rock" pos="0 0 2" euler="30 20 10">
-      <freejoint/>
-      <geom type="ellipsoid" size="0.09 0.06 0.05" pos="{offset} 0 0" euler="10 40 0"/>
-    </body>
-  </worldbody>
-</mujoco>"""
+# The ball's file with an ellipsoid for its sphere, turned, `offset` from its
+# body's frame along x (MuJoCo's default time step, 2 ms).
+SPINNING_ROCK = BALL_MJCF.replace('pos="0 0 3" euler="0 0 90"', 'pos="0 0 2" euler="30 20 10"') \
+    .replace('name="sphere" type="sphere" size="0.1"',
+             'type="ellipsoid" size="0.09 0.06 0.05" pos="{offset} 0 0" euler="10 40 0"')
 
 
 def test_a_loose_bodys_closed_form_steps_as_the_general_dynamics(tmp_path):
