@@ -302,9 +302,7 @@ Hdf5File::GrowingDataset& Hdf5File::Growing(const std::string& dataset, hid_t fi
       Fail(dataset, "has another shape than the rows appended");
     return known->second;
   }
-  const size_t slash = dataset.rfind('/');
-  const hid_t parent = Group(slash == std::string::npos ? "" : dataset.substr(0, slash));
-  const char* name = dataset.c_str() + (slash == std::string::npos ? 0 : slash + 1);
+  const auto [parent, name] = ParentAndName(dataset);
   if (H5Lexists(parent, name, H5P_DEFAULT) > 0) {
     const std::vector<size_t> extent = Dimensions(dataset);
     if ((cols == 0 && extent.size() != 1) ||
@@ -402,16 +400,19 @@ hid_t Hdf5File::Group(const std::string& group_path) {
   if (group_path.empty() || group_path == "/") return file_;
   const auto known = groups_.find(group_path);
   if (known != groups_.end()) return known->second;
-  const size_t slash = group_path.rfind('/');
-  const hid_t parent =
-      Group(slash == std::string::npos ? "" : group_path.substr(0, slash));
-  const char* name = group_path.c_str() + (slash == std::string::npos ? 0 : slash + 1);
+  const auto [parent, name] = ParentAndName(group_path);
   const bool exists = H5Lexists(parent, name, H5P_DEFAULT) > 0;
   const hid_t id = exists
                        ? H5Gopen2(parent, name, H5P_DEFAULT)
                        : H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (id < 0) Fail(group_path, exists ? "is not a group" : "cannot be created");
   return groups_[group_path] = id;
+}
+
+std::pair<hid_t, const char*> Hdf5File::ParentAndName(const std::string& object_path) {
+  const size_t slash = object_path.rfind('/');
+  if (slash == std::string::npos) return {file_, object_path.c_str()};
+  return {Group(object_path.substr(0, slash)), object_path.c_str() + slash + 1};
 }
 
 hid_t Hdf5File::ChunkedLayout(size_t cols) {

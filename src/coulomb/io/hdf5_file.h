@@ -121,6 +121,9 @@ class Hdf5File {
   // parent by name, not by a path looked up from the root (a run's file
   // holds a group per body under /bodies).
   hid_t Group(const std::string& group_path);
+  // An object's parent group (Group) and its name in it (a pointer into
+  // `object_path`).
+  std::pair<hid_t, const char*> ParentAndName(const std::string& object_path);
   void CloseGroups();
   // The creation properties of a growing dataset of `cols` columns (its
   // chunks), made once per width.

@@ -51,7 +51,9 @@ namespace {
 // moves the origin along the twist's screw. The two are separate joints in
 // series (a massless link between them), not a composite joint: Pinocchio's
 // algorithms allocate on every call for composite joints.
-// Returns the spherical joint, to which the body is attached.
+// Returns the spherical joint, to which the body is attached. On a model
+// with no joint yet, the two are joints 1 and 2:
+constexpr pinocchio::JointIndex kFreeTranslation = 1, kFreeRotation = 2;
 pinocchio::JointIndex AddFreeJoint(pinocchio::Model* model, const std::string& name) {
   const auto translation =
       model->addJoint(0, pinocchio::JointModelTranslation(), pinocchio::SE3::Identity(),
@@ -296,14 +298,13 @@ struct MultibodyTree::Impl {
   // The joint Jacobians (data.J) are left to CalcMotionSubspaces.
   void SyncFreeBodyData(const FreeBodyState& body) {
     if (body.data_synced) return;
-    constexpr pinocchio::JointIndex kTranslation = 1, kRotation = 2;
     const Eigen::Vector3d p_W = body.q.head<3>(), pdot_W = body.v.head<3>();
     q = body.q;
     v = body.v;
-    data.oMi[kTranslation] = pinocchio::SE3(Eigen::Matrix3d::Identity(), p_W);
-    data.oMi[kRotation] = pinocchio::SE3(body.R_WB, p_W);
-    data.v[kTranslation] = pinocchio::Motion(pdot_W, Eigen::Vector3d::Zero());
-    data.v[kRotation] =
+    data.oMi[kFreeTranslation] = pinocchio::SE3(Eigen::Matrix3d::Identity(), p_W);
+    data.oMi[kFreeRotation] = pinocchio::SE3(body.R_WB, p_W);
+    data.v[kFreeTranslation] = pinocchio::Motion(pdot_W, Eigen::Vector3d::Zero());
+    data.v[kFreeRotation] =
         pinocchio::Motion(body.R_WB.transpose() * pdot_W, body.v.tail<3>());
     UpdateBodyFramePlacements();
     data.nle = body.nonlinear_effects;
@@ -603,15 +604,14 @@ void MultibodyTree::UseFreeBodyFormIfOneBody() {
   Impl& m = *impl_;
   const pinocchio::Model& model = m.model;
   // AddFreeJoint's two joints, the body on the second, at its origin.
-  constexpr pinocchio::JointIndex kRotation = 2;
   if (!m.free_base || model.njoints != 3 || m.body_frames.size() != 1 ||
-      model.joints[1].shortname() != "JointModelTranslation" ||
-      model.joints[kRotation].shortname() != "JointModelSpherical")
+      model.joints[kFreeTranslation].shortname() != "JointModelTranslation" ||
+      model.joints[kFreeRotation].shortname() != "JointModelSpherical")
     return;
   const pinocchio::Frame& body = model.frames[m.body_frames[0]];
-  const pinocchio::Inertia& inertia = model.inertias[kRotation];
-  if (body.parentJoint != kRotation || !body.placement.isIdentity(0.0) ||
-      model.inertias[1].mass() != 0.0 || !(inertia.mass() > 0.0) ||
+  const pinocchio::Inertia& inertia = model.inertias[kFreeRotation];
+  if (body.parentJoint != kFreeRotation || !body.placement.isIdentity(0.0) ||
+      model.inertias[kFreeTranslation].mass() != 0.0 || !(inertia.mass() > 0.0) ||
       !inertia.lever().isZero(0.0) || !model.armature.isZero(0.0))
     return;
   SetFreeBodyForm(inertia.mass(), inertia.inertia().matrix());
