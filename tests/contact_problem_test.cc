@@ -463,6 +463,54 @@ TEST(ContactProblem, FinalizeRejectsNonFiniteJacobiansItBuiltInPlace) {
   EXPECT_EQ(finalize_message(0, 4, 1e3), "accepted");
 }
 
+// Finalize reads a Jacobian's finiteness off its Delassus estimate, so every
+// way of forming J A⁻¹ Jᵀ must see a bad entry: a one-row constraint on a
+// 6-dof clique (A⁻¹ times Jᵀ) and on a clique whose A comes with a tree
+// factor (one triangular solve), each entry in turn.
+TEST(ContactProblem, FinalizeRejectsNonFiniteJacobiansOnEveryDelassusPath) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Eigen::Matrix<double, 6, 6> dense = Eigen::Matrix<double, 6, 6>::Random();
+  dense = dense * dense.transpose() + Eigen::Matrix<double, 6, 6>::Identity();
+  const std::vector<int> chain = {-1, 0, 1, 1};  // a tree of four dofs
+  Eigen::Matrix4d tree_a = Eigen::Matrix4d::Identity();
+  tree_a(1, 0) = tree_a(0, 1) = 0.3;
+  tree_a(2, 1) = tree_a(1, 2) = tree_a(3, 1) = tree_a(1, 3) = 0.2;
+  const auto finalize_message = [&](int clique, int entry, double bad) -> std::string {
+    ContactProblem problem(0.01);
+    problem.EmplaceClique(6) = dense;
+    problem.EmplaceClique(4) = tree_a;
+    TreeCholesky& factor = problem.EmplaceCliqueTreeFactor(1);
+    factor.SetParents(chain);
+    factor.mutable_matrix() = tree_a;
+    EXPECT_TRUE(factor.Factor());
+    problem.mutable_v_star() = Eigen::VectorXd::Zero(10);
+    ProblemConstraint& slot = problem.EmplaceConstraint();
+    Eigen::MatrixXd row = Eigen::MatrixXd::Random(1, clique == 0 ? 6 : 4);
+    if (entry >= 0) row(0, entry) = bad;
+    slot.jacobian = {{clique, row}};
+    slot.bias.setZero(1);
+    EmplaceConstraintPotential<SapUnilateralConstraint>(
+        &slot.potential, SapUnilateralConstraint::Parameters{}, 0.0);
+    try {
+      problem.Finalize();
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  for (const int clique : {0, 1}) {
+    EXPECT_EQ(finalize_message(clique, -1, 0.0), "accepted");
+    for (const double bad : {nan, inf, -inf}) {
+      for (int entry = 0; entry < (clique == 0 ? 6 : 4); ++entry) {
+        EXPECT_NE(finalize_message(clique, entry, bad).find("Jacobian is not finite"),
+                  std::string::npos)
+            << "clique " << clique << " entry " << entry << " = " << bad;
+      }
+    }
+  }
+}
+
 // A problem on five 3-dof cliques whose constraints touch the listed clique
 // tuples (each block the identity).
 ContactProblem WithTuples(const std::vector<std::vector<int>>& tuples) {

@@ -58,6 +58,9 @@ Eigen::Matrix<double, 6, 6> InverseFromCholesky(const Eigen::Matrix<double, 6, 6
   return l_inverse.transpose() * l_inverse;
 }
 
+constexpr const char* kJacobianNotFinite =
+    "Jacobian is not finite, or so large that its Delassus estimate J A⁻¹ Jᵀ overflows";
+
 std::invalid_argument ConstraintError(int index, const std::string& what) {
   return std::invalid_argument("constraint " + std::to_string(index) + ": " + what);
 }
@@ -296,6 +299,13 @@ int ContactProblem::AddConstraint(std::vector<JacobianBlock> jacobian,
 }
 
 void ContactProblem::ValidateConstraint(int index) const {
+  ValidateConstraintShape(index);
+  for (const JacobianBlock& block : constraints_[index].jacobian) {
+    if (!AllFinite(block.matrix)) throw ConstraintError(index, kJacobianNotFinite);
+  }
+}
+
+void ContactProblem::ValidateConstraintShape(int index) const {
   const ProblemConstraint& c = constraints_[index];
   if (!c.potential) throw ConstraintError(index, "has no potential");
   const int rows = c.potential->num_equations();
@@ -328,7 +338,6 @@ void ContactProblem::ValidateConstraint(int index) const {
                                        ", expected " + std::to_string(rows) + "×" +
                                        std::to_string(clique_size(block.clique)));
     }
-    if (!AllFinite(block.matrix)) throw ConstraintError(index, "Jacobian is not finite");
     if (block.bodies.empty()) continue;
     const CliqueTree* tree = clique_tree(block.clique);
     const std::string error = tree ? CheckBodyJacobians(*tree, block.bodies, block.matrix)
@@ -501,7 +510,7 @@ void ContactProblem::PrepareConstraints() {
   if (static_cast<int>(delassus_.size()) < num_constraints())
     delassus_.resize(num_constraints());
   for (int index = 0; index < num_constraints(); ++index) {
-    ValidateConstraint(index);
+    ValidateConstraintShape(index);
     ProblemConstraint& c = constraints_[index];
     const int rows = c.potential->num_equations();
     constraint_offsets_.push_back(num_constraint_equations_);
@@ -509,6 +518,11 @@ void ContactProblem::PrepareConstraints() {
     ConstraintMatrix& delassus = delassus_[index];
     delassus.setZero(rows, rows);
     for (const JacobianBlock& block : c.jacobian) AddDelassusTerm(block, &delassus);
+    // The Jacobian's finiteness, read off W = J A⁻¹ Jᵀ: with A⁻¹ symmetric
+    // positive definite and finite, a non-finite entry in row i of J makes
+    // W_ii infinite or NaN, and a finite J a finite W (short of overflow).
+    if (!delassus.diagonal().allFinite())
+      throw ConstraintError(index, kJacobianNotFinite);
   }
   for (int index = 0; index < num_constraints(); ++index) {
     try {

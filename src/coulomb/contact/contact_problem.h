@@ -222,6 +222,9 @@ class ContactProblem {
   void CheckSuppliedFactor(int clique) const;
   void ValidateCliqueTree(int index) const;
   void ValidateConstraint(int index) const;
+  // ValidateConstraint but for the finiteness of the Jacobian's entries,
+  // which PrepareConstraints reads off the Delassus estimate.
+  void ValidateConstraintShape(int index) const;
   // Each constraint validated, given its row offset and prepared (its
   // potential's Prepare with its Delassus estimate, kept in delassus_).
   void PrepareConstraints();

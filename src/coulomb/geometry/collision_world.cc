@@ -11,6 +11,7 @@
 #include <compare>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <stdexcept>
@@ -279,7 +280,15 @@ struct CollisionWorld::Impl {
   mutable coal::CollisionResult collision_result;
   mutable coal::ContactPatchResult patch_result;
   mutable ClosedFormPatch closed_form_patch;
-  // DropRepeatedWorldContacts' buffers, kept from step to step.
+  // Each geometry's body as one number (its tree and body), in the order
+  // the bodies first came, for DropRepeatedWorldContacts.
+  std::map<std::pair<int, int>, int> body_numbers;
+  std::vector<int> body_number;
+  // DropRepeatedWorldContacts' buffers, kept from step to step: by body
+  // number, the first world geometry seen under the body (−1: none yet) and
+  // whether another one was seen too.
+  std::vector<int> first_world_geometry;
+  std::vector<char> on_several_world_geometries;
   std::vector<WorldContactKey> world_contact_order;
   std::vector<char> repeated_contact;
   bool closed_form_patches = true;
@@ -1004,6 +1013,11 @@ int CollisionWorld::AddGeometry(const Shape& shape, int tree, int body,
        .in_hull_box = hull_box.half_extents.any(),
        .thin_box = box != nullptr && box->size.minCoeff() < BoundingRadius(shape)});
   owners_.push_back({.tree = tree, .body = body});
+  const auto [numbered, _] = impl_->body_numbers.try_emplace(
+      {tree, body}, static_cast<int>(impl_->body_numbers.size()));
+  impl_->body_number.push_back(numbered->second);
+  impl_->first_world_geometry.resize(impl_->body_numbers.size(), -1);
+  impl_->on_several_world_geometries.resize(impl_->body_numbers.size(), 0);
   impl_->hull_boxes.push_back(hull_box);
   impl_->walk_start_face.push_back(0);
   impl_->filters.emplace_back();
@@ -1145,28 +1159,56 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
   DropRepeatedWorldContacts(contacts);
 }
 
-void CollisionWorld::DropRepeatedWorldContacts(
-    std::vector<ContactPoint>* contacts) const {
-  // The contacts of a body of a tree with the world's geometry (its own or
-  // a kinematic body's), by the two bodies (the world's body, then the
-  // tree's), then along x: repeats lie next to each other.
-  const auto of_the_world = [&](int g) { return owners_[g].tree < 0; };
+std::pair<int, int> CollisionWorld::WorldAndTreeGeometries(const ContactPoint& c) const {
+  return owners_[c.geometry_a].tree < 0 ? std::pair(c.geometry_a, c.geometry_b)
+                                        : std::pair(c.geometry_b, c.geometry_a);
+}
+
+void CollisionWorld::OrderContactsThatMayRepeat(
+    const std::vector<ContactPoint>& contacts) const {
+  const auto with_the_world = [&](const ContactPoint& c) {
+    return (owners_[c.geometry_a].tree < 0) != (owners_[c.geometry_b].tree < 0);
+  };
+  // A repeat needs two of the world's geometries under one body: the bodies
+  // on several are marked first (in a resting scene few are, and most steps
+  // order nothing).
+  std::vector<int>& first_world = impl_->first_world_geometry;
+  std::vector<char>& several = impl_->on_several_world_geometries;
+  bool any_on_several = false;
+  for (const ContactPoint& c : contacts) {
+    if (!with_the_world(c)) continue;
+    const auto [world, moving] = WorldAndTreeGeometries(c);
+    const int body = impl_->body_number[moving];
+    if (first_world[body] < 0) first_world[body] = world;
+    if (first_world[body] != world) several[body] = 1, any_on_several = true;
+  }
   std::vector<WorldContactKey>& order = impl_->world_contact_order;
   order.clear();
-  for (int i = 0; i < static_cast<int>(contacts->size()); ++i) {
-    const ContactPoint& c = (*contacts)[i];
-    const bool world_first = of_the_world(c.geometry_a);
-    if (world_first == of_the_world(c.geometry_b)) continue;
-    const Owner& world = owners_[world_first ? c.geometry_a : c.geometry_b];
-    const Owner& moving = owners_[world_first ? c.geometry_b : c.geometry_a];
-    order.push_back({{world.body, moving.tree, moving.body}, c.p_W.x(), i});
+  for (int i = 0; any_on_several && i < static_cast<int>(contacts.size()); ++i) {
+    if (!with_the_world(contacts[i])) continue;
+    const auto [world, moving] = WorldAndTreeGeometries(contacts[i]);
+    if (!several[impl_->body_number[moving]]) continue;
+    order.push_back({{owners_[world].body, owners_[moving].tree, owners_[moving].body},
+                     contacts[i].p_W.x(),
+                     i});
   }
-  if (order.size() < 2) return;
+  for (const ContactPoint& c : contacts) {  // the marks cleared for the next call
+    if (!with_the_world(c)) continue;
+    const int body = impl_->body_number[WorldAndTreeGeometries(c).second];
+    first_world[body] = -1, several[body] = 0;
+  }
   std::sort(order.begin(), order.end());
+}
+
+void CollisionWorld::DropRepeatedWorldContacts(
+    std::vector<ContactPoint>* contacts) const {
+  OrderContactsThatMayRepeat(*contacts);
+  const std::vector<WorldContactKey>& order = impl_->world_contact_order;
+  if (order.size() < 2) return;
   // The normal from the world into the tree's body.
   const auto normal_from_world = [&](int i) {
     const ContactPoint& c = (*contacts)[i];
-    return Eigen::Vector3d(of_the_world(c.geometry_a) ? c.normal_W : -c.normal_W);
+    return Eigen::Vector3d(owners_[c.geometry_a].tree < 0 ? c.normal_W : -c.normal_W);
   };
   std::vector<char>& repeated = impl_->repeated_contact;
   repeated.assign(contacts->size(), 0);
@@ -1183,8 +1225,9 @@ void CollisionWorld::DropRepeatedWorldContacts(
       }
     }
   }
-  int kept = 0;
-  for (int i = 0; i < static_cast<int>(contacts->size()); ++i) {
+  const auto first_repeated = std::find(repeated.begin(), repeated.end(), 1);
+  int kept = static_cast<int>(first_repeated - repeated.begin());
+  for (int i = kept; i < static_cast<int>(contacts->size()); ++i) {
     if (!repeated[i]) (*contacts)[kept++] = (*contacts)[i];
   }
   contacts->resize(kept);

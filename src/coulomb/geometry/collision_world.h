@@ -112,6 +112,14 @@ class CollisionWorld {
   // face's edge (a height field's prisms under a box's face) give their
   // shared points twice; a point of the world's surface is one contact.
   void DropRepeatedWorldContacts(std::vector<ContactPoint>* contacts) const;
+  // The contacts that may repeat another (a body's on two or more of the
+  // world's geometries) into Impl's world_contact_order: by the two bodies
+  // (the world's body, then the tree's), then along x, so that repeats lie
+  // next to each other.
+  void OrderContactsThatMayRepeat(const std::vector<ContactPoint>& contacts) const;
+  // A contact of a tree's body with the world's geometry: its geometries as
+  // (the world's, the tree's).
+  std::pair<int, int> WorldAndTreeGeometries(const ContactPoint& c) const;
 
   struct Owner {
     int tree;
