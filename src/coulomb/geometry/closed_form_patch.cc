@@ -401,6 +401,56 @@ void PolytopeSpherePatch(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
               highest - radius, patch);
 }
 
+// The normal from the convex polytope P (a hull of at most
+// kMaxSmallHullFaces triangles, in its frame) into the ellipsoid E, when
+// one of P's faces settles the pair; false otherwise (E's extreme point over
+// an edge or a vertex of P: GJK/EPA then). E's separation from the plane of
+// face f (n_f·x ≤ d_f inside) is s_f = n_f·c − ‖A u_f‖ − d_f (c E's centre
+// and u_f = R_PEᵀ n_f in P's frame, A E's semi-axes), attained at E's
+// extreme point x_f = c − R_PE A² u_f / ‖A u_f‖. With f the face of the
+// largest s_f:
+// * apart (s_f > 0): if x_f's foot on the plane, x_f − s_f n_f, lies within
+//   every other face plane (on the face), the distance is s_f, exact: P
+//   lies below the plane and the foot is a point of P;
+// * overlapping (s_f ≤ 0): if x_f lies at least −s_f inside every face
+//   plane, the penetration depth is −s_f, exact: a translation that
+//   separates the two carries x_f, a point of E inside P, out of P, which
+//   takes −s_f at least (x_f's distance to P's boundary), and −s_f n_f does.
+bool PolytopeEllipsoidPatch(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
+                            const Ellipsoid& ellipsoid, const Eigen::Isometry3d& X_WE,
+                            ClosedFormPatch* patch) {
+  const Eigen::Isometry3d X_PE = X_WP.inverse() * X_WE;
+  const Eigen::Vector3d c = X_PE.translation();
+  double largest = -std::numeric_limits<double>::infinity();
+  int face = 0;
+  Eigen::Vector3d Au_face = Eigen::Vector3d::Zero();
+  for (size_t f = 0; f < hull.triangles.size(); ++f) {
+    const Eigen::Vector3d& n = hull.face_normals[f];
+    const Eigen::Vector3d Au =
+        ellipsoid.semi_axes.cwiseProduct(X_PE.linear().transpose() * n);
+    const double separation = n.dot(c) - Au.norm() - hull.face_offsets[f];
+    if (separation > largest) {
+      largest = separation;
+      face = static_cast<int>(f);
+      Au_face = Au;
+    }
+  }
+  const Eigen::Vector3d& n = hull.face_normals[face];
+  const Eigen::Vector3d extreme =
+      c - X_PE.linear() * ellipsoid.semi_axes.cwiseProduct(Au_face) / Au_face.norm();
+  const Eigen::Vector3d foot = extreme - largest * n;
+  // Apart: the foot within every face plane; overlapping: the extreme point
+  // −s_f within them (round-off allowed: a tie of two faces is either's).
+  constexpr double kRoundoff = 1e-12;  // [m]
+  const Eigen::Vector3d& probe = largest > 0.0 ? foot : extreme;
+  const double within = std::min(largest, 0.0) + kRoundoff;
+  for (size_t g = 0; g < hull.triangles.size(); ++g) {
+    if (hull.face_normals[g].dot(probe) - hull.face_offsets[g] > within) return false;
+  }
+  SinglePoint(X_WP * foot, X_WP.linear() * n, largest, patch);
+  return true;
+}
+
 // The normal from the half-space (z ≤ 0 of H) into the sphere: z_H.
 void HalfSpaceSpherePatch(const Eigen::Isometry3d& X_WH, const Eigen::Vector3d& center,
                           double radius, ClosedFormPatch* patch) {
@@ -473,6 +523,7 @@ bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape&
                  const Eigen::Isometry3d& X_WS, double tolerance,
                  ClosedFormPatch* patch) {
   const auto* sphere = std::get_if<Sphere>(&second);
+  const auto* ellipsoid = std::get_if<Ellipsoid>(&second);
   if (const auto* box = std::get_if<Box>(&first); box && sphere) {
     BoxSpherePatch(MakeOrientedBox(*box, X_WF), X_WS.translation(), sphere->radius,
                    patch);
@@ -482,6 +533,10 @@ bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape&
       mesh && sphere && mesh->hull->triangles.size() <= kMaxSmallHullFaces) {
     PolytopeSpherePatch(*mesh->hull, X_WF, X_WS.translation(), sphere->radius, patch);
     return true;
+  }
+  if (const auto* mesh = std::get_if<ConvexMesh>(&first);
+      mesh && ellipsoid && mesh->hull->triangles.size() <= kMaxSmallHullFaces) {
+    return PolytopeEllipsoidPatch(*mesh->hull, X_WF, *ellipsoid, X_WS, patch);
   }
   if (const auto* polytope = std::get_if<ConvexMesh>(&second);
       polytope && std::holds_alternative<Box>(first)) {
@@ -509,7 +564,7 @@ bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape&
     HalfSpaceSpherePatch(X_WF, X_WS.translation(), sphere->radius, patch);
     return true;
   }
-  if (const auto* ellipsoid = std::get_if<Ellipsoid>(&second)) {
+  if (ellipsoid) {
     HalfSpaceEllipsoidPatch(X_WF, *ellipsoid, X_WS, patch);
     return true;
   }

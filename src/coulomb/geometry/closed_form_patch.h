@@ -13,8 +13,8 @@ namespace coulomb {
 
 // The contact patch of two primitive shapes in closed form, without GJK/EPA:
 // the narrow phase of the pairs a clutter is made of (box, sphere,
-// half-space; ellipsoids and capsules on the ground; boxes, spheres and
-// capsules on a height field). The patch is the one Coal's
+// half-space; ellipsoids and capsules on the ground; boxes, spheres,
+// capsules and ellipsoids on a height field). The patch is the one Coal's
 // contact patch describes: a unit
 // normal n from A into B, the signed distance `depth` of the shapes along n
 // (negative when they overlap) and points on the contact plane, midway
@@ -29,6 +29,11 @@ namespace coulomb {
 // nearest face plane; larger hulls are left to GJK, whose support search
 // does not visit every face). Ellipsoid–half-space: one point, below
 // the ellipsoid's lowest point along the half-space's normal (exact).
+// Ellipsoid–small convex polytope: likewise along the normal of the face
+// whose plane separates them most (or they overlap least), where that
+// face settles the pair: apart, the ellipsoid's extreme point lies over
+// the face; overlapping, it lies inside the polytope at least as deep
+// below every other face's plane (exact in both).
 // Capsule–half-space (a robot's limbs on the ground): the lowest point of
 // each end cap whose centre lies within `tolerance` of the lowest along the
 // normal (two points for a capsule lying flat, as Coal's patch gives).
@@ -69,8 +74,9 @@ namespace coulomb {
 // not cover, where the caller uses a general narrow phase: overlapping boxes
 // whose deepest features are two edges not crossing inside both, or whose
 // face clip is empty, and a box smaller than the tolerance; likewise for a
-// box or an overlapping capsule with a polytope, and for a box and a
-// polytope apart whose closest features lie on no separating axis.
+// box or an overlapping capsule with a polytope, for a box and a polytope
+// apart whose closest features lie on no separating axis, and for an
+// ellipsoid whose extreme point no face of a polytope settles.
 
 struct ClosedFormPatch {
   // A face axis wins against an edge axis within this separation [m].
