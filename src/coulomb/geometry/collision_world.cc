@@ -514,8 +514,10 @@ struct CollisionWorld::Impl {
   }
 
   // A lower bound on the distance of a sphere, cylinder or ellipsoid from a
-  // small polytope, over the polytope's face normals (PolytopeFaceGap);
-  // −∞ for other pairs.
+  // small polytope, over the polytope's face normals (PolytopeFaceGap) and,
+  // when they leave it within the margin, the axis from the polytope's
+  // point nearest the shape's centre (PolytopeCentreAxisGap: the shape
+  // beyond an edge or a vertex); −∞ for other pairs.
   double SymmetricShapePolytopeGap(int a, int b,
                                    const std::vector<Eigen::Isometry3d>& X_WG,
                                    double margin) const {
@@ -524,7 +526,10 @@ struct CollisionWorld::Impl {
       if (broad_phase[polytope].mesh && !broad_phase[other].mesh &&
           PlacePolytope(*std::get<ConvexMesh>(geometries[polytope].our_shape).hull,
                         X_WG[polytope], &placed)) {
-        return PolytopeFaceGap(geometries[other].our_shape, X_WG[other], placed, margin);
+        const Shape& shape = geometries[other].our_shape;
+        const double face_gap = PolytopeFaceGap(shape, X_WG[other], placed, margin);
+        if (face_gap > margin) return face_gap;
+        return std::max(face_gap, PolytopeCentreAxisGap(shape, X_WG[other], placed));
       }
     }
     return -std::numeric_limits<double>::infinity();

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "coulomb/geometry/triangle_distance.h"
+
 namespace coulomb {
 
 void FillSeparatingDirections(ConvexHull* hull) {
@@ -430,6 +432,33 @@ double PolytopeFaceGap(const Shape& shape, const Eigen::Isometry3d& X_WG,
                     extents.x() - on_center - support});     // along −n
   }
   return gap;
+}
+
+double PolytopeCentreAxisGap(const Shape& shape, const Eigen::Isometry3d& X_WG,
+                             const PosedPolytope& polytope) {
+  constexpr double kNone = -std::numeric_limits<double>::infinity();
+  const ConvexHull& hull = *polytope.hull;
+  const Eigen::Vector3d center =
+      polytope.R_WP.transpose() * (X_WG.translation() - polytope.p_WP);
+  double least_squared = std::numeric_limits<double>::infinity();
+  Eigen::Vector3d nearest = center;
+  for (size_t f = 0; f < hull.triangles.size(); ++f) {
+    if (hull.face_normals[f].dot(center) <= hull.face_offsets[f]) continue;
+    const std::array<int, 3>& t = hull.triangles[f];
+    const Eigen::Vector3d q = ClosestPointOnTriangle(
+        center, hull.vertices[t[0]], hull.vertices[t[1]], hull.vertices[t[2]]);
+    const double squared = (center - q).squaredNorm();
+    if (squared < least_squared) least_squared = squared, nearest = q;
+  }
+  if (!(least_squared > 0.0) || std::isinf(least_squared)) return kNone;
+  const Eigen::Vector3d n = (center - nearest) / std::sqrt(least_squared);
+  const Eigen::Matrix3d R_GP = X_WG.linear().transpose() * polytope.R_WP;
+  const double support = SymmetricSupport(shape, R_GP * n);
+  if (std::isnan(support)) return kNone;
+  double beyond = -std::numeric_limits<double>::infinity();
+  for (const Eigen::Vector3d& vertex : hull.vertices)
+    beyond = std::max(beyond, n.dot(vertex));
+  return n.dot(center) - support - beyond;
 }
 
 }  // namespace coulomb

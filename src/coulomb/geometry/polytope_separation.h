@@ -105,4 +105,13 @@ double PolytopeFaceGap(const Shape& shape, const Eigen::Isometry3d& X_WG,
                        const PosedPolytope& polytope,
                        double stop_above = std::numeric_limits<double>::infinity());
 
+// A lower bound on the same distance along the axis from P's point q
+// nearest the shape's centre c to c, n = (c − q)/‖c − q‖ (q on a face whose
+// plane has c on its outer side): n·c − h(R_GP n) − max_v n·v. Exact for a
+// sphere; for an elongated shape beyond an edge or a vertex of P, where no
+// face normal separates well, often close. −∞ with c inside P or for a
+// shape without a symmetric support.
+double PolytopeCentreAxisGap(const Shape& shape, const Eigen::Isometry3d& X_WG,
+                             const PosedPolytope& polytope);
+
 }  // namespace coulomb
