@@ -20,6 +20,7 @@ struct KernelSet {
   TransposeProduct3x6Kernel transpose_product;
   PivotSolve6Kernel pivot_solve;
   Congruence3x6Kernel congruence;
+  DiagonalCongruence3x6Kernel diagonal_congruence;
   ColumnTimes6Kernel column_times;
   ColumnTransposeTimes6Kernel column_transpose_times;
   Times3x6Kernel contact_times;
@@ -39,6 +40,7 @@ KernelSet PortableKernels() {
           &AddTransposeProduct3x6Portable,
           &SolveAgainstPivot6Portable,
           &AddCongruence3x6Portable,
+          &AddDiagonalCongruence3x6Portable,
           &SubtractColumnTimes6Portable,
           &SubtractColumnTransposeTimes6Portable,
           &AddTimes3x6Portable,
@@ -57,6 +59,7 @@ KernelSet Avx2Kernels() {
           AddTransposeProduct3x6Avx2(),
           SolveAgainstPivot6Avx2(),
           AddCongruence3x6Avx2(),
+          AddDiagonalCongruence3x6Avx2(),
           SubtractColumnTimes6Avx2(),
           SubtractColumnTransposeTimes6Avx2(),
           AddTimes3x6Avx2(),
@@ -75,6 +78,7 @@ KernelSet DispatchedKernels() {
           AddTransposeProduct3x6Kernel(),
           SolveAgainstPivot6Kernel(),
           AddCongruence3x6Kernel(),
+          AddDiagonalCongruence3x6Kernel(),
           SubtractColumnTimes6Kernel(),
           SubtractColumnTransposeTimes6Kernel(),
           AddTimes3x6Kernel(),
@@ -248,6 +252,24 @@ TEST_P(BodyBlockKernels, Congruence) {
     Eigen::Matrix3d w = w_symmetric;
     kernels_.congruence(w.data(), j.data(), s.data());
     EXPECT_LT((w - expected).cwiseAbs().maxCoeff(), 1e-13);
+    EXPECT_EQ(w, w.transpose());
+  }
+}
+
+// The diagonal congruence against the dense kernel with that diagonal S.
+TEST_P(BodyBlockKernels, DiagonalCongruenceIsTheDenseOneOfADiagonal) {
+  for (int trial = 0; trial < 20; ++trial) {
+    const Eigen::Matrix<double, 3, 6> j = Eigen::Matrix<double, 3, 6>::Random();
+    const Eigen::Matrix<double, 6, 1> d =
+        Eigen::Matrix<double, 6, 1>::Random().cwiseAbs() +
+        Eigen::Matrix<double, 6, 1>::Constant(0.1);
+    const Block6 s = d.asDiagonal();
+    const Eigen::Matrix3d w0 = Eigen::Matrix3d::Random();
+    Eigen::Matrix3d expected = w0 + w0.transpose();
+    Eigen::Matrix3d w = expected;
+    AddCongruence3x6Portable(expected.data(), j.data(), s.data());
+    kernels_.diagonal_congruence(w.data(), j.data(), d.data());
+    EXPECT_LT((w - expected).cwiseAbs().maxCoeff(), 1e-14);
     EXPECT_EQ(w, w.transpose());
   }
 }

@@ -5,6 +5,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "coulomb/contact/clique_coupling.h"
 #include "coulomb/contact/sap_friction_cone.h"
@@ -44,10 +45,14 @@ TEST(ContactProblem, DelassusEstimateOfACliqueIsJTimesTheInverseOfAItsTranspose)
   // A full SPD A and a contact's 3 × n Jacobian: W = J A⁻¹ Jᵀ against
   // Eigen's dense inverse, for a free body (6 dofs: A⁻¹ in fixed size), a
   // legged robot's tree (14: through the Cholesky factor of A in plain
-  // loops) and a larger tree (70: Eigen's blocked factorization).
-  for (const int n : {6, 14, 70}) {
+  // loops) and a larger tree (70: Eigen's blocked factorization); and a
+  // free body in its principal axes (6 dofs, A diagonal: A⁻¹'s diagonal
+  // kernel).
+  for (const auto& [n, diagonal] : {std::pair{6, false}, std::pair{14, false},
+                                    std::pair{70, false}, std::pair{6, true}}) {
     Eigen::MatrixXd a = Eigen::MatrixXd::Random(n, n);
     a = a * a.transpose() + n * Eigen::MatrixXd::Identity(n, n);
+    if (diagonal) a = Eigen::MatrixXd(a.diagonal().asDiagonal());
     const Eigen::MatrixXd j = Eigen::MatrixXd::Random(3, n);
     ContactProblem problem(0.01);
     problem.AddClique(a);
@@ -55,7 +60,8 @@ TEST(ContactProblem, DelassusEstimateOfACliqueIsJTimesTheInverseOfAItsTranspose)
     problem.AddConstraint({{0, j}}, Cone());
     problem.Finalize();
     const double w = (j * a.inverse() * j.transpose()).norm() / 3.0;
-    EXPECT_NEAR(ConeRt(problem), 1e-3 * w, 1e-12 * w) << n;
+    EXPECT_NEAR(ConeRt(problem), 1e-3 * w, 1e-12 * w)
+        << n << (diagonal ? " diagonal" : "");
   }
 }
 

@@ -393,6 +393,7 @@ void ContactProblem::PrepareCliques() {
     if (static_cast<int>(a_factors_.size()) < num_cliques())
       a_factors_.resize(num_cliques());
     body_a_inverses_.resize(num_cliques());
+    diagonal_body_a_inverse_.resize(num_cliques(), 0);
     prepared_a_.resize(num_cliques());
     a_prepared_.resize(num_cliques(), 0);
   }
@@ -425,8 +426,12 @@ void ContactProblem::FactorCliqueMatrix(int clique) {
   if (clique_size(clique) == 6) {
     const Eigen::LLT<Eigen::Matrix<double, 6, 6>> factor(cliques_[clique]);
     positive_definite = factor.info() == Eigen::Success;
-    if (positive_definite)
-      body_a_inverses_[clique] = InverseFromCholesky(factor.matrixL().toDenseMatrix());
+    if (positive_definite) {
+      Eigen::Matrix<double, 6, 6>& inverse = body_a_inverses_[clique];
+      inverse = InverseFromCholesky(factor.matrixL().toDenseMatrix());
+      diagonal_body_a_inverse_[clique] =
+          inverse == Eigen::Matrix<double, 6, 6>(inverse.diagonal().asDiagonal());
+    }
   } else if (given_factor_[clique] != GivenFactor::kNone) {
     positive_definite = true;  // (CheckSuppliedFactor)
   } else {
@@ -469,9 +474,16 @@ void ContactProblem::AddDelassusTerm(const JacobianBlock& block,
                                      ConstraintMatrix* delassus) {
   const Eigen::Index rows = block.matrix.rows(), size = block.matrix.cols();
   if (rows == 3 && size == 6) {  // a contact on a free body: a 3 × 6 kernel
+    const Eigen::Matrix<double, 6, 6>& a_inverse = body_a_inverses_[block.clique];
+    if (diagonal_body_a_inverse_[block.clique]) {
+      static const DiagonalCongruence3x6Kernel add_diagonal_congruence =
+          AddDiagonalCongruence3x6Kernel();
+      const Eigen::Matrix<double, 6, 1> diagonal = a_inverse.diagonal();
+      return add_diagonal_congruence(delassus->data(), block.matrix.data(),
+                                     diagonal.data());
+    }
     static const Congruence3x6Kernel add_congruence = AddCongruence3x6Kernel();
-    add_congruence(delassus->data(), block.matrix.data(),
-                   body_a_inverses_[block.clique].data());
+    add_congruence(delassus->data(), block.matrix.data(), a_inverse.data());
     return;
   }
   if (a_inverse_jt_.size() < static_cast<size_t>(size * rows))

@@ -265,6 +265,10 @@ class ContactProblem {
   // size, formed once) or else the Cholesky factor of A_t, and the A_t they
   // are of (if a_prepared_: validated); and A_t⁻¹ J_itᵀ.
   std::vector<Eigen::Matrix<double, 6, 6>> body_a_inverses_;
+  // Per clique of 6 dofs, whether its A_t⁻¹ is diagonal (every entry off
+  // the diagonal exactly zero: a free body in its principal axes), so that
+  // a contact's Delassus term takes the diagonal congruence.
+  std::vector<char> diagonal_body_a_inverse_;
   std::vector<Eigen::MatrixXd> a_factors_;  // L of A = L Lᵀ in the lower triangle
   std::vector<TreeCholesky> tree_factors_;  // given A = Lᵀ L (GivenFactor::kTree)
   std::vector<Eigen::MatrixXd> prepared_a_;

@@ -506,6 +506,8 @@ struct CollisionWorld::Impl {
     constexpr double kNone = -std::numeric_limits<double>::infinity();
     const double hull_gap = history->kept ? kNone : HullBoxesGap(a, b, X_WG, margin);
     if (hull_gap > margin) return hull_gap;
+    if (!ga.mesh && !gb.mesh)  // no polytope's axes to try
+      return history->kept ? HullBoxesGap(a, b, X_WG, margin) : hull_gap;
     double polytope_gap = SmallPolytopeGap(a, b, X_WG, margin, history, separation);
     if (polytope_gap == kNone)
       polytope_gap = SymmetricShapePolytopeGap(a, b, X_WG, margin);

@@ -220,6 +220,17 @@ void AddCongruence3x6Portable(double* w, const double* j, const double* s) {
   }
 }
 
+void AddDiagonalCongruence3x6Portable(double* w, const double* j, const double* d) {
+  for (int r = 0; r < 3; ++r) {
+    for (int q = 0; q <= r; ++q) {
+      double entry = 0.0;
+      for (int k = 0; k < 6; ++k) entry += d[k] * j[q + 3 * k] * j[r + 3 * k];
+      w[q + 3 * r] += entry;
+      if (q != r) w[r + 3 * q] += entry;
+    }
+  }
+}
+
 #ifdef COULOMB_HAS_AVX2_KERNELS
 namespace {
 
@@ -417,6 +428,34 @@ __attribute__((target("avx2,fma"))) void AddTransposeProduct3x6Fma(
     }
     _mm256_storeu_pd(t + 6 * j, top);
     _mm_storeu_pd(t + 6 * j + 4, bottom);
+  }
+}
+
+// Σ_k (d_k c_k) c_kᵀ over J's columns c_k, each in a register's low three
+// lanes (the fourth holds the next column's first entry, unused), the sum's
+// columns in three registers; its upper triangle is added to W and
+// mirrored.
+__attribute__((target("avx2,fma"))) void AddDiagonalCongruence3x6Fma(double* w,
+                                                                     const double* j,
+                                                                     const double* d) {
+  __m256d sum[3] = {_mm256_setzero_pd(), _mm256_setzero_pd(), _mm256_setzero_pd()};
+#pragma GCC unroll 6
+  for (int k = 0; k < 6; ++k) {
+    const __m256d column =
+        k < 5 ? _mm256_loadu_pd(j + 3 * k) : _mm256_setr_pd(j[15], j[16], j[17], 0.0);
+    const __m256d scaled = _mm256_mul_pd(column, _mm256_broadcast_sd(d + k));
+#pragma GCC unroll 3
+    for (int r = 0; r < 3; ++r)
+      sum[r] = _mm256_fmadd_pd(scaled, _mm256_broadcast_sd(j + r + 3 * k), sum[r]);
+  }
+  alignas(32) double entries[3][4];
+#pragma GCC unroll 3
+  for (int r = 0; r < 3; ++r) _mm256_store_pd(entries[r], sum[r]);
+  for (int r = 0; r < 3; ++r) {
+    for (int q = 0; q <= r; ++q) {
+      w[q + 3 * r] += entries[r][q];
+      if (q != r) w[r + 3 * q] += entries[r][q];
+    }
   }
 }
 
@@ -671,6 +710,10 @@ Congruence3x6Kernel AddCongruence3x6Avx2() {
   return HasAvx2AndFma() ? &AddCongruence3x6Fma : nullptr;
 }
 
+DiagonalCongruence3x6Kernel AddDiagonalCongruence3x6Avx2() {
+  return HasAvx2AndFma() ? &AddDiagonalCongruence3x6Fma : nullptr;
+}
+
 TransposeProduct3x6Kernel AddTransposeProduct3x6Avx2() {
   return HasAvx2AndFma() ? &AddTransposeProduct3x6Fma : nullptr;
 }
@@ -692,6 +735,7 @@ TriangularSolve6Kernel SolveLowerTranspose6Avx2() {
 }
 #else
 Congruence3x6Kernel AddCongruence3x6Avx2() { return nullptr; }
+DiagonalCongruence3x6Kernel AddDiagonalCongruence3x6Avx2() { return nullptr; }
 TransposeProduct3x6Kernel AddTransposeProduct3x6Avx2() { return nullptr; }
 OuterProducts6Kernel SubtractOuterProducts6Avx2() { return nullptr; }
 PivotSolve6Kernel SolveAgainstPivot6Avx2() { return nullptr; }
@@ -716,6 +760,11 @@ OuterProducts6Kernel SubtractOuterProducts6Kernel() {
 Congruence3x6Kernel AddCongruence3x6Kernel() {
   const Congruence3x6Kernel avx2 = AddCongruence3x6Avx2();
   return avx2 != nullptr ? avx2 : &AddCongruence3x6Portable;
+}
+
+DiagonalCongruence3x6Kernel AddDiagonalCongruence3x6Kernel() {
+  const DiagonalCongruence3x6Kernel avx2 = AddDiagonalCongruence3x6Avx2();
+  return avx2 != nullptr ? avx2 : &AddDiagonalCongruence3x6Portable;
 }
 
 TransposeProduct3x6Kernel AddTransposeProduct3x6Kernel() {
