@@ -285,10 +285,13 @@ struct CollisionWorld::Impl {
   std::map<std::pair<int, int>, int> body_numbers;
   std::vector<int> body_number;
   // DropRepeatedWorldContacts' buffers, kept from step to step: by body
-  // number, the first world geometry seen under the body (−1: none yet) and
-  // whether another one was seen too.
+  // number, the first world geometry seen under the body and whether
+  // another one was seen too, valid where the body's stamp is the call's
+  // number (mark_calls).
   std::vector<int> first_world_geometry;
   std::vector<char> on_several_world_geometries;
+  std::vector<std::uint64_t> mark_stamps;
+  std::uint64_t mark_calls = 0;
   std::vector<WorldContactKey> world_contact_order;
   std::vector<char> repeated_contact;
   bool closed_form_patches = true;
@@ -1025,6 +1028,7 @@ int CollisionWorld::AddGeometry(const Shape& shape, int tree, int body,
   impl_->body_number.push_back(numbered->second);
   impl_->first_world_geometry.resize(impl_->body_numbers.size(), -1);
   impl_->on_several_world_geometries.resize(impl_->body_numbers.size(), 0);
+  impl_->mark_stamps.resize(impl_->body_numbers.size(), 0);
   impl_->hull_boxes.push_back(hull_box);
   impl_->walk_start_face.push_back(0);
   impl_->filters.emplace_back();
@@ -1178,16 +1182,22 @@ void CollisionWorld::OrderContactsThatMayRepeat(
   };
   // A repeat needs two of the world's geometries under one body: the bodies
   // on several are marked first (in a resting scene few are, and most steps
-  // order nothing).
+  // order nothing). A body's marks hold for this call where its stamp is
+  // this call's.
   std::vector<int>& first_world = impl_->first_world_geometry;
   std::vector<char>& several = impl_->on_several_world_geometries;
+  std::vector<std::uint64_t>& stamp = impl_->mark_stamps;
+  const std::uint64_t call = ++impl_->mark_calls;
   bool any_on_several = false;
   for (const ContactPoint& c : contacts) {
     if (!with_the_world(c)) continue;
     const auto [world, moving] = WorldAndTreeGeometries(c);
     const int body = impl_->body_number[moving];
-    if (first_world[body] < 0) first_world[body] = world;
-    if (first_world[body] != world) several[body] = 1, any_on_several = true;
+    if (stamp[body] != call) {
+      stamp[body] = call, first_world[body] = world, several[body] = 0;
+    } else if (first_world[body] != world) {
+      several[body] = 1, any_on_several = true;
+    }
   }
   std::vector<WorldContactKey>& order = impl_->world_contact_order;
   order.clear();
@@ -1198,11 +1208,6 @@ void CollisionWorld::OrderContactsThatMayRepeat(
     order.push_back({{owners_[world].body, owners_[moving].tree, owners_[moving].body},
                      contacts[i].p_W.x(),
                      i});
-  }
-  for (const ContactPoint& c : contacts) {  // the marks cleared for the next call
-    if (!with_the_world(c)) continue;
-    const int body = impl_->body_number[WorldAndTreeGeometries(c).second];
-    first_world[body] = -1, several[body] = 0;
   }
   std::sort(order.begin(), order.end());
 }
