@@ -304,6 +304,36 @@ SegmentPolytopeClosest ClosestPointsOfSegmentAndPolytope(
   return closest;
 }
 
+// Whether a point (in the world frame) lies in the posed polytope, to
+// round-off: within every face plane.
+bool InPolytope(const PosedPolytope& polytope, const Eigen::Vector3d& p_W) {
+  constexpr double kRoundoff = 1e-12;  // [m]
+  const ConvexHull& hull = *polytope.hull;
+  const Eigen::Vector3d p = polytope.R_WP.transpose() * (p_W - polytope.p_WP);
+  for (size_t f = 0; f < hull.triangles.size(); ++f) {
+    if (hull.face_normals[f].dot(p) - hull.face_offsets[f] > kRoundoff) return false;
+  }
+  return true;
+}
+
+// The end of a capsule's core segment nearest P along the separating axis n
+// (from the capsule into P) whose foot on P's supporting plane, end + s n,
+// lies in P: then that end and its foot are closest points, s the
+// distance (s bounds it from below along any axis, and the foot attains
+// it). Null if no end's foot does (the closest points of an edge and the
+// segment's interior, or of a vertex and an end off the axis).
+const Eigen::Vector3d* EndOverPolytope(const std::array<Eigen::Vector3d, 2>& ends,
+                                       const PosedPolytope& polytope,
+                                       const BoxSeparation& separation) {
+  const Eigen::Vector3d& n = separation.axis_W;
+  const double reach = std::max(n.dot(ends[0]), n.dot(ends[1]));
+  for (const Eigen::Vector3d& end : ends) {
+    if (n.dot(end) == reach && InPolytope(polytope, end + separation.separation * n))
+      return &end;
+  }
+  return nullptr;
+}
+
 // The capsule's support set along n (its end caps' extreme points within
 // `tolerance` of the extreme, the extreme first) and P's along −n: their
 // patch, as for two boxes.
@@ -633,14 +663,22 @@ bool CalcCapsulePolytopePatch(const Capsule& capsule, const Eigen::Isometry3d& X
     return CapsuleSupportPatch(ends, capsule.radius, polytope, separation.axis_W,
                                tolerance, patch);
   }
-  const SegmentPolytopeClosest closest =
-      ClosestPointsOfSegmentAndPolytope(ends, polytope);
-  if (!(closest.distance > 0.0)) return false;  // touching to round-off: no normal
-  const Eigen::Vector3d n = (closest.on_polytope - closest.on_segment) / closest.distance;
+  Eigen::Vector3d n = separation.axis_W, on_segment;
+  double distance = separation.separation;
+  if (const Eigen::Vector3d* end = EndOverPolytope(ends, polytope, separation)) {
+    on_segment = *end;  // the separating axis is the closest points' line
+  } else {
+    const SegmentPolytopeClosest closest =
+        ClosestPointsOfSegmentAndPolytope(ends, polytope);
+    if (!(closest.distance > 0.0)) return false;  // touching to round-off: no normal
+    n = (closest.on_polytope - closest.on_segment) / closest.distance;
+    on_segment = closest.on_segment;
+    distance = closest.distance;
+  }
   patch->normal_W = n;
-  patch->depth = closest.distance - capsule.radius;
+  patch->depth = distance - capsule.radius;
   if (!CapsuleSupportPatch(ends, capsule.radius, polytope, n, tolerance, patch))
-    SinglePoint(closest.on_segment + capsule.radius * n, n, patch->depth, patch);
+    SinglePoint(on_segment + capsule.radius * n, n, patch->depth, patch);
   return true;
 }
 

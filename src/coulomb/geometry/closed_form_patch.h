@@ -62,8 +62,10 @@ namespace coulomb {
 // support set is its vertices within `tolerance` of its extreme plane, in
 // order around their hull on the contact plane. Capsule–small convex
 // polytope: while the capsule's core segment clears the polytope, the
-// normal joins their closest points (exact: the least segment–triangle
-// distance over the faces the segment lies outside of), depth = distance −
+// normal joins their closest points (exact: the broad phase's separating
+// axis where the foot of the segment's end nearest the polytope along it
+// lies in the polytope, else the least segment–triangle distance over the
+// faces the segment lies outside of), depth = distance −
 // radius, the points the support sets' (a capsule along a face: two) or
 // one between the closest points; where the segment meets the polytope,
 // the segment's separating axes (the segment a box of half extents
