@@ -389,46 +389,24 @@ void BoxSpherePatch(const OrientedBox& box, const Eigen::Vector3d& center, doubl
 }
 
 // The normal from the convex polytope P (a hull of at most
-// kMaxSmallHullFaces triangles, in its frame) into the sphere. With the
-// center c outside, from P's closest point: it lies on a triangle whose
-// plane has c on its outer side (at a vertex or an edge, c − q is a
-// nonnegative combination of the normals of the faces there, so at least
-// one of them faces c), so the least distance to those triangles is the
-// distance to P. With c inside (or on the surface), out of the face plane
-// nearest c: c's signed distance to P is then the largest n_f·c − d_f.
+// kMaxSmallHullFaces triangles, in its frame) into the sphere: with the
+// center c outside, from P's point nearest c (NearestHullPoint); with c
+// inside (or on the surface), out of the face plane nearest c: c's signed
+// distance to P is then the largest n_f·c − d_f.
 void PolytopeSpherePatch(const ConvexHull& hull, const Eigen::Isometry3d& X_WP,
                          const Eigen::Vector3d& center, double radius,
                          ClosedFormPatch* patch) {
   const Eigen::Vector3d c = X_WP.inverse() * center;
-  double highest = -std::numeric_limits<double>::infinity();
-  int highest_face = 0;
-  double least_squared = std::numeric_limits<double>::infinity();
-  Eigen::Vector3d closest = c;
-  for (size_t f = 0; f < hull.triangles.size(); ++f) {
-    const double height = hull.face_normals[f].dot(c) - hull.face_offsets[f];
-    if (height > highest) {
-      highest = height;
-      highest_face = static_cast<int>(f);
-    }
-    if (height <= 0.0) continue;
-    const std::array<int, 3>& t = hull.triangles[f];
-    const Eigen::Vector3d q = ClosestPointOnTriangle(
-        c, hull.vertices[t[0]], hull.vertices[t[1]], hull.vertices[t[2]]);
-    const double squared = (c - q).squaredNorm();
-    if (squared < least_squared) {
-      least_squared = squared;
-      closest = q;
-    }
-  }
-  const double distance = std::sqrt(least_squared);
-  if (highest > 0.0 && distance > 0.0) {
-    SinglePoint(X_WP * closest, X_WP.linear() * ((c - closest) / distance),
+  const HullNearestPoint nearest = NearestHullPoint(hull, c);
+  const double distance = std::sqrt(nearest.squared_distance);
+  if (nearest.highest > 0.0 && distance > 0.0) {
+    SinglePoint(X_WP * nearest.point, X_WP.linear() * ((c - nearest.point) / distance),
                 distance - radius, patch);
     return;
   }
-  const Eigen::Vector3d& n = hull.face_normals[highest_face];
-  SinglePoint(X_WP * Eigen::Vector3d(c - highest * n), X_WP.linear() * n,
-              highest - radius, patch);
+  const Eigen::Vector3d& n = hull.face_normals[nearest.highest_face];
+  SinglePoint(X_WP * Eigen::Vector3d(c - nearest.highest * n), X_WP.linear() * n,
+              nearest.highest - radius, patch);
 }
 
 // The normal from the convex polytope P (a hull of at most

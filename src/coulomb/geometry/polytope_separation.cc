@@ -434,24 +434,38 @@ double PolytopeFaceGap(const Shape& shape, const Eigen::Isometry3d& X_WG,
   return gap;
 }
 
+HullNearestPoint NearestHullPoint(const ConvexHull& hull, const Eigen::Vector3d& c) {
+  HullNearestPoint nearest;
+  nearest.point = c;
+  for (size_t f = 0; f < hull.triangles.size(); ++f) {
+    const double height = hull.face_normals[f].dot(c) - hull.face_offsets[f];
+    if (height > nearest.highest) {
+      nearest.highest = height;
+      nearest.highest_face = static_cast<int>(f);
+    }
+    if (height <= 0.0) continue;
+    const std::array<int, 3>& t = hull.triangles[f];
+    const Eigen::Vector3d q = ClosestPointOnTriangle(
+        c, hull.vertices[t[0]], hull.vertices[t[1]], hull.vertices[t[2]]);
+    const double squared = (c - q).squaredNorm();
+    if (squared < nearest.squared_distance) {
+      nearest.squared_distance = squared;
+      nearest.point = q;
+    }
+  }
+  return nearest;
+}
+
 double PolytopeCentreAxisGap(const Shape& shape, const Eigen::Isometry3d& X_WG,
                              const PosedPolytope& polytope) {
   constexpr double kNone = -std::numeric_limits<double>::infinity();
   const ConvexHull& hull = *polytope.hull;
   const Eigen::Vector3d center =
       polytope.R_WP.transpose() * (X_WG.translation() - polytope.p_WP);
-  double least_squared = std::numeric_limits<double>::infinity();
-  Eigen::Vector3d nearest = center;
-  for (size_t f = 0; f < hull.triangles.size(); ++f) {
-    if (hull.face_normals[f].dot(center) <= hull.face_offsets[f]) continue;
-    const std::array<int, 3>& t = hull.triangles[f];
-    const Eigen::Vector3d q = ClosestPointOnTriangle(
-        center, hull.vertices[t[0]], hull.vertices[t[1]], hull.vertices[t[2]]);
-    const double squared = (center - q).squaredNorm();
-    if (squared < least_squared) least_squared = squared, nearest = q;
-  }
-  if (!(least_squared > 0.0) || std::isinf(least_squared)) return kNone;
-  const Eigen::Vector3d n = (center - nearest) / std::sqrt(least_squared);
+  const HullNearestPoint nearest = NearestHullPoint(hull, center);
+  const double squared = nearest.squared_distance;
+  if (!(squared > 0.0) || std::isinf(squared)) return kNone;
+  const Eigen::Vector3d n = (center - nearest.point) / std::sqrt(squared);
   const Eigen::Matrix3d R_GP = X_WG.linear().transpose() * polytope.R_WP;
   const double support = SymmetricSupport(shape, R_GP * n);
   if (std::isnan(support)) return kNone;

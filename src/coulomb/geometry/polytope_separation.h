@@ -105,6 +105,22 @@ double PolytopeFaceGap(const Shape& shape, const Eigen::Isometry3d& X_WG,
                        const PosedPolytope& polytope,
                        double stop_above = std::numeric_limits<double>::infinity());
 
+// The point q of a convex hull nearest a point c outside it (both in the
+// hull's frame), and where c lies against the face planes: q lies on a
+// triangle whose plane has c on its outer side (at a vertex or an edge,
+// c − q is a nonnegative combination of the normals of the faces there, so
+// at least one of them faces c), so the least distance to those triangles
+// is the distance to the hull. With c inside or on the surface,
+// squared_distance is ∞ and c's signed distance is the largest height
+// n_f·c − d_f, of face highest_face.
+struct HullNearestPoint {
+  Eigen::Vector3d point = Eigen::Vector3d::Zero();
+  double squared_distance = std::numeric_limits<double>::infinity();
+  double highest = -std::numeric_limits<double>::infinity();
+  int highest_face = 0;
+};
+HullNearestPoint NearestHullPoint(const ConvexHull& hull, const Eigen::Vector3d& c);
+
 // A lower bound on the same distance along the axis from P's point q
 // nearest the shape's centre c to c, n = (c − q)/‖c − q‖ (q on a face whose
 // plane has c on its outer side): n·c − h(R_GP n) − max_v n·v. Exact for a
