@@ -304,16 +304,24 @@ SegmentPolytopeClosest ClosestPointsOfSegmentAndPolytope(
   return closest;
 }
 
-// Whether a point (in the world frame) lies in the posed polytope, to
-// round-off: within every face plane.
-bool InPolytope(const PosedPolytope& polytope, const Eigen::Vector3d& p_W) {
-  constexpr double kRoundoff = 1e-12;  // [m]
-  const ConvexHull& hull = *polytope.hull;
-  const Eigen::Vector3d p = polytope.R_WP.transpose() * (p_W - polytope.p_WP);
+// Round-off in a point's height over a face plane of a polytope [m].
+constexpr double kPlaneRoundoff = 1e-12;
+
+// Whether p (in the hull's frame) lies below every face plane by at least
+// −allowed: n_f·p − d_f ≤ allowed for every face f (allowed = round-off:
+// p lies in the hull).
+bool WithinFacePlanes(const ConvexHull& hull, const Eigen::Vector3d& p, double allowed) {
   for (size_t f = 0; f < hull.triangles.size(); ++f) {
-    if (hull.face_normals[f].dot(p) - hull.face_offsets[f] > kRoundoff) return false;
+    if (hull.face_normals[f].dot(p) - hull.face_offsets[f] > allowed) return false;
   }
   return true;
+}
+
+// Whether a point (in the world frame) lies in the posed polytope, to
+// round-off.
+bool InPolytope(const PosedPolytope& polytope, const Eigen::Vector3d& p_W) {
+  return WithinFacePlanes(
+      *polytope.hull, polytope.R_WP.transpose() * (p_W - polytope.p_WP), kPlaneRoundoff);
 }
 
 // The end of a capsule's core segment nearest P along the separating axis n
@@ -449,12 +457,9 @@ bool PolytopeEllipsoidPatch(const ConvexHull& hull, const Eigen::Isometry3d& X_W
   const Eigen::Vector3d foot = extreme - largest * n;
   // Apart: the foot within every face plane; overlapping: the extreme point
   // −s_f within them (round-off allowed: a tie of two faces is either's).
-  constexpr double kRoundoff = 1e-12;  // [m]
-  const Eigen::Vector3d& probe = largest > 0.0 ? foot : extreme;
-  const double within = std::min(largest, 0.0) + kRoundoff;
-  for (size_t g = 0; g < hull.triangles.size(); ++g) {
-    if (hull.face_normals[g].dot(probe) - hull.face_offsets[g] > within) return false;
-  }
+  if (!WithinFacePlanes(hull, largest > 0.0 ? foot : extreme,
+                        std::min(largest, 0.0) + kPlaneRoundoff))
+    return false;
   SinglePoint(X_WP * foot, X_WP.linear() * n, largest, patch);
   return true;
 }
