@@ -752,8 +752,8 @@ TEST(PolytopeFaceGap, NeitherItNorTheCentreAxisGapExceedsTheDistance) {
   EXPECT_GT(separated, 300);
   EXPECT_GT(tight, 10);  // a face's plane is often the closest feature
   // Beyond an edge or a vertex the centre axis bounds a cylinder's or an
-  // ellipsoid's distance better than every face normal, often (497 of the
-  // 1 103 pairs apart, spheres among them, by more than 1 mm).
+  // ellipsoid's distance better than every face normal, often (by more than
+  // 1 mm for 497 of them here; 1 103 pairs apart of the three shapes).
   EXPECT_GT(centre_axis_better, 300);
   const Shape prism_shape = Prism();
   const ConvexHull& prism = *std::get<ConvexMesh>(prism_shape).hull;
