@@ -387,8 +387,13 @@ struct CollisionWorld::Impl {
   // Per kept candidate: the separating axis of a box–box pair (complete:
   // the pair was not dropped), for the narrow phase.
   mutable std::vector<BoxSeparation> candidate_separations;
-  // SortCandidates' buffers.
-  mutable std::vector<int> candidate_order;
+  // SortCandidates' buffers: a pair (a, b) as the key a·2³² + b, which
+  // orders keys as the pairs, beside its place in candidates.
+  struct PairKey {
+    std::uint64_t key;
+    int index;
+  };
+  mutable std::vector<PairKey> candidate_order;
   mutable std::vector<std::pair<int, int>> sorted_candidates;
   mutable std::vector<BoxSeparation> sorted_separations;
 
@@ -448,15 +453,22 @@ struct CollisionWorld::Impl {
   // by pair): swept_pairs lists the pairs with a static geometry last.
   void SortCandidates() const {
     if (std::is_sorted(candidates.begin(), candidates.end())) return;
-    candidate_order.resize(candidates.size());
-    std::iota(candidate_order.begin(), candidate_order.end(), 0);
+    // Sorted by the keys alone, without loading two pairs for every
+    // comparison.
+    candidate_order.clear();
+    for (size_t k = 0; k < candidates.size(); ++k) {
+      const auto [a, b] = candidates[k];
+      candidate_order.push_back(
+          {(static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b),
+           static_cast<int>(k)});
+    }
     std::sort(candidate_order.begin(), candidate_order.end(),
-              [&](int i, int j) { return candidates[i] < candidates[j]; });
+              [](const PairKey& x, const PairKey& y) { return x.key < y.key; });
     sorted_candidates.clear();
     sorted_separations.clear();
-    for (const int i : candidate_order) {
-      sorted_candidates.push_back(candidates[i]);
-      sorted_separations.push_back(candidate_separations[i]);
+    for (const PairKey& entry : candidate_order) {
+      sorted_candidates.push_back(candidates[entry.index]);
+      sorted_separations.push_back(candidate_separations[entry.index]);
     }
     candidates.swap(sorted_candidates);
     candidate_separations.swap(sorted_separations);
