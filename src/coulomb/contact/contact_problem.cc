@@ -58,7 +58,9 @@ Eigen::Matrix<double, 6, 6> InverseFromCholesky(const Eigen::Matrix<double, 6, 6
   return l_inverse.transpose() * l_inverse;
 }
 
-constexpr const char* kJacobianNotFinite =
+constexpr const char* kJacobianNotFinite = "Jacobian is not finite";
+// Finalize's check, through the Delassus estimate, cannot tell the two apart.
+constexpr const char* kJacobianOrDelassusNotFinite =
     "Jacobian is not finite, or so large that its Delassus estimate J A⁻¹ Jᵀ overflows";
 
 std::invalid_argument ConstraintError(int index, const std::string& what) {
@@ -534,7 +536,7 @@ void ContactProblem::PrepareConstraints() {
     // positive definite and finite, a non-finite entry in row i of J makes
     // W_ii infinite or NaN, and a finite J a finite W (short of overflow).
     if (!delassus.diagonal().allFinite())
-      throw ConstraintError(index, kJacobianNotFinite);
+      throw ConstraintError(index, kJacobianOrDelassusNotFinite);
   }
   for (int index = 0; index < num_constraints(); ++index) {
     try {
