@@ -225,6 +225,11 @@ class ContactProblem {
   // ValidateConstraint but for the finiteness of the Jacobian's entries,
   // which PrepareConstraints reads off the Delassus estimate.
   void ValidateConstraintShape(int index) const;
+  // True when constraint `index` passes ValidateConstraintShape's checks and
+  // has at most two Jacobian blocks, none with body parts: the common
+  // contact, checked in every step without building any message. False
+  // says only that ValidateConstraintShape must look.
+  bool HasPlainValidShape(int index) const;
   // Each constraint validated, given its row offset and prepared (its
   // potential's Prepare with its Delassus estimate, kept in delassus_).
   void PrepareConstraints();

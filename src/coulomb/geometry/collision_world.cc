@@ -10,6 +10,7 @@
 #include <cmath>
 #include <compare>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
@@ -95,8 +96,9 @@ constexpr double kRepeatedContact = 1e-9;
 
 // How far each geometry may move, beyond its reach, before the broad phase
 // sweeps again (CandidatePairs): a resting scene sweeps once in many steps,
-// for a few more pairs through the tests after the sweep.
-constexpr double kBroadPhaseSlack = 2e-3;  // [m]
+// for a few more pairs through the tests after the sweep. (2 mm left the
+// 40-body walled clutter sweeping in 436 of 1 000 steps, 10 mm saved less.)
+constexpr double kBroadPhaseSlack = 5e-3;  // [m]
 // Sweeps without slack after one whose slack went unused (UpdateSweptPairs).
 constexpr int kSweepsWithoutSlack = 8;
 // Kept off a pair's separating-axis gap when it is remembered (pair_histories),
@@ -393,7 +395,7 @@ struct CollisionWorld::Impl {
     std::uint64_t key;
     int index;
   };
-  mutable std::vector<PairKey> candidate_order;
+  mutable std::vector<PairKey> candidate_order, merged_order;
   mutable std::vector<std::pair<int, int>> sorted_candidates;
   mutable std::vector<BoxSeparation> sorted_separations;
 
@@ -450,9 +452,13 @@ struct CollisionWorld::Impl {
 
   // candidates (and candidate_separations with them) by increasing pair, the
   // order of the contacts (the time stepper matches them to the last step's
-  // by pair): swept_pairs lists the pairs with a static geometry last.
+  // by pair): swept_pairs lists the pairs with a static geometry last, so
+  // the candidates are a sorted run followed by a short unsorted one, which
+  // is sorted and merged into the first.
   void SortCandidates() const {
-    if (std::is_sorted(candidates.begin(), candidates.end())) return;
+    const size_t sorted_run = static_cast<size_t>(
+        std::is_sorted_until(candidates.begin(), candidates.end()) - candidates.begin());
+    if (sorted_run == candidates.size()) return;
     // Sorted by the keys alone, without loading two pairs for every
     // comparison.
     candidate_order.clear();
@@ -462,11 +468,15 @@ struct CollisionWorld::Impl {
           {(static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b),
            static_cast<int>(k)});
     }
-    std::sort(candidate_order.begin(), candidate_order.end(),
-              [](const PairKey& x, const PairKey& y) { return x.key < y.key; });
+    const auto by_key = [](const PairKey& x, const PairKey& y) { return x.key < y.key; };
+    const auto rest = candidate_order.begin() + static_cast<std::ptrdiff_t>(sorted_run);
+    std::sort(rest, candidate_order.end(), by_key);
+    merged_order.clear();
+    std::merge(candidate_order.begin(), rest, rest, candidate_order.end(),
+               std::back_inserter(merged_order), by_key);
     sorted_candidates.clear();
     sorted_separations.clear();
-    for (const PairKey& entry : candidate_order) {
+    for (const PairKey& entry : merged_order) {
       sorted_candidates.push_back(candidates[entry.index]);
       sorted_separations.push_back(candidate_separations[entry.index]);
     }
