@@ -469,6 +469,89 @@ TEST(ContactProblem, FinalizeRejectsNonFiniteJacobiansItBuiltInPlace) {
   EXPECT_EQ(finalize_message(0, 4, 1e3), "accepted");
 }
 
+// A constraint built in place is checked by Finalize as AddConstraint checks
+// one handed to it: each defect of its shape gives the same error on both
+// paths, whether it has one, two or three Jacobian blocks (Finalize's quick
+// check of the common contact must hand every defect to the full one).
+TEST(ContactProblem, FinalizeFindsEveryShapeDefectAddConstraintFinds) {
+  struct Defect {
+    const char* what;
+    std::function<void(ProblemConstraint*)> apply;
+  };
+  const Eigen::MatrixXd on_6 = Eigen::MatrixXd::Random(3, 6);
+  const Eigen::MatrixXd on_3 = Eigen::MatrixXd::Random(3, 3);
+  const std::vector<Defect> defects = {
+      {"none", [](ProblemConstraint*) {}},
+      {"no potential", [](ProblemConstraint* c) { c->potential.reset(); }},
+      {"no blocks", [](ProblemConstraint* c) { c->jacobian.clear(); }},
+      {"short bias", [](ProblemConstraint* c) { c->bias.setZero(2); }},
+      {"NaN bias",
+       [](ProblemConstraint* c) {
+         c->bias(1) = std::numeric_limits<double>::quiet_NaN();
+       }},
+      {"no such clique", [](ProblemConstraint* c) { c->jacobian[1].clique = 7; }},
+      {"negative clique", [](ProblemConstraint* c) { c->jacobian[0].clique = -1; }},
+      {"one clique twice",
+       [&](ProblemConstraint* c) {
+         c->jacobian[1] = {0, on_6};
+       }},
+      {"wrong columns",
+       [](ProblemConstraint* c) { c->jacobian[0].matrix = Eigen::MatrixXd::Zero(3, 5); }},
+      {"wrong rows",
+       [](ProblemConstraint* c) { c->jacobian[1].matrix = Eigen::MatrixXd::Zero(2, 3); }},
+      {"body parts without a tree",
+       [](ProblemConstraint* c) {
+         c->jacobian[0].bodies.push_back({0, PointVelocityMap(Eigen::Vector3d::Zero())});
+       }},
+      {"third block repeats the first",
+       [&](ProblemConstraint* c) {
+         c->jacobian.push_back({0, on_6});
+       }},
+      {"third block valid",
+       [&](ProblemConstraint* c) {
+         c->jacobian.push_back({2, on_3});
+       }},
+  };
+  const auto fill = [&](ProblemConstraint* c, const Defect& defect) {
+    c->jacobian = {{0, on_6}, {1, on_3}};
+    c->bias = Eigen::Vector3d::Zero();
+    c->potential = Cone();
+    defect.apply(c);
+  };
+  const auto message = [](const std::function<void()>& act) -> std::string {
+    try {
+      act();
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  for (const Defect& defect : defects) {
+    const auto problem_of_three_cliques = [] {
+      ContactProblem problem(0.01);
+      problem.EmplaceClique(6) = Eigen::MatrixXd::Identity(6, 6);
+      problem.EmplaceClique(3) = Eigen::MatrixXd::Identity(3, 3);
+      problem.EmplaceClique(3) = Eigen::MatrixXd::Identity(3, 3);
+      problem.mutable_v_star() = Eigen::VectorXd::Zero(12);
+      return problem;
+    };
+    ContactProblem added = problem_of_three_cliques();
+    ProblemConstraint given;
+    fill(&given, defect);
+    const std::string add_message = message([&] {
+      added.AddConstraint(std::move(given.jacobian), std::move(given.bias),
+                          std::move(given.potential));
+    });
+    ContactProblem in_place = problem_of_three_cliques();
+    fill(&in_place.EmplaceConstraint(), defect);
+    const std::string finalize_message = message([&] { in_place.Finalize(); });
+    const bool valid = defect.what == std::string("none") ||
+                       defect.what == std::string("third block valid");
+    EXPECT_EQ(add_message == "accepted", valid) << defect.what << ": " << add_message;
+    EXPECT_EQ(finalize_message, add_message) << defect.what;
+  }
+}
+
 // Finalize reads a Jacobian's finiteness off its Delassus estimate, so every
 // way of forming J A⁻¹ Jᵀ must see a bad entry: a one-row constraint on a
 // 6-dof clique (A⁻¹ times Jᵀ) and on a clique whose A comes with a tree
