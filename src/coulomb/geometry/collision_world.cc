@@ -389,15 +389,16 @@ struct CollisionWorld::Impl {
   // Per kept candidate: the separating axis of a box–box pair (complete:
   // the pair was not dropped), for the narrow phase.
   mutable std::vector<BoxSeparation> candidate_separations;
-  // SortCandidates' buffers: a pair (a, b) as the key a·2³² + b, which
-  // orders keys as the pairs, beside its place in candidates.
+  // swept_pairs' places by increasing pair (a, b), the order of the
+  // candidates and so of the contacts (OrderSweptPairs), and its buffers: a
+  // pair as the key a·2³² + b, which orders keys as the pairs, beside its
+  // place.
+  mutable std::vector<int> swept_pair_order;
   struct PairKey {
     std::uint64_t key;
     int index;
   };
-  mutable std::vector<PairKey> candidate_order, merged_order;
-  mutable std::vector<std::pair<int, int>> sorted_candidates;
-  mutable std::vector<BoxSeparation> sorted_separations;
+  mutable std::vector<PairKey> swept_pair_keys, merged_keys;
 
   // Pairs that may be within margin, by (a, b): sweep and prune on
   // axis-aligned boxes and bounding spheres grown by each geometry's reach
@@ -419,7 +420,7 @@ struct CollisionWorld::Impl {
     UpdateSweptPairs(X_WG, margin);
     candidates.clear();
     candidate_separations.clear();
-    for (size_t k = 0; k < swept_pairs.size(); ++k) {
+    for (const int k : swept_pair_order) {
       const auto [a, b] = swept_pairs[k];
       const double pair_margin = PairMargin(margin, a, b);
       const double travelled = odometers[a] + odometers[b];
@@ -446,42 +447,31 @@ struct CollisionWorld::Impl {
       candidates.emplace_back(a, b);
       candidate_separations.push_back(separation);
     }
-    SortCandidates();
     return candidates;
   }
 
-  // candidates (and candidate_separations with them) by increasing pair, the
-  // order of the contacts (the time stepper matches them to the last step's
-  // by pair): swept_pairs lists the pairs with a static geometry last, so
-  // the candidates are a sorted run followed by a short unsorted one, which
-  // is sorted and merged into the first.
-  void SortCandidates() const {
-    const size_t sorted_run = static_cast<size_t>(
-        std::is_sorted_until(candidates.begin(), candidates.end()) - candidates.begin());
-    if (sorted_run == candidates.size()) return;
-    // Sorted by the keys alone, without loading two pairs for every
-    // comparison.
-    candidate_order.clear();
-    for (size_t k = 0; k < candidates.size(); ++k) {
-      const auto [a, b] = candidates[k];
-      candidate_order.push_back(
+  // swept_pair_order for the swept pairs: the time stepper matches the
+  // contacts to the last step's by pair, in increasing order. The sweep's
+  // pairs come sorted and those with a static geometry after them, so the
+  // second run is sorted alone and merged into the first; by the keys alone,
+  // without loading two pairs for every comparison.
+  void OrderSweptPairs() const {
+    swept_pair_keys.clear();
+    for (size_t k = 0; k < swept_pairs.size(); ++k) {
+      const auto [a, b] = swept_pairs[k];
+      swept_pair_keys.push_back(
           {(static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b),
            static_cast<int>(k)});
     }
     const auto by_key = [](const PairKey& x, const PairKey& y) { return x.key < y.key; };
-    const auto rest = candidate_order.begin() + static_cast<std::ptrdiff_t>(sorted_run);
-    std::sort(rest, candidate_order.end(), by_key);
-    merged_order.clear();
-    std::merge(candidate_order.begin(), rest, rest, candidate_order.end(),
-               std::back_inserter(merged_order), by_key);
-    sorted_candidates.clear();
-    sorted_separations.clear();
-    for (const PairKey& entry : merged_order) {
-      sorted_candidates.push_back(candidates[entry.index]);
-      sorted_separations.push_back(candidate_separations[entry.index]);
-    }
-    candidates.swap(sorted_candidates);
-    candidate_separations.swap(sorted_separations);
+    const auto rest =
+        std::is_sorted_until(swept_pair_keys.begin(), swept_pair_keys.end(), by_key);
+    std::sort(rest, swept_pair_keys.end(), by_key);
+    merged_keys.clear();
+    std::merge(swept_pair_keys.begin(), rest, rest, swept_pair_keys.end(),
+               std::back_inserter(merged_keys), by_key);
+    swept_pair_order.clear();
+    for (const PairKey& entry : merged_keys) swept_pair_order.push_back(entry.index);
   }
 
   // Adds to each swept geometry's odometer how far any of its points moved
@@ -609,6 +599,7 @@ struct CollisionWorld::Impl {
     }
     AddStaticPairs(X_WG, margin);
     CarryPairHistories();
+    OrderSweptPairs();
     swept_with_slack = slack > 0.0;
     // Without slack the poses are not kept: SweptPairsHold is not asked
     // before the next sweep with slack.
