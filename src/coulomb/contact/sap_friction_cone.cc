@@ -11,11 +11,19 @@
 namespace coulomb {
 namespace {
 
-void Require(bool condition, const char* field, const char* requirement, double value) {
-  if (!condition) {
-    throw std::invalid_argument(std::string(field) + ": " + requirement + ", got " +
-                                std::to_string(value));
-  }
+[[noreturn, gnu::cold, gnu::noinline]] void ThrowRequirement(const char* field,
+                                                             const char* requirement,
+                                                             double value) {
+  throw std::invalid_argument(std::string(field) + ": " + requirement + ", got " +
+                              std::to_string(value));
+}
+
+// Every contact's parameters are checked at every step: the message is
+// built out of line, only when a check fails.
+inline void Require(bool condition, const char* field, const char* requirement,
+                    double value) {
+  if (!condition) [[unlikely]]
+    ThrowRequirement(field, requirement, value);
 }
 
 constexpr double kOneOverPi = std::numbers::inv_pi;
