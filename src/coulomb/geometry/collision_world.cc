@@ -390,15 +390,16 @@ struct CollisionWorld::Impl {
   // the pair was not dropped), for the narrow phase.
   mutable std::vector<BoxSeparation> candidate_separations;
   // swept_pairs' places by increasing pair (a, b), the order of the
-  // candidates and so of the contacts (OrderSweptPairs), and its buffers: a
-  // pair as the key a·2³² + b, which orders keys as the pairs, beside its
-  // place.
+  // candidates and so of the contacts (OrderSweptPairs), and its buffer for
+  // the pairs after the sorted run: a pair as the key a·2³² + b, which
+  // orders keys as the pairs, beside its place.
   mutable std::vector<int> swept_pair_order;
+  mutable bool swept_pairs_in_order = true;  // swept_pair_order unused
   struct PairKey {
     std::uint64_t key;
     int index;
   };
-  mutable std::vector<PairKey> swept_pair_keys, merged_keys;
+  mutable std::vector<PairKey> rest_keys;
 
   // Pairs that may be within margin, by (a, b): sweep and prune on
   // axis-aligned boxes and bounding spheres grown by each geometry's reach
@@ -420,7 +421,8 @@ struct CollisionWorld::Impl {
     UpdateSweptPairs(X_WG, margin);
     candidates.clear();
     candidate_separations.clear();
-    for (const int k : swept_pair_order) {
+    for (size_t place = 0; place < swept_pairs.size(); ++place) {
+      const size_t k = swept_pairs_in_order ? place : swept_pair_order[place];
       const auto [a, b] = swept_pairs[k];
       const double pair_margin = PairMargin(margin, a, b);
       const double travelled = odometers[a] + odometers[b];
@@ -452,26 +454,37 @@ struct CollisionWorld::Impl {
 
   // swept_pair_order for the swept pairs: the time stepper matches the
   // contacts to the last step's by pair, in increasing order. The sweep's
-  // pairs come sorted and those with a static geometry after them, so the
-  // second run is sorted alone and merged into the first; by the keys alone,
-  // without loading two pairs for every comparison.
-  void OrderSweptPairs() const {
-    swept_pair_keys.clear();
-    for (size_t k = 0; k < swept_pairs.size(); ++k) {
-      const auto [a, b] = swept_pairs[k];
-      swept_pair_keys.push_back(
-          {(static_cast<std::uint64_t>(a) << 32) | static_cast<std::uint32_t>(b),
-           static_cast<int>(k)});
-    }
-    const auto by_key = [](const PairKey& x, const PairKey& y) { return x.key < y.key; };
-    const auto rest =
-        std::is_sorted_until(swept_pair_keys.begin(), swept_pair_keys.end(), by_key);
-    std::sort(rest, swept_pair_keys.end(), by_key);
-    merged_keys.clear();
-    std::merge(swept_pair_keys.begin(), rest, rest, swept_pair_keys.end(),
-               std::back_inserter(merged_keys), by_key);
+  // first `num_sweep_pairs` come sorted (SweepAndPrune::FindCandidatePairs)
+  // and those with a static geometry after them, so only what follows the
+  // sorted run is sorted (by keys, without loading two pairs for every
+  // comparison) and then merged with it; nothing when all are in order.
+  void OrderSweptPairs(size_t num_sweep_pairs) const {
+    const auto key = [](std::pair<int, int> pair) {
+      return (static_cast<std::uint64_t>(pair.first) << 32) |
+             static_cast<std::uint32_t>(pair.second);
+    };
+    const int count = static_cast<int>(swept_pairs.size());
+    const auto last_of_sweep =
+        swept_pairs.begin() + (num_sweep_pairs > 0 ? num_sweep_pairs - 1 : 0);
+    const int sorted_run = static_cast<int>(
+        std::is_sorted_until(last_of_sweep, swept_pairs.end()) - swept_pairs.begin());
+    swept_pairs_in_order = sorted_run == count;
+    if (swept_pairs_in_order) return;
+    rest_keys.clear();
+    for (int k = sorted_run; k < count; ++k)
+      rest_keys.push_back({key(swept_pairs[k]), k});
+    std::sort(rest_keys.begin(), rest_keys.end(),
+              [](const PairKey& x, const PairKey& y) { return x.key < y.key; });
     swept_pair_order.clear();
-    for (const PairKey& entry : merged_keys) swept_pair_order.push_back(entry.index);
+    auto next_rest = rest_keys.begin();
+    for (int k = 0; k < sorted_run; ++k) {
+      const std::uint64_t head_key = key(swept_pairs[k]);
+      for (; next_rest != rest_keys.end() && next_rest->key < head_key; ++next_rest)
+        swept_pair_order.push_back(next_rest->index);
+      swept_pair_order.push_back(k);
+    }
+    for (; next_rest != rest_keys.end(); ++next_rest)
+      swept_pair_order.push_back(next_rest->index);
   }
 
   // Adds to each swept geometry's odometer how far any of its points moved
@@ -599,7 +612,7 @@ struct CollisionWorld::Impl {
     }
     AddStaticPairs(X_WG, margin);
     CarryPairHistories();
-    OrderSweptPairs();
+    OrderSweptPairs(sweep_pairs.size());
     swept_with_slack = slack > 0.0;
     // Without slack the poses are not kept: SweptPairsHold is not asked
     // before the next sweep with slack.
