@@ -414,6 +414,7 @@ void ContactProblem::PrepareCliques() {
       a_factors_.resize(num_cliques());
     body_a_inverses_.resize(num_cliques());
     diagonal_body_a_inverse_.resize(num_cliques(), 0);
+    body_a_inverse_diagonals_.resize(num_cliques());
     prepared_a_.resize(num_cliques());
     a_prepared_.resize(num_cliques(), 0);
   }
@@ -451,6 +452,7 @@ void ContactProblem::FactorCliqueMatrix(int clique) {
       inverse = InverseFromCholesky(factor.matrixL().toDenseMatrix());
       diagonal_body_a_inverse_[clique] =
           inverse == Eigen::Matrix<double, 6, 6>(inverse.diagonal().asDiagonal());
+      body_a_inverse_diagonals_[clique] = inverse.diagonal();
     }
   } else if (given_factor_[clique] != GivenFactor::kNone) {
     positive_definite = true;  // (CheckSuppliedFactor)
@@ -494,14 +496,13 @@ void ContactProblem::AddDelassusTerm(const JacobianBlock& block,
                                      ConstraintMatrix* delassus) {
   const Eigen::Index rows = block.matrix.rows(), size = block.matrix.cols();
   if (rows == 3 && size == 6) {  // a contact on a free body: a 3 × 6 kernel
-    const Eigen::Matrix<double, 6, 6>& a_inverse = body_a_inverses_[block.clique];
     if (diagonal_body_a_inverse_[block.clique]) {
       static const DiagonalCongruence3x6Kernel add_diagonal_congruence =
           AddDiagonalCongruence3x6Kernel();
-      const Eigen::Matrix<double, 6, 1> diagonal = a_inverse.diagonal();
       return add_diagonal_congruence(delassus->data(), block.matrix.data(),
-                                     diagonal.data());
+                                     body_a_inverse_diagonals_[block.clique].data());
     }
+    const Eigen::Matrix<double, 6, 6>& a_inverse = body_a_inverses_[block.clique];
     static const Congruence3x6Kernel add_congruence = AddCongruence3x6Kernel();
     add_congruence(delassus->data(), block.matrix.data(), a_inverse.data());
     return;

@@ -272,8 +272,10 @@ class ContactProblem {
   std::vector<Eigen::Matrix<double, 6, 6>> body_a_inverses_;
   // Per clique of 6 dofs, whether its A_t⁻¹ is diagonal (every entry off
   // the diagonal exactly zero: a free body in its principal axes), so that
-  // a contact's Delassus term takes the diagonal congruence.
+  // a contact's Delassus term takes the diagonal congruence, and that
+  // diagonal.
   std::vector<char> diagonal_body_a_inverse_;
+  std::vector<Eigen::Matrix<double, 6, 1>> body_a_inverse_diagonals_;
   std::vector<Eigen::MatrixXd> a_factors_;  // L of A = L Lᵀ in the lower triangle
   std::vector<TreeCholesky> tree_factors_;  // given A = Lᵀ L (GivenFactor::kTree)
   std::vector<Eigen::MatrixXd> prepared_a_;
