@@ -10,7 +10,6 @@
 #include <cmath>
 #include <compare>
 #include <cstdint>
-#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
