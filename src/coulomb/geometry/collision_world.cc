@@ -185,6 +185,39 @@ double SurfaceCrossing(const Shape& shape, const Eigen::Vector3d& p,
   return kLineMisses;
 }
 
+// A pair (a, b) as the key a·2³² + b, which orders keys as the pairs,
+// beside its place in a list of pairs.
+struct PairKey {
+  std::uint64_t key;
+  int index;
+};
+
+// The places of `pairs` by increasing pair, into *order, when its first
+// `sorted_run` are in order already: only the rest is sorted (by keys,
+// without loading two pairs for every comparison, in *rest_keys) and then
+// merged with them.
+void OrderByPair(const std::vector<std::pair<int, int>>& pairs, int sorted_run,
+                 std::vector<PairKey>* rest_keys, std::vector<int>* order) {
+  const auto key = [](std::pair<int, int> pair) {
+    return (static_cast<std::uint64_t>(pair.first) << 32) |
+           static_cast<std::uint32_t>(pair.second);
+  };
+  const int count = static_cast<int>(pairs.size());
+  rest_keys->clear();
+  for (int k = sorted_run; k < count; ++k) rest_keys->push_back({key(pairs[k]), k});
+  std::sort(rest_keys->begin(), rest_keys->end(),
+            [](const PairKey& x, const PairKey& y) { return x.key < y.key; });
+  order->clear();
+  auto next_rest = rest_keys->begin();
+  for (int k = 0; k < sorted_run; ++k) {
+    const std::uint64_t head_key = key(pairs[k]);
+    for (; next_rest != rest_keys->end() && next_rest->key < head_key; ++next_rest)
+      order->push_back(next_rest->index);
+    order->push_back(k);
+  }
+  for (; next_rest != rest_keys->end(); ++next_rest) order->push_back(next_rest->index);
+}
+
 // A contact of a tree's body with the world's geometry, in the order that
 // puts repeats next to each other: by the two bodies (the world's body, the
 // tree, the tree's body), then along x, then by its place in the contacts.
@@ -388,17 +421,16 @@ struct CollisionWorld::Impl {
   // Per kept candidate: the separating axis of a box–box pair (complete:
   // the pair was not dropped), for the narrow phase.
   mutable std::vector<BoxSeparation> candidate_separations;
-  // swept_pairs' places by increasing pair (a, b), the order of the
-  // candidates and so of the contacts (OrderSweptPairs), and its buffer for
-  // the pairs after the sorted run: a pair as the key a·2³² + b, which
-  // orders keys as the pairs, beside its place.
-  mutable std::vector<int> swept_pair_order;
-  mutable bool swept_pairs_in_order = true;  // swept_pair_order unused
-  struct PairKey {
-    std::uint64_t key;
-    int index;
-  };
+  // The candidates, and so the contacts, come by increasing pair (a, b):
+  // the swept pairs visited in swept_pair_order (use_swept_order), or in
+  // their own order and the candidates sorted after (sort_candidates),
+  // whichever OrderSweptPairs found to sort fewer pairs; the buffers of the
+  // sorts (OrderByPair, SortCandidates).
+  mutable std::vector<int> swept_pair_order, candidate_order;
+  mutable bool use_swept_order = false, sort_candidates = false;
   mutable std::vector<PairKey> rest_keys;
+  mutable std::vector<std::pair<int, int>> sorted_candidates;
+  mutable std::vector<BoxSeparation> sorted_separations;
 
   // Pairs that may be within margin, by (a, b): sweep and prune on
   // axis-aligned boxes and bounding spheres grown by each geometry's reach
@@ -421,7 +453,7 @@ struct CollisionWorld::Impl {
     candidates.clear();
     candidate_separations.clear();
     for (size_t place = 0; place < swept_pairs.size(); ++place) {
-      const size_t k = swept_pairs_in_order ? place : swept_pair_order[place];
+      const size_t k = use_swept_order ? swept_pair_order[place] : place;
       const auto [a, b] = swept_pairs[k];
       const double pair_margin = PairMargin(margin, a, b);
       const double travelled = odometers[a] + odometers[b];
@@ -448,42 +480,45 @@ struct CollisionWorld::Impl {
       candidates.emplace_back(a, b);
       candidate_separations.push_back(separation);
     }
+    if (sort_candidates) SortCandidates();
     return candidates;
   }
 
-  // swept_pair_order for the swept pairs: the time stepper matches the
-  // contacts to the last step's by pair, in increasing order. The sweep's
-  // first `num_sweep_pairs` come sorted (SweepAndPrune::FindCandidatePairs)
-  // and those with a static geometry after them, so only what follows the
-  // sorted run is sorted (by keys, without loading two pairs for every
-  // comparison) and then merged with it; nothing when all are in order.
+  // candidates (and candidate_separations with them) by increasing pair.
+  void SortCandidates() const {
+    const int sorted_run = static_cast<int>(
+        std::is_sorted_until(candidates.begin(), candidates.end()) - candidates.begin());
+    if (sorted_run == static_cast<int>(candidates.size())) return;
+    OrderByPair(candidates, sorted_run, &rest_keys, &candidate_order);
+    sorted_candidates.clear();
+    sorted_separations.clear();
+    for (const int k : candidate_order) {
+      sorted_candidates.push_back(candidates[k]);
+      sorted_separations.push_back(candidate_separations[k]);
+    }
+    candidates.swap(sorted_candidates);
+    candidate_separations.swap(sorted_separations);
+  }
+
+  // How the candidates will come by increasing pair, as the time stepper
+  // matches the contacts to the last step's by pair. The sweep's first
+  // `num_sweep_pairs` come sorted (SweepAndPrune::FindCandidatePairs) and
+  // those with a static geometry after them: when these break the order,
+  // either they are sorted now, once for the sweep (swept_pair_order), or
+  // each step's candidates are sorted, whichever sorts fewer pairs (the
+  // walled clutter has a few static pairs, a height field thousands).
   void OrderSweptPairs(size_t num_sweep_pairs) const {
-    const auto key = [](std::pair<int, int> pair) {
-      return (static_cast<std::uint64_t>(pair.first) << 32) |
-             static_cast<std::uint32_t>(pair.second);
-    };
     const int count = static_cast<int>(swept_pairs.size());
     const auto last_of_sweep =
         swept_pairs.begin() + (num_sweep_pairs > 0 ? num_sweep_pairs - 1 : 0);
     const int sorted_run = static_cast<int>(
         std::is_sorted_until(last_of_sweep, swept_pairs.end()) - swept_pairs.begin());
-    swept_pairs_in_order = sorted_run == count;
-    if (swept_pairs_in_order) return;
-    rest_keys.clear();
-    for (int k = sorted_run; k < count; ++k)
-      rest_keys.push_back({key(swept_pairs[k]), k});
-    std::sort(rest_keys.begin(), rest_keys.end(),
-              [](const PairKey& x, const PairKey& y) { return x.key < y.key; });
-    swept_pair_order.clear();
-    auto next_rest = rest_keys.begin();
-    for (int k = 0; k < sorted_run; ++k) {
-      const std::uint64_t head_key = key(swept_pairs[k]);
-      for (; next_rest != rest_keys.end() && next_rest->key < head_key; ++next_rest)
-        swept_pair_order.push_back(next_rest->index);
-      swept_pair_order.push_back(k);
-    }
-    for (; next_rest != rest_keys.end(); ++next_rest)
-      swept_pair_order.push_back(next_rest->index);
+    const bool in_order = sorted_run == count;
+    use_swept_order =
+        !in_order && count - sorted_run <= static_cast<int>(candidates.size());
+    sort_candidates = !in_order && !use_swept_order;
+    if (use_swept_order)
+      OrderByPair(swept_pairs, sorted_run, &rest_keys, &swept_pair_order);
   }
 
   // Adds to each swept geometry's odometer how far any of its points moved
