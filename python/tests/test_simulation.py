@@ -390,6 +390,38 @@ def test_a_run_whose_bodies_pass_through_each_other_is_warned_of():
                      r"body's radius \(0\.\d+ m\): they passed through each other", warning)
 
 
+def run_warnings(scene, duration):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sim = coulomb.Simulation.from_dict(scene)
+        start = len(caught)
+        trajectory = sim.run(duration)
+    return trajectory, [str(w.message) for w in caught[start:]]
+
+
+def test_a_run_that_sinks_at_a_shortened_lookahead_names_the_default_one():
+    # The ball (r = 0.1 m) 20 mm above the ground at 20 m/s covers 0.2 m in a
+    # step: found only within the 1 mm margin (look-ahead 0), its contact
+    # comes once it is 0.18 m deep; the default look-ahead finds it a step
+    # ahead and SAP stops it at the ground.
+    fast = ball_over_ground(height=0.12, speed=20)
+    trajectory, issued = run_warnings(fast, 0.05)
+    assert trajectory.summary["penetration_max"] < 0.01
+    assert not any("passed through" in w for w in issued)
+    trajectory, issued = run_warnings(dict(fast, contact={"lookahead": 0.0}), 0.05)
+    sunk = trajectory.summary["penetration_max"]
+    assert sunk > 0.1
+    [warning] = [w for w in issued if "passed through" in w]
+    found = re.search(r"and so may the default look-ahead of (\S+) s \(contact\.lookahead, "
+                      r"--lookahead; 0 s here", warning)
+    assert found and float(found.group(1)) >= fast["time_step"]
+    # At the default look-ahead the warning does not name it: a step of 10 s
+    # drops the ball through the ground whatever the look-ahead.
+    _, issued = run_warnings(ball_over_ground(dt=10.0), 20)
+    [warning] = [w for w in issued if "passed through" in w]
+    assert "look-ahead" not in warning
+
+
 def test_ncp_steps_accepted_at_the_budget_are_flagged_and_warned_of():
     # CANAL with 2 outer iterations per step leaves the landing clutter
     # unsolved: a step is flagged exactly when it used the whole budget and

@@ -97,16 +97,24 @@ std::vector<std::string> TimeStepWarnings(const MultibodySystem& system,
 }
 
 std::vector<std::string> PenetrationWarnings(const MultibodySystem& system,
-                                             double penetration_max) {
+                                             double penetration_max, double lookahead,
+                                             double default_lookahead) {
   double largest = 0.0;
   for (const Ball& ball : SimulatedBalls(system))
     largest = std::max(largest, ball.radius);
   if (largest == 0.0 || !(penetration_max > largest)) return {};
-  return {
-      Format("bodies sank %.3g m into each other, deeper than the largest body's "
-             "radius (%.3g m): they passed through each other; a shorter time step "
-             "(or stiffer contact) resolves it",
-             penetration_max, largest, 0)};
+  std::string warning = Format(
+      "bodies sank %.3g m into each other, deeper than the largest body's "
+      "radius (%.3g m): they passed through each other; a shorter time step "
+      "(or stiffer contact) resolves it",
+      penetration_max, largest, 0);
+  if (lookahead < default_lookahead) {
+    warning += Format(
+        ", and so may the default look-ahead of %.3g s (contact.lookahead, "
+        "--lookahead; %.3g s here: fast bodies then meet overlapping)",
+        default_lookahead, lookahead, 0);
+  }
+  return {warning};
 }
 
 }  // namespace coulomb

@@ -32,8 +32,10 @@ std::vector<std::string> TimeStepWarnings(const MultibodySystem& system,
 // exceeds the largest bounding radius of a simulated geometry: bodies passed
 // into or through each other, which no contact model does at a resolved
 // time step (a fall or a speed too fast for δt, a load far too heavy for the
-// contact's stiffness). One sentence, or none.
+// contact's stiffness; or contacts found too late: a look-ahead [s] shorter
+// than the default, which the sentence then names). One sentence, or none.
 std::vector<std::string> PenetrationWarnings(const MultibodySystem& system,
-                                             double penetration_max);
+                                             double penetration_max, double lookahead,
+                                             double default_lookahead);
 
 }  // namespace coulomb

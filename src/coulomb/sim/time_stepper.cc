@@ -548,6 +548,15 @@ double TimeStepper::LargestDissipationTimeScale(const MultibodySystem& system) c
   return largest;
 }
 
+double TimeStepper::DefaultContactLookahead(const MultibodySystem& system) const {
+  return parameters_.time_step + LargestDissipationTimeScale(system);
+}
+
+double TimeStepper::ContactLookahead(const MultibodySystem& system) const {
+  return parameters_.contact_lookahead ? *parameters_.contact_lookahead
+                                       : DefaultContactLookahead(system);
+}
+
 void TimeStepper::CalcGeometryMotion(const MultibodySystem& system) {
   // Speculative contacts: each geometry swept, at its present velocity, over
   // h = contact_lookahead, by default the longest time within which a
@@ -561,10 +570,7 @@ void TimeStepper::CalcGeometryMotion(const MultibodySystem& system) {
   // out, while v_n < μ‖v_t‖ − φ0/(δt + τ_d): SAP's gliding, IRR §IX-A. Those
   // gaps are not looked for.)
   const CollisionWorld& world = system.collision_world();
-  const double horizon =
-      parameters_.contact_lookahead
-          ? *parameters_.contact_lookahead
-          : parameters_.time_step + LargestDissipationTimeScale(system);
+  const double horizon = ContactLookahead(system);
   // The world's own geometries do not move: their motion stays none.
   if (static_cast<int>(geometry_motion_.size()) != world.num_geometries())
     geometry_motion_.assign(world.num_geometries(), GeometryMotion{});

@@ -172,6 +172,10 @@ class TimeStepper {
   // The contact points of the last step's constraints, in constraint order
   // (constraint i ↔ last_contacts()[i]; joint constraints follow them).
   const std::vector<ContactPoint>& last_contacts() const { return constraint_contacts_; }
+  // The look-ahead h [s] the speculative contacts take by default, δt + the
+  // scene's largest τ_d (Parameters::contact_lookahead), and the one in use.
+  double DefaultContactLookahead(const MultibodySystem& system) const;
+  double ContactLookahead(const MultibodySystem& system) const;
   // The PD controllers of the last step: the joint velocity each acted on
   // (or its tendon) and its constraint, whose impulse is the impulse u δt
   // the controller applied (on a tendon, along it: joint k takes c_k u δt);
