@@ -20,6 +20,16 @@ std::unique_ptr<SapFrictionCone> Cone() {
                                            Eigen::Vector3d::Zero());
 }
 
+// What `act` throws as std::invalid_argument, or "accepted".
+std::string InvalidArgumentMessage(const std::function<void()>& act) {
+  try {
+    act();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
 TEST(ContactProblem, DelassusEstimateSumsOverTheTouchedCliques) {
   // Two point masses m1 = 2, m2 = 4 in contact: W = (1/m1 + 1/m2) I.
   ContactProblem problem(0.01);
@@ -381,14 +391,7 @@ TEST(ContactProblem, RefusesEveryNonFiniteOrAsymmetricEntryOfA) {
 TEST(ContactProblem, RejectsNonFiniteJacobiansAndBiasesAndAcceptsLargeOnes) {
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  const auto message = [](const std::function<void()>& add) -> std::string {
-    try {
-      add();
-    } catch (const std::invalid_argument& e) {
-      return e.what();
-    }
-    return "accepted";
-  };
+  const auto message = InvalidArgumentMessage;
   for (const double bad : {nan, inf, -inf}) {
     for (int entry = 0; entry < 18; ++entry) {
       ContactProblem problem(0.01);
@@ -518,23 +521,16 @@ TEST(ContactProblem, FinalizeFindsEveryShapeDefectAddConstraintFinds) {
     c->potential = Cone();
     defect.apply(c);
   };
-  const auto message = [](const std::function<void()>& act) -> std::string {
-    try {
-      act();
-    } catch (const std::invalid_argument& e) {
-      return e.what();
-    }
-    return "accepted";
+  const auto message = InvalidArgumentMessage;
+  const auto problem_of_three_cliques = [] {
+    ContactProblem problem(0.01);
+    problem.EmplaceClique(6) = Eigen::MatrixXd::Identity(6, 6);
+    problem.EmplaceClique(3) = Eigen::MatrixXd::Identity(3, 3);
+    problem.EmplaceClique(3) = Eigen::MatrixXd::Identity(3, 3);
+    problem.mutable_v_star() = Eigen::VectorXd::Zero(12);
+    return problem;
   };
   for (const Defect& defect : defects) {
-    const auto problem_of_three_cliques = [] {
-      ContactProblem problem(0.01);
-      problem.EmplaceClique(6) = Eigen::MatrixXd::Identity(6, 6);
-      problem.EmplaceClique(3) = Eigen::MatrixXd::Identity(3, 3);
-      problem.EmplaceClique(3) = Eigen::MatrixXd::Identity(3, 3);
-      problem.mutable_v_star() = Eigen::VectorXd::Zero(12);
-      return problem;
-    };
     ContactProblem added = problem_of_three_cliques();
     ProblemConstraint given;
     fill(&given, defect);

@@ -13,7 +13,6 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <tuple>
