@@ -59,7 +59,7 @@ double Deepest(const std::vector<ContactPoint>& points) {
 }
 
 // The greatest height along the unit n of a shape's points (a box, sphere,
-// capsule, ellipsoid or convex mesh); NaN for other shapes.
+// capsule, cylinder, ellipsoid or convex mesh); NaN for other shapes.
 double ExtentAlong(const Shape& shape, const Eigen::Isometry3d& X_WS,
                    const Eigen::Vector3d& n) {
   if (const Box* box = std::get_if<Box>(&shape)) {
@@ -72,6 +72,11 @@ double ExtentAlong(const Shape& shape, const Eigen::Isometry3d& X_WS,
     return n.dot(X_WS.translation()) +
            0.5 * capsule->length * std::abs(n.dot(X_WS.linear().col(2))) +
            capsule->radius;
+  }
+  if (const Cylinder* cylinder = std::get_if<Cylinder>(&shape)) {
+    const Eigen::Vector3d n_S = X_WS.linear().transpose() * n;  // axis along z
+    return n.dot(X_WS.translation()) + 0.5 * cylinder->length * std::abs(n_S.z()) +
+           cylinder->radius * n_S.head<2>().norm();
   }
   if (const Ellipsoid* ellipsoid = std::get_if<Ellipsoid>(&shape)) {
     return n.dot(X_WS.translation()) +
@@ -809,6 +814,69 @@ TEST(ClosedFormPatch, MatchesCoalOnCapsulesOnTheGround) {
   }
   EXPECT_GT(two_points, 20);
   EXPECT_GT(one_point, 100);
+}
+
+// A cylinder on the ground, standing on a cap (tilted by up to 0.06 rad),
+// lying on its side (tilted by up to 0.2 rad) or in any orientation, 5 mm
+// into the ground to 5 mm above it. Its deepest φ is its lowest point's
+// height (ExtentAlong), and every point of its patch lies within twice the
+// patch tolerance (1 mm) above that: the support sets' band. Where both
+// rules for a support set agree the patch is Coal's; they differ in two
+// bands, where only the above is checked: a cap's whole rim is taken here
+// while r s ≤ 1 mm (s the sine of the axis's angle to the normal), by Coal
+// while r s (1 + s) ≤ 1 mm; and a cap's lowest point is taken while it is
+// within 1 mm of the lowest, Coal's point on that cap lying r s (1 − s)
+// higher (it is r s from the axis, not r).
+TEST(ClosedFormPatch, MatchesCoalOnCylindersOnTheGround) {
+  constexpr double kTolerance = 1e-3;  // CollisionWorld's patch tolerance [m]
+  RandomDraws draw(23);
+  const Cylinder cylinder{.radius = 0.04, .length = 0.25};
+  TwoShapes shapes(HalfSpace{}, cylinder);
+  CollisionWorld world;
+  world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());
+  world.AddGeometry(cylinder, 1, 0, Eigen::Isometry3d::Identity());
+  std::vector<ContactPoint> contacts;
+  std::array<int, 9> patches_of_size{};
+  int compared = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    const double tilt_scale = draw.Unit(), turn = M_PI * draw.Unit();
+    const Eigen::Matrix3d turned =
+        Eigen::AngleAxisd(turn, Eigen::Vector3d::UnitZ()).toRotationMatrix();
+    Eigen::Matrix3d R_WB = draw.Rotation();
+    if (trial % 3 == 0) {
+      R_WB = turned * Eigen::AngleAxisd(0.06 * tilt_scale, Eigen::Vector3d::UnitY());
+    } else if (trial % 3 == 1) {
+      const double tilt = 0.2 * tilt_scale * std::abs(tilt_scale);
+      R_WB = turned * Eigen::AngleAxisd(0.5 * M_PI + tilt, Eigen::Vector3d::UnitY());
+    }
+    const double x = draw.Unit(), y = draw.Unit(), sink = 0.005 * draw.Unit();
+    Eigen::Isometry3d X_WB = Pose(Eigen::Vector3d(x, y, 0.0), R_WB);
+    const double lowest = -ExtentAlong(cylinder, X_WB, -Eigen::Vector3d::UnitZ());
+    X_WB.translation().z() = sink - lowest;
+
+    world.ComputeContacts({Eigen::Isometry3d::Identity(), X_WB}, kMargin, &contacts);
+    ASSERT_FALSE(contacts.empty()) << "trial " << trial;
+    EXPECT_NEAR(Deepest(contacts), sink, 1e-9) << "trial " << trial;
+    for (const ContactPoint& point : contacts)
+      EXPECT_LE(point.phi, sink + 2.0 * kTolerance + 1e-9) << "trial " << trial;
+    ++patches_of_size[std::min<size_t>(contacts.size(), 8)];
+
+    const Eigen::Vector3d axis = R_WB.col(2);
+    const double sine = axis.cross(Eigen::Vector3d::UnitZ()).norm();
+    const double rim_span = cylinder.radius * sine;
+    const double caps_apart = cylinder.length * std::abs(axis.z());
+    const bool rim_rules_differ =
+        rim_span <= kTolerance && rim_span * (1.0 + sine) > kTolerance;
+    const bool cap_rules_differ =
+        caps_apart <= kTolerance && caps_apart + rim_span * (1.0 - sine) > kTolerance;
+    if (rim_rules_differ || cap_rules_differ) continue;
+    shapes.ExpectAsCoal(Eigen::Isometry3d::Identity(), X_WB, trial);
+    ++compared;
+  }
+  EXPECT_GT(compared, 500);
+  EXPECT_GT(patches_of_size[8], 50);  // standing on a cap
+  EXPECT_GT(patches_of_size[2], 20);  // lying on its side
+  EXPECT_GT(patches_of_size[1], 200);
 }
 
 }  // namespace

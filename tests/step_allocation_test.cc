@@ -22,10 +22,12 @@ namespace coulomb {
 namespace {
 
 // Eight clutter bodies at rest in their box, the test_support pendulum
-// held by a PD controller against its lower joint limit, and two sliders
-// coupled as an Atwood machine resting on a limit (so that contacts, joint
-// limits, a controller, joint friction, a coupler and a body connection
-// are all in the problem).
+// held by a PD controller against its lower joint limit, two sliders
+// coupled as an Atwood machine resting on a limit, and two cans outside the
+// box, one standing on the ground and one lying on it (so that contacts,
+// joint limits, a controller, joint friction, a coupler, a body connection
+// and the closed-form patches of boxes, spheres and cylinders are all in
+// the problem).
 Scene RestingScene(Scheme scheme, ContactSolverKind solver) {
   Scene scene = MakeBuiltinScene("clutter", {{"bodies", "8"}});
   scene.parameters.scheme = scheme;
@@ -62,6 +64,13 @@ Scene RestingScene(Scheme scheme, ContactSolverKind solver) {
   connection.body_b = slider_model.FindBody("b");
   scene.system.AddBodyConnection(pair, connection);
   scene.system.SetJointLimits(pair, "slide_a", 0.0, 1.0);
+  const Cylinder can{.radius = 0.033, .length = 0.12};
+  const Eigen::Vector3d zero = Eigen::Vector3d::Zero();
+  scene.system.AddFreeBody("standing_can", can, 0.35, Pose({1.5, 0.0, 0.06}), zero, zero,
+                           ContactMaterial{});
+  scene.system.AddFreeBody("lying_can", can, 0.35,
+                           Pose({1.5, 0.5, 0.033}, {0.5 * M_PI, 0.0, 0.0}), zero, zero,
+                           ContactMaterial{});
   return scene;
 }
 
@@ -120,8 +129,8 @@ TEST(StepAllocation, StepsAllocateNothingOnceThePatternWasSeen) {
     for (int n = 0; n < 5; ++n) {
       const auto [step, query] = StepAndQueryAllocations(&stepper, &scene);
       // Everything in the step but Coal's narrow phase is allocation-free,
-      // and this scene's pairs (boxes, spheres, the ground) have closed-form
-      // patches: nothing at all. Coal (3.0.3), used for other shapes,
+      // and this scene's pairs (boxes, spheres and cylinders, the ground)
+      // have closed-form patches: nothing at all. Coal (3.0.3), used for other shapes,
       // allocates (traced with backtraces at malloc): its COAL_ASSERT
       // constructs the std::logic_error / invalid_argument (and its message
       // string) of every assertion that holds, in GJK::reset,

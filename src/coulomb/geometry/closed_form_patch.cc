@@ -531,6 +531,57 @@ void HalfSpaceCapsulePatch(const Eigen::Isometry3d& X_WH, const Capsule& capsule
   }
 }
 
+// The normal from the half-space into the cylinder C: z_H. The points: the
+// cylinder's support set along −n, moved along n onto the contact plane.
+// With a the axis and s = ‖n − (n·a) a‖ the sine of its angle to n, a cap's
+// rim spans 2 r s along n. While r s ≤ `tolerance` the cylinder stands on
+// its lower cap and the set is the rim, sampled at kRimSamples angles fixed
+// in C's frame: its points then lie within twice the tolerance of the
+// lowest, the band a patch's points may span (RefineAlongNormal), so that a
+// can tipping onto its cap meets the ground with its whole rim (at a span
+// of one tolerance the far rim struck 0.7 mm deep; Coal samples the rim up
+// to r s (1 + s) ≤ tolerance). Otherwise the set is each cap's lowest rim
+// point, c_k − r (n − (n·a) a)/s, within `tolerance` of the lowest (two for
+// a cylinder lying on its side, as a capsule's caps). depth is the lowest
+// rim point's height.
+void HalfSpaceCylinderPatch(const Eigen::Isometry3d& X_WH, const Cylinder& cylinder,
+                            const Eigen::Isometry3d& X_WC, double tolerance,
+                            ClosedFormPatch* patch) {
+  const Eigen::Vector3d n = X_WH.linear().col(2);
+  const Eigen::Vector3d axis = X_WC.linear().col(2);
+  const double along_axis = n.dot(axis);
+  const Eigen::Vector3d across = n - along_axis * axis;
+  const double sine = across.norm();
+  const Eigen::Vector3d half_axis = 0.5 * cylinder.length * axis;
+  const std::array<Eigen::Vector3d, 2> caps = {X_WC.translation() + half_axis,
+                                               X_WC.translation() - half_axis};
+  const std::array<double, 2> heights = {n.dot(caps[0] - X_WH.translation()),
+                                         n.dot(caps[1] - X_WH.translation())};
+  const int lower = heights[0] <= heights[1] ? 0 : 1;
+  patch->normal_W = n;
+  patch->depth = heights[lower] - cylinder.radius * sine;
+  const double plane_height = n.dot(X_WH.translation()) + 0.5 * patch->depth;
+  const auto on_plane = [&](const Eigen::Vector3d& p) -> Eigen::Vector3d {
+    return p + (plane_height - n.dot(p)) * n;
+  };
+  patch->num_points = 0;
+  if (cylinder.radius * sine <= tolerance) {
+    for (int k = 0; k < ClosedFormPatch::kRimSamples; ++k) {
+      const double angle = 2.0 * M_PI * k / ClosedFormPatch::kRimSamples;
+      const Eigen::Vector3d rim =
+          caps[lower] + cylinder.radius * (std::cos(angle) * X_WC.linear().col(0) +
+                                           std::sin(angle) * X_WC.linear().col(1));
+      patch->points_W[patch->num_points++] = on_plane(rim);
+    }
+    return;
+  }
+  const Eigen::Vector3d down = (cylinder.radius / sine) * across;
+  for (int k : {lower, 1 - lower}) {
+    if (heights[k] - heights[lower] <= tolerance)
+      patch->points_W[patch->num_points++] = on_plane(caps[k] - down);
+  }
+}
+
 // The pairs of two different kinds, the normal from `first` into `second`.
 bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape& second,
                  const Eigen::Isometry3d& X_WS, double tolerance,
@@ -583,6 +634,10 @@ bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape&
   }
   if (const auto* capsule = std::get_if<Capsule>(&second)) {
     HalfSpaceCapsulePatch(X_WF, *capsule, X_WS, tolerance, patch);
+    return true;
+  }
+  if (const auto* cylinder = std::get_if<Cylinder>(&second)) {
+    HalfSpaceCylinderPatch(X_WF, *cylinder, X_WS, tolerance, patch);
     return true;
   }
   const auto* box = std::get_if<Box>(&second);

@@ -13,7 +13,7 @@ namespace coulomb {
 
 // The contact patch of two primitive shapes in closed form, without GJK/EPA:
 // the narrow phase of the pairs a clutter is made of (box, sphere,
-// half-space; ellipsoids and capsules on the ground; boxes, spheres,
+// half-space; ellipsoids, capsules and cylinders on the ground; boxes, spheres,
 // capsules and ellipsoids on a height field). The patch is the one Coal's
 // contact patch describes: a unit
 // normal n from A into B, the signed distance `depth` of the shapes along n
@@ -37,6 +37,10 @@ namespace coulomb {
 // Capsule–half-space (a robot's limbs on the ground): the lowest point of
 // each end cap whose centre lies within `tolerance` of the lowest along the
 // normal (two points for a capsule lying flat, as Coal's patch gives).
+// Cylinder–half-space (cans, wheels): the rim of the lower cap, sampled at
+// kRimSamples angles, where all of it lies within twice `tolerance` of its
+// lowest point (standing); else the lowest rim point of each cap within
+// `tolerance` of the lowest (two lying on its side, one tilted). Exact.
 // Box–half-space: n the half-space's
 // normal, the points the box's support set along −n (below). Box–box, by
 // the separating axis theorem (box_separation.h): n is the axis of largest
@@ -83,11 +87,15 @@ namespace coulomb {
 struct ClosedFormPatch {
   // A face axis wins against an edge axis within this separation [m].
   static constexpr double kEdgeAxisBias = 1e-6;
+  // A cylinder standing on a cap gets this many points on its rim, as many
+  // as Coal's patches sample curved rims with (CollisionWorld).
+  static constexpr int kRimSamples = 8;
 
   Eigen::Vector3d normal_W = Eigen::Vector3d::UnitZ();  // unit, from A into B
   double depth = 0.0;                                   // [m]
   int num_points = 0;
   std::array<Eigen::Vector3d, 8> points_W;  // on the contact plane
+  static_assert(kRimSamples <= 8);
 };
 
 bool CalcClosedFormPatch(const Shape& shape_a, const Eigen::Isometry3d& X_WA,

@@ -82,8 +82,9 @@ coal::Transform3s ToCoal(const Eigen::Isometry3d& pose) {
   return coal::Transform3s(pose.linear(), pose.translation());
 }
 
-// Curved shapes' patches are sampled with this many points (Coal's default).
-constexpr size_t kCurvedPatchSamples = 8;
+// Curved shapes' patches are sampled with this many points (Coal's
+// default), as the closed form samples a standing cylinder's rim.
+constexpr size_t kCurvedPatchSamples = ClosedFormPatch::kRimSamples;
 // Thickness of the contact plane for patches [m]: support points of both
 // shapes within it form the manifold. Larger values would pull in points of
 // neighbouring faces, whose distance the face-plane refinement gets wrong.
