@@ -508,7 +508,8 @@ bool HalfSpaceBoxPatch(const Eigen::Isometry3d& X_WH, const OrientedBox& box,
 // capsule's support set along −n, the lowest point of each end's cap whose
 // centre lies within `tolerance` of the lowest centre along n (both ends: a
 // capsule lying flat touches along its length, as a box's face does),
-// moved along n onto the contact plane.
+// moved along n onto the contact plane; the other end's beyond it is the
+// far point.
 void HalfSpaceCapsulePatch(const Eigen::Isometry3d& X_WH, const Capsule& capsule,
                            const Eigen::Isometry3d& X_WC, double tolerance,
                            ClosedFormPatch* patch) {
@@ -522,12 +523,16 @@ void HalfSpaceCapsulePatch(const Eigen::Isometry3d& X_WH, const Capsule& capsule
   patch->normal_W = n;
   patch->depth = lowest - capsule.radius;
   patch->num_points = 0;
+  // A cap's lowest point is radius below its centre; the contact plane lies
+  // depth/2 above the half-space's surface, the far point's φ/2.
   for (int k = 0; k < 2; ++k) {
-    if (heights[k] - lowest > tolerance) continue;
-    // The cap's lowest point is radius below the centre; the contact plane
-    // lies depth/2 above the half-space's surface.
-    patch->points_W[patch->num_points++] =
-        ends[k] - (heights[k] - 0.5 * patch->depth) * n;
+    if (heights[k] - lowest <= tolerance) {
+      patch->points_W[patch->num_points++] =
+          ends[k] - (heights[k] - 0.5 * patch->depth) * n;
+    } else {
+      patch->far_depth = heights[k] - capsule.radius;
+      patch->far_point_W = ends[k] - (heights[k] - 0.5 * patch->far_depth) * n;
+    }
   }
 }
 
@@ -542,8 +547,8 @@ void HalfSpaceCapsulePatch(const Eigen::Isometry3d& X_WH, const Capsule& capsule
 // of one tolerance the far rim struck 0.7 mm deep; Coal samples the rim up
 // to r s (1 + s) ≤ tolerance). Otherwise the set is each cap's lowest rim
 // point, c_k − r (n − (n·a) a)/s, within `tolerance` of the lowest (two for
-// a cylinder lying on its side, as a capsule's caps). depth is the lowest
-// rim point's height.
+// a cylinder lying on its side, as a capsule's caps), and the upper cap's
+// beyond that is the far point. depth is the lowest rim point's height.
 void HalfSpaceCylinderPatch(const Eigen::Isometry3d& X_WH, const Cylinder& cylinder,
                             const Eigen::Isometry3d& X_WC, double tolerance,
                             ClosedFormPatch* patch) {
@@ -576,9 +581,13 @@ void HalfSpaceCylinderPatch(const Eigen::Isometry3d& X_WH, const Cylinder& cylin
     return;
   }
   const Eigen::Vector3d down = (cylinder.radius / sine) * across;
-  for (int k : {lower, 1 - lower}) {
-    if (heights[k] - heights[lower] <= tolerance)
-      patch->points_W[patch->num_points++] = on_plane(caps[k] - down);
+  patch->points_W[patch->num_points++] = on_plane(caps[lower] - down);
+  const int upper = 1 - lower;
+  if (heights[upper] - heights[lower] <= tolerance) {
+    patch->points_W[patch->num_points++] = on_plane(caps[upper] - down);
+  } else {
+    patch->far_depth = heights[upper] - cylinder.radius * sine;
+    patch->far_point_W = caps[upper] - down - 0.5 * patch->far_depth * n;
   }
 }
 
@@ -649,6 +658,7 @@ bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape&
 bool CalcBoxBoxPatch(const Box& box_a, const Eigen::Isometry3d& X_WA, const Box& box_b,
                      const Eigen::Isometry3d& X_WB, const BoxSeparation& separation,
                      double tolerance, ClosedFormPatch* patch) {
+  patch->far_depth = std::numeric_limits<double>::quiet_NaN();
   if (BoxBoxPatch(MakeOrientedBox(box_a, X_WA), MakeOrientedBox(box_b, X_WB), separation,
                   tolerance, patch)) {
     return true;
@@ -668,6 +678,7 @@ bool CalcBoxBoxPatch(const Box& box_a, const Eigen::Isometry3d& X_WA, const Box&
 bool CalcBoxPolytopePatch(const Box& box, const Eigen::Isometry3d& X_WA,
                           const PosedPolytope& polytope, const BoxSeparation& separation,
                           double tolerance, ClosedFormPatch* patch) {
+  patch->far_depth = std::numeric_limits<double>::quiet_NaN();
   const OrientedBox oriented = MakeOrientedBox(box, X_WA);
   const Eigen::Vector3d& n = separation.axis_W;
   patch->normal_W = n;
@@ -692,6 +703,7 @@ bool CalcCapsulePolytopePatch(const Capsule& capsule, const Eigen::Isometry3d& X
                               const PosedPolytope& polytope,
                               const BoxSeparation& separation, double tolerance,
                               ClosedFormPatch* patch) {
+  patch->far_depth = std::numeric_limits<double>::quiet_NaN();
   const Eigen::Vector3d half_axis = 0.5 * capsule.length * X_WC.linear().col(2);
   const std::array<Eigen::Vector3d, 2> ends = {X_WC.translation() + half_axis,
                                                X_WC.translation() - half_axis};
@@ -723,6 +735,7 @@ bool CalcCapsulePolytopePatch(const Capsule& capsule, const Eigen::Isometry3d& X
 bool CalcClosedFormPatch(const Shape& shape_a, const Eigen::Isometry3d& X_WA,
                          const Shape& shape_b, const Eigen::Isometry3d& X_WB,
                          double tolerance, ClosedFormPatch* patch) {
+  patch->far_depth = std::numeric_limits<double>::quiet_NaN();
   const auto* box_a = std::get_if<Box>(&shape_a);
   const auto* box_b = std::get_if<Box>(&shape_b);
   if (box_a && box_b) {

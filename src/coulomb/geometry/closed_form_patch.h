@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <limits>
 
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
@@ -40,7 +41,9 @@ namespace coulomb {
 // Cylinder–half-space (cans, wheels): the rim of the lower cap, sampled at
 // kRimSamples angles, where all of it lies within twice `tolerance` of its
 // lowest point (standing); else the lowest rim point of each cap within
-// `tolerance` of the lowest (two lying on its side, one tilted). Exact.
+// `tolerance` of the lowest (two lying on its side, one tilted), and the
+// other cap's beyond it as the far point (below). Exact. Capsules on the
+// ground likewise give their other cap as the far point.
 // Box–half-space: n the half-space's
 // normal, the points the box's support set along −n (below). Box–box, by
 // the separating axis theorem (box_separation.h): n is the axis of largest
@@ -96,6 +99,14 @@ struct ClosedFormPatch {
   int num_points = 0;
   std::array<Eigen::Vector3d, 8> points_W;  // on the contact plane
   static_assert(kRimSamples <= 8);
+  // A point off the patch with its own signed distance far_depth [m], NaN
+  // for none: the lowest point of a tilted cylinder's or capsule's other
+  // cap on the ground, beyond the tolerance, which a body tipping over
+  // swings down within a step (a can falling onto its side struck 7 mm
+  // deep). Midway between the cap and the ground along the normal; the
+  // caller adds it as a speculative contact while within its margin.
+  Eigen::Vector3d far_point_W = Eigen::Vector3d::Zero();
+  double far_depth = std::numeric_limits<double>::quiet_NaN();
 };
 
 bool CalcClosedFormPatch(const Shape& shape_a, const Eigen::Isometry3d& X_WA,

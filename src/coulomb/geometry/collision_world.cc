@@ -1195,6 +1195,10 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
       if (closed_form.depth >= pair_margin) continue;
       add_patch(closed_form.normal_W, closed_form.depth, closed_form.num_points,
                 [&](int i) { return closed_form.points_W[i]; });
+      if (closed_form.far_depth < pair_margin) {  // false for NaN: none
+        add_patch(closed_form.normal_W, closed_form.far_depth, 1,
+                  [&](int) { return closed_form.far_point_W; });
+      }
       continue;
     }
     request.security_margin = pair_margin;
