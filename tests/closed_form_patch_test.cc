@@ -139,7 +139,7 @@ class TwoShapes {
     coal_.ComputeContacts({X_WA, X_WB}, kMargin, &coal_points_);
     EXPECT_EQ(closed_form_points_.empty(), coal_points_.empty()) << "trial " << trial;
     if (closed_form_points_.empty() || coal_points_.empty()) return 0;
-    if (closed_form_points_.size() == coal_points_.size() + 1)
+    while (closed_form_points_.size() > coal_points_.size())
       ExpectAndDropFarPoint(X_WA, X_WB, trial);
     ExpectSameNormal(X_WA, X_WB, trial);
     if (closed_form_points_.size() == 1) {
@@ -162,11 +162,12 @@ class TwoShapes {
   int far_points() const { return far_points_; }
 
  private:
-  // One point more than Coal's: the far point of a tilted capsule or
-  // cylinder on the ground (its other cap, beyond the patch tolerance),
-  // which Coal does not give. It is the point farthest from Coal's, at its
-  // own exact φ (on both surfaces), more than the tolerance (1 mm) above
-  // the patch's deepest point; it is dropped before the patch is compared.
+  // A point more than Coal's: a far point (ClosedFormPatch::far_depths),
+  // which Coal does not give: a tilted capsule's or cylinder's other cap, a
+  // box's vertex beyond its support set, on the ground. It is the point
+  // farthest from Coal's, at its own exact φ (on both surfaces), more than
+  // the tolerance (1 mm) above the patch's deepest point; it is dropped
+  // before the patch is compared.
   void ExpectAndDropFarPoint(const Eigen::Isometry3d& X_WA, const Eigen::Isometry3d& X_WB,
                              int trial) {
     const auto apart_from_coal = [&](const ContactPoint& point) {
@@ -181,7 +182,8 @@ class TwoShapes {
     closed_form_points_.erase(far);
     ++far_points_;
     ExpectOnBothSurfaces(far_point, X_WA, X_WB, trial);
-    EXPECT_GT(far_point.phi, Deepest(closed_form_points_) + 1e-3) << "trial " << trial;
+    EXPECT_GT(far_point.phi, Deepest(closed_form_points_) + 1e-3 - kRoundoff)
+        << "trial " << trial;
   }
 
   // The same normal to 1e-3, except for two polytopes (boxes, convex
@@ -850,15 +852,15 @@ TEST(ClosedFormPatch, MatchesCoalOnCapsulesOnTheGround) {
 // A cylinder on the ground, standing on a cap (tilted by up to 0.06 rad),
 // lying on its side (tilted by up to 0.2 rad) or in any orientation, 5 mm
 // into the ground to 5 mm above it. Its deepest φ is its lowest point's
-// height (ExtentAlong), and every point of its patch lies within twice the
-// patch tolerance (1 mm) above that: the support sets' band (the far point,
-// its other cap's lowest, beyond it: TwoShapes checks it). Where both
-// rules for a support set agree the patch is Coal's; they differ in two
-// bands, where only the above is checked: a cap's whole rim is taken here
-// while r s ≤ 1 mm (s the sine of the axis's angle to the normal), by Coal
-// while r s (1 + s) ≤ 1 mm; and a cap's lowest point is taken while it is
-// within 1 mm of the lowest, Coal's point on that cap lying r s (1 − s)
-// higher (it is r s from the axis, not r).
+// height (ExtentAlong), and every contact, in the patch or a far point, is
+// exact: φ/2 below it on the ground, φ/2 above it on the cylinder's surface
+// (ShapeSignedDistance). Where both rules for a support set agree the
+// patch, far points dropped (TwoShapes), is Coal's; they differ in two
+// bands: a cap's whole rim is taken here while r s ≤ 1 mm (s the sine of
+// the axis's angle to the normal), by Coal while r s (1 + s) ≤ 1 mm; and a
+// cap's lowest point is taken while it is within 1 mm of the lowest, Coal's
+// point on that cap lying r s (1 − s) higher (it is r s from the axis, not
+// r).
 TEST(ClosedFormPatch, MatchesCoalOnCylindersOnTheGround) {
   constexpr double kTolerance = 1e-3;  // CollisionWorld's patch tolerance [m]
   RandomDraws draw(23);
@@ -869,7 +871,6 @@ TEST(ClosedFormPatch, MatchesCoalOnCylindersOnTheGround) {
   world.AddGeometry(cylinder, 1, 0, Eigen::Isometry3d::Identity());
   std::vector<ContactPoint> contacts;
   std::array<int, 9> patches_of_size{};
-  int compared = 0;
   for (int trial = 0; trial < 600; ++trial) {
     const double tilt_scale = draw.Unit(), turn = M_PI * draw.Unit();
     const Eigen::Matrix3d turned =
@@ -889,12 +890,14 @@ TEST(ClosedFormPatch, MatchesCoalOnCylindersOnTheGround) {
     world.ComputeContacts({Eigen::Isometry3d::Identity(), X_WB}, kMargin, &contacts);
     ASSERT_FALSE(contacts.empty()) << "trial " << trial;
     EXPECT_NEAR(Deepest(contacts), sink, 1e-9) << "trial " << trial;
-    const auto beyond_the_band =
-        std::count_if(contacts.begin(), contacts.end(), [&](const ContactPoint& point) {
-          return point.phi > sink + 2.0 * kTolerance + 1e-9;
-        });
-    EXPECT_LE(beyond_the_band, 1) << "trial " << trial;  // the far point alone
-    ++patches_of_size[std::min<size_t>(contacts.size() - beyond_the_band, 8)];
+    Eigen::Vector3d gradient;
+    for (const ContactPoint& point : contacts) {
+      EXPECT_NEAR(point.p_W.z() - 0.5 * point.phi, 0.0, 1e-9) << "trial " << trial;
+      const Eigen::Vector3d on_cylinder = point.p_W + 0.5 * point.phi * point.normal_W;
+      EXPECT_NEAR(ShapeSignedDistance(cylinder, X_WB.inverse() * on_cylinder, &gradient),
+                  0.0, 1e-9)
+          << "trial " << trial;
+    }
 
     const Eigen::Vector3d axis = R_WB.col(2);
     const double sine = axis.cross(Eigen::Vector3d::UnitZ()).norm();
@@ -905,14 +908,80 @@ TEST(ClosedFormPatch, MatchesCoalOnCylindersOnTheGround) {
     const bool cap_rules_differ =
         caps_apart <= kTolerance && caps_apart + rim_span * (1.0 - sine) > kTolerance;
     if (rim_rules_differ || cap_rules_differ) continue;
-    shapes.ExpectAsCoal(Eigen::Isometry3d::Identity(), X_WB, trial);
-    ++compared;
+    ++patches_of_size[std::min<size_t>(
+        shapes.ExpectAsCoal(Eigen::Isometry3d::Identity(), X_WB, trial), 8)];
   }
-  EXPECT_GT(compared, 500);
   EXPECT_GT(patches_of_size[8], 50);  // standing on a cap
   EXPECT_GT(patches_of_size[2], 20);  // lying on its side
   EXPECT_GT(patches_of_size[1], 200);
-  EXPECT_GT(shapes.far_points(), 20);  // the other cap within the margin
+  EXPECT_GT(shapes.far_points(), 100);  // the other cap, the far side of the rim
+}
+
+// A box on the ground in any orientation, its lowest vertex 5 mm into the
+// ground to 5 mm above it, within a margin of 1 cm or 5 cm, at rest or
+// moving (its points by up to 1 cm down and 2 cm by its turn over the
+// look-ahead): its contacts are its vertices that may close their gap, each
+// once, at its own height (the points midway between the vertex and the
+// ground), in the support set's patch or beyond it as far points. A vertex
+// may close its gap when it lies within the margin and the box's reach
+// (1 cm + 2 cm) of the ground, and within the margin and twice the turn of
+// the lowest vertex (the vertices translate alike). The vertices are
+// enumerated here from the pose, ±h along each axis.
+TEST(ClosedFormPatch, ABoxOnTheGroundTouchesWithEachVertexWithinTheMargin) {
+  RandomDraws draw(29);
+  const Box box{Eigen::Vector3d(0.1, 0.2, 0.05)};
+  CollisionWorld world;
+  world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());
+  world.AddGeometry(box, 1, 0, Eigen::Isometry3d::Identity());
+  std::vector<ContactPoint> contacts;
+  int far_contacts = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const double margin = trial % 2 == 0 ? 0.01 : 0.05;
+    // Half the trials near a face, an edge or a vertex resting flat.
+    const Eigen::Matrix3d R_WB =
+        trial % 4 < 2
+            ? draw.Rotation()
+            : Eigen::Matrix3d(
+                  Eigen::AngleAxisd(0.02 * draw.Unit(), Eigen::Vector3d::UnitX()) *
+                  Eigen::AngleAxisd(0.02 * draw.Unit(), Eigen::Vector3d::UnitY()));
+    std::array<Eigen::Vector3d, 8> vertices_B;
+    for (int k = 0; k < 8; ++k) {
+      for (int j = 0; j < 3; ++j)
+        vertices_B[k][j] = ((k >> j & 1) ? 0.5 : -0.5) * box.size[j];
+    }
+    double lowest = INFINITY;
+    for (const Eigen::Vector3d& vertex : vertices_B)
+      lowest = std::min(lowest, (R_WB * vertex).z());
+    const Eigen::Vector3d position(draw.Unit(), draw.Unit(),
+                                   0.005 * draw.Unit() - lowest);
+    const Eigen::Isometry3d X_WB = Pose(position, R_WB);
+    std::vector<GeometryMotion> motion(2);
+    if (trial % 3 == 0)
+      motion[1] = {.translation = Eigen::Vector3d(0, 0, -0.01), .turn = 0.02};
+    world.ComputeContacts({Eigen::Isometry3d::Identity(), X_WB}, margin, &contacts,
+                          motion);
+    const double lowest_vertex = position.z() + lowest;
+    int within = 0;
+    for (const Eigen::Vector3d& vertex_B : vertices_B) {
+      const Eigen::Vector3d vertex = X_WB * vertex_B;
+      if (!(vertex.z() < margin + motion[1].reach() &&
+            vertex.z() - lowest_vertex < margin + 2.0 * motion[1].turn))
+        continue;
+      ++within;
+      int found = 0;
+      for (const ContactPoint& contact : contacts) {
+        const Eigen::Vector3d on_box = contact.p_W + 0.5 * contact.phi * contact.normal_W;
+        if ((on_box - vertex).norm() > 1e-9) continue;
+        ++found;
+        EXPECT_NEAR(contact.phi, vertex.z(), 1e-9) << "trial " << trial;
+        EXPECT_NEAR(contact.p_W.z(), 0.5 * vertex.z(), 1e-9) << "trial " << trial;
+      }
+      EXPECT_EQ(found, 1) << "trial " << trial;
+      far_contacts += vertex.z() > lowest_vertex + 1e-3;
+    }
+    EXPECT_EQ(static_cast<int>(contacts.size()), within) << "trial " << trial;
+  }
+  EXPECT_GT(far_contacts, 100);
 }
 
 }  // namespace

@@ -428,43 +428,58 @@ TEST(Simulation, StepsReportTheNewtonIterationsPerTree) {
   EXPECT_NEAR(summary.tree_iterations_mean, sum / summary.steps, 1e-12);
 }
 
-// A can (a cylinder, r = 33 mm, 120 mm long, on its closed-form patch)
-// released at rest on the rim of its lower cap, tilted by θ: below
-// atan(2r/L) = 0.503 rad its centre of mass lies over the cap and it falls
-// back onto the cap, above it onto its side. Either way its other cap or
-// the far side of its rim swings down several millimetres a step: the
-// patch's far point (the other cap's lowest) and its rim, taken while it
-// spans twice the patch tolerance, are there as speculative contacts before
-// they arrive. It ends standing (its centre L/2 high, its axis vertical) or
-// lying (r high, its axis level) without striking more than 1 mm into the
-// ground.
-TEST(Cans, ATippingCanLandsOnItsCapOrSideWithoutStrikingIntoTheGround) {
-  const Cylinder can{.radius = 0.033, .length = 0.12};
-  const double critical_tilt = std::atan(2.0 * can.radius / can.length);
-  for (const double tilt : {0.3, 0.45, 0.56, 0.8, 1.2}) {
-    Scene scene{"tipping_can", MultibodySystem(), {}, 1.5};
+// A body released at rest on the edge of its base (a can's rim, a box's
+// edge), tilted by θ about y, its lowest point 1 mm above the ground (μ =
+// 0.8, δt = 10 ms, 1.5 s): below the critical tilt its centre of mass lies
+// over the base and it falls back onto it, above onto its side. Either way
+// a far edge swings down several millimetres a step; the closed-form
+// patch's far points (a box's other vertices, a can's other cap) and a
+// can's rim, taken while it spans twice the patch tolerance, are there as
+// speculative contacts before it arrives (a box struck 18 mm deep, a can
+// 7 mm, without them). It must end standing (its z axis vertical, its
+// centre `standing_height` high) or lying (its z axis level, its centre
+// `lying_height` high), without striking more than 1 mm into the ground.
+void ExpectToTipOntoItsBaseOrSide(const Shape& shape, double lowest_below_centre_at_zero,
+                                  double half_base, double standing_height,
+                                  double lying_height) {
+  const double critical_tilt = std::atan(half_base / standing_height);
+  for (const double tilt : {0.5, 0.7, 0.9, 1.1, 1.6, 2.4}) {
+    const double angle = tilt * critical_tilt;
+    Scene scene{"tipping", MultibodySystem(), {}, 1.5};
     scene.parameters.time_step = 0.01;
     ContactMaterial material;
     material.friction = 0.8;
     scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(), material);
     Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
-    pose.linear() = Eigen::AngleAxisd(tilt, Eigen::Vector3d::UnitY()).toRotationMatrix();
-    const double rim_below_centre =
-        0.5 * can.length * std::cos(tilt) + can.radius * std::sin(tilt);
-    pose.translation().z() = rim_below_centre + 0.001;
+    pose.linear() = Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitY()).toRotationMatrix();
+    pose.translation().z() = lowest_below_centre_at_zero * std::cos(angle) +
+                             half_base * std::sin(angle) + 0.001;
     const Eigen::Vector3d zero = Eigen::Vector3d::Zero();
-    scene.system.AddFreeBody("can", can, 0.35, pose, zero, zero, material);
+    scene.system.AddFreeBody("body", shape, 0.35, pose, zero, zero, material);
     Simulation simulation(std::move(scene));
     const SimulationSummary summary = simulation.Run();
     EXPECT_EQ(summary.failed_steps, 0) << summary.failure;
-    EXPECT_LT(summary.penetration_max, 1e-3) << "tilt " << tilt;
+    EXPECT_LT(summary.penetration_max, 1e-3) << "tilt " << angle;
     const Eigen::VectorXd& q = simulation.q();  // x, y, z, then w, x, y, z
     const Eigen::Quaterniond orientation(q[3], q[4], q[5], q[6]);
     const double axis_up = (orientation.normalized() * Eigen::Vector3d::UnitZ()).z();
-    const bool stands = tilt < critical_tilt;
-    EXPECT_NEAR(std::abs(axis_up), stands ? 1.0 : 0.0, 1e-3) << "tilt " << tilt;
-    EXPECT_NEAR(q[2], stands ? 0.5 * can.length : can.radius, 1e-3) << "tilt " << tilt;
+    const bool stands = angle < critical_tilt;
+    EXPECT_NEAR(std::abs(axis_up), stands ? 1.0 : 0.0, 1e-3) << "tilt " << angle;
+    EXPECT_NEAR(q[2], stands ? standing_height : lying_height, 1e-3) << "tilt " << angle;
   }
+}
+
+// A can (r = 33 mm, 120 mm long): the critical tilt is atan(2r/L).
+TEST(TippingOver, ACanLandsOnItsCapOrSideWithoutStrikingIntoTheGround) {
+  const Cylinder can{.radius = 0.033, .length = 0.12};
+  ExpectToTipOntoItsBaseOrSide(can, 0.5 * can.length, can.radius, 0.5 * can.length,
+                               can.radius);
+}
+
+// A box 0.1 × 0.14 × 0.3 m on an edge of its 0.1 m side: atan(0.1/0.3).
+TEST(TippingOver, ABoxLandsOnItsBaseOrSideWithoutStrikingIntoTheGround) {
+  const Box box{Eigen::Vector3d(0.1, 0.14, 0.3)};
+  ExpectToTipOntoItsBaseOrSide(box, 0.15, 0.05, 0.15, 0.05);
 }
 
 TEST(Simulation, ClutterSpreadsAnyNumberOfBodiesOverItsFourColumns) {

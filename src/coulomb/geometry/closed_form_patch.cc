@@ -24,40 +24,60 @@ struct OrientedBox {
   Eigen::Vector3d half_extents;
 };
 
-// The vertices of `box` whose projection on `direction` is within
-// `tolerance` of the largest, in order around their convex hull: 1 (a
-// vertex), 2 (an edge), 3 or 4 (a face, whole or without its far corner);
-// 0 when all three axes are that flat (a box smaller than the tolerance).
-// Leaving the extreme vertex along axis j costs 2 h_j |cos(axis_j, d)|.
-int SupportSet(const OrientedBox& box, const Eigen::Vector3d& direction, double tolerance,
-               std::array<Eigen::Vector3d, 4>* vertices) {
-  Eigen::Vector3d extreme = box.center;
-  std::array<Eigen::Vector3d, 3> free_edges;  // from the extreme vertex
+// The vertex of `box` farthest along the unit `direction`, the edges
+// leaving it (one per axis, across the box) and what leaving along each
+// costs along `direction`: 2 h_j |cos(axis_j, d)|.
+struct ExtremeVertex {
+  Eigen::Vector3d vertex;
+  std::array<Eigen::Vector3d, 3> edges;
   std::array<double, 3> costs;
-  int num_free = 0;
+};
+
+ExtremeVertex ExtremeVertexOf(const OrientedBox& box, const Eigen::Vector3d& direction) {
+  ExtremeVertex extreme{box.center, {}, {}};
   for (int j = 0; j < 3; ++j) {
     const double cosine = box.axes.col(j).dot(direction);
     const Eigen::Vector3d half_edge =
         (cosine >= 0.0 ? 1.0 : -1.0) * box.half_extents(j) * box.axes.col(j);
-    extreme += half_edge;
-    const double cost = 2.0 * box.half_extents(j) * std::abs(cosine);
-    if (cost <= tolerance) {
-      free_edges[num_free] = -2.0 * half_edge;
-      costs[num_free++] = cost;
-    }
+    extreme.vertex += half_edge;
+    extreme.edges[j] = -2.0 * half_edge;
+    extreme.costs[j] = 2.0 * box.half_extents(j) * std::abs(cosine);
+  }
+  return extreme;
+}
+
+// The box's vertices whose projection on the direction of `extreme` is
+// within `tolerance` of the largest, in order around their convex hull: 1
+// (a vertex), 2 (an edge), 3 or 4 (a face, whole or without its far
+// corner); 0 when all three axes are that flat (a box smaller than the
+// tolerance). A vertex is in the set when the costs of the edges that lead
+// to it from the extreme one sum to at most `tolerance`.
+int SupportSet(const ExtremeVertex& extreme, double tolerance,
+               std::array<Eigen::Vector3d, 4>* vertices) {
+  std::array<int, 3> free_axes;
+  int num_free = 0;
+  for (int j = 0; j < 3; ++j) {
+    if (extreme.costs[j] <= tolerance) free_axes[num_free++] = j;
   }
   if (num_free == 3) return 0;
-  (*vertices)[0] = extreme;
+  (*vertices)[0] = extreme.vertex;
   if (num_free == 0) return 1;
-  (*vertices)[1] = extreme + free_edges[0];
+  const Eigen::Vector3d& first = extreme.edges[free_axes[0]];
+  (*vertices)[1] = extreme.vertex + first;
   if (num_free == 1) return 2;
-  if (costs[0] + costs[1] > tolerance) {  // the far corner is out
-    (*vertices)[2] = extreme + free_edges[1];
+  const Eigen::Vector3d& second = extreme.edges[free_axes[1]];
+  if (extreme.costs[free_axes[0]] + extreme.costs[free_axes[1]] > tolerance) {
+    (*vertices)[2] = extreme.vertex + second;  // the far corner is out
     return 3;
   }
-  (*vertices)[2] = extreme + free_edges[0] + free_edges[1];
-  (*vertices)[3] = extreme + free_edges[1];
+  (*vertices)[2] = extreme.vertex + first + second;
+  (*vertices)[3] = extreme.vertex + second;
   return 4;
+}
+
+int SupportSet(const OrientedBox& box, const Eigen::Vector3d& direction, double tolerance,
+               std::array<Eigen::Vector3d, 4>* vertices) {
+  return SupportSet(ExtremeVertexOf(box, direction), tolerance, vertices);
 }
 
 // A convex polygon, segment or point in the contact plane's coordinates.
@@ -263,6 +283,14 @@ void SinglePoint(const Eigen::Vector3d& on_a, const Eigen::Vector3d& normal, dou
   patch->depth = depth;
   patch->num_points = 1;
   patch->points_W[0] = on_a + 0.5 * depth * normal;
+}
+
+// A far point: `on_b`, a point of B at signed distance `depth` from A
+// along the normal, as the point midway between them.
+void AddFarPoint(const Eigen::Vector3d& on_b, const Eigen::Vector3d& normal, double depth,
+                 ClosedFormPatch* patch) {
+  patch->far_points_W[patch->num_far_points] = on_b - 0.5 * depth * normal;
+  patch->far_depths[patch->num_far_points++] = depth;
 }
 
 // The closest points of a segment and a convex polytope that it does not
@@ -488,12 +516,15 @@ void HalfSpaceEllipsoidPatch(const Eigen::Isometry3d& X_WH, const Ellipsoid& ell
 }
 
 // The normal from the half-space into the box: z_H; the points, the box's
-// support set along −n, moved along n onto the contact plane.
+// support set along −n, moved along n onto the contact plane; its other
+// vertices (those whose edges from the lowest cost more than `tolerance`
+// in height), the far points.
 bool HalfSpaceBoxPatch(const Eigen::Isometry3d& X_WH, const OrientedBox& box,
                        double tolerance, ClosedFormPatch* patch) {
   const Eigen::Vector3d n = X_WH.linear().col(2);
+  const ExtremeVertex lowest = ExtremeVertexOf(box, -n);
   std::array<Eigen::Vector3d, 4> support;
-  const int size = SupportSet(box, -n, tolerance, &support);
+  const int size = SupportSet(lowest, tolerance, &support);
   if (size == 0) return false;
   patch->normal_W = n;
   patch->depth = n.dot(support[0] - X_WH.translation());
@@ -501,15 +532,47 @@ bool HalfSpaceBoxPatch(const Eigen::Isometry3d& X_WH, const OrientedBox& box,
   patch->num_points = size;
   for (int k = 0; k < size; ++k)
     patch->points_W[k] = support[k] + (plane_height - n.dot(support[k])) * n;
+  for (int axes = 1; axes < 8; ++axes) {  // the edges taken, one bit per axis
+    Eigen::Vector3d vertex = lowest.vertex;
+    double cost = 0.0;
+    for (int j = 0; j < 3; ++j) {
+      if ((axes >> j & 1) == 0) continue;
+      vertex += lowest.edges[j];
+      cost += lowest.costs[j];
+    }
+    if (cost > tolerance)
+      AddFarPoint(vertex, n, n.dot(vertex - X_WH.translation()), patch);
+  }
   return true;
+}
+
+// The lowest point, along the unit n, of a circle of `radius` about the
+// unit `axis` (a cylinder's or capsule's rim), from its centre: −r (n −
+// (n·a) a)/s, in `offset`, r s below the centre, in `drop` (s = ‖n − (n·a)
+// a‖, the sine of the axis's angle to n). For s = 0 the whole rim is
+// lowest: the offset is then zero, the centre.
+struct RimLowest {
+  Eigen::Vector3d offset;
+  double drop;
+};
+
+RimLowest RimLowestPoint(const Eigen::Vector3d& n, const Eigen::Vector3d& axis,
+                         double radius) {
+  const Eigen::Vector3d across = n - n.dot(axis) * axis;
+  const double sine = across.norm();
+  if (sine == 0.0) return {Eigen::Vector3d::Zero(), 0.0};
+  return {-(radius / sine) * across, radius * sine};
 }
 
 // The normal from the half-space into the capsule C: z_H. The points: the
 // capsule's support set along −n, the lowest point of each end's cap whose
 // centre lies within `tolerance` of the lowest centre along n (both ends: a
 // capsule lying flat touches along its length, as a box's face does),
-// moved along n onto the contact plane; the other end's beyond it is the
-// far point.
+// moved along n onto the contact plane. The higher end beyond `tolerance`
+// gives the far point: not its cap's lowest point, which lies inside the
+// capsule's cylinder when the capsule is tilted, but the lowest point of
+// the cylinder's rim there, c − r (n − (n·a) a)/s at r s below the centre
+// (s the sine of the axis's angle to n; the cap's lowest point when lying).
 void HalfSpaceCapsulePatch(const Eigen::Isometry3d& X_WH, const Capsule& capsule,
                            const Eigen::Isometry3d& X_WC, double tolerance,
                            ClosedFormPatch* patch) {
@@ -524,15 +587,16 @@ void HalfSpaceCapsulePatch(const Eigen::Isometry3d& X_WH, const Capsule& capsule
   patch->depth = lowest - capsule.radius;
   patch->num_points = 0;
   // A cap's lowest point is radius below its centre; the contact plane lies
-  // depth/2 above the half-space's surface, the far point's φ/2.
+  // depth/2 above the half-space's surface.
   for (int k = 0; k < 2; ++k) {
-    if (heights[k] - lowest <= tolerance) {
-      patch->points_W[patch->num_points++] =
-          ends[k] - (heights[k] - 0.5 * patch->depth) * n;
-    } else {
-      patch->far_depth = heights[k] - capsule.radius;
-      patch->far_point_W = ends[k] - (heights[k] - 0.5 * patch->far_depth) * n;
-    }
+    if (heights[k] - lowest > tolerance) continue;
+    patch->points_W[patch->num_points++] =
+        ends[k] - (heights[k] - 0.5 * patch->depth) * n;
+  }
+  const int higher = heights[0] > heights[1] ? 0 : 1;
+  const RimLowest rim = RimLowestPoint(n, X_WC.linear().col(2), capsule.radius);
+  if (heights[higher] - lowest > tolerance && rim.drop > 0.0) {
+    AddFarPoint(ends[higher] + rim.offset, n, heights[higher] - rim.drop, patch);
   }
 }
 
@@ -547,16 +611,16 @@ void HalfSpaceCapsulePatch(const Eigen::Isometry3d& X_WH, const Capsule& capsule
 // of one tolerance the far rim struck 0.7 mm deep; Coal samples the rim up
 // to r s (1 + s) ≤ tolerance). Otherwise the set is each cap's lowest rim
 // point, c_k − r (n − (n·a) a)/s, within `tolerance` of the lowest (two for
-// a cylinder lying on its side, as a capsule's caps), and the upper cap's
-// beyond that is the far point. depth is the lowest rim point's height.
+// a cylinder lying on its side, as a capsule's caps); the upper cap's
+// beyond that and, while the cylinder would fall back onto its lower cap,
+// that rim's samples beyond `tolerance` (the far side of the rim, which it
+// brings down) are far points. depth is the lowest rim point's height.
 void HalfSpaceCylinderPatch(const Eigen::Isometry3d& X_WH, const Cylinder& cylinder,
                             const Eigen::Isometry3d& X_WC, double tolerance,
                             ClosedFormPatch* patch) {
   const Eigen::Vector3d n = X_WH.linear().col(2);
   const Eigen::Vector3d axis = X_WC.linear().col(2);
-  const double along_axis = n.dot(axis);
-  const Eigen::Vector3d across = n - along_axis * axis;
-  const double sine = across.norm();
+  const RimLowest rim = RimLowestPoint(n, axis, cylinder.radius);
   const Eigen::Vector3d half_axis = 0.5 * cylinder.length * axis;
   const std::array<Eigen::Vector3d, 2> caps = {X_WC.translation() + half_axis,
                                                X_WC.translation() - half_axis};
@@ -564,30 +628,39 @@ void HalfSpaceCylinderPatch(const Eigen::Isometry3d& X_WH, const Cylinder& cylin
                                          n.dot(caps[1] - X_WH.translation())};
   const int lower = heights[0] <= heights[1] ? 0 : 1;
   patch->normal_W = n;
-  patch->depth = heights[lower] - cylinder.radius * sine;
+  patch->depth = heights[lower] - rim.drop;
   const double plane_height = n.dot(X_WH.translation()) + 0.5 * patch->depth;
   const auto on_plane = [&](const Eigen::Vector3d& p) -> Eigen::Vector3d {
     return p + (plane_height - n.dot(p)) * n;
   };
   patch->num_points = 0;
-  if (cylinder.radius * sine <= tolerance) {
-    for (int k = 0; k < ClosedFormPatch::kRimSamples; ++k) {
-      const double angle = 2.0 * M_PI * k / ClosedFormPatch::kRimSamples;
-      const Eigen::Vector3d rim =
-          caps[lower] + cylinder.radius * (std::cos(angle) * X_WC.linear().col(0) +
-                                           std::sin(angle) * X_WC.linear().col(1));
-      patch->points_W[patch->num_points++] = on_plane(rim);
-    }
+  const auto rim_sample = [&](int k) -> Eigen::Vector3d {
+    const double angle = 2.0 * M_PI * k / ClosedFormPatch::kRimSamples;
+    return caps[lower] + cylinder.radius * (std::cos(angle) * X_WC.linear().col(0) +
+                                            std::sin(angle) * X_WC.linear().col(1));
+  };
+  if (rim.drop <= tolerance) {
+    for (int k = 0; k < ClosedFormPatch::kRimSamples; ++k)
+      patch->points_W[patch->num_points++] = on_plane(rim_sample(k));
     return;
   }
-  const Eigen::Vector3d down = (cylinder.radius / sine) * across;
-  patch->points_W[patch->num_points++] = on_plane(caps[lower] - down);
+  // Its centre of mass over the lower cap (tilted by less than atan(2r/L),
+  // L s < 2 r |n·a|), the cylinder falls back onto the cap, whose rim comes
+  // down; otherwise it falls onto its side or rolls on it.
+  const bool over_its_cap =
+      cylinder.length * rim.drop <
+      2.0 * cylinder.radius * cylinder.radius * std::abs(n.dot(axis));
+  for (int k = 0; k < ClosedFormPatch::kRimSamples && over_its_cap; ++k) {
+    const Eigen::Vector3d sample = rim_sample(k);
+    const double height = n.dot(sample - X_WH.translation());
+    if (height - patch->depth > tolerance) AddFarPoint(sample, n, height, patch);
+  }
+  patch->points_W[patch->num_points++] = on_plane(caps[lower] + rim.offset);
   const int upper = 1 - lower;
   if (heights[upper] - heights[lower] <= tolerance) {
-    patch->points_W[patch->num_points++] = on_plane(caps[upper] - down);
+    patch->points_W[patch->num_points++] = on_plane(caps[upper] + rim.offset);
   } else {
-    patch->far_depth = heights[upper] - cylinder.radius * sine;
-    patch->far_point_W = caps[upper] - down - 0.5 * patch->far_depth * n;
+    AddFarPoint(caps[upper] + rim.offset, n, heights[upper] - rim.drop, patch);
   }
 }
 
@@ -658,7 +731,7 @@ bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape&
 bool CalcBoxBoxPatch(const Box& box_a, const Eigen::Isometry3d& X_WA, const Box& box_b,
                      const Eigen::Isometry3d& X_WB, const BoxSeparation& separation,
                      double tolerance, ClosedFormPatch* patch) {
-  patch->far_depth = std::numeric_limits<double>::quiet_NaN();
+  patch->num_far_points = 0;
   if (BoxBoxPatch(MakeOrientedBox(box_a, X_WA), MakeOrientedBox(box_b, X_WB), separation,
                   tolerance, patch)) {
     return true;
@@ -678,7 +751,7 @@ bool CalcBoxBoxPatch(const Box& box_a, const Eigen::Isometry3d& X_WA, const Box&
 bool CalcBoxPolytopePatch(const Box& box, const Eigen::Isometry3d& X_WA,
                           const PosedPolytope& polytope, const BoxSeparation& separation,
                           double tolerance, ClosedFormPatch* patch) {
-  patch->far_depth = std::numeric_limits<double>::quiet_NaN();
+  patch->num_far_points = 0;
   const OrientedBox oriented = MakeOrientedBox(box, X_WA);
   const Eigen::Vector3d& n = separation.axis_W;
   patch->normal_W = n;
@@ -703,7 +776,7 @@ bool CalcCapsulePolytopePatch(const Capsule& capsule, const Eigen::Isometry3d& X
                               const PosedPolytope& polytope,
                               const BoxSeparation& separation, double tolerance,
                               ClosedFormPatch* patch) {
-  patch->far_depth = std::numeric_limits<double>::quiet_NaN();
+  patch->num_far_points = 0;
   const Eigen::Vector3d half_axis = 0.5 * capsule.length * X_WC.linear().col(2);
   const std::array<Eigen::Vector3d, 2> ends = {X_WC.translation() + half_axis,
                                                X_WC.translation() - half_axis};
@@ -735,7 +808,7 @@ bool CalcCapsulePolytopePatch(const Capsule& capsule, const Eigen::Isometry3d& X
 bool CalcClosedFormPatch(const Shape& shape_a, const Eigen::Isometry3d& X_WA,
                          const Shape& shape_b, const Eigen::Isometry3d& X_WB,
                          double tolerance, ClosedFormPatch* patch) {
-  patch->far_depth = std::numeric_limits<double>::quiet_NaN();
+  patch->num_far_points = 0;
   const auto* box_a = std::get_if<Box>(&shape_a);
   const auto* box_b = std::get_if<Box>(&shape_b);
   if (box_a && box_b) {

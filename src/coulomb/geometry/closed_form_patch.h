@@ -1,7 +1,6 @@
 #pragma once
 
 #include <array>
-#include <limits>
 
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
@@ -41,9 +40,11 @@ namespace coulomb {
 // Cylinder–half-space (cans, wheels): the rim of the lower cap, sampled at
 // kRimSamples angles, where all of it lies within twice `tolerance` of its
 // lowest point (standing); else the lowest rim point of each cap within
-// `tolerance` of the lowest (two lying on its side, one tilted), and the
-// other cap's beyond it as the far point (below). Exact. Capsules on the
-// ground likewise give their other cap as the far point.
+// `tolerance` of the lowest (two lying on its side, one tilted), and as far
+// points (below) the other cap's beyond it and the lower rim's samples
+// beyond `tolerance`. Exact. Capsules on the
+// ground likewise give their other cap as a far point, boxes their
+// vertices beyond the support set.
 // Box–half-space: n the half-space's
 // normal, the points the box's support set along −n (below). Box–box, by
 // the separating axis theorem (box_separation.h): n is the axis of largest
@@ -99,14 +100,16 @@ struct ClosedFormPatch {
   int num_points = 0;
   std::array<Eigen::Vector3d, 8> points_W;  // on the contact plane
   static_assert(kRimSamples <= 8);
-  // A point off the patch with its own signed distance far_depth [m], NaN
-  // for none: the lowest point of a tilted cylinder's or capsule's other
-  // cap on the ground, beyond the tolerance, which a body tipping over
-  // swings down within a step (a can falling onto its side struck 7 mm
-  // deep). Midway between the cap and the ground along the normal; the
-  // caller adds it as a speculative contact while within its margin.
-  Eigen::Vector3d far_point_W = Eigen::Vector3d::Zero();
-  double far_depth = std::numeric_limits<double>::quiet_NaN();
+  // Points off the patch, each midway between the shapes along the normal
+  // at its own signed distance far_depths [m] (exact): features beyond the
+  // tolerance that a body tipping over swings down within a step, a box's
+  // other vertices, a tilted capsule's or cylinder's other cap and a tilted
+  // cylinder's rim on the ground (a box falling onto its side struck 20 mm
+  // deep, a can 10 mm). The caller adds those within its margin as
+  // speculative contacts.
+  std::array<Eigen::Vector3d, 12> far_points_W;
+  std::array<double, 12> far_depths;
+  int num_far_points = 0;
 };
 
 bool CalcClosedFormPatch(const Shape& shape_a, const Eigen::Isometry3d& X_WA,

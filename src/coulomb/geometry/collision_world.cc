@@ -361,8 +361,9 @@ struct CollisionWorld::Impl {
   mutable std::vector<double> radii;
   mutable std::vector<char> fixed;
   mutable std::vector<std::pair<int, int>> sweep_pairs;  // places in swept_geometries
-  // Per geometry, GeometryMotion::reach() (the static ones keep 0).
+  // Per geometry, GeometryMotion::reach() and turn (the static ones keep 0).
   mutable std::vector<double> reaches;
+  mutable std::vector<double> turns;
   // The last sweep's pairs (Sweep), and each geometry's pose and
   // allowance at that sweep. One never set allows nothing (Within is false).
   struct SweptPose {
@@ -446,8 +447,10 @@ struct CollisionWorld::Impl {
       const std::vector<Eigen::Isometry3d>& X_WG, double margin,
       const std::vector<GeometryMotion>& motion) const {
     if (static_tree_stale) BuildStaticTree(X_WG);
-    for (const int g : swept_geometries)
+    for (const int g : swept_geometries) {
       reaches[g] = motion.empty() ? 0.0 : motion[g].reach();
+      turns[g] = motion.empty() ? 0.0 : motion[g].turn;
+    }
     UpdateOdometers(X_WG);
     UpdateSweptPairs(X_WG, margin);
     candidates.clear();
@@ -790,6 +793,15 @@ struct CollisionWorld::Impl {
     return margin + reaches[a] + reaches[b];
   }
 
+  // margin + 2 (turn_a + turn_b): the most that a point of the pair may
+  // close on another's gap (both translate alike; over the look-ahead each
+  // point of a geometry turns by at most its turn about the body's origin).
+  // A closed-form patch's far point further above its deepest one cannot
+  // meet the other shape before that one does.
+  double FarPointReach(double margin, int a, int b) const {
+    return margin + 2.0 * (turns[a] + turns[b]);
+  }
+
   // True when the bounding spheres, each swept along its own translation
   // and grown by its turn, stay more than `margin` apart: wherever along its
   // path either geometry stops, they cannot meet.
@@ -1094,6 +1106,7 @@ int CollisionWorld::AddGeometry(const Shape& shape, int tree, int body,
   impl_->filters.emplace_back();
   const int id = num_geometries() - 1;
   impl_->reaches.push_back(0.0);
+  impl_->turns.push_back(0.0);
   if (is_fixed(id) && !impl_->broad_phase[id].half_space) {
     impl_->static_geometries.push_back(id);
     impl_->static_tree_stale = true;
@@ -1195,9 +1208,13 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
       if (closed_form.depth >= pair_margin) continue;
       add_patch(closed_form.normal_W, closed_form.depth, closed_form.num_points,
                 [&](int i) { return closed_form.points_W[i]; });
-      if (closed_form.far_depth < pair_margin) {  // false for NaN: none
-        add_patch(closed_form.normal_W, closed_form.far_depth, 1,
-                  [&](int) { return closed_form.far_point_W; });
+      const double far_limit =
+          std::min(pair_margin, closed_form.depth + impl_->FarPointReach(margin, a, b));
+      for (int k = 0; k < closed_form.num_far_points; ++k) {  // exact: no refinement
+        if (closed_form.far_depths[k] < far_limit) {
+          contacts->push_back({a, b, closed_form.far_points_W[k], closed_form.normal_W,
+                               closed_form.far_depths[k]});
+        }
       }
       continue;
     }
