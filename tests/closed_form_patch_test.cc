@@ -927,14 +927,33 @@ TEST(ClosedFormPatch, MatchesCoalOnCylindersOnTheGround) {
 // (1 cm + 2 cm) of the ground, and within the margin and twice the turn of
 // the lowest vertex (the vertices translate alike). The vertices are
 // enumerated here from the pose, ±h along each axis.
-TEST(ClosedFormPatch, ABoxOnTheGroundTouchesWithEachVertexWithinTheMargin) {
+// A box tilted at random near the top face (z = 0) of `base` (the ground,
+// or a box wide enough that the tilted box never overhangs it), added to
+// the world before or after it: each of its vertices within the margin plus
+// the look-ahead (and within the margin plus twice its turn above the
+// lowest, FarPointReach) touches by exactly one contact at its own exact
+// gap, its height, whether in the patch or a far point, and no other
+// contact is reported. The box's vertices on the face of a box in either
+// order: the face belongs to A or to B.
+void ExpectEachVertexWithinTheMarginToTouch(const Shape& base, bool tilted_box_first) {
   RandomDraws draw(29);
   const Box box{Eigen::Vector3d(0.1, 0.2, 0.05)};
+  const Eigen::Isometry3d X_WBase =
+      std::holds_alternative<Box>(base)
+          ? Pose(Eigen::Vector3d(0, 0, -0.5 * std::get<Box>(base).size.z()),
+                 Eigen::Matrix3d::Identity())
+          : Eigen::Isometry3d::Identity();
   CollisionWorld world;
-  world.AddGeometry(HalfSpace{}, -1, 0, Eigen::Isometry3d::Identity());
-  world.AddGeometry(box, 1, 0, Eigen::Isometry3d::Identity());
+  const int tilted = tilted_box_first ? 0 : 1;
+  for (int g = 0; g < 2; ++g) {
+    if (g == tilted) {
+      world.AddGeometry(box, 1, 0, Eigen::Isometry3d::Identity());
+    } else {
+      world.AddGeometry(base, -1, 0, X_WBase);
+    }
+  }
   std::vector<ContactPoint> contacts;
-  int far_contacts = 0;
+  int far_contacts = 0, tilted_as_a = 0;
   for (int trial = 0; trial < 400; ++trial) {
     const double margin = trial % 2 == 0 ? 0.01 : 0.05;
     // Half the trials near a face, an edge or a vertex resting flat.
@@ -957,20 +976,23 @@ TEST(ClosedFormPatch, ABoxOnTheGroundTouchesWithEachVertexWithinTheMargin) {
     const Eigen::Isometry3d X_WB = Pose(position, R_WB);
     std::vector<GeometryMotion> motion(2);
     if (trial % 3 == 0)
-      motion[1] = {.translation = Eigen::Vector3d(0, 0, -0.01), .turn = 0.02};
-    world.ComputeContacts({Eigen::Isometry3d::Identity(), X_WB}, margin, &contacts,
-                          motion);
+      motion[tilted] = {.translation = Eigen::Vector3d(0, 0, -0.01), .turn = 0.02};
+    std::vector<Eigen::Isometry3d> X_WG(2, X_WBase);
+    X_WG[tilted] = X_WB;
+    world.ComputeContacts(X_WG, margin, &contacts, motion);
     const double lowest_vertex = position.z() + lowest;
     int within = 0;
     for (const Eigen::Vector3d& vertex_B : vertices_B) {
       const Eigen::Vector3d vertex = X_WB * vertex_B;
-      if (!(vertex.z() < margin + motion[1].reach() &&
-            vertex.z() - lowest_vertex < margin + 2.0 * motion[1].turn))
+      if (!(vertex.z() < margin + motion[tilted].reach() &&
+            vertex.z() - lowest_vertex < margin + 2.0 * motion[tilted].turn))
         continue;
       ++within;
       int found = 0;
       for (const ContactPoint& contact : contacts) {
-        const Eigen::Vector3d on_box = contact.p_W + 0.5 * contact.phi * contact.normal_W;
+        const double towards_box = contact.geometry_b == tilted ? 0.5 : -0.5;
+        const Eigen::Vector3d on_box =
+            contact.p_W + towards_box * contact.phi * contact.normal_W;
         if ((on_box - vertex).norm() > 1e-9) continue;
         ++found;
         EXPECT_NEAR(contact.phi, vertex.z(), 1e-9) << "trial " << trial;
@@ -980,8 +1002,23 @@ TEST(ClosedFormPatch, ABoxOnTheGroundTouchesWithEachVertexWithinTheMargin) {
       far_contacts += vertex.z() > lowest_vertex + 1e-3;
     }
     EXPECT_EQ(static_cast<int>(contacts.size()), within) << "trial " << trial;
+    tilted_as_a += !contacts.empty() && contacts[0].geometry_a == tilted;
   }
   EXPECT_GT(far_contacts, 100);
+  // The order the world reports the pair in: the base's face is B's here.
+  if (tilted_box_first && std::holds_alternative<Box>(base)) {
+    EXPECT_GT(tilted_as_a, 100);
+  }
+}
+
+TEST(ClosedFormPatch, ABoxOnTheGroundTouchesWithEachVertexWithinTheMargin) {
+  ExpectEachVertexWithinTheMarginToTouch(HalfSpace{}, false);
+}
+
+TEST(ClosedFormPatch, ABoxOnAWideBoxTouchesWithEachVertexWithinTheMargin) {
+  const Box wide{Eigen::Vector3d(3.0, 3.0, 0.2)};
+  ExpectEachVertexWithinTheMarginToTouch(wide, false);
+  ExpectEachVertexWithinTheMarginToTouch(wide, true);
 }
 
 }  // namespace

@@ -439,9 +439,11 @@ TEST(Simulation, StepsReportTheNewtonIterationsPerTree) {
 // 7 mm, without them). It must end standing (its z axis vertical, its
 // centre `standing_height` high) or lying (its z axis level, its centre
 // `lying_height` high), without striking more than 1 mm into the ground.
+// The ground: `floor`, a half-space, or the top face (z = 0) of a wide box,
+// where the far points are the body's vertices over that face.
 void ExpectToTipOntoItsBaseOrSide(const Shape& shape, double lowest_below_centre_at_zero,
                                   double half_base, double standing_height,
-                                  double lying_height) {
+                                  double lying_height, const Shape& floor = HalfSpace{}) {
   const double critical_tilt = std::atan(half_base / standing_height);
   for (const double tilt : {0.5, 0.7, 0.9, 1.1, 1.6, 2.4}) {
     const double angle = tilt * critical_tilt;
@@ -449,7 +451,10 @@ void ExpectToTipOntoItsBaseOrSide(const Shape& shape, double lowest_below_centre
     scene.parameters.time_step = 0.01;
     ContactMaterial material;
     material.friction = 0.8;
-    scene.system.AddStaticGeometry(HalfSpace{}, Eigen::Isometry3d::Identity(), material);
+    Eigen::Isometry3d X_WFloor = Eigen::Isometry3d::Identity();
+    if (const Box* slab = std::get_if<Box>(&floor))
+      X_WFloor.translation().z() = -0.5 * slab->size.z();
+    scene.system.AddStaticGeometry(floor, X_WFloor, material);
     Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
     pose.linear() = Eigen::AngleAxisd(angle, Eigen::Vector3d::UnitY()).toRotationMatrix();
     pose.translation().z() = lowest_below_centre_at_zero * std::cos(angle) +
@@ -480,6 +485,14 @@ TEST(TippingOver, ACanLandsOnItsCapOrSideWithoutStrikingIntoTheGround) {
 TEST(TippingOver, ABoxLandsOnItsBaseOrSideWithoutStrikingIntoTheGround) {
   const Box box{Eigen::Vector3d(0.1, 0.14, 0.3)};
   ExpectToTipOntoItsBaseOrSide(box, 0.15, 0.05, 0.15, 0.05);
+}
+
+// The same box on a wide box's top face (a box falling onto its side there
+// struck 20 mm deep without the far points of box pairs).
+TEST(TippingOver, ABoxLandsOnItsBaseOrSideWithoutStrikingIntoABoxBelow) {
+  const Box box{Eigen::Vector3d(0.1, 0.14, 0.3)};
+  ExpectToTipOntoItsBaseOrSide(box, 0.15, 0.05, 0.15, 0.05,
+                               Box{Eigen::Vector3d(2.0, 2.0, 0.2)});
 }
 
 TEST(Simulation, ClutterSpreadsAnyNumberOfBodiesOverItsFourColumns) {

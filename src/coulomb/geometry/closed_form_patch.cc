@@ -190,9 +190,61 @@ bool PatchOfSupportSets(const Eigen::Vector3d& n, const Eigen::Vector3d* a, int 
   return true;
 }
 
+// A far point: `on_b`, a point of B at signed distance `depth` from A
+// along the normal, as the point midway between them.
+void AddFarPoint(const Eigen::Vector3d& on_b, const Eigen::Vector3d& normal, double depth,
+                 ClosedFormPatch* patch) {
+  patch->far_points_W[patch->num_far_points] = on_b - 0.5 * depth * normal;
+  patch->far_depths[patch->num_far_points++] = depth;
+}
+
+// The gaps a far point may have: beyond the patch (above `least`, its
+// depth plus the tolerance) and within reach of it (below `most`) [m].
+struct FarPointRange {
+  double least;
+  double most;
+};
+
+// The far points of a face of `reference` (the one whose outward normal is
+// the unit `out`, if `out` is one of its axes): the vertices of `incident`
+// over that face, each at its gap g along `out` from the face's plane
+// (negative below it), in `range`. Over the face a positive g is the
+// vertex's exact distance to the box, a negative one its depth below the
+// face along `out` (as the patch's points measure theirs); a vertex beyond
+// the face's edges is left out, its gap to the plane being less than its
+// distance to the box. The point lies midway, at the vertex − g/2 out.
+void AddFaceFarPoints(const OrientedBox& reference, const OrientedBox& incident,
+                      const Eigen::Vector3d& out, const FarPointRange& range,
+                      ClosedFormPatch* patch) {
+  const Eigen::Vector3d out_R = reference.axes.transpose() * out;
+  int face = 0;
+  out_R.cwiseAbs().maxCoeff(&face);
+  if (std::abs(out_R[face]) < 1.0 - 1e-9) return;  // an edge or the other box's axis
+  const double side = out_R[face] > 0.0 ? 1.0 : -1.0;
+  // The incident box in the reference's frame: its centre and half edges.
+  const Eigen::Vector3d center =
+      reference.axes.transpose() * (incident.center - reference.center);
+  const Eigen::Matrix3d half_edges =
+      reference.axes.transpose() * incident.axes * incident.half_extents.asDiagonal();
+  for (int corner = 0; corner < 8; ++corner) {
+    Eigen::Vector3d vertex = center;
+    for (int k = 0; k < 3; ++k)
+      vertex += ((corner >> k & 1) ? 1.0 : -1.0) * half_edges.col(k);
+    const double gap = side * vertex[face] - reference.half_extents[face];
+    if (!(gap > range.least && gap < range.most)) continue;
+    bool over_face = true;
+    for (int k = 0; k < 3; ++k) {
+      if (k != face && std::abs(vertex[k]) > reference.half_extents[k]) over_face = false;
+    }
+    if (over_face) {
+      AddFarPoint(reference.center + reference.axes * vertex, out, gap, patch);
+    }
+  }
+}
+
 // Boxes A and B: the patch on their best separating axis (see the header).
 bool BoxBoxPatch(const OrientedBox& a, const OrientedBox& b,
-                 const BoxSeparation& separation, double tolerance,
+                 const BoxSeparation& separation, double tolerance, double far_reach,
                  ClosedFormPatch* patch) {
   const Eigen::Vector3d& n = separation.axis_W;
   patch->normal_W = n;
@@ -201,7 +253,14 @@ bool BoxBoxPatch(const OrientedBox& a, const OrientedBox& b,
   const int size_a = SupportSet(a, n, tolerance, &support_a);
   const int size_b = SupportSet(b, -n, tolerance, &support_b);
   if (size_a == 0 || size_b == 0) return false;
-  return PatchOfSupportSets(n, support_a.data(), size_a, support_b.data(), size_b, patch);
+  if (!PatchOfSupportSets(n, support_a.data(), size_a, support_b.data(), size_b, patch))
+    return false;
+  if (far_reach > tolerance) {
+    const FarPointRange range{patch->depth + tolerance, patch->depth + far_reach};
+    AddFaceFarPoints(a, b, n, range, patch);
+    AddFaceFarPoints(b, a, -n, range, patch);
+  }
+  return true;
 }
 
 double Cross2(const Eigen::Vector2d& origin, const Eigen::Vector2d& u,
@@ -283,14 +342,6 @@ void SinglePoint(const Eigen::Vector3d& on_a, const Eigen::Vector3d& normal, dou
   patch->depth = depth;
   patch->num_points = 1;
   patch->points_W[0] = on_a + 0.5 * depth * normal;
-}
-
-// A far point: `on_b`, a point of B at signed distance `depth` from A
-// along the normal, as the point midway between them.
-void AddFarPoint(const Eigen::Vector3d& on_b, const Eigen::Vector3d& normal, double depth,
-                 ClosedFormPatch* patch) {
-  patch->far_points_W[patch->num_far_points] = on_b - 0.5 * depth * normal;
-  patch->far_depths[patch->num_far_points++] = depth;
 }
 
 // The closest points of a segment and a convex polytope that it does not
@@ -730,10 +781,10 @@ bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape&
 
 bool CalcBoxBoxPatch(const Box& box_a, const Eigen::Isometry3d& X_WA, const Box& box_b,
                      const Eigen::Isometry3d& X_WB, const BoxSeparation& separation,
-                     double tolerance, ClosedFormPatch* patch) {
+                     double tolerance, ClosedFormPatch* patch, double far_reach) {
   patch->num_far_points = 0;
   if (BoxBoxPatch(MakeOrientedBox(box_a, X_WA), MakeOrientedBox(box_b, X_WB), separation,
-                  tolerance, patch)) {
+                  tolerance, far_reach, patch)) {
     return true;
   }
   if (!(separation.separation > 0.0)) return false;  // overlapping: Coal's EPA

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <limits>
 
 #include <Eigen/Dense>
 #include <Eigen/Geometry>
@@ -62,7 +63,11 @@ namespace coulomb {
 // (a vertex and an edge, two vertices, two edges whose closest points are
 // not interior to both: s is then only a lower bound of the distance) get
 // one point, midway between their closest points (box_distance.h), the
-// normal along them and their distance as depth.
+// normal along them and their distance as depth. When n is a face normal
+// of one box, the other box's vertices over that face (their projections
+// within its edges) and beyond the tolerance are far points, at their gaps
+// along n to the face's plane: exact, the face being the box's nearest
+// feature to them.
 //
 // Box–small convex polytope (polytope_separation.h: a height field's prism):
 // as two boxes, over the box's face normals, the polytope's distinct face
@@ -105,10 +110,11 @@ struct ClosedFormPatch {
   // tolerance that a body tipping over swings down within a step, a box's
   // other vertices, a tilted capsule's or cylinder's other cap and a tilted
   // cylinder's rim on the ground (a box falling onto its side struck 20 mm
-  // deep, a can 10 mm). The caller adds those within its margin as
-  // speculative contacts.
-  std::array<Eigen::Vector3d, 12> far_points_W;
-  std::array<double, 12> far_depths;
+  // deep, a can 10 mm), and a box's vertices over the face of another box
+  // that it pivots on (the collapsing clutter's deepest strikes). The caller
+  // adds those within its margin as speculative contacts.
+  std::array<Eigen::Vector3d, 16> far_points_W;
+  std::array<double, 16> far_depths;
   int num_far_points = 0;
 };
 
@@ -119,9 +125,13 @@ bool CalcClosedFormPatch(const Shape& shape_a, const Eigen::Isometry3d& X_WA,
 // The box–box case with the boxes' separating axis already known
 // (BoxSeparatingAxis with kEdgeAxisBias, complete: not stopped early), as
 // the broad phase leaves it for the pairs it keeps.
+// Far points whose gap exceeds the patch's depth by `far_reach` [m] or more
+// are left out (the caller's own limit: none are computed when it is within
+// the tolerance).
 bool CalcBoxBoxPatch(const Box& box_a, const Eigen::Isometry3d& X_WA, const Box& box_b,
                      const Eigen::Isometry3d& X_WB, const BoxSeparation& separation,
-                     double tolerance, ClosedFormPatch* patch);
+                     double tolerance, ClosedFormPatch* patch,
+                     double far_reach = std::numeric_limits<double>::infinity());
 
 // A box A and a small convex polytope (polytope_separation.h) with their
 // separating axis already known (BoxPolytopeSeparatingAxis with

@@ -1036,14 +1036,16 @@ struct CollisionWorld::Impl {
   // unless switched off; false where it does not apply (Coal then). Two
   // boxes, a box or a capsule and a small polytope use the broad phase's
   // separating axis.
+  // `far_reach`: FarPointReach of the pair.
   bool ClosedFormPatchOf(int a, int b, const std::vector<Eigen::Isometry3d>& X_WG,
-                         const BoxSeparation& separation, ClosedFormPatch* patch) const {
+                         const BoxSeparation& separation, double far_reach,
+                         ClosedFormPatch* patch) const {
     if (!closed_form_patches) return false;
     const auto* box_a = std::get_if<Box>(&geometries[a].our_shape);
     const auto* box_b = std::get_if<Box>(&geometries[b].our_shape);
     if (box_a && box_b) {
       return CalcBoxBoxPatch(*box_a, X_WG[a], *box_b, X_WG[b], separation,
-                             kPatchTolerance, patch);
+                             kPatchTolerance, patch, far_reach);
     }
     PosedPolytope posed;
     if (const int other =
@@ -1203,13 +1205,13 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
       }
     };
     ClosedFormPatch& closed_form = impl_->closed_form_patch;
+    const double far_reach = impl_->FarPointReach(margin, a, b);
     if (impl_->ClosedFormPatchOf(a, b, X_WG, impl_->candidate_separations[pair_index],
-                                 &closed_form)) {
+                                 far_reach, &closed_form)) {
       if (closed_form.depth >= pair_margin) continue;
       add_patch(closed_form.normal_W, closed_form.depth, closed_form.num_points,
                 [&](int i) { return closed_form.points_W[i]; });
-      const double far_limit =
-          std::min(pair_margin, closed_form.depth + impl_->FarPointReach(margin, a, b));
+      const double far_limit = std::min(pair_margin, closed_form.depth + far_reach);
       for (int k = 0; k < closed_form.num_far_points; ++k) {  // exact: no refinement
         if (closed_form.far_depths[k] < far_limit) {
           contacts->push_back({a, b, closed_form.far_points_W[k], closed_form.normal_W,
