@@ -63,11 +63,10 @@ namespace coulomb {
 // (a vertex and an edge, two vertices, two edges whose closest points are
 // not interior to both: s is then only a lower bound of the distance) get
 // one point, midway between their closest points (box_distance.h), the
-// normal along them and their distance as depth. When n is a face normal
-// of one box, the other box's vertices over that face (their projections
-// within its edges) and beyond the tolerance are far points, at their gaps
-// along n to the face's plane: exact, the face being the box's nearest
-// feature to them.
+// normal along them and their distance as depth. While the boxes touch
+// (depth below the tolerance), each box's vertices outside the other box
+// and beyond the tolerance are far points, at their exact distances to it,
+// each along its own normal (from the other box's point nearest it).
 //
 // Box–small convex polytope (polytope_separation.h: a height field's prism):
 // as two boxes, over the box's face normals, the polytope's distinct face
@@ -105,15 +104,16 @@ struct ClosedFormPatch {
   int num_points = 0;
   std::array<Eigen::Vector3d, 8> points_W;  // on the contact plane
   static_assert(kRimSamples <= 8);
-  // Points off the patch, each midway between the shapes along the normal
-  // at its own signed distance far_depths [m] (exact): features beyond the
+  // Points off the patch, each midway between the shapes along its own
+  // normal at its own signed distance far_depths [m] (exact): features beyond the
   // tolerance that a body tipping over swings down within a step, a box's
   // other vertices, a tilted capsule's or cylinder's other cap and a tilted
   // cylinder's rim on the ground (a box falling onto its side struck 20 mm
-  // deep, a can 10 mm), and a box's vertices over the face of another box
-  // that it pivots on (the collapsing clutter's deepest strikes). The caller
-  // adds those within its margin as speculative contacts.
+  // deep, a can 10 mm), and either box's vertices against the other box
+  // (one that pivots on another's face, edge or vertex). The caller adds
+  // those within its margin as speculative contacts.
   std::array<Eigen::Vector3d, 16> far_points_W;
+  std::array<Eigen::Vector3d, 16> far_normals_W;  // unit, from A into B
   std::array<double, 16> far_depths;
   int num_far_points = 0;
 };

@@ -1214,8 +1214,8 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
       const double far_limit = std::min(pair_margin, closed_form.depth + far_reach);
       for (int k = 0; k < closed_form.num_far_points; ++k) {  // exact: no refinement
         if (closed_form.far_depths[k] < far_limit) {
-          contacts->push_back({a, b, closed_form.far_points_W[k], closed_form.normal_W,
-                               closed_form.far_depths[k]});
+          contacts->push_back({a, b, closed_form.far_points_W[k],
+                               closed_form.far_normals_W[k], closed_form.far_depths[k]});
         }
       }
       continue;
