@@ -112,6 +112,7 @@ struct ClosedFormPatch {
   // deep, a can 10 mm), and either box's vertices against the other box
   // (one that pivots on another's face, edge or vertex). The caller adds
   // those within its margin as speculative contacts.
+  // (16: two boxes' 8 vertices each, at most.)
   std::array<Eigen::Vector3d, 16> far_points_W;
   std::array<Eigen::Vector3d, 16> far_normals_W;  // unit, from A into B
   std::array<double, 16> far_depths;
