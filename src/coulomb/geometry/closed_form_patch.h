@@ -127,8 +127,8 @@ bool CalcClosedFormPatch(const Shape& shape_a, const Eigen::Isometry3d& X_WA,
 // (BoxSeparatingAxis with kEdgeAxisBias, complete: not stopped early), as
 // the broad phase leaves it for the pairs it keeps.
 // Far points whose gap exceeds the patch's depth by `far_reach` [m] or more
-// are left out (the caller's own limit: none are computed when it is within
-// the tolerance).
+// are left out (the caller's own limit); none are computed when the boxes
+// do not touch or `far_reach` is within the tolerance plus 0.1 mm.
 bool CalcBoxBoxPatch(const Box& box_a, const Eigen::Isometry3d& X_WA, const Box& box_b,
                      const Eigen::Isometry3d& X_WB, const BoxSeparation& separation,
                      double tolerance, ClosedFormPatch* patch,
