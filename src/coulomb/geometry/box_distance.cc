@@ -49,17 +49,16 @@ BoxClosestPoints ClosestPointsOfDisjointBoxes(const Eigen::Isometry3d& X_WA,
   const Eigen::Vector3d c =
       X_WA.linear().transpose() * (X_WB.translation() - X_WA.translation());
   const Eigen::Vector3d c_in_b = -(R.transpose() * c);  // A's centre in B's frame
-  // B's half axes h_b,j b_j in A's frame, A's h_a,j a_j in B's frame.
-  const Eigen::Matrix3d half_axes_b = R * h_b.asDiagonal();
-  const Eigen::Matrix3d half_axes_a_in_b = R.transpose() * h_a.asDiagonal();
+  // B in A's frame, A in B's.
+  const BoxInFrame b_in_a{c, R * h_b.asDiagonal()};
+  const BoxInFrame a_in_b{c_in_b, R.transpose() * h_a.asDiagonal()};
   Best best;
   // Each vertex and its nearest point of the other box (clamped there).
   for (int k = 0; k < 8; ++k) {
-    const Eigen::Vector3d signs = Signs(k);
-    const Eigen::Vector3d v_b = c + half_axes_b * signs;
-    best.Consider(v_b.cwiseMax(-h_a).cwiseMin(h_a), v_b);
-    const Eigen::Vector3d v_a_in_b = c_in_b + half_axes_a_in_b * signs;
-    best.Consider(Corner(h_a, signs), c + R * v_a_in_b.cwiseMax(-h_b).cwiseMin(h_b));
+    const Eigen::Vector3d v_b = b_in_a.Vertex(k);
+    best.Consider(NearestPointOfBox(v_b, h_a), v_b);
+    best.Consider(Corner(h_a, Signs(k)),
+                  c + R * NearestPointOfBox(a_in_b.Vertex(k), h_b));
   }
   // Edges: closest points interior to an edge of each are joined by the
   // common normal n ∥ a_i × b_j, pointing from A to B; the edge of A along

@@ -24,6 +24,28 @@ struct BoxClosestPoints {
   double distance = 0.0;                           // ‖on_b − on_a‖ [m]
 };
 
+// A box B seen in another box A's frame: its centre and its half axes
+// h_b,j b_j (columns), so that vertex k is centre + Σ_j ±h_b,j b_j, the sign
+// of axis j that of bit j of k. A point's nearest point of A (half extents
+// h_a) is the point clamped into [−h_a, h_a]: the vertex–solid candidates of
+// a box pair's distance (ClosestPointsOfDisjointBoxes, and the far points
+// of closed_form_patch.h).
+struct BoxInFrame {
+  Eigen::Vector3d center;
+  Eigen::Matrix3d half_axes;
+
+  Eigen::Vector3d Vertex(int k) const {
+    const Eigen::Vector3d signs((k & 1) ? 1.0 : -1.0, (k & 2) ? 1.0 : -1.0,
+                                (k & 4) ? 1.0 : -1.0);
+    return center + half_axes * signs;
+  }
+};
+
+inline Eigen::Vector3d NearestPointOfBox(const Eigen::Vector3d& p,
+                                         const Eigen::Vector3d& half_extents) {
+  return p.cwiseMax(-half_extents).cwiseMin(half_extents);
+}
+
 BoxClosestPoints ClosestPointsOfDisjointBoxes(const Eigen::Isometry3d& X_WA,
                                               const Eigen::Vector3d& half_extents_a,
                                               const Eigen::Isometry3d& X_WB,

@@ -218,16 +218,13 @@ struct FarPointRange {
 void AddVertexFarPoints(const OrientedBox& reference, const OrientedBox& incident,
                         bool incident_is_b, const FarPointRange& range,
                         ClosedFormPatch* patch) {
-  const Eigen::Vector3d center =
-      reference.axes.transpose() * (incident.center - reference.center);
-  const Eigen::Matrix3d half_edges =
-      reference.axes.transpose() * incident.axes * incident.half_extents.asDiagonal();
-  const Eigen::Vector3d& h = reference.half_extents;
+  const BoxInFrame seen{
+      reference.axes.transpose() * (incident.center - reference.center),
+      reference.axes.transpose() * incident.axes * incident.half_extents.asDiagonal()};
   for (int corner = 0; corner < 8; ++corner) {
-    Eigen::Vector3d vertex = center;  // in the reference box's frame
-    for (int k = 0; k < 3; ++k)
-      vertex += ((corner >> k & 1) ? 1.0 : -1.0) * half_edges.col(k);
-    const Eigen::Vector3d outside = vertex - vertex.cwiseMax(-h).cwiseMin(h);
+    const Eigen::Vector3d vertex = seen.Vertex(corner);  // in the reference's frame
+    const Eigen::Vector3d outside =
+        vertex - NearestPointOfBox(vertex, reference.half_extents);
     const double distance = outside.norm();
     if (!(distance > 0.0 && distance > range.least && distance < range.most)) continue;
     const Eigen::Vector3d v_W = reference.center + reference.axes * vertex;
