@@ -1027,6 +1027,69 @@ void ExpectEachVertexWithinTheMarginToTouch(const Shape& base, bool tilted_box_f
   }
 }
 
+// A far-point reach leaves out exactly the far points more than it above
+// the patch's depth: against the same call without a reach, on boxes,
+// capsules and cylinders tipping on the ground and on a box, the patch is
+// the same and the far points are those of the unlimited call within the
+// reach (to round-off at its boundary).
+TEST(ClosedFormPatch, FarPointsBeyondTheReachAreLeftOut) {
+  RandomDraws draw(31);
+  const Box box{Eigen::Vector3d(0.1, 0.2, 0.05)};
+  const std::vector<Shape> shapes = {box, Capsule{0.03, 0.2}, Cylinder{0.04, 0.1}};
+  constexpr double kTolerance = 1e-3, kRoundoff = 1e-12;
+  std::array<int, 3> kept{}, left_out{};  // by shape
+  for (int trial = 0; trial < 600; ++trial) {
+    const Shape& shape = shapes[trial % 3];
+    const bool on_a_box = trial % 6 == 0;  // boxes only: trial % 3 == 0
+    const Shape base =
+        on_a_box ? Shape{Box{Eigen::Vector3d(3.0, 3.0, 0.2)}} : Shape{HalfSpace{}};
+    const Eigen::Isometry3d X_WBase =
+        on_a_box ? Pose(Eigen::Vector3d(0, 0, -0.1), Eigen::Matrix3d::Identity())
+                 : Eigen::Isometry3d::Identity();
+    // Tilted by up to 0.6 rad from resting on a face, or from standing on a
+    // cap or lying on a side (every other trial).
+    const double about_x = 0.6 * draw.Unit(), about_y = 0.6 * draw.Unit();
+    const double lying = (trial / 3) % 2 == 1 ? 0.5 * M_PI : 0.0;
+    const Eigen::Matrix3d R_WS =
+        Eigen::Matrix3d(Eigen::AngleAxisd(about_x, Eigen::Vector3d::UnitX()) *
+                        Eigen::AngleAxisd(about_y, Eigen::Vector3d::UnitY()) *
+                        Eigen::AngleAxisd(lying, Eigen::Vector3d::UnitX()));
+    const double height = 0.2 + 0.005 * draw.Unit();
+    Eigen::Isometry3d X_WS = Pose(Eigen::Vector3d(0, 0, height), R_WS);
+    ClosedFormPatch unlimited;
+    ASSERT_TRUE(CalcClosedFormPatch(base, X_WBase, shape, X_WS, kTolerance, &unlimited));
+    X_WS.translation().z() -= unlimited.depth + 0.002 * draw.Unit();  // down to it
+    ASSERT_TRUE(CalcClosedFormPatch(base, X_WBase, shape, X_WS, kTolerance, &unlimited));
+    const double reach = 0.002 + 0.1 * std::abs(draw.Unit());
+    ClosedFormPatch limited;
+    ASSERT_TRUE(
+        CalcClosedFormPatch(base, X_WBase, shape, X_WS, kTolerance, &limited, reach));
+    ASSERT_EQ(limited.num_points, unlimited.num_points) << "trial " << trial;
+    EXPECT_EQ(limited.depth, unlimited.depth) << "trial " << trial;
+    for (int i = 0; i < limited.num_points; ++i)
+      EXPECT_EQ(limited.points_W[i], unlimited.points_W[i]) << "trial " << trial;
+    int found = 0;
+    for (int k = 0; k < unlimited.num_far_points; ++k) {
+      const double rise = unlimited.far_depths[k] - unlimited.depth;
+      bool in_limited = false;
+      for (int j = 0; j < limited.num_far_points; ++j) {
+        in_limited |= limited.far_points_W[j] == unlimited.far_points_W[k] &&
+                      limited.far_normals_W[j] == unlimited.far_normals_W[k] &&
+                      limited.far_depths[j] == unlimited.far_depths[k];
+      }
+      found += in_limited;
+      if (std::abs(rise - reach) < kRoundoff) continue;
+      EXPECT_EQ(in_limited, rise < reach) << "trial " << trial << ", rise " << rise;
+      (rise < reach ? kept : left_out)[trial % 3] += 1;
+    }
+    EXPECT_EQ(found, limited.num_far_points) << "trial " << trial;
+  }
+  for (int shape = 0; shape < 3; ++shape) {
+    EXPECT_GT(kept[shape], 20) << "shape " << shape;
+    EXPECT_GT(left_out[shape], 20) << "shape " << shape;
+  }
+}
+
 TEST(ClosedFormPatch, ABoxOnTheGroundTouchesWithEachVertexWithinTheMargin) {
   ExpectEachVertexWithinTheMarginToTouch(HalfSpace{}, false);
 }

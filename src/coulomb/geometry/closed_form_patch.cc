@@ -577,7 +577,7 @@ void HalfSpaceEllipsoidPatch(const Eigen::Isometry3d& X_WH, const Ellipsoid& ell
 // vertices (those whose edges from the lowest cost more than `tolerance`
 // in height), the far points.
 bool HalfSpaceBoxPatch(const Eigen::Isometry3d& X_WH, const OrientedBox& box,
-                       double tolerance, ClosedFormPatch* patch) {
+                       double tolerance, double far_reach, ClosedFormPatch* patch) {
   const Eigen::Vector3d n = X_WH.linear().col(2);
   const ExtremeVertex lowest = ExtremeVertexOf(box, -n);
   std::array<Eigen::Vector3d, 4> support;
@@ -590,15 +590,14 @@ bool HalfSpaceBoxPatch(const Eigen::Isometry3d& X_WH, const OrientedBox& box,
   for (int k = 0; k < size; ++k)
     patch->points_W[k] = support[k] + (plane_height - n.dot(support[k])) * n;
   for (int axes = 1; axes < 8; ++axes) {  // the edges taken, one bit per axis
+    double cost = 0.0;                    // the vertex's height above the lowest
+    for (int j = 0; j < 3; ++j) cost += (axes >> j & 1) * lowest.costs[j];
+    if (!(cost > tolerance && cost < far_reach)) continue;
     Eigen::Vector3d vertex = lowest.vertex;
-    double cost = 0.0;
     for (int j = 0; j < 3; ++j) {
-      if ((axes >> j & 1) == 0) continue;
-      vertex += lowest.edges[j];
-      cost += lowest.costs[j];
+      if (axes >> j & 1) vertex += lowest.edges[j];
     }
-    if (cost > tolerance)
-      AddFarPoint(vertex, n, n.dot(vertex - X_WH.translation()), patch);
+    AddFarPoint(vertex, n, n.dot(vertex - X_WH.translation()), patch);
   }
   return true;
 }
@@ -632,7 +631,7 @@ RimLowest RimLowestPoint(const Eigen::Vector3d& n, const Eigen::Vector3d& axis,
 // (s the sine of the axis's angle to n; the cap's lowest point when lying).
 void HalfSpaceCapsulePatch(const Eigen::Isometry3d& X_WH, const Capsule& capsule,
                            const Eigen::Isometry3d& X_WC, double tolerance,
-                           ClosedFormPatch* patch) {
+                           double far_reach, ClosedFormPatch* patch) {
   const Eigen::Vector3d n = X_WH.linear().col(2);
   const Eigen::Vector3d half_axis = 0.5 * capsule.length * X_WC.linear().col(2);
   const std::array<Eigen::Vector3d, 2> ends = {X_WC.translation() + half_axis,
@@ -650,11 +649,15 @@ void HalfSpaceCapsulePatch(const Eigen::Isometry3d& X_WH, const Capsule& capsule
     patch->points_W[patch->num_points++] =
         ends[k] - (heights[k] - 0.5 * patch->depth) * n;
   }
+  // The far point lies r (1 − s) ≥ 0 more above the deepest point than its
+  // end does: an end beyond `far_reach` has none within it.
   const int higher = heights[0] > heights[1] ? 0 : 1;
+  const double rise = heights[higher] - lowest;
+  if (!(rise > tolerance && rise < far_reach)) return;
   const RimLowest rim = RimLowestPoint(n, X_WC.linear().col(2), capsule.radius);
-  if (heights[higher] - lowest > tolerance && rim.drop > 0.0) {
-    AddFarPoint(ends[higher] + rim.offset, n, heights[higher] - rim.drop, patch);
-  }
+  const double far_depth = heights[higher] - rim.drop;
+  if (rim.drop > 0.0 && far_depth < patch->depth + far_reach)
+    AddFarPoint(ends[higher] + rim.offset, n, far_depth, patch);
 }
 
 // The normal from the half-space into the cylinder C: z_H. The points: the
@@ -674,7 +677,7 @@ void HalfSpaceCapsulePatch(const Eigen::Isometry3d& X_WH, const Capsule& capsule
 // brings down) are far points. depth is the lowest rim point's height.
 void HalfSpaceCylinderPatch(const Eigen::Isometry3d& X_WH, const Cylinder& cylinder,
                             const Eigen::Isometry3d& X_WC, double tolerance,
-                            ClosedFormPatch* patch) {
+                            double far_reach, ClosedFormPatch* patch) {
   const Eigen::Vector3d n = X_WH.linear().col(2);
   const Eigen::Vector3d axis = X_WC.linear().col(2);
   const RimLowest rim = RimLowestPoint(n, axis, cylinder.radius);
@@ -707,23 +710,27 @@ void HalfSpaceCylinderPatch(const Eigen::Isometry3d& X_WH, const Cylinder& cylin
   const bool over_its_cap =
       cylinder.length * rim.drop <
       2.0 * cylinder.radius * cylinder.radius * std::abs(n.dot(axis));
+  const auto within_reach = [&](double rise) {
+    return rise > tolerance && rise < far_reach;
+  };
   for (int k = 0; k < ClosedFormPatch::kRimSamples && over_its_cap; ++k) {
     const Eigen::Vector3d sample = rim_sample(k);
     const double height = n.dot(sample - X_WH.translation());
-    if (height - patch->depth > tolerance) AddFarPoint(sample, n, height, patch);
+    if (within_reach(height - patch->depth)) AddFarPoint(sample, n, height, patch);
   }
   patch->points_W[patch->num_points++] = on_plane(caps[lower] + rim.offset);
   const int upper = 1 - lower;
-  if (heights[upper] - heights[lower] <= tolerance) {
+  const double rise = heights[upper] - heights[lower];
+  if (rise <= tolerance) {
     patch->points_W[patch->num_points++] = on_plane(caps[upper] + rim.offset);
-  } else {
+  } else if (within_reach(rise)) {
     AddFarPoint(caps[upper] + rim.offset, n, heights[upper] - rim.drop, patch);
   }
 }
 
 // The pairs of two different kinds, the normal from `first` into `second`.
 bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape& second,
-                 const Eigen::Isometry3d& X_WS, double tolerance,
+                 const Eigen::Isometry3d& X_WS, double tolerance, double far_reach,
                  ClosedFormPatch* patch) {
   const auto* sphere = std::get_if<Sphere>(&second);
   const auto* ellipsoid = std::get_if<Ellipsoid>(&second);
@@ -772,15 +779,16 @@ bool OneWayPatch(const Shape& first, const Eigen::Isometry3d& X_WF, const Shape&
     return true;
   }
   if (const auto* capsule = std::get_if<Capsule>(&second)) {
-    HalfSpaceCapsulePatch(X_WF, *capsule, X_WS, tolerance, patch);
+    HalfSpaceCapsulePatch(X_WF, *capsule, X_WS, tolerance, far_reach, patch);
     return true;
   }
   if (const auto* cylinder = std::get_if<Cylinder>(&second)) {
-    HalfSpaceCylinderPatch(X_WF, *cylinder, X_WS, tolerance, patch);
+    HalfSpaceCylinderPatch(X_WF, *cylinder, X_WS, tolerance, far_reach, patch);
     return true;
   }
   const auto* box = std::get_if<Box>(&second);
-  return box && HalfSpaceBoxPatch(X_WF, MakeOrientedBox(*box, X_WS), tolerance, patch);
+  return box && HalfSpaceBoxPatch(X_WF, MakeOrientedBox(*box, X_WS), tolerance, far_reach,
+                                  patch);
 }
 
 }  // namespace
@@ -864,7 +872,7 @@ bool CalcCapsulePolytopePatch(const Capsule& capsule, const Eigen::Isometry3d& X
 
 bool CalcClosedFormPatch(const Shape& shape_a, const Eigen::Isometry3d& X_WA,
                          const Shape& shape_b, const Eigen::Isometry3d& X_WB,
-                         double tolerance, ClosedFormPatch* patch) {
+                         double tolerance, ClosedFormPatch* patch, double far_reach) {
   patch->num_far_points = 0;
   const auto* box_a = std::get_if<Box>(&shape_a);
   const auto* box_b = std::get_if<Box>(&shape_b);
@@ -873,7 +881,7 @@ bool CalcClosedFormPatch(const Shape& shape_a, const Eigen::Isometry3d& X_WA,
         *box_a, X_WA, *box_b, X_WB,
         BoxSeparatingAxis(X_WA, 0.5 * box_a->size, X_WB, 0.5 * box_b->size,
                           ClosedFormPatch::kEdgeAxisBias),
-        tolerance, patch);
+        tolerance, patch, far_reach);
   }
   const auto* sphere_a = std::get_if<Sphere>(&shape_a);
   const auto* sphere_b = std::get_if<Sphere>(&shape_b);
@@ -882,8 +890,9 @@ bool CalcClosedFormPatch(const Shape& shape_a, const Eigen::Isometry3d& X_WA,
                       sphere_b->radius, patch);
     return true;
   }
-  if (OneWayPatch(shape_a, X_WA, shape_b, X_WB, tolerance, patch)) return true;
-  if (!OneWayPatch(shape_b, X_WB, shape_a, X_WA, tolerance, patch)) return false;
+  if (OneWayPatch(shape_a, X_WA, shape_b, X_WB, tolerance, far_reach, patch)) return true;
+  if (!OneWayPatch(shape_b, X_WB, shape_a, X_WA, tolerance, far_reach, patch))
+    return false;
   patch->normal_W = -patch->normal_W;  // from A into B
   return true;
 }

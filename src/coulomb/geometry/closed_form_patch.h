@@ -119,9 +119,13 @@ struct ClosedFormPatch {
   int num_far_points = 0;
 };
 
+// Far points whose gap exceeds the patch's depth by `far_reach` [m] or more
+// are left out (the caller's own limit, FarPointReach in the collision
+// world: a body at rest computes none).
 bool CalcClosedFormPatch(const Shape& shape_a, const Eigen::Isometry3d& X_WA,
                          const Shape& shape_b, const Eigen::Isometry3d& X_WB,
-                         double tolerance, ClosedFormPatch* patch);
+                         double tolerance, ClosedFormPatch* patch,
+                         double far_reach = std::numeric_limits<double>::infinity());
 
 // The box–box case with the boxes' separating axis already known
 // (BoxSeparatingAxis with kEdgeAxisBias, complete: not stopped early), as

@@ -1062,7 +1062,7 @@ struct CollisionWorld::Impl {
       return found;
     }
     return CalcClosedFormPatch(geometries[a].our_shape, X_WG[a], geometries[b].our_shape,
-                               X_WG[b], kPatchTolerance, patch);
+                               X_WG[b], kPatchTolerance, patch, far_reach);
   }
 
   bool Skip(int a, int b) const {
@@ -1211,9 +1211,10 @@ void CollisionWorld::ComputeContacts(const std::vector<Eigen::Isometry3d>& X_WG,
       if (closed_form.depth >= pair_margin) continue;
       add_patch(closed_form.normal_W, closed_form.depth, closed_form.num_points,
                 [&](int i) { return closed_form.points_W[i]; });
-      const double far_limit = std::min(pair_margin, closed_form.depth + far_reach);
-      for (int k = 0; k < closed_form.num_far_points; ++k) {  // exact: no refinement
-        if (closed_form.far_depths[k] < far_limit) {
+      // The far points, each within far_reach of the depth: those within the
+      // margin, exact (no refinement).
+      for (int k = 0; k < closed_form.num_far_points; ++k) {
+        if (closed_form.far_depths[k] < pair_margin) {
           contacts->push_back({a, b, closed_form.far_points_W[k],
                                closed_form.far_normals_W[k], closed_form.far_depths[k]});
         }
