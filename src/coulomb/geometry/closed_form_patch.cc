@@ -575,7 +575,7 @@ void HalfSpaceEllipsoidPatch(const Eigen::Isometry3d& X_WH, const Ellipsoid& ell
 // The normal from the half-space into the box: z_H; the points, the box's
 // support set along −n, moved along n onto the contact plane; its other
 // vertices (those whose edges from the lowest cost more than `tolerance`
-// in height), the far points.
+// in height, and less than `far_reach`), the far points.
 bool HalfSpaceBoxPatch(const Eigen::Isometry3d& X_WH, const OrientedBox& box,
                        double tolerance, double far_reach, ClosedFormPatch* patch) {
   const Eigen::Vector3d n = X_WH.linear().col(2);
@@ -628,7 +628,8 @@ RimLowest RimLowestPoint(const Eigen::Vector3d& n, const Eigen::Vector3d& axis,
 // gives the far point: not its cap's lowest point, which lies inside the
 // capsule's cylinder when the capsule is tilted, but the lowest point of
 // the cylinder's rim there, c − r (n − (n·a) a)/s at r s below the centre
-// (s the sine of the axis's angle to n; the cap's lowest point when lying).
+// (s the sine of the axis's angle to n; the cap's lowest point when lying),
+// while less than `far_reach` above the deepest point.
 void HalfSpaceCapsulePatch(const Eigen::Isometry3d& X_WH, const Capsule& capsule,
                            const Eigen::Isometry3d& X_WC, double tolerance,
                            double far_reach, ClosedFormPatch* patch) {
@@ -674,7 +675,8 @@ void HalfSpaceCapsulePatch(const Eigen::Isometry3d& X_WH, const Capsule& capsule
 // a cylinder lying on its side, as a capsule's caps); the upper cap's
 // beyond that and, while the cylinder would fall back onto its lower cap,
 // that rim's samples beyond `tolerance` (the far side of the rim, which it
-// brings down) are far points. depth is the lowest rim point's height.
+// brings down) are far points, those less than `far_reach` above the
+// lowest. depth is the lowest rim point's height.
 void HalfSpaceCylinderPatch(const Eigen::Isometry3d& X_WH, const Cylinder& cylinder,
                             const Eigen::Isometry3d& X_WC, double tolerance,
                             double far_reach, ClosedFormPatch* patch) {
