@@ -201,10 +201,13 @@ void AddFarPoint(const Eigen::Vector3d& on_b, const Eigen::Vector3d& normal, dou
 }
 
 // The gaps a far point may have: beyond the patch (above `least`, its
-// depth plus the tolerance) and within reach of it (below `most`) [m].
+// depth plus the tolerance) and within reach of it (below `most`) [m]; or,
+// measured from the patch's depth, its rise: above the tolerance and below
+// the far-point reach.
 struct FarPointRange {
   double least;
   double most;
+  bool Contains(double gap) const { return gap > least && gap < most; }
 };
 
 // The far points of the vertices of `incident` (B when `incident_is_b`, else
@@ -226,7 +229,7 @@ void AddVertexFarPoints(const OrientedBox& reference, const OrientedBox& inciden
     const Eigen::Vector3d outside =
         vertex - NearestPointOfBox(vertex, reference.half_extents);
     const double distance = outside.norm();
-    if (!(distance > 0.0 && distance > range.least && distance < range.most)) continue;
+    if (!(distance > 0.0 && range.Contains(distance))) continue;
     const Eigen::Vector3d v_W = reference.center + reference.axes * vertex;
     const Eigen::Vector3d u_W = reference.axes * (outside / distance);
     if (incident_is_b) {
@@ -589,10 +592,13 @@ bool HalfSpaceBoxPatch(const Eigen::Isometry3d& X_WH, const OrientedBox& box,
   patch->num_points = size;
   for (int k = 0; k < size; ++k)
     patch->points_W[k] = support[k] + (plane_height - n.dot(support[k])) * n;
-  for (int axes = 1; axes < 8; ++axes) {  // the edges taken, one bit per axis
-    double cost = 0.0;                    // the vertex's height above the lowest
+  // Each other vertex by the edges taken from the lowest (one bit per axis),
+  // its cost the vertex's rise above the lowest.
+  const FarPointRange rises{tolerance, far_reach};
+  for (int axes = 1; axes < 8; ++axes) {
+    double cost = 0.0;
     for (int j = 0; j < 3; ++j) cost += (axes >> j & 1) * lowest.costs[j];
-    if (!(cost > tolerance && cost < far_reach)) continue;
+    if (!rises.Contains(cost)) continue;
     Eigen::Vector3d vertex = lowest.vertex;
     for (int j = 0; j < 3; ++j) {
       if (axes >> j & 1) vertex += lowest.edges[j];
@@ -653,8 +659,7 @@ void HalfSpaceCapsulePatch(const Eigen::Isometry3d& X_WH, const Capsule& capsule
   // The far point lies r (1 − s) ≥ 0 more above the deepest point than its
   // end does: an end beyond `far_reach` has none within it.
   const int higher = heights[0] > heights[1] ? 0 : 1;
-  const double rise = heights[higher] - lowest;
-  if (!(rise > tolerance && rise < far_reach)) return;
+  if (!FarPointRange{tolerance, far_reach}.Contains(heights[higher] - lowest)) return;
   const RimLowest rim = RimLowestPoint(n, X_WC.linear().col(2), capsule.radius);
   const double far_depth = heights[higher] - rim.drop;
   if (rim.drop > 0.0 && far_depth < patch->depth + far_reach)
@@ -712,20 +717,18 @@ void HalfSpaceCylinderPatch(const Eigen::Isometry3d& X_WH, const Cylinder& cylin
   const bool over_its_cap =
       cylinder.length * rim.drop <
       2.0 * cylinder.radius * cylinder.radius * std::abs(n.dot(axis));
-  const auto within_reach = [&](double rise) {
-    return rise > tolerance && rise < far_reach;
-  };
+  const FarPointRange rises{tolerance, far_reach};  // above the lowest rim point
   for (int k = 0; k < ClosedFormPatch::kRimSamples && over_its_cap; ++k) {
     const Eigen::Vector3d sample = rim_sample(k);
     const double height = n.dot(sample - X_WH.translation());
-    if (within_reach(height - patch->depth)) AddFarPoint(sample, n, height, patch);
+    if (rises.Contains(height - patch->depth)) AddFarPoint(sample, n, height, patch);
   }
   patch->points_W[patch->num_points++] = on_plane(caps[lower] + rim.offset);
   const int upper = 1 - lower;
   const double rise = heights[upper] - heights[lower];
   if (rise <= tolerance) {
     patch->points_W[patch->num_points++] = on_plane(caps[upper] + rim.offset);
-  } else if (within_reach(rise)) {
+  } else if (rises.Contains(rise)) {
     AddFarPoint(caps[upper] + rim.offset, n, heights[upper] - rim.drop, patch);
   }
 }
