@@ -153,6 +153,11 @@ sanitize-configure: deps venv
 # or RUNS executions each (the campaign of docs/reliability.md: RUNS=1000000;
 # CI: RUNS=5000 FUZZ_SEED=1, a fixed budget). Findings land in build-fuzz/fuzz-findings/.
 FUZZ_APT_PACKAGES := clang-19 libclang-rt-19-dev libomp-19-dev llvm-19
+# Line tables only (the fuzzing and ThreadSanitizer builds): the reports'
+# stack traces keep their files and lines, and CI's two builds take 0.6 GB of
+# disk instead of -g's 3.2 GB (the fuzzing build with the core tests 521 MB
+# against 2.6 GB, ThreadSanitizer's 65 MB against 585 MB): CI's disk is shared.
+LINE_TABLES_ONLY := -O2 -gline-tables-only -DNDEBUG
 FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
   -fno-sanitize=enum,vptr -fno-omit-frame-pointer -DEIGEN_MALLOC_ALREADY_ALIGNED=1
 fuzz-configure: deps venv
@@ -160,6 +165,8 @@ fuzz-configure: deps venv
 	CC=clang-19 CXX=clang++-19 cmake -S . -B $(FUZZ_DIR) -G Ninja \
 	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCOULOMB_FUZZ=ON \
 	  -DCMAKE_C_FLAGS="$(FUZZ_FLAGS)" -DCMAKE_CXX_FLAGS="$(FUZZ_FLAGS)" \
+	  -DCMAKE_C_FLAGS_RELWITHDEBINFO="$(LINE_TABLES_ONLY)" \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(LINE_TABLES_ONLY)" \
 	  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
 	  -DCMAKE_PREFIX_PATH="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)" \
 	  -DCOULOMB_ROBOT_DATA_DIR="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)/share/example-robot-data/robots"
@@ -194,6 +201,8 @@ tsan-configure: deps venv
 	$(call apt_install,$(FUZZ_APT_PACKAGES))
 	CC=clang-19 CXX=clang++-19 cmake -S . -B $(TSAN_DIR) -G Ninja \
 	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS="-fsanitize=thread" \
+	  -DCMAKE_C_FLAGS_RELWITHDEBINFO="$(LINE_TABLES_ONLY)" \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(LINE_TABLES_ONLY)" \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=thread" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" \
 	  -DCMAKE_PREFIX_PATH="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)" \
 	  -DCOULOMB_ROBOT_DATA_DIR="$$($(VENV)/bin/python -m cmeel cmake 2>/dev/null)/share/example-robot-data/robots"
