@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "coulomb/bench/trajectory_analysis.h"
+#include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/scenes/irr_scenes.h"
 #include "coulomb/sim/simulation.h"
 #include "coulomb/sim/time_stepper.h"
@@ -201,6 +202,63 @@ TEST(FallingSphere, TouchDownOrderIsSapSimilarLagged) {
   EXPECT_LT(touch_down.at(ContactModel::kSap), touch_down.at(ContactModel::kSimilar));
   EXPECT_LT(touch_down.at(ContactModel::kSimilar), touch_down.at(ContactModel::kLagged));
   EXPECT_NEAR(touch_down.at(ContactModel::kLagged), std::sqrt(2 * 0.05 / kGravity), dt);
+}
+
+// How a step's contact impulses sit against the friction cone of the same
+// step's normal impulses, ‖γ_t‖ ≤ μ γ_n (the clutter's μ = 1 everywhere).
+struct ConeCount {
+  int touching = 0;           // γ_n > 0
+  int on_the_boundary = 0;    // touching, with ‖γ_t‖ ≥ 0.999 μ γ_n: sliding
+  int outside = 0;            // ‖γ_t‖ > μ γ_n beyond round-off
+  double least_normal = 0.0;  // min γ_n / (1 + ‖γ‖)
+};
+
+void CountAgainstTheCone(const std::vector<Contact>& contacts, ConeCount* count) {
+  constexpr double kClutterFriction = 1.0;
+  for (const Contact& contact : contacts) {
+    const double scale = 1.0 + contact.impulse.norm();
+    const double normal = contact.impulse.dot(contact.normal);
+    const double tangential = (contact.impulse - normal * contact.normal).norm();
+    count->least_normal = std::min(count->least_normal, normal / scale);
+    if (normal > 0.0) ++count->touching;
+    if (tangential - kClutterFriction * normal > 1e-12 * scale) {
+      ++count->outside;
+    } else if (normal > 0.0 && tangential >= 0.999 * kClutterFriction * normal) {
+      ++count->on_the_boundary;
+    }
+  }
+}
+
+// IRR Table I's "strongly coupled" column on every contact of the 40-body
+// clutter's landing (1.5 s, impacts and sliding): SAP and Similar bound a
+// contact's friction by μ times the normal impulse of the same step; the
+// Lagged models by μ times the lagged impulse of the step's starting
+// overlap (γ_n0, lagged_contact.h), which a coarse step's impacts make far
+// larger than the step's own, so their friction leaves that cone.
+TEST(Clutter, OnlyTheStronglyCoupledModelsBoundFrictionByTheStepsNormalImpulse) {
+  for (ContactModel model : {ContactModel::kSap, ContactModel::kSimilar,
+                             ContactModel::kRegularizedLagged, ContactModel::kLagged}) {
+    Scene scene = MakeBuiltinScene("clutter", {{"bodies", "40"}});
+    scene.parameters.contact.model = model;
+    Simulation simulation(std::move(scene));
+    ConeCount count;
+    for (int n = 0; n < 150; ++n) {
+      const StepStatistics& step = simulation.Step();
+      ASSERT_TRUE(step.converged)
+          << ToString(model) << " step " << n << ": " << step.failure;
+      CountAgainstTheCone(simulation.contacts(), &count);
+    }
+    EXPECT_GT(count.least_normal, -1e-12) << ToString(model) << ": a pulling contact";
+    const bool strongly_coupled =
+        model == ContactModel::kSap || model == ContactModel::kSimilar;
+    if (strongly_coupled) {
+      EXPECT_EQ(count.outside, 0) << ToString(model);
+      // The bound is reached, not just respected: sliding contacts sit on it.
+      EXPECT_GT(count.on_the_boundary, count.touching / 10) << ToString(model);
+    } else {
+      EXPECT_GT(count.outside, count.touching / 20) << ToString(model);
+    }
+  }
 }
 
 }  // namespace
