@@ -3,6 +3,8 @@
 #include <numbers>
 
 #include <map>
+#include <random>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -164,6 +166,93 @@ TEST(TimeStepper, ContactJacobianGivesTheRelativeVelocityOfTheTouchingPoints) {
   EXPECT_NEAR(v_c.head<2>().norm(),
               (relative - contact.normal_W.dot(relative) * contact.normal_W).norm(),
               1e-7);
+}
+
+// The total linear momentum Σ m ṗ and angular momentum about the origin
+// Σ (p × m ṗ + R_WB I ω_B) of free bodies (q = [p, quaternion x y z w],
+// v = [ṗ_W, ω_B]) whose inertia about the COM is I = inertia · 𝟙.
+struct Momenta {
+  Eigen::Vector3d linear = Eigen::Vector3d::Zero();
+  Eigen::Vector3d angular = Eigen::Vector3d::Zero();
+};
+
+Momenta TotalMomenta(const MultibodySystem& system, const std::vector<double>& masses,
+                     const std::vector<double>& inertias) {
+  Momenta total;
+  for (int t = 0; t < system.num_trees(); ++t) {
+    const Eigen::VectorXd& q = system.tree(t).q;
+    const Eigen::VectorXd& v = system.tree(t).v;
+    const Eigen::Quaterniond R_WB(q[6], q[3], q[4], q[5]);
+    const Eigen::Vector3d p = masses[t] * v.head<3>();
+    total.linear += p;
+    total.angular += q.head<3>().cross(p) + inertias[t] * (R_WB * v.tail<3>());
+  }
+  return total;
+}
+
+// Contacts between free bodies exchange equal and opposite impulses at one
+// point, so without gravity or ground they keep the bodies' total linear
+// and angular momentum: symplectic Euler's drift p += δt ṗ keeps p × m ṗ,
+// and cubes and spheres (isotropic inertia) feel no gyroscopic torque. So a
+// swarm of 27 cubes and balls thrown together, spinning, must keep both to
+// the solver's tolerance (ε_r = 1e-12 here), while each body's own momentum
+// changes by order one: a Jacobian block of the wrong sign or lever arm, or
+// a point that differs between the two bodies, breaks it.
+TEST(TimeStepper, ContactsConserveTheLinearAndAngularMomentumOfFreeBodies) {
+  MultibodySystem system(Eigen::Vector3d::Zero());
+  std::vector<double> masses, inertias;
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  const auto random_vector = [&] {
+    return Eigen::Vector3d(uniform(random), uniform(random), uniform(random));
+  };
+  for (int i = 0; i < 27; ++i) {
+    const Eigen::Vector3d place(0.16 * (i % 3 - 1), 0.16 * (i / 3 % 3 - 1),
+                                0.16 * (i / 9 - 1));
+    const Eigen::Vector3d velocity = -1.5 * place + 0.3 * random_vector();
+    const Eigen::Vector3d spin = 5.0 * random_vector();
+    const Eigen::Isometry3d pose = Pose(place, random_vector());
+    if (i % 2 == 0) {
+      masses.push_back(1.0);
+      inertias.push_back(1.0 * 0.1 * 0.1 / 6.0);  // m a² / 6
+      system.AddFreeBody("cube" + std::to_string(i), Box{Eigen::Vector3d::Constant(0.1)},
+                         masses.back(), pose, velocity, spin, ContactMaterial{});
+    } else {
+      masses.push_back(0.5);
+      inertias.push_back(0.4 * 0.5 * 0.05 * 0.05);  // 2/5 m r²
+      system.AddFreeBody("ball" + std::to_string(i), Sphere{0.05}, masses.back(), pose,
+                         velocity, spin, ContactMaterial{});
+    }
+  }
+  TimeStepperParameters parameters = Parameters(0.01);
+  parameters.solver.sap.rel_tolerance = 1e-12;
+  TimeStepper stepper(parameters);
+  system.UpdateAllTrees();
+  const Momenta start = TotalMomenta(system, masses, inertias);
+  std::vector<Eigen::Vector3d> first_momenta;
+  for (int t = 0; t < system.num_trees(); ++t)
+    first_momenta.push_back(masses[t] * system.tree(t).v.head<3>());
+  int pushing = 0;     // contacts with a normal impulse, over the run
+  double scale = 0.0;  // Σ m |ṗ| at the start [kg·m/s]
+  for (int t = 0; t < system.num_trees(); ++t) scale += first_momenta[t].norm();
+  for (int n = 0; n < 100; ++n) {
+    const StepStatistics step = stepper.Step(&system);
+    ASSERT_TRUE(step.converged) << "step " << n << ": " << step.failure;
+    const Momenta now = TotalMomenta(system, masses, inertias);
+    ASSERT_LT((now.linear - start.linear).norm(), 1e-10 * scale) << "step " << n;
+    ASSERT_LT((now.angular - start.angular).norm(), 1e-10 * scale * 0.16) << "step " << n;
+    const ReusableVector& impulses = stepper.last_solution().impulses;  // [γ_t, γ_n]
+    for (size_t i = 0; i < stepper.last_contacts().size(); ++i)
+      pushing += impulses[3 * i + 2] > 0.0;
+  }
+  double largest_change = 0.0;  // of one body's momentum over the run
+  for (int t = 0; t < system.num_trees(); ++t) {
+    largest_change =
+        std::max(largest_change,
+                 (masses[t] * system.tree(t).v.head<3>() - first_momenta[t]).norm());
+  }
+  EXPECT_GT(pushing, 200);
+  EXPECT_GT(largest_change, 0.2);
 }
 
 TEST(TimeStepper, ANonFiniteStateFailsTheStepInsteadOfThrowing) {
