@@ -206,9 +206,10 @@ TEST(TimeStepper, ContactsConserveTheLinearAndAngularMomentumOfFreeBodies) {
   const auto random_vector = [&] {
     return Eigen::Vector3d(uniform(random), uniform(random), uniform(random));
   };
+  constexpr double kSpacing = 0.16;  // of the 3 × 3 × 3 lattice [m]: the lever arms
   for (int i = 0; i < 27; ++i) {
-    const Eigen::Vector3d place(0.16 * (i % 3 - 1), 0.16 * (i / 3 % 3 - 1),
-                                0.16 * (i / 9 - 1));
+    const Eigen::Vector3d place =
+        kSpacing * Eigen::Vector3d(i % 3 - 1, i / 3 % 3 - 1, i / 9 - 1);
     const Eigen::Vector3d velocity = -1.5 * place + 0.3 * random_vector();
     const Eigen::Vector3d spin = 5.0 * random_vector();
     const Eigen::Isometry3d pose = Pose(place, random_vector());
@@ -240,7 +241,8 @@ TEST(TimeStepper, ContactsConserveTheLinearAndAngularMomentumOfFreeBodies) {
     ASSERT_TRUE(step.converged) << "step " << n << ": " << step.failure;
     const Momenta now = TotalMomenta(system, masses, inertias);
     ASSERT_LT((now.linear - start.linear).norm(), 1e-10 * scale) << "step " << n;
-    ASSERT_LT((now.angular - start.angular).norm(), 1e-10 * scale * 0.16) << "step " << n;
+    ASSERT_LT((now.angular - start.angular).norm(), 1e-10 * scale * kSpacing)
+        << "step " << n;
     const ReusableVector& impulses = stepper.last_solution().impulses;  // [γ_t, γ_n]
     for (size_t i = 0; i < stepper.last_contacts().size(); ++i)
       pushing += impulses[3 * i + 2] > 0.0;
