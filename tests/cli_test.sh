@@ -479,7 +479,13 @@ check "a run with a 10 s step exits 0" test "$code" -eq 0
 check "it warns of the step before the run" grep -q \
   "^coulomb run: warning: a body falls 491 m in one step of 10 s" "$work/err"
 check "and of the bodies passing through each other after it" grep -q \
-  "^coulomb run: warning: bodies sank [0-9.e+]* m into each other, deeper than the largest body's radius" \
+  "^coulomb run: warning: bodies sank [0-9.e+]* m into each other, deeper than the largest body's radius.*(or stiffer contact) resolves it$" \
+  "$work/err"
+# The Lagged model at δt = 10 ms: boxes sink 94 mm into each other, and the
+# warning says why a shorter step (not a stiffer contact) is the cure.
+"$coulomb" run clutter --model lagged --set stiffness=1e10 --duration 0.5 >/dev/null 2>"$work/err"
+check "a Lagged run whose boxes sank is told that its friction's bound needs a shorter step" grep -q \
+  "^coulomb run: warning: bodies sank [0-9.e+]* m .*; a shorter time step resolves it (the Lagged model's friction is bounded by the impulse of each step's starting overlap" \
   "$work/err"
 
 # An NCP solver's steps accepted at its budget above its tolerance: each

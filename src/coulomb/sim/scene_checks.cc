@@ -97,17 +97,23 @@ std::vector<std::string> TimeStepWarnings(const MultibodySystem& system,
 }
 
 std::vector<std::string> PenetrationWarnings(const MultibodySystem& system,
-                                             double penetration_max, double lookahead,
-                                             double default_lookahead) {
+                                             ContactModel model, double penetration_max,
+                                             double lookahead, double default_lookahead) {
   double largest = 0.0;
   for (const Ball& ball : SimulatedBalls(system))
     largest = std::max(largest, ball.radius);
   if (largest == 0.0 || !(penetration_max > largest)) return {};
+  const bool lagged =
+      model == ContactModel::kLagged || model == ContactModel::kRegularizedLagged;
   std::string warning = Format(
       "bodies sank %.3g m into each other, deeper than the largest body's "
-      "radius (%.3g m): they passed through each other; a shorter time step "
-      "(or stiffer contact) resolves it",
+      "radius (%.3g m): they passed through each other; ",
       penetration_max, largest, 0);
+  warning += lagged ? "a shorter time step resolves it (the Lagged model's friction is "
+                      "bounded by the impulse of each step's starting overlap, which "
+                      "impacts too fast for the step make far larger than the contact's "
+                      "normal impulse)"
+                    : "a shorter time step (or stiffer contact) resolves it";
   if (lookahead < default_lookahead) {
     warning += Format(
         ", and so may the default look-ahead of %.3g s (contact.lookahead, "

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "coulomb/sim/contact_model.h"
 #include "coulomb/sim/multibody_system.h"
 
 namespace coulomb {
@@ -33,9 +34,12 @@ std::vector<std::string> TimeStepWarnings(const MultibodySystem& system,
 // into or through each other, which no contact model does at a resolved
 // time step (a fall or a speed too fast for δt, a load far too heavy for the
 // contact's stiffness; or contacts found too late: a look-ahead [s] shorter
-// than the default, which the sentence then names). One sentence, or none.
+// than the default, which the sentence then names). Under the Lagged models
+// it says why a shorter step, not a stiffer contact, is the cure: their
+// friction is bounded by the impulse of the step's starting overlap (γ_n0,
+// lagged_contact.h). One sentence, or none.
 std::vector<std::string> PenetrationWarnings(const MultibodySystem& system,
-                                             double penetration_max, double lookahead,
-                                             double default_lookahead);
+                                             ContactModel model, double penetration_max,
+                                             double lookahead, double default_lookahead);
 
 }  // namespace coulomb

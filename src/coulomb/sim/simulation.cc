@@ -626,7 +626,8 @@ std::vector<std::string> BudgetWarnings(const ContactSolverOptions& solver,
 
 std::vector<std::string> Simulation::RunWarnings(const SimulationSummary& summary) const {
   std::vector<std::string> warnings = PenetrationWarnings(
-      scene_.system, summary.penetration_max, stepper_.ContactLookahead(scene_.system),
+      scene_.system, scene_.parameters.contact.model, summary.penetration_max,
+      stepper_.ContactLookahead(scene_.system),
       stepper_.DefaultContactLookahead(scene_.system));
   for (std::string& warning : BudgetWarnings(scene_.parameters.solver, summary))
     warnings.push_back(std::move(warning));
