@@ -190,71 +190,91 @@ Momenta TotalMomenta(const MultibodySystem& system, const std::vector<double>& m
   return total;
 }
 
-// Contacts between free bodies exchange equal and opposite impulses at one
-// point, so without gravity or ground they keep the bodies' total linear
-// and angular momentum: symplectic Euler's drift p += δt ṗ keeps p × m ṗ,
-// and cubes and spheres (isotropic inertia) feel no gyroscopic torque. So a
-// swarm of 27 cubes and balls thrown together, spinning, must keep both to
-// the solver's tolerance (ε_r = 1e-12 here), while each body's own momentum
-// changes by order one: a Jacobian block of the wrong sign or lever arm, or
-// a point that differs between the two bodies, breaks it.
-TEST(TimeStepper, ContactsConserveTheLinearAndAngularMomentumOfFreeBodies) {
-  MultibodySystem system(Eigen::Vector3d::Zero());
-  std::vector<double> masses, inertias;
+// 27 cubes and balls (isotropic inertia) on a 3 × 3 × 3 lattice, thrown
+// towards its centre with random spins, without gravity or ground.
+struct ThrownSwarm {
+  static constexpr double kSpacing = 0.16;  // of the lattice [m]: the lever arms
+  MultibodySystem system{Eigen::Vector3d::Zero()};
+  std::vector<double> masses, inertias;  // [kg], [kg·m²] about the COM
+};
+
+ThrownSwarm MakeThrownSwarm() {
+  ThrownSwarm swarm;
   std::mt19937 random(7);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   const auto random_vector = [&] {
     return Eigen::Vector3d(uniform(random), uniform(random), uniform(random));
   };
-  constexpr double kSpacing = 0.16;  // of the 3 × 3 × 3 lattice [m]: the lever arms
   for (int i = 0; i < 27; ++i) {
     const Eigen::Vector3d place =
-        kSpacing * Eigen::Vector3d(i % 3 - 1, i / 3 % 3 - 1, i / 9 - 1);
+        ThrownSwarm::kSpacing * Eigen::Vector3d(i % 3 - 1, i / 3 % 3 - 1, i / 9 - 1);
     const Eigen::Vector3d velocity = -1.5 * place + 0.3 * random_vector();
     const Eigen::Vector3d spin = 5.0 * random_vector();
     const Eigen::Isometry3d pose = Pose(place, random_vector());
     if (i % 2 == 0) {
-      masses.push_back(1.0);
-      inertias.push_back(1.0 * 0.1 * 0.1 / 6.0);  // m a² / 6
-      system.AddFreeBody("cube" + std::to_string(i), Box{Eigen::Vector3d::Constant(0.1)},
-                         masses.back(), pose, velocity, spin, ContactMaterial{});
+      swarm.masses.push_back(1.0);
+      swarm.inertias.push_back(1.0 * 0.1 * 0.1 / 6.0);  // m a² / 6
+      swarm.system.AddFreeBody("cube" + std::to_string(i),
+                               Box{Eigen::Vector3d::Constant(0.1)}, swarm.masses.back(),
+                               pose, velocity, spin, ContactMaterial{});
     } else {
-      masses.push_back(0.5);
-      inertias.push_back(0.4 * 0.5 * 0.05 * 0.05);  // 2/5 m r²
-      system.AddFreeBody("ball" + std::to_string(i), Sphere{0.05}, masses.back(), pose,
-                         velocity, spin, ContactMaterial{});
+      swarm.masses.push_back(0.5);
+      swarm.inertias.push_back(0.4 * 0.5 * 0.05 * 0.05);  // 2/5 m r²
+      swarm.system.AddFreeBody("ball" + std::to_string(i), Sphere{0.05},
+                               swarm.masses.back(), pose, velocity, spin,
+                               ContactMaterial{});
     }
   }
-  TimeStepperParameters parameters = Parameters(0.01);
-  parameters.solver.sap.rel_tolerance = 1e-12;
-  TimeStepper stepper(parameters);
-  system.UpdateAllTrees();
-  const Momenta start = TotalMomenta(system, masses, inertias);
-  std::vector<Eigen::Vector3d> first_momenta;
-  for (int t = 0; t < system.num_trees(); ++t)
-    first_momenta.push_back(masses[t] * system.tree(t).v.head<3>());
-  int pushing = 0;     // contacts with a normal impulse, over the run
-  double scale = 0.0;  // Σ m |ṗ| at the start [kg·m/s]
-  for (int t = 0; t < system.num_trees(); ++t) scale += first_momenta[t].norm();
-  for (int n = 0; n < 100; ++n) {
-    const StepStatistics step = stepper.Step(&system);
-    ASSERT_TRUE(step.converged) << "step " << n << ": " << step.failure;
-    const Momenta now = TotalMomenta(system, masses, inertias);
-    ASSERT_LT((now.linear - start.linear).norm(), 1e-10 * scale) << "step " << n;
-    ASSERT_LT((now.angular - start.angular).norm(), 1e-10 * scale * kSpacing)
-        << "step " << n;
-    const ReusableVector& impulses = stepper.last_solution().impulses;  // [γ_t, γ_n]
-    for (size_t i = 0; i < stepper.last_contacts().size(); ++i)
-      pushing += impulses[3 * i + 2] > 0.0;
+  swarm.system.UpdateAllTrees();
+  return swarm;
+}
+
+// Contacts between free bodies exchange equal and opposite impulses at one
+// point, so without gravity or ground they keep the bodies' total linear
+// and angular momentum: symplectic Euler's drift p += δt ṗ keeps p × m ṗ,
+// and cubes and spheres feel no gyroscopic torque. So the thrown swarm must
+// keep both to round-off under every solver (SAP at ε_r = 1e-12), while
+// each body's own momentum changes by order one: a Jacobian block of the
+// wrong sign or lever arm, or a point that differs between the two bodies,
+// breaks it.
+TEST(TimeStepper, ContactsConserveTheLinearAndAngularMomentumOfFreeBodies) {
+  for (const auto& [kind, name] : EnumNames<ContactSolverKind>::kNames) {
+    ThrownSwarm swarm = MakeThrownSwarm();
+    MultibodySystem& system = swarm.system;
+    TimeStepperParameters parameters = Parameters(0.01);
+    parameters.solver.kind = kind;
+    parameters.solver.sap.rel_tolerance = 1e-12;
+    TimeStepper stepper(parameters);
+    const Momenta start = TotalMomenta(system, swarm.masses, swarm.inertias);
+    std::vector<Eigen::Vector3d> first_momenta;
+    double scale = 0.0;  // Σ m |ṗ| at the start [kg·m/s]
+    for (int t = 0; t < system.num_trees(); ++t) {
+      first_momenta.push_back(swarm.masses[t] * system.tree(t).v.head<3>());
+      scale += first_momenta.back().norm();
+    }
+    int pushing = 0;  // contacts with a normal impulse, over the run
+    for (int n = 0; n < 100; ++n) {
+      const StepStatistics step = stepper.Step(&system);
+      ASSERT_TRUE(step.converged) << name << ", step " << n << ": " << step.failure;
+      const Momenta now = TotalMomenta(system, swarm.masses, swarm.inertias);
+      ASSERT_LT((now.linear - start.linear).norm(), 1e-10 * scale)
+          << name << ", step " << n;
+      ASSERT_LT((now.angular - start.angular).norm(),
+                1e-10 * scale * ThrownSwarm::kSpacing)
+          << name << ", step " << n;
+      const ReusableVector& impulses = stepper.last_solution().impulses;  // [γ_t, γ_n]
+      for (size_t i = 0; i < stepper.last_contacts().size(); ++i)
+        pushing += impulses[3 * i + 2] > 0.0;
+    }
+    double largest_change = 0.0;  // of one body's momentum over the run
+    for (int t = 0; t < system.num_trees(); ++t) {
+      largest_change = std::max(
+          largest_change,
+          (swarm.masses[t] * system.tree(t).v.head<3>() - first_momenta[t]).norm());
+    }
+    EXPECT_GT(pushing, 200) << name;
+    EXPECT_GT(largest_change, 0.2) << name;
   }
-  double largest_change = 0.0;  // of one body's momentum over the run
-  for (int t = 0; t < system.num_trees(); ++t) {
-    largest_change =
-        std::max(largest_change,
-                 (masses[t] * system.tree(t).v.head<3>() - first_momenta[t]).norm());
-  }
-  EXPECT_GT(pushing, 200);
-  EXPECT_GT(largest_change, 0.2);
 }
 
 TEST(TimeStepper, ANonFiniteStateFailsTheStepInsteadOfThrowing) {
