@@ -87,27 +87,54 @@ TEST(MultibodyTree, FreeBodyStateFollowsGravityAndMoves) {
       1e-12);
 }
 
-// FreeBody's closed-form dynamics against Pinocchio's CRBA and RNEA on the
-// same body read from a URDF with a floating base (the general path), for
-// random states: mass matrix, nonlinear effects, pose, point Jacobian, body
-// velocities, the joints' motion subspaces, energies and q ⊕ dq.
-TEST(MultibodyTree, FreeBodyDynamicsMatchTheGeneralPathOfAFloatingUrdfLink) {
-  Eigen::Matrix3d inertia;
-  inertia << 0.05, 0.01, -0.004, 0.01, 0.04, 0.002, -0.004, 0.002, 0.03;
-  const double mass = 1.7;
+// A floating URDF link of these mass properties, its centre of mass at
+// `com` in its frame: a tree on Pinocchio's general path (CRBA, RNEA).
+MultibodyTree FloatingUrdfLink(double mass, const Eigen::Matrix3d& inertia,
+                               const Eigen::Vector3d& com) {
   const std::filesystem::path path = std::filesystem::temp_directory_path() /
                                      ("free_link_" + std::to_string(getpid()) + ".urdf");
   {
     std::ofstream urdf(path);
     urdf << "<robot name=\"free\"><link name=\"box\"><inertial>"
-         << "<origin xyz=\"0 0 0\"/><mass value=\"" << mass << "\"/><inertia ixx=\""
-         << inertia(0, 0) << "\" ixy=\"" << inertia(0, 1) << "\" ixz=\"" << inertia(0, 2)
-         << "\" iyy=\"" << inertia(1, 1) << "\" iyz=\"" << inertia(1, 2) << "\" izz=\""
-         << inertia(2, 2) << "\"/></inertial></link></robot>";
+         << "<origin xyz=\"" << com.x() << " " << com.y() << " " << com.z()
+         << "\"/><mass value=\"" << mass << "\"/><inertia ixx=\"" << inertia(0, 0)
+         << "\" ixy=\"" << inertia(0, 1) << "\" ixz=\"" << inertia(0, 2) << "\" iyy=\""
+         << inertia(1, 1) << "\" iyz=\"" << inertia(1, 2) << "\" izz=\"" << inertia(2, 2)
+         << "\"/></inertial></link></robot>";
   }
-  MultibodyTree general = MultibodyTree::FromUrdf(path.string(), true);
+  MultibodyTree link = MultibodyTree::FromUrdf(path.string(), true);
   std::filesystem::remove(path);
-  MultibodyTree closed_form = MultibodyTree::FreeBody("box", mass, inertia);
+  return link;
+}
+
+// The same body as an MJCF file's loose body (<inertial> with fullinertia).
+MultibodyTree LooseMjcfBody(double mass, const Eigen::Matrix3d& inertia,
+                            const Eigen::Vector3d& com) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("loose_link_" + std::to_string(getpid()) + ".xml");
+  {
+    std::ofstream mjcf(path);
+    mjcf.precision(17);
+    mjcf << "<mujoco><worldbody><body name=\"box\" pos=\"0 0 1\"><freejoint/>"
+         << "<inertial pos=\"" << com.x() << " " << com.y() << " " << com.z()
+         << "\" mass=\"" << mass << "\" fullinertia=\"" << inertia(0, 0) << " "
+         << inertia(1, 1) << " " << inertia(2, 2) << " " << inertia(0, 1) << " "
+         << inertia(0, 2) << " " << inertia(1, 2) << "\"/>"
+         << "<geom type=\"sphere\" size=\"0.1\" mass=\"0\"/></body></worldbody></mujoco>";
+  }
+  MultibodyTree body = MultibodyTree::FromMjcf(path.string(), true);
+  std::filesystem::remove(path);
+  return body;
+}
+
+// A closed-form free body's dynamics against Pinocchio's CRBA and RNEA on the
+// same body read from a URDF with a floating base (the general path), for
+// random states: mass matrix, nonlinear effects, pose, point Jacobian, body
+// velocities, the joints' motion subspaces, energies and q ⊕ dq.
+void ExpectTheGeneralPathsDynamics(MultibodyTree& closed_form, MultibodyTree& general,
+                                   double mass) {
+  ASSERT_NE(closed_form.free_body_mass(), nullptr);
+  ASSERT_EQ(general.free_body_mass(), nullptr);
   ASSERT_EQ(general.num_velocities(), 6);
   const Eigen::Vector3d gravity(0.3, -0.2, -9.81);
   general.SetGravity(gravity);
@@ -140,7 +167,7 @@ TEST(MultibodyTree, FreeBodyDynamicsMatchTheGeneralPathOfAFloatingUrdfLink) {
     EXPECT_NEAR(closed_form.KineticEnergy(), general.KineticEnergy(),
                 1e-12 * general.KineticEnergy());
     EXPECT_NEAR(closed_form.GravityPotentialEnergy(), general.GravityPotentialEnergy(),
-                1e-12 * mass * gravity.norm() * q.head<3>().norm());
+                1e-12 * mass * gravity.norm() * (1.0 + q.head<3>().norm()));
     // q ⊕ dq, for turns from below the Taylor threshold to past π.
     for (const double scale : {1e-9, 1e-3, 0.5, 4.0}) {
       const Eigen::VectorXd dq = scale * v;
@@ -154,6 +181,30 @@ TEST(MultibodyTree, FreeBodyDynamicsMatchTheGeneralPathOfAFloatingUrdfLink) {
     Eigen::VectorXd q_general = q;
     EXPECT_THROW(general.IntegrateFreeBody(q_general, v), std::invalid_argument);
   }
+}
+
+TEST(MultibodyTree, FreeBodyDynamicsMatchTheGeneralPathOfAFloatingUrdfLink) {
+  Eigen::Matrix3d inertia;
+  inertia << 0.05, 0.01, -0.004, 0.01, 0.04, 0.002, -0.004, 0.002, 0.03;
+  const double mass = 1.7;
+  MultibodyTree general = FloatingUrdfLink(mass, inertia, Eigen::Vector3d::Zero());
+  MultibodyTree closed_form = MultibodyTree::FreeBody("box", mass, inertia);
+  ExpectTheGeneralPathsDynamics(closed_form, general, mass);
+}
+
+// With the centre of mass off the body frame's origin (an MJCF loose body
+// with an <inertial pos>), M depends on the orientation and h carries the
+// COM's centripetal acceleration: the closed form still matches.
+TEST(MultibodyTree, LooseBodyDynamicsWithItsCentreOfMassOffTheOriginMatchTheGeneralPath) {
+  Eigen::Matrix3d inertia;
+  inertia << 0.05, 0.01, -0.004, 0.01, 0.04, 0.002, -0.004, 0.002, 0.03;
+  const double mass = 1.7;
+  const Eigen::Vector3d com(0.13, -0.21, 0.08);
+  MultibodyTree general = FloatingUrdfLink(mass, inertia, com);
+  MultibodyTree closed_form = LooseMjcfBody(mass, inertia, com);
+  ASSERT_NE(closed_form.free_body_mass(), nullptr);
+  EXPECT_TRUE(closed_form.free_body_mass()->com.isApprox(com, 1e-15));
+  ExpectTheGeneralPathsDynamics(closed_form, general, mass);
 }
 
 TEST(MultibodyTree, PointJacobianMatchesFiniteDifferencesOfThePointPosition) {
@@ -186,37 +237,41 @@ TEST(MultibodyTree, IntegrationKeepsTheQuaternionUnit) {
   EXPECT_NEAR(q.tail<4>().norm(), 1.0, 1e-12);
 }
 
-// An MJCF file's loose body whose centre of mass lies at its free joint is
-// stepped in FreeBody's closed form (its mass properties those of its geom:
-// a 2 kg box, I = m/12 (b² + c²) ...); with its centre of mass off the joint
-// it keeps the tree's general dynamics.
-TEST(MultibodyTree, AnMjcfLooseBodyAtItsCentreOfMassTakesTheFreeBodyForm) {
+// An MJCF file's loose body is stepped in FreeBody's closed form, its mass
+// properties those of its geom (a 2 kg box, I = m/12 (b² + c²) ...), its
+// centre of mass where the geom's centre is: at the free joint, M = diag(m I,
+// I_B); 1 cm along x from it, M at the identity orientation is
+// [m I, −m [c]×; m [c]×, I_B − m [c]×²].
+TEST(MultibodyTree, AnMjcfLooseBodyTakesTheFreeBodyFormWhereverItsCentreOfMassLies) {
   const std::filesystem::path path = std::filesystem::temp_directory_path() /
                                      ("loose_" + std::to_string(getpid()) + ".xml");
-  for (const std::string offset : {"0", "0.01"}) {
+  const Eigen::Vector3d inertia =
+      2.0 / 12.0 *
+      Eigen::Vector3d(0.4 * 0.4 + 0.6 * 0.6, 0.2 * 0.2 + 0.6 * 0.6,
+                      0.2 * 0.2 + 0.4 * 0.4);
+  for (const double offset : {0.0, 0.01}) {
     {
       std::ofstream mjcf(path);
       mjcf << "<mujoco><worldbody><body name=\"rock\" pos=\"0 0 1\"><freejoint/>"
            << "<geom type=\"box\" size=\"0.1 0.2 0.3\" mass=\"2\" pos=\"" << offset
            << " 0 0\"/></body></worldbody></mujoco>";
     }
-    const MultibodyTree tree = MultibodyTree::FromMjcf(path.string(), true);
-    if (offset != "0") {
-      EXPECT_EQ(tree.free_body_mass(), nullptr);
-      continue;
-    }
+    MultibodyTree tree = MultibodyTree::FromMjcf(path.string(), true);
     ASSERT_NE(tree.free_body_mass(), nullptr);
-    const Eigen::Vector3d inertia =
-        2.0 / 12.0 *
-        Eigen::Vector3d(0.4 * 0.4 + 0.6 * 0.6, 0.2 * 0.2 + 0.6 * 0.6,
-                        0.2 * 0.2 + 0.4 * 0.4);
     EXPECT_DOUBLE_EQ(tree.free_body_mass()->mass, 2.0);
     EXPECT_TRUE(tree.free_body_mass()->inertia.isApprox(
         Eigen::Matrix3d(inertia.asDiagonal()), 1e-12));
-    Eigen::Matrix<double, 6, 1> diagonal;
-    diagonal << 2.0, 2.0, 2.0, inertia;
     EXPECT_TRUE(
-        tree.mass_matrix().isApprox(Eigen::MatrixXd(diagonal.asDiagonal()), 1e-12));
+        tree.free_body_mass()->com.isApprox(Eigen::Vector3d(offset, 0, 0), 1e-15));
+    tree.SetState(tree.NeutralConfiguration(), Eigen::VectorXd::Zero(6));
+    // [c]× for c = (d, 0, 0): rows (0 0 0; 0 0 −d; 0 d 0).
+    Eigen::MatrixXd expected = Eigen::MatrixXd::Zero(6, 6);
+    expected.diagonal() << 2.0, 2.0, 2.0, inertia;
+    expected(1, 5) = expected(5, 1) = 2.0 * offset;
+    expected(2, 4) = expected(4, 2) = -2.0 * offset;
+    expected(4, 4) += 2.0 * offset * offset;
+    expected(5, 5) += 2.0 * offset * offset;
+    EXPECT_LT((tree.mass_matrix() - expected).norm(), 1e-14) << tree.mass_matrix();
   }
   std::filesystem::remove(path);
 }

@@ -583,21 +583,36 @@ MultibodyTree MultibodyTree::FreeBody(const std::string& name, double mass,
   impl->free_base = true;
   impl->Finish();
   MultibodyTree tree(std::move(impl));
-  tree.SetFreeBodyForm(mass, inertia_about_com);
+  tree.SetFreeBodyForm(mass, inertia_about_com, Eigen::Vector3d::Zero());
   return tree;
 }
 
-void MultibodyTree::SetFreeBodyForm(double mass,
-                                    const Eigen::Matrix3d& inertia_about_com) {
+void MultibodyTree::SetFreeBodyForm(double mass, const Eigen::Matrix3d& inertia_about_com,
+                                    const Eigen::Vector3d& com) {
   Impl& m = *impl_;
-  m.mass_matrix.setZero(6, 6);
-  m.mass_matrix.topLeftCorner<3, 3>() = mass * Eigen::Matrix3d::Identity();
-  m.mass_matrix.bottomRightCorner<3, 3>() = inertia_about_com;
   single_free_body_ = true;
-  body_.mass = {mass, inertia_about_com, inertia_about_com.inverse()};
+  body_.mass = {mass, inertia_about_com, inertia_about_com.inverse(), com,
+                com.isZero(0.0)};
   body_.weight = mass * m.model.gravity.linear();
   body_.q = m.q;
+  body_.R_WB = Eigen::Quaterniond(m.q[6], m.q[3], m.q[4], m.q[5]).toRotationMatrix();
   body_.state_current = false;
+  m.mass_matrix.setZero(6, 6);
+  UpdateFreeBodyMassMatrix();
+}
+
+void MultibodyTree::UpdateFreeBodyMassMatrix() {
+  // M = Tᵀ diag(m I, I_B) T, T = [I, −R [c]×; 0, I] (FreeBodyState):
+  //   [m I, −m R [c]×; m [c]× Rᵀ, I_B − m [c]× [c]×].
+  const FreeBodyMass& body = body_.mass;
+  Eigen::MatrixXd& mass_matrix = impl_->mass_matrix;
+  mass_matrix.topLeftCorner<3, 3>() = body.mass * Eigen::Matrix3d::Identity();
+  mass_matrix.bottomRightCorner<3, 3>() = body.inertia;
+  if (body.com_at_origin) return;
+  const Eigen::Matrix3d com_cross = CrossMatrix(body.com);
+  mass_matrix.topRightCorner<3, 3>().noalias() = -body.mass * body_.R_WB * com_cross;
+  mass_matrix.bottomLeftCorner<3, 3>() = mass_matrix.topRightCorner<3, 3>().transpose();
+  mass_matrix.bottomRightCorner<3, 3>().noalias() -= body.mass * com_cross * com_cross;
 }
 
 void MultibodyTree::UseFreeBodyFormIfOneBody() {
@@ -612,9 +627,9 @@ void MultibodyTree::UseFreeBodyFormIfOneBody() {
   const pinocchio::Inertia& inertia = model.inertias[kFreeRotation];
   if (body.parentJoint != kFreeRotation || !body.placement.isIdentity(0.0) ||
       model.inertias[kFreeTranslation].mass() != 0.0 || !(inertia.mass() > 0.0) ||
-      !inertia.lever().isZero(0.0) || !model.armature.isZero(0.0))
+      !model.armature.isZero(0.0))
     return;
-  SetFreeBodyForm(inertia.mass(), inertia.inertia().matrix());
+  SetFreeBodyForm(inertia.mass(), inertia.inertia().matrix(), inertia.lever());
 }
 
 MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_base,
@@ -863,8 +878,18 @@ void MultibodyTree::SetFreeBodyState(const Eigen::VectorXd& new_q,
   body_.v = v6;
   body_.R_WB = Eigen::Quaterniond(q7[6], q7[3], q7[4], q7[5]).toRotationMatrix();
   const Eigen::Vector3d omega_B = v6.tail<3>();
-  body_.nonlinear_effects.head<3>() = -body_.weight;
-  body_.nonlinear_effects.tail<3>() = omega_B.cross(body_.mass.inertia * omega_B);
+  const FreeBodyMass& body = body_.mass;
+  if (body.com_at_origin) {
+    body_.nonlinear_effects.head<3>() = -body_.weight;
+    body_.nonlinear_effects.tail<3>() = omega_B.cross(body.inertia * omega_B);
+  } else {  // h = [f_h; ω × I_B ω + c × (Rᵀ f_h)] (FreeBodyState)
+    const Eigen::Vector3d f_h =
+        body.mass * (body_.R_WB * omega_B.cross(omega_B.cross(body.com))) - body_.weight;
+    body_.nonlinear_effects.head<3>() = f_h;
+    body_.nonlinear_effects.tail<3>() = omega_B.cross(body.inertia * omega_B) +
+                                        body.com.cross(body_.R_WB.transpose() * f_h);
+    UpdateFreeBodyMassMatrix();
+  }
   body_.state_current = true;
   body_.data_synced = false;
 }
@@ -1134,9 +1159,11 @@ Eigen::Vector3d MultibodyTree::KinematicsAngularVelocity(int body) const {
 }
 
 double MultibodyTree::KineticEnergy() const {
-  if (single_free_body_) {  // ½ m |ṗ|² + ½ ωᵀ I_B ω
-    const Eigen::Vector3d pdot_W = body_.v.head<3>(), omega_B = body_.v.tail<3>();
-    return 0.5 * (body_.mass.mass * pdot_W.squaredNorm() +
+  if (single_free_body_) {  // ½ m |v_com|² + ½ ωᵀ I_B ω, v_com = ṗ + R (ω × c)
+    const Eigen::Vector3d omega_B = body_.v.tail<3>();
+    const Eigen::Vector3d v_com =
+        body_.v.head<3>() + body_.R_WB * omega_B.cross(body_.mass.com);
+    return 0.5 * (body_.mass.mass * v_com.squaredNorm() +
                   omega_B.dot(body_.mass.inertia * omega_B));
   }
   const Impl& m = *impl_;
@@ -1150,8 +1177,9 @@ double MultibodyTree::KineticEnergy() const {
 }
 
 double MultibodyTree::GravityPotentialEnergy() const {
-  // A free body's COM is its translation (SetFreeBodyState): no kinematics.
-  if (single_free_body_) return -body_.weight.dot(body_.q.head<3>());
+  // A free body's COM is at p + R c (SetFreeBodyState): no kinematics.
+  if (single_free_body_)
+    return -body_.weight.dot(body_.q.head<3>() + body_.R_WB * body_.mass.com);
   // −Σ m_i gᵀ c_i over the joints' bodies, c_i their centres of mass in
   // world from SetState's poses oMi (no kinematics again).
   const Impl& m = *impl_;

@@ -199,20 +199,27 @@ class MultibodyTree {
   void SetGravity(const Eigen::Vector3d& gravity);
   Eigen::Vector3d gravity() const;  // g [m/s²] in world
 
-  // The mass properties of a tree made by FreeBody: M = diag(m I, I_B) for
-  // every q, I_B [kg·m²] about the COM in the body frame. nullptr for any
-  // other tree. Lets a time step solve M x = f in closed form.
+  // The mass properties of a tree stepped in closed form (FreeBodyState):
+  // m [kg], I_B [kg·m²] about the COM in the body frame, and the COM's
+  // position c_B [m] from the body frame's origin, in the body frame (zero
+  // for a tree made by FreeBody). With v = [ṗ_W; ω_B] (ṗ_W the origin's
+  // velocity), the COM moves at v_com = ṗ_W + R_WB (ω_B × c_B), so
+  //   M(q) = Tᵀ diag(m I, I_B) T,  T = [I, −R_WB [c_B]×; 0, I],
+  // diag(m I, I_B) for every q when c_B = 0. nullptr for any other tree.
+  // Lets a time step solve M x = f in closed form.
   struct FreeBodyMass {
     double mass = 0.0;
     Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
     Eigen::Matrix3d inverse_inertia = Eigen::Matrix3d::Zero();
+    Eigen::Vector3d com = Eigen::Vector3d::Zero();  // c_B
+    bool com_at_origin = true;                      // c_B = 0
   };
   const FreeBodyMass* free_body_mass() const {
     return single_free_body_ ? &body_.mass : nullptr;
   }
-  // For a tree made by FreeBody: its body's pose at the state, R_WB and the
-  // centre of mass p_W (body_pose(0) without building a transform), and
-  // v = [ṗ_W; ω_B]. Inline: a step reads them for every body.
+  // For a tree stepped in closed form: its body's pose at the state, R_WB and
+  // the body frame's origin p_W (body_pose(0) without building a transform),
+  // and v = [ṗ_W; ω_B]. Inline: a step reads them for every body.
   const Eigen::Matrix3d& free_body_rotation() const { return body_.R_WB; }
   Eigen::Vector3d free_body_position() const { return body_.q.head<3>(); }
   const Eigen::Matrix<double, 6, 1>& free_body_velocity() const { return body_.v; }
@@ -330,17 +337,23 @@ class MultibodyTree {
   Impl& SyncedImpl() const;
   // Throws std::invalid_argument naming `body` unless CarriedByJoint.
   void CheckCarriedByJoint(int body) const;
-  // A tree made by FreeBody keeps all that a time step reads of it here, in
-  // closed form, in the tree object itself rather than behind impl_: a
-  // system's trees lie side by side in one vector, so a step over many free
-  // bodies reads their states in order, not one scattered block of several
-  // kilobytes each (Pinocchio's model and data):
+  // A tree made by FreeBody (or a loose body of an MJCF file) keeps all that
+  // a time step reads of it here, in closed form, in the tree object itself
+  // rather than behind impl_: a system's trees lie side by side in one
+  // vector, so a step over many free bodies reads their states in order, not
+  // one scattered block of several kilobytes each (Pinocchio's model and
+  // data):
   //   q = [p_W; x y z w] (the translation joint, then the spherical one),
-  //   v = [ṗ_W; ω_B]: the translation joint moves the COM in world axes, the
-  //   spherical joint turns the body with ω in its frame; R_WB from the
-  //   quaternion; the body frame is the spherical joint's;
-  //   M = diag(m I, I_B) for every q, h = [−m g; ω_B × I_B ω_B]
-  //   (Newton–Euler): no CRBA nor RNEA.
+  //   v = [ṗ_W; ω_B]: the translation joint moves the body frame's origin in
+  //   world axes, the spherical joint turns the body with ω in its frame;
+  //   R_WB from the quaternion; the body frame is the spherical joint's;
+  //   with the COM at c_B from the origin (FreeBodyMass), Newton–Euler about
+  //   the COM, m a_com = f and I_B ω̇ + ω × I_B ω = τ_com, mapped through T:
+  //   M = Tᵀ diag(m I, I_B) T and
+  //   h = Tᵀ [m R_WB (ω × (ω × c_B)) − m g; ω × I_B ω]
+  //     = [f_h; ω × I_B ω + c_B × (R_WBᵀ f_h)],  f_h = m R_WB (ω × (ω × c_B)) − m g,
+  //   that is M = diag(m I, I_B) and h = [−m g; ω × I_B ω] when c_B = 0:
+  //   no CRBA nor RNEA.
   // Pinocchio's data follow it only when asked for (Impl::SyncFreeBodyData):
   // a step of a scene of free bodies never touches them.
   struct FreeBodyState {
@@ -359,15 +372,18 @@ class MultibodyTree {
     mutable bool data_synced = false;
   };
   explicit MultibodyTree(std::unique_ptr<Impl> impl);
-  // Makes a floating tree that is one body on the free joint, its centre of
-  // mass at the joint and its frame the joint's, with no armature (an MJCF
-  // file's loose body), a tree of FreeBody's kind: the same q, v and model,
-  // stepped in closed form.
+  // Makes a floating tree that is one body on the free joint, its frame the
+  // joint's, with no armature (an MJCF file's loose body, its centre of mass
+  // anywhere), a tree of FreeBody's kind: the same q, v and model, stepped in
+  // closed form.
   void UseFreeBodyFormIfOneBody();
   // The closed form of a FreeBody tree (FreeBodyState), with these mass
-  // properties (those of its model).
-  void SetFreeBodyForm(double mass, const Eigen::Matrix3d& inertia_about_com);
+  // properties (those of its model; com: c_B).
+  void SetFreeBodyForm(double mass, const Eigen::Matrix3d& inertia_about_com,
+                       const Eigen::Vector3d& com);
   void SetFreeBodyState(const Eigen::VectorXd& q, const Eigen::VectorXd& v);
+  // M of the closed form at body_.R_WB, into Impl's mass matrix (6 × 6).
+  void UpdateFreeBodyMassMatrix();
   // BodyLinearVelocity and BodyAngularVelocity of a tree not made by FreeBody.
   Eigen::Vector3d KinematicsLinearVelocity(int body) const;
   Eigen::Vector3d KinematicsAngularVelocity(int body) const;

@@ -167,16 +167,31 @@ void TimeStepper::SolveFreeBodyMotion(const MultibodySystem::Tree& tree,
                                       const MultibodyTree::FreeBodyMass& body,
                                       Eigen::Ref<Eigen::VectorXd> v_star,
                                       Eigen::MatrixXd* a) const {
-  // M (v* − v0) = δt (−h(q0, v0) + τ), M = diag(m I, I_B): v* in closed form,
-  // in fixed size, without the tree's workspace.
+  // M (v* − v0) = δt (−h(q0, v0) + τ) in closed form, in fixed size, without
+  // the tree's workspace: M = diag(m I, I_B) with the COM at the body
+  // frame's origin; otherwise M⁻¹ = T⁻¹ diag(m I, I_B)⁻¹ T⁻ᵀ with
+  // T⁻¹ = [I, R [c]×; 0, I] (MultibodyTree::FreeBodyState): the torque
+  // about the origin taken to the COM, c × (Rᵀ f) off it, and the COM's
+  // velocity change carried back to the origin, R (c × Δω) on it.
   Eigen::Matrix<double, kBodyDofs, 1> force = -tree.model.nonlinear_effects();
   AddAppliedForces(tree, force);
   const double dt = parameters_.time_step;
-  v_star.head<3>() = tree.v.head<3>() + (dt / body.mass) * force.head<3>();
-  v_star.tail<3>() = tree.v.tail<3>() + dt * (body.inverse_inertia * force.tail<3>());
-  a->setZero(kBodyDofs, kBodyDofs);
-  a->topLeftCorner<3, 3>().diagonal().setConstant(body.mass);
-  a->bottomRightCorner<3, 3>() = body.inertia;
+  if (body.com_at_origin) {
+    v_star.head<3>() = tree.v.head<3>() + (dt / body.mass) * force.head<3>();
+    v_star.tail<3>() = tree.v.tail<3>() + dt * (body.inverse_inertia * force.tail<3>());
+    a->setZero(kBodyDofs, kBodyDofs);
+    a->topLeftCorner<3, 3>().diagonal().setConstant(body.mass);
+    a->bottomRightCorner<3, 3>() = body.inertia;
+    return;
+  }
+  const Eigen::Matrix3d& R_WB = tree.model.free_body_rotation();
+  const Eigen::Vector3d torque_about_com =
+      force.tail<3>() - body.com.cross(R_WB.transpose() * force.head<3>());
+  const Eigen::Vector3d omega_change = dt * (body.inverse_inertia * torque_about_com);
+  v_star.head<3>() = tree.v.head<3>() + (dt / body.mass) * force.head<3>() +
+                     R_WB * body.com.cross(omega_change);
+  v_star.tail<3>() = tree.v.tail<3>() + omega_change;
+  *a = tree.model.mass_matrix();
 }
 
 int TimeStepper::SolveFreeMotion(int t, MultibodySystem::Tree* tree, const Theta& theta,
