@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 #include "coulomb/sim/time_stepper.h"
+#include "test_support.h"
 
 namespace coulomb {
 namespace {
@@ -23,7 +24,8 @@ const Eigen::Vector3d kSize(0.1, 0.2, 0.3);
 
 Eigen::Vector3d BoxInertiaDiagonal() {
   const Eigen::Vector3d s2 = kSize.cwiseAbs2();
-  return kMass / 12.0 * Eigen::Vector3d(s2.y() + s2.z(), s2.x() + s2.z(), s2.x() + s2.y());
+  return kMass / 12.0 *
+         Eigen::Vector3d(s2.y() + s2.z(), s2.x() + s2.z(), s2.x() + s2.y());
 }
 
 std::string Triple(const Eigen::Vector3d& x) {
@@ -49,7 +51,8 @@ MultibodyTree OffsetBoxFromUrdf() {
          << inertia.x() << "\" ixy=\"0\" ixz=\"0\" iyy=\"" << inertia.y()
          << "\" iyz=\"0\" izz=\"" << inertia.z() << "\"/></inertial>"
          << "<collision><origin xyz=\"" << Triple(kCom) << "\"/><geometry><box size=\""
-         << Triple(kSize) << "\"/></geometry></collision></link></robot>";
+         << Triple(kSize) << "\"/></geometry></collision></link>" << testing::kTipLink
+         << "</robot>";
   }
   MultibodyTree tree = MultibodyTree::FromUrdf(path, true);
   std::filesystem::remove(path);

@@ -88,9 +88,11 @@ TEST(MultibodyTree, FreeBodyStateFollowsGravityAndMoves) {
 }
 
 // A floating URDF link of these mass properties, its centre of mass at
-// `com` in its frame: a tree on Pinocchio's general path (CRBA, RNEA).
+// `com` in its frame, followed by `tail`: with the welded tip, a tree on
+// Pinocchio's general path (CRBA, RNEA).
 MultibodyTree FloatingUrdfLink(double mass, const Eigen::Matrix3d& inertia,
-                               const Eigen::Vector3d& com) {
+                               const Eigen::Vector3d& com,
+                               const char* tail = testing::kTipLink) {
   const std::filesystem::path path = std::filesystem::temp_directory_path() /
                                      ("free_link_" + std::to_string(getpid()) + ".urdf");
   {
@@ -100,7 +102,7 @@ MultibodyTree FloatingUrdfLink(double mass, const Eigen::Matrix3d& inertia,
          << "\"/><mass value=\"" << mass << "\"/><inertia ixx=\"" << inertia(0, 0)
          << "\" ixy=\"" << inertia(0, 1) << "\" ixz=\"" << inertia(0, 2) << "\" iyy=\""
          << inertia(1, 1) << "\" iyz=\"" << inertia(1, 2) << "\" izz=\"" << inertia(2, 2)
-         << "\"/></inertial></link></robot>";
+         << "\"/></inertial></link>" << tail << "</robot>";
   }
   MultibodyTree link = MultibodyTree::FromUrdf(path.string(), true);
   std::filesystem::remove(path);
@@ -205,6 +207,11 @@ TEST(MultibodyTree, LooseBodyDynamicsWithItsCentreOfMassOffTheOriginMatchTheGene
   ASSERT_NE(closed_form.free_body_mass(), nullptr);
   EXPECT_TRUE(closed_form.free_body_mass()->com.isApprox(com, 1e-15));
   ExpectTheGeneralPathsDynamics(closed_form, general, mass);
+  // A floating URDF of that one link takes the closed form too.
+  MultibodyTree urdf_link = FloatingUrdfLink(mass, inertia, com, "");
+  ASSERT_NE(urdf_link.free_body_mass(), nullptr);
+  EXPECT_TRUE(urdf_link.free_body_mass()->com.isApprox(com, 1e-15));
+  ExpectTheGeneralPathsDynamics(urdf_link, general, mass);
 }
 
 TEST(MultibodyTree, PointJacobianMatchesFiniteDifferencesOfThePointPosition) {

@@ -80,5 +80,12 @@ void WritePendulumUrdf(const std::string& path);
 // Two vertical sliders on a fixed frame ("slide_a", 0.3 kg; "slide_b",
 // 0.1 kg), for couplers.
 void WriteSliderPairUrdf(const std::string& path);
+// A massless link "tip" welded to a URDF's root link "box", to append after
+// it: the second body keeps a floating one-link URDF on Pinocchio's general
+// path (CRBA, RNEA), the reference for the free bodies' closed form, which
+// MultibodyTree::UseFreeBodyFormIfOneBody gives one-body trees only.
+inline constexpr const char* kTipLink =
+    "<link name=\"tip\"/><joint name=\"tip_weld\" type=\"fixed\"><parent link=\"box\"/>"
+    "<child link=\"tip\"/></joint>";
 
 }  // namespace coulomb::testing

@@ -650,7 +650,9 @@ MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_bas
                              (detail.empty() ? "" : " (" + detail + ")"));
   }
   std::fputs(urdfdom.Release().c_str(), stderr);  // warnings of a model that loaded
-  return MultibodyTree(std::move(impl));
+  MultibodyTree tree(std::move(impl));
+  tree.UseFreeBodyFormIfOneBody();
+  return tree;
 }
 
 MultibodyTree MultibodyTree::FromMjcf(const std::string& path, bool floating_base,

@@ -337,8 +337,8 @@ class MultibodyTree {
   Impl& SyncedImpl() const;
   // Throws std::invalid_argument naming `body` unless CarriedByJoint.
   void CheckCarriedByJoint(int body) const;
-  // A tree made by FreeBody (or a loose body of an MJCF file) keeps all that
-  // a time step reads of it here, in closed form, in the tree object itself
+  // A tree made by FreeBody (or UseFreeBodyFormIfOneBody) keeps all that a
+  // time step reads of it here, in closed form, in the tree object itself
   // rather than behind impl_: a system's trees lie side by side in one
   // vector, so a step over many free bodies reads their states in order, not
   // one scattered block of several kilobytes each (Pinocchio's model and
@@ -373,9 +373,9 @@ class MultibodyTree {
   };
   explicit MultibodyTree(std::unique_ptr<Impl> impl);
   // Makes a floating tree that is one body on the free joint, its frame the
-  // joint's, with no armature (an MJCF file's loose body, its centre of mass
-  // anywhere), a tree of FreeBody's kind: the same q, v and model, stepped in
-  // closed form.
+  // joint's, with no armature (an MJCF file's loose body, a floating URDF of
+  // one link; its centre of mass anywhere), a tree of FreeBody's kind: the
+  // same q, v and model, stepped in closed form.
   void UseFreeBodyFormIfOneBody();
   // The closed form of a FreeBody tree (FreeBodyState), with these mass
   // properties (those of its model; com: c_B).
