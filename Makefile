@@ -30,7 +30,7 @@ FUZZ_DIR ?= build-fuzz
 SECONDS ?= 60
 RUNS ?=
 FUZZ_SEED ?= 0
-.PHONY: fuzz fuzz-configure deps node-deps browser-deps venv build test test-kill-resume run fclib bench bench-clutter bench-collapse bench-irr bench-lagged bench-ncp bench-python bench-mjcf bench-terrain bench-peers bench-stiff-peers bench-lookahead bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure test-tsan-core tsan-configure plots siconos format format-check clean
+.PHONY: fuzz fuzz-configure deps node-deps browser-deps venv build test test-kill-resume run fclib bench bench-clutter bench-collapse bench-irr bench-lagged bench-loose-bodies bench-ncp bench-python bench-mjcf bench-terrain bench-peers bench-stiff-peers bench-lookahead bench-viewer bench-viewer-large viewer-screenshots test-sanitize test-sanitize-core sanitize-configure test-tsan-core tsan-configure plots siconos format format-check clean
 
 # $(call apt_install,PACKAGES): installs the Debian packages that are missing.
 define apt_install
@@ -238,6 +238,11 @@ bench-irr: build
 # (docs/lagged_coarse_step.md holds one run; seconds).
 bench-lagged: build
 	$(VENV)/bin/python bench/lagged_coarse_step.py --coulomb $(BUILD_DIR)/coulomb
+
+# Loose bodies off their centres of mass, in closed form and on a tree's
+# general path, beside MuJoCo (docs/robots.md holds a run; seconds).
+bench-loose-bodies: build
+	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/loose_bodies.py
 
 # The AL single-step test on the dish pile (docs/ncp_single_step.md).
 bench-ncp: build

@@ -1,0 +1,123 @@
+"""What stepping loose bodies in closed form buys: a pile of boxes whose
+centres of mass lie off their frames, run as loose bodies and again on the
+general path of a robot's tree.
+
+Writes two MJCF files of the same pile (64 boxes of 1 kg, 8 × 10 × 6 cm,
+each with its geom, and so its centre of mass, (2.2, −1.1, 0) cm from its
+body's origin, dropped at random orientations from a 4 × 4 × 4 lattice
+onto the ground, δt = 10 ms): in the first each box is a loose body, which
+Coulomb steps in the free bodies' closed form (MultibodyTree's
+FreeBodyState: Newton–Euler about the centre of mass, M = Tᵀ diag(m I, I_B) T);
+in the second each box carries a massless child body welded to it, which
+changes no physics but keeps it on the general path of a tree (Pinocchio's
+CRBA and RNEA, point Jacobians from the joints'). Both run for the same
+simulated time in alternating rounds with MuJoCo on the first file (its
+Newton solver, elliptic cones, tolerance 1e-8, as `make bench-peers` runs
+it); each keeps its fastest round. Printed: ms per step, the share of
+Coulomb's step in problem assembly, Newton iterations per step, contacts,
+Coulomb's largest e_m, and how far apart the two Coulomb runs end (the same
+physics in two sums of the same terms: round-off, grown by the pile's
+collisions).
+
+    make bench-loose-bodies
+    PYTHONPATH=build/python .venv/bin/python bench/loose_bodies.py [--bodies N]
+"""
+
+import argparse
+import math
+import os
+import random
+import tempfile
+import time
+
+import numpy as np
+
+import coulomb
+from peers.mjcf_side_by_side import run_mujoco
+
+COM_OFFSET = (0.022, -0.011, 0.0)  # the geom's centre in its body's frame [m]
+HALF_SIZE = (0.04, 0.05, 0.03)  # [m]
+SPACING = 0.2  # lattice pitch [m]: no two boxes overlap at any orientation
+
+
+def pile(bodies, general_path):
+    """The pile's MJCF text; general_path adds each box's welded child body."""
+    rng = random.Random(1)
+    side = 4
+    lines = []
+    for i in range(bodies):
+        x = (i % side - 1.5) * SPACING
+        y = ((i // side) % side - 1.5) * SPACING
+        z = 0.12 + SPACING * (i // (side * side))
+        q = [rng.gauss(0.0, 1.0) for _ in range(4)]
+        norm = math.sqrt(sum(c * c for c in q))
+        quat = " ".join(f"{c / norm:.6f}" for c in q)
+        tip = f'<body name="tip{i}"/>' if general_path else ""
+        lines.append(
+            f'<body name="box{i}" pos="{x:.4f} {y:.4f} {z:.4f}" quat="{quat}"><freejoint/>'
+            f'<geom type="box" size="{" ".join(map(str, HALF_SIZE))}" '
+            f'pos="{" ".join(map(str, COM_OFFSET))}" mass="1"/>{tip}</body>')
+    body_text = "\n    ".join(lines)
+    return (f'<mujoco model="offset_pile"><option timestep="0.01"/><worldbody>\n'
+            f'    <geom name="floor" type="plane" size="2 2 0.1"/>\n    {body_text}\n'
+            f'  </worldbody></mujoco>\n')
+
+
+def run_coulomb(path, duration):
+    sim = coulomb.Simulation.from_file(path)
+    start = time.perf_counter()
+    trajectory = sim.run(duration, record=False)
+    seconds = time.perf_counter() - start
+    summary = trajectory.summary
+    steps = round(duration / summary["time_step"])
+    return {
+        "ms_per_step": 1e3 * seconds / steps,
+        "assembly_share": summary["assembly_time_s"] / summary["step_time_s"],
+        "iterations": summary["iterations_mean"],
+        "contacts": summary["contacts_max"],
+        "momentum_error": summary["momentum_error_max"],
+        "q": np.array(sim.q),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bodies", type=int, default=64, help="boxes in the pile")
+    parser.add_argument("--duration", type=float, default=3.0, help="simulated seconds")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        paths = {}
+        for name, general in (("closed form", False), ("general path", True)):
+            paths[name] = os.path.join(folder, name.replace(" ", "_") + ".xml")
+            with open(paths[name], "w") as f:
+                f.write(pile(args.bodies, general))
+        runs = (("Coulomb, loose bodies (closed form)", run_coulomb, paths["closed form"]),
+                ("Coulomb, welded child (tree's general path)", run_coulomb,
+                 paths["general path"]),
+                ("MuJoCo", run_mujoco, paths["closed form"]))
+        best = {}
+        for _ in range(args.rounds):
+            for name, run, path in runs:
+                result = run(path, args.duration)
+                if name not in best or result["ms_per_step"] < best[name]["ms_per_step"]:
+                    best[name] = result
+    print(f"{args.bodies} boxes, centre of mass {COM_OFFSET} m off each body's origin, "
+          f"{args.duration:g} s, fastest of {args.rounds} alternating rounds")
+    print("| engine | ms/step | assembly [%] | iterations/step | contacts (max) |")
+    print("|---|---|---|---|---|")
+    for name, r in best.items():
+        share = f"{100 * r['assembly_share']:.1f}" if "assembly_share" in r else "—"
+        print(f"| {name} | {r['ms_per_step']:.4f} | {share} | {r['iterations']:.2f} | "
+              f"{r['contacts']} |")
+    closed, general = (best[name] for name, _, _ in runs[:2])
+    mujoco_ms = best["MuJoCo"]["ms_per_step"]
+    print(f"closed form / general path: {closed['ms_per_step'] / general['ms_per_step']:.2f}; "
+          f"Coulomb / MuJoCo: {closed['ms_per_step'] / mujoco_ms:.2f} (closed form), "
+          f"{general['ms_per_step'] / mujoco_ms:.2f} (general path); Coulomb's max e_m "
+          f"{max(closed['momentum_error'], general['momentum_error']):.1e}; the two Coulomb "
+          f"runs end {np.abs(closed['q'] - general['q']).max():.1e} apart (largest |Δq|)")
+
+
+if __name__ == "__main__":
+    main()
