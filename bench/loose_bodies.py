@@ -28,12 +28,10 @@ import math
 import os
 import random
 import tempfile
-import time
 
 import numpy as np
 
-import coulomb
-from peers.mjcf_side_by_side import run_mujoco
+from peers.mjcf_side_by_side import run_coulomb, run_mujoco
 
 COM_OFFSET = (0.022, -0.011, 0.0)  # the geom's centre in its body's frame [m]
 HALF_SIZE = (0.04, 0.05, 0.03)  # [m]
@@ -61,23 +59,6 @@ def pile(bodies, general_path):
     return (f'<mujoco model="offset_pile"><option timestep="0.01"/><worldbody>\n'
             f'    <geom name="floor" type="plane" size="2 2 0.1"/>\n    {body_text}\n'
             f'  </worldbody></mujoco>\n')
-
-
-def run_coulomb(path, duration):
-    sim = coulomb.Simulation.from_file(path)
-    start = time.perf_counter()
-    trajectory = sim.run(duration, record=False)
-    seconds = time.perf_counter() - start
-    summary = trajectory.summary
-    steps = round(duration / summary["time_step"])
-    return {
-        "ms_per_step": 1e3 * seconds / steps,
-        "assembly_share": summary["assembly_time_s"] / summary["step_time_s"],
-        "iterations": summary["iterations_mean"],
-        "contacts": summary["contacts_max"],
-        "momentum_error": summary["momentum_error_max"],
-        "q": np.array(sim.q),
-    }
 
 
 def main():

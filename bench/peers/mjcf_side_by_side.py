@@ -32,9 +32,11 @@ def run_coulomb(path, duration):
     steps = round(duration / summary["time_step"])
     return {
         "ms_per_step": 1e3 * seconds / steps,
+        "assembly_share": summary["assembly_time_s"] / summary["step_time_s"],
         "iterations": summary["iterations_mean"],
         "contacts": summary["contacts_max"],
         "position": np.array(sim.q[:3]),
+        "q": np.array(sim.q),
         "momentum_error": summary["momentum_error_max"],
     }
 
