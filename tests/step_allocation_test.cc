@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 
 #include <gtest/gtest.h>
 
@@ -23,10 +24,12 @@ namespace {
 
 // Eight clutter bodies at rest in their box, the test_support pendulum
 // held by a PD controller against its lower joint limit, two sliders
-// coupled as an Atwood machine resting on a limit, and two cans outside the
-// box, one standing on the ground and one lying on it (so that contacts,
-// joint limits, a controller, joint friction, a coupler, a body connection
-// and the closed-form patches of boxes, spheres and cylinders are all in
+// coupled as an Atwood machine resting on a limit, two cans outside the
+// box, one standing on the ground and one lying on it, and an MJCF box whose
+// centre of mass lies off its frame's origin on the ground (so that
+// contacts, joint limits, a controller, joint friction, a coupler, a body
+// connection, the closed-form patches of boxes, spheres and cylinders and a
+// loose body's closed form with its mass matrix turning with it are all in
 // the problem).
 Scene RestingScene(Scheme scheme, ContactSolverKind solver) {
   Scene scene = MakeBuiltinScene("clutter", {{"bodies", "8"}});
@@ -71,6 +74,21 @@ Scene RestingScene(Scheme scheme, ContactSolverKind solver) {
   scene.system.AddFreeBody("lying_can", can, 0.35,
                            Pose({1.5, 0.5, 0.033}, {0.5 * M_PI, 0.0, 0.0}), zero, zero,
                            ContactMaterial{});
+  const std::filesystem::path mjcf =
+      std::filesystem::temp_directory_path() /
+      ("offset_box_alloc_" + std::to_string(getpid()) + ".xml");
+  {
+    std::ofstream file(mjcf);
+    file << "<mujoco><worldbody><body name=\"offset_box\"><freejoint/><geom type=\"box\" "
+            "size=\"0.05 0.05 0.05\" pos=\"0.02 0 0\" mass=\"1\"/></body></worldbody>"
+            "</mujoco>";
+  }
+  MultibodyTree offset_box = MultibodyTree::FromMjcf(mjcf.string(), true);
+  std::filesystem::remove(mjcf);
+  Eigen::VectorXd q(7);
+  q << -1.5, 0.0, 0.05, 0.0, 0.0, 0.0, 1.0;  // its geom resting on the ground
+  scene.system.AddRobot("offset_box", std::move(offset_box), q, Eigen::VectorXd::Zero(6),
+                        ContactMaterial{});
   return scene;
 }
 
