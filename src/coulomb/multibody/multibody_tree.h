@@ -39,9 +39,9 @@ struct WorldGeometry {
   CollisionFilter filter;
 };
 
-// The point Jacobian of a free body (a tree made by FreeBody) whose frame,
-// at its centre of mass o, has the orientation R_WB: the velocity of the
-// body's point at p_W is J v for v = [ṗ_W; ω_B] (ω in the body frame), with
+// The point Jacobian of a free body (a tree stepped in closed form) whose
+// frame, at o, has the orientation R_WB: the velocity of the body's point at
+// p_W is J v for v = [ṗ_W; ω_B] (ṗ_W the velocity of o, ω in the body frame), with
 // J = [I, −[p − o]× R_WB] in fixed size; column j of −[r]× R_WB is
 // −r × (R_WB)_j.
 inline Eigen::Matrix<double, 3, 6> FreeBodyPointJacobian(const Eigen::Vector3d& origin,
@@ -302,7 +302,7 @@ class MultibodyTree {
   // a free body's inline from its state (a step asks for every body's), a
   // robot's from Pinocchio's kinematics.
   Eigen::Vector3d BodyLinearVelocity(int body) const {
-    return single_free_body_ ? Eigen::Vector3d(body_.v.head<3>())  // the COM's ṗ_W
+    return single_free_body_ ? Eigen::Vector3d(body_.v.head<3>())  // the origin's ṗ_W
                              : KinematicsLinearVelocity(body);
   }
   Eigen::Vector3d BodyAngularVelocity(int body) const {
