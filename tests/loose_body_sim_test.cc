@@ -1,7 +1,8 @@
-// An MJCF loose body whose centre of mass lies off its frame's origin is
-// stepped in closed form (MultibodyTree::FreeBodyState); the same body read
-// from a URDF takes Pinocchio's general path (CRBA, RNEA, point Jacobians from
-// the joints'). Both are stepped side by side, tumbling onto the ground.
+// An MJCF loose body whose centre of mass lies off its frame's origin, or
+// made of several bodies welded together, is stepped in closed form
+// (MultibodyTree::FreeBodyState); the same body on Pinocchio's general path
+// (CRBA, RNEA, point Jacobians from the joints': MultibodyTree::
+// UseGeneralForm) is stepped beside it, tumbling onto the ground.
 
 #include <filesystem>
 #include <fstream>
@@ -51,26 +52,40 @@ MultibodyTree OffsetBoxFromUrdf() {
          << inertia.x() << "\" ixy=\"0\" ixz=\"0\" iyy=\"" << inertia.y()
          << "\" iyz=\"0\" izz=\"" << inertia.z() << "\"/></inertial>"
          << "<collision><origin xyz=\"" << Triple(kCom) << "\"/><geometry><box size=\""
-         << Triple(kSize) << "\"/></geometry></collision></link>" << testing::kTipLink
-         << "</robot>";
+         << Triple(kSize) << "\"/></geometry></collision></link></robot>";
   }
   MultibodyTree tree = MultibodyTree::FromUrdf(path, true);
+  std::filesystem::remove(path);
+  tree.UseGeneralForm();
+  return tree;
+}
+
+MultibodyTree MjcfTree(const std::string& text) {
+  const std::string path = TemporaryPath("loose_body.xml.");
+  std::ofstream(path) << text;
+  MultibodyTree tree = MultibodyTree::FromMjcf(path, true);
   std::filesystem::remove(path);
   return tree;
 }
 
 MultibodyTree OffsetBoxFromMjcf() {
-  const std::string path = TemporaryPath("offset_box.xml.");
-  {
-    std::ofstream mjcf(path);
-    mjcf << "<mujoco><worldbody><body name=\"box\"><freejoint/><geom type=\"box\" size=\""
-         << Triple(0.5 * kSize) << "\" pos=\"" << Triple(kCom) << "\" mass=\"" << kMass
-         << "\"/></body></worldbody></mujoco>";
-  }
-  MultibodyTree tree = MultibodyTree::FromMjcf(path, true);
-  std::filesystem::remove(path);
-  return tree;
+  return MjcfTree(
+      "<mujoco><worldbody><body name=\"box\"><freejoint/><geom type=\"box\" "
+      "size=\"" +
+      Triple(0.5 * kSize) + "\" pos=\"" + Triple(kCom) + "\" mass=\"" +
+      std::to_string(kMass) + "\"/></body></worldbody></mujoco>");
 }
+
+// A mallet: a head box with a handle welded at a tilt, and a ball welded to
+// the handle's far end, which strikes the ground first.
+constexpr const char* kMallet =
+    "<mujoco><worldbody><body name=\"head\"><freejoint/>"
+    "<geom type=\"box\" size=\"0.06 0.04 0.04\" mass=\"1.0\"/>"
+    "<body name=\"handle\" pos=\"0.0 0.0 -0.04\" quat=\"0.95 0.2 0.1 0.0\">"
+    "<geom type=\"capsule\" size=\"0.015 0.12\" pos=\"0 0 -0.12\" mass=\"0.2\"/>"
+    "<body name=\"ball\" pos=\"0 0 -0.26\">"
+    "<geom type=\"sphere\" size=\"0.03\" mass=\"0.15\"/></body></body>"
+    "</body></worldbody></mujoco>";
 
 // The box thrown tumbling 0.4 m above the ground: it spins about all three
 // axes (so its COM's centripetal acceleration and M's dependence on the
@@ -85,16 +100,14 @@ MultibodySystem ThrownBox(MultibodyTree box) {
   return system;
 }
 
-TEST(LooseBody, OffItsCentreOfMassItStepsAsPinocchiosGeneralPathDoes) {
-  MultibodyTree mjcf = OffsetBoxFromMjcf();
-  ASSERT_NE(mjcf.free_body_mass(), nullptr);
-  EXPECT_TRUE(mjcf.free_body_mass()->com.isApprox(kCom, 1e-15));
-  EXPECT_TRUE(mjcf.free_body_mass()->inertia.isApprox(
-      Eigen::Matrix3d(BoxInertiaDiagonal().asDiagonal()), 1e-14));
-  MultibodyTree urdf = OffsetBoxFromUrdf();
-  ASSERT_EQ(urdf.free_body_mass(), nullptr);
-  MultibodySystem closed_form = ThrownBox(std::move(mjcf));
-  MultibodySystem general = ThrownBox(std::move(urdf));
+// Steps the two side by side for 60 steps of 10 ms, SAP at ε_r = 1e-12:
+// they must stay together to round-off, the body touching the ground on more
+// than 10 steps and spinning faster than 5 rad/s at some point.
+void ExpectTheSameTrajectory(MultibodyTree closed_form_tree, MultibodyTree general_tree) {
+  ASSERT_NE(closed_form_tree.free_body_mass(), nullptr);
+  ASSERT_EQ(general_tree.free_body_mass(), nullptr);
+  MultibodySystem closed_form = ThrownBox(std::move(closed_form_tree));
+  MultibodySystem general = ThrownBox(std::move(general_tree));
   TimeStepperParameters parameters;
   parameters.time_step = 0.01;
   parameters.solver.sap.rel_tolerance = 1e-12;  // both solves to round-off
@@ -115,6 +128,24 @@ TEST(LooseBody, OffItsCentreOfMassItStepsAsPinocchiosGeneralPathDoes) {
   }
   EXPECT_GT(steps_in_contact, 10);
   EXPECT_GT(largest_spin, 5.0);
+}
+
+TEST(LooseBody, OffItsCentreOfMassItStepsAsPinocchiosGeneralPathDoes) {
+  MultibodyTree mjcf = OffsetBoxFromMjcf();
+  ASSERT_NE(mjcf.free_body_mass(), nullptr);
+  EXPECT_TRUE(mjcf.free_body_mass()->com.isApprox(kCom, 1e-15));
+  EXPECT_TRUE(mjcf.free_body_mass()->inertia.isApprox(
+      Eigen::Matrix3d(BoxInertiaDiagonal().asDiagonal()), 1e-14));
+  ExpectTheSameTrajectory(std::move(mjcf), OffsetBoxFromUrdf());
+}
+
+// The mallet's handle and ball are welded bodies of the free body: their
+// geometries' poses and velocities (the contacts' reach) come from the
+// welds.
+TEST(LooseBody, MadeOfWeldedBodiesItStepsAsPinocchiosGeneralPathDoes) {
+  MultibodyTree general = MjcfTree(kMallet);
+  general.UseGeneralForm();
+  ExpectTheSameTrajectory(MjcfTree(kMallet), std::move(general));
 }
 
 }  // namespace

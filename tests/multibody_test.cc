@@ -88,11 +88,9 @@ TEST(MultibodyTree, FreeBodyStateFollowsGravityAndMoves) {
 }
 
 // A floating URDF link of these mass properties, its centre of mass at
-// `com` in its frame, followed by `tail`: with the welded tip, a tree on
-// Pinocchio's general path (CRBA, RNEA).
+// `com` in its frame, followed by `tail` (more links).
 MultibodyTree FloatingUrdfLink(double mass, const Eigen::Matrix3d& inertia,
-                               const Eigen::Vector3d& com,
-                               const char* tail = testing::kTipLink) {
+                               const Eigen::Vector3d& com, const char* tail = "") {
   const std::filesystem::path path = std::filesystem::temp_directory_path() /
                                      ("free_link_" + std::to_string(getpid()) + ".urdf");
   {
@@ -129,10 +127,17 @@ MultibodyTree LooseMjcfBody(double mass, const Eigen::Matrix3d& inertia,
   return body;
 }
 
+// `tree` stepped through Pinocchio's CRBA and RNEA: the reference for the
+// free bodies' closed form.
+MultibodyTree OnTheGeneralPath(MultibodyTree tree) {
+  tree.UseGeneralForm();
+  return tree;
+}
+
 // A closed-form free body's dynamics against Pinocchio's CRBA and RNEA on the
-// same body read from a URDF with a floating base (the general path), for
-// random states: mass matrix, nonlinear effects, pose, point Jacobian, body
-// velocities, the joints' motion subspaces, energies and q ⊕ dq.
+// same body (the general path), for random states: mass matrix, nonlinear
+// effects, each body's pose, point Jacobian and velocities, the joints'
+// motion subspaces, energies and q ⊕ dq.
 void ExpectTheGeneralPathsDynamics(MultibodyTree& closed_form, MultibodyTree& general,
                                    double mass) {
   ASSERT_NE(closed_form.free_body_mass(), nullptr);
@@ -149,19 +154,27 @@ void ExpectTheGeneralPathsDynamics(MultibodyTree& closed_form, MultibodyTree& ge
     EXPECT_LT((closed_form.mass_matrix() - general.mass_matrix()).norm(), 1e-12);
     EXPECT_LT((closed_form.nonlinear_effects() - general.nonlinear_effects()).norm(),
               1e-12 * general.nonlinear_effects().norm());
-    EXPECT_TRUE(closed_form.body_pose(0).isApprox(general.body_pose(0), 1e-12));
-    const Eigen::Vector3d p_W(0.1, -0.4, 0.2);
-    EXPECT_TRUE(
-        closed_form.PointJacobian(0, p_W).isApprox(general.PointJacobian(0, p_W), 1e-12));
-    EXPECT_LT((closed_form.BodyLinearVelocity(0) - general.BodyLinearVelocity(0)).norm(),
-              1e-12 * v.norm());
-    EXPECT_LT(
-        (closed_form.BodyAngularVelocity(0) - general.BodyAngularVelocity(0)).norm(),
-        1e-12 * v.norm());
-    EXPECT_NEAR(closed_form.BodyAngularSpeed(0), general.BodyAngularVelocity(0).norm(),
-                1e-12 * v.norm());
-    EXPECT_NEAR(general.BodyAngularSpeed(0), general.BodyAngularVelocity(0).norm(),
-                1e-12 * v.norm());
+    ASSERT_EQ(closed_form.num_bodies(), general.num_bodies());
+    for (int b = 0; b < general.num_bodies(); ++b) {
+      EXPECT_TRUE(closed_form.body_pose(b).isApprox(general.body_pose(b), 1e-12))
+          << "body " << b;
+      EXPECT_TRUE(closed_form.BodyPoseAt(q, b).isApprox(general.BodyPoseAt(q, b), 1e-12))
+          << "body " << b;
+      const Eigen::Vector3d p_W(0.1, -0.4, 0.2);
+      EXPECT_TRUE(closed_form.PointJacobian(b, p_W).isApprox(
+          general.PointJacobian(b, p_W), 1e-12));
+      EXPECT_LT(
+          (closed_form.BodyLinearVelocity(b) - general.BodyLinearVelocity(b)).norm(),
+          1e-12 * v.norm())
+          << "body " << b;
+      EXPECT_LT(
+          (closed_form.BodyAngularVelocity(b) - general.BodyAngularVelocity(b)).norm(),
+          1e-12 * v.norm());
+      EXPECT_NEAR(closed_form.BodyAngularSpeed(b), general.BodyAngularVelocity(b).norm(),
+                  1e-12 * v.norm());
+      EXPECT_NEAR(general.BodyAngularSpeed(b), general.BodyAngularVelocity(b).norm(),
+                  1e-12 * v.norm());
+    }
     Eigen::Matrix<double, 6, Eigen::Dynamic> closed_form_motion, general_motion;
     closed_form.CalcMotionSubspaces(&closed_form_motion);
     general.CalcMotionSubspaces(&general_motion);
@@ -189,7 +202,8 @@ TEST(MultibodyTree, FreeBodyDynamicsMatchTheGeneralPathOfAFloatingUrdfLink) {
   Eigen::Matrix3d inertia;
   inertia << 0.05, 0.01, -0.004, 0.01, 0.04, 0.002, -0.004, 0.002, 0.03;
   const double mass = 1.7;
-  MultibodyTree general = FloatingUrdfLink(mass, inertia, Eigen::Vector3d::Zero());
+  MultibodyTree general =
+      OnTheGeneralPath(FloatingUrdfLink(mass, inertia, Eigen::Vector3d::Zero()));
   MultibodyTree closed_form = MultibodyTree::FreeBody("box", mass, inertia);
   ExpectTheGeneralPathsDynamics(closed_form, general, mass);
 }
@@ -202,16 +216,132 @@ TEST(MultibodyTree, LooseBodyDynamicsWithItsCentreOfMassOffTheOriginMatchTheGene
   inertia << 0.05, 0.01, -0.004, 0.01, 0.04, 0.002, -0.004, 0.002, 0.03;
   const double mass = 1.7;
   const Eigen::Vector3d com(0.13, -0.21, 0.08);
-  MultibodyTree general = FloatingUrdfLink(mass, inertia, com);
+  MultibodyTree general = OnTheGeneralPath(FloatingUrdfLink(mass, inertia, com));
   MultibodyTree closed_form = LooseMjcfBody(mass, inertia, com);
   ASSERT_NE(closed_form.free_body_mass(), nullptr);
   EXPECT_TRUE(closed_form.free_body_mass()->com.isApprox(com, 1e-15));
   ExpectTheGeneralPathsDynamics(closed_form, general, mass);
-  // A floating URDF of that one link takes the closed form too.
-  MultibodyTree urdf_link = FloatingUrdfLink(mass, inertia, com, "");
-  ASSERT_NE(urdf_link.free_body_mass(), nullptr);
-  EXPECT_TRUE(urdf_link.free_body_mass()->com.isApprox(com, 1e-15));
-  ExpectTheGeneralPathsDynamics(urdf_link, general, mass);
+  // A floating URDF of that one link takes the closed form too, and so does
+  // one with a massless link welded to it.
+  for (const char* tail : {"", testing::kTipLink}) {
+    MultibodyTree urdf_link = FloatingUrdfLink(mass, inertia, com, tail);
+    ASSERT_NE(urdf_link.free_body_mass(), nullptr);
+    EXPECT_TRUE(urdf_link.free_body_mass()->com.isApprox(com, 1e-15));
+    MultibodyTree urdf_general =
+        OnTheGeneralPath(FloatingUrdfLink(mass, inertia, com, tail));
+    ExpectTheGeneralPathsDynamics(urdf_link, urdf_general, mass);
+  }
+}
+
+// An MJCF object of several bodies welded together (child bodies without
+// joints, as robosuite's objects are built) is one rigid body: a base box
+// (1.2 kg), a handle box (0.4 kg) welded at a turn and an offset, and a knob
+// sphere (0.1 kg) welded to the handle.
+constexpr const char* kWeldedObject =
+    "<mujoco><worldbody><body name=\"base\" pos=\"0 0 1\"><freejoint/>"
+    "<geom type=\"box\" size=\"0.1 0.05 0.02\" mass=\"1.2\"/>"
+    "<body name=\"handle\" pos=\"0.15 0.02 -0.03\" quat=\"0.9 0.1 0.3 -0.2\">"
+    "<geom type=\"box\" size=\"0.02 0.03 0.08\" pos=\"0.01 0 0.02\" mass=\"0.4\"/>"
+    "<body name=\"knob\" pos=\"0 0.05 0.1\" quat=\"0.8 -0.2 0.1 0.5\">"
+    "<geom type=\"sphere\" size=\"0.03\" mass=\"0.1\"/></body></body>"
+    "</body></worldbody></mujoco>";
+
+MultibodyTree MjcfTree(const std::string& text) {
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("mjcf_tree_" + std::to_string(getpid()) + ".xml");
+  std::ofstream(path) << text;
+  MultibodyTree tree = MultibodyTree::FromMjcf(path.string(), true);
+  std::filesystem::remove(path);
+  return tree;
+}
+
+Eigen::Isometry3d Placement(const Eigen::Vector3d& position,
+                            const Eigen::Quaterniond& wxyz) {
+  Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
+  pose.linear() = wxyz.normalized().toRotationMatrix();
+  pose.translation() = position;
+  return pose;
+}
+
+// The composite's mass, centre of mass and inertia about it, by hand from
+// the file's geoms (boxes m (b² + c²)/3 with half-sizes, a sphere 2 m r²/5;
+// Steiner's theorem), and each body's pose from the file's placements.
+TEST(MultibodyTree, AnMjcfObjectOfWeldedBodiesIsOneFreeBodyInClosedForm) {
+  MultibodyTree closed_form = MjcfTree(kWeldedObject);
+  ASSERT_NE(closed_form.free_body_mass(), nullptr);
+  ASSERT_EQ(closed_form.num_bodies(), 3);
+  const Eigen::Isometry3d X_0h =
+      Placement({0.15, 0.02, -0.03}, Eigen::Quaterniond(0.9, 0.1, 0.3, -0.2));
+  const Eigen::Isometry3d X_hk =
+      Placement({0.0, 0.05, 0.1}, Eigen::Quaterniond(0.8, -0.2, 0.1, 0.5));
+  const auto box = [](double m, const Eigen::Vector3d& half) {
+    const Eigen::Vector3d s = half.cwiseAbs2();
+    return Eigen::Matrix3d(
+        (m / 3.0 * Eigen::Vector3d(s.y() + s.z(), s.x() + s.z(), s.x() + s.y()))
+            .asDiagonal());
+  };
+  struct Part {
+    double mass;
+    Eigen::Vector3d centre;     // in the base's frame
+    Eigen::Matrix3d inertia_0;  // about its centre, in the base's frame
+  };
+  const Eigen::Matrix3d R_0h = X_0h.linear(), R_0k = (X_0h * X_hk).linear();
+  const std::vector<Part> parts = {
+      {1.2, Eigen::Vector3d::Zero(), box(1.2, {0.1, 0.05, 0.02})},
+      {0.4, X_0h * Eigen::Vector3d(0.01, 0.0, 0.02),
+       R_0h * box(0.4, {0.02, 0.03, 0.08}) * R_0h.transpose()},
+      {0.1, (X_0h * X_hk).translation(),
+       R_0k * (0.4 * 0.1 * 0.03 * 0.03 * Eigen::Matrix3d::Identity()) *
+           R_0k.transpose()}};
+  double mass = 0.0;
+  Eigen::Vector3d com = Eigen::Vector3d::Zero();
+  for (const Part& part : parts) {
+    mass += part.mass;
+    com += part.mass * part.centre;
+  }
+  com /= mass;
+  Eigen::Matrix3d inertia = Eigen::Matrix3d::Zero();
+  for (const Part& part : parts) {
+    const Eigen::Vector3d d = part.centre - com;
+    inertia +=
+        part.inertia_0 +
+        part.mass * (d.squaredNorm() * Eigen::Matrix3d::Identity() - d * d.transpose());
+  }
+  const MultibodyTree::FreeBodyMass& body = *closed_form.free_body_mass();
+  EXPECT_NEAR(body.mass, mass, 1e-14);
+  EXPECT_LT((body.com - com).norm(), 1e-14);
+  EXPECT_LT((body.inertia - inertia).norm(), 1e-14);
+  // Each body where the file welds it.
+  const Eigen::VectorXd q = RandomFreeConfiguration(4);
+  closed_form.SetState(q, Eigen::VectorXd::Zero(6));
+  const Eigen::Isometry3d X_W0 = closed_form.body_pose(0);
+  EXPECT_TRUE(
+      closed_form.body_pose(closed_form.FindBody("handle")).isApprox(X_W0 * X_0h, 1e-12));
+  EXPECT_TRUE(closed_form.body_pose(closed_form.FindBody("knob"))
+                  .isApprox(X_W0 * X_0h * X_hk, 1e-12));
+  // The same dynamics and kinematics as Pinocchio's general path.
+  MultibodyTree general = OnTheGeneralPath(MjcfTree(kWeldedObject));
+  ASSERT_EQ(general.free_body_mass(), nullptr);
+  ExpectTheGeneralPathsDynamics(closed_form, general, mass);
+}
+
+// The knob's velocity is the derivative of its position along the motion:
+// central differences of its origin over q ⊕ ±h v.
+TEST(MultibodyTree, AWeldedBodysVelocityIsItsOriginsRateOfChange) {
+  MultibodyTree tree = MjcfTree(kWeldedObject);
+  const int knob = tree.FindBody("knob");
+  const Eigen::VectorXd q = RandomFreeConfiguration(5);
+  Eigen::VectorXd v(6);
+  v << 0.3, -1.1, 0.7, 4.0, -2.5, 3.0;
+  tree.SetState(q, v);
+  const Eigen::Vector3d velocity = tree.BodyLinearVelocity(knob);
+  const double h = 1e-6;
+  const Eigen::Vector3d plus =
+      tree.BodyPoseAt(tree.Integrate(q, h * v), knob).translation();
+  const Eigen::Vector3d minus =
+      tree.BodyPoseAt(tree.Integrate(q, -h * v), knob).translation();
+  EXPECT_LT(((plus - minus) / (2 * h) - velocity).norm(), 1e-8 * velocity.norm());
+  EXPECT_GT((velocity - tree.BodyLinearVelocity(0)).norm(), 0.1);  // it turns about 0
 }
 
 TEST(MultibodyTree, PointJacobianMatchesFiniteDifferencesOfThePointPosition) {

@@ -26,10 +26,12 @@ namespace {
 // held by a PD controller against its lower joint limit, two sliders
 // coupled as an Atwood machine resting on a limit, two cans outside the
 // box, one standing on the ground and one lying on it, and an MJCF box whose
-// centre of mass lies off its frame's origin on the ground (so that
+// centre of mass lies off its frame's origin, with a cap welded to it, on the
+// ground (so that
 // contacts, joint limits, a controller, joint friction, a coupler, a body
 // connection, the closed-form patches of boxes, spheres and cylinders and a
-// loose body's closed form with its mass matrix turning with it are all in
+// loose body's closed form with its mass matrix turning with it and a welded
+// body's geometry are all in
 // the problem).
 Scene RestingScene(Scheme scheme, ContactSolverKind solver) {
   Scene scene = MakeBuiltinScene("clutter", {{"bodies", "8"}});
@@ -79,9 +81,11 @@ Scene RestingScene(Scheme scheme, ContactSolverKind solver) {
       ("offset_box_alloc_" + std::to_string(getpid()) + ".xml");
   {
     std::ofstream file(mjcf);
-    file << "<mujoco><worldbody><body name=\"offset_box\"><freejoint/><geom type=\"box\" "
-            "size=\"0.05 0.05 0.05\" pos=\"0.02 0 0\" mass=\"1\"/></body></worldbody>"
-            "</mujoco>";
+    file
+        << "<mujoco><worldbody><body name=\"offset_box\"><freejoint/><geom type=\"box\" "
+           "size=\"0.05 0.05 0.05\" pos=\"0.02 0 0\" mass=\"1\"/><body name=\"cap\" "
+           "pos=\"0.02 0 0.06\"><geom type=\"sphere\" size=\"0.01\" mass=\"0.1\"/></body>"
+           "</body></worldbody></mujoco>";
   }
   MultibodyTree offset_box = MultibodyTree::FromMjcf(mjcf.string(), true);
   std::filesystem::remove(mjcf);

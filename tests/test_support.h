@@ -81,9 +81,7 @@ void WritePendulumUrdf(const std::string& path);
 // 0.1 kg), for couplers.
 void WriteSliderPairUrdf(const std::string& path);
 // A massless link "tip" welded to a URDF's root link "box", to append after
-// it: the second body keeps a floating one-link URDF on Pinocchio's general
-// path (CRBA, RNEA), the reference for the free bodies' closed form, which
-// MultibodyTree::UseFreeBodyFormIfOneBody gives one-body trees only.
+// it: a second body frame on the same rigid body.
 inline constexpr const char* kTipLink =
     "<link name=\"tip\"/><joint name=\"tip_weld\" type=\"fixed\"><parent link=\"box\"/>"
     "<child link=\"tip\"/></joint>";

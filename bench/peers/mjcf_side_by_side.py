@@ -23,8 +23,8 @@ import coulomb
 import mujoco
 
 
-def run_coulomb(path, duration):
-    sim = coulomb.Simulation.from_file(path)
+def run_coulomb(path, duration, **overrides):
+    sim = coulomb.Simulation.from_file(path, **overrides)
     start = time.perf_counter()
     trajectory = sim.run(duration, record=False)
     seconds = time.perf_counter() - start

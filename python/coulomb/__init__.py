@@ -50,7 +50,7 @@ __all__ = ["Simulation", "StepStats", "SolverError", "Trajectory", "Viewer", "So
 
 _OVERRIDES = (
     "time_step", "scheme", "model", "solver", "rel_tol", "sigma", "lookahead", "threads",
-    "max_iterations")
+    "max_iterations", "closed_form")
 
 
 class SolverError(RuntimeError):
@@ -103,6 +103,8 @@ class Trajectory:
 def _overrides(values: Mapping[str, Any]) -> Overrides:
     overrides = Overrides()
     for key, value in values.items():
+        if key == "closed_form" and not isinstance(value, bool):
+            raise ValueError(f"closed_form must be True or False, got {value!r}")
         setattr(overrides, key, value)
     return overrides
 
@@ -246,7 +248,11 @@ class Simulation:
     but fast bodies then meet overlapping), ``threads`` and
     ``max_iterations`` (SAP's Newton iterations before a step fails; an NCP
     solver's budget per step, at which the step is accepted unsolved, its
-    ``StepStats.ended_at_budget`` set, and a run warns). Then ``step()``
+    ``StepStats.ended_at_budget`` set, and a run warns) and ``closed_form``
+    (default True: each free body, loose or made of welded bodies, steps in
+    closed form; False steps them through Pinocchio's CRBA and RNEA as
+    robots' trees, the same physics more slowly, to check one against the
+    other). Then ``step()``
     or ``run(duration)``, read the state (``time``, ``q``, ``v``,
     ``body_position`` ...) and the last step's ``contacts()`` (and their
     ``contact_wrench`` on one body), actuate

@@ -593,6 +593,7 @@ void MultibodyTree::SetFreeBodyForm(double mass, const Eigen::Matrix3d& inertia_
   single_free_body_ = true;
   body_.mass = {mass, inertia_about_com, inertia_about_com.inverse(), com,
                 com.isZero(0.0)};
+  body_.body_placements.assign(1, Eigen::Isometry3d::Identity());
   body_.weight = mass * m.model.gravity.linear();
   body_.q = m.q;
   body_.R_WB = Eigen::Quaterniond(m.q[6], m.q[3], m.q[4], m.q[5]).toRotationMatrix();
@@ -618,18 +619,42 @@ void MultibodyTree::UpdateFreeBodyMassMatrix() {
 void MultibodyTree::UseFreeBodyFormIfOneBody() {
   Impl& m = *impl_;
   const pinocchio::Model& model = m.model;
-  // AddFreeJoint's two joints, the body on the second, at its origin.
-  if (!m.free_base || model.njoints != 3 || m.body_frames.size() != 1 ||
+  // AddFreeJoint's two joints, every body on the second, the first at its
+  // origin.
+  if (!m.free_base || model.njoints != 3 || m.body_frames.empty() ||
       model.joints[kFreeTranslation].shortname() != "JointModelTranslation" ||
-      model.joints[kFreeRotation].shortname() != "JointModelSpherical")
+      model.joints[kFreeRotation].shortname() != "JointModelSpherical" ||
+      !model.frames[m.body_frames[0]].placement.isIdentity(0.0))
     return;
-  const pinocchio::Frame& body = model.frames[m.body_frames[0]];
+  std::vector<Eigen::Isometry3d> placements;
+  for (const pinocchio::FrameIndex f : m.body_frames) {
+    const pinocchio::Frame& body = model.frames[f];
+    if (body.parentJoint != kFreeRotation) return;
+    Eigen::Isometry3d X_0b = Eigen::Isometry3d::Identity();
+    X_0b.linear() = body.placement.rotation();
+    X_0b.translation() = body.placement.translation();
+    placements.push_back(X_0b);
+  }
   const pinocchio::Inertia& inertia = model.inertias[kFreeRotation];
-  if (body.parentJoint != kFreeRotation || !body.placement.isIdentity(0.0) ||
-      model.inertias[kFreeTranslation].mass() != 0.0 || !(inertia.mass() > 0.0) ||
+  if (model.inertias[kFreeTranslation].mass() != 0.0 || !(inertia.mass() > 0.0) ||
       !model.armature.isZero(0.0))
     return;
   SetFreeBodyForm(inertia.mass(), inertia.inertia().matrix(), inertia.lever());
+  body_.body_placements = std::move(placements);
+}
+
+void MultibodyTree::UseGeneralForm() {
+  if (!single_free_body_) return;
+  Impl& m = SyncedImpl();  // Impl's q and v hold the state
+  single_free_body_ = false;
+  m.state_current = false;
+  SetState(Eigen::VectorXd(m.q), Eigen::VectorXd(m.v));
+}
+
+Eigen::Vector3d MultibodyTree::WeldedBodyLinearVelocity(int body) const {
+  const Eigen::Vector3d omega_B = body_.v.tail<3>();
+  return body_.v.head<3>() +
+         body_.R_WB * omega_B.cross(body_.body_placements[body].translation());
 }
 
 MultibodyTree MultibodyTree::FromUrdf(const std::string& path, bool floating_base,
@@ -939,11 +964,11 @@ Eigen::Ref<const Eigen::VectorXd> MultibodyTree::nonlinear_effects() const {
 }
 
 Eigen::Isometry3d MultibodyTree::body_pose(int body) const {
-  if (single_free_body_) {  // the body frame is the spherical joint's
+  if (single_free_body_) {  // body 0's frame is the spherical joint's
     Eigen::Isometry3d result = Eigen::Isometry3d::Identity();
     result.linear() = body_.R_WB;
     result.translation() = body_.q.head<3>();
-    return result;
+    return body == 0 ? result : result * body_.body_placements[body];
   }
   const pinocchio::SE3& pose = impl_->data.oMf[impl_->body_frames[body]];
   Eigen::Isometry3d result = Eigen::Isometry3d::Identity();
@@ -957,7 +982,7 @@ Eigen::Isometry3d MultibodyTree::BodyPoseAt(const Eigen::VectorXd& q, int body) 
   if (single_free_body_) {  // q = [p_W, x, y, z, w]
     result.linear() = Eigen::Quaterniond(q[6], q[3], q[4], q[5]).toRotationMatrix();
     result.translation() = q.head<3>();
-    return result;
+    return body == 0 ? result : result * body_.body_placements[body];
   }
   pinocchio::Data data(impl_->model);
   pinocchio::framesForwardKinematics(impl_->model, data, q);

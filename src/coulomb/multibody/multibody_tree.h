@@ -218,11 +218,17 @@ class MultibodyTree {
     return single_free_body_ ? &body_.mass : nullptr;
   }
   // For a tree stepped in closed form: its body's pose at the state, R_WB and
-  // the body frame's origin p_W (body_pose(0) without building a transform),
-  // and v = [ṗ_W; ω_B]. Inline: a step reads them for every body.
+  // the body frame's origin p_W (body_pose(0) without building a transform;
+  // the bodies welded to it sit at fixed poses in that frame), and
+  // v = [ṗ_W; ω_B]. Inline: a step reads them for every body.
   const Eigen::Matrix3d& free_body_rotation() const { return body_.R_WB; }
   Eigen::Vector3d free_body_position() const { return body_.q.head<3>(); }
   const Eigen::Matrix<double, 6, 1>& free_body_velocity() const { return body_.v; }
+  // Steps this tree through Pinocchio's CRBA and RNEA (and its kinematics)
+  // even if it is a free body stepped in closed form: the same physics, more
+  // slowly. For checking the closed form against the general path; the state
+  // is kept.
+  void UseGeneralForm();
 
   // Kinematics and dynamics at (q, v): poses, M, h. q must have
   // num_positions() entries (quaternions normalized by the caller).
@@ -299,11 +305,13 @@ class MultibodyTree {
   // unit v_k of every body it moves. No allocation when *motion has its size.
   void CalcMotionSubspaces(Eigen::Matrix<double, 6, Eigen::Dynamic>* motion) const;
   // World velocity of the body frame origin and angular velocity, at the state:
-  // a free body's inline from its state (a step asks for every body's), a
-  // robot's from Pinocchio's kinematics.
+  // a free body's inline from its state (a step asks for every body's; a
+  // body welded to it moves with its ω), a robot's from Pinocchio's
+  // kinematics.
   Eigen::Vector3d BodyLinearVelocity(int body) const {
-    return single_free_body_ ? Eigen::Vector3d(body_.v.head<3>())  // the origin's ṗ_W
-                             : KinematicsLinearVelocity(body);
+    if (!single_free_body_) return KinematicsLinearVelocity(body);
+    return body == 0 ? Eigen::Vector3d(body_.v.head<3>())  // the origin's ṗ_W
+                     : WeldedBodyLinearVelocity(body);
   }
   Eigen::Vector3d BodyAngularVelocity(int body) const {
     return single_free_body_ ? Eigen::Vector3d(body_.R_WB * body_.v.tail<3>())
@@ -363,6 +371,9 @@ class MultibodyTree {
     Eigen::Matrix<double, 6, 1> nonlinear_effects = Eigen::Matrix<double, 6, 1>::Zero();
     Eigen::Vector3d weight = Eigen::Vector3d::Zero();  // m g [N]
     FreeBodyMass mass;
+    // X_0b: the pose of each body frame b in the free body's frame (the
+    // joint's, body 0's): [0] the identity, the others welded to it.
+    std::vector<Eigen::Isometry3d> body_placements;
     // True while q, v and what follows from them are those of the last
     // SetState for the current gravity: SetState with the same state then
     // does nothing.
@@ -372,10 +383,12 @@ class MultibodyTree {
     mutable bool data_synced = false;
   };
   explicit MultibodyTree(std::unique_ptr<Impl> impl);
-  // Makes a floating tree that is one body on the free joint, its frame the
-  // joint's, with no armature (an MJCF file's loose body, a floating URDF of
-  // one link; its centre of mass anywhere), a tree of FreeBody's kind: the
-  // same q, v and model, stepped in closed form.
+  // Makes a floating tree that is one rigid body on the free joint, its first
+  // body frame the joint's, with no armature (an MJCF file's loose body, with
+  // child bodies welded to it or not; a floating URDF whose links are welded
+  // to its root; its centre of mass anywhere), a tree of FreeBody's kind: the
+  // same q, v and model, stepped in closed form. Pinocchio's parsers add a
+  // welded body's mass properties to its joint's: they are the composite's.
   void UseFreeBodyFormIfOneBody();
   // The closed form of a FreeBody tree (FreeBodyState), with these mass
   // properties (those of its model; com: c_B).
@@ -387,6 +400,9 @@ class MultibodyTree {
   // BodyLinearVelocity and BodyAngularVelocity of a tree not made by FreeBody.
   Eigen::Vector3d KinematicsLinearVelocity(int body) const;
   Eigen::Vector3d KinematicsAngularVelocity(int body) const;
+  // BodyLinearVelocity of a body welded to a free body (body > 0):
+  // ṗ_W + R_WB (ω_B × p_B), p_B its origin in the free body's frame.
+  Eigen::Vector3d WeldedBodyLinearVelocity(int body) const;
 
   std::unique_ptr<Impl> impl_;
   bool single_free_body_ = false;

@@ -110,6 +110,7 @@ struct Overrides {
   std::optional<double> time_step, rel_tol, sigma, lookahead;
   std::optional<std::string> scheme, model, solver;
   std::optional<int> threads, max_iterations;
+  std::optional<bool> closed_form;
 };
 
 Scene Override(Scene scene, const Overrides& overrides) {
@@ -123,6 +124,10 @@ Scene Override(Scene scene, const Overrides& overrides) {
   if (overrides.rel_tol) {
     parameters.solver.sap.rel_tolerance = *overrides.rel_tol;
     parameters.solver.ncp.tolerance = *overrides.rel_tol;
+  }
+  if (overrides.closed_form && !*overrides.closed_form) {
+    for (int t = 0; t < scene.system.num_trees(); ++t)
+      scene.system.tree(t).model.UseGeneralForm();
   }
   if (overrides.threads) parameters.solver.threads = *overrides.threads;
   if (overrides.max_iterations) {  // SAP's limit, an NCP solver's budget per step
@@ -397,7 +402,8 @@ NB_MODULE(_coulomb, m) {
       .def_rw("model", &Overrides::model)
       .def_rw("solver", &Overrides::solver)
       .def_rw("threads", &Overrides::threads)
-      .def_rw("max_iterations", &Overrides::max_iterations);
+      .def_rw("max_iterations", &Overrides::max_iterations)
+      .def_rw("closed_form", &Overrides::closed_form);
 
   nb::class_<StepStatistics>(
       m, "StepStats",

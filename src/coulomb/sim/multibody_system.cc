@@ -651,8 +651,10 @@ void MultibodySystem::UpdateGeometryPoses(std::vector<Eigen::Isometry3d>* X_WG) 
 Eigen::Isometry3d MultibodySystem::GeometryPose(int g) const {
   const int t = collision_world_.tree(g);
   const Eigen::Isometry3d& X_BG = collision_world_.pose_in_body(g);
-  if (t >= 0 && trees_[t].model.free_body_mass() != nullptr) {
-    // X_WB X_BG from the free body's R_WB and p_W, without forming X_WB.
+  const int body = collision_world_.body(g);
+  if (t >= 0 && body == 0 && trees_[t].model.free_body_mass() != nullptr) {
+    // X_WB X_BG from the free body's R_WB and p_W, without forming X_WB (a
+    // body welded to it composes its own pose below).
     const MultibodyTree& model = trees_[t].model;
     Eigen::Isometry3d pose;
     pose.linear().noalias() = model.free_body_rotation() * X_BG.linear();
@@ -661,7 +663,6 @@ Eigen::Isometry3d MultibodySystem::GeometryPose(int g) const {
     pose.makeAffine();
     return pose;
   }
-  const int body = collision_world_.body(g);
   const Eigen::Isometry3d X_WB =
       t < 0 ? WorldBodyPose(body) : trees_[t].model.body_pose(body);
   return X_WB * X_BG;
