@@ -46,7 +46,8 @@ struct RunOptions {
   // SAP's Newton iterations before a step fails; an NCP solver's step budget.
   std::optional<int> max_iterations;
   std::optional<CanalInnerSolver> canal_inner;  // CANAL: the ablation's inner solvers
-  bool cold_start = false;  // NCP solvers: no warm start from the previous step
+  bool cold_start = false;    // NCP solvers: no warm start from the previous step
+  bool general_form = false;  // free bodies through Pinocchio's CRBA and RNEA
   std::string out_dir;
   std::string fclib_dir;  // --fclib-out: the steps' contact problems as FCLIB files
   int fclib_every = 1;
@@ -79,6 +80,8 @@ RunOptions ParseRunOptions(const std::vector<std::string>& list) {
       options.canal_inner = arguments.EnumValue<CanalInnerSolver>(flag);
     } else if (flag == "--cold-start") {
       options.cold_start = true;
+    } else if (flag == "--general-form") {
+      options.general_form = true;
     } else if (flag == "--threads") {
       options.threads = arguments.IntValueInRange(flag, 1, ThreadPool::kMaxThreads);
     } else if (flag == "--model") {
@@ -210,6 +213,7 @@ Scene PrepareScene(const RunOptions& options, const std::string& scene_text) {
   }
   if (options.sigma) parameters.contact.sigma = *options.sigma;
   if (options.lookahead) parameters.contact_lookahead = *options.lookahead;
+  if (options.general_form) scene.system.UseGeneralForm();
   try {
     ValidateContactSolverOptions(parameters.solver);
   } catch (const std::invalid_argument& error) {

@@ -125,10 +125,7 @@ Scene Override(Scene scene, const Overrides& overrides) {
     parameters.solver.sap.rel_tolerance = *overrides.rel_tol;
     parameters.solver.ncp.tolerance = *overrides.rel_tol;
   }
-  if (overrides.closed_form && !*overrides.closed_form) {
-    for (int t = 0; t < scene.system.num_trees(); ++t)
-      scene.system.tree(t).model.UseGeneralForm();
-  }
+  if (overrides.closed_form && !*overrides.closed_form) scene.system.UseGeneralForm();
   if (overrides.threads) parameters.solver.threads = *overrides.threads;
   if (overrides.max_iterations) {  // SAP's limit, an NCP solver's budget per step
     parameters.solver.sap.max_iterations = *overrides.max_iterations;

@@ -198,6 +198,11 @@ class MultibodySystem {
   int num_trees() const { return static_cast<int>(trees_.size()); }
   int num_velocities() const;  // Σ over the trees
   Tree& tree(int index) { return trees_[index]; }
+  // Steps every tree through Pinocchio's CRBA and RNEA, free bodies too
+  // (MultibodyTree::UseGeneralForm): the same physics, more slowly.
+  void UseGeneralForm() {
+    for (Tree& t : trees_) t.model.UseGeneralForm();
+  }
   const Tree& tree(int index) const { return trees_[index]; }
   const CollisionWorld& collision_world() const { return collision_world_; }
   const ContactMaterial& material(int geometry) const { return materials_[geometry]; }
