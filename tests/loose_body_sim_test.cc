@@ -4,15 +4,13 @@
 // (CRBA, RNEA, point Jacobians from the joints': MultibodyTree::
 // UseGeneralForm) is stepped beside it, tumbling onto the ground.
 
-#include <filesystem>
-#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
 #include "coulomb/sim/time_stepper.h"
-#include "test_support.h"
+#include "model_text.h"
 
 namespace coulomb {
 namespace {
@@ -36,42 +34,24 @@ std::string Triple(const Eigen::Vector3d& x) {
   return text.str();
 }
 
-std::string TemporaryPath(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / (name + std::to_string(getpid())))
-      .string();
-}
-
 MultibodyTree OffsetBoxFromUrdf() {
-  const std::string path = TemporaryPath("offset_box.urdf.");
   const Eigen::Vector3d inertia = BoxInertiaDiagonal();
-  {
-    std::ofstream urdf(path);
-    urdf.precision(17);
-    urdf << "<robot name=\"box\"><link name=\"box\"><inertial><origin xyz=\""
-         << Triple(kCom) << "\"/><mass value=\"" << kMass << "\"/><inertia ixx=\""
-         << inertia.x() << "\" ixy=\"0\" ixz=\"0\" iyy=\"" << inertia.y()
-         << "\" iyz=\"0\" izz=\"" << inertia.z() << "\"/></inertial>"
-         << "<collision><origin xyz=\"" << Triple(kCom) << "\"/><geometry><box size=\""
-         << Triple(kSize) << "\"/></geometry></collision></link></robot>";
-  }
-  MultibodyTree tree = MultibodyTree::FromUrdf(path, true);
-  std::filesystem::remove(path);
+  std::ostringstream urdf;
+  urdf.precision(17);
+  urdf << "<robot name=\"box\"><link name=\"box\"><inertial><origin xyz=\""
+       << Triple(kCom) << "\"/><mass value=\"" << kMass << "\"/><inertia ixx=\""
+       << inertia.x() << "\" ixy=\"0\" ixz=\"0\" iyy=\"" << inertia.y()
+       << "\" iyz=\"0\" izz=\"" << inertia.z() << "\"/></inertial>"
+       << "<collision><origin xyz=\"" << Triple(kCom) << "\"/><geometry><box size=\""
+       << Triple(kSize) << "\"/></geometry></collision></link></robot>";
+  MultibodyTree tree = testing::UrdfTreeFromText(urdf.str(), true);
   tree.UseGeneralForm();
   return tree;
 }
 
-MultibodyTree MjcfTree(const std::string& text) {
-  const std::string path = TemporaryPath("loose_body.xml.");
-  std::ofstream(path) << text;
-  MultibodyTree tree = MultibodyTree::FromMjcf(path, true);
-  std::filesystem::remove(path);
-  return tree;
-}
-
 MultibodyTree OffsetBoxFromMjcf() {
-  return MjcfTree(
-      "<mujoco><worldbody><body name=\"box\"><freejoint/><geom type=\"box\" "
-      "size=\"" +
+  return testing::MjcfTreeFromText(
+      "<mujoco><worldbody><body name=\"box\"><freejoint/><geom type=\"box\" size=\"" +
       Triple(0.5 * kSize) + "\" pos=\"" + Triple(kCom) + "\" mass=\"" +
       std::to_string(kMass) + "\"/></body></worldbody></mujoco>");
 }
@@ -143,9 +123,9 @@ TEST(LooseBody, OffItsCentreOfMassItStepsAsPinocchiosGeneralPathDoes) {
 // geometries' poses and velocities (the contacts' reach) come from the
 // welds.
 TEST(LooseBody, MadeOfWeldedBodiesItStepsAsPinocchiosGeneralPathDoes) {
-  MultibodyTree general = MjcfTree(kMallet);
+  MultibodyTree general = testing::MjcfTreeFromText(kMallet);
   general.UseGeneralForm();
-  ExpectTheSameTrajectory(MjcfTree(kMallet), std::move(general));
+  ExpectTheSameTrajectory(testing::MjcfTreeFromText(kMallet), std::move(general));
 }
 
 }  // namespace

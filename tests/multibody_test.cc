@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <unistd.h>
+#include "model_text.h"
 #include "test_support.h"
 
 namespace coulomb {
@@ -91,40 +92,28 @@ TEST(MultibodyTree, FreeBodyStateFollowsGravityAndMoves) {
 // `com` in its frame, followed by `tail` (more links).
 MultibodyTree FloatingUrdfLink(double mass, const Eigen::Matrix3d& inertia,
                                const Eigen::Vector3d& com, const char* tail = "") {
-  const std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                     ("free_link_" + std::to_string(getpid()) + ".urdf");
-  {
-    std::ofstream urdf(path);
-    urdf << "<robot name=\"free\"><link name=\"box\"><inertial>"
-         << "<origin xyz=\"" << com.x() << " " << com.y() << " " << com.z()
-         << "\"/><mass value=\"" << mass << "\"/><inertia ixx=\"" << inertia(0, 0)
-         << "\" ixy=\"" << inertia(0, 1) << "\" ixz=\"" << inertia(0, 2) << "\" iyy=\""
-         << inertia(1, 1) << "\" iyz=\"" << inertia(1, 2) << "\" izz=\"" << inertia(2, 2)
-         << "\"/></inertial></link>" << tail << "</robot>";
-  }
-  MultibodyTree link = MultibodyTree::FromUrdf(path.string(), true);
-  std::filesystem::remove(path);
-  return link;
+  std::ostringstream urdf;
+  urdf << "<robot name=\"free\"><link name=\"box\"><inertial>"
+       << "<origin xyz=\"" << com.x() << " " << com.y() << " " << com.z()
+       << "\"/><mass value=\"" << mass << "\"/><inertia ixx=\"" << inertia(0, 0)
+       << "\" ixy=\"" << inertia(0, 1) << "\" ixz=\"" << inertia(0, 2) << "\" iyy=\""
+       << inertia(1, 1) << "\" iyz=\"" << inertia(1, 2) << "\" izz=\"" << inertia(2, 2)
+       << "\"/></inertial></link>" << tail << "</robot>";
+  return testing::UrdfTreeFromText(urdf.str(), true);
 }
 
 // The same body as an MJCF file's loose body (<inertial> with fullinertia).
 MultibodyTree LooseMjcfBody(double mass, const Eigen::Matrix3d& inertia,
                             const Eigen::Vector3d& com) {
-  const std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                     ("loose_link_" + std::to_string(getpid()) + ".xml");
-  {
-    std::ofstream mjcf(path);
-    mjcf.precision(17);
-    mjcf << "<mujoco><worldbody><body name=\"box\" pos=\"0 0 1\"><freejoint/>"
-         << "<inertial pos=\"" << com.x() << " " << com.y() << " " << com.z()
-         << "\" mass=\"" << mass << "\" fullinertia=\"" << inertia(0, 0) << " "
-         << inertia(1, 1) << " " << inertia(2, 2) << " " << inertia(0, 1) << " "
-         << inertia(0, 2) << " " << inertia(1, 2) << "\"/>"
-         << "<geom type=\"sphere\" size=\"0.1\" mass=\"0\"/></body></worldbody></mujoco>";
-  }
-  MultibodyTree body = MultibodyTree::FromMjcf(path.string(), true);
-  std::filesystem::remove(path);
-  return body;
+  std::ostringstream mjcf;
+  mjcf.precision(17);
+  mjcf << "<mujoco><worldbody><body name=\"box\" pos=\"0 0 1\"><freejoint/>"
+       << "<inertial pos=\"" << com.x() << " " << com.y() << " " << com.z()
+       << "\" mass=\"" << mass << "\" fullinertia=\"" << inertia(0, 0) << " "
+       << inertia(1, 1) << " " << inertia(2, 2) << " " << inertia(0, 1) << " "
+       << inertia(0, 2) << " " << inertia(1, 2) << "\"/>"
+       << "<geom type=\"sphere\" size=\"0.1\" mass=\"0\"/></body></worldbody></mujoco>";
+  return testing::MjcfTreeFromText(mjcf.str());
 }
 
 // `tree` stepped through Pinocchio's CRBA and RNEA: the reference for the
@@ -246,15 +235,6 @@ constexpr const char* kWeldedObject =
     "<geom type=\"sphere\" size=\"0.03\" mass=\"0.1\"/></body></body>"
     "</body></worldbody></mujoco>";
 
-MultibodyTree MjcfTree(const std::string& text) {
-  const std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                     ("mjcf_tree_" + std::to_string(getpid()) + ".xml");
-  std::ofstream(path) << text;
-  MultibodyTree tree = MultibodyTree::FromMjcf(path.string(), true);
-  std::filesystem::remove(path);
-  return tree;
-}
-
 Eigen::Isometry3d Placement(const Eigen::Vector3d& position,
                             const Eigen::Quaterniond& wxyz) {
   Eigen::Isometry3d pose = Eigen::Isometry3d::Identity();
@@ -267,7 +247,7 @@ Eigen::Isometry3d Placement(const Eigen::Vector3d& position,
 // the file's geoms (boxes m (b² + c²)/3 with half-sizes, a sphere 2 m r²/5;
 // Steiner's theorem), and each body's pose from the file's placements.
 TEST(MultibodyTree, AnMjcfObjectOfWeldedBodiesIsOneFreeBodyInClosedForm) {
-  MultibodyTree closed_form = MjcfTree(kWeldedObject);
+  MultibodyTree closed_form = testing::MjcfTreeFromText(kWeldedObject);
   ASSERT_NE(closed_form.free_body_mass(), nullptr);
   ASSERT_EQ(closed_form.num_bodies(), 3);
   const Eigen::Isometry3d X_0h =
@@ -320,7 +300,7 @@ TEST(MultibodyTree, AnMjcfObjectOfWeldedBodiesIsOneFreeBodyInClosedForm) {
   EXPECT_TRUE(closed_form.body_pose(closed_form.FindBody("knob"))
                   .isApprox(X_W0 * X_0h * X_hk, 1e-12));
   // The same dynamics and kinematics as Pinocchio's general path.
-  MultibodyTree general = OnTheGeneralPath(MjcfTree(kWeldedObject));
+  MultibodyTree general = OnTheGeneralPath(testing::MjcfTreeFromText(kWeldedObject));
   ASSERT_EQ(general.free_body_mass(), nullptr);
   ExpectTheGeneralPathsDynamics(closed_form, general, mass);
 }
@@ -328,7 +308,7 @@ TEST(MultibodyTree, AnMjcfObjectOfWeldedBodiesIsOneFreeBodyInClosedForm) {
 // The knob's velocity is the derivative of its position along the motion:
 // central differences of its origin over q ⊕ ±h v.
 TEST(MultibodyTree, AWeldedBodysVelocityIsItsOriginsRateOfChange) {
-  MultibodyTree tree = MjcfTree(kWeldedObject);
+  MultibodyTree tree = testing::MjcfTreeFromText(kWeldedObject);
   const int knob = tree.FindBody("knob");
   const Eigen::VectorXd q = RandomFreeConfiguration(5);
   Eigen::VectorXd v(6);
@@ -380,20 +360,16 @@ TEST(MultibodyTree, IntegrationKeepsTheQuaternionUnit) {
 // I_B); 1 cm along x from it, M at the identity orientation is
 // [m I, −m [c]×; m [c]×, I_B − m [c]×²].
 TEST(MultibodyTree, AnMjcfLooseBodyTakesTheFreeBodyFormWhereverItsCentreOfMassLies) {
-  const std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                     ("loose_" + std::to_string(getpid()) + ".xml");
   const Eigen::Vector3d inertia =
       2.0 / 12.0 *
       Eigen::Vector3d(0.4 * 0.4 + 0.6 * 0.6, 0.2 * 0.2 + 0.6 * 0.6,
                       0.2 * 0.2 + 0.4 * 0.4);
   for (const double offset : {0.0, 0.01}) {
-    {
-      std::ofstream mjcf(path);
-      mjcf << "<mujoco><worldbody><body name=\"rock\" pos=\"0 0 1\"><freejoint/>"
-           << "<geom type=\"box\" size=\"0.1 0.2 0.3\" mass=\"2\" pos=\"" << offset
-           << " 0 0\"/></body></worldbody></mujoco>";
-    }
-    MultibodyTree tree = MultibodyTree::FromMjcf(path.string(), true);
+    std::ostringstream mjcf;
+    mjcf << "<mujoco><worldbody><body name=\"rock\" pos=\"0 0 1\"><freejoint/>"
+         << "<geom type=\"box\" size=\"0.1 0.2 0.3\" mass=\"2\" pos=\"" << offset
+         << " 0 0\"/></body></worldbody></mujoco>";
+    MultibodyTree tree = testing::MjcfTreeFromText(mjcf.str());
     ASSERT_NE(tree.free_body_mass(), nullptr);
     EXPECT_DOUBLE_EQ(tree.free_body_mass()->mass, 2.0);
     EXPECT_TRUE(tree.free_body_mass()->inertia.isApprox(
@@ -410,7 +386,6 @@ TEST(MultibodyTree, AnMjcfLooseBodyTakesTheFreeBodyFormWhereverItsCentreOfMassLi
     expected(5, 5) += 2.0 * offset * offset;
     EXPECT_LT((tree.mass_matrix() - expected).norm(), 1e-14) << tree.mass_matrix();
   }
-  std::filesystem::remove(path);
 }
 
 TEST(MultibodyTree, PendulumFromUrdfHasTheTextbookInertia) {
@@ -482,12 +457,7 @@ std::string ChainUrdf() {
 }
 
 MultibodyTree LoadChain(bool floating_base = false) {
-  const std::filesystem::path path = std::filesystem::temp_directory_path() /
-                                     ("chain_" + std::to_string(getpid()) + ".urdf");
-  std::ofstream(path) << ChainUrdf();
-  MultibodyTree chain = MultibodyTree::FromUrdf(path.string(), floating_base);
-  std::filesystem::remove(path);
-  return chain;
+  return testing::UrdfTreeFromText(ChainUrdf(), floating_base);
 }
 
 // Kinetic energy Σ_b ½ m_b |ċ_b|² + ½ ω_bᵀ R I_b Rᵀ ω_b with the COM velocity

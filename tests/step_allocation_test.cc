@@ -16,6 +16,7 @@
 #include "coulomb/scenes/builtin_scenes.h"
 #include "coulomb/sim/simulation.h"
 #include "coulomb/sim/time_stepper.h"
+#include "model_text.h"
 #include "robot_scenes.h"
 #include "test_support.h"
 
@@ -76,19 +77,11 @@ Scene RestingScene(Scheme scheme, ContactSolverKind solver) {
   scene.system.AddFreeBody("lying_can", can, 0.35,
                            Pose({1.5, 0.5, 0.033}, {0.5 * M_PI, 0.0, 0.0}), zero, zero,
                            ContactMaterial{});
-  const std::filesystem::path mjcf =
-      std::filesystem::temp_directory_path() /
-      ("offset_box_alloc_" + std::to_string(getpid()) + ".xml");
-  {
-    std::ofstream file(mjcf);
-    file
-        << "<mujoco><worldbody><body name=\"offset_box\"><freejoint/><geom type=\"box\" "
-           "size=\"0.05 0.05 0.05\" pos=\"0.02 0 0\" mass=\"1\"/><body name=\"cap\" "
-           "pos=\"0.02 0 0.06\"><geom type=\"sphere\" size=\"0.01\" mass=\"0.1\"/></body>"
-           "</body></worldbody></mujoco>";
-  }
-  MultibodyTree offset_box = MultibodyTree::FromMjcf(mjcf.string(), true);
-  std::filesystem::remove(mjcf);
+  MultibodyTree offset_box = testing::MjcfTreeFromText(
+      "<mujoco><worldbody><body name=\"offset_box\"><freejoint/><geom type=\"box\" "
+      "size=\"0.05 0.05 0.05\" pos=\"0.02 0 0\" mass=\"1\"/><body name=\"cap\" "
+      "pos=\"0.02 0 0.06\"><geom type=\"sphere\" size=\"0.01\" mass=\"0.1\"/></body>"
+      "</body></worldbody></mujoco>");
   Eigen::VectorXd q(7);
   q << -1.5, 0.0, 0.05, 0.0, 0.0, 0.0, 1.0;  // its geom resting on the ground
   scene.system.AddRobot("offset_box", std::move(offset_box), q, Eigen::VectorXd::Zero(6),

@@ -179,18 +179,15 @@ void TimeStepper::SolveFreeBodyMotion(const MultibodySystem::Tree& tree,
   if (body.com_at_origin) {
     v_star.head<3>() = tree.v.head<3>() + (dt / body.mass) * force.head<3>();
     v_star.tail<3>() = tree.v.tail<3>() + dt * (body.inverse_inertia * force.tail<3>());
-    a->setZero(kBodyDofs, kBodyDofs);
-    a->topLeftCorner<3, 3>().diagonal().setConstant(body.mass);
-    a->bottomRightCorner<3, 3>() = body.inertia;
-    return;
+  } else {
+    const Eigen::Matrix3d& R_WB = tree.model.free_body_rotation();
+    const Eigen::Vector3d torque_about_com =
+        force.tail<3>() - body.com.cross(R_WB.transpose() * force.head<3>());
+    const Eigen::Vector3d omega_change = dt * (body.inverse_inertia * torque_about_com);
+    v_star.head<3>() = tree.v.head<3>() + (dt / body.mass) * force.head<3>() +
+                       R_WB * body.com.cross(omega_change);
+    v_star.tail<3>() = tree.v.tail<3>() + omega_change;
   }
-  const Eigen::Matrix3d& R_WB = tree.model.free_body_rotation();
-  const Eigen::Vector3d torque_about_com =
-      force.tail<3>() - body.com.cross(R_WB.transpose() * force.head<3>());
-  const Eigen::Vector3d omega_change = dt * (body.inverse_inertia * torque_about_com);
-  v_star.head<3>() = tree.v.head<3>() + (dt / body.mass) * force.head<3>() +
-                     R_WB * body.com.cross(omega_change);
-  v_star.tail<3>() = tree.v.tail<3>() + omega_change;
   *a = tree.model.mass_matrix();
 }
 
