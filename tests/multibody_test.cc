@@ -220,6 +220,20 @@ TEST(MultibodyTree, LooseBodyDynamicsWithItsCentreOfMassOffTheOriginMatchTheGene
         OnTheGeneralPath(FloatingUrdfLink(mass, inertia, com, tail));
     ExpectTheGeneralPathsDynamics(urdf_link, urdf_general, mass);
   }
+  // So does one with a 0.5 kg link welded to it at a turn and an offset: the
+  // composite's mass, and the same dynamics as the general path's.
+  const char* handle =
+      "<link name=\"handle\"><inertial><origin xyz=\"0.05 0 0.1\"/><mass value=\"0.5\"/>"
+      "<inertia ixx=\"0.002\" ixy=\"0\" ixz=\"0\" iyy=\"0.003\" iyz=\"0\" "
+      "izz=\"0.001\"/></inertial></link><joint name=\"handle_weld\" type=\"fixed\">"
+      "<parent link=\"box\"/><child link=\"handle\"/>"
+      "<origin xyz=\"0.1 -0.2 0.05\" rpy=\"0.3 -0.2 0.7\"/></joint>";
+  MultibodyTree with_handle = FloatingUrdfLink(mass, inertia, com, handle);
+  ASSERT_NE(with_handle.free_body_mass(), nullptr);
+  EXPECT_NEAR(with_handle.free_body_mass()->mass, mass + 0.5, 1e-14);
+  MultibodyTree with_handle_general =
+      OnTheGeneralPath(FloatingUrdfLink(mass, inertia, com, handle));
+  ExpectTheGeneralPathsDynamics(with_handle, with_handle_general, mass + 0.5);
 }
 
 // An MJCF object of several bodies welded together (child bodies without
