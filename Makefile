@@ -239,8 +239,9 @@ bench-irr: build
 bench-lagged: build
 	$(VENV)/bin/python bench/lagged_coarse_step.py --coulomb $(BUILD_DIR)/coulomb
 
-# Loose bodies off their centres of mass, in closed form and on a tree's
-# general path, beside MuJoCo (docs/robots.md holds a run; seconds).
+# Loose objects of welded bodies, off their centres of mass, in closed form
+# and on a tree's general path, beside MuJoCo (docs/robots.md holds a run;
+# seconds).
 bench-loose-bodies: build
 	PYTHONPATH=$(BUILD_DIR)/python $(VENV)/bin/python bench/loose_bodies.py
 

@@ -630,10 +630,7 @@ void MultibodyTree::UseFreeBodyFormIfOneBody() {
   for (const pinocchio::FrameIndex f : m.body_frames) {
     const pinocchio::Frame& body = model.frames[f];
     if (body.parentJoint != kFreeRotation) return;
-    Eigen::Isometry3d X_0b = Eigen::Isometry3d::Identity();
-    X_0b.linear() = body.placement.rotation();
-    X_0b.translation() = body.placement.translation();
-    placements.push_back(X_0b);
+    placements.push_back(ToIsometry(body.placement));  // X_0b
   }
   const pinocchio::Inertia& inertia = model.inertias[kFreeRotation];
   if (model.inertias[kFreeTranslation].mass() != 0.0 || !(inertia.mass() > 0.0) ||
@@ -648,6 +645,7 @@ void MultibodyTree::UseGeneralForm() {
   Impl& m = SyncedImpl();  // Impl's q and v hold the state
   single_free_body_ = false;
   m.state_current = false;
+  // Copies: SetState assigns Impl's q and v from its arguments.
   SetState(Eigen::VectorXd(m.q), Eigen::VectorXd(m.v));
 }
 
@@ -970,11 +968,7 @@ Eigen::Isometry3d MultibodyTree::body_pose(int body) const {
     result.translation() = body_.q.head<3>();
     return body == 0 ? result : result * body_.body_placements[body];
   }
-  const pinocchio::SE3& pose = impl_->data.oMf[impl_->body_frames[body]];
-  Eigen::Isometry3d result = Eigen::Isometry3d::Identity();
-  result.linear() = pose.rotation();
-  result.translation() = pose.translation();
-  return result;
+  return ToIsometry(impl_->data.oMf[impl_->body_frames[body]]);
 }
 
 Eigen::Isometry3d MultibodyTree::BodyPoseAt(const Eigen::VectorXd& q, int body) const {
@@ -986,10 +980,7 @@ Eigen::Isometry3d MultibodyTree::BodyPoseAt(const Eigen::VectorXd& q, int body) 
   }
   pinocchio::Data data(impl_->model);
   pinocchio::framesForwardKinematics(impl_->model, data, q);
-  const pinocchio::SE3& pose = data.oMf[impl_->body_frames[body]];
-  result.linear() = pose.rotation();
-  result.translation() = pose.translation();
-  return result;
+  return ToIsometry(data.oMf[impl_->body_frames[body]]);
 }
 
 Eigen::Matrix<double, 3, Eigen::Dynamic> MultibodyTree::PointJacobian(
