@@ -529,4 +529,32 @@ assert a['iterations_mean'] == b['iterations_mean'] and a['contacts_max'] == b['
 difference = abs(a['energy_final'] - b['energy_final'])
 assert 0 < difference < 1e-9 * abs(a['energy_initial']), difference
 "
+# A run started with --general-form and cut short (a full disk, as above)
+# resumes on the general path: the resumed run ends bit for bit where the
+# uninterrupted one does, not where the closed form does.
+rm -rf "$work/cut"
+(ulimit -f 2000; trap '' XFSZ; exec "$coulomb" run "$work/capped.xml" --duration 20 --general-form \
+  --out "$work/cut" >/dev/null 2>&1)
+check "--general-form cut short: the file ends mid-run" \
+  test "$("$fclib_tool" print "$work/cut/trajectory.h5" /time | wc -l)" -lt 2001
+"$coulomb" run --resume "$work/cut" --json >"$work/resumed.json"
+"$coulomb" run "$work/capped.xml" --duration 20 --json --general-form >"$work/general.json"
+"$coulomb" run "$work/capped.xml" --duration 20 --json >"$work/closed.json"
+check "--resume keeps --general-form" python3 -c "
+import json
+resumed, general, closed = (json.load(open('$work/' + name + '.json')) for name in ('resumed', 'general', 'closed'))
+assert resumed['steps'] == general['steps'] == 2000, (resumed['steps'], general['steps'])
+assert resumed['energy_final'] == general['energy_final'] != closed['energy_final'], (resumed, general, closed)
+"
+check "--resume: the summary counts every step since the run began" python3 -c "
+import json
+resumed, general = (json.load(open('$work/' + name + '.json')) for name in ('resumed', 'general'))
+timings = {'wall_time_s', 'realtime_factor', 'step_time_s', 'geometry_time_s', 'assembly_time_s', 'solve_time_s'}
+# (The resumed process starts without a symbolic factorization: one more analysis at most.)
+analyses = 'symbolic_analysis_steps'
+differ = {key: (resumed[key], general[key]) for key in general
+          if key not in timings | {analyses} and resumed[key] != general[key]}
+assert not differ, differ
+assert general[analyses] <= resumed[analyses] <= general[analyses] + 1, (resumed[analyses], general[analyses])
+"
 checks_summary

@@ -422,6 +422,18 @@ def test_a_run_that_sinks_at_a_shortened_lookahead_names_the_default_one():
     assert "look-ahead" not in warning
 
 
+def test_steps_that_redo_the_symbolic_factorization_are_flagged_and_counted():
+    # The landing clutter's contact graph changes while bodies land and stays
+    # put once they rest: SAP redoes its symbolic analysis on some steps, not
+    # all, and a run's summary counts the steps that step() flags.
+    flagged = coulomb.Simulation.from_builtin("clutter", bodies=8)
+    steps = [flagged.step() for _ in range(200)]
+    count = sum(s.symbolic_analysis for s in steps)
+    assert 1 < count < len(steps) / 2
+    summary = coulomb.Simulation.from_builtin("clutter", bodies=8).run(2.0).summary
+    assert summary["steps"] == 200 and summary["symbolic_analysis_steps"] == count
+
+
 def test_ncp_steps_accepted_at_the_budget_are_flagged_and_warned_of():
     # CANAL with 2 outer iterations per step leaves the landing clutter
     # unsolved: a step is flagged exactly when it used the whole budget and

@@ -167,6 +167,7 @@ JsonObjectWriter StepJson(const StepRecord& record) {
   step.Add("near_rigid_contacts", record.statistics.near_rigid_contacts);
   step.Add("converged_at_roundoff", record.statistics.converged_at_roundoff);
   step.Add("ended_at_budget", record.statistics.ended_at_budget);
+  step.Add("symbolic_analysis", record.statistics.symbolic_analysis);
   step.Add("penetration_max", record.statistics.max_penetration);
   step.Add("energy", record.energy);
   step.Add("wall_time_s", record.statistics.wall_time_s);

@@ -45,6 +45,7 @@ const StepField kStepFields[] = {
     COULOMB_STEP_FIELD("near_rigid_contacts", statistics.near_rigid_contacts),
     COULOMB_STEP_FIELD("converged_at_roundoff", statistics.converged_at_roundoff),
     COULOMB_STEP_FIELD("ended_at_budget", statistics.ended_at_budget),
+    COULOMB_STEP_FIELD("symbolic_analysis", statistics.symbolic_analysis),
     COULOMB_STEP_FIELD("penetration_max", statistics.max_penetration),
     COULOMB_STEP_FIELD("energy", energy),
     COULOMB_STEP_FIELD("wall_time_s", statistics.wall_time_s),

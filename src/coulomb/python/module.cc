@@ -438,6 +438,8 @@ NB_MODULE(_coulomb, m) {
       .def_ro("ended_at_budget", &StepStatistics::ended_at_budget,
               "an NCP solver accepted the step at its iteration budget, above its "
               "tolerance (ncp_residual says how far)")
+      .def_ro("symbolic_analysis", &StepStatistics::symbolic_analysis,
+              "SAP redid its symbolic factorization: the cliques' coupling changed")
       .def_ro("max_penetration", &StepStatistics::max_penetration, "[m]")
       .def_ro("wall_time_s", &StepStatistics::wall_time_s)
       .def_ro("geometry_time_s", &StepStatistics::geometry_time_s,
