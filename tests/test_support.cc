@@ -191,8 +191,11 @@ Eigen::VectorXd SolveSapDualByProjectedGradient(const DenseSapProblem& p,
   };
   for (int k = 0; k < max_iterations; ++k) {
     const Eigen::VectorXd next = ProjectAll(y - step * (q * y + r), p.mu);
-    // Adaptive restart (O'Donoghue & Candès) keeps convergence linear.
+    // Adaptive restart (O'Donoghue & Candès) keeps convergence linear. A
+    // restart right after one (y = γ, t = 1) would repeat forever: the
+    // gradient step from γ no longer descends in floating point, the floor.
     if ((q * y + r).dot(next - gamma) > 0.0) {
+      if (t == 1.0) break;
       t = 1.0;
       y = gamma;
       continue;
