@@ -90,11 +90,30 @@ def test_an_mjcf_robots_base_is_the_files_unless_the_scene_says(tmp_path, text, 
     assert (by_file.q.size == 7) == floats  # a free body's pose, or the hinge
 
 
-def test_a_floating_robot_without_a_massive_base_is_refused_in_one_line(tmp_path):
-    with pytest.raises(ValueError, match="r: its mass matrix is singular .*fix the base") \
-            as error:
-        load(tmp_path, PENDULUM_MJCF, base="floating")
-    assert "\n" not in str(error.value)
+# An arm on a hinge whose tip slides without mass.
+MASSLESS_TIP_MJCF = """<mujoco><worldbody><body name="arm" pos="0 0 0.5">
+  <joint name="hinge" type="hinge"/><geom type="sphere" size="0.05" mass="1"/>
+  <body name="tip" pos="0.2 0 0"><joint name="slide" type="slide"/>
+    <geom type="sphere" size="0.05" mass="0"/></body></body></worldbody></mujoco>"""
+
+
+@pytest.mark.parametrize("text, base, says", [
+    # The pendulum's base link has no mass: the base turning about the hinge
+    # while the hinge turns back moves no mass.
+    (PENDULUM_MJCF, "floating", "moving its floating base and joint 'hinge' together moves "
+                                "no mass: give the links mass and inertia, or fix the base or a joint"),
+    (BALL_MJCF.replace('mass="1.5"', 'mass="0"'), None,
+     "its floating base, link 'ball', lacks mass or inertia: give it both, or fix the base"),
+    (MASSLESS_TIP_MJCF, None, "joint 'slide' moves no mass (link 'tip' and those beyond it "
+                              "have none): give them a mass, or make the joint fixed"),
+], ids=["base_and_joint", "base", "joint"])
+def test_a_robot_with_a_motion_that_moves_no_mass_is_refused_in_one_line(
+        tmp_path, text, base, says):
+    with pytest.raises(ValueError) as error:
+        load(tmp_path, text, **({"base": base} if base else {}))
+    message = str(error.value)
+    assert message.endswith("r: its mass matrix is singular: " + says), message
+    assert "\n" not in message
 
 
 @pytest.mark.parametrize("springs", [None, {"hinge": {"stiffness": 5.0, "damping": 0.5}}])

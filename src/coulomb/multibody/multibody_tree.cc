@@ -824,6 +824,33 @@ std::vector<std::string> MultibodyTree::OneDofJointNames() const {
   return names;
 }
 
+namespace {
+
+pinocchio::JointIndex JointWithVelocity(const pinocchio::Model& model, int velocity) {
+  for (pinocchio::JointIndex joint = 1; joint < model.joints.size(); ++joint) {
+    const int first = model.joints[joint].idx_v();
+    if (first <= velocity && velocity < first + model.joints[joint].nv()) return joint;
+  }
+  throw std::out_of_range("no joint moves velocity " + std::to_string(velocity));
+}
+
+}  // namespace
+
+const std::string& MultibodyTree::JointOfVelocity(int velocity) const {
+  return impl_->model.names[JointWithVelocity(impl_->model, velocity)];
+}
+
+int MultibodyTree::BodyMovedBy(int velocity) const {
+  const pinocchio::Model& model = impl_->model;
+  const pinocchio::JointIndex joint = JointWithVelocity(model, velocity);
+  for (int body = 0; body < num_bodies(); ++body) {
+    const auto& supports =
+        model.supports[model.frames[impl_->body_frames[body]].parentJoint];
+    if (std::find(supports.begin(), supports.end(), joint) != supports.end()) return body;
+  }
+  return -1;
+}
+
 Eigen::VectorXd MultibodyTree::OneDofJointEntries(const Eigen::VectorXd& x,
                                                   bool velocities) const {
   const pinocchio::Model& model = impl_->model;

@@ -176,6 +176,11 @@ class MultibodyTree {
   JointRange FindJoint(const std::string& name) const;
   // Names of all one-dof joints, in model order.
   std::vector<std::string> OneDofJointNames() const;
+  // The name of the joint whose velocities include v[velocity] (a free
+  // base's joint included), and the first body that joint moves (−1: none).
+  // Throw std::out_of_range past the last velocity.
+  const std::string& JointOfVelocity(int velocity) const;
+  int BodyMovedBy(int velocity) const;
   // The entries of a state vector x (q, or v when `velocities`) at the
   // one-dof joints, in OneDofJointNames' order, without naming them.
   Eigen::VectorXd OneDofJointEntries(const Eigen::VectorXd& x, bool velocities) const;
