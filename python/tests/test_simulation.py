@@ -422,6 +422,17 @@ def test_a_run_that_sinks_at_a_shortened_lookahead_names_the_default_one():
     assert "look-ahead" not in warning
 
 
+@pytest.mark.parametrize("duration, says", [
+    (1e308, "duration: 1e+308 s is more than 2147483647 steps of 0.01 s, the most a run can take"),
+    (1e-9, "duration: 1e-09 s is shorter than half the time step (0.01 s)"),
+])
+def test_a_run_of_no_step_or_of_more_steps_than_an_int_counts_is_refused(duration, says):
+    sim = coulomb.Simulation.from_builtin("clutter", bodies=8)
+    with pytest.raises(ValueError, match=re.escape(says)):
+        sim.run(duration)
+    assert sim.time == 0.0
+
+
 def test_steps_that_redo_the_symbolic_factorization_are_flagged_and_counted():
     # The landing clutter's contact graph changes while bodies land and stays
     # put once they rest: SAP redoes its symbolic analysis on some steps, not

@@ -1,7 +1,10 @@
 #include "coulomb/sim/scene.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
+#include <sstream>
 #include <stdexcept>
 
 namespace coulomb {
@@ -28,6 +31,22 @@ Eigen::Isometry3d Pose(const Eigen::Vector3d& position, const Eigen::Vector3d& r
                       .toRotationMatrix();
   pose.translation() = position;
   return pose;
+}
+
+int StepsInDuration(double duration, double time_step) {
+  const double steps = std::round(duration / time_step);
+  if (steps >= 1.0 && steps <= std::numeric_limits<int>::max())
+    return static_cast<int>(steps);
+  std::ostringstream message;
+  message << duration << " s is ";
+  if (steps < 1.0) {
+    message << "shorter than half the time step (" << time_step
+            << " s): the run would take no step";
+  } else {
+    message << "more than " << std::numeric_limits<int>::max() << " steps of "
+            << time_step << " s, the most a run can take: run it in parts";
+  }
+  throw std::invalid_argument(message.str());
 }
 
 }  // namespace coulomb

@@ -27,6 +27,12 @@ struct Scene {
   std::vector<std::string> warnings = {};
 };
 
+// The steps of δt = time_step [s] a run of `duration` [s] takes (rounded to
+// the nearest). Throws std::invalid_argument, saying why in a clause
+// ("1e-12 s is shorter than half the time step …"), when that is none or more
+// than an int counts.
+int StepsInDuration(double duration, double time_step);
+
 // example-robot-data's robots folder: $COULOMB_ROBOT_DATA_DIR if set, else
 // the folder configured at build time (the .venv copy). Scene files refer to
 // it as example-robot-data/…. Throws std::runtime_error saying how to install

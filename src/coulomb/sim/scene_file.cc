@@ -492,7 +492,14 @@ Scene ReadScene(const SceneReader& r, const YAML::Node& root) {
       std::filesystem::path(r.path()).stem().string(), MultibodySystem(gravity), {}, 1.0};
   if (root["time_step"])
     scene.parameters.time_step = r.Positive(root["time_step"], "time_step");
-  if (root["duration"]) scene.duration = r.Positive(root["duration"], "duration");
+  if (root["duration"]) {
+    scene.duration = r.Positive(root["duration"], "duration");
+    try {
+      StepsInDuration(scene.duration, scene.parameters.time_step);
+    } catch (const std::invalid_argument& error) {
+      r.Fail(root["duration"], "duration", error.what());
+    }
+  }
   if (root["implicit_damping"]) {
     scene.parameters.implicit_joint_damping =
         r.Boolean(root["implicit_damping"], "implicit_damping");

@@ -252,13 +252,13 @@ SimulationSummary Simulation::RunFor(double duration,
   }
   const Stopwatch stopwatch;
   const double dt = scene_.parameters.time_step;
-  const int num_steps = static_cast<int>(std::llround(duration / dt));
-  if (num_steps == 0) {
-    std::ostringstream message;
-    message << "duration: " << duration << " s is shorter than half the time step (" << dt
-            << " s): the run would take no step";
-    throw std::invalid_argument(message.str());
-  }
+  const int num_steps = [&] {
+    try {
+      return StepsInDuration(duration, dt);
+    } catch (const std::invalid_argument& error) {
+      throw std::invalid_argument(std::string("duration: ") + error.what());
+    }
+  }();
   StepSummary summary(scene_.system.MechanicalEnergy(), dt);
   for (int n = 1; n <= num_steps; ++n) {
     const double start_time = time();
