@@ -18,6 +18,7 @@ import functools
 import inspect
 import json
 import math
+import numbers
 import os
 import sys
 import sysconfig
@@ -130,6 +131,16 @@ def _vector(values: Any, size: int, what: str) -> np.ndarray:
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{what}: values must be finite")
     return array
+
+
+def _real(value: Any, what: str) -> float:
+    """value as a float: a real number (Python's or numpy's, or a 0-d array);
+    TypeError naming `what` for anything else, a str or a bool included."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{what}: expected a number, got {type(value).__name__} {value!r}")
+    return float(value)
 
 
 def _numbers(values: Any, what: str) -> np.ndarray:
@@ -394,7 +405,7 @@ class Simulation:
         recorded = bool(record) and was_recording
         self._engine.recording = recorded
         try:
-            summary_json, run_warnings = self._engine.run(float(duration),
+            summary_json, run_warnings = self._engine.run(_real(duration, "duration"),
                                                           self._live_viewer())
         finally:
             self._engine.recording = was_recording
@@ -658,7 +669,7 @@ class Simulation:
             return
         entries = dict(ctrl)
         self._engine.set_actuator_controls_by_name(
-            robot, list(entries), np.array([float(v) for v in entries.values()]))
+            robot, list(entries), np.array([_real(v, f"ctrl['{k}']") for k, v in entries.items()]))
 
     @_serialized
     def actuator_forces(self, robot: str) -> np.ndarray:
@@ -708,14 +719,15 @@ class Simulation:
         if name not in names:
             raise KeyError(f"{robot}: no joint or tendon named '{name}' "
                            f"(joints and tendons: {', '.join(names)})")
-        self._engine.set_pd_target(robot, name, float(position), float(velocity))
+        self._engine.set_pd_target(robot, name, _real(position, "position"),
+                                   _real(velocity, "velocity"))
 
     @_serialized
     def set_tendon_force(self, robot: str, tendon: str, force: float) -> None:
         """A constant force [N, or N·m for dimensionless coefficients] along
         a fixed tendon, kept until changed: joint k takes c_k times it."""
         self._check_tendon(robot, tendon)
-        self._engine.set_joint_effort(robot, tendon, float(force))
+        self._engine.set_joint_effort(robot, tendon, _real(force, "force"))
 
     def connection_names(self, robot: str) -> list[str]:
         """The connects and welds of a robot or free body (an MJCF file's ``<equality>

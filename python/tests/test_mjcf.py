@@ -1389,6 +1389,22 @@ def test_a_motors_force_range_bounds_its_force_along_the_tendon(tmp_path):
     np.testing.assert_allclose(sim.joint_efforts("gripper"), [1.0, 2.0], rtol=1e-12)
 
 
+def test_a_target_a_force_or_a_control_that_is_not_a_number_is_refused(tmp_path):
+    sim = run_alone(tmp_path, gripper('<motor tendon="split" gear="2" forcerange="-1 1"/>', "0"))
+    for call, says in ((lambda: sim.set_pd_target("gripper", "split", "0.1"), "position"),
+                       (lambda: sim.set_pd_target("gripper", "split", 0.1, None), "velocity"),
+                       (lambda: sim.set_tendon_force("gripper", "split", True), "force"),
+                       (lambda: sim.set_ctrl("gripper", {"split": "1"}), "ctrl['split']"),
+                       (lambda: sim.run("1"), "duration")):
+        with pytest.raises(TypeError, match=re.escape(says + ": expected a number")):
+            call()
+    assert sim.time == 0.0
+    # numpy's numbers are numbers.
+    sim.set_tendon_force("gripper", "split", np.float32(0.5))
+    sim.run(np.array(0.02))
+    assert sim.time == pytest.approx(0.02)
+
+
 def test_a_scene_controller_drives_a_fixed_tendon_by_its_name(tmp_path):
     path = tmp_path / "gripper.xml"
     path.write_text(gripper())
