@@ -389,6 +389,8 @@ expect_view_error() {  # expect_view_error NAME PATTERN ARGS...
 }
 expect_view_error "without a folder" "which run" 
 expect_view_error "of a missing folder" "no such directory" "$work/nothing"
+expect_view_error "of a file" "a_file: a file, not a run's folder (coulomb run .*a_file --view" \
+  "$work/a_file"
 mkdir "$work/empty_run"
 expect_view_error "of a folder without a run" "trajectory.h5: missing" "$work/empty_run"
 "$coulomb" run sphere_on_ground --duration 0.1 --out "$work/view_run" >/dev/null

@@ -50,6 +50,10 @@ std::string ReadText(const fs::path& path) {
 
 RecordedRun::RecordedRun(const std::string& directory) : directory_(directory) {
   const fs::path trajectory = fs::path(directory) / "trajectory.h5";
+  if (fs::is_regular_file(directory)) {  // a scene or model file, likely
+    throw std::runtime_error(directory + ": a file, not a run's folder (coulomb run " +
+                             directory + " --view watches a scene or model as it runs)");
+  }
   if (!fs::is_directory(directory)) {
     throw std::runtime_error(directory +
                              ": no such directory (write a run with coulomb run --out " +
