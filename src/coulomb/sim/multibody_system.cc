@@ -16,6 +16,8 @@ ContactMaterial WithFileFriction(const ContactMaterial& material,
   return own;
 }
 
+constexpr char kFloatingBase[] = "its floating base";
+
 // The joints of a motion `mode` of a tree (its entries above a tenth of its
 // largest), the floating base's six velocities named as one.
 std::vector<std::string> JointsOfMotion(const MultibodyTree& model,
@@ -25,7 +27,7 @@ std::vector<std::string> JointsOfMotion(const MultibodyTree& model,
   for (int i = 0; i < mode.size(); ++i) {
     if (std::abs(mode[i]) < 0.1 * largest) continue;
     const std::string joint = model.has_free_base() && i < 6
-                                  ? "its floating base"
+                                  ? kFloatingBase
                                   : "joint '" + model.JointOfVelocity(i) + "'";
     if (std::find(joints.begin(), joints.end(), joint) == joints.end())
       joints.push_back(joint);
@@ -33,11 +35,36 @@ std::vector<std::string> JointsOfMotion(const MultibodyTree& model,
   return joints;
 }
 
+// What a motion `mode` of a tree that moves no mass moves, and the fix: its
+// joints when several move together, else the floating base's link or the
+// joint and the first link it moves.
+std::string MasslessMotion(const MultibodyTree& model, const Eigen::VectorXd& mode) {
+  const std::vector<std::string> joints = JointsOfMotion(model, mode);
+  if (joints.size() > 1) {
+    std::string moving = "moving " + joints[0];
+    for (size_t j = 1; j < joints.size(); ++j)
+      moving += (j + 1 < joints.size() ? ", " : " and ") + joints[j];
+    return moving +
+           " together moves no mass: give the links mass and inertia, or fix the base or "
+           "a "
+           "joint";
+  }
+  Eigen::Index velocity = 0;
+  mode.cwiseAbs().maxCoeff(&velocity);
+  const int body = model.BodyMovedBy(static_cast<int>(velocity));
+  const std::string link = body < 0 ? "no link" : "link '" + model.body_name(body) + "'";
+  if (joints[0] == kFloatingBase)
+    return joints[0] + ", " + link +
+           ", lacks mass or inertia: give it both, or fix the base";
+  return joints[0] + " moves no mass (" + link +
+         " and those beyond it have none): give them a mass, or make the joint fixed";
+}
+
 // A robot's M(q) must be positive definite for a step's solve; a floating
 // base on a link without mass, or a joint that moves no mass, makes it
 // singular, which the first step would report as a bad contact problem. The
-// message names the joints of the motion that moves no mass: the eigenvector
-// of M's smallest eigenvalue.
+// message says what the motion that moves no mass (the eigenvector of M's
+// smallest eigenvalue) moves.
 void CheckMassMatrix(const std::string& name, MultibodyTree* model,
                      const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   if (q.size() != model->num_positions() || v.size() != model->num_velocities()) return;
@@ -46,31 +73,8 @@ void CheckMassMatrix(const std::string& name, MultibodyTree* model,
   const Eigen::VectorXd& eigenvalues = M.eigenvalues();  // ascending
   if (eigenvalues.size() == 0 || eigenvalues[0] > 1e-12 * eigenvalues.tail<1>()[0])
     return;
-  const std::vector<std::string> joints = JointsOfMotion(*model, M.eigenvectors().col(0));
-  std::string singular = name + ": its mass matrix is singular: ";
-  if (joints.size() > 1) {
-    for (size_t j = 0; j < joints.size(); ++j)
-      singular += (j == 0                  ? "moving "
-                   : j + 1 < joints.size() ? ", "
-                                           : " and ") +
-                  joints[j];
-    throw std::invalid_argument(
-        singular +
-        " together moves no mass: give the links mass and inertia, "
-        "or fix the base or a joint");
-  }
-  Eigen::Index velocity = 0;
-  M.eigenvectors().col(0).cwiseAbs().maxCoeff(&velocity);
-  const int body = model->BodyMovedBy(static_cast<int>(velocity));
-  const std::string link = body < 0 ? "no link" : "link '" + model->body_name(body) + "'";
-  if (joints[0] == "its floating base") {
-    throw std::invalid_argument(singular + "its floating base, " + link +
-                                ", lacks mass or inertia: give it both, or fix the base");
-  }
-  throw std::invalid_argument(
-      singular + joints[0] + " moves no mass (" + link +
-      " and those beyond it have none): give them a mass, or make "
-      "the joint fixed");
+  throw std::invalid_argument(name + ": its mass matrix is singular: " +
+                              MasslessMotion(*model, M.eigenvectors().col(0)));
 }
 
 }  // namespace
