@@ -433,6 +433,17 @@ def test_a_run_of_no_step_or_of_more_steps_than_an_int_counts_is_refused(duratio
     assert sim.time == 0.0
 
 
+def test_a_step_whose_cost_overflows_fails_saying_so_and_how_to_fix_it():
+    # σ = 1e308 makes R_t = σ w overflow once bodies touch: SAP's cost is not
+    # finite, the step fails, and the error says what overflow means.
+    sim = coulomb.Simulation.from_builtin("clutter", bodies=8, sigma=1e308)
+    with pytest.raises(coulomb.SolverError, match=r"sap not_finite after 0 iterations .*: "
+                       r"its cost overflowed, .*\(a stiffness, sigma, mass or speed\)") as error:
+        sim.run(1.0)
+    assert error.value.statistics.converged is False
+    assert 0.0 < sim.time < 1.0
+
+
 def test_steps_that_redo_the_symbolic_factorization_are_flagged_and_counted():
     # The landing clutter's contact graph changes while bodies land and stays
     # put once they rest: SAP redoes its symbolic analysis on some steps, not

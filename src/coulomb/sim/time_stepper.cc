@@ -801,6 +801,11 @@ bool TimeStepper::SolveContact(StepStatistics* stats) {
   if (!SolvesNcp()) {
     stats->failure += " (e_m = " + std::to_string(solve.momentum_error) + ")";
   }
+  if (solve.status == SolverStatus::kNotFinite) {
+    stats->failure +=
+        ": its cost overflowed, from a value too large for double precision (a "
+        "stiffness, sigma, mass or speed): bring it within range";
+  }
   return false;
 }
 
