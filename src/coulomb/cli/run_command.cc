@@ -219,6 +219,11 @@ Scene PrepareScene(const RunOptions& options, const std::string& scene_text) {
   } catch (const std::invalid_argument& error) {
     throw UsageError(error.what());
   }
+  try {  // refused before any warning of the start is printed
+    StepsInDuration(scene.duration, parameters.time_step);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(std::string("duration: ") + error.what());
+  }
   return scene;
 }
 
