@@ -745,6 +745,36 @@ TEST(TimeStepper, OffCentreBoxMeshSlidesAsFarAsTheBox) {
 namespace coulomb {
 namespace {
 
+// The series stiffness k_a k_b/(k_a + k_b), the harmonic mean of μ and the
+// stiffness-weighted dissipation, against those formulas by hand at ordinary
+// values and against their limits near the largest double, where the
+// formulas' products overflow (1e308 · 1e308 = ∞: the pair's stiffness was
+// NaN and its step failed).
+TEST(ContactMaterial, CombinesValuesNearTheLargestDoubleWithoutOverflow) {
+  const auto combined = [](double k_a, double k_b, double mu_a, double mu_b) {
+    return CombineContactMaterials({k_a, 0.01, mu_a, 2.0}, {k_b, 0.01, mu_b, 4.0});
+  };
+  const ContactMaterial ordinary = combined(1e4, 3e4, 0.5, 1.0);
+  EXPECT_NEAR(ordinary.stiffness, 1e4 * 3e4 / 4e4, 1e-15 * 7500.0);
+  EXPECT_NEAR(ordinary.friction, 2 * 0.5 * 1.0 / 1.5, 1e-15);
+  EXPECT_NEAR(ordinary.hunt_crossley_dissipation, (3e4 * 2.0 + 1e4 * 4.0) / 4e4, 1e-15);
+  const ContactMaterial swapped = CombineContactMaterials({3e4, 0.01, 1.0, 4.0},  // b, a
+                                                          {1e4, 0.01, 0.5, 2.0});
+  EXPECT_NEAR(swapped.hunt_crossley_dissipation, ordinary.hunt_crossley_dissipation,
+              1e-15);
+  EXPECT_NEAR(swapped.stiffness, ordinary.stiffness, 1e-15 * 7500.0);
+  const ContactMaterial huge = combined(1e308, 1e308, 1e308, 1e308);
+  EXPECT_NEAR(huge.stiffness, 0.5e308, 1e-15 * 0.5e308);  // two equal springs
+  EXPECT_NEAR(huge.friction, 1e308, 1e-15 * 1e308);
+  EXPECT_NEAR(huge.hunt_crossley_dissipation, 3.0, 1e-15);  // equal k: the mean
+  const ContactMaterial lopsided = combined(1e308, 1.0, 1e308, 1.0);
+  EXPECT_NEAR(lopsided.stiffness, 1.0, 1e-15);  // the soft spring
+  EXPECT_NEAR(lopsided.friction, 2.0, 1e-15);
+  EXPECT_NEAR(lopsided.hunt_crossley_dissipation, 4.0, 1e-15);  // the soft side's d
+  EXPECT_EQ(combined(1e308, 1e308, 1e308, 0.0).friction, 0.0);
+  EXPECT_EQ(combined(1e308, 1e308, 0.0, 0.0).friction, 0.0);
+}
+
 TEST(ContactMaterial, MujocosRuleTakesThePairsLargerFriction) {
   const ContactMaterial soft{1e4, 0.01, 0.4}, stiff{3e4, 0.02, 0.8};
   const ContactMaterial pair =

@@ -8,14 +8,20 @@
 namespace coulomb {
 namespace {
 
-// (k_b d_a + k_a d_b)/(k_a + k_b), with the limits for infinite stiffness.
+// (k_b d_a + k_a d_b)/(k_a + k_b), with the limits for infinite stiffness;
+// divided through by the larger k, so that no product overflows.
 double CombineDissipation(const ContactMaterial& a, const ContactMaterial& b) {
   const double d_a = a.hunt_crossley_dissipation;
   const double d_b = b.hunt_crossley_dissipation;
   if (std::isinf(a.stiffness) && std::isinf(b.stiffness)) return 0.5 * (d_a + d_b);
   if (std::isinf(a.stiffness)) return d_b;
   if (std::isinf(b.stiffness)) return d_a;
-  return (b.stiffness * d_a + a.stiffness * d_b) / (a.stiffness + b.stiffness);
+  if (a.stiffness <= b.stiffness) {
+    const double ratio = a.stiffness / b.stiffness;  // k_a / k_b ≤ 1
+    return (d_a + ratio * d_b) / (1.0 + ratio);
+  }
+  const double ratio = b.stiffness / a.stiffness;  // k_b / k_a < 1
+  return (ratio * d_a + d_b) / (1.0 + ratio);
 }
 
 }  // namespace
@@ -29,7 +35,7 @@ ContactMaterial CombineContactMaterials(const ContactMaterial& a,
   } else if (std::isinf(b.stiffness)) {
     pair.stiffness = a.stiffness;
   } else {
-    pair.stiffness = a.stiffness * b.stiffness / (a.stiffness + b.stiffness);
+    pair.stiffness = a.stiffness / (1.0 + a.stiffness / b.stiffness);  // no k_a k_b
   }
   pair.dissipation_time_scale =
       std::max(a.dissipation_time_scale, b.dissipation_time_scale);
@@ -37,7 +43,8 @@ ContactMaterial CombineContactMaterials(const ContactMaterial& a,
   const double sum = a.friction + b.friction;
   pair.friction = friction_combination == FrictionCombination::kMax
                       ? std::max(a.friction, b.friction)
-                      : (sum > 0.0 ? 2.0 * a.friction * b.friction / sum : 0.0);
+                      : (sum > 0.0 ? a.friction / (0.5 + 0.5 * a.friction / b.friction)
+                                   : 0.0);  // (no μ_a μ_b or 2 μ_a to overflow)
   return pair;
 }
 

@@ -49,6 +49,8 @@ struct EnumNames<FrictionCombination> {
 //   elements with f = k x (1 + d ẋ), d = k (d_a/k_a + d_b/k_b) = (k_b d_a +
 //   k_a d_b)/(k_a + k_b): a rigid side (k = ∞) leaves the other's d; two rigid
 //   sides (or equal stiffness) give the mean.
+// Each is computed without a product of the two sides' values, so that
+// values near the largest double (k = 1e308) combine without overflow.
 ContactMaterial CombineContactMaterials(
     const ContactMaterial& a, const ContactMaterial& b,
     FrictionCombination friction_combination = FrictionCombination::kHarmonicMean);
