@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string_view>
 
@@ -176,7 +177,14 @@ void ValidateMassProperties(const std::string& name, double mass,
                          1e-12 * inertia_about_com.norm();
   if (!inertia_about_com.allFinite() || !symmetric ||
       inertia_about_com.llt().info() != Eigen::Success) {
-    throw std::invalid_argument(name + ": inertia must be symmetric positive definite");
+    // (A shape's inertia from its mass and size overflows or vanishes when
+    // they are far out of range: the diagonal shows which.)
+    const Eigen::Vector3d diagonal = inertia_about_com.diagonal();
+    std::ostringstream message;
+    message << name << ": inertia must be finite and symmetric positive definite, got "
+            << "diagonal (" << diagonal.x() << ", " << diagonal.y() << ", "
+            << diagonal.z() << ") kg·m² (for mass " << mass << " kg)";
+    throw std::invalid_argument(message.str());
   }
 }
 
