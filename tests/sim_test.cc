@@ -771,6 +771,9 @@ TEST(ContactMaterial, CombinesValuesNearTheLargestDoubleWithoutOverflow) {
   EXPECT_NEAR(lopsided.stiffness, 1.0, 1e-15);  // the soft spring
   EXPECT_NEAR(lopsided.friction, 2.0, 1e-15);
   EXPECT_NEAR(lopsided.hunt_crossley_dissipation, 4.0, 1e-15);  // the soft side's d
+  const ContactMaterial extremes = combined(1e308, 1e-300, 1e308, 1e-300);
+  EXPECT_NEAR(extremes.stiffness, 1e-300, 1e-15 * 1e-300);  // the tiny side, not 0
+  EXPECT_NEAR(extremes.friction, 2e-300, 1e-15 * 2e-300);
   EXPECT_EQ(combined(1e308, 1e308, 1e308, 0.0).friction, 0.0);
   EXPECT_EQ(combined(1e308, 1e308, 0.0, 0.0).friction, 0.0);
 }

@@ -24,6 +24,15 @@ double CombineDissipation(const ContactMaterial& a, const ContactMaterial& b) {
   return (ratio * d_a + d_b) / (1.0 + ratio);
 }
 
+// x y / (x + y) for x, y ≥ 0 (not both 0) as s / (1 + s / l), s and l the
+// smaller and the larger: no product to overflow, and a tiny side kept.
+// (The harmonic mean is twice it; the result is at most s, so 2 s/(1 + s/l)
+// overflows only where the mean itself does.)
+double SeriesOfPositive(double x, double y) {
+  const double small = std::min(x, y), large = std::max(x, y);
+  return small / (1.0 + small / large);
+}
+
 }  // namespace
 
 ContactMaterial CombineContactMaterials(const ContactMaterial& a,
@@ -35,16 +44,16 @@ ContactMaterial CombineContactMaterials(const ContactMaterial& a,
   } else if (std::isinf(b.stiffness)) {
     pair.stiffness = a.stiffness;
   } else {
-    pair.stiffness = a.stiffness / (1.0 + a.stiffness / b.stiffness);  // no k_a k_b
+    pair.stiffness = SeriesOfPositive(a.stiffness, b.stiffness);
   }
   pair.dissipation_time_scale =
       std::max(a.dissipation_time_scale, b.dissipation_time_scale);
   pair.hunt_crossley_dissipation = CombineDissipation(a, b);
   const double sum = a.friction + b.friction;
-  pair.friction = friction_combination == FrictionCombination::kMax
-                      ? std::max(a.friction, b.friction)
-                      : (sum > 0.0 ? a.friction / (0.5 + 0.5 * a.friction / b.friction)
-                                   : 0.0);  // (no μ_a μ_b or 2 μ_a to overflow)
+  pair.friction =
+      friction_combination == FrictionCombination::kMax
+          ? std::max(a.friction, b.friction)
+          : (sum > 0.0 ? 2.0 * SeriesOfPositive(a.friction, b.friction) : 0.0);
   return pair;
 }
 
