@@ -44,10 +44,8 @@ std::string MasslessMotion(const MultibodyTree& model, const Eigen::VectorXd& mo
     std::string moving = "moving " + joints[0];
     for (size_t j = 1; j < joints.size(); ++j)
       moving += (j + 1 < joints.size() ? ", " : " and ") + joints[j];
-    return moving +
-           " together moves no mass: give the links mass and inertia, or fix the base or "
-           "a "
-           "joint";
+    return moving + " together moves no mass: give the links mass and inertia, " +
+           "or fix the base or a joint";
   }
   Eigen::Index velocity = 0;
   mode.cwiseAbs().maxCoeff(&velocity);
